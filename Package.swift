@@ -1,0 +1,63 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// libpathconfig: one engine that maps URLs to path properties the way Turbo
+/// and Hotwire Native apps do.
+///
+/// Targets by role:
+/// - `PathConfiguration`: the Swift core (model, decoding, matching with the
+///   default PCRE2 engine, resolution). FoundationEssentials only.
+/// - `PathConfigurationFoundation`: the NSRegularExpression engine; the only
+///   target that imports full Foundation (ICU).
+/// - `PathConfigurationC`: the `@_cdecl` exports that make `libpathconfig.so`.
+/// - `pathconfig-cli`: the `pathconfig` command line tool (the product name
+///   differs from the dylib's only because SwiftPM needs unique product names;
+///   `make` installs it as `pathconfig`).
+let package = Package(
+    name: "libpathconfig",
+    products: [
+        .library(name: "PathConfiguration", targets: ["PathConfiguration"]),
+        .library(name: "PathConfigurationFoundation", targets: ["PathConfigurationFoundation"]),
+        .library(name: "pathconfig", type: .dynamic, targets: ["PathConfigurationC"]),
+        .executable(name: "pathconfig-cli", targets: ["pathconfig-cli"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"])]
+        ),
+        .target(
+            name: "PathConfiguration",
+            dependencies: ["CPCRE2"]
+        ),
+        .target(
+            name: "PathConfigurationFoundation",
+            dependencies: ["PathConfiguration"]
+        ),
+        .target(
+            name: "PathConfigurationC",
+            dependencies: ["PathConfiguration"]
+        ),
+        .executableTarget(
+            name: "pathconfig-cli",
+            dependencies: [
+                "PathConfiguration",
+                "PathConfigurationFoundation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/pathconfig"
+        ),
+        .testTarget(
+            name: "PathConfigurationTests",
+            dependencies: ["PathConfiguration", "PathConfigurationFoundation"]
+        ),
+        .testTarget(
+            name: "pathconfigTests",
+            dependencies: ["pathconfig-cli"]
+        ),
+    ]
+)

@@ -1,0 +1,86 @@
+/// How a configuration is loaded: which app to reproduce, which engine runs
+/// the patterns, how strict to be, and the limits.
+public struct LoadOptions: Sendable {
+    /// The reference app to reproduce (default `hotwire-ios`).
+    public var profile: Profile
+    /// Append `?query` to URL paths before matching; nil takes the profile's
+    /// default (on for all but `turbo-ios`).
+    public var matchQueryStrings: Bool?
+    /// The regex engine (default PCRE2).
+    public var engine: any RegexEngine
+    /// Skip patterns the engine rejects, with a warning, as the apps do;
+    /// false (the default) makes such a pattern fail the load.
+    public var lenient: Bool
+    /// Size, depth and time bounds.
+    public var limits: Limits
+
+    /// Creates options; every argument has the default described above.
+    public init(profile: Profile = .hotwireIOS, matchQueryStrings: Bool? = nil, engine: any RegexEngine = PCRE2Engine(),
+                lenient: Bool = false, limits: Limits = Limits()) {
+        self.profile = profile
+        self.matchQueryStrings = matchQueryStrings
+        self.engine = engine
+        self.lenient = lenient
+        self.limits = limits
+    }
+
+    /// Whether query strings are matched, after applying the profile default.
+    public var effectiveMatchQueryStrings: Bool { matchQueryStrings ?? profile.matchesQueryStringsByDefault }
+
+    /// The option names `init(json:engines:)` accepts.
+    public static let jsonKeys = ["profile", "match_query_strings", "backend", "lenient"]
+
+    /// Parses options from a JSON object, as the C ABI and bindings pass them.
+    ///
+    /// Keys: `profile` (a `Profile` name), `match_query_strings` (bool or
+    /// null), `backend` (a key of `engines`), `lenient` (bool). Nil or empty
+    /// text means defaults. Unknown keys and bad values are errors, never ignored.
+    /// - Parameter engines: the backends this build offers, by name.
+    public init(json: String?, engines: [String: any RegexEngine] = ["pcre2": PCRE2Engine()]) throws(ConfigurationError) {
+        self.init()
+        guard let json, !json.allSatisfy({ $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }) else { return }
+        let bytes = Array(json.utf8)
+        let root: JSONNode
+        do {
+            root = try bytes.withUnsafeBufferPointer { buf throws(JSONSyntaxError) in try JSONReader.parse(buf, maxDepth: 8).0 }
+        } catch {
+            throw ConfigurationError(code: .invalidOption, message: "options are not valid JSON: \(error.message) (at byte \(error.offset))")
+        }
+        guard case .object(let members) = root.kind else {
+            throw ConfigurationError(code: .invalidOption, message: "options must be a JSON object, found \(root.typeName)")
+        }
+        for m in members {
+            let value = m.value.value
+            func bad(_ expected: String) -> ConfigurationError {
+                ConfigurationError(code: .invalidOption, message: "option \"\(m.key)\" must be \(expected), found \(JSONWriter.compact(value))")
+            }
+            switch m.key {
+            case "profile":
+                guard let name = value.stringValue else { throw bad("a string") }
+                guard let p = Profile(rawValue: name) else {
+                    throw ConfigurationError(code: .invalidOption, message: "unknown profile \"\(name)\"; expected one of \(Profile.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                profile = p
+            case "match_query_strings":
+                if value == .null { matchQueryStrings = nil; continue }
+                guard let b = value.boolValue else { throw bad("true, false or null") }
+                matchQueryStrings = b
+            case "lenient":
+                guard let b = value.boolValue else { throw bad("true or false") }
+                lenient = b
+            case "backend":
+                guard let name = value.stringValue else { throw bad("a string") }
+                guard let e = engines[name] else {
+                    let known = ["pcre2", "foundation"]
+                    if known.contains(name) {
+                        throw ConfigurationError(code: .backendUnavailable, message: "the \"\(name)\" backend is not built into this library (available: \(engines.keys.sorted().joined(separator: ", ")))")
+                    }
+                    throw ConfigurationError(code: .invalidOption, message: "unknown backend \"\(name)\"; expected one of \(known.joined(separator: ", "))")
+                }
+                engine = e
+            default:
+                throw ConfigurationError(code: .invalidOption, message: "unknown option \"\(m.key)\"; known options: \(Self.jsonKeys.joined(separator: ", "))")
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// Bounds that keep hostile input from costing unbounded time or memory.
+///
+/// One value, passed down from the load options to the decoder and the
+/// regex engine, so every limit is decided in one place. The defaults are far
+/// above what real path configurations need (the largest benchmark corpus has
+/// 10,000 rules in 1.4 MB).
+public struct Limits: Sendable, Hashable {
+    /// Largest configuration document, in bytes.
+    public var maxDocumentBytes: Int = 64 << 20
+    /// Deepest nesting of arrays and objects in the document.
+    public var maxNestingDepth: Int = 256
+    /// Most rules in one configuration.
+    public var maxRules: Int = 200_000
+    /// Most patterns in one rule.
+    public var maxPatternsPerRule: Int = 10_000
+    /// Longest pattern, in bytes of UTF-8.
+    public var maxPatternBytes: Int = 16_384
+    /// Backtracking budget of one regex search (PCRE2's match limit). A search
+    /// that runs out counts as no match and is reported by `explain`.
+    public var matchLimit: UInt32 = 10_000_000
+    /// Memory budget of one regex search, in KiB (PCRE2's heap limit).
+    public var heapLimitKiB: UInt32 = 20_000
+    /// Most results kept in a configuration's result cache (0 turns it off).
+    public var resultCacheCapacity: Int = 4_096
+
+    /// The default limits.
+    public init() {}
+}

@@ -1,0 +1,109 @@
+import CPCRE2
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The default engine: PCRE2 with its JIT compiler.
+///
+/// Patterns are compiled in UTF mode; `unicodeClasses` maps to `PCRE2_UCP`
+/// and `caseInsensitive` to `PCRE2_CASELESS`. Searches run under a match
+/// context carrying the `Limits`, so a catastrophic pattern stops with
+/// `.limitExceeded` instead of spinning.
+public struct PCRE2Engine: RegexEngine {
+    /// Creates the engine.
+    public init() {}
+
+    public var name: String { "pcre2" }
+
+    public func compile(_ pattern: String, options: RegexOptions, limits: Limits) throws(RegexCompileError) -> any CompiledPattern {
+        var flags = UInt32(PCRE2_UTF)
+        if options.caseInsensitive { flags |= UInt32(PCRE2_CASELESS) }
+        if options.unicodeClasses { flags |= UInt32(PCRE2_UCP) }
+        var errorCode: Int32 = 0
+        var errorOffset = 0
+        let bytes = Array(pattern.utf8)
+        let code = bytes.withUnsafeBufferPointer { buf in
+            pcre2_compile_8(buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, flags, &errorCode, &errorOffset, nil)
+        }
+        guard let code else {
+            var message = [UInt8](repeating: 0, count: 256)
+            let n = message.withUnsafeMutableBufferPointer { pcre2_get_error_message_8(errorCode, $0.baseAddress, $0.count) }
+            let text = n > 0 ? String(decoding: message[0..<Int(n)], as: UTF8.self) : "error \(errorCode)"
+            let scalarOffset = String(decoding: bytes[0..<min(errorOffset, bytes.count)], as: UTF8.self).unicodeScalars.count
+            throw RegexCompileError(message: text, offset: scalarOffset)
+        }
+        _ = pcre2_jit_compile_8(code, UInt32(PCRE2_JIT_COMPLETE))
+        return PCRE2Pattern(code: code, context: PCRE2MatchContext.shared(for: limits))
+    }
+}
+
+/// A compiled PCRE2 pattern. The code is immutable after JIT compilation and
+/// PCRE2 documents it as shareable between threads.
+final class PCRE2Pattern: CompiledPattern, @unchecked Sendable {
+    private let code: OpaquePointer
+    private let context: PCRE2MatchContext
+
+    init(code: OpaquePointer, context: PCRE2MatchContext) {
+        self.code = code
+        self.context = context
+    }
+
+    deinit { pcre2_code_free_8(code) }
+
+    func search(_ subject: MatchSubject) -> MatchOutcome {
+        let matchData = PCRE2MatchData.forCurrentThread()
+        let rc = subject.utf8.withUnsafeBufferPointer { buf in
+            pcre2_match_8(code, buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, 0,
+                          UInt32(PCRE2_NO_UTF_CHECK), matchData, context.pointer)
+        }
+        if rc >= 0 { return .match }
+        switch rc {
+        case PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT, PCRE2_ERROR_JIT_STACKLIMIT:
+            return .limitExceeded
+        default:
+            return .noMatch
+        }
+    }
+}
+
+/// A PCRE2 match context holding the search limits; read-only once made, so
+/// one per distinct `Limits` is shared by all patterns and threads.
+final class PCRE2MatchContext: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    private init(limits: Limits) {
+        pointer = pcre2_match_context_create_8(nil)!
+        pcre2_set_match_limit_8(pointer, limits.matchLimit)
+        pcre2_set_heap_limit_8(pointer, limits.heapLimitKiB)
+    }
+
+    deinit { pcre2_match_context_free_8(pointer) }
+
+    private static let cache = LockedCache<Limits, PCRE2MatchContext>()
+
+    static func shared(for limits: Limits) -> PCRE2MatchContext {
+        cache.value(for: limits) { PCRE2MatchContext(limits: limits) }
+    }
+}
+
+/// Per-thread PCRE2 match data, so that a search allocates nothing.
+enum PCRE2MatchData {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            if let pointer { pcre2_match_data_free_8(OpaquePointer(pointer)) }
+        }
+        return key
+    }()
+
+    static func forCurrentThread() -> OpaquePointer {
+        if let existing = pthread_getspecific(key) { return OpaquePointer(existing) }
+        let data = pcre2_match_data_create_8(1, nil)!
+        pthread_setspecific(key, UnsafeRawPointer(data))
+        return data
+    }
+}

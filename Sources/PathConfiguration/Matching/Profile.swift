@@ -1,0 +1,89 @@
+/// The reference app whose behaviour a configuration reproduces.
+///
+/// The apps read the same file differently; a profile is the one place that
+/// decides what string the patterns see, how they match, what built-in rules
+/// are appended and how values are stored. See the profiles table in README.
+public enum Profile: String, Sendable, Hashable, CaseIterable {
+    /// Hotwire Native iOS: decoded path with its trailing slash, `?query` when
+    /// query matching is on (the default), case-sensitive, built-in
+    /// historical-location rules.
+    case hotwireIOS = "hotwire-ios"
+    /// Turbo iOS 7: decoded path with one trailing slash dropped, query
+    /// matching off by default, no built-ins.
+    case turboIOS = "turbo-ios"
+    /// Hotwire Native Android: raw path plus `?query` whenever there is one,
+    /// case-insensitive, built-ins with upper-case values.
+    case hotwireAndroid = "hotwire-android"
+    /// Turbo Android: as Hotwire Native Android, but every value stored as a
+    /// string and no built-ins.
+    case turboAndroid = "turbo-android"
+
+    /// The platform whose typed accessors and defaults the profile uses.
+    public enum Platform: String, Sendable { case ios, android }
+
+    /// iOS or Android.
+    public var platform: Platform {
+        switch self {
+        case .hotwireIOS, .turboIOS: return .ios
+        case .hotwireAndroid, .turboAndroid: return .android
+        }
+    }
+
+    /// Whether `?query` is appended to URL paths unless options say otherwise.
+    public var matchesQueryStringsByDefault: Bool { self != .turboIOS }
+
+    /// How patterns compile under this profile.
+    public var regexOptions: RegexOptions {
+        platform == .ios
+            ? RegexOptions(caseInsensitive: false, unicodeClasses: true)
+            : RegexOptions(caseInsensitive: true, unicodeClasses: false)
+    }
+
+    /// True when every property and setting value is stored as a string (turbo-android).
+    public var storesValuesAsStrings: Bool { self == .turboAndroid }
+
+    /// The string the patterns run against for `input`.
+    ///
+    /// A string without a URL scheme (`/new`, `foo`) is matched as given. For
+    /// a URL, iOS profiles take the percent-decoded path (turbo-ios drops one
+    /// trailing slash) and Android profiles the raw path; the fragment never
+    /// counts; `?query` is appended when `matchQueryStrings` is true and the
+    /// URL has a `?`. Android gives `""` for URLs java.net.URL rejects
+    /// (schemes other than http, https, ftp, file and jar).
+    public func matchedString(for input: String, matchQueryStrings: Bool) -> String {
+        guard let url = URLParts(input) else { return input }
+        var path: String
+        switch self {
+        case .hotwireIOS, .turboIOS:
+            path = URLParts.percentDecoded(url.path) ?? String(url.path)
+            if self == .turboIOS, path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        case .hotwireAndroid, .turboAndroid:
+            guard Self.javaURLSchemes.contains(url.scheme) else { return "" }
+            path = String(url.path)
+        }
+        if matchQueryStrings, let query = url.query { return path + "?" + query }
+        return path
+    }
+
+    private static let javaURLSchemes: Set<String> = ["http", "https", "ftp", "file", "jar"]
+
+    /// The rules the app appends after the file's rules (numbered from `firstIndex`).
+    public func builtInRules(firstIndex: Int) -> [Rule] {
+        let upper = self == .hotwireAndroid
+        guard self == .hotwireIOS || upper else { return [] }
+        let entries: [(String, String, String)] = [
+            ("/recede_historical_location", "pop", "recede"),
+            ("/resume_historical_location", "none", "resume"),
+            ("/refresh_historical_location", "refresh", "refresh"),
+        ]
+        return entries.enumerated().map { offset, entry in
+            var properties = JSONObject()
+            properties["presentation"] = .string(upper ? entry.1.uppercased() : entry.1)
+            properties["context"] = .string(upper ? "DEFAULT" : "default")
+            properties["historical_location"] = .bool(true)
+            return Rule(index: firstIndex + offset, patterns: [entry.0], properties: properties,
+                        extras: ["description": .string("built-in: \(entry.2) historical location (\(rawValue))")],
+                        isBuiltIn: true)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+/// How a pattern is compiled: the parts of regex semantics that differ between
+/// the reference apps.
+public struct RegexOptions: Sendable, Hashable {
+    /// Case-insensitive matching (Android's `IGNORE_CASE`).
+    public var caseInsensitive: Bool
+    /// Unicode semantics for `\d`, `\w`, `\s` and `\b` (ICU's behaviour on iOS);
+    /// off means ASCII classes (java.util.regex's default on Android).
+    public var unicodeClasses: Bool
+
+    /// Creates regex options.
+    public init(caseInsensitive: Bool = false, unicodeClasses: Bool = true) {
+        self.caseInsensitive = caseInsensitive
+        self.unicodeClasses = unicodeClasses
+    }
+}
+
+/// A pattern an engine could not compile.
+public struct RegexCompileError: Error, Sendable, Hashable {
+    /// The engine's message.
+    public let message: String
+    /// 0-based offset in the pattern, in Unicode scalars, where compilation
+    /// stopped (nil when the engine does not say).
+    public let offset: Int?
+
+    /// Creates a compile error.
+    public init(message: String, offset: Int?) {
+        self.message = message
+        self.offset = offset
+    }
+}
+
+/// The result of one search.
+public enum MatchOutcome: Sendable, Hashable {
+    /// The pattern occurs in the subject.
+    case match
+    /// It does not.
+    case noMatch
+    /// The search ran out of its `Limits` budget; counted as no match.
+    case limitExceeded
+}
+
+/// The string being matched, prepared once per lookup and shared by every
+/// pattern that runs against it.
+public final class MatchSubject {
+    /// The matched string.
+    public let string: String
+    /// Its UTF-8 bytes, contiguous.
+    public let utf8: ContiguousArray<UInt8>
+    /// One slot an engine may use to cache its own form of the subject
+    /// (the Foundation engine keeps an `NSString` here). Subjects are used by
+    /// one thread at a time.
+    public var engineScratch: AnyObject?
+
+    /// Prepares `string` for matching.
+    public init(_ string: String) {
+        self.string = string
+        self.utf8 = ContiguousArray(string.utf8)
+    }
+}
+
+/// A compiled pattern, safe to search from many threads at once.
+public protocol CompiledPattern: Sendable {
+    /// Searches the whole subject, unanchored, for the pattern.
+    func search(_ subject: MatchSubject) -> MatchOutcome
+}
+
+/// A regular expression engine: the one seam through which backends plug in.
+public protocol RegexEngine: Sendable {
+    /// The backend's name as options and the CLI spell it (`pcre2`, `foundation`).
+    var name: String { get }
+    /// Compiles `pattern`, or says why and where it is not valid.
+    func compile(_ pattern: String, options: RegexOptions, limits: Limits) throws(RegexCompileError) -> any CompiledPattern
+}

@@ -1,0 +1,71 @@
+/// An RFC 3986 split of a URL into the parts profiles care about.
+///
+/// Deliberately small and exact: no normalisation, no IDNA, nothing decoded
+/// unless a profile asks. Parsing never fails; a string without a scheme is
+/// not a URL and is matched as given.
+struct URLParts: Equatable {
+    /// The scheme, lower-cased.
+    var scheme: String
+    /// The authority (`user@host:port`), when the URL has `//`.
+    var authority: String?
+    /// The path, as written (still percent-encoded).
+    var path: Substring
+    /// The query without `?`, when the URL has a `?` (possibly empty).
+    var query: Substring?
+
+    /// Splits `input`, or returns nil when it does not start with a scheme.
+    init?(_ input: String) {
+        let utf8 = input.utf8
+        guard let first = utf8.first, Self.isAlpha(first) else { return nil }
+        var i = utf8.index(after: utf8.startIndex)
+        while i < utf8.endIndex, Self.isSchemeChar(utf8[i]) { i = utf8.index(after: i) }
+        guard i < utf8.endIndex, utf8[i] == UInt8(ascii: ":") else { return nil }
+        scheme = String(input[input.startIndex..<i]).lowercased()
+        var rest = input[utf8.index(after: i)...]
+        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        if rest.hasPrefix("//") {
+            let afterSlashes = rest.index(rest.startIndex, offsetBy: 2)
+            let end = rest[afterSlashes...].firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+            authority = String(rest[afterSlashes..<end])
+            rest = rest[end...]
+        } else {
+            authority = nil
+        }
+        if let q = rest.firstIndex(of: "?") {
+            path = rest[..<q]
+            query = rest[rest.index(after: q)...]
+        } else {
+            path = rest
+            query = nil
+        }
+    }
+
+    private static func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+    private static func isSchemeChar(_ b: UInt8) -> Bool {
+        isAlpha(b) || (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+    }
+
+    /// `s` with `%XX` escapes decoded, or nil when an escape is malformed or
+    /// the result is not UTF-8 (Foundation's `URL.path` gives up the same way).
+    static func percentDecoded(_ s: Substring) -> String? {
+        guard s.utf8.contains(UInt8(ascii: "%")) else { return String(s) }
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count)
+        var it = s.utf8.makeIterator()
+        while let b = it.next() {
+            if b != UInt8(ascii: "%") { out.append(b); continue }
+            guard let h = it.next(), let l = it.next(), let hv = hexValue(h), let lv = hexValue(l) else { return nil }
+            out.append(hv << 4 | lv)
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    private static func hexValue(_ b: UInt8) -> UInt8? {
+        switch b {
+        case 0x30...0x39: return b - 0x30
+        case 0x41...0x46: return b - 0x41 + 10
+        case 0x61...0x66: return b - 0x61 + 10
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Synchronization
+
+/// The merged properties of every rule that matched one URL, with typed
+/// accessors that apply the profile's defaults.
+///
+/// Immutable and shared: a configuration's result cache hands the same
+/// instance to every lookup of the same matched string, and the JSON text is
+/// computed at most once.
+public final class PathProperties: Sendable, CustomStringConvertible {
+    /// The merged properties, in the order keys first appeared.
+    public let object: JSONObject
+    /// The platform whose accessor rules apply.
+    public let platform: Profile.Platform
+    private let jsonText = Mutex<String?>(nil)
+
+    /// Creates a result.
+    public init(_ object: JSONObject, platform: Profile.Platform) {
+        self.object = object
+        self.platform = platform
+    }
+
+    /// The raw value of `key`, or nil.
+    public subscript(key: String) -> JSONValue? { object[key] }
+
+    /// The string value of `key` (nil when absent or not a string), as the
+    /// iOS `String` subscript reads it.
+    public func string(_ key: String) -> String? { object[key]?.stringValue }
+
+    /// The compact JSON text of the properties.
+    public var json: String {
+        jsonText.withLock { cached in
+            if let cached { return cached }
+            let text = JSONWriter.compact(object)
+            cached = text
+            return text
+        }
+    }
+
+    public var description: String { json }
+
+    /// The value of a well-known key through its typed accessor (default applied).
+    public func typed(_ key: TypedKey) -> JSONValue { key.value(from: object[key.rawValue], on: platform) }
+
+    /// `context` (default `default`).
+    public var context: Context { Context(rawValue: typed(.context).stringValue ?? "") ?? .default }
+    /// `presentation` (default `default`).
+    public var presentation: Presentation { Presentation(rawValue: typed(.presentation).stringValue ?? "") ?? .default }
+    /// `modal_style` (default `large`).
+    public var modalStyle: ModalStyle { ModalStyle(rawValue: typed(.modalStyle).stringValue ?? "") ?? .large }
+    /// `query_string_presentation` (default `default`).
+    public var queryStringPresentation: QueryStringPresentation {
+        QueryStringPresentation(rawValue: typed(.queryStringPresentation).stringValue ?? "") ?? .default
+    }
+    /// `pull_to_refresh_enabled` (default true on iOS, false on Android).
+    public var pullToRefreshEnabled: Bool { typed(.pullToRefreshEnabled).boolValue ?? false }
+    /// `modal_dismiss_gesture_enabled` (default true).
+    public var modalDismissGestureEnabled: Bool { typed(.modalDismissGestureEnabled).boolValue ?? true }
+    /// `animated` (default true).
+    public var animated: Bool { typed(.animated).boolValue ?? true }
+    /// `historical_location` (default false).
+    public var isHistoricalLocation: Bool { typed(.historicalLocation).boolValue ?? false }
+    /// `view_controller` (default `web` on iOS).
+    public var viewController: String? { typed(.viewController).stringValue }
+    /// `title`, when set.
+    public var title: String? { typed(.title).stringValue }
+    /// `uri` (Android), when set.
+    public var uri: String? { typed(.uri).stringValue }
+    /// `fallback_uri` (Android), when set.
+    public var fallbackURI: String? { typed(.fallbackURI).stringValue }
+}

@@ -1,0 +1,1 @@
+// C exports live here.
