@@ -1,0 +1,27 @@
+import ArgumentParser
+import PathConfiguration
+
+extension PathConfigCommand {
+    /// `pathconfig explain`: which rules matched one input, through which pattern, and the result.
+    struct Explain: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the matched string, each matching rule and pattern, and the merged properties."
+        )
+
+        @OptionGroup var options: ConfigOptions
+
+        @Flag(name: .long, help: "Print compact JSON on one line instead of indented JSON.")
+        var compact = false
+
+        @Argument(help: ArgumentHelp("The URL or path to explain.", valueName: "url-or-path"))
+        var input: String
+
+        func run() throws {
+            let config = try options.load()
+            let explanation = config.explain(input)
+            var out = Output()
+            out.line(compact ? explanation.json : JSONWriter.pretty(.object(explanation.jsonObject)))
+            out.flush()
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import PathConfiguration
+
+/// The `pathconfig` command: resolve URLs against a path configuration,
+/// explain a match, print settings, validate a file.
+///
+/// Exit codes: 0 success, 1 bad configuration or input, 2 usage error.
+@main
+struct PathConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pathconfig",
+        abstract: "Resolve URLs against a Turbo / Hotwire Native path configuration.",
+        version: PathConfigCommand.version,
+        subcommands: [Resolve.self, Explain.self, Settings.self, Validate.self]
+    )
+
+    static let version = "0.1.0"
+
+    /// Runs the command, mapping usage errors to exit code 2 (ArgumentParser uses 64).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                StandardStreams.error(fullMessage(for: error) + "\n")
+                Self.exit(withError: ExitCode(2))
+            }
+            exit(withError: error)
+        }
+    }
+}

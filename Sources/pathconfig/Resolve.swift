@@ -1,0 +1,32 @@
+import ArgumentParser
+import PathConfiguration
+
+extension PathConfigCommand {
+    /// `pathconfig resolve`: one compact JSON object of merged properties per input.
+    struct Resolve: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the merged properties of each URL or path, one JSON object per line.",
+            discussion: "With no inputs, reads them from standard input, one per line."
+        )
+
+        @OptionGroup var options: ConfigOptions
+
+        @Argument(help: ArgumentHelp("URLs or paths to resolve (default: standard input, one per line).", valueName: "url-or-path"))
+        var inputs: [String] = []
+
+        func run() throws {
+            let config = try options.load()
+            for w in config.warnings { Diagnostics.warning(w, file: options.config) }
+            var out = Output()
+            if inputs.isEmpty {
+                while let line = readLine(strippingNewline: true) {
+                    let input = line.hasSuffix("\r") ? String(line.dropLast()) : line
+                    out.line(config.properties(for: input).json)
+                }
+            } else {
+                for input in inputs { out.line(config.properties(for: input).json) }
+            }
+            out.flush()
+        }
+    }
+}

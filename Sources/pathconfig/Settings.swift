@@ -1,0 +1,21 @@
+import ArgumentParser
+import PathConfiguration
+
+extension PathConfigCommand {
+    /// `pathconfig settings`: the top-level settings object.
+    struct Settings: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the configuration's settings as JSON.")
+
+        @OptionGroup var options: ConfigOptions
+
+        @Flag(name: .long, help: "Print compact JSON on one line instead of indented JSON.")
+        var compact = false
+
+        func run() throws {
+            let config = try options.load()
+            var out = Output()
+            out.line(compact ? JSONWriter.compact(config.settings) : JSONWriter.pretty(.object(config.settings)))
+            out.flush()
+        }
+    }
+}
