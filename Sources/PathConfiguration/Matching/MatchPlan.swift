@@ -4,6 +4,12 @@ public struct RuleMatch: Sendable, Hashable {
     public let ruleIndex: Int
     /// Index of the matching pattern within the rule.
     public let patternIndex: Int
+
+    /// Creates a match.
+    public init(ruleIndex: Int, patternIndex: Int) {
+        self.ruleIndex = ruleIndex
+        self.patternIndex = patternIndex
+    }
 }
 
 /// What running the plan over one subject found.

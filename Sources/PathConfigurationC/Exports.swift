@@ -1,1 +1,0 @@
-// C exports live here.

@@ -1,0 +1,47 @@
+import PathConfiguration
+import PathConfigurationFoundation
+import Testing
+
+@Suite("Regex engines")
+struct EngineTests {
+    @Test("both engines reject an invalid pattern", arguments: Conformance.engineNames)
+    func invalid(engine: String) {
+        #expect(throws: RegexCompileError.self) {
+            _ = try Conformance.engine(engine).compile("([", options: RegexOptions(), limits: Limits())
+        }
+    }
+
+    @Test("PCRE2 reports the offset in Unicode scalars")
+    func offsetInScalars() throws {
+        do {
+            _ = try PCRE2Engine().compile("é(", options: RegexOptions(), limits: Limits())
+            Issue.record("compiled")
+        } catch {
+            #expect(error.offset == 2)
+        }
+    }
+
+    @Test("unicode classes follow the profile: \\d matches Arabic-Indic digits on iOS only")
+    func unicodeClasses() throws {
+        let subject = MatchSubject("/items/٣")
+        let ios = try PCRE2Engine().compile("/items/\\d$", options: Profile.hotwireIOS.regexOptions, limits: Limits())
+        let android = try PCRE2Engine().compile("/items/\\d$", options: Profile.hotwireAndroid.regexOptions, limits: Limits())
+        #expect(ios.search(subject) == .match)
+        #expect(android.search(subject) == .noMatch)
+        let foundation = try FoundationEngine().compile("/items/\\d$", options: Profile.hotwireIOS.regexOptions, limits: Limits())
+        #expect(foundation.search(subject) == .match)
+    }
+
+    @Test("a catastrophic pattern stops at the match limit and counts as no match")
+    func matchLimit() throws {
+        var limits = Limits()
+        limits.matchLimit = 10_000
+        let json = "{\"rules\": [{\"patterns\": [\"^(a+)+$\"], \"properties\": {\"evil\": true}}, {\"patterns\": [\"a\"], \"properties\": {\"ok\": true}}]}"
+        let config = try PathConfiguration(json: json, options: LoadOptions(profile: .turboIOS, limits: limits))
+        let input = String(repeating: "a", count: 40) + "!"
+        #expect(config.properties(for: input).json == "{\"ok\":true}")
+        let explanation = config.explain(input)
+        #expect(explanation.limitExceeded == [RuleMatch(ruleIndex: 0, patternIndex: 0)])
+        #expect(explanation.json.contains("\"limit_exceeded\":[{\"rule\":0,\"pattern_index\":0}]"))
+    }
+}

@@ -1,0 +1,61 @@
+import PathConfiguration
+import Testing
+
+@Suite("Profiles")
+struct ProfileTests {
+    @Test("the string the patterns see", arguments: [
+        (Profile.hotwireIOS, true, "https://x.dev/a/b/", "/a/b/"),
+        (.turboIOS, false, "https://x.dev/a/b/", "/a/b"),
+        (.turboIOS, false, "https://x.dev/", "/"),
+        (.turboIOS, false, "https://x.dev", ""),
+        (.hotwireIOS, true, "https://x.dev/caf%C3%A9?q=%20#frag", "/café?q=%20"),
+        (.hotwireIOS, false, "https://x.dev/a?q=1", "/a"),
+        (.hotwireIOS, true, "https://x.dev/a?", "/a?"),
+        (.hotwireIOS, true, "https://x.dev/a#x?y", "/a"),
+        (.turboIOS, true, "https://x.dev/a/?b=1", "/a?b=1"),
+        (.hotwireIOS, true, "mailto:test@example.com", "test@example.com"),
+        (.hotwireAndroid, true, "https://x.dev/caf%C3%A9/?q=1", "/caf%C3%A9/?q=1"),
+        (.hotwireAndroid, true, "mailto:test@example.com", ""),
+        (.turboAndroid, true, "custom-app://feature", ""),
+        (.hotwireAndroid, true, "HTTPS://x.dev/A", "/A"),
+        (.hotwireIOS, true, "/new?x=1", "/new?x=1"),
+        (.turboIOS, false, "foo", "foo"),
+    ])
+    func matchedString(_ profile: Profile, _ query: Bool, _ input: String, _ expected: String) {
+        #expect(profile.matchedString(for: input, matchQueryStrings: query) == expected)
+    }
+
+    @Test("query matching defaults: on for all but turbo-ios")
+    func queryDefaults() {
+        #expect(Profile.allCases.filter(\.matchesQueryStringsByDefault) == [.hotwireIOS, .hotwireAndroid, .turboAndroid])
+        #expect(LoadOptions(profile: .turboIOS).effectiveMatchQueryStrings == false)
+        #expect(LoadOptions(profile: .turboIOS, matchQueryStrings: true).effectiveMatchQueryStrings == true)
+    }
+
+    @Test("Android matches case-insensitively, iOS does not", arguments: Conformance.engineNames)
+    func caseSensitivity(engine: String) throws {
+        let json = "{\"rules\": [{\"patterns\": [\"/NEW$\"], \"properties\": {\"m\": true}}]}"
+        let e = Conformance.engine(engine)
+        let android = try PathConfiguration(json: json, options: LoadOptions(profile: .hotwireAndroid, engine: e))
+        let ios = try PathConfiguration(json: json, options: LoadOptions(profile: .hotwireIOS, engine: e))
+        #expect(android.properties(for: "https://x.dev/new").json == "{\"m\":true}")
+        #expect(ios.properties(for: "https://x.dev/new").json == "{}")
+    }
+
+    @Test("built-ins come after the file's rules and win the merge")
+    func builtIns() throws {
+        let json = "{\"rules\": [{\"patterns\": [\"historical\"], \"properties\": {\"presentation\": \"replace\", \"x\": 1}}]}"
+        let ios = try PathConfiguration(json: json)
+        #expect(ios.rules.count == 4)
+        #expect(ios.rules[1...].allSatisfy { $0.isBuiltIn })
+        #expect(ios.properties(for: "/recede_historical_location").json == "{\"presentation\":\"pop\",\"x\":1,\"context\":\"default\",\"historical_location\":true}")
+        let android = try PathConfiguration(json: json, options: LoadOptions(profile: .hotwireAndroid))
+        let p = android.properties(for: "https://x.dev/resume_historical_location")
+        #expect(p["presentation"] == .string("NONE"))
+        #expect(p.presentation == .none)
+        #expect(p.context == .default)
+        #expect(p.isHistoricalLocation)
+        #expect(try PathConfiguration(json: json, options: LoadOptions(profile: .turboIOS)).rules.count == 1)
+        #expect(try PathConfiguration(json: json, options: LoadOptions(profile: .turboAndroid)).rules.count == 1)
+    }
+}

@@ -1,0 +1,71 @@
+import PathConfiguration
+import Testing
+
+@Suite("Typed accessors")
+struct TypedPropertiesTests {
+    func props(_ json: String, _ profile: Profile) throws -> PathProperties {
+        let config = try PathConfiguration(json: "{\"rules\": [{\"patterns\": [\".*\"], \"properties\": \(json)}]}", options: LoadOptions(profile: profile))
+        return config.properties(for: "/x")
+    }
+
+    @Test("iOS defaults")
+    func iosDefaults() throws {
+        let p = try props("{}", .hotwireIOS)
+        #expect(p.context == .default)
+        #expect(p.presentation == .default)
+        #expect(p.modalStyle == .large)
+        #expect(p.pullToRefreshEnabled)
+        #expect(p.modalDismissGestureEnabled)
+        #expect(p.animated)
+        #expect(p.viewController == "web")
+        #expect(p.queryStringPresentation == .default)
+        #expect(p.title == nil)
+    }
+
+    @Test("Android defaults: pull to refresh off, no view controller")
+    func androidDefaults() throws {
+        let p = try props("{}", .hotwireAndroid)
+        #expect(!p.pullToRefreshEnabled)
+        #expect(p.animated)
+        #expect(p.viewController == nil)
+    }
+
+    @Test("iOS is strict: wrong types and unknown values give the default")
+    func iosStrict() throws {
+        let p = try props("{\"context\": \"MODAL\", \"presentation\": \"push\", \"pull_to_refresh_enabled\": \"false\", \"modal_style\": 3, \"view_controller\": 1}", .hotwireIOS)
+        #expect(p.context == .default)
+        #expect(p.presentation == .default)
+        #expect(p.pullToRefreshEnabled)
+        #expect(p.modalStyle == .large)
+        #expect(p.viewController == "web")
+    }
+
+    @Test("Android reads like Kotlin: any case, strings as booleans, push allowed")
+    func androidLoose() throws {
+        let p = try props("{\"context\": \"MODAL\", \"presentation\": \"Push\", \"pull_to_refresh_enabled\": \"TRUE\", \"animated\": \"no\", \"uri\": \"hotwire://x\", \"title\": 5}", .hotwireAndroid)
+        #expect(p.context == .modal)
+        #expect(p.presentation == .push)
+        #expect(p.pullToRefreshEnabled)
+        #expect(!p.animated)
+        #expect(p.uri == "hotwire://x")
+        #expect(p.title == "5")
+        #expect(p.fallbackURI == nil)
+    }
+
+    @Test("turbo-android's stringified booleans read back as booleans")
+    func turboAndroidBooleans() throws {
+        let p = try props("{\"pull_to_refresh_enabled\": true, \"animated\": false}", .turboAndroid)
+        #expect(p["pull_to_refresh_enabled"] == .string("true"))
+        #expect(p.pullToRefreshEnabled)
+        #expect(!p.animated)
+    }
+
+    @Test("every typed key reports its value through the one table")
+    func table() throws {
+        let p = try props("{\"modal_style\": \"page_sheet\"}", .hotwireIOS)
+        #expect(p.typed(.modalStyle) == .string("page_sheet"))
+        #expect(TypedKey.allCases.count == 12)
+        #expect(TypedKey.presentation.allowedValues(on: .ios).contains("push") == false)
+        #expect(TypedKey.presentation.allowedValues(on: .android).contains("push"))
+    }
+}
