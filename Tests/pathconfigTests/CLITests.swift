@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+
+/// Runs the built `pathconfig` binary and checks its whole output and exit code.
+struct CLI {
+    static let binary: URL = {
+        #if os(macOS)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("pathconfig-cli")
+        }
+        #endif
+        return Bundle.main.bundleURL.appendingPathComponent("pathconfig-cli")
+    }()
+
+    static let root: String = {
+        var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/")
+    }()
+
+    static let example = root + "/examples/path-configuration.json"
+
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    static func temporaryFile(_ contents: String) throws -> String {
+        let path = NSTemporaryDirectory() + "pathconfig-cli-\(UUID().uuidString).json"
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
+
+@Suite("pathconfig command")
+struct CLITests {
+    @Test("resolve prints one compact JSON object per input, in order")
+    func resolveArguments() throws {
+        let r = try CLI.run(["resolve", "--config", CLI.example, "https://example.com/messages/new", "/messages/42", "/recede_historical_location"])
+        #expect(r.status == 0)
+        #expect(r.stderr == "")
+        #expect(r.stdout == """
+            {"context":"modal","pull_to_refresh_enabled":false}
+            {"context":"default","pull_to_refresh_enabled":true,"view_controller":"message","title":"Message"}
+            {"context":"default","pull_to_refresh_enabled":true,"presentation":"pop","historical_location":true}
+
+            """)
+    }
+
+    @Test("resolve reads standard input when given no inputs")
+    func resolveStdin() throws {
+        let r = try CLI.run(["resolve", "--config", CLI.example, "--profile", "turbo-ios"], stdin: "/a/edit\r\n/sign_in\n\n")
+        #expect(r.status == 0)
+        #expect(r.stdout == """
+            {"context":"modal","pull_to_refresh_enabled":false}
+            {"context":"default","pull_to_refresh_enabled":true,"flow":"authentication","presentation":"replace_root"}
+            {"context":"default","pull_to_refresh_enabled":true}
+
+            """)
+    }
+
+    @Test("query matching can be switched on and off", arguments: [
+        (["--no-query-strings"], "{\"context\":\"default\",\"pull_to_refresh_enabled\":true}\n"),
+        ([], "{\"context\":\"default\",\"pull_to_refresh_enabled\":true,\"open_in_external_browser\":true}\n"),
+    ])
+    func queryStrings(_ flags: [String], _ expected: String) throws {
+        let r = try CLI.run(["resolve", "--config", CLI.example] + flags + ["https://example.com/doc?open_in_external_browser=true"])
+        #expect(r.stdout == expected)
+    }
+
+    @Test("both backends give the same answers", arguments: ["pcre2", "foundation"])
+    func backends(_ backend: String) throws {
+        let r = try CLI.run(["resolve", "--config", CLI.example, "--backend", backend, "/messages/7", "/x/new"])
+        #expect(r.status == 0)
+        #expect(r.stdout == "{\"context\":\"default\",\"pull_to_refresh_enabled\":true,\"view_controller\":\"message\",\"title\":\"Message\"}\n{\"context\":\"modal\",\"pull_to_refresh_enabled\":false}\n")
+    }
+
+    @Test("explain prints input, matched string, rules and properties")
+    func explain() throws {
+        let r = try CLI.run(["explain", "--compact", "--config", CLI.example, "https://example.com/messages/new?x=1#top"])
+        #expect(r.status == 0)
+        #expect(r.stdout == "{\"input\":\"https://example.com/messages/new?x=1#top\",\"matched_string\":\"/messages/new?x=1\",\"rules\":[{\"index\":0,\"pattern\":\".*\",\"pattern_index\":0,\"description\":\"Every page: pushed, pull to refresh\"}],\"properties\":{\"context\":\"default\",\"pull_to_refresh_enabled\":true}}\n")
+    }
+
+    @Test("settings prints the settings object")
+    func settings() throws {
+        let r = try CLI.run(["settings", "--compact", "--config", CLI.example])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("{\"tabs\":[{\"title\":\"Messages\",\"path\":\"/messages\""))
+        #expect(r.stdout.hasSuffix("\"feature_flags\":{\"new_composer\":true}}\n"))
+    }
+
+    @Test("validate succeeds on the example")
+    func validateOK() throws {
+        let r = try CLI.run(["validate", "--config", CLI.example])
+        #expect(r.status == 0)
+        #expect(r.stdout == "\(CLI.example): ok: 5 rules (+3 built-in), 0 warnings, profile hotwire-ios\n")
+    }
+
+    @Test("validate reports FILE:LINE:COLUMN: error: MESSAGE and exits 1", arguments: [
+        ("{\"rules\": [\n  {\"patterns\": [\"/a(\"], \"properties\": {}}\n]}", ":2:17: error: rule 0, pattern 0: invalid regular expression \"/a(\" at offset 3: missing closing parenthesis\n"),
+        ("{\"rules\": [\n  {\"patterns\": [\"/a\"] \"properties\": {}}\n]}", ":2:23: error: unexpected character '\"', expected ',' or '}'\n"),
+        ("{\"rules\": [{\"patterns\": [\"/a\"]}]}", ":1:12: error: rule 0 is missing required key \"properties\"\n"),
+    ])
+    func validateErrors(_ contents: String, _ expectedSuffix: String) throws {
+        let file = try CLI.temporaryFile(contents)
+        let r = try CLI.run(["validate", "--config", file])
+        #expect(r.status == 1)
+        #expect(r.stdout == "")
+        #expect(r.stderr == file + expectedSuffix)
+    }
+
+    @Test("warnings go to standard error with their location; the load still succeeds")
+    func warnings() throws {
+        let file = try CLI.temporaryFile("{\"rules\": [{\"patterns\": [\"([\", \"/x\"], \"properties\": {}}]}")
+        let r = try CLI.run(["validate", "--lenient", "--config", file])
+        #expect(r.status == 0)
+        #expect(r.stderr == "\(file):1:26: warning: rule 0, pattern 0: invalid regular expression \"([\" at offset 2: missing terminating ] for character class (skipped)\n")
+    }
+
+    @Test("a missing file exits 1 with a message, no stack trace")
+    func missingFile() throws {
+        let r = try CLI.run(["resolve", "--config", "/nonexistent.json", "/a"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "/nonexistent.json: error: cannot open /nonexistent.json: No such file or directory\n")
+    }
+
+    @Test("usage errors exit 2", arguments: [
+        ["resolve"],
+        ["resolve", "--config", "x", "--profile", "android"],
+        ["resolve", "--config", "x", "--backend", "re2"],
+        ["frobnicate"],
+    ])
+    func usage(_ arguments: [String]) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 2)
+        #expect(r.stdout == "")
+        #expect(r.stderr.contains("Usage:") || r.stderr.contains("Error:"))
+    }
+
+    @Test("--help and --version exit 0")
+    func help() throws {
+        let help = try CLI.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("SUBCOMMANDS:"))
+        for sub in ["resolve", "explain", "settings", "validate"] { #expect(help.stdout.contains(sub)) }
+        let version = try CLI.run(["--version"])
+        #expect(version.stdout == "0.1.0\n")
+    }
+}
