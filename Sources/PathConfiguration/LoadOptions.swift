@@ -13,6 +13,10 @@ public struct LoadOptions: Sendable {
     public var lenient: Bool
     /// Size, depth and time bounds.
     public var limits: Limits
+    /// Skip patterns whose required literal is absent from the subject
+    /// (default true). Off, every pattern runs on every lookup, as in the
+    /// reference apps; results are the same either way.
+    public var usePrefilter: Bool = true
 
     /// Creates options; every argument has the default described above.
     public init(profile: Profile = .hotwireIOS, matchQueryStrings: Bool? = nil, engine: any RegexEngine = PCRE2Engine(),

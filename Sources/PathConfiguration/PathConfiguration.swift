@@ -31,14 +31,18 @@ public final class PathConfiguration: Sendable {
         self.rules = rules
         var warnings = document.warnings
         var patternsByRule: [[MatchPlan.Pattern]] = []
+        var literals: [[[UInt8]?]] = []
         patternsByRule.reserveCapacity(rules.count)
+        literals.reserveCapacity(rules.count)
         let regexOptions = options.profile.regexOptions
         for rule in rules {
             var compiled: [MatchPlan.Pattern] = []
+            var ruleLiterals: [[UInt8]?] = []
             compiled.reserveCapacity(rule.patterns.count)
             for (p, pattern) in rule.patterns.enumerated() {
                 do {
                     compiled.append(.init(index: p, compiled: try options.engine.compile(pattern, options: regexOptions, limits: options.limits)))
+                    ruleLiterals.append(RequiredLiteral.of(pattern, caseInsensitive: regexOptions.caseInsensitive))
                 } catch {
                     let location = p < rule.patternLocations.count ? rule.patternLocations[p] : nil
                     let at = error.offset.map { " at offset \($0)" } ?? ""
@@ -52,9 +56,11 @@ public final class PathConfiguration: Sendable {
                 }
             }
             patternsByRule.append(compiled)
+            literals.append(ruleLiterals)
         }
         self.warnings = warnings
-        self.plan = MatchPlan(patternsByRule: patternsByRule)
+        self.plan = MatchPlan(patternsByRule: patternsByRule, literals: literals,
+                              caseInsensitive: regexOptions.caseInsensitive, usePrefilter: options.usePrefilter)
         self.cache = ResultCache(capacity: options.limits.resultCacheCapacity)
     }
 

@@ -56,11 +56,11 @@ public struct ConfigurationDecoder: Sendable {
         }
         var walker = Walker(buffer: buffer, profile: profile, limits: limits)
         for d in duplicates {
-            let first = SourceLocation(offset: d.firstOffset, in: buffer)
+            let first = walker.location(d.firstOffset)
             walker.warnings.append(ConfigurationWarning(
                 kind: .duplicateKey,
                 message: "duplicate key \"\(d.key)\"; the first value (line \(first.line), column \(first.column)) is kept",
-                location: SourceLocation(offset: d.offset, in: buffer)))
+                location: walker.location(d.offset)))
         }
         return try walker.document(root)
     }
@@ -68,18 +68,18 @@ public struct ConfigurationDecoder: Sendable {
 
 /// Walks the located syntax tree and builds the model.
 private struct Walker {
-    let buffer: UnsafeBufferPointer<UInt8>
+    let lines: LineIndex
     let profile: Profile
     let limits: Limits
     var warnings: [ConfigurationWarning] = []
 
     init(buffer: UnsafeBufferPointer<UInt8>, profile: Profile, limits: Limits) {
-        self.buffer = buffer
+        self.lines = LineIndex(buffer)
         self.profile = profile
         self.limits = limits
     }
 
-    func location(_ offset: Int) -> SourceLocation { SourceLocation(offset: offset, in: buffer) }
+    func location(_ offset: Int) -> SourceLocation { lines.location(offset) }
 
     func schemaError(_ message: String, at offset: Int, rule: Int? = nil, pattern: Int? = nil) -> ConfigurationError {
         ConfigurationError(code: .schema, message: message, location: location(offset), ruleIndex: rule, patternIndex: pattern)

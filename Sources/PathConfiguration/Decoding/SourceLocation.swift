@@ -33,3 +33,30 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(line):\(column)" }
 }
+
+/// The start offset of every line of a document, so that many offsets can be
+/// turned into line and column without rescanning from the start.
+struct LineIndex {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let lineStarts: [Int]
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        var starts = [0]
+        for i in 0..<bytes.count where bytes[i] == 0x0A { starts.append(i + 1) }
+        lineStarts = starts
+    }
+
+    /// The location of byte `offset`.
+    func location(_ offset: Int) -> SourceLocation {
+        let end = min(max(offset, 0), bytes.count)
+        var lo = 0, hi = lineStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) >> 1
+            if lineStarts[mid] <= end { lo = mid } else { hi = mid - 1 }
+        }
+        var column = 1
+        for i in lineStarts[lo]..<end where bytes[i] & 0xC0 != 0x80 { column += 1 }
+        return SourceLocation(line: lo + 1, column: column, offset: end)
+    }
+}

@@ -20,21 +20,106 @@ struct PlanResult {
     var limitExceeded: [RuleMatch] = []
 }
 
-/// Every compiled pattern of every rule, ready to run against a subject.
+/// Every compiled pattern of every rule, with a prefilter that decides which
+/// of them can possibly match a subject.
 ///
-/// A rule's patterns are tried in order and the first match decides the rule,
-/// so a rule costs at most one successful search. Patterns that failed to
-/// compile under `lenient` are absent.
+/// Most patterns have a required literal (`/comments/` in
+/// `^/posts/\d+/comments/\d+$`). One Aho–Corasick pass over the subject finds
+/// which literals occur; only patterns whose literal occurs, plus the few
+/// without one, reach the regex engine. Candidates run in rule order and a
+/// rule's first matching pattern decides it, so the result is exactly that
+/// of trying every pattern (the tests compare both on the benchmark corpora).
 struct MatchPlan: Sendable {
     struct Pattern: Sendable {
         let index: Int
         let compiled: any CompiledPattern
     }
 
-    /// Per rule, its compiled patterns.
+    /// Per rule, its compiled patterns (patterns rejected under `lenient` are absent).
     let patternsByRule: [[Pattern]]
+    private let prefilter: Prefilter?
+
+    /// A pattern's place: rule index in the high half, slot in `patternsByRule[rule]` in the low.
+    private typealias Slot = Int
+
+    private struct Prefilter: Sendable {
+        let matcher: LiteralMatcher
+        /// For each literal, the slots of the patterns that require it.
+        let slotsByLiteral: [[Slot]]
+        /// Slots of the patterns without a required literal, sorted.
+        let unfiltered: [Slot]
+        let caseInsensitive: Bool
+    }
+
+    /// Builds the plan; `literals[r][s]` is the required literal of
+    /// `patternsByRule[r][s]` (nil when it has none). Without `usePrefilter`
+    /// every pattern runs on every lookup, as the reference apps do.
+    init(patternsByRule: [[Pattern]], literals: [[[UInt8]?]], caseInsensitive: Bool, usePrefilter: Bool) {
+        self.patternsByRule = patternsByRule
+        guard usePrefilter else { prefilter = nil; return }
+        var ids: [[UInt8]: Int] = [:]
+        var distinct: [[UInt8]] = []
+        var slotsByLiteral: [[Slot]] = []
+        var unfiltered: [Slot] = []
+        for (r, ruleLiterals) in literals.enumerated() {
+            for (s, literal) in ruleLiterals.enumerated() {
+                let slot = r << 32 | s
+                guard let literal else { unfiltered.append(slot); continue }
+                if let id = ids[literal] {
+                    slotsByLiteral[id].append(slot)
+                } else {
+                    ids[literal] = distinct.count
+                    distinct.append(literal)
+                    slotsByLiteral.append([slot])
+                }
+            }
+        }
+        prefilter = distinct.isEmpty ? nil : Prefilter(matcher: LiteralMatcher(distinct), slotsByLiteral: slotsByLiteral,
+                                                      unfiltered: unfiltered, caseInsensitive: caseInsensitive)
+    }
 
     func run(_ subject: MatchSubject) -> PlanResult {
+        guard let prefilter,
+              // Unicode case folding can turn non-ASCII text into ASCII letters
+              // (the Kelvin sign matches `k`): only ASCII subjects are prefiltered
+              // under case-insensitive matching.
+              !(prefilter.caseInsensitive && subject.utf8.contains(where: { $0 >= 0x80 }))
+        else { return runAll(subject) }
+        var found: [Int] = []
+        subject.utf8.withUnsafeBufferPointer { buf in
+            prefilter.matcher.scan(buf, fold: prefilter.caseInsensitive) { found.append($0) }
+        }
+        var candidates = prefilter.unfiltered
+        if !found.isEmpty {
+            found.sort()
+            var last = -1
+            for id in found where id != last {
+                candidates.append(contentsOf: prefilter.slotsByLiteral[id])
+                last = id
+            }
+            candidates.sort()
+        }
+        var result = PlanResult()
+        var decidedRule = -1
+        for slot in candidates {
+            let r = slot >> 32
+            if r == decidedRule { continue }
+            let pattern = patternsByRule[r][slot & 0xFFFF_FFFF]
+            switch pattern.compiled.search(subject) {
+            case .match:
+                result.matches.append(RuleMatch(ruleIndex: r, patternIndex: pattern.index))
+                decidedRule = r
+            case .noMatch:
+                break
+            case .limitExceeded:
+                result.limitExceeded.append(RuleMatch(ruleIndex: r, patternIndex: pattern.index))
+            }
+        }
+        return result
+    }
+
+    /// Tries every pattern of every rule, in order.
+    private func runAll(_ subject: MatchSubject) -> PlanResult {
         var result = PlanResult()
         for (ruleIndex, patterns) in patternsByRule.enumerated() {
             for p in patterns {

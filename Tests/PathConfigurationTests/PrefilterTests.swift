@@ -1,0 +1,80 @@
+@testable import PathConfiguration
+import Testing
+
+@Suite("Prefilter")
+struct PrefilterTests {
+    @Test("required literals", arguments: [
+        ("^/posts/\\d+/comments/\\d+/new$", "/comments/"),
+        ("/new$", "/new"),
+        (".*\\?.*articles66_filter=[a-z]+.*", "articles66_filter="),
+        ("^/products41(/.*)?$", "/products41"),
+        ("\\.pdf$", ".pdf"),
+        ("colou?r", "colo"),
+        ("ab+c", "ab"),
+        ("x{2}yz", "yz"),
+        ("(?:/a)/bcd", "/bcd"),
+        ("/caf\\u00e9/x", "/caf"),
+        ("[ab]cd\\Dxy", "cd"),
+        ("/x\\x41bc/\\d", "bc/"),
+        ("\\12345/ab", "/ab"),
+        ("\\p{Lu}123/z", "123/z"),
+    ])
+    func literals(_ pattern: String, _ expected: String) {
+        #expect(RequiredLiteral.of(pattern, caseInsensitive: false) == Array(expected.utf8))
+    }
+
+    @Test("patterns the analysis refuses to guess about", arguments: [
+        ".*", "/a|/b", "(?i)/new", "\\Q/new\\E", "a{,b}c", "(?=/a)/b", "/é", "^$", "a", "/(a|b)(?i:c)",
+    ])
+    func none(_ pattern: String) {
+        #expect(RequiredLiteral.of(pattern, caseInsensitive: false) == nil)
+    }
+
+    @Test("case-insensitive literals are lower-cased")
+    func folded() {
+        #expect(RequiredLiteral.of("/New$", caseInsensitive: true) == Array("/new".utf8))
+    }
+
+    @Test("Aho–Corasick finds every literal, overlapping ones too")
+    func automaton() {
+        let m = LiteralMatcher(["he", "she", "his", "hers", "/new"].map { Array($0.utf8) })
+        var found: Set<Int> = []
+        Array("ushers/new".utf8).withUnsafeBufferPointer { buf in m.scan(buf, fold: false) { found.insert($0) } }
+        #expect(found == [0, 1, 3, 4])
+    }
+
+    // Sized for a debug build: the unfiltered plan runs every pattern on every URL.
+    static let corpora: [(String, Int)] = [("10", 10_000), ("100", 10_000), ("1000", 2_000), ("10000", 200)]
+
+    @Test("prefiltered and unfiltered plans agree on the benchmark corpora", arguments: corpora, [Profile.hotwireIOS, .hotwireAndroid])
+    func equivalence(_ corpus: (String, Int), _ profile: Profile) throws {
+        let bench = Conformance.repositoryRoot + "/../shared/bench/"
+        let json = try Conformance.readFile(bench + "rules-\(corpus.0).json")
+        let urls = String(decoding: try Conformance.readFile(bench + "urls-\(corpus.0).txt"), as: UTF8.self)
+            .split(separator: "\n").prefix(corpus.1).map(String.init)
+        var fast = LoadOptions(profile: profile)
+        fast.limits.resultCacheCapacity = 0
+        var slow = fast
+        slow.usePrefilter = false
+        let a = try PathConfiguration(json: json, options: fast)
+        let b = try PathConfiguration(json: json, options: slow)
+        var mismatches = 0
+        var matched = 0
+        for url in urls {
+            let ra = a.matchingRules(for: url), rb = b.matchingRules(for: url)
+            if ra != rb { mismatches += 1 }
+            matched += ra.count
+        }
+        #expect(urls.count == corpus.1)
+        #expect(matched > urls.count) // the corpora are built to hit: more than one rule per URL on average
+        #expect(mismatches == 0)
+    }
+
+    @Test("a non-ASCII subject under case-insensitive matching bypasses the prefilter (Kelvin sign)")
+    func kelvin() throws {
+        let json = "{\"rules\": [{\"patterns\": [\"/parking$\"], \"properties\": {\"p\": true}}]}"
+        let config = try PathConfiguration(json: json, options: LoadOptions(profile: .hotwireAndroid))
+        // U+212A KELVIN SIGN folds to "k" under Unicode case-insensitive matching.
+        #expect(config.properties(for: "/par\u{212A}ing").json == "{\"p\":true}")
+    }
+}
