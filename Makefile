@@ -41,6 +41,13 @@ test-swift: deps
 	$(SWIFT) build -j $(JOBS) --build-tests
 	$(SWIFT) test -j $(JOBS) --skip-build
 
+## test-python / test-rust: the bindings' own suites, against out/lib (built by `lib`)
+test-python: lib
+	$(MAKE) -C bindings/python test LIBDIR=$(LIBDIR)
+
+test-rust: lib
+	$(MAKE) -C bindings/rust test LIBDIR=$(LIBDIR)
+
 test: test-swift
 
 clean:
