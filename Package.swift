@@ -7,6 +7,7 @@ import PackageDescription
 /// Targets by role:
 /// - `PathConfiguration`: the Swift core (model, decoding, matching with the
 ///   default PCRE2 engine, resolution). FoundationEssentials only.
+/// - `CHTTP`: a small C shim that loads libcurl at run time for downloads.
 /// - `PathConfigurationFoundation`: the NSRegularExpression engine; the only
 ///   target that imports full Foundation (ICU).
 /// - `PathConfigurationC`: the `@_cdecl` exports that make `libpathconfig.so`.
@@ -30,9 +31,14 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"])]
         ),
+        // HTTP for the loader: libcurl, dlopen()ed at first use, so that
+        // libpathconfig.so gains no link-time dependency.
+        .target(
+            name: "CHTTP"
+        ),
         .target(
             name: "PathConfiguration",
-            dependencies: ["CPCRE2"]
+            dependencies: ["CPCRE2", "CHTTP"]
         ),
         .target(
             name: "PathConfigurationFoundation",
