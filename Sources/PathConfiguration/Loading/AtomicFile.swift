@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Replaces a file's contents so that readers, and a crash, see either the
+/// old contents or the new ones, never a mix: write a temporary file in the
+/// same directory, fsync it, rename it over the target, fsync the directory.
+enum AtomicFile {
+    /// Why a write failed; the target is unchanged.
+    struct Failure: Error {
+        let message: String
+    }
+
+    /// Writes `bytes` to `path` atomically, creating the file with `mode`.
+    static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws(Failure) {
+        let (directory, name) = split(path)
+        let temporary = "\(directory)/.\(name).tmp-\(getpid())-\(StableHash.hex(UInt64.random(in: .min ... .max)))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw failure("cannot create \(temporary)") }
+        var written = false
+        defer { if !written { unlink(temporary) } }
+        do {
+            defer { close(fd) }
+            try writeAll(fd, bytes, path: temporary)
+            guard fsync(fd) == 0 else { throw failure("cannot fsync \(temporary)") }
+        }
+        guard rename(temporary, path) == 0 else { throw failure("cannot rename \(temporary) to \(path)") }
+        written = true
+        // Make the rename itself durable. A failure here leaves the new file
+        // in place, so it is not reported.
+        let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 {
+            _ = fsync(dfd)
+            close(dfd)
+        }
+    }
+
+    /// Creates `path` and its missing parents with `mode` (like `mkdir -p`).
+    static func createDirectories(_ path: String, mode: mode_t = 0o700) throws(Failure) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            prefix += "/" + part
+            if mkdir(prefix, mode) != 0 && errno != EEXIST { throw failure("cannot create directory \(prefix)") }
+        }
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(Failure) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in
+                #if canImport(Darwin)
+                Darwin.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                #elseif canImport(Musl)
+                Musl.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                #else
+                Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                #endif
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot write \(path)")
+            }
+            offset += n
+        }
+    }
+
+    /// The directory and file name of `path`.
+    private static func split(_ path: String) -> (String, String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+
+    private static func failure(_ what: String) -> Failure {
+        Failure(message: "\(what): \(String(cString: strerror(errno)))")
+    }
+}

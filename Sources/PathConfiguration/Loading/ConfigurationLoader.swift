@@ -1,0 +1,101 @@
+import Synchronization
+
+/// Keeps a path configuration current from an ordered list of sources: a
+/// bundled file or data, then server copies (cached, downloaded, polled).
+///
+/// ```swift
+/// let loader = try ConfigurationLoader(
+///     sources: [.file("path-configuration.json"),
+///               .server("https://example.com/path-configuration.json",
+///                       headers: [("Accept", "application/json")])],
+///     options: LoaderOptions(cacheDirectory: cacheDirectory, timeout: .seconds(10)))
+/// loader.setEventHandler { event in log(event.description) }
+/// loader.load()                                  // file, cached copy, download
+/// let properties = loader.current?.properties(for: url)
+/// ```
+///
+/// `load()` runs the chain once: each data or file source, then for each
+/// server source its cached copy (if any) and its download. A later source's
+/// good configuration replaces an earlier one, never merging with it. Bad news
+/// never replaces good news: a failed download, a non-200, a body that does
+/// not load leaves the current configuration and the cache file untouched,
+/// and is reported as a `.failed` event.
+///
+/// Thread-safe. `current` never blocks on the network and returns a whole
+/// configuration; a caller holding an older one keeps it valid. Operations
+/// (`load`, `refresh`, polling) run one at a time. The event handler runs on
+/// the thread performing the operation; it may read `current`, and must not
+/// capture the loader strongly (that would keep it alive forever).
+public final class ConfigurationLoader: Sendable {
+    /// Receives one event per step of the chain, in order.
+    public typealias EventHandler = @Sendable (LoaderEvent) -> Void
+
+    /// The sources, in order.
+    public let sources: [ConfigurationSource]
+    /// The options the loader was created with.
+    public let options: LoaderOptions
+
+    private let engine: LoaderEngine
+    private let poller = Mutex<PollingThread?>(nil)
+
+    /// Creates a loader; loads nothing yet (call `load()`).
+    ///
+    /// Throws `.invalidOption` for an empty source list, a URL that is not an
+    /// absolute http or https URL, a header that cannot be sent, or a
+    /// non-positive timeout, body limit or refresh interval.
+    public init(sources: [ConfigurationSource], options: LoaderOptions = LoaderOptions(),
+                onEvent: EventHandler? = nil) throws(ConfigurationError) {
+        try SourceValidation.check(sources, options)
+        self.sources = sources
+        self.options = options
+        self.engine = LoaderEngine(sources: sources, options: options, handler: onEvent)
+    }
+
+    deinit { stop() }
+
+    /// The current configuration: the newest good one, nil until a source
+    /// has loaded. Never blocks on the network.
+    public var current: PathConfiguration? { engine.current }
+
+    /// The event that made `current` current, nil before any.
+    public var currentEvent: LoaderEvent? { engine.currentEvent }
+
+    /// Replaces the event handler (nil removes it).
+    public func setEventHandler(_ handler: EventHandler?) { engine.setHandler(handler) }
+
+    /// Runs the whole chain once, synchronously, and starts polling when
+    /// `options.refreshInterval` is set. Returns the events it reported.
+    @discardableResult
+    public func load() -> [LoaderEvent] {
+        let events = engine.load()
+        if let interval = options.refreshInterval { startPolling(every: interval) }
+        return events
+    }
+
+    /// Downloads every server source again (conditionally, when a copy with
+    /// validators is known), synchronously. Before the first `load()`, runs
+    /// `load()`'s chain instead. Returns the events it reported.
+    @discardableResult
+    public func refresh() -> [LoaderEvent] { engine.refresh() }
+
+    /// Stops background polling and waits for a refresh in progress to end.
+    /// Idempotent; also done when the loader is released.
+    public func stop() {
+        let thread = poller.withLock { thread in
+            defer { thread = nil }
+            return thread
+        }
+        thread?.stop()
+    }
+
+    /// The cache file that holds `url`'s copy, nil without a cache directory.
+    public func cacheFile(for url: String) -> String? { engine.cache?.path(for: url) }
+
+    private func startPolling(every interval: Duration) {
+        poller.withLock { thread in
+            guard thread == nil else { return }
+            let engine = self.engine
+            thread = PollingThread(interval: interval) { _ = engine.refresh() }
+        }
+    }
+}

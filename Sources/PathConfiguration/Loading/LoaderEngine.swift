@@ -1,0 +1,232 @@
+import Synchronization
+
+/// The work behind `ConfigurationLoader`: the chain, the downloads, the
+/// cache, and the atomic swap of the current configuration.
+///
+/// Kept apart from the public class so that the polling thread can hold the
+/// engine without keeping the loader alive (the loader's deinit stops it).
+final class LoaderEngine: Sendable {
+    /// What readers see, swapped whole under a mutex held for nanoseconds.
+    private struct Published {
+        var configuration: PathConfiguration?
+        var sourceIndex: Int?
+        var event: LoaderEvent?
+    }
+
+    /// The last good copy of one server source, with the configuration it made.
+    private struct ServerCopy {
+        var copy: CachedCopy
+        var configuration: PathConfiguration
+    }
+
+    let sources: [ConfigurationSource]
+    let options: LoaderOptions
+    let cache: CacheStore?
+    private let http: HTTPClient
+
+    private let published = Mutex(Published())
+    private let handler: Mutex<ConfigurationLoader.EventHandler?>
+    /// Serialises load, refresh and polling.
+    private let operation = OperationLock()
+    /// Per server source; read and written only under `operation`.
+    private let copies = Mutex<[Int: ServerCopy]>([:])
+    private let hasLoaded = Atomic<Bool>(false)
+
+    init(sources: [ConfigurationSource], options: LoaderOptions, handler: ConfigurationLoader.EventHandler?) {
+        self.sources = sources
+        self.options = options
+        self.cache = options.cacheDirectory.map { CacheStore(directory: $0) }
+        self.http = HTTPClient(timeout: options.timeout, maxBodyBytes: options.effectiveMaxBodyBytes,
+                               userAgent: options.userAgent, caFile: options.caFile)
+        self.handler = Mutex(handler)
+    }
+
+    var current: PathConfiguration? { published.withLock { $0.configuration } }
+    var currentEvent: LoaderEvent? { published.withLock { $0.event } }
+
+    func setHandler(_ handler: ConfigurationLoader.EventHandler?) { self.handler.withLock { $0 = handler } }
+
+    // MARK: Operations
+
+    func load() -> [LoaderEvent] {
+        operation.run { () -> [LoaderEvent] in
+            var events: [LoaderEvent] = []
+            for (index, source) in sources.enumerated() {
+                switch source {
+                case .data(let bytes, let name):
+                    events.append(emit(loadLocal(bytes, origin: .data, index: index, location: name)))
+                case .file(let path):
+                    do throws(ConfigurationError) {
+                        let bytes = try FileReader.read(path, limit: options.load.limits.maxDocumentBytes)
+                        events.append(emit(loadLocal(bytes, origin: .file, index: index, location: path)))
+                    } catch {
+                        events.append(emit(LoaderEvent(outcome: .failed(.configuration(error)), origin: .file, sourceIndex: index, location: path)))
+                    }
+                case .server(let url, let headers):
+                    if let event = loadCachedCopy(index: index, url: url) { events.append(emit(event)) }
+                    events += download(index: index, url: url, headers: headers)
+                }
+            }
+            hasLoaded.store(true, ordering: .releasing)
+            return events
+        } ?? [reentrant()]
+    }
+
+    func refresh() -> [LoaderEvent] {
+        guard hasLoaded.load(ordering: .acquiring) else { return load() }
+        return operation.run { () -> [LoaderEvent] in
+            var events: [LoaderEvent] = []
+            for (index, source) in sources.enumerated() {
+                guard case .server(let url, let headers) = source else { continue }
+                events += download(index: index, url: url, headers: headers)
+            }
+            return events
+        } ?? [reentrant()]
+    }
+
+    // MARK: Steps
+
+    /// A data or file source's bytes, loaded and offered.
+    private func loadLocal(_ bytes: [UInt8], origin: LoaderEvent.Origin, index: Int, location: String) -> LoaderEvent {
+        do {
+            let configuration = try PathConfiguration(json: bytes, options: options.load)
+            return offer(configuration, origin: origin, index: index, location: location, url: nil, byteCount: bytes.count)
+        } catch {
+            return LoaderEvent(outcome: .failed(.configuration(error)), origin: origin, sourceIndex: index, location: location, byteCount: bytes.count)
+        }
+    }
+
+    /// The cached copy of a server source, loaded and offered; nil when
+    /// there is no cache or no copy. An unusable copy is a warning.
+    private func loadCachedCopy(index: Int, url: String) -> LoaderEvent? {
+        guard let cache else { return nil }
+        let file = cache.path(for: url)
+        func warning(_ error: LoaderError, bytes: Int? = nil) -> LoaderEvent {
+            LoaderEvent(outcome: .warning(error), origin: .cache, sourceIndex: index, location: file, url: url, byteCount: bytes)
+        }
+        let copy: CachedCopy
+        do {
+            guard let found = try cache.read(url: url, maxBodyBytes: options.effectiveMaxBodyBytes) else { return nil }
+            copy = found
+        } catch {
+            return warning(.cache(error))
+        }
+        let configuration: PathConfiguration
+        do {
+            configuration = try PathConfiguration(json: copy.body, options: options.load)
+        } catch {
+            return warning(.configuration(error), bytes: copy.body.count)
+        }
+        copies.withLock { $0[index] = ServerCopy(copy: copy, configuration: configuration) }
+        return offer(configuration, origin: .cache, index: index, location: file, url: url, byteCount: copy.body.count)
+    }
+
+    /// Downloads a server source (conditionally when a copy is known), then
+    /// applies, caches and reports the result. Returns the events emitted.
+    private func download(index: Int, url: String, headers: [(name: String, value: String)]) -> [LoaderEvent] {
+        let known = copies.withLock { $0[index] }
+        func event(_ outcome: LoaderEvent.Outcome, bytes: Int? = nil, configuration: PathConfiguration? = nil) -> LoaderEvent {
+            LoaderEvent(outcome: outcome, origin: .server, sourceIndex: index, location: url, url: url, byteCount: bytes, configuration: configuration)
+        }
+        var request = headers
+        if let known {
+            if let etag = known.copy.etag { request.append(("If-None-Match", etag)) }
+            if let lastModified = known.copy.lastModified { request.append(("If-Modified-Since", lastModified)) }
+        }
+        let response: HTTPResponse
+        do {
+            response = try http.get(url, headers: request)
+        } catch {
+            return [emit(event(.failed(.download(error))))]
+        }
+        if response.status == 304, let known {
+            let configuration = known.configuration
+            reinstateIfNeeded(configuration, index: index, event: event(.notModified, configuration: configuration))
+            return [emit(event(.notModified, configuration: configuration))]
+        }
+        guard response.status == 200 else {
+            let why = response.status == 304
+                ? "the server answered 304 Not Modified to a request that was not conditional"
+                : "the server answered HTTP \(response.status); only 200 is accepted"
+            return [emit(event(.failed(.download(DownloadError(code: .httpStatus, message: why, url: url, httpStatus: response.status)))))]
+        }
+        let received = CachedCopy(url: url, body: response.body, etag: response.etag, lastModified: response.lastModified)
+        if let known, known.copy.body == received.body {
+            // Same bytes again (a server without validators): nothing changes.
+            var events: [LoaderEvent] = []
+            if known.copy != received {
+                copies.withLock { $0[index]?.copy = received }
+                if let warning = store(received, index: index) { events.append(warning) }
+            }
+            reinstateIfNeeded(known.configuration, index: index, event: event(.notModified, configuration: known.configuration))
+            return [emit(event(.notModified, bytes: received.body.count, configuration: known.configuration))] + events
+        }
+        let configuration: PathConfiguration
+        do {
+            configuration = try PathConfiguration(json: received.body, options: options.load)
+        } catch {
+            return [emit(event(.failed(.configuration(error)), bytes: received.body.count))]
+        }
+        copies.withLock { $0[index] = ServerCopy(copy: received, configuration: configuration) }
+        // Cache first, so a host reacting to the event finds the new file.
+        let warning = store(received, index: index)
+        var events = [emit(offer(configuration, origin: .server, index: index, location: url, url: url, byteCount: received.body.count))]
+        if let warning { events.append(warning) }
+        return events
+    }
+
+    /// Writes a good copy to the cache; a warning event when that failed.
+    private func store(_ copy: CachedCopy, index: Int) -> LoaderEvent? {
+        guard let cache else { return nil }
+        do {
+            try cache.write(copy)
+            return nil
+        } catch {
+            return emit(LoaderEvent(outcome: .warning(.cache(error)), origin: .cache, sourceIndex: index,
+                                    location: error.path, url: copy.url))
+        }
+    }
+
+    // MARK: Publishing
+
+    /// Makes `configuration` current unless a later source's is; the event
+    /// says which happened.
+    private func offer(_ configuration: PathConfiguration, origin: LoaderEvent.Origin, index: Int, location: String,
+                       url: String?, byteCount: Int) -> LoaderEvent {
+        let applied = LoaderEvent(outcome: .applied, origin: origin, sourceIndex: index, location: location, url: url,
+                                  byteCount: byteCount, configuration: configuration)
+        let installed = published.withLock { state -> Bool in
+            if let current = state.sourceIndex, current > index { return false }
+            state = Published(configuration: configuration, sourceIndex: index, event: applied)
+            return true
+        }
+        if installed { return applied }
+        return LoaderEvent(outcome: .superseded, origin: origin, sourceIndex: index, location: location, url: url,
+                           byteCount: byteCount, configuration: configuration)
+    }
+
+    /// After "not modified": makes the source's known configuration current
+    /// again if no later source's is and something else took its place.
+    /// Defensive: in the chain as written the known copy is already current
+    /// or superseded, so this normally changes nothing.
+    private func reinstateIfNeeded(_ configuration: PathConfiguration, index: Int, event: LoaderEvent) {
+        published.withLock { state in
+            if let current = state.sourceIndex, current > index { return }
+            if state.configuration === configuration { return }
+            state = Published(configuration: configuration, sourceIndex: index, event: event)
+        }
+    }
+
+    /// Hands `event` to the handler (outside every lock but the operation's).
+    @discardableResult
+    private func emit(_ event: LoaderEvent) -> LoaderEvent {
+        let handler = self.handler.withLock { $0 }
+        handler?(event)
+        return event
+    }
+
+    private func reentrant() -> LoaderEvent {
+        let event = LoaderEvent(outcome: .failed(.reentrantCall), origin: .data, sourceIndex: -1, location: "")
+        return event
+    }
+}

@@ -1,0 +1,38 @@
+/// How a `ConfigurationLoader` loads, downloads, caches and polls.
+public struct LoaderOptions: Sendable {
+    /// How each configuration is decoded and compiled (profile, engine, limits).
+    public var load: LoadOptions
+    /// Where server copies are cached, one file per URL; nil keeps no cache.
+    /// Created (mode 0700) on the first write when missing.
+    public var cacheDirectory: String?
+    /// The longest one download may take, connecting included (default 30 s).
+    public var timeout: Duration
+    /// The largest body accepted from a server (default 8 MiB); a larger one
+    /// aborts the transfer. `load.limits.maxDocumentBytes` applies too.
+    public var maxBodyBytes: Int
+    /// When set, `load()` starts a background thread that calls `refresh()`
+    /// at this interval until `stop()` or the loader is released.
+    public var refreshInterval: Duration?
+    /// The `User-Agent` request header.
+    public var userAgent: String
+    /// A PEM file of CA certificates to trust for HTTPS instead of the
+    /// system's (for private servers); nil uses libcurl's default bundle.
+    public var caFile: String?
+
+    /// Creates options; every argument has the default described above.
+    public init(load: LoadOptions = LoadOptions(), cacheDirectory: String? = nil, timeout: Duration = .seconds(30),
+                maxBodyBytes: Int = 8 << 20, refreshInterval: Duration? = nil, userAgent: String = "libpathconfig",
+                caFile: String? = nil) {
+        self.load = load
+        self.cacheDirectory = cacheDirectory
+        self.timeout = timeout
+        self.maxBodyBytes = maxBodyBytes
+        self.refreshInterval = refreshInterval
+        self.userAgent = userAgent
+        self.caFile = caFile
+    }
+
+    /// The body limit actually applied: the smaller of `maxBodyBytes` and the
+    /// document limit.
+    public var effectiveMaxBodyBytes: Int { min(maxBodyBytes, load.limits.maxDocumentBytes) }
+}

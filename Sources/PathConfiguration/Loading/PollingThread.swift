@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A thread that calls `tick` every `interval` until stopped.
+///
+/// `stop()` wakes the thread at once, waits for a running tick to end and
+/// joins it, so nothing of the loader runs after `stop()` returns.
+final class PollingThread: @unchecked Sendable {
+    private let interval: Duration
+    private let tick: @Sendable () -> Void
+    // Guarded by `mutex`.
+    private var stopping = false
+    private var thread: pthread_t?
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let wakeup: UnsafeMutablePointer<pthread_cond_t>
+
+    /// Starts the thread.
+    init(interval: Duration, tick: @escaping @Sendable () -> Void) {
+        self.interval = interval
+        self.tick = tick
+        mutex = .allocate(capacity: 1)
+        wakeup = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        #if !canImport(Darwin)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        #endif
+        pthread_cond_init(wakeup, &attributes)
+        pthread_condattr_destroy(&attributes)
+
+        let context = Unmanaged.passRetained(self).toOpaque()
+        #if canImport(Darwin)
+        var handle: pthread_t?
+        #else
+        var handle = pthread_t()
+        #endif
+        let rc = pthread_create(&handle, nil, { context in
+            let me = Unmanaged<PollingThread>.fromOpaque(context!).takeRetainedValue()
+            me.loop()
+            return nil
+        }, context)
+        if rc == 0 {
+            thread = handle
+        } else {
+            Unmanaged<PollingThread>.fromOpaque(context).release()
+        }
+    }
+
+    deinit {
+        pthread_cond_destroy(wakeup)
+        pthread_mutex_destroy(mutex)
+        wakeup.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Stops the thread and waits for it (detaches instead when called from
+    /// the thread itself, for example by an event handler). Idempotent.
+    func stop() {
+        pthread_mutex_lock(mutex)
+        stopping = true
+        let joinable = thread
+        thread = nil
+        pthread_cond_signal(wakeup)
+        pthread_mutex_unlock(mutex)
+        guard let joinable else { return }
+        if pthread_equal(joinable, pthread_self()) != 0 {
+            pthread_detach(joinable)
+        } else {
+            pthread_join(joinable, nil)
+        }
+    }
+
+    private func loop() {
+        while waitForNextTick() { tick() }
+    }
+
+    /// Sleeps one interval; false when stopped meanwhile.
+    private func waitForNextTick() -> Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        var deadline = timespec()
+        #if canImport(Darwin)
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        #else
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        #endif
+        let (seconds, attoseconds) = interval.components
+        let nanoseconds = Int(deadline.tv_nsec) + Int(attoseconds / 1_000_000_000)
+        deadline.tv_sec += Int(clamping: seconds) + nanoseconds / 1_000_000_000
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        while !stopping {
+            if pthread_cond_timedwait(wakeup, mutex, &deadline) == ETIMEDOUT { break }
+        }
+        return !stopping
+    }
+}
