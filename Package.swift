@@ -14,6 +14,7 @@ import PackageDescription
 /// - `pathconfig-cli`: the `pathconfig` command line tool (the product name
 ///   differs from the dylib's only because SwiftPM needs unique product names;
 ///   `make` installs it as `pathconfig`).
+/// - `pathconfig-bench`: `make bench`, libpathconfig against the apps' own loop.
 let package = Package(
     name: "libpathconfig",
     products: [
@@ -21,6 +22,7 @@ let package = Package(
         .library(name: "PathConfigurationFoundation", targets: ["PathConfigurationFoundation"]),
         .library(name: "pathconfig", type: .dynamic, targets: ["PathConfigurationC"]),
         .executable(name: "pathconfig-cli", targets: ["pathconfig-cli"]),
+        .executable(name: "pathconfig-bench", targets: ["pathconfig-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -56,6 +58,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/pathconfig"
+        ),
+        .executableTarget(
+            name: "pathconfig-bench",
+            dependencies: ["PathConfiguration", "PathConfigurationFoundation"],
+            path: "bench/Sources/pathconfig-bench"
         ),
         .testTarget(
             name: "PathConfigurationTests",
