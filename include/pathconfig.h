@@ -1,0 +1,502 @@
+/*
+ * pathconfig.h -- the C API of libpathconfig.
+ *
+ * libpathconfig maps URLs to path properties the way Turbo and Hotwire Native
+ * apps read a path configuration: load the JSON once, then ask for the
+ * properties of each URL the app visits.
+ *
+ *     pathconfig_error err;
+ *     pathconfig *cfg = pathconfig_load_file("path-configuration.json",
+ *                                            "{\"profile\":\"hotwire-ios\"}", &err);
+ *     if (cfg == NULL) {
+ *         fprintf(stderr, "%d:%d: %s\n", err.line, err.column, err.message);
+ *         return 1;
+ *     }
+ *     pathconfig_result *res = pathconfig_resolve(cfg, "https://example.com/messages/new", NULL);
+ *     if (res != NULL) {
+ *         printf("context=%s json=%s\n", pathconfig_result_context(res),
+ *                pathconfig_result_json(res));
+ *         pathconfig_result_free(res);
+ *     }
+ *     pathconfig_release(cfg);
+ *
+ * Build with `pkg-config --cflags --libs pathconfig`.
+ *
+ * CONVENTIONS (they hold for every function below)
+ *
+ *   Handles.   `pathconfig` (a loaded configuration) and `pathconfig_result`
+ *   (the properties of one lookup) are opaque. A configuration is immutable:
+ *   any number of threads may use one handle at once, and retain/release are
+ *   atomic. A result is immutable too and may be read from several threads.
+ *
+ *   Ownership.  Every pointer is marked in its function's documentation:
+ *     - "caller frees with X": the caller owns it and must pass it to X once.
+ *     - "borrowed from Y": owned by Y; valid until Y is freed/released; never
+ *       free it.
+ *     - "static": valid for the life of the process; never free it.
+ *   Strings returned as `char *` are allocated with malloc(3) and are freed
+ *   with pathconfig_free_string() (which is free(3)).
+ *
+ *   Text.  Every string in and out is NUL-terminated UTF-8. An argument that is
+ *   not valid UTF-8 is rejected with PATHCONFIG_E_ARGUMENT (it is never
+ *   silently repaired). JSON text out is compact (no spaces), keeps the key
+ *   order of the document and the literal text of numbers.
+ *
+ *   Errors.  No function crashes on a NULL handle or string argument: NULL is
+ *   reported as PATHCONFIG_E_ARGUMENT. Functions that take a
+ *   `pathconfig_error *err` fill it when they fail and clear it (code 0) when
+ *   they succeed; `err` may be NULL. Every function that can fail also
+ *   records its outcome in a thread-local error read with
+ *   pathconfig_last_error(), so functions without an `err` parameter can be
+ *   diagnosed. Destructors (pathconfig_release, pathconfig_result_free,
+ *   pathconfig_free_string) accept NULL and never touch the last error.
+ *
+ *   Out of memory.  Where the library itself allocates (C strings), failure
+ *   is reported as PATHCONFIG_E_NOMEM. Memory exhaustion inside the Swift
+ *   runtime cannot be reported and aborts the process, as in most runtimes.
+ */
+#ifndef PATHCONFIG_H
+#define PATHCONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---------------------------------------------------------------------------
+ * Version
+ * ------------------------------------------------------------------------- */
+
+/** The version of this header, "MAJOR.MINOR.PATCH". */
+#define PATHCONFIG_VERSION "0.1.0"
+#define PATHCONFIG_VERSION_MAJOR 0
+#define PATHCONFIG_VERSION_MINOR 1
+#define PATHCONFIG_VERSION_PATCH 0
+/** MAJOR * 1000000 + MINOR * 1000 + PATCH; compare with pathconfig_version_number(). */
+#define PATHCONFIG_VERSION_NUMBER 1000
+
+/* ---------------------------------------------------------------------------
+ * Linkage
+ * ------------------------------------------------------------------------- */
+
+#if defined(__GNUC__) && __GNUC__ >= 4
+#  define PATHCONFIG_API extern __attribute__((visibility("default")))
+#else
+#  define PATHCONFIG_API extern
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------
+ * Status codes
+ *
+ * `pathconfig_error.code` holds one of these. The value getters return
+ * PATHCONFIG_FOUND / PATHCONFIG_NOT_FOUND, or a code negated (e.g.
+ * -PATHCONFIG_E_TYPE). The numbers are stable; new codes are only appended.
+ * Codes 1 to 7 are load failures, 8 and up are failures of any call.
+ * ------------------------------------------------------------------------- */
+
+#define PATHCONFIG_OK          0  /**< Success. */
+#define PATHCONFIG_E_JSON      1  /**< The document is not JSON (or not UTF-8); line/column say where. */
+#define PATHCONFIG_E_SCHEMA    2  /**< JSON, but not a path configuration (missing or mistyped key); line/column, and rule_index/pattern_index when a rule is at fault. */
+#define PATHCONFIG_E_REGEX     3  /**< A pattern the regex engine rejects; rule_index, pattern_index, line/column of the pattern string; the message gives the offset in the pattern. */
+#define PATHCONFIG_E_OPTIONS   4  /**< options_json is malformed, has an unknown key or a bad value (e.g. an unknown profile). */
+#define PATHCONFIG_E_IO        5  /**< The file could not be opened or read. */
+#define PATHCONFIG_E_LIMIT     6  /**< The input exceeds a limit: document size, nesting depth, rule or pattern counts, pattern length. */
+#define PATHCONFIG_E_BACKEND   7  /**< The requested regex backend is not built into this library ("foundation" never is). */
+#define PATHCONFIG_E_ARGUMENT  8  /**< A NULL, non-UTF-8 or out-of-range argument, or an unknown typed key. */
+#define PATHCONFIG_E_NOMEM     9  /**< The library could not allocate a string it returns. */
+#define PATHCONFIG_E_INTERNAL 10  /**< A bug in libpathconfig; please report it. */
+#define PATHCONFIG_E_TYPE     11  /**< A value getter found the key with another JSON type (or a typed accessor of the other kind was used). */
+
+/** A value getter found the key (the out value is written). */
+#define PATHCONFIG_FOUND       1
+/** A value getter did not find the key (not an error: the last error is cleared). */
+#define PATHCONFIG_NOT_FOUND   0
+
+/* ---------------------------------------------------------------------------
+ * Types
+ * ------------------------------------------------------------------------- */
+
+/**
+ * A loaded configuration: immutable, thread-safe, reference-counted.
+ * CONSTRUCTORS pathconfig_load_json, pathconfig_load_file, pathconfig_retain;
+ * DESTRUCTOR pathconfig_release.
+ */
+typedef struct pathconfig pathconfig;
+
+/**
+ * The merged properties of one URL: immutable, independent of the
+ * configuration it came from (it may outlive pathconfig_release of it).
+ * CONSTRUCTOR pathconfig_resolve; DESTRUCTOR pathconfig_result_free.
+ */
+typedef struct pathconfig_result pathconfig_result;
+
+/**
+ * Why a call failed. Caller-allocated (e.g. on the stack); the library fills
+ * it on failure and clears it (code 0, message "", positions 0, indices -1) on
+ * success. Nothing in it needs freeing. Fields are only ever appended.
+ */
+typedef struct pathconfig_error {
+    int  code;           /**< 0 = ok, else a PATHCONFIG_E_* constant. */
+    int  line, column;   /**< 1-based position in the JSON document (column in Unicode scalars), 0 when not applicable. */
+    char message[512];   /**< NUL-terminated UTF-8, human readable; does not repeat line and column (print "LINE:COLUMN: MESSAGE" when line > 0). Cut at a character boundary if longer. */
+    int  rule_index;     /**< 0-based index of the rule at fault, -1 when not applicable. */
+    int  pattern_index;  /**< 0-based index of the pattern within that rule, -1 when not applicable. */
+} pathconfig_error;
+
+/* ---------------------------------------------------------------------------
+ * Version and errors
+ * ------------------------------------------------------------------------- */
+
+/**
+ * The library's version string, e.g. "0.1.0".
+ * @return static; never NULL. Compare with PATHCONFIG_VERSION to detect a
+ *         header/library mismatch.
+ */
+PATHCONFIG_API const char *pathconfig_version(void);
+
+/**
+ * The library's version as MAJOR * 1000000 + MINOR * 1000 + PATCH.
+ * @return the number PATHCONFIG_VERSION_NUMBER had when the library was built.
+ */
+PATHCONFIG_API int pathconfig_version_number(void);
+
+/**
+ * The outcome of the calling thread's last call that can fail.
+ * Every such call sets it (on failure) or clears it to code 0 (on success),
+ * so read it right after the call you want to diagnose.
+ * @return borrowed from the calling thread: valid until the thread's next
+ *         pathconfig_* call or its exit. Never NULL.
+ */
+PATHCONFIG_API const pathconfig_error *pathconfig_last_error(void);
+
+/**
+ * The name of a status code, e.g. "PATHCONFIG_E_JSON" for 1.
+ * @param code a PATHCONFIG_* code, or its negation as the getters return it.
+ * @return static; never NULL; "PATHCONFIG_E_UNKNOWN" for a code this library
+ *         does not know.
+ */
+PATHCONFIG_API const char *pathconfig_error_name(int code);
+
+/* ---------------------------------------------------------------------------
+ * Loading
+ *
+ * options_json is NULL (or blank) for the defaults, or a JSON object with any
+ * of these keys; unknown keys and bad values fail with PATHCONFIG_E_OPTIONS:
+ *   "profile"             "hotwire-ios" (default), "turbo-ios",
+ *                         "hotwire-android", "turbo-android": the app whose
+ *                         reading of the file is reproduced.
+ *   "match_query_strings" true, false or null (the profile's default: on for
+ *                         all but turbo-ios): append "?query" to URL paths.
+ *   "backend"             "pcre2" (the default and the only backend built in;
+ *                         "foundation" fails with PATHCONFIG_E_BACKEND).
+ *   "lenient"             false (default): an invalid pattern fails the load;
+ *                         true: it is skipped with a warning, as the apps do.
+ * ------------------------------------------------------------------------- */
+
+/**
+ * CONSTRUCTOR. Loads a configuration from JSON text in memory.
+ * @param json          the document, UTF-8; need not be NUL-terminated. Not
+ *                      retained: the caller may free it when this returns.
+ * @param len           its length in bytes.
+ * @param options_json  NUL-terminated options (see above), or NULL.
+ * @param err           filled on failure, cleared on success; may be NULL.
+ * @return a new handle (reference count 1), caller frees with
+ *         pathconfig_release; NULL on failure with code PATHCONFIG_E_JSON,
+ *         _SCHEMA, _REGEX, _OPTIONS, _LIMIT, _BACKEND or _ARGUMENT (json NULL,
+ *         options_json not UTF-8).
+ */
+PATHCONFIG_API pathconfig *pathconfig_load_json(const char *json, size_t len,
+                                                const char *options_json,
+                                                pathconfig_error *err);
+
+/**
+ * CONSTRUCTOR. Loads a configuration from a file.
+ * @param path          the file's path, NUL-terminated UTF-8.
+ * @param options_json  NUL-terminated options (see above), or NULL.
+ * @param err           filled on failure, cleared on success; may be NULL.
+ * @return a new handle (reference count 1), caller frees with
+ *         pathconfig_release; NULL on failure with the codes of
+ *         pathconfig_load_json, or PATHCONFIG_E_IO.
+ */
+PATHCONFIG_API pathconfig *pathconfig_load_file(const char *path,
+                                                const char *options_json,
+                                                pathconfig_error *err);
+
+/**
+ * CONSTRUCTOR. Adds a reference to a configuration (thread-safe), e.g. to
+ * hand it to another thread or object that releases it independently.
+ * @return cfg itself, which the caller must pass to pathconfig_release once
+ *         more; NULL (PATHCONFIG_E_ARGUMENT) when cfg is NULL.
+ */
+PATHCONFIG_API pathconfig *pathconfig_retain(pathconfig *cfg);
+
+/**
+ * DESTRUCTOR. Drops a reference; the configuration is freed with the last
+ * one. Results resolved from it stay valid. NULL is a no-op.
+ */
+PATHCONFIG_API void pathconfig_release(pathconfig *cfg);
+
+/* ---------------------------------------------------------------------------
+ * Resolving
+ *
+ * url_or_path is an absolute URL ("https://example.com/messages/new?x=1") or
+ * a path ("/messages/new"), NUL-terminated UTF-8. A URL is reduced to the
+ * string the patterns see as the profile's app does (see
+ * pathconfig_matched_string); a string without a scheme is matched as given.
+ * Lookups are cached per matched string, so repeating a URL is cheap.
+ * ------------------------------------------------------------------------- */
+
+/**
+ * METHOD of pathconfig. The merged properties of every rule matching
+ * url_or_path, in rule order, as a JSON object ("{}" when nothing matches).
+ * @return caller frees with pathconfig_free_string; NULL on failure
+ *         (PATHCONFIG_E_ARGUMENT, _NOMEM; see pathconfig_last_error).
+ */
+PATHCONFIG_API char *pathconfig_properties(const pathconfig *cfg, const char *url_or_path);
+
+/**
+ * CONSTRUCTOR of pathconfig_result. Resolves url_or_path to a result object
+ * whose values are read one key at a time without serialising the whole map.
+ * @param err  filled on failure, cleared on success; may be NULL.
+ * @return caller frees with pathconfig_result_free; NULL on failure
+ *         (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API pathconfig_result *pathconfig_resolve(const pathconfig *cfg,
+                                                     const char *url_or_path,
+                                                     pathconfig_error *err);
+
+/**
+ * DESTRUCTOR. Frees a result and every string borrowed from it. NULL is a no-op.
+ */
+PATHCONFIG_API void pathconfig_result_free(pathconfig_result *res);
+
+/**
+ * METHOD of pathconfig_result. The merged properties as a JSON object,
+ * the same text pathconfig_properties returns.
+ * @return borrowed from res (made on first call); NULL on failure
+ *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
+ */
+PATHCONFIG_API const char *pathconfig_result_json(const pathconfig_result *res);
+
+/**
+ * METHOD of pathconfig_result. The number of keys in the merged properties.
+ * @return the count; 0 also when res is NULL (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API size_t pathconfig_result_count(const pathconfig_result *res);
+
+/**
+ * METHOD of pathconfig_result. The i-th key, in the order keys first
+ * appeared in the matching rules (0 <= i < pathconfig_result_count).
+ * @return borrowed from res; NULL on failure (PATHCONFIG_E_ARGUMENT: res NULL
+ *         or i out of range; _NOMEM).
+ */
+PATHCONFIG_API const char *pathconfig_result_key(const pathconfig_result *res, size_t i);
+
+/* ---------------------------------------------------------------------------
+ * Raw values of a result
+ *
+ * The value of one key exactly as the configuration wrote it (after the
+ * profile's storage rules: turbo-android keeps every value as a string).
+ * Each getter returns
+ *   PATHCONFIG_FOUND (1)        the key holds a value of the asked type; *out is written;
+ *   PATHCONFIG_NOT_FOUND (0)    the key is absent (not an error);
+ *   -PATHCONFIG_E_TYPE          the key holds another type (JSON null included);
+ *   -PATHCONFIG_E_ARGUMENT      res or key is NULL, or key is not UTF-8;
+ *   -PATHCONFIG_E_NOMEM         a string could not be allocated.
+ * `out` may be NULL to test for the key only. The pointer getters set *out to
+ * NULL unless they return PATHCONFIG_FOUND; the scalar getters leave *out
+ * untouched unless they do, so a default may be stored in it beforehand.
+ * ------------------------------------------------------------------------- */
+
+/**
+ * METHOD of pathconfig_result. A string value.
+ * @param out  receives a pointer borrowed from res (stable: the same key gives
+ *             the same pointer). A string containing U+0000 ends there; use
+ *             pathconfig_result_get_json for the exact value.
+ */
+PATHCONFIG_API int pathconfig_result_get_string(const pathconfig_result *res, const char *key,
+                                                const char **out);
+
+/**
+ * METHOD of pathconfig_result. A JSON boolean (true/false; the string "true"
+ * is not a boolean here, see pathconfig_result_typed_bool).
+ * @param out  receives 1 or 0.
+ */
+PATHCONFIG_API int pathconfig_result_get_bool(const pathconfig_result *res, const char *key,
+                                              int *out);
+
+/**
+ * METHOD of pathconfig_result. A JSON number written without fraction or
+ * exponent that fits in int64_t; any other number is -PATHCONFIG_E_TYPE
+ * (read it with pathconfig_result_get_double).
+ */
+PATHCONFIG_API int pathconfig_result_get_int64(const pathconfig_result *res, const char *key,
+                                               int64_t *out);
+
+/**
+ * METHOD of pathconfig_result. Any JSON number, as the nearest double.
+ */
+PATHCONFIG_API int pathconfig_result_get_double(const pathconfig_result *res, const char *key,
+                                                double *out);
+
+/**
+ * METHOD of pathconfig_result. Any value (objects, arrays and null included)
+ * as compact JSON text; never -PATHCONFIG_E_TYPE.
+ * @param out  receives a pointer borrowed from res.
+ */
+PATHCONFIG_API int pathconfig_result_get_json(const pathconfig_result *res, const char *key,
+                                              const char **out);
+
+/* ---------------------------------------------------------------------------
+ * Typed accessors of a result
+ *
+ * The well-known keys read as the profile's app reads them, defaults applied
+ * when the key is missing, of the wrong type or an unknown value:
+ *
+ *   key                             kind     iOS default  Android default
+ *   context                         enum     "default"    "default"     default | modal
+ *   presentation                    enum     "default"    "default"     default | pop | replace | refresh | clear_all |
+ *                                                                        replace_root | none (Android adds push)
+ *   modal_style                     enum     "large"      "large"       medium | large | full | page_sheet | form_sheet
+ *   query_string_presentation       enum     "default"    "default"     default | replace
+ *   view_controller                 string   "web"        NULL
+ *   title                           string   NULL         NULL
+ *   uri                             string   NULL         NULL
+ *   fallback_uri                    string   NULL         NULL
+ *   pull_to_refresh_enabled         bool     1            0
+ *   modal_dismiss_gesture_enabled   bool     1            1
+ *   animated                        bool     1            1
+ *   historical_location             bool     0            0
+ *
+ * iOS profiles read strictly (exact strings, JSON booleans only). Android
+ * profiles compare enumerations case-insensitively and return them in lower
+ * case ("POP" reads as "pop"), and read the strings "true"/"false" (any case)
+ * as booleans.
+ * ------------------------------------------------------------------------- */
+
+/**
+ * METHOD of pathconfig_result. The typed value of an enum or string key.
+ * @param key  one of the enum or string keys above.
+ * @return borrowed from res; NULL when the key has no value and no default
+ *         (last error cleared: code 0), or on failure: PATHCONFIG_E_ARGUMENT
+ *         (NULL argument, unknown key), _TYPE (a bool key), _NOMEM.
+ */
+PATHCONFIG_API const char *pathconfig_result_typed_string(const pathconfig_result *res, const char *key);
+
+/**
+ * METHOD of pathconfig_result. The typed value of a bool key.
+ * @param key  one of the bool keys above.
+ * @return 1 or 0; on failure -PATHCONFIG_E_ARGUMENT (NULL argument, unknown
+ *         key) or -PATHCONFIG_E_TYPE (an enum or string key).
+ */
+PATHCONFIG_API int pathconfig_result_typed_bool(const pathconfig_result *res, const char *key);
+
+/**
+ * METHODS of pathconfig_result: pathconfig_result_typed_string for one key.
+ * @return borrowed from res; never NULL for context, presentation,
+ *         modal_style and query_string_presentation unless res is NULL
+ *         (PATHCONFIG_E_ARGUMENT) or out of memory.
+ */
+PATHCONFIG_API const char *pathconfig_result_context(const pathconfig_result *res);
+PATHCONFIG_API const char *pathconfig_result_presentation(const pathconfig_result *res);
+PATHCONFIG_API const char *pathconfig_result_modal_style(const pathconfig_result *res);
+PATHCONFIG_API const char *pathconfig_result_query_string_presentation(const pathconfig_result *res);
+PATHCONFIG_API const char *pathconfig_result_view_controller(const pathconfig_result *res);
+PATHCONFIG_API const char *pathconfig_result_title(const pathconfig_result *res);
+PATHCONFIG_API const char *pathconfig_result_uri(const pathconfig_result *res);
+PATHCONFIG_API const char *pathconfig_result_fallback_uri(const pathconfig_result *res);
+
+/**
+ * METHODS of pathconfig_result: pathconfig_result_typed_bool for one key.
+ * @return 1 or 0; -PATHCONFIG_E_ARGUMENT when res is NULL.
+ */
+PATHCONFIG_API int pathconfig_result_pull_to_refresh_enabled(const pathconfig_result *res);
+PATHCONFIG_API int pathconfig_result_modal_dismiss_gesture_enabled(const pathconfig_result *res);
+PATHCONFIG_API int pathconfig_result_animated(const pathconfig_result *res);
+PATHCONFIG_API int pathconfig_result_historical_location(const pathconfig_result *res);
+
+/* ---------------------------------------------------------------------------
+ * Inspecting a configuration
+ * ------------------------------------------------------------------------- */
+
+/**
+ * METHOD of pathconfig. Why url_or_path resolves as it does, as a JSON object:
+ *   "input"           the argument;
+ *   "matched_string"  the string the patterns ran against;
+ *   "rules"           the matching rules in order, each {"index", "pattern",
+ *                     "pattern_index", "description" (when the rule has a
+ *                     string "description" or "comment"), "builtin": true
+ *                     (for a profile's built-in rule)};
+ *   "properties"      the merged properties;
+ *   "limit_exceeded"  (only when any) [{"rule", "pattern_index"}] for searches
+ *                     that ran out of their match budget (counted as no match).
+ * @return caller frees with pathconfig_free_string; NULL on failure
+ *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
+ */
+PATHCONFIG_API char *pathconfig_explain(const pathconfig *cfg, const char *url_or_path);
+
+/**
+ * METHOD of pathconfig. The string the patterns see for url_or_path under the
+ * configuration's profile and options (e.g. "/messages/new?x=1").
+ * @return caller frees with pathconfig_free_string; NULL on failure
+ *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
+ */
+PATHCONFIG_API char *pathconfig_matched_string(const pathconfig *cfg, const char *url_or_path);
+
+/**
+ * METHOD of pathconfig. The document's top-level "settings" as a JSON object
+ * ("{}" when absent or not an object).
+ * @return caller frees with pathconfig_free_string; NULL on failure
+ *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
+ */
+PATHCONFIG_API char *pathconfig_settings(const pathconfig *cfg);
+
+/**
+ * METHOD of pathconfig. What the load noticed but accepted, as a JSON array
+ * ("[]" when nothing) of objects with every one of these keys:
+ *   "kind"           "duplicate-key", "skipped-pattern" (lenient only) or
+ *                    "ignored-settings";
+ *   "message"        human readable, without the position;
+ *   "line", "column" 1-based position in the document, or null;
+ *   "rule_index", "pattern_index"  0-based, or null.
+ * The library never prints warnings.
+ * @return caller frees with pathconfig_free_string; NULL on failure
+ *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
+ */
+PATHCONFIG_API char *pathconfig_warnings(const pathconfig *cfg);
+
+/**
+ * METHOD of pathconfig. The number of rules, the profile's built-in rules
+ * included (hotwire-ios and hotwire-android append three).
+ * @return the count; 0 also when cfg is NULL (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API size_t pathconfig_rule_count(const pathconfig *cfg);
+
+/**
+ * METHOD of pathconfig. The number of rules the document itself has
+ * (built-ins excluded).
+ * @return the count; 0 also when cfg is NULL (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API size_t pathconfig_document_rule_count(const pathconfig *cfg);
+
+/**
+ * METHOD of pathconfig. The profile the configuration was loaded with, e.g.
+ * "hotwire-ios".
+ * @return static; NULL on failure (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API const char *pathconfig_profile(const pathconfig *cfg);
+
+/**
+ * DESTRUCTOR. Frees a string returned as `char *` by this library
+ * (pathconfig_properties, _settings, _explain, _warnings, _matched_string).
+ * It is free(3); NULL is a no-op. Never pass a borrowed `const char *`.
+ */
+PATHCONFIG_API void pathconfig_free_string(char *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PATHCONFIG_H */
