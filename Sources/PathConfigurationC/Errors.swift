@@ -1,0 +1,187 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PathConfiguration
+
+/// The `PATHCONFIG_*` status codes of include/pathconfig.h.
+///
+/// 1 to 7 are `ConfigurationError.Code` raw values; the rest belong to the C
+/// boundary. Stable: hosts compare against them.
+enum CCode: Int32 {
+    case ok = 0
+    case json = 1
+    case schema = 2
+    case regex = 3
+    case options = 4
+    case io = 5
+    case limit = 6
+    case backend = 7
+    case argument = 8
+    case noMemory = 9
+    case `internal` = 10
+    case type = 11
+
+    init(_ code: ConfigurationError.Code) {
+        self = CCode(rawValue: Int32(code.rawValue)) ?? .internal
+    }
+
+    /// The constant's name in the header.
+    var name: StaticString {
+        switch self {
+        case .ok: return "PATHCONFIG_OK"
+        case .json: return "PATHCONFIG_E_JSON"
+        case .schema: return "PATHCONFIG_E_SCHEMA"
+        case .regex: return "PATHCONFIG_E_REGEX"
+        case .options: return "PATHCONFIG_E_OPTIONS"
+        case .io: return "PATHCONFIG_E_IO"
+        case .limit: return "PATHCONFIG_E_LIMIT"
+        case .backend: return "PATHCONFIG_E_BACKEND"
+        case .argument: return "PATHCONFIG_E_ARGUMENT"
+        case .noMemory: return "PATHCONFIG_E_NOMEM"
+        case .internal: return "PATHCONFIG_E_INTERNAL"
+        case .type: return "PATHCONFIG_E_TYPE"
+        }
+    }
+}
+
+/// A failure on its way to the host: what `pathconfig_error` carries.
+struct CFailure: Error {
+    var code: CCode
+    var message: String
+    var line: Int32 = 0
+    var column: Int32 = 0
+    var ruleIndex: Int32 = -1
+    var patternIndex: Int32 = -1
+
+    init(_ code: CCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// Translates a core error. The message is the core's sentence without
+    /// the location, which travels in `line` and `column` (hosts print
+    /// `LINE:COLUMN: message` as the CLI does).
+    init(_ error: ConfigurationError) {
+        self.init(CCode(error.code), error.message)
+        if let location = error.location {
+            line = Int32(clamping: location.line)
+            column = Int32(clamping: location.column)
+        }
+        ruleIndex = error.ruleIndex.map { Int32(clamping: $0) } ?? -1
+        patternIndex = error.patternIndex.map { Int32(clamping: $0) } ?? -1
+    }
+
+    static func argument(_ message: String) -> CFailure { CFailure(.argument, message) }
+    static let noMemory = CFailure(.noMemory, "out of memory")
+}
+
+/// The memory layout of `struct pathconfig_error` (all `int`, then the message).
+/// Tests/CTests checks these against `offsetof` in the header.
+enum ErrorLayout {
+    static let code = 0
+    static let line = 4
+    static let column = 8
+    static let message = 12
+    static let messageCapacity = 512
+    static let ruleIndex = message + messageCapacity      // 524
+    static let patternIndex = ruleIndex + 4               // 528
+    static let size = patternIndex + 4                    // 532
+
+    /// Writes `failure` (nil: success) into the struct at `p`.
+    static func write(_ failure: CFailure?, to p: UnsafeMutableRawPointer) {
+        let f = failure ?? CFailure(.ok, "")
+        p.storeBytes(of: f.code.rawValue, toByteOffset: code, as: Int32.self)
+        p.storeBytes(of: f.line, toByteOffset: line, as: Int32.self)
+        p.storeBytes(of: f.column, toByteOffset: column, as: Int32.self)
+        p.storeBytes(of: f.ruleIndex, toByteOffset: ruleIndex, as: Int32.self)
+        p.storeBytes(of: f.patternIndex, toByteOffset: patternIndex, as: Int32.self)
+        let text = p + message
+        if failure == nil {
+            text.storeBytes(of: 0, as: UInt8.self)
+            return
+        }
+        var utf8 = Array(f.message.utf8)
+        if let nul = utf8.firstIndex(of: 0) { utf8.removeSubrange(nul...) }
+        var n = min(utf8.count, messageCapacity - 1)
+        // Cut on a character boundary so the text stays valid UTF-8.
+        while n > 0, n < utf8.count, utf8[n] & 0xC0 == 0x80 { n -= 1 }
+        utf8.withUnsafeBytes { src in
+            if n > 0, let base = src.baseAddress { text.copyMemory(from: base, byteCount: n) }
+        }
+        text.storeBytes(of: 0, toByteOffset: n, as: UInt8.self)
+    }
+}
+
+/// The calling thread's last error, behind `pathconfig_last_error()`.
+enum LastError {
+    /// Per-thread `pathconfig_error` buffers, freed when their thread exits.
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { free($0) }
+        return key
+    }()
+
+    /// Returned when a thread's buffer cannot be allocated; written once,
+    /// read-only after.
+    private nonisolated(unsafe) static let outOfMemory: UnsafeMutableRawPointer = {
+        let p = UnsafeMutableRawPointer.allocate(byteCount: ErrorLayout.size, alignment: 4)
+        ErrorLayout.write(.noMemory, to: p)
+        return p
+    }()
+
+    /// This thread's buffer, made on first use (nil when out of memory).
+    private static func buffer() -> UnsafeMutableRawPointer? {
+        if let p = pthread_getspecific(key) { return p }
+        guard let p = calloc(1, ErrorLayout.size) else { return nil }
+        ErrorLayout.write(nil, to: p)
+        pthread_setspecific(key, p)
+        return p
+    }
+
+    /// The pointer `pathconfig_last_error()` returns: never NULL.
+    static var pointer: UnsafeRawPointer {
+        UnsafeRawPointer(buffer() ?? outOfMemory)
+    }
+
+    /// Records the outcome of a call in this thread's buffer and in `err`.
+    static func set(_ failure: CFailure?, err: UnsafeMutableRawPointer? = nil) {
+        if let p = buffer() {
+            if failure == nil, p.load(fromByteOffset: ErrorLayout.code, as: Int32.self) == 0 {
+                // Already clear: the common path of a getter costs one load.
+            } else {
+                ErrorLayout.write(failure, to: p)
+            }
+        }
+        if let err { ErrorLayout.write(failure, to: err) }
+    }
+}
+
+/// Runs the body of an export: on success clears the last error (and `err`),
+/// on failure records it and returns `fallback`. Nothing thrown escapes.
+@inline(__always)
+func boundary<T>(_ err: UnsafeMutableRawPointer? = nil, or fallback: T, _ body: () throws(CFailure) -> T) -> T {
+    do throws(CFailure) {
+        let value = try body()
+        LastError.set(nil, err: err)
+        return value
+    } catch {
+        LastError.set(error, err: err)
+        return fallback
+    }
+}
+
+@_cdecl("pathconfig_last_error")
+public func pathconfig_last_error() -> UnsafeRawPointer {
+    LastError.pointer
+}
+
+@_cdecl("pathconfig_error_name")
+public func pathconfig_error_name(_ code: Int32) -> UnsafePointer<CChar> {
+    let magnitude = code == Int32.min ? -1 : abs(code)
+    let name: StaticString = CCode(rawValue: magnitude)?.name ?? "PATHCONFIG_E_UNKNOWN"
+    return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+}

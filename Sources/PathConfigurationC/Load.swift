@@ -1,0 +1,46 @@
+import PathConfiguration
+
+/// The regex backends this library offers. The Foundation engine is not linked
+/// into libpathconfig.so (it would pull in full Foundation and ICU), so
+/// `"backend":"foundation"` fails with PATHCONFIG_E_BACKEND.
+private let engines: [String: any RegexEngine] = ["pcre2": PCRE2Engine()]
+
+/// Parses `options_json` with the core's `LoadOptions(json:engines:)`.
+private func loadOptions(_ options: UnsafePointer<CChar>?) throws(CFailure) -> LoadOptions {
+    let text = try optionalHostString(options, "options_json")
+    do throws(ConfigurationError) {
+        return try LoadOptions(json: text, engines: engines)
+    } catch {
+        throw CFailure(error)
+    }
+}
+
+@_cdecl("pathconfig_load_json")
+public func pathconfig_load_json(_ json: UnsafePointer<CChar>?, _ len: UInt, _ options: UnsafePointer<CChar>?,
+                                 _ err: UnsafeMutableRawPointer?) -> OpaquePointer? {
+    boundary(err, or: nil) { () throws(CFailure) -> OpaquePointer? in
+        guard let json else { throw .argument("json is NULL") }
+        guard len <= UInt(Int.max) else { throw .argument("len \(len) is not a valid length") }
+        let opts = try loadOptions(options)
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(json).assumingMemoryBound(to: UInt8.self), count: Int(len))
+        do throws(ConfigurationError) {
+            return ConfigHandle.pass(try PathConfiguration(json: bytes, options: opts))
+        } catch {
+            throw CFailure(error)
+        }
+    }
+}
+
+@_cdecl("pathconfig_load_file")
+public func pathconfig_load_file(_ path: UnsafePointer<CChar>?, _ options: UnsafePointer<CChar>?,
+                                 _ err: UnsafeMutableRawPointer?) -> OpaquePointer? {
+    boundary(err, or: nil) { () throws(CFailure) -> OpaquePointer? in
+        let file = try hostString(path, "path")
+        let opts = try loadOptions(options)
+        do throws(ConfigurationError) {
+            return ConfigHandle.pass(try PathConfiguration(contentsOfFile: file, options: opts))
+        } catch {
+            throw CFailure(error)
+        }
+    }
+}

@@ -1,0 +1,328 @@
+import PathConfiguration
+import Synchronization
+
+/// What a `pathconfig_result *` points at: the merged properties of one
+/// lookup, and the C strings handed out from them.
+///
+/// The `PathProperties` is the core's shared, immutable result (the
+/// configuration's cache may hand the same one to other lookups); it does not
+/// refer back to the configuration, so a result outlives its configuration's
+/// release. Strings are made on first request, per key, and kept until
+/// `pathconfig_result_free`, so a host asking for one key pays for that key
+/// only. The lock makes a result safe to read from several threads.
+final class ResultHandle {
+    let properties: PathProperties
+    private let strings = Mutex(Strings())
+
+    /// The C strings made so far, each freed in `deinit`.
+    struct Strings {
+        var json: OwnedCString?
+        var keys: [OwnedCString]?
+        /// By slot (raw string, value JSON, typed value), then key.
+        var byKey: [Slot: [String: OwnedCString]] = [:]
+    }
+
+    enum Slot: Hashable { case string, json, typed }
+
+    init(_ properties: PathProperties) {
+        self.properties = properties
+    }
+
+    deinit {
+        strings.withLock { s in
+            s.json?.deallocate()
+            s.keys?.forEach { $0.deallocate() }
+            for table in s.byKey.values { table.values.forEach { $0.deallocate() } }
+        }
+    }
+
+    /// A new +1 handle for the host.
+    static func pass(_ properties: PathProperties) -> OpaquePointer {
+        OpaquePointer(Unmanaged.passRetained(ResultHandle(properties)).toOpaque())
+    }
+
+    /// The result behind a host handle (NULL is an argument error).
+    static func borrow(_ handle: OpaquePointer?) throws(CFailure) -> ResultHandle {
+        guard let handle else { throw .argument("res is NULL") }
+        return Unmanaged<ResultHandle>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+    }
+
+    /// The JSON text of the whole map, made once.
+    func json() throws(CFailure) -> UnsafePointer<CChar> {
+        try strings.withLock { s throws(CFailure) -> OwnedCString in
+            if let json = s.json { return json }
+            let made = try OwnedCString(properties.json)
+            s.json = made
+            return made
+        }.borrowed
+    }
+
+    /// The `i`th key (document order of first appearance), all keys made on first use.
+    func key(at i: UInt) throws(CFailure) -> UnsafePointer<CChar> {
+        let keys = properties.object.keys
+        guard i < UInt(keys.count) else { throw .argument("index \(i) is out of range (the result has \(keys.count) keys)") }
+        return try strings.withLock { s throws(CFailure) -> OwnedCString in
+            if let made = s.keys { return made[Int(i)] }
+            var made: [OwnedCString] = []
+            made.reserveCapacity(keys.count)
+            do throws(CFailure) {
+                for k in keys { made.append(try OwnedCString(k)) }
+            } catch {
+                made.forEach { $0.deallocate() }
+                throw error
+            }
+            s.keys = made
+            return made[Int(i)]
+        }.borrowed
+    }
+
+    /// The C string for (`slot`, `key`), made by `make` the first time.
+    func cached(_ slot: Slot, _ key: String, _ make: () -> String) throws(CFailure) -> UnsafePointer<CChar> {
+        try strings.withLock { s throws(CFailure) -> OwnedCString in
+            if let hit = s.byKey[slot]?[key] { return hit }
+            let made = try OwnedCString(make())
+            s.byKey[slot, default: [:]][key] = made
+            return made
+        }.borrowed
+    }
+}
+
+// MARK: - Lookup
+
+@_cdecl("pathconfig_properties")
+public func pathconfig_properties(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
+        let config = try ConfigHandle.borrow(cfg)
+        let input = try hostString(urlOrPath, "url_or_path")
+        return try mallocCString(config.properties(for: input).json)
+    }
+}
+
+@_cdecl("pathconfig_resolve")
+public func pathconfig_resolve(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?,
+                               _ err: UnsafeMutableRawPointer?) -> OpaquePointer? {
+    boundary(err, or: nil) { () throws(CFailure) -> OpaquePointer? in
+        let config = try ConfigHandle.borrow(cfg)
+        let input = try hostString(urlOrPath, "url_or_path")
+        return ResultHandle.pass(config.properties(for: input))
+    }
+}
+
+@_cdecl("pathconfig_result_free")
+public func pathconfig_result_free(_ res: OpaquePointer?) {
+    guard let res else { return }
+    Unmanaged<ResultHandle>.fromOpaque(UnsafeRawPointer(res)).release()
+}
+
+@_cdecl("pathconfig_result_json")
+public func pathconfig_result_json(_ res: OpaquePointer?) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
+        try ResultHandle.borrow(res).json()
+    }
+}
+
+@_cdecl("pathconfig_result_count")
+public func pathconfig_result_count(_ res: OpaquePointer?) -> UInt {
+    boundary(or: 0) { () throws(CFailure) -> UInt in
+        UInt(try ResultHandle.borrow(res).properties.object.count)
+    }
+}
+
+@_cdecl("pathconfig_result_key")
+public func pathconfig_result_key(_ res: OpaquePointer?, _ index: UInt) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
+        try ResultHandle.borrow(res).key(at: index)
+    }
+}
+
+// MARK: - Raw values
+
+/// Runs a getter that answers PATHCONFIG_FOUND / PATHCONFIG_NOT_FOUND, or a
+/// negated code on failure.
+private func status(_ body: () throws(CFailure) -> Bool) -> Int32 {
+    do throws(CFailure) {
+        let found = try body()
+        LastError.set(nil)
+        return found ? 1 : 0
+    } catch {
+        LastError.set(error)
+        return -error.code.rawValue
+    }
+}
+
+/// The raw value of `key` in `res`: nil when absent.
+private func rawValue(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?) throws(CFailure) -> (ResultHandle, String, JSONValue?) {
+    let result = try ResultHandle.borrow(res)
+    let name = try hostString(key, "key")
+    return (result, name, result.properties[name])
+}
+
+private func typeMismatch(_ key: String, _ value: JSONValue, expected: String) -> CFailure {
+    CFailure(.type, "property \"\(key)\" is \(value.typeName == "array" || value.typeName == "object" ? "an" : "a") \(value.typeName), not \(expected)")
+}
+
+@_cdecl("pathconfig_result_get_string")
+public func pathconfig_result_get_string(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
+                                         _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(CFailure) -> Bool in
+        let (result, name, value) = try rawValue(res, key)
+        guard let value else { return false }
+        guard case .string(let s) = value else { throw typeMismatch(name, value, expected: "a string") }
+        let p = try result.cached(.string, name) { s }
+        out?.pointee = p
+        return true
+    }
+}
+
+@_cdecl("pathconfig_result_get_bool")
+public func pathconfig_result_get_bool(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
+                                       _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
+    status { () throws(CFailure) -> Bool in
+        let (_, name, value) = try rawValue(res, key)
+        guard let value else { return false }
+        guard case .bool(let b) = value else { throw typeMismatch(name, value, expected: "a boolean") }
+        out?.pointee = b ? 1 : 0
+        return true
+    }
+}
+
+@_cdecl("pathconfig_result_get_int64")
+public func pathconfig_result_get_int64(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
+                                        _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    status { () throws(CFailure) -> Bool in
+        let (_, name, value) = try rawValue(res, key)
+        guard let value else { return false }
+        guard let n = value.int64Value else {
+            if case .number(let number) = value {
+                throw CFailure(.type, "property \"\(name)\" is the number \(number.text), not an integer that fits in 64 bits")
+            }
+            throw typeMismatch(name, value, expected: "an integer")
+        }
+        out?.pointee = n
+        return true
+    }
+}
+
+@_cdecl("pathconfig_result_get_double")
+public func pathconfig_result_get_double(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
+                                         _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    status { () throws(CFailure) -> Bool in
+        let (_, name, value) = try rawValue(res, key)
+        guard let value else { return false }
+        guard let d = value.doubleValue else { throw typeMismatch(name, value, expected: "a number") }
+        out?.pointee = d
+        return true
+    }
+}
+
+@_cdecl("pathconfig_result_get_json")
+public func pathconfig_result_get_json(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
+                                       _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    out?.pointee = nil
+    return status { () throws(CFailure) -> Bool in
+        let (result, name, value) = try rawValue(res, key)
+        guard let value else { return false }
+        out?.pointee = try result.cached(.json, name) { JSONWriter.compact(value) }
+        return true
+    }
+}
+
+// MARK: - Typed accessors
+
+/// The well-known key named `key` (an unknown name is an argument error).
+private func typedKey(_ key: UnsafePointer<CChar>?) throws(CFailure) -> TypedKey {
+    let name = try hostString(key, "key")
+    guard let k = TypedKey(rawValue: name) else {
+        throw .argument("\"\(name)\" is not a typed key; typed keys: \(TypedKey.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+    return k
+}
+
+/// The typed string value of `key` (enumeration or string kind), or NULL when
+/// it has no value and no default.
+private func typedString(_ res: OpaquePointer?, _ key: TypedKey) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
+        let result = try ResultHandle.borrow(res)
+        guard key.kind != .boolean else {
+            throw CFailure(.type, "\"\(key.rawValue)\" is a boolean key; use pathconfig_result_typed_bool")
+        }
+        guard case .string(let s) = result.properties.typed(key) else { return nil }
+        return try result.cached(.typed, key.rawValue) { s }
+    }
+}
+
+/// The typed boolean value of `key`: 1 or 0, or a negated code.
+private func typedBool(_ res: OpaquePointer?, _ key: TypedKey) -> Int32 {
+    do throws(CFailure) {
+        let result = try ResultHandle.borrow(res)
+        guard key.kind == .boolean else {
+            throw CFailure(.type, "\"\(key.rawValue)\" is not a boolean key; use pathconfig_result_typed_string")
+        }
+        LastError.set(nil)
+        return result.properties.typed(key).boolValue == true ? 1 : 0
+    } catch {
+        LastError.set(error)
+        return -error.code.rawValue
+    }
+}
+
+@_cdecl("pathconfig_result_typed_string")
+public func pathconfig_result_typed_string(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+    do throws(CFailure) {
+        return typedString(res, try typedKey(key))
+    } catch {
+        LastError.set(error)
+        return nil
+    }
+}
+
+@_cdecl("pathconfig_result_typed_bool")
+public func pathconfig_result_typed_bool(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> Int32 {
+    do throws(CFailure) {
+        return typedBool(res, try typedKey(key))
+    } catch {
+        LastError.set(error)
+        return -error.code.rawValue
+    }
+}
+
+@_cdecl("pathconfig_result_context")
+public func pathconfig_result_context(_ res: OpaquePointer?) -> UnsafePointer<CChar>? { typedString(res, .context) }
+
+@_cdecl("pathconfig_result_presentation")
+public func pathconfig_result_presentation(_ res: OpaquePointer?) -> UnsafePointer<CChar>? { typedString(res, .presentation) }
+
+@_cdecl("pathconfig_result_modal_style")
+public func pathconfig_result_modal_style(_ res: OpaquePointer?) -> UnsafePointer<CChar>? { typedString(res, .modalStyle) }
+
+@_cdecl("pathconfig_result_query_string_presentation")
+public func pathconfig_result_query_string_presentation(_ res: OpaquePointer?) -> UnsafePointer<CChar>? {
+    typedString(res, .queryStringPresentation)
+}
+
+@_cdecl("pathconfig_result_view_controller")
+public func pathconfig_result_view_controller(_ res: OpaquePointer?) -> UnsafePointer<CChar>? { typedString(res, .viewController) }
+
+@_cdecl("pathconfig_result_title")
+public func pathconfig_result_title(_ res: OpaquePointer?) -> UnsafePointer<CChar>? { typedString(res, .title) }
+
+@_cdecl("pathconfig_result_uri")
+public func pathconfig_result_uri(_ res: OpaquePointer?) -> UnsafePointer<CChar>? { typedString(res, .uri) }
+
+@_cdecl("pathconfig_result_fallback_uri")
+public func pathconfig_result_fallback_uri(_ res: OpaquePointer?) -> UnsafePointer<CChar>? { typedString(res, .fallbackURI) }
+
+@_cdecl("pathconfig_result_pull_to_refresh_enabled")
+public func pathconfig_result_pull_to_refresh_enabled(_ res: OpaquePointer?) -> Int32 { typedBool(res, .pullToRefreshEnabled) }
+
+@_cdecl("pathconfig_result_modal_dismiss_gesture_enabled")
+public func pathconfig_result_modal_dismiss_gesture_enabled(_ res: OpaquePointer?) -> Int32 {
+    typedBool(res, .modalDismissGestureEnabled)
+}
+
+@_cdecl("pathconfig_result_animated")
+public func pathconfig_result_animated(_ res: OpaquePointer?) -> Int32 { typedBool(res, .animated) }
+
+@_cdecl("pathconfig_result_historical_location")
+public func pathconfig_result_historical_location(_ res: OpaquePointer?) -> Int32 { typedBool(res, .historicalLocation) }

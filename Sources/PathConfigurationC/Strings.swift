@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Strings across the boundary: host text in (checked, never repaired) and
+/// library text out (malloc'd or owned by a handle).
+
+/// The host's NUL-terminated `p` as a String; NULL or invalid UTF-8 is an
+/// argument error naming the parameter.
+func hostString(_ p: UnsafePointer<CChar>?, _ name: StaticString) throws(CFailure) -> String {
+    guard let p else { throw .argument("\(name) is NULL") }
+    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p))
+    guard let s = String(validating: bytes, as: UTF8.self) else { throw .argument("\(name) is not valid UTF-8") }
+    return s
+}
+
+/// The host's optional NUL-terminated `p` (NULL gives nil).
+func optionalHostString(_ p: UnsafePointer<CChar>?, _ name: StaticString) throws(CFailure) -> String? {
+    guard p != nil else { return nil }
+    return try hostString(p, name)
+}
+
+/// A malloc'd NUL-terminated copy of `s`, for the host to free with
+/// `pathconfig_free_string` (or a handle to free in its deinit).
+/// A U+0000 inside `s` ends the C string there.
+func mallocCString(_ s: String) throws(CFailure) -> UnsafeMutablePointer<CChar> {
+    var s = s
+    let result: UnsafeMutablePointer<CChar>? = s.withUTF8 { utf8 in
+        guard let p = malloc(utf8.count + 1) else { return nil }
+        if let base = utf8.baseAddress { p.copyMemory(from: base, byteCount: utf8.count) }
+        p.storeBytes(of: 0, toByteOffset: utf8.count, as: UInt8.self)
+        return p.assumingMemoryBound(to: CChar.self)
+    }
+    guard let result else { throw .noMemory }
+    return result
+}
+
+/// A NUL-terminated string a handle owns and frees when it dies; shared
+/// under a lock, hence the unchecked Sendable (the pointee never changes).
+struct OwnedCString: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<CChar>
+
+    init(_ s: String) throws(CFailure) { pointer = try mallocCString(s) }
+
+    /// The borrowed pointer handed to hosts.
+    var borrowed: UnsafePointer<CChar> { UnsafePointer(pointer) }
+
+    /// Frees the string; the handle calls this once, in its deinit.
+    func deallocate() { free(pointer) }
+}
+
+/// A C string literal the library keeps for the life of the process.
+func staticCString(_ s: StaticString) -> UnsafePointer<CChar> {
+    UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
+@_cdecl("pathconfig_free_string")
+public func pathconfig_free_string(_ s: UnsafeMutablePointer<CChar>?) {
+    free(s)
+}
