@@ -37,6 +37,32 @@ cli: deps
 run: cli
 	@$(BINDIR)/pathconfig $(ARGS)
 
+## lib: libpathconfig.so (self-contained: Swift runtime linked in statically,
+## only pathconfig_* exported), the header and pathconfig.pc, in out/
+LIBBUILD := .build-lib
+lib: deps
+	$(SWIFT) build -j $(JOBS) -c release --product pathconfig --scratch-path $(LIBBUILD) \
+	    -Xswiftc -static-stdlib \
+	    -Xlinker -soname=libpathconfig.so.$(SOVERSION) \
+	    -Xlinker --version-script=$(CURDIR)/packaging/pathconfig.map
+	@mkdir -p $(LIBDIR)/pkgconfig $(OUT)/include
+	@rm -f $(LIBDIR)/libpathconfig.so*
+	strip --strip-unneeded -o $(LIBDIR)/libpathconfig.so.$(VERSION) $(LIBBUILD)/release/libpathconfig.so
+	@ln -sf libpathconfig.so.$(VERSION) $(LIBDIR)/libpathconfig.so.$(SOVERSION)
+	@ln -sf libpathconfig.so.$(SOVERSION) $(LIBDIR)/libpathconfig.so
+	@cp include/pathconfig.h $(OUT)/include/pathconfig.h
+	@sed -e 's|@PREFIX@|$(OUT)|' -e 's|@VERSION@|$(VERSION)|' packaging/pathconfig.pc.in > $(LIBDIR)/pkgconfig/pathconfig.pc
+	@echo "out/lib/libpathconfig.so.$(VERSION): $$(stat -c %s $(LIBDIR)/libpathconfig.so.$(VERSION)) bytes stripped"
+
+## install: the library, header and pkg-config file into $(DESTDIR)$(PREFIX)
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(LIBDIR)/libpathconfig.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libpathconfig.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpathconfig.so.$(SOVERSION)
+	ln -sf libpathconfig.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libpathconfig.so
+	install -m 644 include/pathconfig.h $(DESTDIR)$(PREFIX)/include/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' packaging/pathconfig.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pathconfig.pc
+
 test-swift: deps
 	$(SWIFT) build -j $(JOBS) --build-tests
 	$(SWIFT) test -j $(JOBS) --skip-build
@@ -48,7 +74,13 @@ test-python: lib
 test-rust: lib
 	$(MAKE) -C bindings/rust test LIBDIR=$(LIBDIR)
 
-test: test-swift
+## test-c: the C ABI suite (conformance, errors, getters), threads, valgrind,
+## exports, and examples/c built against an installed copy
+test-c: lib
+	$(MAKE) -C Tests/CTests --no-print-directory check valgrind symbols example \
+	    ROOT=$(CURDIR) LIBDIR=$(LIBDIR) INCDIR=$(OUT)/include CONFORMANCE=$(CURDIR)/../shared/conformance
+
+test: test-swift test-c
 
 clean:
-	rm -rf .build out
+	rm -rf .build $(LIBBUILD) out Tests/CTests/build

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(libpcre2-dev pkg-config)
 # Test-only tools.
-packages+=(valgrind)
+packages+=(valgrind libcjson-dev gcc g++ binutils)
 
 missing=()
 for p in "${packages[@]}"; do
