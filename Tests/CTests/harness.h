@@ -1,0 +1,26 @@
+/* A tiny test harness: CHECK counts, reports failures with file:line and the
+ * current context, and test_summary() prints "N passed, M failed". */
+#ifndef PATHCONFIG_TEST_HARNESS_H
+#define PATHCONFIG_TEST_HARNESS_H
+
+#include <stddef.h>
+
+/* What the checks that follow are about (a case name), printed on failure. */
+extern char test_context[256];
+
+/* Records one check; on failure prints file:line, the context and the
+ * printf-style explanation. Returns ok, so a check can guard later ones. */
+int test_check(int ok, const char *file, int line, const char *fmt, ...);
+
+#define CHECK(cond, ...) test_check((cond) ? 1 : 0, __FILE__, __LINE__, __VA_ARGS__)
+
+/* Sets test_context, printf-style. */
+void test_set_context(const char *fmt, ...);
+
+/* Prints "N passed, M failed"; returns the exit status (0 when none failed). */
+int test_summary(void);
+
+/* Reads a whole file (NUL-terminated, length in *len); NULL on error. Free with free(). */
+char *test_read_file(const char *path, size_t *len);
+
+#endif

@@ -1,0 +1,176 @@
+/* Several threads resolving on one shared configuration.
+ *
+ *   test_threads [THREADS [ITERATIONS]]
+ *
+ * The expected answers are computed on the main thread first; each worker
+ * then resolves a rotating set of URLs through the result object and the
+ * one-shot call, retains and releases the shared handle, reads one result
+ * shared by all threads, and checks that its last error is its own. The main
+ * thread drops its reference while the workers run, so the configuration is
+ * freed by whichever worker finishes last. Prints "N passed, M failed". */
+#include "harness.h"
+#include "pathconfig.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char doc[] =
+    "{\"settings\": {\"tabs\": [{\"title\": \"A\", \"path\": \"/a\"}]},"
+    " \"rules\": ["
+    "  {\"patterns\": [\".*\"], \"properties\": {\"context\": \"default\", \"pull_to_refresh_enabled\": true}},"
+    "  {\"patterns\": [\"/new$\", \"/edit$\"], \"properties\": {\"context\": \"modal\", \"pull_to_refresh_enabled\": false}},"
+    "  {\"patterns\": [\"^/messages/\\\\d+$\"], \"properties\": {\"view_controller\": \"message\", \"title\": \"Message\"}},"
+    "  {\"patterns\": [\"\\\\?.*preview=1\"], \"properties\": {\"presentation\": \"replace\"}},"
+    "  {\"patterns\": [\"^/(sign_in|sign_up)$\"], \"properties\": {\"presentation\": \"replace_root\", \"flow\": \"auth\"}}"
+    " ]}";
+
+#define URL_COUNT 48
+static char urls[URL_COUNT][96];
+static char *expected_json[URL_COUNT];
+static char expected_context[URL_COUNT][16];
+
+static pathconfig_result *shared_result;
+
+struct worker {
+    pthread_t thread;
+    pathconfig *cfg;      /* the worker's own reference, released at its end */
+    int index;
+    int iterations;
+    int resolved;
+    int failures;
+    char first_failure[256];
+    const char *title;    /* the shared result's title pointer, as this thread saw it */
+};
+
+static void fail(struct worker *w, const char *what, int i)
+{
+    if (w->failures++ == 0) snprintf(w->first_failure, sizeof w->first_failure, "%s (url %d: %s)", what, i, urls[i]);
+}
+
+static void *work(void *arg)
+{
+    struct worker *w = arg;
+    int it;
+    for (it = 0; it < w->iterations; it++) {
+        int i = (w->index * 7 + it * 5) % URL_COUNT;
+        pathconfig *ref;
+        pathconfig_result *res;
+        char *props;
+        const char *s = NULL;
+
+        /* Through the result object. */
+        res = pathconfig_resolve(w->cfg, urls[i], NULL);
+        if (res == NULL) {
+            fail(w, "resolve returned NULL", i);
+            continue;
+        }
+        if (strcmp(pathconfig_result_json(res), expected_json[i]) != 0) fail(w, "json differs", i);
+        if (strcmp(pathconfig_result_context(res), expected_context[i]) != 0) fail(w, "context differs", i);
+        if (pathconfig_result_get_string(res, "context", &s) != PATHCONFIG_FOUND || strcmp(s, expected_context[i]) != 0)
+            fail(w, "get_string(context) differs", i);
+        pathconfig_result_free(res);
+        w->resolved++;
+
+        /* Through the one-shot call, on a retained reference. */
+        ref = pathconfig_retain(w->cfg);
+        props = pathconfig_properties(ref, urls[i]);
+        if (props == NULL || strcmp(props, expected_json[i]) != 0) fail(w, "properties differ", i);
+        pathconfig_free_string(props);
+        pathconfig_release(ref);
+
+        /* The result every thread shares: same answers, same pointers. */
+        if (pathconfig_result_get_string(shared_result, "title", &s) != PATHCONFIG_FOUND || strcmp(s, "Message") != 0)
+            fail(w, "shared result: title differs", i);
+        if (w->title == NULL) w->title = s;
+        if (s != w->title) fail(w, "shared result: title pointer changed", i);
+        if (pathconfig_result_typed_string(shared_result, "view_controller") == NULL ||
+            strcmp(pathconfig_result_typed_string(shared_result, "view_controller"), "message") != 0)
+            fail(w, "shared result: view_controller", i);
+        if (pathconfig_result_get_json(shared_result, urls[i] + 1, &s) != PATHCONFIG_NOT_FOUND) fail(w, "shared result: stray key", i);
+
+        /* The last error belongs to this thread. */
+        if (it % 16 == 0) {
+            if (pathconfig_resolve(w->cfg, NULL, NULL) != NULL || pathconfig_last_error()->code != PATHCONFIG_E_ARGUMENT)
+                fail(w, "own error not seen", i);
+            if (pathconfig_rule_count(w->cfg) != 8 || pathconfig_last_error()->code != PATHCONFIG_OK)
+                fail(w, "own error not cleared", i);
+        } else if (pathconfig_last_error()->code != PATHCONFIG_OK) {
+            fail(w, "another thread's error seen", i);
+        }
+    }
+    pathconfig_release(w->cfg);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int threads = argc > 1 ? atoi(argv[1]) : 8;
+    int iterations = argc > 2 ? atoi(argv[2]) : 2000;
+    struct worker *workers;
+    pathconfig_error err;
+    pathconfig *cfg;
+    int i, total = 0;
+    static const char *const paths[] = { "/", "/new", "/messages/12", "/messages/12/edit", "/sign_in", "/sign_up/x",
+                                         "/messages/new", "/a/b?preview=1" };
+
+    if (threads < 1 || threads > 256 || iterations < 1) {
+        fprintf(stderr, "usage: %s [THREADS (1-256) [ITERATIONS]]\n", argv[0]);
+        return 2;
+    }
+    test_set_context("threads");
+    cfg = pathconfig_load_json(doc, strlen(doc), NULL, &err);
+    if (!CHECK(cfg != NULL, "load: %d:%d: %s", err.line, err.column, err.message)) return test_summary();
+
+    for (i = 0; i < URL_COUNT; i++) {
+        pathconfig_result *res;
+        const char *path = paths[i % 8];
+        switch (i / 8) {
+        case 0: snprintf(urls[i], sizeof urls[i], "%s", path); break;
+        case 1: snprintf(urls[i], sizeof urls[i], "https://example.com%s", path); break;
+        case 2: snprintf(urls[i], sizeof urls[i], "https://example.com%s%cq=%d", path, strchr(path, '?') ? '&' : '?', i); break;
+        case 3: snprintf(urls[i], sizeof urls[i], "https://example.com%s#top", path); break;
+        case 4: snprintf(urls[i], sizeof urls[i], "http://example.org:8080%s", path); break;
+        default: snprintf(urls[i], sizeof urls[i], "https://example.com/t/%d%s", i, path); break;
+        }
+        res = pathconfig_resolve(cfg, urls[i], &err);
+        if (!CHECK(res != NULL, "resolve %s: %s", urls[i], err.message)) return test_summary();
+        expected_json[i] = malloc(strlen(pathconfig_result_json(res)) + 1);
+        strcpy(expected_json[i], pathconfig_result_json(res));
+        snprintf(expected_context[i], sizeof expected_context[i], "%s", pathconfig_result_context(res));
+        pathconfig_result_free(res);
+    }
+    CHECK(strcmp(expected_context[1], "modal") == 0 && strcmp(expected_context[2], "default") == 0, "expected answers");
+
+    shared_result = pathconfig_resolve(cfg, "/messages/7", NULL);
+    CHECK(shared_result != NULL, "shared result");
+
+    workers = calloc((size_t)threads, sizeof *workers);
+    for (i = 0; i < threads; i++) {
+        workers[i].cfg = pathconfig_retain(cfg);
+        workers[i].index = i;
+        workers[i].iterations = iterations;
+    }
+    for (i = 0; i < threads; i++) {
+        CHECK(pthread_create(&workers[i].thread, NULL, work, &workers[i]) == 0, "pthread_create %d", i);
+        if (i == threads / 2) pathconfig_release(cfg); /* the workers' references keep it alive */
+    }
+    for (i = 0; i < threads; i++) {
+        pthread_join(workers[i].thread, NULL);
+        /* The title string is made by whichever thread asked first; all got that one. */
+        CHECK(workers[i].title == workers[0].title, "thread %d saw another title pointer", i);
+        CHECK(workers[i].failures == 0, "thread %d: %d failures, first: %s", i, workers[i].failures, workers[i].first_failure);
+        CHECK(workers[i].resolved == iterations, "thread %d resolved %d of %d", i, workers[i].resolved, iterations);
+        total += workers[i].resolved;
+    }
+    CHECK(strcmp(pathconfig_result_json(shared_result),
+                 "{\"context\":\"default\",\"pull_to_refresh_enabled\":true,\"view_controller\":\"message\",\"title\":\"Message\"}") == 0,
+          "shared result intact: %s", pathconfig_result_json(shared_result));
+    pathconfig_result_free(shared_result);
+    for (i = 0; i < URL_COUNT; i++) free(expected_json[i]);
+    free(workers);
+    printf("threads: %d threads x %d iterations, %d lookups\n", threads, iterations, total);
+    test_set_context("");
+    return test_summary();
+}
