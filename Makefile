@@ -38,13 +38,16 @@ run: cli
 	@$(BINDIR)/pathconfig $(ARGS)
 
 ## lib: libpathconfig.so (self-contained: Swift runtime linked in statically,
-## only pathconfig_* exported), the header and pathconfig.pc, in out/
+## only pathconfig_* exported; -z nodelete because the runtime and the
+## thread-local error keep thread-exit hooks, so dlclose must not unmap it),
+## the header and pathconfig.pc, in out/
 LIBBUILD := .build-lib
 lib: deps
 	$(SWIFT) build -j $(JOBS) -c release --product pathconfig --scratch-path $(LIBBUILD) \
 	    -Xswiftc -static-stdlib \
 	    -Xlinker -soname=libpathconfig.so.$(SOVERSION) \
-	    -Xlinker --version-script=$(CURDIR)/packaging/pathconfig.map
+	    -Xlinker --version-script=$(CURDIR)/packaging/pathconfig.map \
+	    -Xlinker -z -Xlinker nodelete
 	@mkdir -p $(LIBDIR)/pkgconfig $(OUT)/include
 	@rm -f $(LIBDIR)/libpathconfig.so*
 	strip --strip-unneeded -o $(LIBDIR)/libpathconfig.so.$(VERSION) $(LIBBUILD)/release/libpathconfig.so

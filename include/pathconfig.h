@@ -54,6 +54,10 @@
  *   Out of memory.  Where the library itself allocates (C strings), failure
  *   is reported as PATHCONFIG_E_NOMEM. Memory exhaustion inside the Swift
  *   runtime cannot be reported and aborts the process, as in most runtimes.
+ *
+ *   Linking.  libpathconfig.so carries its own copy of the Swift runtime
+ *   (hidden: only pathconfig_* symbols are exported), so hosts need no Swift
+ *   installation. Once loaded it stays loaded: dlclose(3) does not unmap it.
  */
 #ifndef PATHCONFIG_H
 #define PATHCONFIG_H
@@ -226,7 +230,8 @@ PATHCONFIG_API pathconfig *pathconfig_load_file(const char *path,
 
 /**
  * CONSTRUCTOR. Adds a reference to a configuration (thread-safe), e.g. to
- * hand it to another thread or object that releases it independently.
+ * hand it to another thread or object that releases it independently. The
+ * caller must itself hold a reference to cfg during the call.
  * @return cfg itself, which the caller must pass to pathconfig_release once
  *         more; NULL (PATHCONFIG_E_ARGUMENT) when cfg is NULL.
  */
