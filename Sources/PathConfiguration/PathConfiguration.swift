@@ -70,6 +70,12 @@ public final class PathConfiguration: Sendable {
         try self.init(document: try decoder.decode(bytes), options: options)
     }
 
+    /// Loads a configuration from JSON bytes in memory the caller owns (no copy).
+    public convenience init(json buffer: UnsafeBufferPointer<UInt8>, options: LoadOptions = LoadOptions()) throws(ConfigurationError) {
+        let decoder = ConfigurationDecoder(profile: options.profile, limits: options.limits)
+        try self.init(document: try decoder.decode(buffer), options: options)
+    }
+
     /// Loads a configuration from JSON text.
     public convenience init(json text: String, options: LoadOptions = LoadOptions()) throws(ConfigurationError) {
         try self.init(json: Array(text.utf8), options: options)
@@ -77,7 +83,8 @@ public final class PathConfiguration: Sendable {
 
     /// Loads a configuration from a file.
     public convenience init(contentsOfFile path: String, options: LoadOptions = LoadOptions()) throws(ConfigurationError) {
-        try self.init(json: try FileReader.read(path, limit: options.limits.maxDocumentBytes), options: options)
+        let bytes = try FileReader.read(path, limit: options.limits.maxDocumentBytes)
+        try self.init(document: try ConfigurationDecoder(profile: options.profile, limits: options.limits).decode(bytes), options: options)
     }
 
     /// The profile the configuration reproduces.

@@ -28,25 +28,11 @@ public func pathconfig_settings(_ cfg: OpaquePointer?) -> UnsafeMutablePointer<C
     }
 }
 
-/// One warning as the JSON object `pathconfig_warnings` documents; fields
-/// that do not apply are `null`.
-private func warningObject(_ w: ConfigurationWarning) -> JSONValue {
-    func number(_ n: Int?) -> JSONValue { n.map { .number(JSONNumber(Int64($0))) } ?? .null }
-    var o = JSONObject()
-    o["kind"] = .string(w.kind.rawValue)
-    o["message"] = .string(w.message)
-    o["line"] = number(w.location?.line)
-    o["column"] = number(w.location?.column)
-    o["rule_index"] = number(w.ruleIndex)
-    o["pattern_index"] = number(w.patternIndex)
-    return .object(o)
-}
-
 @_cdecl("pathconfig_warnings")
 public func pathconfig_warnings(_ cfg: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
         let config = try ConfigHandle.borrow(cfg)
-        return try mallocCString(JSONWriter.compact(.array(config.warnings.map(warningObject))))
+        return try mallocCString(JSONWriter.compact(.array(config.warnings.map { .object($0.jsonObject) })))
     }
 }
 

@@ -14,7 +14,7 @@ struct PathConfigCommand: ParsableCommand {
         subcommands: [Resolve.self, Explain.self, Settings.self, Validate.self]
     )
 
-    static let version = "0.1.0"
+    static let version = "\(PathConfigurationVersion.string)"
 
     /// Runs the command, mapping usage errors to exit code 2 (ArgumentParser uses 64).
     static func main() {

@@ -30,11 +30,14 @@ public struct ConfigurationDecoder: Sendable {
 
     /// Decodes a document from UTF-8 JSON bytes.
     public func decode(_ bytes: some Collection<UInt8>) throws(ConfigurationError) -> ConfigurationDocument {
-        if let result = bytes.withContiguousStorageIfAvailable({ buf in Result { () throws(ConfigurationError) in try decode(buffer: buf) } }) {
-            return try result.get()
-        }
-        let copy = Array(bytes)
-        return try copy.withUnsafeBufferPointer { buf throws(ConfigurationError) in try decode(buffer: buf) }
+        let contiguous = Array(bytes)
+        return try contiguous.withUnsafeBufferPointer { buf throws(ConfigurationError) in try decode(buf) }
+    }
+
+    /// Decodes a document from UTF-8 JSON bytes in memory the caller owns
+    /// (the C ABI's entry point: no copy, no generic code).
+    public func decode(_ buffer: UnsafeBufferPointer<UInt8>) throws(ConfigurationError) -> ConfigurationDocument {
+        try decode(buffer: buffer)
     }
 
     /// Decodes a document from JSON text.
