@@ -85,5 +85,12 @@ test-c: lib
 
 test: test-swift test-c
 
+## bench: libpathconfig against the reference apps' loop on ../shared/bench;
+## writes bench/results.md (BENCH_ARGS="--rounds 9" for more rounds)
+BENCH_ARGS ?=
+bench: deps
+	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-bench
+	"$$($(SWIFT) build -c release --show-bin-path)/pathconfig-bench" --corpus $(CURDIR)/../shared/bench --out bench/results.md $(BENCH_ARGS)
+
 clean:
 	rm -rf .build $(LIBBUILD) out Tests/CTests/build
