@@ -1,0 +1,275 @@
+//! [`Error`] and [`ErrorCode`]: what a failed call reports.
+
+use std::ffi::{c_int, CStr, NulError};
+use std::fmt;
+
+use crate::sys;
+
+/// The kind of failure, one per `PATHCONFIG_E_*` code of the C API.
+///
+/// The C numbers are stable and only appended to; a code this crate does not
+/// know yet (from a newer library) is [`ErrorCode::Unknown`], and
+/// [`Error::raw_code`] still has the number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// `PATHCONFIG_E_JSON` (1): the document is not JSON (or not UTF-8); line and column say where.
+    Json,
+    /// `PATHCONFIG_E_SCHEMA` (2): JSON, but not a path configuration; line, column and rule index say where.
+    Schema,
+    /// `PATHCONFIG_E_REGEX` (3): a pattern the regex engine rejects; rule and pattern index say which.
+    Regex,
+    /// `PATHCONFIG_E_OPTIONS` (4): the options are malformed, have an unknown key or a bad value.
+    Options,
+    /// `PATHCONFIG_E_IO` (5): the file could not be opened or read.
+    Io,
+    /// `PATHCONFIG_E_LIMIT` (6): the input exceeds a limit (size, depth, counts, pattern length).
+    Limit,
+    /// `PATHCONFIG_E_BACKEND` (7): the requested regex backend is not built in.
+    Backend,
+    /// `PATHCONFIG_E_ARGUMENT` (8): a bad argument: an interior NUL, a path that
+    /// is not UTF-8, an unknown typed key.
+    Argument,
+    /// `PATHCONFIG_E_NOMEM` (9): the library could not allocate a string.
+    NoMem,
+    /// `PATHCONFIG_E_INTERNAL` (10): a bug in libpathconfig (or in this crate).
+    Internal,
+    /// `PATHCONFIG_E_TYPE` (11): the key holds a value of another JSON type.
+    Type,
+    /// A code this crate does not know; see [`Error::raw_code`].
+    Unknown,
+}
+
+impl ErrorCode {
+    /// The code for a C status number; a getter's negated code is accepted too.
+    pub fn from_raw(code: i32) -> ErrorCode {
+        match code.checked_abs().unwrap_or(0) {
+            sys::PATHCONFIG_E_JSON => ErrorCode::Json,
+            sys::PATHCONFIG_E_SCHEMA => ErrorCode::Schema,
+            sys::PATHCONFIG_E_REGEX => ErrorCode::Regex,
+            sys::PATHCONFIG_E_OPTIONS => ErrorCode::Options,
+            sys::PATHCONFIG_E_IO => ErrorCode::Io,
+            sys::PATHCONFIG_E_LIMIT => ErrorCode::Limit,
+            sys::PATHCONFIG_E_BACKEND => ErrorCode::Backend,
+            sys::PATHCONFIG_E_ARGUMENT => ErrorCode::Argument,
+            sys::PATHCONFIG_E_NOMEM => ErrorCode::NoMem,
+            sys::PATHCONFIG_E_INTERNAL => ErrorCode::Internal,
+            sys::PATHCONFIG_E_TYPE => ErrorCode::Type,
+            _ => ErrorCode::Unknown,
+        }
+    }
+
+    /// The C number (positive), or `None` for [`ErrorCode::Unknown`].
+    pub fn raw(self) -> Option<i32> {
+        Some(match self {
+            ErrorCode::Json => sys::PATHCONFIG_E_JSON,
+            ErrorCode::Schema => sys::PATHCONFIG_E_SCHEMA,
+            ErrorCode::Regex => sys::PATHCONFIG_E_REGEX,
+            ErrorCode::Options => sys::PATHCONFIG_E_OPTIONS,
+            ErrorCode::Io => sys::PATHCONFIG_E_IO,
+            ErrorCode::Limit => sys::PATHCONFIG_E_LIMIT,
+            ErrorCode::Backend => sys::PATHCONFIG_E_BACKEND,
+            ErrorCode::Argument => sys::PATHCONFIG_E_ARGUMENT,
+            ErrorCode::NoMem => sys::PATHCONFIG_E_NOMEM,
+            ErrorCode::Internal => sys::PATHCONFIG_E_INTERNAL,
+            ErrorCode::Type => sys::PATHCONFIG_E_TYPE,
+            ErrorCode::Unknown => return None,
+        })
+    }
+
+    /// The C name, e.g. `"PATHCONFIG_E_JSON"`, as `pathconfig_error_name` gives it.
+    pub fn name(self) -> &'static str {
+        error_name(self.raw().unwrap_or(-1))
+    }
+
+    /// True for the codes a load can fail with that are about the input
+    /// (`Json`, `Schema`, `Regex`, `Limit`), as opposed to the call.
+    pub fn is_document_error(self) -> bool {
+        matches!(self, ErrorCode::Json | ErrorCode::Schema | ErrorCode::Regex | ErrorCode::Limit)
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The C name of a status code (`pathconfig_error_name`): `"PATHCONFIG_E_JSON"`
+/// for 1 or -1, `"PATHCONFIG_OK"` for 0, `"PATHCONFIG_E_UNKNOWN"` for a code
+/// the library does not know.
+pub fn error_name(code: i32) -> &'static str {
+    // SAFETY: pathconfig_error_name accepts any int and returns a static,
+    // never-NULL, NUL-terminated string.
+    let name = unsafe { CStr::from_ptr(sys::pathconfig_error_name(code)) };
+    name.to_str().unwrap_or("PATHCONFIG_E_UNKNOWN")
+}
+
+/// A failed call: what went wrong ([`code`](Error::code)), where in the
+/// document ([`line`](Error::line), [`column`](Error::column),
+/// [`rule_index`](Error::rule_index), [`pattern_index`](Error::pattern_index))
+/// and a human-readable [`message`](Error::message) that does not repeat the
+/// position.
+///
+/// `Display` prints `LINE:COLUMN: MESSAGE` when there is a position, else the
+/// message, as the C header recommends.
+///
+/// ```
+/// use pathconfig::{ErrorCode, Options, PathConfiguration};
+///
+/// let err = PathConfiguration::from_json("{\"rules\": [}", &Options::new()).unwrap_err();
+/// assert_eq!(err.code(), ErrorCode::Json);
+/// assert_eq!((err.line(), err.column()), (Some(1), Some(12)));
+/// assert!(err.to_string().starts_with("1:12: "));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    code: ErrorCode,
+    raw_code: i32,
+    line: u32,
+    column: u32,
+    rule_index: Option<usize>,
+    pattern_index: Option<usize>,
+    message: String,
+}
+
+impl Error {
+    /// An error made on the Rust side of the boundary (no position).
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Error {
+        Error {
+            code,
+            raw_code: code.raw().unwrap_or(-1),
+            line: 0,
+            column: 0,
+            rule_index: None,
+            pattern_index: None,
+            message: message.into(),
+        }
+    }
+
+    /// The error a `pathconfig_error` holds. A cleared struct (code 0) means
+    /// the library reported a failure without saying why: that is
+    /// [`ErrorCode::Internal`] with a canned message.
+    pub fn from_raw(raw: &sys::pathconfig_error) -> Error {
+        if raw.code == sys::PATHCONFIG_OK {
+            return Error::new(ErrorCode::Internal, "libpathconfig reported a failure without an error code");
+        }
+        // The message is a NUL-terminated array; never read past its end even
+        // if the terminator is missing. It is UTF-8 (cut at a character
+        // boundary); lossy decoding only guards against a library bug.
+        let bytes: Vec<u8> = raw.message.iter().map(|&c| c as u8).take_while(|&b| b != 0).collect();
+        let message = String::from_utf8_lossy(&bytes).into_owned();
+        let index = |i: c_int| usize::try_from(i).ok();
+        Error {
+            code: ErrorCode::from_raw(raw.code),
+            raw_code: raw.code,
+            line: u32::try_from(raw.line).unwrap_or(0),
+            column: u32::try_from(raw.column).unwrap_or(0),
+            rule_index: index(raw.rule_index),
+            pattern_index: index(raw.pattern_index),
+            message: if message.is_empty() { error_name(raw.code).to_string() } else { message },
+        }
+    }
+
+    /// The calling thread's last error (`pathconfig_last_error`). Read it
+    /// right after the call that failed, before any other call into the
+    /// library on this thread.
+    pub(crate) fn last() -> Error {
+        match last_raw() {
+            Some(raw) => Error::from_raw(&raw),
+            None => Error::new(ErrorCode::Internal, "pathconfig_last_error returned NULL"),
+        }
+    }
+
+    /// The calling thread's last error, `None` when it is cleared (the last
+    /// call succeeded): for functions whose NULL may mean "no value".
+    pub(crate) fn last_if_set() -> Option<Error> {
+        match last_raw() {
+            Some(raw) if raw.code == sys::PATHCONFIG_OK => None,
+            _ => Some(Error::last()),
+        }
+    }
+
+    /// The last error if it has a code, else an error with `fallback`'s code
+    /// (for the getters, which return a negated code).
+    pub(crate) fn last_or(fallback: c_int) -> Error {
+        match last_raw() {
+            Some(raw) if raw.code != sys::PATHCONFIG_OK => Error::from_raw(&raw),
+            _ => Error::new(ErrorCode::from_raw(fallback), format!("{} (no message recorded)", error_name(fallback))),
+        }
+    }
+
+    /// What kind of failure this is.
+    pub fn code(&self) -> ErrorCode {
+        self.code
+    }
+
+    /// The C status number (`pathconfig_error.code`), also for codes
+    /// [`ErrorCode`] does not know.
+    pub fn raw_code(&self) -> i32 {
+        self.raw_code
+    }
+
+    /// 1-based line in the JSON document, when the failure has a position.
+    pub fn line(&self) -> Option<u32> {
+        (self.line > 0).then_some(self.line)
+    }
+
+    /// 1-based column in the JSON document, counted in Unicode scalars.
+    pub fn column(&self) -> Option<u32> {
+        (self.column > 0).then_some(self.column)
+    }
+
+    /// 0-based index of the rule at fault (schema and regex errors).
+    pub fn rule_index(&self) -> Option<usize> {
+        self.rule_index
+    }
+
+    /// 0-based index of the pattern within that rule (regex errors).
+    pub fn pattern_index(&self) -> Option<usize> {
+        self.pattern_index
+    }
+
+    /// The human-readable message, without the position.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line > 0 {
+            write!(f, "{}:{}: ", self.line, self.column)?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// A string argument with an interior NUL cannot cross the C API: it becomes
+/// an [`ErrorCode::Argument`] error, as the library reports bad arguments.
+impl From<NulError> for Error {
+    fn from(e: NulError) -> Error {
+        Error::new(
+            ErrorCode::Argument,
+            format!(
+                "string argument contains a NUL byte at byte {}; the C API takes NUL-terminated strings",
+                e.nul_position()
+            ),
+        )
+    }
+}
+
+/// A copy of the calling thread's last error, `None` if the library returned NULL.
+fn last_raw() -> Option<sys::pathconfig_error> {
+    // SAFETY: pathconfig_last_error takes no arguments and returns NULL or a
+    // pointer to this thread's error, valid until its next pathconfig_* call;
+    // it is copied out here before any other call.
+    unsafe { sys::pathconfig_last_error().as_ref().copied() }
+}
+
+/// A fresh, cleared `pathconfig_error` to pass as `err`.
+pub(crate) fn blank() -> sys::pathconfig_error {
+    sys::pathconfig_error { code: 0, line: 0, column: 0, message: [0; 512], rule_index: -1, pattern_index: -1 }
+}

@@ -1,0 +1,133 @@
+//! Safe Rust bindings to libpathconfig: the path configuration of Turbo and
+//! Hotwire Native apps, URLs to path properties.
+//!
+//! Load a configuration once, then ask for the properties of each URL:
+//!
+//! ```
+//! use pathconfig::{Options, PathConfiguration, Profile};
+//!
+//! let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/path-configuration.json");
+//! let config = PathConfiguration::from_file(file, &Options::new().profile(Profile::HotwireIos))?;
+//!
+//! let props = config.properties("https://example.com/messages/new")?;
+//! assert_eq!(props.json(), r#"{"context":"modal","pull_to_refresh_enabled":false}"#);
+//! assert_eq!(props.context(), "modal");
+//! assert!(!props.pull_to_refresh_enabled());
+//! assert_eq!(props.presentation(), "default"); // not in the file: the profile's default
+//!
+//! let props = config.properties("https://example.com/messages/42")?;
+//! assert_eq!(props.view_controller(), Some("message"));
+//! assert_eq!(props.get_str("title")?, Some("Message"));
+//!
+//! assert!(config.settings()?.contains(r#""feature_flags":{"new_composer":true}"#));
+//! # Ok::<(), pathconfig::Error>(())
+//! ```
+//!
+//! Errors say where:
+//!
+//! ```
+//! use pathconfig::{ErrorCode, Options, PathConfiguration};
+//!
+//! let json = "{\"rules\": [\n  {\"patterns\": [\"/a\", \"([\"], \"properties\": {}}\n]}";
+//! match PathConfiguration::from_json(json, &Options::new()) {
+//!     Err(e) if e.code() == ErrorCode::Regex => {
+//!         assert_eq!((e.line(), e.rule_index(), e.pattern_index()), (Some(2), Some(0), Some(1)));
+//!         eprintln!("path-configuration.json:{e}"); // "2:22: rule 0, pattern 1: invalid regular expression ..."
+//!     }
+//!     other => panic!("expected a regex error, got {other:?}"),
+//! }
+//! ```
+//!
+//! Share one configuration between threads: it is `Send + Sync`, and `Clone`
+//! only adds a reference to the same immutable C object.
+//!
+//! ```
+//! use std::thread;
+//! use pathconfig::{Options, PathConfiguration};
+//!
+//! let json = r#"{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}]}"#;
+//! let config = PathConfiguration::from_json(json, &Options::new())?;
+//! let workers: Vec<_> = (0..4)
+//!     .map(|i| {
+//!         let config = config.clone();
+//!         thread::spawn(move || config.properties(&format!("/items/{i}/new")).map(|p| p.context().to_owned()))
+//!     })
+//!     .collect();
+//! for worker in workers {
+//!     assert_eq!(worker.join().unwrap()?, "modal");
+//! }
+//! # Ok::<(), pathconfig::Error>(())
+//! ```
+//!
+//! # Layout
+//!
+//! As git2-rs over libgit2-sys, in one crate:
+//!
+//! - [`sys`]: the raw declarations of `include/pathconfig.h`;
+//! - [`PathConfiguration`] (`pathconfig *`), [`Properties`]
+//!   (`pathconfig_result *`): owners of one handle each, freed in `Drop`,
+//!   [`Binding`] to reach the handle;
+//! - [`Error`] / [`ErrorCode`], [`Options`] / [`Profile`] / [`Backend`],
+//!   [`Warning`] / [`WarningKind`].
+//!
+//! The loader (sources, cache, refresh, change callback) is not bound yet: it
+//! will live in `loader.rs`, its callback trampolines catching panics with
+//! `std::panic::catch_unwind` before C sees them and resuming them after the
+//! C call returns, as git2-rs's `panic::wrap` does.
+//!
+//! # Linking
+//!
+//! `build.rs` looks for `libpathconfig.so` in `$PATHCONFIG_LIB_DIR`, then
+//! through `pkg-config pathconfig`, then in the repository's `out/lib`, and
+//! stops with instructions when none has it. `cargo run` and `cargo test` find
+//! the library at run time, in this crate and in crates depending on it; a
+//! binary started outside Cargo needs it on the loader's path (a system
+//! prefix plus `ldconfig`, `LD_LIBRARY_PATH`, or an rpath: see the README).
+//!
+//! # Threads
+//!
+//! [`PathConfiguration`] and [`Properties`] are `Send + Sync`: the header
+//! documents both C objects as immutable and safe to use from several threads
+//! at once. Each call's error is read from the calling thread's own slot
+//! right after the call.
+
+#![deny(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+mod config;
+mod error;
+mod json;
+mod options;
+mod properties;
+#[allow(missing_docs)]
+pub mod sys;
+mod util;
+mod warning;
+
+use std::ffi::CStr;
+
+pub use crate::config::PathConfiguration;
+pub use crate::error::{error_name, Error, ErrorCode};
+pub use crate::options::{Backend, Options, Profile};
+pub use crate::properties::{Iter, Keys, Properties};
+pub use crate::util::Binding;
+pub use crate::warning::{Warning, WarningKind};
+
+/// The version of the header this crate was written against, e.g. `"0.1.0"`.
+pub const HEADER_VERSION: &str = sys::PATHCONFIG_VERSION;
+
+/// The version of the library loaded at run time, e.g. `"0.1.0"`; compare with
+/// [`HEADER_VERSION`] to detect a mismatch.
+pub fn version() -> &'static str {
+    // SAFETY: pathconfig_version takes no arguments and returns a static,
+    // never-NULL, NUL-terminated string.
+    let v = unsafe { CStr::from_ptr(sys::pathconfig_version()) };
+    v.to_str().unwrap_or("")
+}
+
+/// The library's version as MAJOR * 1000000 + MINOR * 1000 + PATCH.
+pub fn version_number() -> i32 {
+    // SAFETY: no arguments, no preconditions.
+    unsafe { sys::pathconfig_version_number() }
+}
