@@ -1,0 +1,72 @@
+import PathConfiguration
+import Testing
+
+/// Corrupted documents must fail with a located error or load; never crash.
+@Suite("Hostile input")
+struct HostileInputTests {
+    /// A small deterministic generator (SplitMix64), so failures reproduce.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let seeds: [String] = [
+        Conformance.fixtureJSON(Conformance.ios, "test-configuration"),
+        Conformance.fixtureJSON(Conformance.android, "hna_asset_test_configuration"),
+        "{\"settings\": {\"tabs\": [{\"title\": \"é\", \"path\": \"/\"},]}, \"rules\": [{\"patterns\": [\"^/a(/\\\\d+)?$\", \"\\\\.pdf$\"], \"properties\": {\"n\": 1.5e3, \"s\": \"\\ud83d\\ude00\"}},]}",
+    ]
+
+    static let interesting: [UInt8] = Array("{}[]\",:\\/ \n0123456789.-+eEtrufalsn()[]*?^$|".utf8) + [0x00, 0x7F, 0x80, 0xC3, 0xE2, 0xF0, 0xFF]
+
+    @Test("mutated documents load or fail with a position inside the document", arguments: Profile.allCases)
+    func mutations(_ profile: Profile) throws {
+        var rng = SplitMix(state: 0x5EED_0000 &+ UInt64(Profile.allCases.firstIndex(of: profile)!))
+        var loaded = 0, failed = 0
+        for round in 0..<1_500 {
+            var bytes = Array(Self.seeds[round % Self.seeds.count].utf8)
+            for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                let i = Int.random(in: 0..<bytes.count, using: &rng)
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0: bytes[i] = Self.interesting.randomElement(using: &rng)!
+                case 1: bytes.remove(at: i)
+                case 2: bytes.insert(Self.interesting.randomElement(using: &rng)!, at: i)
+                default: bytes.removeSubrange(i...)
+                }
+                if bytes.isEmpty { bytes = [0x20] }
+            }
+            do {
+                let config = try PathConfiguration(json: bytes, options: LoadOptions(profile: profile, lenient: round % 2 == 0))
+                _ = config.properties(for: "https://example.com/a/new?x=1").json
+                _ = config.explain("/edit").json
+                loaded += 1
+            } catch {
+                failed += 1
+                #expect(!error.message.isEmpty)
+                if let location = error.location {
+                    #expect(location.offset <= bytes.count)
+                    #expect(location.line >= 1 && location.column >= 1)
+                }
+            }
+        }
+        #expect(loaded + failed == 1_500)
+        #expect(failed > 0)
+    }
+
+    @Test("hostile URLs resolve without trouble", arguments: [
+        "", "?", "#", "://", "http://", "http://x?%", "http://x/%zz%", "http://x/%C3%28", String(repeating: "/a", count: 50_000),
+        "http://[::1]:80/a?b#c", "a:b:c", "\u{0}/new", "/new\u{0}", "HTTP://X/NEW", "http://x/\u{FEFF}new",
+    ])
+    func urls(_ input: String) throws {
+        for profile in Profile.allCases {
+            let config = try PathConfiguration(json: Conformance.fixtureJSON(Conformance.ios, "test-configuration"), options: LoadOptions(profile: profile))
+            let result = config.properties(for: input)
+            #expect(result.json.hasPrefix("{"))
+        }
+    }
+}
