@@ -1,0 +1,136 @@
+//! Every case of ../shared/conformance/ios.json through the crate.
+
+mod support;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use pathconfig::{ErrorCode, Options, PathConfiguration, Profile, WarningKind};
+use support::{case_options, check_consistent, load_conformance, typed_value, Json};
+
+fn profile_of(case: &Json) -> Profile {
+    match case.at("library").as_str() {
+        Some("turbo-ios") => Profile::TurboIos,
+        Some("hotwire-native-ios") => Profile::HotwireIos,
+        other => panic!("unknown library {other:?}"),
+    }
+}
+
+fn fixture_text(doc: &Json, case: &Json) -> String {
+    let name = case.at("fixture").as_str().expect("fixture name");
+    doc.at("fixtures").get(name).unwrap_or_else(|| panic!("no fixture {name}")).to_json()
+}
+
+/// Runs `check` on every case, collects every failure, and fails once with all of them.
+fn run_all(cases: &[Json], check: impl Fn(&Json)) -> usize {
+    let mut failures = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        if let Err(panic) = catch_unwind(AssertUnwindSafe(|| check(case))) {
+            let why = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            failures.push(format!(
+                "case {i} ({}; input {}): {why}",
+                case.at("source").to_json(),
+                case.at("input").to_json()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    cases.len()
+}
+
+#[test]
+fn ios_cases() {
+    let doc = load_conformance("ios.json");
+    let cases = doc.at("cases").as_array();
+    assert!(!cases.is_empty(), "ios.json has no cases");
+    let n = run_all(cases, |case| {
+        let profile = profile_of(case);
+        let config = PathConfiguration::from_json(&fixture_text(&doc, case), &case_options(profile, case))
+            .unwrap_or_else(|e| panic!("load: {e}"));
+        assert_eq!(config.profile(), Some(profile));
+        let builtins = if case.at("append_default_rules").as_bool() == Some(true) { 3 } else { 0 };
+        assert_eq!(config.rule_count(), config.document_rule_count() + builtins, "built-in rules");
+
+        let input = case.at("input").as_str().expect("input");
+        let props = config.properties(input).unwrap_or_else(|e| panic!("properties: {e}"));
+        assert_eq!(Json::parse(props.json()), *case.at("expected_properties"), "properties: got {}", props.json());
+        assert_eq!(config.properties_json(input).unwrap(), props.json(), "properties_json vs Properties::json");
+        assert_eq!(
+            config.matched_string(input).unwrap(),
+            case.at("matched_string").as_str().unwrap(),
+            "matched string"
+        );
+        check_consistent(&props, input);
+
+        if let Some(typed) = case.get("expected_typed") {
+            for (key, want) in typed.members() {
+                assert_eq!(typed_value(&props, key), *want, "typed {key}");
+            }
+        }
+        if let Some(accessor) = case.get("expected_string_accessor") {
+            for (key, want) in accessor.members() {
+                // The apps' String subscript: the string, or nil for anything else.
+                let got = match props.get_str(key) {
+                    Ok(Some(s)) => Json::String(s.to_string()),
+                    Ok(None) => Json::Null,
+                    Err(e) if e.code() == ErrorCode::Type => Json::Null,
+                    Err(e) => panic!("get_str({key}): {e}"),
+                };
+                assert_eq!(got, *want, "string accessor {key}");
+            }
+        }
+        if let Some(want) = case.get("expected_rule_match").and_then(Json::as_bool) {
+            let explain = Json::parse(&config.explain(input).unwrap());
+            assert_eq!(explain.at("input").as_str(), Some(input));
+            assert_eq!(explain.at("matched_string"), case.at("matched_string"));
+            assert_eq!(explain.at("properties"), case.at("expected_properties"));
+            let matched = explain
+                .at("rules")
+                .as_array()
+                .iter()
+                .any(|r| r.at("index").as_f64() == Some(0.0) && r.at("builtin").as_bool() != Some(true));
+            assert_eq!(matched, want, "rule 0 matches: explain = {}", explain.to_json());
+        }
+    });
+    eprintln!("ios.json: {n} cases passed");
+}
+
+#[test]
+fn ios_settings_cases() {
+    let doc = load_conformance("ios.json");
+    let cases = doc.at("settings_cases").as_array();
+    assert!(!cases.is_empty(), "ios.json has no settings_cases");
+    let n = run_all(cases, |case| {
+        let profile = profile_of(case);
+        let text = fixture_text(&doc, case);
+        let loaded = PathConfiguration::from_json(&text, &Options::new().profile(profile));
+        if !case.at("expected_error").is_null() {
+            let err = loaded.expect_err("the fixture must be rejected");
+            assert!(matches!(err.code(), ErrorCode::Schema | ErrorCode::Json), "error code {:?}: {err}", err.code());
+            assert!(!err.message().is_empty());
+            return;
+        }
+        let config = loaded.unwrap_or_else(|e| panic!("load: {e}"));
+        assert_eq!(Json::parse(&config.settings().unwrap()), *case.at("expected_settings"), "settings");
+
+        let source = case.at("source").as_str().unwrap();
+        let document_only = ["test_json_", "Loader", "Decoder"].iter().any(|s| source.contains(s));
+        let count = if document_only { config.document_rule_count() } else { config.rule_count() };
+        assert_eq!(
+            Some(count as f64),
+            case.at("expected_rule_count").as_f64(),
+            "rule count (document only: {document_only})"
+        );
+
+        // A settings value that is not an object is ignored, with a warning.
+        let settings = Json::parse(&text);
+        if matches!(settings.get("settings"), Some(s) if !matches!(s, Json::Object(_))) {
+            let warnings = config.warnings().unwrap();
+            assert!(warnings.iter().any(|w| w.kind == WarningKind::IgnoredSettings), "warnings: {warnings:?}");
+        }
+    });
+    eprintln!("ios.json settings_cases: {n} cases passed");
+}
