@@ -79,7 +79,10 @@ impl ErrorCode {
 
     /// The C name, e.g. `"PATHCONFIG_E_JSON"`, as `pathconfig_error_name` gives it.
     pub fn name(self) -> &'static str {
-        error_name(self.raw().unwrap_or(-1))
+        match self.raw() {
+            Some(code) => error_name(code),
+            None => "PATHCONFIG_E_UNKNOWN",
+        }
     }
 
     /// True for the codes a load can fail with that are about the input

@@ -390,7 +390,7 @@ impl Binding for Properties {
 
 impl fmt::Debug for Properties {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("Properties").field(&self.json()).finish()
+        write!(f, "Properties({})", self.json())
     }
 }
 
