@@ -1,0 +1,246 @@
+"""A loaded path configuration."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Dict, List, Optional, Union
+
+from . import _ffi
+from ._errors import ConfigError
+from ._handle import OwnedHandle
+from ._result import Properties
+
+_lib = _ffi.lib
+
+#: The profiles the library knows (``profile=`` values).
+PROFILES = ("hotwire-ios", "turbo-ios", "hotwire-android", "turbo-android")
+
+StrPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+JSONText = Union[str, bytes, bytearray, memoryview]
+
+
+def _options_json(
+    profile: Optional[str],
+    match_query_strings: Optional[bool],
+    backend: Optional[str],
+    lenient: bool,
+) -> bytes:
+    """The ``options_json`` argument: only the options given, so the library
+    applies its own defaults for the rest."""
+    options: Dict[str, Any] = {}
+    if profile is not None:
+        if not isinstance(profile, str):
+            raise TypeError(f"profile must be str or None, not {type(profile).__name__}")
+        options["profile"] = profile
+    if match_query_strings is not None:
+        if not isinstance(match_query_strings, bool):
+            raise TypeError(f"match_query_strings must be bool or None, not {type(match_query_strings).__name__}")
+        options["match_query_strings"] = match_query_strings
+    if backend is not None:
+        if not isinstance(backend, str):
+            raise TypeError(f"backend must be str or None, not {type(backend).__name__}")
+        options["backend"] = backend
+    if not isinstance(lenient, bool):
+        raise TypeError(f"lenient must be bool, not {type(lenient).__name__}")
+    if lenient:
+        options["lenient"] = True
+    # ASCII JSON: a NUL or a lone surrogate in a value travels escaped and is
+    # rejected by the library as a bad option value.
+    return json.dumps(options).encode("ascii")
+
+
+def _c_text(value: str, what: str) -> bytes:
+    """``value`` as a NUL-terminated UTF-8 argument."""
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be str, not {type(value).__name__}")
+    if "\0" in value:
+        raise ValueError(f"{what} contains a NUL character")
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"{what} cannot be encoded as UTF-8: {exc.reason} at index {exc.start}") from None
+
+
+def _c_path(path: StrPath) -> bytes:
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"path must be str, bytes or os.PathLike, not {type(path).__name__}")
+    raw = os.fsencode(path)
+    if b"\0" in raw:
+        raise ValueError("path contains a NUL character")
+    return raw
+
+
+class PathConfiguration(OwnedHandle):
+    """A loaded path configuration: immutable and safe to share between threads.
+
+    Make one with :meth:`from_file` or :meth:`from_json`; the options are
+    keyword-only:
+
+    - ``profile``: whose reading of the file to reproduce: ``"hotwire-ios"``
+      (default), ``"turbo-ios"``, ``"hotwire-android"``, ``"turbo-android"``.
+    - ``match_query_strings``: append ``?query`` to URL paths before matching;
+      ``None`` (default) takes the profile's default (on for all but turbo-ios).
+    - ``backend``: the regex engine, ``"pcre2"`` (default and only one built in).
+    - ``lenient``: skip invalid patterns with a warning instead of failing.
+
+    Failures raise :class:`ConfigError` (a :class:`ValueError`) carrying
+    ``code``, ``line``, ``column``, ``rule_index``, ``pattern_index`` and
+    ``message``; arguments of the wrong type raise :class:`TypeError`.
+
+    The C handle is released by :meth:`close`, at the end of a ``with`` block
+    (unlike :mod:`sqlite3`, whose connection's ``with`` commits but leaves the
+    connection open, ``with`` here really releases), or when the object is
+    garbage-collected. Any use after that raises :class:`ClosedError`.
+    :class:`Properties` already returned stay valid.
+    """
+
+    _settings: Optional[str]
+
+    def __init__(self) -> None:
+        raise TypeError("use PathConfiguration.from_file() or PathConfiguration.from_json()")
+
+    @classmethod
+    def _wrap(cls, ptr: Any) -> "PathConfiguration":
+        self = cls.__new__(cls)
+        self._settings = None
+        self._own(ptr, _lib.pathconfig_release)
+        return self
+
+    @classmethod
+    def from_file(
+        cls,
+        path: StrPath,
+        *,
+        profile: Optional[str] = None,
+        match_query_strings: Optional[bool] = None,
+        backend: Optional[str] = None,
+        lenient: bool = False,
+    ) -> "PathConfiguration":
+        """Loads the configuration in the file at ``path``.
+
+        Raises:
+            ConfigError: the file cannot be read (``E_IO``; also ``E_ARGUMENT``
+                for a path that is not valid UTF-8) or is rejected (see
+                :meth:`from_json`). ``filename`` is set to ``path``.
+            TypeError: an argument has the wrong type.
+            ValueError: ``path`` contains a NUL character.
+        """
+        raw = _c_path(path)
+        options = _options_json(profile, match_query_strings, backend, lenient)
+        err = _ffi.ErrorStruct()
+        try:
+            ptr = _lib.pathconfig_load_file(raw, options, err)
+        except ConfigError as exc:
+            exc.filename = os.fsdecode(raw)
+            raise
+        return cls._wrap(ptr)
+
+    @classmethod
+    def from_json(
+        cls,
+        text: JSONText,
+        *,
+        profile: Optional[str] = None,
+        match_query_strings: Optional[bool] = None,
+        backend: Optional[str] = None,
+        lenient: bool = False,
+    ) -> "PathConfiguration":
+        """Loads a configuration from JSON text (``str``) or UTF-8 bytes
+        (``bytes``, ``bytearray``, ``memoryview``). The whole buffer is read,
+        NUL bytes included, so a NUL is reported as a JSON error.
+
+        Raises:
+            ConfigError: ``E_JSON`` (not JSON, or not UTF-8), ``E_SCHEMA``,
+                ``E_REGEX``, ``E_LIMIT``, ``E_OPTIONS``, ``E_BACKEND``.
+            TypeError: an argument has the wrong type.
+            ValueError: ``text`` is a ``str`` that cannot be encoded as UTF-8
+                (a lone surrogate).
+        """
+        if isinstance(text, str):
+            try:
+                data = text.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise ValueError(f"text cannot be encoded as UTF-8: {exc.reason} at index {exc.start}") from None
+        elif isinstance(text, (bytes, bytearray, memoryview)):
+            data = bytes(text)
+        else:
+            raise TypeError(f"text must be str or bytes, not {type(text).__name__}")
+        options = _options_json(profile, match_query_strings, backend, lenient)
+        err = _ffi.ErrorStruct()
+        return cls._wrap(_lib.pathconfig_load_json(data, len(data), options, err))
+
+    # --- lookups --------------------------------------------------------------
+
+    def properties(self, url: str) -> Dict[str, Any]:
+        """The merged properties of every rule matching ``url`` (an absolute
+        URL or a path), as a new ``dict`` with JSON types; ``{}`` when no
+        rule matches."""
+        return json.loads(self._call(_lib.pathconfig_properties, _c_text(url, "url")))  # type: ignore[no-any-return]
+
+    def resolve(self, url: str) -> Properties:
+        """Like :meth:`properties`, as a :class:`Properties` mapping that also
+        has the typed accessors (``context``, ``presentation``, ...)."""
+        arg = _c_text(url, "url")
+        return Properties._wrap(self._call(_lib.pathconfig_resolve, arg, _ffi.ErrorStruct()))
+
+    def explain(self, url: str) -> Dict[str, Any]:
+        """Why ``url`` resolves as it does, as ``pathconfig explain`` prints
+        it: ``input``, ``matched_string``, ``rules`` (each with ``index``,
+        ``pattern``, ``pattern_index``, and ``description`` / ``builtin`` when
+        they apply), ``properties``, and ``limit_exceeded`` when any search ran
+        out of its match budget."""
+        return json.loads(self._call(_lib.pathconfig_explain, _c_text(url, "url")))  # type: ignore[no-any-return]
+
+    def matched_string(self, url: str) -> str:
+        """The string the patterns see for ``url`` under this profile and
+        options (e.g. ``"/messages/new?x=1"``)."""
+        return self._call(_lib.pathconfig_matched_string, _c_text(url, "url"))
+
+    # --- the configuration itself ----------------------------------------------
+
+    @property
+    def settings(self) -> Dict[str, Any]:
+        """The document's top-level ``settings`` (``{}`` when absent), a new
+        ``dict`` on each access."""
+        text = self._settings
+        if text is None or self._closed:
+            text = self._settings = self._call(_lib.pathconfig_settings)
+        return json.loads(text)  # type: ignore[no-any-return]
+
+    @property
+    def warning_details(self) -> List[Dict[str, Any]]:
+        """What the load noticed but accepted, one ``dict`` per warning with
+        ``kind`` (``"duplicate-key"``, ``"skipped-pattern"``,
+        ``"ignored-settings"``), ``message``, ``line``, ``column``,
+        ``rule_index`` and ``pattern_index`` (``None`` when not applicable)."""
+        return json.loads(self._call(_lib.pathconfig_warnings))  # type: ignore[no-any-return]
+
+    @property
+    def warnings(self) -> List[str]:
+        """The warnings as text, ``"LINE:COLUMN: MESSAGE"`` when they have a
+        position (the library never prints them)."""
+        return [
+            f"{w['line']}:{w['column']}: {w['message']}" if w.get("line") is not None else w["message"]
+            for w in self.warning_details
+        ]
+
+    @property
+    def rule_count(self) -> int:
+        """The number of rules, the profile's built-in rules included."""
+        return self._call(_lib.pathconfig_rule_count)
+
+    @property
+    def document_rule_count(self) -> int:
+        """The number of rules in the document (built-ins excluded)."""
+        return self._call(_lib.pathconfig_document_rule_count)
+
+    @property
+    def profile(self) -> str:
+        """The profile the configuration was loaded with."""
+        return self._call(_lib.pathconfig_profile)
+
+    def __repr__(self) -> str:
+        if self._closed:
+            return "<pathconfig.PathConfiguration (closed)>"
+        return f"<pathconfig.PathConfiguration profile={self.profile!r} rules={self.document_rule_count}>"

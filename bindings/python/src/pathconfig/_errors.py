@@ -1,0 +1,211 @@
+"""Exceptions raised by the binding, and the library's status codes.
+
+Every failure the library reports becomes an instance of :class:`Error` (one
+base class, a subclass per kind, the code and its name on each, as CPython's
+``sqlite3`` does):
+
+- :class:`ConfigError` (also a :class:`ValueError`): the document, the options
+  or an argument was rejected (``PATHCONFIG_E_JSON`` ... ``PATHCONFIG_E_ARGUMENT``).
+- :class:`ClosedError` (also a :class:`ValueError`, like I/O on a closed file):
+  a configuration or result was used after ``close()``.
+- :class:`InternalError` (also a :class:`RuntimeError`): the library ran out
+  of memory for a string or hit a bug (``PATHCONFIG_E_NOMEM``, ``_INTERNAL``).
+
+Argument checks done in Python before calling C raise the builtins
+(:class:`TypeError` for a wrong type, :class:`ValueError` for a NUL inside a
+string or text that cannot be encoded as UTF-8).
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, Optional, Tuple, Type
+
+
+class ErrorCode(enum.IntEnum):
+    """The ``PATHCONFIG_*`` status codes of ``pathconfig.h`` (stable numbers)."""
+
+    OK = 0
+    E_JSON = 1
+    """The document is not JSON (or not UTF-8); line/column say where."""
+    E_SCHEMA = 2
+    """JSON, but not a path configuration; line/column, rule/pattern index."""
+    E_REGEX = 3
+    """A pattern the regex engine rejects; rule/pattern index and position."""
+    E_OPTIONS = 4
+    """A bad option: unknown profile, wrong value type, unknown key."""
+    E_IO = 5
+    """The file could not be opened or read."""
+    E_LIMIT = 6
+    """The document exceeds a limit (size, nesting, rule or pattern counts)."""
+    E_BACKEND = 7
+    """The regex backend is not built into this library ("foundation")."""
+    E_ARGUMENT = 8
+    """A NULL, non-UTF-8 or out-of-range argument."""
+    E_NOMEM = 9
+    """The library could not allocate a string it returns."""
+    E_INTERNAL = 10
+    """A bug in libpathconfig."""
+    E_TYPE = 11
+    """A value getter found the key with another JSON type."""
+
+
+#: Codes reported as :class:`ConfigError`: the input was rejected.
+_CONFIG_CODES = frozenset(
+    {
+        ErrorCode.E_JSON,
+        ErrorCode.E_SCHEMA,
+        ErrorCode.E_REGEX,
+        ErrorCode.E_OPTIONS,
+        ErrorCode.E_IO,
+        ErrorCode.E_LIMIT,
+        ErrorCode.E_BACKEND,
+        ErrorCode.E_ARGUMENT,
+        ErrorCode.E_TYPE,
+    }
+)
+
+
+def _as_code(code: int) -> "ErrorCode | int":
+    try:
+        return ErrorCode(code)
+    except ValueError:
+        return code
+
+
+class Error(Exception):
+    """Base class of every exception the library reports.
+
+    Attributes:
+        code: the status code (an :class:`ErrorCode`, which compares equal to
+            the C constant), or ``None`` for errors the binding raises itself
+            (:class:`ClosedError`).
+        name: the code's C name, e.g. ``"PATHCONFIG_E_JSON"``.
+        message: the library's human-readable text, without the position.
+    """
+
+    code: "ErrorCode | int | None"
+    name: str
+    message: str
+
+    def __init__(self, message: str, code: "int | None" = None, name: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = None if code is None else _as_code(code)
+        if name is None:
+            name = f"PATHCONFIG_{self.code.name}" if isinstance(self.code, ErrorCode) else "PATHCONFIG_E_UNKNOWN"
+        self.name = name
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return (_rebuild, (type(self), self.__dict__.copy()))
+
+
+def _rebuild(cls: Type[Error], state: dict) -> Error:
+    error = cls.__new__(cls)
+    Exception.__init__(error, state.get("message", ""))
+    error.__dict__.update(state)
+    return error
+
+
+class ConfigError(Error, ValueError):
+    """The configuration, its options or an argument was rejected.
+
+    Raised by :meth:`PathConfiguration.from_file` and
+    :meth:`PathConfiguration.from_json` (codes ``E_JSON``, ``E_SCHEMA``,
+    ``E_REGEX``, ``E_OPTIONS``, ``E_IO``, ``E_LIMIT``, ``E_BACKEND``,
+    ``E_ARGUMENT``) and by any call whose argument the library refuses
+    (``E_ARGUMENT``).
+
+    Attributes (besides :class:`Error`'s):
+        line, column: 1-based position in the document (column in Unicode
+            scalars), or ``None`` when the error has no position.
+        rule_index, pattern_index: 0-based indices of the rule and pattern at
+            fault, or ``None``.
+        filename: the file given to ``from_file``, else ``None``.
+
+    ``str(error)`` is ``"[FILE:]LINE:COLUMN: MESSAGE"`` when there is a
+    position (as the ``pathconfig`` command prints it), else the message.
+    """
+
+    line: Optional[int]
+    column: Optional[int]
+    rule_index: Optional[int]
+    pattern_index: Optional[int]
+    filename: Optional[str]
+
+    def __init__(
+        self,
+        message: str,
+        code: int,
+        name: Optional[str] = None,
+        *,
+        line: Optional[int] = None,
+        column: Optional[int] = None,
+        rule_index: Optional[int] = None,
+        pattern_index: Optional[int] = None,
+        filename: Optional[str] = None,
+    ) -> None:
+        super().__init__(message, code, name)
+        self.line = line
+        self.column = column
+        self.rule_index = rule_index
+        self.pattern_index = pattern_index
+        self.filename = filename
+
+    def __str__(self) -> str:
+        if self.line is None:
+            return self.message
+        where = [str(self.line)] if self.column is None else [str(self.line), str(self.column)]
+        if self.filename is not None:
+            where.insert(0, self.filename)
+        return ":".join(where) + ": " + self.message
+
+    def __repr__(self) -> str:
+        fields = [f"code={self.name}", f"message={self.message!r}"]
+        for attr in ("line", "column", "rule_index", "pattern_index", "filename"):
+            value = getattr(self, attr)
+            if value is not None:
+                fields.append(f"{attr}={value!r}")
+        return f"{type(self).__name__}({', '.join(fields)})"
+
+
+class ClosedError(Error, ValueError):
+    """A :class:`PathConfiguration` or :class:`Properties` was used after
+    ``close()`` (or after its ``with`` block ended). ``code`` is ``None``."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, None, "closed")
+
+
+class InternalError(Error, RuntimeError):
+    """The library could not allocate a string (``E_NOMEM``) or hit a bug
+    (``E_INTERNAL``, or a code this binding does not know)."""
+
+
+def from_fields(
+    code: int,
+    message: str,
+    line: int = 0,
+    column: int = 0,
+    rule_index: int = -1,
+    pattern_index: int = -1,
+    name: Optional[str] = None,
+    filename: Optional[str] = None,
+) -> Error:
+    """The exception for a ``pathconfig_error`` as C fills it (0 and -1 mean
+    "not applicable" there, ``None`` here)."""
+    if code in _CONFIG_CODES:
+        return ConfigError(
+            message,
+            code,
+            name,
+            line=line if line > 0 else None,
+            column=column if line > 0 and column > 0 else None,
+            rule_index=rule_index if rule_index >= 0 else None,
+            pattern_index=pattern_index if pattern_index >= 0 else None,
+            filename=filename,
+        )
+    return InternalError(message or "libpathconfig reported an unknown failure", code, name)

@@ -1,0 +1,250 @@
+"""The C API of include/pathconfig.h, declared once.
+
+One table, :data:`SIGNATURES`, gives each exported function its argument
+types, result type and an ``errcheck`` that turns the library's failure
+conventions into exceptions, so callers never see a NULL or a negative code:
+
+- handles are typed pointers to opaque structures (``ConfigPtr``,
+  ``ResultPtr``), so one cannot be passed where the other is expected;
+- strings the caller owns (``char *``) come back as ``c_void_p``, are copied
+  into a Python ``str`` and freed at once with ``pathconfig_free_string``;
+- strings borrowed from a handle (``const char *``) come back as ``c_char_p``,
+  which ctypes copies into ``bytes`` immediately, before anything can free them;
+- failures are read from the ``pathconfig_error`` the call filled (load,
+  resolve) or from the thread-local ``pathconfig_last_error()``, in the calling
+  thread, right after the call.
+
+The library is opened with :class:`ctypes.CDLL`, so ctypes releases the GIL
+for the duration of every call: resolving in several threads runs in parallel.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from ctypes import POINTER, c_char, c_char_p, c_double, c_int, c_int64, c_size_t, c_void_p
+from typing import Any, Callable, Dict, NoReturn, Optional, Sequence, Tuple
+
+from ._errors import Error, from_fields
+from ._loader import load_library
+
+#: The header this module mirrors (PATHCONFIG_VERSION_NUMBER of pathconfig.h).
+HEADER_VERSION = "0.1.0"
+HEADER_VERSION_NUMBER = 1000
+
+#: Return values of the raw value getters.
+FOUND = 1
+NOT_FOUND = 0
+
+
+class Config(ctypes.Structure):
+    """``struct pathconfig``: opaque, only ever handled through a pointer."""
+
+
+class Result(ctypes.Structure):
+    """``struct pathconfig_result``: opaque, only ever handled through a pointer."""
+
+
+ConfigPtr = POINTER(Config)
+ResultPtr = POINTER(Result)
+
+
+class ErrorStruct(ctypes.Structure):
+    """``struct pathconfig_error``, field for field (fields are only ever appended)."""
+
+    _fields_ = [
+        ("code", c_int),
+        ("line", c_int),
+        ("column", c_int),
+        ("message", c_char * 512),
+        ("rule_index", c_int),
+        ("pattern_index", c_int),
+    ]
+
+    def to_exception(self) -> Error:
+        """The exception for this failure (the fields are copied)."""
+        return from_fields(
+            self.code,
+            self.message.decode("utf-8", "replace"),
+            self.line,
+            self.column,
+            self.rule_index,
+            self.pattern_index,
+            name=error_name(self.code),
+        )
+
+
+ErrorPtr = POINTER(ErrorStruct)
+
+
+def error_name(code: int) -> str:
+    """``pathconfig_error_name``: the C name of a status code."""
+    return lib.pathconfig_error_name(code).decode("ascii", "replace")
+
+
+def last_error() -> Error:
+    """The calling thread's last error as an exception."""
+    return lib.pathconfig_last_error().contents.to_exception()
+
+
+def _raise_last() -> NoReturn:
+    raise last_error()
+
+
+def _last_code() -> int:
+    return int(lib.pathconfig_last_error().contents.code)
+
+
+# --- errcheck functions --------------------------------------------------------
+
+
+def _check_new_handle(result: Any, func: Any, args: Tuple[Any, ...]) -> Any:
+    """Constructors with a ``pathconfig_error *err`` last argument: NULL raises
+    what ``err`` says."""
+    if not result:
+        err = args[-1]
+        if isinstance(err, ErrorStruct) and err.code != 0:
+            raise err.to_exception()
+        _raise_last()
+    return result
+
+
+def _check_owned_text(result: Optional[int], func: Any, args: Tuple[Any, ...]) -> str:
+    """``char *`` the caller frees: copy, free, decode."""
+    if result is None:
+        _raise_last()
+    try:
+        data = ctypes.string_at(result)
+    finally:
+        lib.pathconfig_free_string(result)
+    return data.decode("utf-8")
+
+
+def _check_borrowed_text(result: Optional[bytes], func: Any, args: Tuple[Any, ...]) -> str:
+    """``const char *`` that is NULL only on failure (already copied by c_char_p)."""
+    if result is None:
+        _raise_last()
+    return result.decode("utf-8")
+
+
+def _check_optional_text(result: Optional[bytes], func: Any, args: Tuple[Any, ...]) -> Optional[str]:
+    """``const char *`` where NULL with a cleared last error means "no value"."""
+    if result is None:
+        if _last_code() != 0:
+            _raise_last()
+        return None
+    return result.decode("utf-8")
+
+
+def _check_typed_bool(result: int, func: Any, args: Tuple[Any, ...]) -> bool:
+    """1 or 0, or a negated code."""
+    if result < 0:
+        _raise_last()
+    return bool(result)
+
+
+def _check_count(result: int, func: Any, args: Tuple[Any, ...]) -> int:
+    """``size_t`` where 0 may also mean failure."""
+    if result == 0 and _last_code() != 0:
+        _raise_last()
+    return int(result)
+
+
+def _check_getter(result: int, func: Any, args: Tuple[Any, ...]) -> int:
+    """FOUND / NOT_FOUND, or a negated code."""
+    if result < 0:
+        _raise_last()
+    return int(result)
+
+
+# --- the signature table ------------------------------------------------------
+
+Signature = Tuple[Sequence[Any], Any, Optional[Callable[..., Any]]]
+
+#: name -> (argtypes, restype, errcheck), in the header's order.
+SIGNATURES: Dict[str, Signature] = {
+    # Version and errors
+    "pathconfig_version": ([], c_char_p, _check_borrowed_text),
+    "pathconfig_version_number": ([], c_int, None),
+    "pathconfig_last_error": ([], ErrorPtr, None),
+    "pathconfig_error_name": ([c_int], c_char_p, None),
+    # Loading
+    "pathconfig_load_json": ([c_char_p, c_size_t, c_char_p, ErrorPtr], ConfigPtr, _check_new_handle),
+    "pathconfig_load_file": ([c_char_p, c_char_p, ErrorPtr], ConfigPtr, _check_new_handle),
+    "pathconfig_retain": ([ConfigPtr], ConfigPtr, None),
+    "pathconfig_release": ([ConfigPtr], None, None),
+    # Resolving
+    "pathconfig_properties": ([ConfigPtr, c_char_p], c_void_p, _check_owned_text),
+    "pathconfig_resolve": ([ConfigPtr, c_char_p, ErrorPtr], ResultPtr, _check_new_handle),
+    "pathconfig_result_free": ([ResultPtr], None, None),
+    "pathconfig_result_json": ([ResultPtr], c_char_p, _check_borrowed_text),
+    "pathconfig_result_count": ([ResultPtr], c_size_t, _check_count),
+    "pathconfig_result_key": ([ResultPtr, c_size_t], c_char_p, _check_borrowed_text),
+    # Raw values of a result
+    "pathconfig_result_get_string": ([ResultPtr, c_char_p, POINTER(c_char_p)], c_int, _check_getter),
+    "pathconfig_result_get_bool": ([ResultPtr, c_char_p, POINTER(c_int)], c_int, _check_getter),
+    "pathconfig_result_get_int64": ([ResultPtr, c_char_p, POINTER(c_int64)], c_int, _check_getter),
+    "pathconfig_result_get_double": ([ResultPtr, c_char_p, POINTER(c_double)], c_int, _check_getter),
+    "pathconfig_result_get_json": ([ResultPtr, c_char_p, POINTER(c_char_p)], c_int, _check_getter),
+    # Typed accessors of a result
+    "pathconfig_result_typed_string": ([ResultPtr, c_char_p], c_char_p, _check_optional_text),
+    "pathconfig_result_typed_bool": ([ResultPtr, c_char_p], c_int, _check_typed_bool),
+    "pathconfig_result_context": ([ResultPtr], c_char_p, _check_optional_text),
+    "pathconfig_result_presentation": ([ResultPtr], c_char_p, _check_optional_text),
+    "pathconfig_result_modal_style": ([ResultPtr], c_char_p, _check_optional_text),
+    "pathconfig_result_query_string_presentation": ([ResultPtr], c_char_p, _check_optional_text),
+    "pathconfig_result_view_controller": ([ResultPtr], c_char_p, _check_optional_text),
+    "pathconfig_result_title": ([ResultPtr], c_char_p, _check_optional_text),
+    "pathconfig_result_uri": ([ResultPtr], c_char_p, _check_optional_text),
+    "pathconfig_result_fallback_uri": ([ResultPtr], c_char_p, _check_optional_text),
+    "pathconfig_result_pull_to_refresh_enabled": ([ResultPtr], c_int, _check_typed_bool),
+    "pathconfig_result_modal_dismiss_gesture_enabled": ([ResultPtr], c_int, _check_typed_bool),
+    "pathconfig_result_animated": ([ResultPtr], c_int, _check_typed_bool),
+    "pathconfig_result_historical_location": ([ResultPtr], c_int, _check_typed_bool),
+    # Inspecting a configuration
+    "pathconfig_explain": ([ConfigPtr, c_char_p], c_void_p, _check_owned_text),
+    "pathconfig_matched_string": ([ConfigPtr, c_char_p], c_void_p, _check_owned_text),
+    "pathconfig_settings": ([ConfigPtr], c_void_p, _check_owned_text),
+    "pathconfig_warnings": ([ConfigPtr], c_void_p, _check_owned_text),
+    "pathconfig_rule_count": ([ConfigPtr], c_size_t, _check_count),
+    "pathconfig_document_rule_count": ([ConfigPtr], c_size_t, _check_count),
+    "pathconfig_profile": ([ConfigPtr], c_char_p, _check_borrowed_text),
+    "pathconfig_free_string": ([c_void_p], None, None),
+    # The configuration loader (issue 4: sources, cache, refresh, change
+    # callbacks) gets its rows here once its functions are in the header.
+}
+
+
+def _bind(library: ctypes.CDLL) -> None:
+    missing = []
+    for name, (argtypes, restype, errcheck) in SIGNATURES.items():
+        try:
+            func = getattr(library, name)
+        except AttributeError:
+            missing.append(name)
+            continue
+        func.argtypes = list(argtypes)
+        func.restype = restype
+        if errcheck is not None:
+            func.errcheck = errcheck
+    if missing:
+        raise ImportError(
+            f"libpathconfig at {library_path!r} lacks {', '.join(missing)}: "
+            f"it is older than the header this binding was written for ({HEADER_VERSION})",
+            name="pathconfig",
+        )
+
+
+def _check_version(library: ctypes.CDLL) -> None:
+    number = int(library.pathconfig_version_number())
+    if number // 1_000_000 != HEADER_VERSION_NUMBER // 1_000_000 or number < HEADER_VERSION_NUMBER:
+        raise ImportError(
+            f"libpathconfig at {library_path!r} is version "
+            f"{number // 1_000_000}.{number // 1000 % 1000}.{number % 1000}; "
+            f"this binding needs {HEADER_VERSION} or a later {HEADER_VERSION_NUMBER // 1_000_000}.x",
+            name="pathconfig",
+        )
+
+
+lib, library_path = load_library()
+_check_version(lib)
+_bind(lib)
