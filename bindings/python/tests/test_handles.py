@@ -1,0 +1,174 @@
+"""Handles: close(), with, use after close, finalisers, and the C types."""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import pathconfig
+from pathconfig import ClosedError, PathConfiguration, _ffi
+
+URL = "https://example.com/messages/42"
+
+
+def test_close_is_idempotent(sample_json: str) -> None:
+    cfg = PathConfiguration.from_json(sample_json)
+    assert not cfg.closed
+    cfg.close()
+    assert cfg.closed
+    cfg.close()
+    assert cfg.closed
+    assert repr(cfg) == "<pathconfig.PathConfiguration (closed)>"
+
+
+def test_with_releases(sample_json: str) -> None:
+    with PathConfiguration.from_json(sample_json) as cfg:
+        assert cfg.properties(URL)["title"] == "Message"
+    assert cfg.closed
+    with pytest.raises(ClosedError, match="closed PathConfiguration"):
+        cfg.properties(URL)
+
+
+def test_with_releases_on_exception(sample_json: str) -> None:
+    with pytest.raises(KeyError):
+        with PathConfiguration.from_json(sample_json) as cfg:
+            raise KeyError("boom")
+    assert cfg.closed
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        lambda c: c.properties(URL),
+        lambda c: c.resolve(URL),
+        lambda c: c.explain(URL),
+        lambda c: c.matched_string(URL),
+        lambda c: c.settings,
+        lambda c: c.warnings,
+        lambda c: c.warning_details,
+        lambda c: c.rule_count,
+        lambda c: c.document_rule_count,
+        lambda c: c.profile,
+    ],
+    ids=["properties", "resolve", "explain", "matched_string", "settings", "warnings", "warning_details",
+         "rule_count", "document_rule_count", "profile"],
+)
+def test_configuration_use_after_close(sample_json: str, use) -> None:  # type: ignore[no-untyped-def]
+    cfg = PathConfiguration.from_json(sample_json)
+    use(cfg)  # also fills any cache
+    cfg.close()
+    with pytest.raises(ClosedError) as info:
+        use(cfg)
+    assert isinstance(info.value, ValueError) and info.value.code is None
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        lambda p: p["title"],
+        lambda p: dict(p),
+        lambda p: len(p),
+        lambda p: list(p),
+        lambda p: "title" in p,
+        lambda p: p == {},
+        lambda p: p.json,
+        lambda p: p.get_string("title"),
+        lambda p: p.typed("context"),
+        lambda p: p.context,
+        lambda p: p.title,
+        lambda p: p.animated,
+    ],
+    ids=["getitem", "dict", "len", "iter", "contains", "eq", "json", "get_string", "typed", "context", "title", "animated"],
+)
+def test_result_use_after_close(sample, use) -> None:  # type: ignore[no-untyped-def]
+    props = sample.resolve(URL)
+    use(props)
+    props.close()
+    props.close()
+    assert props.closed
+    with pytest.raises(ClosedError, match="closed Properties"):
+        use(props)
+    assert repr(props) == "<pathconfig.Properties (closed)>"
+
+
+def test_result_outlives_configuration(sample_json: str) -> None:
+    cfg = PathConfiguration.from_json(sample_json)
+    props = cfg.resolve(URL)
+    cfg.close()
+    del cfg
+    gc.collect()
+    assert props["title"] == "Message" and props.view_controller == "message"
+    props.close()
+
+
+def test_finaliser_releases_unclosed_handles(sample_json: str) -> None:
+    # Not closing is allowed: __del__ releases (checked for leaks in test_memory).
+    for _ in range(100):
+        cfg = PathConfiguration.from_json(sample_json)
+        cfg.resolve(URL)
+        del cfg
+    gc.collect()
+
+
+def test_unclosed_handles_at_interpreter_exit(sample_json: str) -> None:
+    """Objects alive at shutdown (module globals, cycles) must not crash the exit."""
+    code = textwrap.dedent(
+        f"""
+        import pathconfig
+        cfg = pathconfig.PathConfiguration.from_json({sample_json!r})
+        props = cfg.resolve({URL!r})
+        class Cycle:
+            pass
+        c = Cycle(); c.self = c; c.cfg = pathconfig.PathConfiguration.from_json({sample_json!r}); c.props = c.cfg.resolve("/")
+        import sys
+        sys.modules["keep"] = c
+        print(props["title"])
+        """
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         env=_child_env())
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "Message\n" and run.stderr == ""
+
+
+def _child_env() -> dict:
+    import os
+
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    return env
+
+
+def test_handles_are_distinct_pointer_types() -> None:
+    assert _ffi.ConfigPtr is not _ffi.ResultPtr
+    assert issubclass(_ffi.ConfigPtr, ctypes._Pointer)
+    load = _ffi.lib.pathconfig_load_json
+    assert load.restype is _ffi.ConfigPtr
+    assert _ffi.lib.pathconfig_resolve.restype is _ffi.ResultPtr
+    # a result handle cannot be passed where a configuration is expected
+    with PathConfiguration.from_json('{"rules": []}') as cfg, cfg.resolve("/") as props:
+        with pytest.raises(ctypes.ArgumentError):
+            _ffi.lib.pathconfig_rule_count(props._ptr)
+
+
+def test_null_handles_are_errors_not_crashes() -> None:
+    with pytest.raises(pathconfig.ConfigError) as info:
+        _ffi.lib.pathconfig_rule_count(None)
+    assert info.value.code == pathconfig.ErrorCode.E_ARGUMENT
+    with pytest.raises(pathconfig.ConfigError):
+        _ffi.lib.pathconfig_properties(None, b"/")
+    with pytest.raises(pathconfig.ConfigError):
+        _ffi.lib.pathconfig_result_context(None)
+    _ffi.lib.pathconfig_release(None)
+    _ffi.lib.pathconfig_result_free(None)
+    _ffi.lib.pathconfig_free_string(None)
+
+
+def test_library_is_cdll_so_the_gil_is_released() -> None:
+    assert type(_ffi.lib) is ctypes.CDLL
+    assert not isinstance(_ffi.lib, ctypes.PyDLL)

@@ -1,0 +1,210 @@
+"""Finding the library, and the binding against the header it mirrors."""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import types
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+import pytest
+from conftest import PACKAGE, REPO
+
+import pathconfig
+from pathconfig import _ffi
+
+HEADER = REPO / "include" / "pathconfig.h"
+
+
+def header() -> str:
+    if not HEADER.is_file():
+        pytest.fail(f"{HEADER} not found: the binding is checked against the header of its clone", pytrace=False)
+    return HEADER.read_text(encoding="utf-8")
+
+
+# --- the header ---------------------------------------------------------------
+
+_C_TYPES = {
+    "void": None,
+    "int": ctypes.c_int,
+    "size_t": ctypes.c_size_t,
+    "char *": ctypes.c_void_p,  # owned: copied, then freed with pathconfig_free_string
+    "const char *": ctypes.c_char_p,  # borrowed: copied at once
+    "pathconfig *": _ffi.ConfigPtr,
+    "const pathconfig *": _ffi.ConfigPtr,
+    "pathconfig_result *": _ffi.ResultPtr,
+    "const pathconfig_result *": _ffi.ResultPtr,
+    "pathconfig_error *": _ffi.ErrorPtr,
+    "const pathconfig_error *": _ffi.ErrorPtr,
+    "const char **": ctypes.POINTER(ctypes.c_char_p),
+    "int *": ctypes.POINTER(ctypes.c_int),
+    "int64_t *": ctypes.POINTER(ctypes.c_int64),
+    "double *": ctypes.POINTER(ctypes.c_double),
+}
+
+
+def _ctype(decl: str) -> object:
+    decl = re.sub(r"\s*\*\s*", " *", " ".join(decl.split())).replace("* *", "**")
+    decl = re.sub(r" \*", " *", decl)
+    return _C_TYPES[decl.strip()]
+
+
+def declarations() -> Dict[str, Tuple[object, List[object]]]:
+    text = re.sub(r"/\*.*?\*/", "", header(), flags=re.S)
+    found = {}
+    for ret, name, params in re.findall(r"PATHCONFIG_API\s+([^;(]*?)\b(pathconfig_\w+)\s*\(([^)]*)\)\s*;", text):
+        args = []
+        if params.strip() != "void":
+            for param in params.split(","):
+                param = " ".join(param.split())
+                args.append(_ctype(re.sub(r"\w+$", "", param)))  # drop the parameter name
+        found[name] = (_ctype(ret), args)
+    return found
+
+
+def test_signature_table_matches_the_header() -> None:
+    declared = declarations()
+    assert len(declared) == len(re.findall(r"^PATHCONFIG_API ", header(), re.M))  # nothing missed by the parser
+    assert sorted(declared) == sorted(_ffi.SIGNATURES), "functions differ between the header and _ffi.SIGNATURES"
+    for name, (restype, argtypes) in declared.items():
+        table_args, table_restype, _ = _ffi.SIGNATURES[name]
+        assert list(table_args) == argtypes, f"{name}: argument types"
+        assert table_restype is restype, f"{name}: result type"
+
+
+def test_error_struct_matches_the_header() -> None:
+    body = re.search(r"typedef struct pathconfig_error \{(.*?)\} pathconfig_error;", header(), re.S)
+    assert body
+    fields: List[Tuple[str, str]] = []
+    for line in re.sub(r"/\*.*?\*/", "", body.group(1), flags=re.S).split(";"):
+        line = line.strip()
+        if not line:
+            continue
+        ctype, names = line.split(None, 1)
+        for field in names.split(","):
+            fields.append((ctype, field.strip()))
+    mine = []
+    for name, t in _ffi.ErrorStruct._fields_:
+        if t is ctypes.c_int:
+            mine.append(("int", name))
+        else:
+            assert t._type_ is ctypes.c_char
+            mine.append(("char", f"{name}[{t._length_}]"))
+    assert mine == fields
+    assert ctypes.sizeof(_ffi.ErrorStruct) == 532
+
+
+def test_codes_and_version_match_the_header() -> None:
+    text = header()
+    defines = {m[0]: int(m[1]) for m in re.findall(r"#define PATHCONFIG_(OK|E_\w+)\s+(-?\d+)", text)}
+    assert defines == {code.name: code.value for code in pathconfig.ErrorCode}
+    assert int(re.search(r"#define PATHCONFIG_FOUND\s+(\d+)", text).group(1)) == _ffi.FOUND  # type: ignore[union-attr]
+    assert int(re.search(r"#define PATHCONFIG_NOT_FOUND\s+(\d+)", text).group(1)) == _ffi.NOT_FOUND  # type: ignore[union-attr]
+    version = re.search(r'#define PATHCONFIG_VERSION "([^"]+)"', text).group(1)  # type: ignore[union-attr]
+    number = int(re.search(r"#define PATHCONFIG_VERSION_NUMBER (\d+)", text).group(1))  # type: ignore[union-attr]
+    assert (_ffi.HEADER_VERSION, _ffi.HEADER_VERSION_NUMBER) == (version, number)
+    assert pathconfig.library_version() == version
+    assert pathconfig.__version__ == version
+
+
+def test_version_and_symbol_checks() -> None:
+    too_new = types.SimpleNamespace(pathconfig_version_number=lambda: 1_000_000)
+    with pytest.raises(ImportError, match="1.0.0"):
+        _ffi._check_version(too_new)  # type: ignore[arg-type]
+    too_old = types.SimpleNamespace(pathconfig_version_number=lambda: 999)
+    with pytest.raises(ImportError, match="0.0.999"):
+        _ffi._check_version(too_old)  # type: ignore[arg-type]
+    with pytest.raises(ImportError, match="lacks pathconfig_version, "):
+        _ffi._bind(types.SimpleNamespace())  # type: ignore[arg-type]
+
+
+# --- finding the library (each in a fresh interpreter) ------------------------------
+
+PROBE = "import pathconfig; print(pathconfig.library_path()); print(pathconfig.library_version())"
+
+
+def run_import(tmp_path: Path, env_changes: Dict[str, Optional[str]], with_packaged_copy: bool) -> subprocess.CompletedProcess:
+    """Imports a copy of the package from tmp_path, in a clean environment."""
+    target = tmp_path / "site" / "pathconfig"
+    shutil.copytree(PACKAGE / "src" / "pathconfig", target,
+                    ignore=shutil.ignore_patterns("libpathconfig.so*", "__pycache__"))
+    if with_packaged_copy:
+        shutil.copyfile(os.environ["PATHCONFIG_LIBRARY"], target / "libpathconfig.so")
+    env = {k: v for k, v in os.environ.items() if k not in ("PATHCONFIG_LIBRARY", "LD_LIBRARY_PATH", "PYTHONPATH")}
+    env["PYTHONPATH"] = str(tmp_path / "site")
+    for key, value in env_changes.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=60)
+
+
+def test_env_var_wins(tmp_path: Path) -> None:
+    lib = os.environ["PATHCONFIG_LIBRARY"]
+    run = run_import(tmp_path, {"PATHCONFIG_LIBRARY": lib}, with_packaged_copy=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[0] == lib
+
+
+def test_env_var_that_does_not_load_is_an_import_error(tmp_path: Path) -> None:
+    run = run_import(tmp_path, {"PATHCONFIG_LIBRARY": str(tmp_path / "nope.so")}, with_packaged_copy=True)
+    assert run.returncode != 0
+    assert "ImportError: libpathconfig: PATHCONFIG_LIBRARY=" in run.stderr and "nope.so" in run.stderr
+    assert "unset PATHCONFIG_LIBRARY" in run.stderr
+
+
+def test_env_var_naming_another_library_is_refused(tmp_path: Path) -> None:
+    libc = ctypes.util.find_library("c")
+    assert libc
+    run = run_import(tmp_path, {"PATHCONFIG_LIBRARY": libc}, with_packaged_copy=False)
+    assert run.returncode != 0
+    assert "does not export pathconfig_version_number (not libpathconfig)" in run.stderr
+
+
+def test_empty_env_var_is_unset(tmp_path: Path) -> None:
+    run = run_import(tmp_path, {"PATHCONFIG_LIBRARY": ""}, with_packaged_copy=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[0] == str(tmp_path / "site" / "pathconfig" / "libpathconfig.so")
+
+
+def test_packaged_copy(tmp_path: Path) -> None:
+    run = run_import(tmp_path, {}, with_packaged_copy=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == [str(tmp_path / "site" / "pathconfig" / "libpathconfig.so"), pathconfig.library_version()]
+
+
+def test_system_library_through_the_soname(tmp_path: Path) -> None:
+    libdir = tmp_path / "lib"
+    libdir.mkdir()
+    (libdir / "libpathconfig.so.0").symlink_to(os.environ["PATHCONFIG_LIBRARY"])
+    run = run_import(tmp_path, {"LD_LIBRARY_PATH": str(libdir)}, with_packaged_copy=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[0] in ("libpathconfig.so.0", ctypes.util.find_library("pathconfig"))
+
+
+def test_nothing_found_lists_everything_tried(tmp_path: Path) -> None:
+    run = run_import(tmp_path, {}, with_packaged_copy=False)
+    if ctypes.util.find_library("pathconfig"):  # installed system-wide (make install): found there
+        assert run.returncode == 0, run.stderr
+        return
+    assert run.returncode != 0
+    err = run.stderr
+    assert "ImportError: libpathconfig could not be loaded. Tried:" in err
+    assert "PATHCONFIG_LIBRARY: not set" in err
+    assert "libpathconfig.so: not installed in the package" in err
+    assert "find_library('pathconfig'): nothing found" in err
+    assert "libpathconfig.so.0: " in err
+    assert "set PATHCONFIG_LIBRARY=/path/to/libpathconfig.so" in err
+
+
+def test_imported_from_the_source_tree() -> None:
+    assert Path(pathconfig.__file__).resolve().parent == (PACKAGE / "src" / "pathconfig").resolve()
+    assert (PACKAGE / "src" / "pathconfig" / "py.typed").is_file()

@@ -1,0 +1,96 @@
+"""100,000 loads and resolves do not grow the process (RSS from /proc/self/statm)."""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+import time
+
+import pytest
+
+from pathconfig import ConfigError, PathConfiguration
+
+ITERATIONS = 100_000
+WARM_UP = 5_000
+#: Allowed RSS growth. A leak of one handle (hundreds of bytes at least) per
+#: iteration would be tens of megabytes; allocator noise stays well under this.
+TOLERANCE = 4 * 1024 * 1024
+
+DOC = (
+    '{"settings": {"a": [1, 2, 3]}, "rules": ['
+    '{"patterns": [".*"], "properties": {"context": "default", "n": 1}},'
+    '{"patterns": ["/new$", "/edit$"], "properties": {"context": "modal", "nested": {"k": [true, null]}}}]}'
+)
+BAD = '{"rules": [{"patterns": ["(["], "properties": {}}]}'
+URLS = ["https://example.com/messages/new", "https://example.com/a?b=c", "/edit", "/"]
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/statm")
+
+
+def rss() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def cycle(n: int) -> None:
+    for i in range(n):
+        url = URLS[i % len(URLS)]
+        if i % 2:
+            # explicit release: with-blocks
+            with PathConfiguration.from_json(DOC) as cfg:
+                cfg.properties(url)
+                with cfg.resolve(url) as props:
+                    props.context
+                    props.title
+                    dict(props)
+        else:
+            # the finaliser releases what is never closed
+            cfg = PathConfiguration.from_json(DOC, profile="hotwire-android")
+            props = cfg.resolve(url)
+            props.presentation
+            props["context"]
+            cfg.explain(url)
+            del cfg, props
+        if i % 50 == 0:
+            try:
+                PathConfiguration.from_json(BAD)
+            except ConfigError:
+                pass
+            cfg = PathConfiguration.from_json(DOC)
+            cfg.settings
+            cfg.warnings
+            cfg.close()
+
+
+def test_loads_and_resolves_do_not_grow() -> None:
+    cycle(WARM_UP)
+    gc.collect()
+    before = rss()
+    start = time.perf_counter()
+    cycle(ITERATIONS)
+    gc.collect()
+    after = rss()
+    elapsed = time.perf_counter() - start
+    print(f"\nRSS {before / 2**20:.1f} MiB -> {after / 2**20:.1f} MiB after {ITERATIONS} loads and resolves "
+          f"({elapsed:.1f} s)")
+    assert after - before < TOLERANCE, f"RSS grew by {(after - before) / 2**20:.1f} MiB"
+
+
+def test_shared_configuration_resolves_do_not_grow() -> None:
+    with PathConfiguration.from_json(DOC) as cfg:
+        def run(n: int) -> None:
+            for i in range(n):
+                # distinct strings, so the library's per-string cache is exercised too
+                props = cfg.resolve(f"/items/{i % 1000}/edit")
+                props.context
+                cfg.properties(URLS[i % len(URLS)])
+
+        run(WARM_UP)
+        gc.collect()
+        before = rss()
+        run(ITERATIONS)
+        gc.collect()
+        after = rss()
+    print(f"\nRSS {before / 2**20:.1f} MiB -> {after / 2**20:.1f} MiB after {ITERATIONS} resolves on one configuration")
+    assert after - before < TOLERANCE, f"RSS grew by {(after - before) / 2**20:.1f} MiB"

@@ -1,0 +1,256 @@
+"""Properties as a read-only Mapping, JSON types, typed accessors and defaults,
+and the configuration's other views (settings, explain, counts)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, MutableMapping
+
+import pytest
+from conftest import assert_json_equal
+
+import pathconfig
+from pathconfig import PathConfiguration, Properties
+
+MESSAGE = {
+    "context": "default",
+    "pull_to_refresh_enabled": True,
+    "view_controller": "message",
+    "title": "Message",
+    "count": 3,
+    "ratio": 0.5,
+    "nothing": None,
+    "tags": ["a", 1, True],
+    "nested": {"k": {"v": [None]}},
+}
+
+
+def test_properties_is_a_plain_dict_with_json_types(sample) -> None:  # type: ignore[no-untyped-def]
+    props = sample.properties("https://example.com/messages/42")
+    assert type(props) is dict
+    assert_json_equal(props, MESSAGE)
+    assert list(props) == list(MESSAGE)  # order of first appearance
+    assert sample.properties("https://example.com/messages/new") == {"context": "modal", "pull_to_refresh_enabled": False}
+    props["x"] = 1  # a new dict each time
+    assert "x" not in sample.properties("https://example.com/messages/42")
+
+
+def test_no_match_is_empty() -> None:
+    with PathConfiguration.from_json('{"rules": [{"patterns": ["^/only$"], "properties": {"a": 1}}]}') as cfg:
+        assert cfg.properties("/other") == {}
+        with cfg.resolve("/other") as props:
+            assert len(props) == 0 and dict(props) == {} and props == {}
+            assert props.context == "default"
+
+
+def test_resolve_is_a_read_only_mapping(sample) -> None:  # type: ignore[no-untyped-def]
+    with sample.resolve("https://example.com/messages/42") as props:
+        assert isinstance(props, Mapping) and not isinstance(props, MutableMapping)
+        assert isinstance(props, Properties)
+        assert props == MESSAGE and MESSAGE == props
+        assert props != {**MESSAGE, "count": 4}
+        assert dict(props) == MESSAGE and list(props) == list(MESSAGE)
+        assert len(props) == len(MESSAGE)
+        assert list(props.keys()) == list(MESSAGE)
+        assert list(props.items()) == list(MESSAGE.items())
+        assert list(props.values()) == list(MESSAGE.values())
+        assert "title" in props and "missing" not in props and 1 not in props
+        assert props["count"] == 3 and props.get("missing") is None and props.get("missing", 7) == 7
+        with pytest.raises(KeyError):
+            props["missing"]
+        with pytest.raises(TypeError):
+            props["title"] = "x"  # type: ignore[index]
+        with pytest.raises(TypeError):
+            del props["title"]  # type: ignore[attr-defined]
+        with pytest.raises(TypeError):
+            hash(props)
+        assert_json_equal(dict(props), MESSAGE)
+        # containers come out as copies: the mapping cannot be changed through them
+        props["tags"].append("x")
+        props["nested"]["k"] = 0
+        assert props["tags"] == ["a", 1, True] and props["nested"] == {"k": {"v": [None]}}
+        copy = dict(props)
+        copy["title"] = "changed"
+        assert props["title"] == "Message"
+        assert repr(props) == f"Properties({MESSAGE!r})"
+        assert json.loads(props.json) == MESSAGE
+        assert props.json == json.dumps(MESSAGE, separators=(",", ":"))
+
+
+def test_number_literals_and_text_survive() -> None:
+    doc = (
+        '{"rules": [{"patterns": [""], "properties": {"big": 123456789012345678901234567890, "neg": -5, '
+        '"f": 1.25, "exp": 1e2, "zero": 0.0, "u": "caf\u00e9 \u2603 \U0001F600", "esc": "\\"\\\\\\n\\t"}}]}'
+    )
+    with PathConfiguration.from_json(doc) as cfg:
+        expected = {"big": 123456789012345678901234567890, "neg": -5, "f": 1.25, "exp": 100.0, "zero": 0.0,
+                    "u": "caf\u00e9 \u2603 \U0001F600", "esc": "\"\\\n\t"}
+        assert_json_equal(cfg.properties("/"), expected)
+        with cfg.resolve("/") as props:
+            assert_json_equal(dict(props), expected)
+            assert '"big":123456789012345678901234567890' in props.json and '"exp":1e2' in props.json
+
+
+def test_get_string(sample) -> None:  # type: ignore[no-untyped-def]
+    with sample.resolve("/messages/42") as props:
+        assert props.get_string("title") == "Message"
+        for key in ("count", "ratio", "nothing", "tags", "nested", "pull_to_refresh_enabled", "missing"):
+            assert props.get_string(key) is None
+
+
+IOS_DEFAULTS = {
+    "context": "default",
+    "presentation": "default",
+    "modal_style": "large",
+    "query_string_presentation": "default",
+    "view_controller": "web",
+    "title": None,
+    "uri": None,
+    "fallback_uri": None,
+    "pull_to_refresh_enabled": True,
+    "modal_dismiss_gesture_enabled": True,
+    "animated": True,
+    "historical_location": False,
+}
+ANDROID_DEFAULTS = {**IOS_DEFAULTS, "view_controller": None, "pull_to_refresh_enabled": False}
+
+
+@pytest.mark.parametrize("profile", pathconfig.PROFILES)
+def test_typed_defaults(profile: str) -> None:
+    defaults = ANDROID_DEFAULTS if "android" in profile else IOS_DEFAULTS
+    assert set(defaults) == pathconfig.TYPED_KEYS
+    with PathConfiguration.from_json('{"rules": []}', profile=profile) as cfg, cfg.resolve("/nothing") as props:
+        for key, value in defaults.items():
+            assert_json_equal(getattr(props, key), value, key)
+            assert_json_equal(props.typed(key), value, key)
+
+
+SET_EVERYTHING = {
+    "context": "modal",
+    "presentation": "replace_root",
+    "modal_style": "page_sheet",
+    "query_string_presentation": "replace",
+    "view_controller": "native",
+    "title": "T",
+    "uri": "app://u",
+    "fallback_uri": "app://f",
+    "pull_to_refresh_enabled": False,
+    "modal_dismiss_gesture_enabled": False,
+    "animated": False,
+    "historical_location": True,
+}
+
+
+@pytest.mark.parametrize("profile", ["hotwire-ios", "turbo-ios", "hotwire-android"])
+def test_typed_values(profile: str) -> None:
+    doc = json.dumps({"rules": [{"patterns": [".*"], "properties": SET_EVERYTHING}]})
+    with PathConfiguration.from_json(doc, profile=profile) as cfg, cfg.resolve("/a") as props:
+        for key, value in SET_EVERYTHING.items():
+            assert_json_equal(getattr(props, key), value, key)
+
+
+def test_unknown_or_mistyped_values_fall_back_to_defaults() -> None:
+    wrong = {
+        "context": "sheet",
+        "presentation": 3,
+        "modal_style": None,
+        "query_string_presentation": ["replace"],
+        "view_controller": 1,
+        "title": False,
+        "pull_to_refresh_enabled": "false",
+        "modal_dismiss_gesture_enabled": 0,
+        "animated": "no",
+    }
+    doc = json.dumps({"rules": [{"patterns": [".*"], "properties": wrong}]})
+    with PathConfiguration.from_json(doc, profile="hotwire-ios") as cfg, cfg.resolve("/a") as props:
+        for key in wrong:
+            assert_json_equal(getattr(props, key), IOS_DEFAULTS[key], key)
+        assert props == wrong  # the raw values are untouched
+
+
+def test_ios_reads_strictly_android_leniently() -> None:
+    values = {"presentation": "POP", "context": "Modal", "animated": "false", "pull_to_refresh_enabled": "TRUE"}
+    doc = json.dumps({"rules": [{"patterns": [".*"], "properties": values}]})
+    with PathConfiguration.from_json(doc, profile="hotwire-ios") as cfg, cfg.resolve("/a") as props:
+        assert (props.presentation, props.context, props.animated, props.pull_to_refresh_enabled) == (
+            "default", "default", True, True)
+    with PathConfiguration.from_json(doc, profile="hotwire-android") as cfg, cfg.resolve("/a") as props:
+        assert (props.presentation, props.context, props.animated, props.pull_to_refresh_enabled) == (
+            "pop", "modal", False, True)
+        assert props["presentation"] == "POP"  # raw value kept
+
+
+def test_android_push_presentation() -> None:
+    doc = '{"rules": [{"patterns": [".*"], "properties": {"presentation": "push"}}]}'
+    with PathConfiguration.from_json(doc, profile="hotwire-android") as cfg, cfg.resolve("/a") as props:
+        assert props.presentation == "push"
+    with PathConfiguration.from_json(doc, profile="hotwire-ios") as cfg, cfg.resolve("/a") as props:
+        assert props.presentation == "default"
+
+
+def test_turbo_android_stores_strings() -> None:
+    doc = '{"settings": {"n": 1, "b": true}, "rules": [{"patterns": [".*"], "properties": {"n": 1, "animated": false}}]}'
+    with PathConfiguration.from_json(doc, profile="turbo-android") as cfg:
+        assert_json_equal(cfg.settings, {"n": "1", "b": "true"})
+        with cfg.resolve("/a") as props:
+            assert_json_equal(dict(props), {"n": "1", "animated": "false"})
+            assert props.animated is False
+
+
+def test_historical_location_builtins() -> None:
+    with PathConfiguration.from_json('{"rules": []}', profile="hotwire-ios") as cfg:
+        assert cfg.rule_count == 3 and cfg.document_rule_count == 0
+        with cfg.resolve("https://example.com/recede_historical_location") as props:
+            assert props.historical_location is True and props.presentation == "pop"
+        [rule] = cfg.explain("/resume_historical_location")["rules"]
+        assert rule["builtin"] is True and rule["index"] == 1  # the second built-in
+    with PathConfiguration.from_json('{"rules": []}', profile="turbo-ios") as cfg:
+        assert cfg.rule_count == 0
+        assert cfg.properties("/recede_historical_location") == {}
+
+
+def test_query_strings_option() -> None:
+    doc = '{"rules": [{"patterns": ["\\\\?tab=1"], "properties": {"q": true}}]}'
+    url = "https://example.com/a/?tab=1#frag"
+    with PathConfiguration.from_json(doc, profile="turbo-ios") as cfg:
+        assert cfg.matched_string(url) == "/a" and cfg.properties(url) == {}
+    with PathConfiguration.from_json(doc, profile="turbo-ios", match_query_strings=True) as cfg:
+        assert cfg.matched_string(url) == "/a?tab=1" and cfg.properties(url) == {"q": True}
+    with PathConfiguration.from_json(doc) as cfg:
+        assert cfg.matched_string(url) == "/a/?tab=1" and cfg.properties(url) == {"q": True}
+    with PathConfiguration.from_json(doc, match_query_strings=False) as cfg:
+        assert cfg.matched_string(url) == "/a/" and cfg.properties(url) == {}
+
+
+def test_explain_as_the_cli_prints_it(sample) -> None:  # type: ignore[no-untyped-def]
+    explained = sample.explain("https://example.com/messages/new?x=1")
+    assert list(explained) == ["input", "matched_string", "rules", "properties"]
+    assert explained["input"] == "https://example.com/messages/new?x=1"
+    assert explained["matched_string"] == "/messages/new?x=1"
+    assert explained["properties"] == {"context": "default", "pull_to_refresh_enabled": True}
+    assert explained["rules"] == [{"index": 0, "pattern": ".*", "pattern_index": 0, "description": "every page"}]
+    explained = sample.explain("/messages/new")
+    assert [r["index"] for r in explained["rules"]] == [0, 1]
+    assert explained["rules"][1] == {"index": 1, "pattern": "/new$", "pattern_index": 0}
+
+
+def test_settings(sample) -> None:  # type: ignore[no-untyped-def]
+    settings = sample.settings
+    assert_json_equal(settings, {"tabs": [{"title": "Messages", "path": "/messages"}], "flags": {"new_composer": True}})
+    settings["tabs"] = None  # a new dict on each access
+    assert sample.settings["tabs"] == [{"title": "Messages", "path": "/messages"}]
+    with PathConfiguration.from_json('{"rules": []}') as cfg:
+        assert cfg.settings == {}
+
+
+def test_counts_profile_repr(sample) -> None:  # type: ignore[no-untyped-def]
+    assert sample.document_rule_count == 3 and sample.rule_count == 6
+    assert sample.profile == "hotwire-ios"
+    assert repr(sample) == "<pathconfig.PathConfiguration profile='hotwire-ios' rules=3>"
+
+
+def test_result_equality_between_results(sample) -> None:  # type: ignore[no-untyped-def]
+    with sample.resolve("/messages/1") as a, sample.resolve("https://x.test/messages/2") as b:
+        assert a == b
+    with sample.resolve("/messages/new") as c:
+        assert c != MESSAGE
