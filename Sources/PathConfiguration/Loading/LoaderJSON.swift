@@ -1,0 +1,177 @@
+/// Loader options and sources from JSON, as the C ABI and the bindings pass
+/// them, parsed here so that every host reads them the same way.
+extension LoaderOptions {
+    /// The loader's own option names; `init(json:engines:)` also accepts
+    /// `LoadOptions.jsonKeys`.
+    public static let jsonKeys = ["cache_dir", "timeout_ms", "max_body_bytes", "refresh_interval_ms", "user_agent", "ca_file"]
+
+    /// Parses options from a JSON object: the keys of `LoadOptions(json:engines:)`
+    /// plus
+    /// - `cache_dir`: a directory path, or null for no cache;
+    /// - `timeout_ms`: a positive integer, milliseconds per download;
+    /// - `max_body_bytes`: a positive integer;
+    /// - `refresh_interval_ms`: a positive integer, or null for no polling;
+    /// - `user_agent`: a string without control characters;
+    /// - `ca_file`: a PEM file path, or null for libcurl's default bundle.
+    ///
+    /// Nil or blank text means defaults. Unknown keys and bad values throw
+    /// `.invalidOption` (an unavailable backend `.backendUnavailable`), never
+    /// ignored.
+    /// - Parameter engines: the backends this build offers, by name.
+    public init(json: String?, engines: [String: any RegexEngine] = ["pcre2": PCRE2Engine()]) throws(ConfigurationError) {
+        self.init()
+        guard let members = try LoaderJSON.object(json, what: "options") else { return }
+        var loadMembers = JSONObject()
+        for m in members {
+            let value = m.value.value
+            func bad(_ expected: String) -> ConfigurationError {
+                LoaderJSON.invalid("option \"\(m.key)\" must be \(expected), found \(JSONWriter.compact(value))")
+            }
+            switch m.key {
+            case _ where LoadOptions.jsonKeys.contains(m.key):
+                loadMembers[m.key] = value
+            case "cache_dir":
+                if value == .null { cacheDirectory = nil; continue }
+                guard let path = value.stringValue, LoaderJSON.isPath(path) else { throw bad("a non-empty path without U+0000, or null") }
+                cacheDirectory = path
+            case "ca_file":
+                if value == .null { caFile = nil; continue }
+                guard let path = value.stringValue, LoaderJSON.isPath(path) else { throw bad("a non-empty path without U+0000, or null") }
+                caFile = path
+            case "timeout_ms":
+                guard let ms = LoaderJSON.positiveInteger(value) else { throw bad("a positive integer (milliseconds)") }
+                timeout = .milliseconds(ms)
+            case "max_body_bytes":
+                guard let n = LoaderJSON.positiveInteger(value), let bytes = Int(exactly: n) else { throw bad("a positive integer") }
+                maxBodyBytes = bytes
+            case "refresh_interval_ms":
+                if value == .null { refreshInterval = nil; continue }
+                guard let ms = LoaderJSON.positiveInteger(value) else { throw bad("a positive integer (milliseconds) or null") }
+                refreshInterval = .milliseconds(ms)
+            case "user_agent":
+                guard let agent = value.stringValue, !agent.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                    throw bad("a string without control characters")
+                }
+                userAgent = agent
+            default:
+                let known = LoadOptions.jsonKeys + Self.jsonKeys
+                throw LoaderJSON.invalid("unknown option \"\(m.key)\"; known options: \(known.joined(separator: ", "))")
+            }
+        }
+        if !loadMembers.isEmpty {
+            load = try LoadOptions(json: JSONWriter.compact(loadMembers), engines: engines)
+        }
+    }
+}
+
+extension ConfigurationSource {
+    /// Parses a loader's sources from a JSON array whose items are one of
+    /// - `{"file": PATH}`;
+    /// - `{"data": JSON_TEXT, "name": NAME}` (`name` optional, default "data");
+    /// - `{"server": URL, "headers": {NAME: VALUE, ...}}` (`headers` optional;
+    ///   sent in the order written).
+    ///
+    /// Anything else (an unknown or missing key, a wrong type, an empty
+    /// array) throws `.invalidOption` naming the source's index. URLs and
+    /// headers are checked when the loader is created.
+    public static func list(json: String?) throws(ConfigurationError) -> [ConfigurationSource] {
+        guard let json, !LoaderJSON.isBlank(json) else { throw LoaderJSON.invalid("sources are missing: expected a JSON array of sources") }
+        let root = try LoaderJSON.parse(json, what: "sources")
+        guard case .array(let items) = root.kind else {
+            throw LoaderJSON.invalid("sources must be a JSON array, found \(root.typeName)")
+        }
+        guard !items.isEmpty else { throw LoaderJSON.invalid("sources are empty: a loader needs at least one source") }
+        var sources: [ConfigurationSource] = []
+        for (index, item) in items.enumerated() {
+            sources.append(try source(item, index: index))
+        }
+        return sources
+    }
+
+    private static let shapes = "{\"file\": PATH}, {\"data\": TEXT, \"name\": NAME} or {\"server\": URL, \"headers\": {NAME: VALUE}}"
+
+    private static func source(_ item: JSONNode, index: Int) throws(ConfigurationError) -> ConfigurationSource {
+        func invalid(_ message: String) -> ConfigurationError { LoaderJSON.invalid("source \(index): \(message)") }
+        guard case .object(let members) = item.kind else { throw invalid("must be an object, one of \(shapes); found \(item.typeName)") }
+        var seen: [String: JSONNode] = [:]
+        for m in members {
+            guard ["file", "data", "name", "server", "headers"].contains(m.key) else {
+                throw invalid("unknown key \"\(m.key)\"; expected \(shapes)")
+            }
+            guard seen[m.key] == nil else { throw invalid("\"\(m.key)\" is repeated") }
+            seen[m.key] = m.value
+        }
+        let kinds = ["file", "data", "server"].filter { seen[$0] != nil }
+        guard kinds.count == 1, let kind = kinds.first, let node = seen[kind] else {
+            throw invalid(kinds.isEmpty ? "names no source; expected \(shapes)" : "has both \(kinds.map { "\"\($0)\"" }.joined(separator: " and ")); one source per object")
+        }
+        func string(_ key: String, _ node: JSONNode) throws(ConfigurationError) -> String {
+            guard case .string(let s) = node.kind else { throw invalid("\"\(key)\" must be a string, found \(node.typeName)") }
+            return s
+        }
+        if seen["name"] != nil, kind != "data" { throw invalid("\"name\" goes with \"data\" only") }
+        if seen["headers"] != nil, kind != "server" { throw invalid("\"headers\" goes with \"server\" only") }
+        switch kind {
+        case "file":
+            let path = try string("file", node)
+            guard LoaderJSON.isPath(path) else { throw invalid("\"file\" must be a non-empty path without U+0000") }
+            return .file(path)
+        case "data":
+            let text = try string("data", node)
+            let name = try seen["name"].map { n throws(ConfigurationError) in try string("name", n) } ?? "data"
+            return .data(Array(text.utf8), name: name)
+        default:
+            let url = try string("server", node)
+            var headers: [(name: String, value: String)] = []
+            if let h = seen["headers"] {
+                guard case .object(let pairs) = h.kind else { throw invalid("\"headers\" must be an object of strings, found \(h.typeName)") }
+                for pair in pairs {
+                    guard case .string(let value) = pair.value.kind else {
+                        throw invalid("header \"\(pair.key)\" must be a string, found \(pair.value.typeName)")
+                    }
+                    headers.append((pair.key, value))
+                }
+            }
+            return .server(url, headers: headers)
+        }
+    }
+}
+
+/// The JSON plumbing shared by the two parsers above.
+enum LoaderJSON {
+    static func invalid(_ message: String) -> ConfigurationError {
+        ConfigurationError(code: .invalidOption, message: message)
+    }
+
+    static func isBlank(_ text: String) -> Bool {
+        text.allSatisfy { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+    }
+
+    /// A usable file system path: not empty, no NUL (which would cut it short).
+    static func isPath(_ s: String) -> Bool { !s.isEmpty && !s.utf8.contains(0) }
+
+    /// A JSON integer above zero that fits in Int64.
+    static func positiveInteger(_ value: JSONValue) -> Int64? {
+        guard let n = value.int64Value, n > 0 else { return nil }
+        return n
+    }
+
+    static func parse(_ text: String, what: String) throws(ConfigurationError) -> JSONNode {
+        let bytes = Array(text.utf8)
+        do {
+            return try bytes.withUnsafeBufferPointer { buf throws(JSONSyntaxError) in try JSONReader.parse(buf, maxDepth: 8).0 }
+        } catch {
+            throw invalid("\(what) are not valid JSON: \(error.message) (at byte \(error.offset))")
+        }
+    }
+
+    /// The members of a JSON object, nil for nil or blank text.
+    static func object(_ text: String?, what: String) throws(ConfigurationError) -> [JSONNode.Member]? {
+        guard let text, !isBlank(text) else { return nil }
+        let root = try parse(text, what: what)
+        guard case .object(let members) = root.kind else {
+            throw invalid("\(what) must be a JSON object, found \(root.typeName)")
+        }
+        return members
+    }
+}
