@@ -107,6 +107,11 @@ mod warning;
 
 use std::ffi::CStr;
 
+// The README's Rust examples compile (and, unless marked no_run, run) as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub use crate::config::PathConfiguration;
 pub use crate::error::{error_name, Error, ErrorCode};
 pub use crate::options::{Backend, Options, Profile};
