@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Union, cast
 
 from . import _ffi
 from ._errors import ConfigError
@@ -195,7 +195,7 @@ class PathConfiguration(OwnedHandle):
     def matched_string(self, url: str) -> str:
         """The string the patterns see for ``url`` under this profile and
         options (e.g. ``"/messages/new?x=1"``)."""
-        return self._call(_lib.pathconfig_matched_string, _c_text(url, "url"))
+        return cast(str, self._call(_lib.pathconfig_matched_string, _c_text(url, "url")))
 
     # --- the configuration itself ----------------------------------------------
 
@@ -228,17 +228,17 @@ class PathConfiguration(OwnedHandle):
     @property
     def rule_count(self) -> int:
         """The number of rules, the profile's built-in rules included."""
-        return self._call(_lib.pathconfig_rule_count)
+        return cast(int, self._call(_lib.pathconfig_rule_count))
 
     @property
     def document_rule_count(self) -> int:
         """The number of rules in the document (built-ins excluded)."""
-        return self._call(_lib.pathconfig_document_rule_count)
+        return cast(int, self._call(_lib.pathconfig_document_rule_count))
 
     @property
     def profile(self) -> str:
         """The profile the configuration was loaded with."""
-        return self._call(_lib.pathconfig_profile)
+        return cast(str, self._call(_lib.pathconfig_profile))
 
     def __repr__(self) -> str:
         if self._closed:

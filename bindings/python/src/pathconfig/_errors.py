@@ -19,7 +19,7 @@ string or text that cannot be encoded as UTF-8).
 from __future__ import annotations
 
 import enum
-from typing import Any, Optional, Tuple, Type
+from typing import Any, Dict, Optional, Tuple, Type
 
 
 class ErrorCode(enum.IntEnum):
@@ -103,7 +103,7 @@ class Error(Exception):
         return (_rebuild, (type(self), self.__dict__.copy()))
 
 
-def _rebuild(cls: Type[Error], state: dict) -> Error:
+def _rebuild(cls: Type[Error], state: Dict[str, Any]) -> Error:
     error = cls.__new__(cls)
     Exception.__init__(error, state.get("message", ""))
     error.__dict__.update(state)

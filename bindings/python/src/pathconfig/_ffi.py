@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ctypes
 from ctypes import POINTER, c_char, c_char_p, c_double, c_int, c_int64, c_size_t, c_void_p
-from typing import Any, Callable, Dict, NoReturn, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, NoReturn, Optional, Sequence, Tuple, cast
 
 from ._errors import Error, from_fields
 from ._loader import load_library
@@ -78,12 +78,12 @@ ErrorPtr = POINTER(ErrorStruct)
 
 def error_name(code: int) -> str:
     """``pathconfig_error_name``: the C name of a status code."""
-    return lib.pathconfig_error_name(code).decode("ascii", "replace")
+    return cast(bytes, lib.pathconfig_error_name(code)).decode("ascii", "replace")
 
 
 def last_error() -> Error:
     """The calling thread's last error as an exception."""
-    return lib.pathconfig_last_error().contents.to_exception()
+    return cast(ErrorStruct, lib.pathconfig_last_error().contents).to_exception()
 
 
 def _raise_last() -> NoReturn:

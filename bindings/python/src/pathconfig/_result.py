@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Mapping
-from typing import Any, Dict, Iterator, Optional, Union
+from typing import Any, Dict, Iterator, Optional, Union, cast
 
 from . import _ffi
 from ._handle import OwnedHandle
@@ -104,7 +104,7 @@ class Properties(OwnedHandle, Mapping):  # type: ignore[type-arg]
     def json(self) -> str:
         """The merged properties as compact JSON text, exactly as the library
         writes them (key order and number literals kept)."""
-        return self._call(_lib.pathconfig_result_json)
+        return cast(str, self._call(_lib.pathconfig_result_json))
 
     def get_string(self, key: str) -> Optional[str]:
         """The value of ``key`` when it is a JSON string, else ``None`` (as a
@@ -120,9 +120,9 @@ class Properties(OwnedHandle, Mapping):  # type: ignore[type-arg]
         if not isinstance(key, str):
             raise TypeError(f"key must be str, not {type(key).__name__}")
         if key in BOOL_KEYS:
-            return self._call(_lib.pathconfig_result_typed_bool, key.encode())
+            return cast(bool, self._call(_lib.pathconfig_result_typed_bool, key.encode()))
         if key in STRING_KEYS:
-            return self._call(_lib.pathconfig_result_typed_string, key.encode())
+            return cast(Optional[str], self._call(_lib.pathconfig_result_typed_string, key.encode()))
         raise ValueError(f"{key!r} is not a typed key; typed keys are {', '.join(sorted(TYPED_KEYS))}")
 
     # --- typed accessors ------------------------------------------------------
