@@ -320,3 +320,21 @@ def test_constructors_are_private() -> None:
         PathConfiguration()  # type: ignore[call-arg]
     with pytest.raises(TypeError):
         pathconfig.Properties()  # type: ignore[call-arg]
+
+
+def test_exception_for_each_code() -> None:
+    from pathconfig._errors import from_fields
+
+    for code in ErrorCode:
+        err = from_fields(code, "m", 3, 4, 1, 2)
+        assert err.code == code and err.name == f"PATHCONFIG_{code.name}"
+        if code in (ErrorCode.E_NOMEM, ErrorCode.E_INTERNAL, ErrorCode.OK):
+            assert type(err) is InternalError
+        elif code in (ErrorCode.E_DOWNLOAD, ErrorCode.E_CACHE, ErrorCode.E_MISUSE):
+            assert type(err) is Error  # the loader's, until it is bound (issue 4)
+        else:
+            assert type(err) is ConfigError
+            assert (err.line, err.column, err.rule_index, err.pattern_index) == (3, 4, 1, 2)
+    unknown = from_fields(99, "", name="PATHCONFIG_E_UNKNOWN")
+    assert type(unknown) is InternalError and unknown.code == 99 and unknown.name == "PATHCONFIG_E_UNKNOWN"
+    assert str(unknown) == "libpathconfig reported an unknown failure"

@@ -55,10 +55,17 @@ def _ctype(decl: str) -> object:
     return _C_TYPES[decl.strip()]
 
 
+#: Functions of the loader (issue 4), deliberately not bound yet.
+DEFERRED_PREFIX = "pathconfig_loader_"
+
+
 def declarations() -> Dict[str, Tuple[object, List[object]]]:
+    """Every function the header declares, except the deferred loader's."""
     text = re.sub(r"/\*.*?\*/", "", header(), flags=re.S)
     found = {}
     for ret, name, params in re.findall(r"PATHCONFIG_API\s+([^;(]*?)\b(pathconfig_\w+)\s*\(([^)]*)\)\s*;", text):
+        if name.startswith(DEFERRED_PREFIX):
+            continue
         args = []
         if params.strip() != "void":
             for param in params.split(","):
@@ -70,7 +77,9 @@ def declarations() -> Dict[str, Tuple[object, List[object]]]:
 
 def test_signature_table_matches_the_header() -> None:
     declared = declarations()
-    assert len(declared) == len(re.findall(r"^PATHCONFIG_API ", header(), re.M))  # nothing missed by the parser
+    deferred = re.findall(r"^PATHCONFIG_API [^(]*?\b(pathconfig_loader_\w+)\s*\(", header(), re.M)
+    # nothing missed by the parser
+    assert len(declared) + len(deferred) == len(re.findall(r"^PATHCONFIG_API ", header(), re.M))
     assert sorted(declared) == sorted(_ffi.SIGNATURES), "functions differ between the header and _ffi.SIGNATURES"
     for name, (restype, argtypes) in declared.items():
         table_args, table_restype, _ = _ffi.SIGNATURES[name]

@@ -11,6 +11,10 @@ base class, a subclass per kind, the code and its name on each, as CPython's
 - :class:`InternalError` (also a :class:`RuntimeError`): the library ran out
   of memory for a string or hit a bug (``PATHCONFIG_E_NOMEM``, ``_INTERNAL``).
 
+The loader's codes (``E_DOWNLOAD``, ``E_CACHE``, ``E_MISUSE``) are known to
+:class:`ErrorCode`; until the loader is bound (issue 4) nothing here reports
+them, and they would arrive as a plain :class:`Error`.
+
 Argument checks done in Python before calling C raise the builtins
 (:class:`TypeError` for a wrong type, :class:`ValueError` for a NUL inside a
 string or text that cannot be encoded as UTF-8).
@@ -48,7 +52,16 @@ class ErrorCode(enum.IntEnum):
     """A bug in libpathconfig."""
     E_TYPE = 11
     """A value getter found the key with another JSON type."""
+    E_DOWNLOAD = 12
+    """The loader's download brought no usable response (loader, issue 4)."""
+    E_CACHE = 13
+    """The loader ignored or could not write a cache file (loader, issue 4)."""
+    E_MISUSE = 14
+    """A call the object's state forbids (loader, issue 4)."""
 
+
+#: Codes reported as :class:`InternalError`.
+_INTERNAL_CODES = frozenset({ErrorCode.E_NOMEM, ErrorCode.E_INTERNAL})
 
 #: Codes reported as :class:`ConfigError`: the input was rejected.
 _CONFIG_CODES = frozenset(
@@ -208,4 +221,6 @@ def from_fields(
             pattern_index=pattern_index if pattern_index >= 0 else None,
             filename=filename,
         )
-    return InternalError(message or "libpathconfig reported an unknown failure", code, name)
+    if code in _INTERNAL_CODES or not code or code not in ErrorCode.__members__.values():
+        return InternalError(message or "libpathconfig reported an unknown failure", code, name)
+    return Error(message, code, name)

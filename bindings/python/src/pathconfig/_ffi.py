@@ -209,8 +209,9 @@ SIGNATURES: Dict[str, Signature] = {
     "pathconfig_document_rule_count": ([ConfigPtr], c_size_t, _check_count),
     "pathconfig_profile": ([ConfigPtr], c_char_p, _check_borrowed_text),
     "pathconfig_free_string": ([c_void_p], None, None),
-    # The configuration loader (issue 4: sources, cache, refresh, change
-    # callbacks) gets its rows here once its functions are in the header.
+    # The loader (issue 4: pathconfig_loader_* — sources, cache, refresh(),
+    # change callbacks) is not bound yet; its rows and the event structure go
+    # here, and its class in its own module (see __init__.py).
 }
 
 
