@@ -143,6 +143,7 @@ class ConfigError(Error, ValueError):
     position (as the ``pathconfig`` command prints it), else the message.
     """
 
+    code: "ErrorCode | int"
     line: Optional[int]
     column: Optional[int]
     rule_index: Optional[int]

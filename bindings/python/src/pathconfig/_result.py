@@ -37,7 +37,7 @@ BOOL_KEYS = frozenset(
 TYPED_KEYS = STRING_KEYS | BOOL_KEYS
 
 
-class Properties(OwnedHandle, Mapping):  # type: ignore[type-arg]
+class Properties(OwnedHandle, Mapping[str, Any]):
     """The merged properties of one URL, from :meth:`PathConfiguration.resolve`.
 
     A read-only :class:`~collections.abc.Mapping` of ``str`` to the values as
