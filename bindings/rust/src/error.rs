@@ -36,6 +36,13 @@ pub enum ErrorCode {
     Internal,
     /// `PATHCONFIG_E_TYPE` (11): the key holds a value of another JSON type.
     Type,
+    /// `PATHCONFIG_E_DOWNLOAD` (12): a loader's download brought no usable response.
+    Download,
+    /// `PATHCONFIG_E_CACHE` (13): a loader's cache file was ignored or could not be written.
+    Cache,
+    /// `PATHCONFIG_E_MISUSE` (14): a call the object's state forbids (a loader
+    /// loading from inside its own callback).
+    Misuse,
     /// A code this crate does not know; see [`Error::raw_code`].
     Unknown,
 }
@@ -55,6 +62,9 @@ impl ErrorCode {
             sys::PATHCONFIG_E_NOMEM => ErrorCode::NoMem,
             sys::PATHCONFIG_E_INTERNAL => ErrorCode::Internal,
             sys::PATHCONFIG_E_TYPE => ErrorCode::Type,
+            sys::PATHCONFIG_E_DOWNLOAD => ErrorCode::Download,
+            sys::PATHCONFIG_E_CACHE => ErrorCode::Cache,
+            sys::PATHCONFIG_E_MISUSE => ErrorCode::Misuse,
             _ => ErrorCode::Unknown,
         }
     }
@@ -73,6 +83,9 @@ impl ErrorCode {
             ErrorCode::NoMem => sys::PATHCONFIG_E_NOMEM,
             ErrorCode::Internal => sys::PATHCONFIG_E_INTERNAL,
             ErrorCode::Type => sys::PATHCONFIG_E_TYPE,
+            ErrorCode::Download => sys::PATHCONFIG_E_DOWNLOAD,
+            ErrorCode::Cache => sys::PATHCONFIG_E_CACHE,
+            ErrorCode::Misuse => sys::PATHCONFIG_E_MISUSE,
             ErrorCode::Unknown => return None,
         })
     }

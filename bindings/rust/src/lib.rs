@@ -70,10 +70,14 @@
 //! - [`Error`] / [`ErrorCode`], [`Options`] / [`Profile`] / [`Backend`],
 //!   [`Warning`] / [`WarningKind`].
 //!
-//! The loader (sources, cache, refresh, change callback) is not bound yet: it
-//! will live in `loader.rs`, its callback trampolines catching panics with
-//! `std::panic::catch_unwind` before C sees them and resuming them after the
-//! C call returns, as git2-rs's `panic::wrap` does.
+//! The loader (sources, cache, refresh, change callback: issue 4) has raw
+//! declarations in [`sys`] but no safe API yet. It will live in `loader.rs`:
+//! a `Loader` owning the `pathconfig_loader *`, its change callback a
+//! `Box<dyn FnMut(&LoaderEvent) + Send + 'static>` called through an
+//! `extern "C"` trampoline that catches panics with
+//! `std::panic::catch_unwind` before C sees them and resumes them after the C
+//! call returns, as git2-rs's `panic::wrap` does; `ErrorCode::Download`,
+//! `Cache` and `Misuse` are already here for it.
 //!
 //! # Linking
 //!

@@ -9,12 +9,12 @@
 //! struct field and prototype here matches it, the way git2-rs's `systest`
 //! does with ctest.
 //!
-//! The loader API (issue 4) is not in the header yet; its declarations will be
-//! appended at the end of the `extern` block.
+//! The loader's declarations (`pathconfig_loader_*`) are here because the
+//! header has them; the safe API does not wrap them yet (issue 4).
 
 #![allow(non_camel_case_types)]
 
-use std::ffi::{c_char, c_double, c_int};
+use std::ffi::{c_char, c_double, c_int, c_void};
 use std::marker::{PhantomData, PhantomPinned};
 
 // ---------------------------------------------------------------------------
@@ -45,6 +45,9 @@ pub const PATHCONFIG_E_ARGUMENT: c_int = 8;
 pub const PATHCONFIG_E_NOMEM: c_int = 9;
 pub const PATHCONFIG_E_INTERNAL: c_int = 10;
 pub const PATHCONFIG_E_TYPE: c_int = 11;
+pub const PATHCONFIG_E_DOWNLOAD: c_int = 12;
+pub const PATHCONFIG_E_CACHE: c_int = 13;
+pub const PATHCONFIG_E_MISUSE: c_int = 14;
 
 /// A value getter found the key (the out value is written).
 pub const PATHCONFIG_FOUND: c_int = 1;
@@ -105,6 +108,82 @@ const _: () = {
     assert!(size_of::<pathconfig_error>() == 532);
     assert!(align_of::<pathconfig_error>() == align_of::<c_int>());
 };
+
+// ---------------------------------------------------------------------------
+// Loader
+// ---------------------------------------------------------------------------
+
+/// `typedef struct pathconfig_loader pathconfig_loader;`: keeps a configuration current from several sources, opaque.
+#[repr(C)]
+pub struct pathconfig_loader {
+    _data: [u8; 0],
+    _marker: PhantomData<(*mut u8, PhantomPinned)>,
+}
+
+// pathconfig_loader_event.kind
+pub const PATHCONFIG_EVENT_APPLIED: c_int = 1;
+pub const PATHCONFIG_EVENT_SUPERSEDED: c_int = 2;
+pub const PATHCONFIG_EVENT_NOT_MODIFIED: c_int = 3;
+pub const PATHCONFIG_EVENT_FAILED: c_int = 4;
+pub const PATHCONFIG_EVENT_WARNING: c_int = 5;
+
+// pathconfig_loader_event.source_kind
+pub const PATHCONFIG_SOURCE_DATA: c_int = 0;
+pub const PATHCONFIG_SOURCE_FILE: c_int = 1;
+pub const PATHCONFIG_SOURCE_CACHE: c_int = 2;
+pub const PATHCONFIG_SOURCE_SERVER: c_int = 3;
+
+// pathconfig_loader_event.reason when error->code is PATHCONFIG_E_DOWNLOAD
+pub const PATHCONFIG_DOWNLOAD_UNAVAILABLE: c_int = 1;
+pub const PATHCONFIG_DOWNLOAD_TRANSPORT: c_int = 2;
+pub const PATHCONFIG_DOWNLOAD_TIMEOUT: c_int = 3;
+pub const PATHCONFIG_DOWNLOAD_TOO_LARGE: c_int = 4;
+pub const PATHCONFIG_DOWNLOAD_TRUNCATED: c_int = 5;
+pub const PATHCONFIG_DOWNLOAD_HTTP_STATUS: c_int = 6;
+pub const PATHCONFIG_DOWNLOAD_NOMEM: c_int = 7;
+
+// pathconfig_loader_event.reason when error->code is PATHCONFIG_E_CACHE
+pub const PATHCONFIG_CACHE_CORRUPT: c_int = 1;
+pub const PATHCONFIG_CACHE_UNREADABLE: c_int = 2;
+pub const PATHCONFIG_CACHE_UNWRITABLE: c_int = 3;
+
+/// The `version` of the events this header describes.
+pub const PATHCONFIG_LOADER_EVENT_VERSION: c_int = 1;
+
+/// One step of a loader's chain, as its callback receives it; it and every
+/// pointer in it are borrowed for the callback call only.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct pathconfig_loader_event {
+    pub version: c_int,
+    pub kind: c_int,
+    pub source_kind: c_int,
+    pub source_index: c_int,
+    pub byte_count: i64,
+    pub http_status: c_int,
+    pub reason: c_int,
+    pub location: *const c_char,
+    pub url: *const c_char,
+    pub error: *const pathconfig_error,
+    pub configuration: *mut pathconfig,
+    pub description: *const c_char,
+}
+
+#[cfg(target_pointer_width = "64")]
+const _: () = {
+    use std::mem::{offset_of, size_of};
+    assert!(offset_of!(pathconfig_loader_event, byte_count) == 16);
+    assert!(offset_of!(pathconfig_loader_event, http_status) == 24);
+    assert!(offset_of!(pathconfig_loader_event, reason) == 28);
+    assert!(offset_of!(pathconfig_loader_event, location) == 32);
+    assert!(offset_of!(pathconfig_loader_event, description) == 64);
+    assert!(size_of::<pathconfig_loader_event>() == 72);
+};
+
+/// `typedef void (*pathconfig_loader_callback)(const pathconfig_loader_event *event, void *payload);`
+/// (`None` is NULL). A Rust callback must not unwind into C: catch panics in the trampoline.
+pub type pathconfig_loader_callback =
+    Option<unsafe extern "C" fn(event: *const pathconfig_loader_event, payload: *mut c_void)>;
 
 extern "C" {
     // -- Version and errors -------------------------------------------------
@@ -182,5 +261,20 @@ extern "C" {
     pub fn pathconfig_profile(cfg: *const pathconfig) -> *const c_char;
     pub fn pathconfig_free_string(s: *mut c_char);
 
-    // -- Loader (issue 4): declarations go here once the header has them. ----
+    // -- Loader -----------------------------------------------------------------
+    pub fn pathconfig_loader_new(
+        sources_json: *const c_char,
+        options_json: *const c_char,
+        err: *mut pathconfig_error,
+    ) -> *mut pathconfig_loader;
+    pub fn pathconfig_loader_set_callback(
+        loader: *mut pathconfig_loader,
+        cb: pathconfig_loader_callback,
+        payload: *mut c_void,
+    ) -> c_int;
+    pub fn pathconfig_loader_load(loader: *mut pathconfig_loader, err: *mut pathconfig_error) -> c_int;
+    pub fn pathconfig_loader_refresh(loader: *mut pathconfig_loader, err: *mut pathconfig_error) -> c_int;
+    pub fn pathconfig_loader_current(loader: *const pathconfig_loader) -> *mut pathconfig;
+    pub fn pathconfig_loader_cache_file(loader: *const pathconfig_loader, url: *const c_char) -> *mut c_char;
+    pub fn pathconfig_loader_free(loader: *mut pathconfig_loader);
 }

@@ -262,6 +262,9 @@ fn codes_and_names() {
         (9, ErrorCode::NoMem, "PATHCONFIG_E_NOMEM"),
         (10, ErrorCode::Internal, "PATHCONFIG_E_INTERNAL"),
         (11, ErrorCode::Type, "PATHCONFIG_E_TYPE"),
+        (12, ErrorCode::Download, "PATHCONFIG_E_DOWNLOAD"),
+        (13, ErrorCode::Cache, "PATHCONFIG_E_CACHE"),
+        (14, ErrorCode::Misuse, "PATHCONFIG_E_MISUSE"),
     ];
     for (n, code, name) in codes {
         assert_eq!(ErrorCode::from_raw(n), code);

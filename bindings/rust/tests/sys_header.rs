@@ -158,42 +158,100 @@ fn constants_match() {
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
 
-#[test]
-fn error_struct_matches() {
-    let code = header_code(&read("include/pathconfig.h"));
-    let start = code.find("typedef struct pathconfig_error {").expect("pathconfig_error in the header");
+/// The fields of `typedef struct NAME { ... } NAME;` in the header, in Rust terms.
+fn header_struct(code: &str, name: &str) -> Vec<(String, String)> {
+    let start = code.find(&format!("typedef struct {name} {{")).unwrap_or_else(|| panic!("{name} in the header"));
     let body = &code[start..];
     let body = &body[body.find('{').unwrap() + 1..body.find('}').unwrap()];
-    let mut header_fields = Vec::new();
+    let mut fields = Vec::new();
     for decl in body.split(';').map(str::trim).filter(|d| !d.is_empty()) {
         // "int  line, column" declares two fields; "char message[512]" an array.
         let (ty, first) = split_decl(decl.split(',').next().unwrap().split('[').next().unwrap());
         let array = decl.split_once('[').map(|(_, n)| n.trim_end_matches(']').trim().to_string());
         let mut names = vec![first];
         names.extend(decl.split(',').skip(1).map(|n| n.trim().to_string()));
-        for name in names {
+        for field in names {
             let rust = match &array {
                 Some(n) => format!("[{}; {n}]", rust_type(&ty)),
                 None => rust_type(&ty),
             };
-            header_fields.push((name, rust));
+            fields.push((field, rust));
         }
     }
+    fields
+}
 
-    let sys = read("bindings/rust/src/sys.rs");
-    let start = sys.find("pub struct pathconfig_error {").expect("pathconfig_error in sys.rs");
+fn sys_struct(sys: &str, name: &str) -> Vec<(String, String)> {
+    let start = sys.find(&format!("pub struct {name} {{")).unwrap_or_else(|| panic!("{name} in sys.rs"));
     let body = &sys[start..];
     let body = &body[body.find('{').unwrap() + 1..body.find('}').unwrap()];
-    let sys_fields: Vec<(String, String)> = body
-        .lines()
+    body.lines()
         .map(str::trim)
         .filter_map(|l| l.strip_prefix("pub "))
         .map(|l| {
             let (name, ty) = l.trim_end_matches(',').split_once(':').unwrap();
             (name.trim().to_string(), normalise(ty))
         })
+        .collect()
+}
+
+#[test]
+fn structs_match() {
+    let code = header_code(&read("include/pathconfig.h"));
+    let sys = read("bindings/rust/src/sys.rs");
+    // Every struct with a body: its fields, in order.
+    let names: Vec<&str> = code
+        .split("typedef struct ")
+        .skip(1)
+        .filter_map(|rest| rest.split_once('{').filter(|(name, _)| !name.contains(';')).map(|(name, _)| name.trim()))
         .collect();
-    assert_eq!(sys_fields, header_fields, "pathconfig_error fields, in order");
+    assert!(names.contains(&"pathconfig_error"), "{names:?}");
+    for name in &names {
+        assert_eq!(sys_struct(&sys, name), header_struct(&code, name), "{name} fields, in order");
+        assert!(
+            sys.contains(&format!("#[repr(C)]\n#[derive(Clone, Copy)]\npub struct {name} {{")),
+            "{name} is #[repr(C)]"
+        );
+    }
+    // Every opaque handle (`typedef struct X X;`) is an opaque #[repr(C)] struct.
+    let opaque: Vec<&str> = code
+        .split("typedef struct ")
+        .skip(1)
+        .filter_map(|rest| rest.split_once(';').map(|(decl, _)| decl))
+        .filter(|decl| !decl.contains('{'))
+        .filter_map(|decl| decl.split_whitespace().next())
+        .collect();
+    assert!(opaque.contains(&"pathconfig") && opaque.contains(&"pathconfig_result"), "{opaque:?}");
+    for name in opaque {
+        assert!(
+            sys.contains(&format!("#[repr(C)]\npub struct {name} {{\n    _data: [u8; 0],")),
+            "{name} is not an opaque #[repr(C)] struct in sys.rs"
+        );
+    }
+}
+
+#[test]
+fn callback_types_match() {
+    let code = header_code(&read("include/pathconfig.h")).replace('\n', " ");
+    let sys = read("bindings/rust/src/sys.rs").replace('\n', " ");
+    for typedef in code.split("typedef ").skip(1).filter(|t| t.contains("(*")) {
+        let typedef = typedef.split(';').next().unwrap();
+        let (ret, rest) = typedef.split_once("(*").unwrap();
+        let (name, params) = rest.split_once(')').unwrap();
+        let params = params.trim().trim_start_matches('(').trim_end_matches(')');
+        let params: Vec<String> = params
+            .split(',')
+            .map(|p| {
+                let (ty, name) = split_decl(p);
+                format!("{name}: {}", rust_type(&ty))
+            })
+            .collect();
+        let ret = rust_type(ret.trim());
+        let ret = if ret == "()" { String::new() } else { format!(" -> {ret}") };
+        let expected =
+            format!("pub type {} = Option<unsafe extern \"C\" fn({}){ret}>;", name.trim(), params.join(", "));
+        assert!(normalise(&sys).contains(&expected), "sys.rs lacks {expected}");
+    }
 }
 
 #[test]
