@@ -125,3 +125,40 @@ def test_wheel_carries_the_library_and_runs_without_swift(tmp_path: Path, home: 
     ldd = run(["ldd", out["library"]], env=bare_env(home)).stdout
     assert "swift" not in ldd.lower(), ldd
     assert "not found" not in ldd, ldd
+
+
+def test_build_runs_make_lib_when_the_library_is_missing(tmp_path: Path) -> None:
+    """In a clone without out/lib/libpathconfig.so, the build runs `make -C <clone> lib`.
+    (A stand-in clone whose `make lib` copies the library under test, so no Swift build runs.)"""
+    import shutil
+
+    clone = tmp_path / "clone"
+    shutil.copytree(REPO / "bindings" / "python", clone / "bindings" / "python",
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", "libpathconfig.so*", "tests"))
+    (clone / "Package.swift").write_text("// stand-in\n")
+    (clone / "Makefile").write_text(
+        "lib:\n\tmkdir -p out/lib\n\tcp \"$(PATHCONFIG_TEST_SOURCE)\" out/lib/libpathconfig.so.0.1.0\n"
+        "\tln -sf libpathconfig.so.0.1.0 out/lib/libpathconfig.so\n\ttouch made-lib\n"
+    )
+    env = {k: v for k, v in build_env().items() if k != "PATHCONFIG_LIBRARY"}
+    env["PATHCONFIG_TEST_SOURCE"] = str(library_under_test())
+    wheels = tmp_path / "wheels"
+    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", wheels, "./bindings/python"], cwd=clone, env=env)
+    assert (clone / "made-lib").is_file()
+    [wheel] = list(wheels.glob("pathconfig-*.whl"))
+    with zipfile.ZipFile(wheel) as zf:
+        assert zf.getinfo("pathconfig/libpathconfig.so").file_size == library_under_test().stat().st_size
+
+
+def test_build_outside_a_clone_says_what_to_do(tmp_path: Path) -> None:
+    import shutil
+
+    lone = tmp_path / "pathconfig-src"
+    shutil.copytree(REPO / "bindings" / "python", lone,
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", "libpathconfig.so*", "tests"))
+    env = {k: v for k, v in build_env().items() if k != "PATHCONFIG_LIBRARY"}
+    result = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", tmp_path / "w", str(lone)],
+                            capture_output=True, text=True, env=env, timeout=600)
+    assert result.returncode != 0
+    assert "cannot find libpathconfig.so" in result.stdout + result.stderr
+    assert "set PATHCONFIG_LIBRARY=/path/to/libpathconfig.so" in result.stdout + result.stderr
