@@ -9,8 +9,8 @@ import PathConfiguration
 
 /// The `PATHCONFIG_*` status codes of include/pathconfig.h.
 ///
-/// 1 to 7 are `ConfigurationError.Code` raw values; the rest belong to the C
-/// boundary. Stable: hosts compare against them.
+/// 1 to 7 are `ConfigurationError.Code` raw values; 8 to 11 belong to the C
+/// boundary, 12 to 14 to the loader. Stable: hosts compare against them.
 enum CCode: Int32 {
     case ok = 0
     case json = 1
@@ -24,6 +24,9 @@ enum CCode: Int32 {
     case noMemory = 9
     case `internal` = 10
     case type = 11
+    case download = 12
+    case cache = 13
+    case misuse = 14
 
     init(_ code: ConfigurationError.Code) {
         self = CCode(rawValue: Int32(code.rawValue)) ?? .internal
@@ -44,6 +47,9 @@ enum CCode: Int32 {
         case .noMemory: return "PATHCONFIG_E_NOMEM"
         case .internal: return "PATHCONFIG_E_INTERNAL"
         case .type: return "PATHCONFIG_E_TYPE"
+        case .download: return "PATHCONFIG_E_DOWNLOAD"
+        case .cache: return "PATHCONFIG_E_CACHE"
+        case .misuse: return "PATHCONFIG_E_MISUSE"
         }
     }
 }

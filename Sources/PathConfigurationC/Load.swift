@@ -3,7 +3,7 @@ import PathConfiguration
 /// The regex backends this library offers. The Foundation engine is not linked
 /// into libpathconfig.so (it would pull in full Foundation and ICU), so
 /// `"backend":"foundation"` fails with PATHCONFIG_E_BACKEND.
-private let engines: [String: any RegexEngine] = ["pcre2": PCRE2Engine()]
+let engines: [String: any RegexEngine] = ["pcre2": PCRE2Engine()]
 
 /// Parses `options_json` with the core's `LoadOptions(json:engines:)`.
 private func loadOptions(_ options: UnsafePointer<CChar>?) throws(CFailure) -> LoadOptions {

@@ -1,0 +1,138 @@
+import PathConfiguration
+
+// The loader handle: a thin translation of `ConfigurationLoader`. Sources and
+// options are parsed by the core (`ConfigurationSource.list(json:)`,
+// `LoaderOptions(json:engines:)`), so C and the bindings never disagree.
+
+/// What a `pathconfig_loader *` points at: a loader and its callback slot.
+///
+/// The host holds it +1 (from `pathconfig_loader_new`) until
+/// `pathconfig_loader_free`. Every call that runs the chain holds its own
+/// reference for the duration, so the loader outlives a call in progress.
+final class LoaderHandle {
+    let loader: ConfigurationLoader
+    let slot: CallbackSlot
+
+    init(_ loader: ConfigurationLoader, _ slot: CallbackSlot) {
+        self.loader = loader
+        self.slot = slot
+    }
+
+    /// The handle behind a host pointer, +0 (NULL is an argument error).
+    static func borrow(_ handle: OpaquePointer?) throws(CFailure) -> LoaderHandle {
+        guard let handle else { throw .argument("loader is NULL") }
+        return Unmanaged<LoaderHandle>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+    }
+
+    /// Runs `body` with the handle retained for the duration of the call.
+    static func with<T>(_ handle: OpaquePointer?, _ body: (LoaderHandle) throws(CFailure) -> T) throws(CFailure) -> T {
+        guard let handle else { throw .argument("loader is NULL") }
+        let unmanaged = Unmanaged<LoaderHandle>.fromOpaque(UnsafeRawPointer(handle)).retain()
+        defer { unmanaged.release() }
+        return try body(unmanaged.takeUnretainedValue())
+    }
+}
+
+/// Runs the body of an export that answers 0 or a negated code.
+private func status(_ err: UnsafeMutableRawPointer?, _ body: () throws(CFailure) -> Void) -> Int32 {
+    do throws(CFailure) {
+        try body()
+        LastError.set(nil, err: err)
+        return 0
+    } catch {
+        LastError.set(error, err: err)
+        return -error.code.rawValue
+    }
+}
+
+/// Throws when `events` is the core's answer to a call from inside the
+/// loader's own callback.
+private func checkReentrant(_ events: [LoaderEvent], _ function: StaticString) throws(CFailure) {
+    for event in events {
+        if case .failed(.reentrantCall) = event.outcome {
+            throw CFailure(.misuse, "\(function) called from the loader's own callback, on the thread running the chain; call it from another thread")
+        }
+    }
+}
+
+/// The last failure among `events`, with its source named.
+private func lastFailure(_ events: [LoaderEvent]) -> CFailure? {
+    events.last(where: \.isFailure).flatMap { CFailure(describing: $0) }
+}
+
+@_cdecl("pathconfig_loader_new")
+public func pathconfig_loader_new(_ sourcesJSON: UnsafePointer<CChar>?, _ optionsJSON: UnsafePointer<CChar>?,
+                                  _ err: UnsafeMutableRawPointer?) -> OpaquePointer? {
+    boundary(err, or: nil) { () throws(CFailure) -> OpaquePointer? in
+        let sourcesText = try hostString(sourcesJSON, "sources_json")
+        let optionsText = try optionalHostString(optionsJSON, "options_json")
+        let slot = CallbackSlot()
+        do throws(ConfigurationError) {
+            let sources = try ConfigurationSource.list(json: sourcesText)
+            let options = try LoaderOptions(json: optionsText, engines: engines)
+            let loader = try ConfigurationLoader(sources: sources, options: options) { [slot] event in slot.deliver(event) }
+            return OpaquePointer(Unmanaged.passRetained(LoaderHandle(loader, slot)).toOpaque())
+        } catch {
+            throw CFailure(error)
+        }
+    }
+}
+
+@_cdecl("pathconfig_loader_set_callback")
+public func pathconfig_loader_set_callback(_ loader: OpaquePointer?, _ callback: (@convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Void)?,
+                                           _ payload: UnsafeMutableRawPointer?) -> Int32 {
+    status(nil) { () throws(CFailure) in
+        try LoaderHandle.borrow(loader).slot.set(callback, payload)
+    }
+}
+
+@_cdecl("pathconfig_loader_load")
+public func pathconfig_loader_load(_ loader: OpaquePointer?, _ err: UnsafeMutableRawPointer?) -> Int32 {
+    status(err) { () throws(CFailure) in
+        try LoaderHandle.with(loader) { handle throws(CFailure) in
+            let events = handle.loader.load()
+            try checkReentrant(events, "pathconfig_loader_load")
+            if handle.loader.current != nil { return }
+            throw lastFailure(events) ?? CFailure(.internal, "the chain ended with no configuration and no failure")
+        }
+    }
+}
+
+@_cdecl("pathconfig_loader_refresh")
+public func pathconfig_loader_refresh(_ loader: OpaquePointer?, _ err: UnsafeMutableRawPointer?) -> Int32 {
+    status(err) { () throws(CFailure) in
+        try LoaderHandle.with(loader) { handle throws(CFailure) in
+            let events = handle.loader.refresh()
+            try checkReentrant(events, "pathconfig_loader_refresh")
+            if let failure = lastFailure(events) { throw failure }
+        }
+    }
+}
+
+@_cdecl("pathconfig_loader_current")
+public func pathconfig_loader_current(_ loader: OpaquePointer?) -> OpaquePointer? {
+    boundary(or: nil) { () throws(CFailure) -> OpaquePointer? in
+        try LoaderHandle.borrow(loader).loader.current.map { ConfigHandle.pass($0) }
+    }
+}
+
+@_cdecl("pathconfig_loader_cache_file")
+public func pathconfig_loader_cache_file(_ loader: OpaquePointer?, _ url: UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
+        let handle = try LoaderHandle.borrow(loader)
+        let text = try hostString(url, "url")
+        return try handle.loader.cacheFile(for: text).map { path throws(CFailure) in try mallocCString(path) }
+    }
+}
+
+@_cdecl("pathconfig_loader_free")
+public func pathconfig_loader_free(_ loader: OpaquePointer?) {
+    guard let loader else { return }
+    let unmanaged = Unmanaged<LoaderHandle>.fromOpaque(UnsafeRawPointer(loader))
+    let handle = unmanaged.takeUnretainedValue()
+    // No callback after this returns: stop polling (joining the thread, which
+    // waits for a refresh in progress), then drop the callback.
+    handle.loader.stop()
+    handle.slot.set(nil, nil)
+    unmanaged.release()
+}
