@@ -6,6 +6,9 @@ set -euo pipefail
 packages=(libpcre2-dev pkg-config)
 # Test-only tools.
 packages+=(valgrind libcjson-dev gcc g++ binutils)
+# The loader's tests: libcurl (which libpathconfig loads with dlopen for
+# downloads) and a real HTTP server on 127.0.0.1.
+packages+=(libcurl4 nginx-light)
 
 missing=()
 for p in "${packages[@]}"; do

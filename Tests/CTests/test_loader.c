@@ -1,0 +1,846 @@
+/* The loader through the C ABI, against a real nginx on 127.0.0.1.
+ *
+ *   test_loader SCRATCH_DIR [THREADS [REFRESHES]]
+ *
+ * Covers: sources and options JSON (and their errors), NULL arguments, the
+ * event struct, file then server, the callback and its payload, the cache
+ * used with the server down, 304, a new version, 500 / invalid JSON / a body
+ * over the limit / a timeout leaving the current configuration and the cache
+ * file as they were, a corrupt cache file, misuse from inside the callback,
+ * polling and free, and threads resolving through pathconfig_loader_current
+ * while another refreshes. Prints "N passed, M failed". */
+#include "harness.h"
+#include "pathconfig.h"
+#include "server.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define STATIC_CHECK(name, cond) typedef char static_check_##name[(cond) ? 1 : -1]
+
+/* The layout libpathconfig writes (Sources/PathConfigurationC/LoaderEvents.swift). */
+#define PTR ((size_t)sizeof(void *))
+STATIC_CHECK(ev_version, offsetof(pathconfig_loader_event, version) == 0);
+STATIC_CHECK(ev_kind, offsetof(pathconfig_loader_event, kind) == 4);
+STATIC_CHECK(ev_source_kind, offsetof(pathconfig_loader_event, source_kind) == 8);
+STATIC_CHECK(ev_source_index, offsetof(pathconfig_loader_event, source_index) == 12);
+STATIC_CHECK(ev_byte_count, offsetof(pathconfig_loader_event, byte_count) == 16);
+STATIC_CHECK(ev_http_status, offsetof(pathconfig_loader_event, http_status) == 24);
+STATIC_CHECK(ev_reason, offsetof(pathconfig_loader_event, reason) == 28);
+STATIC_CHECK(ev_location, offsetof(pathconfig_loader_event, location) == 32);
+STATIC_CHECK(ev_url, offsetof(pathconfig_loader_event, url) == 32 + PTR);
+STATIC_CHECK(ev_error, offsetof(pathconfig_loader_event, error) == 32 + 2 * PTR);
+STATIC_CHECK(ev_configuration, offsetof(pathconfig_loader_event, configuration) == 32 + 3 * PTR);
+STATIC_CHECK(ev_description, offsetof(pathconfig_loader_event, description) == 32 + 4 * PTR);
+STATIC_CHECK(ev_size, sizeof(pathconfig_loader_event) == 32 + 5 * PTR);
+
+/* ---- fixtures ------------------------------------------------------------ */
+
+static char dir[512];          /* this run's temporary directory */
+static char bundle[600];       /* the bundled file */
+static char cache_dir[600];
+static char url[128];          /* the server's /config.json */
+static struct test_server server;
+
+/* A configuration every path resolves to {"version": NAME, "rule2": NAME} under. */
+static void fixture(const char *name, char *buf, size_t size)
+{
+    snprintf(buf, size,
+             "{\"settings\": {\"version\": \"%s\"},\n \"rules\": [\n"
+             "  {\"patterns\": [\".*\"], \"properties\": {\"version\": \"%s\"}},\n"
+             "  {\"patterns\": [\"^/\"], \"properties\": {\"rule2\": \"%s\"}}\n ]}\n",
+             name, name, name);
+}
+
+static int put_version(const char *name)
+{
+    char doc[512];
+    fixture(name, doc, sizeof doc);
+    return server_put(&server, "config.json", doc);
+}
+
+/* The version cfg resolves "/x" to; "?" when the two rules disagree (a
+ * configuration that is not whole), "" for NULL. */
+static void version_of(pathconfig *cfg, char *buf, size_t size)
+{
+    pathconfig_result *res;
+    const char *v = NULL, *r = NULL;
+    buf[0] = '\0';
+    if (cfg == NULL) return;
+    res = pathconfig_resolve(cfg, "/x", NULL);
+    if (res == NULL) return;
+    if (pathconfig_result_get_string(res, "version", &v) == PATHCONFIG_FOUND &&
+        pathconfig_result_get_string(res, "rule2", &r) == PATHCONFIG_FOUND && strcmp(v, r) == 0)
+        snprintf(buf, size, "%s", v);
+    else
+        snprintf(buf, size, "?");
+    pathconfig_result_free(res);
+}
+
+/* The version of the loader's current configuration. */
+static const char *current_version(pathconfig_loader *loader)
+{
+    static char buf[64];
+    pathconfig *cfg = pathconfig_loader_current(loader);
+    version_of(cfg, buf, sizeof buf);
+    pathconfig_release(cfg);
+    return buf;
+}
+
+/* The bytes of a file (free them), NULL when missing. */
+static char *slurp(const char *path, size_t *len)
+{
+    return test_read_file(path, len);
+}
+
+static int same_bytes(const char *a, size_t alen, const char *b, size_t blen)
+{
+    return a != NULL && b != NULL && alen == blen && memcmp(a, b, alen) == 0;
+}
+
+/* ---- the event log the callback fills ------------------------------------ */
+
+struct seen {
+    int version, kind, source_kind, source_index, http_status, reason;
+    long long byte_count;
+    int error_code, error_line;
+    int has_error, has_configuration, url_null;
+    char location[600], url[200], message[512], description[800], config_version[64];
+    pthread_t thread;
+};
+
+struct event_log {
+    pthread_mutex_t lock;
+    struct seen events[64];
+    int count;
+    int bad_payload;
+    /* Set by tests. */
+    pathconfig_loader *loader;  /* for the calls made from inside */
+    int try_reentry;
+    int keep_server_config;
+    /* Results of the calls made from inside. */
+    int reentry_load, reentry_refresh, reentry_load_err, current_inside, replaced_inside;
+    pathconfig *kept;
+};
+
+static struct event_log *expected_payload;
+
+static void on_event(const pathconfig_loader_event *ev, void *payload)
+{
+    struct event_log *log = payload;
+    struct seen *s;
+    if (payload != expected_payload || ev == NULL) {
+        if (log != NULL) log->bad_payload++;
+        return;
+    }
+    pthread_mutex_lock(&log->lock);
+    if (log->count < 64) {
+        s = &log->events[log->count++];
+        memset(s, 0, sizeof *s);
+        s->version = ev->version;
+        s->kind = ev->kind;
+        s->source_kind = ev->source_kind;
+        s->source_index = ev->source_index;
+        s->http_status = ev->http_status;
+        s->reason = ev->reason;
+        s->byte_count = (long long)ev->byte_count;
+        s->has_error = ev->error != NULL;
+        if (ev->error != NULL) {
+            s->error_code = ev->error->code;
+            s->error_line = ev->error->line;
+            snprintf(s->message, sizeof s->message, "%s", ev->error->message);
+        }
+        s->has_configuration = ev->configuration != NULL;
+        version_of(ev->configuration, s->config_version, sizeof s->config_version);
+        s->url_null = ev->url == NULL;
+        snprintf(s->location, sizeof s->location, "%s", ev->location ? ev->location : "(null)");
+        snprintf(s->url, sizeof s->url, "%s", ev->url ? ev->url : "");
+        snprintf(s->description, sizeof s->description, "%s", ev->description ? ev->description : "(null)");
+        s->thread = pthread_self();
+    }
+    pthread_mutex_unlock(&log->lock);
+
+    if (log->keep_server_config && ev->kind == PATHCONFIG_EVENT_APPLIED && ev->source_kind == PATHCONFIG_SOURCE_SERVER) {
+        pathconfig_release(log->kept);
+        log->kept = pathconfig_retain(ev->configuration);
+    }
+    if (log->try_reentry) {
+        pathconfig_error err;
+        pathconfig *cfg;
+        log->try_reentry = 0;
+        log->reentry_load = pathconfig_loader_load(log->loader, &err);
+        log->reentry_load_err = err.code;
+        log->reentry_refresh = pathconfig_loader_refresh(log->loader, NULL);
+        cfg = pathconfig_loader_current(log->loader);
+        log->current_inside = cfg != NULL;
+        pathconfig_release(cfg);
+        /* Replacing the callback from inside it does not deadlock. */
+        log->replaced_inside = pathconfig_loader_set_callback(log->loader, on_event, log) == 0;
+    }
+}
+
+static void log_init(struct event_log *log)
+{
+    memset(log, 0, sizeof *log);
+    pthread_mutex_init(&log->lock, NULL);
+    expected_payload = log;
+}
+
+static void log_clear(struct event_log *log)
+{
+    pthread_mutex_lock(&log->lock);
+    log->count = 0;
+    pthread_mutex_unlock(&log->lock);
+}
+
+static int log_count(struct event_log *log)
+{
+    int n;
+    pthread_mutex_lock(&log->lock);
+    n = log->count;
+    pthread_mutex_unlock(&log->lock);
+    return n;
+}
+
+static void log_dispose(struct event_log *log)
+{
+    pathconfig_release(log->kept);
+    log->kept = NULL;
+    pthread_mutex_destroy(&log->lock);
+}
+
+static const char *kind_name(int kind)
+{
+    switch (kind) {
+    case PATHCONFIG_EVENT_APPLIED: return "applied";
+    case PATHCONFIG_EVENT_SUPERSEDED: return "superseded";
+    case PATHCONFIG_EVENT_NOT_MODIFIED: return "not-modified";
+    case PATHCONFIG_EVENT_FAILED: return "failed";
+    case PATHCONFIG_EVENT_WARNING: return "warning";
+    default: return "?";
+    }
+}
+
+static const char *source_name(int kind)
+{
+    switch (kind) {
+    case PATHCONFIG_SOURCE_DATA: return "data";
+    case PATHCONFIG_SOURCE_FILE: return "file";
+    case PATHCONFIG_SOURCE_CACHE: return "cache";
+    case PATHCONFIG_SOURCE_SERVER: return "server";
+    default: return "?";
+    }
+}
+
+/* "file:applied server:failed ..." */
+static const char *summary(struct event_log *log)
+{
+    static char buf[1024];
+    int i;
+    size_t n = 0;
+    buf[0] = '\0';
+    pthread_mutex_lock(&log->lock);
+    for (i = 0; i < log->count && n < sizeof buf - 40; i++)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s:%s", i ? " " : "", source_name(log->events[i].source_kind),
+                              kind_name(log->events[i].kind));
+    pthread_mutex_unlock(&log->lock);
+    return buf;
+}
+
+static pathconfig_loader *new_loader(const char *sources, const char *options)
+{
+    pathconfig_error err;
+    pathconfig_loader *loader = pathconfig_loader_new(sources, options, &err);
+    CHECK(loader != NULL, "pathconfig_loader_new(%s, %s): %s: %s", sources, options ? options : "NULL",
+          pathconfig_error_name(err.code), err.message);
+    return loader;
+}
+
+/* ---- tests --------------------------------------------------------------- */
+
+static void test_codes(void)
+{
+    test_set_context("codes");
+    CHECK(strcmp(pathconfig_error_name(PATHCONFIG_E_DOWNLOAD), "PATHCONFIG_E_DOWNLOAD") == 0, "name 12");
+    CHECK(strcmp(pathconfig_error_name(-PATHCONFIG_E_CACHE), "PATHCONFIG_E_CACHE") == 0, "name -13");
+    CHECK(strcmp(pathconfig_error_name(PATHCONFIG_E_MISUSE), "PATHCONFIG_E_MISUSE") == 0, "name 14");
+    CHECK(strcmp(pathconfig_error_name(15), "PATHCONFIG_E_UNKNOWN") == 0, "15 is unknown");
+}
+
+static void expect_new_error(const char *sources, const char *options, int code, const char *message)
+{
+    pathconfig_error err;
+    pathconfig_loader *loader;
+    memset(&err, 0x5A, sizeof err);
+    loader = pathconfig_loader_new(sources, options, &err);
+    CHECK(loader == NULL, "accepted sources %s options %s", sources ? sources : "NULL", options ? options : "NULL");
+    CHECK(err.code == code, "sources %s options %s: code %s, expected %s (%s)", sources ? sources : "NULL",
+          options ? options : "NULL", pathconfig_error_name(err.code), pathconfig_error_name(code), err.message);
+    CHECK(strstr(err.message, message) != NULL, "message \"%s\" lacks \"%s\"", err.message, message);
+    CHECK(pathconfig_last_error()->code == code && strcmp(pathconfig_last_error()->message, err.message) == 0,
+          "last error matches err");
+    pathconfig_loader_free(loader);
+}
+
+static void test_bad_arguments(void)
+{
+    static const char bad_utf8[] = { '[', '{', '"', 'f', 'i', 'l', 'e', '"', ':', '"', (char)0xC3, '"', '}', ']', 0 };
+    const char *files = "[{\"file\": \"/nonexistent.json\"}]";
+    pathconfig_error err;
+    pathconfig_loader *loader;
+
+    test_set_context("sources and options JSON");
+    expect_new_error(NULL, NULL, PATHCONFIG_E_ARGUMENT, "sources_json is NULL");
+    expect_new_error(bad_utf8, NULL, PATHCONFIG_E_ARGUMENT, "sources_json is not valid UTF-8");
+    expect_new_error(files, bad_utf8, PATHCONFIG_E_ARGUMENT, "options_json is not valid UTF-8");
+    expect_new_error("", NULL, PATHCONFIG_E_OPTIONS, "sources are missing");
+    expect_new_error("[]", NULL, PATHCONFIG_E_OPTIONS, "sources are empty");
+    expect_new_error("[{\"file\": ", NULL, PATHCONFIG_E_OPTIONS, "sources are not valid JSON");
+    expect_new_error("{\"file\": \"a\"}", NULL, PATHCONFIG_E_OPTIONS, "sources must be a JSON array, found object");
+    expect_new_error("[{\"file\": \"a\"}, {\"fiel\": \"b\"}]", NULL, PATHCONFIG_E_OPTIONS, "source 1: unknown key \"fiel\"");
+    expect_new_error("[{\"file\": \"a\", \"data\": \"{}\"}]", NULL, PATHCONFIG_E_OPTIONS, "source 0: has both");
+    expect_new_error("[{\"server\": \"ftp://h/x\"}]", NULL, PATHCONFIG_E_OPTIONS, "is not an http:// or https:// URL");
+    expect_new_error("[{\"server\": \"http://h/\", \"headers\": {\"A\": 1}}]", NULL, PATHCONFIG_E_OPTIONS,
+                     "header \"A\" must be a string");
+    expect_new_error("[{\"server\": \"http://h/\", \"headers\": {\"Bad Name\": \"v\"}}]", NULL, PATHCONFIG_E_OPTIONS,
+                     "\"Bad Name\" is not a valid header name");
+    expect_new_error(files, "{\"timeout\": 5}", PATHCONFIG_E_OPTIONS, "unknown option \"timeout\"; known options:");
+    expect_new_error(files, "{\"timeout_ms\": 0}", PATHCONFIG_E_OPTIONS, "\"timeout_ms\" must be a positive integer");
+    expect_new_error(files, "{\"max_body_bytes\": \"big\"}", PATHCONFIG_E_OPTIONS, "\"max_body_bytes\" must be a positive integer");
+    expect_new_error(files, "{\"cache_dir\": 1}", PATHCONFIG_E_OPTIONS, "\"cache_dir\" must be");
+    expect_new_error(files, "{\"user_agent\": \"a\\nb\"}", PATHCONFIG_E_OPTIONS, "without control characters");
+    expect_new_error(files, "[]", PATHCONFIG_E_OPTIONS, "options must be a JSON object");
+    expect_new_error(files, "{\"profile\": \"ios\"}", PATHCONFIG_E_OPTIONS, "unknown profile \"ios\"");
+    expect_new_error(files, "{\"backend\": \"foundation\"}", PATHCONFIG_E_BACKEND, "not built into this library");
+    CHECK(pathconfig_loader_new("[]", NULL, NULL) == NULL && pathconfig_last_error()->code == PATHCONFIG_E_OPTIONS,
+          "err may be NULL");
+
+    test_set_context("NULL arguments");
+    memset(&err, 0x5A, sizeof err);
+    CHECK(pathconfig_loader_load(NULL, &err) == -PATHCONFIG_E_ARGUMENT && err.code == PATHCONFIG_E_ARGUMENT &&
+              strstr(err.message, "loader is NULL") != NULL,
+          "load(NULL): %s", err.message);
+    CHECK(pathconfig_loader_load(NULL, NULL) == -PATHCONFIG_E_ARGUMENT, "load(NULL, NULL)");
+    CHECK(pathconfig_loader_refresh(NULL, &err) == -PATHCONFIG_E_ARGUMENT && err.code == PATHCONFIG_E_ARGUMENT, "refresh(NULL)");
+    CHECK(pathconfig_loader_set_callback(NULL, on_event, NULL) == -PATHCONFIG_E_ARGUMENT &&
+              pathconfig_last_error()->code == PATHCONFIG_E_ARGUMENT,
+          "set_callback(NULL)");
+    CHECK(pathconfig_loader_current(NULL) == NULL && pathconfig_last_error()->code == PATHCONFIG_E_ARGUMENT, "current(NULL)");
+    CHECK(pathconfig_loader_cache_file(NULL, "http://h/") == NULL && pathconfig_last_error()->code == PATHCONFIG_E_ARGUMENT,
+          "cache_file(NULL, url)");
+    pathconfig_loader_free(NULL);
+    CHECK(pathconfig_last_error()->code == PATHCONFIG_E_ARGUMENT, "free(NULL) leaves the last error alone");
+
+    loader = new_loader(files, "{\"cache_dir\": \"/nonexistent/cache\"}");
+    if (loader == NULL) return;
+    CHECK(pathconfig_loader_cache_file(loader, NULL) == NULL && pathconfig_last_error()->code == PATHCONFIG_E_ARGUMENT,
+          "cache_file(loader, NULL)");
+    CHECK(pathconfig_loader_cache_file(loader, bad_utf8) == NULL && pathconfig_last_error()->code == PATHCONFIG_E_ARGUMENT,
+          "cache_file(loader, non-UTF-8)");
+    CHECK(pathconfig_loader_set_callback(loader, NULL, NULL) == 0 && pathconfig_last_error()->code == 0, "removing no callback");
+
+    test_set_context("nothing loaded");
+    (void)pathconfig_loader_current(NULL); /* sets an error, to see it cleared */
+    CHECK(pathconfig_loader_current(loader) == NULL && pathconfig_last_error()->code == PATHCONFIG_OK,
+          "current before load: NULL with code 0");
+    memset(&err, 0x5A, sizeof err);
+    CHECK(pathconfig_loader_load(loader, &err) == -PATHCONFIG_E_IO && err.code == PATHCONFIG_E_IO, "missing file: %s",
+          err.message);
+    CHECK(strstr(err.message, "file /nonexistent.json: cannot open /nonexistent.json") != NULL, "message names the source: %s",
+          err.message);
+    CHECK(pathconfig_loader_current(loader) == NULL && pathconfig_last_error()->code == PATHCONFIG_OK,
+          "current after a failed load: NULL with code 0");
+    pathconfig_loader_free(loader);
+
+    loader = new_loader(files, NULL);
+    if (loader == NULL) return;
+    CHECK(pathconfig_loader_cache_file(loader, "http://h/") == NULL && pathconfig_last_error()->code == PATHCONFIG_OK,
+          "no cache_dir: cache_file NULL with code 0");
+    pathconfig_loader_free(loader);
+}
+
+static const struct seen *event_at(struct event_log *log, int i)
+{
+    static struct seen none;
+    return i < log->count ? &log->events[i] : &none;
+}
+
+/* File then server; 304; a new version; 500; invalid JSON; too large; then the
+ * cache with the server down. */
+static void test_chain(void)
+{
+    char sources[1024], options[1024], version_before[64];
+    char *cache_file, *cached, *now;
+    size_t cached_len = 0, now_len = 0;
+    struct event_log log;
+    pathconfig_error err;
+    pathconfig_loader *loader, *offline;
+    const struct seen *e;
+    pathconfig *before;
+    int rc;
+
+    test_set_context("file then server");
+    log_init(&log);
+    snprintf(sources, sizeof sources,
+             "[{\"file\": \"%s\"}, {\"server\": \"%s\", \"headers\": {\"Accept\": \"application/json\"}}]", bundle, url);
+    snprintf(options, sizeof options, "{\"cache_dir\": \"%s\", \"timeout_ms\": 5000, \"user_agent\": \"pathconfig-c-test\"}",
+             cache_dir);
+    loader = new_loader(sources, options);
+    if (loader == NULL) return;
+    log.loader = loader;
+    log.keep_server_config = 1;
+    CHECK(pathconfig_loader_set_callback(loader, on_event, &log) == 0, "set_callback");
+    cache_file = pathconfig_loader_cache_file(loader, url);
+    CHECK(cache_file != NULL && strncmp(cache_file, cache_dir, strlen(cache_dir)) == 0, "cache file %s in %s",
+          cache_file ? cache_file : "NULL", cache_dir);
+    if (cache_file == NULL) return;
+
+    memset(&err, 0x5A, sizeof err);
+    rc = pathconfig_loader_load(loader, &err);
+    CHECK(rc == 0 && err.code == 0 && err.message[0] == '\0', "load: %d %s", rc, err.message);
+    CHECK(strcmp(summary(&log), "file:applied server:applied") == 0, "events: %s", summary(&log));
+    CHECK(log.bad_payload == 0, "the callback got its payload");
+    CHECK(strcmp(current_version(loader), "v1") == 0, "current comes from the server: %s", current_version(loader));
+    e = event_at(&log, 0);
+    CHECK(e->version == PATHCONFIG_LOADER_EVENT_VERSION && e->source_index == 0 && strcmp(e->location, bundle) == 0 &&
+              e->url_null && !e->has_error && e->has_configuration && strcmp(e->config_version, "bundle") == 0 &&
+              e->byte_count > 0 && e->http_status == 0 && e->reason == 0 && pthread_equal(e->thread, pthread_self()),
+          "file event: v%d index %d %s url_null=%d config=%s bytes=%lld", e->version, e->source_index, e->location,
+          e->url_null, e->config_version, e->byte_count);
+    CHECK(strstr(e->description, "applied") != NULL, "file description: %s", e->description);
+    e = event_at(&log, 1);
+    CHECK(e->source_index == 1 && strcmp(e->location, url) == 0 && strcmp(e->url, url) == 0 && !e->has_error &&
+              strcmp(e->config_version, "v1") == 0,
+          "server event: index %d %s %s config=%s", e->source_index, e->location, e->url, e->config_version);
+    CHECK(strstr(e->description, url) != NULL, "server description: %s", e->description);
+    CHECK(server_log_count(&server, "GET /config.json 200", "accept=[application/json]", 1) == 1, "the Accept header was sent");
+    cached = slurp(cache_file, &cached_len);
+    CHECK(cached != NULL && strstr(cached, "\"v1\"") != NULL, "the cache file holds v1");
+
+    /* The configuration retained inside the callback outlives the event. */
+    version_of(log.kept, version_before, sizeof version_before);
+    CHECK(strcmp(version_before, "v1") == 0, "configuration retained in the callback: %s", version_before);
+
+    test_set_context("304 on refresh");
+    log_clear(&log);
+    rc = pathconfig_loader_refresh(loader, &err);
+    CHECK(rc == 0 && err.code == 0, "refresh: %d %s", rc, err.message);
+    CHECK(strcmp(summary(&log), "server:not-modified") == 0, "events: %s", summary(&log));
+    CHECK(event_at(&log, 0)->has_configuration && strcmp(event_at(&log, 0)->config_version, "v1") == 0,
+          "not-modified carries the known configuration");
+    CHECK(server_log_count(&server, "GET /config.json 304", "inm=[\"", 1) == 1, "a conditional request answered 304");
+    CHECK(strcmp(current_version(loader), "v1") == 0, "current unchanged");
+    now = slurp(cache_file, &now_len);
+    CHECK(same_bytes(cached, cached_len, now, now_len), "cache file byte-identical after 304");
+    free(now);
+
+    test_set_context("a new version");
+    log_clear(&log);
+    put_version("v2");
+    rc = pathconfig_loader_refresh(loader, &err);
+    CHECK(rc == 0, "refresh: %d %s", rc, err.message);
+    CHECK(strcmp(summary(&log), "server:applied") == 0, "events: %s", summary(&log));
+    CHECK(strcmp(current_version(loader), "v2") == 0, "current is v2: %s", current_version(loader));
+    version_of(log.kept, version_before, sizeof version_before);
+    CHECK(strcmp(version_before, "v2") == 0, "kept configuration is v2");
+    free(cached);
+    cached = slurp(cache_file, &cached_len);
+    CHECK(cached != NULL && strstr(cached, "\"v2\"") != NULL, "the cache file holds v2");
+
+    /* Each failure: current unchanged (same properties) and cache file byte-identical. */
+    before = pathconfig_loader_current(loader);
+
+    test_set_context("500 on refresh");
+    log_clear(&log);
+    server_fail500(&server, 1);
+    memset(&err, 0x5A, sizeof err);
+    rc = pathconfig_loader_refresh(loader, &err);
+    CHECK(rc == -PATHCONFIG_E_DOWNLOAD && err.code == PATHCONFIG_E_DOWNLOAD, "refresh: %d %s", rc, err.message);
+    CHECK(strstr(err.message, "server ") == err.message && strstr(err.message, url) != NULL && strstr(err.message, "500") != NULL,
+          "message names the source and the status: %s", err.message);
+    CHECK(strcmp(summary(&log), "server:failed") == 0, "events: %s", summary(&log));
+    e = event_at(&log, 0);
+    CHECK(e->has_error && e->error_code == PATHCONFIG_E_DOWNLOAD && e->reason == PATHCONFIG_DOWNLOAD_HTTP_STATUS &&
+              e->http_status == 500 && !e->has_configuration,
+          "failed event: code %d reason %d status %d: %s", e->error_code, e->reason, e->http_status, e->message);
+    server_fail500(&server, 0);
+    CHECK(strcmp(current_version(loader), "v2") == 0, "current unchanged after 500");
+    now = slurp(cache_file, &now_len);
+    CHECK(same_bytes(cached, cached_len, now, now_len), "cache file byte-identical after 500");
+    free(now);
+
+    test_set_context("invalid JSON on refresh");
+    log_clear(&log);
+    server_put(&server, "config.json", "{\"rules\": [\n  {\"patterns\": [\".*\"],,}\n]}\n");
+    rc = pathconfig_loader_refresh(loader, &err);
+    CHECK(rc == -PATHCONFIG_E_JSON && err.code == PATHCONFIG_E_JSON && err.line == 2 && err.column > 0,
+          "refresh: %d %d:%d %s", rc, err.line, err.column, err.message);
+    e = event_at(&log, 0);
+    CHECK(e->kind == PATHCONFIG_EVENT_FAILED && e->error_code == PATHCONFIG_E_JSON && e->error_line == 2 && e->reason == 0 &&
+              e->byte_count > 0,
+          "failed event: %s code %d line %d", kind_name(e->kind), e->error_code, e->error_line);
+    CHECK(strcmp(current_version(loader), "v2") == 0, "current unchanged after invalid JSON");
+    now = slurp(cache_file, &now_len);
+    CHECK(same_bytes(cached, cached_len, now, now_len), "cache file byte-identical after invalid JSON");
+    free(now);
+
+    test_set_context("schema error on refresh");
+    server_put(&server, "config.json", "{\"rules\": [{\"patterns\": \".*\", \"properties\": {}}]}");
+    rc = pathconfig_loader_refresh(loader, &err);
+    CHECK(rc == -PATHCONFIG_E_SCHEMA && err.rule_index == 0, "refresh: %d rule %d %s", rc, err.rule_index, err.message);
+    CHECK(strcmp(current_version(loader), "v2") == 0, "current unchanged after a schema error");
+
+    test_set_context("the same pathconfig stays valid");
+    {
+        char v[64];
+        pathconfig *after = pathconfig_loader_current(loader);
+        version_of(before, v, sizeof v);
+        CHECK(strcmp(v, "v2") == 0 && pathconfig_rule_count(before) == pathconfig_rule_count(after), "held configuration intact");
+        pathconfig_release(after);
+    }
+    pathconfig_release(before);
+
+    test_set_context("second loader, server down: the cache");
+    put_version("v3");
+    server_stop(&server);
+    log_dispose(&log);
+    log_init(&log);
+    offline = new_loader(sources, options);
+    if (offline != NULL) {
+        pathconfig_loader_set_callback(offline, on_event, &log);
+        rc = pathconfig_loader_load(offline, &err);
+        CHECK(rc == 0 && err.code == 0, "load with the server down still succeeds: %d %s", rc, err.message);
+        CHECK(strcmp(summary(&log), "file:applied cache:applied server:failed") == 0, "events: %s", summary(&log));
+        e = event_at(&log, 1);
+        CHECK(strcmp(e->location, cache_file) == 0 && strcmp(e->url, url) == 0 && strcmp(e->config_version, "v2") == 0,
+              "cache event: %s %s %s", e->location, e->url, e->config_version);
+        e = event_at(&log, 2);
+        CHECK(e->error_code == PATHCONFIG_E_DOWNLOAD && e->reason == PATHCONFIG_DOWNLOAD_TRANSPORT && e->http_status == 0,
+              "server event: code %d reason %d: %s", e->error_code, e->reason, e->message);
+        CHECK(strcmp(current_version(offline), "v2") == 0, "current comes from the cache: %s", current_version(offline));
+
+        log_clear(&log);
+        rc = pathconfig_loader_refresh(offline, &err);
+        CHECK(rc == -PATHCONFIG_E_DOWNLOAD && strcmp(summary(&log), "server:failed") == 0, "refresh, server down: %d %s",
+              rc, summary(&log));
+        CHECK(strcmp(current_version(offline), "v2") == 0, "current unchanged");
+        pathconfig_loader_free(offline);
+    }
+    now = slurp(cache_file, &now_len);
+    CHECK(same_bytes(cached, cached_len, now, now_len), "cache file byte-identical with the server down");
+    free(now);
+
+    test_set_context("server only, no cache, server down");
+    {
+        char only[256];
+        snprintf(only, sizeof only, "[{\"server\": \"%s\"}]", url);
+        offline = new_loader(only, "{\"timeout_ms\": 2000}");
+        if (offline != NULL) {
+            rc = pathconfig_loader_load(offline, &err);
+            CHECK(rc == -PATHCONFIG_E_DOWNLOAD && err.code == PATHCONFIG_E_DOWNLOAD, "load: %d %s", rc, err.message);
+            CHECK(pathconfig_loader_current(offline) == NULL && pathconfig_last_error()->code == 0, "nothing current");
+            pathconfig_loader_free(offline);
+        }
+    }
+
+    test_set_context("corrupt cache file");
+    test_write_file(cache_file, "garbage\n", 8);
+    log_dispose(&log);
+    log_init(&log);
+    offline = new_loader(sources, options);
+    if (offline != NULL) {
+        pathconfig_loader_set_callback(offline, on_event, &log);
+        rc = pathconfig_loader_load(offline, &err);
+        CHECK(rc == 0, "load: %d %s", rc, err.message);
+        CHECK(strcmp(summary(&log), "file:applied cache:warning server:failed") == 0, "events: %s", summary(&log));
+        e = event_at(&log, 1);
+        CHECK(e->kind == PATHCONFIG_EVENT_WARNING && e->error_code == PATHCONFIG_E_CACHE && e->reason == PATHCONFIG_CACHE_CORRUPT &&
+                  strstr(e->message, "ignored") != NULL,
+              "warning: code %d reason %d: %s", e->error_code, e->reason, e->message);
+        CHECK(strcmp(current_version(offline), "bundle") == 0, "the bundled file stays current");
+        pathconfig_loader_free(offline);
+    }
+
+    test_set_context("server back: the loader recovers");
+    if (server_restart(&server) == 0) {
+        log_dispose(&log);
+        log_init(&log);
+        log.loader = loader;
+        pathconfig_loader_set_callback(loader, on_event, &log);
+        rc = pathconfig_loader_refresh(loader, &err);
+        CHECK(rc == 0 && strcmp(current_version(loader), "v3") == 0, "refresh: %d %s, current %s", rc, err.message,
+              current_version(loader));
+        free(cached);
+        cached = slurp(cache_file, &cached_len);
+        CHECK(cached != NULL && strncmp(cached, "pathconfig-cache 1\n", 19) == 0 && strstr(cached, "\"v3\"") != NULL,
+              "the corrupt cache file was replaced");
+    }
+
+    test_set_context("callback removed");
+    log_clear(&log);
+    pathconfig_loader_set_callback(loader, NULL, &log);
+    CHECK(pathconfig_loader_refresh(loader, NULL) == 0 && log_count(&log) == 0, "no events: %s", summary(&log));
+
+    test_set_context("misuse from inside the callback");
+    log_dispose(&log);
+    log_init(&log);
+    log.loader = loader;
+    log.try_reentry = 1;
+    pathconfig_loader_set_callback(loader, on_event, &log);
+    rc = pathconfig_loader_refresh(loader, &err);
+    CHECK(rc == 0, "the outer refresh: %d %s", rc, err.message);
+    CHECK(log.reentry_load == -PATHCONFIG_E_MISUSE && log.reentry_load_err == PATHCONFIG_E_MISUSE &&
+              log.reentry_refresh == -PATHCONFIG_E_MISUSE,
+          "load/refresh inside: %d %d %d", log.reentry_load, log.reentry_load_err, log.reentry_refresh);
+    CHECK(log.current_inside && log.replaced_inside, "current and set_callback work inside");
+    CHECK(strcmp(pathconfig_error_name(pathconfig_last_error()->code), "PATHCONFIG_OK") == 0, "the outer call's outcome is last");
+
+    pathconfig_loader_free(loader);
+    log_dispose(&log);
+    free(cached);
+    pathconfig_free_string(cache_file);
+}
+
+/* Data sources, a body over the limit, a server that never answers. */
+static void test_more_sources(void)
+{
+    char sources[2048], doc[512], escaped[1024];
+    struct event_log log;
+    pathconfig_error err;
+    pathconfig_loader *loader;
+    const char *p;
+    size_t n = 0;
+    int rc, listener;
+    struct sockaddr_in addr;
+    socklen_t len = sizeof addr;
+
+    test_set_context("data source, then a body over the limit");
+    fixture("embedded", doc, sizeof doc);
+    for (p = doc; *p != '\0' && n < sizeof escaped - 3; p++) {
+        if (*p == '"' || *p == '\\') escaped[n++] = '\\';
+        if (*p == '\n') {
+            escaped[n++] = '\\';
+            escaped[n++] = 'n';
+            continue;
+        }
+        escaped[n++] = *p;
+    }
+    escaped[n] = '\0';
+    if (!CHECK(snprintf(sources, sizeof sources, "[{\"data\": \"%s\", \"name\": \"embedded\"}, {\"server\": \"%s\"}]",
+                        escaped, url) < (int)sizeof sources, "sources fit"))
+        return;
+    log_init(&log);
+    loader = new_loader(sources, "{\"max_body_bytes\": 16}");
+    if (loader != NULL) {
+        pathconfig_loader_set_callback(loader, on_event, &log);
+        rc = pathconfig_loader_load(loader, &err);
+        CHECK(rc == 0 && strcmp(summary(&log), "data:applied server:failed") == 0, "load: %d %s", rc, summary(&log));
+        CHECK(strcmp(event_at(&log, 0)->location, "embedded") == 0 && event_at(&log, 0)->url_null, "data event: %s",
+              event_at(&log, 0)->location);
+        CHECK(event_at(&log, 1)->reason == PATHCONFIG_DOWNLOAD_TOO_LARGE, "too large: reason %d: %s", event_at(&log, 1)->reason,
+              event_at(&log, 1)->message);
+        CHECK(strcmp(current_version(loader), "embedded") == 0, "the data stays current");
+        pathconfig_loader_free(loader);
+    }
+
+    test_set_context("a server that never answers");
+    listener = socket(AF_INET, SOCK_STREAM, 0);
+    memset(&addr, 0, sizeof addr);
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (CHECK(listener >= 0 && bind(listener, (struct sockaddr *)&addr, sizeof addr) == 0 && listen(listener, 8) == 0 &&
+                  getsockname(listener, (struct sockaddr *)&addr, &len) == 0,
+              "listening socket")) {
+        snprintf(sources, sizeof sources, "[{\"file\": \"%s\"}, {\"server\": \"http://127.0.0.1:%d/slow.json\"}]", bundle,
+                 ntohs(addr.sin_port));
+        log_dispose(&log);
+        log_init(&log);
+        loader = new_loader(sources, "{\"timeout_ms\": 300}");
+        if (loader != NULL) {
+            pathconfig_loader_set_callback(loader, on_event, &log);
+            rc = pathconfig_loader_load(loader, &err);
+            CHECK(rc == 0 && strcmp(summary(&log), "file:applied server:failed") == 0, "load: %d %s", rc, summary(&log));
+            CHECK(event_at(&log, 1)->reason == PATHCONFIG_DOWNLOAD_TIMEOUT, "timeout: reason %d: %s", event_at(&log, 1)->reason,
+                  event_at(&log, 1)->message);
+            rc = pathconfig_loader_refresh(loader, &err);
+            CHECK(rc == -PATHCONFIG_E_DOWNLOAD && strstr(err.message, "slow.json") != NULL, "refresh: %d %s", rc, err.message);
+            pathconfig_loader_free(loader);
+        }
+    }
+    if (listener >= 0) close(listener);
+    log_dispose(&log);
+}
+
+/* refresh_interval_ms: events from the polling thread; none after free. */
+static void test_polling(void)
+{
+    char sources[1024], options[1024];
+    struct event_log log;
+    struct timespec pause = { 0, 20 * 1000 * 1000 };
+    pathconfig_loader *loader;
+    int i, n, found = 0;
+
+    test_set_context("polling");
+    snprintf(sources, sizeof sources, "[{\"file\": \"%s\"}, {\"server\": \"%s\"}]", bundle, url);
+    snprintf(options, sizeof options, "{\"cache_dir\": \"%s\", \"refresh_interval_ms\": 50, \"timeout_ms\": 5000}", cache_dir);
+    log_init(&log);
+    put_version("p1");
+    loader = new_loader(sources, options);
+    if (loader == NULL) return;
+    pathconfig_loader_set_callback(loader, on_event, &log);
+    CHECK(pathconfig_loader_load(loader, NULL) == 0 && strcmp(current_version(loader), "p1") == 0, "load: %s",
+          current_version(loader));
+    put_version("p2");
+    for (i = 0; i < 500 && !found; i++) { /* 10 s */
+        int j;
+        nanosleep(&pause, NULL);
+        pthread_mutex_lock(&log.lock);
+        for (j = 0; j < log.count && !found; j++)
+            if (log.events[j].kind == PATHCONFIG_EVENT_APPLIED && strcmp(log.events[j].config_version, "p2") == 0)
+                found = pthread_equal(log.events[j].thread, pthread_self()) ? -1 : 1;
+        pthread_mutex_unlock(&log.lock);
+    }
+    CHECK(found != 0, "polling picked up p2: %s", summary(&log));
+    CHECK(found != -1, "the polling thread, not the caller's, delivered the event");
+    CHECK(strcmp(current_version(loader), "p2") == 0, "current is p2");
+    pathconfig_loader_free(loader);
+    n = log_count(&log);
+    put_version("p3");
+    nanosleep(&pause, NULL);
+    nanosleep(&pause, NULL);
+    nanosleep(&pause, NULL);
+    nanosleep(&pause, NULL);
+    nanosleep(&pause, NULL);
+    CHECK(log_count(&log) == n, "no event after free (%d, then %d)", n, log_count(&log));
+    log_dispose(&log);
+}
+
+/* Readers resolving through pathconfig_loader_current while the main thread
+ * refreshes to new versions. */
+struct reader {
+    pthread_t thread;
+    pathconfig_loader *loader;
+    pthread_mutex_t *lock;
+    int *done;
+    int lookups, bad, changes;
+    char first_bad[128];
+};
+
+static void *read_loop(void *arg)
+{
+    struct reader *r = arg;
+    char last[64] = "", v[64];
+    for (;;) {
+        int done;
+        pathconfig *cfg;
+        pthread_mutex_lock(r->lock);
+        done = *r->done;
+        pthread_mutex_unlock(r->lock);
+        if (done) break;
+        cfg = pathconfig_loader_current(r->loader);
+        version_of(cfg, v, sizeof v);
+        pathconfig_release(cfg);
+        r->lookups++;
+        if (v[0] != 't' || pathconfig_last_error()->code != 0) {
+            if (r->bad++ == 0) snprintf(r->first_bad, sizeof r->first_bad, "version \"%s\"", v);
+        } else if (strcmp(v, last) != 0) {
+            r->changes++;
+            snprintf(last, sizeof last, "%s", v);
+        }
+    }
+    return NULL;
+}
+
+static void test_threads(int threads, int refreshes)
+{
+    char sources[1024], options[1024], name[32];
+    struct reader *readers;
+    pthread_mutex_t lock;
+    pathconfig_loader *loader;
+    pathconfig_error err;
+    int i, done = 0, ok = 0, lookups = 0;
+
+    test_set_context("threads: current while refreshing");
+    snprintf(sources, sizeof sources, "[{\"server\": \"%s\"}]", url);
+    snprintf(options, sizeof options, "{\"cache_dir\": \"%s\", \"timeout_ms\": 5000}", cache_dir);
+    put_version("t0");
+    loader = new_loader(sources, options);
+    if (loader == NULL) return;
+    if (!CHECK(pathconfig_loader_load(loader, &err) == 0, "load: %s", err.message)) {
+        pathconfig_loader_free(loader);
+        return;
+    }
+    pthread_mutex_init(&lock, NULL);
+    readers = calloc((size_t)threads, sizeof *readers);
+    for (i = 0; i < threads; i++) {
+        readers[i].loader = loader;
+        readers[i].lock = &lock;
+        readers[i].done = &done;
+        CHECK(pthread_create(&readers[i].thread, NULL, read_loop, &readers[i]) == 0, "pthread_create %d", i);
+    }
+    for (i = 1; i <= refreshes; i++) {
+        snprintf(name, sizeof name, "t%d", i);
+        put_version(name);
+        if (pathconfig_loader_refresh(loader, &err) == 0 && strcmp(current_version(loader), name) == 0) ok++;
+    }
+    CHECK(ok == refreshes, "%d of %d refreshes applied", ok, refreshes);
+    pthread_mutex_lock(&lock);
+    done = 1;
+    pthread_mutex_unlock(&lock);
+    for (i = 0; i < threads; i++) {
+        pthread_join(readers[i].thread, NULL);
+        CHECK(readers[i].bad == 0, "reader %d: %d bad lookups, first %s", i, readers[i].bad, readers[i].first_bad);
+        CHECK(readers[i].lookups > 0, "reader %d resolved", i);
+        lookups += readers[i].lookups;
+    }
+    printf("loader threads: %d readers, %d lookups during %d refreshes\n", threads, lookups, refreshes);
+    free(readers);
+    pthread_mutex_destroy(&lock);
+    pathconfig_loader_free(loader);
+}
+
+int main(int argc, char **argv)
+{
+    char doc[4096];
+    int threads = argc > 2 ? atoi(argv[2]) : 4;
+    int refreshes = argc > 3 ? atoi(argv[3]) : 40;
+
+    if (argc < 2 || threads < 1 || threads > 64 || refreshes < 1) {
+        fprintf(stderr, "usage: %s SCRATCH_DIR [THREADS (1-64) [REFRESHES]]\n", argv[0]);
+        return 2;
+    }
+    test_codes();
+    test_bad_arguments();
+
+    /* Absolute: nginx reads relative paths from its prefix. */
+    if (argv[1][0] == '/') snprintf(doc, sizeof doc, "%s", argv[1]);
+    else if (!CHECK(getcwd(doc, 256) != NULL, "getcwd")) return test_summary();
+    else snprintf(doc + strlen(doc), sizeof doc - strlen(doc), "/%s", argv[1]);
+    if (!CHECK(snprintf(dir, sizeof dir, "%s/loader-XXXXXX", doc) < (int)sizeof dir, "scratch path fits")) return test_summary();
+    if (!CHECK(mkdtemp(dir) != NULL, "mkdtemp %s", dir)) return test_summary();
+    snprintf(bundle, sizeof bundle, "%s/bundle.json", dir);
+    snprintf(cache_dir, sizeof cache_dir, "%s/cache", dir);
+    fixture("bundle", doc, sizeof doc);
+    test_write_file(bundle, doc, strlen(doc));
+
+    test_set_context("nginx");
+    if (CHECK(server_start(&server, dir) == 0, "nginx started")) {
+        server_url(&server, "config.json", url, sizeof url);
+        put_version("v1");
+        test_chain();
+        test_more_sources();
+        test_polling();
+        test_threads(threads, refreshes);
+    }
+    server_destroy(&server);
+    test_remove_tree(dir);
+    test_set_context("");
+    return test_summary();
+}
