@@ -83,7 +83,7 @@ test-c: lib
 	$(MAKE) -C Tests/CTests --no-print-directory check valgrind symbols example \
 	    ROOT=$(CURDIR) LIBDIR=$(LIBDIR) INCDIR=$(OUT)/include CONFORMANCE=$(CURDIR)/../shared/conformance
 
-test: test-swift test-c
+test: test-swift test-c test-python
 
 ## bench: libpathconfig against the reference apps' loop on ../shared/bench;
 ## writes bench/results.md (BENCH_ARGS="--rounds 9" for more rounds)
