@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+
+/// A real nginx on 127.0.0.1, started by a test in its own temporary prefix
+/// and stopped when the value is released (or by `stop()`).
+///
+/// The document root is `www/`; files written with `put` get strictly
+/// increasing modification times, so that every version has its own ETag
+/// and Last-Modified (nginx derives both from mtime and size). Two switches
+/// change what `/config.json`-style requests get, per request:
+/// `fail(with: 500)` makes every request answer 500 (nginx `return 500;`).
+/// The access log records, per request: method, URI, status and the
+/// If-None-Match, If-Modified-Since, Accept, X-Test and User-Agent headers.
+final class Nginx: @unchecked Sendable {
+    /// Why the test cannot run; fails the test (never skips it).
+    struct Unavailable: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let prefix: String
+    let port: Int
+    var www: String { prefix + "/www" }
+    var accessLogPath: String { prefix + "/access.log" }
+    private var process: Process?
+    private var mtime = Date().timeIntervalSince1970.rounded(.down) - 100_000
+
+    /// The base URL, `http://127.0.0.1:PORT`.
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// The URL of `name` under the document root.
+    func url(_ name: String) -> String { "\(baseURL)/\(name)" }
+
+    /// Creates the prefix and configuration and starts nginx.
+    init() throws {
+        binary = try Self.binary()
+        prefix = try TemporaryDirectory.make("nginx")
+        port = try FreePort.find()
+        for dir in ["www", "tmp"] { try FileManager.default.createDirectory(atPath: prefix + "/" + dir, withIntermediateDirectories: true) }
+        try configuration().write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    private let binary: String
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: prefix)
+    }
+
+    /// Starts (or restarts) nginx on the same port and waits until it accepts connections.
+    func start() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = ["-p", prefix, "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try p.run()
+        process = p
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if !p.isRunning {
+                let log = (try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? ""
+                throw Unavailable(description: "nginx exited with status \(p.terminationStatus) on port \(port): \(log)")
+            }
+            if FreePort.accepts(port) { return }
+            usleep(10_000)
+        }
+        stop()
+        throw Unavailable(description: "nginx did not accept connections on port \(port) within 10 s")
+    }
+
+    /// Stops nginx and waits for it to exit. Idempotent.
+    ///
+    /// SIGKILL, not SIGTERM: the test runner's threads block signals, the
+    /// child inherits that mask, and nginx without a master process never
+    /// unblocks them. One process, nothing to clean up after it.
+    func stop() {
+        guard let p = process else { return }
+        process = nil
+        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        p.waitUntilExit()
+    }
+
+    /// Writes `contents` to `www/name` (atomically) with a modification time
+    /// later than every earlier `put`.
+    func put(_ name: String, _ contents: String) throws {
+        try put(name, Data(contents.utf8))
+    }
+
+    /// Writes bytes to `www/name` (atomically) with a fresh modification time.
+    func put(_ name: String, _ data: Data) throws {
+        let path = www + "/" + name
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        mtime += 1
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: mtime)], ofItemAtPath: path)
+    }
+
+    /// Makes every request answer `status` (nginx `return`), or serve files again with nil.
+    func fail(with status: Int?) throws {
+        let flag = www + "/.fail500"
+        if status != nil {
+            try Data().write(to: URL(fileURLWithPath: flag))
+        } else {
+            try? FileManager.default.removeItem(atPath: flag)
+        }
+    }
+
+    /// The access log, one line per request.
+    ///
+    /// nginx writes a request's line after sending the response, so a client
+    /// can finish before the line exists: `waitingFor` waits (up to 5 s)
+    /// until the log has that many lines.
+    func accessLog(waitingFor count: Int = 0) -> [String] {
+        let deadline = Date().addingTimeInterval(5)
+        while true {
+            let text = (try? String(contentsOfFile: accessLogPath, encoding: .utf8)) ?? ""
+            let lines = text.split(separator: "\n").map(String.init)
+            if lines.count >= count || Date() > deadline { return lines }
+            usleep(2_000)
+        }
+    }
+
+    private func configuration() -> String {
+        """
+        daemon off;
+        master_process off;
+        worker_processes 1;
+        pid \(prefix)/nginx.pid;
+        error_log \(prefix)/error.log;
+        events { worker_connections 64; }
+        http {
+            log_format probe escape=none '$request_method $request_uri $status inm=[$http_if_none_match] ims=[$http_if_modified_since] accept=[$http_accept] x-test=[$http_x_test] ua=[$http_user_agent]';
+            access_log \(prefix)/access.log probe;
+            client_body_temp_path \(prefix)/tmp/client;
+            proxy_temp_path \(prefix)/tmp/proxy;
+            fastcgi_temp_path \(prefix)/tmp/fastcgi;
+            uwsgi_temp_path \(prefix)/tmp/uwsgi;
+            scgi_temp_path \(prefix)/tmp/scgi;
+            types { application/json json; }
+            default_type application/octet-stream;
+            server {
+                listen 127.0.0.1:\(port);
+                root \(prefix)/www;
+                location / {
+                    if (-f $document_root/.fail500) { return 500; }
+                }
+                location = /redirect.json { return 302 /config.json; }
+                location = /needs-accept.json {
+                    if ($http_accept != "application/json") { return 406; }
+                    try_files /config.json =404;
+                }
+            }
+        }
+        """
+    }
+
+    /// The nginx executable: $PATHCONFIG_TEST_NGINX, or nginx in the usual
+    /// places. Missing nginx is an error that says how to install it.
+    static func binary() throws -> String {
+        var candidates: [String] = []
+        if let env = ProcessInfo.processInfo.environment["PATHCONFIG_TEST_NGINX"], !env.isEmpty { candidates.append(env) }
+        candidates += ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/local/bin/nginx", "/usr/bin/nginx"]
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        candidates += path.split(separator: ":").map { "\($0)/nginx" }
+        for c in candidates where FileManager.default.isExecutableFile(atPath: c) { return c }
+        throw Unavailable(description: "nginx is not installed, and the loader tests need a real HTTP server: run scripts/install-deps.sh (or apt-get install nginx-light), or set PATHCONFIG_TEST_NGINX to an nginx binary")
+    }
+}
+
+/// Temporary directories for tests.
+enum TemporaryDirectory {
+    /// A new empty directory under the system's temporary directory.
+    static func make(_ label: String) throws -> String {
+        var template = Array((NSTemporaryDirectory() + "pathconfig-\(label)-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw Nginx.Unavailable(description: "mkdtemp failed: \(String(cString: strerror(errno)))")
+        }
+        return String(cString: made)
+    }
+}
