@@ -364,6 +364,16 @@ static void test_bad_arguments(void)
     CHECK(pathconfig_loader_cache_file(loader, "http://h/") == NULL && pathconfig_last_error()->code == PATHCONFIG_OK,
           "no cache_dir: cache_file NULL with code 0");
     pathconfig_loader_free(loader);
+
+    test_set_context("extreme option values");
+    /* The largest integers are accepted and harmless: the polling thread
+     * starts with a deadline centuries away and free still joins it at once. */
+    loader = new_loader(files, "{\"timeout_ms\": 9223372036854775807, \"refresh_interval_ms\": 9223372036854775807,"
+                               " \"max_body_bytes\": 9223372036854775807}");
+    if (loader == NULL) return;
+    CHECK(pathconfig_loader_load(loader, NULL) == -PATHCONFIG_E_IO, "load");
+    pathconfig_loader_free(loader);
+    expect_new_error(files, "{\"timeout_ms\": 9223372036854775808}", PATHCONFIG_E_OPTIONS, "must be a positive integer");
 }
 
 static const struct seen *event_at(struct event_log *log, int i)
@@ -722,6 +732,65 @@ static void test_polling(void)
     log_dispose(&log);
 }
 
+/* A slow callback on the polling thread, to see set_callback wait for it. */
+struct slow {
+    pthread_mutex_t lock;
+    int inside, calls;
+};
+
+static void slow_callback(const pathconfig_loader_event *ev, void *payload)
+{
+    struct slow *s = payload;
+    struct timespec pause = { 0, 100 * 1000 * 1000 };
+    (void)ev;
+    pthread_mutex_lock(&s->lock);
+    s->inside = 1;
+    s->calls++;
+    pthread_mutex_unlock(&s->lock);
+    nanosleep(&pause, NULL);
+    pthread_mutex_lock(&s->lock);
+    s->inside = 0;
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void test_set_callback_waits(void)
+{
+    char sources[1024];
+    struct slow s;
+    struct timespec pause = { 0, 5 * 1000 * 1000 };
+    pathconfig_loader *loader;
+    int i, inside = 0, calls;
+
+    test_set_context("set_callback waits for a running callback");
+    snprintf(sources, sizeof sources, "[{\"server\": \"%s\"}]", url);
+    loader = new_loader(sources, "{\"refresh_interval_ms\": 10, \"timeout_ms\": 5000}");
+    if (loader == NULL) return;
+    pthread_mutex_init(&s.lock, NULL);
+    s.inside = s.calls = 0;
+    CHECK(pathconfig_loader_load(loader, NULL) == 0, "load");
+    pathconfig_loader_set_callback(loader, slow_callback, &s);
+    for (i = 0; i < 2000 && !inside; i++) { /* 10 s: until a polling event is being delivered */
+        nanosleep(&pause, NULL);
+        pthread_mutex_lock(&s.lock);
+        inside = s.inside;
+        pthread_mutex_unlock(&s.lock);
+    }
+    CHECK(inside, "a polling event reached the callback");
+    CHECK(pathconfig_loader_set_callback(loader, NULL, NULL) == 0, "set_callback(NULL)");
+    pthread_mutex_lock(&s.lock);
+    inside = s.inside;
+    calls = s.calls;
+    pthread_mutex_unlock(&s.lock);
+    CHECK(!inside, "set_callback returned while the old callback was still running");
+    nanosleep(&pause, NULL);
+    nanosleep(&pause, NULL);
+    pthread_mutex_lock(&s.lock);
+    CHECK(s.calls == calls, "the old callback was called after it was replaced");
+    pthread_mutex_unlock(&s.lock);
+    pathconfig_loader_free(loader);
+    pthread_mutex_destroy(&s.lock);
+}
+
 /* Readers resolving through pathconfig_loader_current while the main thread
  * refreshes to new versions. */
 struct reader {
@@ -837,6 +906,7 @@ int main(int argc, char **argv)
         test_chain();
         test_more_sources();
         test_polling();
+        test_set_callback_waits();
         test_threads(threads, refreshes);
     }
     server_destroy(&server);
