@@ -567,7 +567,8 @@ PATHCONFIG_API void pathconfig_free_string(char *s);
  *   "refresh_interval_ms"  positive integer: pathconfig_loader_load starts a
  *                          thread that refreshes at this interval until
  *                          pathconfig_loader_free; null (default): no polling;
- *   "user_agent"           the User-Agent header (default "libpathconfig");
+ *   "user_agent"           the User-Agent header (default
+ *                          "libpathconfig/VERSION", see pathconfig_version);
  *   "ca_file"              a PEM file of CA certificates to trust for HTTPS
  *                          instead of the system's; null (default).
  *

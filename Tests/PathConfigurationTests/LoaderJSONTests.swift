@@ -11,7 +11,7 @@ struct LoaderJSONTests {
             #expect(o.timeout == .seconds(30))
             #expect(o.maxBodyBytes == 8 << 20)
             #expect(o.refreshInterval == nil)
-            #expect(o.userAgent == "libpathconfig")
+            #expect(o.userAgent == LoaderOptions().userAgent)
             #expect(o.caFile == nil)
             #expect(o.load.profile == .hotwireIOS)
         }
