@@ -65,6 +65,8 @@ install: lib
 	ln -sf libpathconfig.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libpathconfig.so
 	install -m 644 include/pathconfig.h $(DESTDIR)$(PREFIX)/include/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' packaging/pathconfig.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pathconfig.pc
+	@# Refresh the loader's cache so programs find libpathconfig.so.0 in a system prefix.
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
 
 test-swift: deps
 	$(SWIFT) build -j $(JOBS) --build-tests
@@ -83,7 +85,7 @@ test-c: lib
 	$(MAKE) -C Tests/CTests --no-print-directory check valgrind symbols example \
 	    ROOT=$(CURDIR) LIBDIR=$(LIBDIR) INCDIR=$(OUT)/include CONFORMANCE=$(CURDIR)/../shared/conformance
 
-test: test-swift test-c test-python
+test: test-swift test-c test-python test-rust
 
 ## bench: libpathconfig against the reference apps' loop on ../shared/bench;
 ## writes bench/results.md (BENCH_ARGS="--rounds 9" for more rounds)
