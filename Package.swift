@@ -64,13 +64,18 @@ let package = Package(
             dependencies: ["PathConfiguration", "PathConfigurationFoundation"],
             path: "bench/Sources/pathconfig-bench"
         ),
+        // A real nginx and a raw-socket HTTP server, for the loader's tests.
+        .target(
+            name: "HTTPTestSupport",
+            path: "Tests/HTTPTestSupport"
+        ),
         .testTarget(
             name: "PathConfigurationTests",
-            dependencies: ["PathConfiguration", "PathConfigurationFoundation"]
+            dependencies: ["PathConfiguration", "PathConfigurationFoundation", "HTTPTestSupport"]
         ),
         .testTarget(
             name: "pathconfigTests",
-            dependencies: ["pathconfig-cli"]
+            dependencies: ["pathconfig-cli", "HTTPTestSupport"]
         ),
     ]
 )

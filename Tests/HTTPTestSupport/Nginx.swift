@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 /// A real nginx on 127.0.0.1, started by a test in its own temporary prefix
 /// and stopped when the value is released (or by `stop()`).
@@ -11,27 +10,31 @@ import Testing
 /// `fail(with: 500)` makes every request answer 500 (nginx `return 500;`).
 /// The access log records, per request: method, URI, status and the
 /// If-None-Match, If-Modified-Since, Accept, X-Test and User-Agent headers.
-final class Nginx: @unchecked Sendable {
+public final class Nginx: @unchecked Sendable {
     /// Why the test cannot run; fails the test (never skips it).
-    struct Unavailable: Error, CustomStringConvertible {
-        let description: String
+    public struct Unavailable: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    let prefix: String
-    let port: Int
-    var www: String { prefix + "/www" }
-    var accessLogPath: String { prefix + "/access.log" }
+    /// The temporary directory nginx runs in.
+    public let prefix: String
+    /// The port it listens on, on 127.0.0.1.
+    public let port: Int
+    /// The document root.
+    public var www: String { prefix + "/www" }
+    /// The access log file.
+    public var accessLogPath: String { prefix + "/access.log" }
     private var process: Process?
     private var mtime = Date().timeIntervalSince1970.rounded(.down) - 100_000
 
     /// The base URL, `http://127.0.0.1:PORT`.
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// The URL of `name` under the document root.
-    func url(_ name: String) -> String { "\(baseURL)/\(name)" }
+    public func url(_ name: String) -> String { "\(baseURL)/\(name)" }
 
     /// Creates the prefix and configuration and starts nginx.
-    init() throws {
+    public init() throws {
         binary = try Self.binary()
         prefix = try TemporaryDirectory.make("nginx")
         port = try FreePort.find()
@@ -48,7 +51,7 @@ final class Nginx: @unchecked Sendable {
     }
 
     /// Starts (or restarts) nginx on the same port and waits until it accepts connections.
-    func start() throws {
+    public func start() throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: binary)
         p.arguments = ["-p", prefix, "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"]
@@ -74,7 +77,7 @@ final class Nginx: @unchecked Sendable {
     /// SIGKILL, not SIGTERM: the test runner's threads block signals, the
     /// child inherits that mask, and nginx without a master process never
     /// unblocks them. One process, nothing to clean up after it.
-    func stop() {
+    public func stop() {
         guard let p = process else { return }
         process = nil
         if p.isRunning { kill(p.processIdentifier, SIGKILL) }
@@ -83,12 +86,12 @@ final class Nginx: @unchecked Sendable {
 
     /// Writes `contents` to `www/name` (atomically) with a modification time
     /// later than every earlier `put`.
-    func put(_ name: String, _ contents: String) throws {
+    public func put(_ name: String, _ contents: String) throws {
         try put(name, Data(contents.utf8))
     }
 
     /// Writes bytes to `www/name` (atomically) with a fresh modification time.
-    func put(_ name: String, _ data: Data) throws {
+    public func put(_ name: String, _ data: Data) throws {
         let path = www + "/" + name
         try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         mtime += 1
@@ -96,7 +99,7 @@ final class Nginx: @unchecked Sendable {
     }
 
     /// Makes every request answer `status` (nginx `return`), or serve files again with nil.
-    func fail(with status: Int?) throws {
+    public func fail(with status: Int?) throws {
         let flag = www + "/.fail500"
         if status != nil {
             try Data().write(to: URL(fileURLWithPath: flag))
@@ -110,7 +113,7 @@ final class Nginx: @unchecked Sendable {
     /// nginx writes a request's line after sending the response, so a client
     /// can finish before the line exists: `waitingFor` waits (up to 5 s)
     /// until the log has that many lines.
-    func accessLog(waitingFor count: Int = 0) -> [String] {
+    public func accessLog(waitingFor count: Int = 0) -> [String] {
         let deadline = Date().addingTimeInterval(5)
         while true {
             let text = (try? String(contentsOfFile: accessLogPath, encoding: .utf8)) ?? ""
@@ -156,7 +159,7 @@ final class Nginx: @unchecked Sendable {
 
     /// The nginx executable: $PATHCONFIG_TEST_NGINX, or nginx in the usual
     /// places. Missing nginx is an error that says how to install it.
-    static func binary() throws -> String {
+    public static func binary() throws -> String {
         var candidates: [String] = []
         if let env = ProcessInfo.processInfo.environment["PATHCONFIG_TEST_NGINX"], !env.isEmpty { candidates.append(env) }
         candidates += ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/local/bin/nginx", "/usr/bin/nginx"]
@@ -168,9 +171,9 @@ final class Nginx: @unchecked Sendable {
 }
 
 /// Temporary directories for tests.
-enum TemporaryDirectory {
+public enum TemporaryDirectory {
     /// A new empty directory under the system's temporary directory.
-    static func make(_ label: String) throws -> String {
+    public static func make(_ label: String) throws -> String {
         var template = Array((NSTemporaryDirectory() + "pathconfig-\(label)-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw Nginx.Unavailable(description: "mkdtemp failed: \(String(cString: strerror(errno)))")

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Loopback TCP helpers for the loader tests.
-enum FreePort {
+public enum FreePort {
     /// A port on 127.0.0.1 that was free a moment ago (bound to port 0, then released).
-    static func find() throws -> Int {
+    public static func find() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Nginx.Unavailable(description: "socket() failed") }
         defer { close(fd) }
@@ -16,7 +16,7 @@ enum FreePort {
     }
 
     /// True when something accepts TCP connections on 127.0.0.1:`port`.
-    static func accepts(_ port: Int) -> Bool {
+    public static func accepts(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -24,7 +24,8 @@ enum FreePort {
         return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
     }
 
-    static func loopback(port: Int) -> sockaddr_in {
+    /// A sockaddr_in for 127.0.0.1:`port`.
+    public static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
@@ -39,9 +40,9 @@ enum FreePort {
 /// Each connection gets the next behaviour of `script` (the last repeats):
 /// a full response, a response whose body stops early, or silence (the
 /// request is read, nothing is sent, the connection is held open).
-final class RawHTTPServer: @unchecked Sendable {
+public final class RawHTTPServer: @unchecked Sendable {
     /// What one connection gets.
-    enum Behaviour {
+    public enum Behaviour {
         /// `200 OK` with the body and a correct Content-Length.
         case respond(String)
         /// `200 OK` announcing the body's length, then only its first `sent` bytes, then close.
@@ -50,8 +51,10 @@ final class RawHTTPServer: @unchecked Sendable {
         case silent
     }
 
-    let port: Int
-    var url: String { "http://127.0.0.1:\(port)/config.json" }
+    /// The port it listens on, on 127.0.0.1.
+    public let port: Int
+    /// Its URL (any path gets the same answers).
+    public var url: String { "http://127.0.0.1:\(port)/config.json" }
     private let listener: Int32
     private let lock = NSLock()
     private var script: [Behaviour]
@@ -60,7 +63,7 @@ final class RawHTTPServer: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     /// Listens on a free port and serves `script`.
-    init(script: [Behaviour]) throws {
+    public init(script: [Behaviour]) throws {
         self.script = script
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var one: Int32 = 1
@@ -81,13 +84,13 @@ final class RawHTTPServer: @unchecked Sendable {
     deinit { stop() }
 
     /// Replaces what the next connections get.
-    func setScript(_ script: [Behaviour]) { lock.withLock { self.script = script } }
+    public func setScript(_ script: [Behaviour]) { lock.withLock { self.script = script } }
 
     /// How many requests arrived.
-    var requestCount: Int { lock.withLock { requests } }
+    public var requestCount: Int { lock.withLock { requests } }
 
     /// Stops accepting, closes held connections, waits for the thread.
-    func stop() {
+    public func stop() {
         let fds: [Int32]? = lock.withLock {
             guard listener >= 0, !stopped else { return nil }
             stopped = true

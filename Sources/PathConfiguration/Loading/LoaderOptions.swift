@@ -21,7 +21,7 @@ public struct LoaderOptions: Sendable {
 
     /// Creates options; every argument has the default described above.
     public init(load: LoadOptions = LoadOptions(), cacheDirectory: String? = nil, timeout: Duration = .seconds(30),
-                maxBodyBytes: Int = 8 << 20, refreshInterval: Duration? = nil, userAgent: String = "libpathconfig",
+                maxBodyBytes: Int = 8 << 20, refreshInterval: Duration? = nil, userAgent: String = "libpathconfig/\(PathConfigurationVersion.string)",
                 caFile: String? = nil) {
         self.load = load
         self.cacheDirectory = cacheDirectory

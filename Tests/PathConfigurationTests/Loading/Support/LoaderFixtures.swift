@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import PathConfiguration
 import Synchronization
 

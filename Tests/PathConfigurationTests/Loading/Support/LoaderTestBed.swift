@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import PathConfiguration
 
 /// One test's world: a real nginx serving `/config.json`, a bundled file,
