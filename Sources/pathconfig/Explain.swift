@@ -17,7 +17,7 @@ extension PathConfigCommand {
         var input: String
 
         func run() throws {
-            let config = try options.load()
+            let (config, _) = try options.load()
             let explanation = config.explain(input)
             var out = Output()
             out.line(compact ? explanation.json : JSONWriter.pretty(.object(explanation.jsonObject)))

@@ -2,7 +2,7 @@ import ArgumentParser
 import PathConfiguration
 
 /// The `pathconfig` command: resolve URLs against a path configuration,
-/// explain a match, print settings, validate a file.
+/// explain a match, print settings, validate a file, fetch server copies.
 ///
 /// Exit codes: 0 success, 1 bad configuration or input, 2 usage error.
 @main
@@ -11,7 +11,7 @@ struct PathConfigCommand: ParsableCommand {
         commandName: "pathconfig",
         abstract: "Resolve URLs against a Turbo / Hotwire Native path configuration.",
         version: PathConfigCommand.version,
-        subcommands: [Resolve.self, Explain.self, Settings.self, Validate.self]
+        subcommands: [Resolve.self, Explain.self, Settings.self, Validate.self, Fetch.self]
     )
 
     static let version = "\(PathConfigurationVersion.string)"

@@ -6,7 +6,15 @@ extension PathConfigCommand {
     struct Resolve: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the merged properties of each URL or path, one JSON object per line.",
-            discussion: "With no inputs, reads them from standard input, one per line."
+            discussion: """
+                With no inputs, reads them from standard input, one per line.
+
+                With several --config sources (files and http(s) URLs), runs the chain once: \
+                the files in order, then for each URL its cached copy (--cache-dir) and its \
+                download, and resolves against the newest configuration that loaded. Failures \
+                of some sources are warnings on standard error; the exit code is 1 only when \
+                none loaded.
+                """
         )
 
         @OptionGroup var options: ConfigOptions
@@ -15,8 +23,8 @@ extension PathConfigCommand {
         var inputs: [String] = []
 
         func run() throws {
-            let config = try options.load()
-            for w in config.warnings { Diagnostics.warning(w, file: options.config) }
+            let (config, location) = try options.load()
+            for w in config.warnings { Diagnostics.warning(w, file: location) }
             var out = Output()
             if inputs.isEmpty {
                 while let line = readLine(strippingNewline: true) {

@@ -12,7 +12,7 @@ extension PathConfigCommand {
         var compact = false
 
         func run() throws {
-            let config = try options.load()
+            let (config, _) = try options.load()
             var out = Output()
             out.line(compact ? JSONWriter.compact(config.settings) : JSONWriter.pretty(.object(config.settings)))
             out.flush()

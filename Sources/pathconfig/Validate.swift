@@ -2,25 +2,39 @@ import ArgumentParser
 import PathConfiguration
 
 extension PathConfigCommand {
-    /// `pathconfig validate`: load the file strictly and report.
+    /// `pathconfig validate`: load each source strictly and report.
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check that a configuration loads.",
+            abstract: "Check that configurations load.",
             discussion: """
-                Exits 0 when it loads (warnings go to standard error), 1 otherwise with \
-                FILE:LINE:COLUMN: error: MESSAGE on standard error.
+                Checks each --config on its own (a URL is downloaded, never taken from a \
+                cache). Prints SOURCE: ok: ... for each that loads (warnings go to standard \
+                error); for one that does not, FILE:LINE:COLUMN: error: MESSAGE on standard \
+                error. Exits 0 when all load, 1 otherwise.
                 """
         )
 
         @OptionGroup var options: ConfigOptions
 
         func run() throws {
-            let config = try options.load()
-            for w in config.warnings { Diagnostics.warning(w, file: options.config) }
-            let builtIns = config.rules.count - config.documentRuleCount
+            let headers = try options.parsedHeaders()
             var out = Output()
-            out.line("\(options.config): ok: \(Self.count(config.documentRuleCount, "rule")) (+\(builtIns) built-in), \(Self.count(config.warnings.count, "warning")), profile \(config.profile.rawValue)")
+            var failed = false
+            for config in options.config {
+                let source: ConfigurationSource = ConfigOptions.isURL(config) ? .server(config, headers: headers) : .file(config)
+                let loader = try options.makeLoader([source], cached: false)
+                let events = loader.load()
+                guard let configuration = loader.current else {
+                    for event in events { Diagnostics.report(event, failuresAreErrors: true) }
+                    failed = true
+                    continue
+                }
+                for w in configuration.warnings { Diagnostics.warning(w, file: config) }
+                let builtIns = configuration.rules.count - configuration.documentRuleCount
+                out.line("\(config): ok: \(Self.count(configuration.documentRuleCount, "rule")) (+\(builtIns) built-in), \(Self.count(configuration.warnings.count, "warning")), profile \(configuration.profile.rawValue)")
+            }
             out.flush()
+            if failed { throw ExitCode(1) }
         }
 
         private static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
