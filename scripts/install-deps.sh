@@ -9,6 +9,9 @@ packages+=(valgrind libcjson-dev gcc g++ binutils)
 # The loader's tests: libcurl (which libpathconfig loads with dlopen for
 # downloads) and a real HTTP server on 127.0.0.1.
 packages+=(libcurl4 nginx-light)
+# curl.h, only so that Sources/CHTTP checks its option numbers against it
+# (the build works without it; nothing links libcurl).
+packages+=(libcurl4-openssl-dev)
 
 missing=()
 for p in "${packages[@]}"; do
