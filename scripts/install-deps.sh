@@ -12,6 +12,8 @@ packages+=(libcurl4 nginx-light)
 # curl.h, only so that Sources/CHTTP checks its option numbers against it
 # (the build works without it; nothing links libcurl).
 packages+=(libcurl4-openssl-dev)
+# The HTTPS loader test makes a self-signed certificate with the openssl command.
+packages+=(openssl)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -20,6 +20,10 @@ public final class Nginx: @unchecked Sendable {
     public let prefix: String
     /// The port it listens on, on 127.0.0.1.
     public let port: Int
+    /// The HTTPS port, when started with `tls: true`.
+    public let tlsPort: Int?
+    /// The self-signed certificate (for 127.0.0.1) the HTTPS port presents.
+    public var certificate: String { prefix + "/cert.pem" }
     /// The document root.
     public var www: String { prefix + "/www" }
     /// The access log file.
@@ -33,12 +37,19 @@ public final class Nginx: @unchecked Sendable {
     /// The URL of `name` under the document root.
     public func url(_ name: String) -> String { "\(baseURL)/\(name)" }
 
-    /// Creates the prefix and configuration and starts nginx.
-    public init() throws {
+    /// The https:// URL of `name` (needs `tls: true`).
+    public func httpsURL(_ name: String) -> String { "https://127.0.0.1:\(tlsPort ?? 0)/\(name)" }
+
+    /// Creates the prefix and configuration and starts nginx; with `tls`,
+    /// also an HTTPS port with a fresh self-signed certificate (made with
+    /// the openssl command).
+    public init(tls: Bool = false) throws {
         binary = try Self.binary()
         prefix = try TemporaryDirectory.make("nginx")
         port = try FreePort.find()
+        tlsPort = tls ? try FreePort.find() : nil
         for dir in ["www", "tmp"] { try FileManager.default.createDirectory(atPath: prefix + "/" + dir, withIntermediateDirectories: true) }
+        if tls { try Self.makeCertificate(in: prefix) }
         try configuration().write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
         try start()
     }
@@ -153,8 +164,39 @@ public final class Nginx: @unchecked Sendable {
                     try_files /config.json =404;
                 }
             }
+        \(tlsServer)
         }
         """
+    }
+
+    private var tlsServer: String {
+        guard let tlsPort else { return "" }
+        return """
+            server {
+                listen 127.0.0.1:\(tlsPort) ssl;
+                ssl_certificate \(prefix)/cert.pem;
+                ssl_certificate_key \(prefix)/key.pem;
+                root \(prefix)/www;
+            }
+        """
+    }
+
+    /// A self-signed certificate for 127.0.0.1 (cert.pem, key.pem in `directory`).
+    private static func makeCertificate(in directory: String) throws {
+        let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let openssl else {
+            throw Unavailable(description: "openssl is not installed, and the HTTPS test needs it to make a certificate: run scripts/install-deps.sh (or apt-get install openssl)")
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: openssl)
+        p.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+                       "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                       "-keyout", directory + "/key.pem", "-out", directory + "/cert.pem"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw Unavailable(description: "openssl could not make a test certificate (status \(p.terminationStatus))") }
     }
 
     /// The nginx executable: $PATHCONFIG_TEST_NGINX, or nginx in the usual

@@ -61,6 +61,11 @@ public final class ConfigurationLoader: Sendable {
     public var currentEvent: LoaderEvent? { engine.currentEvent }
 
     /// Replaces the event handler (nil removes it).
+    ///
+    /// When this returns, the old handler is not running and will not be
+    /// called again, so whatever it captured may be released. It waits for a
+    /// call in progress on another thread: do not call it while that handler
+    /// waits for this thread. From inside the handler it takes effect at once.
     public func setEventHandler(_ handler: EventHandler?) { engine.setHandler(handler) }
 
     /// Runs the whole chain once, synchronously, and starts polling when

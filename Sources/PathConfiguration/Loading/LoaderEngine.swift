@@ -28,6 +28,8 @@ final class LoaderEngine: Sendable {
     private let handler: Mutex<ConfigurationLoader.EventHandler?>
     /// Serialises load, refresh and polling.
     private let operation = OperationLock()
+    /// Held while the handler runs, so that replacing it waits for a call in progress.
+    private let handlerCall = OperationLock()
     /// Per server source; read and written only under `operation`.
     private let copies = Mutex<[Int: ServerCopy]>([:])
     private let hasLoaded = Atomic<Bool>(false)
@@ -44,7 +46,12 @@ final class LoaderEngine: Sendable {
     var current: PathConfiguration? { published.withLock { $0.configuration } }
     var currentEvent: LoaderEvent? { published.withLock { $0.event } }
 
-    func setHandler(_ handler: ConfigurationLoader.EventHandler?) { self.handler.withLock { $0 = handler } }
+    /// Replaces the handler once no call of the old one is running (at once
+    /// when called from inside the handler, which cannot wait for itself).
+    func setHandler(_ handler: ConfigurationLoader.EventHandler?) {
+        let replaced = handlerCall.run { self.handler.withLock { $0 = handler } }
+        if replaced == nil { self.handler.withLock { $0 = handler } }
+    }
 
     // MARK: Operations
 
@@ -217,11 +224,14 @@ final class LoaderEngine: Sendable {
         }
     }
 
-    /// Hands `event` to the handler (outside every lock but the operation's).
+    /// Hands `event` to the handler, holding the operation lock and
+    /// `handlerCall` (never the lock readers of `current` take).
     @discardableResult
     private func emit(_ event: LoaderEvent) -> LoaderEvent {
-        let handler = self.handler.withLock { $0 }
-        handler?(event)
+        _ = handlerCall.run {
+            let handler = self.handler.withLock { $0 }
+            handler?(event)
+        }
         return event
     }
 

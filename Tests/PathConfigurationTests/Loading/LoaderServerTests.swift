@@ -213,6 +213,57 @@ struct LoaderServerTests {
         #expect(loader.refresh().map(summary) == ["server:notModified"])
     }
 
+    @Test("HTTPS: a server whose certificate the CA file vouches for works; an unknown one is refused")
+    func https() throws {
+        let nginx = try Nginx(tls: true)
+        try nginx.put("config.json", Fixture.version("v1"))
+        let directory = try TemporaryDirectory.make("https")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let url = nginx.httpsURL("config.json")
+
+        let trusted = try ConfigurationLoader(sources: [.server(url)], options: LoaderOptions(cacheDirectory: directory, caFile: nginx.certificate))
+        #expect(trusted.load().map(summary) == ["server:applied"])
+        #expect(Fixture.versionOf(trusted.current) == "v1")
+        #expect(trusted.refresh().map(summary) == ["server:notModified"])
+
+        let untrusted = try ConfigurationLoader(sources: [.server(url)])
+        let events = untrusted.load()
+        guard case .failed(.download(let error)) = events.first?.outcome else { Issue.record("expected a download failure"); return }
+        #expect(error.code == .transport)
+        #expect(error.message.contains("certificate"), "\(error.message)")
+        #expect(untrusted.current == nil)
+    }
+
+    @Test("setEventHandler waits for a handler call in progress; from inside the handler it does not")
+    func handlerReplacementWaits() throws {
+        let loader = try ConfigurationLoader(sources: [.data(Array(Fixture.bundle.utf8))])
+        let entered = DispatchSemaphore(value: 0)
+        let finished = Counter()
+        loader.setEventHandler { _ in
+            entered.signal()
+            usleep(200_000)
+            finished.add(1)
+        }
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            loader.load()
+            done.signal()
+        }
+        entered.wait()
+        loader.setEventHandler(nil)
+        #expect(finished.value == 1)
+        done.wait()
+
+        let calls = Counter()
+        loader.setEventHandler { [weak loader] _ in
+            calls.add(1)
+            loader?.setEventHandler(nil) // no deadlock
+        }
+        loader.load()
+        loader.load()
+        #expect(calls.value == 1)
+    }
+
     @Test("refresh() before load() runs the whole chain")
     func refreshFirst() throws {
         let bed = try LoaderTestBed()

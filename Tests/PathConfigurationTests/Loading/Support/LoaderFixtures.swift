@@ -64,3 +64,14 @@ func bytes(of path: String?) -> [UInt8]? {
     guard let path, let data = FileManager.default.contents(atPath: path) else { return nil }
     return [UInt8](data)
 }
+
+/// A counter threads and closures can share.
+final class Counter: Sendable {
+    private let count = Atomic<Int>(0)
+
+    /// Adds `n`.
+    func add(_ n: Int) { count.add(n, ordering: .sequentiallyConsistent) }
+
+    /// The current count.
+    var value: Int { count.load(ordering: .sequentiallyConsistent) }
+}
