@@ -104,9 +104,11 @@ final class LoaderEngine: Sendable {
     }
 
     /// The cached copy of a server source, loaded and offered; nil when
-    /// there is no cache or no copy. An unusable copy is a warning.
+    /// there is no cache or no copy, or when this loader already holds a copy
+    /// (from an earlier run: it is at least as new as the file, which may
+    /// have failed to update). An unusable copy is a warning.
     private func loadCachedCopy(index: Int, url: String) -> LoaderEvent? {
-        guard let cache else { return nil }
+        guard let cache, copies.withLock({ $0[index] == nil }) else { return nil }
         let file = cache.path(for: url)
         func warning(_ error: LoaderError, bytes: Int? = nil) -> LoaderEvent {
             LoaderEvent(outcome: .warning(error), origin: .cache, sourceIndex: index, location: file, url: url, byteCount: bytes)

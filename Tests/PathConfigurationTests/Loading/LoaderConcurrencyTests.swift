@@ -66,7 +66,7 @@ struct LoaderConcurrencyTests {
         #expect(applied == 60)
         #expect(shared.torn.withLock { $0 }.isEmpty, "torn results: \(shared.torn.withLock { $0.prefix(3) })")
         #expect(shared.seen.withLock { $0 } == ["A", "B"])
-        #expect(shared.reads.load(ordering: .relaxed) > 1000)
+        #expect(shared.reads.load(ordering: .relaxed) > 100)
         // A host holding the first configuration keeps a valid one.
         #expect(first.properties(for: "/items/7").json == expected["A"])
     }

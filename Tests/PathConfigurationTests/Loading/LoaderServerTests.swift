@@ -264,6 +264,18 @@ struct LoaderServerTests {
         #expect(calls.value == 1)
     }
 
+    @Test("load() again: earlier sources are superseded, the cache is not reread, the download is conditional")
+    func loadTwice() throws {
+        let bed = try LoaderTestBed()
+        let loader = try bed.loader()
+        loader.load()
+        let configuration = loader.current
+        let events = loader.load()
+        #expect(events.map(summary) == ["file:superseded", "server:notModified"])
+        #expect(loader.current === configuration)
+        #expect(bed.nginx.accessLog(waitingFor: 2).last?.hasPrefix("GET /config.json 304 inm=[\"") == true)
+    }
+
     @Test("refresh() before load() runs the whole chain")
     func refreshFirst() throws {
         let bed = try LoaderTestBed()
