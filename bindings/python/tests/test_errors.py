@@ -9,7 +9,19 @@ import pickle
 import pytest
 
 import pathconfig
-from pathconfig import ClosedError, ConfigError, Error, ErrorCode, InternalError, PathConfiguration
+from pathconfig import (
+    CacheError,
+    CacheReason,
+    ClosedError,
+    ConfigError,
+    DownloadError,
+    DownloadReason,
+    Error,
+    ErrorCode,
+    InternalError,
+    MisuseError,
+    PathConfiguration,
+)
 
 RULES = '{"rules": []}'
 
@@ -330,11 +342,33 @@ def test_exception_for_each_code() -> None:
         assert err.code == code and err.name == f"PATHCONFIG_{code.name}"
         if code in (ErrorCode.E_NOMEM, ErrorCode.E_INTERNAL, ErrorCode.OK):
             assert type(err) is InternalError
-        elif code in (ErrorCode.E_DOWNLOAD, ErrorCode.E_CACHE, ErrorCode.E_MISUSE):
-            assert type(err) is Error  # the loader's, until it is bound (issue 4)
+        elif code == ErrorCode.E_DOWNLOAD:
+            assert type(err) is DownloadError and isinstance(err, OSError)
+            assert (err.reason, err.http_status, err.url) == (None, None, None)
+        elif code == ErrorCode.E_CACHE:
+            assert type(err) is CacheError and isinstance(err, OSError)
+            assert (err.reason, err.url, err.filename) == (None, None, None)
+        elif code == ErrorCode.E_MISUSE:
+            assert type(err) is MisuseError and isinstance(err, RuntimeError)
         else:
             assert type(err) is ConfigError
             assert (err.line, err.column, err.rule_index, err.pattern_index) == (3, 4, 1, 2)
     unknown = from_fields(99, "", name="PATHCONFIG_E_UNKNOWN")
     assert type(unknown) is InternalError and unknown.code == 99 and unknown.name == "PATHCONFIG_E_UNKNOWN"
     assert str(unknown) == "libpathconfig reported an unknown failure"
+
+
+def test_loader_errors_keep_their_details() -> None:
+    download = DownloadError("server http://h/p.json: the server answered HTTP 500", reason=6, http_status=500,
+                             url="http://h/p.json")
+    cache = CacheError("ignored", reason=1, url="http://h/p.json", filename="/c/x.cache")
+    assert download.reason is DownloadReason.HTTP_STATUS and cache.reason is CacheReason.CORRUPT
+    assert str(download) == download.message and download.errno is None
+    assert repr(download) == ("DownloadError(code=PATHCONFIG_E_DOWNLOAD, message='server http://h/p.json: the server "
+                              "answered HTTP 500', reason=<DownloadReason.HTTP_STATUS: 6>, http_status=500, "
+                              "url='http://h/p.json')")
+    for err in (download, cache, MisuseError("inside", ErrorCode.E_MISUSE)):
+        copy = pickle.loads(pickle.dumps(err))
+        assert type(copy) is type(err) and repr(copy) == repr(err) and str(copy) == str(err)
+    assert pickle.loads(pickle.dumps(cache)).filename == "/c/x.cache"
+    assert DownloadError("m", reason=99).reason == 99, "a reason newer than the binding stays an int"

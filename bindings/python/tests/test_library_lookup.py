@@ -42,6 +42,10 @@ _C_TYPES = {
     "const pathconfig_result *": _ffi.ResultPtr,
     "pathconfig_error *": _ffi.ErrorPtr,
     "const pathconfig_error *": _ffi.ErrorPtr,
+    "pathconfig_loader *": _ffi.LoaderPtr,
+    "const pathconfig_loader *": _ffi.LoaderPtr,
+    "pathconfig_loader_callback": _ffi.LoaderCallback,
+    "void *": ctypes.c_void_p,  # the callback's payload (the binding passes NULL)
     "const char **": ctypes.POINTER(ctypes.c_char_p),
     "int *": ctypes.POINTER(ctypes.c_int),
     "int64_t *": ctypes.POINTER(ctypes.c_int64),
@@ -55,17 +59,12 @@ def _ctype(decl: str) -> object:
     return _C_TYPES[decl.strip()]
 
 
-#: Functions of the loader (issue 4), deliberately not bound yet.
-DEFERRED_PREFIX = "pathconfig_loader_"
-
 
 def declarations() -> Dict[str, Tuple[object, List[object]]]:
-    """Every function the header declares, except the deferred loader's."""
+    """Every function the header declares."""
     text = re.sub(r"/\*.*?\*/", "", header(), flags=re.S)
     found = {}
     for ret, name, params in re.findall(r"PATHCONFIG_API\s+([^;(]*?)\b(pathconfig_\w+)\s*\(([^)]*)\)\s*;", text):
-        if name.startswith(DEFERRED_PREFIX):
-            continue
         args = []
         if params.strip() != "void":
             for param in params.split(","):
@@ -77,9 +76,9 @@ def declarations() -> Dict[str, Tuple[object, List[object]]]:
 
 def test_signature_table_matches_the_header() -> None:
     declared = declarations()
-    deferred = re.findall(r"^PATHCONFIG_API [^(]*?\b(pathconfig_loader_\w+)\s*\(", header(), re.M)
     # nothing missed by the parser
-    assert len(declared) + len(deferred) == len(re.findall(r"^PATHCONFIG_API ", header(), re.M))
+    assert len(declared) == len(re.findall(r"^PATHCONFIG_API ", header(), re.M))
+    assert "pathconfig_loader_set_callback" in declared
     assert sorted(declared) == sorted(_ffi.SIGNATURES), "functions differ between the header and _ffi.SIGNATURES"
     for name, (restype, argtypes) in declared.items():
         table_args, table_restype, _ = _ffi.SIGNATURES[name]
@@ -107,6 +106,42 @@ def test_error_struct_matches_the_header() -> None:
             mine.append(("char", f"{name}[{t._length_}]"))
     assert mine == fields
     assert ctypes.sizeof(_ffi.ErrorStruct) == 532
+
+
+def test_loader_event_and_callback_match_the_header() -> None:
+    body = re.search(r"typedef struct pathconfig_loader_event \{(.*?)\} pathconfig_loader_event;", header(), re.S)
+    assert body
+    fields: List[Tuple[str, str]] = []
+    for line in re.sub(r"/\*.*?\*/", "", body.group(1), flags=re.S).split(";"):
+        line = " ".join(line.split())
+        if line:
+            ctype, name = line.rsplit(" ", 1)
+            while name.startswith("*"):
+                ctype, name = ctype + " *", name[1:]
+            fields.append((name, ctype))
+    types = {"int": ctypes.c_int, "int64_t": ctypes.c_int64, "const char *": ctypes.c_char_p,
+             "const pathconfig_error *": _ffi.ErrorPtr, "pathconfig *": _ffi.ConfigPtr}
+    assert [(name, types[ctype]) for name, ctype in fields] == list(_ffi.LoaderEventStruct._fields_)
+    pointer = ctypes.sizeof(ctypes.c_void_p)
+    assert ctypes.sizeof(_ffi.LoaderEventStruct) == 32 + 5 * pointer  # as Tests/CTests/test_loader.c checks
+    assert _ffi.LoaderEventStruct.location.offset == 32
+    typedef = re.search(r"typedef void \(\*pathconfig_loader_callback\)\(([^)]*)\);", header())
+    assert typedef and " ".join(typedef.group(1).split()) == "const pathconfig_loader_event *event, void *payload"
+    assert _ffi.LoaderCallback._restype_ is None
+    assert list(_ffi.LoaderCallback._argtypes_) == [_ffi.LoaderEventPtr, ctypes.c_void_p]
+
+
+def test_loader_constants_match_the_header() -> None:
+    text = header()
+
+    def defines(prefix: str) -> Dict[str, int]:
+        return {m[0]: int(m[1]) for m in re.findall(rf"#define PATHCONFIG_{prefix}_(\w+)\s+(\d+)", text)}
+
+    assert defines("EVENT") == {k.name: k.value for k in pathconfig.EventKind}
+    assert defines("SOURCE") == {k.name: k.value for k in pathconfig.SourceKind}
+    assert defines("DOWNLOAD") == {k.name: k.value for k in pathconfig.DownloadReason}
+    assert defines("CACHE") == {k.name: k.value for k in pathconfig.CacheReason}
+    assert int(re.search(r"#define PATHCONFIG_LOADER_EVENT_VERSION (\d+)", text).group(1)) == _ffi.LOADER_EVENT_VERSION  # type: ignore[union-attr]
 
 
 def test_codes_and_version_match_the_header() -> None:

@@ -13,8 +13,14 @@ A thin, typed layer over the C library (ctypes, no dependencies):
   ``properties(url)`` (a ``dict``), ``resolve(url)`` (:class:`Properties`),
   ``explain(url)``, ``matched_string(url)``, ``settings``, ``warnings``.
 - :class:`Properties`: a read-only mapping with typed accessors.
+- :class:`Loader`: a configuration kept current from files, data and server
+  copies (:class:`FileSource`, :class:`DataSource`, :class:`ServerSource`),
+  with a cache directory, ``refresh()`` and an ``on_change`` callable that
+  receives each :class:`LoaderEvent` (:class:`EventKind`, :class:`SourceKind`).
 - :class:`Error` and its subclasses :class:`ConfigError`, :class:`ClosedError`,
-  :class:`InternalError`; :class:`ErrorCode`.
+  :class:`InternalError`, :class:`DownloadError`, :class:`CacheError`,
+  :class:`MisuseError`; :class:`ErrorCode`, :class:`DownloadReason`,
+  :class:`CacheReason`.
 
 The library is the copy installed inside this package, or the one named by
 the ``PATHCONFIG_LIBRARY`` environment variable (see :mod:`pathconfig._loader`).
@@ -24,26 +30,54 @@ from __future__ import annotations
 
 from . import _ffi
 from ._config import PROFILES, PathConfiguration
-from ._errors import ClosedError, ConfigError, Error, ErrorCode, InternalError
+from ._errors import (
+    CacheError,
+    CacheReason,
+    ClosedError,
+    ConfigError,
+    DownloadError,
+    DownloadReason,
+    Error,
+    ErrorCode,
+    InternalError,
+    MisuseError,
+)
 from ._result import BOOL_KEYS, STRING_KEYS, TYPED_KEYS, Properties
+from ._sources import (
+    DataSource,
+    EventKind,
+    FileSource,
+    Loader,
+    LoaderEvent,
+    ServerSource,
+    SourceKind,
+)
 from ._version import __version__
-
-# The configuration loader of issue 4 (sources, cache directory, refresh(),
-# change callbacks) will be a ConfigurationLoader class in its own module,
-# exported here; its C functions join the table in _ffi.py.
 
 __all__ = [
     "BOOL_KEYS",
     "PROFILES",
     "STRING_KEYS",
     "TYPED_KEYS",
+    "CacheError",
+    "CacheReason",
     "ClosedError",
     "ConfigError",
+    "DataSource",
+    "DownloadError",
+    "DownloadReason",
     "Error",
     "ErrorCode",
+    "EventKind",
+    "FileSource",
     "InternalError",
+    "Loader",
+    "LoaderEvent",
+    "MisuseError",
     "PathConfiguration",
     "Properties",
+    "ServerSource",
+    "SourceKind",
     "__version__",
     "library_path",
     "library_version",

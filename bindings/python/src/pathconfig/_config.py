@@ -20,14 +20,14 @@ StrPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 JSONText = Union[str, bytes, bytearray, memoryview]
 
 
-def _options_json(
+def _load_options(
     profile: Optional[str],
     match_query_strings: Optional[bool],
     backend: Optional[str],
     lenient: bool,
-) -> bytes:
-    """The ``options_json`` argument: only the options given, so the library
-    applies its own defaults for the rest."""
+) -> Dict[str, Any]:
+    """The load options given, checked for type (the library checks values and
+    applies its own defaults for the rest). The loader adds its own keys."""
     options: Dict[str, Any] = {}
     if profile is not None:
         if not isinstance(profile, str):
@@ -45,6 +45,18 @@ def _options_json(
         raise TypeError(f"lenient must be bool, not {type(lenient).__name__}")
     if lenient:
         options["lenient"] = True
+    return options
+
+
+def _options_json(
+    profile: Optional[str],
+    match_query_strings: Optional[bool],
+    backend: Optional[str],
+    lenient: bool,
+) -> bytes:
+    """The ``options_json`` argument: only the options given, so the library
+    applies its own defaults for the rest."""
+    options = _load_options(profile, match_query_strings, backend, lenient)
     # ASCII JSON: a NUL or a lone surrogate in a value travels escaped and is
     # rejected by the library as a bad option value.
     return json.dumps(options).encode("ascii")

@@ -11,9 +11,18 @@ base class, a subclass per kind, the code and its name on each, as CPython's
 - :class:`InternalError` (also a :class:`RuntimeError`): the library ran out
   of memory for a string or hit a bug (``PATHCONFIG_E_NOMEM``, ``_INTERNAL``).
 
-The loader's codes (``E_DOWNLOAD``, ``E_CACHE``, ``E_MISUSE``) are known to
-:class:`ErrorCode`; until the loader is bound (issue 4) nothing here reports
-them, and they would arrive as a plain :class:`Error`.
+The :class:`~pathconfig.Loader`'s own codes have their own classes, because a
+server that does not answer is not a bad value:
+
+- :class:`DownloadError` (also an :class:`OSError`): a download brought no
+  usable response (``PATHCONFIG_E_DOWNLOAD``); ``reason``, ``http_status`` and
+  ``url`` say which.
+- :class:`CacheError` (also an :class:`OSError`): a cache file was ignored or
+  could not be written (``PATHCONFIG_E_CACHE``); only ever a warning, in a
+  :class:`~pathconfig.LoaderEvent`, never raised.
+- :class:`MisuseError` (also a :class:`RuntimeError`): a call the loader's
+  state forbids, such as ``load()`` from inside its own ``on_change``
+  (``PATHCONFIG_E_MISUSE``).
 
 Argument checks done in Python before calling C raise the builtins
 (:class:`TypeError` for a wrong type, :class:`ValueError` for a NUL inside a
@@ -53,11 +62,43 @@ class ErrorCode(enum.IntEnum):
     E_TYPE = 11
     """A value getter found the key with another JSON type."""
     E_DOWNLOAD = 12
-    """The loader's download brought no usable response (loader, issue 4)."""
+    """A loader's download brought no usable response (:class:`DownloadError`)."""
     E_CACHE = 13
-    """The loader ignored or could not write a cache file (loader, issue 4)."""
+    """A loader ignored or could not write a cache file (:class:`CacheError`)."""
     E_MISUSE = 14
-    """A call the object's state forbids (loader, issue 4)."""
+    """A call the loader's state forbids (:class:`MisuseError`)."""
+
+
+class DownloadReason(enum.IntEnum):
+    """Why a download failed: ``PATHCONFIG_DOWNLOAD_*``, the ``reason`` of a
+    :class:`DownloadError` and of its :class:`~pathconfig.LoaderEvent`."""
+
+    UNAVAILABLE = 1
+    """libcurl could not be loaded (not installed, or too old)."""
+    TRANSPORT = 2
+    """Connection refused, DNS, TLS or protocol failure."""
+    TIMEOUT = 3
+    """No complete response within the loader's ``timeout``."""
+    TOO_LARGE = 4
+    """The body was larger than ``max_body_bytes``."""
+    TRUNCATED = 5
+    """The connection closed before the announced body was complete."""
+    HTTP_STATUS = 6
+    """A status other than 200 (or 304 answering a conditional request)."""
+    NOMEM = 7
+    """Memory ran out while receiving."""
+
+
+class CacheReason(enum.IntEnum):
+    """Why a cache file was ignored or not written: ``PATHCONFIG_CACHE_*``,
+    the ``reason`` of a :class:`CacheError` and of its event."""
+
+    CORRUPT = 1
+    """The cache file is not a complete copy for the URL; it was ignored."""
+    UNREADABLE = 2
+    """The cache file could not be read; it was ignored."""
+    UNWRITABLE = 3
+    """A new copy could not be written; the previous file is unchanged."""
 
 
 #: Codes reported as :class:`InternalError`.
@@ -119,8 +160,18 @@ class Error(Exception):
 def _rebuild(cls: Type[Error], state: Dict[str, Any]) -> Error:
     error = cls.__new__(cls)
     Exception.__init__(error, state.get("message", ""))
-    error.__dict__.update(state)
+    for key, value in state.items():  # setattr: OSError's filename is a slot
+        setattr(error, key, value)
     return error
+
+
+def _repr(error: Error, attrs: Tuple[str, ...]) -> str:
+    fields = [f"code={error.name}", f"message={error.message!r}"]
+    for attr in attrs:
+        value = getattr(error, attr)
+        if value is not None:
+            fields.append(f"{attr}={value!r}")
+    return f"{type(error).__name__}({', '.join(fields)})"
 
 
 class ConfigError(Error, ValueError):
@@ -199,6 +250,103 @@ class InternalError(Error, RuntimeError):
     (``E_INTERNAL``, or a code this binding does not know)."""
 
 
+def _as_reason(enum_type: Any, value: int) -> Any:
+    if not value:
+        return None
+    try:
+        return enum_type(value)
+    except ValueError:  # a reason added by a newer library
+        return value
+
+
+class DownloadError(Error, OSError):
+    """A loader's download brought no usable response (``E_DOWNLOAD``):
+    libcurl missing, a connection or TLS failure, a timeout, a status other
+    than 200/304, a body too large or cut short. The current configuration
+    and the cache file were left as they were.
+
+    Attributes (besides :class:`Error`'s):
+        reason: a :class:`DownloadReason` (an ``int`` for a reason newer than
+            this binding), or ``None`` when unknown.
+        http_status: the status of a response that arrived (e.g. 500), else
+            ``None``.
+        url: the server source's URL, or ``None`` when unknown.
+    """
+
+    reason: "DownloadReason | int | None"
+    http_status: Optional[int]
+    url: Optional[str]
+
+    def __init__(
+        self,
+        message: str,
+        code: int = ErrorCode.E_DOWNLOAD,
+        name: Optional[str] = None,
+        *,
+        reason: int = 0,
+        http_status: int = 0,
+        url: Optional[str] = None,
+    ) -> None:
+        super().__init__(message, code, name)
+        self._details(reason, http_status, url)
+
+    def _details(self, reason: int, http_status: int, url: Optional[str]) -> None:
+        self.reason = _as_reason(DownloadReason, reason)
+        self.http_status = http_status or None
+        self.url = url
+
+    def __repr__(self) -> str:
+        return _repr(self, ("reason", "http_status", "url"))
+
+
+class CacheError(Error, OSError):
+    """A loader ignored a cache file (corrupt, unreadable) or could not write
+    one (``E_CACHE``). Never raised: it is the ``error`` of a
+    :attr:`~pathconfig.EventKind.WARNING` event; loading went on without the
+    cache.
+
+    Attributes (besides :class:`Error`'s):
+        reason: a :class:`CacheReason` (an ``int`` for a newer one) or ``None``.
+        url: the server source the cache file belongs to, or ``None``.
+        filename: the cache file's path (:class:`OSError`'s attribute), or
+            ``None``.
+    """
+
+    reason: "CacheReason | int | None"
+    url: Optional[str]
+
+    def __init__(
+        self,
+        message: str,
+        code: int = ErrorCode.E_CACHE,
+        name: Optional[str] = None,
+        *,
+        reason: int = 0,
+        url: Optional[str] = None,
+        filename: Optional[str] = None,
+    ) -> None:
+        super().__init__(message, code, name)
+        self._details(reason, url, filename)
+
+    def _details(self, reason: int, url: Optional[str], filename: Optional[str]) -> None:
+        self.reason = _as_reason(CacheReason, reason)
+        self.url = url
+        self.filename = filename
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        state = self.__dict__.copy()
+        state["filename"] = self.filename
+        return (_rebuild, (type(self), state))
+
+    def __repr__(self) -> str:
+        return _repr(self, ("reason", "url", "filename"))
+
+
+class MisuseError(Error, RuntimeError):
+    """A call the loader's state forbids (``E_MISUSE``): ``load()`` or
+    ``refresh()`` from inside that loader's own ``on_change`` callback."""
+
+
 def from_fields(
     code: int,
     message: str,
@@ -222,6 +370,12 @@ def from_fields(
             pattern_index=pattern_index if pattern_index >= 0 else None,
             filename=filename,
         )
+    if code == ErrorCode.E_DOWNLOAD:
+        return DownloadError(message, code, name)
+    if code == ErrorCode.E_CACHE:
+        return CacheError(message, code, name)
+    if code == ErrorCode.E_MISUSE:
+        return MisuseError(message, code, name)
     if code in _INTERNAL_CODES or not code or code not in ErrorCode.__members__.values():
         return InternalError(message or "libpathconfig reported an unknown failure", code, name)
     return Error(message, code, name)

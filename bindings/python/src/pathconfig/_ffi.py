@@ -5,14 +5,20 @@ types, result type and an ``errcheck`` that turns the library's failure
 conventions into exceptions, so callers never see a NULL or a negative code:
 
 - handles are typed pointers to opaque structures (``ConfigPtr``,
-  ``ResultPtr``), so one cannot be passed where the other is expected;
+  ``ResultPtr``, ``LoaderPtr``), so one cannot be passed where another is
+  expected;
 - strings the caller owns (``char *``) come back as ``c_void_p``, are copied
   into a Python ``str`` and freed at once with ``pathconfig_free_string``;
 - strings borrowed from a handle (``const char *``) come back as ``c_char_p``,
   which ctypes copies into ``bytes`` immediately, before anything can free them;
 - failures are read from the ``pathconfig_error`` the call filled (load,
   resolve) or from the thread-local ``pathconfig_last_error()``, in the calling
-  thread, right after the call.
+  thread, right after the call; a loader's ``int`` status (0 or a negated
+  code) raises what its ``err`` says.
+
+The loader's callback type (``LoaderCallback``) and event structure
+(``LoaderEventStruct``) are declared here too; :mod:`pathconfig._sources`
+holds the trampoline.
 
 The library is opened with :class:`ctypes.CDLL`, so ctypes releases the GIL
 for the duration of every call: resolving in several threads runs in parallel.
@@ -44,8 +50,13 @@ class Result(ctypes.Structure):
     """``struct pathconfig_result``: opaque, only ever handled through a pointer."""
 
 
+class Loader(ctypes.Structure):
+    """``struct pathconfig_loader``: opaque, only ever handled through a pointer."""
+
+
 ConfigPtr = POINTER(Config)
 ResultPtr = POINTER(Result)
+LoaderPtr = POINTER(Loader)
 
 
 class ErrorStruct(ctypes.Structure):
@@ -74,6 +85,38 @@ class ErrorStruct(ctypes.Structure):
 
 
 ErrorPtr = POINTER(ErrorStruct)
+
+#: ``PATHCONFIG_LOADER_EVENT_VERSION``: the event layout declared below.
+LOADER_EVENT_VERSION = 1
+
+
+class LoaderEventStruct(ctypes.Structure):
+    """``struct pathconfig_loader_event``, version 1, field for field (the
+    library only appends fields, so a newer library's events read the same).
+    Borrowed for the callback call: copy what you keep."""
+
+    _fields_ = [
+        ("version", c_int),
+        ("kind", c_int),
+        ("source_kind", c_int),
+        ("source_index", c_int),
+        ("byte_count", c_int64),
+        ("http_status", c_int),
+        ("reason", c_int),
+        ("location", c_char_p),
+        ("url", c_char_p),
+        ("error", ErrorPtr),
+        ("configuration", ConfigPtr),
+        ("description", c_char_p),
+    ]
+
+
+LoaderEventPtr = POINTER(LoaderEventStruct)
+
+#: ``pathconfig_loader_callback``: ``void (*)(const pathconfig_loader_event *, void *payload)``.
+#: ctypes takes the GIL around the Python function and reports (through
+#: ``sys.unraisablehook``) any exception it raises, so none reaches C.
+LoaderCallback = ctypes.CFUNCTYPE(None, LoaderEventPtr, c_void_p)
 
 
 def error_name(code: int) -> str:
@@ -156,6 +199,37 @@ def _check_getter(result: int, func: Any, args: Tuple[Any, ...]) -> int:
     return int(result)
 
 
+def _check_status(result: int, func: Any, args: Tuple[Any, ...]) -> int:
+    """0, or a negated code: raises what ``err`` (the last argument, when it
+    is a ``pathconfig_error``) or the last error says."""
+    if result < 0:
+        err = args[-1]
+        if isinstance(err, ErrorStruct) and err.code != 0:
+            raise err.to_exception()
+        _raise_last()
+    return int(result)
+
+
+def _check_optional_handle(result: Any, func: Any, args: Tuple[Any, ...]) -> Any:
+    """A new handle, or NULL: ``None`` when the last error is cleared ("no
+    value"), else raise it."""
+    if not result:
+        if _last_code() != 0:
+            _raise_last()
+        return None
+    return result
+
+
+def _check_optional_owned_text(result: Optional[int], func: Any, args: Tuple[Any, ...]) -> Optional[str]:
+    """``char *`` the caller frees, or NULL meaning "no value" when the last
+    error is cleared."""
+    if result is None:
+        if _last_code() != 0:
+            _raise_last()
+        return None
+    return _check_owned_text(result, func, args)
+
+
 # --- the signature table ------------------------------------------------------
 
 Signature = Tuple[Sequence[Any], Any, Optional[Callable[..., Any]]]
@@ -209,9 +283,14 @@ SIGNATURES: Dict[str, Signature] = {
     "pathconfig_document_rule_count": ([ConfigPtr], c_size_t, _check_count),
     "pathconfig_profile": ([ConfigPtr], c_char_p, _check_borrowed_text),
     "pathconfig_free_string": ([c_void_p], None, None),
-    # The loader (issue 4: pathconfig_loader_* — sources, cache, refresh(),
-    # change callbacks) is not bound yet; its rows and the event structure go
-    # here, and its class in its own module (see __init__.py).
+    # Loader: sources, cache and live updates
+    "pathconfig_loader_new": ([c_char_p, c_char_p, ErrorPtr], LoaderPtr, _check_new_handle),
+    "pathconfig_loader_set_callback": ([LoaderPtr, LoaderCallback, c_void_p], c_int, _check_status),
+    "pathconfig_loader_load": ([LoaderPtr, ErrorPtr], c_int, _check_status),
+    "pathconfig_loader_refresh": ([LoaderPtr, ErrorPtr], c_int, _check_status),
+    "pathconfig_loader_current": ([LoaderPtr], ConfigPtr, _check_optional_handle),
+    "pathconfig_loader_cache_file": ([LoaderPtr, c_char_p], c_void_p, _check_optional_owned_text),
+    "pathconfig_loader_free": ([LoaderPtr], None, None),
 }
 
 
