@@ -1,4 +1,5 @@
-"""100,000 loads and resolves do not grow the process (RSS from /proc/self/statm)."""
+"""100,000 loads and resolves, and 20,000 loaders with callbacks, do not grow
+the process (RSS from /proc/self/statm)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import time
 
 import pytest
 
-from pathconfig import ConfigError, PathConfiguration
+from pathconfig import ConfigError, DataSource, FileSource, Loader, LoaderEvent, PathConfiguration
 
 ITERATIONS = 100_000
 WARM_UP = 5_000
@@ -93,4 +94,34 @@ def test_shared_configuration_resolves_do_not_grow() -> None:
         gc.collect()
         after = rss()
     print(f"\nRSS {before / 2**20:.1f} MiB -> {after / 2**20:.1f} MiB after {ITERATIONS} resolves on one configuration")
+    assert after - before < TOLERANCE, f"RSS grew by {(after - before) / 2**20:.1f} MiB"
+
+
+def loaders(n: int) -> None:
+    for i in range(n):
+        seen: list[LoaderEvent] = []
+        if i % 2:
+            # closed by with; a failing source, so events carry errors too
+            with Loader([DataSource(DOC), FileSource("/nonexistent/p.json")], on_change=seen.append) as loader:
+                loader.load()
+                current = loader.current
+                assert current is not None
+                current.properties(URLS[i % len(URLS)])
+        else:
+            # the finaliser frees the loader; its events and configuration outlive it
+            loader = Loader([DataSource(DOC)], on_change=seen.append)
+            events = loader.load()
+            cfg = loader.current
+            del loader
+            assert cfg is not None and events[0].configuration is not None
+
+
+def test_loaders_and_their_callbacks_do_not_grow() -> None:
+    loaders(WARM_UP // 5)
+    gc.collect()
+    before = rss()
+    loaders(ITERATIONS // 5)
+    gc.collect()
+    after = rss()
+    print(f"\nRSS {before / 2**20:.1f} MiB -> {after / 2**20:.1f} MiB after {ITERATIONS // 5} loaders")
     assert after - before < TOLERANCE, f"RSS grew by {(after - before) / 2**20:.1f} MiB"
