@@ -120,11 +120,17 @@ _CONFIG_CODES = frozenset(
 )
 
 
-def _as_code(code: int) -> "ErrorCode | int":
+def _enum_or_int(enum_type: Any, value: int) -> Any:
+    """``enum_type(value)``, or ``value`` itself when it is newer than this
+    binding (codes, reasons and event kinds are only ever appended)."""
     try:
-        return ErrorCode(code)
+        return enum_type(value)
     except ValueError:
-        return code
+        return value
+
+
+def _as_code(code: int) -> "ErrorCode | int":
+    return _enum_or_int(ErrorCode, code)  # type: ignore[no-any-return]
 
 
 class Error(Exception):
@@ -251,12 +257,8 @@ class InternalError(Error, RuntimeError):
 
 
 def _as_reason(enum_type: Any, value: int) -> Any:
-    if not value:
-        return None
-    try:
-        return enum_type(value)
-    except ValueError:  # a reason added by a newer library
-        return value
+    """0 (no reason) as ``None``, else as :func:`_enum_or_int`."""
+    return _enum_or_int(enum_type, value) if value else None
 
 
 class DownloadError(Error, OSError):

@@ -61,7 +61,7 @@ from ._errors import (
     DownloadError,
     DownloadReason,
     Error,
-    ErrorCode,
+    _enum_or_int,
 )
 from ._handle import OwnedHandle
 
@@ -100,22 +100,10 @@ class SourceKind(enum.IntEnum):
     """The download of a :class:`ServerSource`."""
 
 
-def _enum_or_int(enum_type: Any, value: int) -> Any:
-    try:
-        return enum_type(value)
-    except ValueError:  # a value added by a newer library
-        return value
-
-
 def _utf8(value: str, what: str) -> str:
-    """``value``, which must travel as UTF-8 in the C JSON (no lone surrogates;
-    no NUL in names, paths and URLs)."""
-    if "\0" in value:
-        raise ValueError(f"{what} contains a NUL character")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise ValueError(f"{what} cannot be encoded as UTF-8: {exc.reason} at index {exc.start}") from None
+    """``value``, checked as a C string argument would be (no NUL, no lone
+    surrogate), for the C JSON."""
+    _c_text(value, what)
     return value
 
 
