@@ -61,6 +61,22 @@ pub(crate) fn write_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// A compact JSON object of `members` (key, JSON text of the value), keys
+/// escaped, values written as given.
+pub(crate) fn object(members: &[(String, String)]) -> String {
+    let mut out = String::from("{");
+    for (i, (key, value)) in members.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_string(&mut out, key);
+        out.push(':');
+        out.push_str(value);
+    }
+    out.push('}');
+    out
+}
+
 /// Parses one JSON document.
 pub(crate) fn parse(text: &str) -> Result<Value, String> {
     let mut p = Parser { s: text.as_bytes(), i: 0 };

@@ -181,32 +181,27 @@ impl Options {
     /// The options object the C API takes, compact, e.g.
     /// `{"profile":"turbo-ios","lenient":true}`.
     pub fn to_json(&self) -> String {
-        let mut out = String::from("{");
-        let mut member = |key: &str, value: &str| {
-            if out.len() > 1 {
-                out.push(',');
-            }
-            json::write_string(&mut out, key);
-            out.push(':');
-            out.push_str(value);
-        };
+        json::object(&self.members())
+    }
+
+    /// The members of [`to_json`](Self::to_json)'s object, in order, as
+    /// (key, JSON text of the value): the loader's options extend them.
+    pub(crate) fn members(&self) -> Vec<(String, String)> {
+        let mut members = Vec::new();
         if let Some(p) = self.profile {
-            member("profile", &string_literal(p.as_str()));
+            members.push(("profile".to_string(), string_literal(p.as_str())));
         }
         if let Some(on) = self.match_query_strings {
-            member("match_query_strings", if on { "true" } else { "false" });
+            members.push(("match_query_strings".to_string(), on.to_string()));
         }
         if let Some(b) = self.backend {
-            member("backend", &string_literal(b.as_str()));
+            members.push(("backend".to_string(), string_literal(b.as_str())));
         }
         if let Some(on) = self.lenient {
-            member("lenient", if on { "true" } else { "false" });
+            members.push(("lenient".to_string(), on.to_string()));
         }
-        for (key, value) in &self.raw {
-            member(key, value);
-        }
-        out.push('}');
-        out
+        members.extend(self.raw.iter().cloned());
+        members
     }
 
     /// True when nothing is set (the library's defaults; NULL is passed).
@@ -215,7 +210,7 @@ impl Options {
     }
 }
 
-fn string_literal(s: &str) -> String {
+pub(crate) fn string_literal(s: &str) -> String {
     let mut out = String::new();
     json::write_string(&mut out, s);
     out
