@@ -68,16 +68,35 @@
 //!   (`pathconfig_result *`): owners of one handle each, freed in `Drop`,
 //!   [`Binding`] to reach the handle;
 //! - [`Error`] / [`ErrorCode`], [`Options`] / [`Profile`] / [`Backend`],
-//!   [`Warning`] / [`WarningKind`].
+//!   [`Warning`] / [`WarningKind`];
+//! - [`Loader`] (`pathconfig_loader *`): a configuration kept current from
+//!   [`Source`]s (data, files, server URLs with a cache), configured by
+//!   [`LoaderOptions`]; its change callback is a
+//!   `FnMut(&LoaderEvent) + Send + 'static` closure called through an
+//!   `extern "C"` trampoline that catches panics with
+//!   `std::panic::catch_unwind` and resumes them after the C call returns,
+//!   as git2-rs's `panic::wrap` does ([`EventKind`], [`SourceKind`],
+//!   [`Reason`]).
 //!
-//! The loader (sources, cache, refresh, change callback: issue 4) has raw
-//! declarations in [`sys`] but no safe API yet. It will live in `loader.rs`:
-//! a `Loader` owning the `pathconfig_loader *`, its change callback a
-//! `Box<dyn FnMut(&LoaderEvent) + Send + 'static>` called through an
-//! `extern "C"` trampoline that catches panics with
-//! `std::panic::catch_unwind` before C sees them and resumes them after the C
-//! call returns, as git2-rs's `panic::wrap` does; `ErrorCode::Download`,
-//! `Cache` and `Misuse` are already here for it.
+//! A configuration kept current from a bundled file and a server:
+//!
+//! ```no_run
+//! use std::time::Duration;
+//! use pathconfig::{Loader, LoaderEvent, LoaderOptions, Source};
+//!
+//! let loader = Loader::new(
+//!     &[
+//!         Source::file("bundle/path-configuration.json"),
+//!         Source::server("https://example.com/path-configuration.json").header("Accept", "application/json"),
+//!     ],
+//!     &LoaderOptions::new().cache_dir("/var/cache/app").timeout(Duration::from_secs(10)),
+//! )?;
+//! loader.set_callback(Some(|event: &LoaderEvent| eprintln!("{event}")));
+//! loader.load()?; // the file, the cached copy, the download
+//! let config = loader.current().expect("loaded");
+//! println!("{}", config.properties("https://example.com/messages/new")?.context());
+//! # Ok::<(), pathconfig::Error>(())
+//! ```
 //!
 //! # Linking
 //!
@@ -90,9 +109,9 @@
 //!
 //! # Threads
 //!
-//! [`PathConfiguration`] and [`Properties`] are `Send + Sync`: the header
-//! documents both C objects as immutable and safe to use from several threads
-//! at once. Each call's error is read from the calling thread's own slot
+//! [`PathConfiguration`], [`Properties`] and [`Loader`] are `Send + Sync`:
+//! the header documents the configuration and result objects as immutable and
+//! safe to use from several threads at once, and the loader as thread-safe. Each call's error is read from the calling thread's own slot
 //! right after the call.
 
 #![deny(missing_docs)]
@@ -102,6 +121,7 @@
 mod config;
 mod error;
 mod json;
+mod loader;
 mod options;
 mod properties;
 #[allow(missing_docs)]
@@ -118,6 +138,7 @@ struct ReadmeDoctests;
 
 pub use crate::config::PathConfiguration;
 pub use crate::error::{error_name, Error, ErrorCode};
+pub use crate::loader::{EventKind, Loader, LoaderEvent, LoaderOptions, Reason, Source, SourceKind};
 pub use crate::options::{Backend, Options, Profile};
 pub use crate::properties::{Iter, Keys, Properties};
 pub use crate::util::Binding;

@@ -9,8 +9,8 @@
 //! struct field and prototype here matches it, the way git2-rs's `systest`
 //! does with ctest.
 //!
-//! The loader's declarations (`pathconfig_loader_*`) are here because the
-//! header has them; the safe API does not wrap them yet (issue 4).
+//! The loader's declarations (`pathconfig_loader_*`) are wrapped by
+//! [`crate::Loader`].
 
 #![allow(non_camel_case_types)]
 
