@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod nginx;
+
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
