@@ -46,11 +46,19 @@ impl Nginx {
         for dir in ["www", "tmp"] {
             fs::create_dir(prefix.join(dir)).expect("nginx prefix subdirectory");
         }
-        let port = free_port();
         let mut nginx =
-            Nginx { binary, prefix, port, child: None, mtime: SystemTime::now() - Duration::from_secs(100_000) };
-        fs::write(nginx.prefix.join("nginx.conf"), nginx.configuration()).expect("write nginx.conf");
-        nginx.restart();
+            Nginx { binary, prefix, port: 0, child: None, mtime: SystemTime::now() - Duration::from_secs(100_000) };
+        // The free port may be taken by someone else (another test's nginx)
+        // before nginx binds it: then try another.
+        for attempt in 1.. {
+            nginx.port = free_port();
+            fs::write(nginx.prefix.join("nginx.conf"), nginx.configuration()).expect("write nginx.conf");
+            match nginx.launch() {
+                Ok(()) => break,
+                Err(why) if attempt < 5 && why.contains("Address already in use") => continue,
+                Err(why) => panic!("{why}"),
+            }
+        }
         nginx
     }
 
@@ -86,9 +94,15 @@ http {{
         )
     }
 
-    /// Starts nginx (again, after `stop`) on the same port and waits until it
+    /// Starts nginx again (after `stop`) on the same port and waits until it
     /// accepts connections (10 s at most).
     pub fn restart(&mut self) {
+        if let Err(why) = self.launch() {
+            panic!("{why}");
+        }
+    }
+
+    fn launch(&mut self) -> Result<(), String> {
         assert!(self.child.is_none(), "nginx is already running");
         let p = &self.prefix;
         let mut command = Command::new(&self.binary);
@@ -113,12 +127,12 @@ http {{
                 Ok(())
             });
         }
-        let mut child = command.spawn().unwrap_or_else(|e| panic!("cannot run {}: {e}", self.binary.display()));
+        let mut child = command.spawn().map_err(|e| format!("cannot run {}: {e}", self.binary.display()))?;
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
             if let Some(status) = child.try_wait().expect("wait for nginx") {
                 let log = fs::read_to_string(p.join("error.log")).unwrap_or_else(|_| "(no error log)".into());
-                panic!("nginx exited ({status}) on port {}: {log}", self.port);
+                return Err(format!("nginx exited ({status}) on port {}: {log}", self.port));
             }
             if TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
                 break;
@@ -126,11 +140,12 @@ http {{
             if Instant::now() > deadline {
                 let _ = child.kill();
                 let _ = child.wait();
-                panic!("nginx did not accept connections on port {} within 10 s", self.port);
+                return Err(format!("nginx did not accept connections on port {} within 10 s", self.port));
             }
             thread::sleep(Duration::from_millis(10));
         }
         self.child = Some(child);
+        Ok(())
     }
 
     /// Stops nginx (SIGKILL: one process, nothing to clean up) and waits
