@@ -132,10 +132,12 @@ impl Bed {
         vec![Source::file(self.bundle()), Source::server(&self.url).header("Accept", "application/json")]
     }
 
+    /// A generous timeout (valgrind runs everything slowly); the timeout
+    /// tests set short ones themselves.
     fn options(&self) -> LoaderOptions {
         LoaderOptions::new()
             .cache_dir(self.cache_dir())
-            .timeout(Duration::from_secs(10))
+            .timeout(Duration::from_secs(60))
             .user_agent("pathconfig-rust-test")
     }
 
@@ -581,7 +583,7 @@ fn server_threads_resolve_through_current_while_another_refreshes() {
     let loader = Arc::new(
         Loader::new(
             &[Source::server(&bed.url)],
-            &LoaderOptions::new().cache_dir(bed.cache_dir()).timeout(Duration::from_secs(10)),
+            &LoaderOptions::new().cache_dir(bed.cache_dir()).timeout(Duration::from_secs(60)),
         )
         .unwrap(),
     );
