@@ -56,13 +56,13 @@ public struct LoadOptions: Sendable {
         for m in members {
             let value = m.value.value
             func bad(_ expected: String) -> ConfigurationError {
-                ConfigurationError(code: .invalidOption, message: "option \"\(m.key)\" must be \(expected), found \(JSONWriter.compact(value))")
+                ConfigurationError(code: .invalidOption, message: "option \(JSONWriter.quoted(m.key)) must be \(expected), found \(JSONWriter.compact(value))")
             }
             switch m.key {
             case "profile":
                 guard let name = value.stringValue else { throw bad("a string") }
                 guard let p = Profile(rawValue: name) else {
-                    throw ConfigurationError(code: .invalidOption, message: "unknown profile \"\(name)\"; expected one of \(Profile.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw ConfigurationError(code: .invalidOption, message: "unknown profile \(JSONWriter.quoted(name)); expected one of \(Profile.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 profile = p
             case "match_query_strings":
@@ -77,13 +77,13 @@ public struct LoadOptions: Sendable {
                 guard let e = engines[name] else {
                     let known = ["pcre2", "foundation"]
                     if known.contains(name) {
-                        throw ConfigurationError(code: .backendUnavailable, message: "the \"\(name)\" backend is not built into this library (available: \(engines.keys.sorted().joined(separator: ", ")))")
+                        throw ConfigurationError(code: .backendUnavailable, message: "the \(JSONWriter.quoted(name)) backend is not built into this library (available: \(engines.keys.sorted().joined(separator: ", ")))")
                     }
-                    throw ConfigurationError(code: .invalidOption, message: "unknown backend \"\(name)\"; expected one of \(known.joined(separator: ", "))")
+                    throw ConfigurationError(code: .invalidOption, message: "unknown backend \(JSONWriter.quoted(name)); expected one of \(known.joined(separator: ", "))")
                 }
                 engine = e
             default:
-                throw ConfigurationError(code: .invalidOption, message: "unknown option \"\(m.key)\"; known options: \(Self.jsonKeys.joined(separator: ", "))")
+                throw ConfigurationError(code: .invalidOption, message: "unknown option \(JSONWriter.quoted(m.key)); known options: \(Self.jsonKeys.joined(separator: ", "))")
             }
         }
     }

@@ -46,7 +46,7 @@ public final class PathConfiguration: Sendable {
                 } catch {
                     let location = p < rule.patternLocations.count ? rule.patternLocations[p] : nil
                     let at = error.offset.map { " at offset \($0)" } ?? ""
-                    let message = "rule \(rule.index), pattern \(p): invalid regular expression \"\(pattern)\"\(at): \(error.message)"
+                    let message = "rule \(rule.index), pattern \(p): invalid regular expression \(JSONWriter.quoted(pattern))\(at): \(error.message)"
                     guard options.lenient else {
                         throw ConfigurationError(code: .invalidPattern, message: message, location: location,
                                                  ruleIndex: rule.index, patternIndex: p, patternOffset: error.offset)

@@ -24,7 +24,7 @@ public struct FoundationEngine: RegexEngine {
     }
 
     private static func message(for error: NSError) -> String {
-        if let detail = error.userInfo["NSInvalidValue"] as? String { return "ICU rejected \"\(detail)\"" }
+        if let detail = error.userInfo["NSInvalidValue"] as? String { return "ICU rejected \(JSONWriter.quoted(detail))" }
         return "ICU rejected the pattern (\(error.domain) \(error.code))"
     }
 }

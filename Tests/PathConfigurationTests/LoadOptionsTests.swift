@@ -32,6 +32,8 @@ struct LoadOptionsTests {
         ("{\"backend\": \"foundation\"}", .backendUnavailable, "not built into this library"),
         ("[1]", .invalidOption, "must be a JSON object"),
         ("{\"profile\": ", .invalidOption, "not valid JSON"),
+        // Quoted input is JSON-escaped: a NUL cannot cut the message short for C hosts.
+        ("{\"a\\u0000b\\n\": 1}", .invalidOption, "unknown option \"a\\u0000b\\n\"; known options"),
     ])
     func errors(_ text: String, _ code: ConfigurationError.Code, _ message: String) {
         do {

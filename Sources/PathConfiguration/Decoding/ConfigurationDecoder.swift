@@ -62,7 +62,7 @@ public struct ConfigurationDecoder: Sendable {
             let first = walker.location(d.firstOffset)
             walker.warnings.append(ConfigurationWarning(
                 kind: .duplicateKey,
-                message: "duplicate key \"\(d.key)\"; the first value (line \(first.line), column \(first.column)) is kept",
+                message: "duplicate key \(JSONWriter.quoted(d.key)); the first value (line \(first.line), column \(first.column)) is kept",
                 location: walker.location(d.offset)))
         }
         return try walker.document(root)
@@ -178,7 +178,7 @@ private struct Walker {
             case .string(let s): out[m.key] = .string(s)
             case .array, .object:
                 let prefix = rule.map { "rule \($0): " } ?? ""
-                throw schemaError("\(prefix)\(what) \"\(m.key)\" is \(m.value.typeName == "array" ? "an array" : "an object"); the \(profile.rawValue) profile stores every value as a string",
+                throw schemaError("\(prefix)\(what) \(JSONWriter.quoted(m.key)) is \(m.value.typeName == "array" ? "an array" : "an object"); the \(profile.rawValue) profile stores every value as a string",
                                   at: m.value.offset, rule: rule)
             }
         }

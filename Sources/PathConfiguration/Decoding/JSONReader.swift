@@ -195,7 +195,7 @@ struct JSONReader {
             let key = try readString()
             skipWhitespace()
             guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else {
-                throw JSONSyntaxError(offset: pos, message: "unexpected \(describeCurrent()), expected ':' after key \"\(key)\"")
+                throw JSONSyntaxError(offset: pos, message: "unexpected \(describeCurrent()), expected ':' after key \(JSONWriter.quoted(key))")
             }
             pos += 1
             skipWhitespace()

@@ -61,9 +61,9 @@ struct CachedCopy: Sendable, Hashable {
             if line.isEmpty { break }
             lines.append(line)
         }
-        guard lines.first == magic else { return .failure(DecodeFailure("it does not start with \"\(magic)\"")) }
+        guard lines.first == magic else { return .failure(DecodeFailure("it does not start with \(JSONWriter.quoted(magic))")) }
         for line in lines.dropFirst() {
-            guard let space = line.firstIndex(of: " ") else { return .failure(DecodeFailure("bad header line \"\(line)\"")) }
+            guard let space = line.firstIndex(of: " ") else { return .failure(DecodeFailure("bad header line \(JSONWriter.quoted(line))")) }
             fields[String(line[..<space])] = String(line[line.index(after: space)...])
         }
         guard let url = fields["url"] else { return .failure(DecodeFailure("it names no URL")) }

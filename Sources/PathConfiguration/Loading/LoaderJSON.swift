@@ -25,7 +25,7 @@ extension LoaderOptions {
         for m in members {
             let value = m.value.value
             func bad(_ expected: String) -> ConfigurationError {
-                LoaderJSON.invalid("option \"\(m.key)\" must be \(expected), found \(JSONWriter.compact(value))")
+                LoaderJSON.invalid("option \(JSONWriter.quoted(m.key)) must be \(expected), found \(JSONWriter.compact(value))")
             }
             switch m.key {
             case _ where LoadOptions.jsonKeys.contains(m.key):
@@ -55,7 +55,7 @@ extension LoaderOptions {
                 userAgent = agent
             default:
                 let known = LoadOptions.jsonKeys + Self.jsonKeys
-                throw LoaderJSON.invalid("unknown option \"\(m.key)\"; known options: \(known.joined(separator: ", "))")
+                throw LoaderJSON.invalid("unknown option \(JSONWriter.quoted(m.key)); known options: \(known.joined(separator: ", "))")
             }
         }
         if !loadMembers.isEmpty {
@@ -96,17 +96,17 @@ extension ConfigurationSource {
         var seen: [String: JSONNode] = [:]
         for m in members {
             guard ["file", "data", "name", "server", "headers"].contains(m.key) else {
-                throw invalid("unknown key \"\(m.key)\"; expected \(shapes)")
+                throw invalid("unknown key \(JSONWriter.quoted(m.key)); expected \(shapes)")
             }
-            guard seen[m.key] == nil else { throw invalid("\"\(m.key)\" is repeated") }
+            guard seen[m.key] == nil else { throw invalid("\(JSONWriter.quoted(m.key)) is repeated") }
             seen[m.key] = m.value
         }
         let kinds = ["file", "data", "server"].filter { seen[$0] != nil }
         guard kinds.count == 1, let kind = kinds.first, let node = seen[kind] else {
-            throw invalid(kinds.isEmpty ? "names no source; expected \(shapes)" : "has both \(kinds.map { "\"\($0)\"" }.joined(separator: " and ")); one source per object")
+            throw invalid(kinds.isEmpty ? "names no source; expected \(shapes)" : "has both \(kinds.map(JSONWriter.quoted).joined(separator: " and ")); one source per object")
         }
         func string(_ key: String, _ node: JSONNode) throws(ConfigurationError) -> String {
-            guard case .string(let s) = node.kind else { throw invalid("\"\(key)\" must be a string, found \(node.typeName)") }
+            guard case .string(let s) = node.kind else { throw invalid("\(JSONWriter.quoted(key)) must be a string, found \(node.typeName)") }
             return s
         }
         if seen["name"] != nil, kind != "data" { throw invalid("\"name\" goes with \"data\" only") }
@@ -127,7 +127,7 @@ extension ConfigurationSource {
                 guard case .object(let pairs) = h.kind else { throw invalid("\"headers\" must be an object of strings, found \(h.typeName)") }
                 for pair in pairs {
                     guard case .string(let value) = pair.value.kind else {
-                        throw invalid("header \"\(pair.key)\" must be a string, found \(pair.value.typeName)")
+                        throw invalid("header \(JSONWriter.quoted(pair.key)) must be a string, found \(pair.value.typeName)")
                     }
                     headers.append((pair.key, value))
                 }

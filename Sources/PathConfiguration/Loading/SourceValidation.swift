@@ -20,12 +20,12 @@ enum SourceValidation {
         let rest: Substring
         if lower.hasPrefix("http://") { rest = lower.dropFirst(7) }
         else if lower.hasPrefix("https://") { rest = lower.dropFirst(8) }
-        else { throw invalid("source \(index): \"\(url)\" is not an http:// or https:// URL") }
+        else { throw invalid("source \(index): \(JSONWriter.quoted(url)) is not an http:// or https:// URL") }
         guard let first = rest.first, first != "/", first != "?", first != "#" else {
-            throw invalid("source \(index): \"\(url)\" has no host")
+            throw invalid("source \(index): \(JSONWriter.quoted(url)) has no host")
         }
         if url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
-            throw invalid("source \(index): \"\(url)\" contains spaces or control characters; percent-encode them")
+            throw invalid("source \(index): \(JSONWriter.quoted(url)) contains spaces or control characters; percent-encode them")
         }
     }
 
@@ -34,9 +34,9 @@ enum SourceValidation {
         let nameOK = !header.name.isEmpty && header.name.utf8.allSatisfy { b in
             (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) || tokenPunctuation.contains(b)
         }
-        guard nameOK else { throw invalid("source \(index): \"\(header.name)\" is not a valid header name") }
+        guard nameOK else { throw invalid("source \(index): \(JSONWriter.quoted(header.name)) is not a valid header name") }
         guard !header.value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) else {
-            throw invalid("source \(index): the value of header \"\(header.name)\" contains a line break")
+            throw invalid("source \(index): the value of header \(JSONWriter.quoted(header.name)) contains a line break")
         }
     }
 

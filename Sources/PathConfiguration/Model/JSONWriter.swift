@@ -62,6 +62,16 @@ public enum JSONWriter {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// `s` as a quoted, escaped JSON string, for messages that quote input:
+    /// a NUL, a line break or a quote inside it cannot cut or garble the
+    /// message (C hosts read messages as NUL-terminated strings), and the text
+    /// reads as it is written in the JSON document.
+    public static func quoted(_ s: String) -> String {
+        var out: [UInt8] = []
+        writeString(s, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Appends `s` as a quoted, escaped JSON string.
     public static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
