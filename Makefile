@@ -70,7 +70,7 @@ install: lib
 
 test-swift: deps
 	$(SWIFT) build -j $(JOBS) --build-tests
-	$(SWIFT) test -j $(JOBS) --skip-build
+	$(SWIFT) test -j $(JOBS) --skip-build --disable-xctest
 
 ## test-python / test-rust: the bindings' own suites, against out/lib (built by `lib`)
 test-python: lib
