@@ -21,7 +21,10 @@ public struct Limits: Sendable, Hashable {
     /// Memory budget of one regex search, in KiB (PCRE2's heap limit).
     public var heapLimitKiB: UInt32 = 20_000
     /// Most results kept in a configuration's result cache (0 turns it off).
-    public var resultCacheCapacity: Int = 4_096
+    /// An app visits far fewer distinct paths than this; a larger cache costs
+    /// more than it saves when most lookups are new (make bench: 4,096 entries
+    /// added 1.4 µs per lookup on 10,000 unique URLs, 512 add 0.5 µs).
+    public var resultCacheCapacity: Int = 512
 
     /// The default limits.
     public init() {}
