@@ -42,17 +42,14 @@ public struct LoadOptions: Sendable {
     /// - Parameter engines: the backends this build offers, by name.
     public init(json: String?, engines: [String: any RegexEngine] = ["pcre2": PCRE2Engine()]) throws(ConfigurationError) {
         self.init()
-        guard let json, !json.allSatisfy({ $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }) else { return }
-        let bytes = Array(json.utf8)
-        let root: JSONNode
-        do {
-            root = try bytes.withUnsafeBufferPointer { buf throws(JSONSyntaxError) in try JSONReader.parse(buf, maxDepth: 8).0 }
-        } catch {
-            throw ConfigurationError(code: .invalidOption, message: "options are not valid JSON: \(error.message) (at byte \(error.offset))")
-        }
-        guard case .object(let members) = root.kind else {
-            throw ConfigurationError(code: .invalidOption, message: "options must be a JSON object, found \(root.typeName)")
-        }
+        guard let members = try OptionsJSON.object(json, what: "options") else { return }
+        try apply(members, engines: engines)
+    }
+
+    /// Sets the options named by `members` (the keys of `jsonKeys`); an
+    /// unknown key or a bad value throws. `LoaderOptions(json:)` passes its
+    /// load keys here.
+    mutating func apply(_ members: [JSONNode.Member], engines: [String: any RegexEngine]) throws(ConfigurationError) {
         for m in members {
             let value = m.value.value
             func bad(_ expected: String) -> ConfigurationError {

@@ -20,33 +20,33 @@ extension LoaderOptions {
     /// - Parameter engines: the backends this build offers, by name.
     public init(json: String?, engines: [String: any RegexEngine] = ["pcre2": PCRE2Engine()]) throws(ConfigurationError) {
         self.init()
-        guard let members = try LoaderJSON.object(json, what: "options") else { return }
-        var loadMembers = JSONObject()
+        guard let members = try OptionsJSON.object(json, what: "options") else { return }
+        var loadMembers: [JSONNode.Member] = []
         for m in members {
             let value = m.value.value
             func bad(_ expected: String) -> ConfigurationError {
-                LoaderJSON.invalid("option \(JSONWriter.quoted(m.key)) must be \(expected), found \(JSONWriter.compact(value))")
+                OptionsJSON.invalid("option \(JSONWriter.quoted(m.key)) must be \(expected), found \(JSONWriter.compact(value))")
             }
             switch m.key {
             case _ where LoadOptions.jsonKeys.contains(m.key):
-                loadMembers[m.key] = value
+                loadMembers.append(m)
             case "cache_dir":
                 if value == .null { cacheDirectory = nil; continue }
-                guard let path = value.stringValue, LoaderJSON.isPath(path) else { throw bad("a non-empty path without U+0000, or null") }
+                guard let path = value.stringValue, OptionsJSON.isPath(path) else { throw bad("a non-empty path without U+0000, or null") }
                 cacheDirectory = path
             case "ca_file":
                 if value == .null { caFile = nil; continue }
-                guard let path = value.stringValue, LoaderJSON.isPath(path) else { throw bad("a non-empty path without U+0000, or null") }
+                guard let path = value.stringValue, OptionsJSON.isPath(path) else { throw bad("a non-empty path without U+0000, or null") }
                 caFile = path
             case "timeout_ms":
-                guard let ms = LoaderJSON.positiveInteger(value) else { throw bad("a positive integer (milliseconds)") }
+                guard let ms = OptionsJSON.positiveInteger(value) else { throw bad("a positive integer (milliseconds)") }
                 timeout = .milliseconds(ms)
             case "max_body_bytes":
-                guard let n = LoaderJSON.positiveInteger(value), let bytes = Int(exactly: n) else { throw bad("a positive integer") }
+                guard let n = OptionsJSON.positiveInteger(value), let bytes = Int(exactly: n) else { throw bad("a positive integer") }
                 maxBodyBytes = bytes
             case "refresh_interval_ms":
                 if value == .null { refreshInterval = nil; continue }
-                guard let ms = LoaderJSON.positiveInteger(value) else { throw bad("a positive integer (milliseconds) or null") }
+                guard let ms = OptionsJSON.positiveInteger(value) else { throw bad("a positive integer (milliseconds) or null") }
                 refreshInterval = .milliseconds(ms)
             case "user_agent":
                 guard let agent = value.stringValue, !agent.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
@@ -55,12 +55,10 @@ extension LoaderOptions {
                 userAgent = agent
             default:
                 let known = LoadOptions.jsonKeys + Self.jsonKeys
-                throw LoaderJSON.invalid("unknown option \(JSONWriter.quoted(m.key)); known options: \(known.joined(separator: ", "))")
+                throw OptionsJSON.invalid("unknown option \(JSONWriter.quoted(m.key)); known options: \(known.joined(separator: ", "))")
             }
         }
-        if !loadMembers.isEmpty {
-            load = try LoadOptions(json: JSONWriter.compact(loadMembers), engines: engines)
-        }
+        try load.apply(loadMembers, engines: engines)
     }
 }
 
@@ -75,12 +73,12 @@ extension ConfigurationSource {
     /// array) throws `.invalidOption` naming the source's index. URLs and
     /// headers are checked when the loader is created.
     public static func list(json: String?) throws(ConfigurationError) -> [ConfigurationSource] {
-        guard let json, !LoaderJSON.isBlank(json) else { throw LoaderJSON.invalid("sources are missing: expected a JSON array of sources") }
-        let root = try LoaderJSON.parse(json, what: "sources")
+        guard let json, !OptionsJSON.isBlank(json) else { throw OptionsJSON.invalid("sources are missing: expected a JSON array of sources") }
+        let root = try OptionsJSON.parse(json, what: "sources")
         guard case .array(let items) = root.kind else {
-            throw LoaderJSON.invalid("sources must be a JSON array, found \(root.typeName)")
+            throw OptionsJSON.invalid("sources must be a JSON array, found \(root.typeName)")
         }
-        guard !items.isEmpty else { throw LoaderJSON.invalid("sources are empty: a loader needs at least one source") }
+        guard !items.isEmpty else { throw OptionsJSON.invalid("sources are empty: a loader needs at least one source") }
         var sources: [ConfigurationSource] = []
         for (index, item) in items.enumerated() {
             sources.append(try source(item, index: index))
@@ -91,7 +89,7 @@ extension ConfigurationSource {
     private static let shapes = "{\"file\": PATH}, {\"data\": TEXT, \"name\": NAME} or {\"server\": URL, \"headers\": {NAME: VALUE}}"
 
     private static func source(_ item: JSONNode, index: Int) throws(ConfigurationError) -> ConfigurationSource {
-        func invalid(_ message: String) -> ConfigurationError { LoaderJSON.invalid("source \(index): \(message)") }
+        func invalid(_ message: String) -> ConfigurationError { OptionsJSON.invalid("source \(index): \(message)") }
         guard case .object(let members) = item.kind else { throw invalid("must be an object, one of \(shapes); found \(item.typeName)") }
         var seen: [String: JSONNode] = [:]
         for m in members {
@@ -114,7 +112,7 @@ extension ConfigurationSource {
         switch kind {
         case "file":
             let path = try string("file", node)
-            guard LoaderJSON.isPath(path) else { throw invalid("\"file\" must be a non-empty path without U+0000") }
+            guard OptionsJSON.isPath(path) else { throw invalid("\"file\" must be a non-empty path without U+0000") }
             return .file(path)
         case "data":
             let text = try string("data", node)
@@ -134,44 +132,5 @@ extension ConfigurationSource {
             }
             return .server(url, headers: headers)
         }
-    }
-}
-
-/// The JSON plumbing shared by the two parsers above.
-enum LoaderJSON {
-    static func invalid(_ message: String) -> ConfigurationError {
-        ConfigurationError(code: .invalidOption, message: message)
-    }
-
-    static func isBlank(_ text: String) -> Bool {
-        text.allSatisfy { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
-    }
-
-    /// A usable file system path: not empty, no NUL (which would cut it short).
-    static func isPath(_ s: String) -> Bool { !s.isEmpty && !s.utf8.contains(0) }
-
-    /// A JSON integer above zero that fits in Int64.
-    static func positiveInteger(_ value: JSONValue) -> Int64? {
-        guard let n = value.int64Value, n > 0 else { return nil }
-        return n
-    }
-
-    static func parse(_ text: String, what: String) throws(ConfigurationError) -> JSONNode {
-        let bytes = Array(text.utf8)
-        do {
-            return try bytes.withUnsafeBufferPointer { buf throws(JSONSyntaxError) in try JSONReader.parse(buf, maxDepth: 8).0 }
-        } catch {
-            throw invalid("\(what) are not valid JSON: \(error.message) (at byte \(error.offset))")
-        }
-    }
-
-    /// The members of a JSON object, nil for nil or blank text.
-    static func object(_ text: String?, what: String) throws(ConfigurationError) -> [JSONNode.Member]? {
-        guard let text, !isBlank(text) else { return nil }
-        let root = try parse(text, what: what)
-        guard case .object(let members) = root.kind else {
-            throw invalid("\(what) must be a JSON object, found \(root.typeName)")
-        }
-        return members
     }
 }
