@@ -2,11 +2,10 @@
 
 mod support;
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
 use pathconfig::{ErrorCode, Options, PathConfiguration, Profile};
 use support::{
-    case_options, check_consistent, load_conformance, raw_value, typed_value, Json, TYPED_BOOL_KEYS, TYPED_STRING_KEYS,
+    case_options, check_consistent, load_conformance, raw_value, run_all, typed_value, Json, TYPED_BOOL_KEYS,
+    TYPED_STRING_KEYS,
 };
 
 fn profile_of(case: &Json) -> Profile {
@@ -22,77 +21,53 @@ fn android_cases() {
     let doc = load_conformance("android.json");
     let cases = doc.at("cases").as_array();
     assert!(!cases.is_empty(), "android.json has no cases");
-    let mut failures = Vec::new();
-    let (mut settings_cases, mut lookup_cases) = (0, 0);
-    for (i, case) in cases.iter().enumerate() {
+    let settings_cases = cases.iter().filter(|case| case.at("kind").as_str() == Some("settings")).count();
+    let lookup_cases = cases.len() - settings_cases;
+    run_all(cases, |case| {
         let is_settings = case.at("kind").as_str() == Some("settings");
+        let profile = profile_of(case);
+        let name = case.at("fixture").as_str().expect("fixture");
+        let fixture = doc.at("fixtures").get(name).unwrap_or_else(|| panic!("no fixture {name}"));
+        let config = PathConfiguration::from_json(&fixture.to_json(), &case_options(profile, case))
+            .unwrap_or_else(|e| panic!("load: {e}"));
+        assert_eq!(config.profile(), Some(profile));
+        let builtins = if profile == Profile::HotwireAndroid { 3 } else { 0 };
+        assert_eq!(config.rule_count(), config.document_rule_count() + builtins, "built-in rules");
+
         if is_settings {
-            settings_cases += 1;
-        } else {
-            lookup_cases += 1;
-        }
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            let profile = profile_of(case);
-            let name = case.at("fixture").as_str().expect("fixture");
-            let fixture = doc.at("fixtures").get(name).unwrap_or_else(|| panic!("no fixture {name}"));
-            let config = PathConfiguration::from_json(&fixture.to_json(), &case_options(profile, case))
-                .unwrap_or_else(|e| panic!("load: {e}"));
-            assert_eq!(config.profile(), Some(profile));
-            let builtins = if profile == Profile::HotwireAndroid { 3 } else { 0 };
-            assert_eq!(config.rule_count(), config.document_rule_count() + builtins, "built-in rules");
-
-            if is_settings {
-                let settings = Json::parse(&config.settings().unwrap());
-                let expected = case.at("expected_setting");
-                match expected.at("assertion").as_str() {
-                    Some("size") => {
-                        assert_eq!(
-                            Some(settings.members().len() as f64),
-                            expected.at("value").as_f64(),
-                            "settings size"
-                        )
-                    }
-                    Some("value") => {
-                        let key = expected.at("key").as_str().expect("key");
-                        assert_eq!(settings.at(key), expected.at("value"), "settings[{key}]");
-                    }
-                    other => panic!("unknown assertion {other:?}"),
+            let settings = Json::parse(&config.settings().unwrap());
+            let expected = case.at("expected_setting");
+            match expected.at("assertion").as_str() {
+                Some("size") => {
+                    assert_eq!(Some(settings.members().len() as f64), expected.at("value").as_f64(), "settings size")
                 }
-                return;
+                Some("value") => {
+                    let key = expected.at("key").as_str().expect("key");
+                    assert_eq!(settings.at(key), expected.at("value"), "settings[{key}]");
+                }
+                other => panic!("unknown assertion {other:?}"),
             }
-
-            let input = case.at("input").as_str().expect("input");
-            let props = config.properties(input).unwrap_or_else(|e| panic!("properties: {e}"));
-            assert_eq!(Json::parse(props.json()), *case.at("expected_properties"), "properties: got {}", props.json());
-            assert_eq!(
-                config.matched_string(input).unwrap(),
-                case.at("matched_string").as_str().unwrap(),
-                "matched string"
-            );
-            check_consistent(&props, input);
-
-            // Some cases only assert that the lookup succeeds (no expected_property).
-            let Some(expected) = case.get("expected_property") else { return };
-            let key = expected.at("key").as_str().expect("expected_property.key");
-            let typed = TYPED_STRING_KEYS.contains(&key) || TYPED_BOOL_KEYS.contains(&key);
-            let value = if typed { typed_value(&props, key) } else { raw_value(&props, key) };
-            assert_eq!(value, *expected.at("value"), "{} value of {key}", if typed { "typed" } else { "raw" });
-            assert_eq!(raw_value(&props, key), *expected.at("raw_value"), "raw value of {key}");
-        }));
-        if let Err(panic) = result {
-            let why = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            failures.push(format!(
-                "case {i} ({}; input {}): {why}",
-                case.at("source").to_json(),
-                case.at("input").to_json()
-            ));
+            return;
         }
-    }
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+
+        let input = case.at("input").as_str().expect("input");
+        let props = config.properties(input).unwrap_or_else(|e| panic!("properties: {e}"));
+        assert_eq!(Json::parse(props.json()), *case.at("expected_properties"), "properties: got {}", props.json());
+        assert_eq!(
+            config.matched_string(input).unwrap(),
+            case.at("matched_string").as_str().unwrap(),
+            "matched string"
+        );
+        check_consistent(&props, input);
+
+        // Some cases only assert that the lookup succeeds (no expected_property).
+        let Some(expected) = case.get("expected_property") else { return };
+        let key = expected.at("key").as_str().expect("expected_property.key");
+        let typed = TYPED_STRING_KEYS.contains(&key) || TYPED_BOOL_KEYS.contains(&key);
+        let value = if typed { typed_value(&props, key) } else { raw_value(&props, key) };
+        assert_eq!(value, *expected.at("value"), "{} value of {key}", if typed { "typed" } else { "raw" });
+        assert_eq!(raw_value(&props, key), *expected.at("raw_value"), "raw value of {key}");
+    });
     assert!(settings_cases > 0 && lookup_cases > 0);
     eprintln!("android.json: {} cases passed ({lookup_cases} lookups, {settings_cases} settings)", cases.len());
 }

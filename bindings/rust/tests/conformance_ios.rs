@@ -2,10 +2,8 @@
 
 mod support;
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
 use pathconfig::{ErrorCode, Options, PathConfiguration, Profile, WarningKind};
-use support::{case_options, check_consistent, load_conformance, typed_value, Json};
+use support::{case_options, check_consistent, load_conformance, run_all, typed_value, Json};
 
 fn profile_of(case: &Json) -> Profile {
     match case.at("library").as_str() {
@@ -18,27 +16,6 @@ fn profile_of(case: &Json) -> Profile {
 fn fixture_text(doc: &Json, case: &Json) -> String {
     let name = case.at("fixture").as_str().expect("fixture name");
     doc.at("fixtures").get(name).unwrap_or_else(|| panic!("no fixture {name}")).to_json()
-}
-
-/// Runs `check` on every case, collects every failure, and fails once with all of them.
-fn run_all(cases: &[Json], check: impl Fn(&Json)) -> usize {
-    let mut failures = Vec::new();
-    for (i, case) in cases.iter().enumerate() {
-        if let Err(panic) = catch_unwind(AssertUnwindSafe(|| check(case))) {
-            let why = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            failures.push(format!(
-                "case {i} ({}; input {}): {why}",
-                case.at("source").to_json(),
-                case.at("input").to_json()
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
-    cases.len()
 }
 
 #[test]

@@ -6,6 +6,7 @@
 pub mod nginx;
 
 use std::fmt::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use pathconfig::{Options, Profile, Properties};
@@ -408,4 +409,25 @@ pub fn check_consistent(props: &Properties, context: &str) {
         }
     }
     assert!(!props.contains_key("\u{1}no such key\u{1}").unwrap(), "{context}: contains_key(absent)");
+}
+
+/// Runs `check` on every case, collects every failure, and fails once with all of them.
+pub fn run_all(cases: &[Json], check: impl Fn(&Json)) -> usize {
+    let mut failures = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        if let Err(panic) = catch_unwind(AssertUnwindSafe(|| check(case))) {
+            let why = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            failures.push(format!(
+                "case {i} ({}; input {}): {why}",
+                case.at("source").to_json(),
+                case.at("input").to_json()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    cases.len()
 }
