@@ -49,7 +49,7 @@ final class LoaderEngine: Sendable {
     /// Replaces the handler once no call of the old one is running (at once
     /// when called from inside the handler, which cannot wait for itself).
     func setHandler(_ handler: ConfigurationLoader.EventHandler?) {
-        let replaced = handlerCall.run { self.handler.withLock { $0 = handler } }
+        let replaced: Void? = handlerCall.run { self.handler.withLock { $0 = handler } }  // nil: this thread is inside the handler
         if replaced == nil { self.handler.withLock { $0 = handler } }
     }
 
