@@ -9,6 +9,10 @@ SHELL   := /bin/bash
 PREFIX  ?= /usr/local
 SWIFT   ?= swift
 JOBS    ?= 2
+# The Python suite and the README test run on Debian's interpreter, whose
+# pytest, venv and pip `make deps` installs (python3-pytest, python3-venv,
+# python3-pip). PYTHON=python3 runs them on another one that has pytest.
+PYTHON  ?= /usr/bin/python3
 # Where `make lib` puts the shipped, self-contained library and the CLI.
 OUT     := $(CURDIR)/out
 LIBDIR  := $(OUT)/lib
@@ -74,7 +78,7 @@ test-swift: deps
 
 ## test-python / test-rust: the bindings' own suites, against out/lib (built by `lib`)
 test-python: lib
-	$(MAKE) -C bindings/python test LIBDIR=$(LIBDIR)
+	$(MAKE) -C bindings/python test LIBDIR=$(LIBDIR) PYTHON=$(PYTHON)
 
 test-rust: lib
 	$(MAKE) -C bindings/rust test LIBDIR=$(LIBDIR)

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build and the test suites need, when they
 # are missing. Needs root for apt-get; says what to install otherwise.
+#
+# Checked on a fresh Debian 12 (debootstrap --variant=minbase bookworm): after
+# this script, the C, Python and Rust suites find every tool they use.
 set -euo pipefail
 
 packages=(libpcre2-dev pkg-config)
@@ -14,6 +17,23 @@ packages+=(libcurl4 nginx-light)
 packages+=(libcurl4-openssl-dev)
 # The HTTPS loader test makes a self-signed certificate with the openssl command.
 packages+=(openssl)
+# The Python suite (`make test-python` runs Debian's /usr/bin/python3, see the
+# Makefile's PYTHON): pytest, and venv + pip for the tests that install the
+# package into fresh virtual environments.
+packages+=(python3 python3-pytest python3-venv python3-pip)
+
+# The Rust suite needs cargo and rustc 1.77 or newer (bindings/rust/Cargo.toml,
+# rust-version). A toolchain already on the PATH (rustup's, say) is used as it
+# is; otherwise Debian 12's cargo-web and rustc-web (Rust 1.85 in bookworm, newer in
+# bookworm-security), since its plain `cargo` package is Rust 1.63, too old for the crate.
+RUST_MIN=1.77
+rust_ok() {
+    local version
+    version=$(rustc --version 2>/dev/null | sed -n 's/^rustc \([0-9]*\.[0-9]*\).*/\1/p')
+    command -v cargo >/dev/null 2>&1 && [ -n "$version" ] &&
+        [ "$(printf '%s\n%s\n' "$RUST_MIN" "$version" | sort -V | head -n1)" = "$RUST_MIN" ]
+}
+rust_ok || packages+=(cargo-web)
 
 missing=()
 for p in "${packages[@]}"; do
