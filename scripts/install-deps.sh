@@ -39,13 +39,21 @@ missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
 
-if [ "$(id -u)" -ne 0 ]; then
-    echo "missing packages: ${missing[*]}; run: sudo apt-get install ${missing[*]}" >&2
-    exit 1
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "missing packages: ${missing[*]}; run: sudo apt-get install ${missing[*]}" >&2
+        exit 1
+    fi
+    echo "installing: ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-echo "installing: ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+
+# What the suites run, not only what dpkg says: a clear message here rather
+# than "No module named pytest" later.
+/usr/bin/python3 -c "import pytest, venv, ensurepip, pip" ||
+    { echo "/usr/bin/python3 cannot import pytest, venv, ensurepip and pip (the Python suite needs them)" >&2; exit 1; }
+hash -r
+rust_ok || { echo "cargo and rustc $RUST_MIN or newer are not on the PATH (the Rust suite needs them)" >&2; exit 1; }
