@@ -4,13 +4,14 @@
 #   make test        installs what is missing (as root, apt-get) and runs every suite
 #   make install PREFIX=/usr/local
 #   make cli         the pathconfig command alone, in out/bin
+#   make test-readme every code block of the READMEs, run as a reader would
 #   make bench
 
 SHELL   := /bin/bash
 PREFIX  ?= /usr/local
 SWIFT   ?= swift
 JOBS    ?= 2
-# The Python suite runs on Debian's interpreter, whose
+# The Python suite and the README test run on Debian's interpreter, whose
 # pytest, venv and pip `make deps` installs (python3-pytest, python3-venv,
 # python3-pip). PYTHON=python3 runs them on another one that has pytest.
 PYTHON  ?= /usr/bin/python3
@@ -22,7 +23,7 @@ BINDIR  := $(OUT)/bin
 VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' include/pathconfig.h 2>/dev/null)
 SOVERSION     := 0
 
-.PHONY: all deps build cli run lib test test-swift test-c test-python test-rust install bench clean
+.PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench clean
 
 all: build
 
@@ -101,7 +102,14 @@ test-c: lib
 	$(MAKE) -C Tests/CTests --no-print-directory check valgrind symbols example \
 	    ROOT=$(CURDIR) LIBDIR=$(LIBDIR) INCDIR=$(OUT)/include CONFORMANCE=$(CURDIR)/../shared/conformance
 
-test: test-swift test-c test-python test-rust
+## test-readme: every code block of the READMEs, run as a reader would
+## (Tests/ReadmeTests/readme_test.py says how)
+READMES := README.md bindings/python/README.md bindings/rust/README.md
+test-readme: lib cli
+	$(PYTHON) -m pytest -q -p no:cacheprovider Tests/ReadmeTests
+	$(PYTHON) Tests/ReadmeTests/readme_test.py --repo $(CURDIR) --lib $(LIBDIR) $(READMES)
+
+test: test-swift test-c test-python test-rust test-readme
 
 ## bench: libpathconfig against the reference apps' loop on ../shared/bench;
 ## writes bench/results.md (BENCH_ARGS="--rounds 9" for more rounds)
