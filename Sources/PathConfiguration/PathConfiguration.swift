@@ -100,9 +100,9 @@ public final class PathConfiguration: Sendable {
 
     /// The merged properties for a URL or a path.
     public func properties(for urlOrPath: String) -> PathProperties {
-        let subject = matchedString(for: urlOrPath)
+        let subject = MatchSubject(matchedString(for: urlOrPath))
         return cache.value(for: subject) {
-            let result = plan.run(MatchSubject(subject))
+            let result = plan.run(subject)
             return PathProperties(Resolver.merge(result.matches, rules: rules), platform: options.profile.platform)
         }
     }
