@@ -64,8 +64,7 @@ public struct ConfigurationDecoder: Sendable {
         do {
             (root, duplicates) = try JSONReader.parse(buffer, maxDepth: limits.maxNestingDepth)
         } catch {
-            let code: ConfigurationError.Code = error.message.hasPrefix("nesting deeper") ? .limit : .invalidJSON
-            throw ConfigurationError(code: code, message: error.message, location: SourceLocation(offset: error.offset, in: buffer))
+            throw error.configurationError(in: buffer)
         }
         var walker = Walker(source: SourceText(buffer), profile: profile, limits: limits)
         for d in duplicates {
