@@ -111,7 +111,8 @@ test-readme: lib cli
 
 test: test-swift test-c test-python test-rust test-readme
 
-## bench: libpathconfig against the reference apps' loop on ../shared/bench;
+## bench: libpathconfig against the reference apps' loop on ../shared/bench, and
+## loading pretty-printed against minified;
 ## writes bench/results.md (BENCH_ARGS="--rounds 9" for more rounds)
 BENCH_ARGS ?=
 bench: deps
