@@ -31,45 +31,66 @@ enum RequiredLiteral {
 }
 
 /// What is known about every string a piece of a pattern matches, as text the
-/// prefilter can search for: each field is a substring of every match.
-struct LiteralFacts: Equatable {
-    /// Set when the piece matches exactly this string and nothing else.
-    var exact: [UInt8]?
-    /// Every match starts with this.
-    var prefix: [UInt8]
-    /// Every match ends with this.
-    var suffix: [UInt8]
-    /// Every match contains this (the longest such string found).
-    var inner: [UInt8]
+/// prefilter can search for.
+///
+/// Either the piece matches exactly one string (`exact`), or every match
+/// starts with `prefix`, ends with `suffix` and contains `inner`. Appending
+/// a character grows `exact` or `suffix` in place, so reading a long literal
+/// pattern stays linear.
+struct LiteralFacts {
+    /// Set when the piece matches exactly this string and nothing else; the
+    /// other fields are then unused.
+    private(set) var exact: [UInt8]?
+    /// Every match starts with this (when `exact` is nil).
+    private var prefix: [UInt8] = []
+    /// Every match ends with this (when `exact` is nil).
+    private var suffix: [UInt8] = []
+    /// Every match contains this (when `exact` is nil).
+    private var inner: [UInt8] = []
+
+    private init(exact: [UInt8]?, prefix: [UInt8] = [], suffix: [UInt8] = [], inner: [UInt8] = []) {
+        self.exact = exact
+        self.prefix = prefix
+        self.suffix = suffix
+        self.inner = inner
+    }
 
     /// Nothing known: the piece may match any text (or none).
-    static let unknown = LiteralFacts(exact: nil, prefix: [], suffix: [], inner: [])
+    static let unknown = LiteralFacts(exact: nil)
     /// The piece matches only the empty string.
     static let empty = literal([])
 
     /// The piece matches exactly `text`.
-    static func literal(_ text: [UInt8]) -> LiteralFacts {
-        LiteralFacts(exact: text, prefix: text, suffix: text, inner: text)
-    }
+    static func literal(_ text: [UInt8]) -> LiteralFacts { LiteralFacts(exact: text) }
 
     /// Longest exact text a repetition is expanded to; longer ones keep one copy.
     static let maxExpansion = 256
 
+    /// Text every match starts with.
+    var prefixText: [UInt8] { exact ?? prefix }
+    /// Text every match ends with.
+    var suffixText: [UInt8] { exact ?? suffix }
+
     /// The longest string known to occur in every match.
     var longest: [UInt8] {
-        Self.longer(Self.longer(inner, prefix), suffix)
+        exact ?? Self.longer(Self.longer(inner, prefix), suffix)
     }
 
-    /// This piece followed by `next`: a match of the pair is a match of this
-    /// piece immediately followed by one of `next`.
-    func then(_ next: LiteralFacts) -> LiteralFacts {
-        if let a = exact, let b = next.exact { return .literal(a + b) }
-        let prefix = exact.map { $0 + next.prefix } ?? self.prefix
-        let suffix = next.exact.map { self.suffix + $0 } ?? next.suffix
-        var inner = Self.longer(self.inner, next.inner)
-        inner = Self.longer(inner, self.suffix + next.prefix)
-        inner = Self.longer(Self.longer(inner, prefix), suffix)
-        return LiteralFacts(exact: nil, prefix: prefix, suffix: suffix, inner: inner)
+    /// Appends `next`: a match of the pair is a match of this piece
+    /// immediately followed by one of `next`.
+    mutating func append(_ next: LiteralFacts) {
+        switch (exact != nil, next.exact) {
+        case (true, let b?):
+            exact!.append(contentsOf: b)
+        case (true, nil):
+            self = LiteralFacts(exact: nil, prefix: exact! + next.prefix, suffix: next.suffix, inner: next.inner)
+        case (false, let b?):
+            suffix.append(contentsOf: b) // the old suffix stays a prefix of it
+        case (false, nil):
+            // The suffix and `next`'s prefix meet; both are inside the join.
+            inner = Self.longer(Self.longer(inner, next.inner), suffix + next.prefix)
+            suffix = next.suffix
+        }
     }
 
     /// One of `branches`: only what all of them share is known.
@@ -77,12 +98,12 @@ struct LiteralFacts: Equatable {
         guard let first = branches.first else { return .empty }
         if branches.count == 1 { return first }
         if let e = first.exact, branches.allSatisfy({ $0.exact == e }) { return .literal(e) }
-        var prefix = first.prefix, suffix = first.suffix
+        var prefix = first.prefixText, suffix = first.suffixText
         for b in branches.dropFirst() {
-            prefix = commonPrefix(prefix, b.prefix)
-            suffix = commonSuffix(suffix, b.suffix)
+            prefix = commonPrefix(prefix, b.prefixText)
+            suffix = commonSuffix(suffix, b.suffixText)
         }
-        return LiteralFacts(exact: nil, prefix: prefix, suffix: suffix, inner: longer(prefix, suffix))
+        return LiteralFacts(exact: nil, prefix: prefix, suffix: suffix)
     }
 
     /// This piece repeated between `min` and `max` times (nil: unbounded).
@@ -91,7 +112,7 @@ struct LiteralFacts: Equatable {
         guard let e = exact else {
             // Every repetition is a match of the piece: the first starts the
             // whole, the last ends it.
-            return LiteralFacts(exact: nil, prefix: prefix, suffix: suffix, inner: inner)
+            return self
         }
         let fits = e.count * min <= Self.maxExpansion
         let copies = fits ? Array([[UInt8]](repeating: e, count: min).joined()) : e

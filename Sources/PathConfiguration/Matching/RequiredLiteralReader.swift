@@ -89,7 +89,7 @@ struct RequiredLiteralReader {
                 guard quantifiable else { throw Unsupported() }
                 piece = atom.repeated(min: min, max: max)
             }
-            facts = facts.then(piece)
+            facts.append(piece)
         }
         return facts
     }
