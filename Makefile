@@ -4,6 +4,7 @@
 #   make test        installs what is missing (as root, apt-get) and runs every suite
 #   make install PREFIX=/usr/local
 #   make bench
+#   make fuzz-prefilter FUZZ_SECONDS=600
 
 SHELL   := /bin/bash
 PREFIX  ?= /usr/local
@@ -17,7 +18,7 @@ BINDIR  := $(OUT)/bin
 VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' include/pathconfig.h 2>/dev/null)
 SOVERSION     := 0
 
-.PHONY: all deps build cli run lib test test-swift test-c test-python test-rust install bench clean
+.PHONY: all deps build cli run lib test test-swift test-c test-python test-rust install bench fuzz-prefilter fuzz-prefilter-loop clean
 
 all: build
 
@@ -94,5 +95,23 @@ bench: deps
 	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-bench
 	"$$($(SWIFT) build -c release --show-bin-path)/pathconfig-bench" --corpus $(CURDIR)/../shared/bench --out bench/results.md $(BENCH_ARGS)
 
+## fuzz-prefilter: the prefilter against no prefilter under libFuzzer for
+## FUZZ_SECONDS; a disagreement stops it and leaves the input in
+## .build-fuzz/artifacts/. `make test` runs the same comparison briefly (the
+## Swift suite "Prefilter differential"). fuzz-prefilter-loop: the seeded
+## random loop, for toolchains without libFuzzer.
+FUZZ_SECONDS ?= 60
+FUZZBUILD    := .build-fuzz
+fuzz-prefilter: deps
+	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-fuzz-prefilter --scratch-path $(FUZZBUILD) \
+	    -Xswiftc -sanitize=fuzzer -Xswiftc -DLIBFUZZER -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
+	@mkdir -p $(FUZZBUILD)/corpus $(FUZZBUILD)/artifacts
+	$(FUZZBUILD)/release/pathconfig-fuzz-prefilter -max_total_time=$(FUZZ_SECONDS) -timeout=30 -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZBUILD)/artifacts/ $(FUZZBUILD)/corpus Fuzz/PrefilterDifferential/seeds
+
+fuzz-prefilter-loop: deps
+	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-fuzz-prefilter
+	"$$($(SWIFT) build -c release --show-bin-path)/pathconfig-fuzz-prefilter" $(FUZZ_SECONDS)
+
 clean:
-	rm -rf .build $(LIBBUILD) out Tests/CTests/build
+	rm -rf .build $(LIBBUILD) $(FUZZBUILD) out Tests/CTests/build
