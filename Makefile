@@ -6,6 +6,7 @@
 #   make cli         the pathconfig command alone, in out/bin
 #   make test-readme every code block of the READMEs, run as a reader would
 #   make bench
+#   make fuzz-prefilter FUZZ_SECONDS=600
 
 SHELL   := /bin/bash
 PREFIX  ?= /usr/local
@@ -23,7 +24,7 @@ BINDIR  := $(OUT)/bin
 VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' include/pathconfig.h 2>/dev/null)
 SOVERSION     := 0
 
-.PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench clean
+.PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench fuzz-prefilter fuzz-prefilter-loop clean
 
 all: build
 
@@ -119,5 +120,23 @@ bench: deps
 	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-bench
 	"$$($(SWIFT) build -c release --show-bin-path)/pathconfig-bench" --corpus $(CURDIR)/../shared/bench --out bench/results.md $(BENCH_ARGS)
 
+## fuzz-prefilter: the prefilter against no prefilter under libFuzzer for
+## FUZZ_SECONDS; a disagreement stops it and leaves the input in
+## .build-fuzz/artifacts/. `make test` runs the same comparison briefly (the
+## Swift suite "Prefilter differential"). fuzz-prefilter-loop: the seeded
+## random loop, for toolchains without libFuzzer.
+FUZZ_SECONDS ?= 60
+FUZZBUILD    := .build-fuzz
+fuzz-prefilter: deps
+	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-fuzz-prefilter --scratch-path $(FUZZBUILD) \
+	    -Xswiftc -sanitize=fuzzer -Xswiftc -DLIBFUZZER -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
+	@mkdir -p $(FUZZBUILD)/corpus $(FUZZBUILD)/artifacts
+	$(FUZZBUILD)/release/pathconfig-fuzz-prefilter -max_total_time=$(FUZZ_SECONDS) -timeout=30 -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZBUILD)/artifacts/ $(FUZZBUILD)/corpus Fuzz/PrefilterDifferential/seeds
+
+fuzz-prefilter-loop: deps
+	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-fuzz-prefilter
+	"$$($(SWIFT) build -c release --show-bin-path)/pathconfig-fuzz-prefilter" $(FUZZ_SECONDS)
+
 clean:
-	rm -rf .build $(LIBBUILD) $(CLIBUILD) out Tests/CTests/build
+	rm -rf .build $(LIBBUILD) $(CLIBUILD) $(FUZZBUILD) out Tests/CTests/build

@@ -15,6 +15,9 @@ import PackageDescription
 ///   differs from the dylib's only because SwiftPM needs unique product names;
 ///   `make` installs it as `pathconfig`).
 /// - `pathconfig-bench`: `make bench`, libpathconfig against the apps' own loop.
+/// - `pathconfig-fuzz-prefilter`: `make fuzz-prefilter`, the prefilter against
+///   no prefilter under libFuzzer (built plainly, a seeded random loop); a
+///   target only, not a product.
 let package = Package(
     name: "libpathconfig",
     products: [
@@ -64,6 +67,20 @@ let package = Package(
             dependencies: ["PathConfiguration", "PathConfigurationFoundation"],
             path: "bench/Sources/pathconfig-bench"
         ),
+        // The prefilter's differential fuzzing: a grammar of hazardous patterns and
+        // the prefilter-on-against-off comparison, shared by the Swift test and
+        // the fuzz target.
+        .target(
+            name: "PrefilterFuzzing",
+            dependencies: ["PathConfiguration", "PathConfigurationFoundation"],
+            path: "Tests/PrefilterFuzzing"
+        ),
+        .executableTarget(
+            name: "pathconfig-fuzz-prefilter",
+            dependencies: ["PrefilterFuzzing"],
+            path: "Fuzz/PrefilterDifferential",
+            exclude: ["seeds"]
+        ),
         // A real nginx and a raw-socket HTTP server, for the loader's tests.
         .target(
             name: "HTTPTestSupport",
@@ -71,7 +88,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PathConfigurationTests",
-            dependencies: ["PathConfiguration", "PathConfigurationFoundation", "HTTPTestSupport"]
+            dependencies: ["PathConfiguration", "PathConfigurationFoundation", "HTTPTestSupport", "PrefilterFuzzing"]
         ),
         .testTarget(
             name: "pathconfigTests",

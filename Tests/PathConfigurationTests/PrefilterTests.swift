@@ -11,28 +11,55 @@ struct PrefilterTests {
         ("\\.pdf$", ".pdf"),
         ("colou?r", "colo"),
         ("ab+c", "ab"),
-        ("x{2}yz", "yz"),
-        ("(?:/a)/bcd", "/bcd"),
+        ("x{2}yz", "xxyz"),
+        ("x{2,}?yz", "xxyz"),
+        ("x{0}yz", "yz"),
+        ("x*+yz", "yz"),
+        ("(?:/a)/bcd", "/a/bcd"),
+        ("a(?:bc){3}d", "abcbcbcd"),
+        ("(?<id>/posts)/\\d+", "/posts/"),
+        ("x(?:ab|cb)yz", "byz"),
+        ("(?=/a)/b", "/b"),
         ("/caf\\u00e9/x", "/caf"),
         ("[ab]cd\\Dxy", "cd"),
-        ("/x\\x41bc/\\d", "bc/"),
+        ("[^/]+/edit$", "/edit"),
+        ("/x\\x41bc/\\d", "/xAbc/"),
+        ("\\u002Fnew", "/new"),
+        ("\\x{2F}new", "/new"),
+        ("\\/\\-\\_", "/-_"),
         ("\\12345/ab", "/ab"),
+        ("\\0123ab", "ab"),
         ("\\p{Lu}123/z", "123/z"),
+        ("\\pLab/cd", "ab/cd"),          // `\pL` is one property letter
+        ("\\cXab", "ab"),
+        ("\\N{SOLIDUS}ab", "ab"),
+        ("/a\\Kcde", "cde"),
+        ("(?#note)/new", "/new"),
+        ("ab(?i)cd/ef", "ab"),             // letters after (?i) may match either case
+        ("(?i)x//y", "//"),                // but other characters only themselves
     ])
     func literals(_ pattern: String, _ expected: String) {
         #expect(RequiredLiteral.of(pattern, caseInsensitive: false) == Array(expected.utf8))
     }
 
     @Test("patterns the analysis refuses to guess about", arguments: [
-        ".*", "/a|/b", "(?i)/new", "\\Q/new\\E", "a{,b}c", "(?=/a)/b", "/é", "^$", "a", "/(a|b)(?i:c)",
+        ".*", "/a|/b", "(?i)/new", "/é", "^$", "a", "/(a|b)(?i:c)", "/new)", "(/new",
+        "x(*ACCEPT)yz", "(*UTF)/new", "/ab(*F)|/cd",      // verbs and start options
+        "\\Q/new\\E", "ab\\E?", "a\\Q\\E+bc",             // quoting; PCRE2 ignores a lone \E
+        "a{,b}c", "a{,3}bc", "ab{ 2}cd", "x\\b{g}yz", "{2}/new", "ab{2}{3}", // braces that differ by engine
+        "(?x)/n e w", "(?x:/new)", "(?C1)/new", "(?(1)/a|/b)", "(?R)/new", "(?1)/new", "(?P=n)/new",
+        "[a[b]cd]ef", "[[:alpha:]]/new", "[]a]/new", "[{]}]/new", // classes read differently
+        "/new(?#c)*", "/new(?i)*",                          // a quantifier after nothing repeatable
     ])
     func none(_ pattern: String) {
         #expect(RequiredLiteral.of(pattern, caseInsensitive: false) == nil)
     }
 
-    @Test("case-insensitive literals are lower-cased")
-    func folded() {
-        #expect(RequiredLiteral.of("/New$", caseInsensitive: true) == Array("/new".utf8))
+    @Test("case-insensitive literals are lower-cased", arguments: [
+        ("/New$", "/new"), ("(?-i)/ABC", "/abc"), ("\\x41BC", "abc"), ("ab(?i)CDE", "cde"),
+    ])
+    func folded(_ pattern: String, _ expected: String) {
+        #expect(RequiredLiteral.of(pattern, caseInsensitive: true) == Array(expected.utf8))
     }
 
     @Test("Aho–Corasick finds every literal, overlapping ones too")

@@ -28,7 +28,8 @@ struct PlanResult {
 /// which literals occur; only patterns whose literal occurs, plus the few
 /// without one, reach the regex engine. Candidates run in rule order and a
 /// rule's first matching pattern decides it, so the result is exactly that
-/// of trying every pattern (the tests compare both on the benchmark corpora).
+/// of trying every pattern (the tests compare both on the benchmark corpora
+/// and on fuzzed patterns, `PrefilterFuzzTests`).
 struct MatchPlan: Sendable {
     struct Pattern: Sendable {
         let index: Int

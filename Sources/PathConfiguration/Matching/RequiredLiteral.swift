@@ -2,189 +2,135 @@
 ///
 /// The prefilter's soundness rests on this: if a pattern has a required
 /// literal, a subject without that literal cannot match, so the regex need
-/// not run. The analysis is deliberately conservative and gives up (nil) on
-/// anything it does not fully understand: top-level alternation, inline
-/// options `(?i)`, `\Q...\E`, non-ASCII text, unusual braces.
-///
-/// It walks the top-level concatenation: consecutive mandatory literal
-/// characters form a run; a quantifier that allows zero repetitions removes
-/// the character before it; `+` keeps it and ends the run; classes, groups,
-/// `.`, anchors and escapes like `\d` end the run. The longest run wins.
+/// not run. A wrong literal silently drops a rule, so the analysis is sound by
+/// construction: `RequiredLiteralReader` reads only a whitelist of constructs
+/// whose meaning is the same in ICU (iOS), `java.util.regex` (Android) and
+/// PCRE2, and anything else either requires nothing of the text it covers or,
+/// when the reader cannot tell where that text ends or what follows it means,
+/// makes the whole pattern require nothing.
 enum RequiredLiteral {
-    /// Runs shorter than this are too common to be worth checking.
+    /// Literals shorter than this are too common to be worth checking.
     static let minimumLength = 2
 
     /// The longest required literal of `pattern`, or nil. With
-    /// `caseInsensitive`, the literal is lower-cased (ASCII) and must be
-    /// searched in a lower-cased subject.
+    /// `caseInsensitive`, ASCII letters are lower-cased and the literal must be
+    /// searched in a subject folded the same way (`fold`); the plan does so
+    /// only for ASCII subjects, since Unicode case folding maps some non-ASCII
+    /// characters (KELVIN SIGN, LONG S, `ß`) onto ASCII letters.
     static func of(_ pattern: String, caseInsensitive: Bool) -> [UInt8]? {
-        let p = Array(pattern.utf8)
-        var best: [UInt8] = []
-        var run: [UInt8] = []
-        func endRun() {
-            if run.count > best.count { best = run }
-            run.removeAll(keepingCapacity: true)
-        }
-        var i = 0
-        while i < p.count {
-            let c = p[i]
-            if c >= 0x80 { endRun(); i += 1; continue } // non-ASCII: leave to the regex
-            switch c {
-            case UInt8(ascii: "|"):
-                return nil
-            case UInt8(ascii: "\\"):
-                guard i + 1 < p.count else { return nil }
-                let e = p[i + 1]
-                if e == UInt8(ascii: "Q") || e == UInt8(ascii: "E") { return nil }
-                if isAlphanumeric(e) || e >= 0x80 {
-                    endRun()
-                    guard let next = escapeEnd(p, letterAt: i + 1) else { return nil }
-                    i = next
-                    continue
-                }
-                run.append(fold(e, caseInsensitive))
-                i += 2
-            case UInt8(ascii: "["):
-                endRun()
-                guard let end = classEnd(p, from: i) else { return nil }
-                i = end + 1
-            case UInt8(ascii: "("):
-                if i + 1 < p.count, p[i + 1] == UInt8(ascii: "?") {
-                    // Only plain non-capturing groups; inline options and lookarounds give up.
-                    guard i + 2 < p.count, p[i + 2] == UInt8(ascii: ":") else { return nil }
-                }
-                endRun()
-                guard let end = groupEnd(p, from: i) else { return nil }
-                if p[(i + 1)..<end].contains(UInt8(ascii: "(")) && p[(i + 1)..<end].contains(UInt8(ascii: "?")) {
-                    // Nested (?...) inside a group could carry options; be safe.
-                    if containsInlineOption(p[(i + 1)..<end]) { return nil }
-                }
-                i = end + 1
-            case UInt8(ascii: ")"):
-                return nil // unbalanced
-            case UInt8(ascii: "*"), UInt8(ascii: "?"):
-                if !run.isEmpty { run.removeLast() }
-                endRun()
-                i += 1
-            case UInt8(ascii: "+"):
-                endRun()
-                i += 1
-            case UInt8(ascii: "{"):
-                guard let end = quantifierEnd(p, from: i) else { return nil }
-                if !run.isEmpty { run.removeLast() }
-                endRun()
-                i = end + 1
-            case UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "$"):
-                endRun()
-                i += 1
-            default:
-                run.append(fold(c, caseInsensitive))
-                i += 1
-            }
-        }
-        endRun()
-        return best.count >= minimumLength ? best : nil
+        guard let facts = RequiredLiteralReader.read(pattern, caseInsensitive: caseInsensitive) else { return nil }
+        let literal = facts.longest
+        return literal.count >= minimumLength ? literal : nil
     }
 
-    /// The index after an escape like `\d`, `\x41`, `\u00e9`, `\p{L}`, `\k<n>`,
-    /// `\12` or `\cM`, whose letter is at `at`; nil when its form is unclear.
-    private static func escapeEnd(_ p: [UInt8], letterAt at: Int) -> Int? {
-        var i = at + 1
-        func skip(max: Int, _ allowed: (UInt8) -> Bool) {
-            var n = 0
-            while i < p.count, n < max, allowed(p[i]) { i += 1; n += 1 }
-        }
-        let isHex: (UInt8) -> Bool = { ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66) }
-        let isDigit: (UInt8) -> Bool = { $0 >= 0x30 && $0 <= 0x39 }
-        if i < p.count, p[i] == UInt8(ascii: "{") || p[i] == UInt8(ascii: "<") || p[i] == UInt8(ascii: "'") {
-            // \p{..} \x{..} \N{..} \g{..} \k<..> \k'..' \o{..}
-            let close: UInt8 = p[i] == UInt8(ascii: "{") ? UInt8(ascii: "}") : p[i] == UInt8(ascii: "<") ? UInt8(ascii: ">") : UInt8(ascii: "'")
-            guard let end = p[(i + 1)...].firstIndex(of: close) else { return nil }
-            return end + 1
-        }
-        switch p[at] {
-        case UInt8(ascii: "x"): skip(max: 2, isHex)
-        case UInt8(ascii: "u"): skip(max: 4, isHex)
-        case UInt8(ascii: "U"): skip(max: 8, isHex)
-        case UInt8(ascii: "c"): skip(max: 1) { _ in true }
-        case UInt8(ascii: "g"): skip(max: 1) { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }; skip(max: 10, isDigit)
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): skip(max: 10, isDigit)
-        default: break
-        }
-        return i
-    }
-
-    private static func isAlphanumeric(_ b: UInt8) -> Bool {
-        (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A)
-    }
-
+    /// `b` as the prefilter compares it: ASCII upper-case letters lower-cased
+    /// when `caseInsensitive`.
     static func fold(_ b: UInt8, _ caseInsensitive: Bool) -> UInt8 {
         caseInsensitive && b >= 0x41 && b <= 0x5A ? b | 0x20 : b
     }
+}
 
-    /// Index of the `]` closing the class that opens at `start`.
-    private static func classEnd(_ p: [UInt8], from start: Int) -> Int? {
-        var i = start + 1
-        if i < p.count, p[i] == UInt8(ascii: "^") { i += 1 }
-        if i < p.count, p[i] == UInt8(ascii: "]") { i += 1 } // a leading ] is literal
-        while i < p.count {
-            switch p[i] {
-            case UInt8(ascii: "\\"): i += 2
-            case UInt8(ascii: "["):
-                // POSIX classes [:alpha:] or ICU nested sets: give up unless simple POSIX.
-                if i + 1 < p.count, p[i + 1] == UInt8(ascii: ":"),
-                   let close = p[(i + 2)...].firstIndex(of: UInt8(ascii: "]")), close > i + 2, p[close - 1] == UInt8(ascii: ":") {
-                    i = close + 1
-                } else {
-                    return nil
-                }
-            case UInt8(ascii: "]"): return i
-            default: i += 1
-            }
-        }
-        return nil
+/// What is known about every string a piece of a pattern matches, as text the
+/// prefilter can search for.
+///
+/// Either the piece matches exactly one string (`exact`), or every match
+/// starts with `prefix`, ends with `suffix` and contains `inner`. Appending
+/// a character grows `exact` or `suffix` in place, so reading a long literal
+/// pattern stays linear.
+struct LiteralFacts {
+    /// Set when the piece matches exactly this string and nothing else; the
+    /// other fields are then unused.
+    private(set) var exact: [UInt8]?
+    /// Every match starts with this (when `exact` is nil).
+    private var prefix: [UInt8] = []
+    /// Every match ends with this (when `exact` is nil).
+    private var suffix: [UInt8] = []
+    /// Every match contains this (when `exact` is nil).
+    private var inner: [UInt8] = []
+
+    private init(exact: [UInt8]?, prefix: [UInt8] = [], suffix: [UInt8] = [], inner: [UInt8] = []) {
+        self.exact = exact
+        self.prefix = prefix
+        self.suffix = suffix
+        self.inner = inner
     }
 
-    /// Index of the `)` closing the group that opens at `start`.
-    private static func groupEnd(_ p: [UInt8], from start: Int) -> Int? {
-        var depth = 0
-        var i = start
-        while i < p.count {
-            switch p[i] {
-            case UInt8(ascii: "\\"): i += 2; continue
-            case UInt8(ascii: "["):
-                guard let end = classEnd(p, from: i) else { return nil }
-                i = end + 1; continue
-            case UInt8(ascii: "("): depth += 1
-            case UInt8(ascii: ")"):
-                depth -= 1
-                if depth == 0 { return i }
-            default: break
-            }
-            i += 1
-        }
-        return nil
+    /// Nothing known: the piece may match any text (or none).
+    static let unknown = LiteralFacts(exact: nil)
+    /// The piece matches only the empty string.
+    static let empty = literal([])
+
+    /// The piece matches exactly `text`.
+    static func literal(_ text: [UInt8]) -> LiteralFacts { LiteralFacts(exact: text) }
+
+    /// Longest exact text a repetition is expanded to; longer ones keep one copy.
+    static let maxExpansion = 256
+
+    /// Text every match starts with.
+    var prefixText: [UInt8] { exact ?? prefix }
+    /// Text every match ends with.
+    var suffixText: [UInt8] { exact ?? suffix }
+
+    /// The longest string known to occur in every match.
+    var longest: [UInt8] {
+        exact ?? Self.longer(Self.longer(inner, prefix), suffix)
     }
 
-    /// Index of the `}` of a `{n}`, `{n,}` or `{n,m}` quantifier at `start`.
-    private static func quantifierEnd(_ p: [UInt8], from start: Int) -> Int? {
-        var i = start + 1
-        var digits = 0
-        while i < p.count, p[i] >= 0x30, p[i] <= 0x39 { i += 1; digits += 1 }
-        guard digits > 0, i < p.count else { return nil }
-        if p[i] == UInt8(ascii: ",") {
-            i += 1
-            while i < p.count, p[i] >= 0x30, p[i] <= 0x39 { i += 1 }
+    /// Appends `next`: a match of the pair is a match of this piece
+    /// immediately followed by one of `next`.
+    mutating func append(_ next: LiteralFacts) {
+        switch (exact != nil, next.exact) {
+        case (true, let b?):
+            exact!.append(contentsOf: b)
+        case (true, nil):
+            self = LiteralFacts(exact: nil, prefix: exact! + next.prefix, suffix: next.suffix, inner: next.inner)
+        case (false, let b?):
+            suffix.append(contentsOf: b) // the old suffix stays a prefix of it
+        case (false, nil):
+            // The suffix and `next`'s prefix meet; both are inside the join.
+            inner = Self.longer(Self.longer(inner, next.inner), suffix + next.prefix)
+            suffix = next.suffix
         }
-        return i < p.count && p[i] == UInt8(ascii: "}") ? i : nil
     }
 
-    private static func containsInlineOption(_ s: ArraySlice<UInt8>) -> Bool {
-        var i = s.startIndex
-        while i + 2 < s.endIndex {
-            if s[i] == UInt8(ascii: "("), s[i + 1] == UInt8(ascii: "?"), s[i + 2] != UInt8(ascii: ":") { return true }
-            i += 1
+    /// One of `branches`: only what all of them share is known.
+    static func anyOf(_ branches: [LiteralFacts]) -> LiteralFacts {
+        guard let first = branches.first else { return .empty }
+        if branches.count == 1 { return first }
+        if let e = first.exact, branches.allSatisfy({ $0.exact == e }) { return .literal(e) }
+        var prefix = first.prefixText, suffix = first.suffixText
+        for b in branches.dropFirst() {
+            prefix = commonPrefix(prefix, b.prefixText)
+            suffix = commonSuffix(suffix, b.suffixText)
         }
-        return false
+        return LiteralFacts(exact: nil, prefix: prefix, suffix: suffix)
+    }
+
+    /// This piece repeated between `min` and `max` times (nil: unbounded).
+    func repeated(min: Int, max: Int?) -> LiteralFacts {
+        guard min >= 1 else { return .unknown }
+        guard let e = exact else {
+            // Every repetition is a match of the piece: the first starts the
+            // whole, the last ends it.
+            return self
+        }
+        let fits = e.count * min <= Self.maxExpansion
+        let copies = fits ? Array([[UInt8]](repeating: e, count: min).joined()) : e
+        if max == min, fits { return .literal(copies) }
+        return LiteralFacts(exact: nil, prefix: copies, suffix: copies, inner: copies)
+    }
+
+    private static func longer(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] { b.count > a.count ? b : a }
+
+    private static func commonPrefix(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] {
+        var n = 0
+        while n < a.count, n < b.count, a[n] == b[n] { n += 1 }
+        return Array(a[0..<n])
+    }
+
+    private static func commonSuffix(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] {
+        var n = 0
+        while n < a.count, n < b.count, a[a.count - 1 - n] == b[b.count - 1 - n] { n += 1 }
+        return Array(a[(a.count - n)...])
     }
 }
