@@ -90,6 +90,11 @@ let package = Package(
             name: "PathConfigurationTests",
             dependencies: ["PathConfiguration", "PathConfigurationFoundation", "HTTPTestSupport", "PrefilterFuzzing"]
         ),
+        // The C ABI's lists against the core's tables they are made from.
+        .testTarget(
+            name: "PathConfigurationCTests",
+            dependencies: ["PathConfigurationC", "PathConfiguration"]
+        ),
         .testTarget(
             name: "pathconfigTests",
             dependencies: ["pathconfig-cli", "HTTPTestSupport"]

@@ -198,11 +198,13 @@ PATHCONFIG_API const char *pathconfig_error_name(int code);
  * of these keys; unknown keys and bad values fail with PATHCONFIG_E_OPTIONS:
  *   "profile"             "hotwire-ios" (default), "turbo-ios",
  *                         "hotwire-android", "turbo-android": the app whose
- *                         reading of the file is reproduced.
+ *                         reading of the file is reproduced
+ *                         (pathconfig_profile_name lists them).
  *   "match_query_strings" true, false or null (the profile's default: on for
  *                         all but turbo-ios): append "?query" to URL paths.
- *   "backend"             "pcre2" (the default and the only backend built in;
- *                         "foundation" fails with PATHCONFIG_E_BACKEND).
+ *   "backend"             "pcre2" (the default and the only backend built in,
+ *                         see pathconfig_backend_name; "foundation" fails with
+ *                         PATHCONFIG_E_BACKEND).
  *   "lenient"             false (default): an invalid pattern fails the load;
  *                         true: it is skipped with a warning, as the apps do.
  * ------------------------------------------------------------------------- */
@@ -386,7 +388,8 @@ PATHCONFIG_API int pathconfig_result_get_json(const pathconfig_result *res, cons
  * iOS profiles read strictly (exact strings, JSON booleans only). Android
  * profiles compare enumerations case-insensitively and return them in lower
  * case ("POP" reads as "pop"), and read the strings "true"/"false" (any case)
- * as booleans.
+ * as booleans. The library lists this table itself: see
+ * pathconfig_typed_key_count under "What this library knows".
  * ------------------------------------------------------------------------- */
 
 /**
@@ -431,6 +434,112 @@ PATHCONFIG_API int pathconfig_result_animated(const pathconfig_result *res);
 PATHCONFIG_API int pathconfig_result_historical_location(const pathconfig_result *res);
 
 /* ---------------------------------------------------------------------------
+ * What this library knows: profiles, backends, typed keys
+ *
+ * The names options_json accepts and the typed keys with their kinds, allowed
+ * values and defaults, listed by the library itself, so that a host needs no
+ * copy of its own (as sqlite3_compileoption_get lists compile options):
+ *
+ *     for (size_t i = 0; i < pathconfig_typed_key_count(); i++)
+ *         printf("%s %s\n", pathconfig_typed_key_name(i),
+ *                pathconfig_typed_key_kind(i) == PATHCONFIG_TYPED_BOOL ? "bool" : "string");
+ *
+ * An index runs from 0 to the count minus one; one out of range is
+ * PATHCONFIG_E_ARGUMENT. A `profile` argument is a name pathconfig_profile_name
+ * returns; NULL or another name is PATHCONFIG_E_ARGUMENT. Every string
+ * returned is static. The counts never fail and leave the last error alone.
+ * ------------------------------------------------------------------------- */
+
+/** pathconfig_typed_key_kind: how a typed key is read. */
+#define PATHCONFIG_TYPED_STRING 1  /**< Any string (pathconfig_result_typed_string); may have no value. */
+#define PATHCONFIG_TYPED_BOOL   2  /**< A boolean (pathconfig_result_typed_bool). */
+#define PATHCONFIG_TYPED_ENUM   3  /**< One of the allowed values (pathconfig_result_typed_string); always has one. */
+
+/**
+ * The number of profiles.
+ * @return at least 1; profile 0 is the default.
+ */
+PATHCONFIG_API size_t pathconfig_profile_count(void);
+
+/**
+ * The i-th profile's name, as options_json's "profile" takes it, e.g.
+ * "hotwire-ios".
+ * @return static; NULL when i is out of range (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API const char *pathconfig_profile_name(size_t i);
+
+/**
+ * The platform whose typed accessors and defaults the i-th profile uses:
+ * "ios" or "android".
+ * @return static; NULL when i is out of range (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API const char *pathconfig_profile_platform(size_t i);
+
+/**
+ * The number of regex backends built into this library.
+ * @return at least 1; backend 0 is the default.
+ */
+PATHCONFIG_API size_t pathconfig_backend_count(void);
+
+/**
+ * The i-th backend built into this library, as options_json's "backend"
+ * takes it, e.g. "pcre2".
+ * @return static; NULL when i is out of range (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API const char *pathconfig_backend_name(size_t i);
+
+/**
+ * The number of typed keys (the table under "Typed accessors of a result").
+ */
+PATHCONFIG_API size_t pathconfig_typed_key_count(void);
+
+/**
+ * The i-th typed key's name, as pathconfig_result_typed_string and
+ * pathconfig_result_typed_bool take it, e.g. "presentation".
+ * @return static; NULL when i is out of range (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API const char *pathconfig_typed_key_name(size_t i);
+
+/**
+ * How the i-th typed key is read.
+ * @return PATHCONFIG_TYPED_STRING, _BOOL or _ENUM (a newer library may add
+ *         kinds); -PATHCONFIG_E_ARGUMENT when i is out of range.
+ */
+PATHCONFIG_API int pathconfig_typed_key_kind(size_t i);
+
+/**
+ * The number of values the i-th typed key allows under profile (an enum key's
+ * values; 0 for the other kinds).
+ * @return the count; 0 also on failure (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API size_t pathconfig_typed_key_value_count(size_t i, const char *profile);
+
+/**
+ * The j-th value the i-th typed key allows under profile, in lower case as the
+ * typed accessors return it, e.g. "modal".
+ * @return static; NULL when i or j is out of range or profile unknown
+ *         (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API const char *pathconfig_typed_key_value(size_t i, const char *profile, size_t j);
+
+/**
+ * The value pathconfig_result_typed_string gives the i-th typed key (a string
+ * or enum key) under profile when the key is missing, mistyped or unknown.
+ * @return static; NULL when the key has no default (last error cleared: code
+ *         0), or on failure: PATHCONFIG_E_ARGUMENT (i out of range, profile
+ *         unknown), _TYPE (a bool key).
+ */
+PATHCONFIG_API const char *pathconfig_typed_key_default_string(size_t i, const char *profile);
+
+/**
+ * The value pathconfig_result_typed_bool gives the i-th typed key (a bool
+ * key) under profile when the key is missing, mistyped or unknown.
+ * @return 1 or 0; -PATHCONFIG_E_ARGUMENT (i out of range, profile unknown) or
+ *         -PATHCONFIG_E_TYPE (a string or enum key).
+ */
+PATHCONFIG_API int pathconfig_typed_key_default_bool(size_t i, const char *profile);
+
+/* ---------------------------------------------------------------------------
  * Inspecting a configuration
  * ------------------------------------------------------------------------- */
 
@@ -469,16 +578,69 @@ PATHCONFIG_API char *pathconfig_settings(const pathconfig *cfg);
 /**
  * METHOD of pathconfig. What the load noticed but accepted, as a JSON array
  * ("[]" when nothing) of objects with every one of these keys:
- *   "kind"           "duplicate-key", "skipped-pattern" (lenient only) or
+ *   "kind"           the kind's name (pathconfig_warning_kind_name):
+ *                    "duplicate-key", "skipped-pattern" (lenient only) or
  *                    "ignored-settings";
  *   "message"        human readable, without the position;
  *   "line", "column" 1-based position in the document, or null;
  *   "rule_index", "pattern_index"  0-based, or null.
+ * The same as structs: pathconfig_warning_count and pathconfig_warning_get.
  * The library never prints warnings.
  * @return caller frees with pathconfig_free_string; NULL on failure
  *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
  */
 PATHCONFIG_API char *pathconfig_warnings(const pathconfig *cfg);
+
+/* pathconfig_warning.kind: what a load noticed. Numbered from 1 without gaps
+ * and only ever appended, so pathconfig_warning_kind_name(k) for k = 1, 2, ...
+ * lists every kind the library has until it returns NULL. */
+#define PATHCONFIG_WARNING_DUPLICATE_KEY     1  /**< An object repeats a key; the first value is kept. */
+#define PATHCONFIG_WARNING_SKIPPED_PATTERN   2  /**< A lenient load skipped a pattern the engine rejected. */
+#define PATHCONFIG_WARNING_IGNORED_SETTINGS  3  /**< "settings" is not an object and was read as {}. */
+
+/** The `version` of the warning struct this header describes. */
+#define PATHCONFIG_WARNING_VERSION 1
+
+/**
+ * One warning of a load, filled by pathconfig_warning_get into a struct the
+ * caller allocates (e.g. on the stack) with `version` set to
+ * PATHCONFIG_WARNING_VERSION. Fields are only ever appended; a field added in
+ * version N is written when both the caller's and the library's version are
+ * N or more.
+ */
+typedef struct pathconfig_warning {
+    int version;         /**< In: the caller's PATHCONFIG_WARNING_VERSION. Out: the version filled (the smaller of the caller's and the library's). */
+    int kind;            /**< A PATHCONFIG_WARNING_* constant; a newer library may report a kind this header lacks (pathconfig_warning_kind_name names it). */
+    int line, column;    /**< 1-based position in the document (column in Unicode scalars), 0 when not applicable. */
+    int rule_index;      /**< 0-based index of the rule concerned, -1 when not applicable. */
+    int pattern_index;   /**< 0-based index of the pattern within that rule, -1 when not applicable. */
+    const char *message; /**< Human readable, without the position. Borrowed from cfg: valid until its last pathconfig_release. Never NULL. */
+} pathconfig_warning;
+
+/**
+ * METHOD of pathconfig. The number of warnings (pathconfig_warnings' array
+ * length).
+ * @return the count; 0 also when cfg is NULL (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API size_t pathconfig_warning_count(const pathconfig *cfg);
+
+/**
+ * METHOD of pathconfig. Fills *out with the i-th warning
+ * (0 <= i < pathconfig_warning_count), in the order of pathconfig_warnings.
+ * @param out  caller-allocated, its `version` set to PATHCONFIG_WARNING_VERSION.
+ * @return 0; -PATHCONFIG_E_ARGUMENT when cfg or out is NULL, out->version is
+ *         below 1 or i is out of range (*out is then untouched);
+ *         -PATHCONFIG_E_NOMEM.
+ */
+PATHCONFIG_API int pathconfig_warning_get(const pathconfig *cfg, size_t i, pathconfig_warning *out);
+
+/**
+ * The name of a warning kind, as pathconfig_warnings spells it, e.g.
+ * "duplicate-key" for PATHCONFIG_WARNING_DUPLICATE_KEY.
+ * @return static; NULL for a number this library does not know
+ *         (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API const char *pathconfig_warning_kind_name(int kind);
 
 /**
  * METHOD of pathconfig. The number of rules, the profile's built-in rules

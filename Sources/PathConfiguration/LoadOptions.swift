@@ -40,7 +40,7 @@ public struct LoadOptions: Sendable {
     /// null), `backend` (a key of `engines`), `lenient` (bool). Nil or empty
     /// text means defaults. Unknown keys and bad values are errors, never ignored.
     /// - Parameter engines: the backends this build offers, by name.
-    public init(json: String?, engines: [String: any RegexEngine] = ["pcre2": PCRE2Engine()]) throws(ConfigurationError) {
+    public init(json: String?, engines: [String: any RegexEngine] = Backend.builtIn) throws(ConfigurationError) {
         self.init()
         guard let members = try OptionsJSON.object(json, what: "options") else { return }
         try apply(members, engines: engines)
@@ -72,7 +72,7 @@ public struct LoadOptions: Sendable {
             case "backend":
                 guard let name = value.stringValue else { throw bad("a string") }
                 guard let e = engines[name] else {
-                    let known = ["pcre2", "foundation"]
+                    let known = Backend.allCases.map(\.rawValue)
                     if known.contains(name) {
                         throw ConfigurationError(code: .backendUnavailable, message: "the \(JSONWriter.quoted(name)) backend is not built into this library (available: \(engines.keys.sorted().joined(separator: ", ")))")
                     }

@@ -1,4 +1,5 @@
 import PathConfiguration
+import Synchronization
 
 /// What a `pathconfig *` points at: a loaded configuration.
 ///
@@ -8,9 +9,16 @@ import PathConfiguration
 /// immutable and thread-safe, so one handle serves every thread.
 final class ConfigHandle {
     let configuration: PathConfiguration
+    /// The warnings' messages as C strings, made on first request (under the
+    /// lock, as any thread may ask) and freed with the handle.
+    private let warningMessages = Mutex<[OwnedCString]?>(nil)
 
     init(_ configuration: PathConfiguration) {
         self.configuration = configuration
+    }
+
+    deinit {
+        warningMessages.withLock { $0?.forEach { $0.deallocate() } }
     }
 
     /// A new +1 handle for the host.
@@ -18,11 +26,35 @@ final class ConfigHandle {
         OpaquePointer(Unmanaged.passRetained(ConfigHandle(configuration)).toOpaque())
     }
 
-    /// The configuration behind a host handle (NULL is an argument error).
-    /// The host's reference keeps it alive for the duration of the call.
-    static func borrow(_ handle: OpaquePointer?) throws(CFailure) -> PathConfiguration {
+    /// The handle behind a host pointer (NULL is an argument error). The
+    /// host's reference keeps it alive for the duration of the call.
+    static func handle(_ handle: OpaquePointer?) throws(CFailure) -> ConfigHandle {
         guard let handle else { throw .argument("cfg is NULL") }
-        return Unmanaged<ConfigHandle>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue().configuration
+        return Unmanaged<ConfigHandle>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+    }
+
+    /// The configuration behind a host handle (NULL is an argument error).
+    static func borrow(_ handle: OpaquePointer?) throws(CFailure) -> PathConfiguration {
+        try self.handle(handle).configuration
+    }
+
+    /// The `i`th warning's message, borrowed from the handle; every message
+    /// is made on the first request.
+    func warningMessage(at i: Int) throws(CFailure) -> UnsafePointer<CChar> {
+        let warnings = configuration.warnings
+        return try warningMessages.withLock { made throws(CFailure) -> OwnedCString in
+            if let made { return made[i] }
+            var strings: [OwnedCString] = []
+            strings.reserveCapacity(warnings.count)
+            do throws(CFailure) {
+                for w in warnings { strings.append(try OwnedCString(w.message)) }
+            } catch {
+                strings.forEach { $0.deallocate() }
+                throw error
+            }
+            made = strings
+            return strings[i]
+        }.borrowed
     }
 }
 

@@ -1,7 +1,8 @@
 import PathConfiguration
 
 // What a loaded configuration says about itself and about one lookup:
-// explain, warnings, settings, the matched string, rule counts, the profile.
+// explain, warnings (as JSON and as structs), settings, the matched string,
+// rule counts, the profile.
 
 @_cdecl("pathconfig_explain")
 public func pathconfig_explain(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>? {
@@ -36,6 +37,55 @@ public func pathconfig_warnings(_ cfg: OpaquePointer?) -> UnsafeMutablePointer<C
     }
 }
 
+/// The memory layout of `struct pathconfig_warning` version 1: six `int`s,
+/// then the message pointer. Tests/CTests checks these against `offsetof`.
+enum WarningLayout {
+    /// The version this library fills.
+    static let version: Int32 = 1
+    static let kind = 4
+    static let line = 8
+    static let column = 12
+    static let ruleIndex = 16
+    static let patternIndex = 20
+    static let message = 24
+
+    /// Writes `warning` (its message already a C string) into the struct at `p`.
+    static func write(_ warning: ConfigurationWarning, message text: UnsafePointer<CChar>, to p: UnsafeMutableRawPointer) {
+        func int(_ n: Int?, or none: Int32) -> Int32 { n.map { Int32(clamping: $0) } ?? none }
+        p.storeBytes(of: version, as: Int32.self)
+        p.storeBytes(of: Catalog.number(of: warning.kind), toByteOffset: kind, as: Int32.self)
+        p.storeBytes(of: int(warning.location?.line, or: 0), toByteOffset: line, as: Int32.self)
+        p.storeBytes(of: int(warning.location?.column, or: 0), toByteOffset: column, as: Int32.self)
+        p.storeBytes(of: int(warning.ruleIndex, or: -1), toByteOffset: ruleIndex, as: Int32.self)
+        p.storeBytes(of: int(warning.patternIndex, or: -1), toByteOffset: patternIndex, as: Int32.self)
+        p.storeBytes(of: UnsafeRawPointer(text), toByteOffset: message, as: UnsafeRawPointer.self)
+    }
+}
+
+@_cdecl("pathconfig_warning_count")
+public func pathconfig_warning_count(_ cfg: OpaquePointer?) -> UInt {
+    boundary(or: 0) { () throws(CFailure) -> UInt in UInt(try ConfigHandle.borrow(cfg).warnings.count) }
+}
+
+@_cdecl("pathconfig_warning_get")
+public func pathconfig_warning_get(_ cfg: OpaquePointer?, _ i: UInt, _ out: UnsafeMutableRawPointer?) -> Int32 {
+    do throws(CFailure) {
+        let handle = try ConfigHandle.handle(cfg)
+        guard let out else { throw .argument("out is NULL") }
+        let asked = out.load(as: Int32.self)
+        guard asked >= 1 else { throw .argument("out->version is \(asked); set it to PATHCONFIG_WARNING_VERSION") }
+        let warnings = handle.configuration.warnings
+        let index = try Catalog.index(i, below: warnings.count, "warnings")
+        // Version 1 is every field this library has, so it fills them all.
+        WarningLayout.write(warnings[index], message: try handle.warningMessage(at: index), to: out)
+        LastError.set(nil)
+        return 0
+    } catch {
+        LastError.set(error)
+        return -error.code.rawValue
+    }
+}
+
 @_cdecl("pathconfig_rule_count")
 public func pathconfig_rule_count(_ cfg: OpaquePointer?) -> UInt {
     boundary(or: 0) { () throws(CFailure) -> UInt in UInt(try ConfigHandle.borrow(cfg).rules.count) }
@@ -46,18 +96,9 @@ public func pathconfig_document_rule_count(_ cfg: OpaquePointer?) -> UInt {
     boundary(or: 0) { () throws(CFailure) -> UInt in UInt(try ConfigHandle.borrow(cfg).documentRuleCount) }
 }
 
-/// Profile names as C strings, made once and kept for the life of the process.
-private let profileNames: [Profile: OwnedCString] = {
-    var names: [Profile: OwnedCString] = [:]
-    for p in Profile.allCases { names[p] = try? OwnedCString(p.rawValue) }
-    return names
-}()
-
 @_cdecl("pathconfig_profile")
 public func pathconfig_profile(_ cfg: OpaquePointer?) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        let profile = try ConfigHandle.borrow(cfg).profile
-        guard let name = profileNames[profile] else { throw .noMemory }
-        return name.borrowed
+        try Catalog.profileName(of: try ConfigHandle.borrow(cfg).profile)
     }
 }

@@ -4,11 +4,8 @@ import PathConfigurationFoundation
 
 extension Profile: ExpressibleByArgument {}
 
-/// The regex backends the CLI offers.
-enum Backend: String, CaseIterable, ExpressibleByArgument {
-    case pcre2
-    case foundation
-
+/// Every backend the core names: the command links both engines.
+extension Backend: ExpressibleByArgument {
     var engine: any RegexEngine {
         switch self {
         case .pcre2: return PCRE2Engine()
@@ -33,13 +30,13 @@ struct ConfigOptions: ParsableArguments {
     @Option(name: .customLong("header"), parsing: .singleValue, help: ArgumentHelp("An extra request header for downloads, 'Name: value' (repeatable).", valueName: "header"))
     var headers: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The reference app to reproduce: \(Profile.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "profile"))
+    @Option(name: .long, help: ArgumentHelp("The reference app to reproduce.", valueName: "profile"))
     var profile: Profile = .hotwireIOS
 
     @Flag(inversion: .prefixedNo, help: "Append ?query to URL paths before matching (default: on, except turbo-ios).")
     var queryStrings: Bool?
 
-    @Option(name: .long, help: ArgumentHelp("The regex engine: pcre2 or foundation (NSRegularExpression).", valueName: "backend"))
+    @Option(name: .long, help: ArgumentHelp("The regex engine (foundation is NSRegularExpression).", valueName: "backend"))
     var backend: Backend = .pcre2
 
     @Flag(name: .long, help: "Skip invalid patterns with a warning instead of failing, as the apps do.")

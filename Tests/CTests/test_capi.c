@@ -14,6 +14,7 @@ int main(int argc, char **argv)
         return 2;
     }
     run_api_tests(argv[2]);
+    run_catalog_tests();
     run_conformance(argv[1]);
     return test_summary();
 }

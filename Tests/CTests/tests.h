@@ -12,4 +12,8 @@ void run_conformance(const char *dir);
  * raw and typed getters, retain/release, explain/warnings/settings. */
 void run_api_tests(const char *scratch_dir);
 
+/* What the library lists about itself (profiles, backends, typed keys,
+ * warning kinds), each entry exercised, and warnings as structs. */
+void run_catalog_tests(void);
+
 #endif

@@ -57,8 +57,9 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
 ///
 /// The library never prints warnings; it returns them with the configuration.
 public struct ConfigurationWarning: Sendable, Hashable, CustomStringConvertible {
-    /// The kind of warning.
-    public enum Kind: String, Sendable, Hashable {
+    /// The kind of warning. The order is stable and only appended to: the C
+    /// ABI numbers the kinds from 1 in this order (`PATHCONFIG_WARNING_*`).
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// An object repeats a key; the first value is kept.
         case duplicateKey = "duplicate-key"
         /// `lenient` skipped a pattern the engine rejected.

@@ -18,7 +18,7 @@ extension LoaderOptions {
     /// `.invalidOption` (an unavailable backend `.backendUnavailable`), never
     /// ignored.
     /// - Parameter engines: the backends this build offers, by name.
-    public init(json: String?, engines: [String: any RegexEngine] = ["pcre2": PCRE2Engine()]) throws(ConfigurationError) {
+    public init(json: String?, engines: [String: any RegexEngine] = Backend.builtIn) throws(ConfigurationError) {
         self.init()
         guard let members = try OptionsJSON.object(json, what: "options") else { return }
         var loadMembers: [JSONNode.Member] = []

@@ -150,6 +150,9 @@ def test_known_profiles_and_backend_load() -> None:
     for profile in pathconfig.PROFILES:
         with PathConfiguration.from_json(RULES, profile=profile, backend="pcre2", match_query_strings=False) as cfg:
             assert cfg.profile == profile
+    err = load_error(RULES, profile="android")
+    for profile in pathconfig.PROFILES:
+        assert profile in err.message, "the library's message lists its profiles"
 
 
 @pytest.mark.parametrize(
@@ -211,7 +214,8 @@ def test_nul_in_json_string_escape_is_data() -> None:
     with PathConfiguration.from_json('{"rules": [{"patterns": ["a"], "properties": {"s": "x\\u0000y"}}]}') as cfg:
         assert cfg.properties("/a") == {"s": "x\0y"}
         with cfg.resolve("/a") as props:
-            assert props["s"] == "x\0y" and props.get_string("s") == "x\0y"
+            # The C getter's string ends at U+0000; the mapping and get_json are exact.
+            assert props["s"] == "x\0y" and props.get_string("s") == "x" and props.get_json("s") == '"x\\u0000y"'
 
 
 def test_invalid_utf8_document() -> None:

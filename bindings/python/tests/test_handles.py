@@ -78,12 +78,14 @@ def test_configuration_use_after_close(sample_json: str, use) -> None:  # type: 
         lambda p: p == {},
         lambda p: p.json,
         lambda p: p.get_string("title"),
+        lambda p: p.get_json("title"),
         lambda p: p.typed("context"),
         lambda p: p.context,
         lambda p: p.title,
         lambda p: p.animated,
     ],
-    ids=["getitem", "dict", "len", "iter", "contains", "eq", "json", "get_string", "typed", "context", "title", "animated"],
+    ids=["getitem", "dict", "len", "iter", "contains", "eq", "json", "get_string", "get_json", "typed", "context", "title",
+         "animated"],
 )
 def test_result_use_after_close(sample, use) -> None:  # type: ignore[no-untyped-def]
     props = sample.resolve(URL)

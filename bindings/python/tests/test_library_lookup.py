@@ -42,6 +42,7 @@ _C_TYPES = {
     "const pathconfig_result *": _ffi.ResultPtr,
     "pathconfig_error *": _ffi.ErrorPtr,
     "const pathconfig_error *": _ffi.ErrorPtr,
+    "pathconfig_warning *": _ffi.WarningPtr,
     "pathconfig_loader *": _ffi.LoaderPtr,
     "const pathconfig_loader *": _ffi.LoaderPtr,
     "pathconfig_loader_callback": _ffi.LoaderCallback,
@@ -129,6 +130,28 @@ def test_loader_event_and_callback_match_the_header() -> None:
     assert typedef and " ".join(typedef.group(1).split()) == "const pathconfig_loader_event *event, void *payload"
     assert _ffi.LoaderCallback._restype_ is None
     assert list(_ffi.LoaderCallback._argtypes_) == [_ffi.LoaderEventPtr, ctypes.c_void_p]
+
+
+def test_warning_struct_and_constants_match_the_header() -> None:
+    body = re.search(r"typedef struct pathconfig_warning \{(.*?)\} pathconfig_warning;", header(), re.S)
+    assert body
+    fields: List[Tuple[str, str]] = []
+    for line in re.sub(r"/\*.*?\*/", "", body.group(1), flags=re.S).split(";"):
+        line = " ".join(line.split())
+        if line:
+            ctype, names = re.match(r"((?:const )?\w+ ?\**)\s*(.*)", line).groups()  # type: ignore[union-attr]
+            for name in names.split(","):
+                name = name.strip()
+                while name.startswith("*"):
+                    ctype, name = ctype.strip() + " *", name[1:]
+                fields.append((name, ctype.strip()))
+    types = {"int": ctypes.c_int, "const char *": ctypes.c_char_p}
+    assert [(name, types[ctype]) for name, ctype in fields] == list(_ffi.WarningStruct._fields_)
+    assert ctypes.sizeof(_ffi.WarningStruct) == 24 + ctypes.sizeof(ctypes.c_void_p)  # as Tests/CTests/catalog.c checks
+    text = header()
+    assert int(re.search(r"#define PATHCONFIG_WARNING_VERSION (\d+)", text).group(1)) == _ffi.WARNING_VERSION  # type: ignore[union-attr]
+    kinds = {int(n): name.lower() for name, n in re.findall(r"#define PATHCONFIG_TYPED_(\w+)\s+(\d+)", text)}
+    assert kinds == _ffi.TYPED_KINDS
 
 
 def test_loader_constants_match_the_header() -> None:

@@ -98,31 +98,32 @@ def test_get_string(sample) -> None:  # type: ignore[no-untyped-def]
             assert props.get_string(key) is None
 
 
-IOS_DEFAULTS = {
-    "context": "default",
-    "presentation": "default",
-    "modal_style": "large",
-    "query_string_presentation": "default",
-    "view_controller": "web",
-    "title": None,
-    "uri": None,
-    "fallback_uri": None,
-    "pull_to_refresh_enabled": True,
-    "modal_dismiss_gesture_enabled": True,
-    "animated": True,
-    "historical_location": False,
-}
-ANDROID_DEFAULTS = {**IOS_DEFAULTS, "view_controller": None, "pull_to_refresh_enabled": False}
+def test_raw_getters_of_each_type(sample) -> None:  # type: ignore[no-untyped-def]
+    with sample.resolve("/messages/42") as props:
+        getters = {"get_string": str, "get_bool": bool, "get_int": int, "get_float": float}
+        for key, value in MESSAGE.items():
+            for getter, kind in getters.items():
+                got = getattr(props, getter)(key)
+                # bool is an int in Python, not in JSON; any number is a float.
+                fits = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+                fits = fits or (kind is float and type(value) in (int, float))
+                assert_json_equal(got, kind(value) if fits else None, f"{getter}({key})")
+            assert props.get_json(key) == json.dumps(value, separators=(",", ":")), key
+            assert props.get_json("missing") is None
+    with PathConfiguration.from_json('{"rules": [{"patterns": [""], "properties": {"f": 1.50, "big": 1e400, "i": 9223372036854775808}}]}') as cfg:
+        with cfg.resolve("/") as props:
+            assert props.get_json("f") == "1.50" and props.get_float("f") == 1.5 and props.get_int("f") is None
+            assert props.get_int("i") is None, "does not fit in 64 bits"
+            assert props.get_float("i") == 9223372036854775808.0
 
 
-@pytest.mark.parametrize("profile", pathconfig.PROFILES)
-def test_typed_defaults(profile: str) -> None:
-    defaults = ANDROID_DEFAULTS if "android" in profile else IOS_DEFAULTS
-    assert set(defaults) == pathconfig.TYPED_KEYS
-    with PathConfiguration.from_json('{"rules": []}', profile=profile) as cfg, cfg.resolve("/nothing") as props:
-        for key, value in defaults.items():
-            assert_json_equal(getattr(props, key), value, key)
-            assert_json_equal(props.typed(key), value, key)
+def test_typed_defaults_of_the_apps() -> None:
+    """A few defaults as the apps have them (every key and profile:
+    test_catalog.py, against the library's list)."""
+    with PathConfiguration.from_json('{"rules": []}', profile="hotwire-ios") as cfg, cfg.resolve("/") as props:
+        assert (props.view_controller, props.pull_to_refresh_enabled, props.modal_style) == ("web", True, "large")
+    with PathConfiguration.from_json('{"rules": []}', profile="hotwire-android") as cfg, cfg.resolve("/") as props:
+        assert (props.view_controller, props.pull_to_refresh_enabled, props.title) == (None, False, None)
 
 
 SET_EVERYTHING = {
@@ -164,7 +165,7 @@ def test_unknown_or_mistyped_values_fall_back_to_defaults() -> None:
     doc = json.dumps({"rules": [{"patterns": [".*"], "properties": wrong}]})
     with PathConfiguration.from_json(doc, profile="hotwire-ios") as cfg, cfg.resolve("/a") as props:
         for key in wrong:
-            assert_json_equal(getattr(props, key), IOS_DEFAULTS[key], key)
+            assert_json_equal(getattr(props, key), pathconfig.TYPED_KEYS[key].defaults["hotwire-ios"], key)
         assert props == wrong  # the raw values are untouched
 
 

@@ -5,8 +5,9 @@ use std::fmt;
 use std::path::Path;
 use std::ptr::{self, NonNull};
 
+use crate::catalog::Profile;
 use crate::error::{self, Error, ErrorCode};
-use crate::options::{Options, Profile};
+use crate::options::Options;
 use crate::properties::Properties;
 use crate::sys;
 use crate::util::{self, Binding};
@@ -23,10 +24,11 @@ use crate::warning::Warning;
 /// [`Properties`] does not borrow its configuration and may outlive it.
 ///
 /// ```
-/// use pathconfig::{Options, PathConfiguration, Profile};
+/// use pathconfig::{Options, PathConfiguration};
 ///
 /// let json = r#"{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}]}"#;
-/// let config = PathConfiguration::from_json(json, &Options::new().profile(Profile::TurboIos))?;
+/// let config = PathConfiguration::from_json(json, &Options::new().profile("turbo-ios"))?;
+/// assert_eq!(config.profile(), "turbo-ios");
 /// let props = config.properties("https://example.com/messages/new")?;
 /// assert_eq!(props.context(), "modal");
 /// assert_eq!(props.json(), r#"{"context":"modal"}"#);
@@ -163,7 +165,8 @@ impl PathConfiguration {
     /// by a [lenient](Options::lenient) load, settings ignored. The library
     /// never prints them.
     pub fn warnings(&self) -> Result<Vec<Warning>, Error> {
-        Warning::parse_list(&self.warnings_json()?)
+        // SAFETY: self.ptr() is a live handle for the whole call.
+        unsafe { Warning::read_all(self.ptr()) }
     }
 
     /// The warnings as the library's JSON array (see [`warnings`](Self::warnings)).
@@ -193,11 +196,11 @@ impl PathConfiguration {
         name.ok().flatten().unwrap_or("")
     }
 
-    /// The profile the configuration was loaded with; `None` only for a
-    /// profile this crate does not know (set through [`Options::raw_option`]
-    /// on a newer library).
-    pub fn profile(&self) -> Option<Profile> {
-        self.profile_name().parse().ok()
+    /// The profile the configuration was loaded with (one of
+    /// [`Profile::all`]).
+    pub fn profile(&self) -> Profile {
+        let name = self.profile_name();
+        Profile::named(name).unwrap_or_else(|| panic!("pathconfig_profile returned {name:?}, not a listed profile"))
     }
 
     /// Calls one of the `char *f(const pathconfig *, const char *url_or_path)` functions.

@@ -4,10 +4,10 @@
 //! Load a configuration once, then ask for the properties of each URL:
 //!
 //! ```
-//! use pathconfig::{Options, PathConfiguration, Profile};
+//! use pathconfig::{Options, PathConfiguration};
 //!
 //! let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/path-configuration.json");
-//! let config = PathConfiguration::from_file(file, &Options::new().profile(Profile::HotwireIos))?;
+//! let config = PathConfiguration::from_file(file, &Options::new().profile("hotwire-ios"))?;
 //!
 //! let props = config.properties("https://example.com/messages/new")?;
 //! assert_eq!(props.json(), r#"{"context":"modal","pull_to_refresh_enabled":false}"#);
@@ -67,8 +67,10 @@
 //! - [`PathConfiguration`] (`pathconfig *`), [`Properties`]
 //!   (`pathconfig_result *`): owners of one handle each, freed in `Drop`,
 //!   [`Binding`] to reach the handle;
-//! - [`Error`] / [`ErrorCode`], [`Options`] / [`Profile`] / [`Backend`],
-//!   [`Warning`] / [`WarningKind`];
+//! - [`Error`] / [`ErrorCode`], [`Options`], [`Warning`] / [`WarningKind`];
+//! - what the library knows, asked once: [`Profile::all`], [`backends`],
+//!   [`TypedKey::all`] (kind, allowed values, default per profile), so the
+//!   crate repeats no list of the library's;
 //! - [`Loader`] (`pathconfig_loader *`): a configuration kept current from
 //!   [`Source`]s (data, files, server URLs with a cache), configured by
 //!   [`LoaderOptions`]; its change callback is a
@@ -118,6 +120,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod catalog;
 mod config;
 mod error;
 mod json;
@@ -136,10 +139,11 @@ use std::ffi::CStr;
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+pub use crate::catalog::{backends, Profile, TypedKey, TypedKind, TypedValue};
 pub use crate::config::PathConfiguration;
 pub use crate::error::{error_name, Error, ErrorCode};
 pub use crate::loader::{EventKind, Loader, LoaderEvent, LoaderOptions, Reason, Source, SourceKind};
-pub use crate::options::{Backend, Options, Profile};
+pub use crate::options::Options;
 pub use crate::properties::{Iter, Keys, Properties};
 pub use crate::util::Binding;
 pub use crate::warning::{Warning, WarningKind};

@@ -44,7 +44,7 @@ use std::time::Duration;
 use crate::config::PathConfiguration;
 use crate::error::{self, Error, ErrorCode};
 use crate::json;
-use crate::options::{string_literal, Backend, Options, Profile};
+use crate::options::{string_literal, Options};
 use crate::sys;
 use crate::util::{self, Binding};
 
@@ -173,10 +173,10 @@ fn utf8_path<'a>(path: &'a Path, what: &str) -> Result<&'a str, Error> {
 ///
 /// ```
 /// use std::time::Duration;
-/// use pathconfig::{LoaderOptions, Profile};
+/// use pathconfig::LoaderOptions;
 ///
 /// let options = LoaderOptions::new()
-///     .profile(Profile::TurboAndroid)
+///     .profile("turbo-android")
 ///     .cache_dir("/var/cache/app")
 ///     .timeout(Duration::from_secs(10))
 ///     .refresh_interval(Duration::from_secs(15 * 60))
@@ -220,7 +220,7 @@ impl LoaderOptions {
     }
 
     /// [`Options::profile`] for every source.
-    pub fn profile(mut self, profile: Profile) -> LoaderOptions {
+    pub fn profile(mut self, profile: impl AsRef<str>) -> LoaderOptions {
         self.options = self.options.profile(profile);
         self
     }
@@ -232,7 +232,7 @@ impl LoaderOptions {
     }
 
     /// [`Options::backend`] for every source.
-    pub fn backend(mut self, backend: Backend) -> LoaderOptions {
+    pub fn backend(mut self, backend: impl AsRef<str>) -> LoaderOptions {
         self.options = self.options.backend(backend);
         self
     }
@@ -1199,10 +1199,7 @@ mod tests {
         assert_eq!(millis(Duration::from_millis(5)), 5);
         assert_eq!(millis(Duration::MAX), 18446744073709551616000);
         assert!(LoaderOptions::new().is_default() && !LoaderOptions::new().lenient(false).is_default());
-        assert_eq!(
-            LoaderOptions::new().profile(Profile::TurboIos).options(),
-            &Options::new().profile(Profile::TurboIos)
-        );
+        assert_eq!(LoaderOptions::new().profile("turbo-ios").options(), &Options::new().profile("turbo-ios"));
     }
 
     #[test]

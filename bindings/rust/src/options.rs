@@ -1,147 +1,43 @@
 //! [`Options`]: how a configuration is loaded, serialised to the C API's
 //! options JSON.
 
-use std::fmt;
-use std::str::FromStr;
-
-use crate::error::{Error, ErrorCode};
 use crate::json;
-
-/// The app whose reading of the file is reproduced.
-///
-/// The profile decides the string the patterns see for a URL, whether query
-/// strings are matched by default, case sensitivity, the built-in rules and
-/// the typed accessors' defaults (see the README's profile table).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Profile {
-    /// `"hotwire-ios"`: Hotwire Native iOS (the library's default).
-    #[default]
-    HotwireIos,
-    /// `"turbo-ios"`: Turbo iOS 7.
-    TurboIos,
-    /// `"hotwire-android"`: Hotwire Native Android.
-    HotwireAndroid,
-    /// `"turbo-android"`: Turbo Android.
-    TurboAndroid,
-}
-
-impl Profile {
-    /// Every profile, in the library's order.
-    pub const ALL: [Profile; 4] =
-        [Profile::HotwireIos, Profile::TurboIos, Profile::HotwireAndroid, Profile::TurboAndroid];
-
-    /// The name the C API uses, e.g. `"hotwire-ios"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Profile::HotwireIos => "hotwire-ios",
-            Profile::TurboIos => "turbo-ios",
-            Profile::HotwireAndroid => "hotwire-android",
-            Profile::TurboAndroid => "turbo-android",
-        }
-    }
-
-    /// True for the two Android profiles.
-    pub fn is_android(self) -> bool {
-        matches!(self, Profile::HotwireAndroid | Profile::TurboAndroid)
-    }
-}
-
-impl fmt::Display for Profile {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Parses a profile name; an unknown one is an [`ErrorCode::Options`] error
-/// worded as the library words it.
-impl FromStr for Profile {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<Profile, Error> {
-        Profile::ALL.into_iter().find(|p| p.as_str() == s).ok_or_else(|| {
-            Error::new(
-                ErrorCode::Options,
-                format!(
-                    "unknown profile {}; expected one of hotwire-ios, turbo-ios, hotwire-android, turbo-android",
-                    string_literal(s)
-                ),
-            )
-        })
-    }
-}
-
-/// The regex engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Backend {
-    /// `"pcre2"`: the default, and the only backend built into the C library.
-    #[default]
-    Pcre2,
-    /// `"foundation"`: NSRegularExpression, available to Swift callers only;
-    /// loading with it through the C library fails with [`ErrorCode::Backend`].
-    Foundation,
-}
-
-impl Backend {
-    /// The name the C API uses.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Backend::Pcre2 => "pcre2",
-            Backend::Foundation => "foundation",
-        }
-    }
-}
-
-impl fmt::Display for Backend {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Backend {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<Backend, Error> {
-        match s {
-            "pcre2" => Ok(Backend::Pcre2),
-            "foundation" => Ok(Backend::Foundation),
-            _ => Err(Error::new(
-                ErrorCode::Options,
-                format!("unknown backend {}; expected pcre2 or foundation", string_literal(s)),
-            )),
-        }
-    }
-}
 
 /// How to load a configuration: a builder, turned into the C API's options
 /// JSON by [`to_json`](Options::to_json). Only what is set is sent; the rest
-/// keeps the library's defaults.
+/// keeps the library's defaults. Names are checked by the library when it
+/// loads (an unknown profile or backend is an
+/// [`ErrorCode::Options`](crate::ErrorCode::Options) error in its words);
+/// [`Profile::all`](crate::Profile::all) and [`backends`](crate::backends)
+/// list the ones it has.
 ///
 /// ```
-/// use pathconfig::{Options, Profile};
+/// use pathconfig::Options;
 ///
-/// let options = Options::new().profile(Profile::TurboIos).match_query_strings(true);
+/// let options = Options::new().profile("turbo-ios").match_query_strings(true);
 /// assert_eq!(options.to_json(), r#"{"profile":"turbo-ios","match_query_strings":true}"#);
 /// assert_eq!(Options::new().to_json(), "{}");
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Options {
-    profile: Option<Profile>,
+    profile: Option<String>,
     match_query_strings: Option<bool>,
-    backend: Option<Backend>,
+    backend: Option<String>,
     lenient: Option<bool>,
     raw: Vec<(String, String)>,
 }
 
 impl Options {
-    /// The library's defaults: profile `hotwire-ios`, the profile's query
-    /// matching, `pcre2`, strict patterns.
+    /// The library's defaults: its first profile (`hotwire-ios`), the
+    /// profile's query matching, its first backend (`pcre2`), strict patterns.
     pub fn new() -> Options {
         Options::default()
     }
 
-    /// The app whose reading of the file is reproduced (`"profile"`).
-    pub fn profile(mut self, profile: Profile) -> Options {
-        self.profile = Some(profile);
+    /// The app whose reading of the file is reproduced (`"profile"`): a name
+    /// such as `"turbo-ios"`, or a [`Profile`](crate::Profile).
+    pub fn profile(mut self, profile: impl AsRef<str>) -> Options {
+        self.profile = Some(profile.as_ref().to_string());
         self
     }
 
@@ -153,9 +49,11 @@ impl Options {
         self
     }
 
-    /// The regex engine (`"backend"`).
-    pub fn backend(mut self, backend: Backend) -> Options {
-        self.backend = Some(backend);
+    /// The regex engine (`"backend"`), one of [`backends`](crate::backends);
+    /// a backend the library names but has not built in (`"foundation"`) is
+    /// an [`ErrorCode::Backend`](crate::ErrorCode::Backend) error at load.
+    pub fn backend(mut self, backend: impl AsRef<str>) -> Options {
+        self.backend = Some(backend.as_ref().to_string());
         self
     }
 
@@ -173,6 +71,8 @@ impl Options {
     /// option of a newer library this crate has no setter for yet. `key` is
     /// escaped; `value_json` must be JSON text and is not checked here (the
     /// library rejects a bad one with [`ErrorCode::Options`] at load time).
+    ///
+    /// [`ErrorCode::Options`]: crate::ErrorCode::Options
     pub fn raw_option(mut self, key: &str, value_json: &str) -> Options {
         self.raw.push((key.to_string(), value_json.to_string()));
         self
@@ -188,14 +88,14 @@ impl Options {
     /// (key, JSON text of the value): the loader's options extend them.
     pub(crate) fn members(&self) -> Vec<(String, String)> {
         let mut members = Vec::new();
-        if let Some(p) = self.profile {
-            members.push(("profile".to_string(), string_literal(p.as_str())));
+        if let Some(p) = &self.profile {
+            members.push(("profile".to_string(), string_literal(p)));
         }
         if let Some(on) = self.match_query_strings {
             members.push(("match_query_strings".to_string(), on.to_string()));
         }
-        if let Some(b) = self.backend {
-            members.push(("backend".to_string(), string_literal(b.as_str())));
+        if let Some(b) = &self.backend {
+            members.push(("backend".to_string(), string_literal(b)));
         }
         if let Some(on) = self.lenient {
             members.push(("lenient".to_string(), on.to_string()));

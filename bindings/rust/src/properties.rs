@@ -5,6 +5,7 @@ use std::fmt;
 use std::iter::FusedIterator;
 use std::ptr::{self, NonNull};
 
+use crate::catalog::{TypedKey, TypedKind, TypedValue};
 use crate::error::{Error, ErrorCode};
 use crate::sys;
 use crate::util::{self, Binding};
@@ -17,13 +18,14 @@ use crate::util::{self, Binding};
 ///
 /// Three ways to read it:
 ///
-/// - the typed accessors ([`context`](Self::context),
-///   [`presentation`](Self::presentation), [`modal_style`](Self::modal_style),
-///   ...): the well-known keys as the profile's app reads them, defaults
-///   applied (a missing key, a value of the wrong type or an unknown value
-///   gives the default; Android profiles compare enumerations
-///   case-insensitively, return them in lower case and read `"true"` as
-///   `true`);
+/// - the typed accessors: the well-known keys ([`TypedKey::all`]) as the
+///   profile's app reads them, defaults applied (a missing key, a value of
+///   the wrong type or an unknown value gives the default; Android profiles
+///   compare enumerations case-insensitively, return them in lower case and
+///   read `"true"` as `true`). [`typed`](Self::typed) reads any of them by
+///   name; [`context`](Self::context), [`presentation`](Self::presentation),
+///   [`modal_style`](Self::modal_style), ... are thin calls to the C API's
+///   functions for one key each (`pathconfig_result_context`, ...);
 /// - the raw getters ([`get_str`](Self::get_str), [`get_bool`](Self::get_bool),
 ///   [`get_i64`](Self::get_i64), [`get_f64`](Self::get_f64),
 ///   [`get_json`](Self::get_json)): a value as the file wrote it, `Ok(None)`
@@ -33,12 +35,12 @@ use crate::util::{self, Binding};
 ///   [`iter`](Self::iter).
 ///
 /// ```
-/// use pathconfig::{ErrorCode, Options, PathConfiguration, Profile};
+/// use pathconfig::{ErrorCode, Options, PathConfiguration};
 ///
 /// let json = r#"{"rules": [{"patterns": ["^/docs/"],
 ///     "properties": {"title": "Docs", "presentation": "replace", "pull_to_refresh_enabled": false,
 ///                    "max_age": 60, "ratio": 1.50, "tags": ["a", "b"]}}]}"#;
-/// let config = PathConfiguration::from_json(json, &Options::new().profile(Profile::HotwireIos))?;
+/// let config = PathConfiguration::from_json(json, &Options::new().profile("hotwire-ios"))?;
 /// let props = config.properties("/docs/intro")?;
 ///
 /// // Typed, with defaults.
@@ -221,14 +223,41 @@ impl Properties {
         }
     }
 
-    /// The typed value of an enum or string key by name (`"context"`,
-    /// `"presentation"`, `"modal_style"`, `"query_string_presentation"`,
-    /// `"view_controller"`, `"title"`, `"uri"`, `"fallback_uri"`), defaults
-    /// applied; `Ok(None)` when the key has no value and no default.
+    /// The typed value of any [`TypedKey`] by name, as its kind reads it
+    /// (`pathconfig_result_typed_bool` or `_typed_string`), defaults applied.
+    /// Every key the library lists is reachable here, also one newer than
+    /// this crate's convenience methods.
+    ///
+    /// ```
+    /// use pathconfig::{Options, PathConfiguration, TypedKey, TypedValue};
+    ///
+    /// let config = PathConfiguration::from_json(r#"{"rules": []}"#, &Options::new())?;
+    /// let props = config.properties("/")?;
+    /// assert_eq!(props.typed("presentation")?, TypedValue::Str(Some("default")));
+    /// assert_eq!(props.typed("animated")?, TypedValue::Bool(true));
+    /// for key in TypedKey::all() {
+    ///     assert_eq!(props.typed(key.name())?, key.default_value(config.profile())?);
+    /// }
+    /// # Ok::<(), pathconfig::Error>(())
+    /// ```
     ///
     /// # Errors
     ///
-    /// [`ErrorCode::Argument`] for a key that is not one of those,
+    /// [`ErrorCode::Argument`] for a key the library does not list (its
+    /// message names the keys it has).
+    pub fn typed(&self, key: &str) -> Result<TypedValue<'_>, Error> {
+        match TypedKey::named(key).map(TypedKey::kind) {
+            Some(TypedKind::Bool) => Ok(TypedValue::Bool(self.typed_bool(key)?)),
+            _ => Ok(TypedValue::Str(self.typed_str(key)?)),
+        }
+    }
+
+    /// The typed value of an enum or string key by name, defaults applied;
+    /// `Ok(None)` when the key has no value and no default.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::Argument`] for a key that is not a [`TypedKey`],
     /// [`ErrorCode::Type`] for a bool key.
     pub fn typed_str(&self, key: &str) -> Result<Option<&str>, Error> {
         let key = util::cstring(key)?;
@@ -244,13 +273,11 @@ impl Properties {
         self.borrowed(p, "pathconfig_result_typed_string")
     }
 
-    /// The typed value of a bool key by name (`"pull_to_refresh_enabled"`,
-    /// `"modal_dismiss_gesture_enabled"`, `"animated"`,
-    /// `"historical_location"`), defaults applied.
+    /// The typed value of a bool key by name, defaults applied.
     ///
     /// # Errors
     ///
-    /// [`ErrorCode::Argument`] for a key that is not one of those,
+    /// [`ErrorCode::Argument`] for a key that is not a [`TypedKey`],
     /// [`ErrorCode::Type`] for an enum or string key.
     pub fn typed_bool(&self, key: &str) -> Result<bool, Error> {
         let key = util::cstring(key)?;

@@ -110,6 +110,43 @@ const _: () = {
 };
 
 // ---------------------------------------------------------------------------
+// What the library knows; warnings as structs
+// ---------------------------------------------------------------------------
+
+// pathconfig_typed_key_kind
+pub const PATHCONFIG_TYPED_STRING: c_int = 1;
+pub const PATHCONFIG_TYPED_BOOL: c_int = 2;
+pub const PATHCONFIG_TYPED_ENUM: c_int = 3;
+
+// pathconfig_warning.kind
+pub const PATHCONFIG_WARNING_DUPLICATE_KEY: c_int = 1;
+pub const PATHCONFIG_WARNING_SKIPPED_PATTERN: c_int = 2;
+pub const PATHCONFIG_WARNING_IGNORED_SETTINGS: c_int = 3;
+
+/// The `version` of the warning struct this header describes.
+pub const PATHCONFIG_WARNING_VERSION: c_int = 1;
+
+/// One warning of a load, filled by `pathconfig_warning_get`; the caller sets
+/// `version`. `message` is borrowed from the configuration.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct pathconfig_warning {
+    pub version: c_int,
+    pub kind: c_int,
+    pub line: c_int,
+    pub column: c_int,
+    pub rule_index: c_int,
+    pub pattern_index: c_int,
+    pub message: *const c_char,
+}
+
+const _: () = {
+    use std::mem::offset_of;
+    assert!(offset_of!(pathconfig_warning, pattern_index) == 20);
+    assert!(offset_of!(pathconfig_warning, message) == 24);
+};
+
+// ---------------------------------------------------------------------------
 // Loader
 // ---------------------------------------------------------------------------
 
@@ -251,11 +288,28 @@ extern "C" {
     pub fn pathconfig_result_animated(res: *const pathconfig_result) -> c_int;
     pub fn pathconfig_result_historical_location(res: *const pathconfig_result) -> c_int;
 
+    // -- What this library knows: profiles, backends, typed keys --------------
+    pub fn pathconfig_profile_count() -> usize;
+    pub fn pathconfig_profile_name(i: usize) -> *const c_char;
+    pub fn pathconfig_profile_platform(i: usize) -> *const c_char;
+    pub fn pathconfig_backend_count() -> usize;
+    pub fn pathconfig_backend_name(i: usize) -> *const c_char;
+    pub fn pathconfig_typed_key_count() -> usize;
+    pub fn pathconfig_typed_key_name(i: usize) -> *const c_char;
+    pub fn pathconfig_typed_key_kind(i: usize) -> c_int;
+    pub fn pathconfig_typed_key_value_count(i: usize, profile: *const c_char) -> usize;
+    pub fn pathconfig_typed_key_value(i: usize, profile: *const c_char, j: usize) -> *const c_char;
+    pub fn pathconfig_typed_key_default_string(i: usize, profile: *const c_char) -> *const c_char;
+    pub fn pathconfig_typed_key_default_bool(i: usize, profile: *const c_char) -> c_int;
+
     // -- Inspecting a configuration -------------------------------------------
     pub fn pathconfig_explain(cfg: *const pathconfig, url_or_path: *const c_char) -> *mut c_char;
     pub fn pathconfig_matched_string(cfg: *const pathconfig, url_or_path: *const c_char) -> *mut c_char;
     pub fn pathconfig_settings(cfg: *const pathconfig) -> *mut c_char;
     pub fn pathconfig_warnings(cfg: *const pathconfig) -> *mut c_char;
+    pub fn pathconfig_warning_count(cfg: *const pathconfig) -> usize;
+    pub fn pathconfig_warning_get(cfg: *const pathconfig, i: usize, out: *mut pathconfig_warning) -> c_int;
+    pub fn pathconfig_warning_kind_name(kind: c_int) -> *const c_char;
     pub fn pathconfig_rule_count(cfg: *const pathconfig) -> usize;
     pub fn pathconfig_document_rule_count(cfg: *const pathconfig) -> usize;
     pub fn pathconfig_profile(cfg: *const pathconfig) -> *const c_char;

@@ -1,43 +1,62 @@
-//! [`Warning`]: what a load noticed but accepted (`pathconfig_warnings`).
+//! [`Warning`]: what a load noticed but accepted, read through
+//! `pathconfig_warning_get`.
 
+use std::ffi::{c_int, CStr};
 use std::fmt;
+use std::ptr;
 
-use crate::error::{Error, ErrorCode};
-use crate::json::{self, Value};
+use crate::error::Error;
+use crate::sys;
 
-/// What kind of thing a [`Warning`] is about.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// What kind of thing a [`Warning`] is about: a `PATHCONFIG_WARNING_*`
+/// constant, named by the library ([`as_str`](Self::as_str)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum WarningKind {
-    /// `"duplicate-key"`: a key repeated in one object; the first value is kept.
+    /// `PATHCONFIG_WARNING_DUPLICATE_KEY`: a key repeated in one object; the
+    /// first value is kept.
     DuplicateKey,
-    /// `"skipped-pattern"`: an invalid pattern skipped by a
+    /// `PATHCONFIG_WARNING_SKIPPED_PATTERN`: an invalid pattern skipped by a
     /// [lenient](crate::Options::lenient) load.
     SkippedPattern,
-    /// `"ignored-settings"`: a `settings` that is not an object.
+    /// `PATHCONFIG_WARNING_IGNORED_SETTINGS`: a `settings` that is not an object.
     IgnoredSettings,
-    /// A kind this crate does not know yet (from a newer library), as named.
-    Other(String),
+    /// A kind this crate does not know yet (from a newer library), by number;
+    /// [`as_str`](Self::as_str) still names it.
+    Unknown(i32),
 }
 
 impl WarningKind {
-    fn from_name(name: &str) -> WarningKind {
-        match name {
-            "duplicate-key" => WarningKind::DuplicateKey,
-            "skipped-pattern" => WarningKind::SkippedPattern,
-            "ignored-settings" => WarningKind::IgnoredSettings,
-            other => WarningKind::Other(other.to_string()),
+    /// The kind for a C number.
+    pub fn from_raw(kind: i32) -> WarningKind {
+        match kind {
+            sys::PATHCONFIG_WARNING_DUPLICATE_KEY => WarningKind::DuplicateKey,
+            sys::PATHCONFIG_WARNING_SKIPPED_PATTERN => WarningKind::SkippedPattern,
+            sys::PATHCONFIG_WARNING_IGNORED_SETTINGS => WarningKind::IgnoredSettings,
+            other => WarningKind::Unknown(other),
         }
     }
 
-    /// The library's name for the kind, e.g. `"duplicate-key"`.
-    pub fn as_str(&self) -> &str {
+    /// The C number.
+    pub fn raw(self) -> i32 {
         match self {
-            WarningKind::DuplicateKey => "duplicate-key",
-            WarningKind::SkippedPattern => "skipped-pattern",
-            WarningKind::IgnoredSettings => "ignored-settings",
-            WarningKind::Other(name) => name,
+            WarningKind::DuplicateKey => sys::PATHCONFIG_WARNING_DUPLICATE_KEY,
+            WarningKind::SkippedPattern => sys::PATHCONFIG_WARNING_SKIPPED_PATTERN,
+            WarningKind::IgnoredSettings => sys::PATHCONFIG_WARNING_IGNORED_SETTINGS,
+            WarningKind::Unknown(n) => n,
         }
+    }
+
+    /// The library's name for the kind (`pathconfig_warning_kind_name`), e.g.
+    /// `"duplicate-key"`; `"unknown"` for a number the library does not have.
+    pub fn as_str(self) -> &'static str {
+        // SAFETY: any number may be passed; the result is NULL or static.
+        let p = unsafe { sys::pathconfig_warning_kind_name(self.raw()) };
+        if p.is_null() {
+            return "unknown";
+        }
+        // SAFETY: a static, NUL-terminated string.
+        unsafe { CStr::from_ptr(p) }.to_str().unwrap_or("unknown")
     }
 }
 
@@ -47,7 +66,7 @@ impl fmt::Display for WarningKind {
     }
 }
 
-/// One warning of a load, parsed from the library's JSON
+/// One warning of a load
 /// ([`PathConfiguration::warnings`](crate::PathConfiguration::warnings)).
 ///
 /// `Display` prints `LINE:COLUMN: MESSAGE` when there is a position.
@@ -59,6 +78,7 @@ impl fmt::Display for WarningKind {
 /// let config = PathConfiguration::from_json(json, &Options::new().lenient(true))?;
 /// let warnings = config.warnings()?;
 /// assert_eq!(warnings[0].kind, WarningKind::SkippedPattern);
+/// assert_eq!(warnings[0].kind.as_str(), "skipped-pattern");
 /// assert_eq!((warnings[0].rule_index, warnings[0].pattern_index), (Some(0), Some(0)));
 /// # Ok::<(), pathconfig::Error>(())
 /// ```
@@ -80,27 +100,44 @@ pub struct Warning {
 }
 
 impl Warning {
-    /// Parses the array `pathconfig_warnings` returns.
-    pub(crate) fn parse_list(text: &str) -> Result<Vec<Warning>, Error> {
-        let bad = |why: String| {
-            Error::new(ErrorCode::Internal, format!("pathconfig_warnings returned unexpected JSON ({why}): {text}"))
-        };
-        let Value::Array(items) = json::parse(text).map_err(bad)? else {
-            return Err(bad("not an array".into()));
-        };
-        items
-            .iter()
-            .map(|item| {
-                let kind =
-                    item.get("kind").and_then(Value::as_str).ok_or_else(|| bad("a warning without a kind".into()))?;
-                let number = |key: &str| item.get(key).and_then(Value::as_u64);
+    /// Every warning of the configuration `cfg`, copied.
+    ///
+    /// # Safety
+    ///
+    /// `cfg` is a live configuration handle for the duration of the call.
+    pub(crate) unsafe fn read_all(cfg: *const sys::pathconfig) -> Result<Vec<Warning>, Error> {
+        // SAFETY: cfg is live (the caller's contract).
+        let n = unsafe { sys::pathconfig_warning_count(cfg) };
+        (0..n)
+            .map(|i| {
+                let mut w = sys::pathconfig_warning {
+                    version: sys::PATHCONFIG_WARNING_VERSION,
+                    kind: 0,
+                    line: 0,
+                    column: 0,
+                    rule_index: -1,
+                    pattern_index: -1,
+                    message: ptr::null(),
+                };
+                // SAFETY: cfg is live, i < the count, `w` is writable with its
+                // version set; the message it receives is borrowed from cfg,
+                // which outlives this copy.
+                let rc = unsafe { sys::pathconfig_warning_get(cfg, i, &mut w) };
+                if rc < 0 {
+                    return Err(Error::last_or(-rc));
+                }
+                // SAFETY: on success `message` is a NUL-terminated string
+                // borrowed from cfg ("never NULL").
+                let message = unsafe { CStr::from_ptr(w.message) }.to_string_lossy().into_owned();
+                let position = |n: c_int| u32::try_from(n).ok().filter(|&n| n > 0);
+                let index = |n: c_int| usize::try_from(n).ok();
                 Ok(Warning {
-                    kind: WarningKind::from_name(kind),
-                    message: item.get("message").and_then(Value::as_str).unwrap_or_default().to_string(),
-                    line: number("line").and_then(|n| u32::try_from(n).ok()),
-                    column: number("column").and_then(|n| u32::try_from(n).ok()),
-                    rule_index: number("rule_index").and_then(|n| usize::try_from(n).ok()),
-                    pattern_index: number("pattern_index").and_then(|n| usize::try_from(n).ok()),
+                    kind: WarningKind::from_raw(w.kind),
+                    message,
+                    line: position(w.line),
+                    column: position(w.column),
+                    rule_index: index(w.rule_index),
+                    pattern_index: index(w.pattern_index),
                 })
             })
             .collect()
@@ -113,26 +150,5 @@ impl fmt::Display for Warning {
             write!(f, "{line}:{column}: ")?;
         }
         f.write_str(&self.message)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_every_field() {
-        let list = Warning::parse_list(
-            r#"[{"kind":"duplicate-key","message":"m","line":2,"column":7,"rule_index":null,"pattern_index":null},{"kind":"future-kind","message":"n","line":null,"column":null,"rule_index":3,"pattern_index":0}]"#,
-        )
-        .unwrap();
-        assert_eq!(list[0].kind, WarningKind::DuplicateKey);
-        assert_eq!((list[0].line, list[0].column, list[0].rule_index), (Some(2), Some(7), None));
-        assert_eq!(list[0].to_string(), "2:7: m");
-        assert_eq!(list[1].kind, WarningKind::Other("future-kind".into()));
-        assert_eq!((list[1].rule_index, list[1].pattern_index), (Some(3), Some(0)));
-        assert_eq!(list[1].to_string(), "n");
-        assert!(Warning::parse_list("[]").unwrap().is_empty());
-        assert_eq!(Warning::parse_list("{}").unwrap_err().code(), ErrorCode::Internal);
     }
 }

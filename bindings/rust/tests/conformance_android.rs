@@ -2,16 +2,13 @@
 
 mod support;
 
-use pathconfig::{ErrorCode, Options, PathConfiguration, Profile};
-use support::{
-    case_options, check_consistent, load_conformance, raw_value, run_all, typed_value, Json, TYPED_BOOL_KEYS,
-    TYPED_STRING_KEYS,
-};
+use pathconfig::{ErrorCode, Options, PathConfiguration, TypedKey};
+use support::{case_options, check_consistent, load_conformance, raw_value, run_all, typed_value, Json};
 
-fn profile_of(case: &Json) -> Profile {
+fn profile_of(case: &Json) -> &'static str {
     match case.at("implementation").as_str() {
-        Some("hotwire-native-android") => Profile::HotwireAndroid,
-        Some("turbo-android") => Profile::TurboAndroid,
+        Some("hotwire-native-android") => "hotwire-android",
+        Some("turbo-android") => "turbo-android",
         other => panic!("unknown implementation {other:?}"),
     }
 }
@@ -30,8 +27,8 @@ fn android_cases() {
         let fixture = doc.at("fixtures").get(name).unwrap_or_else(|| panic!("no fixture {name}"));
         let config = PathConfiguration::from_json(&fixture.to_json(), &case_options(profile, case))
             .unwrap_or_else(|e| panic!("load: {e}"));
-        assert_eq!(config.profile(), Some(profile));
-        let builtins = if profile == Profile::HotwireAndroid { 3 } else { 0 };
+        assert_eq!(config.profile(), profile);
+        let builtins = if profile == "hotwire-android" { 3 } else { 0 };
         assert_eq!(config.rule_count(), config.document_rule_count() + builtins, "built-in rules");
 
         if is_settings {
@@ -63,7 +60,7 @@ fn android_cases() {
         // Some cases only assert that the lookup succeeds (no expected_property).
         let Some(expected) = case.get("expected_property") else { return };
         let key = expected.at("key").as_str().expect("expected_property.key");
-        let typed = TYPED_STRING_KEYS.contains(&key) || TYPED_BOOL_KEYS.contains(&key);
+        let typed = TypedKey::named(key).is_some();
         let value = if typed { typed_value(&props, key) } else { raw_value(&props, key) };
         assert_eq!(value, *expected.at("value"), "{} value of {key}", if typed { "typed" } else { "raw" });
         assert_eq!(raw_value(&props, key), *expected.at("raw_value"), "raw value of {key}");
@@ -80,7 +77,7 @@ fn android_invalid_fixtures() {
     assert!(!invalid.is_empty());
     for (name, body) in invalid {
         let body = body.as_str().expect("raw body");
-        for profile in [Profile::HotwireAndroid, Profile::TurboAndroid] {
+        for profile in ["hotwire-android", "turbo-android"] {
             let err = PathConfiguration::from_json(body, &Options::new().profile(profile))
                 .expect_err(&format!("{name} must be rejected"));
             assert_eq!(err.code(), ErrorCode::Json, "{name}: {err}");

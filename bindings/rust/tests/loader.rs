@@ -20,8 +20,7 @@ use std::thread::{self, ThreadId};
 use std::time::{Duration, Instant};
 
 use pathconfig::{
-    Backend, ErrorCode, EventKind, Loader, LoaderEvent, LoaderOptions, Options, PathConfiguration, Reason, Source,
-    SourceKind,
+    ErrorCode, EventKind, Loader, LoaderEvent, LoaderOptions, Options, PathConfiguration, Reason, Source, SourceKind,
 };
 use support::nginx::{Nginx, TempDir};
 
@@ -228,7 +227,7 @@ fn bad_sources_and_options_are_options_errors() {
         assert!(err.message().contains(message), "{err:?} lacks {message:?}");
     }
 
-    let err = Loader::new(&file(), &LoaderOptions::new().backend(Backend::Foundation)).unwrap_err();
+    let err = Loader::new(&file(), &LoaderOptions::new().backend("foundation")).unwrap_err();
     assert_eq!(err.code(), ErrorCode::Backend);
     assert_eq!(Loader::new(&[Source::file("a\0b")], &LoaderOptions::new()).unwrap_err().code(), ErrorCode::Argument);
     assert_eq!(Loader::from_json("[\0]", None).unwrap_err().code(), ErrorCode::Argument);
@@ -275,11 +274,10 @@ fn load_options_apply_to_every_source() {
     let doc = r#"{"rules": [{"patterns": ["/a$", "(["], "properties": {"context": "modal"}}]}"#;
     let sources = [Source::data(doc, "d")];
     assert_eq!(Loader::new(&sources, &LoaderOptions::new()).unwrap().load().unwrap_err().code(), ErrorCode::Regex);
-    let loader =
-        Loader::new(&sources, &LoaderOptions::new().lenient(true).profile(pathconfig::Profile::TurboIos)).unwrap();
+    let loader = Loader::new(&sources, &LoaderOptions::new().lenient(true).profile("turbo-ios")).unwrap();
     loader.load().unwrap();
     let config = loader.current().unwrap();
-    assert_eq!(config.profile(), Some(pathconfig::Profile::TurboIos));
+    assert_eq!(config.profile(), "turbo-ios");
     assert_eq!(config.properties("/a").unwrap().context(), "modal");
     assert_eq!(config.warnings().unwrap().len(), 1);
 }

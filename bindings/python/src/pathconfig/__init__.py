@@ -12,7 +12,11 @@ A thin, typed layer over the C library (ctypes, no dependencies):
 - :class:`PathConfiguration`: load (``from_file``, ``from_json``), then
   ``properties(url)`` (a ``dict``), ``resolve(url)`` (:class:`Properties`),
   ``explain(url)``, ``matched_string(url)``, ``settings``, ``warnings``.
-- :class:`Properties`: a read-only mapping with typed accessors.
+- :class:`Properties`: a read-only mapping with the raw getters and typed
+  accessors.
+- What the library knows, asked once: :data:`PROFILES`, :data:`PLATFORMS`,
+  :data:`BACKENDS`, :data:`TYPED_KEYS` (:class:`TypedKey`: kind, allowed
+  values and default per profile), :data:`STRING_KEYS`, :data:`BOOL_KEYS`.
 - :class:`Loader`: a configuration kept current from files, data and server
   copies (:class:`FileSource`, :class:`DataSource`, :class:`ServerSource`),
   with a cache directory, ``refresh()`` and an ``on_change`` callable that
@@ -29,7 +33,8 @@ the ``PATHCONFIG_LIBRARY`` environment variable (see :mod:`pathconfig._loader`).
 from __future__ import annotations
 
 from . import _ffi
-from ._config import PROFILES, PathConfiguration
+from ._catalog import BACKENDS, BOOL_KEYS, PLATFORMS, PROFILES, STRING_KEYS, TYPED_KEYS, TypedKey
+from ._config import PathConfiguration
 from ._errors import (
     CacheError,
     CacheReason,
@@ -42,7 +47,7 @@ from ._errors import (
     InternalError,
     MisuseError,
 )
-from ._result import BOOL_KEYS, STRING_KEYS, TYPED_KEYS, Properties
+from ._result import Properties
 from ._sources import (
     DataSource,
     EventKind,
@@ -55,7 +60,9 @@ from ._sources import (
 from ._version import __version__
 
 __all__ = [
+    "BACKENDS",
     "BOOL_KEYS",
+    "PLATFORMS",
     "PROFILES",
     "STRING_KEYS",
     "TYPED_KEYS",
@@ -78,6 +85,7 @@ __all__ = [
     "Properties",
     "ServerSource",
     "SourceKind",
+    "TypedKey",
     "__version__",
     "library_path",
     "library_version",

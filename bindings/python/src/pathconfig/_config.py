@@ -7,14 +7,13 @@ import os
 from typing import Any, Dict, List, Optional, Union, cast
 
 from . import _ffi
+from ._catalog import warning_kind_name
 from ._errors import ConfigError
+from ._ffi import text_arg as _c_text
 from ._handle import OwnedHandle
 from ._result import Properties
 
 _lib = _ffi.lib
-
-#: The profiles the library knows (``profile=`` values).
-PROFILES = ("hotwire-ios", "turbo-ios", "hotwire-android", "turbo-android")
 
 StrPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 JSONText = Union[str, bytes, bytearray, memoryview]
@@ -62,18 +61,6 @@ def _options_json(
     return json.dumps(options).encode("ascii")
 
 
-def _c_text(value: str, what: str) -> bytes:
-    """``value`` as a NUL-terminated UTF-8 argument."""
-    if not isinstance(value, str):
-        raise TypeError(f"{what} must be str, not {type(value).__name__}")
-    if "\0" in value:
-        raise ValueError(f"{what} contains a NUL character")
-    try:
-        return value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise ValueError(f"{what} cannot be encoded as UTF-8: {exc.reason} at index {exc.start}") from None
-
-
 def _c_path(path: StrPath) -> bytes:
     if not isinstance(path, (str, bytes, os.PathLike)):
         raise TypeError(f"path must be str, bytes or os.PathLike, not {type(path).__name__}")
@@ -83,17 +70,39 @@ def _c_path(path: StrPath) -> bytes:
     return raw
 
 
+def _read_warnings(ptr: Any) -> List[Dict[str, Any]]:
+    """Every warning of the configuration ``ptr``, copied while it is held
+    (the messages are borrowed from it)."""
+    details = []
+    for i in range(_lib.pathconfig_warning_count(ptr)):
+        w = _ffi.WarningStruct(version=_ffi.WARNING_VERSION)
+        _lib.pathconfig_warning_get(ptr, i, w)
+        details.append(
+            {
+                "kind": warning_kind_name(w.kind),
+                "message": w.message.decode("utf-8"),
+                "line": w.line if w.line > 0 else None,
+                "column": w.column if w.line > 0 else None,
+                "rule_index": w.rule_index if w.rule_index >= 0 else None,
+                "pattern_index": w.pattern_index if w.pattern_index >= 0 else None,
+            }
+        )
+    return details
+
+
 class PathConfiguration(OwnedHandle):
     """A loaded path configuration: immutable and safe to share between threads.
 
     Make one with :meth:`from_file` or :meth:`from_json`; the options are
     keyword-only:
 
-    - ``profile``: whose reading of the file to reproduce: ``"hotwire-ios"``
-      (default), ``"turbo-ios"``, ``"hotwire-android"``, ``"turbo-android"``.
+    - ``profile``: whose reading of the file to reproduce, one of
+      :data:`pathconfig.PROFILES` (the library's list; ``"hotwire-ios"`` by
+      default).
     - ``match_query_strings``: append ``?query`` to URL paths before matching;
       ``None`` (default) takes the profile's default (on for all but turbo-ios).
-    - ``backend``: the regex engine, ``"pcre2"`` (default and only one built in).
+    - ``backend``: the regex engine, one of :data:`pathconfig.BACKENDS`
+      (``"pcre2"`` by default).
     - ``lenient``: skip invalid patterns with a warning instead of failing.
 
     Failures raise :class:`ConfigError` (a :class:`ValueError`) carrying
@@ -223,10 +232,11 @@ class PathConfiguration(OwnedHandle):
     @property
     def warning_details(self) -> List[Dict[str, Any]]:
         """What the load noticed but accepted, one ``dict`` per warning with
-        ``kind`` (``"duplicate-key"``, ``"skipped-pattern"``,
-        ``"ignored-settings"``), ``message``, ``line``, ``column``,
-        ``rule_index`` and ``pattern_index`` (``None`` when not applicable)."""
-        return json.loads(self._call(_lib.pathconfig_warnings))  # type: ignore[no-any-return]
+        ``kind`` (the library's name: ``"duplicate-key"``, ``"skipped-pattern"``,
+        ...), ``message``, ``line``, ``column``, ``rule_index`` and
+        ``pattern_index`` (``None`` when not applicable), read through
+        ``pathconfig_warning_get``."""
+        return cast(List[Dict[str, Any]], self._call(_read_warnings))
 
     @property
     def warnings(self) -> List[str]:

@@ -41,6 +41,13 @@ HEADER_VERSION_NUMBER = 1000
 FOUND = 1
 NOT_FOUND = 0
 
+#: ``PATHCONFIG_TYPED_*``: what ``pathconfig_typed_key_kind`` returns, by the
+#: names :data:`pathconfig.TYPED_KEYS` uses.
+TYPED_KINDS = {1: "string", 2: "bool", 3: "enum"}
+
+#: ``PATHCONFIG_WARNING_VERSION``: the warning layout declared below.
+WARNING_VERSION = 1
+
 
 class Config(ctypes.Structure):
     """``struct pathconfig``: opaque, only ever handled through a pointer."""
@@ -86,6 +93,25 @@ class ErrorStruct(ctypes.Structure):
 
 ErrorPtr = POINTER(ErrorStruct)
 
+
+class WarningStruct(ctypes.Structure):
+    """``struct pathconfig_warning``, version 1, field for field. The caller
+    sets ``version``; ``message`` is borrowed from the configuration (c_char_p
+    copies it when read, so read it while the configuration is held)."""
+
+    _fields_ = [
+        ("version", c_int),
+        ("kind", c_int),
+        ("line", c_int),
+        ("column", c_int),
+        ("rule_index", c_int),
+        ("pattern_index", c_int),
+        ("message", c_char_p),
+    ]
+
+
+WarningPtr = POINTER(WarningStruct)
+
 #: ``PATHCONFIG_LOADER_EVENT_VERSION``: the event layout declared below.
 LOADER_EVENT_VERSION = 1
 
@@ -117,6 +143,18 @@ LoaderEventPtr = POINTER(LoaderEventStruct)
 #: ctypes takes the GIL around the Python function and reports (through
 #: ``sys.unraisablehook``) any exception it raises, so none reaches C.
 LoaderCallback = ctypes.CFUNCTYPE(None, LoaderEventPtr, c_void_p)
+
+
+def text_arg(value: str, what: str) -> bytes:
+    """``value`` as a NUL-terminated UTF-8 argument (``what`` names it in errors)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be str, not {type(value).__name__}")
+    if "\0" in value:
+        raise ValueError(f"{what} contains a NUL character")
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"{what} cannot be encoded as UTF-8: {exc.reason} at index {exc.start}") from None
 
 
 def error_name(code: int) -> str:
@@ -193,7 +231,8 @@ def _check_count(result: int, func: Any, args: Tuple[Any, ...]) -> int:
 
 
 def _check_getter(result: int, func: Any, args: Tuple[Any, ...]) -> int:
-    """FOUND / NOT_FOUND, or a negated code."""
+    """A value of zero or more (FOUND / NOT_FOUND, a typed key's kind), or a
+    negated code."""
     if result < 0:
         _raise_last()
     return int(result)
@@ -274,11 +313,27 @@ SIGNATURES: Dict[str, Signature] = {
     "pathconfig_result_modal_dismiss_gesture_enabled": ([ResultPtr], c_int, _check_typed_bool),
     "pathconfig_result_animated": ([ResultPtr], c_int, _check_typed_bool),
     "pathconfig_result_historical_location": ([ResultPtr], c_int, _check_typed_bool),
+    # What this library knows: profiles, backends, typed keys
+    "pathconfig_profile_count": ([], c_size_t, None),
+    "pathconfig_profile_name": ([c_size_t], c_char_p, _check_borrowed_text),
+    "pathconfig_profile_platform": ([c_size_t], c_char_p, _check_borrowed_text),
+    "pathconfig_backend_count": ([], c_size_t, None),
+    "pathconfig_backend_name": ([c_size_t], c_char_p, _check_borrowed_text),
+    "pathconfig_typed_key_count": ([], c_size_t, None),
+    "pathconfig_typed_key_name": ([c_size_t], c_char_p, _check_borrowed_text),
+    "pathconfig_typed_key_kind": ([c_size_t], c_int, _check_getter),
+    "pathconfig_typed_key_value_count": ([c_size_t, c_char_p], c_size_t, _check_count),
+    "pathconfig_typed_key_value": ([c_size_t, c_char_p, c_size_t], c_char_p, _check_borrowed_text),
+    "pathconfig_typed_key_default_string": ([c_size_t, c_char_p], c_char_p, _check_optional_text),
+    "pathconfig_typed_key_default_bool": ([c_size_t, c_char_p], c_int, _check_typed_bool),
     # Inspecting a configuration
     "pathconfig_explain": ([ConfigPtr, c_char_p], c_void_p, _check_owned_text),
     "pathconfig_matched_string": ([ConfigPtr, c_char_p], c_void_p, _check_owned_text),
     "pathconfig_settings": ([ConfigPtr], c_void_p, _check_owned_text),
     "pathconfig_warnings": ([ConfigPtr], c_void_p, _check_owned_text),
+    "pathconfig_warning_count": ([ConfigPtr], c_size_t, _check_count),
+    "pathconfig_warning_get": ([ConfigPtr, c_size_t, WarningPtr], c_int, _check_status),
+    "pathconfig_warning_kind_name": ([c_int], c_char_p, _check_borrowed_text),
     "pathconfig_rule_count": ([ConfigPtr], c_size_t, _check_count),
     "pathconfig_document_rule_count": ([ConfigPtr], c_size_t, _check_count),
     "pathconfig_profile": ([ConfigPtr], c_char_p, _check_borrowed_text),

@@ -1,40 +1,23 @@
-"""The properties of one URL: a read-only mapping with typed accessors."""
+"""The properties of one URL: a read-only mapping, the library's raw getters
+and its typed accessors."""
 
 from __future__ import annotations
 
 import copy
+import ctypes
 import json
 from collections.abc import Mapping
-from typing import Any, Dict, Iterator, Optional, Union, cast
+from typing import Any, Callable, Dict, Iterator, List, Optional, TypeVar, cast
 
 from . import _ffi
+from ._catalog import TYPED_KEYS, TypedValue
+from ._errors import ConfigError, ErrorCode
+from ._ffi import text_arg
 from ._handle import OwnedHandle
 
 _lib = _ffi.lib
 
-#: Typed keys read as strings (enumerations, then free strings).
-STRING_KEYS = frozenset(
-    {
-        "context",
-        "presentation",
-        "modal_style",
-        "query_string_presentation",
-        "view_controller",
-        "title",
-        "uri",
-        "fallback_uri",
-    }
-)
-#: Typed keys read as booleans.
-BOOL_KEYS = frozenset(
-    {
-        "pull_to_refresh_enabled",
-        "modal_dismiss_gesture_enabled",
-        "animated",
-        "historical_location",
-    }
-)
-TYPED_KEYS = STRING_KEYS | BOOL_KEYS
+T = TypeVar("T")
 
 
 class Properties(OwnedHandle, Mapping[str, Any]):
@@ -48,11 +31,16 @@ class Properties(OwnedHandle, Mapping[str, Any]):
     values are returned as copies, so the mapping cannot be changed through
     them.
 
-    The typed accessors (:attr:`context`, :attr:`presentation`, ...) read the
-    well-known keys the way the configuration's profile reads them: defaults
-    apply when a key is missing, has the wrong type or an unknown value, and
-    Android profiles read enumerations case-insensitively (``"POP"`` reads as
-    ``"pop"``).
+    One value of a given JSON type: :meth:`get_string`, :meth:`get_bool`,
+    :meth:`get_int`, :meth:`get_float` (``None`` when the key is absent or
+    holds another type) and :meth:`get_json` (any value as JSON text).
+
+    The typed accessors read the well-known keys the way the configuration's
+    profile reads them: defaults apply when a key is missing, has the wrong
+    type or an unknown value, and Android profiles read enumerations
+    case-insensitively (``"POP"`` reads as ``"pop"``). Every key of
+    :data:`pathconfig.TYPED_KEYS` (which the library lists) is an attribute,
+    ``props.presentation``, and :meth:`typed` reads one by name.
 
     A result does not depend on its configuration: it stays valid after the
     configuration is closed. It holds a C handle, released by :meth:`close`,
@@ -76,6 +64,7 @@ class Properties(OwnedHandle, Mapping[str, Any]):
     # --- mapping --------------------------------------------------------------
 
     def _values(self) -> Dict[str, Any]:
+        """The whole map, parsed once from ``pathconfig_result_json``."""
         data = self._data
         if data is None or self._closed:
             data = json.loads(self._call(_lib.pathconfig_result_json))
@@ -106,86 +95,73 @@ class Properties(OwnedHandle, Mapping[str, Any]):
         writes them (key order and number literals kept)."""
         return cast(str, self._call(_lib.pathconfig_result_json))
 
+    # --- raw values: pathconfig_result_get_* ------------------------------------
+
+    def _get(self, getter: Callable[..., int], out_type: Any, key: str, convert: Callable[[Any], T]) -> Optional[T]:
+        """``getter(res, key, &out)``: the value converted, or ``None`` when
+        the key is absent or holds another JSON type (``PATHCONFIG_E_TYPE``).
+        The value is read while the handle is held (strings are borrowed
+        from it)."""
+        arg = text_arg(key, "key")
+
+        def get(ptr: Any) -> Optional[T]:
+            out = out_type()
+            try:
+                found = getter(ptr, arg, ctypes.byref(out))
+            except ConfigError as exc:
+                if exc.code == ErrorCode.E_TYPE:
+                    return None
+                raise
+            return convert(out.value) if found == _ffi.FOUND else None
+
+        return self._call(get)
+
     def get_string(self, key: str) -> Optional[str]:
         """The value of ``key`` when it is a JSON string, else ``None`` (as a
-        ``PathRule`` subscript reads it on iOS)."""
-        if not isinstance(key, str):
-            raise TypeError(f"key must be str, not {type(key).__name__}")
-        value = self._values().get(key)
-        return value if isinstance(value, str) else None
+        ``PathRule`` subscript reads it on iOS). A string holding U+0000 ends
+        there, as in C; ``props[key]`` is exact."""
+        return self._get(_lib.pathconfig_result_get_string, ctypes.c_char_p, key, lambda b: b.decode("utf-8"))
 
-    def typed(self, key: str) -> Union[str, bool, None]:
-        """The typed value of any of :data:`TYPED_KEYS` (what the accessor of
-        the same name returns)."""
-        if not isinstance(key, str):
-            raise TypeError(f"key must be str, not {type(key).__name__}")
-        if key in BOOL_KEYS:
-            return cast(bool, self._call(_lib.pathconfig_result_typed_bool, key.encode()))
-        if key in STRING_KEYS:
-            return cast(Optional[str], self._call(_lib.pathconfig_result_typed_string, key.encode()))
-        raise ValueError(f"{key!r} is not a typed key; typed keys are {', '.join(sorted(TYPED_KEYS))}")
+    def get_bool(self, key: str) -> Optional[bool]:
+        """The value of ``key`` when it is a JSON boolean, else ``None`` (the
+        string ``"true"`` is not one; :meth:`typed` reads it as the apps do)."""
+        return self._get(_lib.pathconfig_result_get_bool, ctypes.c_int, key, bool)
 
-    # --- typed accessors ------------------------------------------------------
+    def get_int(self, key: str) -> Optional[int]:
+        """The value of ``key`` when it is a JSON number written without
+        fraction or exponent that fits in 64 bits, else ``None``."""
+        return self._get(_lib.pathconfig_result_get_int64, ctypes.c_int64, key, int)
 
-    @property
-    def context(self) -> str:
-        """``"default"`` or ``"modal"`` (default ``"default"``)."""
-        return self._call(_lib.pathconfig_result_context)  # type: ignore[no-any-return]
+    def get_float(self, key: str) -> Optional[float]:
+        """The value of ``key`` when it is any JSON number, as the nearest
+        ``float``, else ``None``."""
+        return self._get(_lib.pathconfig_result_get_double, ctypes.c_double, key, float)
 
-    @property
-    def presentation(self) -> str:
-        """``"default"``, ``"pop"``, ``"replace"``, ``"refresh"``,
-        ``"clear_all"``, ``"replace_root"``, ``"none"`` (Android adds
-        ``"push"``); default ``"default"``."""
-        return self._call(_lib.pathconfig_result_presentation)  # type: ignore[no-any-return]
+    def get_json(self, key: str) -> Optional[str]:
+        """Any value of ``key`` (objects, arrays and ``null`` included) as
+        compact JSON text, exactly as written (``"1.50"`` stays ``1.50``);
+        ``None`` when the key is absent."""
+        return self._get(_lib.pathconfig_result_get_json, ctypes.c_char_p, key, lambda b: b.decode("utf-8"))
 
-    @property
-    def modal_style(self) -> str:
-        """``"medium"``, ``"large"``, ``"full"``, ``"page_sheet"``,
-        ``"form_sheet"``; default ``"large"``."""
-        return self._call(_lib.pathconfig_result_modal_style)  # type: ignore[no-any-return]
+    # --- typed accessors: pathconfig_result_typed_* ---------------------------
 
-    @property
-    def query_string_presentation(self) -> str:
-        """``"default"`` or ``"replace"`` (default ``"default"``)."""
-        return self._call(_lib.pathconfig_result_query_string_presentation)  # type: ignore[no-any-return]
+    def typed(self, key: str) -> TypedValue:
+        """The typed value of ``key``, one of :data:`pathconfig.TYPED_KEYS`:
+        a ``bool`` for the bool keys, else a ``str`` (or ``None`` when the key
+        has no value and no default). Another key raises :class:`ConfigError`
+        (``E_ARGUMENT``, a :class:`ValueError`) with the library's message."""
+        arg = text_arg(key, "key")
+        info = TYPED_KEYS.get(key)
+        if info is not None and info.kind == "bool":
+            return cast(bool, self._call(_lib.pathconfig_result_typed_bool, arg))
+        return cast(Optional[str], self._call(_lib.pathconfig_result_typed_string, arg))
 
-    @property
-    def view_controller(self) -> Optional[str]:
-        """Any string; default ``"web"`` on iOS, ``None`` on Android."""
-        return self._call(_lib.pathconfig_result_view_controller)  # type: ignore[no-any-return]
+    def __getattr__(self, name: str) -> TypedValue:
+        """The typed keys as attributes: ``props.presentation`` is
+        ``props.typed("presentation")``."""
+        if name in TYPED_KEYS:
+            return self.typed(name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
-    @property
-    def title(self) -> Optional[str]:
-        """Any string, or ``None``."""
-        return self._call(_lib.pathconfig_result_title)  # type: ignore[no-any-return]
-
-    @property
-    def uri(self) -> Optional[str]:
-        """Any string, or ``None``."""
-        return self._call(_lib.pathconfig_result_uri)  # type: ignore[no-any-return]
-
-    @property
-    def fallback_uri(self) -> Optional[str]:
-        """Any string, or ``None``."""
-        return self._call(_lib.pathconfig_result_fallback_uri)  # type: ignore[no-any-return]
-
-    @property
-    def pull_to_refresh_enabled(self) -> bool:
-        """Default ``True`` on iOS, ``False`` on Android."""
-        return self._call(_lib.pathconfig_result_pull_to_refresh_enabled)  # type: ignore[no-any-return]
-
-    @property
-    def modal_dismiss_gesture_enabled(self) -> bool:
-        """Default ``True``."""
-        return self._call(_lib.pathconfig_result_modal_dismiss_gesture_enabled)  # type: ignore[no-any-return]
-
-    @property
-    def animated(self) -> bool:
-        """Default ``True``."""
-        return self._call(_lib.pathconfig_result_animated)  # type: ignore[no-any-return]
-
-    @property
-    def historical_location(self) -> bool:
-        """True for the historical-location routes; default ``False``."""
-        return self._call(_lib.pathconfig_result_historical_location)  # type: ignore[no-any-return]
+    def __dir__(self) -> List[str]:
+        return sorted(set(super().__dir__()) | set(TYPED_KEYS))

@@ -1,5 +1,5 @@
-//! Test support: a small JSON reader/writer of the tests' own (independent of
-//! the crate's internal one), the conformance files, and shared helpers.
+//! Test support: a small JSON reader/writer of the tests' own (the crate reads
+//! no JSON), the conformance files, and shared helpers.
 
 #![allow(dead_code)]
 
@@ -9,7 +9,7 @@ use std::fmt::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use pathconfig::{Options, Profile, Properties};
+use pathconfig::{Options, Properties, TypedValue};
 
 /// A JSON value; objects keep their key order, numbers their text.
 #[derive(Debug, Clone)]
@@ -319,7 +319,7 @@ pub fn example_config() -> PathBuf {
 }
 
 /// Options for a conformance case: profile plus `options.matchQueryStrings`.
-pub fn case_options(profile: Profile, case: &Json) -> Options {
+pub fn case_options(profile: &str, case: &Json) -> Options {
     let mut options = Options::new().profile(profile);
     if let Some(on) = case.at("options").at("matchQueryStrings").as_bool() {
         options = options.match_query_strings(on);
@@ -327,50 +327,38 @@ pub fn case_options(profile: Profile, case: &Json) -> Options {
     options
 }
 
-/// The keys the typed accessors know, split by kind.
-pub const TYPED_STRING_KEYS: [&str; 8] = [
-    "context",
-    "presentation",
-    "modal_style",
-    "query_string_presentation",
-    "view_controller",
-    "title",
-    "uri",
-    "fallback_uri",
-];
-pub const TYPED_BOOL_KEYS: [&str; 4] =
-    ["pull_to_refresh_enabled", "modal_dismiss_gesture_enabled", "animated", "historical_location"];
+/// The crate's convenience method for `key` (`props.context()`, ...), when
+/// it has one: the methods are a convenience, `Properties::typed` reaches
+/// every key the library lists.
+pub fn convenience<'a>(props: &'a Properties, key: &str) -> Option<TypedValue<'a>> {
+    Some(match key {
+        "context" => TypedValue::Str(Some(props.context())),
+        "presentation" => TypedValue::Str(Some(props.presentation())),
+        "modal_style" => TypedValue::Str(Some(props.modal_style())),
+        "query_string_presentation" => TypedValue::Str(Some(props.query_string_presentation())),
+        "view_controller" => TypedValue::Str(props.view_controller()),
+        "title" => TypedValue::Str(props.title()),
+        "uri" => TypedValue::Str(props.uri()),
+        "fallback_uri" => TypedValue::Str(props.fallback_uri()),
+        "pull_to_refresh_enabled" => TypedValue::Bool(props.pull_to_refresh_enabled()),
+        "modal_dismiss_gesture_enabled" => TypedValue::Bool(props.modal_dismiss_gesture_enabled()),
+        "animated" => TypedValue::Bool(props.animated()),
+        "historical_location" => TypedValue::Bool(props.historical_location()),
+        _ => return None,
+    })
+}
 
-/// A typed value read two ways (by name and through the dedicated method),
-/// which must agree; as JSON (`null` for no value).
+/// A typed value read by name and, when the crate has one, through its
+/// convenience method, which must agree; as JSON (`null` for no value).
 pub fn typed_value(props: &Properties, key: &str) -> Json {
-    if TYPED_BOOL_KEYS.contains(&key) {
-        let by_name = props.typed_bool(key).unwrap_or_else(|e| panic!("typed_bool({key}): {e}"));
-        let by_method = match key {
-            "pull_to_refresh_enabled" => props.pull_to_refresh_enabled(),
-            "modal_dismiss_gesture_enabled" => props.modal_dismiss_gesture_enabled(),
-            "animated" => props.animated(),
-            "historical_location" => props.historical_location(),
-            _ => unreachable!(),
-        };
-        assert_eq!(by_name, by_method, "typed_bool({key}) vs its method");
-        return Json::Bool(by_name);
+    let by_name = props.typed(key).unwrap_or_else(|e| panic!("typed({key}): {e}"));
+    if let Some(by_method) = convenience(props, key) {
+        assert_eq!(by_name, by_method, "typed({key}) vs its method");
     }
-    assert!(TYPED_STRING_KEYS.contains(&key), "{key} is not a typed key");
-    let by_name = props.typed_str(key).unwrap_or_else(|e| panic!("typed_str({key}): {e}"));
-    let by_method = match key {
-        "context" => Some(props.context()),
-        "presentation" => Some(props.presentation()),
-        "modal_style" => Some(props.modal_style()),
-        "query_string_presentation" => Some(props.query_string_presentation()),
-        "view_controller" => props.view_controller(),
-        "title" => props.title(),
-        "uri" => props.uri(),
-        "fallback_uri" => props.fallback_uri(),
-        _ => unreachable!(),
-    };
-    assert_eq!(by_name, by_method, "typed_str({key}) vs its method");
-    by_name.map_or(Json::Null, |s| Json::String(s.to_string()))
+    match by_name {
+        TypedValue::Bool(b) => Json::Bool(b),
+        TypedValue::Str(s) => s.map_or(Json::Null, |s| Json::String(s.to_string())),
+    }
 }
 
 /// A raw value as JSON (`null` when absent), via `get_json`.

@@ -1,0 +1,206 @@
+import PathConfiguration
+
+// What this library knows, listed for hosts so that none keeps a copy: the
+// profiles, the backends built in, the typed keys (kind, allowed values and
+// default per profile) and the warning kinds. The core's tables (`Profile`,
+// `Backend`, `TypedKey`, `ConfigurationWarning.Kind`) are the only source;
+// every C string is made once, on first use, and kept for the life of the
+// process ("static" in the header).
+
+/// The C side of the core's tables.
+enum Catalog {
+    static let profiles = Profile.allCases
+    /// The backends built into this library, in `Backend` order (the default first).
+    static let backends = Backend.allCases.filter { engines[$0.rawValue] != nil }
+    static let keys = TypedKey.allCases
+    /// Numbered from 1 in this order (`PATHCONFIG_WARNING_*`).
+    static let warningKinds = ConfigurationWarning.Kind.allCases
+
+    private static let profileNames = profiles.map { permanent($0.rawValue) }
+    private static let platformNames = profiles.map { permanent($0.platform.rawValue) }
+    private static let backendNames = backends.map { permanent($0.rawValue) }
+    private static let keyNames = keys.map { permanent($0.rawValue) }
+    private static let warningKindNames = warningKinds.map { permanent($0.rawValue) }
+    /// By key, then profile: the allowed values.
+    private static let keyValues: [[[OwnedCString?]]] = keys.map { key in
+        profiles.map { profile in key.allowedValues(on: profile.platform).map(permanent) }
+    }
+    /// By key, then profile: the default of a string or enum key (nil: none).
+    private static let keyDefaults: [[OwnedCString?]] = keys.map { key in
+        profiles.map { profile in key.defaultValue(on: profile.platform).stringValue.flatMap(permanent) }
+    }
+
+    /// A C string kept for the life of the process; nil when out of memory.
+    private static func permanent(_ s: String) -> OwnedCString? { try? OwnedCString(s) }
+
+    /// The pointer of a string made above; NOMEM when it could not be made.
+    private static func made(_ s: OwnedCString?) throws(CFailure) -> UnsafePointer<CChar> {
+        guard let s else { throw .noMemory }
+        return s.borrowed
+    }
+
+    /// `i` as an index into a list of `count` (what it lists named in the message).
+    static func index(_ i: UInt, below count: Int, _ what: String) throws(CFailure) -> Int {
+        guard i < UInt(count) else { throw .argument("index \(i) is out of range (there are \(count) \(what))") }
+        return Int(i)
+    }
+
+    /// The index of the profile a host names.
+    static func profileIndex(_ name: UnsafePointer<CChar>?) throws(CFailure) -> Int {
+        let text = try hostString(name, "profile")
+        guard let i = profiles.firstIndex(where: { $0.rawValue == text }) else {
+            throw .argument("unknown profile \(JSONWriter.quoted(text)); expected one of \(profiles.map(\.rawValue).joined(separator: ", "))")
+        }
+        return i
+    }
+
+    static func profileName(_ i: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(profileNames[i]) }
+    static func profileName(of profile: Profile) throws(CFailure) -> UnsafePointer<CChar> {
+        try profileName(profiles.firstIndex(of: profile) ?? 0)
+    }
+    static func platformName(_ i: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(platformNames[i]) }
+    static func backendName(_ i: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(backendNames[i]) }
+    static func keyName(_ i: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(keyNames[i]) }
+    static func keyValue(_ key: Int, _ profile: Int, _ j: Int) throws(CFailure) -> UnsafePointer<CChar> {
+        try made(keyValues[key][profile][j])
+    }
+    static func valueCount(_ key: Int, _ profile: Int) -> Int { keyValues[key][profile].count }
+
+    /// The default of a string or enum key: nil when it has none.
+    static func keyDefault(_ key: Int, _ profile: Int) throws(CFailure) -> UnsafePointer<CChar>? {
+        guard case .string = keys[key].defaultValue(on: profiles[profile].platform) else { return nil }
+        return try made(keyDefaults[key][profile])
+    }
+
+    /// The C number of a warning kind.
+    static func number(of kind: ConfigurationWarning.Kind) -> Int32 {
+        Int32((warningKinds.firstIndex(of: kind) ?? 0) + 1)
+    }
+
+    /// The name of warning kind `number`, nil when there is none.
+    static func warningKindName(_ number: Int32) throws(CFailure) -> UnsafePointer<CChar>? {
+        guard number >= 1, Int(number) <= warningKinds.count else { return nil }
+        return try made(warningKindNames[Int(number) - 1])
+    }
+}
+
+/// `PATHCONFIG_TYPED_*`: how a typed key is read.
+private func kindNumber(_ kind: TypedKey.Kind) -> Int32 {
+    switch kind {
+    case .string: return 1
+    case .boolean: return 2
+    case .enumeration: return 3
+    }
+}
+
+// MARK: - Profiles and backends
+
+@_cdecl("pathconfig_profile_count")
+public func pathconfig_profile_count() -> UInt { UInt(Catalog.profiles.count) }
+
+@_cdecl("pathconfig_profile_name")
+public func pathconfig_profile_name(_ i: UInt) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
+        try Catalog.profileName(Catalog.index(i, below: Catalog.profiles.count, "profiles"))
+    }
+}
+
+@_cdecl("pathconfig_profile_platform")
+public func pathconfig_profile_platform(_ i: UInt) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
+        try Catalog.platformName(Catalog.index(i, below: Catalog.profiles.count, "profiles"))
+    }
+}
+
+@_cdecl("pathconfig_backend_count")
+public func pathconfig_backend_count() -> UInt { UInt(Catalog.backends.count) }
+
+@_cdecl("pathconfig_backend_name")
+public func pathconfig_backend_name(_ i: UInt) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
+        try Catalog.backendName(Catalog.index(i, below: Catalog.backends.count, "backends built in"))
+    }
+}
+
+// MARK: - Typed keys
+
+private func keyIndex(_ i: UInt) throws(CFailure) -> Int {
+    try Catalog.index(i, below: Catalog.keys.count, "typed keys")
+}
+
+@_cdecl("pathconfig_typed_key_count")
+public func pathconfig_typed_key_count() -> UInt { UInt(Catalog.keys.count) }
+
+@_cdecl("pathconfig_typed_key_name")
+public func pathconfig_typed_key_name(_ i: UInt) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in try Catalog.keyName(keyIndex(i)) }
+}
+
+@_cdecl("pathconfig_typed_key_kind")
+public func pathconfig_typed_key_kind(_ i: UInt) -> Int32 {
+    do throws(CFailure) {
+        let kind = Catalog.keys[try keyIndex(i)].kind
+        LastError.set(nil)
+        return kindNumber(kind)
+    } catch {
+        LastError.set(error)
+        return -error.code.rawValue
+    }
+}
+
+@_cdecl("pathconfig_typed_key_value_count")
+public func pathconfig_typed_key_value_count(_ i: UInt, _ profile: UnsafePointer<CChar>?) -> UInt {
+    boundary(or: 0) { () throws(CFailure) -> UInt in
+        UInt(Catalog.valueCount(try keyIndex(i), try Catalog.profileIndex(profile)))
+    }
+}
+
+@_cdecl("pathconfig_typed_key_value")
+public func pathconfig_typed_key_value(_ i: UInt, _ profile: UnsafePointer<CChar>?, _ j: UInt) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
+        let key = try keyIndex(i)
+        let p = try Catalog.profileIndex(profile)
+        let value = try Catalog.index(j, below: Catalog.valueCount(key, p), "values of \"\(Catalog.keys[key].rawValue)\"")
+        return try Catalog.keyValue(key, p, value)
+    }
+}
+
+@_cdecl("pathconfig_typed_key_default_string")
+public func pathconfig_typed_key_default_string(_ i: UInt, _ profile: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
+        let key = try keyIndex(i)
+        let p = try Catalog.profileIndex(profile)
+        guard Catalog.keys[key].kind != .boolean else {
+            throw CFailure(.type, "\"\(Catalog.keys[key].rawValue)\" is a boolean key; use pathconfig_typed_key_default_bool")
+        }
+        return try Catalog.keyDefault(key, p)
+    }
+}
+
+@_cdecl("pathconfig_typed_key_default_bool")
+public func pathconfig_typed_key_default_bool(_ i: UInt, _ profile: UnsafePointer<CChar>?) -> Int32 {
+    do throws(CFailure) {
+        let key = Catalog.keys[try keyIndex(i)]
+        let p = try Catalog.profileIndex(profile)
+        guard key.kind == .boolean else {
+            throw CFailure(.type, "\"\(key.rawValue)\" is not a boolean key; use pathconfig_typed_key_default_string")
+        }
+        LastError.set(nil)
+        return key.defaultValue(on: Catalog.profiles[p].platform).boolValue == true ? 1 : 0
+    } catch {
+        LastError.set(error)
+        return -error.code.rawValue
+    }
+}
+
+// MARK: - Warning kinds
+
+@_cdecl("pathconfig_warning_kind_name")
+public func pathconfig_warning_kind_name(_ kind: Int32) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
+        guard let name = try Catalog.warningKindName(kind) else {
+            throw .argument("\(kind) is not a warning kind (there are \(Catalog.warningKinds.count), numbered from 1)")
+        }
+        return name
+    }
+}

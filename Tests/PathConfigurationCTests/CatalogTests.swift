@@ -1,0 +1,149 @@
+import Foundation
+import PathConfiguration
+@testable import PathConfigurationC
+import Testing
+
+/// The C text at `p`, nil for NULL.
+private func text(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
+
+/// The calling thread's last error code.
+private func lastCode() -> Int32 { pathconfig_last_error().load(as: Int32.self) }
+
+/// `#define PATHCONFIG_<prefix>_NAME N` constants of include/pathconfig.h.
+private func headerConstants(_ prefix: String) throws -> [String: Int32] {
+    let root = #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
+    let header = try String(contentsOfFile: "/" + root + "/include/pathconfig.h", encoding: .utf8)
+    var found: [String: Int32] = [:]
+    for line in header.split(separator: "\n") {
+        let words = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard words.count >= 3, words[0] == "#define", words[1].hasPrefix("PATHCONFIG_\(prefix)_"),
+              let value = Int32(words[2]) else { continue }
+        found[String(words[1].dropFirst("PATHCONFIG_\(prefix)_".count))] = value
+    }
+    return found
+}
+
+/// The header's spelling of a core name: "duplicate-key" -> "DUPLICATE_KEY".
+private func constantName(_ name: String) -> String {
+    name.uppercased().replacingOccurrences(of: "-", with: "_")
+}
+
+@Suite("What the C ABI lists is exactly the core's tables")
+struct CatalogTests {
+    @Test("profiles: every Profile, in order, with its platform")
+    func profiles() {
+        #expect(pathconfig_profile_count() == UInt(Profile.allCases.count))
+        for (i, profile) in Profile.allCases.enumerated() {
+            #expect(text(pathconfig_profile_name(UInt(i))) == profile.rawValue)
+            #expect(text(pathconfig_profile_platform(UInt(i))) == profile.platform.rawValue)
+        }
+        #expect(Profile.allCases.first == LoadOptions().profile, "profile 0 is the default")
+        let past = UInt(Profile.allCases.count)
+        #expect(pathconfig_profile_name(past) == nil && lastCode() == 8)
+        #expect(pathconfig_profile_platform(past) == nil && lastCode() == 8)
+        #expect(pathconfig_profile_name(0) != nil && lastCode() == 0, "success clears the last error")
+    }
+
+    @Test("backends: the core's built-in engines, in Backend order")
+    func backends() {
+        let builtIn = Backend.allCases.filter { Backend.builtIn[$0.rawValue] != nil }.map(\.rawValue)
+        #expect(builtIn == ["pcre2"])
+        #expect(pathconfig_backend_count() == UInt(builtIn.count))
+        #expect((0..<builtIn.count).map { text(pathconfig_backend_name(UInt($0))) } == builtIn)
+        #expect(builtIn.first == LoadOptions().engine.name, "backend 0 is the default")
+        #expect(pathconfig_backend_name(UInt(builtIn.count)) == nil && lastCode() == 8)
+    }
+
+    @Test("typed keys: every TypedKey with its kind, values and defaults per profile")
+    func typedKeys() throws {
+        let kinds = try headerConstants("TYPED")
+        #expect(pathconfig_typed_key_count() == UInt(TypedKey.allCases.count))
+        for (i, key) in TypedKey.allCases.enumerated() {
+            let index = UInt(i)
+            #expect(text(pathconfig_typed_key_name(index)) == key.rawValue)
+            let expectedKind: String
+            switch key.kind {
+            case .string: expectedKind = "STRING"
+            case .boolean: expectedKind = "BOOL"
+            case .enumeration: expectedKind = "ENUM"
+            }
+            #expect(pathconfig_typed_key_kind(index) == kinds[expectedKind], "\(key)")
+            for profile in Profile.allCases {
+                profile.rawValue.withCString { name in
+                    let values = key.allowedValues(on: profile.platform)
+                    #expect(pathconfig_typed_key_value_count(index, name) == UInt(values.count))
+                    #expect((0..<values.count).map { text(pathconfig_typed_key_value(index, name, UInt($0))) } == values)
+                    #expect(pathconfig_typed_key_value(index, name, UInt(values.count)) == nil && lastCode() == 8)
+                    switch key.defaultValue(on: profile.platform) {
+                    case .bool(let b):
+                        #expect(pathconfig_typed_key_default_bool(index, name) == (b ? 1 : 0))
+                        #expect(pathconfig_typed_key_default_string(index, name) == nil && lastCode() == 11)
+                    case .string(let s):
+                        #expect(text(pathconfig_typed_key_default_string(index, name)) == s)
+                        #expect(pathconfig_typed_key_default_bool(index, name) == -11)
+                    case .null:
+                        #expect(pathconfig_typed_key_default_string(index, name) == nil && lastCode() == 0)
+                    default:
+                        Issue.record("default of \(key) is \(key.defaultValue(on: profile.platform))")
+                    }
+                }
+            }
+        }
+        let past = UInt(TypedKey.allCases.count)
+        #expect(pathconfig_typed_key_name(past) == nil && lastCode() == 8)
+        #expect(pathconfig_typed_key_kind(past) == -8)
+        #expect(pathconfig_typed_key_value_count(0, nil) == 0 && lastCode() == 8)
+        #expect(pathconfig_typed_key_default_bool(0, "ios") == -8, "a platform is not a profile")
+        #expect(pathconfig_typed_key_value(past, "hotwire-ios", 0) == nil && lastCode() == 8)
+    }
+
+    @Test("warning kinds: every ConfigurationWarning.Kind, numbered from 1 as the header's constants")
+    func warningKinds() throws {
+        let constants = try headerConstants("WARNING").filter { $0.key != "VERSION" }
+        var expected: [String: Int32] = [:]
+        for (i, kind) in ConfigurationWarning.Kind.allCases.enumerated() {
+            let number = Int32(i + 1)
+            #expect(text(pathconfig_warning_kind_name(number)) == kind.rawValue)
+            expected[constantName(kind.rawValue)] = number
+        }
+        #expect(constants == expected, "the header's PATHCONFIG_WARNING_* constants")
+        let past = Int32(ConfigurationWarning.Kind.allCases.count + 1)
+        #expect(pathconfig_warning_kind_name(past) == nil && lastCode() == 8)
+        #expect(pathconfig_warning_kind_name(0) == nil && pathconfig_warning_kind_name(-1) == nil)
+    }
+
+    @Test("warnings as structs carry what PathConfiguration.warnings has")
+    func warningStructs() throws {
+        let json = "{\"settings\": 1, \"rules\": [{\"patterns\": [\"([\"], \"properties\": {\"a\": 1, \"a\": 2}}]}"
+        let config = json.withCString { pathconfig_load_json($0, UInt(strlen($0)), "{\"lenient\": true}", nil) }
+        let handle = try #require(config)
+        defer { pathconfig_release(handle) }
+        let warnings = try ConfigHandle.borrow(handle).warnings
+        #expect(Set(warnings.map { $0.kind }) == Set(ConfigurationWarning.Kind.allCases), "one of each kind")
+        #expect(pathconfig_warning_count(handle) == UInt(warnings.count))
+        let size = WarningLayout.message + MemoryLayout<UnsafeRawPointer>.size
+        let out = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        defer { out.deallocate() }
+        for (i, w) in warnings.enumerated() {
+            out.storeBytes(of: 99, as: Int32.self)  // a newer caller: filled as version 1
+            #expect(pathconfig_warning_get(handle, UInt(i), out) == 0)
+            #expect(out.load(as: Int32.self) == 1)
+            #expect(text(pathconfig_warning_kind_name(out.load(fromByteOffset: WarningLayout.kind, as: Int32.self))) == w.kind.rawValue)
+            #expect(out.load(fromByteOffset: WarningLayout.line, as: Int32.self) == Int32(w.location?.line ?? 0))
+            #expect(out.load(fromByteOffset: WarningLayout.column, as: Int32.self) == Int32(w.location?.column ?? 0))
+            #expect(out.load(fromByteOffset: WarningLayout.ruleIndex, as: Int32.self) == Int32(w.ruleIndex ?? -1))
+            #expect(out.load(fromByteOffset: WarningLayout.patternIndex, as: Int32.self) == Int32(w.patternIndex ?? -1))
+            let message = out.load(fromByteOffset: WarningLayout.message, as: UnsafePointer<CChar>.self)
+            #expect(String(cString: message) == w.message)
+            #expect(pathconfig_warning_get(handle, UInt(i), out) == 0)
+            #expect(out.load(fromByteOffset: WarningLayout.message, as: UnsafePointer<CChar>.self) == message, "made once")
+        }
+        out.storeBytes(of: 1, as: Int32.self)
+        #expect(pathconfig_warning_get(handle, UInt(warnings.count), out) == -8)
+        out.storeBytes(of: 0, as: Int32.self)
+        #expect(pathconfig_warning_get(handle, 0, out) == -8, "version 0 is refused")
+        #expect(pathconfig_warning_get(handle, 0, nil) == -8)
+        #expect(pathconfig_warning_get(nil, 0, out) == -8)
+        #expect(pathconfig_warning_count(nil) == 0 && lastCode() == 8)
+    }
+}
