@@ -57,6 +57,7 @@ struct LongSubjectTests {
         #expect(config.properties(for: url).json == "{\"long\":true}")
         let explanation = config.explain(url)
         #expect(explanation.limitExceeded.isEmpty)
+        #expect(!explanation.json.contains("limit_exceeded"))
         #expect(explanation.rules.map(\.index) == [0])
     }
 

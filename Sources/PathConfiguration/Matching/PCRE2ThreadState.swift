@@ -11,7 +11,7 @@ import Darwin
 /// stacks, so that a search allocates nothing after a thread's first.
 ///
 /// A JIT stack serves one search at a time, so each thread has its own, one
-/// per size asked for (a size per distinct `Limits`; a search never gets a
+/// per size asked for (one per distinct heap limit; a search never gets a
 /// larger stack than its limits give, whatever ran on the thread before).
 /// A stack is reserved as virtual memory of its full size and backed by
 /// pages only as deep as searches have gone. Everything is freed when the
