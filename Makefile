@@ -3,12 +3,18 @@
 #   make run ARGS="resolve --config examples/path-configuration.json /messages/new"
 #   make test        installs what is missing (as root, apt-get) and runs every suite
 #   make install PREFIX=/usr/local
+#   make cli         the pathconfig command alone, in out/bin
+#   make test-readme every code block of the READMEs, run as a reader would
 #   make bench
 
 SHELL   := /bin/bash
 PREFIX  ?= /usr/local
 SWIFT   ?= swift
 JOBS    ?= 2
+# The Python suite and the README test run on Debian's interpreter, whose
+# pytest, venv and pip `make deps` installs (python3-pytest, python3-venv,
+# python3-pip). PYTHON=python3 runs them on another one that has pytest.
+PYTHON  ?= /usr/bin/python3
 # Where `make lib` puts the shipped, self-contained library and the CLI.
 OUT     := $(CURDIR)/out
 LIBDIR  := $(OUT)/lib
@@ -17,7 +23,7 @@ BINDIR  := $(OUT)/bin
 VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' include/pathconfig.h 2>/dev/null)
 SOVERSION     := 0
 
-.PHONY: all deps build cli run lib test test-swift test-c test-python test-rust install bench clean
+.PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench clean
 
 all: build
 
@@ -28,13 +34,22 @@ deps:
 build: deps
 	$(SWIFT) build -j $(JOBS)
 
-## cli: the pathconfig command in out/bin
+## cli: the pathconfig command in out/bin, self-contained like the library
+## (the Swift runtime and Foundation linked in statically, stripped): it needs
+## only libc, libm, libstdc++, libgcc_s and libpcre2-8, and keeps working when
+## the toolchain that built it moves.
+CLIBUILD := .build-cli
 cli: deps
-	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-cli
+	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-cli --scratch-path $(CLIBUILD) --static-swift-stdlib
 	@mkdir -p $(BINDIR)
-	@cp "$$($(SWIFT) build -c release --show-bin-path)/pathconfig-cli" $(BINDIR)/pathconfig
+	strip --strip-unneeded -o $(BINDIR)/pathconfig $(CLIBUILD)/release/pathconfig-cli
 
-run: cli
+## run: the pathconfig command with ARGS. Prints only the command's output:
+## the build's goes to out/cli-build.log, shown when the build fails.
+run:
+	@mkdir -p $(OUT)
+	@$(MAKE) --no-print-directory cli > $(OUT)/cli-build.log 2>&1 || \
+	    { cat $(OUT)/cli-build.log >&2; echo "make run: building pathconfig failed (log: out/cli-build.log)" >&2; exit 1; }
 	@$(BINDIR)/pathconfig $(ARGS)
 
 ## lib: libpathconfig.so (self-contained: Swift runtime linked in statically,
@@ -57,14 +72,16 @@ lib: deps
 	@sed -e 's|@PREFIX@|$(OUT)|' -e 's|@VERSION@|$(VERSION)|' packaging/pathconfig.pc.in > $(LIBDIR)/pkgconfig/pathconfig.pc
 	@echo "out/lib/libpathconfig.so.$(VERSION): $$(stat -c %s $(LIBDIR)/libpathconfig.so.$(VERSION)) bytes stripped"
 
-## install: the library, header and pkg-config file into $(DESTDIR)$(PREFIX)
-install: lib
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+## install: the library, header, pkg-config file and the pathconfig command
+## into $(DESTDIR)$(PREFIX)
+install: lib cli
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(LIBDIR)/libpathconfig.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libpathconfig.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpathconfig.so.$(SOVERSION)
 	ln -sf libpathconfig.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libpathconfig.so
 	install -m 644 include/pathconfig.h $(DESTDIR)$(PREFIX)/include/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' packaging/pathconfig.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pathconfig.pc
+	install -m 755 $(BINDIR)/pathconfig $(DESTDIR)$(PREFIX)/bin/pathconfig
 	@# Refresh the loader's cache so programs find libpathconfig.so.0 in a system prefix.
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
 
@@ -74,7 +91,7 @@ test-swift: deps
 
 ## test-python / test-rust: the bindings' own suites, against out/lib (built by `lib`)
 test-python: lib
-	$(MAKE) -C bindings/python test LIBDIR=$(LIBDIR)
+	$(MAKE) -C bindings/python test LIBDIR=$(LIBDIR) PYTHON=$(PYTHON)
 
 test-rust: lib
 	$(MAKE) -C bindings/rust test LIBDIR=$(LIBDIR)
@@ -85,9 +102,17 @@ test-c: lib
 	$(MAKE) -C Tests/CTests --no-print-directory check valgrind symbols example \
 	    ROOT=$(CURDIR) LIBDIR=$(LIBDIR) INCDIR=$(OUT)/include CONFORMANCE=$(CURDIR)/../shared/conformance
 
-test: test-swift test-c test-python test-rust
+## test-readme: every code block of the READMEs, run as a reader would
+## (Tests/ReadmeTests/readme_test.py says how)
+READMES := README.md bindings/python/README.md bindings/rust/README.md
+test-readme: lib cli
+	$(PYTHON) -m pytest -q -p no:cacheprovider Tests/ReadmeTests
+	$(PYTHON) Tests/ReadmeTests/readme_test.py --repo $(CURDIR) --lib $(LIBDIR) $(READMES)
 
-## bench: libpathconfig against the reference apps' loop on ../shared/bench;
+test: test-swift test-c test-python test-rust test-readme
+
+## bench: libpathconfig against the reference apps' loop on ../shared/bench, and
+## loading pretty-printed against minified;
 ## writes bench/results.md (BENCH_ARGS="--rounds 9" for more rounds)
 BENCH_ARGS ?=
 bench: deps
@@ -95,4 +120,4 @@ bench: deps
 	"$$($(SWIFT) build -c release --show-bin-path)/pathconfig-bench" --corpus $(CURDIR)/../shared/bench --out bench/results.md $(BENCH_ARGS)
 
 clean:
-	rm -rf .build $(LIBBUILD) out Tests/CTests/build
+	rm -rf .build $(LIBBUILD) $(CLIBUILD) out Tests/CTests/build

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build and the test suites need, when they
 # are missing. Needs root for apt-get; says what to install otherwise.
+#
+# Checked on a fresh Debian 12 (debootstrap --variant=minbase bookworm): after
+# this script, the C, Python and Rust suites find every tool they use.
 set -euo pipefail
 
 packages=(libpcre2-dev pkg-config)
@@ -14,18 +17,43 @@ packages+=(libcurl4 nginx-light)
 packages+=(libcurl4-openssl-dev)
 # The HTTPS loader test makes a self-signed certificate with the openssl command.
 packages+=(openssl)
+# The Python suite (`make test-python` runs Debian's /usr/bin/python3, see the
+# Makefile's PYTHON): pytest, and venv + pip for the tests that install the
+# package into fresh virtual environments.
+packages+=(python3 python3-pytest python3-venv python3-pip)
+
+# The Rust suite needs cargo and rustc 1.77 or newer (bindings/rust/Cargo.toml,
+# rust-version). A toolchain already on the PATH (rustup's, say) is used as it
+# is; otherwise Debian 12's cargo-web and rustc-web (Rust 1.85 in bookworm, newer in
+# bookworm-security), since its plain `cargo` package is Rust 1.63, too old for the crate.
+RUST_MIN=1.77
+rust_ok() {
+    local version
+    version=$(rustc --version 2>/dev/null | sed -n 's/^rustc \([0-9]*\.[0-9]*\).*/\1/p')
+    command -v cargo >/dev/null 2>&1 && [ -n "$version" ] &&
+        [ "$(printf '%s\n%s\n' "$RUST_MIN" "$version" | sort -V | head -n1)" = "$RUST_MIN" ]
+}
+rust_ok || packages+=(cargo-web)
 
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
 
-if [ "$(id -u)" -ne 0 ]; then
-    echo "missing packages: ${missing[*]}; run: sudo apt-get install ${missing[*]}" >&2
-    exit 1
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "missing packages: ${missing[*]}; run: sudo apt-get install ${missing[*]}" >&2
+        exit 1
+    fi
+    echo "installing: ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-echo "installing: ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+
+# What the suites run, not only what dpkg says: a clear message here rather
+# than "No module named pytest" later.
+/usr/bin/python3 -c "import pytest, venv, ensurepip, pip" ||
+    { echo "/usr/bin/python3 cannot import pytest, venv, ensurepip and pip (the Python suite needs them)" >&2; exit 1; }
+hash -r
+rust_ok || { echo "cargo and rustc $RUST_MIN or newer are not on the PATH (the Rust suite needs them)" >&2; exit 1; }

@@ -35,7 +35,7 @@ public final class PathConfiguration: Sendable {
         patternsByRule.reserveCapacity(rules.count)
         literals.reserveCapacity(rules.count)
         let regexOptions = options.profile.regexOptions
-        for rule in rules {
+        for (r, rule) in rules.enumerated() {
             var compiled: [MatchPlan.Pattern] = []
             var ruleLiterals: [[UInt8]?] = []
             compiled.reserveCapacity(rule.patterns.count)
@@ -44,7 +44,7 @@ public final class PathConfiguration: Sendable {
                     compiled.append(.init(index: p, compiled: try options.engine.compile(pattern, options: regexOptions, limits: options.limits)))
                     ruleLiterals.append(RequiredLiteral.of(pattern, caseInsensitive: regexOptions.caseInsensitive))
                 } catch {
-                    let location = p < rule.patternLocations.count ? rule.patternLocations[p] : nil
+                    let location = document.location(ofPattern: p, inRule: r)
                     let at = error.offset.map { " at offset \($0)" } ?? ""
                     let message = "rule \(rule.index), pattern \(p): invalid regular expression \(JSONWriter.quoted(pattern))\(at): \(error.message)"
                     guard options.lenient else {
@@ -100,9 +100,9 @@ public final class PathConfiguration: Sendable {
 
     /// The merged properties for a URL or a path.
     public func properties(for urlOrPath: String) -> PathProperties {
-        let subject = matchedString(for: urlOrPath)
+        let subject = MatchSubject(matchedString(for: urlOrPath))
         return cache.value(for: subject) {
-            let result = plan.run(MatchSubject(subject))
+            let result = plan.run(subject)
             return PathProperties(Resolver.merge(result.matches, rules: rules), platform: options.profile.platform)
         }
     }

@@ -82,6 +82,11 @@ struct JSONReaderTests {
     func depth() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(error(deep)?.message.contains("nesting deeper") == true)
+        // A limit error, whichever entry point parsed it; a syntax error stays invalid JSON.
+        #expect(error(deep)?.code == .limit)
+        let decoderError = #expect(throws: ConfigurationError.self) { try ConfigurationDecoder().decode(deep) }
+        #expect(decoderError?.code == .limit)
+        #expect(error("[1,,]")?.code == .invalidJSON)
     }
 
     @Test("pretty output is indented and parses back to the same value")

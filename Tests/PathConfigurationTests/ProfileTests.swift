@@ -8,7 +8,26 @@ struct ProfileTests {
         (.turboIOS, false, "https://x.dev/a/b/", "/a/b"),
         (.turboIOS, false, "https://x.dev/", "/"),
         (.turboIOS, false, "https://x.dev", ""),
-        (.hotwireIOS, true, "https://x.dev/caf%C3%A9?q=%20#frag", "/café?q=%20"),
+        (.hotwireIOS, true, "https://x.dev/caf%C3%A9?q=%20#frag", "/caf%C3%A9?q=%20"),
+        // hotwire-ios reads URL.path(): percent-encoded, as URL(string:) keeps it.
+        (.hotwireIOS, false, "https://x.dev/café/new", "/caf%C3%A9/new"),
+        (.hotwireIOS, false, "https://x.dev/a%2Fb/c", "/a%2Fb/c"),
+        (.hotwireIOS, false, "https://x.dev/a%20b", "/a%20b"),
+        (.hotwireIOS, false, "https://x.dev/a b", "/a%20b"),
+        (.hotwireIOS, false, "https://x.dev/caf%C3%A9/é", "/caf%25C3%25A9/%C3%A9"),
+        (.hotwireIOS, false, "https://x.dev/a%zz", "/a%25zz"),
+        (.hotwireIOS, true, "https://x.dev/s?q=caf%C3%A9&x=%2F", "/s?q=caf%C3%A9&x=%2F"),
+        (.hotwireIOS, true, "https://x.dev/s?q=café x", "/s?q=caf%C3%A9%20x"),
+        (.hotwireIOS, true, "https://x.dev/s?q=%20&x=é", "/s?q=%2520&x=%C3%A9"),
+        // turbo-ios reads URL.path: decoded, one trailing slash dropped.
+        (.turboIOS, false, "https://x.dev/caf%C3%A9/", "/café"),
+        (.turboIOS, false, "https://x.dev/a%2Fb/", "/a/b"),
+        (.turboIOS, false, "https://x.dev/a%20b", "/a b"),
+        (.turboIOS, false, "https://x.dev/a%ff", ""),
+        (.turboIOS, false, "https://x.dev/a%2F", "/a"),
+        (.turboIOS, false, "https://x.dev//", "/"),
+        (.turboIOS, true, "https://x.dev/a?q=é", "/a?q=%C3%A9"),
+        (.hotwireAndroid, true, "https://x.dev/a%20b?q=é", "/a%20b?q=é"),
         (.hotwireIOS, false, "https://x.dev/a?q=1", "/a"),
         (.hotwireIOS, true, "https://x.dev/a?", "/a?"),
         (.hotwireIOS, true, "https://x.dev/a#x?y", "/a"),
@@ -23,6 +42,18 @@ struct ProfileTests {
     ])
     func matchedString(_ profile: Profile, _ query: Bool, _ input: String, _ expected: String) {
         #expect(profile.matchedString(for: input, matchQueryStrings: query) == expected)
+    }
+
+    @Test("a rule written for the app's percent-encoded path matches under hotwire-ios", arguments: Conformance.engineNames)
+    func percentEncodedRules(engine: String) throws {
+        let json = #"{"rules": [{"patterns": ["/caf%C3%A9/new$"], "properties": {"encoded": true}},"#
+            + #"{"patterns": ["/café/new$"], "properties": {"decoded": true}}]}"#
+        let e = Conformance.engine(engine)
+        let hotwire = try PathConfiguration(json: json, options: LoadOptions(profile: .hotwireIOS, engine: e))
+        #expect(hotwire.properties(for: "https://x.dev/café/new").json == #"{"encoded":true}"#)
+        #expect(hotwire.properties(for: "https://x.dev/caf%C3%A9/new").json == #"{"encoded":true}"#)
+        let turbo = try PathConfiguration(json: json, options: LoadOptions(profile: .turboIOS, engine: e))
+        #expect(turbo.properties(for: "https://x.dev/caf%C3%A9/new").json == #"{"decoded":true}"#)
     }
 
     @Test("query matching defaults: on for all but turbo-ios")

@@ -40,6 +40,46 @@ struct ResolutionTests {
         #expect(uncached.properties(for: "/x/new").json == config.properties(for: "/x/new").json)
     }
 
+    /// Pairs of strings Swift's `==` calls equal (canonical equivalence) whose
+    /// code points differ, with a pattern (as JSON string text) only the first matches.
+    static let equivalentPairs: [(first: String, second: String, pattern: String)] = [
+        ("/caf\u{E9}", "/cafe\u{301}", "/caf\\\\x{e9}$"),
+        ("/K", "/\u{212A}", "^/K$"),
+        ("/a;b", "/a\u{37E}b", "/a;b"),
+        ("/\u{212B}", "/\u{C5}", "^/\\\\x{212b}$"),
+        ("/\u{1E9B}\u{323}", "/\u{17F}\u{323}\u{307}", "\\\\x{1e9b}"),
+    ]
+
+    @Test("the cache tells apart strings that differ in their code points", arguments: Conformance.engineNames)
+    func cacheKeysAreBytes(engine: String) throws {
+        for pair in Self.equivalentPairs {
+            #expect(pair.first == pair.second, "the pair must be canonically equivalent to test anything")
+            let json = #"{"rules": [{"patterns": ["\#(pair.pattern)"], "properties": {"hit": true}}]}"#
+            for order in [[pair.first, pair.second], [pair.second, pair.first]] {
+                let config = try PathConfiguration(json: json, options: LoadOptions(engine: Conformance.engine(engine)))
+                let answers = order.map { config.properties(for: $0).json }
+                let expected = order.map { $0.unicodeScalars.elementsEqual(pair.first.unicodeScalars) ? #"{"hit":true}"# : "{}" }
+                #expect(answers == expected, "\(pair.pattern) after \(order.map { Array($0.unicodeScalars) })")
+            }
+        }
+    }
+
+    @Test("cached and uncached lookups agree on any order of equivalent strings")
+    func cachedEqualsUncached() throws {
+        let json = #"{"rules": [{"patterns": ["\\x{e9}"], "properties": {"e": 1}}, {"patterns": ["K"], "properties": {"k": 1}},"#
+            + #"{"patterns": [";"], "properties": {"s": 1}}, {"patterns": ["\\x{301}"], "properties": {"c": 1}}]}"#
+        var noCache = Limits()
+        noCache.resultCacheCapacity = 0
+        let cached = try PathConfiguration(json: json)
+        let uncached = try PathConfiguration(json: json, options: LoadOptions(limits: noCache))
+        let pieces = ["\u{E9}", "e\u{301}", "K", "\u{212A}", ";", "\u{37E}", "x", "/"]
+        var rng = HostileInputTests.SplitMix(state: 42)
+        for _ in 0..<3_000 {
+            let input = "/" + (0..<Int(rng.next() % 4 + 1)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()
+            #expect(cached.properties(for: input).json == uncached.properties(for: input).json, "\(Array(input.unicodeScalars))")
+        }
+    }
+
     @Test("one configuration resolves correctly from many threads at once")
     func concurrent() async throws {
         let config = try PathConfiguration(json: json, options: LoadOptions(profile: .turboIOS))

@@ -6,6 +6,16 @@ public struct ConfigurationDocument: Sendable, Hashable {
     public var rules: [Rule]
     /// What the decoder noticed but accepted.
     public var warnings: [ConfigurationWarning]
+    /// The document's bytes, for locating what is found wrong later (an
+    /// invalid pattern) when a message needs a line and column.
+    public var source: SourceText
+
+    /// Where pattern `pattern` of rule `rule` starts in the document, or nil
+    /// when the rule or pattern did not come from it.
+    public func location(ofPattern pattern: Int, inRule rule: Int) -> SourceLocation? {
+        guard rules.indices.contains(rule), rules[rule].patternOffsets.indices.contains(pattern) else { return nil }
+        return source.location(rules[rule].patternOffsets[pattern])
+    }
 }
 
 /// Turns JSON bytes into a `ConfigurationDocument`, with every error located.
@@ -54,10 +64,9 @@ public struct ConfigurationDecoder: Sendable {
         do {
             (root, duplicates) = try JSONReader.parse(buffer, maxDepth: limits.maxNestingDepth)
         } catch {
-            let code: ConfigurationError.Code = error.message.hasPrefix("nesting deeper") ? .limit : .invalidJSON
-            throw ConfigurationError(code: code, message: error.message, location: SourceLocation(offset: error.offset, in: buffer))
+            throw error.configurationError(in: buffer)
         }
-        var walker = Walker(buffer: buffer, profile: profile, limits: limits)
+        var walker = Walker(source: SourceText(buffer), profile: profile, limits: limits)
         for d in duplicates {
             let first = walker.location(d.firstOffset)
             walker.warnings.append(ConfigurationWarning(
@@ -69,20 +78,21 @@ public struct ConfigurationDecoder: Sendable {
     }
 }
 
-/// Walks the located syntax tree and builds the model.
+/// Walks the located syntax tree and builds the model. It records byte
+/// offsets; a line and column is worked out only for a message.
 private struct Walker {
-    let lines: LineIndex
+    let source: SourceText
     let profile: Profile
     let limits: Limits
     var warnings: [ConfigurationWarning] = []
 
-    init(buffer: UnsafeBufferPointer<UInt8>, profile: Profile, limits: Limits) {
-        self.lines = LineIndex(buffer)
+    init(source: SourceText, profile: Profile, limits: Limits) {
+        self.source = source
         self.profile = profile
         self.limits = limits
     }
 
-    func location(_ offset: Int) -> SourceLocation { lines.location(offset) }
+    func location(_ offset: Int) -> SourceLocation { source.location(offset) }
 
     func schemaError(_ message: String, at offset: Int, rule: Int? = nil, pattern: Int? = nil) -> ConfigurationError {
         ConfigurationError(code: .schema, message: message, location: location(offset), ruleIndex: rule, patternIndex: pattern)
@@ -118,7 +128,7 @@ private struct Walker {
         for (index, node) in ruleNodes.enumerated() {
             rules.append(try rule(node, index: index))
         }
-        return ConfigurationDocument(settings: settings, rules: rules, warnings: warnings)
+        return ConfigurationDocument(settings: settings, rules: rules, warnings: warnings, source: source)
     }
 
     func rule(_ node: JSONNode, index: Int) throws(ConfigurationError) -> Rule {
@@ -137,7 +147,8 @@ private struct Walker {
                                      location: location(patternsMember.value.offset), ruleIndex: index)
         }
         var patterns: [String] = []
-        var locations: [SourceLocation] = []
+        var offsets: [Int] = []
+        offsets.reserveCapacity(patternNodes.count)
         for (p, patternNode) in patternNodes.enumerated() {
             guard case .string(let pattern) = patternNode.kind else {
                 throw schemaError("rule \(index), pattern \(p) must be a string, found \(patternNode.typeName)",
@@ -148,7 +159,7 @@ private struct Walker {
                                          location: location(patternNode.offset), ruleIndex: index, patternIndex: p)
             }
             patterns.append(pattern)
-            locations.append(location(patternNode.offset))
+            offsets.append(patternNode.offset)
         }
         guard let propertiesMember = node.member("properties") else {
             throw schemaError("rule \(index) is missing required key \"properties\"", at: node.offset, rule: index)
@@ -162,7 +173,7 @@ private struct Walker {
         for m in members where m.key != "patterns" && m.key != "properties" && !extras.contains(key: m.key) {
             extras[m.key] = m.value.value
         }
-        return Rule(index: index, patterns: patterns, properties: properties, extras: extras, patternLocations: locations)
+        return Rule(index: index, patterns: patterns, properties: properties, extras: extras, patternOffsets: offsets)
     }
 
     /// The object's value as the profile stores it: unchanged, or (turbo-android)

@@ -57,10 +57,26 @@ struct JSONNode: Sendable {
     }
 }
 
-/// A syntax error found by `JSONReader`, at a byte offset.
+/// An error found by `JSONReader`, at a byte offset.
 struct JSONSyntaxError: Error, Sendable {
+    /// What kind of error: the bytes are not JSON, or nest deeper than allowed.
+    enum Kind: Sendable { case syntax, depthLimit }
+
+    let kind: Kind
     let offset: Int
     let message: String
+
+    init(_ kind: Kind = .syntax, offset: Int, message: String) {
+        self.kind = kind
+        self.offset = offset
+        self.message = message
+    }
+
+    /// The error as a load error, located in `bytes` (the document it was found in).
+    func configurationError(in bytes: UnsafeBufferPointer<UInt8>) -> ConfigurationError {
+        ConfigurationError(code: kind == .depthLimit ? .limit : .invalidJSON, message: message,
+                           location: SourceLocation(offset: offset, in: bytes))
+    }
 }
 
 /// A repeated key inside one object: the first value is kept.
@@ -147,7 +163,7 @@ struct JSONReader {
 
     private mutating func enter() throws(JSONSyntaxError) {
         depth += 1
-        if depth > maxDepth { throw JSONSyntaxError(offset: pos, message: "nesting deeper than \(maxDepth) levels") }
+        if depth > maxDepth { throw JSONSyntaxError(.depthLimit, offset: pos, message: "nesting deeper than \(maxDepth) levels") }
     }
 
     private mutating func readArray() throws(JSONSyntaxError) -> JSONNode {

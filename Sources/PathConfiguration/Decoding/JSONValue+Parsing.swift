@@ -7,7 +7,7 @@ extension JSONValue {
             do throws(JSONSyntaxError) {
                 return .success(try JSONReader.parse(buf, maxDepth: maxDepth).0.value)
             } catch {
-                return .failure(ConfigurationError(code: .invalidJSON, message: error.message, location: SourceLocation(offset: error.offset, in: buf)))
+                return .failure(error.configurationError(in: buf))
             }
         }
         self = try result.get()

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A place in a document: 1-based line and column, and the 0-based byte offset.
 ///
 /// Columns count Unicode scalars, as editors do, so a message points at the
@@ -34,29 +36,85 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(line):\(column)" }
 }
 
-/// The start offset of every line of a document, so that many offsets can be
-/// turned into line and column without rescanning from the start.
-struct LineIndex {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private let lineStarts: [Int]
+/// A document's bytes, kept so that a byte offset can become a line and
+/// column when a message needs one, and only then.
+///
+/// Loading records byte offsets alone; the first location asked for builds
+/// an index in one linear pass (the start of every line, and the count of
+/// Unicode scalars before every 256-byte block), after which each location
+/// costs a binary search and a scan of at most one block. A minified
+/// document (one long line) therefore costs no more than a pretty-printed
+/// one, however many locations are asked for.
+public final class SourceText: Sendable, Hashable {
+    /// The document's bytes.
+    public let bytes: [UInt8]
+    private let index = Mutex<SourceIndex?>(nil)
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        self.bytes = bytes
-        var starts = [0]
-        for i in 0..<bytes.count where bytes[i] == 0x0A { starts.append(i + 1) }
-        lineStarts = starts
+    /// Keeps a copy of `bytes`.
+    public init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = Array(bytes) }
+
+    /// Keeps `bytes`.
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The line and column of byte `offset` (clamped to the document).
+    public func location(_ offset: Int) -> SourceLocation {
+        let built = index.withLock { cached in
+            if let cached { return cached }
+            let made = SourceIndex(bytes)
+            cached = made
+            return made
+        }
+        return built.location(min(max(offset, 0), bytes.count), in: bytes)
     }
 
-    /// The location of byte `offset`.
-    func location(_ offset: Int) -> SourceLocation {
-        let end = min(max(offset, 0), bytes.count)
+    /// Whether a location has been asked for (the index is built then);
+    /// tests use it to check that a clean load asks for none.
+    var isIndexed: Bool { index.withLock { $0 != nil } }
+
+    public static func == (a: SourceText, b: SourceText) -> Bool { a === b || a.bytes == b.bytes }
+    public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+}
+
+/// Line starts and scalar counts of a document (see `SourceText`).
+private struct SourceIndex: Sendable {
+    static let blockShift = 8
+    /// Byte offset of the start of every line.
+    let lineStarts: [Int]
+    /// Unicode scalars before byte `i << blockShift`, for every block.
+    let scalarsBefore: [Int]
+
+    init(_ bytes: [UInt8]) {
+        var starts = [0]
+        var scalars: [Int] = []
+        scalars.reserveCapacity(bytes.count >> Self.blockShift + 1)
+        var count = 0
+        let mask = (1 << Self.blockShift) - 1
+        for i in 0..<bytes.count {
+            if i & mask == 0 { scalars.append(count) }
+            let b = bytes[i]
+            if b & 0xC0 != 0x80 { count += 1 }
+            if b == 0x0A { starts.append(i + 1) }
+        }
+        scalars.append(count)
+        lineStarts = starts
+        scalarsBefore = scalars
+    }
+
+    /// Scalars in `bytes[0..<offset]`.
+    func scalars(before offset: Int, in bytes: [UInt8]) -> Int {
+        let block = offset >> Self.blockShift
+        var count = scalarsBefore[min(block, scalarsBefore.count - 1)]
+        for i in (block << Self.blockShift)..<offset where bytes[i] & 0xC0 != 0x80 { count += 1 }
+        return count
+    }
+
+    func location(_ offset: Int, in bytes: [UInt8]) -> SourceLocation {
         var lo = 0, hi = lineStarts.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) >> 1
-            if lineStarts[mid] <= end { lo = mid } else { hi = mid - 1 }
+            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
         }
-        var column = 1
-        for i in lineStarts[lo]..<end where bytes[i] & 0xC0 != 0x80 { column += 1 }
-        return SourceLocation(line: lo + 1, column: column, offset: end)
+        let column = scalars(before: offset, in: bytes) - scalars(before: lineStarts[lo], in: bytes) + 1
+        return SourceLocation(line: lo + 1, column: column, offset: offset)
     }
 }

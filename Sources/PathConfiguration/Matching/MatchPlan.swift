@@ -39,8 +39,14 @@ struct MatchPlan: Sendable {
     let patternsByRule: [[Pattern]]
     private let prefilter: Prefilter?
 
-    /// A pattern's place: rule index in the high half, slot in `patternsByRule[rule]` in the low.
-    private typealias Slot = Int
+    /// A pattern's place: its rule, and its position in `patternsByRule[rule]`.
+    /// Ordered by rule, then position: candidates run in that order.
+    private struct Slot: Sendable, Comparable {
+        let rule: Int
+        let position: Int
+
+        static func < (a: Slot, b: Slot) -> Bool { (a.rule, a.position) < (b.rule, b.position) }
+    }
 
     private struct Prefilter: Sendable {
         let matcher: LiteralMatcher
@@ -63,7 +69,7 @@ struct MatchPlan: Sendable {
         var unfiltered: [Slot] = []
         for (r, ruleLiterals) in literals.enumerated() {
             for (s, literal) in ruleLiterals.enumerated() {
-                let slot = r << 32 | s
+                let slot = Slot(rule: r, position: s)
                 guard let literal else { unfiltered.append(slot); continue }
                 if let id = ids[literal] {
                     slotsByLiteral[id].append(slot)
@@ -102,9 +108,9 @@ struct MatchPlan: Sendable {
         var result = PlanResult()
         var decidedRule = -1
         for slot in candidates {
-            let r = slot >> 32
+            let r = slot.rule
             if r == decidedRule { continue }
-            let pattern = patternsByRule[r][slot & 0xFFFF_FFFF]
+            let pattern = patternsByRule[r][slot.position]
             switch pattern.compiled.search(subject) {
             case .match:
                 result.matches.append(RuleMatch(ruleIndex: r, patternIndex: pattern.index))

@@ -4,11 +4,11 @@
 /// decides what string the patterns see, how they match, what built-in rules
 /// are appended and how values are stored. See the profiles table in README.
 public enum Profile: String, Sendable, Hashable, CaseIterable {
-    /// Hotwire Native iOS: decoded path with its trailing slash, `?query` when
-    /// query matching is on (the default), case-sensitive, built-in
-    /// historical-location rules.
+    /// Hotwire Native iOS: percent-encoded path (`URL.path()`) with its
+    /// trailing slash, `?query` when query matching is on (the default),
+    /// case-sensitive, built-in historical-location rules.
     case hotwireIOS = "hotwire-ios"
-    /// Turbo iOS 7: decoded path with one trailing slash dropped, query
+    /// Turbo iOS 7: decoded path with trailing slashes dropped, query
     /// matching off by default, no built-ins.
     case turboIOS = "turbo-ios"
     /// Hotwire Native Android: raw path plus `?query` whenever there is one,
@@ -45,24 +45,32 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
     /// The string the patterns run against for `input`.
     ///
     /// A string without a URL scheme (`/new`, `foo`) is matched as given. For
-    /// a URL, iOS profiles take the percent-decoded path (turbo-ios drops one
-    /// trailing slash) and Android profiles the raw path; the fragment never
-    /// counts; `?query` is appended when `matchQueryStrings` is true and the
-    /// URL has a `?`. Android gives `""` for URLs java.net.URL rejects
+    /// a URL, iOS profiles read it as Foundation's `URL(string:)` does
+    /// (a component with characters a URL may not hold is percent-encoded):
+    /// hotwire-ios takes the path still percent-encoded (`URL.path()`),
+    /// turbo-ios the decoded path without trailing slashes (`URL.path`), and
+    /// Android profiles the raw path (`java.net.URL`). The fragment never
+    /// counts; `?query` (still percent-encoded) is appended when
+    /// `matchQueryStrings` is true and the URL has a `?`. Android gives `""` for URLs java.net.URL rejects
     /// (schemes other than http, https, ftp, file and jar).
     public func matchedString(for input: String, matchQueryStrings: Bool) -> String {
         guard let url = URLParts(input) else { return input }
         var path: String
         switch self {
-        case .hotwireIOS, .turboIOS:
-            path = URLParts.percentDecoded(url.path) ?? String(url.path)
-            if self == .turboIOS, path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        case .hotwireIOS:
+            // URL.pathPreservingSlash is URL.path() on iOS 16+: percent-encoded.
+            path = String(URLParts.foundationEncoded(url.path, as: .path))
+        case .turboIOS:
+            // URL.path: decoded ("" when the bytes are not UTF-8), trailing slashes
+            // dropped after decoding (the root stays "/").
+            path = URLParts.percentDecoded(URLParts.foundationEncoded(url.path, as: .path)) ?? ""
+            while path.utf8.count > 1, path.hasSuffix("/") { path.removeLast() }
         case .hotwireAndroid, .turboAndroid:
             guard Self.javaURLSchemes.contains(url.scheme) else { return "" }
             path = String(url.path)
         }
-        if matchQueryStrings, let query = url.query { return path + "?" + query }
-        return path
+        guard matchQueryStrings, let query = url.query else { return path }
+        return path + "?" + (platform == .ios ? URLParts.foundationEncoded(query, as: .query) : query)
     }
 
     private static let javaURLSchemes: Set<String> = ["http", "https", "ftp", "file", "jar"]

@@ -1,7 +1,7 @@
 /// An RFC 3986 split of a URL into the parts profiles care about.
 ///
-/// Deliberately small and exact: no normalisation, no IDNA, nothing decoded
-/// unless a profile asks. Parsing never fails; a string without a scheme is
+/// Deliberately small and exact: no normalisation, no IDNA, nothing encoded
+/// or decoded unless a profile asks. Parsing never fails; a string without a scheme is
 /// not a URL and is matched as given.
 struct URLParts: Equatable {
     /// The scheme, lower-cased.
@@ -44,6 +44,68 @@ struct URLParts: Equatable {
     private static func isSchemeChar(_ b: UInt8) -> Bool {
         isAlpha(b) || (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
     }
+
+    /// A URL component as Foundation's `URL(string:)` keeps it (the RFC 3986
+    /// parser of iOS 17 and later, and of swift-foundation).
+    ///
+    /// A component that is already valid (every byte allowed in it, every `%`
+    /// followed by two hex digits) is kept exactly as written. One that is not
+    /// is percent-encoded whole: every byte outside the allowed set becomes
+    /// `%XX` (upper-case), `%` included, so `/caf%C3%A9/é` becomes
+    /// `/caf%25C3%25A9/%C3%A9`. This is what `URL.path()` and `URL.query()`
+    /// return on iOS; it was measured against swift-foundation.
+    static func foundationEncoded(_ s: Substring, as component: Component) -> Substring {
+        if isValid(s, as: component) { return s }
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count * 3)
+        for b in s.utf8 {
+            if component.allows(b) {
+                out.append(b)
+            } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigits[Int(b >> 4)])
+                out.append(hexDigits[Int(b & 0xF)])
+            }
+        }
+        return Substring(String(decoding: out, as: UTF8.self))
+    }
+
+    /// The URL components whose allowed characters differ.
+    enum Component {
+        /// The path: RFC 3986 `pchar` and `/`.
+        case path
+        /// The query: `pchar`, `/` and `?`.
+        case query
+
+        /// Whether byte `b` may appear unencoded (`%` is never allowed
+        /// bare; valid escapes are checked apart).
+        func allows(_ b: UInt8) -> Bool {
+            switch b {
+            case 0x61...0x7A, 0x41...0x5A, 0x30...0x39: return true
+            // unreserved - . _ ~, sub-delims ! $ & ' ( ) * + , ; =, and : @ /
+            case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+                 UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+                 UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+                 UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"),
+                 UInt8(ascii: "@"), UInt8(ascii: "/"):
+                return true
+            case UInt8(ascii: "?"): return self == .query
+            default: return false
+            }
+        }
+    }
+
+    private static func isValid(_ s: Substring, as component: Component) -> Bool {
+        var it = s.utf8.makeIterator()
+        while let b = it.next() {
+            if component.allows(b) { continue }
+            guard b == UInt8(ascii: "%"), let h = it.next(), let l = it.next(),
+                  hexValue(h) != nil, hexValue(l) != nil else { return false }
+        }
+        return true
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// `s` with `%XX` escapes decoded, or nil when an escape is malformed or
     /// the result is not UTF-8 (Foundation's `URL.path` gives up the same way).

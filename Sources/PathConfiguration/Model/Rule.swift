@@ -13,19 +13,21 @@ public struct Rule: Sendable, Hashable {
     public let extras: JSONObject
     /// True for the historical-location rules a profile appends after the file's rules.
     public let isBuiltIn: Bool
-    /// Where each pattern string starts in the document (parallel to `patterns`;
-    /// empty for built-in rules and rules made in code).
-    public let patternLocations: [SourceLocation]
+    /// The byte offset where each pattern string starts in the document it
+    /// was decoded from (parallel to `patterns`; empty for built-in rules and
+    /// rules made in code). `ConfigurationDocument.location(ofPattern:inRule:)`
+    /// turns one into a line and column.
+    public let patternOffsets: [Int]
 
     /// Creates a rule.
     public init(index: Int, patterns: [String], properties: JSONObject, extras: JSONObject = [:],
-                isBuiltIn: Bool = false, patternLocations: [SourceLocation] = []) {
+                isBuiltIn: Bool = false, patternOffsets: [Int] = []) {
         self.index = index
         self.patterns = patterns
         self.properties = properties
         self.extras = extras
         self.isBuiltIn = isBuiltIn
-        self.patternLocations = patternLocations
+        self.patternOffsets = patternOffsets
     }
 
     /// The rule's `description` (or, failing that, its `comment`) when it is a string.

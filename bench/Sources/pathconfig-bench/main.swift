@@ -4,16 +4,18 @@ import PathConfiguration
 // pathconfig-bench: libpathconfig against the reference apps' own loop, on the
 // shared corpora (rules-N.json, urls-N.txt), side by side in one run.
 //
-//   pathconfig-bench [--corpus DIR] [--sizes 10,100,1000,10000] [--rounds N] [--out FILE]
+//   pathconfig-bench [--corpus DIR] [--sizes 10,100,1000,10000] [--generated 80000,200000] [--rounds N] [--out FILE]
 //
 // Each round runs every peer once, in turn, for a time budget over the URL
 // list; the table reports each peer's median time per lookup over the rounds,
 // and its speed-up against the shipped app loop and the precompiled loop,
-// computed from those medians.
+// computed from those medians. A second table loads each corpus pretty-printed
+// and minified (LoadBench.swift).
 
 struct Arguments {
     var corpus = "../shared/bench"
     var sizes = [10, 100, 1000, 10000]
+    var generated = [80_000, 200_000]
     var rounds = 5
     var budget = 0.25
     var out: String?
@@ -24,6 +26,7 @@ struct Arguments {
             switch a {
             case "--corpus": corpus = args.next() ?? corpus
             case "--sizes": sizes = (args.next() ?? "").split(separator: ",").compactMap { Int($0) }
+            case "--generated": generated = (args.next() ?? "").split(separator: ",").compactMap { Int($0) }
             case "--rounds": rounds = Int(args.next() ?? "") ?? rounds
             case "--budget": budget = Double(args.next() ?? "") ?? budget
             case "--out": out = args.next()
@@ -111,6 +114,8 @@ for size in args.sizes {
         FileHandle.standardError.write(Data(row.utf8))
     }
 }
+
+report += try loadTable(sizes: args.sizes, generated: args.generated, corpus: args.corpus, rounds: args.rounds)
 
 print(report, terminator: "")
 if let out = args.out { try report.write(toFile: out, atomically: true, encoding: .utf8) }

@@ -1,0 +1,45 @@
+@testable import PathConfiguration
+import Testing
+
+/// Locations are worked out only for messages, and cost the same on one
+/// long line (a minified document) as on many.
+@Suite("Source locations")
+struct SourceTextTests {
+    @Test("every offset's line and column equals a scan from the start", arguments: [0, 1, 2, 3])
+    func agreesWithScan(seed: UInt64) {
+        var rng = HostileInputTests.SplitMix(state: 0x10C + seed)
+        let pieces: [[UInt8]] = [[0x61], [0x0A], Array("é".utf8), Array("€".utf8), Array("😀".utf8), [0x20], Array(repeating: 0x78, count: 300)]
+        var bytes: [UInt8] = []
+        while bytes.count < 3_000 { bytes += pieces[Int(rng.next() % UInt64(pieces.count))] }
+        if seed == 3 { bytes = bytes.filter { $0 != 0x0A } }  // one long line
+        let text = SourceText(bytes)
+        bytes.withUnsafeBufferPointer { buf in
+            for offset in 0...buf.count {
+                #expect(text.location(offset) == SourceLocation(offset: offset, in: buf), "offset \(offset)")
+            }
+        }
+        #expect(text.location(-5) == SourceLocation(line: 1, column: 1, offset: 0))
+        #expect(text.location(bytes.count + 9).offset == bytes.count)
+    }
+
+    @Test("a clean load of a minified document works out no location")
+    func cleanLoadLocatesNothing() throws {
+        let json = #"{"rules":[{"patterns":["/new$"],"properties":{"context":"modal"}},{"patterns":["é$"],"properties":{}}]}"#
+        let document = try ConfigurationDecoder().decode(json)
+        #expect(document.source.isIndexed == false)
+        _ = try PathConfiguration(document: document)
+        #expect(document.source.isIndexed == false)
+    }
+
+    @Test("an invalid pattern at the end of a long minified document is located exactly")
+    func lateErrorOnOneLine() throws {
+        let count = 20_000
+        var json = #"{"rules":["#
+        for i in 0..<count { json += #"{"patterns":["^/é\#(i)$"],"properties":{"i":\#(i)}},"# }
+        let prefix = json + #"{"patterns":["ok","#
+        json = prefix + #""/b(c"],"properties":{}}]}"#
+        let error = #expect(throws: ConfigurationError.self) { try PathConfiguration(json: json) }
+        #expect(error?.location == SourceLocation(line: 1, column: prefix.unicodeScalars.count + 1, offset: prefix.utf8.count))
+        #expect(error?.ruleIndex == count && error?.patternIndex == 1)
+    }
+}
