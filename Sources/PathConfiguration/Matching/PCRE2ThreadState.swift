@@ -53,7 +53,7 @@ final class PCRE2ThreadState {
     /// cannot be made (PCRE2 then uses its own 32 KiB stack).
     func jitStack(maxKiB: UInt32) -> OpaquePointer? {
         if let stack = stacks[maxKiB] { return stack }
-        let maxBytes = Int(maxKiB) * 1024
+        let maxBytes = Int(clamping: UInt64(maxKiB) * 1024)  // a 32-bit Int holds less than UInt32.max KiB
         guard let stack = pcre2_jit_stack_create_8(min(32 * 1024, maxBytes), maxBytes, nil) else { return nil }
         stacks[maxKiB] = stack
         return stack
