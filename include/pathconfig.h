@@ -119,7 +119,7 @@ extern "C" {
 #define PATHCONFIG_E_TYPE     11  /**< A value getter found the key with another JSON type (or a typed accessor of the other kind was used). */
 #define PATHCONFIG_E_DOWNLOAD 12  /**< A download brought no usable response: libcurl missing, connection, timeout, a status other than 200/304, a body too large or cut short; the loader event's `reason` and `http_status` say which. */
 #define PATHCONFIG_E_CACHE    13  /**< A cache file was ignored (corrupt, unreadable) or could not be written; a warning, never fatal. */
-#define PATHCONFIG_E_MISUSE   14  /**< A call the object's state forbids: pathconfig_loader_load/_refresh from inside that loader's own callback. */
+#define PATHCONFIG_E_MISUSE   14  /**< A call the object's state forbids: pathconfig_loader_load/_refresh from inside that loader's own callback (refused before doing or starting anything). */
 
 /** A value getter found the key (the out value is written). */
 #define PATHCONFIG_FOUND       1
@@ -833,7 +833,8 @@ PATHCONFIG_API pathconfig_loader *pathconfig_loader_new(const char *sources_json
  * event at a time. It may call pathconfig_loader_current, retain
  * event->configuration and use any configuration, and set another callback.
  * It must not call pathconfig_loader_free on its loader; its loader's
- * pathconfig_loader_load and _refresh fail there with PATHCONFIG_E_MISUSE.
+ * pathconfig_loader_load and _refresh fail there with PATHCONFIG_E_MISUSE,
+ * having done nothing and started nothing (no polling thread).
  * It must return normally (no longjmp, no C++ exception out of it).
  *
  * Returns after a callback running on another thread has returned, so once
@@ -856,7 +857,9 @@ PATHCONFIG_API int pathconfig_loader_set_callback(pathconfig_loader *loader,
  *         (they were reported to the callback); otherwise the negated code of
  *         the last failure: -PATHCONFIG_E_DOWNLOAD, _IO, _JSON, _SCHEMA,
  *         _REGEX, _LIMIT; -PATHCONFIG_E_ARGUMENT when loader is NULL;
- *         -PATHCONFIG_E_MISUSE from inside the loader's callback.
+ *         -PATHCONFIG_E_MISUSE from inside the loader's callback, on the
+ *         thread running the chain: nothing is loaded or reported, and
+ *         polling is not started.
  */
 PATHCONFIG_API int pathconfig_loader_load(pathconfig_loader *loader, pathconfig_error *err);
 
@@ -872,7 +875,8 @@ PATHCONFIG_API int pathconfig_loader_load(pathconfig_loader *loader, pathconfig_
  *         modified; also with no server source); otherwise the negated code
  *         of the last failure (-PATHCONFIG_E_DOWNLOAD, _JSON, _SCHEMA, _REGEX,
  *         _LIMIT, ...); -PATHCONFIG_E_ARGUMENT when loader is NULL;
- *         -PATHCONFIG_E_MISUSE from inside the loader's callback.
+ *         -PATHCONFIG_E_MISUSE from inside the loader's callback, on the
+ *         thread running the chain: nothing is downloaded or reported.
  */
 PATHCONFIG_API int pathconfig_loader_refresh(pathconfig_loader *loader, pathconfig_error *err);
 

@@ -45,13 +45,16 @@ private func status(_ err: UnsafeMutableRawPointer?, _ body: () throws(CFailure)
     }
 }
 
-/// Throws when `events` is the core's answer to a call from inside the
-/// loader's own callback.
-private func checkReentrant(_ events: [LoaderEvent], _ function: StaticString) throws(CFailure) {
-    for event in events {
-        if case .failed(.reentrantCall) = event.outcome {
-            throw CFailure(.misuse, "\(function) called from the loader's own callback, on the thread running the chain; call it from another thread")
-        }
+/// Runs a loader operation. The core refuses one called from inside the
+/// loader's own callback, before doing or starting anything: that is
+/// PATHCONFIG_E_MISUSE, named after `function`.
+private func operation(_ function: StaticString, _ body: () throws(LoaderError) -> [LoaderEvent]) throws(CFailure) -> [LoaderEvent] {
+    do throws(LoaderError) {
+        return try body()
+    } catch .reentrantCall {
+        throw CFailure(.misuse, "\(function) called from the loader's own callback, on the thread running the chain; nothing was done; call it from another thread")
+    } catch {
+        throw CFailure(error)
     }
 }
 
@@ -90,8 +93,7 @@ public func pathconfig_loader_set_callback(_ loader: OpaquePointer?, _ callback:
 public func pathconfig_loader_load(_ loader: OpaquePointer?, _ err: UnsafeMutableRawPointer?) -> Int32 {
     status(err) { () throws(CFailure) in
         try LoaderHandle.with(loader) { handle throws(CFailure) in
-            let events = handle.loader.load()
-            try checkReentrant(events, "pathconfig_loader_load")
+            let events = try operation("pathconfig_loader_load") { () throws(LoaderError) in try handle.loader.load() }
             if handle.loader.current != nil { return }
             throw lastFailure(events) ?? CFailure(.internal, "the chain ended with no configuration and no failure")
         }
@@ -102,8 +104,7 @@ public func pathconfig_loader_load(_ loader: OpaquePointer?, _ err: UnsafeMutabl
 public func pathconfig_loader_refresh(_ loader: OpaquePointer?, _ err: UnsafeMutableRawPointer?) -> Int32 {
     status(err) { () throws(CFailure) in
         try LoaderHandle.with(loader) { handle throws(CFailure) in
-            let events = handle.loader.refresh()
-            try checkReentrant(events, "pathconfig_loader_refresh")
+            let events = try operation("pathconfig_loader_refresh") { () throws(LoaderError) in try handle.loader.refresh() }
             if let failure = lastFailure(events) { throw failure }
         }
     }

@@ -93,7 +93,6 @@ extension CFailure {
     init?(describing event: LoaderEvent) {
         guard let error = event.error else { return nil }
         self.init(error)
-        if case .reentrantCall = error { return }
         message = "\(event.origin) \(event.location): \(message)"
     }
 }

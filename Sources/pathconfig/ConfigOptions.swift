@@ -89,7 +89,7 @@ struct ConfigOptions: ParsableArguments {
     /// another loaded; when none did, each is an error and the exit code is 1.
     func load() throws -> (configuration: PathConfiguration, location: String) {
         let loader = try makeLoader(sources())
-        let events = loader.load()
+        let events = try loader.load()
         guard let configuration = loader.current, let origin = loader.currentEvent else {
             for event in events { Diagnostics.report(event, failuresAreErrors: true) }
             throw ExitCode(1)

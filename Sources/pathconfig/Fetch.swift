@@ -28,7 +28,7 @@ extension PathConfigCommand {
             let loader = try options.makeLoader(try options.sources())
             var out = Output()
             var failed = false
-            for event in loader.load() {
+            for event in try loader.load() {
                 let file = event.url.flatMap(loader.cacheFile(for:)) ?? "?"
                 switch (event.origin, event.outcome) {
                 case (.server, .applied), (.server, .superseded):

@@ -23,7 +23,7 @@ extension PathConfigCommand {
             for config in options.config {
                 let source: ConfigurationSource = ConfigOptions.isURL(config) ? .server(config, headers: headers) : .file(config)
                 let loader = try options.makeLoader([source], cached: false)
-                let events = loader.load()
+                let events = try loader.load()
                 guard let configuration = loader.current else {
                     for event in events { Diagnostics.report(event, failuresAreErrors: true) }
                     failed = true

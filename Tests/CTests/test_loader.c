@@ -6,14 +6,15 @@
  * event struct, file then server, the callback and its payload, the cache
  * used with the server down, 304, a new version, 500 / invalid JSON / a body
  * over the limit / a timeout leaving the current configuration and the cache
- * file as they were, a corrupt cache file, misuse from inside the callback,
- * polling and free, and threads resolving through pathconfig_loader_current
+ * file as they were, a corrupt cache file, misuse from inside the callback
+ * (refused, starting nothing), polling and free, and threads resolving through pathconfig_loader_current
  * while another refreshes. Prints "N passed, M failed". */
 #include "harness.h"
 #include "pathconfig.h"
 #include "server.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -127,6 +128,7 @@ struct event_log {
     int keep_server_config;
     /* Results of the calls made from inside. */
     int reentry_load, reentry_refresh, reentry_load_err, current_inside, replaced_inside;
+    char reentry_message[512];
     pathconfig *kept;
 };
 
@@ -177,6 +179,7 @@ static void on_event(const pathconfig_loader_event *ev, void *payload)
         log->try_reentry = 0;
         log->reentry_load = pathconfig_loader_load(log->loader, &err);
         log->reentry_load_err = err.code;
+        snprintf(log->reentry_message, sizeof log->reentry_message, "%s", err.message);
         log->reentry_refresh = pathconfig_loader_refresh(log->loader, NULL);
         cfg = pathconfig_loader_current(log->loader);
         log->current_inside = cfg != NULL;
@@ -732,6 +735,86 @@ static void test_polling(void)
     log_dispose(&log);
 }
 
+/* How many threads this process has (/proc/self/task); -1 when unreadable. */
+static int thread_count(void)
+{
+    DIR *tasks = opendir("/proc/self/task");
+    struct dirent *entry;
+    int n = 0;
+    if (tasks == NULL) return -1;
+    while ((entry = readdir(tasks)) != NULL)
+        if (entry->d_name[0] != '.') n++;
+    closedir(tasks);
+    return n;
+}
+
+/* The thread count once it is `expected`, or after 2 s (a joined thread
+ * leaves /proc/self/task a moment after pthread_join returns). */
+static int thread_count_reaching(int expected)
+{
+    struct timespec pause = { 0, 10 * 1000 * 1000 };
+    int i, n = thread_count();
+    for (i = 0; i < 200 && n != expected; i++) {
+        nanosleep(&pause, NULL);
+        n = thread_count();
+    }
+    return n;
+}
+
+/* A load refused inside the callback (PATHCONFIG_E_MISUSE) does nothing and
+ * starts nothing: no polling thread, no polling events, no requests. The
+ * outer call is a refresh before the first load, which runs the chain
+ * without polling, so any polling would come from the refused load. */
+static void test_refused_load_starts_nothing(void)
+{
+    char sources[1024], options[1024];
+    struct event_log log;
+    struct timespec pause = { 0, 20 * 1000 * 1000 };
+    pathconfig_error err;
+    pathconfig_loader *loader;
+    int i, rc, threads, events, requests;
+
+    test_set_context("a refused load starts nothing");
+    snprintf(sources, sizeof sources, "[{\"file\": \"%s\"}, {\"server\": \"%s\"}]", bundle, url);
+    snprintf(options, sizeof options, "{\"cache_dir\": \"%s/refused\", \"refresh_interval_ms\": 50, \"timeout_ms\": 5000}",
+             cache_dir);
+    put_version("r1");
+    loader = new_loader(sources, options);
+    if (loader == NULL) return;
+    log_init(&log);
+    log.loader = loader;
+    log.try_reentry = 1;
+    pathconfig_loader_set_callback(loader, on_event, &log);
+    threads = thread_count_reaching(1); /* earlier tests' threads are gone */
+    CHECK(threads > 0, "/proc/self/task is readable");
+
+    rc = pathconfig_loader_refresh(loader, &err);
+    CHECK(rc == 0 && strcmp(current_version(loader), "r1") == 0, "the outer refresh: %d %s", rc, err.message);
+    CHECK(strcmp(summary(&log), "file:applied server:applied") == 0, "the chain ran once: %s", summary(&log));
+    CHECK(log.reentry_load == -PATHCONFIG_E_MISUSE && log.reentry_load_err == PATHCONFIG_E_MISUSE &&
+              log.reentry_refresh == -PATHCONFIG_E_MISUSE,
+          "load/refresh inside: %d %d %d", log.reentry_load, log.reentry_load_err, log.reentry_refresh);
+    CHECK(strstr(log.reentry_message, "pathconfig_loader_load") != NULL && strstr(log.reentry_message, "own callback") != NULL,
+          "the message names the call: %s", log.reentry_message);
+
+    events = log_count(&log);
+    for (i = 0; i < 5; i++) nanosleep(&pause, NULL); /* let nginx log the last request */
+    requests = server_log_count(&server, "GET /config.json", NULL, 0);
+    for (i = 0; i < 20; i++) nanosleep(&pause, NULL); /* 400 ms: eight intervals */
+    CHECK(log_count(&log) == events, "no polling events after the refused load: %s", summary(&log));
+    CHECK(thread_count() == threads, "no thread started: %d, then %d", threads, thread_count());
+    CHECK(server_log_count(&server, "GET /config.json", NULL, 0) == requests, "no request after the refused load");
+
+    /* The host's own load does start polling: the checks above would see it. */
+    CHECK(pathconfig_loader_load(loader, NULL) == 0, "load");
+    for (i = 0; i < 500 && log_count(&log) < events + 6; i++) nanosleep(&pause, NULL); /* 10 s */
+    CHECK(log_count(&log) >= events + 6, "polling after load: %s", summary(&log));
+    CHECK(thread_count() == threads + 1, "one polling thread: %d, then %d", threads, thread_count());
+    pathconfig_loader_free(loader);
+    CHECK(thread_count_reaching(threads) == threads, "free joined the polling thread: %d", thread_count());
+    log_dispose(&log);
+}
+
 /* A slow callback on the polling thread, to see set_callback wait for it. */
 struct slow {
     pthread_mutex_t lock;
@@ -921,6 +1004,7 @@ int main(int argc, char **argv)
         test_chain();
         test_more_sources();
         test_polling();
+        test_refused_load_starts_nothing();
         test_set_callback_waits();
         test_threads(threads, refreshes);
     }

@@ -10,7 +10,7 @@ import Synchronization
 ///                       headers: [("Accept", "application/json")])],
 ///     options: LoaderOptions(cacheDirectory: cacheDirectory, timeout: .seconds(10)))
 /// loader.setEventHandler { event in log(event.description) }
-/// loader.load()                                  // file, cached copy, download
+/// try loader.load()                              // file, cached copy, download
 /// let properties = loader.current?.properties(for: url)
 /// ```
 ///
@@ -25,7 +25,8 @@ import Synchronization
 /// configuration; a caller holding an older one keeps it valid. Operations
 /// (`load`, `refresh`, polling) run one at a time. The event handler runs on
 /// the thread performing the operation; it may read `current`, and must not
-/// capture the loader strongly (that would keep it alive forever).
+/// capture the loader strongly (that would keep it alive forever). `load()`
+/// and `refresh()` called from it throw `LoaderError.reentrantCall`.
 public final class ConfigurationLoader: Sendable {
     /// Receives one event per step of the chain, in order.
     public typealias EventHandler = @Sendable (LoaderEvent) -> Void
@@ -70,18 +71,25 @@ public final class ConfigurationLoader: Sendable {
 
     /// Runs the whole chain once, synchronously, and starts polling when
     /// `options.refreshInterval` is set. Returns the events it reported.
+    ///
+    /// A source that fails is an event, not an error. Throws
+    /// `LoaderError.reentrantCall` when called from inside the event handler
+    /// on the thread running an operation: nothing is done, and polling is
+    /// not started.
     @discardableResult
-    public func load() -> [LoaderEvent] {
-        let events = engine.load()
+    public func load() throws(LoaderError) -> [LoaderEvent] {
+        let events = try engine.load()
         if let interval = options.refreshInterval { startPolling(every: interval) }
         return events
     }
 
     /// Downloads every server source again (conditionally, when a copy with
     /// validators is known), synchronously. Before the first `load()`, runs
-    /// `load()`'s chain instead. Returns the events it reported.
+    /// `load()`'s chain instead (without starting to poll). Returns the
+    /// events it reported; throws `LoaderError.reentrantCall`, having done
+    /// nothing, when called from inside the event handler as `load()` does.
     @discardableResult
-    public func refresh() -> [LoaderEvent] { engine.refresh() }
+    public func refresh() throws(LoaderError) -> [LoaderEvent] { try engine.refresh() }
 
     /// Stops background polling and waits for a refresh in progress to end.
     /// Idempotent; also done when the loader is released.
@@ -100,7 +108,7 @@ public final class ConfigurationLoader: Sendable {
         poller.withLock { thread in
             guard thread == nil else { return }
             let engine = self.engine
-            thread = PollingThread(interval: interval) { _ = engine.refresh() }
+            thread = PollingThread(interval: interval) { _ = try? engine.refresh() }
         }
     }
 }

@@ -55,8 +55,10 @@ final class LoaderEngine: Sendable {
 
     // MARK: Operations
 
-    func load() -> [LoaderEvent] {
-        operation.run { () -> [LoaderEvent] in
+    /// Runs the chain once. Throws `.reentrantCall`, having done nothing,
+    /// when this thread is already running an operation (a handler's call).
+    func load() throws(LoaderError) -> [LoaderEvent] {
+        let events = operation.run { () -> [LoaderEvent] in
             var events: [LoaderEvent] = []
             for (index, source) in sources.enumerated() {
                 switch source {
@@ -76,19 +78,25 @@ final class LoaderEngine: Sendable {
             }
             hasLoaded.store(true, ordering: .releasing)
             return events
-        } ?? [reentrant()]
+        }
+        guard let events else { throw .reentrantCall }
+        return events
     }
 
-    func refresh() -> [LoaderEvent] {
-        guard hasLoaded.load(ordering: .acquiring) else { return load() }
-        return operation.run { () -> [LoaderEvent] in
+    /// Downloads every server source again (runs `load()` before the first
+    /// load). Throws `.reentrantCall` as `load()` does.
+    func refresh() throws(LoaderError) -> [LoaderEvent] {
+        guard hasLoaded.load(ordering: .acquiring) else { return try load() }
+        let events = operation.run { () -> [LoaderEvent] in
             var events: [LoaderEvent] = []
             for (index, source) in sources.enumerated() {
                 guard case .server(let url, let headers) = source else { continue }
                 events += download(index: index, url: url, headers: headers)
             }
             return events
-        } ?? [reentrant()]
+        }
+        guard let events else { throw .reentrantCall }
+        return events
     }
 
     // MARK: Steps
@@ -234,11 +242,6 @@ final class LoaderEngine: Sendable {
             let handler = self.handler.withLock { $0 }
             handler?(event)
         }
-        return event
-    }
-
-    private func reentrant() -> LoaderEvent {
-        let event = LoaderEvent(outcome: .failed(.reentrantCall), origin: .data, sourceIndex: -1, location: "")
         return event
     }
 }

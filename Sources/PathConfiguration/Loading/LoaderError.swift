@@ -7,8 +7,9 @@ public enum LoaderError: Error, Sendable, Hashable, CustomStringConvertible {
     case download(DownloadError)
     /// A cache file was unusable or could not be written.
     case cache(CacheError)
-    /// `load()` or `refresh()` was called from inside the loader's own event
-    /// handler on the thread running the chain; nothing was done.
+    /// Thrown by `load()` or `refresh()` called from inside the loader's own
+    /// event handler, on the thread running an operation: nothing was done,
+    /// and polling was not started. Never the error of an event.
     case reentrantCall
 
     public var description: String {

@@ -1,18 +1,13 @@
 import CPCRE2
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The default engine: PCRE2 with its JIT compiler.
 ///
 /// Patterns are compiled in UTF mode; `unicodeClasses` maps to `PCRE2_UCP`
 /// and `caseInsensitive` to `PCRE2_CASELESS`. Searches run under a match
 /// context carrying the `Limits`, so a catastrophic pattern stops with
-/// `.limitExceeded` instead of spinning.
+/// `.limitExceeded` instead of spinning, and on a JIT stack of the thread's
+/// own that may grow to `Limits.heapLimitKiB`, so that a long subject is
+/// answered as ICU answers it.
 public struct PCRE2Engine: RegexEngine {
     /// Creates the engine.
     public init() {}
@@ -55,7 +50,7 @@ final class PCRE2Pattern: CompiledPattern, @unchecked Sendable {
     deinit { pcre2_code_free_8(code) }
 
     func search(_ subject: MatchSubject) -> MatchOutcome {
-        let matchData = PCRE2MatchData.forCurrentThread()
+        let matchData = PCRE2ThreadState.current.matchData
         let rc = subject.utf8.withUnsafeBufferPointer { buf in
             pcre2_match_8(code, buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, 0,
                           UInt32(PCRE2_NO_UTF_CHECK), matchData, context.pointer)
@@ -72,6 +67,11 @@ final class PCRE2Pattern: CompiledPattern, @unchecked Sendable {
 
 /// A PCRE2 match context holding the search limits; read-only once made, so
 /// one per distinct `Limits` is shared by all patterns and threads.
+///
+/// The JIT's stack is not in the context (a stack must not serve two
+/// searches at once): the context names a callback that PCRE2 calls at the
+/// start of each JIT search, which hands over the calling thread's stack for
+/// this context's size (`PCRE2ThreadState.jitStack(maxKiB:)`).
 final class PCRE2MatchContext: @unchecked Sendable {
     let pointer: OpaquePointer
 
@@ -79,6 +79,11 @@ final class PCRE2MatchContext: @unchecked Sendable {
         pointer = pcre2_match_context_create_8(nil)!
         pcre2_set_match_limit_8(pointer, limits.matchLimit)
         pcre2_set_heap_limit_8(pointer, limits.heapLimitKiB)
+        // The size travels as the callback's data pointer, so the callback
+        // needs nothing that could be freed under it.
+        pcre2_jit_stack_assign_8(pointer, { data in
+            PCRE2ThreadState.current.jitStack(maxKiB: UInt32(truncatingIfNeeded: UInt(bitPattern: data)))
+        }, UnsafeMutableRawPointer(bitPattern: UInt(limits.jitStackKiB)))
     }
 
     deinit { pcre2_match_context_free_8(pointer) }
@@ -87,23 +92,5 @@ final class PCRE2MatchContext: @unchecked Sendable {
 
     static func shared(for limits: Limits) -> PCRE2MatchContext {
         cache.value(for: limits) { PCRE2MatchContext(limits: limits) }
-    }
-}
-
-/// Per-thread PCRE2 match data, so that a search allocates nothing.
-enum PCRE2MatchData {
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { pointer in
-            if let pointer { pcre2_match_data_free_8(OpaquePointer(pointer)) }
-        }
-        return key
-    }()
-
-    static func forCurrentThread() -> OpaquePointer {
-        if let existing = pthread_getspecific(key) { return OpaquePointer(existing) }
-        let data = pcre2_match_data_create_8(1, nil)!
-        pthread_setspecific(key, UnsafeRawPointer(data))
-        return data
     }
 }

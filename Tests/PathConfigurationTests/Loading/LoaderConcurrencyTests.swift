@@ -24,7 +24,7 @@ struct LoaderConcurrencyTests {
     func readersSeeWholeConfigurations() throws {
         let bed = try LoaderTestBed(serving: Self.whole("A"))
         let loader = try bed.loader(sources: [.server(bed.url)])
-        loader.load()
+        try loader.load()
         let first = try #require(loader.current)
         let expected = [
             "A": "{\"r0\":\"A\",\"shared\":\"A2\",\"r1\":\"A\",\"r2\":\"A\",\"r3\":\"A\"}",
@@ -56,7 +56,7 @@ struct LoaderConcurrencyTests {
         for round in 1...60 {
             let letter = round % 2 == 1 ? "B" : "A"
             try bed.nginx.put("config.json", Self.whole(letter))
-            let events = loader.refresh()
+            let events = try loader.refresh()
             if events.map(summary) == ["server:applied"] { applied += 1 }
             #expect(Fixture.versionOf(loader.current) == letter)
         }

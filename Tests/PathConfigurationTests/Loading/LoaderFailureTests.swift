@@ -23,7 +23,7 @@ struct LoaderFailureTests {
     func nginxFailure(_ failure: NginxFailure) throws {
         let bed = try LoaderTestBed()
         let loader = try bed.loader { $0.maxBodyBytes = 4096 }
-        #expect(loader.load().map(summary) == ["file:applied", "server:applied"])
+        #expect(try loader.load().map(summary) == ["file:applied", "server:applied"])
         let good = try #require(loader.current)
         let before = try #require(bytes(of: bed.cacheFile()))
 
@@ -38,7 +38,7 @@ struct LoaderFailureTests {
         case .serverDown: bed.nginx.stop()
         }
         bed.log.clear()
-        let events = loader.refresh()
+        let events = try loader.refresh()
 
         #expect(events.map(summary) == ["server:failed"])
         #expect(bed.log.all.map(summary) == ["server:failed"])
@@ -58,7 +58,7 @@ struct LoaderFailureTests {
 
         // A new loader still finds the good copy in the cache.
         let next = try bed.loader { $0.maxBodyBytes = 4096 }
-        let nextEvents = next.load()
+        let nextEvents = try next.load()
         #expect(nextEvents.map(summary) == ["file:applied", "cache:applied", "server:failed"])
         #expect(Fixture.versionOf(next.current) == "v1")
         #expect(bytes(of: bed.cacheFile()) == before)
@@ -71,11 +71,11 @@ struct LoaderFailureTests {
         defer { server.stop() }
         let bed = try LoaderTestBed(serving: nil)
         let loader = try bed.loader(sources: [.server(server.url)])
-        #expect(loader.load().map(summary) == ["server:applied"])
+        #expect(try loader.load().map(summary) == ["server:applied"])
         let good = loader.current
         let before = try #require(bytes(of: bed.cacheFile(server.url)))
 
-        let events = loader.refresh()
+        let events = try loader.refresh()
         #expect(events.map(summary) == ["server:failed"])
         guard case .failed(.download(let error)) = events.first?.outcome else { Issue.record("expected a download failure"); return }
         #expect(error.code == .truncated)
@@ -91,12 +91,12 @@ struct LoaderFailureTests {
         defer { server.stop() }
         let bed = try LoaderTestBed(serving: nil)
         let loader = try bed.loader(sources: [.server(server.url)]) { $0.timeout = .milliseconds(500) }
-        #expect(loader.load().map(summary) == ["server:applied"])
+        #expect(try loader.load().map(summary) == ["server:applied"])
         let good = loader.current
         let before = try #require(bytes(of: bed.cacheFile(server.url)))
 
         let start = Date()
-        let events = loader.refresh()
+        let events = try loader.refresh()
         let elapsed = Date().timeIntervalSince(start)
         guard case .failed(.download(let error)) = events.first?.outcome else { Issue.record("expected a download failure"); return }
         #expect(error.code == .timeout)
@@ -138,7 +138,7 @@ struct LoaderFailureTests {
         bed.nginx.stop()
 
         let loader = try bed.loader()
-        let events = loader.load()
+        let events = try loader.load()
         #expect(events.map(summary) == ["file:applied", "cache:warning", "server:failed"])
         guard case .warning(.cache(let error)) = events[1].outcome else { Issue.record("expected a cache warning"); return }
         #expect(error.code == .corrupt)
@@ -156,7 +156,7 @@ struct LoaderFailureTests {
         try Corruption.flippedByte.apply(to: bed.cacheFile(), otherEntry: [])
 
         let loader = try bed.loader()
-        #expect(loader.load().map(summary) == ["file:applied", "cache:warning", "server:applied"])
+        #expect(try loader.load().map(summary) == ["file:applied", "cache:warning", "server:applied"])
         #expect(bed.nginx.accessLog(waitingFor: 2).last?.hasPrefix("GET /config.json 200 inm=[] ims=[]") == true)
         #expect(bytes(of: bed.cacheFile()) == good)
     }
@@ -170,7 +170,7 @@ struct LoaderFailureTests {
         try Data("pathconfig-cache 1\nurl \(bed.url)\nbody-len".utf8).write(to: URL(fileURLWithPath: bed.cacheDirectory + "/.\(name).tmp-1-0000000000000000"))
         bed.nginx.stop()
         let loader = try bed.loader()
-        #expect(loader.load().map(summary) == ["file:applied", "cache:applied", "server:failed"])
+        #expect(try loader.load().map(summary) == ["file:applied", "cache:applied", "server:failed"])
         #expect(Fixture.versionOf(loader.current) == "v1")
     }
 
@@ -179,7 +179,7 @@ struct LoaderFailureTests {
         let bed = try LoaderTestBed()
         let blocker = try Fixture.file("a file, not a directory", in: bed.directory, name: "blocker")
         let loader = try bed.loader { $0.cacheDirectory = blocker + "/cache" }
-        let events = loader.load()
+        let events = try loader.load()
         // Reading it warns too (a path through a file is not "no copy yet").
         #expect(events.map(summary) == ["file:applied", "cache:warning", "server:applied", "cache:warning"])
         guard case .warning(.cache(let read)) = events[1].outcome, case .warning(.cache(let write)) = events[3].outcome else {
@@ -196,7 +196,7 @@ struct LoaderFailureTests {
     func badBundledFile() throws {
         let bed = try LoaderTestBed()
         let loader = try bed.loader(sources: [.file(bed.directory + "/missing.json"), .data(Array("{".utf8), name: "inline"), .server(bed.url)])
-        let events = loader.load()
+        let events = try loader.load()
         #expect(events.map(summary) == ["file:failed", "data:failed", "server:applied"])
         #expect(events[0].error == .configuration(ConfigurationError(code: .io, message: "cannot open \(bed.directory)/missing.json: No such file or directory")))
         guard case .failed(.configuration(let error)) = events[1].outcome else { Issue.record("expected a configuration error"); return }

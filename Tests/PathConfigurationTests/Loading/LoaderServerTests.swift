@@ -12,7 +12,7 @@ struct LoaderServerTests {
         let bed = try LoaderTestBed()
         let loader = try bed.loader()
         #expect(loader.current == nil)
-        let events = loader.load()
+        let events = try loader.load()
         #expect(events.map(summary) == ["file:applied", "server:applied"])
         #expect(bed.log.all.map(summary) == events.map(summary))
         #expect(Fixture.versionOf(loader.current) == "v1")
@@ -40,7 +40,7 @@ struct LoaderServerTests {
         bed.nginx.stop()
 
         let loader = try bed.loader()
-        let events = loader.load()
+        let events = try loader.load()
         #expect(events.map(summary) == ["file:applied", "cache:applied", "server:failed"])
         #expect(Fixture.versionOf(loader.current) == "v1")
         #expect(loader.currentEvent?.origin == .cache)
@@ -55,12 +55,12 @@ struct LoaderServerTests {
     func notModified() throws {
         let bed = try LoaderTestBed()
         let loader = try bed.loader()
-        loader.load()
+        try loader.load()
         let configuration = try #require(loader.current)
         let before = bytes(of: bed.cacheFile())
         let etag = String(decoding: before ?? [], as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("etag ") }?.dropFirst(5)
 
-        let events = loader.refresh()
+        let events = try loader.refresh()
         #expect(events.map(summary) == ["server:notModified"])
         #expect(loader.current === configuration)
         #expect(bytes(of: bed.cacheFile()) == before)
@@ -70,7 +70,7 @@ struct LoaderServerTests {
 
         // A new loader (a new process) sends the validators stored in the cache file.
         let second = try bed.loader()
-        #expect(second.load().map(summary) == ["file:applied", "cache:applied", "server:notModified"])
+        #expect(try second.load().map(summary) == ["file:applied", "cache:applied", "server:notModified"])
         #expect(bed.nginx.accessLog(waitingFor: 3).last?.hasPrefix("GET /config.json 304 inm=[\(etag ?? "?")]") == true)
         #expect(Fixture.versionOf(second.current) == "v1")
         #expect(bytes(of: bed.cacheFile()) == before)
@@ -80,11 +80,11 @@ struct LoaderServerTests {
     func newVersion() throws {
         let bed = try LoaderTestBed()
         let loader = try bed.loader()
-        loader.load()
+        try loader.load()
         let old = try #require(loader.current)
         try bed.nginx.put("config.json", Fixture.version("v2"))
 
-        let events = loader.refresh()
+        let events = try loader.refresh()
         #expect(events.map(summary) == ["server:applied"])
         #expect(Fixture.versionOf(loader.current) == "v2")
         #expect(Fixture.versionOf(old) == "v1")
@@ -98,11 +98,11 @@ struct LoaderServerTests {
         let bed = try LoaderTestBed()
         let url = bed.nginx.url("needs-accept.json")
         let with = try bed.loader(sources: [.server(url, headers: [("Accept", "application/json"), ("X-Test", "yes")])]) { $0.userAgent = "pathconfig-tests/1" }
-        #expect(with.load().map(summary) == ["server:applied"])
+        #expect(try with.load().map(summary) == ["server:applied"])
         #expect(bed.nginx.accessLog(waitingFor: 1).last?.contains("200 inm=[] ims=[] accept=[application/json] x-test=[yes] ua=[pathconfig-tests/1]") == true)
 
         let without = try bed.loader(sources: [.server(url)]) { $0.cacheDirectory = nil }
-        let events = without.load()
+        let events = try without.load()
         guard case .failed(.download(let error)) = events.first?.outcome else { Issue.record("expected a failure"); return }
         #expect(error.code == .httpStatus)
         #expect(error.httpStatus == 406)
@@ -114,7 +114,7 @@ struct LoaderServerTests {
     func redirect() throws {
         let bed = try LoaderTestBed()
         let loader = try bed.loader(sources: [.server(bed.nginx.url("redirect.json"))])
-        #expect(loader.load().map(summary) == ["server:applied"])
+        #expect(try loader.load().map(summary) == ["server:applied"])
         #expect(Fixture.versionOf(loader.current) == "v1")
     }
 
@@ -124,7 +124,7 @@ struct LoaderServerTests {
         try bed.nginx.put("v2.json", Fixture.version("v2"))
         let a = bed.nginx.url("config.json?v=1"), b = bed.nginx.url("v2.json")
         let loader = try bed.loader(sources: [.server(a), .server(b)])
-        #expect(loader.load().map(summary) == ["server:applied", "server:applied"])
+        #expect(try loader.load().map(summary) == ["server:applied", "server:applied"])
         #expect(Fixture.versionOf(loader.current) == "v2")
         #expect(bed.cacheFile(a) != bed.cacheFile(b))
         #expect(String(decoding: bytes(of: bed.cacheFile(a)) ?? [], as: UTF8.self).contains("url \(a)\n"))
@@ -135,9 +135,9 @@ struct LoaderServerTests {
     func laterSourceWins() throws {
         let bed = try LoaderTestBed()
         let loader = try bed.loader(sources: [.server(bed.url), .data(Array(Fixture.bundle.utf8), name: "embedded")])
-        #expect(loader.load().map(summary) == ["server:applied", "data:applied"])
+        #expect(try loader.load().map(summary) == ["server:applied", "data:applied"])
         try bed.nginx.put("config.json", Fixture.version("v2"))
-        let events = loader.refresh()
+        let events = try loader.refresh()
         #expect(events.map(summary) == ["server:superseded"])
         #expect(Fixture.versionOf(loader.current) == "bundle")
         #expect(String(decoding: bytes(of: bed.cacheFile()) ?? [], as: UTF8.self).hasSuffix(Fixture.version("v2")))
@@ -147,8 +147,8 @@ struct LoaderServerTests {
     func noCacheDirectory() throws {
         let bed = try LoaderTestBed()
         let loader = try bed.loader { $0.cacheDirectory = nil }
-        #expect(loader.load().map(summary) == ["file:applied", "server:applied"])
-        #expect(loader.refresh().map(summary) == ["server:notModified"])
+        #expect(try loader.load().map(summary) == ["file:applied", "server:applied"])
+        #expect(try loader.refresh().map(summary) == ["server:notModified"])
         #expect(bed.nginx.accessLog(waitingFor: 2).last?.hasPrefix("GET /config.json 304 inm=[\"") == true)
         #expect(!FileManager.default.fileExists(atPath: bed.cacheDirectory))
     }
@@ -160,9 +160,9 @@ struct LoaderServerTests {
         let directory = try TemporaryDirectory.make("same")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let loader = try ConfigurationLoader(sources: [.server(server.url)], options: LoaderOptions(cacheDirectory: directory))
-        #expect(loader.load().map(summary) == ["server:applied"])
+        #expect(try loader.load().map(summary) == ["server:applied"])
         let configuration = loader.current
-        #expect(loader.refresh().map(summary) == ["server:notModified"])
+        #expect(try loader.refresh().map(summary) == ["server:notModified"])
         #expect(loader.current === configuration)
     }
 
@@ -170,7 +170,7 @@ struct LoaderServerTests {
     func polling() throws {
         let bed = try LoaderTestBed()
         let loader = try bed.loader { $0.refreshInterval = .milliseconds(50) }
-        loader.load()
+        try loader.load()
         try bed.nginx.put("config.json", Fixture.version("v2"))
         let deadline = Date().addingTimeInterval(10)
         while Fixture.versionOf(loader.current) != "v2" && Date() < deadline { usleep(10_000) }
@@ -188,7 +188,7 @@ struct LoaderServerTests {
         let bed = try LoaderTestBed()
         do {
             let loader = try bed.loader { $0.refreshInterval = .milliseconds(20) }
-            loader.load()
+            try loader.load()
             usleep(150_000)
         }
         usleep(100_000) // let nginx log the last request
@@ -198,19 +198,55 @@ struct LoaderServerTests {
         #expect(bed.nginx.accessLog().count == requests)
     }
 
-    @Test("refresh() from the event handler is refused instead of deadlocking")
-    func reentrantRefresh() throws {
+    @Test("load() and refresh() from the event handler throw reentrantCall instead of deadlocking")
+    func reentrantCalls() throws {
         let bed = try LoaderTestBed()
         let loader = try bed.loader()
-        let nested = EventLog()
+        let notes = Notes()
         loader.setEventHandler { [weak loader] event in
             guard event.origin == .server, let loader else { return }
-            for e in loader.refresh() { nested.handler(e) }
+            Self.note(notes, "load") { () throws(LoaderError) in try loader.load() }
+            Self.note(notes, "refresh") { () throws(LoaderError) in try loader.refresh() }
         }
-        loader.load()
-        #expect(nested.all.map(\.outcome) == [.failed(.reentrantCall)])
+        #expect(try loader.load().map(summary) == ["file:applied", "server:applied"])
+        #expect(notes.all == ["load: reentrantCall", "refresh: reentrantCall"])
         // From another thread, it works.
-        #expect(loader.refresh().map(summary) == ["server:notModified"])
+        #expect(try loader.refresh().map(summary) == ["server:notModified"])
+    }
+
+    @Test("a load() refused inside the handler starts no polling")
+    func refusedLoadStartsNoPolling() throws {
+        let bed = try LoaderTestBed()
+        let loader = try bed.loader { $0.refreshInterval = .milliseconds(50) }
+        let notes = Notes()
+        loader.setEventHandler { [weak loader] event in
+            guard event.origin == .server, let loader else { return }
+            Self.note(notes, "load") { () throws(LoaderError) in try loader.load() }
+        }
+        // refresh() before the first load() runs the chain without polling;
+        // the load() its handler tries is refused, and must not start it.
+        #expect(try loader.refresh().map(summary) == ["file:applied", "server:applied"])
+        #expect(notes.all == ["load: reentrantCall"])
+        usleep(100_000) // let nginx log the last request
+        let requests = bed.nginx.accessLog().count
+        usleep(400_000) // eight intervals
+        #expect(bed.nginx.accessLog().count == requests, "no request after the refused load(): nothing polls")
+        #expect(notes.all.count == 1, "no event from a polling thread")
+        // The load() the host asks for starts polling as usual.
+        try loader.load()
+        let deadline = Date().addingTimeInterval(10)
+        while bed.nginx.accessLog().count < requests + 3 && Date() < deadline { usleep(10_000) }
+        #expect(bed.nginx.accessLog().count >= requests + 3)
+        loader.stop()
+    }
+
+    /// Runs a loader call from a handler and notes how it ended.
+    private static func note(_ notes: Notes, _ name: String, _ call: () throws(LoaderError) -> [LoaderEvent]) {
+        do throws(LoaderError) {
+            notes.add("\(name): returned \(try call().count) events")
+        } catch {
+            notes.add("\(name): \(error == .reentrantCall ? "reentrantCall" : "\(error)")")
+        }
     }
 
     @Test("HTTPS: a server whose certificate the CA file vouches for works; an unknown one is refused")
@@ -222,12 +258,12 @@ struct LoaderServerTests {
         let url = nginx.httpsURL("config.json")
 
         let trusted = try ConfigurationLoader(sources: [.server(url)], options: LoaderOptions(cacheDirectory: directory, caFile: nginx.certificate))
-        #expect(trusted.load().map(summary) == ["server:applied"])
+        #expect(try trusted.load().map(summary) == ["server:applied"])
         #expect(Fixture.versionOf(trusted.current) == "v1")
-        #expect(trusted.refresh().map(summary) == ["server:notModified"])
+        #expect(try trusted.refresh().map(summary) == ["server:notModified"])
 
         let untrusted = try ConfigurationLoader(sources: [.server(url)])
-        let events = untrusted.load()
+        let events = try untrusted.load()
         guard case .failed(.download(let error)) = events.first?.outcome else { Issue.record("expected a download failure"); return }
         #expect(error.code == .transport)
         #expect(error.message.contains("certificate"), "\(error.message)")
@@ -246,7 +282,7 @@ struct LoaderServerTests {
         }
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            loader.load()
+            #expect(throws: Never.self) { try loader.load() }
             done.signal()
         }
         entered.wait()
@@ -259,8 +295,8 @@ struct LoaderServerTests {
             calls.add(1)
             loader?.setEventHandler(nil) // no deadlock
         }
-        loader.load()
-        loader.load()
+        try loader.load()
+        try loader.load()
         #expect(calls.value == 1)
     }
 
@@ -268,9 +304,9 @@ struct LoaderServerTests {
     func loadTwice() throws {
         let bed = try LoaderTestBed()
         let loader = try bed.loader()
-        loader.load()
+        try loader.load()
         let configuration = loader.current
-        let events = loader.load()
+        let events = try loader.load()
         #expect(events.map(summary) == ["file:superseded", "server:notModified"])
         #expect(loader.current === configuration)
         #expect(bed.nginx.accessLog(waitingFor: 2).last?.hasPrefix("GET /config.json 304 inm=[\"") == true)
@@ -280,7 +316,7 @@ struct LoaderServerTests {
     func refreshFirst() throws {
         let bed = try LoaderTestBed()
         let loader = try bed.loader()
-        #expect(loader.refresh().map(summary) == ["file:applied", "server:applied"])
-        #expect(loader.refresh().map(summary) == ["server:notModified"])
+        #expect(try loader.refresh().map(summary) == ["file:applied", "server:applied"])
+        #expect(try loader.refresh().map(summary) == ["server:notModified"])
     }
 }

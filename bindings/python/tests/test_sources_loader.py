@@ -9,6 +9,7 @@ Without nginx these tests fail; they never skip."""
 from __future__ import annotations
 
 import gc
+import os
 import sys
 import threading
 import time
@@ -470,6 +471,46 @@ def test_calls_from_inside_the_callback(server: Nginx, bundle: Path, cache_dir: 
         assert results[2] == "v1", "current works inside, and is the applied configuration"
         loader.refresh()
         assert isinstance(results[3], LoaderEvent), "the replacement is called"
+    finally:
+        loader.close()
+
+
+def native_threads() -> int:
+    """The threads of this process, the library's included (Linux)."""
+    return len(os.listdir("/proc/self/task"))
+
+
+def test_a_refused_load_starts_nothing(server: Nginx, bundle: Path, cache_dir: Path) -> None:
+    refused: List[MisuseError] = []
+    seen: List[LoaderEvent] = []
+    loader: Optional[Loader] = None
+
+    def on_change(event: LoaderEvent) -> None:
+        assert loader is not None
+        seen.append(event)
+        if event.source_kind == SourceKind.SERVER:
+            try:
+                loader.load()
+            except MisuseError as exc:
+                refused.append(exc)
+
+    loader = Loader(chain(bundle, server), cache_dir=cache_dir, timeout=5, refresh_interval=0.05, on_change=on_change)
+    try:
+        threads = native_threads()
+        # refresh() before the first load() runs the chain without polling, so
+        # polling could only come from the load() refused inside on_change.
+        assert summary(loader.refresh()) == "file:applied server:applied"
+        assert len(refused) == 1 and refused[0].code == ErrorCode.E_MISUSE
+        assert "pathconfig_loader_load" in refused[0].message and "own callback" in refused[0].message
+        time.sleep(0.1)  # let nginx log the last request
+        events, requests = len(seen), len(server.log("GET /config.json"))
+        time.sleep(0.4)  # eight intervals
+        assert len(seen) == events, f"no polling event after the refused load: {summary(seen)}"
+        assert len(server.log("GET /config.json")) == requests, "no request after the refused load"
+        assert native_threads() <= threads, "no thread started"
+        # The host's own load() starts polling: the checks above would see it.
+        loader.load()
+        assert wait_for(lambda: len(seen) >= events + 6), f"polling after load(): {summary(seen)}"
     finally:
         loader.close()
 

@@ -921,7 +921,8 @@ impl Loader {
     /// [`ErrorCode::Download`], [`Io`](ErrorCode::Io),
     /// [`Json`](ErrorCode::Json), [`Schema`](ErrorCode::Schema),
     /// [`Regex`](ErrorCode::Regex), [`Limit`](ErrorCode::Limit);
-    /// [`ErrorCode::Misuse`] from inside this loader's callback.
+    /// [`ErrorCode::Misuse`] from inside this loader's callback (nothing is
+    /// run, and polling is not started).
     ///
     /// # Panics
     ///
@@ -944,7 +945,7 @@ impl Loader {
     /// The last failure: [`ErrorCode::Download`], [`Json`](ErrorCode::Json),
     /// [`Schema`](ErrorCode::Schema), [`Regex`](ErrorCode::Regex),
     /// [`Limit`](ErrorCode::Limit), ...; [`ErrorCode::Misuse`] from inside
-    /// this loader's callback.
+    /// this loader's callback (nothing is run).
     ///
     /// # Panics
     ///

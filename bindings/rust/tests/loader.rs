@@ -573,6 +573,44 @@ fn server_down_the_cached_copy_is_used() {
 }
 
 #[test]
+fn server_a_load_refused_inside_the_callback_starts_nothing() {
+    let bed = Bed::new();
+    let loader = Arc::new(Loader::new(&bed.sources(), &bed.options().refresh_interval(Duration::from_millis(50))).unwrap());
+    let weak = Arc::downgrade(&loader);
+    let refused = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::new(AtomicUsize::new(0));
+    let (refused_log, seen_count) = (Arc::clone(&refused), Arc::clone(&seen));
+    loader.set_callback(Some(move |e: &LoaderEvent| {
+        seen_count.fetch_add(1, Ordering::SeqCst);
+        if e.source_kind == SourceKind::Server {
+            let loader = weak.upgrade().expect("the loader is alive");
+            let outcome = loader.load().map_err(|err| (err.code(), err.message().to_string()));
+            refused_log.lock().unwrap().push(outcome);
+        }
+    }));
+    // refresh() before the first load() runs the chain without polling, so
+    // polling could only come from the load() refused inside the callback.
+    loader.refresh().expect("refresh");
+    assert_eq!(current_version(&loader), "v1");
+    {
+        let refused = refused.lock().unwrap();
+        assert_eq!(refused.len(), 1);
+        let (code, message) = refused[0].clone().expect_err("load() inside the callback is refused");
+        assert_eq!(code, ErrorCode::Misuse);
+        assert!(message.contains("pathconfig_loader_load") && message.contains("own callback"), "{message}");
+    }
+    thread::sleep(Duration::from_millis(100)); // let nginx log the last request
+    let (events, requests) = (seen.load(Ordering::SeqCst), bed.server.log_lines(&["GET /config.json"], 0).len());
+    thread::sleep(Duration::from_millis(400)); // eight intervals
+    assert_eq!(seen.load(Ordering::SeqCst), events, "no polling event after the refused load");
+    assert_eq!(bed.server.log_lines(&["GET /config.json"], 0).len(), requests, "no request after the refused load");
+    // The host's own load() starts polling: the checks above would see it.
+    loader.load().expect("load");
+    wait_for("polling events", || seen.load(Ordering::SeqCst) >= events + 6);
+    loader.clear_callback(); // waits for a callback that holds the loader
+}
+
+#[test]
 fn server_threads_resolve_through_current_while_another_refreshes() {
     const READERS: usize = 4;
     const REFRESHES: usize = 20;

@@ -75,3 +75,14 @@ final class Counter: Sendable {
     /// The current count.
     var value: Int { count.load(ordering: .sequentiallyConsistent) }
 }
+
+/// Lines of text threads and closures can share, in the order added.
+final class Notes: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    /// Adds `line`.
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+
+    /// Everything added so far.
+    var all: [String] { lines.withLock { $0 } }
+}

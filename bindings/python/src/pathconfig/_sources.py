@@ -600,7 +600,8 @@ class Loader(OwnedHandle):
                 the last failure, its message starting with the source
                 (``"server URL: ..."``). A failing source while another gives
                 a configuration is not an error here: it is a ``FAILED`` event.
-            MisuseError: called from inside this loader's ``on_change``.
+            MisuseError: called from inside this loader's ``on_change``:
+                nothing was run, and polling was not started.
             ClosedError: the loader was closed.
         """
         return self._run(_lib.pathconfig_loader_load)
@@ -617,7 +618,8 @@ class Loader(OwnedHandle):
         Raises:
             DownloadError, ConfigError: a step failed (the last failure):
                 :attr:`current` and the cache file are as they were.
-            MisuseError: called from inside this loader's ``on_change``.
+            MisuseError: called from inside this loader's ``on_change``:
+                nothing was run.
             ClosedError: the loader was closed.
         """
         return self._run(_lib.pathconfig_loader_refresh)
