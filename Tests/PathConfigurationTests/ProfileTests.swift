@@ -28,6 +28,9 @@ struct ProfileTests {
         (.turboIOS, false, "https://x.dev//", "/"),
         (.turboIOS, true, "https://x.dev/a?q=é", "/a?q=%C3%A9"),
         (.hotwireAndroid, true, "https://x.dev/a%20b?q=é", "/a%20b?q=é"),
+        // Delimiters count by byte: a combining mark after "#" or "?" does not hide it.
+        (.hotwireAndroid, true, "https://x.dev/a#\u{301}b", "/a"),
+        (.hotwireIOS, true, "https://x.dev/a?\u{301}", "/a?%CC%81"),
         (.hotwireIOS, false, "https://x.dev/a?q=1", "/a"),
         (.hotwireIOS, true, "https://x.dev/a?", "/a?"),
         (.hotwireIOS, true, "https://x.dev/a#x?y", "/a"),

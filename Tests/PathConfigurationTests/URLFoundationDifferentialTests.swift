@@ -11,7 +11,7 @@ struct URLFoundationDifferentialTests {
     /// readers: escapes valid and malformed, encoded slashes, spaces, bytes
     /// that are not UTF-8, characters a URL may not hold, non-ASCII text.
     static let pieces = ["a", "/", "//", "%2F", "%20", " ", "%C3%A9", "é", "%zz", "%", "%ff", "%e2%82", "[", "]",
-                         "|", "{", "\\", "\"", ":", "@", "!$&'()*+,;=", "~", "-._", "?", "%3F", "€", "日本", "\t", "^"]
+                         "|", "{", "\\", "\"", ":", "@", "!$&'()*+,;=", "~", "-._", "?", "%3F", "€", "日本", "\t", "^", "\u{301}", "#", "#\u{301}", "?\u{301}", "/\u{301}"]
 
     static func urls(count: Int, seed: UInt64) -> [String] {
         var rng = HostileInputTests.SplitMix(state: seed)

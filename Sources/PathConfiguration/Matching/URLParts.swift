@@ -21,21 +21,23 @@ struct URLParts: Equatable {
         while i < utf8.endIndex, Self.isSchemeChar(utf8[i]) { i = utf8.index(after: i) }
         guard i < utf8.endIndex, utf8[i] == UInt8(ascii: ":") else { return nil }
         scheme = String(input[input.startIndex..<i]).lowercased()
-        var rest = input[utf8.index(after: i)...]
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
-        if rest.hasPrefix("//") {
-            let afterSlashes = rest.index(rest.startIndex, offsetBy: 2)
-            let end = rest[afterSlashes...].firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-            authority = String(rest[afterSlashes..<end])
-            rest = rest[end...]
+        // Delimiters are found by byte, never by Character: "#" followed by a
+        // combining mark is one Character but still ends the path.
+        var start = utf8.index(after: i)
+        let end = utf8[start...].firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+        if utf8[start..<end].starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
+            let afterSlashes = utf8.index(start, offsetBy: 2)
+            let authorityEnd = utf8[afterSlashes..<end].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? end
+            authority = String(input[afterSlashes..<authorityEnd])
+            start = authorityEnd
         } else {
             authority = nil
         }
-        if let q = rest.firstIndex(of: "?") {
-            path = rest[..<q]
-            query = rest[rest.index(after: q)...]
+        if let q = utf8[start..<end].firstIndex(of: UInt8(ascii: "?")) {
+            path = input[start..<q]
+            query = input[utf8.index(after: q)..<end]
         } else {
-            path = rest
+            path = input[start..<end]
             query = nil
         }
     }
