@@ -6,18 +6,27 @@ import PackageDescription
 ///
 /// Targets by role:
 /// - `PathConfiguration`: the Swift core (model, decoding, matching with the
-///   default PCRE2 engine, resolution). FoundationEssentials only.
+///   default PCRE2 engine, resolution, and the loader: sources, cache,
+///   downloads). No Foundation at all: files through POSIX calls, JSON through
+///   its own reader.
+/// - `CPCRE2`: the system library libpcre2-8, found with pkg-config.
 /// - `CHTTP`: a small C shim that loads libcurl at run time for downloads.
 /// - `PathConfigurationFoundation`: the NSRegularExpression engine; the only
-///   target that imports full Foundation (ICU).
-/// - `PathConfigurationC`: the `@_cdecl` exports that make `libpathconfig.so`.
-/// - `pathconfig-cli`: the `pathconfig` command line tool (the product name
-///   differs from the dylib's only because SwiftPM needs unique product names;
-///   `make` installs it as `pathconfig`).
+///   library target that imports Foundation (the bench and tests do too).
+/// - `PathConfigurationC`: the `@_cdecl` exports that make `libpathconfig.so`,
+///   the library the C header describes and the Python and Rust bindings load.
+/// - `pathconfig-cli`: the `pathconfig` command line tool, which links the
+///   core and the Foundation engine directly, not through the C library (the
+///   product name differs from the dylib's only because SwiftPM needs unique
+///   product names; `make cli` builds it as `out/bin/pathconfig` and `make
+///   install` installs it as `pathconfig`).
 /// - `pathconfig-bench`: `make bench`, libpathconfig against the apps' own loop.
-/// - `pathconfig-fuzz-prefilter`: `make fuzz-prefilter`, the prefilter against
-///   no prefilter under libFuzzer (built plainly, a seeded random loop); a
-///   target only, not a product.
+/// - `pathconfig-fuzz-prefilter`: the prefilter against no prefilter, under
+///   libFuzzer (`make fuzz-prefilter`) or built plainly as a seeded random loop
+///   (`make fuzz-prefilter-loop`); not in `products`, though `swift build
+///   --product` builds it as it does any executable target of the root package.
+/// - `PrefilterFuzzing`, `HTTPTestSupport`: code the tests (and the fuzz
+///   target) share; the three test targets, by what they test.
 let package = Package(
     name: "libpathconfig",
     products: [
@@ -90,7 +99,8 @@ let package = Package(
             name: "PathConfigurationTests",
             dependencies: ["PathConfiguration", "PathConfigurationFoundation", "HTTPTestSupport", "PrefilterFuzzing"]
         ),
-        // The C ABI's lists against the core's tables they are made from.
+        // The C ABI's lists against the core's tables they are made from, and
+        // against the header's constants.
         .testTarget(
             name: "PathConfigurationCTests",
             dependencies: ["PathConfigurationC", "PathConfiguration"]

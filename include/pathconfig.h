@@ -110,7 +110,7 @@ extern "C" {
 #define PATHCONFIG_E_SCHEMA    2  /**< JSON, but not a path configuration (missing or mistyped key); line/column, and rule_index/pattern_index when a rule is at fault. */
 #define PATHCONFIG_E_REGEX     3  /**< A pattern the regex engine rejects; rule_index, pattern_index, line/column of the pattern string; the message gives the offset in the pattern. */
 #define PATHCONFIG_E_OPTIONS   4  /**< options_json is malformed, has an unknown key or a bad value (e.g. an unknown profile). */
-#define PATHCONFIG_E_IO        5  /**< The file could not be opened or read. */
+#define PATHCONFIG_E_IO        5  /**< The file could not be opened or read; os_error holds errno. */
 #define PATHCONFIG_E_LIMIT     6  /**< The input exceeds a limit: document size, nesting depth, rule or pattern counts, pattern length. */
 #define PATHCONFIG_E_BACKEND   7  /**< The requested regex backend is not built into this library ("foundation" never is). */
 #define PATHCONFIG_E_ARGUMENT  8  /**< A NULL, non-UTF-8 or out-of-range argument, or an unknown typed key. */
@@ -146,8 +146,9 @@ typedef struct pathconfig_result pathconfig_result;
 
 /**
  * Why a call failed. Caller-allocated (e.g. on the stack); the library fills
- * it on failure and clears it (code 0, message "", positions 0, indices -1) on
- * success. Nothing in it needs freeing. Fields are only ever appended.
+ * it on failure and clears it (code 0, message "", positions 0, indices -1,
+ * os_error 0) on success. Nothing in it needs freeing. Fields are only ever
+ * appended.
  */
 typedef struct pathconfig_error {
     int  code;           /**< 0 = ok, else a PATHCONFIG_E_* constant. */
@@ -155,6 +156,7 @@ typedef struct pathconfig_error {
     char message[512];   /**< NUL-terminated UTF-8, human readable; does not repeat line and column (print "LINE:COLUMN: MESSAGE" when line > 0). Cut at a character boundary if longer. */
     int  rule_index;     /**< 0-based index of the rule at fault, -1 when not applicable. */
     int  pattern_index;  /**< 0-based index of the pattern within that rule, -1 when not applicable. */
+    int  os_error;       /**< For PATHCONFIG_E_IO, the errno(3) value of the failed system call (ENOENT, EACCES, EISDIR, ...), to classify the failure without reading the message; 0 otherwise. */
 } pathconfig_error;
 
 /* ---------------------------------------------------------------------------
@@ -232,7 +234,8 @@ PATHCONFIG_API pathconfig *pathconfig_load_json(const char *json, size_t len,
  * @param err           filled on failure, cleared on success; may be NULL.
  * @return a new handle (reference count 1), caller frees with
  *         pathconfig_release; NULL on failure with the codes of
- *         pathconfig_load_json, or PATHCONFIG_E_IO.
+ *         pathconfig_load_json, or PATHCONFIG_E_IO (err->os_error holds
+ *         the errno of the open(2) or read(2) that failed).
  */
 PATHCONFIG_API pathconfig *pathconfig_load_file(const char *path,
                                                 const char *options_json,
@@ -328,11 +331,23 @@ PATHCONFIG_API const char *pathconfig_result_key(const pathconfig_result *res, s
 /**
  * METHOD of pathconfig_result. A string value.
  * @param out  receives a pointer borrowed from res (stable: the same key gives
- *             the same pointer). A string containing U+0000 ends there; use
- *             pathconfig_result_get_json for the exact value.
+ *             the same pointer). A string containing U+0000 ends there as a C
+ *             string; pathconfig_result_get_string_len gives all of it.
  */
 PATHCONFIG_API int pathconfig_result_get_string(const pathconfig_result *res, const char *key,
                                                 const char **out);
+
+/**
+ * METHOD of pathconfig_result. A string value and its length, so that a
+ * string containing U+0000 arrives whole.
+ * @param out  receives the pointer pathconfig_result_get_string gives,
+ *             borrowed from res: len bytes of UTF-8 (U+0000 included), then a
+ *             NUL; may be NULL.
+ * @param len  receives the length in bytes, without the final NUL; set to 0
+ *             unless the getter returns PATHCONFIG_FOUND; may be NULL.
+ */
+PATHCONFIG_API int pathconfig_result_get_string_len(const pathconfig_result *res, const char *key,
+                                                    const char **out, size_t *len);
 
 /**
  * METHOD of pathconfig_result. A JSON boolean (true/false; the string "true"

@@ -62,6 +62,8 @@ struct CFailure: Error {
     var column: Int32 = 0
     var ruleIndex: Int32 = -1
     var patternIndex: Int32 = -1
+    /// `errno` of an I/O failure, 0 otherwise.
+    var osError: Int32 = 0
 
     init(_ code: CCode, _ message: String) {
         self.code = code
@@ -79,13 +81,14 @@ struct CFailure: Error {
         }
         ruleIndex = error.ruleIndex.map { Int32(clamping: $0) } ?? -1
         patternIndex = error.patternIndex.map { Int32(clamping: $0) } ?? -1
+        osError = error.osError ?? 0
     }
 
     static func argument(_ message: String) -> CFailure { CFailure(.argument, message) }
     static let noMemory = CFailure(.noMemory, "out of memory")
 }
 
-/// The memory layout of `struct pathconfig_error` (all `int`, then the message).
+/// The memory layout of `struct pathconfig_error` (`int`s around the message).
 /// Tests/CTests checks these against `offsetof` in the header.
 enum ErrorLayout {
     static let code = 0
@@ -95,7 +98,8 @@ enum ErrorLayout {
     static let messageCapacity = 512
     static let ruleIndex = message + messageCapacity      // 524
     static let patternIndex = ruleIndex + 4               // 528
-    static let size = patternIndex + 4                    // 532
+    static let osError = patternIndex + 4                 // 532
+    static let size = osError + 4                         // 536
 
     /// Writes `failure` (nil: success) into the struct at `p`.
     static func write(_ failure: CFailure?, to p: UnsafeMutableRawPointer) {
@@ -105,6 +109,7 @@ enum ErrorLayout {
         p.storeBytes(of: f.column, toByteOffset: column, as: Int32.self)
         p.storeBytes(of: f.ruleIndex, toByteOffset: ruleIndex, as: Int32.self)
         p.storeBytes(of: f.patternIndex, toByteOffset: patternIndex, as: Int32.self)
+        p.storeBytes(of: f.osError, toByteOffset: osError, as: Int32.self)
         let text = p + message
         if failure == nil {
             text.storeBytes(of: 0, as: UInt8.self)

@@ -164,13 +164,23 @@ private func typeMismatch(_ key: String, _ value: JSONValue, expected: String) -
 @_cdecl("pathconfig_result_get_string")
 public func pathconfig_result_get_string(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
                                          _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    pathconfig_result_get_string_len(res, key, out, nil)
+}
+
+@_cdecl("pathconfig_result_get_string_len")
+public func pathconfig_result_get_string_len(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
+                                             _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+                                             _ len: UnsafeMutablePointer<UInt>?) -> Int32 {
     out?.pointee = nil
+    len?.pointee = 0
     return status { () throws(CFailure) -> Bool in
         let (result, name, value) = try rawValue(res, key)
         guard let value else { return false }
         guard case .string(let s) = value else { throw typeMismatch(name, value, expected: "a string") }
+        // The cached copy holds every byte of `s`, U+0000 included.
         let p = try result.cached(.string, name) { s }
         out?.pointee = p
+        len?.pointee = UInt(s.utf8.count)
         return true
     }
 }

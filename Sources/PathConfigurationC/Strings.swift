@@ -26,7 +26,8 @@ func optionalHostString(_ p: UnsafePointer<CChar>?, _ name: StaticString) throws
 
 /// A malloc'd NUL-terminated copy of `s`, for the host to free with
 /// `pathconfig_free_string` (or a handle to free in its deinit).
-/// A U+0000 inside `s` ends the C string there.
+/// Every byte of `s` is copied, U+0000 included: a C reader stops at the
+/// first one, a reader given the length (`pathconfig_result_get_string_len`) does not.
 func mallocCString(_ s: String) throws(CFailure) -> UnsafeMutablePointer<CChar> {
     var s = s
     let result: UnsafeMutablePointer<CChar>? = s.withUTF8 { utf8 in

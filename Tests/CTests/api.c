@@ -3,10 +3,14 @@
 #include "tests.h"
 
 #include <cJSON.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define LOAD(text, options, err) pathconfig_load_json((text), strlen(text), (options), (err))
 
@@ -20,7 +24,8 @@ STATIC_CHECK(column_offset, offsetof(pathconfig_error, column) == 8);
 STATIC_CHECK(message_offset, offsetof(pathconfig_error, message) == 12);
 STATIC_CHECK(rule_offset, offsetof(pathconfig_error, rule_index) == 524);
 STATIC_CHECK(pattern_offset, offsetof(pathconfig_error, pattern_index) == 528);
-STATIC_CHECK(error_size, sizeof(pathconfig_error) == 532);
+STATIC_CHECK(os_error_offset, offsetof(pathconfig_error, os_error) == 532);
+STATIC_CHECK(error_size, sizeof(pathconfig_error) == 536);
 
 /* Fills an error struct with garbage, to see the library clear or fill it. */
 static void dirty(pathconfig_error *err)
@@ -31,7 +36,7 @@ static void dirty(pathconfig_error *err)
 static int is_clear(const pathconfig_error *err)
 {
     return err->code == 0 && err->line == 0 && err->column == 0 && err->message[0] == '\0' &&
-           err->rule_index == -1 && err->pattern_index == -1;
+           err->rule_index == -1 && err->pattern_index == -1 && err->os_error == 0;
 }
 
 /* The last error's code, for one-line checks. */
@@ -103,6 +108,7 @@ static int expect_load_error(const char *what, const char *json, const char *opt
     if (line >= 0) CHECK(err.line == line && err.column == column, "at %d:%d, expected %d:%d", err.line, err.column, line, column);
     CHECK(err.rule_index == rule && err.pattern_index == pattern, "rule %d pattern %d, expected %d %d", err.rule_index,
           err.pattern_index, rule, pattern);
+    CHECK(err.os_error == 0, "os_error %d outside an I/O error", err.os_error);
     CHECK(err.message[0] != '\0' && strlen(err.message) < sizeof err.message, "message \"%s\"", err.message);
     CHECK(memcmp(pathconfig_last_error(), &err, offsetof(pathconfig_error, message)) == 0 &&
               strcmp(pathconfig_last_error()->message, err.message) == 0,
@@ -190,16 +196,61 @@ static void test_load_errors(void)
         dirty(&err);
         CHECK(pathconfig_load_file(NULL, NULL, &err) == NULL && err.code == PATHCONFIG_E_ARGUMENT, "path NULL: %d", err.code);
         dirty(&err);
-        CHECK(pathconfig_load_file("/nonexistent/dir/pc.json", NULL, &err) == NULL && err.code == PATHCONFIG_E_IO &&
-                  err.line == 0 && err.rule_index == -1 && strstr(err.message, "/nonexistent/dir/pc.json") != NULL,
-              "missing file: %d %s", err.code, err.message);
-        dirty(&err);
-        CHECK(pathconfig_load_file("/", NULL, &err) == NULL && err.code == PATHCONFIG_E_IO, "directory: %d %s", err.code,
-              err.message);
-        dirty(&err);
-        CHECK(pathconfig_load_file("/tmp/\xff.json", NULL, &err) == NULL && err.code == PATHCONFIG_E_ARGUMENT,
+        CHECK(pathconfig_load_file("/tmp/\xff.json", NULL, &err) == NULL && err.code == PATHCONFIG_E_ARGUMENT &&
+                  err.os_error == 0,
               "path not UTF-8: %d", err.code);
     }
+}
+
+/* The errno of an unreadable file travels in os_error, so a host can classify
+ * the failure (Python's FileNotFoundError, Rust's io::ErrorKind) without
+ * reading the message. */
+static void test_load_file_os_errors(const char *scratch_dir)
+{
+    pathconfig_error err;
+    char path[4096];
+    FILE *f;
+    pid_t child;
+    int status = 0;
+
+    test_set_context("load_file os_error");
+    dirty(&err);
+    CHECK(pathconfig_load_file("/nonexistent/dir/pc.json", NULL, &err) == NULL && err.code == PATHCONFIG_E_IO &&
+              err.os_error == ENOENT && err.line == 0 && err.rule_index == -1 &&
+              strstr(err.message, "/nonexistent/dir/pc.json") != NULL,
+          "missing file: %d %d %s", err.code, err.os_error, err.message);
+    CHECK(pathconfig_last_error()->os_error == ENOENT, "the last error has it too: %d", pathconfig_last_error()->os_error);
+    dirty(&err);
+    CHECK(pathconfig_load_file("/", NULL, &err) == NULL && err.code == PATHCONFIG_E_IO && err.os_error == EISDIR,
+          "directory: %d %d %s", err.code, err.os_error, err.message);
+    dirty(&err);
+    CHECK(pathconfig_load_file("/dev/null/pc.json", NULL, &err) == NULL && err.code == PATHCONFIG_E_IO &&
+              err.os_error == ENOTDIR,
+          "under a file: %d %d %s", err.code, err.os_error, err.message);
+
+    /* A file its reader may not open: as an unprivileged user (root reads
+     * anything, so a root run drops to nobody in a child first). */
+    snprintf(path, sizeof path, "%s/unreadable.json", scratch_dir);
+    f = fopen(path, "wb");
+    if (!CHECK(f != NULL, "cannot write %s", path)) return;
+    fputs("{\"rules\": []}", f);
+    fclose(f);
+    chmod(path, 0);
+    chmod(scratch_dir, 0755);
+    fflush(NULL);
+    child = fork();
+    if (child == 0) {
+        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(100);
+        _exit(pathconfig_load_file(path, NULL, &err) == NULL && err.code == PATHCONFIG_E_IO ? err.os_error : 101);
+    }
+    if (CHECK(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status), "child did not run"))
+        CHECK(WEXITSTATUS(status) == EACCES, "unreadable file: os_error %d, expected EACCES", WEXITSTATUS(status));
+    remove(path);
+
+    /* Not an I/O error: 0. */
+    dirty(&err);
+    CHECK(pathconfig_load_file("/dev/null", NULL, &err) == NULL && err.code == PATHCONFIG_E_JSON && err.os_error == 0,
+          "empty file is a JSON error: %d %d", err.code, err.os_error);
 }
 
 static void test_load_success(const char *scratch_dir)
@@ -377,8 +428,8 @@ static void test_invalid_utf8_arguments(void)
 static const char raw_doc[] =
     "{\"rules\": [{\"patterns\": [\".*\"], \"properties\": {"
     "\"s\": \"text\", \"u\": \"caf\\u00e9\", \"t\": true, \"f\": false, \"i\": -42, \"big\": 9223372036854775807,"
-    " \"huge\": 12345678901234567890, \"x\": 1.50, \"e\": 1e3, \"n\": null, \"o\": {\"k\": [1, \"two\"]}, \"a\": []"
-    "}}, {\"patterns\": [\"^/over$\"], \"properties\": {\"s\": \"replaced\", \"o\": {\"only\": 1}}}]}";
+    " \"huge\": 12345678901234567890, \"x\": 1.50, \"e\": 1e3, \"n\": null, \"o\": {\"k\": [1, \"two\"]}, \"a\": [],"
+    " \"z\": \"a\\u0000b\\u00e9\"}}, {\"patterns\": [\"^/over$\"], \"properties\": {\"s\": \"replaced\", \"o\": {\"only\": 1}}}]}";
 
 static void test_raw_getters(void)
 {
@@ -403,6 +454,33 @@ static void test_raw_getters(void)
               last_code() == PATHCONFIG_OK,
           "missing string");
     CHECK(pathconfig_result_get_string(res, "s", NULL) == PATHCONFIG_FOUND, "out NULL");
+
+    /* With the length, a string holding U+0000 arrives whole. */
+    {
+        size_t len = 99;
+        s = NULL;
+        CHECK(pathconfig_result_get_string_len(res, "z", &s, &len) == PATHCONFIG_FOUND && len == 5 && s != NULL &&
+                  memcmp(s, "a\0b\xc3\xa9", 5) == 0 && s[5] == '\0',
+              "embedded NUL: len %zu", len);
+        CHECK(pathconfig_result_get_string(res, "z", &s2) == PATHCONFIG_FOUND && s2 == s && strcmp(s2, "a") == 0,
+              "the same pointer, cut at the NUL as a C string");
+        CHECK(pathconfig_result_get_string_len(res, "u", &s, &len) == PATHCONFIG_FOUND && len == 5 &&
+                  strcmp(s, "caf\xc3\xa9") == 0,
+              "length in bytes: %zu", len);
+        CHECK(pathconfig_result_get_string_len(res, "s", NULL, &len) == PATHCONFIG_FOUND && len == 4, "out NULL: %zu", len);
+        CHECK(pathconfig_result_get_string_len(res, "s", &s, NULL) == PATHCONFIG_FOUND && strcmp(s, "text") == 0, "len NULL");
+        len = 99;
+        CHECK(pathconfig_result_get_string_len(res, "t", &s, &len) == -PATHCONFIG_E_TYPE && s == NULL && len == 0,
+              "bool: %zu", len);
+        len = 99;
+        CHECK(pathconfig_result_get_string_len(res, "missing", &s, &len) == PATHCONFIG_NOT_FOUND && s == NULL && len == 0 &&
+                  last_code() == PATHCONFIG_OK,
+              "missing");
+        len = 99;
+        CHECK(pathconfig_result_get_string_len(NULL, "s", &s, &len) == -PATHCONFIG_E_ARGUMENT && s == NULL && len == 0,
+              "res NULL");
+        CHECK(pathconfig_result_get_string_len(res, NULL, &s, &len) == -PATHCONFIG_E_ARGUMENT && s == NULL, "key NULL");
+    }
 
     CHECK(pathconfig_result_get_bool(res, "t", &b) == PATHCONFIG_FOUND && b == 1, "true");
     CHECK(pathconfig_result_get_bool(res, "f", &b) == PATHCONFIG_FOUND && b == 0, "false");
@@ -434,10 +512,10 @@ static void test_raw_getters(void)
 
     /* Keys in document order; out of range is an argument error. */
     {
-        static const char *const keys[] = { "s", "u", "t", "f", "i", "big", "huge", "x", "e", "n", "o", "a" };
+        static const char *const keys[] = { "s", "u", "t", "f", "i", "big", "huge", "x", "e", "n", "o", "a", "z" };
         size_t k, count = pathconfig_result_count(res);
-        CHECK(count == 12, "count %zu", count);
-        for (k = 0; k < count && k < 12; k++)
+        CHECK(count == 13, "count %zu", count);
+        for (k = 0; k < count && k < 13; k++)
             CHECK(strcmp(pathconfig_result_key(res, k), keys[k]) == 0, "key %zu = %s", k, pathconfig_result_key(res, k));
         CHECK(pathconfig_result_key(res, count) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "key out of range");
         CHECK(pathconfig_result_key(res, (size_t)-1) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "key SIZE_MAX");
@@ -454,7 +532,7 @@ static void test_raw_getters(void)
     res = pathconfig_resolve(cfg, "/over", NULL);
     CHECK(pathconfig_result_get_string(res, "s", &s) == PATHCONFIG_FOUND && strcmp(s, "replaced") == 0, "later rule wins");
     CHECK(pathconfig_result_get_json(res, "o", &s) == PATHCONFIG_FOUND && strcmp(s, "{\"only\":1}") == 0, "shallow: %s", s);
-    CHECK(pathconfig_result_count(res) == 12, "same keys, first-seen order");
+    CHECK(pathconfig_result_count(res) == 13, "same keys, first-seen order");
     pathconfig_result_free(res);
 
     /* No match gives {}. */
@@ -755,6 +833,7 @@ void run_api_tests(const char *scratch_dir)
     test_error_struct();
     test_load_errors();
     test_load_success(scratch_dir);
+    test_load_file_os_errors(scratch_dir);
     test_null_arguments();
     test_invalid_utf8_arguments();
     test_raw_getters();

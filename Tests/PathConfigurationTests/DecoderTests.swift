@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PathConfiguration
 import Testing
 
@@ -110,7 +113,7 @@ struct DecoderTests {
         }
     }
 
-    @Test("a missing file is an I/O error naming the path")
+    @Test("a missing file is an I/O error naming the path, with its errno")
     func missingFile() {
         do {
             _ = try PathConfiguration(contentsOfFile: "/nonexistent/pc.json")
@@ -118,6 +121,27 @@ struct DecoderTests {
         } catch {
             #expect(error.code == .io)
             #expect(error.message.contains("/nonexistent/pc.json"))
+            #expect(error.osError == ENOENT)
+        }
+    }
+
+    @Test("an unreadable path carries the errno of the call that failed; other errors carry none")
+    func osErrors() {
+        for (path, expected) in [("/", EISDIR), ("/dev/null/pc.json", ENOTDIR)] {
+            do {
+                _ = try PathConfiguration(contentsOfFile: path)
+                Issue.record("loaded \(path)")
+            } catch {
+                #expect(error.code == .io)
+                #expect(error.osError == expected, "\(path)")
+            }
+        }
+        do {
+            _ = try PathConfiguration(contentsOfFile: "/dev/null")
+            Issue.record("loaded an empty file")
+        } catch {
+            #expect(error.code == .invalidJSON)
+            #expect(error.osError == nil)
         }
     }
 

@@ -34,16 +34,21 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
     public let patternIndex: Int?
     /// 0-based offset inside the pattern where the engine stopped, when known.
     public let patternOffset: Int?
+    /// The operating system's error number (`errno`, e.g. `ENOENT`, `EACCES`)
+    /// of an `.io` error, so a host can classify it without reading the
+    /// message; nil for every other code.
+    public let osError: Int32?
 
     /// Creates an error.
     public init(code: Code, message: String, location: SourceLocation? = nil, ruleIndex: Int? = nil,
-                patternIndex: Int? = nil, patternOffset: Int? = nil) {
+                patternIndex: Int? = nil, patternOffset: Int? = nil, osError: Int32? = nil) {
         self.code = code
         self.message = message
         self.location = location
         self.ruleIndex = ruleIndex
         self.patternIndex = patternIndex
         self.patternOffset = patternOffset
+        self.osError = osError
     }
 
     /// `LINE:COLUMN: message` when there is a location, else the message.

@@ -31,7 +31,7 @@ enum FileReader {
     }
 
     private static func ioError(_ what: String) -> ConfigurationError {
-        let reason = String(cString: strerror(errno))
-        return ConfigurationError(code: .io, message: "\(what): \(reason)")
+        let number = errno
+        return ConfigurationError(code: .io, message: "\(what): \(String(cString: strerror(number)))", osError: number)
     }
 }

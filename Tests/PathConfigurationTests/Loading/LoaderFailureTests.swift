@@ -198,7 +198,7 @@ struct LoaderFailureTests {
         let loader = try bed.loader(sources: [.file(bed.directory + "/missing.json"), .data(Array("{".utf8), name: "inline"), .server(bed.url)])
         let events = try loader.load()
         #expect(events.map(summary) == ["file:failed", "data:failed", "server:applied"])
-        #expect(events[0].error == .configuration(ConfigurationError(code: .io, message: "cannot open \(bed.directory)/missing.json: No such file or directory")))
+        #expect(events[0].error == .configuration(ConfigurationError(code: .io, message: "cannot open \(bed.directory)/missing.json: No such file or directory", osError: ENOENT)))
         guard case .failed(.configuration(let error)) = events[1].outcome else { Issue.record("expected a configuration error"); return }
         #expect(error.code == .invalidJSON)
         #expect(events[1].location == "inline")

@@ -6,6 +6,7 @@ without an edit, and fails here if the binding does not pass it through."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Iterator, List
 
@@ -64,7 +65,7 @@ def test_every_backend_loads(backend: str) -> None:
 
 @pytest.mark.parametrize("profile", pathconfig.PROFILES)
 def test_every_typed_key_gives_its_default(profile: str) -> None:
-    with PathConfiguration.from_json(RULES, profile=profile) as cfg, cfg.resolve("/nothing") as props:
+    with PathConfiguration.from_json(RULES, profile=profile) as cfg, cfg.properties("/nothing") as props:
         for name, key in pathconfig.TYPED_KEYS.items():
             expected = key.defaults[profile]
             assert_json_equal(getattr(props, name), expected, name)
@@ -94,7 +95,7 @@ def documents(profile: str) -> Iterator[tuple]:  # type: ignore[type-arg]
 def test_every_typed_value_reads_back(profile: str) -> None:
     for name, value in documents(profile):
         doc = json.dumps({"rules": [{"patterns": [".*"], "properties": {name: value}}]})
-        with PathConfiguration.from_json(doc, profile=profile) as cfg, cfg.resolve("/x") as props:
+        with PathConfiguration.from_json(doc, profile=profile) as cfg, cfg.properties("/x") as props:
             assert_json_equal(getattr(props, name), value, f"{profile} {name}")
             assert_json_equal(props.typed(name), value, f"{profile} {name}")
             stored = str(value).lower() if isinstance(value, bool) and profile == "turbo-android" else value
@@ -102,7 +103,7 @@ def test_every_typed_value_reads_back(profile: str) -> None:
 
 
 def test_unknown_attribute_and_key() -> None:
-    with PathConfiguration.from_json(RULES) as cfg, cfg.resolve("/x") as props:
+    with PathConfiguration.from_json(RULES) as cfg, cfg.properties("/x") as props:
         with pytest.raises(AttributeError, match="colour"):
             props.colour  # noqa: B018
         with pytest.raises(ConfigError) as info:
@@ -115,11 +116,12 @@ def test_unknown_attribute_and_key() -> None:
 def test_every_warning_kind_reaches_python() -> None:
     doc = '{"settings": [1],\n "rules": [{"patterns": ["([", "^/a"], "properties": {"k": 1, "k": 2}}]}'
     with PathConfiguration.from_json(doc, lenient=True) as cfg:
-        details = cfg.warning_details
-        kinds: List[str] = [w["kind"] for w in details]
+        warnings = cfg.warnings
+        kinds: List[str] = [w.kind for w in warnings]
         assert sorted(kinds) == sorted(library_warning_kinds()), "the document makes one of each kind the library has"
         # The structs say what the JSON form says.
-        assert details == json.loads(_ffi.lib.pathconfig_warnings(cfg._ptr))
-        assert cfg.warnings == [f"{w['line']}:{w['column']}: {w['message']}" for w in details]
+        assert [dataclasses.asdict(w) for w in warnings] == json.loads(_ffi.lib.pathconfig_warnings(cfg._ptr))
+        assert [str(w) for w in warnings] == [f"{w.line}:{w.column}: {w.message}" for w in warnings]
+        assert all(isinstance(w, pathconfig.ConfigWarning) for w in warnings)
     with PathConfiguration.from_json('{"rules": []}') as cfg:
-        assert cfg.warning_details == [] and cfg.warnings == []
+        assert cfg.warnings == []

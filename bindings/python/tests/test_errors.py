@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import pathlib
 import pickle
+import subprocess
+import sys
 
 import pytest
 
@@ -18,6 +21,7 @@ from pathconfig import (
     DownloadReason,
     Error,
     ErrorCode,
+    FileError,
     InternalError,
     MisuseError,
     PathConfiguration,
@@ -87,23 +91,23 @@ def test_lenient_skips_bad_pattern_with_warning() -> None:
     text = '{"rules": [{"patterns": ["([", "/x$"], "properties": {"ok": true}}]}'
     with PathConfiguration.from_json(text, lenient=True) as cfg:
         assert cfg.properties("/x") == {"ok": True}
-        [detail] = cfg.warning_details
-        assert detail["kind"] == "skipped-pattern"
-        assert (detail["rule_index"], detail["pattern_index"]) == (0, 0)
-        assert cfg.warnings == [f"{detail['line']}:{detail['column']}: {detail['message']}"]
+        [warning] = cfg.warnings
+        assert warning.kind == "skipped-pattern"
+        assert (warning.rule_index, warning.pattern_index) == (0, 0)
+        assert str(warning) == f"{warning.line}:{warning.column}: {warning.message}"
 
 
 def test_warnings_duplicate_key_and_ignored_settings() -> None:
     with PathConfiguration.from_json('{"settings": 1, "rules": [], "rules": []}') as cfg:
-        kinds = [w["kind"] for w in cfg.warning_details]
+        kinds = [w.kind for w in cfg.warnings]
         assert kinds == ["duplicate-key", "ignored-settings"]
-        assert all(isinstance(w, str) and w.startswith("1:") for w in cfg.warnings)
+        assert all(str(w).startswith("1:") for w in cfg.warnings)
         assert cfg.settings == {}
 
 
 def test_no_warnings() -> None:
     with PathConfiguration.from_json(RULES) as cfg:
-        assert cfg.warnings == [] and cfg.warning_details == []
+        assert cfg.warnings == []
 
 
 def test_limit_nesting() -> None:
@@ -213,9 +217,9 @@ def test_nul_inside_document_is_a_json_error() -> None:
 def test_nul_in_json_string_escape_is_data() -> None:
     with PathConfiguration.from_json('{"rules": [{"patterns": ["a"], "properties": {"s": "x\\u0000y"}}]}') as cfg:
         assert cfg.properties("/a") == {"s": "x\0y"}
-        with cfg.resolve("/a") as props:
-            # The C getter's string ends at U+0000; the mapping and get_json are exact.
-            assert props["s"] == "x\0y" and props.get_string("s") == "x" and props.get_json("s") == '"x\\u0000y"'
+        with cfg.properties("/a") as props:
+            # Nothing is lost at U+0000: the mapping, get_str and get_json are exact.
+            assert props["s"] == "x\0y" and props.get_str("s") == "x\0y" and props.get_json("s") == '"x\\u0000y"'
 
 
 def test_invalid_utf8_document() -> None:
@@ -229,7 +233,7 @@ def test_unencodable_str_document() -> None:
         PathConfiguration.from_json('{"rules": [], "x": "\ud800"}')
 
 
-@pytest.mark.parametrize("method", ["properties", "resolve", "explain", "matched_string"])
+@pytest.mark.parametrize("method", ["properties", "properties_json", "explain", "matched_string"])
 def test_url_arguments(sample, method) -> None:  # type: ignore[no-untyped-def]
     call = getattr(sample, method)
     for bad in (None, b"/a", 1, pathlib.Path("/a")):
@@ -250,18 +254,54 @@ def test_path_with_nul() -> None:
 
 def test_missing_file_is_io_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
     missing = tmp_path / "missing.json"
-    with pytest.raises(ConfigError) as info:
+    with pytest.raises(FileNotFoundError) as info:
         PathConfiguration.from_file(missing)
     err = info.value
+    assert isinstance(err, FileError) and isinstance(err, ConfigError) and isinstance(err, Error)
     assert err.code == ErrorCode.E_IO and err.filename == str(missing)
+    assert (err.errno, err.strerror) == (errno.ENOENT, os.strerror(errno.ENOENT))
     assert str(missing) in err.message and err.line is None
     assert str(err) == err.message
 
 
-def test_directory_is_io_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(ConfigError) as info:
-        PathConfiguration.from_file(tmp_path)
-    assert info.value.code == ErrorCode.E_IO
+def test_io_errors_are_the_oserror_python_makes_of_their_errno(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The class is the one open() raises for the same path: Python's own
+    errno table decides, through the library's os_error."""
+    for path in (tmp_path / "missing.json", tmp_path, "/dev/null/pc.json"):
+        with pytest.raises(OSError) as expected:
+            open(path, "rb").read()
+        with pytest.raises(FileError) as info:
+            PathConfiguration.from_file(path)
+        err = info.value
+        assert err.errno == expected.value.errno and isinstance(err, type(expected.value)), (path, err)
+        assert type(expected.value) is not OSError, "each path has an OSError subclass of its own"
+        assert err.code == ErrorCode.E_IO and err.filename == os.fsdecode(path)
+        copy = pickle.loads(pickle.dumps(err))
+        assert type(copy) is type(err) and (copy.errno, copy.filename, str(copy)) == (err.errno, err.filename, str(err))
+
+
+def test_unreadable_file_is_permission_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """EACCES is a PermissionError, as open() raises (run as nobody when the
+    suite runs as root, which reads anything)."""
+    path = tmp_path / "secret.json"
+    path.write_text(RULES)
+    path.chmod(0)
+    tmp_path.chmod(0o755)
+    script = (
+        "import errno, os, sys, pathconfig\n"
+        "if os.geteuid() == 0: os.setgid(65534); os.setuid(65534)\n"
+        "try:\n"
+        f"    pathconfig.PathConfiguration.from_file({str(path)!r})\n"
+        "except PermissionError as e:\n"
+        "    assert isinstance(e, pathconfig.FileError) and e.errno == errno.EACCES, repr(e)\n"
+        "    print(type(e).__name__, e.errno)\n"
+        "else:\n"
+        "    sys.exit('loaded')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"PermissionError {errno.EACCES}\n"
 
 
 def test_file_error_has_filename_in_str(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -287,13 +327,13 @@ def test_non_utf8_path_is_argument_error(tmp_path) -> None:  # type: ignore[no-u
 
 
 def test_typed_unknown_key(sample) -> None:  # type: ignore[no-untyped-def]
-    with sample.resolve("/") as props:
+    with sample.properties("/") as props:
         with pytest.raises(ValueError, match="not a typed key"):
             props.typed("colour")
         with pytest.raises(TypeError):
             props.typed(1)  # type: ignore[arg-type]
         with pytest.raises(TypeError):
-            props.get_string(None)  # type: ignore[arg-type]
+            props.get_str(None)  # type: ignore[arg-type]
 
 
 # --- the exception classes --------------------------------------------------------
@@ -301,6 +341,7 @@ def test_typed_unknown_key(sample) -> None:  # type: ignore[no-untyped-def]
 
 def test_hierarchy() -> None:
     assert issubclass(ConfigError, Error) and issubclass(ConfigError, ValueError)
+    assert issubclass(FileError, ConfigError) and issubclass(FileError, OSError)
     assert issubclass(ClosedError, Error) and issubclass(ClosedError, ValueError)
     assert issubclass(InternalError, Error) and issubclass(InternalError, RuntimeError)
     assert not issubclass(ClosedError, ConfigError)
@@ -354,6 +395,8 @@ def test_exception_for_each_code() -> None:
             assert (err.reason, err.url, err.filename) == (None, None, None)
         elif code == ErrorCode.E_MISUSE:
             assert type(err) is MisuseError and isinstance(err, RuntimeError)
+        elif code == ErrorCode.E_IO:
+            assert type(err) is FileError and err.errno is None, "no os_error: no OSError subclass"
         else:
             assert type(err) is ConfigError
             assert (err.line, err.column, err.rule_index, err.pattern_index) == (3, 4, 1, 2)

@@ -45,17 +45,16 @@ def test_with_releases_on_exception(sample_json: str) -> None:
     "use",
     [
         lambda c: c.properties(URL),
-        lambda c: c.resolve(URL),
+        lambda c: c.properties_json(URL),
         lambda c: c.explain(URL),
         lambda c: c.matched_string(URL),
         lambda c: c.settings,
         lambda c: c.warnings,
-        lambda c: c.warning_details,
         lambda c: c.rule_count,
         lambda c: c.document_rule_count,
         lambda c: c.profile,
     ],
-    ids=["properties", "resolve", "explain", "matched_string", "settings", "warnings", "warning_details",
+    ids=["properties", "properties_json", "explain", "matched_string", "settings", "warnings",
          "rule_count", "document_rule_count", "profile"],
 )
 def test_configuration_use_after_close(sample_json: str, use) -> None:  # type: ignore[no-untyped-def]
@@ -77,18 +76,18 @@ def test_configuration_use_after_close(sample_json: str, use) -> None:  # type: 
         lambda p: "title" in p,
         lambda p: p == {},
         lambda p: p.json,
-        lambda p: p.get_string("title"),
+        lambda p: p.get_str("title"),
         lambda p: p.get_json("title"),
         lambda p: p.typed("context"),
         lambda p: p.context,
         lambda p: p.title,
         lambda p: p.animated,
     ],
-    ids=["getitem", "dict", "len", "iter", "contains", "eq", "json", "get_string", "get_json", "typed", "context", "title",
+    ids=["getitem", "dict", "len", "iter", "contains", "eq", "json", "get_str", "get_json", "typed", "context", "title",
          "animated"],
 )
 def test_result_use_after_close(sample, use) -> None:  # type: ignore[no-untyped-def]
-    props = sample.resolve(URL)
+    props = sample.properties(URL)
     use(props)
     props.close()
     props.close()
@@ -100,7 +99,7 @@ def test_result_use_after_close(sample, use) -> None:  # type: ignore[no-untyped
 
 def test_result_outlives_configuration(sample_json: str) -> None:
     cfg = PathConfiguration.from_json(sample_json)
-    props = cfg.resolve(URL)
+    props = cfg.properties(URL)
     cfg.close()
     del cfg
     gc.collect()
@@ -112,7 +111,7 @@ def test_finaliser_releases_unclosed_handles(sample_json: str) -> None:
     # Not closing is allowed: __del__ releases (checked for leaks in test_memory).
     for _ in range(100):
         cfg = PathConfiguration.from_json(sample_json)
-        cfg.resolve(URL)
+        cfg.properties(URL)
         del cfg
     gc.collect()
 
@@ -123,10 +122,10 @@ def test_unclosed_handles_at_interpreter_exit(sample_json: str) -> None:
         f"""
         import pathconfig
         cfg = pathconfig.PathConfiguration.from_json({sample_json!r})
-        props = cfg.resolve({URL!r})
+        props = cfg.properties({URL!r})
         class Cycle:
             pass
-        c = Cycle(); c.self = c; c.cfg = pathconfig.PathConfiguration.from_json({sample_json!r}); c.props = c.cfg.resolve("/")
+        c = Cycle(); c.self = c; c.cfg = pathconfig.PathConfiguration.from_json({sample_json!r}); c.props = c.cfg.properties("/")
         import sys
         sys.modules["keep"] = c
         print(props["title"])
@@ -153,7 +152,7 @@ def test_handles_are_distinct_pointer_types() -> None:
     assert load.restype is _ffi.ConfigPtr
     assert _ffi.lib.pathconfig_resolve.restype is _ffi.ResultPtr
     # a result handle cannot be passed where a configuration is expected
-    with PathConfiguration.from_json('{"rules": []}') as cfg, cfg.resolve("/") as props:
+    with PathConfiguration.from_json('{"rules": []}') as cfg, cfg.properties("/") as props:
         with pytest.raises(ctypes.ArgumentError):
             _ffi.lib.pathconfig_rule_count(props._ptr)
 

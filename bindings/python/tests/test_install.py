@@ -27,13 +27,14 @@ CHECK = """
 import json, pathconfig
 doc = '{"settings": {"s": 1}, "rules": [{"patterns": ["/new$"], "properties": {"context": "modal", "n": 2}}]}'
 with pathconfig.PathConfiguration.from_json(doc) as cfg:
-    props = cfg.resolve("https://example.com/messages/new")
+    props = cfg.properties("https://example.com/messages/new")
     print(json.dumps({
         "file": pathconfig.__file__,
         "library": pathconfig.library_path(),
         "version": pathconfig.__version__,
         "library_version": pathconfig.library_version(),
-        "properties": cfg.properties("https://example.com/messages/new"),
+        "properties": json.loads(cfg.properties_json("https://example.com/messages/new")),
+        "str": str(props),
         "context": props.context,
         "settings": cfg.settings,
     }))
@@ -77,6 +78,7 @@ def check_installed(python: Path, venv: Path, home: Path) -> Dict[str, object]:
     assert Path(out["library"]) == site / "pathconfig" / "libpathconfig.so"
     assert (site / "pathconfig" / "py.typed").is_file()
     assert out["properties"] == {"context": "modal", "n": 2} and out["context"] == "modal"
+    assert out["str"] == '{"context":"modal","n":2}', "str() of the properties is their JSON"
     assert out["settings"] == {"s": 1}
     assert out["version"] == out["library_version"]
     return out

@@ -50,6 +50,7 @@ _C_TYPES = {
     "const char **": ctypes.POINTER(ctypes.c_char_p),
     "int *": ctypes.POINTER(ctypes.c_int),
     "int64_t *": ctypes.POINTER(ctypes.c_int64),
+    "size_t *": ctypes.POINTER(ctypes.c_size_t),
     "double *": ctypes.POINTER(ctypes.c_double),
 }
 
@@ -106,7 +107,7 @@ def test_error_struct_matches_the_header() -> None:
             assert t._type_ is ctypes.c_char
             mine.append(("char", f"{name}[{t._length_}]"))
     assert mine == fields
-    assert ctypes.sizeof(_ffi.ErrorStruct) == 532
+    assert ctypes.sizeof(_ffi.ErrorStruct) == 536
 
 
 def test_loader_event_and_callback_match_the_header() -> None:

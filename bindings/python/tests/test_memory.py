@@ -40,15 +40,15 @@ def cycle(n: int) -> None:
         if i % 2:
             # explicit release: with-blocks
             with PathConfiguration.from_json(DOC) as cfg:
-                cfg.properties(url)
-                with cfg.resolve(url) as props:
+                cfg.properties_json(url)
+                with cfg.properties(url) as props:
                     props.context
                     props.title
                     dict(props)
         else:
             # the finaliser releases what is never closed
             cfg = PathConfiguration.from_json(DOC, profile="hotwire-android")
-            props = cfg.resolve(url)
+            props = cfg.properties(url)
             props.presentation
             props["context"]
             cfg.explain(url)
@@ -83,9 +83,9 @@ def test_shared_configuration_resolves_do_not_grow() -> None:
         def run(n: int) -> None:
             for i in range(n):
                 # distinct strings, so the library's per-string cache is exercised too
-                props = cfg.resolve(f"/items/{i % 1000}/edit")
+                props = cfg.properties(f"/items/{i % 1000}/edit")
                 props.context
-                cfg.properties(URLS[i % len(URLS)])
+                cfg.properties_json(URLS[i % len(URLS)])
 
         run(WARM_UP)
         gc.collect()

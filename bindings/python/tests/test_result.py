@@ -25,26 +25,26 @@ MESSAGE = {
 }
 
 
-def test_properties_is_a_plain_dict_with_json_types(sample) -> None:  # type: ignore[no-untyped-def]
-    props = sample.properties("https://example.com/messages/42")
-    assert type(props) is dict
-    assert_json_equal(props, MESSAGE)
-    assert list(props) == list(MESSAGE)  # order of first appearance
-    assert sample.properties("https://example.com/messages/new") == {"context": "modal", "pull_to_refresh_enabled": False}
-    props["x"] = 1  # a new dict each time
-    assert "x" not in sample.properties("https://example.com/messages/42")
+def test_properties_json_is_the_library_text(sample) -> None:  # type: ignore[no-untyped-def]
+    text = sample.properties_json("https://example.com/messages/42")
+    assert type(text) is str
+    assert_json_equal(json.loads(text), MESSAGE)
+    assert list(json.loads(text)) == list(MESSAGE)  # order of first appearance
+    with sample.properties("https://example.com/messages/42") as props:
+        assert text == props.json == str(props)
+    assert sample.properties_json("https://example.com/messages/new") == '{"context":"modal","pull_to_refresh_enabled":false}'
 
 
 def test_no_match_is_empty() -> None:
     with PathConfiguration.from_json('{"rules": [{"patterns": ["^/only$"], "properties": {"a": 1}}]}') as cfg:
-        assert cfg.properties("/other") == {}
-        with cfg.resolve("/other") as props:
+        assert cfg.properties_json("/other") == "{}"
+        with cfg.properties("/other") as props:
             assert len(props) == 0 and dict(props) == {} and props == {}
             assert props.context == "default"
 
 
-def test_resolve_is_a_read_only_mapping(sample) -> None:  # type: ignore[no-untyped-def]
-    with sample.resolve("https://example.com/messages/42") as props:
+def test_properties_is_a_read_only_mapping(sample) -> None:  # type: ignore[no-untyped-def]
+    with sample.properties("https://example.com/messages/42") as props:
         assert isinstance(props, Mapping) and not isinstance(props, MutableMapping)
         assert isinstance(props, Properties)
         assert props == MESSAGE and MESSAGE == props
@@ -73,6 +73,7 @@ def test_resolve_is_a_read_only_mapping(sample) -> None:  # type: ignore[no-unty
         copy["title"] = "changed"
         assert props["title"] == "Message"
         assert repr(props) == f"Properties({MESSAGE!r})"
+        assert str(props) == props.json
         assert json.loads(props.json) == MESSAGE
         assert props.json == json.dumps(MESSAGE, separators=(",", ":"))
 
@@ -85,22 +86,22 @@ def test_number_literals_and_text_survive() -> None:
     with PathConfiguration.from_json(doc) as cfg:
         expected = {"big": 123456789012345678901234567890, "neg": -5, "f": 1.25, "exp": 100.0, "zero": 0.0,
                     "u": "caf\u00e9 \u2603 \U0001F600", "esc": "\"\\\n\t"}
-        assert_json_equal(cfg.properties("/"), expected)
-        with cfg.resolve("/") as props:
+        assert_json_equal(json.loads(cfg.properties_json("/")), expected)
+        with cfg.properties("/") as props:
             assert_json_equal(dict(props), expected)
             assert '"big":123456789012345678901234567890' in props.json and '"exp":1e2' in props.json
 
 
-def test_get_string(sample) -> None:  # type: ignore[no-untyped-def]
-    with sample.resolve("/messages/42") as props:
-        assert props.get_string("title") == "Message"
+def test_get_str(sample) -> None:  # type: ignore[no-untyped-def]
+    with sample.properties("/messages/42") as props:
+        assert props.get_str("title") == "Message"
         for key in ("count", "ratio", "nothing", "tags", "nested", "pull_to_refresh_enabled", "missing"):
-            assert props.get_string(key) is None
+            assert props.get_str(key) is None
 
 
 def test_raw_getters_of_each_type(sample) -> None:  # type: ignore[no-untyped-def]
-    with sample.resolve("/messages/42") as props:
-        getters = {"get_string": str, "get_bool": bool, "get_int": int, "get_float": float}
+    with sample.properties("/messages/42") as props:
+        getters = {"get_str": str, "get_bool": bool, "get_int": int, "get_float": float}
         for key, value in MESSAGE.items():
             for getter, kind in getters.items():
                 got = getattr(props, getter)(key)
@@ -111,7 +112,7 @@ def test_raw_getters_of_each_type(sample) -> None:  # type: ignore[no-untyped-de
             assert props.get_json(key) == json.dumps(value, separators=(",", ":")), key
             assert props.get_json("missing") is None
     with PathConfiguration.from_json('{"rules": [{"patterns": [""], "properties": {"f": 1.50, "big": 1e400, "i": 9223372036854775808}}]}') as cfg:
-        with cfg.resolve("/") as props:
+        with cfg.properties("/") as props:
             assert props.get_json("f") == "1.50" and props.get_float("f") == 1.5 and props.get_int("f") is None
             assert props.get_int("i") is None, "does not fit in 64 bits"
             assert props.get_float("i") == 9223372036854775808.0
@@ -120,9 +121,9 @@ def test_raw_getters_of_each_type(sample) -> None:  # type: ignore[no-untyped-de
 def test_typed_defaults_of_the_apps() -> None:
     """A few defaults as the apps have them (every key and profile:
     test_catalog.py, against the library's list)."""
-    with PathConfiguration.from_json('{"rules": []}', profile="hotwire-ios") as cfg, cfg.resolve("/") as props:
+    with PathConfiguration.from_json('{"rules": []}', profile="hotwire-ios") as cfg, cfg.properties("/") as props:
         assert (props.view_controller, props.pull_to_refresh_enabled, props.modal_style) == ("web", True, "large")
-    with PathConfiguration.from_json('{"rules": []}', profile="hotwire-android") as cfg, cfg.resolve("/") as props:
+    with PathConfiguration.from_json('{"rules": []}', profile="hotwire-android") as cfg, cfg.properties("/") as props:
         assert (props.view_controller, props.pull_to_refresh_enabled, props.title) == (None, False, None)
 
 
@@ -145,7 +146,7 @@ SET_EVERYTHING = {
 @pytest.mark.parametrize("profile", ["hotwire-ios", "turbo-ios", "hotwire-android"])
 def test_typed_values(profile: str) -> None:
     doc = json.dumps({"rules": [{"patterns": [".*"], "properties": SET_EVERYTHING}]})
-    with PathConfiguration.from_json(doc, profile=profile) as cfg, cfg.resolve("/a") as props:
+    with PathConfiguration.from_json(doc, profile=profile) as cfg, cfg.properties("/a") as props:
         for key, value in SET_EVERYTHING.items():
             assert_json_equal(getattr(props, key), value, key)
 
@@ -163,7 +164,7 @@ def test_unknown_or_mistyped_values_fall_back_to_defaults() -> None:
         "animated": "no",
     }
     doc = json.dumps({"rules": [{"patterns": [".*"], "properties": wrong}]})
-    with PathConfiguration.from_json(doc, profile="hotwire-ios") as cfg, cfg.resolve("/a") as props:
+    with PathConfiguration.from_json(doc, profile="hotwire-ios") as cfg, cfg.properties("/a") as props:
         for key in wrong:
             assert_json_equal(getattr(props, key), pathconfig.TYPED_KEYS[key].defaults["hotwire-ios"], key)
         assert props == wrong  # the raw values are untouched
@@ -172,10 +173,10 @@ def test_unknown_or_mistyped_values_fall_back_to_defaults() -> None:
 def test_ios_reads_strictly_android_leniently() -> None:
     values = {"presentation": "POP", "context": "Modal", "animated": "false", "pull_to_refresh_enabled": "TRUE"}
     doc = json.dumps({"rules": [{"patterns": [".*"], "properties": values}]})
-    with PathConfiguration.from_json(doc, profile="hotwire-ios") as cfg, cfg.resolve("/a") as props:
+    with PathConfiguration.from_json(doc, profile="hotwire-ios") as cfg, cfg.properties("/a") as props:
         assert (props.presentation, props.context, props.animated, props.pull_to_refresh_enabled) == (
             "default", "default", True, True)
-    with PathConfiguration.from_json(doc, profile="hotwire-android") as cfg, cfg.resolve("/a") as props:
+    with PathConfiguration.from_json(doc, profile="hotwire-android") as cfg, cfg.properties("/a") as props:
         assert (props.presentation, props.context, props.animated, props.pull_to_refresh_enabled) == (
             "pop", "modal", False, True)
         assert props["presentation"] == "POP"  # raw value kept
@@ -183,9 +184,9 @@ def test_ios_reads_strictly_android_leniently() -> None:
 
 def test_android_push_presentation() -> None:
     doc = '{"rules": [{"patterns": [".*"], "properties": {"presentation": "push"}}]}'
-    with PathConfiguration.from_json(doc, profile="hotwire-android") as cfg, cfg.resolve("/a") as props:
+    with PathConfiguration.from_json(doc, profile="hotwire-android") as cfg, cfg.properties("/a") as props:
         assert props.presentation == "push"
-    with PathConfiguration.from_json(doc, profile="hotwire-ios") as cfg, cfg.resolve("/a") as props:
+    with PathConfiguration.from_json(doc, profile="hotwire-ios") as cfg, cfg.properties("/a") as props:
         assert props.presentation == "default"
 
 
@@ -193,7 +194,7 @@ def test_turbo_android_stores_strings() -> None:
     doc = '{"settings": {"n": 1, "b": true}, "rules": [{"patterns": [".*"], "properties": {"n": 1, "animated": false}}]}'
     with PathConfiguration.from_json(doc, profile="turbo-android") as cfg:
         assert_json_equal(cfg.settings, {"n": "1", "b": "true"})
-        with cfg.resolve("/a") as props:
+        with cfg.properties("/a") as props:
             assert_json_equal(dict(props), {"n": "1", "animated": "false"})
             assert props.animated is False
 
@@ -201,7 +202,7 @@ def test_turbo_android_stores_strings() -> None:
 def test_historical_location_builtins() -> None:
     with PathConfiguration.from_json('{"rules": []}', profile="hotwire-ios") as cfg:
         assert cfg.rule_count == 3 and cfg.document_rule_count == 0
-        with cfg.resolve("https://example.com/recede_historical_location") as props:
+        with cfg.properties("https://example.com/recede_historical_location") as props:
             assert props.historical_location is True and props.presentation == "pop"
         [rule] = cfg.explain("/resume_historical_location")["rules"]
         assert rule["builtin"] is True and rule["index"] == 1  # the second built-in
@@ -251,7 +252,7 @@ def test_counts_profile_repr(sample) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_result_equality_between_results(sample) -> None:  # type: ignore[no-untyped-def]
-    with sample.resolve("/messages/1") as a, sample.resolve("https://x.test/messages/2") as b:
+    with sample.properties("/messages/1") as a, sample.properties("https://x.test/messages/2") as b:
         assert a == b
-    with sample.resolve("/messages/new") as c:
+    with sample.properties("/messages/new") as c:
         assert c != MESSAGE

@@ -3,6 +3,7 @@ racing with use."""
 
 from __future__ import annotations
 
+import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, List
@@ -23,12 +24,12 @@ URLS = [
 
 
 def expected_for(cfg: PathConfiguration) -> Dict[str, Any]:
-    return {url: (cfg.properties(url), cfg.matched_string(url)) for url in URLS}
+    return {url: (dict(cfg.properties(url)), cfg.matched_string(url)) for url in URLS}
 
 
 def test_shared_configuration(sample: PathConfiguration) -> None:
     expected = expected_for(sample)
-    contexts = {url: sample.resolve(url).context for url in URLS}
+    contexts = {url: sample.properties(url).context for url in URLS}
     start = threading.Barrier(THREADS)
 
     def work(seed: int) -> int:
@@ -37,8 +38,8 @@ def test_shared_configuration(sample: PathConfiguration) -> None:
         for i in range(ROUNDS):
             url = URLS[(seed + i) % len(URLS)]
             props, matched = expected[url]
-            assert sample.properties(url) == props
-            with sample.resolve(url) as result:
+            assert json.loads(sample.properties_json(url)) == props
+            with sample.properties(url) as result:
                 assert result == props
                 assert result.context == contexts[url]
             if i % 10 == 0:
@@ -52,7 +53,7 @@ def test_shared_configuration(sample: PathConfiguration) -> None:
 
 
 def test_results_shared_between_threads(sample: PathConfiguration) -> None:
-    props = sample.resolve("https://example.com/messages/42")
+    props = sample.properties("https://example.com/messages/42")
     expected = dict(props)
 
     def read(_: int) -> None:
@@ -110,7 +111,7 @@ def test_close_while_in_use_never_crashes(sample_json: str) -> None:
             start.wait()
             for _ in range(200):
                 try:
-                    with cfg.resolve("/messages/3") as props:
+                    with cfg.properties("/messages/3") as props:
                         props.title
                     cfg.properties("/messages/new")
                 except ClosedError:

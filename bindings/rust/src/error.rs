@@ -2,6 +2,7 @@
 
 use std::ffi::{c_int, CStr, NulError};
 use std::fmt;
+use std::io;
 
 use crate::sys;
 
@@ -125,7 +126,9 @@ pub fn error_name(code: i32) -> &'static str {
 /// document ([`line`](Error::line), [`column`](Error::column),
 /// [`rule_index`](Error::rule_index), [`pattern_index`](Error::pattern_index))
 /// and a human-readable [`message`](Error::message) that does not repeat the
-/// position.
+/// position. An [`ErrorCode::Io`] error also has the operating system's error
+/// number ([`raw_os_error`](Error::raw_os_error),
+/// [`io_error_kind`](Error::io_error_kind)), as [`std::io::Error`] does.
 ///
 /// `Display` prints `LINE:COLUMN: MESSAGE` when there is a position, else the
 /// message, as the C header recommends.
@@ -146,6 +149,7 @@ pub struct Error {
     column: u32,
     rule_index: Option<usize>,
     pattern_index: Option<usize>,
+    os_error: Option<i32>,
     message: String,
 }
 
@@ -159,6 +163,7 @@ impl Error {
             column: 0,
             rule_index: None,
             pattern_index: None,
+            os_error: None,
             message: message.into(),
         }
     }
@@ -183,6 +188,7 @@ impl Error {
             column: u32::try_from(raw.column).unwrap_or(0),
             rule_index: index(raw.rule_index),
             pattern_index: index(raw.pattern_index),
+            os_error: (raw.os_error != 0).then_some(raw.os_error),
             message: if message.is_empty() { error_name(raw.code).to_string() } else { message },
         }
     }
@@ -250,6 +256,29 @@ impl Error {
     pub fn message(&self) -> &str {
         &self.message
     }
+
+    /// For an [`ErrorCode::Io`] error, the operating system's error number
+    /// (`errno`: `ENOENT`, `EACCES`, ...) of the call that failed, as
+    /// [`std::io::Error::raw_os_error`] gives it; `None` for other errors.
+    pub fn raw_os_error(&self) -> Option<i32> {
+        self.os_error
+    }
+
+    /// For an [`ErrorCode::Io`] error, what [`std::io::Error`] makes of
+    /// [`raw_os_error`](Self::raw_os_error) (`NotFound`, `PermissionDenied`,
+    /// ...); `None` for other errors.
+    ///
+    /// ```
+    /// use std::io::ErrorKind;
+    /// use pathconfig::{ErrorCode, Options, PathConfiguration};
+    ///
+    /// let err = PathConfiguration::from_file("/nonexistent/pc.json", &Options::new()).unwrap_err();
+    /// assert_eq!(err.code(), ErrorCode::Io);
+    /// assert_eq!(err.io_error_kind(), Some(ErrorKind::NotFound));
+    /// ```
+    pub fn io_error_kind(&self) -> Option<io::ErrorKind> {
+        self.os_error.map(|n| io::Error::from_raw_os_error(n).kind())
+    }
 }
 
 impl fmt::Display for Error {
@@ -287,5 +316,13 @@ fn last_raw() -> Option<sys::pathconfig_error> {
 
 /// A fresh, cleared `pathconfig_error` to pass as `err`.
 pub(crate) fn blank() -> sys::pathconfig_error {
-    sys::pathconfig_error { code: 0, line: 0, column: 0, message: [0; 512], rule_index: -1, pattern_index: -1 }
+    sys::pathconfig_error {
+        code: 0,
+        line: 0,
+        column: 0,
+        message: [0; 512],
+        rule_index: -1,
+        pattern_index: -1,
+        os_error: 0,
+    }
 }

@@ -163,20 +163,22 @@ impl Properties {
         status(rc)
     }
 
-    /// A string value; an [`ErrorCode::Type`] error when the key holds
-    /// another type. A string with an embedded U+0000 ends there (use
-    /// [`get_json`](Self::get_json) for the exact value).
+    /// A string value, whole (U+0000 included); an [`ErrorCode::Type`]
+    /// error when the key holds another type.
     pub fn get_str(&self, key: &str) -> Result<Option<&str>, Error> {
         let key = util::cstring(key)?;
         let mut out: *const c_char = ptr::null();
-        // SAFETY: live result, NUL-terminated key, `out` a writable pointer
-        // slot; the library sets it to a string borrowed from the result.
-        let rc = unsafe { sys::pathconfig_result_get_string(self.ptr(), key.as_ptr(), &mut out) };
-        if status(rc)? {
-            self.borrowed(out, "pathconfig_result_get_string")
-        } else {
-            Ok(None)
+        let mut len: usize = 0;
+        // SAFETY: live result, NUL-terminated key, `out` and `len` writable;
+        // the library sets `out` to `len` bytes borrowed from the result.
+        let rc = unsafe { sys::pathconfig_result_get_string_len(self.ptr(), key.as_ptr(), &mut out, &mut len) };
+        if !status(rc)? {
+            return Ok(None);
         }
+        // SAFETY: on PATHCONFIG_FOUND `out` points to `len` bytes borrowed
+        // from the result, unchanged until pathconfig_result_free, which runs
+        // only in Drop, after every borrow of `self` has ended.
+        unsafe { util::borrowed_str_len(out, len, "pathconfig_result_get_string_len") }.map(Some)
     }
 
     /// A JSON boolean. The string `"true"` is not one (see
@@ -418,6 +420,14 @@ impl Binding for Properties {
 impl fmt::Debug for Properties {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Properties({})", self.json())
+    }
+}
+
+/// The merged properties as [`json`](Properties::json) text, what printing
+/// them shows in every host (Swift's `description`, Python's `str`).
+impl fmt::Display for Properties {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.json())
     }
 }
 

@@ -92,9 +92,11 @@ pub struct pathconfig_error {
     pub rule_index: c_int,
     /// 0-based index of the pattern within that rule, -1 when not applicable.
     pub pattern_index: c_int,
+    /// For `PATHCONFIG_E_IO`, the `errno` of the failed system call; 0 otherwise.
+    pub os_error: c_int,
 }
 
-// The layout the header fixes (five ints around a 512-byte buffer, no padding
+// The layout the header fixes (six ints around a 512-byte buffer, no padding
 // on any ABI where int is 4 bytes), checked at compile time.
 const _: () = {
     use std::mem::{align_of, offset_of, size_of};
@@ -105,7 +107,8 @@ const _: () = {
     assert!(offset_of!(pathconfig_error, message) == 12);
     assert!(offset_of!(pathconfig_error, rule_index) == 524);
     assert!(offset_of!(pathconfig_error, pattern_index) == 528);
-    assert!(size_of::<pathconfig_error>() == 532);
+    assert!(offset_of!(pathconfig_error, os_error) == 532);
+    assert!(size_of::<pathconfig_error>() == 536);
     assert!(align_of::<pathconfig_error>() == align_of::<c_int>());
 };
 
@@ -261,6 +264,12 @@ extern "C" {
         res: *const pathconfig_result,
         key: *const c_char,
         out: *mut *const c_char,
+    ) -> c_int;
+    pub fn pathconfig_result_get_string_len(
+        res: *const pathconfig_result,
+        key: *const c_char,
+        out: *mut *const c_char,
+        len: *mut usize,
     ) -> c_int;
     pub fn pathconfig_result_get_bool(res: *const pathconfig_result, key: *const c_char, out: *mut c_int) -> c_int;
     pub fn pathconfig_result_get_int64(res: *const pathconfig_result, key: *const c_char, out: *mut i64) -> c_int;

@@ -57,6 +57,23 @@ pub(crate) unsafe fn borrowed_str<'a>(p: *const c_char, what: &str) -> Result<Op
         .map_err(|e| Error::new(ErrorCode::Internal, format!("{what} returned text that is not UTF-8: {e}")))
 }
 
+/// The `len` bytes at `p` as `&str` borrowed for `'a` (U+0000 included). Not
+/// UTF-8 (which the library never returns) is an [`ErrorCode::Internal`] error.
+///
+/// # Safety
+///
+/// `p` points to `len` readable bytes that stay valid and unchanged for `'a`
+/// (any pointer when `len` is 0).
+pub(crate) unsafe fn borrowed_str_len<'a>(p: *const c_char, len: usize, what: &str) -> Result<&'a str, Error> {
+    if len == 0 {
+        return Ok("");
+    }
+    // SAFETY: guaranteed by the caller (see above); `len > 0` so `p` is not NULL.
+    let bytes = unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len) };
+    std::str::from_utf8(bytes)
+        .map_err(|e| Error::new(ErrorCode::Internal, format!("{what} returned text that is not UTF-8: {e}")))
+}
+
 /// Copies and frees a `char *` the library returned ("caller frees with
 /// pathconfig_free_string"); NULL means the call failed, and the thread's last
 /// error says why.

@@ -194,6 +194,7 @@ fn iteration_is_tied_to_the_result() {
     assert_eq!(props.get_json("c").unwrap(), Some("null"));
     assert_eq!(props.get_json("zzz").unwrap(), None);
     assert!(format!("{props:?}").contains(r#""a":10"#));
+    assert_eq!(props.to_string(), props.json(), "Display is the JSON text");
 
     let empty = config.properties("/").unwrap();
     assert_eq!(empty.json(), r#"{"a":1,"b":"two","c":null}"#);
@@ -202,6 +203,17 @@ fn iteration_is_tied_to_the_result() {
     assert_eq!(none.json(), "{}");
     assert_eq!(none.keys().next(), None);
     assert_eq!(none.iter().count(), 0);
+}
+
+/// Bad input loses nothing: a string holding U+0000 comes back whole.
+#[test]
+fn strings_keep_an_embedded_nul() {
+    let json = r#"{"rules": [{"patterns": [".*"], "properties": {"z": "a\u0000b\u00e9", "e": ""}}]}"#;
+    let config = PathConfiguration::from_json(json, &Options::new()).unwrap();
+    let props = config.properties("/").unwrap();
+    assert_eq!(props.get_str("z").unwrap(), Some("a\0bé"));
+    assert_eq!(props.get_str("e").unwrap(), Some(""));
+    assert_eq!(props.get_json("z").unwrap(), Some(r#""a\u0000bé""#));
 }
 
 #[test]

@@ -204,6 +204,7 @@ fn missing_file_is_io() {
     assert_eq!(e.raw_code(), 5);
     assert_eq!(e.line(), None);
     assert!(!e.message().is_empty());
+    assert_eq!(e.io_error_kind(), Some(std::io::ErrorKind::NotFound), "{e}");
     // A directory is not a readable file either.
     let e = PathConfiguration::from_file(std::env::temp_dir(), &Options::new()).unwrap_err();
     assert_eq!(e.code(), ErrorCode::Io, "{e}");
@@ -213,6 +214,28 @@ fn missing_file_is_io() {
     let e = PathConfiguration::from_file(&bad, &Options::new()).unwrap_err();
     std::fs::remove_file(&bad).unwrap();
     assert_eq!((e.code(), e.line(), e.column()), (ErrorCode::Json, Some(2), Some(11)), "{e}");
+}
+
+/// The library's errno for an unreadable path is the one std's own read of
+/// the same path reports, and so is the `io::ErrorKind` made of it.
+#[test]
+fn io_errors_carry_the_os_error() {
+    let missing = std::env::temp_dir().join("pathconfig-rs-no-such-file.json");
+    let paths = [missing.as_path(), std::path::Path::new("/"), std::path::Path::new("/dev/null/pc.json")];
+    for path in paths {
+        let std_err = std::fs::read(path).unwrap_err();
+        let e = PathConfiguration::from_file(path, &Options::new()).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::Io, "{}: {e}", path.display());
+        assert!(e.raw_os_error().is_some(), "{}: no os error", path.display());
+        assert_eq!(e.raw_os_error(), std_err.raw_os_error(), "{}: {e} / {std_err}", path.display());
+        assert_eq!(e.io_error_kind(), Some(std_err.kind()), "{}", path.display());
+    }
+    // Errors that are not I/O have none.
+    let e = load_err("{", &Options::new());
+    assert_eq!((e.raw_os_error(), e.io_error_kind()), (None, None));
+    let e = PathConfiguration::from_file("/dev/null", &Options::new()).unwrap_err();
+    assert_eq!((e.code(), e.raw_os_error()), (ErrorCode::Json, None), "{e}");
+    assert_eq!(Error::new(ErrorCode::Io, "made here").raw_os_error(), None);
 }
 
 #[test]

@@ -241,6 +241,7 @@ fn nothing_is_current_until_a_source_loads() {
     let events = Recorder::on(&loader);
     let err = loader.load().unwrap_err();
     assert_eq!(err.code(), ErrorCode::Io);
+    assert_eq!(err.io_error_kind(), Some(std::io::ErrorKind::NotFound), "{err}");
     assert!(err.message().starts_with("file /nonexistent.json: cannot open /nonexistent.json"), "{err}");
     assert!(loader.current().is_none());
     let e = events.at(0);

@@ -3,15 +3,16 @@
     import pathconfig
 
     with pathconfig.PathConfiguration.from_file("path-configuration.json", profile="hotwire-ios") as cfg:
-        cfg.properties("https://example.com/messages/new")   # {'context': 'modal', ...}
-        props = cfg.resolve("https://example.com/messages/new")
-        props.context, props.presentation                    # ('modal', 'default')
+        props = cfg.properties("https://example.com/messages/new")
+        props == {"context": "modal", "pull_to_refresh_enabled": False}   # a read-only mapping
+        props.context, props.presentation                    # ('modal', 'default'): typed, defaults applied
 
 A thin, typed layer over the C library (ctypes, no dependencies):
 
 - :class:`PathConfiguration`: load (``from_file``, ``from_json``), then
-  ``properties(url)`` (a ``dict``), ``resolve(url)`` (:class:`Properties`),
-  ``explain(url)``, ``matched_string(url)``, ``settings``, ``warnings``.
+  ``properties(url)`` (:class:`Properties`), ``properties_json(url)``,
+  ``explain(url)``, ``matched_string(url)``, ``settings``, ``warnings``
+  (:class:`ConfigWarning`).
 - :class:`Properties`: a read-only mapping with the raw getters and typed
   accessors.
 - What the library knows, asked once: :data:`PROFILES`, :data:`PLATFORMS`,
@@ -21,7 +22,8 @@ A thin, typed layer over the C library (ctypes, no dependencies):
   copies (:class:`FileSource`, :class:`DataSource`, :class:`ServerSource`),
   with a cache directory, ``refresh()`` and an ``on_change`` callable that
   receives each :class:`LoaderEvent` (:class:`EventKind`, :class:`SourceKind`).
-- :class:`Error` and its subclasses :class:`ConfigError`, :class:`ClosedError`,
+- :class:`Error` and its subclasses :class:`ConfigError` (and its
+  :class:`FileError`, also an :class:`OSError`), :class:`ClosedError`,
   :class:`InternalError`, :class:`DownloadError`, :class:`CacheError`,
   :class:`MisuseError`; :class:`ErrorCode`, :class:`DownloadReason`,
   :class:`CacheReason`.
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 from . import _ffi
 from ._catalog import BACKENDS, BOOL_KEYS, PLATFORMS, PROFILES, STRING_KEYS, TYPED_KEYS, TypedKey
-from ._config import PathConfiguration
+from ._config import ConfigWarning, PathConfiguration
 from ._errors import (
     CacheError,
     CacheReason,
@@ -44,6 +46,7 @@ from ._errors import (
     DownloadReason,
     Error,
     ErrorCode,
+    FileError,
     InternalError,
     MisuseError,
 )
@@ -70,12 +73,14 @@ __all__ = [
     "CacheReason",
     "ClosedError",
     "ConfigError",
+    "ConfigWarning",
     "DataSource",
     "DownloadError",
     "DownloadReason",
     "Error",
     "ErrorCode",
     "EventKind",
+    "FileError",
     "FileSource",
     "InternalError",
     "Loader",

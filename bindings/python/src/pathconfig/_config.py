@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Union, cast
 
 from . import _ffi
@@ -70,24 +71,51 @@ def _c_path(path: StrPath) -> bytes:
     return raw
 
 
-def _read_warnings(ptr: Any) -> List[Dict[str, Any]]:
+@dataclass(frozen=True)
+class ConfigWarning:
+    """Something a load noticed but accepted (``pathconfig_warning``): a
+    duplicate key, a pattern a lenient load skipped, settings ignored.
+
+    ``str(warning)`` is ``"LINE:COLUMN: MESSAGE"`` when it has a position,
+    else the message (the library never prints warnings).
+    """
+
+    kind: str
+    """The library's name for the kind: ``"duplicate-key"``,
+    ``"skipped-pattern"``, ... (``pathconfig_warning_kind_name``)."""
+    message: str
+    """What was noticed, without the position."""
+    line: Optional[int] = None
+    """1-based line in the document, or ``None``."""
+    column: Optional[int] = None
+    """1-based column (in Unicode scalars), or ``None``."""
+    rule_index: Optional[int] = None
+    """0-based index of the rule concerned, or ``None``."""
+    pattern_index: Optional[int] = None
+    """0-based index of the pattern within that rule, or ``None``."""
+
+    def __str__(self) -> str:
+        return self.message if self.line is None else f"{self.line}:{self.column}: {self.message}"
+
+
+def _read_warnings(ptr: Any) -> List[ConfigWarning]:
     """Every warning of the configuration ``ptr``, copied while it is held
     (the messages are borrowed from it)."""
-    details = []
+    warnings = []
     for i in range(_lib.pathconfig_warning_count(ptr)):
         w = _ffi.WarningStruct(version=_ffi.WARNING_VERSION)
         _lib.pathconfig_warning_get(ptr, i, w)
-        details.append(
-            {
-                "kind": warning_kind_name(w.kind),
-                "message": w.message.decode("utf-8"),
-                "line": w.line if w.line > 0 else None,
-                "column": w.column if w.line > 0 else None,
-                "rule_index": w.rule_index if w.rule_index >= 0 else None,
-                "pattern_index": w.pattern_index if w.pattern_index >= 0 else None,
-            }
+        warnings.append(
+            ConfigWarning(
+                kind=warning_kind_name(w.kind),
+                message=w.message.decode("utf-8"),
+                line=w.line if w.line > 0 else None,
+                column=w.column if w.line > 0 else None,
+                rule_index=w.rule_index if w.rule_index >= 0 else None,
+                pattern_index=w.pattern_index if w.pattern_index >= 0 else None,
+            )
         )
-    return details
+    return warnings
 
 
 class PathConfiguration(OwnedHandle):
@@ -107,7 +135,9 @@ class PathConfiguration(OwnedHandle):
 
     Failures raise :class:`ConfigError` (a :class:`ValueError`) carrying
     ``code``, ``line``, ``column``, ``rule_index``, ``pattern_index`` and
-    ``message``; arguments of the wrong type raise :class:`TypeError`.
+    ``message``; a file that cannot be read raises :class:`FileError`, also an
+    :class:`OSError` (:class:`FileNotFoundError`, :class:`PermissionError`,
+    ...); arguments of the wrong type raise :class:`TypeError`.
 
     The C handle is released by :meth:`close`, at the end of a ``with`` block
     (unlike :mod:`sqlite3`, whose connection's ``with`` commits but leaves the
@@ -141,9 +171,13 @@ class PathConfiguration(OwnedHandle):
         """Loads the configuration in the file at ``path``.
 
         Raises:
-            ConfigError: the file cannot be read (``E_IO``; also ``E_ARGUMENT``
-                for a path that is not valid UTF-8) or is rejected (see
-                :meth:`from_json`). ``filename`` is set to ``path``.
+            FileError: the file cannot be opened or read (``E_IO``), as the
+                :class:`OSError` subclass of its ``errno``
+                (:class:`FileNotFoundError`, :class:`PermissionError`,
+                :class:`IsADirectoryError`, ...).
+            ConfigError: the file is rejected (see :meth:`from_json`), or the
+                path is not valid UTF-8 (``E_ARGUMENT``). ``filename`` is set to
+                ``path``, here and on a :class:`FileError`.
             TypeError: an argument has the wrong type.
             ValueError: ``path`` contains a NUL character.
         """
@@ -193,17 +227,19 @@ class PathConfiguration(OwnedHandle):
 
     # --- lookups --------------------------------------------------------------
 
-    def properties(self, url: str) -> Dict[str, Any]:
+    def properties(self, url: str) -> Properties:
         """The merged properties of every rule matching ``url`` (an absolute
-        URL or a path), as a new ``dict`` with JSON types; ``{}`` when no
-        rule matches."""
-        return json.loads(self._call(_lib.pathconfig_properties, _c_text(url, "url")))  # type: ignore[no-any-return]
-
-    def resolve(self, url: str) -> Properties:
-        """Like :meth:`properties`, as a :class:`Properties` mapping that also
-        has the typed accessors (``context``, ``presentation``, ...)."""
+        URL or a path): a :class:`Properties`, a read-only mapping with JSON
+        types (empty when no rule matches) and the typed accessors
+        (``context``, ``presentation``, ...)."""
         arg = _c_text(url, "url")
         return Properties._wrap(self._call(_lib.pathconfig_resolve, arg, _ffi.ErrorStruct()))
+
+    def properties_json(self, url: str) -> str:
+        """The merged properties of ``url`` as compact JSON text, without
+        keeping a :class:`Properties` (``pathconfig_properties``): the same
+        text as ``properties(url).json``."""
+        return cast(str, self._call(_lib.pathconfig_properties, _c_text(url, "url")))
 
     def explain(self, url: str) -> Dict[str, Any]:
         """Why ``url`` resolves as it does, as ``pathconfig explain`` prints
@@ -230,22 +266,13 @@ class PathConfiguration(OwnedHandle):
         return json.loads(text)  # type: ignore[no-any-return]
 
     @property
-    def warning_details(self) -> List[Dict[str, Any]]:
-        """What the load noticed but accepted, one ``dict`` per warning with
-        ``kind`` (the library's name: ``"duplicate-key"``, ``"skipped-pattern"``,
-        ...), ``message``, ``line``, ``column``, ``rule_index`` and
-        ``pattern_index`` (``None`` when not applicable), read through
-        ``pathconfig_warning_get``."""
-        return cast(List[Dict[str, Any]], self._call(_read_warnings))
-
-    @property
-    def warnings(self) -> List[str]:
-        """The warnings as text, ``"LINE:COLUMN: MESSAGE"`` when they have a
-        position (the library never prints them)."""
-        return [
-            f"{w['line']}:{w['column']}: {w['message']}" if w.get("line") is not None else w["message"]
-            for w in self.warning_details
-        ]
+    def warnings(self) -> List[ConfigWarning]:
+        """What the load noticed but accepted, one :class:`ConfigWarning` per
+        warning (``kind``, ``message``, ``line``, ``column``, ``rule_index``,
+        ``pattern_index``; ``str()`` of one is ``"LINE:COLUMN: MESSAGE"``),
+        read through ``pathconfig_warning_get``. The library never prints
+        them."""
+        return cast(List[ConfigWarning], self._call(_read_warnings))
 
     @property
     def rule_count(self) -> int:

@@ -6,6 +6,11 @@ base class, a subclass per kind, the code and its name on each, as CPython's
 
 - :class:`ConfigError` (also a :class:`ValueError`): the document, the options
   or an argument was rejected (``PATHCONFIG_E_JSON`` ... ``PATHCONFIG_E_ARGUMENT``).
+- :class:`FileError`, a :class:`ConfigError` that is also an :class:`OSError`:
+  the file could not be opened or read (``PATHCONFIG_E_IO``). It is raised as
+  the :class:`OSError` subclass Python itself makes of the library's ``errno``
+  (:class:`FileNotFoundError`, :class:`PermissionError`,
+  :class:`IsADirectoryError`, ...), as ``open()`` would raise.
 - :class:`ClosedError` (also a :class:`ValueError`, like I/O on a closed file):
   a configuration or result was used after ``close()``.
 - :class:`InternalError` (also a :class:`RuntimeError`): the library ran out
@@ -32,6 +37,7 @@ string or text that cannot be encoded as UTF-8).
 from __future__ import annotations
 
 import enum
+import os
 from typing import Any, Dict, Optional, Tuple, Type
 
 
@@ -164,7 +170,9 @@ class Error(Exception):
 
 
 def _rebuild(cls: Type[Error], state: Dict[str, Any]) -> Error:
-    error = cls.__new__(cls)
+    # An OSError's instance layout is OSError's: make it with OSError.__new__
+    # even where another base (ValueError) comes first in the MRO.
+    error = OSError.__new__(cls) if issubclass(cls, OSError) else cls.__new__(cls)
     Exception.__init__(error, state.get("message", ""))
     for key, value in state.items():  # setattr: OSError's filename is a slot
         setattr(error, key, value)
@@ -241,6 +249,62 @@ class ConfigError(Error, ValueError):
             if value is not None:
                 fields.append(f"{attr}={value!r}")
         return f"{type(self).__name__}({', '.join(fields)})"
+
+
+class FileError(ConfigError, OSError):
+    """The file given to :meth:`PathConfiguration.from_file` (or a loader's
+    file source) could not be opened or read (``E_IO``).
+
+    An :class:`OSError` as well as a :class:`ConfigError`: ``errno`` is the
+    library's ``pathconfig_error.os_error``, ``strerror`` its text and
+    ``filename`` the path. An instance is of the :class:`OSError` subclass
+    Python makes of that ``errno`` (``OSError(errno.ENOENT, ...)`` is a
+    :class:`FileNotFoundError`), mixed with this class, so both
+    ``except FileNotFoundError`` and ``except pathconfig.FileError`` catch a
+    missing file. ``str(error)`` is the library's message.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        code: int = ErrorCode.E_IO,
+        name: Optional[str] = None,
+        *,
+        os_error: Optional[int] = None,
+        filename: Optional[str] = None,
+    ) -> None:
+        super().__init__(message, code, name, filename=filename)
+        self.errno = os_error or None
+        self.strerror = os.strerror(os_error) if os_error else None
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        state = self.__dict__.copy()
+        state.update(errno=self.errno, strerror=self.strerror, filename=self.filename)
+        return (_rebuild_file_error, (self.errno, state))
+
+    def __repr__(self) -> str:
+        return _repr(self, ("errno", "filename"))
+
+
+#: FileError mixed with each OSError subclass, made on first use.
+_FILE_ERRORS: Dict[type, Type[FileError]] = {}
+
+
+def _file_error_class(os_error: Optional[int]) -> Type[FileError]:
+    """:class:`FileError` mixed with the :class:`OSError` subclass Python
+    itself picks for ``os_error`` (its own errno table, not one of ours)."""
+    builtin = type(OSError(os_error, "")) if os_error else OSError
+    if builtin is OSError:
+        return FileError
+    cls = _FILE_ERRORS.get(builtin)
+    if cls is None:
+        cls = type(builtin.__name__, (FileError, builtin), {"__doc__": FileError.__doc__, "__module__": __name__})
+        _FILE_ERRORS[builtin] = cls
+    return cls
+
+
+def _rebuild_file_error(os_error: Optional[int], state: Dict[str, Any]) -> Error:
+    return _rebuild(_file_error_class(os_error), state)
 
 
 class ClosedError(Error, ValueError):
@@ -358,9 +422,12 @@ def from_fields(
     pattern_index: int = -1,
     name: Optional[str] = None,
     filename: Optional[str] = None,
+    os_error: int = 0,
 ) -> Error:
     """The exception for a ``pathconfig_error`` as C fills it (0 and -1 mean
     "not applicable" there, ``None`` here)."""
+    if code == ErrorCode.E_IO:
+        return _file_error_class(os_error)(message, code, name, os_error=os_error, filename=filename)
     if code in _CONFIG_CODES:
         return ConfigError(
             message,

@@ -76,6 +76,7 @@ class ErrorStruct(ctypes.Structure):
         ("message", c_char * 512),
         ("rule_index", c_int),
         ("pattern_index", c_int),
+        ("os_error", c_int),
     ]
 
     def to_exception(self) -> Error:
@@ -88,6 +89,7 @@ class ErrorStruct(ctypes.Structure):
             self.rule_index,
             self.pattern_index,
             name=error_name(self.code),
+            os_error=self.os_error,
         )
 
 
@@ -294,6 +296,11 @@ SIGNATURES: Dict[str, Signature] = {
     "pathconfig_result_key": ([ResultPtr, c_size_t], c_char_p, _check_borrowed_text),
     # Raw values of a result
     "pathconfig_result_get_string": ([ResultPtr, c_char_p, POINTER(c_char_p)], c_int, _check_getter),
+    "pathconfig_result_get_string_len": (
+        [ResultPtr, c_char_p, POINTER(c_char_p), POINTER(c_size_t)],
+        c_int,
+        _check_getter,
+    ),
     "pathconfig_result_get_bool": ([ResultPtr, c_char_p, POINTER(c_int)], c_int, _check_getter),
     "pathconfig_result_get_int64": ([ResultPtr, c_char_p, POINTER(c_int64)], c_int, _check_getter),
     "pathconfig_result_get_double": ([ResultPtr, c_char_p, POINTER(c_double)], c_int, _check_getter),

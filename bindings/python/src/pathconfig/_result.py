@@ -21,7 +21,7 @@ T = TypeVar("T")
 
 
 class Properties(OwnedHandle, Mapping[str, Any]):
-    """The merged properties of one URL, from :meth:`PathConfiguration.resolve`.
+    """The merged properties of one URL, from :meth:`PathConfiguration.properties`.
 
     A read-only :class:`~collections.abc.Mapping` of ``str`` to the values as
     the configuration wrote them, with their JSON types (``str``, ``int``,
@@ -29,11 +29,13 @@ class Properties(OwnedHandle, Mapping[str, Any]):
     first appeared in the matching rules. It compares equal to a ``dict`` with
     the same items, and ``dict(props)`` is an independent copy. Container
     values are returned as copies, so the mapping cannot be changed through
-    them.
+    them. ``str(props)`` is :attr:`json`, the text ``print`` shows in every
+    host.
 
-    One value of a given JSON type: :meth:`get_string`, :meth:`get_bool`,
-    :meth:`get_int`, :meth:`get_float` (``None`` when the key is absent or
-    holds another type) and :meth:`get_json` (any value as JSON text).
+    One value of a given JSON type, named for its Python type: :meth:`get_str`,
+    :meth:`get_bool`, :meth:`get_int`, :meth:`get_float` (``None`` when the key
+    is absent or holds another type) and :meth:`get_json` (any value as JSON
+    text).
 
     The typed accessors read the well-known keys the way the configuration's
     profile reads them: defaults apply when a key is missing, has the wrong
@@ -52,7 +54,7 @@ class Properties(OwnedHandle, Mapping[str, Any]):
     _data: Optional[Dict[str, Any]]
 
     def __init__(self) -> None:
-        raise TypeError("Properties objects are made by PathConfiguration.resolve()")
+        raise TypeError("Properties objects are made by PathConfiguration.properties()")
 
     @classmethod
     def _wrap(cls, ptr: Any) -> "Properties":
@@ -89,6 +91,9 @@ class Properties(OwnedHandle, Mapping[str, Any]):
             return "<pathconfig.Properties (closed)>"
         return f"Properties({self._values()!r})"
 
+    def __str__(self) -> str:
+        return self.json
+
     @property
     def json(self) -> str:
         """The merged properties as compact JSON text, exactly as the library
@@ -97,51 +102,56 @@ class Properties(OwnedHandle, Mapping[str, Any]):
 
     # --- raw values: pathconfig_result_get_* ------------------------------------
 
-    def _get(self, getter: Callable[..., int], out_type: Any, key: str, convert: Callable[[Any], T]) -> Optional[T]:
-        """``getter(res, key, &out)``: the value converted, or ``None`` when
-        the key is absent or holds another JSON type (``PATHCONFIG_E_TYPE``).
-        The value is read while the handle is held (strings are borrowed
-        from it)."""
+    def _get(self, key: str, read: Callable[[Any, bytes], Optional[T]]) -> Optional[T]:
+        """``read(res, key)`` while the handle is held (strings are borrowed
+        from it): the value, or ``None`` when the key is absent or holds
+        another JSON type (``PATHCONFIG_E_TYPE``)."""
         arg = text_arg(key, "key")
 
         def get(ptr: Any) -> Optional[T]:
-            out = out_type()
             try:
-                found = getter(ptr, arg, ctypes.byref(out))
+                return read(ptr, arg)
             except ConfigError as exc:
                 if exc.code == ErrorCode.E_TYPE:
                     return None
                 raise
-            return convert(out.value) if found == _ffi.FOUND else None
 
         return self._call(get)
 
-    def get_string(self, key: str) -> Optional[str]:
+    def get_str(self, key: str) -> Optional[str]:
         """The value of ``key`` when it is a JSON string, else ``None`` (as a
-        ``PathRule`` subscript reads it on iOS). A string holding U+0000 ends
-        there, as in C; ``props[key]`` is exact."""
-        return self._get(_lib.pathconfig_result_get_string, ctypes.c_char_p, key, lambda b: b.decode("utf-8"))
+        ``PathRule`` subscript reads it on iOS); whole, U+0000 included
+        (``pathconfig_result_get_string_len``)."""
+
+        def read(ptr: Any, arg: bytes) -> Optional[str]:
+            out, size = ctypes.c_char_p(), ctypes.c_size_t()
+            if _lib.pathconfig_result_get_string_len(ptr, arg, ctypes.byref(out), ctypes.byref(size)) != _ffi.FOUND:
+                return None
+            # By address and length: c_char_p's own value would stop at a NUL.
+            return ctypes.string_at(ctypes.c_void_p.from_buffer(out).value, size.value).decode("utf-8")
+
+        return self._get(key, read)
 
     def get_bool(self, key: str) -> Optional[bool]:
         """The value of ``key`` when it is a JSON boolean, else ``None`` (the
         string ``"true"`` is not one; :meth:`typed` reads it as the apps do)."""
-        return self._get(_lib.pathconfig_result_get_bool, ctypes.c_int, key, bool)
+        return self._get(key, _scalar(_lib.pathconfig_result_get_bool, ctypes.c_int, bool))
 
     def get_int(self, key: str) -> Optional[int]:
         """The value of ``key`` when it is a JSON number written without
         fraction or exponent that fits in 64 bits, else ``None``."""
-        return self._get(_lib.pathconfig_result_get_int64, ctypes.c_int64, key, int)
+        return self._get(key, _scalar(_lib.pathconfig_result_get_int64, ctypes.c_int64, int))
 
     def get_float(self, key: str) -> Optional[float]:
         """The value of ``key`` when it is any JSON number, as the nearest
         ``float``, else ``None``."""
-        return self._get(_lib.pathconfig_result_get_double, ctypes.c_double, key, float)
+        return self._get(key, _scalar(_lib.pathconfig_result_get_double, ctypes.c_double, float))
 
     def get_json(self, key: str) -> Optional[str]:
         """Any value of ``key`` (objects, arrays and ``null`` included) as
         compact JSON text, exactly as written (``"1.50"`` stays ``1.50``);
         ``None`` when the key is absent."""
-        return self._get(_lib.pathconfig_result_get_json, ctypes.c_char_p, key, lambda b: b.decode("utf-8"))
+        return self._get(key, _scalar(_lib.pathconfig_result_get_json, ctypes.c_char_p, lambda b: b.decode("utf-8")))
 
     # --- typed accessors: pathconfig_result_typed_* ---------------------------
 
@@ -165,3 +175,14 @@ class Properties(OwnedHandle, Mapping[str, Any]):
 
     def __dir__(self) -> List[str]:
         return sorted(set(super().__dir__()) | set(TYPED_KEYS))
+
+
+def _scalar(getter: Callable[..., int], out_type: Any, convert: Callable[[Any], T]) -> Callable[[Any, bytes], Optional[T]]:
+    """A reader for :meth:`Properties._get` over ``getter(res, key, &out)``:
+    ``out`` converted when the key is found, else ``None``."""
+
+    def read(ptr: Any, arg: bytes) -> Optional[T]:
+        out = out_type()
+        return convert(out.value) if getter(ptr, arg, ctypes.byref(out)) == _ffi.FOUND else None
+
+    return read
