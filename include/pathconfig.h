@@ -823,6 +823,13 @@ typedef struct pathconfig_loader_event {
 typedef void (*pathconfig_loader_callback)(const pathconfig_loader_event *event, void *payload);
 
 /**
+ * Frees a callback's payload, when the library no longer needs it: see
+ * pathconfig_loader_set_callback_v2.
+ * @param payload  what was passed with the callback.
+ */
+typedef void (*pathconfig_loader_payload_free)(void *payload);
+
+/**
  * CONSTRUCTOR. Creates a loader; loads nothing yet (call
  * pathconfig_loader_load).
  * @param sources_json  NUL-terminated JSON array of sources (see above).
@@ -841,25 +848,59 @@ PATHCONFIG_API pathconfig_loader *pathconfig_loader_new(const char *sources_json
 /**
  * METHOD of pathconfig_loader. Sets the function called after every step of
  * the chain (one event per source step, in order), replacing the previous
- * one; cb NULL removes it.
+ * one; cb NULL removes it. The same as pathconfig_loader_set_callback_v2
+ * with free_payload NULL, which new code should call instead.
  *
  * The callback runs on the thread that called pathconfig_loader_load or
  * _refresh, or on the loader's polling thread (refresh_interval_ms), one
- * event at a time. It may call pathconfig_loader_current, retain
- * event->configuration and use any configuration, and set another callback.
- * It must not call pathconfig_loader_free on its loader; its loader's
- * pathconfig_loader_load and _refresh fail there with PATHCONFIG_E_MISUSE,
- * having done nothing and started nothing (no polling thread).
- * It must return normally (no longjmp, no C++ exception out of it).
+ * event at a time, never two at once and never nested. Inside it, on its
+ * loader, pathconfig_loader_current, _cache_file, _set_callback(_v2) and
+ * _free work (see below); _load and _refresh fail with PATHCONFIG_E_MISUSE,
+ * having done nothing and started nothing (no polling thread). It may retain
+ * event->configuration and use any configuration. It must return normally
+ * (no longjmp, no C++ exception out of it).
  *
- * Returns after a callback running on another thread has returned, so once
- * cb is replaced the old payload is no longer used (do not call it while
- * holding a lock that callback waits for).
+ * When the old payload is no longer used:
+ *   - called from any thread but the one running the old callback, this
+ *     returns only after a call of the old callback in progress (on another
+ *     thread) has returned; the old callback is then never called again, and
+ *     its payload may be freed as soon as this returns. Do not call it while
+ *     holding a lock that the running callback waits for;
+ *   - called from inside the old callback (it replaces or removes itself),
+ *     it returns at once and the next event goes to cb; the running call
+ *     goes on, so its payload must stay valid until that call has returned.
  * @param payload  handed to cb as is; not owned by the library.
  * @return 0; -PATHCONFIG_E_ARGUMENT when loader is NULL.
  */
 PATHCONFIG_API int pathconfig_loader_set_callback(pathconfig_loader *loader,
                                                   pathconfig_loader_callback cb, void *payload);
+
+/**
+ * METHOD of pathconfig_loader. pathconfig_loader_set_callback, with the
+ * payload handed to the library: it calls free_payload(payload) exactly once,
+ * when the payload is no longer used, so a host needs no bookkeeping of its
+ * own (a binding's boxed closure is freed there):
+ *   - when cb is replaced or removed from another thread (or from no
+ *     callback at all), by that thread, before that call returns: after a
+ *     call of cb in progress elsewhere has returned;
+ *   - when cb replaces or removes itself, by its thread, right after the
+ *     running call has returned;
+ *   - by pathconfig_loader_free (likewise: after its own callback returned,
+ *     when called from inside it).
+ * free_payload may use the loader as the callback may, free it included (a
+ * binding's closure may own the last reference to the loader's owner);
+ * except when called by pathconfig_loader_free, when the loader is going.
+ * @param cb            the callback; NULL removes it (free_payload and
+ *                      payload are then ignored).
+ * @param payload       handed to cb and then to free_payload; owned by the
+ *                      library from a successful call on.
+ * @param free_payload  frees payload; NULL when nothing needs freeing.
+ * @return 0; -PATHCONFIG_E_ARGUMENT when loader is NULL (free_payload is not
+ *         called: the payload is still the caller's).
+ */
+PATHCONFIG_API int pathconfig_loader_set_callback_v2(pathconfig_loader *loader,
+                                                     pathconfig_loader_callback cb, void *payload,
+                                                     pathconfig_loader_payload_free free_payload);
 
 /**
  * METHOD of pathconfig_loader. Runs the whole chain once, synchronously
@@ -918,9 +959,18 @@ PATHCONFIG_API char *pathconfig_loader_cache_file(const pathconfig_loader *loade
 
 /**
  * DESTRUCTOR. Stops polling (waiting for a refresh in progress and its
- * callback to end), then frees the loader; no callback runs after it returns.
- * Configurations obtained from it stay valid until released. No other call
- * on the loader may be in progress or start. NULL is a no-op.
+ * callback to end), removes the callback (freeing its payload, see
+ * pathconfig_loader_set_callback_v2), then frees the loader; no callback runs
+ * after it returns. Configurations obtained from it stay valid until
+ * released. No other call on the loader may be in progress or start, except
+ * the one whose callback this is called from.
+ *
+ * From inside the loader's own callback it does not wait for that callback:
+ * it returns at once, the running call goes on, and no later event is
+ * delivered. The operation running the callback ends normally (a
+ * pathconfig_loader_load or _refresh returns to its caller, who must not use
+ * the loader again; a polling thread stops, with no refresh after), and the
+ * loader's memory is released when it has. NULL is a no-op.
  */
 PATHCONFIG_API void pathconfig_loader_free(pathconfig_loader *loader);
 

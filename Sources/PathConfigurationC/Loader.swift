@@ -4,30 +4,24 @@ import PathConfiguration
 // options are parsed by the core (`ConfigurationSource.list(json:)`,
 // `LoaderOptions(json:engines:)`), so C and the bindings never disagree.
 
-/// What a `pathconfig_loader *` points at: a loader and its callback slot.
+/// What a `pathconfig_loader *` points at: a `ConfigurationLoader`, whose
+/// event handler is the host's callback (`HostCallback`).
 ///
 /// The host holds it +1 (from `pathconfig_loader_new`) until
 /// `pathconfig_loader_free`. Every call that runs the chain holds its own
-/// reference for the duration, so the loader outlives a call in progress.
-final class LoaderHandle {
-    let loader: ConfigurationLoader
-    let slot: CallbackSlot
-
-    init(_ loader: ConfigurationLoader, _ slot: CallbackSlot) {
-        self.loader = loader
-        self.slot = slot
+/// reference for the duration, so the loader outlives a call in progress
+/// (and a `pathconfig_loader_free` from inside that call's callback).
+enum LoaderHandle {
+    /// The loader behind a host pointer, +0 (NULL is an argument error).
+    static func borrow(_ handle: OpaquePointer?) throws(CFailure) -> ConfigurationLoader {
+        guard let handle else { throw .argument("loader is NULL") }
+        return Unmanaged<ConfigurationLoader>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
     }
 
-    /// The handle behind a host pointer, +0 (NULL is an argument error).
-    static func borrow(_ handle: OpaquePointer?) throws(CFailure) -> LoaderHandle {
+    /// Runs `body` with the loader retained for the duration of the call.
+    static func with<T>(_ handle: OpaquePointer?, _ body: (ConfigurationLoader) throws(CFailure) -> T) throws(CFailure) -> T {
         guard let handle else { throw .argument("loader is NULL") }
-        return Unmanaged<LoaderHandle>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
-    }
-
-    /// Runs `body` with the handle retained for the duration of the call.
-    static func with<T>(_ handle: OpaquePointer?, _ body: (LoaderHandle) throws(CFailure) -> T) throws(CFailure) -> T {
-        guard let handle else { throw .argument("loader is NULL") }
-        let unmanaged = Unmanaged<LoaderHandle>.fromOpaque(UnsafeRawPointer(handle)).retain()
+        let unmanaged = Unmanaged<ConfigurationLoader>.fromOpaque(UnsafeRawPointer(handle)).retain()
         defer { unmanaged.release() }
         return try body(unmanaged.takeUnretainedValue())
     }
@@ -69,12 +63,11 @@ public func pathconfig_loader_new(_ sourcesJSON: UnsafePointer<CChar>?, _ option
     boundary(err, or: nil) { () throws(CFailure) -> OpaquePointer? in
         let sourcesText = try hostString(sourcesJSON, "sources_json")
         let optionsText = try optionalHostString(optionsJSON, "options_json")
-        let slot = CallbackSlot()
         do throws(ConfigurationError) {
             let sources = try ConfigurationSource.list(json: sourcesText)
             let options = try LoaderOptions(json: optionsText, engines: engines)
-            let loader = try ConfigurationLoader(sources: sources, options: options) { [slot] event in slot.deliver(event) }
-            return OpaquePointer(Unmanaged.passRetained(LoaderHandle(loader, slot)).toOpaque())
+            let loader = try ConfigurationLoader(sources: sources, options: options)
+            return OpaquePointer(Unmanaged.passRetained(loader).toOpaque())
         } catch {
             throw CFailure(error)
         }
@@ -84,17 +77,29 @@ public func pathconfig_loader_new(_ sourcesJSON: UnsafePointer<CChar>?, _ option
 @_cdecl("pathconfig_loader_set_callback")
 public func pathconfig_loader_set_callback(_ loader: OpaquePointer?, _ callback: (@convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Void)?,
                                            _ payload: UnsafeMutableRawPointer?) -> Int32 {
+    pathconfig_loader_set_callback_v2(loader, callback, payload, nil)
+}
+
+@_cdecl("pathconfig_loader_set_callback_v2")
+public func pathconfig_loader_set_callback_v2(_ loader: OpaquePointer?,
+                                              _ callback: (@convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Void)?,
+                                              _ payload: UnsafeMutableRawPointer?,
+                                              _ freePayload: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?) -> Int32 {
     status(nil) { () throws(CFailure) in
-        try LoaderHandle.borrow(loader).slot.set(callback, payload)
+        // Retained: the old payload's free function may free the loader.
+        try LoaderHandle.with(loader) { loader in
+            // Wrapped only once the loader is known: on failure the payload stays the caller's.
+            loader.setEventHandler(callback.map { HostCallback($0, payload, freePayload).handler })
+        }
     }
 }
 
 @_cdecl("pathconfig_loader_load")
 public func pathconfig_loader_load(_ loader: OpaquePointer?, _ err: UnsafeMutableRawPointer?) -> Int32 {
     status(err) { () throws(CFailure) in
-        try LoaderHandle.with(loader) { handle throws(CFailure) in
-            let events = try operation("pathconfig_loader_load") { () throws(LoaderError) in try handle.loader.load() }
-            if handle.loader.current != nil { return }
+        try LoaderHandle.with(loader) { loader throws(CFailure) in
+            let events = try operation("pathconfig_loader_load") { () throws(LoaderError) in try loader.load() }
+            if loader.current != nil { return }
             throw lastFailure(events) ?? CFailure(.internal, "the chain ended with no configuration and no failure")
         }
     }
@@ -103,8 +108,8 @@ public func pathconfig_loader_load(_ loader: OpaquePointer?, _ err: UnsafeMutabl
 @_cdecl("pathconfig_loader_refresh")
 public func pathconfig_loader_refresh(_ loader: OpaquePointer?, _ err: UnsafeMutableRawPointer?) -> Int32 {
     status(err) { () throws(CFailure) in
-        try LoaderHandle.with(loader) { handle throws(CFailure) in
-            let events = try operation("pathconfig_loader_refresh") { () throws(LoaderError) in try handle.loader.refresh() }
+        try LoaderHandle.with(loader) { loader throws(CFailure) in
+            let events = try operation("pathconfig_loader_refresh") { () throws(LoaderError) in try loader.refresh() }
             if let failure = lastFailure(events) { throw failure }
         }
     }
@@ -113,7 +118,7 @@ public func pathconfig_loader_refresh(_ loader: OpaquePointer?, _ err: UnsafeMut
 @_cdecl("pathconfig_loader_current")
 public func pathconfig_loader_current(_ loader: OpaquePointer?) -> OpaquePointer? {
     boundary(or: nil) { () throws(CFailure) -> OpaquePointer? in
-        try LoaderHandle.borrow(loader).loader.current.map { ConfigHandle.pass($0) }
+        try LoaderHandle.borrow(loader).current.map { ConfigHandle.pass($0) }
     }
 }
 
@@ -122,18 +127,20 @@ public func pathconfig_loader_cache_file(_ loader: OpaquePointer?, _ url: Unsafe
     boundary(or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
         let handle = try LoaderHandle.borrow(loader)
         let text = try hostString(url, "url")
-        return try handle.loader.cacheFile(for: text).map { path throws(CFailure) in try mallocCString(path) }
+        return try handle.cacheFile(for: text).map { path throws(CFailure) in try mallocCString(path) }
     }
 }
 
 @_cdecl("pathconfig_loader_free")
 public func pathconfig_loader_free(_ loader: OpaquePointer?) {
     guard let loader else { return }
-    let unmanaged = Unmanaged<LoaderHandle>.fromOpaque(UnsafeRawPointer(loader))
+    let unmanaged = Unmanaged<ConfigurationLoader>.fromOpaque(UnsafeRawPointer(loader))
     let handle = unmanaged.takeUnretainedValue()
-    // No callback after this returns: stop polling (joining the thread, which
-    // waits for a refresh in progress), then drop the callback.
-    handle.loader.stop()
-    handle.slot.set(nil, nil)
+    // Stop polling (joining the thread, which waits for a refresh in progress
+    // and its callback), then remove the callback (waiting for one running
+    // elsewhere). From inside the loader's own callback neither waits: the
+    // core keeps the running callback, and the loader, until the call ends.
+    handle.stop()
+    handle.setEventHandler(nil)
     unmanaged.release()
 }

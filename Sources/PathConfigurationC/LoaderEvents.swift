@@ -1,15 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import PathConfiguration
 
 // A `LoaderEvent` on its way to a host callback: `struct
-// pathconfig_loader_event` laid out by hand, and the slot holding the host's
-// callback and payload.
+// pathconfig_loader_event` laid out by hand, and the host's callback wrapped
+// as the loader's event handler.
 
 /// The C function pointer type `pathconfig_loader_callback`.
 typealias LoaderCallback = @convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Void
@@ -97,44 +90,34 @@ extension CFailure {
     }
 }
 
-/// The host's callback and payload, replaced under a recursive mutex that is
-/// also held while the callback runs: replacing waits for a callback running
-/// on another thread, and a callback may replace itself.
-final class CallbackSlot: @unchecked Sendable {
-    // Heap-allocated: a pthread mutex must not move. Guards the two fields.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var callback: LoaderCallback?
-    private var payload: UnsafeMutableRawPointer?
+/// The C function pointer type `pathconfig_loader_payload_free`.
+typealias PayloadFree = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
-    init() {
-        mutex = .allocate(capacity: 1)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
-    }
+/// A host's callback with its payload, captured by the event handler the
+/// loader holds. The core never releases a handler while it runs (see
+/// `ConfigurationLoader.setEventHandler`), so `freePayload` runs exactly when
+/// the header promises: once the callback is replaced or removed and no call
+/// of it is running.
+final class HostCallback: @unchecked Sendable {  // the payload is the host's; the header says which threads use it
+    private let callback: LoaderCallback
+    private let payload: UnsafeMutableRawPointer?
+    private let freePayload: PayloadFree?
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func set(_ callback: LoaderCallback?, _ payload: UnsafeMutableRawPointer?) {
-        pthread_mutex_lock(mutex)
+    init(_ callback: LoaderCallback, _ payload: UnsafeMutableRawPointer?, _ freePayload: PayloadFree?) {
         self.callback = callback
-        self.payload = callback == nil ? nil : payload
-        pthread_mutex_unlock(mutex)
+        self.payload = payload
+        self.freePayload = freePayload
     }
 
-    /// Hands `event` to the host's callback, if any. Everything the event
-    /// points to lives on this stack frame (or, for the configuration, in a
-    /// reference released after the call) and is gone when the call returns.
+    deinit { freePayload?(payload) }
+
+    /// The handler to give the loader.
+    var handler: ConfigurationLoader.EventHandler { { event in self.deliver(event) } }
+
+    /// Hands `event` to the host's callback. Everything the event points to
+    /// lives on this stack frame (or, for the configuration, in a reference
+    /// released after the call) and is gone when the call returns.
     func deliver(_ event: LoaderEvent) {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        guard let callback else { return }
-        let payload = self.payload
         let fields = CEvent(event)
         let configuration = event.configuration.map { ConfigHandle.pass($0) }
         defer { if let configuration { Unmanaged<ConfigHandle>.fromOpaque(UnsafeRawPointer(configuration)).release() } }

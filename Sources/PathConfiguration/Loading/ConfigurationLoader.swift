@@ -24,9 +24,14 @@ import Synchronization
 /// Thread-safe. `current` never blocks on the network and returns a whole
 /// configuration; a caller holding an older one keeps it valid. Operations
 /// (`load`, `refresh`, polling) run one at a time. The event handler runs on
-/// the thread performing the operation; it may read `current`, and must not
-/// capture the loader strongly (that would keep it alive forever). `load()`
-/// and `refresh()` called from it throw `LoaderError.reentrantCall`.
+/// the thread performing the operation, one event at a time; it may read
+/// `current`, replace or remove itself (`setEventHandler`) and `stop()`, and
+/// must not capture the loader strongly (that would keep it alive forever).
+/// `load()` and `refresh()` called from it throw `LoaderError.reentrantCall`.
+///
+/// The handler is never released while it runs, however it is replaced;
+/// the C library and the bindings build their callbacks on that (the C
+/// payload's destructor is a capture of the handler).
 public final class ConfigurationLoader: Sendable {
     /// Receives one event per step of the chain, in order.
     public typealias EventHandler = @Sendable (LoaderEvent) -> Void
@@ -63,10 +68,15 @@ public final class ConfigurationLoader: Sendable {
 
     /// Replaces the event handler (nil removes it).
     ///
-    /// When this returns, the old handler is not running and will not be
-    /// called again, so whatever it captured may be released. It waits for a
-    /// call in progress on another thread: do not call it while that handler
-    /// waits for this thread. From inside the handler it takes effect at once.
+    /// - Called while no call of the old handler runs, or while one runs on
+    ///   another thread: waits for that call to return. When this returns the
+    ///   old handler is not running, will not be called again, and has been
+    ///   released (with whatever it captured) on this thread. Do not call it
+    ///   while holding a lock that the running handler waits for.
+    /// - Called from inside the handler, on the thread running it: does not
+    ///   wait for itself; the next event goes to the new handler. The running
+    ///   call goes on to its end, and the old handler is released on this
+    ///   thread once it has returned.
     public func setEventHandler(_ handler: EventHandler?) { engine.setHandler(handler) }
 
     /// Runs the whole chain once, synchronously, and starts polling when
@@ -93,12 +103,16 @@ public final class ConfigurationLoader: Sendable {
 
     /// Stops background polling and waits for a refresh in progress to end.
     /// Idempotent; also done when the loader is released.
+    ///
+    /// From inside the event handler it does not wait (the operation running
+    /// the handler may be the polling thread's, or one the polling thread
+    /// waits for): polling ends as that operation does, with no refresh after.
     public func stop() {
         let thread = poller.withLock { thread in
             defer { thread = nil }
             return thread
         }
-        thread?.stop()
+        thread?.stop(waiting: !engine.isInsideOperation)
     }
 
     /// The cache file that holds `url`'s copy, nil without a cache directory.
@@ -108,7 +122,7 @@ public final class ConfigurationLoader: Sendable {
         poller.withLock { thread in
             guard thread == nil else { return }
             let engine = self.engine
-            thread = PollingThread(interval: interval) { _ = try? engine.refresh() }
+            thread = PollingThread(interval: interval) { isStopped in _ = try? engine.refresh(unless: isStopped) }
         }
     }
 }

@@ -28,7 +28,8 @@ final class LoaderEngine: Sendable {
     private let handler: Mutex<ConfigurationLoader.EventHandler?>
     /// Serialises load, refresh and polling.
     private let operation = OperationLock()
-    /// Held while the handler runs, so that replacing it waits for a call in progress.
+    /// Held while the handler runs, so that replacing it waits for a call in
+    /// progress (and knows when it is called from inside one).
     private let handlerCall = OperationLock()
     /// Per server source; read and written only under `operation`.
     private let copies = Mutex<[Int: ServerCopy]>([:])
@@ -46,11 +47,27 @@ final class LoaderEngine: Sendable {
     var current: PathConfiguration? { published.withLock { $0.configuration } }
     var currentEvent: LoaderEvent? { published.withLock { $0.event } }
 
-    /// Replaces the handler once no call of the old one is running (at once
-    /// when called from inside the handler, which cannot wait for itself).
+    /// True while the calling thread runs one of this loader's operations
+    /// (it is inside the event handler, or the polling thread's refresh).
+    var isInsideOperation: Bool { operation.isHeldByCurrentThread }
+
+    /// Replaces the handler: the one place that keeps the guarantees
+    /// `ConfigurationLoader.setEventHandler` documents.
+    ///
+    /// - From another thread it takes `handlerCall`, so it waits for a call
+    ///   in progress; the old handler is released here, before returning,
+    ///   outside both locks (its captures may call back into the loader).
+    /// - From inside the handler it cannot wait for itself: it swaps at once.
+    ///   The running call holds its own reference (see `emit`), so the old
+    ///   handler is released only when that call has returned.
     func setHandler(_ handler: ConfigurationLoader.EventHandler?) {
-        let replaced: Void? = handlerCall.run { self.handler.withLock { $0 = handler } }  // nil: this thread is inside the handler
-        if replaced == nil { self.handler.withLock { $0 = handler } }
+        var handler = handler
+        if handlerCall.isHeldByCurrentThread {
+            self.handler.withLock { swap(&$0, &handler) }
+        } else {
+            _ = handlerCall.run { self.handler.withLock { swap(&$0, &handler) } }
+        }
+        _ = handler  // now the old handler: released on the way out
     }
 
     // MARK: Operations
@@ -84,11 +101,14 @@ final class LoaderEngine: Sendable {
     }
 
     /// Downloads every server source again (runs `load()` before the first
-    /// load). Throws `.reentrantCall` as `load()` does.
-    func refresh() throws(LoaderError) -> [LoaderEvent] {
+    /// load). Throws `.reentrantCall` as `load()` does. Does nothing when
+    /// `cancelled()` is true once it holds the operation lock (a polling
+    /// thread stopped while it waited for another operation).
+    func refresh(unless cancelled: () -> Bool = { false }) throws(LoaderError) -> [LoaderEvent] {
         guard hasLoaded.load(ordering: .acquiring) else { return try load() }
         let events = operation.run { () -> [LoaderEvent] in
             var events: [LoaderEvent] = []
+            if cancelled() { return events }
             for (index, source) in sources.enumerated() {
                 guard case .server(let url, let headers) = source else { continue }
                 events += download(index: index, url: url, headers: headers)
@@ -236,6 +256,11 @@ final class LoaderEngine: Sendable {
 
     /// Hands `event` to the handler, holding the operation lock and
     /// `handlerCall` (never the lock readers of `current` take).
+    ///
+    /// The call holds its own reference to the handler: replaced from inside
+    /// itself, the handler (and what it captured) is released when the call
+    /// returns, still under `handlerCall`, so a `setHandler` waiting on
+    /// another thread sees it released too.
     @discardableResult
     private func emit(_ event: LoaderEvent) -> LoaderEvent {
         _ = handlerCall.run {

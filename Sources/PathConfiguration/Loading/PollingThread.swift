@@ -9,10 +9,11 @@ import Darwin
 /// A thread that calls `tick` every `interval` until stopped.
 ///
 /// `stop()` wakes the thread at once, waits for a running tick to end and
-/// joins it, so nothing of the loader runs after `stop()` returns.
+/// joins it, so nothing of the loader runs after `stop()` returns. A tick
+/// gets `isStopped`, to check once it has waited for the loader's lock.
 final class PollingThread: @unchecked Sendable {
     private let interval: Duration
-    private let tick: @Sendable () -> Void
+    private let tick: @Sendable (_ isStopped: () -> Bool) -> Void
     // Guarded by `mutex`.
     private var stopping = false
     private var thread: pthread_t?
@@ -20,7 +21,7 @@ final class PollingThread: @unchecked Sendable {
     private let wakeup: UnsafeMutablePointer<pthread_cond_t>
 
     /// Starts the thread.
-    init(interval: Duration, tick: @escaping @Sendable () -> Void) {
+    init(interval: Duration, tick: @escaping @Sendable (_ isStopped: () -> Bool) -> Void) {
         self.interval = interval
         self.tick = tick
         mutex = .allocate(capacity: 1)
@@ -59,9 +60,12 @@ final class PollingThread: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Stops the thread and waits for it (detaches instead when called from
-    /// the thread itself, for example by an event handler). Idempotent.
-    func stop() {
+    /// Stops the thread and, when `waiting`, waits for it. It detaches the
+    /// thread instead when called from the thread itself, or without
+    /// `waiting` (from inside an operation the tick may be waiting for): a
+    /// tick in progress then ends on its own, and one that has yet to start
+    /// its refresh sees `isStopped`. Idempotent.
+    func stop(waiting: Bool = true) {
         pthread_mutex_lock(mutex)
         stopping = true
         let joinable = thread
@@ -69,15 +73,21 @@ final class PollingThread: @unchecked Sendable {
         pthread_cond_signal(wakeup)
         pthread_mutex_unlock(mutex)
         guard let joinable else { return }
-        if pthread_equal(joinable, pthread_self()) != 0 {
+        if !waiting || pthread_equal(joinable, pthread_self()) != 0 {
             pthread_detach(joinable)
         } else {
             pthread_join(joinable, nil)
         }
     }
 
+    private var isStopped: Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return stopping
+    }
+
     private func loop() {
-        while waitForNextTick() { tick() }
+        while waitForNextTick() { tick { self.isStopped } }
     }
 
     /// Sleeps one interval; false when stopped meanwhile.

@@ -270,36 +270,6 @@ struct LoaderServerTests {
         #expect(untrusted.current == nil)
     }
 
-    @Test("setEventHandler waits for a handler call in progress; from inside the handler it does not")
-    func handlerReplacementWaits() throws {
-        let loader = try ConfigurationLoader(sources: [.data(Array(Fixture.bundle.utf8))])
-        let entered = DispatchSemaphore(value: 0)
-        let finished = Counter()
-        loader.setEventHandler { _ in
-            entered.signal()
-            usleep(200_000)
-            finished.add(1)
-        }
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            #expect(throws: Never.self) { try loader.load() }
-            done.signal()
-        }
-        entered.wait()
-        loader.setEventHandler(nil)
-        #expect(finished.value == 1)
-        done.wait()
-
-        let calls = Counter()
-        loader.setEventHandler { [weak loader] _ in
-            calls.add(1)
-            loader?.setEventHandler(nil) // no deadlock
-        }
-        try loader.load()
-        try loader.load()
-        #expect(calls.value == 1)
-    }
-
     @Test("load() again: earlier sources are superseded, the cache is not reread, the download is conditional")
     func loadTwice() throws {
         let bed = try LoaderTestBed()

@@ -46,7 +46,8 @@ _C_TYPES = {
     "pathconfig_loader *": _ffi.LoaderPtr,
     "const pathconfig_loader *": _ffi.LoaderPtr,
     "pathconfig_loader_callback": _ffi.LoaderCallback,
-    "void *": ctypes.c_void_p,  # the callback's payload (the binding passes NULL)
+    "pathconfig_loader_payload_free": _ffi.PayloadFree,
+    "void *": ctypes.c_void_p,  # the callback's payload (the binding passes a key)
     "const char **": ctypes.POINTER(ctypes.c_char_p),
     "int *": ctypes.POINTER(ctypes.c_int),
     "int64_t *": ctypes.POINTER(ctypes.c_int64),

@@ -545,19 +545,19 @@ def test_polling_thread_and_close(server: Nginx, bundle: Path, cache_dir: Path) 
     assert len(seen) == count, "no event after close()"
 
 
-def record_free_threads(monkeypatch: pytest.MonkeyPatch) -> List[str]:
-    """The names of the threads that run pathconfig_loader_free from now on."""
-    from pathconfig import _sources
+def record_free_threads(monkeypatch: pytest.MonkeyPatch) -> List[int]:
+    """The idents of the threads that run pathconfig_loader_free from now on."""
+    from pathconfig import _loader
 
-    names: List[str] = []
-    free_now = _sources._free_now
+    idents: List[int] = []
+    free = _loader._free
 
-    def recording(ptr: Any, dispatch: Any) -> None:
-        names.append(threading.current_thread().name)
-        free_now(ptr, dispatch)
+    def recording(ptr: Any) -> None:
+        idents.append(threading.get_ident())
+        free(ptr)
 
-    monkeypatch.setattr(_sources, "_free_now", recording)
-    return names
+    monkeypatch.setattr(_loader, "_free", recording)
+    return idents
 
 
 def test_close_from_inside_the_callback_on_the_polling_thread(
@@ -567,24 +567,33 @@ def test_close_from_inside_the_callback_on_the_polling_thread(
     done = threading.Event()
     loader: Optional[Loader] = None
     after: List[LoaderEvent] = []
+    polling: List[int] = []
+    released = threading.Event()
 
-    def on_change(event: LoaderEvent) -> None:
-        assert loader is not None
-        if done.is_set():
-            after.append(event)
-        elif threading.current_thread() is not threading.main_thread():
-            loader.close()  # pathconfig_loader_free may not run here: handed to a helper thread
-            done.set()
+    class OnChange:
+        def __call__(self, event: LoaderEvent) -> None:
+            assert loader is not None
+            if done.is_set():
+                after.append(event)
+            elif threading.current_thread() is not threading.main_thread():
+                polling.append(threading.get_ident())
+                loader.close()  # freed here, inside its own callback: the library allows it
+                assert not released.is_set(), "on_change released while it runs"
+                done.set()
 
+    on_change = OnChange()
+    weakref.finalize(on_change, released.set)
     loader = Loader(chain(bundle, server), cache_dir=cache_dir, timeout=5, refresh_interval=0.02, on_change=on_change)
+    del on_change
     loader.load()
     assert done.wait(10), "a polling event arrived"
     assert loader.closed
     with pytest.raises(ClosedError):
         loader.refresh()
+    assert wait_for(released.is_set), "on_change released once its call returned"
     time.sleep(0.2)
     assert after == []
-    assert freed_on == ["pathconfig-loader-free"], "freed by a helper thread, not inside the callback"
+    assert freed_on == polling, "freed on the polling thread, inside the callback"
 
 
 def test_unreferenced_loader_is_freed_and_stops_polling(server: Nginx, bundle: Path, cache_dir: Path) -> None:
@@ -707,7 +716,8 @@ def test_garbage_collected_on_its_own_polling_thread(
     finally:
         gc.enable()
     assert wait_for(lambda: gone() is None), "the loader was collected"
-    assert wait_for(lambda: freed_on == ["pathconfig-loader-free"]), f"freed by a helper thread: {freed_on}"
+    assert wait_for(lambda: len(freed_on) == 1), f"freed once: {freed_on}"
+    assert freed_on[0] != threading.get_ident(), "freed on the polling thread, inside its own callback"
 
 
 def test_setting_on_change_waits_for_a_running_callback(server: Nginx, bundle: Path, cache_dir: Path) -> None:

@@ -120,13 +120,16 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod callback;
 mod catalog;
 mod config;
 mod error;
+mod event;
 mod json;
 mod loader;
 mod options;
 mod properties;
+mod source;
 #[allow(missing_docs)]
 pub mod sys;
 mod util;
@@ -142,9 +145,11 @@ struct ReadmeDoctests;
 pub use crate::catalog::{backends, Profile, TypedKey, TypedKind, TypedValue};
 pub use crate::config::PathConfiguration;
 pub use crate::error::{error_name, Error, ErrorCode};
-pub use crate::loader::{EventKind, Loader, LoaderEvent, LoaderOptions, Reason, Source, SourceKind};
+pub use crate::event::{EventKind, LoaderEvent, Reason, SourceKind};
+pub use crate::loader::Loader;
 pub use crate::options::Options;
 pub use crate::properties::{Iter, Keys, Properties};
+pub use crate::source::{LoaderOptions, Source};
 pub use crate::util::Binding;
 pub use crate::warning::{Warning, WarningKind};
 

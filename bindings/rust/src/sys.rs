@@ -225,6 +225,10 @@ const _: () = {
 pub type pathconfig_loader_callback =
     Option<unsafe extern "C" fn(event: *const pathconfig_loader_event, payload: *mut c_void)>;
 
+/// `typedef void (*pathconfig_loader_payload_free)(void *payload);` (`None` is
+/// NULL): frees a callback's payload once the library no longer uses it.
+pub type pathconfig_loader_payload_free = Option<unsafe extern "C" fn(payload: *mut c_void)>;
+
 extern "C" {
     // -- Version and errors -------------------------------------------------
     pub fn pathconfig_version() -> *const c_char;
@@ -334,6 +338,12 @@ extern "C" {
         loader: *mut pathconfig_loader,
         cb: pathconfig_loader_callback,
         payload: *mut c_void,
+    ) -> c_int;
+    pub fn pathconfig_loader_set_callback_v2(
+        loader: *mut pathconfig_loader,
+        cb: pathconfig_loader_callback,
+        payload: *mut c_void,
+        free_payload: pathconfig_loader_payload_free,
     ) -> c_int;
     pub fn pathconfig_loader_load(loader: *mut pathconfig_loader, err: *mut pathconfig_error) -> c_int;
     pub fn pathconfig_loader_refresh(loader: *mut pathconfig_loader, err: *mut pathconfig_error) -> c_int;

@@ -29,7 +29,7 @@ A thin, typed layer over the C library (ctypes, no dependencies):
   :class:`CacheReason`.
 
 The library is the copy installed inside this package, or the one named by
-the ``PATHCONFIG_LIBRARY`` environment variable (see :mod:`pathconfig._loader`).
+the ``PATHCONFIG_LIBRARY`` environment variable (see :mod:`pathconfig._library`).
 """
 
 from __future__ import annotations
@@ -51,15 +51,9 @@ from ._errors import (
     MisuseError,
 )
 from ._result import Properties
-from ._sources import (
-    DataSource,
-    EventKind,
-    FileSource,
-    Loader,
-    LoaderEvent,
-    ServerSource,
-    SourceKind,
-)
+from ._events import EventKind, LoaderEvent, SourceKind
+from ._loader import Loader
+from ._sources import DataSource, FileSource, ServerSource
 from ._version import __version__
 
 __all__ = [

@@ -16,8 +16,8 @@ conventions into exceptions, so callers never see a NULL or a negative code:
   thread, right after the call; a loader's ``int`` status (0 or a negated
   code) raises what its ``err`` says.
 
-The loader's callback type (``LoaderCallback``) and event structure
-(``LoaderEventStruct``) are declared here too; :mod:`pathconfig._sources`
+The loader's callback types (``LoaderCallback``, ``PayloadFree``) and event
+structure (``LoaderEventStruct``) are declared here too; :mod:`pathconfig._events`
 holds the trampoline.
 
 The library is opened with :class:`ctypes.CDLL`, so ctypes releases the GIL
@@ -31,7 +31,7 @@ from ctypes import POINTER, c_char, c_char_p, c_double, c_int, c_int64, c_size_t
 from typing import Any, Callable, Dict, NoReturn, Optional, Sequence, Tuple, cast
 
 from ._errors import Error, from_fields
-from ._loader import load_library
+from ._library import load_library
 
 #: The header this module mirrors (PATHCONFIG_VERSION_NUMBER of pathconfig.h).
 HEADER_VERSION = "0.1.0"
@@ -145,6 +145,10 @@ LoaderEventPtr = POINTER(LoaderEventStruct)
 #: ctypes takes the GIL around the Python function and reports (through
 #: ``sys.unraisablehook``) any exception it raises, so none reaches C.
 LoaderCallback = ctypes.CFUNCTYPE(None, LoaderEventPtr, c_void_p)
+
+#: ``pathconfig_loader_payload_free``: ``void (*)(void *payload)``, called by the
+#: library once a callback's payload is no longer used.
+PayloadFree = ctypes.CFUNCTYPE(None, c_void_p)
 
 
 def text_arg(value: str, what: str) -> bytes:
@@ -348,6 +352,7 @@ SIGNATURES: Dict[str, Signature] = {
     # Loader: sources, cache and live updates
     "pathconfig_loader_new": ([c_char_p, c_char_p, ErrorPtr], LoaderPtr, _check_new_handle),
     "pathconfig_loader_set_callback": ([LoaderPtr, LoaderCallback, c_void_p], c_int, _check_status),
+    "pathconfig_loader_set_callback_v2": ([LoaderPtr, LoaderCallback, c_void_p, PayloadFree], c_int, _check_status),
     "pathconfig_loader_load": ([LoaderPtr, ErrorPtr], c_int, _check_status),
     "pathconfig_loader_refresh": ([LoaderPtr, ErrorPtr], c_int, _check_status),
     "pathconfig_loader_current": ([LoaderPtr], ConfigPtr, _check_optional_handle),

@@ -1,114 +1,273 @@
-"""Finding and opening libpathconfig.
+"""A configuration kept current from several sources: :class:`Loader`, over
+``pathconfig_loader`` (include/pathconfig.h, "Loader: sources, cache and live
+updates").
 
-In this order (the first that opens wins):
-
-1. ``PATHCONFIG_LIBRARY``: an explicit path. When it is set, nothing else is
-   tried: an override that silently fell back to another copy would hide the
-   mistake.
-2. The copy installed inside this package by ``pip install`` (found with
-   :mod:`importlib.resources`, so it also works from a zip).
-3. The system's: :func:`ctypes.util.find_library`, then the bare SONAME (which
-   the dynamic linker looks up through ``LD_LIBRARY_PATH`` and its cache).
-
-Every candidate is probed for a symbol only libpathconfig exports, so an
-unrelated file of the same name is refused. If nothing opens, one
-:class:`ImportError` lists every path tried and why it failed.
+Its sources and options are in :mod:`pathconfig._sources`, its events and
+the callback trampoline in :mod:`pathconfig._events`. The library keeps the
+callback's guarantees (a callback is never released while it runs; setting
+one, closing or collecting the loader from inside one works), so this module
+only owns the handle.
 """
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import os
-import sys
-from importlib import resources
-from typing import List, Tuple
+import atexit
+import threading
+import weakref
+from typing import Any, List, Optional, Sequence, Tuple, cast
 
-ENV_VAR = "PATHCONFIG_LIBRARY"
-#: A symbol every libpathconfig exports, checked on each candidate.
-PROBE_SYMBOL = "pathconfig_version_number"
+from . import _ffi
+from ._config import PathConfiguration, StrPath, _c_text, _load_options
+from ._errors import DownloadError
+from ._events import Collectors, LoaderEvent, OnChange, register
+from ._handle import OwnedHandle
+from ._sources import Source, _loader_options, _sources_json
 
-if sys.platform == "darwin":  # pragma: no cover - the library is built for Linux today
-    PACKAGED_NAMES: Tuple[str, ...] = ("libpathconfig.dylib",)
-    SYSTEM_NAMES: Tuple[str, ...] = ("libpathconfig.0.dylib", "libpathconfig.dylib")
-else:
-    PACKAGED_NAMES = ("libpathconfig.so",)
-    SYSTEM_NAMES = ("libpathconfig.so.0",)
+_lib = _ffi.lib
 
 
-def _open(path: str) -> ctypes.CDLL:
-    """Opens ``path`` with CDLL (the GIL is released around every call) and
-    checks that it is libpathconfig."""
-    lib = ctypes.CDLL(path)
-    try:
-        getattr(lib, PROBE_SYMBOL)
-    except AttributeError:
-        raise OSError(f"{path}: opens, but does not export {PROBE_SYMBOL} (not libpathconfig)") from None
-    return lib
+def _free(ptr: Any) -> None:
+    """The loader's destructor for :class:`OwnedHandle` (from any thread, and
+    from inside the loader's own callback)."""
+    _lib.pathconfig_loader_free(ptr)
 
 
-def _packaged(tried: List[str]) -> "ctypes.CDLL | None":
-    package = __name__.rpartition(".")[0]
-    try:
-        root = resources.files(package)
-    except Exception as exc:  # pragma: no cover - a package always has files()
-        tried.append(f"packaged copy: {exc}")
-        return None
-    for name in PACKAGED_NAMES:
-        entry = root / name
-        if not entry.is_file():
-            tried.append(f"{entry}: not installed in the package")
-            continue
-        # as_file gives a real path (extracting from a zip if needed); a
-        # library stays mapped after its temporary file is removed.
-        with resources.as_file(entry) as path:
-            try:
-                return _open(os.fspath(path))
-            except OSError as exc:
-                tried.append(f"{path}: {exc}")
-    return None
+#: Loaders not closed yet: closed at exit, while the interpreter can still run
+#: callbacks that a polling thread is delivering.
+_open_loaders: "weakref.WeakSet[Loader]" = weakref.WeakSet()
 
 
-def load_library() -> Tuple[ctypes.CDLL, str]:
-    """Opens libpathconfig and returns it with the path or name it was opened by.
+@atexit.register
+def _close_open_loaders() -> None:
+    for loader in list(_open_loaders):
+        loader.close()
 
-    Raises:
-        ImportError: nothing could be opened; the message lists what was tried.
+
+class Loader(OwnedHandle):
+    """Keeps a configuration current from an ordered list of sources: files,
+    JSON in memory and server copies (downloaded over HTTP(S), cached on disk).
+
+    ``sources`` is a list of :class:`FileSource`, :class:`ServerSource`,
+    :class:`DataSource`, or ``dict`` in the C form (``{"file": PATH}``,
+    ``{"data": TEXT, "name": NAME}``, ``{"server": URL, "headers": {...}}``).
+    The options are keyword-only:
+
+    - ``cache_dir``: directory for server copies, one file per URL (created,
+      mode 0700, when missing); ``None`` (default): no cache.
+    - ``timeout``: seconds one download may take, connecting included
+      (default 30).
+    - ``max_body_bytes``: the largest body accepted (default 8 MiB).
+    - ``refresh_interval``: seconds; when set, :meth:`load` starts a
+      background thread that refreshes at this interval until :meth:`close`.
+    - ``user_agent`` (default ``"libpathconfig/VERSION"``), ``ca_file`` (a
+      PEM bundle trusted for HTTPS instead of the system's).
+    - ``profile``, ``match_query_strings``, ``backend``, ``lenient``: as for
+      :meth:`PathConfiguration.from_file`, applied to every source.
+    - ``on_change``: a callable taking a :class:`LoaderEvent`, called after
+      every step of the chain; see :attr:`on_change`.
+
+    Nothing is loaded until :meth:`load`. Running the chain: each data and
+    file source, then for each server source its cached copy (if any) and its
+    download; a later good configuration replaces an earlier one. Bad news
+    never replaces good news: a failed download, a status other than 200, a
+    body that does not load leaves :attr:`current` and the cache file as they
+    were, and is reported to ``on_change``.
+
+    Raises (the constructor): :class:`TypeError` for an argument of the wrong
+    type, :class:`ValueError` for a NUL or unencodable text or a non-positive
+    number, :class:`ConfigError` (``E_OPTIONS``, ``E_BACKEND``) for sources or
+    options the library rejects (an unknown key, a URL that is not
+    ``http(s)://``, a bad header name, an unknown profile).
+
+    Thread-safe: any method may be called from any thread; the library runs
+    ``load``, ``refresh`` and polling one at a time, and :attr:`current`
+    never waits for the network. The C loader is freed by :meth:`close`, at
+    the end of a ``with`` block, when the object is garbage-collected, or at
+    interpreter exit; any use after :meth:`close` raises :class:`ClosedError`.
+    Configurations already obtained stay valid.
     """
-    override = os.environ.get(ENV_VAR)
-    if override:
+
+    _on_change: Optional[OnChange]
+    _collectors: Collectors
+    _owner: str
+    _sources: Tuple[Source, ...]
+
+    def __init__(
+        self,
+        sources: Sequence[Source],
+        *,
+        cache_dir: Optional[StrPath] = None,
+        timeout: Optional[float] = None,
+        max_body_bytes: Optional[int] = None,
+        refresh_interval: Optional[float] = None,
+        user_agent: Optional[str] = None,
+        ca_file: Optional[StrPath] = None,
+        profile: Optional[str] = None,
+        match_query_strings: Optional[bool] = None,
+        backend: Optional[str] = None,
+        lenient: bool = False,
+        on_change: Optional[OnChange] = None,
+    ) -> None:
+        sources_json, kept = _sources_json(sources)
+        options_json = _loader_options(
+            cache_dir,
+            timeout,
+            max_body_bytes,
+            refresh_interval,
+            user_agent,
+            ca_file,
+            _load_options(profile, match_query_strings, backend, lenient),
+        )
+        if on_change is not None and not callable(on_change):
+            raise TypeError(f"on_change must be callable or None, not {type(on_change).__name__}")
+        self._on_change = on_change
+        self._collectors = {}
+        self._owner = f"pathconfig.Loader with {len(kept)} source(s)"
+        self._sources = kept
+        ptr = _lib.pathconfig_loader_new(sources_json, options_json, _ffi.ErrorStruct())
         try:
-            return _open(override), override
-        except OSError as exc:
-            raise ImportError(
-                f"libpathconfig: {ENV_VAR}={override!r} could not be loaded: {exc}\n"
-                f"(unset {ENV_VAR} to use the library installed with the package)",
-                name="pathconfig",
-                path=override,
-            ) from exc
+            # Registered even without on_change: load() and refresh() collect
+            # their events through it.
+            register(ptr, on_change, self._collectors, self._owner)
+        except BaseException:
+            _free(ptr)
+            raise
+        self._own(ptr, _free)
+        _open_loaders.add(self)
 
-    tried: List[str] = [f"{ENV_VAR}: not set"]
-    lib = _packaged(tried)
-    if lib is not None:
-        return lib, lib._name
+    # --- running the chain ------------------------------------------------------------
 
-    names: List[str] = []
-    found = ctypes.util.find_library("pathconfig")
-    if found:
-        names.append(found)
-    else:
-        tried.append("ctypes.util.find_library('pathconfig'): nothing found")
-    names.extend(n for n in SYSTEM_NAMES if n not in names)
-    for name in names:
+    def _run(self, func: Any) -> List[LoaderEvent]:
+        collectors = self._collectors
+        ident = threading.get_ident()
+        events: List[LoaderEvent] = []
+        outer = collectors.get(ident)  # load() from inside on_change
+        collectors[ident] = events
         try:
-            return _open(name), name
-        except OSError as exc:
-            tried.append(f"{name}: {exc}")
+            self._call(func, _ffi.ErrorStruct())
+        except DownloadError as exc:
+            # err is the last failure, which was a download: its event has
+            # the reason and status that err has no room for.
+            for event in reversed(events):
+                if isinstance(event.error, DownloadError):
+                    exc._details(event.error.reason or 0, event.error.http_status or 0, event.error.url)
+                    break
+            raise
+        finally:
+            if outer is None:
+                del collectors[ident]
+            else:
+                collectors[ident] = outer
+        return events
 
-    raise ImportError(
-        "libpathconfig could not be loaded. Tried:\n  - "
-        + "\n  - ".join(tried)
-        + f"\nInstall the package with pip from a clone (it builds and bundles the library), "
-        f"or set {ENV_VAR}=/path/to/libpathconfig.so.",
-        name="pathconfig",
-    )
+    def load(self) -> List[LoaderEvent]:
+        """Runs the whole chain once, synchronously (downloads included, each
+        bounded by ``timeout``), calling ``on_change`` after every step; then
+        starts polling when ``refresh_interval`` is set.
+
+        Returns:
+            the events of this run, in order (the same objects ``on_change``
+            received).
+
+        Raises:
+            ConfigError, DownloadError: only when no configuration is current
+                afterwards (every source failed, and none had loaded before):
+                the last failure, its message starting with the source
+                (``"server URL: ..."``). A failing source while another gives
+                a configuration is not an error here: it is a ``FAILED`` event.
+            MisuseError: called from inside this loader's ``on_change``:
+                nothing was run, and polling was not started.
+            ClosedError: the loader was closed.
+        """
+        return self._run(_lib.pathconfig_loader_load)
+
+    def refresh(self) -> List[LoaderEvent]:
+        """Downloads every server source again, synchronously, conditionally
+        (``If-None-Match`` / ``If-Modified-Since``) when a copy is known; a
+        304 is a ``NOT_MODIFIED`` event. Before the first :meth:`load`, runs
+        load's chain instead (without starting to poll).
+
+        Returns:
+            the events of this run, in order.
+
+        Raises:
+            DownloadError, ConfigError: a step failed (the last failure):
+                :attr:`current` and the cache file are as they were.
+            MisuseError: called from inside this loader's ``on_change``:
+                nothing was run.
+            ClosedError: the loader was closed.
+        """
+        return self._run(_lib.pathconfig_loader_refresh)
+
+    @property
+    def current(self) -> Optional[PathConfiguration]:
+        """The newest good configuration, or ``None`` when nothing has loaded
+        yet. Never waits for the network. Each access returns a new
+        :class:`PathConfiguration` owning its own reference: it stays whole
+        and valid while the loader installs others or is closed (close it, or
+        use ``with``, to release it early)."""
+        ptr = self._call(_lib.pathconfig_loader_current)
+        return None if ptr is None else PathConfiguration._wrap(ptr)
+
+    def cache_file(self, url: str) -> Optional[str]:
+        """The path of the cache file that holds (or would hold) ``url``'s
+        copy (the file name is a hash of the whole URL), or ``None`` when the
+        loader has no ``cache_dir``. ``url`` need not be one of the sources."""
+        return cast(Optional[str], self._call(_lib.pathconfig_loader_cache_file, _c_text(url, "url")))
+
+    # --- the callback -----------------------------------------------------------------
+
+    @property
+    def on_change(self) -> Optional[OnChange]:
+        """The callable called with each :class:`LoaderEvent`, or ``None``.
+
+        It runs on the thread calling :meth:`load` or :meth:`refresh`, or on
+        the polling thread, one event at a time. It may read :attr:`current`,
+        keep the event (and its ``configuration``), set :attr:`on_change` and
+        :meth:`close` the loader; :meth:`load` and :meth:`refresh` raise
+        :class:`MisuseError` there.
+        An exception it raises is reported through :func:`sys.unraisablehook`
+        (printed to stderr by default) and the chain goes on.
+
+        The callable is kept alive while the library may call it. Setting it
+        replaces the old one and returns once a call of the old one running on
+        another thread has returned (so do not set it while holding a lock the
+        running callback waits for); set from inside the old one, it applies
+        from the next event. After :meth:`close`, it is not called again.
+        """
+        if self._closed:
+            return None
+        return self._on_change
+
+    @on_change.setter
+    def on_change(self, callback: Optional[OnChange]) -> None:
+        if callback is not None and not callable(callback):
+            raise TypeError(f"on_change must be callable or None, not {type(callback).__name__}")
+        ptr = self._acquire()
+        try:
+            register(ptr, callback, self._collectors, self._owner)
+            self._on_change = callback
+        finally:
+            self._done()
+
+    # --- the rest ---------------------------------------------------------------------
+
+    @property
+    def sources(self) -> Tuple[Source, ...]:
+        """The sources, as given."""
+        return self._sources
+
+    def close(self) -> None:
+        """Stops polling (waiting for a refresh in progress and its callback),
+        then frees the C loader; ``on_change`` is not called again. Idempotent;
+        later use raises :class:`ClosedError`. Configurations obtained from
+        the loader stay valid. When another thread is inside a call on this
+        loader, the loader is freed as that call returns. Inside ``on_change``
+        it is freed at once (the library allows that), and ``on_change`` is
+        released when it returns."""
+        super().close()
+        self._on_change = None  # the library holds it until it is no longer called
+
+    def __repr__(self) -> str:
+        state = " (closed)" if self._closed else ""
+        return f"<pathconfig.Loader sources={len(self._sources)}{state}>"

@@ -1,0 +1,18 @@
+import ArgumentParser
+import PathConfiguration
+import PathConfigurationFoundation
+
+// The core's names, as values of --profile and --backend: ArgumentParser
+// lists and checks them from the enums, so the command keeps no copy.
+
+extension Profile: ExpressibleByArgument {}
+
+/// Every backend the core names: the command links both engines.
+extension Backend: ExpressibleByArgument {
+    var engine: any RegexEngine {
+        switch self {
+        case .pcre2: return PCRE2Engine()
+        case .foundation: return FoundationEngine()
+        }
+    }
+}

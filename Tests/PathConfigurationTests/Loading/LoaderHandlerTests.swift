@@ -1,0 +1,153 @@
+import Foundation
+import HTTPTestSupport
+import PathConfiguration
+import Synchronization
+import Testing
+
+/// The event handler's guarantees, which the C callback and the bindings'
+/// trampolines rely on and do not repeat: a handler is never released while
+/// it runs; replacing it waits for a call on another thread and works from
+/// inside it; stopping and removing it from inside never waits for itself.
+@Suite("Loader: the event handler")
+struct LoaderHandlerTests {
+    /// Two data sources: two events per load.
+    private static func twoSources() throws -> ConfigurationLoader {
+        try ConfigurationLoader(sources: [.data(Array(Fixture.version("a").utf8), name: "a"),
+                                          .data(Array(Fixture.version("b").utf8), name: "b")])
+    }
+
+    @Test("replaced from another thread: waits for the running call, and the old handler is released before it returns")
+    func replacedFromAnotherThread() throws {
+        let loader = try Self.twoSources()
+        let entered = DispatchSemaphore(value: 0)
+        let finished = Counter()
+        let released = Flag()
+        loader.setEventHandler { [capture = Tracked(released)] _ in
+            _ = capture
+            entered.signal()
+            usleep(200_000)
+            finished.add(1)
+        }
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            #expect(throws: Never.self) { try loader.load() }
+            done.signal()
+        }
+        entered.wait()
+        loader.setEventHandler(nil)
+        #expect(finished.value == 1, "returned while the old handler was running")
+        #expect(released.isSet, "the old handler (and its captures) is released when setEventHandler returns")
+        done.wait()
+        #expect(finished.value == 1, "the old handler was called after it was removed")
+    }
+
+    @Test("replaced from inside: no wait, the next event goes to the new handler, the old one is released after its call")
+    func replacedFromInside() throws {
+        let loader = try Self.twoSources()
+        let notes = Notes()
+        let released = Flag()
+        loader.setEventHandler { [weak loader, capture = Tracked(released)] event in
+            _ = capture
+            loader?.setEventHandler { event in notes.add("second: \(event.location)") }
+            notes.add("first: \(event.location), released while running: \(released.isSet)")
+        }
+        try loader.load()
+        #expect(notes.all == ["first: a, released while running: false", "second: b"])
+        #expect(released.isSet, "the replaced handler is released once its call has returned")
+    }
+
+    @Test("removed from inside: the running call ends normally and nothing is called after")
+    func removedFromInside() throws {
+        let loader = try Self.twoSources()
+        let calls = Counter()
+        loader.setEventHandler { [weak loader] _ in
+            loader?.setEventHandler(nil)  // no deadlock
+            calls.add(1)
+        }
+        try loader.load()
+        try loader.load()
+        #expect(calls.value == 1)
+    }
+
+    @Test("replaced while no call runs: the old handler is released at once, on the calling thread")
+    func replacedIdle() throws {
+        let loader = try Self.twoSources()
+        let released = Flag()
+        loader.setEventHandler { [capture = Tracked(released)] _ in _ = capture }
+        try loader.load()
+        #expect(!released.isSet)
+        loader.setEventHandler { _ in }
+        #expect(released.isSet)
+    }
+
+    @Test("stop() from inside the handler does not wait for a polling thread that waits for this operation; no refresh follows")
+    func stopFromInsideWhilePollingWaits() throws {
+        let bed = try LoaderTestBed()
+        let loader = try bed.loader { $0.refreshInterval = .milliseconds(20) }
+        try loader.load()  // starts polling
+        let stopping = Flag()
+        let after = Counter()
+        loader.setEventHandler { [weak loader] _ in
+            if stopping.isSet { after.add(1); return }
+            stopping.set()
+            usleep(150_000)  // several intervals: the polling thread now waits for this refresh
+            loader?.stop()
+        }
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? loader.refresh()
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 20) == .success, "refresh() never returned: stop() waited for the polling thread")
+        usleep(100_000)  // let nginx log the last request
+        let requests = bed.nginx.accessLog().count
+        usleep(300_000)
+        #expect(bed.nginx.accessLog().count == requests, "nothing polls after stop()")
+        #expect(after.value == 0, "no event after stop(): the waiting tick did not refresh")
+    }
+
+    @Test("stop() from inside the handler on the polling thread ends polling without waiting for itself")
+    func stopFromInsideOnThePollingThread() throws {
+        let bed = try LoaderTestBed()
+        let loader = try bed.loader { $0.refreshInterval = .milliseconds(20) }
+        let caller = pthread_self()
+        let stopped = DispatchSemaphore(value: 0)
+        let after = Counter()
+        let done = Flag()
+        loader.setEventHandler { [weak loader] _ in
+            guard pthread_equal(pthread_self(), caller) == 0 else { return }
+            if done.isSet { after.add(1); return }
+            done.set()
+            loader?.stop()
+            stopped.signal()
+        }
+        try loader.load()
+        #expect(stopped.wait(timeout: .now() + 10) == .success, "a polling event reached the handler, and stop() returned")
+        usleep(100_000)  // let nginx log the last request
+        let requests = bed.nginx.accessLog().count
+        usleep(300_000)
+        #expect(bed.nginx.accessLog().count == requests, "nothing polls after stop()")
+        #expect(after.value == 0, "no event after stop()")
+    }
+}
+
+/// A flag threads and closures can share.
+private final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    /// Raises the flag.
+    func set() { value.store(true, ordering: .sequentiallyConsistent) }
+
+    /// Whether it is raised.
+    var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
+}
+
+/// Raises its flag when released: a handler's capture, to see when the
+/// handler is.
+private final class Tracked: Sendable {
+    private let flag: Flag
+
+    init(_ flag: Flag) { self.flag = flag }
+
+    deinit { flag.set() }
+}

@@ -1,0 +1,216 @@
+"""What a :class:`~pathconfig.Loader`'s callback receives, and how it gets it.
+
+:class:`LoaderEvent` is a copy of each ``pathconfig_loader_event``, made
+during the callback (the C struct and its strings are only borrowed for the
+call), with its :class:`EventKind` and :class:`SourceKind`.
+
+The trampoline. Each time ``on_change`` is set, :func:`register` wraps it in a
+:class:`_Listener` (which also hands each event to the ``load()`` or
+``refresh()`` running on that thread), makes a ``CFUNCTYPE`` trampoline of it,
+and registers that with ``pathconfig_loader_set_callback_v2``, whose payload
+is a key into :data:`_registered`. The library calls :func:`_free_payload`
+with the key once the trampoline is no longer used (replaced, removed or its
+loader freed, and no call of it running: see the header), and only then is it
+dropped. So the callable stays alive exactly as long as C may call it, and
+this module keeps no other state. ctypes reports an exception raised by the
+callable through :func:`sys.unraisablehook` and returns normally to C.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, cast
+
+from . import _ffi
+from ._config import PathConfiguration
+from ._errors import (
+    CacheError,
+    CacheReason,
+    DownloadError,
+    DownloadReason,
+    Error,
+    _enum_or_int,
+)
+
+_lib = _ffi.lib
+
+
+class EventKind(enum.IntEnum):
+    """What one step of the chain did (``PATHCONFIG_EVENT_*``)."""
+
+    APPLIED = 1
+    """The source's configuration is now the current one."""
+    SUPERSEDED = 2
+    """The source's configuration loaded, but a later source's stays current."""
+    NOT_MODIFIED = 3
+    """The server answered 304 (or sent the same bytes): nothing changed."""
+    FAILED = 4
+    """The source gave no configuration; the current one stays. ``error`` says why."""
+    WARNING = 5
+    """Something was skipped or not saved (a corrupt cache file ignored, a
+    cache write that failed); ``error`` says what."""
+
+
+class SourceKind(enum.IntEnum):
+    """Which kind of source an event comes from (``PATHCONFIG_SOURCE_*``)."""
+
+    DATA = 0
+    """A :class:`DataSource`."""
+    FILE = 1
+    """A :class:`FileSource`."""
+    CACHE = 2
+    """The cached copy of a :class:`ServerSource`."""
+    SERVER = 3
+    """The download of a :class:`ServerSource`."""
+
+
+def _text(raw: Optional[bytes]) -> Optional[str]:
+    return None if raw is None else raw.decode("utf-8", "replace")
+
+
+@dataclass(frozen=True)
+class LoaderEvent:
+    """One step of a loader's chain: a copy of the C event, made while the
+    callback ran, so it stays valid afterwards.
+
+    Attributes:
+        kind: what happened (:class:`EventKind`).
+        source_kind: :class:`SourceKind` of the step (a server source has two
+            steps: ``CACHE``, its cached copy, and ``SERVER``, the download).
+        source_index: the 0-based index of the source in ``Loader(sources=...)``.
+        location: the data's name, the file's path, the cache file's path, or
+            the URL.
+        url: the server URL for ``CACHE`` and ``SERVER`` steps, else ``None``.
+        byte_count: bytes read or downloaded, ``None`` when no body was.
+        http_status: the HTTP status of a failed download when a response
+            arrived (e.g. 500), else ``None``.
+        reason: a :class:`DownloadReason` or :class:`CacheReason` when
+            ``error`` is a :class:`DownloadError` or :class:`CacheError`, else
+            ``None``.
+        error: why, for ``FAILED`` and ``WARNING``: a :class:`ConfigError`
+            (the configuration did not load: ``code``, ``line``, ``column``,
+            ``rule_index``, ``pattern_index``), :class:`DownloadError` or
+            :class:`CacheError`; ``None`` otherwise.
+        description: one line for logs, e.g.
+            ``"server https://example.com/p.json: applied (412 bytes)"``;
+            also ``str(event)``.
+        configuration: the configuration the step produced (``APPLIED``,
+            ``SUPERSEDED``, and ``NOT_MODIFIED`` when one is known) as a
+            :class:`PathConfiguration` of its own (a new reference: it stays
+            valid after the loader moves on or is closed), else ``None``.
+    """
+
+    kind: "EventKind | int"
+    source_kind: "SourceKind | int"
+    source_index: int
+    location: str
+    url: Optional[str]
+    byte_count: Optional[int]
+    http_status: Optional[int]
+    reason: "DownloadReason | CacheReason | int | None"
+    error: Optional[Error]
+    description: str
+    configuration: Optional[PathConfiguration] = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        return self.description
+
+    @classmethod
+    def _from_c(cls, ev: _ffi.LoaderEventStruct) -> "LoaderEvent":
+        location = _text(ev.location) or ""
+        url = _text(ev.url)
+        error: Optional[Error] = None
+        reason: Any = None
+        if ev.error:
+            error = cast(_ffi.ErrorStruct, ev.error.contents).to_exception()
+            if isinstance(error, DownloadError):
+                error._details(ev.reason, ev.http_status, url)
+                reason = error.reason
+            elif isinstance(error, CacheError):
+                error._details(ev.reason, url, location)
+                reason = error.reason
+        configuration = None
+        if ev.configuration:
+            configuration = PathConfiguration._wrap(_lib.pathconfig_retain(ev.configuration))
+        return cls(
+            kind=_enum_or_int(EventKind, ev.kind),
+            source_kind=_enum_or_int(SourceKind, ev.source_kind),
+            source_index=int(ev.source_index),
+            location=location,
+            url=url,
+            byte_count=None if ev.byte_count < 0 else int(ev.byte_count),
+            http_status=int(ev.http_status) or None,
+            reason=reason,
+            error=error,
+            description=_text(ev.description) or "",
+            configuration=configuration,
+        )
+
+
+OnChange = Callable[[LoaderEvent], Any]
+
+
+# --- the trampoline ----------------------------------------------------------------
+
+
+#: Events of the load() or refresh() running on each thread, by thread ident.
+Collectors = Dict[int, List[LoaderEvent]]
+
+
+class _Listener:
+    """What one registration calls: copies the event, hands it to the
+    ``load()`` / ``refresh()`` running on this thread (if any), then to
+    ``on_change`` (if any). Called by ctypes, which takes the GIL, on the
+    thread running the chain or on the loader's polling thread."""
+
+    def __init__(self, on_change: Optional[OnChange], collectors: Collectors, owner: str) -> None:
+        self.on_change = on_change
+        self.collectors = collectors
+        self.owner = owner
+
+    def __call__(self, event: Any, payload: Any) -> None:
+        collector = self.collectors.get(threading.get_ident())
+        if collector is None and self.on_change is None:
+            return  # nobody listens (e.g. polling without on_change)
+        copied = LoaderEvent._from_c(event.contents)
+        if collector is not None:
+            collector.append(copied)
+        if self.on_change is not None:
+            self.on_change(copied)
+
+    def __repr__(self) -> str:
+        return f"<on_change callback {self.on_change!r} of {self.owner}>"
+
+
+#: The trampolines the library may still call, by the key passed as payload.
+_registered: Dict[int, Any] = {}
+_keys = itertools.count(1)
+
+
+def _free_payload(key: Optional[int]) -> None:
+    """``pathconfig_loader_payload_free``: the library is done with ``key``."""
+    if key is not None:
+        _registered.pop(key, None)
+
+
+#: The one free function every registration names; lives as long as the module.
+_FREE_PAYLOAD = _ffi.PayloadFree(_free_payload)
+
+
+def register(ptr: Any, on_change: Optional[OnChange], collectors: Collectors, owner: str) -> None:
+    """Sets ``on_change`` (through a new trampoline) as the loader's callback.
+
+    Returns once a call of the old one running on another thread has
+    returned; the old trampoline is then released by the library (at once,
+    or when its running call returns if this is called from inside it)."""
+    trampoline = _ffi.LoaderCallback(_Listener(on_change, collectors, owner))
+    key = next(_keys)
+    _registered[key] = trampoline
+    try:
+        _lib.pathconfig_loader_set_callback_v2(ptr, trampoline, key, _FREE_PAYLOAD)
+    except BaseException:
+        _registered.pop(key, None)  # refused: the library took nothing
+        raise
