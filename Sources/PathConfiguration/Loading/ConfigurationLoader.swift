@@ -42,7 +42,14 @@ public final class ConfigurationLoader: Sendable {
     public let options: LoaderOptions
 
     private let engine: LoaderEngine
-    private let poller = Mutex<PollingThread?>(nil)
+    private let poller = Mutex(Poller())
+
+    /// The polling thread, and how many times `stop()` was called, so that a
+    /// `load()` during which the handler called `stop()` starts no thread.
+    private struct Poller {
+        var thread: PollingThread?
+        var stops = 0
+    }
 
     /// Creates a loader; loads nothing yet (call `load()`).
     ///
@@ -88,8 +95,9 @@ public final class ConfigurationLoader: Sendable {
     /// not started.
     @discardableResult
     public func load() throws(LoaderError) -> [LoaderEvent] {
+        let stopsBefore = poller.withLock { $0.stops }
         let events = try engine.load()
-        if let interval = options.refreshInterval { startPolling(every: interval) }
+        if let interval = options.refreshInterval { startPolling(every: interval, unlessStoppedSince: stopsBefore) }
         return events
     }
 
@@ -108,9 +116,10 @@ public final class ConfigurationLoader: Sendable {
     /// the handler may be the polling thread's, or one the polling thread
     /// waits for): polling ends as that operation does, with no refresh after.
     public func stop() {
-        let thread = poller.withLock { thread in
-            defer { thread = nil }
-            return thread
+        let thread = poller.withLock { poller in
+            defer { poller.thread = nil }
+            poller.stops += 1
+            return poller.thread
         }
         thread?.stop(waiting: !engine.isInsideOperation)
     }
@@ -118,11 +127,11 @@ public final class ConfigurationLoader: Sendable {
     /// The cache file that holds `url`'s copy, nil without a cache directory.
     public func cacheFile(for url: String) -> String? { engine.cache?.path(for: url) }
 
-    private func startPolling(every interval: Duration) {
-        poller.withLock { thread in
-            guard thread == nil else { return }
+    private func startPolling(every interval: Duration, unlessStoppedSince stops: Int) {
+        poller.withLock { poller in
+            guard poller.thread == nil, poller.stops == stops else { return }
             let engine = self.engine
-            thread = PollingThread(interval: interval) { isStopped in _ = try? engine.refresh(unless: isStopped) }
+            poller.thread = PollingThread(interval: interval) { isStopped in _ = try? engine.refresh(unless: isStopped) }
         }
     }
 }

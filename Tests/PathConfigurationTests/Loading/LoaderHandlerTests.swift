@@ -106,6 +106,29 @@ struct LoaderHandlerTests {
         #expect(after.value == 0, "no event after stop(): the waiting tick did not refresh")
     }
 
+    @Test("stop() from inside the handler during load(): load() returns and starts no polling")
+    func stopFromInsideLoad() throws {
+        let bed = try LoaderTestBed()
+        let loader = try bed.loader { $0.refreshInterval = .milliseconds(20) }
+        let stoppedOnce = Flag()
+        let after = Counter()
+        loader.setEventHandler { [weak loader] _ in
+            if stoppedOnce.isSet { after.add(1); return }
+            stoppedOnce.set()
+            loader?.stop()
+        }
+        try loader.load()
+        usleep(100_000)  // let nginx log the load's request
+        let requests = bed.nginx.accessLog().count
+        usleep(300_000)  // fifteen intervals
+        #expect(bed.nginx.accessLog().count == requests, "load() started polling after the handler stopped the loader")
+        #expect(after.value <= 1, "only the load's own remaining event, no polling events")
+        loader.setEventHandler(nil)
+        try loader.load()  // a later load() starts polling again
+        usleep(300_000)
+        #expect(bed.nginx.accessLog().count > requests + 1, "a load() after stop() polls again")
+    }
+
     @Test("stop() from inside the handler on the polling thread ends polling without waiting for itself")
     func stopFromInsideOnThePollingThread() throws {
         let bed = try LoaderTestBed()
