@@ -1,0 +1,142 @@
+/// A pattern rewritten in PCRE2's syntax, and the way back from offsets in
+/// the rewrite to offsets in the pattern as written.
+struct PatternTranslation: Equatable {
+    /// The PCRE2 pattern; ASCII only (every other character is `\x{...}`),
+    /// so a PCRE2 byte offset is an index here.
+    let pattern: String
+    /// For each byte of `pattern`, and one past its end, the Unicode-scalar
+    /// offset in the original pattern of the construct it came from.
+    let sourceOffsets: [Int]
+
+    /// The original offset for a PCRE2 error offset in `pattern`.
+    func originalOffset(forByte offset: Int) -> Int {
+        sourceOffsets[max(0, min(offset, sourceOffsets.count - 1))]
+    }
+}
+
+/// Why a pattern could not be translated: not valid in its dialect, or valid
+/// with no exact PCRE2 equivalent.
+struct TranslationError: Error, Equatable {
+    /// What went wrong, naming the construct.
+    let message: String
+    /// Where, in Unicode scalars of the original pattern.
+    let offset: Int
+
+    /// A construct the dialect accepts and PCRE2 cannot match the same way;
+    /// `why`, when given, follows the construct in parentheses.
+    static func refused(_ dialect: RegexDialect, _ construct: String, because why: String? = nil, at offset: Int) -> TranslationError {
+        let reason = why.map { " (\($0))" } ?? ""
+        return TranslationError(
+            message: "\(dialect.displayName) construct \(construct)\(reason) has no PCRE2 equivalent; use the foundation backend",
+            offset: offset)
+    }
+
+    /// A pattern the dialect itself rejects.
+    static func invalid(_ dialect: RegexDialect, _ what: String, at offset: Int) -> TranslationError {
+        TranslationError(message: "not a valid \(dialect.displayName) pattern: \(what)", offset: offset)
+    }
+}
+
+/// The PCRE2 text being written, each byte tagged with the original offset
+/// it came from.
+struct TranslationBuilder {
+    private(set) var bytes: [UInt8] = []
+    private var sources: [Int] = []
+
+    /// Bytes written so far.
+    var count: Int { bytes.count }
+
+    /// Appends ASCII `text` that stands for the construct at `source`.
+    mutating func emit(_ text: String, from source: Int) {
+        for byte in text.utf8 {
+            bytes.append(byte)
+            sources.append(source)
+        }
+    }
+
+    /// Inserts ASCII `text` before byte `index` (to wrap what follows it).
+    mutating func insert(_ text: String, at index: Int, from source: Int) {
+        let utf8 = Array(text.utf8)
+        bytes.insert(contentsOf: utf8, at: index)
+        sources.insert(contentsOf: Array(repeating: source, count: utf8.count), at: index)
+    }
+
+    /// The finished translation; `end` is the original pattern's length.
+    func finish(end: Int) -> PatternTranslation {
+        PatternTranslation(pattern: String(decoding: bytes, as: UTF8.self), sourceOffsets: sources + [end])
+    }
+}
+
+/// A cursor over the original pattern's scalars. In free-spacing mode
+/// (`(?x)`) the *significant* reads skip white space and `#` comments, as
+/// ICU's and the JDK's scanners do between tokens; escapes read raw.
+struct PatternReader {
+    let scalars: [UInt32]
+    let dialect: RegexDialect
+    /// The current offset.
+    var position = 0
+    /// Free-spacing mode.
+    var extended = false
+
+    init(_ pattern: String, dialect: RegexDialect) {
+        self.scalars = pattern.unicodeScalars.map(\.value)
+        self.dialect = dialect
+    }
+
+    var atEnd: Bool { position >= scalars.count }
+
+    /// The scalar `ahead` places on, raw.
+    func peek(_ ahead: Int = 0) -> UInt32? {
+        position + ahead < scalars.count ? scalars[position + ahead] : nil
+    }
+
+    /// Takes one scalar, raw.
+    mutating func next() -> UInt32? {
+        guard position < scalars.count else { return nil }
+        defer { position += 1 }
+        return scalars[position]
+    }
+
+    /// Skips white space and comments in free-spacing mode.
+    mutating func skipInsignificant() {
+        guard extended else { return }
+        while let c = peek() {
+            if isSpace(c) {
+                position += 1
+            } else if c == 0x23 { // '#': to the end of the line
+                while let d = peek(), !endsComment(d) { position += 1 }
+            } else {
+                return
+            }
+        }
+    }
+
+    /// The next significant scalar, without taking it.
+    mutating func peekSignificant() -> UInt32? {
+        skipInsignificant()
+        return peek()
+    }
+
+    /// Takes the next significant scalar.
+    mutating func nextSignificant() -> UInt32? {
+        skipInsignificant()
+        return next()
+    }
+
+    /// Free-spacing white space: ICU's Pattern_White_Space, the JDK's ASCII
+    /// white space.
+    private func isSpace(_ c: UInt32) -> Bool {
+        switch dialect {
+        case .icu: return (0x09...0x0D).contains(c) || c == 0x20 || c == 0x85 || c == 0x200E || c == 0x200F || c == 0x2028 || c == 0x2029
+        case .java: return (0x09...0x0D).contains(c) || c == 0x20
+        }
+    }
+
+    /// What ends a `#` comment.
+    private func endsComment(_ c: UInt32) -> Bool {
+        switch dialect {
+        case .icu: return c == 0x0A || c == 0x0D || c == 0x85 || c == 0x2028
+        case .java: return c == 0x0A || c == 0x0D || c == 0x85 || c == 0x2028 || c == 0x2029
+        }
+    }
+}
