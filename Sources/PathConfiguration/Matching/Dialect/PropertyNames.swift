@@ -64,7 +64,10 @@ enum PropertyNames {
             }
         }
         let key = loose(name)
-        if let binary = binaryByKey[key] { return .set(.property(binary), caseClosed: !caseVarying.contains(binary)) }
+        if let binary = binaryByKey[key] {
+            guard PCRE2Probe.acceptsProperty(binary) else { return .refused("this PCRE2 does not have the property") }
+            return .set(.property(binary), caseClosed: !caseVarying.contains(binary))
+        }
         if let gc = generalCategory(name) { return .set(.property(gc), caseClosed: !caseVarying.contains(gc)) }
         switch key {
         case "any": return .set(.all, caseClosed: true)
@@ -96,15 +99,15 @@ enum PropertyNames {
         case "javaIdentifierIgnorable": return .set(.items(ignorable), caseClosed: true)
         case "javaISOControl": return .set(.ranges([(0x00, 0x1F), (0x7F, 0x9F)]), caseClosed: true)
         case "javaJavaIdentifierPart": return .set(gcs(["L", "Sc", "Pc", "Nd", "Nl", "Mc", "Mn"], plus: ignorable), caseClosed: true)
-        case "javaJavaIdentifierStart": return .set(gcs(["L", "Nl", "Sc", "Pc"]), caseClosed: true)
-        case "javaLetter": return .set(.property("L"), caseClosed: true)
-        case "javaLetterOrDigit": return .set(gcs(["L", "Nd"]), caseClosed: true)
+        case "javaJavaIdentifierStart": return .set(gcs(["L", "Nl", "Sc", "Pc"]), caseClosed: false)
+        case "javaLetter": return .set(.property("L"), caseClosed: false)
+        case "javaLetterOrDigit": return .set(gcs(["L", "Nd"]), caseClosed: false)
         case "javaLowerCase": return .set(.property("Ll"), caseClosed: false)
         case "javaMirrored": return .set(.property("Bidi_Mirrored"), caseClosed: true)
         case "javaSpaceChar": return .set(.property("Z"), caseClosed: true)
         case "javaSupplementaryCodePoint": return .set(.range(0x10000, 0x10FFFF), caseClosed: true)
         case "javaTitleCase": return .set(.property("Lt"), caseClosed: false)
-        case "javaUnicodeIdentifierStart": return .set(gcs(["L", "Nl"]), caseClosed: true)
+        case "javaUnicodeIdentifierStart": return .set(gcs(["L", "Nl"]), caseClosed: false)
         case "javaUnicodeIdentifierPart": return .set(gcs(["L", "Pc", "Nd", "Nl", "Mc", "Mn"], plus: ignorable), caseClosed: true)
         case "javaUpperCase": return .set(.property("Lu"), caseClosed: false)
         case "javaValidCodePoint": return .set(.all, caseClosed: true)
@@ -206,7 +209,7 @@ enum PropertyNames {
         case "javaIdeographic": return .set(.property("Ideographic"), caseClosed: true)
         case "javaDigit": return .set(.property("Nd"), caseClosed: true)
         case "javaDefined": return .set(.property("Cn", negated: true), caseClosed: true)
-        case "javaLetter": return .set(.property("L"), caseClosed: true)
+        case "javaLetter": return .set(.property("L"), caseClosed: false)
         case "javaLetterOrDigit": return .set(.items([.property("L", negated: false), .property("Nd", negated: false)]), caseClosed: true)
         case "javaSpaceChar": return .set(.property("Z"), caseClosed: true)
         case "javaWhitespace":
@@ -241,7 +244,11 @@ enum PropertyNames {
         }
         let text = (extensions ? "scx:" : "sc:") + String(String.UnicodeScalarView(key))
         guard PCRE2Probe.acceptsProperty(text) else { return .unknown }
-        return .set(.property(text), caseClosed: true)
+        // Greek, Common and Inherited have members whose case partners are in
+        // another of them (µ is Common, μ Greek; U+0345 is Inherited, ι
+        // Greek), which ICU's (?i) adds; every other script is closed.
+        let open: Set<String> = ["greek", "grek", "common", "zyyy", "inherited", "zinh", "qaai"]
+        return .set(.property(text), caseClosed: !open.contains(loose(name)))
     }
 
     /// A general category's PCRE2 name, from any of its Unicode aliases.
@@ -304,9 +311,12 @@ enum PropertyNames {
 
     /// Properties (PCRE2 names) whose members have case partners outside
     /// them: ICU's `(?i)` adds the partners, PCRE2's does not.
+    /// Measured on ICU's data: `L` gains U+0345, whose upper case Ι is a
+    /// letter; `Mn` gains Ι, whose lower case U+0345 is a mark; `Math`
+    /// gains Greek capitals whose small forms are mathematical symbols.
     private static let caseVarying: Set<String> = [
         "Lu", "Ll", "Lt", "LC", "L", "Lowercase", "Uppercase", "Changes_When_Casefolded", "Changes_When_Lowercased",
-        "Changes_When_Titlecased", "Changes_When_Uppercased", "Changes_When_NFKC_Casefolded", "Alphabetic", "Cased",
-        "Changes_When_Casemapped", "ID_Start", "ID_Continue", "XID_Start", "XID_Continue", "Soft_Dotted",
+        "Changes_When_Titlecased", "Changes_When_Uppercased", "Changes_When_NFKC_Casefolded", "ID_Start", "XID_Start",
+        "Soft_Dotted", "M", "Mn", "Case_Ignorable", "Diacritic", "Grapheme_Extend", "Grapheme_Base", "Math",
     ]
 }
