@@ -375,13 +375,16 @@ struct PatternTranslator {
 
     private var terminators: CharSet { StandardClasses.lineTerminators(dialect, unixLines: flags.unixLines) }
 
-    /// `^`: the start; with `(?m)` also after a line terminator, except at
-    /// the end (ICU also between CR and LF, the JDK not).
+    /// `^`: the start; with `(?m)` also after a line terminator that does
+    /// not end the text (ICU also between CR and LF; the JDK not, and never
+    /// at the end, even of an empty text).
     private func lineStart() -> String {
         guard flags.multiline else { return "^" }
-        let after = "(?<=" + CharSetEmitter.emit(terminators, caseless: false) + ")"
-        if dialect == .java && !flags.unixLines { return "(?!\\z)(?:^|" + after + "(?!(?<=\\r)\\n))" }
-        return "(?!\\z)(?:^|" + after + ")"
+        let after = "(?<=" + CharSetEmitter.emit(terminators, caseless: false) + ")(?!\\z)"
+        if dialect == .java {
+            return "(?!\\z)(?:^|" + after + (flags.unixLines ? "" : "(?!(?<=\\r)\\n)") + ")"
+        }
+        return "(?:^|" + after + ")"
     }
 
     /// `$` (and `\Z` as non-multiline `$`): the end, or before a line

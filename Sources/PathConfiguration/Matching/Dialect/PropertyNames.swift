@@ -31,7 +31,7 @@ enum PropertyNames {
         if loose(name) == "word" { return .set(StandardClasses.icuWord, caseClosed: true) }
         if name == "all" { return .set(.all, caseClosed: true) }
         if name.hasPrefix("In"), name.unicodeScalars.count >= 3 {
-            return .refused("Unicode block \\p{\(name)} (PCRE2 has no block property)")
+            return .refused("a Unicode block; PCRE2 has no block property")
         }
         if name.hasPrefix("Is"), name.unicodeScalars.count >= 3 {
             let rest = String(name.dropFirst(2))
@@ -54,13 +54,13 @@ enum PropertyNames {
             case "gc", "generalcategory":
                 return generalCategory(value).map { .set(.property($0), caseClosed: !caseVarying.contains($0)) } ?? .unknown
             case "sc", "script":
-                return script(value, extensions: false)
+                return script(value)
             case "scx", "scriptextensions":
-                return script(value, extensions: true)
+                return .refused("Script_Extensions lists change with every Unicode version; PCRE2 10.42 has 14.0's")
             case "blk", "block":
-                return .refused("Unicode block \\p{\(name)} (PCRE2 has no block property)")
+                return .refused("a Unicode block; PCRE2 has no block property")
             default:
-                return .refused("Unicode property \\p{\(name)} (PCRE2 tests general categories, scripts and binary properties only)")
+                return .refused("PCRE2 tests only general categories, scripts and binary properties")
             }
         }
         let key = loose(name)
@@ -80,7 +80,7 @@ enum PropertyNames {
         case "xdigit": return .set(.items([.property("Nd", negated: false), .property("Hex_Digit", negated: false)]), caseClosed: true)
         default: break
         }
-        return script(name, extensions: false)
+        return script(name)
     }
 
     /// ICU's POSIX `graph`: not a control, surrogate, unassigned or separator.
@@ -130,18 +130,18 @@ enum PropertyNames {
             let property = name[..<eq].lowercased()
             let value = String(name[name.index(after: eq)...])
             switch property {
-            case "sc", "script": return script(value, extensions: false)
-            case "blk", "block": return .refused("Unicode block \\p{\(name)} (PCRE2 has no block property)")
+            case "sc", "script": return script(value)
+            case "blk", "block": return .refused("a Unicode block; PCRE2 has no block property")
             case "gc", "general_category": return javaProperty(value, caseInsensitive: caseInsensitive)
             default: return .unknown
             }
         }
-        if name.hasPrefix("In") { return .refused("Unicode block \\p{\(name)} (PCRE2 has no block property)") }
+        if name.hasPrefix("In") { return .refused("a Unicode block; PCRE2 has no block property") }
         if name.hasPrefix("Is") {
             let rest = String(name.dropFirst(2))
             if let set = javaUnicodeProperty(rest.uppercased(), caseInsensitive: caseInsensitive) { return .set(set, caseClosed: true) }
             let property = javaProperty(rest, caseInsensitive: caseInsensitive)
-            if case .unknown = property { return script(rest, extensions: false) }
+            if case .unknown = property { return script(rest) }
             return property
         }
         return javaProperty(name, caseInsensitive: caseInsensitive)
@@ -220,7 +220,7 @@ enum PropertyNames {
         case "javaIdentifierIgnorable":
             return .set(.items([.range(0x00, 0x08), .range(0x0E, 0x1B), .range(0x7F, 0x9F), .property("Cf", negated: false)]), caseClosed: true)
         case "javaJavaIdentifierStart", "javaJavaIdentifierPart", "javaUnicodeIdentifierStart", "javaUnicodeIdentifierPart":
-            return .refused("Java property \\p{\(name)} (the JDK's identifier tables have no PCRE2 equivalent)")
+            return .refused("the JDK's identifier tables")
         default: return .unknown
         }
     }
@@ -234,15 +234,14 @@ enum PropertyNames {
 
     // MARK: - Shared tables
 
-    /// `scripts`: a script name or code PCRE2 knows, as `sc:` (Script) or
-    /// `scx:` (Script_Extensions). PCRE2's own bare `\p{Greek}` means
-    /// Script_Extensions, so the translation always says which.
-    private static func script(_ name: String, extensions: Bool) -> Resolution {
+    /// A script name or code PCRE2 knows, as `sc:` (Script): PCRE2's own
+    /// bare `\p{Greek}` means Script_Extensions, ICU's means Script.
+    private static func script(_ name: String) -> Resolution {
         let key = name.unicodeScalars.filter { !" _-".unicodeScalars.contains($0) }
         guard !key.isEmpty, key.allSatisfy({ ($0.value >= 0x41 && $0.value <= 0x5A) || ($0.value >= 0x61 && $0.value <= 0x7A) }) else {
             return .unknown
         }
-        let text = (extensions ? "scx:" : "sc:") + String(String.UnicodeScalarView(key))
+        let text = "sc:" + String(String.UnicodeScalarView(key))
         guard PCRE2Probe.acceptsProperty(text) else { return .unknown }
         // Greek, Common and Inherited have members whose case partners are in
         // another of them (µ is Common, μ Greek; U+0345 is Inherited, ι
