@@ -34,7 +34,7 @@ public struct PCRE2Engine: RegexEngine {
         }
         var errorCode: Int32 = 0
         var errorOffset = 0
-        let bytes = Array(translation.pattern.utf8)
+        let bytes = translation.bytes
         let code = bytes.withUnsafeBufferPointer { buf in
             pcre2_compile_8(buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, flags, &errorCode, &errorOffset, nil)
         }

@@ -93,7 +93,9 @@ enum CharSetEmitter {
     static func emit(_ set: CharSet, caseless: Bool) -> String {
         switch set {
         case .items(let items):
-            return items.isEmpty ? "(?!)" : "[" + items.map(classText).joined() + "]"
+            if items.isEmpty { return "(?!)" }
+            if items.count == 1, case .property = items[0] { return classText(items[0]) }
+            return "[" + items.map(classText).joined() + "]"
         case .union(let parts):
             if let items = set.plainItems { return emit(.items(items), caseless: caseless) }
             // Plain parts share one class; the rest become alternatives.

@@ -1,12 +1,16 @@
 /// A pattern rewritten in PCRE2's syntax, and the way back from offsets in
 /// the rewrite to offsets in the pattern as written.
 struct PatternTranslation: Equatable {
-    /// The PCRE2 pattern; ASCII only (every other character is `\x{...}`),
-    /// so a PCRE2 byte offset is an index here.
-    let pattern: String
-    /// For each byte of `pattern`, and one past its end, the Unicode-scalar
-    /// offset in the original pattern of the construct it came from.
+    /// The PCRE2 pattern's bytes; ASCII only (every other character is
+    /// `\x{...}`), so a PCRE2 byte offset is an index here.
+    let bytes: [UInt8]
+    /// For each byte of the pattern, and one past its end, the
+    /// Unicode-scalar offset in the original pattern of the construct it
+    /// came from.
     let sourceOffsets: [Int]
+
+    /// The PCRE2 pattern as text.
+    var pattern: String { String(decoding: bytes, as: UTF8.self) }
 
     /// The original offset for a PCRE2 error offset in `pattern`.
     func originalOffset(forByte offset: Int) -> Int {
@@ -43,6 +47,12 @@ struct TranslationBuilder {
     private(set) var bytes: [UInt8] = []
     private var sources: [Int] = []
 
+    /// An empty builder with room for about `capacity` bytes.
+    init(capacity: Int = 0) {
+        bytes.reserveCapacity(capacity)
+        sources.reserveCapacity(capacity)
+    }
+
     /// Bytes written so far.
     var count: Int { bytes.count }
 
@@ -54,6 +64,22 @@ struct TranslationBuilder {
         }
     }
 
+    /// Appends a literal code point (`CharSetEmitter.literal`), letters and
+    /// digits without building a string.
+    mutating func emitLiteral(_ value: UInt32, from source: Int) {
+        if (value >= 0x30 && value <= 0x39) || (value >= 0x41 && value <= 0x5A) || (value >= 0x61 && value <= 0x7A) {
+            bytes.append(UInt8(value))
+            sources.append(source)
+        } else if value >= 0x21 && value < 0x7F {
+            bytes.append(0x5C)
+            bytes.append(UInt8(value))
+            sources.append(source)
+            sources.append(source)
+        } else {
+            emit(CharSetEmitter.literal(value), from: source)
+        }
+    }
+
     /// Inserts ASCII `text` before byte `index` (to wrap what follows it).
     mutating func insert(_ text: String, at index: Int, from source: Int) {
         let utf8 = Array(text.utf8)
@@ -62,8 +88,9 @@ struct TranslationBuilder {
     }
 
     /// The finished translation; `end` is the original pattern's length.
-    func finish(end: Int) -> PatternTranslation {
-        PatternTranslation(pattern: String(decoding: bytes, as: UTF8.self), sourceOffsets: sources + [end])
+    consuming func finish(end: Int) -> PatternTranslation {
+        sources.append(end)
+        return PatternTranslation(bytes: bytes, sourceOffsets: sources)
     }
 }
 
@@ -79,7 +106,9 @@ struct PatternReader {
     var extended = false
 
     init(_ pattern: String, dialect: RegexDialect) {
-        self.scalars = pattern.unicodeScalars.map(\.value)
+        // Most patterns are ASCII: their bytes are their scalars.
+        let ascii = pattern.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } ? $0.map(UInt32.init) : nil }
+        self.scalars = (ascii ?? nil) ?? pattern.unicodeScalars.map(\.value)
         self.dialect = dialect
     }
 

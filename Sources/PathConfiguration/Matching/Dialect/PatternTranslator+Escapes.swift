@@ -63,6 +63,11 @@ extension PatternTranslator {
                 reader.position += 1
             }
             try backReference("\\g{\(number)}", at: source)
+        case _ where StandardClasses.shorthandLetters.contains(c):
+            // \d \w \s and the like: their text is the same every time.
+            reader.position += 1
+            try flushLiterals()
+            write(StandardClasses.shorthand(c, dialect: dialect, caseless: flags.caseless), at: source, as: .item)
         default:
             switch try characterEscape(at: source, inClass: false) {
             case .character(let value): literal(value, at: source)
@@ -121,12 +126,7 @@ extension PatternTranslator {
             return .character(try validScalar(value, at: source))
         case 0x30: return .character(try octalEscape(at: source))
         case 0x4E: return .character(try namedCharacter(at: source)) // \N{NAME}
-        case 0x64, 0x44: return .set(negate(c == 0x44, dialect == .icu ? .property("Nd") : StandardClasses.javaDigit))
-        case 0x73, 0x53: return .set(negate(c == 0x53, dialect == .icu ? StandardClasses.icuSpace : StandardClasses.javaSpace))
-        case 0x77, 0x57: return .set(negate(c == 0x57, dialect == .icu ? StandardClasses.icuWord : StandardClasses.javaWord))
-        case 0x68, 0x48:
-            return .set(negate(c == 0x48, dialect == .icu ? StandardClasses.icuHorizontalSpace : StandardClasses.javaHorizontalSpace))
-        case 0x76, 0x56: return .set(negate(c == 0x56, StandardClasses.verticalSpace))
+        case _ where StandardClasses.shorthandLetters.contains(c): return .set(StandardClasses.set(for: c, dialect: dialect))
         case 0x70, 0x50: return .set(try property(negated: c == 0x50, at: source))
         case 0x51 where inClass: return .characters(quoted().map(\.0))
         default:

@@ -46,7 +46,7 @@ struct PatternTranslator {
 
     let dialect: RegexDialect
     var reader: PatternReader
-    var out = TranslationBuilder()
+    var out: TranslationBuilder
     var flags = Flags()
     var frames: [Frame] = []
     var atom = Atom.none
@@ -56,18 +56,24 @@ struct PatternTranslator {
     /// other construct, checked for full case folding.
     var literalRun: [UInt32] = []
     var literalRunStart = 0
+    /// Whether the translation relies on PCRE2's `(*ANY)` newline
+    /// convention (CR, LF, CR LF, VT, FF, NEL, LS, PS), which it then
+    /// starts with.
+    var usesAnyNewline = false
 
     /// Translates `pattern`, compiled by the dialect with `caseInsensitive`
     /// (the profile's flag; inline `(?i)` is read from the pattern).
     static func translate(_ pattern: String, dialect: RegexDialect, caseInsensitive: Bool) throws(TranslationError) -> PatternTranslation {
         var translator = PatternTranslator(pattern, dialect: dialect, caseInsensitive: caseInsensitive)
         try translator.run()
+        if translator.usesAnyNewline { translator.out.insert("(*ANY)", at: 0, from: 0) }
         return translator.out.finish(end: translator.reader.scalars.count)
     }
 
     private init(_ pattern: String, dialect: RegexDialect, caseInsensitive: Bool) {
         self.dialect = dialect
         self.reader = PatternReader(pattern, dialect: dialect)
+        self.out = TranslationBuilder(capacity: reader.scalars.count * 2 + 16)
         flags.caseless = caseInsensitive
         // Kotlin's Regex adds UNICODE_CASE to IGNORE_CASE.
         flags.unicodeCase = caseInsensitive
@@ -141,10 +147,9 @@ struct PatternTranslator {
         if dialect == .icu && flags.caseless {
             if literalRun.isEmpty { literalRunStart = source }
             literalRun.append(value)
-            write(CharSetEmitter.literal(value), at: source, as: .item)
-            return
         }
-        write(CharSetEmitter.literal(value), at: source, as: .item)
+        atom = .item(out.count)
+        out.emitLiteral(value, from: source)
     }
 
     /// Ends the current literal run: ICU matches a case-insensitive literal
@@ -365,10 +370,15 @@ struct PatternTranslator {
     // MARK: - Lines
 
     /// `.`: any character but a line terminator; with `(?s)` any character,
-    /// and ICU takes CR LF as one.
-    private func dot() -> String {
+    /// and ICU takes CR LF as one. ICU's terminators are exactly the
+    /// newlines of PCRE2's `(*ANY)` convention, so ICU's `.` stays `.`.
+    private mutating func dot() -> String {
         if flags.dotAll {
             return dialect == .icu && !flags.unixLines ? "(?>\\r\\n|" + CharSetEmitter.anyCharacter + ")" : CharSetEmitter.anyCharacter
+        }
+        if dialect == .icu && !flags.unixLines {
+            usesAnyNewline = true
+            return "."
         }
         return CharSetEmitter.emit(.complement(terminators), caseless: false)
     }
@@ -389,11 +399,17 @@ struct PatternTranslator {
 
     /// `$` (and `\Z` as non-multiline `$`): the end, or before a line
     /// terminator at the end (CR LF counting as one, never between them);
-    /// with `(?m)` before any line terminator.
-    func lineEnd(multiline: Bool, unixLines: Bool) -> String {
+    /// with `(?m)` before any line terminator. PCRE2's `$` under `(*ANY)`
+    /// is that for ICU, but for the position inside CR LF; the JDK also
+    /// leaves out VT and FF.
+    mutating func lineEnd(multiline: Bool, unixLines: Bool) -> String {
         if unixLines { return multiline ? "(?=\\n|\\z)" : "(?=\\n?\\z)" }
-        let terminator = CharSetEmitter.emit(StandardClasses.lineTerminators(dialect, unixLines: false), caseless: false)
-        if multiline { return "(?=" + terminator + "|\\z)(?!(?<=\\r)\\n)" }
-        return "(?=(?:\\r\\n|" + terminator + ")?\\z)(?!(?<=\\r)\\n)"
+        usesAnyNewline = true
+        switch (dialect, multiline) {
+        case (.icu, false): return "$(?!(?<=\\r)\\n)"
+        case (.icu, true): return "(?m:$)(?!(?<=\\r)\\n)"
+        case (.java, false): return "$(?![\\x{B}\\x{C}]\\z)(?!(?<=\\r)\\n)"
+        case (.java, true): return "(?m:$)(?![\\x{B}\\x{C}])(?!(?<=\\r)\\n)"
+        }
     }
 }

@@ -31,6 +31,47 @@ enum StandardClasses {
         .property("Pc", negated: false), .range(0x200C, 0x200D),
     ])
 
+    /// The letters of the shorthand escapes: `d D s S w W h H v V`.
+    static let shorthandLetters: Set<UInt32> = [0x64, 0x44, 0x73, 0x53, 0x77, 0x57, 0x68, 0x48, 0x76, 0x56]
+
+    /// The set a shorthand escape stands for (lower case; upper case is its
+    /// complement).
+    static func set(for letter: UInt32, dialect: RegexDialect) -> CharSet {
+        let base: CharSet
+        switch (letter | 0x20, dialect) {
+        case (0x64, .icu): base = .property("Nd")
+        case (0x64, .java): base = javaDigit
+        case (0x73, .icu): base = icuSpace
+        case (0x73, .java): base = javaSpace
+        case (0x77, .icu): base = icuWord
+        case (0x77, .java): base = javaWord
+        case (0x68, .icu): base = icuHorizontalSpace
+        case (0x68, .java): base = javaHorizontalSpace
+        default: base = verticalSpace
+        }
+        return letter & 0x20 == 0 ? .complement(base) : base
+    }
+
+    /// A shorthand escape as PCRE2 text, written once per dialect and case
+    /// mode (it is in most patterns).
+    static func shorthand(_ letter: UInt32, dialect: RegexDialect, caseless: Bool) -> String {
+        let table = caseless ? emittedCaseless : emitted
+        return table[dialect]![letter]!
+    }
+
+    private static func emitAll(caseless: Bool) -> [RegexDialect: [UInt32: String]] {
+        var table: [RegexDialect: [UInt32: String]] = [:]
+        for dialect in RegexDialect.allCases {
+            var texts: [UInt32: String] = [:]
+            for letter in shorthandLetters { texts[letter] = CharSetEmitter.emit(set(for: letter, dialect: dialect), caseless: caseless) }
+            table[dialect] = texts
+        }
+        return table
+    }
+
+    private static let emitted = emitAll(caseless: false)
+    private static let emittedCaseless = emitAll(caseless: true)
+
     /// The characters that end a line for `.`, `^` and `$`: ICU's
     /// (`\n \x0B \f \r \x85 \u2028 \u2029`), Java's (no `\x0B`, `\f`), or
     /// only `\n` with UNIX_LINES.
