@@ -28,7 +28,7 @@ extension PatternTranslator {
 
         while true {
             guard let c = reader.peekSignificant() else {
-                throw .invalid(dialect, "missing terminating ] for character class", at: reader.scalars.count)
+                throw .syntax("missing terminating ] for character class", at: reader.scalars.count)
             }
             let at = reader.position
             if c == 0x5D && !first { // ]

@@ -12,7 +12,7 @@ extension PatternTranslator {
 
     /// An escape outside a class, after its backslash.
     mutating func escape(at source: Int) throws(TranslationError) {
-        guard let c = reader.peek() else { throw .invalid(dialect, "\\ at the end of the pattern", at: source) }
+        guard let c = reader.peek() else { throw .syntax("\\ at end of pattern", at: source) }
         switch c {
         case 0x41, 0x7A, 0x47: // \A \z \G
             reader.position += 1
@@ -105,7 +105,7 @@ extension PatternTranslator {
     /// An escape that stands for characters or a class (after the
     /// backslash, which is at `source`).
     mutating func characterEscape(at source: Int, inClass: Bool) throws(TranslationError) -> EscapeValue {
-        guard let c = reader.next() else { throw .invalid(dialect, "\\ at the end of the pattern", at: source) }
+        guard let c = reader.next() else { throw .syntax("\\ at end of pattern", at: source) }
         switch c {
         case 0x61: return .character(0x07) // \a
         case 0x65: return .character(0x1B) // \e

@@ -177,7 +177,7 @@ struct PatternTranslator {
         try flushLiterals()
         switch atom {
         case .none:
-            throw .invalid(dialect, "quantifier with nothing to repeat", at: source)
+            throw .syntax("quantifier does not follow a repeatable item", at: source)
         case .quantified:
             throw .invalid(dialect, "quantifier after a quantifier", at: source)
         case .assertion(let start):
@@ -271,7 +271,7 @@ struct PatternTranslator {
 
     private mutating func closeGroup(at source: Int) throws(TranslationError) {
         try flushLiterals()
-        guard let frame = frames.popLast() else { throw .invalid(dialect, "unmatched closing parenthesis", at: source) }
+        guard let frame = frames.popLast() else { throw .syntax("unmatched closing parenthesis", at: source) }
         setFlags(frame.saved)
         out.emit(")", from: source)
         atom = frame.isAssertion ? .assertion(frame.start) : .item(frame.start)
