@@ -22,7 +22,7 @@ struct DialectCorpusTests {
         "/recede_historical_location", "/sign_in", "/sign_up", "/users/alice", "/users/al1ce", "/users/", "1", "9", "e", "u",
     ]
 
-    static let corpus: [String] = realWorld + escapes + classes + properties + lines + groupsAndFlags + quantifiers + literals
+    static let corpus: [String] = realWorld + escapes + classes + properties + lines + groupsAndFlags + quantifiers + literals + found
 
     static let realWorld = [
         "^/$", "/new$", "/edit$", "^/messages/\\d+$", "^/messages/\\d+/edit$", ".*", "^/posts/[0-9]+/comments$",
@@ -79,6 +79,12 @@ struct DialectCorpusTests {
         "(?=a)*", "a{70000}", "x{2}", "x{ 2}", "a{3,2}", "*a", "+", "?", "a|*", "\\Q\\E*", "a\\Q\\E*", "\\d*", "(a)\\1*", "\\A*",
     ]
 
+    /// What the random patterns of `DialectFuzzTests` found.
+    static let found = [
+        "$*?é]\\x41|", "(?m)^\\W", "(?:|b)*?\\d", "(?:a?)++", "(?x)(?#x)a", "(?x)\\N{LATIN SMALL LETTER A}", "\\k<n>(?<n>a)",
+        "\\W.", "x(?:|b)*?\\d", "(?:b|)*?\\d", "(?:a?)?+", "(?:a?){1,3}+",
+    ]
+
     static let literals = [
         "/café$", "/日本", "😀", "^/Σ", "/ω$", "\u{0301}", "e\u{301}", "\\bword\\b", "\\B", "\\X", "a b", "#", "a#c", "/-/", "&&",
     ]
@@ -90,7 +96,10 @@ struct DialectCorpusTests {
         "\\p{Numeric_Value=9}": "\\p{Numeric_Value=9}", "\\p{Emoji}": "\\p{Emoji}", "\\p{scx=Grek}": "Script_Extensions", "(?i)ß": "\"ß\"", "(?i)ss": "\"ss\"",
         "(?i)/messages": "\"/messages\"", "(?i)straße": "\"straße\"", "(?i)ﬁ": "\"ﬁ\"", "(?i)(a)\\1": "back reference",
         "(?<=ab?)c": "lookbehind", "(?i)\\p{Lu}": "\\p{Lu} under (?i)", "a{70000}": "repeat count", "\\bword\\b": "\\b",
-        "\\B": "\\B", "\\X": "\\X",
+        "\\B": "\\B", "\\X": "\\X", "(?m)^b": "^ under (?m)", "(?m)^": "^ under (?m)", "^*a": "quantifier on ^ or $",
+        "$?": "quantifier on ^ or $", "a$?": "quantifier on ^ or $", "(?m)\\r^": "^ under (?m)", "(?m)a\\n^": "^ under (?m)",
+        "(?m)^$": "^ under (?m)", "$*?é]\\x41|": "quantifier on ^ or $", "(?m)^\\W": "^ under (?m)", "(?:|b)*?\\d": "lazy *?",
+        "(?:a?)++": "possessive ++", "x(?:|b)*?\\d": "lazy *?", "(?:b|)*?\\d": "lazy *?",
     ]
 
     @Test("each pattern: both engines agree on every subject, both reject it, or PCRE2 refuses it as listed", arguments: corpus)
@@ -102,8 +111,7 @@ struct DialectCorpusTests {
             #expect(Self.refusals[pattern] == nil, "\(pattern) is listed as refused but translates")
             let (icu, pcre2) = outcome.patterns!
             for subject in Self.subjects {
-                let s = MatchSubject(subject)
-                #expect(icu.search(s) == pcre2.search(MatchSubject(subject)), "\(pattern) on \(subject.debugDescription)")
+                DialectHarness.expectAgreement(pattern, options: options, icu: icu, pcre2: pcre2, subject: subject)
             }
         case (.rejected, .rejected):
             #expect(Self.refusals[pattern] == nil, "ICU rejects \(pattern), yet it is listed as a refusal")

@@ -44,6 +44,12 @@ struct PatternReader {
         }
     }
 
+    /// Skips white space, not comments, in free-spacing mode.
+    mutating func skipSpaces() {
+        guard extended else { return }
+        while let c = peek(), isSpace(c) { position += 1 }
+    }
+
     /// The next significant scalar, without taking it.
     mutating func peekSignificant() -> UInt32? {
         skipInsignificant()
@@ -58,7 +64,7 @@ struct PatternReader {
 
     /// Free-spacing white space: ICU's Pattern_White_Space, the JDK's ASCII
     /// white space.
-    private func isSpace(_ c: UInt32) -> Bool {
+    func isSpace(_ c: UInt32) -> Bool {
         switch dialect {
         case .icu: return (0x09...0x0D).contains(c) || c == 0x20 || c == 0x85 || c == 0x200E || c == 0x200F || c == 0x2028 || c == 0x2029
         case .java: return (0x09...0x0D).contains(c) || c == 0x20

@@ -50,6 +50,9 @@ extension PatternTranslator {
                 if n == 0x3E { closed = true } else { name.unicodeScalars.append(Unicode.Scalar(n) ?? "?") }
             }
             guard closed, isGroupName(name) else { throw .invalid(dialect, "\\k<name> needs a group name", at: source) }
+            if dialect == .icu && !groupNames.contains(name) {
+                throw .invalid(dialect, "\\k<\(name)> before the group it names", at: source)
+            }
             try backReference("\\k<" + name + ">", at: source)
         case 0x31...0x39: // \1 to \9
             reader.position += 1
@@ -84,7 +87,7 @@ extension PatternTranslator {
         if dialect == .icu && flags.caseless {
             throw .refused(dialect, "back reference under (?i)", because: "ICU compares the captured text with full case folding", at: source)
         }
-        write(text, at: source, as: .item)
+        write(text, at: source, as: .item, nullable: true)
     }
 
     /// The characters of `\Q...\E` (after `\Q`), with their offsets; an
@@ -216,6 +219,8 @@ extension PatternTranslator {
         }
         guard closed else { throw .invalid(dialect, "unterminated \\N{", at: source) }
         if dialect == .java { name = String(name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) }
+        // ICU's free-spacing mode drops white space inside the braces too.
+        if dialect == .icu && reader.extended { name.unicodeScalars.removeAll { reader.isSpace($0.value) } }
         guard let value = CharacterNames.scalar(named: name) else {
             throw .invalid(dialect, "no character is named \"\(name)\"", at: source)
         }

@@ -42,6 +42,11 @@ struct PatternTranslator {
         let saved: Flags
         let start: Int
         let isAssertion: Bool
+        /// Whether every item so far in the current alternative can match
+        /// the empty string.
+        var branchNullable = true
+        /// Whether an earlier alternative can.
+        var earlierBranchNullable = false
     }
 
     let dialect: RegexDialect
@@ -50,8 +55,14 @@ struct PatternTranslator {
     var flags = Flags()
     var frames: [Frame] = []
     var atom = Atom.none
+    /// Whether the last item written can match the empty string (not yet
+    /// counted into its group): ICU's possessive `*+` and `++` never match
+    /// such an item.
+    var lastNullable: Bool?
     /// Capture groups opened so far.
     var captures = 0
+    /// Names of the groups opened so far (ICU's `\k<name>` must come after).
+    var groupNames: Set<String> = []
     /// ICU, case-insensitive: the literal characters written since the last
     /// other construct, checked for full case folding.
     var literalRun: [UInt32] = []
@@ -100,6 +111,12 @@ struct PatternTranslator {
             case 0x7C: // |
                 reader.position += 1
                 try flushLiterals()
+                foldLast()
+                if var frame = frames.popLast() {
+                    frame.earlierBranchNullable = frame.earlierBranchNullable || frame.branchNullable
+                    frame.branchNullable = true
+                    frames.append(frame)
+                }
                 out.emit("|", from: at)
                 atom = .none
             case 0x2A, 0x2B, 0x3F, 0x7B: // * + ? {
@@ -113,7 +130,7 @@ struct PatternTranslator {
             case 0x5E: // ^
                 reader.position += 1
                 try flushLiterals()
-                write(lineStart(), at: at, as: .anchor)
+                write(try lineStart(at: at), at: at, as: .anchor)
             case 0x24: // $
                 reader.position += 1
                 try flushLiterals()
@@ -131,14 +148,28 @@ struct PatternTranslator {
     /// The kinds of construct `write` records for a following quantifier.
     enum Kind { case item, anchor, assertion }
 
-    /// Writes a construct and remembers what it was.
-    mutating func write(_ text: String, at source: Int, as kind: Kind) {
+    /// Writes a construct and remembers what it was; `nullable` says
+    /// whether an item can match the empty string (anchors and assertions
+    /// always can).
+    mutating func write(_ text: String, at source: Int, as kind: Kind, nullable: Bool = false) {
+        foldLast()
         let start = out.count
         out.emit(text, from: source)
         switch kind {
         case .item: atom = .item(start)
         case .anchor: atom = .anchor(start)
         case .assertion: atom = .assertion(start)
+        }
+        lastNullable = nullable || kind != .item
+    }
+
+    /// Counts the last item into its group's alternative.
+    mutating func foldLast() {
+        guard let nullable = lastNullable else { return }
+        lastNullable = nil
+        if var frame = frames.popLast() {
+            frame.branchNullable = frame.branchNullable && nullable
+            frames.append(frame)
         }
     }
 
@@ -148,8 +179,10 @@ struct PatternTranslator {
             if literalRun.isEmpty { literalRunStart = source }
             literalRun.append(value)
         }
+        foldLast()
         atom = .item(out.count)
         out.emitLiteral(value, from: source)
+        lastNullable = false
     }
 
     /// Ends the current literal run: ICU matches a case-insensitive literal
@@ -168,11 +201,12 @@ struct PatternTranslator {
     private mutating func quantifier(at source: Int) throws(TranslationError) {
         let first = reader.nextSignificant()!
         var text: String
+        var (low, high): (Int, Int?)
         switch first {
-        case 0x2A: text = "*"
-        case 0x2B: text = "+"
-        case 0x3F: text = "?"
-        default: text = try interval(at: source)
+        case 0x2A: (text, low, high) = ("*", 0, nil)
+        case 0x2B: (text, low, high) = ("+", 1, nil)
+        case 0x3F: (text, low, high) = ("?", 0, 1)
+        default: (text, low, high) = try interval(at: source)
         }
         try flushLiterals()
         switch atom {
@@ -184,6 +218,11 @@ struct PatternTranslator {
             guard dialect == .java else { throw .invalid(dialect, "quantifier after a zero-width assertion", at: source) }
             wrap(from: start, at: source)
         case .anchor(let start):
+            // ICU accepts `^*` or `$?`, but its search then misjudges the
+            // shortest match (`$*?a|` finds nothing in "").
+            guard dialect == .java else {
+                throw .refused(dialect, "quantifier on ^ or $", because: "ICU's search mishandles it", at: source)
+            }
             wrap(from: start, at: source)
         case .item:
             break
@@ -191,9 +230,17 @@ struct PatternTranslator {
         if let suffix = reader.peekSignificant(), suffix == 0x3F || suffix == 0x2B {
             reader.position += 1
             text.append(suffix == 0x3F ? "?" : "+")
+            // ICU's unbounded possessive and lazy loops go wrong on an item
+            // that can match the empty string: `(?:a?)++` never matches,
+            // `(?:|b)*?\d` never tries the b.
+            if high == nil && dialect == .icu && lastNullable == true {
+                throw .refused(dialect, "\(suffix == 0x2B ? "possessive" : "lazy") \(text) on something that can match the empty string",
+                               because: "ICU's loop then gives up where PCRE2's goes on", at: source)
+            }
         }
         out.emit(text, from: source)
         atom = .quantified
+        if low == 0 { lastNullable = true }
     }
 
     /// `(?:...)` around the output from `start`, so PCRE2 accepts a
@@ -203,8 +250,9 @@ struct PatternTranslator {
         out.emit(")", from: source)
     }
 
-    /// `{n}`, `{n,}` or `{n,m}`, after its `{`.
-    private mutating func interval(at source: Int) throws(TranslationError) -> String {
+    /// `{n}`, `{n,}` or `{n,m}`, after its `{`: the text PCRE2 gets and the
+    /// bounds.
+    private mutating func interval(at source: Int) throws(TranslationError) -> (String, Int, Int?) {
         func number() -> Int? {
             var value: Int?
             while let c = reader.peekSignificant(), c >= 0x30, c <= 0x39 {
@@ -224,8 +272,8 @@ struct PatternTranslator {
         if max(low, high ?? 0) > 65_535 {
             throw .refused(dialect, "repeat count above 65535", because: "PCRE2's limit", at: source)
         }
-        if high == low { return "{\(low)}" }
-        return high.map { "{\(low),\($0)}" } ?? "{\(low),}"
+        if high == low { return ("{\(low)}", low, high) }
+        return (high.map { "{\(low),\($0)}" } ?? "{\(low),}", low, high)
     }
 
     // MARK: - Groups
@@ -238,7 +286,10 @@ struct PatternTranslator {
             return
         }
         reader.position += 1
-        guard let kind = reader.nextSignificant() else { throw .invalid(dialect, "unterminated group", at: source) }
+        // ICU skips white space here in free-spacing mode, but a # is the
+        // (?# comment's, not a comment to the end of the line.
+        reader.skipSpaces()
+        guard let kind = reader.next() else { throw .invalid(dialect, "unterminated group", at: source) }
         switch kind {
         case 0x23 where dialect == .icu: // (?#comment)
             var closed = false
@@ -254,6 +305,7 @@ struct PatternTranslator {
                 push(at: source, text: next == 0x3D ? "(?<=" : "(?<!", isAssertion: true)
             } else {
                 let name = try groupName(at: source)
+                groupNames.insert(name)
                 captures += 1
                 push(at: source, text: "(?<" + name + ">", isAssertion: false)
             }
@@ -264,6 +316,7 @@ struct PatternTranslator {
     }
 
     private mutating func push(at source: Int, text: String, isAssertion: Bool) {
+        foldLast()
         frames.append(Frame(saved: flags, start: out.count, isAssertion: isAssertion))
         out.emit(text, from: source)
         atom = .none
@@ -271,10 +324,12 @@ struct PatternTranslator {
 
     private mutating func closeGroup(at source: Int) throws(TranslationError) {
         try flushLiterals()
+        foldLast()
         guard let frame = frames.popLast() else { throw .syntax("unmatched closing parenthesis", at: source) }
         setFlags(frame.saved)
         out.emit(")", from: source)
         atom = frame.isAssertion ? .assertion(frame.start) : .item(frame.start)
+        lastNullable = frame.isAssertion || frame.branchNullable || frame.earlierBranchNullable
     }
 
     /// A group name and its `>`.
@@ -313,6 +368,7 @@ struct PatternTranslator {
                     push(at: source, text: "(?" + caseText + ":", isAssertion: false)
                     setFlags(new)
                 } else {
+                    foldLast()
                     if !caseText.isEmpty { out.emit("(?" + caseText + ")", from: source) }
                     setFlags(new)
                     atom = .none
@@ -370,15 +426,12 @@ struct PatternTranslator {
     // MARK: - Lines
 
     /// `.`: any character but a line terminator; with `(?s)` any character,
-    /// and ICU takes CR LF as one. ICU's terminators are exactly the
-    /// newlines of PCRE2's `(*ANY)` convention, so ICU's `.` stays `.`.
-    private mutating func dot() -> String {
+    /// and ICU takes CR LF as one. (Not PCRE2's `.` under `(*ANY)`, though
+    /// its newlines are ICU's terminators: a search under `(*ANY)` never
+    /// starts at the LF of a CR LF unless the pattern names CR or LF.)
+    private func dot() -> String {
         if flags.dotAll {
             return dialect == .icu && !flags.unixLines ? "(?>\\r\\n|" + CharSetEmitter.anyCharacter + ")" : CharSetEmitter.anyCharacter
-        }
-        if dialect == .icu && !flags.unixLines {
-            usesAnyNewline = true
-            return "."
         }
         return CharSetEmitter.emit(.complement(terminators), caseless: false)
     }
@@ -386,10 +439,16 @@ struct PatternTranslator {
     private var terminators: CharSet { StandardClasses.lineTerminators(dialect, unixLines: flags.unixLines) }
 
     /// `^`: the start; with `(?m)` also after a line terminator that does
-    /// not end the text (ICU also between CR and LF; the JDK not, and never
-    /// at the end, even of an empty text).
-    private func lineStart() -> String {
+    /// not end the text (the JDK: never between CR and LF, and never at the
+    /// end, even of an empty text). ICU's `(?m)^` is refused unless
+    /// `(?d)` leaves LF the only terminator.
+    private func lineStart(at source: Int) throws(TranslationError) -> String {
         guard flags.multiline else { return "^" }
+        if dialect == .icu && !flags.unixLines {
+            // ICU's ^ holds between CR and LF, but a search for a pattern
+            // that starts with ^ never starts there.
+            throw .refused(dialect, "^ under (?m)", because: "ICU's search treats the position inside CR LF one way or the other, by the pattern's shape", at: source)
+        }
         let after = "(?<=" + CharSetEmitter.emit(terminators, caseless: false) + ")(?!\\z)"
         if dialect == .java {
             return "(?!\\z)(?:^|" + after + (flags.unixLines ? "" : "(?!(?<=\\r)\\n)") + ")"
@@ -401,7 +460,8 @@ struct PatternTranslator {
     /// terminator at the end (CR LF counting as one, never between them);
     /// with `(?m)` before any line terminator. PCRE2's `$` under `(*ANY)`
     /// is that for ICU, but for the position inside CR LF; the JDK also
-    /// leaves out VT and FF.
+    /// leaves out VT and FF. (The `\r` and `\n` written here also keep
+    /// `(*ANY)` from skipping the LF of a CR LF as a start position.)
     mutating func lineEnd(multiline: Bool, unixLines: Bool) -> String {
         if unixLines { return multiline ? "(?=\\n|\\z)" : "(?=\\n?\\z)" }
         usesAnyNewline = true
