@@ -115,6 +115,19 @@ struct DialectTranslationTests {
         }
     }
 
+    @Test("hostile nesting is refused at a limit, not by the stack", arguments: [
+        String(repeating: "[", count: 16_000) + "a" + String(repeating: "]", count: 16_000),
+        "[" + Array(repeating: "a", count: 5_000).joined(separator: "&&") + "]",
+        String(repeating: "(", count: 5_000) + "a" + String(repeating: ")", count: 5_000),
+    ])
+    func hostileNesting(_ pattern: String) {
+        for dialect in RegexDialect.allCases {
+            #expect(throws: RegexCompileError.self) {
+                _ = try PCRE2Engine().compile(pattern, options: RegexOptions(dialect: dialect), limits: Limits())
+            }
+        }
+    }
+
     @Test("what the dialect itself rejects is an error, not a refusal", arguments: [
         (RegexDialect.icu, "a{,3}"), (.icu, "a}"), (.icu, "a**"), (.icu, "\\b*"), (.icu, "[a&&]"), (.icu, "(?U)a"), (.icu, "\\x"),
         (.icu, "\\N{LINE FEED}"), (.java, "\\y"), (.java, "\\E"), (.java, "(?#c)a"), (.java, "\\x4"), (.icu, "[a-\\d]"),

@@ -5,9 +5,21 @@ extension PatternTranslator {
     /// A set operator.
     private enum Operator { case intersection, difference }
 
+    /// How deep classes may nest, and how many operators one class may
+    /// have: the translation recurses on both, so a hostile pattern must
+    /// not reach the stack's end.
+    static let maximumClassDepth = 32
+    static let maximumOperators = 64
+
     /// The class opened by the `[` at `openedAt` (already taken).
     mutating func classExpression(openedAt: Int) throws(TranslationError) -> CharSet {
         if dialect == .icu, reader.peek() == 0x3A, let set = try posixProperty(openedAt: openedAt) { return set }
+        classDepth += 1
+        defer { classDepth -= 1 }
+        if classDepth > Self.maximumClassDepth {
+            throw .refused(dialect, "a class nested more than \(Self.maximumClassDepth) deep", because: "the translation's limit", at: openedAt)
+        }
+        var operators = 0
         var negated = false
         if reader.peekSignificant() == 0x5E {
             reader.position += 1
@@ -44,6 +56,10 @@ extension PatternTranslator {
             let op: Operator? = c == 0x26 && reader.peek(1) == 0x26 ? .intersection
                 : (dialect == .icu && c == 0x2D && reader.peek(1) == 0x2D ? .difference : nil)
             if let op {
+                operators += 1
+                if operators > Self.maximumOperators {
+                    throw .refused(dialect, "a class with more than \(Self.maximumOperators) set operators", because: "the translation's limit", at: at)
+                }
                 reader.position += 2
                 guard !operand.isEmpty else { throw .invalid(dialect, "set operator with nothing before it", at: at) }
                 left = combine(pending, left, .union(operand))

@@ -63,6 +63,8 @@ struct PatternTranslator {
     var captures = 0
     /// Names of the groups opened so far (ICU's `\k<name>` must come after).
     var groupNames: Set<String> = []
+    /// Classes open around the current position.
+    var classDepth = 0
     /// ICU, case-insensitive: the literal characters written since the last
     /// other construct, checked for full case folding.
     var literalRun: [UInt32] = []
