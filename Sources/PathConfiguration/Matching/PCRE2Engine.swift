@@ -2,8 +2,11 @@ import CPCRE2
 
 /// The default engine: PCRE2 with its JIT compiler.
 ///
-/// Patterns are compiled in UTF mode; `unicodeClasses` maps to `PCRE2_UCP`
-/// and `caseInsensitive` to `PCRE2_CASELESS`. Searches run under a match
+/// A pattern is first translated from its dialect (`RegexOptions.dialect`)
+/// by `PatternTranslator`, which refuses what PCRE2 cannot match the same
+/// way; error offsets point into the pattern as written. Patterns are
+/// compiled in UTF mode; `unicodeClasses` maps to `PCRE2_UCP` and
+/// `caseInsensitive` to `PCRE2_CASELESS`. Searches run under a match
 /// context carrying the `Limits`, so a catastrophic pattern stops with
 /// `.limitExceeded` instead of spinning, and on a JIT stack of the thread's
 /// own that may grow to `Limits.heapLimitKiB`, so that a long subject is
@@ -18,9 +21,15 @@ public struct PCRE2Engine: RegexEngine {
         var flags = UInt32(PCRE2_UTF)
         if options.caseInsensitive { flags |= UInt32(PCRE2_CASELESS) }
         if options.unicodeClasses { flags |= UInt32(PCRE2_UCP) }
+        let translation: PatternTranslation
+        do {
+            translation = try PatternTranslator.translate(pattern, dialect: options.dialect, caseInsensitive: options.caseInsensitive)
+        } catch {
+            throw RegexCompileError(message: error.message, offset: error.offset)
+        }
         var errorCode: Int32 = 0
         var errorOffset = 0
-        let bytes = Array(pattern.utf8)
+        let bytes = translation.bytes
         let code = bytes.withUnsafeBufferPointer { buf in
             pcre2_compile_8(buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, flags, &errorCode, &errorOffset, nil)
         }
@@ -28,8 +37,8 @@ public struct PCRE2Engine: RegexEngine {
             var message = [UInt8](repeating: 0, count: 256)
             let n = message.withUnsafeMutableBufferPointer { pcre2_get_error_message_8(errorCode, $0.baseAddress, $0.count) }
             let text = n > 0 ? String(decoding: message[0..<Int(n)], as: UTF8.self) : "error \(errorCode)"
-            let scalarOffset = String(decoding: bytes[0..<min(errorOffset, bytes.count)], as: UTF8.self).unicodeScalars.count
-            throw RegexCompileError(message: text, offset: scalarOffset)
+            throw RegexCompileError(message: DialectMessages.pcre2Error(text, dialect: options.dialect),
+                                    offset: translation.originalOffset(forByte: errorOffset))
         }
         _ = pcre2_jit_compile_8(code, UInt32(PCRE2_JIT_COMPLETE))
         return PCRE2Pattern(code: code, context: PCRE2MatchContext.shared(for: limits))

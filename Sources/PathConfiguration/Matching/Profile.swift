@@ -32,11 +32,12 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
     /// Whether `?query` is appended to URL paths unless options say otherwise.
     public var matchesQueryStringsByDefault: Bool { self != .turboIOS }
 
-    /// How patterns compile under this profile.
+    /// How patterns compile under this profile: ICU on iOS, `java.util.regex`
+    /// on Android.
     public var regexOptions: RegexOptions {
         platform == .ios
-            ? RegexOptions(caseInsensitive: false, unicodeClasses: true)
-            : RegexOptions(caseInsensitive: true, unicodeClasses: false)
+            ? RegexOptions(caseInsensitive: false, unicodeClasses: true, dialect: .icu)
+            : RegexOptions(caseInsensitive: true, unicodeClasses: false, dialect: .java)
     }
 
     /// True when every property and setting value is stored as a string (turbo-android).

@@ -6,11 +6,16 @@ public struct RegexOptions: Sendable, Hashable {
     /// Unicode semantics for `\d`, `\w`, `\s` and `\b` (ICU's behaviour on iOS);
     /// off means ASCII classes (java.util.regex's default on Android).
     public var unicodeClasses: Bool
+    /// The language the patterns are written in. An engine that is not the
+    /// dialect's own translates them first, or refuses what it cannot match
+    /// the same way (`PCRE2Engine`); the Foundation engine is ICU.
+    public var dialect: RegexDialect
 
     /// Creates regex options.
-    public init(caseInsensitive: Bool = false, unicodeClasses: Bool = true) {
+    public init(caseInsensitive: Bool = false, unicodeClasses: Bool = true, dialect: RegexDialect = .icu) {
         self.caseInsensitive = caseInsensitive
         self.unicodeClasses = unicodeClasses
+        self.dialect = dialect
     }
 }
 

@@ -1,0 +1,155 @@
+/// A set of code points, as a dialect's class expression describes it, built
+/// from what PCRE2 can test one character at a time.
+///
+/// ICU and Java classes allow union by nesting (`[a[b]]`), intersection
+/// (`&&`) and, in ICU, difference (`--`); PCRE2 10.42 has none of these in a
+/// class. A `CharSet` keeps the expression as a tree and `CharSetEmitter`
+/// writes it as a construct that consumes exactly one character when that
+/// character is in the set: a plain class where it can, lookaheads where it
+/// must (`[\w&&[^\d]]` becomes `(?:(?![\p{Nd}])[\p{Alphabetic}...])`).
+indirect enum CharSet: Equatable, Sendable {
+    /// One PCRE2 class item.
+    enum Item: Equatable, Sendable {
+        /// A single code point.
+        case scalar(UInt32)
+        /// A range of code points, both ends included.
+        case range(UInt32, UInt32)
+        /// A PCRE2 property test as written inside `\p{...}` (`Lu`,
+        /// `sc:Greek`, `Alphabetic`), or its complement (`\P{...}`).
+        case property(String, negated: Bool)
+    }
+
+    /// The union of class items (an empty list is the empty set).
+    case items([Item])
+    /// The union of several sets.
+    case union([CharSet])
+    /// Code points in both sets.
+    case intersection(CharSet, CharSet)
+    /// Code points in the first set and not in the second.
+    case difference(CharSet, CharSet)
+    /// Code points not in the set.
+    case complement(CharSet)
+    /// The set matched without case folding even where the pattern is
+    /// case-insensitive (Java's ASCII classes: `\w`, `\p{Alpha}`).
+    case caseExact(CharSet)
+
+    /// One code point.
+    static func scalar(_ value: UInt32) -> CharSet { .items([.scalar(value)]) }
+    /// A range of code points.
+    static func range(_ low: UInt32, _ high: UInt32) -> CharSet { .items([.range(low, high)]) }
+    /// A PCRE2 property.
+    static func property(_ name: String, negated: Bool = false) -> CharSet { .items([.property(name, negated: negated)]) }
+    /// Several code points and ranges, written as `(low, high)` pairs.
+    static func ranges(_ pairs: [(UInt32, UInt32)]) -> CharSet {
+        .items(pairs.map { $0.0 == $0.1 ? .scalar($0.0) : .range($0.0, $0.1) })
+    }
+    /// Every code point.
+    static let all = CharSet.range(0, 0x10FFFF)
+
+    /// The set with `other` added.
+    func adding(_ other: CharSet) -> CharSet {
+        switch (self, other) {
+        case (.items(let a), .items(let b)): return .items(a + b)
+        case (.union(let a), _): return .union(a + [other])
+        default: return .union([self, other])
+        }
+    }
+
+    /// The class items, when the set is a plain union of them.
+    var plainItems: [Item]? {
+        switch self {
+        case .items(let items): return items
+        case .union(let parts):
+            var all: [Item] = []
+            for part in parts {
+                guard let items = part.plainItems else { return nil }
+                all += items
+            }
+            return all
+        default: return nil
+        }
+    }
+
+    /// The bare code points and ranges at this level (not inside a nested
+    /// set or property), which ICU leaves unfolded until the whole class is
+    /// complete.
+    var bareCodePoints: [ClosedRange<UInt32>] {
+        guard case .items(let items) = self else { return [] }
+        return items.compactMap { item in
+            switch item {
+            case .scalar(let v): return v...v
+            case .range(let a, let b): return a...b
+            case .property: return nil
+            }
+        }
+    }
+}
+
+/// Writes a `CharSet` as PCRE2 text that consumes exactly one character of
+/// the set.
+enum CharSetEmitter {
+    /// PCRE2 text for `set`; `caseless` says whether case-insensitive
+    /// matching is on where the text is used (for `caseExact`).
+    static func emit(_ set: CharSet, caseless: Bool) -> String {
+        switch set {
+        case .items(let items):
+            if items.isEmpty { return "(?!)" }
+            if items.count == 1, case .property = items[0] { return classText(items[0]) }
+            return "[" + items.map(classText).joined() + "]"
+        case .union(let parts):
+            if let items = set.plainItems { return emit(.items(items), caseless: caseless) }
+            // Plain parts share one class; the rest become alternatives.
+            var plain: [CharSet.Item] = []
+            var others: [String] = []
+            for part in parts {
+                if let items = part.plainItems { plain += items } else { others.append(emit(part, caseless: caseless)) }
+            }
+            if !plain.isEmpty { others.insert(emit(.items(plain), caseless: caseless), at: 0) }
+            return "(?:" + others.joined(separator: "|") + ")"
+        case .intersection(let a, let b):
+            return "(?:(?=" + emit(a, caseless: caseless) + ")" + emit(b, caseless: caseless) + ")"
+        case .difference(let a, let b):
+            return "(?:(?!" + emit(b, caseless: caseless) + ")" + emit(a, caseless: caseless) + ")"
+        case .complement(let inner):
+            if let items = inner.plainItems {
+                return items.isEmpty ? anyCharacter : "[^" + items.map(classText).joined() + "]"
+            }
+            return "(?:(?!" + emit(inner, caseless: caseless) + ")" + anyCharacter + ")"
+        case .caseExact(let inner):
+            let text = emit(inner, caseless: false)
+            return caseless ? "(?-i:" + text + ")" : text
+        }
+    }
+
+    /// Any one character, newlines included.
+    static let anyCharacter = "[\\x{0}-\\x{10FFFF}]"
+
+    /// One item as it appears inside `[...]`.
+    static func classText(_ item: CharSet.Item) -> String {
+        switch item {
+        case .scalar(let v): return classScalar(v)
+        case .range(let a, let b): return classScalar(a) + "-" + classScalar(b)
+        case .property(let name, let negated): return (negated ? "\\P{" : "\\p{") + name + "}"
+        }
+    }
+
+    /// A code point inside a class: letters and digits as themselves,
+    /// everything else as `\x{...}` so no character is special.
+    static func classScalar(_ v: UInt32) -> String {
+        isASCIIAlphanumeric(v) ? String(UnicodeScalar(UInt8(v))) : hex(v)
+    }
+
+    /// A code point outside a class, as a literal.
+    static func literal(_ v: UInt32) -> String {
+        if isASCIIAlphanumeric(v) { return String(UnicodeScalar(UInt8(v))) }
+        if v >= 0x21 && v < 0x7F { return "\\" + String(UnicodeScalar(UInt8(v))) }
+        return hex(v)
+    }
+
+    /// `\x{HEX}`.
+    static func hex(_ v: UInt32) -> String { "\\x{" + String(v, radix: 16, uppercase: true) + "}" }
+
+    private static func isASCIIAlphanumeric(_ v: UInt32) -> Bool {
+        (v >= 0x30 && v <= 0x39) || (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A)
+    }
+}

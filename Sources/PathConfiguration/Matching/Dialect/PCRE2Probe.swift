@@ -1,0 +1,26 @@
+import CPCRE2
+import Synchronization
+
+/// Asks the linked PCRE2 what it accepts, so the dialect tables never
+/// promise a property this PCRE2 build does not have.
+enum PCRE2Probe {
+    /// Names PCRE2 accepted, lower-cased: at most PCRE2's own table, since a
+    /// refusal is not remembered.
+    private static let accepted = Mutex<Set<String>>([])
+
+    /// Whether PCRE2 compiles `\p{text}` (`text` is ASCII).
+    static func acceptsProperty(_ text: String) -> Bool {
+        let key = text.lowercased()
+        if accepted.withLock({ $0.contains(key) }) { return true }
+        let bytes = Array(("\\p{" + key + "}").utf8)
+        var errorCode: Int32 = 0
+        var errorOffset = 0
+        let code = bytes.withUnsafeBufferPointer { buf in
+            pcre2_compile_8(buf.baseAddress!, buf.count, UInt32(PCRE2_UTF), &errorCode, &errorOffset, nil)
+        }
+        guard let code else { return false }
+        pcre2_code_free_8(code)
+        accepted.withLock { _ = $0.insert(key) }
+        return true
+    }
+}

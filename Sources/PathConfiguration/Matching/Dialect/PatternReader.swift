@@ -1,0 +1,81 @@
+/// A cursor over the original pattern's scalars. In free-spacing mode
+/// (`(?x)`) the *significant* reads skip white space and `#` comments, as
+/// ICU's and the JDK's scanners do between tokens; escapes read raw.
+struct PatternReader {
+    let scalars: [UInt32]
+    let dialect: RegexDialect
+    /// The current offset.
+    var position = 0
+    /// Free-spacing mode.
+    var extended = false
+
+    init(_ pattern: String, dialect: RegexDialect) {
+        // Most patterns are ASCII: their bytes are their scalars.
+        let ascii = pattern.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } ? $0.map(UInt32.init) : nil }
+        self.scalars = (ascii ?? nil) ?? pattern.unicodeScalars.map(\.value)
+        self.dialect = dialect
+    }
+
+    var atEnd: Bool { position >= scalars.count }
+
+    /// The scalar `ahead` places on, raw.
+    func peek(_ ahead: Int = 0) -> UInt32? {
+        position + ahead < scalars.count ? scalars[position + ahead] : nil
+    }
+
+    /// Takes one scalar, raw.
+    mutating func next() -> UInt32? {
+        guard position < scalars.count else { return nil }
+        defer { position += 1 }
+        return scalars[position]
+    }
+
+    /// Skips white space and comments in free-spacing mode.
+    mutating func skipInsignificant() {
+        guard extended else { return }
+        while let c = peek() {
+            if isSpace(c) {
+                position += 1
+            } else if c == 0x23 { // '#': to the end of the line
+                while let d = peek(), !endsComment(d) { position += 1 }
+            } else {
+                return
+            }
+        }
+    }
+
+    /// Skips white space, not comments, in free-spacing mode.
+    mutating func skipSpaces() {
+        guard extended else { return }
+        while let c = peek(), isSpace(c) { position += 1 }
+    }
+
+    /// The next significant scalar, without taking it.
+    mutating func peekSignificant() -> UInt32? {
+        skipInsignificant()
+        return peek()
+    }
+
+    /// Takes the next significant scalar.
+    mutating func nextSignificant() -> UInt32? {
+        skipInsignificant()
+        return next()
+    }
+
+    /// Free-spacing white space: ICU's Pattern_White_Space, the JDK's ASCII
+    /// white space.
+    func isSpace(_ c: UInt32) -> Bool {
+        switch dialect {
+        case .icu: return (0x09...0x0D).contains(c) || c == 0x20 || c == 0x85 || c == 0x200E || c == 0x200F || c == 0x2028 || c == 0x2029
+        case .java: return (0x09...0x0D).contains(c) || c == 0x20
+        }
+    }
+
+    /// What ends a `#` comment.
+    private func endsComment(_ c: UInt32) -> Bool {
+        switch dialect {
+        case .icu: return c == 0x0A || c == 0x0D || c == 0x85 || c == 0x2028
+        case .java: return c == 0x0A || c == 0x0D || c == 0x85 || c == 0x2028 || c == 0x2029
+        }
+    }
+}

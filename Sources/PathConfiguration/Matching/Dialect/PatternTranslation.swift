@@ -1,0 +1,101 @@
+/// A pattern rewritten in PCRE2's syntax, and the way back from offsets in
+/// the rewrite to offsets in the pattern as written.
+struct PatternTranslation: Equatable {
+    /// The PCRE2 pattern's bytes; ASCII only (every other character is
+    /// `\x{...}`), so a PCRE2 byte offset is an index here.
+    let bytes: [UInt8]
+    /// For each byte of the pattern, and one past its end, the
+    /// Unicode-scalar offset in the original pattern of the construct it
+    /// came from.
+    let sourceOffsets: [Int]
+
+    /// The PCRE2 pattern as text.
+    var pattern: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The original offset for a PCRE2 error offset in `pattern`.
+    func originalOffset(forByte offset: Int) -> Int {
+        sourceOffsets[max(0, min(offset, sourceOffsets.count - 1))]
+    }
+}
+
+/// Why a pattern could not be translated: not valid in its dialect, or valid
+/// with no exact PCRE2 equivalent.
+struct TranslationError: Error, Equatable {
+    /// What went wrong, naming the construct.
+    let message: String
+    /// Where, in Unicode scalars of the original pattern.
+    let offset: Int
+
+    /// A construct the dialect accepts and PCRE2 cannot match the same way;
+    /// `why`, when given, follows the construct in parentheses.
+    static func refused(_ dialect: RegexDialect, _ construct: String, because why: String? = nil, at offset: Int) -> TranslationError {
+        let reason = why.map { " (\($0))" } ?? ""
+        return TranslationError(
+            message: "\(dialect.displayName) construct \(construct)\(reason) has no PCRE2 equivalent; use the foundation backend",
+            offset: offset)
+    }
+
+    /// A syntax error PCRE2 would report too, in PCRE2's words (so the
+    /// message does not change with the dialect layer).
+    static func syntax(_ message: String, at offset: Int) -> TranslationError {
+        TranslationError(message: message, offset: offset)
+    }
+
+    /// A pattern the dialect itself rejects.
+    static func invalid(_ dialect: RegexDialect, _ what: String, at offset: Int) -> TranslationError {
+        TranslationError(message: "not a valid \(dialect.displayName) pattern: \(what)", offset: offset)
+    }
+}
+
+/// The PCRE2 text being written, each byte tagged with the original offset
+/// it came from.
+struct TranslationBuilder {
+    private(set) var bytes: [UInt8] = []
+    private var sources: [Int] = []
+
+    /// An empty builder with room for about `capacity` bytes.
+    init(capacity: Int = 0) {
+        bytes.reserveCapacity(capacity)
+        sources.reserveCapacity(capacity)
+    }
+
+    /// Bytes written so far.
+    var count: Int { bytes.count }
+
+    /// Appends ASCII `text` that stands for the construct at `source`.
+    mutating func emit(_ text: String, from source: Int) {
+        for byte in text.utf8 {
+            bytes.append(byte)
+            sources.append(source)
+        }
+    }
+
+    /// Appends a literal code point (`CharSetEmitter.literal`), letters and
+    /// digits without building a string.
+    mutating func emitLiteral(_ value: UInt32, from source: Int) {
+        if (value >= 0x30 && value <= 0x39) || (value >= 0x41 && value <= 0x5A) || (value >= 0x61 && value <= 0x7A) {
+            bytes.append(UInt8(value))
+            sources.append(source)
+        } else if value >= 0x21 && value < 0x7F {
+            bytes.append(0x5C)
+            bytes.append(UInt8(value))
+            sources.append(source)
+            sources.append(source)
+        } else {
+            emit(CharSetEmitter.literal(value), from: source)
+        }
+    }
+
+    /// Inserts ASCII `text` before byte `index` (to wrap what follows it).
+    mutating func insert(_ text: String, at index: Int, from source: Int) {
+        let utf8 = Array(text.utf8)
+        bytes.insert(contentsOf: utf8, at: index)
+        sources.insert(contentsOf: Array(repeating: source, count: utf8.count), at: index)
+    }
+
+    /// The finished translation; `end` is the original pattern's length.
+    consuming func finish(end: Int) -> PatternTranslation {
+        sources.append(end)
+        return PatternTranslation(bytes: bytes, sourceOffsets: sources)
+    }
+}

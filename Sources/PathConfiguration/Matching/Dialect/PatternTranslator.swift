@@ -1,0 +1,477 @@
+/// Rewrites a pattern written for ICU or `java.util.regex` in PCRE2's syntax,
+/// so that PCRE2 finds exactly what the dialect's engine finds, or refuses it.
+///
+/// One pass over the pattern, tracking what the dialect's own scanner
+/// tracks: inline flags and their scope, free-spacing mode, capture groups
+/// so far (ICU and the JDK read `\12` by how many groups exist), what a
+/// quantifier may follow. Everything whose meaning depends on the engine is
+/// written out explicitly (`\d` as `\p{Nd}` or `[0-9]`, `.` as a class of
+/// non-terminators, `$` as lookarounds), so PCRE2's own options and version
+/// never decide it. A construct with no exact PCRE2 form is refused with a
+/// `TranslationError` naming it; see the README's dialect table.
+struct PatternTranslator {
+    /// The inline flags in force.
+    struct Flags: Equatable {
+        var caseless = false
+        var multiline = false
+        var dotAll = false
+        var extended = false
+        var unixLines = false
+        /// ICU `w` (UAX #29 word boundaries).
+        var unicodeWord = false
+        /// Java `u` (UNICODE_CASE).
+        var unicodeCase = false
+    }
+
+    /// What the last thing written was, for the quantifier that may follow.
+    enum Atom {
+        /// Nothing a quantifier can follow (start, `|`, `(`, `(?i)`).
+        case none
+        /// A character, class, group or back reference starting at this output index.
+        case item(Int)
+        /// `^` or `$`: ICU lets them be quantified.
+        case anchor(Int)
+        /// A zero-width assertion: ICU refuses a quantifier, the JDK allows one.
+        case assertion(Int)
+        /// Already quantified.
+        case quantified
+    }
+
+    /// An open group.
+    struct Frame {
+        let saved: Flags
+        let start: Int
+        let isAssertion: Bool
+        /// Whether every item so far in the current alternative can match
+        /// the empty string.
+        var branchNullable = true
+        /// Whether an earlier alternative can.
+        var earlierBranchNullable = false
+    }
+
+    let dialect: RegexDialect
+    var reader: PatternReader
+    var out: TranslationBuilder
+    var flags = Flags()
+    var frames: [Frame] = []
+    var atom = Atom.none
+    /// Whether the last item written can match the empty string (not yet
+    /// counted into its group): ICU's possessive `*+` and `++` never match
+    /// such an item.
+    var lastNullable: Bool?
+    /// Capture groups opened so far.
+    var captures = 0
+    /// Names of the groups opened so far (ICU's `\k<name>` must come after).
+    var groupNames: Set<String> = []
+    /// Classes open around the current position.
+    var classDepth = 0
+    /// ICU, case-insensitive: the literal characters written since the last
+    /// other construct, checked for full case folding.
+    var literalRun: [UInt32] = []
+    var literalRunStart = 0
+    /// Whether the translation relies on PCRE2's `(*ANY)` newline
+    /// convention (CR, LF, CR LF, VT, FF, NEL, LS, PS), which it then
+    /// starts with.
+    var usesAnyNewline = false
+
+    /// Translates `pattern`, compiled by the dialect with `caseInsensitive`
+    /// (the profile's flag; inline `(?i)` is read from the pattern).
+    static func translate(_ pattern: String, dialect: RegexDialect, caseInsensitive: Bool) throws(TranslationError) -> PatternTranslation {
+        var translator = PatternTranslator(pattern, dialect: dialect, caseInsensitive: caseInsensitive)
+        try translator.run()
+        if translator.usesAnyNewline { translator.out.insert("(*ANY)", at: 0, from: 0) }
+        return translator.out.finish(end: translator.reader.scalars.count)
+    }
+
+    private init(_ pattern: String, dialect: RegexDialect, caseInsensitive: Bool) {
+        self.dialect = dialect
+        self.reader = PatternReader(pattern, dialect: dialect)
+        self.out = TranslationBuilder(capacity: reader.scalars.count * 2 + 16)
+        flags.caseless = caseInsensitive
+        // Kotlin's Regex adds UNICODE_CASE to IGNORE_CASE.
+        flags.unicodeCase = caseInsensitive
+    }
+
+    private mutating func run() throws(TranslationError) {
+        while let c = reader.peekSignificant() {
+            let at = reader.position
+            switch c {
+            case 0x5C: // \
+                reader.position += 1
+                try escape(at: at)
+            case 0x5B: // [
+                reader.position += 1
+                try flushLiterals()
+                let set = try classExpression(openedAt: at)
+                write(CharSetEmitter.emit(set, caseless: flags.caseless), at: at, as: .item)
+            case 0x28: // (
+                reader.position += 1
+                try openGroup(at: at)
+            case 0x29: // )
+                reader.position += 1
+                try closeGroup(at: at)
+            case 0x7C: // |
+                reader.position += 1
+                try flushLiterals()
+                foldLast()
+                if var frame = frames.popLast() {
+                    frame.earlierBranchNullable = frame.earlierBranchNullable || frame.branchNullable
+                    frame.branchNullable = true
+                    frames.append(frame)
+                }
+                out.emit("|", from: at)
+                atom = .none
+            case 0x2A, 0x2B, 0x3F, 0x7B: // * + ? {
+                try quantifier(at: at)
+            case 0x7D where dialect == .icu: // }
+                throw .invalid(dialect, "unescaped }", at: at)
+            case 0x2E: // .
+                reader.position += 1
+                try flushLiterals()
+                write(dot(), at: at, as: .item)
+            case 0x5E: // ^
+                reader.position += 1
+                try flushLiterals()
+                write(try lineStart(at: at), at: at, as: .anchor)
+            case 0x24: // $
+                reader.position += 1
+                try flushLiterals()
+                write(lineEnd(multiline: flags.multiline, unixLines: flags.unixLines), at: at, as: .anchor)
+            default:
+                reader.position += 1
+                literal(c, at: at)
+            }
+        }
+        try flushLiterals()
+    }
+
+    // MARK: - Writing
+
+    /// The kinds of construct `write` records for a following quantifier.
+    enum Kind { case item, anchor, assertion }
+
+    /// Writes a construct and remembers what it was; `nullable` says
+    /// whether an item can match the empty string (anchors and assertions
+    /// always can).
+    mutating func write(_ text: String, at source: Int, as kind: Kind, nullable: Bool = false) {
+        foldLast()
+        let start = out.count
+        out.emit(text, from: source)
+        switch kind {
+        case .item: atom = .item(start)
+        case .anchor: atom = .anchor(start)
+        case .assertion: atom = .assertion(start)
+        }
+        lastNullable = nullable || kind != .item
+    }
+
+    /// Counts the last item into its group's alternative.
+    mutating func foldLast() {
+        guard let nullable = lastNullable else { return }
+        lastNullable = nil
+        if var frame = frames.popLast() {
+            frame.branchNullable = frame.branchNullable && nullable
+            frames.append(frame)
+        }
+    }
+
+    /// Writes one literal character.
+    mutating func literal(_ value: UInt32, at source: Int) {
+        if dialect == .icu && flags.caseless {
+            if literalRun.isEmpty { literalRunStart = source }
+            literalRun.append(value)
+        }
+        foldLast()
+        atom = .item(out.count)
+        out.emitLiteral(value, from: source)
+        lastNullable = false
+    }
+
+    /// Ends the current literal run: ICU matches a case-insensitive literal
+    /// with full case folding, which PCRE2 cannot.
+    mutating func flushLiterals() throws(TranslationError) {
+        defer { literalRun.removeAll() }
+        guard literalRun.count > 0, CaseFolding.needsFullFolding(literalRun) else { return }
+        let text = String(String.UnicodeScalarView(literalRun.compactMap(Unicode.Scalar.init)))
+        throw .refused(dialect, "case-insensitive literal \"\(text)\"",
+                       because: "ICU folds whole strings, so \"ss\" and \"ß\" match each other; PCRE2 folds one character at a time",
+                       at: literalRunStart)
+    }
+
+    // MARK: - Quantifiers
+
+    private mutating func quantifier(at source: Int) throws(TranslationError) {
+        let first = reader.nextSignificant()!
+        var text: String
+        var (low, high): (Int, Int?)
+        switch first {
+        case 0x2A: (text, low, high) = ("*", 0, nil)
+        case 0x2B: (text, low, high) = ("+", 1, nil)
+        case 0x3F: (text, low, high) = ("?", 0, 1)
+        default: (text, low, high) = try interval(at: source)
+        }
+        try flushLiterals()
+        switch atom {
+        case .none:
+            throw .syntax("quantifier does not follow a repeatable item", at: source)
+        case .quantified:
+            throw .invalid(dialect, "quantifier after a quantifier", at: source)
+        case .assertion(let start):
+            guard dialect == .java else { throw .invalid(dialect, "quantifier after a zero-width assertion", at: source) }
+            wrap(from: start, at: source)
+        case .anchor(let start):
+            // ICU accepts `^*` or `$?`, but its search then misjudges the
+            // shortest match (`$*?a|` finds nothing in "").
+            guard dialect == .java else {
+                throw .refused(dialect, "quantifier on ^ or $", because: "ICU's search mishandles it", at: source)
+            }
+            wrap(from: start, at: source)
+        case .item:
+            break
+        }
+        if let suffix = reader.peekSignificant(), suffix == 0x3F || suffix == 0x2B {
+            reader.position += 1
+            text.append(suffix == 0x3F ? "?" : "+")
+            // ICU's unbounded possessive and lazy loops go wrong on an item
+            // that can match the empty string: `(?:a?)++` never matches,
+            // `(?:|b)*?\d` never tries the b.
+            if high == nil && dialect == .icu && lastNullable == true {
+                throw .refused(dialect, "\(suffix == 0x2B ? "possessive" : "lazy") \(text) on something that can match the empty string",
+                               because: "ICU's loop then gives up where PCRE2's goes on", at: source)
+            }
+        }
+        out.emit(text, from: source)
+        atom = .quantified
+        if low == 0 { lastNullable = true }
+    }
+
+    /// `(?:...)` around the output from `start`, so PCRE2 accepts a
+    /// quantifier on it.
+    private mutating func wrap(from start: Int, at source: Int) {
+        out.insert("(?:", at: start, from: source)
+        out.emit(")", from: source)
+    }
+
+    /// `{n}`, `{n,}` or `{n,m}`, after its `{`: the text PCRE2 gets and the
+    /// bounds.
+    private mutating func interval(at source: Int) throws(TranslationError) -> (String, Int, Int?) {
+        func number() -> Int? {
+            var value: Int?
+            while let c = reader.peekSignificant(), c >= 0x30, c <= 0x39 {
+                reader.position += 1
+                value = min((value ?? 0) * 10 + Int(c - 0x30), 10_000_000)
+            }
+            return value
+        }
+        guard let low = number() else { throw .invalid(dialect, "{ does not start a repeat count {n,m}", at: source) }
+        var high: Int? = low
+        if reader.peekSignificant() == 0x2C {
+            reader.position += 1
+            high = number()
+        }
+        guard reader.nextSignificant() == 0x7D else { throw .invalid(dialect, "unterminated repeat count", at: source) }
+        if let high, high < low { throw .invalid(dialect, "repeat count {\(low),\(high)} out of order", at: source) }
+        if max(low, high ?? 0) > 65_535 {
+            throw .refused(dialect, "repeat count above 65535", because: "PCRE2's limit", at: source)
+        }
+        if high == low { return ("{\(low)}", low, high) }
+        return (high.map { "{\(low),\($0)}" } ?? "{\(low),}", low, high)
+    }
+
+    // MARK: - Groups
+
+    private mutating func openGroup(at source: Int) throws(TranslationError) {
+        try flushLiterals()
+        guard reader.peekSignificant() == 0x3F else {
+            captures += 1
+            push(at: source, text: "(", isAssertion: false)
+            return
+        }
+        reader.position += 1
+        // ICU skips white space here in free-spacing mode, but a # is the
+        // (?# comment's, not a comment to the end of the line.
+        reader.skipSpaces()
+        guard let kind = reader.next() else { throw .invalid(dialect, "unterminated group", at: source) }
+        switch kind {
+        case 0x23 where dialect == .icu: // (?#comment)
+            var closed = false
+            while !closed, let c = reader.next() { closed = c == 0x29 }
+            guard closed else { throw .invalid(dialect, "unterminated comment", at: source) }
+        case 0x3A: push(at: source, text: "(?:", isAssertion: false)
+        case 0x3D: push(at: source, text: "(?=", isAssertion: true)
+        case 0x21: push(at: source, text: "(?!", isAssertion: true)
+        case 0x3E: push(at: source, text: "(?>", isAssertion: false)
+        case 0x3C: // (?<= (?<! (?<name>
+            if let next = reader.peekSignificant(), next == 0x3D || next == 0x21 {
+                reader.position += 1
+                push(at: source, text: next == 0x3D ? "(?<=" : "(?<!", isAssertion: true)
+            } else {
+                let name = try groupName(at: source)
+                groupNames.insert(name)
+                captures += 1
+                push(at: source, text: "(?<" + name + ">", isAssertion: false)
+            }
+        default:
+            reader.position -= 1
+            try flagGroup(at: source)
+        }
+    }
+
+    private mutating func push(at source: Int, text: String, isAssertion: Bool) {
+        foldLast()
+        frames.append(Frame(saved: flags, start: out.count, isAssertion: isAssertion))
+        out.emit(text, from: source)
+        atom = .none
+    }
+
+    private mutating func closeGroup(at source: Int) throws(TranslationError) {
+        try flushLiterals()
+        foldLast()
+        guard let frame = frames.popLast() else { throw .syntax("unmatched closing parenthesis", at: source) }
+        setFlags(frame.saved)
+        out.emit(")", from: source)
+        atom = frame.isAssertion ? .assertion(frame.start) : .item(frame.start)
+        lastNullable = frame.isAssertion || frame.branchNullable || frame.earlierBranchNullable
+    }
+
+    /// A group name and its `>`.
+    private mutating func groupName(at source: Int) throws(TranslationError) -> String {
+        var name = ""
+        var closed = false
+        while !closed, let c = reader.next() {
+            if c == 0x3E { closed = true } else { name.unicodeScalars.append(Unicode.Scalar(c) ?? "?") }
+        }
+        guard closed, isGroupName(name) else {
+            throw .invalid(dialect, "a group name is an ASCII letter followed by letters and digits", at: source)
+        }
+        return name
+    }
+
+    /// An ASCII letter followed by ASCII letters and digits.
+    func isGroupName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+    }
+
+    /// `(?flags)` or `(?flags:...)`.
+    private mutating func flagGroup(at source: Int) throws(TranslationError) {
+        var new = flags
+        var on = true
+        var letters = 0
+        while let c = reader.nextSignificant() {
+            switch c {
+            case 0x2D where on:
+                on = false
+            case 0x29, 0x3A:
+                if letters == 0 && on { throw .invalid(dialect, "empty flag group", at: source) }
+                try checkFlags(new, at: source)
+                let caseText = new.caseless == flags.caseless ? "" : (new.caseless ? "i" : "-i")
+                if c == 0x3A {
+                    push(at: source, text: "(?" + caseText + ":", isAssertion: false)
+                    setFlags(new)
+                } else {
+                    foldLast()
+                    if !caseText.isEmpty { out.emit("(?" + caseText + ")", from: source) }
+                    setFlags(new)
+                    atom = .none
+                }
+                return
+            default:
+                switch flagLetter(c) {
+                case .sets(let keyPath): new[keyPath: keyPath] = on
+                case .ignored: break
+                case .refusedWhenOn:
+                    if on { throw .refused(dialect, "flag (?U)", because: "UNICODE_CHARACTER_CLASS", at: reader.position - 1) }
+                case .unknown:
+                    throw .invalid(dialect, "unknown flag in (?...)", at: reader.position - 1)
+                }
+                letters += 1
+            }
+        }
+        throw .invalid(dialect, "unterminated flag group", at: source)
+    }
+
+    /// What an inline flag letter does.
+    private enum FlagLetter {
+        case sets(WritableKeyPath<Flags, Bool>)
+        case ignored
+        case refusedWhenOn
+        case unknown
+    }
+
+    private func flagLetter(_ c: UInt32) -> FlagLetter {
+        switch (dialect, c) {
+        case (_, 0x69): return .sets(\.caseless)     // i
+        case (_, 0x6D): return .sets(\.multiline)    // m
+        case (_, 0x73): return .sets(\.dotAll)       // s
+        case (_, 0x78): return .sets(\.extended)     // x
+        case (_, 0x64): return .sets(\.unixLines)    // d
+        case (.icu, 0x77): return .sets(\.unicodeWord) // w
+        case (.icu, 0x75): return .ignored            // u: ICU always folds Unicode case
+        case (.java, 0x75): return .sets(\.unicodeCase)
+        case (.java, 0x55): return .refusedWhenOn     // U
+        default: return .unknown
+        }
+    }
+
+    private func checkFlags(_ new: Flags, at source: Int) throws(TranslationError) {
+        if dialect == .java && new.caseless && !new.unicodeCase {
+            throw .refused(dialect, "(?i) without UNICODE_CASE", because: "ASCII-only case folding", at: source)
+        }
+    }
+
+    private mutating func setFlags(_ new: Flags) {
+        flags = new
+        reader.extended = new.extended
+    }
+
+    // MARK: - Lines
+
+    /// `.`: any character but a line terminator; with `(?s)` any character,
+    /// and ICU takes CR LF as one. (Not PCRE2's `.` under `(*ANY)`, though
+    /// its newlines are ICU's terminators: a search under `(*ANY)` never
+    /// starts at the LF of a CR LF unless the pattern names CR or LF.)
+    private func dot() -> String {
+        if flags.dotAll {
+            return dialect == .icu && !flags.unixLines ? "(?>\\r\\n|" + CharSetEmitter.anyCharacter + ")" : CharSetEmitter.anyCharacter
+        }
+        return CharSetEmitter.emit(.complement(terminators), caseless: false)
+    }
+
+    private var terminators: CharSet { StandardClasses.lineTerminators(dialect, unixLines: flags.unixLines) }
+
+    /// `^`: the start; with `(?m)` also after a line terminator that does
+    /// not end the text (the JDK: never between CR and LF, and never at the
+    /// end, even of an empty text). ICU's `(?m)^` is refused unless
+    /// `(?d)` leaves LF the only terminator.
+    private func lineStart(at source: Int) throws(TranslationError) -> String {
+        guard flags.multiline else { return "^" }
+        if dialect == .icu && !flags.unixLines {
+            // ICU's ^ holds between CR and LF, but a search for a pattern
+            // that starts with ^ never starts there.
+            throw .refused(dialect, "^ under (?m)", because: "ICU's search treats the position inside CR LF one way or the other, by the pattern's shape", at: source)
+        }
+        let after = "(?<=" + CharSetEmitter.emit(terminators, caseless: false) + ")(?!\\z)"
+        if dialect == .java {
+            return "(?!\\z)(?:^|" + after + (flags.unixLines ? "" : "(?!(?<=\\r)\\n)") + ")"
+        }
+        return "(?:^|" + after + ")"
+    }
+
+    /// `$` (and `\Z` as non-multiline `$`): the end, or before a line
+    /// terminator at the end (CR LF counting as one, never between them);
+    /// with `(?m)` before any line terminator. PCRE2's `$` under `(*ANY)`
+    /// is that for ICU, but for the position inside CR LF; the JDK also
+    /// leaves out VT and FF. (The `\r` and `\n` written here also keep
+    /// `(*ANY)` from skipping the LF of a CR LF as a start position.)
+    mutating func lineEnd(multiline: Bool, unixLines: Bool) -> String {
+        if unixLines { return multiline ? "(?=\\n|\\z)" : "(?=\\n?\\z)" }
+        usesAnyNewline = true
+        switch (dialect, multiline) {
+        case (.icu, false): return "$(?!(?<=\\r)\\n)"
+        case (.icu, true): return "(?m:$)(?!(?<=\\r)\\n)"
+        case (.java, false): return "$(?![\\x{B}\\x{C}]\\z)(?!(?<=\\r)\\n)"
+        case (.java, true): return "(?m:$)(?![\\x{B}\\x{C}])(?!(?<=\\r)\\n)"
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/// The shorthand classes (`\d`, `\w`, `\s`, `\h`, `\v`) and line terminators
+/// of each dialect, written out so that PCRE2's own definitions (which change
+/// with its UCP option and version) never decide them.
+enum StandardClasses {
+    /// ICU `\w`: `[\p{Alphabetic}\p{Mark}\p{Decimal_Number}\p{Connector_Punctuation}\u200c\u200d]`.
+    static let icuWord = CharSet.items([
+        .property("Alphabetic", negated: false), .property("M", negated: false), .property("Nd", negated: false),
+        .property("Pc", negated: false), .range(0x200C, 0x200D),
+    ])
+    /// ICU `\s`: the White_Space property.
+    static let icuSpace = CharSet.property("White_Space")
+    /// ICU `\h`: Space_Separator and tab.
+    static let icuHorizontalSpace = CharSet.items([.scalar(0x09), .property("Zs", negated: false)])
+    /// ICU and Java `\v`, and ICU's line terminators.
+    static let verticalSpace = CharSet.ranges([(0x0A, 0x0D), (0x85, 0x85), (0x2028, 0x2029)])
+
+    /// Java `\d` (ASCII).
+    static let javaDigit = CharSet.range(0x30, 0x39)
+    /// Java `\w` (ASCII, never case-folded).
+    static let javaWord = CharSet.caseExact(.ranges([(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)]))
+    /// Java `\s` (ASCII).
+    static let javaSpace = CharSet.ranges([(0x09, 0x0D), (0x20, 0x20)])
+    /// Java `\h`.
+    static let javaHorizontalSpace = CharSet.ranges([
+        (0x09, 0x09), (0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (0x180E, 0x180E), (0x2000, 0x200A),
+        (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000),
+    ])
+    /// Java's word characters under UNICODE_CHARACTER_CLASS (`\p{IsWord}`).
+    static let javaUnicodeWord = CharSet.items([
+        .property("Alphabetic", negated: false), .property("M", negated: false), .property("Nd", negated: false),
+        .property("Pc", negated: false), .range(0x200C, 0x200D),
+    ])
+
+    /// The letters of the shorthand escapes: `d D s S w W h H v V`.
+    static let shorthandLetters: Set<UInt32> = [0x64, 0x44, 0x73, 0x53, 0x77, 0x57, 0x68, 0x48, 0x76, 0x56]
+
+    /// The set a shorthand escape stands for (lower case; upper case is its
+    /// complement).
+    static func set(for letter: UInt32, dialect: RegexDialect) -> CharSet {
+        let base: CharSet
+        switch (letter | 0x20, dialect) {
+        case (0x64, .icu): base = .property("Nd")
+        case (0x64, .java): base = javaDigit
+        case (0x73, .icu): base = icuSpace
+        case (0x73, .java): base = javaSpace
+        case (0x77, .icu): base = icuWord
+        case (0x77, .java): base = javaWord
+        case (0x68, .icu): base = icuHorizontalSpace
+        case (0x68, .java): base = javaHorizontalSpace
+        default: base = verticalSpace
+        }
+        return letter & 0x20 == 0 ? .complement(base) : base
+    }
+
+    /// A shorthand escape as PCRE2 text, written once per dialect and case
+    /// mode (it is in most patterns).
+    static func shorthand(_ letter: UInt32, dialect: RegexDialect, caseless: Bool) -> String {
+        let table = caseless ? emittedCaseless : emitted
+        return table[dialect]![letter]!
+    }
+
+    private static func emitAll(caseless: Bool) -> [RegexDialect: [UInt32: String]] {
+        var table: [RegexDialect: [UInt32: String]] = [:]
+        for dialect in RegexDialect.allCases {
+            var texts: [UInt32: String] = [:]
+            for letter in shorthandLetters { texts[letter] = CharSetEmitter.emit(set(for: letter, dialect: dialect), caseless: caseless) }
+            table[dialect] = texts
+        }
+        return table
+    }
+
+    private static let emitted = emitAll(caseless: false)
+    private static let emittedCaseless = emitAll(caseless: true)
+
+    /// The characters that end a line for `.`, `^` and `$`: ICU's
+    /// (`\n \x0B \f \r \x85 \u2028 \u2029`), Java's (no `\x0B`, `\f`), or
+    /// only `\n` with UNIX_LINES.
+    static func lineTerminators(_ dialect: RegexDialect, unixLines: Bool) -> CharSet {
+        if unixLines { return .scalar(0x0A) }
+        switch dialect {
+        case .icu: return verticalSpace
+        case .java: return .ranges([(0x0A, 0x0A), (0x0D, 0x0D), (0x85, 0x85), (0x2028, 0x2029)])
+        }
+    }
+}

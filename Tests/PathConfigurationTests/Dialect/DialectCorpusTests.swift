@@ -1,0 +1,135 @@
+@testable import PathConfiguration
+import Testing
+
+/// A corpus of ICU-syntax patterns, each compiled by ICU (the Foundation
+/// engine, what iOS runs) and by PCRE2 through the dialect layer, and run on
+/// the same subjects. For every pattern, either both engines compile it and
+/// agree on every subject, or both reject it, or PCRE2 refuses it with a
+/// dialect error and the refusal is listed in `refusals`: a new silent
+/// difference fails here.
+@Suite("Dialect: ICU corpus, PCRE2 against ICU")
+struct DialectCorpusTests {
+    static let subjects: [String] = [
+        "", "/", "/a", "a", "aaa", "abab", "ab", "ac", "abc", "aEb", "aK", "/new", "/NEW", "/New", "/edit", "/messages/new",
+        "/messages/42", "/messages/42/edit", "/Messages/42", "/posts/3", "/posts/٣/x", "/posts/３", "/a/b/c/d", "/10/20",
+        "/v1.2.3", "/ab12", "/AB", "/x_y", "/x-y", "/x.y", "/abc?x=1", "/abc?q=%20&filter=new", "/café", "/cafe\u{301}",
+        "/CAFÉ", "/caf%C3%A9", "/ß", "/SS", "/ss", "/Straße", "/STRASSE", "/strasse", "/ﬁle", "/file", "/K", "/k", "/\u{212A}",
+        "/ſ", "/Ω", "/ω", "/Σίσυφος", "/ΣΊΣΥΦΟΣ", "/ς", "/σ", "/µ", "/日本語", "/😀", "/a😀b", "/\u{1F1EB}\u{1F1F7}", "/İ", "/i",
+        "/ı", "/ǅ", "/Ⅻ", "/½", "/²", "/_", "/a b", "/a\tb", "/a\nb", "/a\r\nb", "a\r\n", "a\n", "a\r", "a\u{85}", "a\u{2028}",
+        "a\u{2029}", "x\u{0B}y", "a\u{0C}", "\na", "\r\nb", "a\u{0B}", "/\u{00A0}", "/\u{3000}", "/x\u{200D}y", "/x\u{00AD}y",
+        "/é\u{301}", "/\u{0}", "\u{7F}", "\u{1}", "\u{7}", "\u{1B}", "A", "AB", "a b c", "a#c", "ab12", "aa0", "a\u{8}", "abcdefghijj",
+        "]", "/]", "/[", "/{}", "/\\", "/$", "/^", "/#frag", "x{2}", "xx", "xxx", "-", "a-z", "a]", "&", "'", ":", "y", "\u{4}1",
+        "/recede_historical_location", "/sign_in", "/sign_up", "/users/alice", "/users/al1ce", "/users/", "1", "9", "e", "u",
+    ]
+
+    static let corpus: [String] = realWorld + escapes + classes + properties + lines + groupsAndFlags + quantifiers + literals + found
+
+    static let realWorld = [
+        "^/$", "/new$", "/edit$", "^/messages/\\d+$", "^/messages/\\d+/edit$", ".*", "^/posts/[0-9]+/comments$",
+        "^/(sign_in|sign_up)$", "\\?.*filter=", "^/a/.*/c$", "^/users/\\w+$", "/recede_historical_location", "^/[^/]+$",
+        "^/messages/(new|\\d+/edit)$", "\\.pdf$", "^/v\\d+(\\.\\d+)*$", "^/users/[a-z0-9_]+/?$", "/new/?$", ".*\\?.*",
+        "^/[a-z]{2,}/", "^/(?:a|b)/c", "[?&]q=", "^/caf\\u00e9$", "^/\\p{L}+$", "^/\\w+/\\d+$",
+    ]
+
+    static let escapes = [
+        "\\u00e9", "/caf\\u00e9$", "\\U0001F600", "\\x{1F600}", "\\x41", "\\x4", "\\x4 1", "\\0101", "\\0400", "\\07", "\\cA",
+        "\\ca", "\\c1", "\\cé", "\\N{LATIN SMALL LETTER E WITH ACUTE}", "\\N{latin small letter sharp s}",
+        "\\N{CJK UNIFIED IDEOGRAPH-65E5}", "\\N{NO SUCH NAME}", "\\N{LINE FEED}", "\\N{ LATIN SMALL LETTER A}", "\\a", "\\e",
+        "\\t", "\\f", "\\y", "\\K", "\\i", "\\g", "\\o", "\\E", "a\\Eb", "\\Qa.b\\E", "\\Q$^\\E", "\\Qx{2}", "\\Q", "a\\Q", "\\-",
+        "\\ ", "\\é", "\\/", "\\_", "\\u0041\\u0301", "\\uD83D\\uDE00", "\\uD83D", "\\x{110000}", "\\U00110000", "\\x", "\\u12",
+        "\\0", "\\08", "\\c", "\\", "\\k", "\\N",
+    ]
+
+    static let classes = [
+        "[\\w&&[^\\d]]", "^[\\w&&[^\\d]]+$", "[a-z&&[^aeiou]]+", "[\\p{L}--[a-z]]", "[[a-z][0-9]]", "[^[a-z][0-9]]", "[]a]", "[^]a]",
+        "[a-]", "[-a]", "[a-b-c]", "[\\d-z]", "[a-z-[b]]", "[a--b]", "[--a]", "[a&&]", "[&&a]", "[a&b]", "[a&&&b]", "[{ab}]",
+        "[:alpha:]", "[[:alpha:]]+", "[:abc]", "[[:^digit:]]", "[:Lu:]", "[\\Q]a\\E]", "[\\Qa]", "[a-\\d]", "[z-a]", "[\\b]",
+        "[\\A\\z]", "[\\x41-\\x43]", "[\\u00e0-\\u00ff]", "[^\\p{ASCII}]", "[\\p{Greek}\\p{Latin}]+$", "[ab", "[", "]", "a]",
+        "[\\N{GREEK SMALL LETTER ALPHA}-\\N{GREEK SMALL LETTER OMEGA}]", "[\\w--\\p{Latin}]", "[\\s\\S]", "[^\\s\\S]",
+        "[a-c[x-z]]", "[\\p{Lu}&&[A-C]]", "[[a-z]--[aeiou]]+$", "[^\\w]", "[\\W]", "[\\c1]", "[\\t-\\r]", "[\\0101-\\0103]",
+    ]
+
+    static let properties = [
+        "\\p{L}", "\\p{Lu}\\p{Ll}", "\\P{L}", "\\p{Letter}", "\\p{Greek}", "\\p{sc=Greek}", "\\p{scx=Grek}", "\\p{IsLatin}",
+        "\\p{InGreek}", "\\p{Block=Basic Latin}", "\\p{Numeric_Value=9}", "\\p{Emoji}", "\\pL", "\\p{Xan}", "\\p{L&}",
+        "\\p{javaLowerCase}", "\\p{Alphabetic}", "\\p{word}", "\\p{Any}", "\\p{foo}", "\\p{Nd}+", "\\P{ASCII}", "\\p{Punct}",
+        "\\p{punct}", "\\p{Lower}", "\\p{Upper}", "\\p{Digit}", "\\p{XDigit}", "\\p{Space}", "\\p{Blank}", "\\p{Cntrl}",
+        "\\p{Graph}", "\\p{Print}", "\\p{Alnum}", "\\p{Alpha}", "\\p{ASCII}", "\\p{IsAlphabetic}", "\\p{gc=Sm}", "\\p{ Lu }",
+    ]
+
+    static let lines = [
+        "a$", "^a", "a\\Z", "a\\z", "\\Aa", "(?m)^b", "(?m)a$", "(?m)$", "(?m)^", "(?s)a.b", "a.b", "(?d)a$", "(?d).", "(?m)(?d)^b",
+        "(?s)(?d).", "a\\R", "a\\Rb", "\\R\\n", "a\\v", "\\h", "^*a", "$?", "a$?", "\\Ga", "(?m)\\r^", "(?m)a\\n^", "(?s)a..b",
+        "(?s)a.\\nb", "a\\Z\\n", "(?d)a\\Z", "^$", "(?m)^$", "a\\r$", "(?d)(?m)a$", ".$", "(?s).$", "^.{2}$",
+    ]
+
+    static let groupsAndFlags = [
+        "(?i)abc", "(?i)ABC", "(?i:a)b", "a(?i)b|c", "(a(?i)b|c)", "(?-i)a", "(?i)é", "(?i)É", "(?i)ß", "(?i)ss", "(?i)/messages",
+        "(?i)straße", "(?i)ﬁ", "(?i)/new", "(?i)σ", "(?i)k", "(?i)ΣΊΣΥΦΟΣ", "(?x) a b c", "(?x)a#c\nb", "(?x)a\\ b", "(?x)[a b]",
+        "(?x)a{2, 3}", "(?x)( ?:a)", "(?x)a\u{85}b", "(?x)a\u{3000}b", "(?x)a #c", "(?w)a", "(?u)a", "(?U)a", "(?q)a", "(?)a",
+        "(?-)a", "(?i-)a", "(?imsx)a", "(?#comment)a", "a(?#c)*", "(?<name>a)\\k<name>", "(?<n_1>a)", "(?P<n>a)", "(a)\\1",
+        "(a)\\2", "\\1(a)", "(a)\\10", "(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\\11", "(a)\\1\\1", "(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\\10", "(?i)(a)\\1", "(?=a)a", "(?!b)a", "(?<=a)b",
+        "(?<!a)b", "(?<=ab?)c", "(?<=a+)c", "(?<=a|bc)d", "(?>a|ab)c", "(?*a)", "(*FAIL)", "(?R)", "(?1)(a)", "(?|a)", "(?C1)a",
+        "(?(1)a|b)", "a|", "|a", "()", "(?:)", "(", ")", "(?i)[a-z]+$", "(?i)\\p{Lu}", "(?i)[^a]", "(?i)[\\w--\\d]", "(?i:[K])",
+        "(?x)\\p{ L }", "(?x)\\u00 e9",
+    ]
+
+    static let quantifiers = [
+        "a*+", "a++b", "a?+", "a{2}", "a{2,}", "a{2,3}?", "a{2,3}+", "a{,3}", "a{2", "a{", "a}", "{", "}", "a**", "a{2}{3}", "\\b+",
+        "(?=a)*", "a{70000}", "x{2}", "x{ 2}", "a{3,2}", "*a", "+", "?", "a|*", "\\Q\\E*", "a\\Q\\E*", "\\d*", "(a)\\1*", "\\A*",
+    ]
+
+    /// What the random patterns of `DialectFuzzTests` found.
+    static let found = [
+        "$*?é]\\x41|", "(?m)^\\W", "(?:|b)*?\\d", "(?:a?)++", "(?x)(?#x)a", "(?x)\\N{LATIN SMALL LETTER A}", "\\k<n>(?<n>a)",
+        "\\W.", "x(?:|b)*?\\d", "(?:b|)*?\\d", "(?:a?)?+", "(?:a?){1,3}+",
+    ]
+
+    static let literals = [
+        "/café$", "/日本", "😀", "^/Σ", "/ω$", "\u{0301}", "e\u{301}", "\\bword\\b", "\\B", "\\X", "a b", "#", "a#c", "/-/", "&&",
+    ]
+
+    /// Patterns ICU accepts and the dialect layer refuses, with the words
+    /// each refusal must contain.
+    static let refusals: [String: String] = [
+        "\\uD83D": "\\uD83D", "\\p{InGreek}": "\\p{InGreek}", "\\p{Block=Basic Latin}": "\\p{Block=Basic Latin}",
+        "\\p{Numeric_Value=9}": "\\p{Numeric_Value=9}", "\\p{Emoji}": "\\p{Emoji}", "\\p{scx=Grek}": "Script_Extensions", "(?i)ß": "\"ß\"", "(?i)ss": "\"ss\"",
+        "(?i)/messages": "\"/messages\"", "(?i)straße": "\"straße\"", "(?i)ﬁ": "\"ﬁ\"", "(?i)(a)\\1": "back reference",
+        "(?<=ab?)c": "lookbehind", "(?i)\\p{Lu}": "\\p{Lu} under (?i)", "a{70000}": "repeat count", "\\bword\\b": "\\b",
+        "\\B": "\\B", "\\X": "\\X", "(?m)^b": "^ under (?m)", "(?m)^": "^ under (?m)", "^*a": "quantifier on ^ or $",
+        "$?": "quantifier on ^ or $", "a$?": "quantifier on ^ or $", "(?m)\\r^": "^ under (?m)", "(?m)a\\n^": "^ under (?m)",
+        "(?m)^$": "^ under (?m)", "$*?é]\\x41|": "quantifier on ^ or $", "(?m)^\\W": "^ under (?m)", "(?:|b)*?\\d": "lazy *?",
+        "(?:a?)++": "possessive ++", "x(?:|b)*?\\d": "lazy *?", "(?:b|)*?\\d": "lazy *?",
+    ]
+
+    @Test("each pattern: both engines agree on every subject, both reject it, or PCRE2 refuses it as listed", arguments: corpus)
+    func agree(_ pattern: String) {
+        let options = RegexOptions(caseInsensitive: false, unicodeClasses: true, dialect: .icu)
+        let outcome = DialectHarness.compileBoth(pattern, options: options)
+        switch (outcome.icu, outcome.pcre2) {
+        case (.compiled, .compiled):
+            #expect(Self.refusals[pattern] == nil, "\(pattern) is listed as refused but translates")
+            let (icu, pcre2) = outcome.patterns!
+            for subject in Self.subjects {
+                DialectHarness.expectAgreement(pattern, options: options, icu: icu, pcre2: pcre2, subject: subject)
+            }
+        case (.rejected, .rejected):
+            #expect(Self.refusals[pattern] == nil, "ICU rejects \(pattern), yet it is listed as a refusal")
+        case (.compiled, .rejected(let message)):
+            guard let words = Self.refusals[pattern] else {
+                Issue.record("PCRE2 rejects \(pattern), ICU compiles it: \(message)")
+                return
+            }
+            #expect(message.contains(words) && message.contains("use the foundation backend"), "\(pattern): \(message)")
+        case (.rejected(let message), .compiled):
+            Issue.record("ICU rejects \(pattern) (\(message)), PCRE2 compiles it")
+        }
+    }
+
+    @Test("the corpus is large and every listed refusal is in it")
+    func corpusShape() {
+        #expect(Self.corpus.count >= 150)
+        #expect(Set(Self.corpus).count == Self.corpus.count)
+        for pattern in Self.refusals.keys { #expect(Self.corpus.contains(pattern), "\(pattern)") }
+    }
+}

@@ -1,0 +1,65 @@
+@testable import PathConfiguration
+import Testing
+
+/// Random ICU patterns from a fixed seed, run through both backends: any
+/// silent difference, or a pattern one side rejects and the other accepts
+/// without a refusal, fails. (The corpus test pins what this found.)
+@Suite("Dialect: random ICU patterns, PCRE2 against ICU")
+struct DialectFuzzTests {
+    /// SplitMix64: a small generator whose sequence is the same everywhere.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let atoms = [
+        "a", "b", "é", "ß", "K", "k", "1", "/", "-", "&", "&&", "--", "[", "]", "[^", "(", ")", "(?:", "(?i)", "(?-i)", "(?m)",
+        "(?s)", "(?x)", "(?d)", "(?=", "(?!", "(?<=", "(?>", "(?<n>", "(?i:", "(?#x)", "|", "*", "+", "?", "{2}", "{1,3}", "{2,}",
+        "*?", "++", "?+", "+?", "{0,2}+", ".", "^", "$", "\\d", "\\D", "\\w", "\\W", "\\s", "\\S", "\\h", "\\v", "\\R", "\\A",
+        "\\z", "\\Z", "\\G", "\\u00e9", "\\u0301", "\\x41", "\\x{1F600}", "\\0101", "\\cA", "\\N{LATIN SMALL LETTER A}", "\\p{L}",
+        "\\P{Lu}", "\\p{Greek}", "\\p{Alphabetic}", "\\p{javaLowerCase}", "[:alpha:]", "[:^digit:]", "\\Q", "\\E", "\\Q.\\E",
+        "\\1", "\\k<n>", " ", "#", "\n", "\r", "\\y", "\\-", "\\.", "{", "}", "\u{2028}", "\u{301}", "[a-z]", "[^a]",
+        "[\\w&&[^\\d]]", "[a--b]", "[a-c[x]]", "[\\p{L}--[a-z]]", "[&&]", "[]a]", "[-]", "ss", "SS", "(a)", "(?:a|)", "(?:|b)",
+        "a?", "b?",
+    ]
+
+    static let subjects = [
+        "", "a", "b", "ab", "ba", "aa", "abab", "x", "1", "ab1", "a1b", "Ab", "A", "B", "é", "e\u{301}", "é\u{301}", "ß", "ss",
+        "SS", "k", "K", "\u{212A}", "a\nb", "a\r\nb", "\r\n", "a\r\n", "a\u{2028}", "/a-b&c", "-", "[", "]", ":", "a b", "a.b",
+        "😀", "z",
+    ]
+
+    @Test("10,000 random patterns: agree, both reject, or a dialect refusal")
+    func random() {
+        var generator = Generator(state: 9)
+        let options = RegexOptions(caseInsensitive: false, unicodeClasses: true, dialect: .icu)
+        var compiled = 0
+        for _ in 0..<10_000 {
+            let count = Int.random(in: 1...7, using: &generator)
+            let pattern = (0..<count).map { _ in Self.atoms.randomElement(using: &generator)! }.joined()
+            _ = try? PatternTranslator.translate(pattern, dialect: .java, caseInsensitive: true) // never traps
+            let outcome = DialectHarness.compileBoth(pattern, options: options)
+            switch (outcome.icu, outcome.pcre2) {
+            case (.compiled, .compiled):
+                compiled += 1
+                let (icu, pcre2) = outcome.patterns!
+                for subject in Self.subjects {
+                    DialectHarness.expectAgreement(pattern, options: options, icu: icu, pcre2: pcre2, subject: subject)
+                }
+            case (.rejected, .rejected):
+                break
+            case (.compiled, .rejected(let message)):
+                #expect(message.contains("use the foundation backend"), "\(pattern.debugDescription): \(message)")
+            case (.rejected, .compiled):
+                Issue.record("ICU rejects \(pattern.debugDescription), PCRE2 compiles it")
+            }
+        }
+        #expect(compiled > 3_000)
+    }
+}

@@ -1,0 +1,117 @@
+@testable import PathConfiguration
+import PathConfigurationFoundation
+import Testing
+
+/// Issue 9, defect 8: the default backend reads patterns in the apps'
+/// dialects, through the whole pipeline.
+@Suite("Dialect: configurations written for the apps")
+struct DialectTests {
+    static func config(_ pattern: String, profile: Profile = .turboIOS, backend: any RegexEngine = PCRE2Engine(),
+                       lenient: Bool = false) throws -> PathConfiguration {
+        let json = "{\"rules\": [{\"patterns\": [\(JSONWriter.quoted(pattern))], \"properties\": {\"hit\": true}}]}"
+        return try PathConfiguration(json: json, options: LoadOptions(profile: profile, engine: backend, lenient: lenient))
+    }
+
+    @Test("\\u00e9 (ICU and Java) loads with the default backend and matches é, as in the apps",
+          arguments: [Profile.turboIOS, .hotwireAndroid], Conformance.engineNames)
+    func unicodeEscape(profile: Profile, engine: String) throws {
+        let config = try Self.config("^/caf\\u00e9$", profile: profile, backend: Conformance.engine(engine))
+        #expect(config.properties(for: "/café").json == "{\"hit\":true}")
+        #expect(config.properties(for: "/cafe").json == "{}")
+    }
+
+    @Test("[\\w&&[^\\d]] is an intersection: word characters that are not digits", arguments: Conformance.engineNames)
+    func intersection(engine: String) throws {
+        let config = try Self.config("^/[\\w&&[^\\d]]+$", backend: Conformance.engine(engine))
+        for (path, hits) in [("/abc", true), ("/a_b", true), ("/é", true), ("/a1", false), ("/&&", false), ("/[", false), ("/a]", false)] {
+            #expect((config.properties(for: path).json == "{\"hit\":true}") == hits, "\(path)")
+        }
+    }
+
+    @Test("the same intersection in java.util.regex (Android): ASCII word characters, case-insensitive")
+    func javaIntersection() throws {
+        let config = try Self.config("^/[\\w&&[^\\d]]+$", profile: .turboAndroid)
+        #expect(config.properties(for: "https://example.com/Abc").json == "{\"hit\":\"true\"}")
+        #expect(config.properties(for: "https://example.com/a1").json == "{}")
+        #expect(config.properties(for: "https://example.com/caf%C3%A9").json == "{}")
+    }
+
+    @Test("a refused construct fails the load with its rule, pattern, offset and location")
+    func refusalIsLocated() throws {
+        let json = "{\"rules\": [\n  {\"patterns\": [\"/a\", \"/x\\\\X\"], \"properties\": {}}\n]}"
+        do {
+            _ = try PathConfiguration(json: json, options: LoadOptions(profile: .hotwireIOS))
+            Issue.record("loaded")
+        } catch {
+            #expect(error.code == .invalidPattern)
+            #expect(error.ruleIndex == 0)
+            #expect(error.patternIndex == 1)
+            #expect(error.patternOffset == 2)
+            #expect(error.location?.line == 2)
+            #expect(error.message == "rule 0, pattern 1: invalid regular expression \"/x\\\\X\" at offset 2: ICU construct \\X "
+                + "(grapheme clusters follow each engine's own Unicode version and rules) has no PCRE2 equivalent; use the foundation backend")
+        }
+        // The foundation backend is ICU: it loads the same file.
+        let foundation = try PathConfiguration(json: json, options: LoadOptions(profile: .hotwireIOS, engine: FoundationEngine()))
+        #expect(foundation.rules.count == 4)
+    }
+
+    @Test("lenient loading skips a refused pattern with a warning and keeps the rule's others")
+    func lenientRefusal() throws {
+        let json = "{\"rules\": [{\"patterns\": [\"\\\\bnew\\\\b\", \"/new$\"], \"properties\": {\"hit\": true}}]}"
+        let config = try PathConfiguration(json: json, options: LoadOptions(profile: .turboIOS, lenient: true))
+        #expect(config.warnings.count == 1)
+        #expect(config.warnings.first?.message.contains("ICU construct \\b") == true)
+        #expect(config.properties(for: "/a/new").json == "{\"hit\":true}")
+    }
+
+    @Test("Java classes follow java.util.regex: POSIX names are ASCII, java names are Character's")
+    func javaClasses() throws {
+        let android = Profile.hotwireAndroid.regexOptions
+        func matches(_ pattern: String, _ subject: String) throws -> Bool {
+            try PCRE2Engine().compile(pattern, options: android, limits: Limits()).search(MatchSubject(subject)) == .match
+        }
+        // IGNORE_CASE widens \p{Lower} to ASCII letters, not to é or the Kelvin sign.
+        #expect(try matches("^\\p{Lower}$", "A"))
+        #expect(try !matches("^\\p{Lower}$", "é"))
+        #expect(try !matches("^\\p{Lower}$", "\u{212A}"))
+        #expect(try matches("^\\p{javaLowerCase}$", "É"))
+        #expect(try matches("^\\p{IsAlphabetic}$", "é"))
+        #expect(try !matches("^\\p{Alpha}$", "é"))
+        #expect(try !matches("^\\w$", "\u{212A}"))
+        #expect(try matches("^\\w$", "K"))
+        #expect(try matches("^\\u00e9$", "É"))
+        #expect(try matches("^\\x{1F600}$", "😀"))
+        #expect(try matches("^\\c1$", "q"))
+        // Java's line terminators exclude \x0B and \f; $ never sits inside CR LF.
+        #expect(try matches("^a.b$", "a\u{0B}b"))
+        #expect(try !matches("^a.b$", "a\u{85}b"))
+        #expect(try matches("a$", "a\r\n"))
+        #expect(try !matches("a$", "a\u{0B}"))
+        #expect(try !matches("a\\r$", "a\r\n"))
+        // Java's \R gives back the LF of a CR LF; ICU's does not.
+        #expect(try matches("^\\R\\n$", "\r\n"))
+        let ios = Profile.hotwireIOS.regexOptions
+        #expect(try PCRE2Engine().compile("^\\R\\n$", options: ios, limits: Limits()).search(MatchSubject("\r\n")) == .noMatch)
+    }
+
+    @Test("Java refusals and errors", arguments: ["\\p{InGreek}", "(?U)a", "\\bnew", "(?-u)a", "\\X"])
+    func javaRefusals(_ pattern: String) {
+        #expect(throws: RegexCompileError.self) {
+            _ = try PCRE2Engine().compile(pattern, options: Profile.hotwireAndroid.regexOptions, limits: Limits())
+        }
+    }
+
+    @Test("PCRE2 10.42's JIT misses some matches its interpreter finds (PCRE2 issue #336, fixed in 10.43): not a dialect matter")
+    func jitBug() throws {
+        let ios = Profile.turboIOS.regexOptions
+        let pattern = "(1|)b*1"
+        let icu = try FoundationEngine().compile(pattern, options: ios, limits: Limits())
+        #expect(icu.search(MatchSubject("/12")) == .match)
+        #expect(DialectHarness.interpreterMatches(pattern, options: ios, subject: "/12"))
+        let pcre2 = try PCRE2Engine().compile(pattern, options: ios, limits: Limits())
+        withKnownIssue("PCRE2 10.42's JIT") {
+            #expect(pcre2.search(MatchSubject("/12")) == .match)
+        }
+    }
+}

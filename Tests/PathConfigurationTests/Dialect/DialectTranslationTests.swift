@@ -1,0 +1,153 @@
+@testable import PathConfiguration
+import PathConfigurationFoundation
+import Testing
+
+/// The translation table, row by row: what PCRE2 is given for each
+/// construct, and where errors point.
+@Suite("Dialect: translation table")
+struct DialectTranslationTests {
+    static func pcre2(_ pattern: String, _ dialect: RegexDialect = .icu, caseless: Bool = false) throws -> String {
+        try PatternTranslator.translate(pattern, dialect: dialect, caseInsensitive: caseless).pattern
+    }
+
+    static let icuWord = "[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\x{200C}-\\x{200D}]"
+
+    @Test("ICU rows", arguments: [
+        ("\\u00e9", "\\x{E9}"),
+        ("\\U0001F600", "\\x{1F600}"),
+        ("\\x{41}\\x4\\x41", "A\\x{4}A"),
+        ("\\uD83D\\uDE00", "\\x{1F600}"),
+        ("\\0101\\0400", "A\\x{20}0"),
+        ("\\cA\\c1\\cé", "\\x{1}\\x{11}\\x{9}"),
+        ("\\a\\e\\f\\t", "\\x{7}\\x{1B}\\x{C}\\x{9}"),
+        ("\\N{LATIN SMALL LETTER E WITH ACUTE}\\N{cjk unified ideograph-65e5}", "\\x{E9}\\x{65E5}"),
+        ("\\y\\K\\E\\-", "yKE\\-"),
+        ("\\Qa.b\\E", "a\\.b"),
+        ("\\d\\D", "\\p{Nd}[^\\p{Nd}]"),
+        ("\\w", icuWord),
+        ("\\s\\h\\v", "\\p{White_Space}[\\x{9}\\p{Zs}][\\x{A}-\\x{D}\\x{85}\\x{2028}-\\x{2029}]"),
+        ("[\\w&&[^\\d]]", "(?:(?=\(icuWord))[^\\p{Nd}])"),
+        ("[a-z--[aeiou]]", "(?:(?![aeiou])[a-z])"),
+        ("[a-c[x-z]]", "[a-cx-z]"),
+        ("[^a[b]]", "[^ab]"),
+        ("[]a-]", "[\\x{5D}a\\x{2D}]"),
+        ("[[:alpha:]]", "\\p{Alphabetic}"),
+        ("[:^digit:]", "[^\\p{Nd}]"),
+        ("\\p{Greek}\\p{sc=Latn}\\p{IsCyrillic}", "\\p{sc:Greek}\\p{sc:Latn}\\p{sc:Cyrillic}"),
+        ("\\p{Letter}\\P{gc=Lu}\\p{IsL}", "\\p{L}[^\\p{Lu}]\\p{L}"),
+        ("\\p{Lower}\\p{space}\\p{Hex}", "\\p{Lowercase}\\p{White_Space}\\p{Hex_Digit}"),
+        ("\\p{javaLowerCase}\\p{javaWhitespace}", "\\p{Ll}(?:[\\x{9}-\\x{D}\\x{1C}-\\x{1F}]|(?:(?![\\x{A0}\\x{2007}\\x{202F}])\\p{Z}))"),
+        (".", "[^\\x{A}-\\x{D}\\x{85}\\x{2028}-\\x{2029}]"),
+        ("(?s).", "(?>\\r\\n|[\\x{0}-\\x{10FFFF}])"),
+        ("(?d).", "[^\\x{A}]"),
+        ("a$", "(*ANY)a$(?!(?<=\\r)\\n)"),
+        ("(?m)a$\\Z", "(*ANY)a(?m:$)(?!(?<=\\r)\\n)$(?!(?<=\\r)\\n)"),
+        ("(?m)(?d)^", "(?:^|(?<=[\\x{A}])(?!\\z))"),
+        ("(?d)a$", "a(?=\\n?\\z)"),
+        ("^a", "^a"),
+        ("\\Aa\\z\\G", "\\Aa\\z\\G"),
+        ("\\R", "(?>\\r\\n|[\\x{A}-\\x{D}\\x{85}\\x{2028}-\\x{2029}])"),
+        ("(?i)a(?-i)b(?i:c)", "(?i)a(?-i)b(?i:c)"),
+        ("(?m:a)(?s)(?x)b c", "(?:a)bc"),
+        ("(?x)a # comment\n b\\ c[ d]", "ab\\x{20}c[d]"),
+        ("(?#note)a(?<name>b)\\k<name>", "a(?<name>b)\\k<name>"),
+        ("(a)\\1(a)(b)(c)(d)(e)(f)(g)(h)(i)\\10\\11", "(a)\\g{1}(a)(b)(c)(d)(e)(f)(g)(h)(i)\\g{10}\\g{11}"),
+        ("a{2,3}?b{2}+c{1,}", "a{2,3}?b{2}+c{1,}"),
+        ("/caf\u{E9}", "\\/caf\\x{E9}"),
+    ])
+    func icu(_ pattern: String, _ expected: String) throws {
+        #expect(try Self.pcre2(pattern) == expected)
+    }
+
+    @Test("Java rows (java.util.regex without UNICODE_CHARACTER_CLASS)", arguments: [
+        ("\\u00e9\\x41\\x{1F600}", false, "\\x{E9}A\\x{1F600}"),
+        ("\\0101\\c1\\cA", false, "Aq\\x{1}"),
+        ("\\d\\s", false, "[0-9][\\x{9}-\\x{D}\\x{20}]"),
+        ("\\w", false, "[0-9A-Z\\x{5F}a-z]"),
+        ("\\w", true, "(?-i:[0-9A-Z\\x{5F}a-z])"),
+        ("\\p{Lower}", false, "[a-z]"),
+        ("\\p{Lower}", true, "(?-i:[A-Za-z])"),
+        ("\\p{Alpha}\\p{Punct}", false, "[A-Za-z][\\x{21}-\\x{2F}\\x{3A}-\\x{40}\\x{5B}-\\x{60}\\x{7B}-\\x{7E}]"),
+        ("\\p{javaLowerCase}", false, "\\p{Lowercase}"),
+        ("\\p{javaLowerCase}", true, "[\\p{Lowercase}\\p{Uppercase}\\p{Lt}]"),
+        ("\\p{Lu}", true, "\\p{LC}"),
+        ("\\p{IsAlphabetic}\\p{IsLatin}\\pL\\p{L}", false, "\\p{Alphabetic}\\p{sc:Latin}\\p{L}\\p{L}"),
+        ("\\p{IsLowercase}", false, "\\p{Lowercase}"),
+        ("[a-z&&[^aeiou]]", false, "(?:(?=[a-z])[^aeiou])"),
+        ("[a-d[m-p]]", false, "[a-dm-p]"),
+        (".", false, "[^\\x{A}\\x{D}\\x{85}\\x{2028}-\\x{2029}]"),
+        ("a$", false, "(*ANY)a$(?![\\x{B}\\x{C}]\\z)(?!(?<=\\r)\\n)"),
+        ("(?m)a$", false, "(*ANY)a(?m:$)(?![\\x{B}\\x{C}])(?!(?<=\\r)\\n)"),
+        ("(?m)^", false, "(?!\\z)(?:^|(?<=[\\x{A}\\x{D}\\x{85}\\x{2028}-\\x{2029}])(?!\\z)(?!(?<=\\r)\\n))"),
+        ("\\R", false, "(?:\\r\\n|[\\x{A}-\\x{D}\\x{85}\\x{2028}-\\x{2029}])"),
+        ("(?=a)*", false, "(?:(?=a))*"),
+        ("^*a", false, "(?:^)*a"),
+    ])
+    func java(_ pattern: String, _ caseless: Bool, _ expected: String) throws {
+        #expect(try Self.pcre2(pattern, .java, caseless: caseless) == expected)
+    }
+
+    @Test("refusals name the construct and its offset, and suggest the foundation backend", arguments: [
+        (RegexDialect.icu, "ab\\X", 2, "ICU construct \\X"),
+        (.icu, "x\\bword", 1, "ICU construct \\b"),
+        (.icu, "/\\p{InGreek}", 1, "ICU construct \\p{InGreek} (a Unicode block"),
+        (.icu, "/(?i)straße", 5, "ICU construct case-insensitive literal \"straße\""),
+        (.icu, "[a-z--[b]]|(?i)\\p{Ll}", 15, "ICU construct \\p{Ll} under (?i)"),
+        (.icu, "(?i)[a-z--b]", 4, "ICU construct set operation on cased characters under (?i)"),
+        (.icu, "x{65536}", 1, "ICU construct repeat count above 65535"),
+        (.icu, "a$?", 2, "ICU construct quantifier on ^ or $"),
+        (.icu, "/(?m)^a", 5, "ICU construct ^ under (?m)"),
+        (.icu, "(?:a?)++", 6, "ICU construct possessive ++ on something that can match the empty string"),
+        (.icu, "x(?:|b)*?", 7, "ICU construct lazy *? on something that can match the empty string"),
+        (.java, "\\p{InGreek}", 0, "Java construct \\p{InGreek}"),
+        (.java, "a(?U)", 3, "Java construct flag (?U)"),
+        (.java, "\\b", 0, "Java construct \\b"),
+        (.java, "\\p{javaUnicodeIdentifierStart}", 0, "Java construct \\p{javaUnicodeIdentifierStart}"),
+    ])
+    func refusals(_ dialect: RegexDialect, _ pattern: String, _ offset: Int, _ prefix: String) {
+        do {
+            _ = try PatternTranslator.translate(pattern, dialect: dialect, caseInsensitive: false)
+            Issue.record("\(pattern) translated")
+        } catch {
+            #expect(error.offset == offset)
+            #expect(error.message.hasPrefix(prefix), "\(error.message)")
+            #expect(error.message.hasSuffix("has no PCRE2 equivalent; use the foundation backend"), "\(error.message)")
+        }
+    }
+
+    @Test("hostile nesting is refused at a limit, not by the stack", arguments: [
+        String(repeating: "[", count: 16_000) + "a" + String(repeating: "]", count: 16_000),
+        "[" + Array(repeating: "a", count: 5_000).joined(separator: "&&") + "]",
+        String(repeating: "(", count: 5_000) + "a" + String(repeating: ")", count: 5_000),
+    ])
+    func hostileNesting(_ pattern: String) {
+        for dialect in RegexDialect.allCases {
+            #expect(throws: RegexCompileError.self) {
+                _ = try PCRE2Engine().compile(pattern, options: RegexOptions(dialect: dialect), limits: Limits())
+            }
+        }
+    }
+
+    @Test("what the dialect itself rejects is an error, not a refusal", arguments: [
+        (RegexDialect.icu, "a{,3}"), (.icu, "a}"), (.icu, "a**"), (.icu, "\\b*"), (.icu, "[a&&]"), (.icu, "(?U)a"), (.icu, "\\x"),
+        (.icu, "\\N{LINE FEED}"), (.java, "\\y"), (.java, "\\E"), (.java, "(?#c)a"), (.java, "\\x4"), (.icu, "[a-\\d]"),
+    ])
+    func invalid(_ dialect: RegexDialect, _ pattern: String) {
+        #expect(throws: TranslationError.self) { try PatternTranslator.translate(pattern, dialect: dialect, caseInsensitive: false) }
+    }
+
+    @Test("PCRE2's own error offsets point into the pattern as written", arguments: [
+        ("\\u00e9(", 7, "missing closing parenthesis"),
+        ("\\N{LATIN SMALL LETTER A}(?<=a+)b", 24, "lookbehind assertion is not fixed length"),
+        ("[\\w&&[^\\d]](?<n>a)(?<n>b)", 23, "two named subpatterns have the same name"),
+    ])
+    func mappedOffsets(_ pattern: String, _ offset: Int, _ message: String) {
+        do {
+            _ = try PCRE2Engine().compile(pattern, options: RegexOptions(), limits: Limits())
+            Issue.record("compiled")
+        } catch {
+            #expect(error.offset == offset, "\(error.message)")
+            #expect(error.message.hasPrefix(message), "\(error.message)")
+        }
+    }
+}
