@@ -5,7 +5,7 @@
 /// `LoadOptions(json:engines:)` is "not built in" (`.backendUnavailable`);
 /// any other name is an unknown option value.
 public enum Backend: String, Sendable, Hashable, CaseIterable {
-    /// PCRE2 with its JIT (`PCRE2Engine`, in this module): the default.
+    /// PCRE2, run by its interpreter (`PCRE2Engine`, in this module): the default.
     case pcre2
     /// NSRegularExpression (`FoundationEngine`, in PathConfigurationFoundation,
     /// which needs full Foundation): not part of libpathconfig.so.

@@ -18,18 +18,15 @@ public struct Limits: Sendable, Hashable {
     /// Backtracking budget of one regex search (PCRE2's match limit). A search
     /// that runs out counts as no match and is reported by `explain`.
     public var matchLimit: UInt32 = 10_000_000
-    /// Memory budget of one regex search, in KiB: PCRE2's heap limit for
-    /// the interpreter, and the size the JIT's stack may grow to (never less
-    /// than PCRE2's own 32 KiB). A search that runs out counts as no match
-    /// and is reported by `explain`.
+    /// Memory budget of one regex search, in KiB (PCRE2's heap limit, which
+    /// bounds the interpreter's backtracking frames). A search that runs out
+    /// counts as no match and is reported by `explain`.
     ///
     /// The default leaves room for repeated groups on URLs of 64 KB, which
-    /// ICU (iOS) answers: `^/(x|y)*$` on 64 KB of `x` takes about 2 MiB of
-    /// JIT stack, and 18 MiB in the interpreter (which runs a pattern the
-    /// JIT could not compile). Each thread that searches reserves a JIT
-    /// stack of this size as virtual memory; only the pages its deepest
-    /// search reached are backed, until the thread ends.
-    public var heapLimitKiB: UInt32 = 20_000
+    /// ICU (iOS) answers: `^/((x)|(y))*$` on 64 KB of `x` needs between 20
+    /// and 50 MiB. Memory is taken only as a search goes deeper, and given
+    /// back when it ends.
+    public var heapLimitKiB: UInt32 = 65_536
     /// Most results kept in a configuration's result cache (0 turns it off).
     /// An app visits far fewer distinct paths than this; a larger cache costs
     /// more than it saves when most lookups are new (make bench: 4,096 entries
@@ -38,7 +35,4 @@ public struct Limits: Sendable, Hashable {
 
     /// The default limits.
     public init() {}
-
-    /// The size a search's JIT stack may grow to, in KiB (see `heapLimitKiB`).
-    var jitStackKiB: UInt32 { max(heapLimitKiB, 32) }
 }

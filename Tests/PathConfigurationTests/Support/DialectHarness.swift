@@ -33,39 +33,13 @@ enum DialectHarness {
         return (icuOutcome, pcre2Outcome, nil)
     }
 
-    /// Whether PCRE2's interpreter, without its JIT, finds `pattern`
-    /// (translated for `options`) in `subject`: to tell a translation
-    /// error from a bug in PCRE2 10.42's JIT.
-    static func interpreterMatches(_ pattern: String, options: RegexOptions, subject: String) -> Bool {
-        let translation = try! PatternTranslator.translate(pattern, dialect: options.dialect, caseInsensitive: options.caseInsensitive)
-        var flags = UInt32(PCRE2_UTF)
-        if options.unicodeClasses { flags |= UInt32(PCRE2_UCP) }
-        if options.caseInsensitive { flags |= UInt32(PCRE2_CASELESS) }
-        var errorCode: Int32 = 0
-        var errorOffset = 0
-        let code = pcre2_compile_8(translation.bytes, translation.bytes.count, flags, &errorCode, &errorOffset, nil)!
-        defer { pcre2_code_free_8(code) }
-        let data = pcre2_match_data_create_8(1, nil)!
-        defer { pcre2_match_data_free_8(data) }
-        let bytes = Array(subject.utf8)
-        return pcre2_match_8(code, bytes, bytes.count, 0, 0, data, nil) >= 0
-    }
-
-    /// Checks that ICU and PCRE2 agree on `subject`; where only PCRE2's JIT
-    /// disagrees (its interpreter agrees), records a known issue instead.
+    /// Checks that ICU and PCRE2 agree on `subject`.
     static func expectAgreement(_ pattern: String, options: RegexOptions, icu: any CompiledPattern, pcre2: any CompiledPattern,
                                 subject: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         let expected = icu.search(MatchSubject(subject))
         let actual = pcre2.search(MatchSubject(subject))
-        guard expected != actual else { return }
-        if (expected == .match) == interpreterMatches(pattern, options: options, subject: subject) {
-            withKnownIssue("PCRE2 10.42's JIT, not the translation (PCRE2 issue #336 family)", isIntermittent: true) {
-                Issue.record("\(pattern.debugDescription) on \(subject.debugDescription): JIT \(actual), ICU \(expected)")
-            }
-        } else {
-            Issue.record("\(pattern.debugDescription) on \(subject.debugDescription): PCRE2 \(actual), ICU \(expected)",
-                         sourceLocation: sourceLocation)
-        }
+        #expect(actual == expected, "\(pattern.debugDescription) on \(subject.debugDescription): PCRE2 \(actual), ICU \(expected)",
+                sourceLocation: sourceLocation)
     }
 
     // MARK: - Class membership over many code points
@@ -193,7 +167,6 @@ enum DialectHarness {
             fatalError("PCRE2 rejected \(pattern) at \(errorOffset)")
         }
         defer { pcre2_code_free_8(code) }
-        _ = pcre2_jit_compile_8(code, UInt32(PCRE2_JIT_COMPLETE))
         let data = pcre2_match_data_create_8(1, nil)!
         defer { pcre2_match_data_free_8(data) }
         let utf8 = Array(subject.utf8)
