@@ -54,19 +54,22 @@ final class LoaderEngine: Sendable {
     /// Replaces the handler: the one place that keeps the guarantees
     /// `ConfigurationLoader.setEventHandler` documents.
     ///
-    /// - From another thread it takes `handlerCall`, so it waits for a call
-    ///   in progress; the old handler is released here, before returning,
-    ///   outside both locks (its captures may call back into the loader).
+    /// - No call starts with the old handler once it is called (it swaps
+    ///   first): an operation's next event goes to the new handler.
+    /// - From another thread it then takes `handlerCall`, so it waits for a
+    ///   call in progress; the old handler is released here, before
+    ///   returning, outside both locks (its captures may call back into the
+    ///   loader).
     /// - From inside the handler it cannot wait for itself: it swaps at once.
     ///   The running call holds its own reference (see `emit`), so the old
     ///   handler is released only when that call has returned.
     func setHandler(_ handler: ConfigurationLoader.EventHandler?) {
         var handler = handler
-        if handlerCall.isHeldByCurrentThread {
-            self.handler.withLock { swap(&$0, &handler) }
-        } else {
-            _ = handlerCall.run { self.handler.withLock { swap(&$0, &handler) } }
-        }
+        // Swap first, so that no call starts with the old handler from here
+        // on (an operation's next event goes to the new one)...
+        self.handler.withLock { swap(&$0, &handler) }
+        // ...then wait for a call already running, unless it is this thread's.
+        if !handlerCall.isHeldByCurrentThread { _ = handlerCall.run {} }
         _ = handler  // now the old handler: released on the way out
     }
 

@@ -44,7 +44,7 @@ indirect enum CharSet: Equatable, Sendable {
         .items(pairs.map { $0.0 == $0.1 ? .scalar($0.0) : .range($0.0, $0.1) })
     }
     /// Every code point.
-    static let all = CharSet.range(0, 0x10FFFF)
+    static var all: CharSet { .range(0, 0x10FFFF) }
 
     /// The set with `other` added.
     func adding(_ other: CharSet) -> CharSet {

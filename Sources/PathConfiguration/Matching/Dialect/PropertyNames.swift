@@ -84,7 +84,7 @@ enum PropertyNames {
     }
 
     /// ICU's POSIX `graph`: not a control, surrogate, unassigned or separator.
-    private static let graph = CharSet.complement(.items(["Cc", "Cs", "Cn", "Z"].map { .property($0, negated: false) }))
+    private static var graph: CharSet { .complement(.items(["Cc", "Cs", "Cn", "Z"].map { .property($0, negated: false) })) }
 
     /// ICU's `java...` names, as ICU defines them (from general categories,
     /// not from the JDK's tables).

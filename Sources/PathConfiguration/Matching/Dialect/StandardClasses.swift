@@ -1,35 +1,40 @@
 /// The shorthand classes (`\d`, `\w`, `\s`, `\h`, `\v`) and line terminators
 /// of each dialect, written out so that PCRE2's own definitions (which change
 /// with its UCP option and version) never decide them.
+///
+/// The sets are computed properties, not stored constants: `CharSet` is an
+/// indirect enum, whose box pointer carries the case in its spare bits, so a
+/// global holding one looks to a leak checker like memory nobody points to.
+/// Only the emitted strings (plain `String`s) are kept.
 enum StandardClasses {
     /// ICU `\w`: `[\p{Alphabetic}\p{Mark}\p{Decimal_Number}\p{Connector_Punctuation}\u200c\u200d]`.
-    static let icuWord = CharSet.items([
+    static var icuWord: CharSet { CharSet.items([
         .property("Alphabetic", negated: false), .property("M", negated: false), .property("Nd", negated: false),
         .property("Pc", negated: false), .range(0x200C, 0x200D),
-    ])
+    ]) }
     /// ICU `\s`: the White_Space property.
-    static let icuSpace = CharSet.property("White_Space")
+    static var icuSpace: CharSet { CharSet.property("White_Space") }
     /// ICU `\h`: Space_Separator and tab.
-    static let icuHorizontalSpace = CharSet.items([.scalar(0x09), .property("Zs", negated: false)])
+    static var icuHorizontalSpace: CharSet { CharSet.items([.scalar(0x09), .property("Zs", negated: false)]) }
     /// ICU and Java `\v`, and ICU's line terminators.
-    static let verticalSpace = CharSet.ranges([(0x0A, 0x0D), (0x85, 0x85), (0x2028, 0x2029)])
+    static var verticalSpace: CharSet { CharSet.ranges([(0x0A, 0x0D), (0x85, 0x85), (0x2028, 0x2029)]) }
 
     /// Java `\d` (ASCII).
-    static let javaDigit = CharSet.range(0x30, 0x39)
+    static var javaDigit: CharSet { CharSet.range(0x30, 0x39) }
     /// Java `\w` (ASCII, never case-folded).
-    static let javaWord = CharSet.caseExact(.ranges([(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)]))
+    static var javaWord: CharSet { CharSet.caseExact(.ranges([(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)])) }
     /// Java `\s` (ASCII).
-    static let javaSpace = CharSet.ranges([(0x09, 0x0D), (0x20, 0x20)])
+    static var javaSpace: CharSet { CharSet.ranges([(0x09, 0x0D), (0x20, 0x20)]) }
     /// Java `\h`.
-    static let javaHorizontalSpace = CharSet.ranges([
+    static var javaHorizontalSpace: CharSet { CharSet.ranges([
         (0x09, 0x09), (0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (0x180E, 0x180E), (0x2000, 0x200A),
         (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000),
-    ])
+    ]) }
     /// Java's word characters under UNICODE_CHARACTER_CLASS (`\p{IsWord}`).
-    static let javaUnicodeWord = CharSet.items([
+    static var javaUnicodeWord: CharSet { CharSet.items([
         .property("Alphabetic", negated: false), .property("M", negated: false), .property("Nd", negated: false),
         .property("Pc", negated: false), .range(0x200C, 0x200D),
-    ])
+    ]) }
 
     /// The letters of the shorthand escapes: `d D s S w W h H v V`.
     static let shorthandLetters: Set<UInt32> = [0x64, 0x44, 0x73, 0x53, 0x77, 0x57, 0x68, 0x48, 0x76, 0x56]

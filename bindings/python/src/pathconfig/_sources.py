@@ -17,9 +17,6 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ._config import StrPath, _c_text
 
-#: The largest integer the library accepts for a millisecond or byte option.
-_INT64_MAX = 2**63 - 1
-
 
 def _utf8(value: str, what: str) -> str:
     """``value``, checked as a C string argument would be (no NUL, no lone
@@ -170,16 +167,15 @@ def _sources_json(sources: object) -> Tuple[bytes, Tuple[Source, ...]]:
 
 
 def _milliseconds(value: object, what: str) -> Optional[int]:
+    """Seconds as the library's whole milliseconds (rounded up); the library
+    checks the range. Only what JSON cannot carry is refused here."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{what} must be a number of seconds or None, not {type(value).__name__}")
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"{what} must be a positive number of seconds, not {value!r}")
-    ms = max(1, math.ceil(value * 1000))
-    if ms > _INT64_MAX:
-        raise ValueError(f"{what} is too large: {value!r} s")
-    return ms
+    if not math.isfinite(value):
+        raise ValueError(f"{what} must be a finite number of seconds, not {value!r}")
+    return math.ceil(value * 1000)
 
 
 def _loader_options(
@@ -200,8 +196,6 @@ def _loader_options(
     if max_body_bytes is not None:
         if isinstance(max_body_bytes, bool) or not isinstance(max_body_bytes, int):
             raise TypeError(f"max_body_bytes must be int or None, not {type(max_body_bytes).__name__}")
-        if not 0 < max_body_bytes <= _INT64_MAX:
-            raise ValueError(f"max_body_bytes must be a positive integer, not {max_body_bytes!r}")
         options["max_body_bytes"] = max_body_bytes
     ms = _milliseconds(refresh_interval, "refresh_interval")
     if ms is not None:
