@@ -100,8 +100,7 @@ public final class PathConfiguration: Sendable {
 
     /// The merged properties for a URL or a path.
     public func properties(for urlOrPath: String) -> PathProperties {
-        let subject = MatchSubject(matchedString(for: urlOrPath))
-        return cache.value(for: subject) {
+        cache.value(for: matchedString(for: urlOrPath)) { subject in
             let result = plan.run(subject)
             return PathProperties(Resolver.merge(result.matches, rules: rules), platform: options.profile.platform)
         }
