@@ -1,8 +1,12 @@
+#define _POSIX_C_SOURCE 200809L  /* nanosleep, dirent */
+
 #include "harness.h"
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 char test_context[256];
 static int passed;
@@ -67,4 +71,27 @@ char *test_read_file(const char *path, size_t *len)
     buf[n] = '\0';
     if (len != NULL) *len = n;
     return buf;
+}
+
+int test_thread_count(void)
+{
+    DIR *tasks = opendir("/proc/self/task");
+    struct dirent *entry;
+    int n = 0;
+    if (tasks == NULL) return -1;
+    while ((entry = readdir(tasks)) != NULL)
+        if (entry->d_name[0] != '.') n++;
+    closedir(tasks);
+    return n;
+}
+
+int test_thread_count_reaching(int expected)
+{
+    struct timespec pause = { 0, 10 * 1000 * 1000 };
+    int i, n = test_thread_count();
+    for (i = 0; i < 200 && n != expected; i++) {
+        nanosleep(&pause, NULL);
+        n = test_thread_count();
+    }
+    return n;
 }

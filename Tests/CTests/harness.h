@@ -23,4 +23,11 @@ int test_summary(void);
 /* Reads a whole file (NUL-terminated, length in *len); NULL on error. Free with free(). */
 char *test_read_file(const char *path, size_t *len);
 
+/* How many threads this process has (/proc/self/task); -1 when unreadable. */
+int test_thread_count(void);
+
+/* The thread count once it is `expected`, or after 2 s (a joined thread
+ * leaves /proc/self/task a moment after pthread_join returns). */
+int test_thread_count_reaching(int expected);
+
 #endif

@@ -12,7 +12,6 @@
 #include "pathconfig.h"
 #include "server.h"
 
-#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -34,30 +33,6 @@ static void sleep_ms(int ms)
 {
     struct timespec pause = { ms / 1000, (long)(ms % 1000) * 1000 * 1000 };
     nanosleep(&pause, NULL);
-}
-
-/* How many threads this process has (/proc/self/task); -1 when unreadable. */
-static int thread_count(void)
-{
-    DIR *tasks = opendir("/proc/self/task");
-    struct dirent *entry;
-    int n = 0;
-    if (tasks == NULL) return -1;
-    while ((entry = readdir(tasks)) != NULL)
-        if (entry->d_name[0] != '.') n++;
-    closedir(tasks);
-    return n;
-}
-
-/* The thread count once it is `expected`, or after 2 s. */
-static int thread_count_reaching(int expected)
-{
-    int i, n = thread_count();
-    for (i = 0; i < 200 && n != expected; i++) {
-        sleep_ms(10);
-        n = thread_count();
-    }
-    return n;
 }
 
 /* ---- a payload that records what happens to it --------------------------- */
@@ -244,7 +219,7 @@ static void test_free_from_inside_on_the_polling_thread(void)
     test_set_context("pathconfig_loader_free inside the callback, on the polling thread");
     payload_init(&a);
     snprintf(sources, sizeof sources, "[{\"server\": \"%s\"}]", url);
-    threads = thread_count_reaching(1);
+    threads = test_thread_count_reaching(1);
     loader = new_loader(sources, "{\"refresh_interval_ms\": 20, \"timeout_ms\": 5000}");
     if (loader == NULL) return;
     a.loader = loader;
@@ -258,7 +233,7 @@ static void test_free_from_inside_on_the_polling_thread(void)
     CHECK(a.freed_seen_inside == 0 && a.freed_while_running == 0, "the running callback's payload is not freed under it");
     sleep_ms(200);
     CHECK(get(&a, &a.calls_after_free) == 0, "no call after free: %d", a.calls_after_free);
-    CHECK(thread_count_reaching(threads) == threads, "the polling thread ended: %d threads, %d before", thread_count(),
+    CHECK(test_thread_count_reaching(threads) == threads, "the polling thread ended: %d threads, %d before", test_thread_count(),
           threads);
 }
 
@@ -272,7 +247,7 @@ static void test_free_from_inside_while_polling_waits(void)
     test_set_context("pathconfig_loader_free inside a refresh's callback while the polling thread waits for it");
     payload_init(&a);
     snprintf(sources, sizeof sources, "[{\"server\": \"%s\"}]", url);
-    threads = thread_count_reaching(1);
+    threads = test_thread_count_reaching(1);
     loader = new_loader(sources, "{\"refresh_interval_ms\": 20, \"timeout_ms\": 5000}");
     if (loader == NULL) return;
     CHECK(pathconfig_loader_load(loader, NULL) == 0, "load starts polling");
@@ -292,7 +267,7 @@ static void test_free_from_inside_while_polling_waits(void)
     sleep_ms(300);
     CHECK(get(&a, &a.calls_after_free) == 0, "no event after free");
     CHECK(server_log_count(&server, "GET /config.json", NULL, 0) == requests, "no request after free");
-    CHECK(thread_count_reaching(threads) == threads, "the polling thread ended: %d threads, %d before", thread_count(),
+    CHECK(test_thread_count_reaching(threads) == threads, "the polling thread ended: %d threads, %d before", test_thread_count(),
           threads);
 }
 

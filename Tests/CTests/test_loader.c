@@ -14,7 +14,6 @@
 #include "server.h"
 
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -735,32 +734,6 @@ static void test_polling(void)
     log_dispose(&log);
 }
 
-/* How many threads this process has (/proc/self/task); -1 when unreadable. */
-static int thread_count(void)
-{
-    DIR *tasks = opendir("/proc/self/task");
-    struct dirent *entry;
-    int n = 0;
-    if (tasks == NULL) return -1;
-    while ((entry = readdir(tasks)) != NULL)
-        if (entry->d_name[0] != '.') n++;
-    closedir(tasks);
-    return n;
-}
-
-/* The thread count once it is `expected`, or after 2 s (a joined thread
- * leaves /proc/self/task a moment after pthread_join returns). */
-static int thread_count_reaching(int expected)
-{
-    struct timespec pause = { 0, 10 * 1000 * 1000 };
-    int i, n = thread_count();
-    for (i = 0; i < 200 && n != expected; i++) {
-        nanosleep(&pause, NULL);
-        n = thread_count();
-    }
-    return n;
-}
-
 /* A load refused inside the callback (PATHCONFIG_E_MISUSE) does nothing and
  * starts nothing: no polling thread, no polling events, no requests. The
  * outer call is a refresh before the first load, which runs the chain
@@ -785,7 +758,7 @@ static void test_refused_load_starts_nothing(void)
     log.loader = loader;
     log.try_reentry = 1;
     pathconfig_loader_set_callback(loader, on_event, &log);
-    threads = thread_count_reaching(1); /* earlier tests' threads are gone */
+    threads = test_thread_count_reaching(1); /* earlier tests' threads are gone */
     CHECK(threads > 0, "/proc/self/task is readable");
 
     rc = pathconfig_loader_refresh(loader, &err);
@@ -802,16 +775,16 @@ static void test_refused_load_starts_nothing(void)
     requests = server_log_count(&server, "GET /config.json", NULL, 0);
     for (i = 0; i < 20; i++) nanosleep(&pause, NULL); /* 400 ms: eight intervals */
     CHECK(log_count(&log) == events, "no polling events after the refused load: %s", summary(&log));
-    CHECK(thread_count() == threads, "no thread started: %d, then %d", threads, thread_count());
+    CHECK(test_thread_count() == threads, "no thread started: %d, then %d", threads, test_thread_count());
     CHECK(server_log_count(&server, "GET /config.json", NULL, 0) == requests, "no request after the refused load");
 
     /* The host's own load does start polling: the checks above would see it. */
     CHECK(pathconfig_loader_load(loader, NULL) == 0, "load");
     for (i = 0; i < 500 && log_count(&log) < events + 6; i++) nanosleep(&pause, NULL); /* 10 s */
     CHECK(log_count(&log) >= events + 6, "polling after load: %s", summary(&log));
-    CHECK(thread_count() == threads + 1, "one polling thread: %d, then %d", threads, thread_count());
+    CHECK(test_thread_count() == threads + 1, "one polling thread: %d, then %d", threads, test_thread_count());
     pathconfig_loader_free(loader);
-    CHECK(thread_count_reaching(threads) == threads, "free joined the polling thread: %d", thread_count());
+    CHECK(test_thread_count_reaching(threads) == threads, "free joined the polling thread: %d", test_thread_count());
     log_dispose(&log);
 }
 

@@ -4,18 +4,6 @@ import Testing
 /// Corrupted documents must fail with a located error or load; never crash.
 @Suite("Hostile input")
 struct HostileInputTests {
-    /// A small deterministic generator (SplitMix64), so failures reproduce.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let seeds: [String] = [
         Conformance.fixtureJSON(Conformance.ios, "test-configuration"),
         Conformance.fixtureJSON(Conformance.android, "hna_asset_test_configuration"),

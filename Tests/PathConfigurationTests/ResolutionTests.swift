@@ -73,7 +73,7 @@ struct ResolutionTests {
         let cached = try PathConfiguration(json: json)
         let uncached = try PathConfiguration(json: json, options: LoadOptions(limits: noCache))
         let pieces = ["\u{E9}", "e\u{301}", "K", "\u{212A}", ";", "\u{37E}", "x", "/"]
-        var rng = HostileInputTests.SplitMix(state: 42)
+        var rng = SplitMix(state: 42)
         for _ in 0..<3_000 {
             let input = "/" + (0..<Int(rng.next() % 4 + 1)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()
             #expect(cached.properties(for: input).json == uncached.properties(for: input).json, "\(Array(input.unicodeScalars))")

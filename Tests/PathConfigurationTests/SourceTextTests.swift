@@ -7,7 +7,7 @@ import Testing
 struct SourceTextTests {
     @Test("every offset's line and column equals a scan from the start", arguments: [0, 1, 2, 3])
     func agreesWithScan(seed: UInt64) {
-        var rng = HostileInputTests.SplitMix(state: 0x10C + seed)
+        var rng = SplitMix(state: 0x10C + seed)
         let pieces: [[UInt8]] = [[0x61], [0x0A], Array("é".utf8), Array("€".utf8), Array("😀".utf8), [0x20], Array(repeating: 0x78, count: 300)]
         var bytes: [UInt8] = []
         while bytes.count < 3_000 { bytes += pieces[Int(rng.next() % UInt64(pieces.count))] }

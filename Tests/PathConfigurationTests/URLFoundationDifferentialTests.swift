@@ -14,7 +14,7 @@ struct URLFoundationDifferentialTests {
                          "|", "{", "\\", "\"", ":", "@", "!$&'()*+,;=", "~", "-._", "?", "%3F", "€", "日本", "\t", "^", "\u{301}", "#", "#\u{301}", "?\u{301}", "/\u{301}"]
 
     static func urls(count: Int, seed: UInt64) -> [String] {
-        var rng = HostileInputTests.SplitMix(state: seed)
+        var rng = SplitMix(state: seed)
         return (0..<count).map { _ in
             var path = "/"
             for _ in 0..<Int(rng.next() % 5) { path += pieces[Int(rng.next() % UInt64(pieces.count))] }

@@ -6,18 +6,6 @@ import Testing
 /// without a refusal, fails. (The corpus test pins what this found.)
 @Suite("Dialect: random ICU patterns, PCRE2 against ICU")
 struct DialectFuzzTests {
-    /// SplitMix64: a small generator whose sequence is the same everywhere.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let atoms = [
         "a", "b", "é", "ß", "K", "k", "1", "/", "-", "&", "&&", "--", "[", "]", "[^", "(", ")", "(?:", "(?i)", "(?-i)", "(?m)",
         "(?s)", "(?x)", "(?d)", "(?=", "(?!", "(?<=", "(?>", "(?<n>", "(?i:", "(?#x)", "|", "*", "+", "?", "{2}", "{1,3}", "{2,}",
@@ -37,7 +25,7 @@ struct DialectFuzzTests {
 
     @Test("10,000 random patterns: agree, both reject, or a dialect refusal")
     func random() {
-        var generator = Generator(state: 9)
+        var generator = SplitMix(state: 9)
         let options = RegexOptions(caseInsensitive: false, unicodeClasses: true, dialect: .icu)
         var compiled = 0
         for _ in 0..<10_000 {
