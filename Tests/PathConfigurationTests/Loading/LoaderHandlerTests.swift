@@ -99,10 +99,8 @@ struct LoaderHandlerTests {
             done.signal()
         }
         #expect(done.wait(timeout: .now() + 20) == .success, "refresh() never returned: stop() waited for the polling thread")
-        usleep(100_000)  // let nginx log the last request
-        let requests = bed.nginx.accessLog().count
-        usleep(300_000)
-        #expect(bed.nginx.accessLog().count == requests, "nothing polls after stop()")
+        let requests = bed.requestCounts(over: 300_000)
+        #expect(requests.later == requests.settled, "nothing polls after stop()")
         #expect(after.value == 0, "no event after stop(): the waiting tick did not refresh")
     }
 
@@ -118,15 +116,13 @@ struct LoaderHandlerTests {
             loader?.stop()
         }
         try loader.load()
-        usleep(100_000)  // let nginx log the load's request
-        let requests = bed.nginx.accessLog().count
-        usleep(300_000)  // fifteen intervals
-        #expect(bed.nginx.accessLog().count == requests, "load() started polling after the handler stopped the loader")
+        let requests = bed.requestCounts(over: 300_000)  // fifteen intervals
+        #expect(requests.later == requests.settled, "load() started polling after the handler stopped the loader")
         #expect(after.value <= 1, "only the load's own remaining event, no polling events")
         loader.setEventHandler(nil)
         try loader.load()  // a later load() starts polling again
         usleep(300_000)
-        #expect(bed.nginx.accessLog().count > requests + 1, "a load() after stop() polls again")
+        #expect(bed.nginx.accessLog().count > requests.settled + 1, "a load() after stop() polls again")
     }
 
     @Test("stop() from inside the handler on the polling thread ends polling without waiting for itself")
@@ -146,10 +142,8 @@ struct LoaderHandlerTests {
         }
         try loader.load()
         #expect(stopped.wait(timeout: .now() + 10) == .success, "a polling event reached the handler, and stop() returned")
-        usleep(100_000)  // let nginx log the last request
-        let requests = bed.nginx.accessLog().count
-        usleep(300_000)
-        #expect(bed.nginx.accessLog().count == requests, "nothing polls after stop()")
+        let requests = bed.requestCounts(over: 300_000)
+        #expect(requests.later == requests.settled, "nothing polls after stop()")
         #expect(after.value == 0, "no event after stop()")
     }
 }

@@ -177,10 +177,8 @@ struct LoaderServerTests {
         #expect(Fixture.versionOf(loader.current) == "v2")
         #expect(bed.log.all.contains { $0.origin == .server && $0.outcome == .applied && Fixture.versionOf($0.configuration) == "v2" })
         loader.stop()
-        usleep(100_000) // let nginx log the last request
-        let requests = bed.nginx.accessLog().count
-        usleep(300_000)
-        #expect(bed.nginx.accessLog().count == requests)
+        let requests = bed.requestCounts(over: 300_000)
+        #expect(requests.later == requests.settled)
     }
 
     @Test("releasing a polling loader stops and joins its thread")
@@ -191,11 +189,9 @@ struct LoaderServerTests {
             try loader.load()
             usleep(150_000)
         }
-        usleep(100_000) // let nginx log the last request
-        let requests = bed.nginx.accessLog().count
-        #expect(requests >= 2)
-        usleep(200_000)
-        #expect(bed.nginx.accessLog().count == requests)
+        let requests = bed.requestCounts(over: 200_000)
+        #expect(requests.settled >= 2)
+        #expect(requests.later == requests.settled)
     }
 
     @Test("load() and refresh() from the event handler throw reentrantCall instead of deadlocking")
@@ -227,16 +223,14 @@ struct LoaderServerTests {
         // the load() its handler tries is refused, and must not start it.
         #expect(try loader.refresh().map(summary) == ["file:applied", "server:applied"])
         #expect(notes.all == ["load: reentrantCall"])
-        usleep(100_000) // let nginx log the last request
-        let requests = bed.nginx.accessLog().count
-        usleep(400_000) // eight intervals
-        #expect(bed.nginx.accessLog().count == requests, "no request after the refused load(): nothing polls")
+        let requests = bed.requestCounts(over: 400_000)  // eight intervals
+        #expect(requests.later == requests.settled, "no request after the refused load(): nothing polls")
         #expect(notes.all.count == 1, "no event from a polling thread")
         // The load() the host asks for starts polling as usual.
         try loader.load()
         let deadline = Date().addingTimeInterval(10)
-        while bed.nginx.accessLog().count < requests + 3 && Date() < deadline { usleep(10_000) }
-        #expect(bed.nginx.accessLog().count >= requests + 3)
+        while bed.nginx.accessLog().count < requests.settled + 3 && Date() < deadline { usleep(10_000) }
+        #expect(bed.nginx.accessLog().count >= requests.settled + 3)
         loader.stop()
     }
 

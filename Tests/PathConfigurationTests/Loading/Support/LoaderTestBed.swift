@@ -32,6 +32,21 @@ final class LoaderTestBed: @unchecked Sendable {
         return try ConfigurationLoader(sources: sources ?? [.file(bundle), .server(url)], options: options, onEvent: log.handler)
     }
 
+    /// How many requests nginx has logged once the last one in flight is in
+    /// its log (it writes a line a moment after answering).
+    func settledRequestCount() -> Int {
+        usleep(100_000)
+        return nginx.accessLog().count
+    }
+
+    /// The settled request count, and the count again after `quiet`
+    /// microseconds: equal when nothing polls in between.
+    func requestCounts(over quiet: UInt32) -> (settled: Int, later: Int) {
+        let settled = settledRequestCount()
+        usleep(quiet)
+        return (settled, nginx.accessLog().count)
+    }
+
     /// The cache file of `url` (default: the test bed's URL).
     func cacheFile(_ url: String? = nil) -> String {
         // Any loader computes the same name; this one is never loaded.
