@@ -17,6 +17,12 @@ public struct LoadOptions: Sendable {
     /// (default true). Off, every pattern runs on every lookup, as in the
     /// reference apps; results are the same either way.
     public var usePrefilter: Bool = true
+    /// The service's base URL (Siesta's `Service.baseURL`): relative globs
+    /// and inputs without a scheme resolve against it. nil (the default):
+    /// globs and inputs are taken as written.
+    public var baseURL: BaseURL?
+    /// How matching rules' properties combine (default `.shallow`, as the apps do).
+    public var merge: MergeMode = .shallow
 
     /// Creates options; every argument has the default described above.
     public init(profile: Profile = .hotwireIOS, matchQueryStrings: Bool? = nil, engine: any RegexEngine = PCRE2Engine(),
@@ -32,12 +38,13 @@ public struct LoadOptions: Sendable {
     public var effectiveMatchQueryStrings: Bool { matchQueryStrings ?? profile.matchesQueryStringsByDefault }
 
     /// The option names `init(json:engines:)` accepts.
-    public static let jsonKeys = ["profile", "match_query_strings", "backend", "lenient"]
+    public static let jsonKeys = ["profile", "match_query_strings", "backend", "lenient", "base_url", "merge"]
 
     /// Parses options from a JSON object, as the C ABI and bindings pass them.
     ///
     /// Keys: `profile` (a `Profile` name), `match_query_strings` (bool or
-    /// null), `backend` (a key of `engines`), `lenient` (bool). Nil or empty
+    /// null), `backend` (a key of `engines`), `lenient` (bool), `base_url`
+    /// (a URL, or null), `merge` (a `MergeMode` name). Nil or empty
     /// text means defaults. Unknown keys and bad values are errors, never ignored.
     /// - Parameter engines: the backends this build offers, by name.
     public init(json: String?, engines: [String: any RegexEngine] = Backend.builtIn) throws(ConfigurationError) {
@@ -79,6 +86,16 @@ public struct LoadOptions: Sendable {
                     throw ConfigurationError(code: .invalidOption, message: "unknown backend \(JSONWriter.quoted(name)); expected one of \(known.joined(separator: ", "))")
                 }
                 engine = e
+            case "base_url":
+                if value == .null { baseURL = nil; continue }
+                guard let text = value.stringValue else { throw bad("a URL string or null") }
+                baseURL = try BaseURL(text)
+            case "merge":
+                guard let name = value.stringValue else { throw bad("a string") }
+                guard let mode = MergeMode(rawValue: name) else {
+                    throw ConfigurationError(code: .invalidOption, message: "unknown merge mode \(JSONWriter.quoted(name)); expected one of \(MergeMode.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                merge = mode
             default:
                 throw ConfigurationError(code: .invalidOption, message: "unknown option \(JSONWriter.quoted(m.key)); known options: \(Self.jsonKeys.joined(separator: ", "))")
             }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A loaded path configuration: an immutable, thread-safe snapshot of
 /// settings and rules with every pattern compiled, ready to resolve URLs.
 ///
@@ -19,8 +21,12 @@ public final class PathConfiguration: Sendable {
     /// The options the configuration was loaded with.
     public let options: LoadOptions
 
-    private let plan: MatchPlan
+    private let file: FileRules
     private let cache: ResultCache
+    /// Rules added from code, in the order added (after `rules`).
+    private let added = Mutex<[CompiledHostRule]>([])
+    /// True when a lookup's URL (not only the matched string) decides its result.
+    private let filesUseURL: Bool
 
     /// Compiles a decoded document.
     public init(document: ConfigurationDocument, options: LoadOptions = LoadOptions()) throws(ConfigurationError) {
@@ -29,38 +35,31 @@ public final class PathConfiguration: Sendable {
         self.documentRuleCount = document.rules.count
         let rules = document.rules + options.profile.builtInRules(firstIndex: document.rules.count)
         self.rules = rules
-        var warnings = document.warnings
-        var patternsByRule: [[MatchPlan.Pattern]] = []
-        var literals: [[[UInt8]?]] = []
-        patternsByRule.reserveCapacity(rules.count)
-        literals.reserveCapacity(rules.count)
-        let regexOptions = options.profile.regexOptions
+        var compiler = RuleCompiler(options: options)
+        var patterns: [[MatchPlan.Pattern]] = [], patternLiterals: [[[UInt8]?]] = []
+        var globs: [[MatchPlan.Pattern]] = [], globLiterals: [[[UInt8]?]] = []
+        patterns.reserveCapacity(rules.count)
+        patternLiterals.reserveCapacity(rules.count)
         for (r, rule) in rules.enumerated() {
-            var compiled: [MatchPlan.Pattern] = []
-            var ruleLiterals: [[UInt8]?] = []
-            compiled.reserveCapacity(rule.patterns.count)
-            for (p, pattern) in rule.patterns.enumerated() {
-                do {
-                    compiled.append(.init(index: p, compiled: try options.engine.compile(pattern, options: regexOptions, limits: options.limits)))
-                    ruleLiterals.append(RequiredLiteral.of(pattern, caseInsensitive: regexOptions.caseInsensitive))
-                } catch {
-                    let location = document.location(ofPattern: p, inRule: r)
-                    let at = error.offset.map { " at offset \($0)" } ?? ""
-                    let message = "rule \(rule.index), pattern \(p): invalid regular expression \(JSONWriter.quoted(pattern))\(at): \(error.message)"
-                    guard options.lenient else {
-                        throw ConfigurationError(code: .invalidPattern, message: message, location: location,
-                                                 ruleIndex: rule.index, patternIndex: p, patternOffset: error.offset)
-                    }
-                    warnings.append(ConfigurationWarning(kind: .skippedPattern, message: message + " (skipped)", location: location,
-                                                         ruleIndex: rule.index, patternIndex: p))
-                }
+            let compiled = try compiler.compile(rule) { kind, i in
+                kind == .glob ? document.location(ofGlob: i, inRule: r) : document.location(ofPattern: i, inRule: r)
             }
-            patternsByRule.append(compiled)
-            literals.append(ruleLiterals)
+            patterns.append(compiled.patterns)
+            patternLiterals.append(compiled.patternLiterals)
+            globs.append(compiled.globs)
+            globLiterals.append(compiled.globLiterals)
         }
-        self.warnings = warnings
-        self.plan = MatchPlan(patternsByRule: patternsByRule, literals: literals,
-                              caseInsensitive: regexOptions.caseInsensitive, usePrefilter: options.usePrefilter)
+        self.warnings = document.warnings + compiler.warnings
+        let caseInsensitive = options.profile.regexOptions.caseInsensitive
+        let hasGlobs = rules.contains { !$0.globs.isEmpty }
+        self.file = FileRules(
+            rules: rules,
+            patternPlan: MatchPlan(patternsByRule: patterns, literals: patternLiterals, caseInsensitive: caseInsensitive,
+                                   usePrefilter: options.usePrefilter),
+            globPlan: hasGlobs ? MatchPlan(patternsByRule: globs, literals: globLiterals, caseInsensitive: false,
+                                           usePrefilter: options.usePrefilter, kind: .glob) : nil,
+            filtersMethods: rules.contains { $0.methods != nil })
+        self.filesUseURL = hasGlobs
         self.cache = ResultCache(capacity: options.limits.resultCacheCapacity)
     }
 
@@ -93,34 +92,136 @@ public final class PathConfiguration: Sendable {
     /// `settings.tabs` as typed tabs.
     public var tabs: [Tab] { Tab.tabs(in: settings) }
 
-    /// The string the patterns see for `urlOrPath` (see `Profile.matchedString`).
-    public func matchedString(for urlOrPath: String) -> String {
-        options.profile.matchedString(for: urlOrPath, matchQueryStrings: options.effectiveMatchQueryStrings)
+    /// The string the patterns see for `urlOrPath` (see `Profile.matchedString`;
+    /// an input without a scheme is first resolved against the base URL, if any).
+    public func matchedString(for urlOrPath: String) -> String { target(urlOrPath).patternSubject }
+
+    /// The URL a lookup of `urlOrPath` is about (`RuleRequest.url`): what host
+    /// predicates receive.
+    public func requestURL(for urlOrPath: String) -> String { target(urlOrPath).url }
+
+    private func target(_ input: String) -> RequestTarget {
+        RequestTarget(input, profile: options.profile, matchQueryStrings: options.effectiveMatchQueryStrings, base: options.baseURL)
     }
 
-    /// The merged properties for a URL or a path.
+    /// The merged properties for a URL or path requested with `method` (GET
+    /// when nil), memoised until `invalidate()`.
+    ///
+    /// Throws only for a method that is not an HTTP token, or when a rule
+    /// added from code throws (the failed lookup is not memoised).
+    public func resolve(_ urlOrPath: String, method: String? = nil) throws(ResolveError) -> PathProperties {
+        let method = try Self.normalized(method)
+        let target = target(urlOrPath)
+        let host = added.withLock { $0 }
+        let key = ResultCache.Key(method: method, patternSubject: target.patternSubject,
+                                  url: filesUseURL || !host.isEmpty ? target.url : nil)
+        return try cache.value(for: key) { () throws(ResolveError) in
+            let evaluation = try Resolver.evaluate(file: file, host: host, subjects: LookupSubjects(target), method: method, merge: options.merge)
+            return PathProperties(evaluation.properties, platform: options.profile.platform)
+        }
+    }
+
+    /// The merged properties for a URL or a path (a GET lookup).
+    ///
+    /// The same as `resolve(urlOrPath)` for every configuration whose rules
+    /// from code never throw; when one does, this returns the properties
+    /// without any rule (`{}`): call `resolve(_:method:)` to see the error.
     public func properties(for urlOrPath: String) -> PathProperties {
-        cache.value(for: matchedString(for: urlOrPath)) { subject in
-            let result = plan.run(subject)
-            return PathProperties(Resolver.merge(result.matches, rules: rules), platform: options.profile.platform)
-        }
+        (try? resolve(urlOrPath)) ?? PathProperties([:], platform: options.profile.platform)
     }
 
-    /// The rules that match a URL or path (first matching pattern of each), in order.
-    public func matchingRules(for urlOrPath: String) -> [RuleMatch] {
-        plan.run(MatchSubject(matchedString(for: urlOrPath))).matches
+    /// The rules that match a URL or path (first matching pattern or glob of
+    /// each, then rules from code), in order, for `method` (GET when nil).
+    public func matchingRules(for urlOrPath: String, method: String? = nil) throws(ResolveError) -> [RuleMatch] {
+        try evaluate(urlOrPath, method: method).1.matches
     }
 
-    /// Why `urlOrPath` resolves as it does.
-    public func explain(_ urlOrPath: String) -> Explanation {
-        let subject = matchedString(for: urlOrPath)
-        let result = plan.run(MatchSubject(subject))
-        let matched = result.matches.map { m in
-            let rule = rules[m.ruleIndex]
-            return Explanation.MatchedRule(index: rule.index, pattern: rule.patterns[m.patternIndex], patternIndex: m.patternIndex,
-                                           description: rule.description, isBuiltIn: rule.isBuiltIn)
+    /// Why `urlOrPath`, requested with `method` (GET when nil), resolves as it
+    /// does. Never memoised: predicates and configurers run again.
+    public func explain(_ urlOrPath: String, method: String? = nil) throws(ResolveError) -> Explanation {
+        let (target, evaluation, host, method) = try evaluate(urlOrPath, method: method)
+        let hostByIndex = Dictionary(uniqueKeysWithValues: host.map { ($0.rule.index, $0) })
+        let matched = evaluation.matches.map { m in
+            let rule = m.ruleIndex < rules.count ? rules[m.ruleIndex] : hostByIndex[m.ruleIndex]!.rule
+            let text: String
+            switch m.kind {
+            case .pattern: text = rule.patterns[m.patternIndex]
+            case .glob: text = rule.globs[m.patternIndex]
+            case .predicate: text = ""
+            }
+            return Explanation.MatchedRule(index: rule.index, pattern: text, patternIndex: m.patternIndex,
+                                           description: rule.description, isBuiltIn: rule.isBuiltIn, kind: m.kind,
+                                           fromCode: m.ruleIndex >= rules.count,
+                                           hasConfigurer: hostByIndex[m.ruleIndex]?.configurer != nil)
         }
-        let properties = PathProperties(Resolver.merge(result.matches, rules: rules), platform: options.profile.platform)
-        return Explanation(input: urlOrPath, matchedString: subject, rules: matched, limitExceeded: result.limitExceeded, properties: properties)
+        let properties = PathProperties(evaluation.properties, platform: options.profile.platform)
+        return Explanation(input: urlOrPath, method: method, url: target.url, matchedString: target.patternSubject,
+                           rules: matched, limitExceeded: evaluation.limitExceeded, properties: properties)
     }
+
+    private func evaluate(_ urlOrPath: String, method: String?) throws(ResolveError)
+        -> (RequestTarget, Evaluation, [CompiledHostRule], String) {
+        let method = try Self.normalized(method)
+        let target = target(urlOrPath)
+        let host = added.withLock { $0 }
+        let evaluation = try Resolver.evaluate(file: file, host: host, subjects: LookupSubjects(target), method: method, merge: options.merge)
+        return (target, evaluation, host, method)
+    }
+
+    private static func normalized(_ method: String?) throws(ResolveError) -> String {
+        guard let method else { return HTTPMethod.defaultMethod }
+        guard let m = HTTPMethod.normalized(method) else {
+            throw ResolveError(code: .invalidMethod, message: "\(JSONWriter.quoted(method)) is not an HTTP method (a token such as GET or POST)")
+        }
+        return m
+    }
+
+    // MARK: Rules from code
+
+    /// The rules added from code, in order (numbered after `rules`).
+    public var addedRules: [Rule] { added.withLock { $0.map(\.rule) } }
+
+    /// Adds a rule at the end of the ordered rules, as Siesta's `configure(…)`
+    /// does, and invalidates memoised results. Lookups already running finish
+    /// with the rules they started with. Returns the rule's index.
+    ///
+    /// Throws for a rule without patterns, globs or predicate, for methods that
+    /// are not HTTP tokens, and for a pattern the engine rejects (under
+    /// `lenient`, the pattern is skipped instead; the warning is not kept).
+    @discardableResult
+    public func add(_ hostRule: HostRule) throws(ConfigurationError) -> Int {
+        let r = hostRule.rule
+        guard !r.patterns.isEmpty || !r.globs.isEmpty || hostRule.predicate != nil else {
+            throw ConfigurationError(code: .schema, message: "a rule added from code needs patterns, globs or a predicate")
+        }
+        var methods: [String]?
+        if let list = r.methods {
+            methods = []
+            for m in list {
+                guard let n = HTTPMethod.normalized(m) else {
+                    throw ConfigurationError(code: .schema, message: "\(JSONWriter.quoted(m)) is not an HTTP method (a token such as GET or POST)")
+                }
+                methods!.append(n)
+            }
+        }
+        let index = try added.withLock { list throws(ConfigurationError) -> Int in
+            let index = rules.count + list.count
+            let rule = Rule(index: index, patterns: r.patterns, globs: r.globs, methods: methods, properties: r.properties, extras: r.extras)
+            var compiler = RuleCompiler(options: options)
+            let compiled = try compiler.compile(rule) { _, _ in nil }
+            list.append(CompiledHostRule(rule: rule, patterns: compiled.patterns, globs: compiled.globs,
+                                         predicate: hostRule.predicate, configurer: hostRule.configurer))
+            return index
+        }
+        cache.invalidate()
+        return index
+    }
+
+    /// Drops every memoised result, so that the next lookup of each URL runs
+    /// predicates and configurers again and reads the host's current values
+    /// (Siesta's `invalidateConfiguration()`). Safe while other threads
+    /// resolve: a lookup already running returns what it computed from the
+    /// values it read, and no result computed before this call is returned
+    /// by a lookup that starts after it.
+    public func invalidate() { cache.invalidate() }
 }

@@ -10,7 +10,7 @@ import PathConfiguration
 /// The `PATHCONFIG_*` status codes of include/pathconfig.h.
 ///
 /// 1 to 7 are `ConfigurationError.Code` raw values; 8 to 11 belong to the C
-/// boundary, 12 to 14 to the loader. Stable: hosts compare against them.
+/// boundary, 12 to 14 to the loader, 15 to rules added from code. Stable: hosts compare against them.
 enum CCode: Int32 {
     case ok = 0
     case json = 1
@@ -27,6 +27,7 @@ enum CCode: Int32 {
     case download = 12
     case cache = 13
     case misuse = 14
+    case callback = 15
 
     init(_ code: ConfigurationError.Code) {
         self = CCode(rawValue: Int32(code.rawValue)) ?? .internal
@@ -50,6 +51,7 @@ enum CCode: Int32 {
         case .download: return "PATHCONFIG_E_DOWNLOAD"
         case .cache: return "PATHCONFIG_E_CACHE"
         case .misuse: return "PATHCONFIG_E_MISUSE"
+        case .callback: return "PATHCONFIG_E_CALLBACK"
         }
     }
 }

@@ -9,7 +9,18 @@ public func pathconfig_explain(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer
     boundary(or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
         let config = try ConfigHandle.borrow(cfg)
         let input = try hostString(urlOrPath, "url_or_path")
-        return try mallocCString(config.explain(input).json)
+        return try mallocCString(try resolving { () throws(ResolveError) in try config.explain(input) }.json)
+    }
+}
+
+@_cdecl("pathconfig_explain_request")
+public func pathconfig_explain_request(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+                                       _ err: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>? {
+    boundary(err, or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
+        let config = try ConfigHandle.borrow(cfg)
+        let input = try hostString(urlOrPath, "url_or_path")
+        let method = try optionalHostString(method, "method")
+        return try mallocCString(try resolving { () throws(ResolveError) in try config.explain(input, method: method) }.json)
     }
 }
 

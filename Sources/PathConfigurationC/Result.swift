@@ -94,7 +94,7 @@ public func pathconfig_properties(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePoin
     boundary(or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
         let config = try ConfigHandle.borrow(cfg)
         let input = try hostString(urlOrPath, "url_or_path")
-        return try mallocCString(config.properties(for: input).json)
+        return try mallocCString(try resolving { () throws(ResolveError) in try config.resolve(input) }.json)
     }
 }
 
@@ -104,7 +104,18 @@ public func pathconfig_resolve(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer
     boundary(err, or: nil) { () throws(CFailure) -> OpaquePointer? in
         let config = try ConfigHandle.borrow(cfg)
         let input = try hostString(urlOrPath, "url_or_path")
-        return ResultHandle.pass(config.properties(for: input))
+        return ResultHandle.pass(try resolving { () throws(ResolveError) in try config.resolve(input) })
+    }
+}
+
+@_cdecl("pathconfig_resolve_request")
+public func pathconfig_resolve_request(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+                                       _ err: UnsafeMutableRawPointer?) -> OpaquePointer? {
+    boundary(err, or: nil) { () throws(CFailure) -> OpaquePointer? in
+        let config = try ConfigHandle.borrow(cfg)
+        let input = try hostString(urlOrPath, "url_or_path")
+        let method = try optionalHostString(method, "method")
+        return ResultHandle.pass(try resolving { () throws(ResolveError) in try config.resolve(input, method: method) })
     }
 }
 

@@ -2,10 +2,11 @@ import ArgumentParser
 import PathConfiguration
 import PathConfigurationFoundation
 
-// The core's names, as values of --profile and --backend: ArgumentParser
+// The core's names, as values of --profile, --merge and --backend: ArgumentParser
 // lists and checks them from the enums, so the command keeps no copy.
 
 extension Profile: ExpressibleByArgument {}
+extension MergeMode: ExpressibleByArgument {}
 
 /// Every backend the core names: the command links both engines.
 extension Backend: ExpressibleByArgument {

@@ -29,14 +29,30 @@ struct ConfigOptions: ParsableArguments {
     @Flag(name: .long, help: "Skip invalid patterns with a warning instead of failing, as the apps do.")
     var lenient = false
 
+    @Option(name: .customLong("base-url"), help: ArgumentHelp("The service's base URL: relative globs and inputs without a scheme resolve against it, and a relative glob never matches another scheme, host or port.", valueName: "url"))
+    var baseURL: String?
+
+    @Option(name: .long, help: ArgumentHelp("How matching rules' properties combine: shallow (top-level keys replaced, as the apps do) or deep (JSON Merge Patch: nested objects merged, null removes).", valueName: "mode"))
+    var merge: MergeMode = .shallow
+
     func validate() throws {
         guard !config.isEmpty else { throw ValidationError("Missing expected argument '--config <file-or-url>'") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
         _ = try parsedHeaders()
+        _ = try parsedBaseURL()
+    }
+
+    /// `--base-url`, validated.
+    func parsedBaseURL() throws -> BaseURL? {
+        guard let baseURL else { return nil }
+        do { return try BaseURL(baseURL) } catch { throw ValidationError("--base-url: \(error.message)") }
     }
 
     var loadOptions: LoadOptions {
-        LoadOptions(profile: profile, matchQueryStrings: queryStrings, engine: backend.engine, lenient: lenient)
+        var options = LoadOptions(profile: profile, matchQueryStrings: queryStrings, engine: backend.engine, lenient: lenient)
+        options.baseURL = try? parsedBaseURL()  // validate() has checked it
+        options.merge = merge
+        return options
     }
 
     /// The `--header` values as (name, value) pairs.

@@ -114,7 +114,7 @@ struct CatalogTests {
 
     @Test("warnings as structs carry what PathConfiguration.warnings has")
     func warningStructs() throws {
-        let json = "{\"settings\": 1, \"rules\": [{\"patterns\": [\"([\"], \"properties\": {\"a\": 1, \"a\": 2}}]}"
+        let json = "{\"settings\": 1, \"rules\": [{\"patterns\": [\"([\"], \"globs\": [\"/**\"], \"properties\": {\"a\": 1, \"a\": 2}}]}"
         let config = json.withCString { pathconfig_load_json($0, UInt(strlen($0)), "{\"lenient\": true}", nil) }
         let handle = try #require(config)
         defer { pathconfig_release(handle) }

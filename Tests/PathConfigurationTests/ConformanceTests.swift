@@ -38,7 +38,7 @@ struct ConformanceTests {
             }
         }
         if let ruleMatch = c["expected_rule_match"]?.boolValue {
-            #expect(config.matchingRules(for: input).contains { $0.ruleIndex == 0 } == ruleMatch)
+            #expect(try config.matchingRules(for: input).contains { $0.ruleIndex == 0 } == ruleMatch)
         }
     }
 

@@ -40,7 +40,7 @@ struct EngineTests {
         let config = try PathConfiguration(json: json, options: LoadOptions(profile: .turboIOS, limits: limits))
         let input = String(repeating: "a", count: 40) + "!"
         #expect(config.properties(for: input).json == "{\"ok\":true}")
-        let explanation = config.explain(input)
+        let explanation = try config.explain(input)
         #expect(explanation.limitExceeded == [RuleMatch(ruleIndex: 0, patternIndex: 0)])
         #expect(explanation.json.contains("\"limit_exceeded\":[{\"rule\":0,\"pattern_index\":0}]"))
     }

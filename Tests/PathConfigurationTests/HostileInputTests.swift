@@ -31,7 +31,7 @@ struct HostileInputTests {
             do {
                 let config = try PathConfiguration(json: bytes, options: LoadOptions(profile: profile, lenient: round % 2 == 0))
                 _ = config.properties(for: "https://example.com/a/new?x=1").json
-                _ = config.explain("/edit").json
+                _ = try? config.explain("/edit").json  // throws only for a method or a rule from code
                 loaded += 1
             } catch {
                 failed += 1

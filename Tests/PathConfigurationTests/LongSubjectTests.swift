@@ -56,7 +56,7 @@ struct LongSubjectTests {
         let config = try PathConfiguration(json: json, options: LoadOptions(engine: Conformance.engine(engine)))
         let url = "https://example.com/" + String(repeating: "x", count: 10_000)
         #expect(config.properties(for: url).json == "{\"long\":true}")
-        let explanation = config.explain(url)
+        let explanation = try config.explain(url)
         #expect(explanation.limitExceeded.isEmpty)
         #expect(!explanation.json.contains("limit_exceeded"))
         #expect(explanation.rules.map(\.index) == [0])

@@ -88,7 +88,7 @@ struct PrefilterTests {
         var mismatches = 0
         var matched = 0
         for url in urls {
-            let ra = a.matchingRules(for: url), rb = b.matchingRules(for: url)
+            let ra = try a.matchingRules(for: url), rb = try b.matchingRules(for: url)
             if ra != rb { mismatches += 1 }
             matched += ra.count
         }

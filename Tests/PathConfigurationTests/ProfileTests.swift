@@ -61,7 +61,7 @@ struct ProfileTests {
 
     @Test("query matching defaults: on for all but turbo-ios")
     func queryDefaults() {
-        #expect(Profile.allCases.filter(\.matchesQueryStringsByDefault) == [.hotwireIOS, .hotwireAndroid, .turboAndroid])
+        #expect(Profile.allCases.filter(\.matchesQueryStringsByDefault) == Profile.allCases.filter { $0 != .turboIOS })
         #expect(LoadOptions(profile: .turboIOS).effectiveMatchQueryStrings == false)
         #expect(LoadOptions(profile: .turboIOS, matchQueryStrings: true).effectiveMatchQueryStrings == true)
     }

@@ -97,7 +97,7 @@ struct CLITests {
     func explain() throws {
         let r = try CLI.run(["explain", "--compact", "--config", CLI.example, "https://example.com/messages/new?x=1#top"])
         #expect(r.status == 0)
-        #expect(r.stdout == "{\"input\":\"https://example.com/messages/new?x=1#top\",\"matched_string\":\"/messages/new?x=1\",\"rules\":[{\"index\":0,\"pattern\":\".*\",\"pattern_index\":0,\"description\":\"Every page: pushed, pull to refresh\"}],\"properties\":{\"context\":\"default\",\"pull_to_refresh_enabled\":true}}\n")
+        #expect(r.stdout == "{\"input\":\"https://example.com/messages/new?x=1#top\",\"method\":\"GET\",\"url\":\"https://example.com/messages/new?x=1#top\",\"matched_string\":\"/messages/new?x=1\",\"rules\":[{\"index\":0,\"pattern\":\".*\",\"pattern_index\":0,\"description\":\"Every page: pushed, pull to refresh\"}],\"properties\":{\"context\":\"default\",\"pull_to_refresh_enabled\":true}}\n")
     }
 
     @Test("settings prints the settings object")

@@ -16,6 +16,12 @@ public struct ConfigurationDocument: Sendable, Hashable {
         guard rules.indices.contains(rule), rules[rule].patternOffsets.indices.contains(pattern) else { return nil }
         return source.location(rules[rule].patternOffsets[pattern])
     }
+
+    /// Where glob `glob` of rule `rule` starts in the document, or nil.
+    public func location(ofGlob glob: Int, inRule rule: Int) -> SourceLocation? {
+        guard rules.indices.contains(rule), rules[rule].globOffsets.indices.contains(glob) else { return nil }
+        return source.location(rules[rule].globOffsets[glob])
+    }
 }
 
 /// Turns JSON bytes into a `ConfigurationDocument`, with every error located.
@@ -53,6 +59,24 @@ public struct ConfigurationDecoder: Sendable {
     /// Decodes a document from JSON text.
     public func decode(_ text: String) throws(ConfigurationError) -> ConfigurationDocument {
         try decode(Array(text.utf8))
+    }
+
+    /// Decodes one rule given on its own as a JSON object, as hosts add rules
+    /// from code: the keys of a file's rule (`patterns`, `globs`, `methods`,
+    /// `properties`, `description`, ...), every one optional. Errors give
+    /// the line and column in `text`.
+    public func decodeRule(_ text: String) throws(ConfigurationError) -> Rule {
+        let bytes = Array(text.utf8)
+        return try bytes.withUnsafeBufferPointer { buffer throws(ConfigurationError) in
+            let root: JSONNode
+            do throws(JSONSyntaxError) {
+                root = try JSONReader.parse(buffer, maxDepth: limits.maxNestingDepth).0
+            } catch {
+                throw error.configurationError(in: buffer)
+            }
+            var walker = Walker(source: SourceText(buffer), profile: profile, limits: limits)
+            return try walker.rule(root, index: 0, fromCode: true)
+        }
     }
 
     private func decode(buffer: UnsafeBufferPointer<UInt8>) throws(ConfigurationError) -> ConfigurationDocument {
@@ -131,49 +155,104 @@ private struct Walker {
         return ConfigurationDocument(settings: settings, rules: rules, warnings: warnings, source: source)
     }
 
-    func rule(_ node: JSONNode, index: Int) throws(ConfigurationError) -> Rule {
+    /// The rule keys the decoder reads; every other key is kept in `extras`.
+    static let ruleKeys: Set<String> = ["patterns", "globs", "methods", "properties"]
+
+    /// Decodes one rule. A file's rule needs `patterns` or `globs`, and
+    /// `properties`; a rule from code (`fromCode`) may omit any of them.
+    mutating func rule(_ node: JSONNode, index: Int, fromCode: Bool = false) throws(ConfigurationError) -> Rule {
         guard case .object(let members) = node.kind else {
             throw schemaError("rule \(index) must be an object, found \(node.typeName)", at: node.offset, rule: index)
         }
-        guard let patternsMember = node.member("patterns") else {
+        let patternsMember = node.member("patterns"), globsMember = node.member("globs")
+        guard fromCode || patternsMember != nil || globsMember != nil else {
             throw schemaError("rule \(index) is missing required key \"patterns\"", at: node.offset, rule: index)
         }
-        guard case .array(let patternNodes) = patternsMember.value.kind else {
-            throw schemaError("rule \(index): \"patterns\" must be an array of strings, found \(patternsMember.value.typeName)",
-                              at: patternsMember.value.offset, rule: index)
-        }
-        guard patternNodes.count <= limits.maxPatternsPerRule else {
-            throw ConfigurationError(code: .limit, message: "rule \(index) has \(patternNodes.count) patterns, more than the limit of \(limits.maxPatternsPerRule)",
-                                     location: location(patternsMember.value.offset), ruleIndex: index)
-        }
-        var patterns: [String] = []
-        var offsets: [Int] = []
-        offsets.reserveCapacity(patternNodes.count)
-        for (p, patternNode) in patternNodes.enumerated() {
-            guard case .string(let pattern) = patternNode.kind else {
-                throw schemaError("rule \(index), pattern \(p) must be a string, found \(patternNode.typeName)",
-                                  at: patternNode.offset, rule: index, pattern: p)
+        let (patterns, patternOffsets) = try strings(patternsMember, what: "pattern", rule: index)
+        let (globs, globOffsets) = try strings(globsMember, what: "glob", rule: index)
+        let methods = try methods(node.member("methods"), rule: index)
+        var properties = JSONObject()
+        if let propertiesMember = node.member("properties") {
+            guard case .object = propertiesMember.value.kind else {
+                throw schemaError("rule \(index): \"properties\" must be an object, found \(propertiesMember.value.typeName)",
+                                  at: propertiesMember.value.offset, rule: index)
             }
-            guard pattern.utf8.count <= limits.maxPatternBytes else {
-                throw ConfigurationError(code: .limit, message: "rule \(index), pattern \(p) is \(pattern.utf8.count) bytes, more than the limit of \(limits.maxPatternBytes)",
-                                         location: location(patternNode.offset), ruleIndex: index, patternIndex: p)
-            }
-            patterns.append(pattern)
-            offsets.append(patternNode.offset)
-        }
-        guard let propertiesMember = node.member("properties") else {
+            properties = try stored(propertiesMember.value, what: "property", rule: index).objectValue ?? [:]
+        } else if !fromCode {
             throw schemaError("rule \(index) is missing required key \"properties\"", at: node.offset, rule: index)
         }
-        guard case .object = propertiesMember.value.kind else {
-            throw schemaError("rule \(index): \"properties\" must be an object, found \(propertiesMember.value.typeName)",
-                              at: propertiesMember.value.offset, rule: index)
-        }
-        let properties = try stored(propertiesMember.value, what: "property", rule: index).objectValue ?? [:]
         var extras = JSONObject()
-        for m in members where m.key != "patterns" && m.key != "properties" && !extras.contains(key: m.key) {
+        for m in members where !Self.ruleKeys.contains(m.key) && !extras.contains(key: m.key) {
             extras[m.key] = m.value.value
         }
-        return Rule(index: index, patterns: patterns, properties: properties, extras: extras, patternOffsets: offsets)
+        let rule = Rule(index: index, patterns: patterns, globs: globs, methods: methods, properties: properties, extras: extras,
+                        patternOffsets: patternOffsets, globOffsets: globOffsets)
+        if !fromCode { warnIfNotPortable(rule, node: node) }
+        return rule
+    }
+
+    /// The strings of `patterns` or `globs` (absent: none), with their offsets.
+    func strings(_ member: JSONNode.Member?, what: String, rule index: Int) throws(ConfigurationError) -> ([String], [Int]) {
+        guard let member else { return ([], []) }
+        guard case .array(let nodes) = member.value.kind else {
+            throw schemaError("rule \(index): \"\(member.key)\" must be an array of strings, found \(member.value.typeName)",
+                              at: member.value.offset, rule: index)
+        }
+        guard nodes.count <= limits.maxPatternsPerRule else {
+            throw ConfigurationError(code: .limit, message: "rule \(index) has \(nodes.count) \(what)s, more than the limit of \(limits.maxPatternsPerRule)",
+                                     location: location(member.value.offset), ruleIndex: index)
+        }
+        var values: [String] = [], offsets: [Int] = []
+        values.reserveCapacity(nodes.count)
+        offsets.reserveCapacity(nodes.count)
+        for (p, node) in nodes.enumerated() {
+            guard case .string(let value) = node.kind else {
+                throw schemaError("rule \(index), \(what) \(p) must be a string, found \(node.typeName)", at: node.offset, rule: index, pattern: p)
+            }
+            guard value.utf8.count <= limits.maxPatternBytes else {
+                throw ConfigurationError(code: .limit, message: "rule \(index), \(what) \(p) is \(value.utf8.count) bytes, more than the limit of \(limits.maxPatternBytes)",
+                                         location: location(node.offset), ruleIndex: index, patternIndex: p)
+            }
+            values.append(value)
+            offsets.append(node.offset)
+        }
+        return (values, offsets)
+    }
+
+    /// `methods`: nil when absent, else a non-empty array of HTTP method tokens, upper-cased.
+    func methods(_ member: JSONNode.Member?, rule index: Int) throws(ConfigurationError) -> [String]? {
+        guard let member else { return nil }
+        guard case .array(let nodes) = member.value.kind, !nodes.isEmpty else {
+            throw schemaError("rule \(index): \"methods\" must be a non-empty array of HTTP methods, found \(JSONWriter.compact(member.value.value))",
+                              at: member.value.offset, rule: index)
+        }
+        var methods: [String] = []
+        for node in nodes {
+            guard case .string(let name) = node.kind, let method = HTTPMethod.normalized(name) else {
+                throw schemaError("rule \(index): \(JSONWriter.compact(node.value)) is not an HTTP method (a token such as GET or POST)",
+                                  at: node.offset, rule: index)
+            }
+            if !methods.contains(method) { methods.append(method) }
+        }
+        return methods
+    }
+
+    /// Under the mobile apps' profiles, says when a rule uses keys those apps
+    /// do not read: they would reject it or answer differently.
+    mutating func warnIfNotPortable(_ rule: Rule, node: JSONNode) {
+        guard profile != .siesta else { return }
+        let app = "the \(profile.rawValue) app"
+        if let globs = node.member("globs") {
+            let message = rule.patterns.isEmpty && node.member("patterns") == nil
+                ? "\(rule.label) has \"globs\" but no \"patterns\": \(app) rejects a rule without \"patterns\", so this file is not portable to it"
+                : "\(rule.label): \(app) ignores \"globs\", so it matches this rule differently"
+            warnings.append(ConfigurationWarning(kind: .notPortable, message: message, location: location(globs.value.offset), ruleIndex: rule.index))
+        }
+        if let methods = node.member("methods") {
+            warnings.append(ConfigurationWarning(
+                kind: .notPortable, message: "\(rule.label): \(app) ignores \"methods\" and applies the rule to every visit",
+                location: location(methods.value.offset), ruleIndex: rule.index))
+        }
     }
 
     /// The object's value as the profile stores it: unchanged, or (turbo-android)

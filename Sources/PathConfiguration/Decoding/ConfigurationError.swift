@@ -71,6 +71,9 @@ public struct ConfigurationWarning: Sendable, Hashable, CustomStringConvertible 
         case skippedPattern = "skipped-pattern"
         /// `settings` is not an object and was treated as `{}`.
         case ignoredSettings = "ignored-settings"
+        /// A rule uses keys the chosen mobile app does not read (`globs`,
+        /// `methods`): that app would reject the file or answer differently.
+        case notPortable = "not-portable"
     }
 
     /// What kind of warning this is.

@@ -1,14 +1,28 @@
-/// One rule that matched, and the first of its patterns that did.
+/// One rule that matched, and what of it matched first.
 public struct RuleMatch: Sendable, Hashable {
-    /// Index of the rule in the configuration's `rules`.
+    /// What kind of matcher decided the rule.
+    public enum Kind: String, Sendable, Hashable {
+        /// One of its regular-expression `patterns`.
+        case pattern
+        /// One of its `globs`.
+        case glob
+        /// Its host predicate (a rule added from code without a matching
+        /// pattern or glob).
+        case predicate
+    }
+
+    /// Index of the rule in the configuration's ordered rules.
     public let ruleIndex: Int
-    /// Index of the matching pattern within the rule.
+    /// Index of the matching pattern (or glob) within the rule; 0 for a predicate.
     public let patternIndex: Int
+    /// Whether `patternIndex` counts `patterns` or `globs`, or a predicate decided.
+    public let kind: Kind
 
     /// Creates a match.
-    public init(ruleIndex: Int, patternIndex: Int) {
+    public init(ruleIndex: Int, patternIndex: Int, kind: Kind = .pattern) {
         self.ruleIndex = ruleIndex
         self.patternIndex = patternIndex
+        self.kind = kind
     }
 }
 
@@ -18,6 +32,24 @@ struct PlanResult {
     var matches: [RuleMatch] = []
     /// Patterns whose search ran out of its budget (counted as no match).
     var limitExceeded: [RuleMatch] = []
+
+    /// The rules matched by this result's patterns or `globs`' globs, in rule
+    /// order; a rule both match is decided by its pattern (patterns come first).
+    func union(globs: PlanResult) -> PlanResult {
+        var out = PlanResult()
+        out.matches.reserveCapacity(matches.count + globs.matches.count)
+        var i = 0, j = 0
+        while i < matches.count || j < globs.matches.count {
+            if j == globs.matches.count || (i < matches.count && matches[i].ruleIndex <= globs.matches[j].ruleIndex) {
+                if j < globs.matches.count, globs.matches[j].ruleIndex == matches[i].ruleIndex { j += 1 }
+                out.matches.append(matches[i]); i += 1
+            } else {
+                out.matches.append(globs.matches[j]); j += 1
+            }
+        }
+        out.limitExceeded = (limitExceeded + globs.limitExceeded).sorted { ($0.ruleIndex, $0.kind == .glob ? 1 : 0) < ($1.ruleIndex, $1.kind == .glob ? 1 : 0) }
+        return out
+    }
 }
 
 /// Every compiled pattern of every rule, with a prefilter that decides which
@@ -38,6 +70,8 @@ struct MatchPlan: Sendable {
 
     /// Per rule, its compiled patterns (patterns rejected under `lenient` are absent).
     let patternsByRule: [[Pattern]]
+    /// What the plan's patterns are: a rule's `patterns` or its `globs`.
+    let kind: RuleMatch.Kind
     private let prefilter: Prefilter?
 
     /// A pattern's place: its rule, and its position in `patternsByRule[rule]`.
@@ -61,8 +95,9 @@ struct MatchPlan: Sendable {
     /// Builds the plan; `literals[r][s]` is the required literal of
     /// `patternsByRule[r][s]` (nil when it has none). Without `usePrefilter`
     /// every pattern runs on every lookup, as the reference apps do.
-    init(patternsByRule: [[Pattern]], literals: [[[UInt8]?]], caseInsensitive: Bool, usePrefilter: Bool) {
+    init(patternsByRule: [[Pattern]], literals: [[[UInt8]?]], caseInsensitive: Bool, usePrefilter: Bool, kind: RuleMatch.Kind = .pattern) {
         self.patternsByRule = patternsByRule
+        self.kind = kind
         guard usePrefilter else { prefilter = nil; return }
         var ids: [[UInt8]: Int] = [:]
         var distinct: [[UInt8]] = []
@@ -114,12 +149,12 @@ struct MatchPlan: Sendable {
             let pattern = patternsByRule[r][slot.position]
             switch pattern.compiled.search(subject) {
             case .match:
-                result.matches.append(RuleMatch(ruleIndex: r, patternIndex: pattern.index))
+                result.matches.append(RuleMatch(ruleIndex: r, patternIndex: pattern.index, kind: kind))
                 decidedRule = r
             case .noMatch:
                 break
             case .limitExceeded:
-                result.limitExceeded.append(RuleMatch(ruleIndex: r, patternIndex: pattern.index))
+                result.limitExceeded.append(RuleMatch(ruleIndex: r, patternIndex: pattern.index, kind: kind))
             }
         }
         return result
@@ -132,11 +167,11 @@ struct MatchPlan: Sendable {
             for p in patterns {
                 switch p.compiled.search(subject) {
                 case .match:
-                    result.matches.append(RuleMatch(ruleIndex: ruleIndex, patternIndex: p.index))
+                    result.matches.append(RuleMatch(ruleIndex: ruleIndex, patternIndex: p.index, kind: kind))
                 case .noMatch:
                     continue
                 case .limitExceeded:
-                    result.limitExceeded.append(RuleMatch(ruleIndex: ruleIndex, patternIndex: p.index))
+                    result.limitExceeded.append(RuleMatch(ruleIndex: ruleIndex, patternIndex: p.index, kind: kind))
                     continue
                 }
                 break

@@ -17,6 +17,11 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
     /// Turbo Android: as Hotwire Native Android, but every value stored as a
     /// string and no built-ins.
     case turboAndroid = "turbo-android"
+    /// Siesta (an iOS API client): regular expressions searched in the whole
+    /// URL as `URL.absoluteString` writes it (query and fragment included;
+    /// the query left out when query matching is off), case-sensitive, ICU,
+    /// no built-ins. Meant for request rules with globs and methods.
+    case siesta
 
     /// The platform whose typed accessors and defaults the profile uses.
     public enum Platform: String, Sendable { case ios, android }
@@ -24,7 +29,7 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
     /// iOS or Android.
     public var platform: Platform {
         switch self {
-        case .hotwireIOS, .turboIOS: return .ios
+        case .hotwireIOS, .turboIOS, .siesta: return .ios
         case .hotwireAndroid, .turboAndroid: return .android
         }
     }
@@ -52,12 +57,17 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
     /// turbo-ios the decoded path without trailing slashes (`URL.path`), and
     /// Android profiles the raw path (`java.net.URL`). The fragment never
     /// counts; `?query` (still percent-encoded) is appended when
-    /// `matchQueryStrings` is true and the URL has a `?`. Android gives `""` for URLs java.net.URL rejects
+    /// `matchQueryStrings` is true and the URL has a `?`. siesta takes the whole
+    /// URL (`URLParts.foundationString`). Android gives `""` for URLs java.net.URL rejects
     /// (schemes other than http, https, ftp, file and jar).
     public func matchedString(for input: String, matchQueryStrings: Bool) -> String {
         guard let url = URLParts(input) else { return input }
         var path: String
         switch self {
+        case .siesta:
+            var whole = url
+            if !matchQueryStrings { whole.query = nil }
+            return whole.foundationString
         case .hotwireIOS:
             // URL.pathPreservingSlash is URL.path() on iOS 16+: percent-encoded.
             path = String(URLParts.foundationEncoded(url.path, as: .path))

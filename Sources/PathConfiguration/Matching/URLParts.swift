@@ -12,6 +12,8 @@ struct URLParts: Equatable {
     var path: Substring
     /// The query without `?`, when the URL has a `?` (possibly empty).
     var query: Substring?
+    /// The fragment without `#`, when the URL has a `#` (possibly empty).
+    var fragment: Substring?
 
     /// Splits `input`, or returns nil when it does not start with a scheme.
     init?(_ input: String) {
@@ -33,6 +35,7 @@ struct URLParts: Equatable {
         } else {
             authority = nil
         }
+        fragment = end < utf8.endIndex ? input[utf8.index(after: end)...] : nil
         if let q = utf8[start..<end].firstIndex(of: UInt8(ascii: "?")) {
             path = input[start..<q]
             query = input[utf8.index(after: q)..<end]
@@ -78,6 +81,8 @@ struct URLParts: Equatable {
         case path
         /// The query: `pchar`, `/` and `?`.
         case query
+        /// The fragment: as the query.
+        case fragment
 
         /// Whether byte `b` may appear unencoded (`%` is never allowed
         /// bare; valid escapes are checked apart).
@@ -91,10 +96,40 @@ struct URLParts: Equatable {
                  UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"),
                  UInt8(ascii: "@"), UInt8(ascii: "/"):
                 return true
-            case UInt8(ascii: "?"): return self == .query
+            case UInt8(ascii: "?"): return self != .path
             default: return false
             }
         }
+    }
+
+    /// The URL as Foundation's `URL(string:)` writes it back
+    /// (`absoluteString`): scheme and authority as given, then the path,
+    /// query and fragment each kept or percent-encoded by `foundationEncoded`.
+    var foundationString: String {
+        var out = scheme
+        out += ":"
+        if let authority { out += "//" + authority }
+        out += URLParts.foundationEncoded(path, as: .path)
+        if let query { out += "?" + URLParts.foundationEncoded(query, as: .query) }
+        if let fragment { out += "#" + URLParts.foundationEncoded(fragment, as: .fragment) }
+        return out
+    }
+
+    /// `authority` with its host (and port) lower-cased, user information
+    /// kept: hosts compare case-insensitively, user names need not.
+    static func lowercasingHost(_ authority: Substring) -> String {
+        guard let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) else { return asciiLowercased(authority) }
+        return String(authority[..<at]) + asciiLowercased(authority[at...])
+    }
+
+    /// `s` with ASCII letters lower-cased and every other byte kept.
+    static func asciiLowercased(_ s: Substring) -> String {
+        String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// `s` with ASCII letters upper-cased and every other byte kept.
+    static func asciiUppercased(_ s: String) -> String {
+        String(decoding: s.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 & ~0x20 : $0 }, as: UTF8.self)
     }
 
     private static func isValid(_ s: Substring, as component: Component) -> Bool {

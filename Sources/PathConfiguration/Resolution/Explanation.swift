@@ -1,51 +1,89 @@
-/// Why a URL resolved as it did: the matched string, each rule that matched
-/// and through which pattern, and the merged result.
+/// Why a URL resolved as it did: the matched string, each rule that applied
+/// and through which pattern, glob or predicate, and the merged result.
 public struct Explanation: Sendable {
-    /// One matched rule.
+    /// One rule that applied.
     public struct MatchedRule: Sendable, Hashable {
-        /// Index of the rule (built-ins continue after the file's rules).
+        /// Index of the rule (built-ins continue after the file's rules, rules
+        /// from code after those).
         public let index: Int
-        /// The pattern that matched.
+        /// The pattern or glob that matched ("" when a predicate decided).
         public let pattern: String
-        /// Index of that pattern within the rule.
+        /// Index of that pattern (or glob) within the rule.
         public let patternIndex: Int
         /// The rule's `description` or `comment`, if any.
         public let description: String?
         /// True for a profile's built-in rule.
         public let isBuiltIn: Bool
+        /// What matched: a pattern, a glob or the host predicate.
+        public let kind: RuleMatch.Kind
+        /// True for a rule added from code.
+        public let fromCode: Bool
+        /// True when the rule's host configurer ran.
+        public let hasConfigurer: Bool
+
+        /// Creates a matched rule.
+        public init(index: Int, pattern: String, patternIndex: Int, description: String?, isBuiltIn: Bool,
+                    kind: RuleMatch.Kind = .pattern, fromCode: Bool = false, hasConfigurer: Bool = false) {
+            self.index = index
+            self.pattern = pattern
+            self.patternIndex = patternIndex
+            self.description = description
+            self.isBuiltIn = isBuiltIn
+            self.kind = kind
+            self.fromCode = fromCode
+            self.hasConfigurer = hasConfigurer
+        }
     }
 
     /// The input as given.
     public let input: String
+    /// The HTTP method of the lookup.
+    public let method: String
+    /// The URL the lookup was about (`RuleRequest.url`).
+    public let url: String
     /// The string the patterns ran against.
     public let matchedString: String
-    /// The rules that matched, in order.
+    /// The rules that applied, in order.
     public let rules: [MatchedRule]
     /// Patterns whose search exceeded the match limit (counted as no match).
     public let limitExceeded: [RuleMatch]
     /// The merged properties.
     public let properties: PathProperties
 
-    /// The explanation as a JSON object: `input`, `matched_string`, `rules`
-    /// (`index`, `pattern`, `pattern_index`, `description` when present,
-    /// `builtin` when true), `properties`, and `limit_exceeded` when any.
+    /// The explanation as a JSON object: `input`, `method`, `url`,
+    /// `matched_string`, `rules` (`index`, then `pattern` or `glob` with
+    /// `pattern_index`, or `predicate: true`; `description` when present,
+    /// `builtin`, `from_code` and `configurer` when true), `properties`, and
+    /// `limit_exceeded` when any.
     public var jsonObject: JSONObject {
+        func number(_ n: Int) -> JSONValue { .number(JSONNumber(Int64(n))) }
         var o = JSONObject()
         o["input"] = .string(input)
+        o["method"] = .string(method)
+        o["url"] = .string(url)
         o["matched_string"] = .string(matchedString)
         o["rules"] = .array(rules.map { r in
             var e = JSONObject()
-            e["index"] = .number(JSONNumber(Int64(r.index)))
-            e["pattern"] = .string(r.pattern)
-            e["pattern_index"] = .number(JSONNumber(Int64(r.patternIndex)))
+            e["index"] = number(r.index)
+            switch r.kind {
+            case .pattern, .glob:
+                e[r.kind.rawValue] = .string(r.pattern)
+                e["pattern_index"] = number(r.patternIndex)
+            case .predicate:
+                e["predicate"] = .bool(true)
+            }
             if let d = r.description { e["description"] = .string(d) }
             if r.isBuiltIn { e["builtin"] = .bool(true) }
+            if r.fromCode { e["from_code"] = .bool(true) }
+            if r.hasConfigurer { e["configurer"] = .bool(true) }
             return .object(e)
         })
         o["properties"] = .object(properties.object)
         if !limitExceeded.isEmpty {
             o["limit_exceeded"] = .array(limitExceeded.map { m in
-                .object(["rule": .number(JSONNumber(Int64(m.ruleIndex))), "pattern_index": .number(JSONNumber(Int64(m.patternIndex)))])
+                var e: JSONObject = ["rule": number(m.ruleIndex)]
+                e[m.kind == .glob ? "glob_index" : "pattern_index"] = number(m.patternIndex)
+                return .object(e)
             })
         }
         return o

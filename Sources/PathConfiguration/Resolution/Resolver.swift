@@ -1,10 +1,122 @@
-/// Merges the properties of matching rules: in rule order, shallow, later
-/// keys replacing earlier ones (a nested object is replaced whole).
+/// The strings one lookup matches against, each prepared for the engines
+/// only when a pattern or glob first needs it.
+final class LookupSubjects {
+    let target: RequestTarget
+    private var patternSubject: MatchSubject?
+    private var globSubject: MatchSubject?
+
+    init(_ target: RequestTarget) { self.target = target }
+
+    /// What the profile's patterns see.
+    var forPatterns: MatchSubject {
+        if let patternSubject { return patternSubject }
+        let s = MatchSubject(target.patternSubject)
+        patternSubject = s
+        return s
+    }
+
+    /// What globs see.
+    var forGlobs: MatchSubject {
+        if let globSubject { return globSubject }
+        let s = MatchSubject(target.globSubject)
+        globSubject = s
+        return s
+    }
+}
+
+/// A configuration's rules from the file (and the profile's built-ins),
+/// compiled into one plan for patterns and one for globs.
+struct FileRules: Sendable {
+    let rules: [Rule]
+    let patternPlan: MatchPlan
+    /// nil when no rule has a glob.
+    let globPlan: MatchPlan?
+    /// True when some rule lists `methods`.
+    let filtersMethods: Bool
+
+    /// The rules that match, in order, whatever the method.
+    func run(_ subjects: LookupSubjects) -> PlanResult {
+        let byPattern = patternPlan.run(subjects.forPatterns)
+        guard let globPlan else { return byPattern }
+        return byPattern.union(globs: globPlan.run(subjects.forGlobs))
+    }
+}
+
+/// A rule added from code, compiled.
+struct CompiledHostRule: Sendable {
+    let rule: Rule
+    let patterns: [MatchPlan.Pattern]
+    let globs: [MatchPlan.Pattern]
+    let predicate: HostRule.Predicate?
+    let configurer: HostRule.Configurer?
+
+    /// Whether the rule applies, and through what; searches that ran out of
+    /// their budget are added to `limitExceeded`.
+    func match(_ subjects: LookupSubjects, _ request: RuleRequest, limitExceeded: inout [RuleMatch]) throws(ResolveError) -> RuleMatch? {
+        var found: RuleMatch?
+        if !patterns.isEmpty || !globs.isEmpty {
+            found = first(patterns, in: subjects.forPatterns, kind: .pattern, limitExceeded: &limitExceeded)
+                ?? first(globs, in: subjects.forGlobs, kind: .glob, limitExceeded: &limitExceeded)
+            guard found != nil else { return nil }
+        }
+        if let predicate {
+            let applies: Bool
+            do { applies = try predicate(request) } catch {
+                throw ResolveError(code: .hostRule, message: "\(rule.label): the predicate failed: \(error)", ruleIndex: rule.index, underlying: error)
+            }
+            guard applies else { return nil }
+        }
+        return found ?? RuleMatch(ruleIndex: rule.index, patternIndex: 0, kind: .predicate)
+    }
+
+    private func first(_ list: [MatchPlan.Pattern], in subject: MatchSubject, kind: RuleMatch.Kind,
+                       limitExceeded: inout [RuleMatch]) -> RuleMatch? {
+        for p in list {
+            switch p.compiled.search(subject) {
+            case .match: return RuleMatch(ruleIndex: rule.index, patternIndex: p.index, kind: kind)
+            case .noMatch: continue
+            case .limitExceeded: limitExceeded.append(RuleMatch(ruleIndex: rule.index, patternIndex: p.index, kind: kind))
+            }
+        }
+        return nil
+    }
+}
+
+/// Everything one lookup found.
+struct Evaluation {
+    /// The rules that applied, in order.
+    var matches: [RuleMatch] = []
+    /// Searches that ran out of their budget (counted as no match).
+    var limitExceeded: [RuleMatch] = []
+    /// The merged properties.
+    var properties = JSONObject()
+}
+
+/// Runs every rule against one lookup and merges the properties of those
+/// that apply: in rule order (the file's rules, the profile's built-ins,
+/// then rules added from code), each one's fixed properties merged by the
+/// `MergeMode`, then its configurer, if any, run on the result so far.
 enum Resolver {
-    static func merge(_ matches: [RuleMatch], rules: [Rule]) -> JSONObject {
-        guard let first = matches.first else { return [:] }
-        var merged = rules[first.ruleIndex].properties
-        for m in matches.dropFirst() { merged.merge(rules[m.ruleIndex].properties) }
-        return merged
+    static func evaluate(file: FileRules, host: [CompiledHostRule], subjects: LookupSubjects, method: String,
+                         merge: MergeMode) throws(ResolveError) -> Evaluation {
+        let planned = file.run(subjects)
+        var out = Evaluation(limitExceeded: planned.limitExceeded)
+        out.matches = file.filtersMethods ? planned.matches.filter { file.rules[$0.ruleIndex].applies(to: method) } : planned.matches
+        for m in out.matches {
+            let properties = file.rules[m.ruleIndex].properties
+            if out.properties.isEmpty && merge == .shallow { out.properties = properties } else { merge.apply(properties, to: &out.properties) }
+        }
+        guard !host.isEmpty else { return out }
+        let request = RuleRequest(url: subjects.target.url, method: method)
+        for h in host where h.rule.applies(to: method) {
+            guard let m = try h.match(subjects, request, limitExceeded: &out.limitExceeded) else { continue }
+            out.matches.append(m)
+            merge.apply(h.rule.properties, to: &out.properties)
+            guard let configurer = h.configurer else { continue }
+            do { try configurer(&out.properties, request) } catch {
+                throw ResolveError(code: .hostRule, message: "\(h.rule.label): the configurer failed: \(error)", ruleIndex: h.rule.index, underlying: error)
+            }
+        }
+        return out
     }
 }

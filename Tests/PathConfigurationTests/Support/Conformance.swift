@@ -35,6 +35,7 @@ enum Conformance {
 
     static let ios = load("ios.json")
     static let android = load("android.json")
+    static let siesta = load("siesta.json")
 
     /// Both engines, by name.
     static let engines: [any RegexEngine] = [PCRE2Engine(), FoundationEngine()]
@@ -71,6 +72,10 @@ enum Conformance {
         let object: JSONObject
         subscript(key: String) -> JSONValue? { object[key] }
         var testDescription: String {
+            if let url = object["url"]?.stringValue {
+                let pattern = object["pattern"]?.stringValue ?? object["predicate"]?.stringValue ?? "-"
+                return "#\(index) \(object["pattern_kind"]?.stringValue ?? "entries") \(pattern) \(object["method"]?.stringValue ?? "") \(url)"
+            }
             let who = object["library"]?.stringValue ?? object["implementation"]?.stringValue ?? ""
             return "#\(index) \(who) \(object["fixture"]?.stringValue ?? "") \(object["input"]?.stringValue ?? "")"
         }

@@ -1,0 +1,68 @@
+/// Siesta's configuration globs, translated to the regular expression Siesta
+/// itself builds (`String.configurationPattern(for:)` in
+/// `ConfigurationPatternConvertible.swift`), so that every glob matches
+/// exactly the URLs it matches in Siesta.
+///
+/// - A glob that does not start with a lower-case scheme (`^[a-z]+:`) is
+///   relative: with a base URL it becomes the base (ending in `/`) followed
+///   by the glob without one leading `/`; without one it is taken as written.
+/// - The result is escaped as `NSRegularExpression.escapedPattern(for:)`
+///   escapes, then `**/` becomes `([^?]*/|)` (zero or more whole segments),
+///   `**` becomes `[^?]*`, `*` becomes `[^/?]*` and `?` becomes `[^/?]`.
+/// - It is anchored at the start and must end at the end of the URL or at
+///   its `?`: the query string is ignored.
+///
+/// Scheme and host compare case-insensitively: the base URL, an absolute
+/// glob's host and the URL matched (`RequestTarget.globSubject`) all have
+/// them lower-cased. Paths stay case-sensitive.
+public enum GlobPattern {
+    /// The regular expression (ICU syntax, which every backend reads) for `glob`.
+    public static func regex(for glob: String, base: BaseURL?) -> String {
+        let resolved: String
+        if isAbsolute(glob) {
+            resolved = lowercasingHost(glob)
+        } else if let base {
+            resolved = base.resolve(relative: glob)
+        } else {
+            resolved = glob
+        }
+        var out = "^"
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(resolved.utf8.count * 2)
+        for b in resolved.utf8 {
+            if specials.contains(b) { escaped.append(UInt8(ascii: "\\")) }
+            escaped.append(b)
+        }
+        out += String(decoding: escaped, as: UTF8.self)
+            .replacing(#"\*\*\/"#, with: "([^?]*/|)")
+            .replacing(#"\*\*"#, with: "[^?]*")
+            .replacing(#"\*"#, with: "[^/?]*")
+            .replacing(#"\?"#, with: "[^/?]")
+        return out + #"($|\?)"#
+    }
+
+    /// True when `glob` starts with a lower-case scheme and `:`, as Siesta tests it.
+    public static func isAbsolute(_ glob: String) -> Bool {
+        var sawLetter = false
+        for b in glob.utf8 {
+            if b >= 0x61 && b <= 0x7A { sawLetter = true; continue }
+            return b == UInt8(ascii: ":") && sawLetter
+        }
+        return false
+    }
+
+    /// The characters `NSRegularExpression.escapedPattern(for:)` escapes.
+    private static let specials: Set<UInt8> = Set(#"$()*+./?[\^{|}"#.utf8)
+
+    /// An absolute glob with its host lower-cased (`https://API.example.com/**`
+    /// matches the same URLs as `https://api.example.com/**`).
+    private static func lowercasingHost(_ glob: String) -> String {
+        guard let colon = glob.utf8.firstIndex(of: UInt8(ascii: ":")) else { return glob }
+        let rest = glob[glob.utf8.index(after: colon)...]
+        guard rest.hasPrefix("//") else { return glob }
+        let authorityStart = rest.utf8.index(rest.startIndex, offsetBy: 2)
+        let authorityEnd = rest.utf8[authorityStart...].firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
+        return String(glob[..<authorityStart]) + URLParts.lowercasingHost(glob[authorityStart..<authorityEnd])
+            + String(glob[authorityEnd...])
+    }
+}

@@ -1,0 +1,30 @@
+/// Why a lookup failed. Lookups of configurations without rules from code
+/// fail only for an invalid method name.
+public struct ResolveError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Code: Sendable, Hashable {
+        /// The method is not an HTTP method token.
+        case invalidMethod
+        /// A host predicate or configurer threw.
+        case hostRule
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// A sentence naming the rule and what its host code said.
+    public let message: String
+    /// The rule whose host code failed, when one did.
+    public let ruleIndex: Int?
+    /// The error the host code threw, when one did.
+    public let underlying: (any Error)?
+
+    /// Creates an error.
+    public init(code: Code, message: String, ruleIndex: Int? = nil, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.ruleIndex = ruleIndex
+        self.underlying = underlying
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,61 @@
+/// Compiles rules' patterns and globs with a configuration's engine and
+/// options: the one place a pattern or glob the engine rejects becomes an
+/// error (strict) or a skipped-pattern warning (lenient).
+struct RuleCompiler {
+    let options: LoadOptions
+    var warnings: [ConfigurationWarning] = []
+
+    /// One rule's compiled patterns and globs, with their required literals
+    /// for the prefilter (parallel arrays).
+    struct Compiled {
+        var patterns: [MatchPlan.Pattern] = []
+        var patternLiterals: [[UInt8]?] = []
+        var globs: [MatchPlan.Pattern] = []
+        var globLiterals: [[UInt8]?] = []
+    }
+
+    init(options: LoadOptions) { self.options = options }
+
+    /// Compiles `rule`; `location(kind, i)` says where its pattern or glob `i` is in the document.
+    mutating func compile(_ rule: Rule, location: (RuleMatch.Kind, Int) -> SourceLocation?) throws(ConfigurationError) -> Compiled {
+        var out = Compiled()
+        let regexOptions = options.profile.regexOptions
+        out.patterns.reserveCapacity(rule.patterns.count)
+        for (p, pattern) in rule.patterns.enumerated() {
+            guard let compiled = try compile(pattern, what: "pattern", index: p, of: rule, options: regexOptions,
+                                             location: { location(.pattern, p) }) else { continue }
+            out.patterns.append(compiled)
+            out.patternLiterals.append(RequiredLiteral.of(pattern, caseInsensitive: regexOptions.caseInsensitive))
+        }
+        // Globs are translated to ICU syntax and always match case-sensitively
+        // (scheme and host are lower-cased on both sides instead).
+        let globOptions = RegexOptions(caseInsensitive: false, unicodeClasses: true, dialect: .icu)
+        for (g, glob) in rule.globs.enumerated() {
+            let regex = GlobPattern.regex(for: glob, base: options.baseURL)
+            guard let compiled = try compile(regex, what: "glob", index: g, of: rule, options: globOptions,
+                                             location: { location(.glob, g) }, shownAs: glob) else { continue }
+            out.globs.append(compiled)
+            out.globLiterals.append(RequiredLiteral.of(regex, caseInsensitive: false))
+        }
+        return out
+    }
+
+    private mutating func compile(_ pattern: String, what: String, index: Int, of rule: Rule, options regexOptions: RegexOptions,
+                                  location: () -> SourceLocation?, shownAs shown: String? = nil) throws(ConfigurationError) -> MatchPlan.Pattern? {
+        do {
+            return MatchPlan.Pattern(index: index, compiled: try options.engine.compile(pattern, options: regexOptions, limits: options.limits))
+        } catch {
+            let location = location()
+            let at = error.offset.map { " at offset \($0)" } ?? ""
+            let quoted = JSONWriter.quoted(shown ?? pattern)
+            let message = "\(rule.label), \(what) \(index): invalid \(shown == nil ? "regular expression" : "glob") \(quoted)\(at): \(error.message)"
+            guard options.lenient else {
+                throw ConfigurationError(code: .invalidPattern, message: message, location: location,
+                                         ruleIndex: rule.index, patternIndex: index, patternOffset: shown == nil ? error.offset : nil)
+            }
+            warnings.append(ConfigurationWarning(kind: .skippedPattern, message: message + " (skipped)", location: location,
+                                                 ruleIndex: rule.index, patternIndex: index))
+            return nil
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import PathConfiguration
+
+// Rules added from code through the C ABI: pathconfig_add_rule with a
+// predicate and/or configurer function pointer and a context, the
+// pathconfig_request view those callbacks receive, and pathconfig_invalidate.
+
+/// `pathconfig_rule_fn`: a host predicate or configurer.
+typealias RuleCallback = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?) -> Int32
+
+/// What a `pathconfig_request *` points at while a host callback runs: the
+/// lookup's URL and method, and (for a configurer) the properties merged so
+/// far, which the callback may replace or patch. Lives for one call; every
+/// string it hands out is freed when the call returns.
+final class RequestView {
+    let request: RuleRequest
+    /// The properties the configurer works on (nil for a predicate).
+    var properties: JSONObject?
+    /// What `pathconfig_request_fail` recorded.
+    var failure: String?
+    private var strings: [OwnedCString] = []
+
+    init(_ request: RuleRequest, properties: JSONObject?) {
+        self.request = request
+        self.properties = properties
+    }
+
+    deinit { strings.forEach { $0.deallocate() } }
+
+    /// A C copy of `s` that lives as long as this view.
+    func keep(_ s: String) throws(CFailure) -> UnsafePointer<CChar> {
+        let owned = try OwnedCString(s)
+        strings.append(owned)
+        return owned.borrowed
+    }
+
+    /// Runs `body` with a pointer to this view.
+    func withPointer<R>(_ body: (OpaquePointer) -> R) -> R {
+        withExtendedLifetime(self) { body(OpaquePointer(Unmanaged.passUnretained(self).toOpaque())) }
+    }
+
+    static func borrow(_ p: OpaquePointer?) throws(CFailure) -> RequestView {
+        guard let p else { throw .argument("request is NULL") }
+        return Unmanaged<RequestView>.fromOpaque(UnsafeRawPointer(p)).takeUnretainedValue()
+    }
+}
+
+/// A host callback that reported failure (returned a negative value).
+struct HostCallbackFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The host's function pointers and context for one rule. The closures the
+/// core holds capture it; when the configuration (and so the rule) is freed,
+/// `free_context` runs, exactly once.
+final class HostRuleCallbacks: @unchecked Sendable {  // the context is the host's; the header says which threads use it
+    private let predicate: RuleCallback?
+    private let configurer: RuleCallback?
+    private let context: UnsafeMutableRawPointer?
+    private let freeContext: PayloadFree?
+
+    init(predicate: RuleCallback?, configurer: RuleCallback?, context: UnsafeMutableRawPointer?, freeContext: PayloadFree?) {
+        self.predicate = predicate
+        self.configurer = configurer
+        self.context = context
+        self.freeContext = freeContext
+    }
+
+    deinit { freeContext?(context) }
+
+    /// The core's predicate, when the host gave one.
+    var hostPredicate: HostRule.Predicate? {
+        guard let predicate else { return nil }
+        return { request in
+            let view = RequestView(request, properties: nil)
+            let r = view.withPointer { predicate(self.context, $0) }
+            guard r >= 0 else { throw HostCallbackFailure(description: view.failure ?? "it returned \(r)") }
+            return r > 0
+        }
+    }
+
+    /// The core's configurer, when the host gave one.
+    var hostConfigurer: HostRule.Configurer? {
+        guard let configurer else { return nil }
+        return { properties, request in
+            let view = RequestView(request, properties: properties)
+            let r = view.withPointer { configurer(self.context, $0) }
+            guard r == 0 else { throw HostCallbackFailure(description: view.failure ?? "it returned \(r)") }
+            properties = view.properties ?? properties
+        }
+    }
+}
+
+extension CFailure {
+    /// Translates a lookup's failure: a bad method is an argument error, a
+    /// failed host callback PATHCONFIG_E_CALLBACK with its rule.
+    init(_ error: ResolveError) {
+        switch error.code {
+        case .invalidMethod: self.init(.argument, error.message)
+        case .hostRule: self.init(.callback, error.message)
+        }
+        ruleIndex = error.ruleIndex.map { Int32(clamping: $0) } ?? -1
+    }
+}
+
+/// `body`'s value, with a lookup's failure translated for the host.
+func resolving<T>(_ body: () throws(ResolveError) -> T) throws(CFailure) -> T {
+    do throws(ResolveError) { return try body() } catch { throw CFailure(error) }
+}
+
+@_cdecl("pathconfig_add_rule")
+public func pathconfig_add_rule(_ cfg: OpaquePointer?, _ ruleJSON: UnsafePointer<CChar>?,
+                                _ predicate: (@convention(c) (UnsafeMutableRawPointer?, OpaquePointer?) -> Int32)?,
+                                _ configurer: (@convention(c) (UnsafeMutableRawPointer?, OpaquePointer?) -> Int32)?,
+                                _ context: UnsafeMutableRawPointer?,
+                                _ freeContext: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?,
+                                _ err: UnsafeMutableRawPointer?) -> Int32 {
+    // Made first, so that free_context runs exactly once on every path.
+    let callbacks = HostRuleCallbacks(predicate: predicate, configurer: configurer, context: context, freeContext: freeContext)
+    return boundary(err, or: -1) { () throws(CFailure) -> Int32 in
+        let config = try ConfigHandle.borrow(cfg)
+        let text = try optionalHostString(ruleJSON, "rule_json") ?? "{}"
+        do throws(ConfigurationError) {
+            let rule = try ConfigurationDecoder(profile: config.profile, limits: config.options.limits).decodeRule(text)
+            let index = try config.add(HostRule(rule: rule, predicate: callbacks.hostPredicate, configurer: callbacks.hostConfigurer))
+            return Int32(clamping: index)
+        } catch {
+            throw CFailure(error)
+        }
+    }
+}
+
+@_cdecl("pathconfig_invalidate")
+public func pathconfig_invalidate(_ cfg: OpaquePointer?) -> Int32 {
+    boundary(or: -1) { () throws(CFailure) -> Int32 in
+        try ConfigHandle.borrow(cfg).invalidate()
+        return 0
+    }
+}
+
+@_cdecl("pathconfig_request_url")
+public func pathconfig_request_url(_ request: OpaquePointer?) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
+        let view = try RequestView.borrow(request)
+        return try view.keep(view.request.url)
+    }
+}
+
+@_cdecl("pathconfig_request_method")
+public func pathconfig_request_method(_ request: OpaquePointer?) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
+        let view = try RequestView.borrow(request)
+        return try view.keep(view.request.method)
+    }
+}
+
+@_cdecl("pathconfig_request_properties")
+public func pathconfig_request_properties(_ request: OpaquePointer?) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
+        let view = try RequestView.borrow(request)
+        guard let properties = view.properties else { throw .argument("a predicate has no properties (only a configurer does)") }
+        return try view.keep(JSONWriter.compact(properties))
+    }
+}
+
+/// The JSON object in `json`, for the request setters.
+private func hostObject(_ json: UnsafePointer<CChar>?, _ view: RequestView) throws(CFailure) -> JSONObject {
+    guard view.properties != nil else { throw .argument("a predicate cannot change properties (only a configurer can)") }
+    let text = try hostString(json, "json")
+    let value: JSONValue
+    do throws(ConfigurationError) { value = try JSONValue(parsing: text) } catch { throw CFailure(error) }
+    guard let object = value.objectValue else { throw .argument("json must be a JSON object, found \(value.typeName)") }
+    return object
+}
+
+@_cdecl("pathconfig_request_set_properties")
+public func pathconfig_request_set_properties(_ request: OpaquePointer?, _ json: UnsafePointer<CChar>?) -> Int32 {
+    boundary(or: -1) { () throws(CFailure) -> Int32 in
+        let view = try RequestView.borrow(request)
+        view.properties = try hostObject(json, view)
+        return 0
+    }
+}
+
+@_cdecl("pathconfig_request_merge_properties")
+public func pathconfig_request_merge_properties(_ request: OpaquePointer?, _ json: UnsafePointer<CChar>?) -> Int32 {
+    boundary(or: -1) { () throws(CFailure) -> Int32 in
+        let view = try RequestView.borrow(request)
+        let patch = try hostObject(json, view)
+        view.properties?.applyMergePatch(patch)
+        return 0
+    }
+}
+
+@_cdecl("pathconfig_request_fail")
+public func pathconfig_request_fail(_ request: OpaquePointer?, _ message: UnsafePointer<CChar>?) -> Int32 {
+    boundary(or: -1) { () throws(CFailure) -> Int32 in
+        let view = try RequestView.borrow(request)
+        view.failure = try optionalHostString(message, "message") ?? "it reported a failure"
+        return 0
+    }
+}
