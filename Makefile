@@ -21,7 +21,10 @@ OUT     := $(CURDIR)/out
 LIBDIR  := $(OUT)/lib
 BINDIR  := $(OUT)/bin
 
-VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' include/pathconfig.h 2>/dev/null)
+# The C API: include/pathconfig.h, the umbrella, and its parts in
+# include/pathconfig/ (the version macros are in pathconfig/common.h).
+HEADER_PARTS  := $(wildcard include/pathconfig/*.h)
+VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' include/pathconfig/common.h 2>/dev/null)
 SOVERSION     := 0
 
 .PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench fuzz-prefilter fuzz-prefilter-loop clean
@@ -56,7 +59,7 @@ run:
 ## lib: libpathconfig.so (self-contained: Swift runtime linked in statically,
 ## only pathconfig_* exported; -z nodelete because the runtime and the
 ## thread-local error keep thread-exit hooks, so dlclose must not unmap it),
-## the header and pathconfig.pc, in out/
+## the header (pathconfig.h and its parts, pathconfig/*.h) and pathconfig.pc, in out/
 LIBBUILD := .build-lib
 lib: deps
 	$(SWIFT) build -j $(JOBS) -c release --product pathconfig --scratch-path $(LIBBUILD) \
@@ -64,23 +67,26 @@ lib: deps
 	    -Xlinker -soname=libpathconfig.so.$(SOVERSION) \
 	    -Xlinker --version-script=$(CURDIR)/packaging/pathconfig.map \
 	    -Xlinker -z -Xlinker nodelete
-	@mkdir -p $(LIBDIR)/pkgconfig $(OUT)/include
+	@rm -rf $(OUT)/include
+	@mkdir -p $(LIBDIR)/pkgconfig $(OUT)/include/pathconfig
 	@rm -f $(LIBDIR)/libpathconfig.so*
 	strip --strip-unneeded -o $(LIBDIR)/libpathconfig.so.$(VERSION) $(LIBBUILD)/release/libpathconfig.so
 	@ln -sf libpathconfig.so.$(VERSION) $(LIBDIR)/libpathconfig.so.$(SOVERSION)
 	@ln -sf libpathconfig.so.$(SOVERSION) $(LIBDIR)/libpathconfig.so
 	@cp include/pathconfig.h $(OUT)/include/pathconfig.h
+	@cp $(HEADER_PARTS) $(OUT)/include/pathconfig/
 	@sed -e 's|@PREFIX@|$(OUT)|' -e 's|@VERSION@|$(VERSION)|' packaging/pathconfig.pc.in > $(LIBDIR)/pkgconfig/pathconfig.pc
 	@echo "out/lib/libpathconfig.so.$(VERSION): $$(stat -c %s $(LIBDIR)/libpathconfig.so.$(VERSION)) bytes stripped"
 
-## install: the library, header, pkg-config file and the pathconfig command
+## install: the library, header (pathconfig.h and pathconfig/*.h), pkg-config file and the pathconfig command
 ## into $(DESTDIR)$(PREFIX)
 install: lib cli
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/pathconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(LIBDIR)/libpathconfig.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libpathconfig.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpathconfig.so.$(SOVERSION)
 	ln -sf libpathconfig.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libpathconfig.so
 	install -m 644 include/pathconfig.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(HEADER_PARTS) $(DESTDIR)$(PREFIX)/include/pathconfig/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' packaging/pathconfig.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pathconfig.pc
 	install -m 755 $(BINDIR)/pathconfig $(DESTDIR)$(PREFIX)/bin/pathconfig
 	@# Refresh the loader's cache so programs find libpathconfig.so.0 in a system prefix.

@@ -1,6 +1,6 @@
-/// The library's version; one place for the CLI, the C ABI and
-/// include/pathconfig.h's PATHCONFIG_VERSION_* macros (the C tests check
-/// that the header and the library agree).
+/// The library's version; one place for the CLI, the C ABI and the
+/// PATHCONFIG_VERSION_* macros of include/pathconfig/common.h (the C tests
+/// check that the header and the library agree).
 public enum PathConfigurationVersion {
     /// Major version: changes break the C ABI or the Swift API.
     public static let major: Int32 = 0

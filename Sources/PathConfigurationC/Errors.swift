@@ -7,7 +7,7 @@ import Darwin
 #endif
 import PathConfiguration
 
-/// The `PATHCONFIG_*` status codes of include/pathconfig.h.
+/// The `PATHCONFIG_*` status codes of include/pathconfig/common.h.
 ///
 /// 1 to 7 are `ConfigurationError.Code` raw values; 8 to 11 belong to the C
 /// boundary, 12 to 14 to the loader, 15 to rules added from code. Stable: hosts compare against them.

@@ -9,12 +9,37 @@ private func text(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cStrin
 /// The calling thread's last error code.
 private func lastCode() -> Int32 { pathconfig_last_error().load(as: Int32.self) }
 
-/// `#define PATHCONFIG_<prefix>_NAME N` constants of include/pathconfig.h.
+/// The lines of include/pathconfig.h with each `#include "..."` replaced by
+/// the lines of the part it names (relative to the including file, as the
+/// compiler finds it), recursively, each file once: the whole C API.
+private func headerLines() throws -> [Substring] {
+    let root = "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
+    var seen: Set<String> = []
+    func expand(_ path: String) throws -> [Substring] {
+        let path = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard seen.insert(path).inserted else { return [] }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var lines: [Substring] = []
+        for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n") {
+            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            if words.count == 2, words[0] == "#include", words[1].count > 2, words[1].hasPrefix("\""),
+               words[1].hasSuffix("\"") {
+                lines += try expand(directory + "/" + words[1].dropFirst().dropLast())
+            } else {
+                lines.append(line)
+            }
+        }
+        return lines
+    }
+    let lines = try expand(root + "/include/pathconfig.h")
+    #expect(seen.count > 1, "include/pathconfig.h includes no part")
+    return lines
+}
+
+/// `#define PATHCONFIG_<prefix>_NAME N` constants of include/pathconfig.h and its parts.
 private func headerConstants(_ prefix: String) throws -> [String: Int32] {
-    let root = #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
-    let header = try String(contentsOfFile: "/" + root + "/include/pathconfig.h", encoding: .utf8)
     var found: [String: Int32] = [:]
-    for line in header.split(separator: "\n") {
+    for line in try headerLines() {
         let words = line.split(separator: " ", omittingEmptySubsequences: true)
         guard words.count >= 3, words[0] == "#define", words[1].hasPrefix("PATHCONFIG_\(prefix)_"),
               let value = Int32(words[2]) else { continue }

@@ -390,7 +390,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repo", type=Path, required=True, help="the clone (its top)")
     parser.add_argument("--lib", type=Path, required=True, help="the directory holding the built libpathconfig.so")
-    parser.add_argument("--include", type=Path, help="the directory holding pathconfig.h (default: LIB/../include)")
+    parser.add_argument("--include", type=Path, help="the directory holding pathconfig.h and pathconfig/ (default: LIB/../include)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch directories")
     parser.add_argument("files", nargs="+", help="Markdown files, relative to --repo")
     args = parser.parse_args()

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import types
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 import pytest
 from conftest import PACKAGE, REPO
@@ -20,12 +20,28 @@ import pathconfig
 from pathconfig import _ffi
 
 HEADER = REPO / "include" / "pathconfig.h"
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]+"([^"]+)"[ \t]*$', re.M)
 
 
 def header() -> str:
+    """The C API as one text: pathconfig.h with each ``#include "..."`` replaced
+    by the part it names (relative to the including file, as the compiler finds
+    it), recursively, each file once as its include guard would have it."""
     if not HEADER.is_file():
         pytest.fail(f"{HEADER} not found: the binding is checked against the header of its clone", pytrace=False)
-    return HEADER.read_text(encoding="utf-8")
+    seen: Set[Path] = set()
+
+    def expand(path: Path) -> str:
+        path = path.resolve()
+        if path in seen:
+            return ""
+        seen.add(path)
+        text = path.read_text(encoding="utf-8")
+        return _INCLUDE.sub(lambda m: expand(path.parent / m.group(1)), text)
+
+    text = expand(HEADER)
+    assert len(seen) > 1, f"{HEADER} includes no part"
+    return text
 
 
 # --- the header ---------------------------------------------------------------

@@ -98,6 +98,22 @@ fn a_new_program_builds_and_runs_against_make_install() {
     {
         assert!(prefix.join(installed).exists(), "make install did not install {installed}");
     }
+    // The header's parts, each as in the clone.
+    let parts: Vec<PathBuf> = fs::read_dir(repo.join("include/pathconfig"))
+        .expect("include/pathconfig")
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "h"))
+        .collect();
+    assert!(parts.len() >= 5, "{parts:?}");
+    for part in parts {
+        let installed = prefix.join("include/pathconfig").join(part.file_name().unwrap());
+        assert_eq!(
+            fs::read(&installed).ok(),
+            fs::read(&part).ok(),
+            "make install did not install {} as it is in the clone",
+            installed.display()
+        );
+    }
 
     // 2. cargo new app, the README's dependency line, the README's main.rs.
     run(app_cargo(&tmp, &prefix).args(["new", "--vcs", "none", "--offline", "app"]));

@@ -1,14 +1,51 @@
-//! `src/sys.rs` against `include/pathconfig.h`: every constant, the error
-//! struct's fields and every prototype, types translated C -> Rust. The role
-//! git2-rs gives `systest` (ctest), without a dependency.
+//! `src/sys.rs` against `include/pathconfig.h` (the umbrella and the parts it
+//! includes): every constant, the error struct's fields and every prototype,
+//! types translated C -> Rust. The role git2-rs gives `systest` (ctest),
+//! without a dependency.
 
 mod support;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn read_path(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
 
 fn read(rel: &str) -> String {
-    let path = support::repo_root().join(rel);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    read_path(&support::repo_root().join(rel))
+}
+
+/// `include/pathconfig.h` with each `#include "..."` line replaced by the file
+/// it names (relative to the including file, as the C compiler resolves it),
+/// recursively, each file once as its include guard would have it: the whole
+/// C API as one text. `#include <...>` lines (the C library's) stay.
+fn header() -> String {
+    fn expand(path: &Path, seen: &mut BTreeSet<PathBuf>, out: &mut String) {
+        let path = path.canonicalize().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        if !seen.insert(path.clone()) {
+            return;
+        }
+        for line in read_path(&path).lines() {
+            let quoted = line
+                .trim()
+                .strip_prefix("#include")
+                .map(str::trim)
+                .and_then(|rest| rest.strip_prefix('"').and_then(|rest| rest.strip_suffix('"')));
+            match quoted {
+                Some(name) => expand(&path.parent().unwrap().join(name), seen, out),
+                None => {
+                    out.push_str(line);
+                    out.push('\n');
+                }
+            }
+        }
+    }
+    let mut seen = BTreeSet::new();
+    let mut out = String::new();
+    expand(&support::repo_root().join("include/pathconfig.h"), &mut seen, &mut out);
+    assert!(seen.len() > 1, "include/pathconfig.h includes no part");
+    out
 }
 
 /// The header without comments and preprocessor lines other than `#define`.
@@ -129,7 +166,7 @@ fn normalise(t: &str) -> String {
 
 #[test]
 fn constants_match() {
-    let header = header_constants(&header_code(&read("include/pathconfig.h")));
+    let header = header_constants(&header_code(&header()));
     let sys = read("bindings/rust/src/sys.rs");
     assert!(header.len() >= 19, "found only {header:?}");
     let mut missing = Vec::new();
@@ -197,7 +234,7 @@ fn sys_struct(sys: &str, name: &str) -> Vec<(String, String)> {
 
 #[test]
 fn structs_match() {
-    let code = header_code(&read("include/pathconfig.h"));
+    let code = header_code(&header());
     let sys = read("bindings/rust/src/sys.rs");
     // Every struct with a body: its fields, in order.
     let names: Vec<&str> = code
@@ -232,7 +269,7 @@ fn structs_match() {
 
 #[test]
 fn callback_types_match() {
-    let code = header_code(&read("include/pathconfig.h")).replace('\n', " ");
+    let code = header_code(&header()).replace('\n', " ");
     let sys = read("bindings/rust/src/sys.rs").replace('\n', " ");
     for typedef in code.split("typedef ").skip(1).filter(|t| t.contains("(*")) {
         let typedef = typedef.split(';').next().unwrap();
@@ -256,7 +293,7 @@ fn callback_types_match() {
 
 #[test]
 fn prototypes_match() {
-    let header = header_prototypes(&header_code(&read("include/pathconfig.h")));
+    let header = header_prototypes(&header_code(&header()));
     let sys = sys_prototypes(&read("bindings/rust/src/sys.rs"));
     assert!(header.len() >= 41, "found only {} prototypes in the header", header.len());
     let mut problems = Vec::new();

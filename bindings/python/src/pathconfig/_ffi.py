@@ -279,7 +279,7 @@ def _check_optional_owned_text(result: Optional[int], func: Any, args: Tuple[Any
 
 Signature = Tuple[Sequence[Any], Any, Optional[Callable[..., Any]]]
 
-#: name -> (argtypes, restype, errcheck), in the header's order.
+#: name -> (argtypes, restype, errcheck), grouped by the header's sections.
 SIGNATURES: Dict[str, Signature] = {
     # Version and errors
     "pathconfig_version": ([], c_char_p, _check_borrowed_text),

@@ -1,6 +1,6 @@
 """A configuration kept current from several sources: :class:`Loader`, over
-``pathconfig_loader`` (include/pathconfig.h, "Loader: sources, cache and live
-updates").
+``pathconfig_loader`` (include/pathconfig/loader.h, "Loader: sources, cache
+and live updates").
 
 Its sources and options are in :mod:`pathconfig._sources`, its events and
 the callback trampoline in :mod:`pathconfig._events`. The library keeps the

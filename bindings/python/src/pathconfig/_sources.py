@@ -3,8 +3,8 @@ frozen dataclasses (:class:`FileSource`, :class:`ServerSource`,
 :class:`DataSource`; plain ``dict`` in the C form are accepted too), and its
 options, given as keyword arguments. Both are checked for type here and
 serialised with :func:`json.dumps` to the C ``sources_json`` and
-``options_json`` (include/pathconfig.h, "Loader: sources, cache and live
-updates"); the library checks the values.
+``options_json`` (include/pathconfig/loader.h, "Loader: sources, cache and
+live updates"); the library checks the values.
 """
 
 from __future__ import annotations

@@ -1,0 +1,127 @@
+/*
+ * pathconfig/catalog.h -- what this library knows: profiles, backends,
+ * typed keys.
+ *
+ * Part of libpathconfig's C API: include <pathconfig.h>, not this file. The
+ * conventions stated there (handles, ownership, text, errors) hold here.
+ */
+#ifndef PATHCONFIG_CATALOG_H
+#define PATHCONFIG_CATALOG_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------
+ * What this library knows: profiles, backends, typed keys
+ *
+ * The names options_json accepts and the typed keys with their kinds, allowed
+ * values and defaults, listed by the library itself, so that a host needs no
+ * copy of its own (as sqlite3_compileoption_get lists compile options):
+ *
+ *     for (size_t i = 0; i < pathconfig_typed_key_count(); i++)
+ *         printf("%s %s\n", pathconfig_typed_key_name(i),
+ *                pathconfig_typed_key_kind(i) == PATHCONFIG_TYPED_BOOL ? "bool" : "string");
+ *
+ * An index runs from 0 to the count minus one; one out of range is
+ * PATHCONFIG_E_ARGUMENT. A `profile` argument is a name pathconfig_profile_name
+ * returns; NULL or another name is PATHCONFIG_E_ARGUMENT. Every string
+ * returned is static. The counts never fail and leave the last error alone.
+ * ------------------------------------------------------------------------- */
+
+/** pathconfig_typed_key_kind: how a typed key is read. */
+#define PATHCONFIG_TYPED_STRING 1  /**< Any string (pathconfig_result_typed_string); may have no value. */
+#define PATHCONFIG_TYPED_BOOL   2  /**< A boolean (pathconfig_result_typed_bool). */
+#define PATHCONFIG_TYPED_ENUM   3  /**< One of the allowed values (pathconfig_result_typed_string); always has one. */
+
+/**
+ * The number of profiles.
+ * @return at least 1; profile 0 is the default.
+ */
+PATHCONFIG_API size_t pathconfig_profile_count(void);
+
+/**
+ * The i-th profile's name, as options_json's "profile" takes it, e.g.
+ * "hotwire-ios".
+ * @return static; NULL when i is out of range (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API const char *pathconfig_profile_name(size_t i);
+
+/**
+ * The platform whose typed accessors and defaults the i-th profile uses:
+ * "ios" or "android".
+ * @return static; NULL when i is out of range (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API const char *pathconfig_profile_platform(size_t i);
+
+/**
+ * The number of regex backends built into this library.
+ * @return at least 1; backend 0 is the default.
+ */
+PATHCONFIG_API size_t pathconfig_backend_count(void);
+
+/**
+ * The i-th backend built into this library, as options_json's "backend"
+ * takes it, e.g. "pcre2".
+ * @return static; NULL when i is out of range (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API const char *pathconfig_backend_name(size_t i);
+
+/**
+ * The number of typed keys (the table under "Typed accessors of a result").
+ */
+PATHCONFIG_API size_t pathconfig_typed_key_count(void);
+
+/**
+ * The i-th typed key's name, as pathconfig_result_typed_string and
+ * pathconfig_result_typed_bool take it, e.g. "presentation".
+ * @return static; NULL when i is out of range (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API const char *pathconfig_typed_key_name(size_t i);
+
+/**
+ * How the i-th typed key is read.
+ * @return PATHCONFIG_TYPED_STRING, _BOOL or _ENUM (a newer library may add
+ *         kinds); -PATHCONFIG_E_ARGUMENT when i is out of range.
+ */
+PATHCONFIG_API int pathconfig_typed_key_kind(size_t i);
+
+/**
+ * The number of values the i-th typed key allows under profile (an enum key's
+ * values; 0 for the other kinds).
+ * @return the count; 0 also on failure (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API size_t pathconfig_typed_key_value_count(size_t i, const char *profile);
+
+/**
+ * The j-th value the i-th typed key allows under profile, in lower case as the
+ * typed accessors return it, e.g. "modal".
+ * @return static; NULL when i or j is out of range or profile unknown
+ *         (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API const char *pathconfig_typed_key_value(size_t i, const char *profile, size_t j);
+
+/**
+ * The value pathconfig_result_typed_string gives the i-th typed key (a string
+ * or enum key) under profile when the key is missing, mistyped or unknown.
+ * @return static; NULL when the key has no default (last error cleared: code
+ *         0), or on failure: PATHCONFIG_E_ARGUMENT (i out of range, profile
+ *         unknown), _TYPE (a bool key).
+ */
+PATHCONFIG_API const char *pathconfig_typed_key_default_string(size_t i, const char *profile);
+
+/**
+ * The value pathconfig_result_typed_bool gives the i-th typed key (a bool
+ * key) under profile when the key is missing, mistyped or unknown.
+ * @return 1 or 0; -PATHCONFIG_E_ARGUMENT (i out of range, profile unknown) or
+ *         -PATHCONFIG_E_TYPE (a string or enum key).
+ */
+PATHCONFIG_API int pathconfig_typed_key_default_bool(size_t i, const char *profile);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PATHCONFIG_CATALOG_H */

@@ -1,0 +1,155 @@
+/*
+ * pathconfig/common.h -- what every part needs: the version macros,
+ * PATHCONFIG_API, the status codes, the handle and error types, the version
+ * and error functions, and pathconfig_free_string.
+ *
+ * Part of libpathconfig's C API: include <pathconfig.h>, not this file. The
+ * conventions stated there (handles, ownership, text, errors) hold here.
+ */
+#ifndef PATHCONFIG_COMMON_H
+#define PATHCONFIG_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---------------------------------------------------------------------------
+ * Version
+ * ------------------------------------------------------------------------- */
+
+/** The version of this header, "MAJOR.MINOR.PATCH". */
+#define PATHCONFIG_VERSION "0.1.0"
+#define PATHCONFIG_VERSION_MAJOR 0
+#define PATHCONFIG_VERSION_MINOR 1
+#define PATHCONFIG_VERSION_PATCH 0
+/** MAJOR * 1000000 + MINOR * 1000 + PATCH; compare with pathconfig_version_number(). */
+#define PATHCONFIG_VERSION_NUMBER 1000
+
+/* ---------------------------------------------------------------------------
+ * Linkage
+ * ------------------------------------------------------------------------- */
+
+#if defined(__GNUC__) && __GNUC__ >= 4
+#  define PATHCONFIG_API extern __attribute__((visibility("default")))
+#else
+#  define PATHCONFIG_API extern
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------
+ * Status codes
+ *
+ * `pathconfig_error.code` holds one of these. The value getters return
+ * PATHCONFIG_FOUND / PATHCONFIG_NOT_FOUND, or a code negated (e.g.
+ * -PATHCONFIG_E_TYPE). The numbers are stable; new codes are only appended.
+ * Codes 1 to 7 are load failures, 8 to 11 failures of any call, 12 to 14
+ * the loader's (its events and pathconfig_loader_load/_refresh also report
+ * codes 1 to 7 for a source that does not load).
+ * ------------------------------------------------------------------------- */
+
+#define PATHCONFIG_OK          0  /**< Success. */
+#define PATHCONFIG_E_JSON      1  /**< The document is not JSON (or not UTF-8); line/column say where. */
+#define PATHCONFIG_E_SCHEMA    2  /**< JSON, but not a path configuration (missing or mistyped key); line/column, and rule_index/pattern_index when a rule is at fault. */
+#define PATHCONFIG_E_REGEX     3  /**< A pattern the regex engine rejects; rule_index, pattern_index, line/column of the pattern string; the message gives the offset in the pattern. */
+#define PATHCONFIG_E_OPTIONS   4  /**< options_json is malformed, has an unknown key or a bad value (e.g. an unknown profile). */
+#define PATHCONFIG_E_IO        5  /**< The file could not be opened or read; os_error holds errno. */
+#define PATHCONFIG_E_LIMIT     6  /**< The input exceeds a limit: document size, nesting depth, rule or pattern counts, pattern length. */
+#define PATHCONFIG_E_BACKEND   7  /**< The requested regex backend is not built into this library ("foundation" never is). */
+#define PATHCONFIG_E_ARGUMENT  8  /**< A NULL, non-UTF-8 or out-of-range argument, or an unknown typed key. */
+#define PATHCONFIG_E_NOMEM     9  /**< The library could not allocate a string it returns. */
+#define PATHCONFIG_E_INTERNAL 10  /**< A bug in libpathconfig; please report it. */
+#define PATHCONFIG_E_TYPE     11  /**< A value getter found the key with another JSON type (or a typed accessor of the other kind was used). */
+#define PATHCONFIG_E_DOWNLOAD 12  /**< A download brought no usable response: libcurl missing, connection, timeout, a status other than 200/304, a body too large or cut short; the loader event's `reason` and `http_status` say which. */
+#define PATHCONFIG_E_CACHE    13  /**< A cache file was ignored (corrupt, unreadable) or could not be written; a warning, never fatal. */
+#define PATHCONFIG_E_MISUSE   14  /**< A call the object's state forbids: pathconfig_loader_load/_refresh from inside that loader's own callback (refused before doing or starting anything). */
+
+/** A value getter found the key (the out value is written). */
+#define PATHCONFIG_FOUND       1
+/** A value getter did not find the key (not an error: the last error is cleared). */
+#define PATHCONFIG_NOT_FOUND   0
+
+/* ---------------------------------------------------------------------------
+ * Types
+ * ------------------------------------------------------------------------- */
+
+/**
+ * A loaded configuration: immutable, thread-safe, reference-counted.
+ * CONSTRUCTORS pathconfig_load_json, pathconfig_load_file, pathconfig_retain;
+ * DESTRUCTOR pathconfig_release.
+ */
+typedef struct pathconfig pathconfig;
+
+/**
+ * The merged properties of one URL: immutable, independent of the
+ * configuration it came from (it may outlive pathconfig_release of it).
+ * CONSTRUCTOR pathconfig_resolve; DESTRUCTOR pathconfig_result_free.
+ */
+typedef struct pathconfig_result pathconfig_result;
+
+/**
+ * Why a call failed. Caller-allocated (e.g. on the stack); the library fills
+ * it on failure and clears it (code 0, message "", positions 0, indices -1,
+ * os_error 0) on success. Nothing in it needs freeing. Fields are only ever
+ * appended.
+ */
+typedef struct pathconfig_error {
+    int  code;           /**< 0 = ok, else a PATHCONFIG_E_* constant. */
+    int  line, column;   /**< 1-based position in the JSON document (column in Unicode scalars), 0 when not applicable. */
+    char message[512];   /**< NUL-terminated UTF-8, human readable; does not repeat line and column (print "LINE:COLUMN: MESSAGE" when line > 0). Cut at a character boundary if longer. */
+    int  rule_index;     /**< 0-based index of the rule at fault, -1 when not applicable. */
+    int  pattern_index;  /**< 0-based index of the pattern within that rule, -1 when not applicable. */
+    int  os_error;       /**< For PATHCONFIG_E_IO, the errno(3) value of the failed system call (ENOENT, EACCES, EISDIR, ...), to classify the failure without reading the message; 0 otherwise. */
+} pathconfig_error;
+
+/* ---------------------------------------------------------------------------
+ * Version and errors
+ * ------------------------------------------------------------------------- */
+
+/**
+ * The library's version string, e.g. "0.1.0".
+ * @return static; never NULL. Compare with PATHCONFIG_VERSION to detect a
+ *         header/library mismatch.
+ */
+PATHCONFIG_API const char *pathconfig_version(void);
+
+/**
+ * The library's version as MAJOR * 1000000 + MINOR * 1000 + PATCH.
+ * @return the number PATHCONFIG_VERSION_NUMBER had when the library was built.
+ */
+PATHCONFIG_API int pathconfig_version_number(void);
+
+/**
+ * The outcome of the calling thread's last call that can fail.
+ * Every such call sets it (on failure) or clears it to code 0 (on success),
+ * so read it right after the call you want to diagnose.
+ * @return borrowed from the calling thread: valid until the thread's next
+ *         pathconfig_* call or its exit. Never NULL.
+ */
+PATHCONFIG_API const pathconfig_error *pathconfig_last_error(void);
+
+/**
+ * The name of a status code, e.g. "PATHCONFIG_E_JSON" for 1.
+ * @param code a PATHCONFIG_* code, or its negation as the getters return it.
+ * @return static; never NULL; "PATHCONFIG_E_UNKNOWN" for a code this library
+ *         does not know.
+ */
+PATHCONFIG_API const char *pathconfig_error_name(int code);
+
+/* ---------------------------------------------------------------------------
+ * Strings the library allocates
+ * ------------------------------------------------------------------------- */
+
+/**
+ * DESTRUCTOR. Frees a string returned as `char *` by this library
+ * (pathconfig_properties, _settings, _explain, _warnings, _matched_string).
+ * It is free(3); NULL is a no-op. Never pass a borrowed `const char *`.
+ */
+PATHCONFIG_API void pathconfig_free_string(char *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PATHCONFIG_COMMON_H */

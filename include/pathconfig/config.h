@@ -1,0 +1,264 @@
+/*
+ * pathconfig/config.h -- a configuration: loading it, resolving URLs against
+ * it, inspecting it.
+ *
+ * Part of libpathconfig's C API: include <pathconfig.h>, not this file. The
+ * conventions stated there (handles, ownership, text, errors) hold here.
+ */
+#ifndef PATHCONFIG_CONFIG_H
+#define PATHCONFIG_CONFIG_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------
+ * Loading
+ *
+ * options_json is NULL (or blank) for the defaults, or a JSON object with any
+ * of these keys; unknown keys and bad values fail with PATHCONFIG_E_OPTIONS:
+ *   "profile"             "hotwire-ios" (default), "turbo-ios",
+ *                         "hotwire-android", "turbo-android": the app whose
+ *                         reading of the file is reproduced
+ *                         (pathconfig_profile_name lists them).
+ *   "match_query_strings" true, false or null (the profile's default: on for
+ *                         all but turbo-ios): append "?query" to URL paths.
+ *   "backend"             "pcre2" (the default and the only backend built in,
+ *                         see pathconfig_backend_name; "foundation" fails with
+ *                         PATHCONFIG_E_BACKEND).
+ *   "lenient"             false (default): an invalid pattern fails the load;
+ *                         true: it is skipped with a warning, as the apps do.
+ * ------------------------------------------------------------------------- */
+
+/**
+ * CONSTRUCTOR. Loads a configuration from JSON text in memory.
+ * @param json          the document, UTF-8; need not be NUL-terminated. Not
+ *                      retained: the caller may free it when this returns.
+ * @param len           its length in bytes.
+ * @param options_json  NUL-terminated options (see above), or NULL.
+ * @param err           filled on failure, cleared on success; may be NULL.
+ * @return a new handle (reference count 1), caller frees with
+ *         pathconfig_release; NULL on failure with code PATHCONFIG_E_JSON,
+ *         _SCHEMA, _REGEX, _OPTIONS, _LIMIT, _BACKEND or _ARGUMENT (json NULL,
+ *         options_json not UTF-8).
+ */
+PATHCONFIG_API pathconfig *pathconfig_load_json(const char *json, size_t len,
+                                                const char *options_json,
+                                                pathconfig_error *err);
+
+/**
+ * CONSTRUCTOR. Loads a configuration from a file.
+ * @param path          the file's path, NUL-terminated UTF-8.
+ * @param options_json  NUL-terminated options (see above), or NULL.
+ * @param err           filled on failure, cleared on success; may be NULL.
+ * @return a new handle (reference count 1), caller frees with
+ *         pathconfig_release; NULL on failure with the codes of
+ *         pathconfig_load_json, or PATHCONFIG_E_IO (err->os_error holds
+ *         the errno of the open(2) or read(2) that failed).
+ */
+PATHCONFIG_API pathconfig *pathconfig_load_file(const char *path,
+                                                const char *options_json,
+                                                pathconfig_error *err);
+
+/**
+ * CONSTRUCTOR. Adds a reference to a configuration (thread-safe), e.g. to
+ * hand it to another thread or object that releases it independently. The
+ * caller must itself hold a reference to cfg during the call.
+ * @return cfg itself, which the caller must pass to pathconfig_release once
+ *         more; NULL (PATHCONFIG_E_ARGUMENT) when cfg is NULL.
+ */
+PATHCONFIG_API pathconfig *pathconfig_retain(pathconfig *cfg);
+
+/**
+ * DESTRUCTOR. Drops a reference; the configuration is freed with the last
+ * one. Results resolved from it stay valid. NULL is a no-op.
+ */
+PATHCONFIG_API void pathconfig_release(pathconfig *cfg);
+
+/* ---------------------------------------------------------------------------
+ * Resolving
+ *
+ * url_or_path is an absolute URL ("https://example.com/messages/new?x=1") or
+ * a path ("/messages/new"), NUL-terminated UTF-8. A URL is reduced to the
+ * string the patterns see as the profile's app does (see
+ * pathconfig_matched_string); a string without a scheme is matched as given.
+ * Lookups are cached per matched string, so repeating a URL is cheap.
+ * ------------------------------------------------------------------------- */
+
+/**
+ * METHOD of pathconfig. The merged properties of every rule matching
+ * url_or_path, in rule order, as a JSON object ("{}" when nothing matches).
+ * @return caller frees with pathconfig_free_string; NULL on failure
+ *         (PATHCONFIG_E_ARGUMENT, _NOMEM; see pathconfig_last_error).
+ */
+PATHCONFIG_API char *pathconfig_properties(const pathconfig *cfg, const char *url_or_path);
+
+/**
+ * CONSTRUCTOR of pathconfig_result. Resolves url_or_path to a result object
+ * whose values are read one key at a time without serialising the whole map.
+ * @param err  filled on failure, cleared on success; may be NULL.
+ * @return caller frees with pathconfig_result_free; NULL on failure
+ *         (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API pathconfig_result *pathconfig_resolve(const pathconfig *cfg,
+                                                     const char *url_or_path,
+                                                     pathconfig_error *err);
+
+/**
+ * DESTRUCTOR. Frees a result and every string borrowed from it. NULL is a no-op.
+ */
+PATHCONFIG_API void pathconfig_result_free(pathconfig_result *res);
+
+/**
+ * METHOD of pathconfig_result. The merged properties as a JSON object,
+ * the same text pathconfig_properties returns.
+ * @return borrowed from res (made on first call); NULL on failure
+ *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
+ */
+PATHCONFIG_API const char *pathconfig_result_json(const pathconfig_result *res);
+
+/**
+ * METHOD of pathconfig_result. The number of keys in the merged properties.
+ * @return the count; 0 also when res is NULL (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API size_t pathconfig_result_count(const pathconfig_result *res);
+
+/**
+ * METHOD of pathconfig_result. The i-th key, in the order keys first
+ * appeared in the matching rules (0 <= i < pathconfig_result_count).
+ * @return borrowed from res; NULL on failure (PATHCONFIG_E_ARGUMENT: res NULL
+ *         or i out of range; _NOMEM).
+ */
+PATHCONFIG_API const char *pathconfig_result_key(const pathconfig_result *res, size_t i);
+
+/* ---------------------------------------------------------------------------
+ * Inspecting a configuration
+ * ------------------------------------------------------------------------- */
+
+/**
+ * METHOD of pathconfig. Why url_or_path resolves as it does, as a JSON object:
+ *   "input"           the argument;
+ *   "matched_string"  the string the patterns ran against;
+ *   "rules"           the matching rules in order, each {"index", "pattern",
+ *                     "pattern_index", "description" (when the rule has a
+ *                     string "description" or "comment"), "builtin": true
+ *                     (for a profile's built-in rule)};
+ *   "properties"      the merged properties;
+ *   "limit_exceeded"  (only when any) [{"rule", "pattern_index"}] for searches
+ *                     that ran out of their match budget (counted as no match).
+ * @return caller frees with pathconfig_free_string; NULL on failure
+ *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
+ */
+PATHCONFIG_API char *pathconfig_explain(const pathconfig *cfg, const char *url_or_path);
+
+/**
+ * METHOD of pathconfig. The string the patterns see for url_or_path under the
+ * configuration's profile and options (e.g. "/messages/new?x=1").
+ * @return caller frees with pathconfig_free_string; NULL on failure
+ *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
+ */
+PATHCONFIG_API char *pathconfig_matched_string(const pathconfig *cfg, const char *url_or_path);
+
+/**
+ * METHOD of pathconfig. The document's top-level "settings" as a JSON object
+ * ("{}" when absent or not an object).
+ * @return caller frees with pathconfig_free_string; NULL on failure
+ *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
+ */
+PATHCONFIG_API char *pathconfig_settings(const pathconfig *cfg);
+
+/**
+ * METHOD of pathconfig. What the load noticed but accepted, as a JSON array
+ * ("[]" when nothing) of objects with every one of these keys:
+ *   "kind"           the kind's name (pathconfig_warning_kind_name):
+ *                    "duplicate-key", "skipped-pattern" (lenient only) or
+ *                    "ignored-settings";
+ *   "message"        human readable, without the position;
+ *   "line", "column" 1-based position in the document, or null;
+ *   "rule_index", "pattern_index"  0-based, or null.
+ * The same as structs: pathconfig_warning_count and pathconfig_warning_get.
+ * The library never prints warnings.
+ * @return caller frees with pathconfig_free_string; NULL on failure
+ *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
+ */
+PATHCONFIG_API char *pathconfig_warnings(const pathconfig *cfg);
+
+/* pathconfig_warning.kind: what a load noticed. Numbered from 1 without gaps
+ * and only ever appended, so pathconfig_warning_kind_name(k) for k = 1, 2, ...
+ * lists every kind the library has until it returns NULL. */
+#define PATHCONFIG_WARNING_DUPLICATE_KEY     1  /**< An object repeats a key; the first value is kept. */
+#define PATHCONFIG_WARNING_SKIPPED_PATTERN   2  /**< A lenient load skipped a pattern the engine rejected. */
+#define PATHCONFIG_WARNING_IGNORED_SETTINGS  3  /**< "settings" is not an object and was read as {}. */
+
+/** The `version` of the warning struct this header describes. */
+#define PATHCONFIG_WARNING_VERSION 1
+
+/**
+ * One warning of a load, filled by pathconfig_warning_get into a struct the
+ * caller allocates (e.g. on the stack) with `version` set to
+ * PATHCONFIG_WARNING_VERSION. Fields are only ever appended; a field added in
+ * version N is written when both the caller's and the library's version are
+ * N or more.
+ */
+typedef struct pathconfig_warning {
+    int version;         /**< In: the caller's PATHCONFIG_WARNING_VERSION. Out: the version filled (the smaller of the caller's and the library's). */
+    int kind;            /**< A PATHCONFIG_WARNING_* constant; a newer library may report a kind this header lacks (pathconfig_warning_kind_name names it). */
+    int line, column;    /**< 1-based position in the document (column in Unicode scalars), 0 when not applicable. */
+    int rule_index;      /**< 0-based index of the rule concerned, -1 when not applicable. */
+    int pattern_index;   /**< 0-based index of the pattern within that rule, -1 when not applicable. */
+    const char *message; /**< Human readable, without the position. Borrowed from cfg: valid until its last pathconfig_release. Never NULL. */
+} pathconfig_warning;
+
+/**
+ * METHOD of pathconfig. The number of warnings (pathconfig_warnings' array
+ * length).
+ * @return the count; 0 also when cfg is NULL (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API size_t pathconfig_warning_count(const pathconfig *cfg);
+
+/**
+ * METHOD of pathconfig. Fills *out with the i-th warning
+ * (0 <= i < pathconfig_warning_count), in the order of pathconfig_warnings.
+ * @param out  caller-allocated, its `version` set to PATHCONFIG_WARNING_VERSION.
+ * @return 0; -PATHCONFIG_E_ARGUMENT when cfg or out is NULL, out->version is
+ *         below 1 or i is out of range (*out is then untouched);
+ *         -PATHCONFIG_E_NOMEM.
+ */
+PATHCONFIG_API int pathconfig_warning_get(const pathconfig *cfg, size_t i, pathconfig_warning *out);
+
+/**
+ * The name of a warning kind, as pathconfig_warnings spells it, e.g.
+ * "duplicate-key" for PATHCONFIG_WARNING_DUPLICATE_KEY.
+ * @return static; NULL for a number this library does not know
+ *         (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API const char *pathconfig_warning_kind_name(int kind);
+
+/**
+ * METHOD of pathconfig. The number of rules, the profile's built-in rules
+ * included (hotwire-ios and hotwire-android append three).
+ * @return the count; 0 also when cfg is NULL (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API size_t pathconfig_rule_count(const pathconfig *cfg);
+
+/**
+ * METHOD of pathconfig. The number of rules the document itself has
+ * (built-ins excluded).
+ * @return the count; 0 also when cfg is NULL (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API size_t pathconfig_document_rule_count(const pathconfig *cfg);
+
+/**
+ * METHOD of pathconfig. The profile the configuration was loaded with, e.g.
+ * "hotwire-ios".
+ * @return static; NULL on failure (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API const char *pathconfig_profile(const pathconfig *cfg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PATHCONFIG_CONFIG_H */
