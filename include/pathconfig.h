@@ -73,6 +73,8 @@
  *   pathconfig/catalog.h  what this library knows: profiles, backends, typed
  *                         keys
  *   pathconfig/loader.h   the loader: sources, cache, live updates, callbacks
+ *   pathconfig/rules.h    request lookups: HTTP methods, rules added from
+ *                         code (predicates, configurers), invalidation
  */
 #ifndef PATHCONFIG_H
 #define PATHCONFIG_H
@@ -82,5 +84,6 @@
 #include "pathconfig/result.h"
 #include "pathconfig/catalog.h"
 #include "pathconfig/loader.h"
+#include "pathconfig/rules.h"
 
 #endif /* PATHCONFIG_H */

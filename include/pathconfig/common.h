@@ -46,7 +46,8 @@ extern "C" {
  * -PATHCONFIG_E_TYPE). The numbers are stable; new codes are only appended.
  * Codes 1 to 7 are load failures, 8 to 11 failures of any call, 12 to 14
  * the loader's (its events and pathconfig_loader_load/_refresh also report
- * codes 1 to 7 for a source that does not load).
+ * codes 1 to 7 for a source that does not load), 15 a lookup whose rule from
+ * code failed (see pathconfig/rules.h).
  * ------------------------------------------------------------------------- */
 
 #define PATHCONFIG_OK          0  /**< Success. */
@@ -64,6 +65,7 @@ extern "C" {
 #define PATHCONFIG_E_DOWNLOAD 12  /**< A download brought no usable response: libcurl missing, connection, timeout, a status other than 200/304, a body too large or cut short; the loader event's `reason` and `http_status` say which. */
 #define PATHCONFIG_E_CACHE    13  /**< A cache file was ignored (corrupt, unreadable) or could not be written; a warning, never fatal. */
 #define PATHCONFIG_E_MISUSE   14  /**< A call the object's state forbids: pathconfig_loader_load/_refresh from inside that loader's own callback (refused before doing or starting anything). */
+#define PATHCONFIG_E_CALLBACK 15  /**< A host predicate or configurer of a rule added with pathconfig_add_rule reported failure; rule_index names the rule, the message says what the callback said (pathconfig_request_fail). */
 
 /** A value getter found the key (the out value is written). */
 #define PATHCONFIG_FOUND       1
@@ -75,7 +77,8 @@ extern "C" {
  * ------------------------------------------------------------------------- */
 
 /**
- * A loaded configuration: immutable, thread-safe, reference-counted.
+ * A loaded configuration: thread-safe, reference-counted; immutable but for
+ * the rules a host adds from code and its memoised results (pathconfig/rules.h).
  * CONSTRUCTORS pathconfig_load_json, pathconfig_load_file, pathconfig_retain;
  * DESTRUCTOR pathconfig_release.
  */

@@ -20,9 +20,10 @@ extern "C" {
  * options_json is NULL (or blank) for the defaults, or a JSON object with any
  * of these keys; unknown keys and bad values fail with PATHCONFIG_E_OPTIONS:
  *   "profile"             "hotwire-ios" (default), "turbo-ios",
- *                         "hotwire-android", "turbo-android": the app whose
- *                         reading of the file is reproduced
- *                         (pathconfig_profile_name lists them).
+ *                         "hotwire-android", "turbo-android", "siesta": the
+ *                         app whose reading of the file is reproduced
+ *                         (pathconfig_profile_name lists them; "siesta"
+ *                         runs patterns over the whole URL, as Siesta does).
  *   "match_query_strings" true, false or null (the profile's default: on for
  *                         all but turbo-ios): append "?query" to URL paths.
  *   "backend"             "pcre2" (the default and the only backend built in,
@@ -30,6 +31,15 @@ extern "C" {
  *                         PATHCONFIG_E_BACKEND).
  *   "lenient"             false (default): an invalid pattern fails the load;
  *                         true: it is skipped with a warning, as the apps do.
+ *   "base_url"            null (default) or an absolute URL with a host and
+ *                         no query, fragment, user information or "*":
+ *                         relative globs and inputs without a scheme resolve
+ *                         against it, and a relative glob never matches a
+ *                         URL on another scheme, host or port.
+ *   "merge"               "shallow" (default: later rules replace whole
+ *                         top-level keys, as the apps do) or "deep" (each
+ *                         rule's properties apply as a JSON Merge Patch,
+ *                         RFC 7396: nested objects merge, null removes a key).
  * ------------------------------------------------------------------------- */
 
 /**
@@ -83,8 +93,12 @@ PATHCONFIG_API void pathconfig_release(pathconfig *cfg);
  * url_or_path is an absolute URL ("https://example.com/messages/new?x=1") or
  * a path ("/messages/new"), NUL-terminated UTF-8. A URL is reduced to the
  * string the patterns see as the profile's app does (see
- * pathconfig_matched_string); a string without a scheme is matched as given.
- * Lookups are cached per matched string, so repeating a URL is cheap.
+ * pathconfig_matched_string); a string without a scheme is resolved against
+ * the "base_url" option when there is one, and matched as given otherwise.
+ * These functions look up a GET request (pathconfig_resolve_request in
+ * pathconfig/rules.h takes a method). Lookups are memoised per method and
+ * matched string, so repeating a URL is cheap. They fail with
+ * PATHCONFIG_E_CALLBACK only when a rule added from code reports failure.
  * ------------------------------------------------------------------------- */
 
 /**
@@ -191,6 +205,7 @@ PATHCONFIG_API char *pathconfig_warnings(const pathconfig *cfg);
 #define PATHCONFIG_WARNING_DUPLICATE_KEY     1  /**< An object repeats a key; the first value is kept. */
 #define PATHCONFIG_WARNING_SKIPPED_PATTERN   2  /**< A lenient load skipped a pattern the engine rejected. */
 #define PATHCONFIG_WARNING_IGNORED_SETTINGS  3  /**< "settings" is not an object and was read as {}. */
+#define PATHCONFIG_WARNING_NOT_PORTABLE      4  /**< A rule uses "globs" or "methods", which the profile's mobile app does not read: it would reject the file or answer differently. */
 
 /** The `version` of the warning struct this header describes. */
 #define PATHCONFIG_WARNING_VERSION 1
