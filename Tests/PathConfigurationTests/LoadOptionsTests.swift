@@ -16,10 +16,14 @@ struct LoadOptionsTests {
 
     @Test("every key is read")
     func keys() throws {
-        let o = try LoadOptions(json: "{\"profile\": \"turbo-android\", \"match_query_strings\": false, \"backend\": \"pcre2\", \"lenient\": true}")
+        let o = try LoadOptions(json: "{\"profile\": \"turbo-android\", \"match_query_strings\": false, \"backend\": \"pcre2\", \"lenient\": true, \"base_url\": \"https://API.example.com/v1\", \"merge\": \"deep\", \"result_cache_size\": 0}")
         #expect(o.profile == .turboAndroid)
         #expect(o.matchQueryStrings == false)
         #expect(o.lenient)
+        #expect(o.baseURL?.string == "https://api.example.com/v1/")
+        #expect(o.merge == .deep)
+        #expect(o.limits.resultCacheCapacity == 0)
+        #expect(Set(LoadOptions.jsonKeys) == ["profile", "match_query_strings", "backend", "lenient", "base_url", "merge", "result_cache_size"])
     }
 
     @Test("unknown keys and bad values are errors, never ignored", arguments: [
@@ -31,6 +35,11 @@ struct LoadOptionsTests {
         ("{\"backend\": \"re2\"}", .invalidOption, "unknown backend"),
         ("{\"backend\": \"foundation\"}", .backendUnavailable, "not built into this library"),
         ("[1]", .invalidOption, "must be a JSON object"),
+        ("{\"base_url\": \"/v1\"}", .invalidOption, "option \"base_url\" \"/v1\" is not an absolute URL"),
+        ("{\"base_url\": 1}", .invalidOption, "a URL string or null"),
+        ("{\"merge\": \"deeper\"}", .invalidOption, "unknown merge mode \"deeper\"; expected one of shallow, deep"),
+        ("{\"result_cache_size\": -1}", .invalidOption, "a whole number of entries"),
+        ("{\"result_cache_size\": 1.5}", .invalidOption, "a whole number of entries"),
         ("{\"profile\": ", .invalidOption, "not valid JSON"),
         // Quoted input is JSON-escaped: a NUL cannot cut the message short for C hosts.
         ("{\"a\\u0000b\\n\": 1}", .invalidOption, "unknown option \"a\\u0000b\\n\"; known options"),

@@ -40,6 +40,9 @@ extern "C" {
  *                         top-level keys, as the apps do) or "deep" (each
  *                         rule's properties apply as a JSON Merge Patch,
  *                         RFC 7396: nested objects merge, null removes a key).
+ *   "result_cache_size"   entries of the per-lookup result cache (default
+ *                         512; 0 turns it off, for honest benchmarks and for
+ *                         hosts that never repeat a URL).
  * ------------------------------------------------------------------------- */
 
 /**
