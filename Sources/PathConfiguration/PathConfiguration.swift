@@ -100,8 +100,8 @@ public final class PathConfiguration: Sendable {
     /// predicates receive.
     public func requestURL(for urlOrPath: String) -> String { target(urlOrPath).url }
 
-    private func target(_ input: String) -> RequestTarget {
-        RequestTarget(input, profile: options.profile, matchQueryStrings: options.effectiveMatchQueryStrings, base: options.baseURL)
+    private func target(_ input: String) -> Lookup {
+        Lookup(input, profile: options.profile, matchQueryStrings: options.effectiveMatchQueryStrings, base: options.baseURL)
     }
 
     /// The merged properties for a URL or path requested with `method` (GET
@@ -116,8 +116,15 @@ public final class PathConfiguration: Sendable {
         let key = ResultCache.Key(method: method, patternSubject: target.patternSubject,
                                   url: filesUseURL || !host.isEmpty ? target.url : nil)
         return try cache.value(for: key) { () throws(ResolveError) in
-            let evaluation = try Resolver.evaluate(file: file, host: host, subjects: LookupSubjects(target), method: method, merge: options.merge)
-            return PathProperties(evaluation.properties, platform: options.profile.platform)
+            guard host.isEmpty else {
+                let evaluation = try Resolver.evaluate(file: file, host: host, subjects: target, method: method, merge: options.merge)
+                return PathProperties(evaluation.properties, platform: options.profile.platform)
+            }
+            // File rules only: the result depends on which rules matched, nothing else.
+            let matches = file.matches(target, method: method)
+            return cache.value(forRules: ResultCache.RuleSet(matches)) {
+                PathProperties(Resolver.merge(matches, of: file.rules, by: options.merge), platform: options.profile.platform)
+            }
         }
     }
 
@@ -160,11 +167,11 @@ public final class PathConfiguration: Sendable {
     }
 
     private func evaluate(_ urlOrPath: String, method: String?) throws(ResolveError)
-        -> (RequestTarget, Evaluation, [CompiledHostRule], String) {
+        -> (Lookup, Evaluation, [CompiledHostRule], String) {
         let method = try Self.normalized(method)
         let target = target(urlOrPath)
         let host = added.withLock { $0 }
-        let evaluation = try Resolver.evaluate(file: file, host: host, subjects: LookupSubjects(target), method: method, merge: options.merge)
+        let evaluation = try Resolver.evaluate(file: file, host: host, subjects: target, method: method, merge: options.merge)
         return (target, evaluation, host, method)
     }
 

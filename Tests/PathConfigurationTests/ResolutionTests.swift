@@ -29,14 +29,15 @@ struct ResolutionTests {
         #expect(e.json == "{\"input\":\"https://x.dev/a/edit/?q=1\",\"method\":\"GET\",\"url\":\"https://x.dev/a/edit/?q=1\",\"matched_string\":\"/a/edit\",\"rules\":[{\"index\":0,\"pattern\":\".*\",\"pattern_index\":0},{\"index\":1,\"pattern\":\"/edit$\",\"pattern_index\":1,\"description\":\"forms\"}],\"properties\":{\"context\":\"modal\",\"nested\":{\"b\":2},\"n\":1}}")
     }
 
-    @Test("repeated lookups share one cached result")
+    @Test("repeated lookups share one cached result; with the lookup cache off, lookups matching the same rules still share one")
     func cache() throws {
         let config = try PathConfiguration(json: json)
         #expect(config.properties(for: "/x/new") === config.properties(for: "https://other.host/x/new"))
         var limits = Limits()
         limits.resultCacheCapacity = 0
         let uncached = try PathConfiguration(json: json, options: LoadOptions(limits: limits))
-        #expect(uncached.properties(for: "/x/new") !== uncached.properties(for: "/x/new"))
+        #expect(uncached.properties(for: "/x/new") === uncached.properties(for: "/y/new"), "one result per set of matching rules")
+        #expect(uncached.properties(for: "/x/new") !== uncached.properties(for: "/x"))
         #expect(uncached.properties(for: "/x/new").json == config.properties(for: "/x/new").json)
     }
 

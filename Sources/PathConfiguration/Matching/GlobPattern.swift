@@ -13,7 +13,7 @@
 ///   its `?`: the query string is ignored.
 ///
 /// Scheme and host compare case-insensitively: the base URL, an absolute
-/// glob's host and the URL matched (`RequestTarget.globSubject`) all have
+/// glob's host and the URL matched (`Lookup.globSubject`) all have
 /// them lower-cased. Paths stay case-sensitive.
 public enum GlobPattern {
     /// The regular expression (ICU syntax, which every backend reads) for `glob`.

@@ -1,6 +1,6 @@
 /// What a host predicate or configurer is told about the lookup it runs for.
 public struct RuleRequest: Sendable, Hashable {
-    /// The URL as a request would be made (`RequestTarget.url`): relative
+    /// The URL as a request would be made (`Lookup.url`): relative
     /// inputs resolved against the base URL, scheme lower-cased, percent-encoded
     /// as Foundation's `URL(string:)` would.
     public let url: String

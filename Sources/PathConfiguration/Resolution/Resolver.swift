@@ -1,29 +1,3 @@
-/// The strings one lookup matches against, each prepared for the engines
-/// only when a pattern or glob first needs it.
-final class LookupSubjects {
-    let target: RequestTarget
-    private var patternSubject: MatchSubject?
-    private var globSubject: MatchSubject?
-
-    init(_ target: RequestTarget) { self.target = target }
-
-    /// What the profile's patterns see.
-    var forPatterns: MatchSubject {
-        if let patternSubject { return patternSubject }
-        let s = MatchSubject(target.patternSubject)
-        patternSubject = s
-        return s
-    }
-
-    /// What globs see.
-    var forGlobs: MatchSubject {
-        if let globSubject { return globSubject }
-        let s = MatchSubject(target.globSubject)
-        globSubject = s
-        return s
-    }
-}
-
 /// A configuration's rules from the file (and the profile's built-ins),
 /// compiled into one plan for patterns and one for globs.
 struct FileRules: Sendable {
@@ -35,10 +9,16 @@ struct FileRules: Sendable {
     let filtersMethods: Bool
 
     /// The rules that match, in order, whatever the method.
-    func run(_ subjects: LookupSubjects) -> PlanResult {
+    func run(_ subjects: Lookup) -> PlanResult {
         let byPattern = patternPlan.run(subjects.forPatterns)
         guard let globPlan else { return byPattern }
         return byPattern.union(globs: globPlan.run(subjects.forGlobs))
+    }
+
+    /// The rules that apply to a lookup with `method`, in order.
+    func matches(_ subjects: Lookup, method: String) -> [RuleMatch] {
+        let matches = run(subjects).matches
+        return filtersMethods ? matches.filter { rules[$0.ruleIndex].applies(to: method) } : matches
     }
 }
 
@@ -52,7 +32,7 @@ struct CompiledHostRule: Sendable {
 
     /// Whether the rule applies, and through what; searches that ran out of
     /// their budget are added to `limitExceeded`.
-    func match(_ subjects: LookupSubjects, _ request: RuleRequest, limitExceeded: inout [RuleMatch]) throws(ResolveError) -> RuleMatch? {
+    func match(_ subjects: Lookup, _ request: RuleRequest, limitExceeded: inout [RuleMatch]) throws(ResolveError) -> RuleMatch? {
         var found: RuleMatch?
         if !patterns.isEmpty || !globs.isEmpty {
             found = first(patterns, in: subjects.forPatterns, kind: .pattern, limitExceeded: &limitExceeded)
@@ -97,17 +77,24 @@ struct Evaluation {
 /// then rules added from code), each one's fixed properties merged by the
 /// `MergeMode`, then its configurer, if any, run on the result so far.
 enum Resolver {
-    static func evaluate(file: FileRules, host: [CompiledHostRule], subjects: LookupSubjects, method: String,
+    /// The properties of `matches` (rules of `rules`), merged in order.
+    static func merge(_ matches: [RuleMatch], of rules: [Rule], by mode: MergeMode) -> JSONObject {
+        var merged = JSONObject()
+        for m in matches {
+            let properties = rules[m.ruleIndex].properties
+            if merged.isEmpty && mode == .shallow { merged = properties } else { mode.apply(properties, to: &merged) }
+        }
+        return merged
+    }
+
+    static func evaluate(file: FileRules, host: [CompiledHostRule], subjects: Lookup, method: String,
                          merge: MergeMode) throws(ResolveError) -> Evaluation {
         let planned = file.run(subjects)
         var out = Evaluation(limitExceeded: planned.limitExceeded)
         out.matches = file.filtersMethods ? planned.matches.filter { file.rules[$0.ruleIndex].applies(to: method) } : planned.matches
-        for m in out.matches {
-            let properties = file.rules[m.ruleIndex].properties
-            if out.properties.isEmpty && merge == .shallow { out.properties = properties } else { merge.apply(properties, to: &out.properties) }
-        }
+        out.properties = Self.merge(out.matches, of: file.rules, by: merge)
         guard !host.isEmpty else { return out }
-        let request = RuleRequest(url: subjects.target.url, method: method)
+        let request = RuleRequest(url: subjects.url, method: method)
         for h in host where h.rule.applies(to: method) {
             guard let m = try h.match(subjects, request, limitExceeded: &out.limitExceeded) else { continue }
             out.matches.append(m)

@@ -1,63 +1,65 @@
-import Synchronization
-
-/// A bounded map from a lookup (method and matched strings) to its resolved
-/// properties, emptied by `invalidate()`.
+/// The memoised results of a configuration, at two levels:
 ///
-/// Lookups of the same path are common (every visit to `/messages/new`), and a
-/// hit skips every regex. When full, the cache is emptied and refilled; that
-/// keeps it simple and bounded. File rules never change, but rules added from
-/// code may read values the host changes: `invalidate()` (Siesta's
-/// `invalidateConfiguration`) drops every entry, and a result computed before
-/// an invalidation is never stored after it.
+/// - per lookup (method, matched string, and the URL when globs or rules
+///   from code need it): a hit skips every regex. Lookups of the same path
+///   are common (every visit to `/messages/new`). `invalidate()` (Siesta's
+///   `invalidateConfiguration`) empties it, so that rules from code run again.
+/// - per set of matching rules (file rules only): the merged properties and
+///   their JSON are made once for each distinct set, so unique URLs that
+///   match the same rules share one result.
 ///
-/// Entries are keyed by the matched strings' UTF-8 bytes, never by `String`:
-/// Swift's `String` equality is Unicode canonical equivalence (`é` equals
-/// `e` + U+0301, `K` equals U+212A KELVIN SIGN), while regexes see code points,
-/// so two strings that compare equal can match different rules.
+/// Lookup keys compare the matched strings' UTF-8 bytes, never `String`
+/// equality: that is Unicode canonical equivalence (`é` equals `e` + U+0301,
+/// `K` equals U+212A KELVIN SIGN), while regexes see code points, so two
+/// strings that compare equal can match different rules.
 final class ResultCache: Sendable {
-    private let capacity: Int
-    private struct State {
-        var entries: [Key: PathProperties] = [:]
-        var generation: UInt64 = 0
+    private let byLookup: ShardedCache
+    private let byRuleSet: ShardedCache
+
+    /// `capacity` lookups (0 turns that level off: `result_cache_size`), and
+    /// `ruleSets` distinct sets of matching rules (kept whatever `capacity`:
+    /// a configuration has few, and each costs one merge and one JSON text).
+    init(capacity: Int, ruleSets: Int = 4096) {
+        byLookup = ShardedCache(capacity: capacity)
+        byRuleSet = ShardedCache(capacity: ruleSets)
     }
-    private let state = Mutex(State())
 
-    init(capacity: Int) { self.capacity = capacity }
-
-    /// The cached result for `key`, or `compute()`'s, remembered unless the
-    /// cache was invalidated meanwhile. An error from `compute` is not remembered.
+    /// The result of a lookup, or `compute()`'s, kept unless invalidated meanwhile.
     func value(for key: Key, compute: () throws(ResolveError) -> PathProperties) throws(ResolveError) -> PathProperties {
-        guard capacity > 0 else { return try compute() }
-        let (hit, generation) = state.withLock { ($0.entries[key], $0.generation) }
-        if let hit { return hit }
-        let value = try compute()
-        state.withLock { s in
-            guard s.generation == generation else { return }
-            if s.entries.count >= capacity { s.entries.removeAll(keepingCapacity: true) }
-            s.entries[key] = value
-        }
-        return value
+        try byLookup.value(for: .lookup(key), shard: key.hash, compute: compute)
     }
 
-    /// Drops every entry; lookups already computing will not store theirs.
-    func invalidate() {
-        state.withLock { s in
-            s.generation &+= 1
-            s.entries.removeAll()
-        }
+    /// The merged result of exactly `rules` (file rules, in order), made once.
+    func value(forRules rules: RuleSet, make: () -> PathProperties) -> PathProperties {
+        byRuleSet.value(for: .ruleSet(rules), shard: rules.hash, compute: make)
     }
+
+    /// Drops every memoised lookup; lookups already computing will not store theirs.
+    func invalidate() { byLookup.invalidate() }
 
     /// What decides a lookup's result: the method, the string patterns see,
-    /// and (when globs or rules from code need it) the URL. Compared and
-    /// hashed by UTF-8 bytes, without copying them.
-    struct Key: Hashable {
+    /// and (when globs or rules from code need it) the URL. Hashed once, by
+    /// UTF-8 bytes, without copying them.
+    struct Key: Hashable, Sendable {
         let method: String
         let patternSubject: String
         let url: String?
+        let hash: Int
+
+        init(method: String, patternSubject: String, url: String?) {
+            self.method = method
+            self.patternSubject = patternSubject
+            self.url = url
+            var hasher = Hasher()
+            hasher.combine(method)
+            Self.combineBytes(patternSubject, into: &hasher)
+            if let url { Self.combineBytes(url, into: &hasher) }
+            hash = hasher.finalize()
+        }
 
         static func == (a: Key, b: Key) -> Bool {
             // Methods are ASCII tokens: String equality is byte equality there.
-            guard a.method == b.method, a.patternSubject.utf8.elementsEqual(b.patternSubject.utf8) else { return false }
+            guard a.hash == b.hash, a.method == b.method, a.patternSubject.utf8.elementsEqual(b.patternSubject.utf8) else { return false }
             switch (a.url, b.url) {
             case (nil, nil): return true
             case let (x?, y?): return x.utf8.elementsEqual(y.utf8)
@@ -65,16 +67,39 @@ final class ResultCache: Sendable {
             }
         }
 
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(method)
-            Self.combineBytes(patternSubject, into: &hasher)
-            if let url { Self.combineBytes(url, into: &hasher) }
-        }
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
         private static func combineBytes(_ s: String, into hasher: inout Hasher) {
             var s = s
             s.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
             hasher.combine(s.utf8.count)
         }
+    }
+
+    /// The rules that matched one lookup, in order, compared by rule index
+    /// (which pattern or glob matched does not change the result).
+    struct RuleSet: Hashable, Sendable {
+        let matches: [RuleMatch]
+        let hash: Int
+
+        init(_ matches: [RuleMatch]) {
+            self.matches = matches
+            var hasher = Hasher()
+            for m in matches { hasher.combine(m.ruleIndex) }
+            hash = hasher.finalize()
+        }
+
+        static func == (a: RuleSet, b: RuleSet) -> Bool {
+            a.hash == b.hash && a.matches.count == b.matches.count
+                && zip(a.matches, b.matches).allSatisfy { $0.ruleIndex == $1.ruleIndex }
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
+
+    /// A key of either level.
+    enum CacheKey: Hashable, Sendable {
+        case lookup(Key)
+        case ruleSet(RuleSet)
     }
 }

@@ -1,0 +1,40 @@
+/// One lookup: what it is about, and the strings patterns and globs run
+/// against, each worked out only when something needs it.
+///
+/// - `patternSubject`: what the profile's patterns see (`Profile.matchedString`),
+///   always needed (it keys the result cache).
+/// - `url`: the URL as a request would be made. An input with a scheme, as
+///   Foundation's `URL(string:)` writes it back (scheme lower-cased; path,
+///   query and fragment percent-encoded only where they hold characters a
+///   URL may not); an input without one resolved against the base URL when
+///   there is one (`/users/1` becomes `https://api.example.com/v1/users/1`)
+///   and taken as given otherwise. Host predicates receive it.
+/// - `globSubject`: `url` with its host lower-cased, for globs.
+///
+/// Used by one thread: a lookup's strings are its own.
+final class Lookup {
+    /// The input, resolved against the base URL when it has no scheme.
+    let absolute: String
+    let patternSubject: String
+
+    init(_ input: String, profile: Profile, matchQueryStrings: Bool, base: BaseURL?) {
+        var absolute = input
+        if let base, URLParts(input) == nil { absolute = base.resolve(relative: input) }
+        self.absolute = absolute
+        patternSubject = profile.matchedString(for: absolute, matchQueryStrings: matchQueryStrings)
+    }
+
+    lazy var url: String = URLParts(absolute)?.foundationString ?? absolute
+
+    lazy var globSubject: String = {
+        guard var parts = URLParts(absolute) else { return absolute }
+        parts.authority = parts.authority.map { URLParts.lowercasingHost(Substring($0)) }
+        return parts.foundationString
+    }()
+
+    /// `patternSubject`, prepared for the engines.
+    lazy var forPatterns = MatchSubject(patternSubject)
+
+    /// `globSubject`, prepared for the engines.
+    lazy var forGlobs = MatchSubject(globSubject)
+}

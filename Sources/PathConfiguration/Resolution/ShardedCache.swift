@@ -1,0 +1,65 @@
+import Synchronization
+
+/// A bounded map shared by every thread that resolves through one
+/// configuration, split into shards with a lock each, so that threads
+/// looking up different keys rarely wait for one another.
+///
+/// Each shard holds at most its share of the capacity and is emptied when
+/// full (simple and bounded; the values are cheap to recompute).
+/// `invalidate()` empties every shard, and a value computed before an
+/// invalidation is never stored after it.
+final class ShardedCache: Sendable {
+    // Not generic: a generic class's fields are found through its metadata,
+    // which costs a runtime lookup on every access.
+    typealias Key = ResultCache.CacheKey
+    typealias Value = PathProperties
+
+    private struct State {
+        var entries: [Key: Value] = [:]
+        var generation: UInt64 = 0
+    }
+
+    /// One shard: its own allocation, so shards do not share a cache line.
+    private final class Shard: Sendable {
+        let state = Mutex(State())
+    }
+
+    private let shards: [Shard]
+    private let capacityPerShard: Int
+
+    /// A cache of at most about `capacity` entries (0: nothing is kept).
+    init(capacity: Int, shards count: Int = 16) {
+        let count = capacity > 0 ? max(1, min(count, capacity)) : 0
+        shards = (0..<count).map { _ in Shard() }
+        capacityPerShard = count > 0 ? (capacity + count - 1) / count : 0
+    }
+
+    /// Whether anything is ever kept.
+    var isEnabled: Bool { !shards.isEmpty }
+
+    /// The value for `key` (whose hash picks the shard), or `compute()`'s,
+    /// kept unless the cache was invalidated meanwhile. An error is not kept.
+    func value<E: Error>(for key: Key, shard hash: Int, compute: () throws(E) -> Value) throws(E) -> Value {
+        guard !shards.isEmpty else { return try compute() }
+        let shard = shards[Int(UInt(bitPattern: hash) % UInt(shards.count))]
+        let (hit, generation) = shard.state.withLock { ($0.entries[key], $0.generation) }
+        if let hit { return hit }
+        let value = try compute()
+        shard.state.withLock { s in
+            guard s.generation == generation else { return }
+            if s.entries.count >= capacityPerShard { s.entries.removeAll(keepingCapacity: true) }
+            s.entries[key] = value
+        }
+        return value
+    }
+
+    /// Empties every shard; values being computed will not be kept.
+    func invalidate() {
+        for shard in shards {
+            shard.state.withLock { s in
+                s.generation &+= 1
+                s.entries.removeAll()
+            }
+        }
+    }
+}
