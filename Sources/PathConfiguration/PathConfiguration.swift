@@ -197,22 +197,43 @@ public final class PathConfiguration: Sendable {
     /// `lenient`, the pattern is skipped instead; the warning is not kept).
     @discardableResult
     public func add(_ hostRule: HostRule) throws(ConfigurationError) -> Int {
-        let r = hostRule.rule
-        guard !r.patterns.isEmpty || !r.globs.isEmpty || hostRule.predicate != nil else {
-            throw ConfigurationError(code: .schema, message: "a rule added from code needs patterns, globs or a predicate")
+        try add { _ throws(ConfigurationError) in hostRule }
+    }
+
+    /// Adds a rule given as a JSON object (the keys of a file's rule, each
+    /// optional: `ConfigurationDecoder.decodeRule`) with host code, as the C
+    /// ABI and the bindings do. Messages name the rule by the index it gets.
+    @discardableResult
+    public func add(json: String, predicate: HostRule.Predicate? = nil, configurer: HostRule.Configurer? = nil) throws(ConfigurationError) -> Int {
+        let decoder = ConfigurationDecoder(profile: options.profile, limits: options.limits)
+        return try add { index throws(ConfigurationError) in
+            HostRule(rule: try decoder.decodeRule(json, index: index), predicate: predicate, configurer: configurer)
         }
-        var methods: [String]?
-        if let list = r.methods {
-            methods = []
-            for m in list {
-                guard let n = HTTPMethod.normalized(m) else {
-                    throw ConfigurationError(code: .schema, message: "\(JSONWriter.quoted(m)) is not an HTTP method (a token such as GET or POST)")
-                }
-                methods!.append(n)
-            }
-        }
+    }
+
+    /// The number of rules added from code so far.
+    public var addedRuleCount: Int { added.withLock { $0.count } }
+
+    /// Adds the rule `make` gives for the next index, under the lock that
+    /// orders additions, and invalidates memoised results.
+    private func add(_ make: (Int) throws(ConfigurationError) -> HostRule) throws(ConfigurationError) -> Int {
         let index = try added.withLock { list throws(ConfigurationError) -> Int in
             let index = rules.count + list.count
+            let hostRule = try make(index)
+            let r = hostRule.rule
+            guard !r.patterns.isEmpty || !r.globs.isEmpty || hostRule.predicate != nil else {
+                throw ConfigurationError(code: .schema, message: "rule \(index): a rule added from code needs patterns, globs or a predicate", ruleIndex: index)
+            }
+            var methods: [String]?
+            if let list = r.methods {
+                methods = []
+                for m in list {
+                    guard let n = HTTPMethod.normalized(m) else {
+                        throw ConfigurationError(code: .schema, message: "rule \(index): \(JSONWriter.quoted(m)) is not an HTTP method (a token such as GET or POST)", ruleIndex: index)
+                    }
+                    methods!.append(n)
+                }
+            }
             let rule = Rule(index: index, patterns: r.patterns, globs: r.globs, methods: methods, properties: r.properties, extras: r.extras)
             var compiler = RuleCompiler(options: options)
             let compiled = try compiler.compile(rule) { _, _ in nil }

@@ -120,8 +120,7 @@ public func pathconfig_add_rule(_ cfg: OpaquePointer?, _ ruleJSON: UnsafePointer
         let config = try ConfigHandle.borrow(cfg)
         let text = try optionalHostString(ruleJSON, "rule_json") ?? "{}"
         do throws(ConfigurationError) {
-            let rule = try ConfigurationDecoder(profile: config.profile, limits: config.options.limits).decodeRule(text)
-            let index = try config.add(HostRule(rule: rule, predicate: callbacks.hostPredicate, configurer: callbacks.hostConfigurer))
+            let index = try config.add(json: text, predicate: callbacks.hostPredicate, configurer: callbacks.hostConfigurer)
             return Int32(clamping: index)
         } catch {
             throw CFailure(error)

@@ -99,7 +99,10 @@ public func pathconfig_warning_get(_ cfg: OpaquePointer?, _ i: UInt, _ out: Unsa
 
 @_cdecl("pathconfig_rule_count")
 public func pathconfig_rule_count(_ cfg: OpaquePointer?) -> UInt {
-    boundary(or: 0) { () throws(CFailure) -> UInt in UInt(try ConfigHandle.borrow(cfg).rules.count) }
+    boundary(or: 0) { () throws(CFailure) -> UInt in
+        let config = try ConfigHandle.borrow(cfg)
+        return UInt(config.rules.count + config.addedRuleCount)
+    }
 }
 
 @_cdecl("pathconfig_document_rule_count")

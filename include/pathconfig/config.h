@@ -256,7 +256,9 @@ PATHCONFIG_API const char *pathconfig_warning_kind_name(int kind);
 
 /**
  * METHOD of pathconfig. The number of rules, the profile's built-in rules
- * included (hotwire-ios and hotwire-android append three).
+ * included (hotwire-ios and hotwire-android append three), and the rules
+ * added from code so far (pathconfig_add_rule): one more than the highest
+ * rule index explain can report.
  * @return the count; 0 also when cfg is NULL (PATHCONFIG_E_ARGUMENT).
  */
 PATHCONFIG_API size_t pathconfig_rule_count(const pathconfig *cfg);

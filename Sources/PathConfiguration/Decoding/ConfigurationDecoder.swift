@@ -64,8 +64,8 @@ public struct ConfigurationDecoder: Sendable {
     /// Decodes one rule given on its own as a JSON object, as hosts add rules
     /// from code: the keys of a file's rule (`patterns`, `globs`, `methods`,
     /// `properties`, `description`, ...), every one optional. Errors give
-    /// the line and column in `text`.
-    public func decodeRule(_ text: String) throws(ConfigurationError) -> Rule {
+    /// the line and column in `text`, and name the rule by `index`.
+    public func decodeRule(_ text: String, index: Int = 0) throws(ConfigurationError) -> Rule {
         let bytes = Array(text.utf8)
         return try bytes.withUnsafeBufferPointer { buffer throws(ConfigurationError) in
             let root: JSONNode
@@ -75,7 +75,7 @@ public struct ConfigurationDecoder: Sendable {
                 throw error.configurationError(in: buffer)
             }
             var walker = Walker(source: SourceText(buffer), profile: profile, limits: limits)
-            return try walker.rule(root, index: 0, fromCode: true)
+            return try walker.rule(root, index: index, fromCode: true)
         }
     }
 
