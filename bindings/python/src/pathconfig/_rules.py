@@ -27,9 +27,9 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterator, List, Optional
 
 from . import _callbacks, _ffi
 from ._errors import CallbackError
