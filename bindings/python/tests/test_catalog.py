@@ -114,7 +114,7 @@ def test_unknown_attribute_and_key() -> None:
 
 
 def test_every_warning_kind_reaches_python() -> None:
-    doc = '{"settings": [1],\n "rules": [{"patterns": ["([", "^/a"], "properties": {"k": 1, "k": 2}}]}'
+    doc = '{"settings": [1],\n "rules": [{"patterns": ["([", "^/a"], "methods": ["GET"], "properties": {"k": 1, "k": 2}}]}'
     with PathConfiguration.from_json(doc, lenient=True) as cfg:
         warnings = cfg.warnings
         kinds: List[str] = [w.kind for w in warnings]

@@ -15,6 +15,7 @@ import pathconfig
 from pathconfig import (
     CacheError,
     CacheReason,
+    CallbackError,
     ClosedError,
     ConfigError,
     DownloadError,
@@ -395,6 +396,9 @@ def test_exception_for_each_code() -> None:
             assert (err.reason, err.url, err.filename) == (None, None, None)
         elif code == ErrorCode.E_MISUSE:
             assert type(err) is MisuseError and isinstance(err, RuntimeError)
+        elif code == ErrorCode.E_CALLBACK:
+            assert type(err) is CallbackError and isinstance(err, RuntimeError)
+            assert err.rule_index == 1
         elif code == ErrorCode.E_IO:
             assert type(err) is FileError and err.errno is None, "no os_error: no OSError subclass"
         else:
@@ -414,7 +418,9 @@ def test_loader_errors_keep_their_details() -> None:
     assert repr(download) == ("DownloadError(code=PATHCONFIG_E_DOWNLOAD, message='server http://h/p.json: the server "
                               "answered HTTP 500', reason=<DownloadReason.HTTP_STATUS: 6>, http_status=500, "
                               "url='http://h/p.json')")
-    for err in (download, cache, MisuseError("inside", ErrorCode.E_MISUSE)):
+    callback = CallbackError("rule 2: predicate failed", rule_index=2)
+    assert repr(callback) == "CallbackError(code=PATHCONFIG_E_CALLBACK, message='rule 2: predicate failed', rule_index=2)"
+    for err in (download, cache, MisuseError("inside", ErrorCode.E_MISUSE), callback):
         copy = pickle.loads(pickle.dumps(err))
         assert type(copy) is type(err) and repr(copy) == repr(err) and str(copy) == str(err)
     assert pickle.loads(pickle.dumps(cache)).filename == "/c/x.cache"

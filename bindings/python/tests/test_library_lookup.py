@@ -63,6 +63,10 @@ _C_TYPES = {
     "const pathconfig_loader *": _ffi.LoaderPtr,
     "pathconfig_loader_callback": _ffi.LoaderCallback,
     "pathconfig_loader_payload_free": _ffi.PayloadFree,
+    "void (*)(void *)": _ffi.PayloadFree,  # pathconfig_add_rule's free_context
+    "pathconfig_rule_fn": _ffi.RuleFn,
+    "pathconfig_request *": _ffi.RequestPtr,
+    "const pathconfig_request *": _ffi.RequestPtr,
     "void *": ctypes.c_void_p,  # the callback's payload (the binding passes a key)
     "const char **": ctypes.POINTER(ctypes.c_char_p),
     "int *": ctypes.POINTER(ctypes.c_int),
@@ -73,6 +77,11 @@ _C_TYPES = {
 
 
 def _ctype(decl: str) -> object:
+    pointer = re.fullmatch(r"\s*(.+?)\(\s*\*\s*\w*\s*\)\s*\((.*)\)\s*", decl)  # void (*name)(void *context)
+    if pointer:
+        params = ", ".join(" ".join(re.sub(r"\w+$", "", p).split()) for p in pointer.group(2).split(","))
+        decl = f"{pointer.group(1).strip()} (*)({params})"
+        return _C_TYPES[decl]
     decl = re.sub(r"\s*\*\s*", " *", " ".join(decl.split())).replace("* *", "**")
     decl = re.sub(r" \*", " *", decl)
     return _C_TYPES[decl.strip()]
@@ -83,12 +92,14 @@ def declarations() -> Dict[str, Tuple[object, List[object]]]:
     """Every function the header declares."""
     text = re.sub(r"/\*.*?\*/", "", header(), flags=re.S)
     found = {}
-    for ret, name, params in re.findall(r"PATHCONFIG_API\s+([^;(]*?)\b(pathconfig_\w+)\s*\(([^)]*)\)\s*;", text):
+    # (parameters hold one level of parentheses: a function pointer's)
+    declaration = r"PATHCONFIG_API\s+([^;(]*?)\b(pathconfig_\w+)\s*\(((?:[^()]|\([^()]*\))*)\)\s*;"
+    for ret, name, params in re.findall(declaration, text):
         args = []
         if params.strip() != "void":
-            for param in params.split(","):
+            for param in re.split(r",(?![^()]*\))", params):  # commas outside parentheses
                 param = " ".join(param.split())
-                args.append(_ctype(re.sub(r"\w+$", "", param)))  # drop the parameter name
+                args.append(_ctype(param if "(" in param else re.sub(r"\w+$", "", param)))  # drop the parameter name
         found[name] = (_ctype(ret), args)
     return found
 
@@ -97,7 +108,7 @@ def test_signature_table_matches_the_header() -> None:
     declared = declarations()
     # nothing missed by the parser
     assert len(declared) == len(re.findall(r"^PATHCONFIG_API ", header(), re.M))
-    assert "pathconfig_loader_set_callback" in declared
+    assert "pathconfig_loader_set_callback" in declared and "pathconfig_add_rule" in declared
     assert sorted(declared) == sorted(_ffi.SIGNATURES), "functions differ between the header and _ffi.SIGNATURES"
     for name, (restype, argtypes) in declared.items():
         table_args, table_restype, _ = _ffi.SIGNATURES[name]
@@ -148,6 +159,15 @@ def test_loader_event_and_callback_match_the_header() -> None:
     assert typedef and " ".join(typedef.group(1).split()) == "const pathconfig_loader_event *event, void *payload"
     assert _ffi.LoaderCallback._restype_ is None
     assert list(_ffi.LoaderCallback._argtypes_) == [_ffi.LoaderEventPtr, ctypes.c_void_p]
+
+
+def test_rule_callbacks_match_the_header() -> None:
+    typedef = re.search(r"typedef int \(\*pathconfig_rule_fn\)\(([^)]*)\);", header())
+    assert typedef and " ".join(typedef.group(1).split()) == "void *context, pathconfig_request *request"
+    assert _ffi.RuleFn._restype_ is ctypes.c_int
+    assert list(_ffi.RuleFn._argtypes_) == [ctypes.c_void_p, _ffi.RequestPtr]
+    assert "void (*free_context)(void *context)" in header()
+    assert _ffi.PayloadFree._restype_ is None and list(_ffi.PayloadFree._argtypes_) == [ctypes.c_void_p]
 
 
 def test_warning_struct_and_constants_match_the_header() -> None:

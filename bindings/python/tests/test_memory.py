@@ -1,5 +1,6 @@
-"""100,000 loads and resolves, and 20,000 loaders with callbacks, do not grow
-the process (RSS from /proc/self/statm)."""
+"""100,000 loads and resolves, 20,000 loaders with callbacks, and 20,000
+configurations with rules from code (predicates, configurers, failures) do
+not grow the process (RSS from /proc/self/statm)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import time
 
 import pytest
 
-from pathconfig import ConfigError, DataSource, FileSource, Loader, LoaderEvent, PathConfiguration
+from pathconfig import ConfigError, DataSource, FileSource, Loader, LoaderEvent, PathConfiguration, Request
+from pathconfig import _callbacks
 
 ITERATIONS = 100_000
 WARM_UP = 5_000
@@ -125,3 +127,44 @@ def test_loaders_and_their_callbacks_do_not_grow() -> None:
     after = rss()
     print(f"\nRSS {before / 2**20:.1f} MiB -> {after / 2**20:.1f} MiB after {ITERATIONS // 5} loaders")
     assert after - before < TOLERANCE, f"RSS grew by {(after - before) / 2**20:.1f} MiB"
+
+
+def configure(request: Request, props: dict) -> None:
+    props["headers"] = {"X-Token": request.url}
+    if request.method == "DELETE":
+        raise KeyError(request.url)
+
+
+def rules(n: int) -> None:
+    for i in range(n):
+        cfg = PathConfiguration.from_json(DOC, profile="siesta", base_url="https://api.example.com", merge="deep")
+        cfg.add_rule(globs=["**"], configurer=configure, predicate=lambda request: not request.url.endswith("/x"))
+        cfg.add_rule(patterns=["edit"], methods=["POST"], properties={"posted": True})
+        try:
+            cfg.add_rule(patterns=["(["], predicate=bool)
+        except ConfigError:
+            pass
+        cfg.properties(f"/items/{i}/edit", method="POST")
+        cfg.properties_json("/x")
+        cfg.explain("/a")
+        try:
+            cfg.properties("/a", method="DELETE")
+        except KeyError:
+            pass
+        cfg.invalidate()
+        if i % 2:
+            cfg.close()
+        del cfg
+
+
+def test_rules_and_their_callables_do_not_grow() -> None:
+    held = len(_callbacks._held)
+    rules(WARM_UP // 5)
+    gc.collect()
+    before = rss()
+    rules(ITERATIONS // 5)
+    gc.collect()
+    after = rss()
+    print(f"\nRSS {before / 2**20:.1f} MiB -> {after / 2**20:.1f} MiB after {ITERATIONS // 5} configurations with rules")
+    assert after - before < TOLERANCE, f"RSS grew by {(after - before) / 2**20:.1f} MiB"
+    assert len(_callbacks._held) == held, "every rule's callables were released"

@@ -226,8 +226,9 @@ def test_query_strings_option() -> None:
 
 def test_explain_as_the_cli_prints_it(sample) -> None:  # type: ignore[no-untyped-def]
     explained = sample.explain("https://example.com/messages/new?x=1")
-    assert list(explained) == ["input", "matched_string", "rules", "properties"]
-    assert explained["input"] == "https://example.com/messages/new?x=1"
+    assert list(explained) == ["input", "method", "url", "matched_string", "rules", "properties"]
+    assert explained["input"] == explained["url"] == "https://example.com/messages/new?x=1"
+    assert explained["method"] == "GET"
     assert explained["matched_string"] == "/messages/new?x=1"
     assert explained["properties"] == {"context": "default", "pull_to_refresh_enabled": True}
     assert explained["rules"] == [{"index": 0, "pattern": ".*", "pattern_index": 0, "description": "every page"}]

@@ -10,9 +10,11 @@
 A thin, typed layer over the C library (ctypes, no dependencies):
 
 - :class:`PathConfiguration`: load (``from_file``, ``from_json``), then
-  ``properties(url)`` (:class:`Properties`), ``properties_json(url)``,
+  ``properties(url, method=...)`` (:class:`Properties`), ``properties_json(url)``,
   ``explain(url)``, ``matched_string(url)``, ``settings``, ``warnings``
-  (:class:`ConfigWarning`).
+  (:class:`ConfigWarning`); rules added from code (``add_rule``, with a
+  predicate and a configurer that receive a :class:`Request`) and
+  ``invalidate()``.
 - :class:`Properties`: a read-only mapping with the raw getters and typed
   accessors.
 - What the library knows, asked once: :data:`PROFILES`, :data:`PLATFORMS`,
@@ -25,7 +27,7 @@ A thin, typed layer over the C library (ctypes, no dependencies):
 - :class:`Error` and its subclasses :class:`ConfigError` (and its
   :class:`FileError`, also an :class:`OSError`), :class:`ClosedError`,
   :class:`InternalError`, :class:`DownloadError`, :class:`CacheError`,
-  :class:`MisuseError`; :class:`ErrorCode`, :class:`DownloadReason`,
+  :class:`MisuseError`, :class:`CallbackError`; :class:`ErrorCode`, :class:`DownloadReason`,
   :class:`CacheReason`.
 
 The library is the copy installed inside this package, or the one named by
@@ -40,6 +42,7 @@ from ._config import ConfigWarning, PathConfiguration
 from ._errors import (
     CacheError,
     CacheReason,
+    CallbackError,
     ClosedError,
     ConfigError,
     DownloadError,
@@ -51,6 +54,7 @@ from ._errors import (
     MisuseError,
 )
 from ._result import Properties
+from ._rules import Request
 from ._events import EventKind, LoaderEvent, SourceKind
 from ._loader import Loader
 from ._sources import DataSource, FileSource, ServerSource
@@ -65,6 +69,7 @@ __all__ = [
     "TYPED_KEYS",
     "CacheError",
     "CacheReason",
+    "CallbackError",
     "ClosedError",
     "ConfigError",
     "ConfigWarning",
@@ -82,6 +87,7 @@ __all__ = [
     "MisuseError",
     "PathConfiguration",
     "Properties",
+    "Request",
     "ServerSource",
     "SourceKind",
     "TypedKey",

@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Union, cast
+from collections.abc import Mapping
+from typing import Any, Dict, List, Optional, Sequence, Union, cast
 
-from . import _ffi
+from . import _ffi, _rules
 from ._catalog import warning_kind_name
 from ._errors import ConfigError
 from ._ffi import text_arg as _c_text
 from ._handle import OwnedHandle
 from ._result import Properties
+from ._rules import Configurer, Predicate, host_exceptions
 
 _lib = _ffi.lib
 
@@ -25,14 +27,17 @@ def _load_options(
     match_query_strings: Optional[bool],
     backend: Optional[str],
     lenient: bool,
+    base_url: Optional[str] = None,
+    merge: Optional[str] = None,
 ) -> Dict[str, Any]:
     """The load options given, checked for type (the library checks values and
     applies its own defaults for the rest). The loader adds its own keys."""
     options: Dict[str, Any] = {}
-    if profile is not None:
-        if not isinstance(profile, str):
-            raise TypeError(f"profile must be str or None, not {type(profile).__name__}")
-        options["profile"] = profile
+    for key, value in (("profile", profile), ("base_url", base_url), ("merge", merge)):
+        if value is not None:
+            if not isinstance(value, str):
+                raise TypeError(f"{key} must be str or None, not {type(value).__name__}")
+            options[key] = value
     if match_query_strings is not None:
         if not isinstance(match_query_strings, bool):
             raise TypeError(f"match_query_strings must be bool or None, not {type(match_query_strings).__name__}")
@@ -53,13 +58,21 @@ def _options_json(
     match_query_strings: Optional[bool],
     backend: Optional[str],
     lenient: bool,
+    base_url: Optional[str],
+    merge: Optional[str],
 ) -> bytes:
     """The ``options_json`` argument: only the options given, so the library
     applies its own defaults for the rest."""
-    options = _load_options(profile, match_query_strings, backend, lenient)
+    options = _load_options(profile, match_query_strings, backend, lenient, base_url, merge)
     # ASCII JSON: a NUL or a lone surrogate in a value travels escaped and is
     # rejected by the library as a bad option value.
     return json.dumps(options).encode("ascii")
+
+
+def _c_method(method: Optional[str]) -> Optional[bytes]:
+    """The ``method`` argument: NULL (GET) for ``None``; the library checks
+    that a method is a token."""
+    return None if method is None else _c_text(method, "method")
 
 
 def _c_path(path: StrPath) -> bytes:
@@ -119,7 +132,9 @@ def _read_warnings(ptr: Any) -> List[ConfigWarning]:
 
 
 class PathConfiguration(OwnedHandle):
-    """A loaded path configuration: immutable and safe to share between threads.
+    """A loaded path configuration, safe to share between threads. Its
+    document never changes; rules added from code (:meth:`add_rule`) join the
+    end of its rules.
 
     Make one with :meth:`from_file` or :meth:`from_json`; the options are
     keyword-only:
@@ -132,6 +147,14 @@ class PathConfiguration(OwnedHandle):
     - ``backend``: the regex engine, one of :data:`pathconfig.BACKENDS`
       (``"pcre2"`` by default).
     - ``lenient``: skip invalid patterns with a warning instead of failing.
+    - ``base_url``: an absolute URL (with a host; no query, fragment or user
+      information) that relative globs and inputs without a scheme resolve
+      against; a relative glob then never matches another scheme, host or
+      port. ``None`` (default): none.
+    - ``merge``: ``"shallow"`` (default: a later rule replaces whole
+      top-level keys, as the apps do) or ``"deep"`` (each rule's properties
+      apply as a JSON Merge Patch: nested objects merge, ``None`` removes a
+      key).
 
     Failures raise :class:`ConfigError` (a :class:`ValueError`) carrying
     ``code``, ``line``, ``column``, ``rule_index``, ``pattern_index`` and
@@ -167,6 +190,8 @@ class PathConfiguration(OwnedHandle):
         match_query_strings: Optional[bool] = None,
         backend: Optional[str] = None,
         lenient: bool = False,
+        base_url: Optional[str] = None,
+        merge: Optional[str] = None,
     ) -> "PathConfiguration":
         """Loads the configuration in the file at ``path``.
 
@@ -182,7 +207,7 @@ class PathConfiguration(OwnedHandle):
             ValueError: ``path`` contains a NUL character.
         """
         raw = _c_path(path)
-        options = _options_json(profile, match_query_strings, backend, lenient)
+        options = _options_json(profile, match_query_strings, backend, lenient, base_url, merge)
         err = _ffi.ErrorStruct()
         try:
             ptr = _lib.pathconfig_load_file(raw, options, err)
@@ -200,6 +225,8 @@ class PathConfiguration(OwnedHandle):
         match_query_strings: Optional[bool] = None,
         backend: Optional[str] = None,
         lenient: bool = False,
+        base_url: Optional[str] = None,
+        merge: Optional[str] = None,
     ) -> "PathConfiguration":
         """Loads a configuration from JSON text (``str``) or UTF-8 bytes
         (``bytes``, ``bytearray``, ``memoryview``). The whole buffer is read,
@@ -221,38 +248,114 @@ class PathConfiguration(OwnedHandle):
             data = bytes(text)
         else:
             raise TypeError(f"text must be str or bytes, not {type(text).__name__}")
-        options = _options_json(profile, match_query_strings, backend, lenient)
+        options = _options_json(profile, match_query_strings, backend, lenient, base_url, merge)
         err = _ffi.ErrorStruct()
         return cls._wrap(_lib.pathconfig_load_json(data, len(data), options, err))
 
-    # --- lookups --------------------------------------------------------------
+    # --- lookups ---------------------------------------------------------------
+    #
+    # A lookup is a request with an HTTP method: ``method=None`` is GET. Rules
+    # whose ``methods`` leave the method out do not apply. Results are
+    # memoised per method and URL until :meth:`invalidate` (or :meth:`add_rule`).
+    # When a predicate or configurer raises, the lookup raises that exception
+    # (its ``__cause__`` the library's :class:`CallbackError`) and memoises
+    # nothing.
 
-    def properties(self, url: str) -> Properties:
+    def properties(self, url: str, *, method: Optional[str] = None) -> Properties:
         """The merged properties of every rule matching ``url`` (an absolute
-        URL or a path): a :class:`Properties`, a read-only mapping with JSON
-        types (empty when no rule matches) and the typed accessors
-        (``context``, ``presentation``, ...)."""
-        arg = _c_text(url, "url")
-        return Properties._wrap(self._call(_lib.pathconfig_resolve, arg, _ffi.ErrorStruct()))
+        URL or a path) for a ``method`` request (``None``: GET): a
+        :class:`Properties`, a read-only mapping with JSON types (empty when no
+        rule matches) and the typed accessors (``context``, ``presentation``,
+        ...)."""
+        args = (_c_text(url, "url"), _c_method(method), _ffi.ErrorStruct())
+        with host_exceptions():
+            return Properties._wrap(self._call(_lib.pathconfig_resolve_request, *args))
 
-    def properties_json(self, url: str) -> str:
-        """The merged properties of ``url`` as compact JSON text, without
-        keeping a :class:`Properties` (``pathconfig_properties``): the same
-        text as ``properties(url).json``."""
-        return cast(str, self._call(_lib.pathconfig_properties, _c_text(url, "url")))
+    def properties_json(self, url: str, *, method: Optional[str] = None) -> str:
+        """The merged properties of ``url`` as compact JSON text: the same
+        text as ``properties(url, method=method).json`` (without keeping a
+        :class:`Properties` for a GET: ``pathconfig_properties``)."""
+        if method is not None:
+            with self.properties(url, method=method) as props:
+                return props.json
+        with host_exceptions():
+            return cast(str, self._call(_lib.pathconfig_properties, _c_text(url, "url")))
 
-    def explain(self, url: str) -> Dict[str, Any]:
-        """Why ``url`` resolves as it does, as ``pathconfig explain`` prints
-        it: ``input``, ``matched_string``, ``rules`` (each with ``index``,
-        ``pattern``, ``pattern_index``, and ``description`` / ``builtin`` when
-        they apply), ``properties``, and ``limit_exceeded`` when any search ran
-        out of its match budget."""
-        return json.loads(self._call(_lib.pathconfig_explain, _c_text(url, "url")))  # type: ignore[no-any-return]
+    def explain(self, url: str, *, method: Optional[str] = None) -> Dict[str, Any]:
+        """Why ``url`` resolves as it does for a ``method`` request (``None``:
+        GET), as ``pathconfig explain`` prints it: ``input``, ``method``,
+        ``url``, ``matched_string``, ``rules`` (each with ``index`` and the
+        ``pattern`` and ``pattern_index``, the ``glob`` and ``pattern_index``,
+        or ``predicate: true`` that matched, and ``description``, ``builtin``,
+        ``from_code``, ``configurer`` when they apply), ``properties``, and
+        ``limit_exceeded`` when any search ran out of its match budget. Never
+        memoised: predicates and configurers run again."""
+        args = (_c_text(url, "url"), _c_method(method), _ffi.ErrorStruct())
+        with host_exceptions():
+            text = self._call(_lib.pathconfig_explain_request, *args)
+        return json.loads(text)  # type: ignore[no-any-return]
 
     def matched_string(self, url: str) -> str:
         """The string the patterns see for ``url`` under this profile and
         options (e.g. ``"/messages/new?x=1"``)."""
         return cast(str, self._call(_lib.pathconfig_matched_string, _c_text(url, "url")))
+
+    # --- rules added from code ---------------------------------------------------
+
+    def add_rule(
+        self,
+        *,
+        patterns: Optional[Sequence[str]] = None,
+        globs: Optional[Sequence[str]] = None,
+        methods: Optional[Sequence[str]] = None,
+        properties: Optional[Mapping] = None,  # type: ignore[type-arg]
+        description: Optional[str] = None,
+        predicate: Optional[Predicate] = None,
+        configurer: Optional[Configurer] = None,
+    ) -> int:
+        """Adds a rule at the end of the ordered rules, as Siesta's
+        ``configure(...)`` does, and drops the memoised results. Returns its
+        index (``explain`` reports it, with ``from_code: true``).
+
+        It matches through ``patterns`` (regexes, as a document's), ``globs``
+        (Siesta's: ``*`` within a path segment, ``**`` across them, relative
+        to ``base_url``), a ``predicate``, or several of these (the predicate
+        then refines the others); ``methods`` limits it to those HTTP methods.
+        When it applies, its fixed ``properties`` merge in (by the ``merge``
+        option), then ``configurer`` receives the properties merged so far.
+
+        - ``predicate(request)``: true when the rule applies; ``request`` is a
+          :class:`Request` (``url``, ``method``).
+        - ``configurer(request, properties)``: changes the ``dict`` in place
+          and returns ``None``, or returns the properties to use instead. It
+          reads whatever the host holds at that moment (an auth token); call
+          :meth:`invalidate` when that changes.
+
+        Both run on the thread that resolves, possibly on several at once,
+        once per method and URL until :meth:`invalidate`; they may call this
+        configuration's methods. An exception they raise is the lookup's.
+        They are kept as long as the C configuration lives (until
+        :meth:`close` or garbage collection): a callable that refers to this
+        object keeps it alive until :meth:`close`.
+
+        Raises:
+            ConfigError: the library rejects the rule (``E_SCHEMA``: no
+                patterns, globs or predicate; ``E_REGEX``: a pattern;
+                ``E_ARGUMENT``, ``E_LIMIT``), with ``rule_index`` and
+                ``pattern_index`` where they apply.
+            TypeError: an argument has the wrong type (a bare ``str`` where a
+                list is expected, a callable that is not).
+            ValueError: ``properties`` hold NaN or an infinity.
+        """
+        rule = _rules.rule_json(patterns, globs, methods, properties, description)
+        return self._call(_rules.add, rule, predicate, configurer, "a pathconfig.PathConfiguration")
+
+    def invalidate(self) -> None:
+        """Drops every memoised result, so that the next lookup of each URL
+        runs predicates and configurers again (Siesta's
+        ``invalidateConfiguration()``). A lookup that starts after this
+        returns never sees a result computed before it."""
+        self._call(_lib.pathconfig_invalidate)
 
     # --- the configuration itself ----------------------------------------------
 

@@ -73,6 +73,8 @@ class ErrorCode(enum.IntEnum):
     """A loader ignored or could not write a cache file (:class:`CacheError`)."""
     E_MISUSE = 14
     """A call the loader's state forbids (:class:`MisuseError`)."""
+    E_CALLBACK = 15
+    """A predicate or configurer of a rule added from code failed (:class:`CallbackError`)."""
 
 
 class DownloadReason(enum.IntEnum):
@@ -413,6 +415,29 @@ class MisuseError(Error, RuntimeError):
     ``refresh()`` from inside that loader's own ``on_change`` callback."""
 
 
+class CallbackError(Error, RuntimeError):
+    """A predicate or configurer of a rule added from code (``add_rule``)
+    failed, so the lookup failed (``E_CALLBACK``); nothing was memoised.
+
+    When the callable was Python's, the lookup raises the callable's own
+    exception instead, with this error as its ``__cause__``; this error is
+    raised as such only when a rule's callback reported failure without one.
+
+    Attributes (besides :class:`Error`'s):
+        rule_index: the 0-based index of the rule whose callback failed (what
+            ``add_rule`` returned), or ``None``.
+    """
+
+    rule_index: Optional[int]
+
+    def __init__(self, message: str, code: int = ErrorCode.E_CALLBACK, name: Optional[str] = None, *, rule_index: Optional[int] = None) -> None:
+        super().__init__(message, code, name)
+        self.rule_index = rule_index
+
+    def __repr__(self) -> str:
+        return _repr(self, ("rule_index",))
+
+
 def from_fields(
     code: int,
     message: str,
@@ -445,6 +470,8 @@ def from_fields(
         return CacheError(message, code, name)
     if code == ErrorCode.E_MISUSE:
         return MisuseError(message, code, name)
+    if code == ErrorCode.E_CALLBACK:
+        return CallbackError(message, code, name, rule_index=rule_index if rule_index >= 0 else None)
     if code in _INTERNAL_CODES or not code or code not in ErrorCode.__members__.values():
         return InternalError(message or "libpathconfig reported an unknown failure", code, name)
     return Error(message, code, name)

@@ -8,23 +8,22 @@ The trampoline. Each time ``on_change`` is set, :func:`register` wraps it in a
 :class:`_Listener` (which also hands each event to the ``load()`` or
 ``refresh()`` running on that thread), makes a ``CFUNCTYPE`` trampoline of it,
 and registers that with ``pathconfig_loader_set_callback_v2``, whose payload
-is a key into :data:`_registered`. The library calls :func:`_free_payload`
-with the key once the trampoline is no longer used (replaced, removed or its
-loader freed, and no call of it running: see the header), and only then is it
-dropped. So the callable stays alive exactly as long as C may call it, and
-this module keeps no other state. ctypes reports an exception raised by the
+is a key :func:`pathconfig._callbacks.hold` gave. The library calls
+:data:`pathconfig._callbacks.FREE` with the key once the trampoline is no
+longer used (replaced, removed or its loader freed, and no call of it
+running: see the header), and only then is it dropped. So the callable stays
+alive exactly as long as C may call it, and this module keeps no other state. ctypes reports an exception raised by the
 callable through :func:`sys.unraisablehook` and returns normally to C.
 """
 
 from __future__ import annotations
 
 import enum
-import itertools
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, cast
 
-from . import _ffi
+from . import _callbacks, _ffi
 from ._config import PathConfiguration
 from ._errors import (
     CacheError,
@@ -185,21 +184,6 @@ class _Listener:
         return f"<on_change callback {self.on_change!r} of {self.owner}>"
 
 
-#: The trampolines the library may still call, by the key passed as payload.
-_registered: Dict[int, Any] = {}
-_keys = itertools.count(1)
-
-
-def _free_payload(key: Optional[int]) -> None:
-    """``pathconfig_loader_payload_free``: the library is done with ``key``."""
-    if key is not None:
-        _registered.pop(key, None)
-
-
-#: The one free function every registration names; lives as long as the module.
-_FREE_PAYLOAD = _ffi.PayloadFree(_free_payload)
-
-
 def register(ptr: Any, on_change: Optional[OnChange], collectors: Collectors, owner: str) -> None:
     """Sets ``on_change`` (through a new trampoline) as the loader's callback.
 
@@ -207,10 +191,9 @@ def register(ptr: Any, on_change: Optional[OnChange], collectors: Collectors, ow
     returned; the old trampoline is then released by the library (at once,
     or when its running call returns if this is called from inside it)."""
     trampoline = _ffi.LoaderCallback(_Listener(on_change, collectors, owner))
-    key = next(_keys)
-    _registered[key] = trampoline
+    key = _callbacks.hold(trampoline)
     try:
-        _lib.pathconfig_loader_set_callback_v2(ptr, trampoline, key, _FREE_PAYLOAD)
+        _lib.pathconfig_loader_set_callback_v2(ptr, trampoline, key, _callbacks.FREE)
     except BaseException:
-        _registered.pop(key, None)  # refused: the library took nothing
+        _callbacks.release(key)  # refused: the library took nothing
         raise

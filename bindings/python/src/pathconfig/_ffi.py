@@ -18,7 +18,9 @@ conventions into exceptions, so callers never see a NULL or a negative code:
 
 The loader's callback types (``LoaderCallback``, ``PayloadFree``) and event
 structure (``LoaderEventStruct``) are declared here too; :mod:`pathconfig._events`
-holds the trampoline.
+holds the trampoline. So are the rules' (``RuleFn``, ``RequestPtr``; the
+``free_context`` of ``pathconfig_add_rule`` is a ``PayloadFree``), whose
+trampolines :mod:`pathconfig._rules` holds.
 
 The library is opened with :class:`ctypes.CDLL`, so ctypes releases the GIL
 for the duration of every call: resolving in several threads runs in parallel.
@@ -61,9 +63,14 @@ class Loader(ctypes.Structure):
     """``struct pathconfig_loader``: opaque, only ever handled through a pointer."""
 
 
+class Request(ctypes.Structure):
+    """``struct pathconfig_request``: opaque, borrowed by a rule's callback for one call."""
+
+
 ConfigPtr = POINTER(Config)
 ResultPtr = POINTER(Result)
 LoaderPtr = POINTER(Loader)
+RequestPtr = POINTER(Request)
 
 
 class ErrorStruct(ctypes.Structure):
@@ -150,6 +157,10 @@ LoaderCallback = ctypes.CFUNCTYPE(None, LoaderEventPtr, c_void_p)
 #: library once a callback's payload is no longer used.
 PayloadFree = ctypes.CFUNCTYPE(None, c_void_p)
 
+#: ``pathconfig_rule_fn``: ``int (*)(void *context, pathconfig_request *request)``,
+#: a rule's predicate (1 applies, 0 not) or configurer (0); negative: failed.
+RuleFn = ctypes.CFUNCTYPE(c_int, c_void_p, RequestPtr)
+
 
 def text_arg(value: str, what: str) -> bytes:
     """``value`` as a NUL-terminated UTF-8 argument (``what`` names it in errors)."""
@@ -184,21 +195,28 @@ def _last_code() -> int:
 # --- errcheck functions --------------------------------------------------------
 
 
+def _raise_failure(args: Tuple[Any, ...]) -> NoReturn:
+    """Raises what ``err`` (the last argument, when it is a
+    ``pathconfig_error``) or else the last error says."""
+    err = args[-1] if args else None
+    if isinstance(err, ErrorStruct) and err.code != 0:
+        raise err.to_exception()
+    _raise_last()
+
+
 def _check_new_handle(result: Any, func: Any, args: Tuple[Any, ...]) -> Any:
     """Constructors with a ``pathconfig_error *err`` last argument: NULL raises
     what ``err`` says."""
     if not result:
-        err = args[-1]
-        if isinstance(err, ErrorStruct) and err.code != 0:
-            raise err.to_exception()
-        _raise_last()
+        _raise_failure(args)
     return result
 
 
 def _check_owned_text(result: Optional[int], func: Any, args: Tuple[Any, ...]) -> str:
-    """``char *`` the caller frees: copy, free, decode."""
+    """``char *`` the caller frees: copy, free, decode. NULL raises what
+    ``err`` (when the function takes one) or the last error says."""
     if result is None:
-        _raise_last()
+        _raise_failure(args)
     try:
         data = ctypes.string_at(result)
     finally:
@@ -245,13 +263,11 @@ def _check_getter(result: int, func: Any, args: Tuple[Any, ...]) -> int:
 
 
 def _check_status(result: int, func: Any, args: Tuple[Any, ...]) -> int:
-    """0, or a negated code: raises what ``err`` (the last argument, when it
-    is a ``pathconfig_error``) or the last error says."""
+    """0 (or an index, zero or more), or a negative value: raises what ``err``
+    (the last argument, when it is a ``pathconfig_error``) or the last error
+    says."""
     if result < 0:
-        err = args[-1]
-        if isinstance(err, ErrorStruct) and err.code != 0:
-            raise err.to_exception()
-        _raise_last()
+        _raise_failure(args)
     return int(result)
 
 
@@ -349,6 +365,21 @@ SIGNATURES: Dict[str, Signature] = {
     "pathconfig_document_rule_count": ([ConfigPtr], c_size_t, _check_count),
     "pathconfig_profile": ([ConfigPtr], c_char_p, _check_borrowed_text),
     "pathconfig_free_string": ([c_void_p], None, None),
+    # Requests: methods, rules added from code, invalidation
+    "pathconfig_resolve_request": ([ConfigPtr, c_char_p, c_char_p, ErrorPtr], ResultPtr, _check_new_handle),
+    "pathconfig_explain_request": ([ConfigPtr, c_char_p, c_char_p, ErrorPtr], c_void_p, _check_owned_text),
+    "pathconfig_add_rule": (
+        [ConfigPtr, c_char_p, RuleFn, RuleFn, c_void_p, PayloadFree, ErrorPtr],
+        c_int,
+        _check_status,
+    ),
+    "pathconfig_invalidate": ([ConfigPtr], c_int, _check_status),
+    "pathconfig_request_url": ([RequestPtr], c_char_p, _check_borrowed_text),
+    "pathconfig_request_method": ([RequestPtr], c_char_p, _check_borrowed_text),
+    "pathconfig_request_properties": ([RequestPtr], c_char_p, _check_borrowed_text),
+    "pathconfig_request_set_properties": ([RequestPtr, c_char_p], c_int, _check_status),
+    "pathconfig_request_merge_properties": ([RequestPtr, c_char_p], c_int, _check_status),
+    "pathconfig_request_fail": ([RequestPtr, c_char_p], c_int, _check_status),
     # Loader: sources, cache and live updates
     "pathconfig_loader_new": ([c_char_p, c_char_p, ErrorPtr], LoaderPtr, _check_new_handle),
     "pathconfig_loader_set_callback": ([LoaderPtr, LoaderCallback, c_void_p], c_int, _check_status),

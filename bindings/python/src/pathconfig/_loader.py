@@ -61,8 +61,10 @@ class Loader(OwnedHandle):
       background thread that refreshes at this interval until :meth:`close`.
     - ``user_agent`` (default ``"libpathconfig/VERSION"``), ``ca_file`` (a
       PEM bundle trusted for HTTPS instead of the system's).
-    - ``profile``, ``match_query_strings``, ``backend``, ``lenient``: as for
-      :meth:`PathConfiguration.from_file`, applied to every source.
+    - ``profile``, ``match_query_strings``, ``backend``, ``lenient``,
+      ``base_url``, ``merge``: as for :meth:`PathConfiguration.from_file`,
+      applied to every source. (Rules added from code belong to one
+      configuration: add them again to each new :attr:`current`.)
     - ``on_change``: a callable taking a :class:`LoaderEvent`, called after
       every step of the chain; see :attr:`on_change`.
 
@@ -106,6 +108,8 @@ class Loader(OwnedHandle):
         match_query_strings: Optional[bool] = None,
         backend: Optional[str] = None,
         lenient: bool = False,
+        base_url: Optional[str] = None,
+        merge: Optional[str] = None,
         on_change: Optional[OnChange] = None,
     ) -> None:
         sources_json, kept = _sources_json(sources)
@@ -116,7 +120,7 @@ class Loader(OwnedHandle):
             refresh_interval,
             user_agent,
             ca_file,
-            _load_options(profile, match_query_strings, backend, lenient),
+            _load_options(profile, match_query_strings, backend, lenient, base_url, merge),
         )
         if on_change is not None and not callable(on_change):
             raise TypeError(f"on_change must be callable or None, not {type(on_change).__name__}")
