@@ -65,6 +65,20 @@ type Configurer = Box<dyn Fn(&Request<'_>, &mut Edit<'_>) -> Result<(), String> 
 /// both alive for ever), or by [`add_rule`](crate::PathConfiguration::add_rule)
 /// when the rule is refused.
 ///
+/// A closure that is not `Sync` (a `Cell` counter, say) is refused at
+/// compile time; use an atomic or a `Mutex`:
+///
+/// ```compile_fail
+/// use std::cell::Cell;
+/// use pathconfig::{Request, RuleSpec};
+///
+/// let calls = Cell::new(0);
+/// RuleSpec::new().predicate(move |_: &Request| {
+///     calls.set(calls.get() + 1);
+///     Ok::<_, String>(true)
+/// });
+/// ```
+///
 /// [`PathConfiguration::invalidate`]: crate::PathConfiguration::invalidate
 #[derive(Default)]
 pub struct RuleSpec {

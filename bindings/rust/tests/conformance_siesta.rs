@@ -120,7 +120,10 @@ fn value_cases(doc: &Json) -> Vec<&Json> {
             c.get("steps").is_none()
                 && c.at("entries").as_array().iter().all(|e| {
                     matches!(e.at("methods"), Json::Null | Json::Array(_))
-                        && e.at("sets").members().iter().all(|(k, v)| plain.contains(&k.as_str()) && v.as_str().is_none())
+                        && e.at("sets")
+                            .members()
+                            .iter()
+                            .all(|(k, v)| plain.contains(&k.as_str()) && v.as_str().is_none())
                 })
         })
         .collect()
@@ -204,7 +207,8 @@ fn ordering_cases_with_plain_values() {
 #[test]
 fn a_rule_added_later_drops_memoised_results() {
     let doc = load_conformance("siesta.json");
-    let mut steps: Vec<&Json> = doc.at("ordering_cases").as_array().iter().filter(|c| c.get("step").is_some()).collect();
+    let mut steps: Vec<&Json> =
+        doc.at("ordering_cases").as_array().iter().filter(|c| c.get("step").is_some()).collect();
     steps.sort_by(|a, b| a.at("step").as_f64().partial_cmp(&b.at("step").as_f64()).unwrap());
     assert_eq!(steps.len(), 3, "the numbered steps");
     let config = service(steps[0].at("baseURL").as_str().unwrap());

@@ -122,10 +122,8 @@ fn a_clone_sees_rules_and_invalidation() {
 
 #[test]
 fn method_filters() {
-    let config = api(
-        r#"{"rules": [{"globs": ["/users/*"], "methods": ["GET"], "properties": {"read": true}},
-                      {"patterns": ["/users/"], "properties": {"any": true}}]}"#,
-    );
+    let config = api(r#"{"rules": [{"globs": ["/users/*"], "methods": ["GET"], "properties": {"read": true}},
+                      {"patterns": ["/users/"], "properties": {"any": true}}]}"#);
     config
         .add_rule(RuleSpec::new().globs(["/users/*"]).methods(["POST", "put"]).properties(r#"{"write": true}"#))
         .unwrap();
@@ -139,7 +137,10 @@ fn method_filters() {
     assert_eq!(keys("Put"), ["any", "write"]);
     assert_eq!(keys("DELETE"), ["any"]);
     assert_eq!(keys("PROPFIND"), ["any"], "any token is a method");
-    assert_eq!(config.properties("/users/7").unwrap().json(), config.request_properties("/users/7", "GET").unwrap().json());
+    assert_eq!(
+        config.properties("/users/7").unwrap().json(),
+        config.request_properties("/users/7", "GET").unwrap().json()
+    );
     assert_eq!(config.properties_json("/users/7").unwrap(), r#"{"read":true,"any":true}"#);
 
     for bad in ["", "GE T", "GET\n", "P(ST"] {
@@ -390,7 +391,7 @@ fn a_refused_rule_drops_its_closures_before_returning() {
     let captured = Arc::new(());
     let (drops, dropped) = counter();
     for (i, rule) in [
-        RuleSpec::new().globs(["**"]).properties("{"),     // refused by the library
+        RuleSpec::new().globs(["**"]).properties("{"), // refused by the library
         RuleSpec::new().globs(["**"]).properties("{\"\0\": 1}"), // refused before the call
         RuleSpec::new().patterns(["(["]),
     ]
@@ -490,4 +491,16 @@ fn lookups_invalidations_and_new_rules_on_many_threads() {
     *token.write().unwrap() = String::from("last");
     config.invalidate();
     assert_eq!(headers(&config, "/t0/1", "GET").at("X-HappyApp-Auth-Token").as_str(), Some("last"));
+}
+
+#[test]
+fn configurations_and_rules_cross_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<PathConfiguration>();
+    send_sync::<RuleSpec>();
+    let rule = RuleSpec::new().globs(["**"]).configurer(|_: &Request, edit: &mut Edit| edit.merge(r#"{"t": 1}"#));
+    let config = api(r#"{"rules": []}"#);
+    let added = thread::scope(|s| s.spawn(|| config.add_rule(rule)).join().unwrap()).unwrap();
+    assert_eq!(added, 0);
+    assert_eq!(thread::spawn(move || config.properties("/a").unwrap().json().to_owned()).join().unwrap(), r#"{"t":1}"#);
 }
