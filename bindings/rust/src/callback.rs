@@ -9,26 +9,22 @@
 //! for the closure's lifetime.
 //!
 //! A panic never unwinds into C. As git2-rs's `panic::wrap` / `panic::check`
-//! do, the trampoline catches it and stores it in the loader's [`PanicSlot`];
+//! do, the trampoline catches it (`panic.rs`) and stores it in the loader's [`PanicSlot`];
 //! later events skip the closure until it is dealt with, and
 //! [`Loader::load`](crate::Loader::load) or
 //! [`Loader::refresh`](crate::Loader::refresh) resumes it once the C call has
 //! returned.
 
-use std::any::Any;
 use std::ffi::c_void;
-use std::panic::{self, AssertUnwindSafe};
 use std::ptr;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::event::LoaderEvent;
+use crate::panic::{self, PanicPayload};
 use crate::sys;
 
 /// The closure a loader calls with each event.
 pub(crate) type Callback = Box<dyn FnMut(&LoaderEvent) + Send>;
-
-/// A panic caught in a callback, waiting to be resumed.
-pub(crate) type PanicPayload = Box<dyn Any + Send>;
 
 /// Where a loader's closures leave a panic: shared by the loader and every
 /// closure registered on it, so it outlives whichever goes first.
@@ -61,10 +57,7 @@ impl PanicSlot {
             }
         };
         if let Some(extra) = extra {
-            // A payload whose Drop panics must not unwind into C either.
-            if let Err(again) = panic::catch_unwind(AssertUnwindSafe(|| drop(extra))) {
-                std::mem::forget(again);
-            }
+            panic::discard(extra);
         }
     }
 }
@@ -118,14 +111,14 @@ unsafe extern "C" fn trampoline(event: *const sys::pathconfig_loader_event, payl
         return; // As git2-rs: no callback runs while a panic waits to be resumed.
     }
     let callback = &mut registration.callback;
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+    let outcome = panic::catch(|| {
         // SAFETY: the library passes an event valid for this call (never
         // NULL, checked anyway).
         let Some(event) = (unsafe { event.as_ref() }) else { return };
         // SAFETY: `event` is this running callback's event.
         let event = unsafe { LoaderEvent::from_raw(event) };
         callback(&event);
-    }));
+    });
     if let Err(payload) = outcome {
         registration.panic.store(payload);
     }
@@ -138,7 +131,7 @@ unsafe extern "C" fn free_registration(payload: *mut c_void) {
     // calls this once, when nothing uses it any more.
     let registration = unsafe { Box::from_raw(payload.cast::<Registration>()) };
     let panic = Arc::clone(&registration.panic);
-    if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| drop(registration))) {
+    if let Err(payload) = panic::drop_caught(registration) {
         panic.store(payload);
     }
 }

@@ -9,18 +9,28 @@ use crate::catalog::Profile;
 use crate::error::{self, Error, ErrorCode};
 use crate::options::Options;
 use crate::properties::Properties;
+use crate::rule::{self, RuleSpec};
 use crate::sys;
 use crate::util::{self, Binding};
 use crate::warning::Warning;
 
-/// A loaded path configuration: immutable, shared, cheap to clone.
+/// A loaded path configuration: shared, cheap to clone, immutable but for
+/// the rules added from code.
 ///
 /// Load it once with [`from_json`](Self::from_json) or
 /// [`from_file`](Self::from_file), then ask for the [`properties`](Self::properties)
-/// of each URL. Lookups are cached per matched string inside the library.
+/// of each URL (a GET request), or of a request with another HTTP method
+/// ([`request_properties`](Self::request_properties)). Lookups are memoised
+/// per method and matched string inside the library.
 ///
-/// `Clone` adds a reference to the same C handle (`pathconfig_retain`);
-/// dropping the last clone frees it (`pathconfig_release`). A
+/// Rules may be added from code ([`add_rule`](Self::add_rule), with a
+/// [`RuleSpec`] whose closures decide per request or change the properties,
+/// as Siesta's `Service.configure(...)` does); their results stay memoised
+/// until [`invalidate`](Self::invalidate).
+///
+/// `Clone` adds a reference to the same C handle (`pathconfig_retain`), so a
+/// rule added through one clone is seen by all; dropping the last clone frees
+/// it (`pathconfig_release`), and with it the rules' closures. A
 /// [`Properties`] does not borrow its configuration and may outlive it.
 ///
 /// ```
@@ -39,16 +49,19 @@ pub struct PathConfiguration {
     raw: NonNull<sys::pathconfig>,
 }
 
-// SAFETY: (Send) the handle is a reference-counted, immutable object that is
-// not tied to the thread that made it; retain/release are atomic, so the
-// reference this value owns may be released from any thread.
+// SAFETY: (Send) the handle is a reference-counted, thread-safe object that
+// is not tied to the thread that made it; retain/release are atomic, so the
+// reference this value owns may be released from any thread (and with it the
+// rules' closures, which are Send for that reason).
 unsafe impl Send for PathConfiguration {}
 // SAFETY: (Sync) every method takes `&self` and calls functions the header
 // documents as safe on one handle from any number of threads at once ("A
 // configuration is immutable: any number of threads may use one handle at
-// once, and retain/release are atomic"); the library's lookup cache is
-// internally synchronised. Per-call error state is thread-local, and each
-// method reads it on the thread that made the call.
+// once, and retain/release are atomic"; pathconfig/rules.h: "Adding rules,
+// invalidating and resolving may happen on any threads at once"); the
+// library's lookup cache is internally synchronised. The rules' closures may
+// run on several threads at once, so they are Sync. Per-call error state is
+// thread-local, and each method reads it on the thread that made the call.
 unsafe impl Sync for PathConfiguration {}
 
 impl PathConfiguration {
@@ -112,23 +125,54 @@ impl PathConfiguration {
     }
 
     /// The merged properties of every rule matching `url_or_path` (an
-    /// absolute URL, or a path matched as given).
+    /// absolute URL, or a path: resolved against the
+    /// [base URL](Options::base_url) when there is one, else matched as
+    /// given), for a GET request.
     ///
     /// # Errors
     ///
-    /// [`ErrorCode::Argument`] when `url_or_path` contains a NUL.
+    /// [`ErrorCode::Argument`] when `url_or_path` contains a NUL;
+    /// [`ErrorCode::Callback`] when a closure of a rule added from code
+    /// fails (see [`add_rule`](Self::add_rule)).
     pub fn properties(&self, url_or_path: &str) -> Result<Properties, Error> {
         let url = util::cstring(url_or_path)?;
         let mut err = error::blank();
         // SAFETY: self.ptr() is a live handle; `url` is NUL-terminated and
         // `err` writable, both alive across the call.
         let raw = unsafe { sys::pathconfig_resolve(self.ptr(), url.as_ptr(), &mut err) };
-        match NonNull::new(raw) {
-            // SAFETY: a non-NULL result of pathconfig_resolve is a new
-            // result the caller owns and frees once.
-            Some(raw) => Ok(unsafe { Properties::from_raw(raw.as_ptr()) }),
-            None => Err(Error::from_raw(&err)),
-        }
+        Properties::resolved(raw, &err)
+    }
+
+    /// The merged properties for a request with an HTTP `method` (`"GET"`,
+    /// `"post"`, `"PROPFIND"`: compared upper-cased): rules whose
+    /// [`methods`](RuleSpec::methods) leave it out do not apply.
+    /// [`properties`](Self::properties) is `request_properties(url, "GET")`.
+    ///
+    /// ```
+    /// use pathconfig::{Options, PathConfiguration};
+    ///
+    /// let json = r#"{"rules": [{"globs": ["/users/*"], "methods": ["POST"], "properties": {"retryTime": 5}}]}"#;
+    /// let options = Options::new().profile("siesta").base_url("https://api.example.com");
+    /// let config = PathConfiguration::from_json(json, &options)?;
+    /// assert_eq!(config.request_properties("/users/1", "post")?.get_i64("retryTime")?, Some(5));
+    /// assert_eq!(config.request_properties("https://api.example.com/users/1", "POST")?.json(), r#"{"retryTime":5}"#);
+    /// assert_eq!(config.properties("/users/1")?.json(), "{}");
+    /// # Ok::<(), pathconfig::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::Argument`] when an argument contains a NUL or `method`
+    /// is not an HTTP token; [`ErrorCode::Callback`] as for
+    /// [`properties`](Self::properties).
+    pub fn request_properties(&self, url_or_path: &str, method: &str) -> Result<Properties, Error> {
+        let url = util::cstring(url_or_path)?;
+        let method = util::cstring(method)?;
+        let mut err = error::blank();
+        // SAFETY: self.ptr() is a live handle; `url` and `method` are
+        // NUL-terminated and `err` writable, all alive across the call.
+        let raw = unsafe { sys::pathconfig_resolve_request(self.ptr(), url.as_ptr(), method.as_ptr(), &mut err) };
+        Properties::resolved(raw, &err)
     }
 
     /// The merged properties as a JSON object (`pathconfig_properties`),
@@ -138,13 +182,101 @@ impl PathConfiguration {
         self.string_call(url_or_path, sys::pathconfig_properties, "pathconfig_properties")
     }
 
-    /// Why `url_or_path` resolves as it does, as a JSON object: `input`,
-    /// `matched_string`, `rules` (each `index`, `pattern`, `pattern_index`,
-    /// `description` when the rule has one, `builtin: true` for a profile's
-    /// rule), `properties`, and `limit_exceeded` when a search ran out of its
-    /// budget.
+    /// Why `url_or_path` resolves as it does for a GET request, as a JSON
+    /// object: `input`, `method`, `url`, `matched_string`, `rules` (each
+    /// `index`, and `pattern` or `glob` with `pattern_index`, or
+    /// `predicate: true`; `description` when the rule has one,
+    /// `builtin: true` for a profile's rule, `from_code` and `configurer`
+    /// for a rule added from code), `properties`, and `limit_exceeded` when
+    /// a search ran out of its budget. Never memoised: the rules' closures
+    /// run again.
     pub fn explain(&self, url_or_path: &str) -> Result<String, Error> {
         self.string_call(url_or_path, sys::pathconfig_explain, "pathconfig_explain")
+    }
+
+    /// [`explain`](Self::explain) for a request with an HTTP `method`.
+    ///
+    /// # Errors
+    ///
+    /// As [`request_properties`](Self::request_properties).
+    pub fn explain_request(&self, url_or_path: &str, method: &str) -> Result<String, Error> {
+        let url = util::cstring(url_or_path)?;
+        let method = util::cstring(method)?;
+        let mut err = error::blank();
+        // SAFETY: as in `request_properties`; the returned string is the
+        // caller's and take_string frees it right after this call.
+        let json = unsafe { sys::pathconfig_explain_request(self.ptr(), url.as_ptr(), method.as_ptr(), &mut err) };
+        if json.is_null() {
+            return Err(Error::from_raw(&err));
+        }
+        // SAFETY: a non-NULL string the caller frees, not freed yet.
+        unsafe { util::take_string(json, "pathconfig_explain_request") }
+    }
+
+    /// Adds `rule` after every rule this configuration has (the document's,
+    /// the profile's built-ins, those added before), as Siesta's
+    /// `Service.configure(...)` does, and drops the memoised results; the
+    /// rule's index (explain reports it). Every clone of this configuration
+    /// sees it.
+    ///
+    /// When the rule applies to a lookup, its fixed
+    /// [`properties`](RuleSpec::properties) are merged into the result (by
+    /// the [`merge`](Options::merge) option), then its
+    /// [`configurer`](RuleSpec::configurer) may change them. A closure that
+    /// returns `Err` or panics fails that lookup with
+    /// [`ErrorCode::Callback`] (its [`rule_index`](Error::rule_index) is the
+    /// rule's; its message quotes the closure's error or the panic's
+    /// message), and the failure is not memoised.
+    ///
+    /// The auth token example of Siesta's README:
+    ///
+    /// ```
+    /// use std::sync::{Arc, RwLock};
+    /// use pathconfig::{Edit, Options, PathConfiguration, Request, RuleSpec};
+    ///
+    /// let options = Options::new().profile("siesta").base_url("https://api.example.com").merge("deep");
+    /// let api = PathConfiguration::from_json(r#"{"rules": [{"globs": ["**"], "properties": {"headers": {"Accept": "application/json"}}}]}"#, &options)?;
+    /// let token = Arc::new(RwLock::new(String::from("t1")));
+    /// let current = Arc::clone(&token);
+    /// api.add_rule(RuleSpec::new().globs(["**"]).description("auth token").configurer(
+    ///     move |_: &Request, edit: &mut Edit| {
+    ///         let mut patch = String::from(r#"{"headers":{"X-HappyApp-Auth-Token":"#);
+    ///         patch.push_str(&format!("{:?}}}}}", current.read().unwrap())); // a JSON string for an ASCII token
+    ///         edit.merge(&patch)
+    ///     },
+    /// ))?;
+    /// let headers = |url: &str| api.properties(url).and_then(|p| p.get_json("headers").map(|h| h.map(str::to_owned)));
+    /// assert_eq!(headers("/users/1")?.as_deref(), Some(r#"{"Accept":"application/json","X-HappyApp-Auth-Token":"t1"}"#));
+    /// assert_eq!(headers("https://api.example.com.evil.com/")?, None);
+    ///
+    /// *token.write().unwrap() = String::from("t2");
+    /// assert!(headers("/users/1")?.unwrap().contains("t1")); // memoised
+    /// api.invalidate();
+    /// assert!(headers("/users/1")?.unwrap().contains("t2"));
+    /// # Ok::<(), pathconfig::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// For the rule's JSON ([`RuleSpec::to_json`]): [`ErrorCode::Json`] or
+    /// [`Schema`](ErrorCode::Schema) (with line and column in that text),
+    /// [`Regex`](ErrorCode::Regex) for a pattern,
+    /// [`Limit`](ErrorCode::Limit); [`ErrorCode::Argument`] for a string
+    /// with a NUL. The closures are dropped before this returns.
+    pub fn add_rule(&self, rule: RuleSpec) -> Result<usize, Error> {
+        // SAFETY: self.raw is a live handle for the whole call.
+        unsafe { rule::add(self.raw, rule) }
+    }
+
+    /// Drops every memoised result, so that the next lookup of each URL runs
+    /// the rules' predicates and configurers again (Siesta's
+    /// `invalidateConfiguration()`), e.g. after the auth token changed. A
+    /// lookup that starts after this returns never returns a result computed
+    /// before it.
+    pub fn invalidate(&self) {
+        // SAFETY: self.raw is a live handle; the call fails only for NULL.
+        let rc = unsafe { sys::pathconfig_invalidate(self.raw.as_ptr()) };
+        debug_assert_eq!(rc, 0, "pathconfig_invalidate on a live handle");
     }
 
     /// The string the patterns see for `url_or_path` under this
@@ -176,7 +308,8 @@ impl PathConfiguration {
     }
 
     /// The number of rules, the profile's built-in rules included
-    /// (`hotwire-ios` and `hotwire-android` append three).
+    /// (`hotwire-ios` and `hotwire-android` append three); rules added from
+    /// code are numbered after them but not counted here.
     pub fn rule_count(&self) -> usize {
         // SAFETY: self.ptr() is a live handle.
         unsafe { sys::pathconfig_rule_count(self.ptr()) }

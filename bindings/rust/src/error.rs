@@ -44,51 +44,44 @@ pub enum ErrorCode {
     /// `PATHCONFIG_E_MISUSE` (14): a call the object's state forbids (a loader
     /// loading from inside its own callback).
     Misuse,
+    /// `PATHCONFIG_E_CALLBACK` (15): a lookup failed because a predicate or
+    /// configurer of a rule added from code failed (returned `Err` or
+    /// panicked); [`Error::rule_index`] names the rule, the message quotes
+    /// what the closure said. Such a lookup is not memoised.
+    Callback,
     /// A code this crate does not know; see [`Error::raw_code`].
     Unknown,
 }
 
+/// Each code and its C number: the one place a code is mapped.
+const CODES: [(ErrorCode, c_int); 15] = [
+    (ErrorCode::Json, sys::PATHCONFIG_E_JSON),
+    (ErrorCode::Schema, sys::PATHCONFIG_E_SCHEMA),
+    (ErrorCode::Regex, sys::PATHCONFIG_E_REGEX),
+    (ErrorCode::Options, sys::PATHCONFIG_E_OPTIONS),
+    (ErrorCode::Io, sys::PATHCONFIG_E_IO),
+    (ErrorCode::Limit, sys::PATHCONFIG_E_LIMIT),
+    (ErrorCode::Backend, sys::PATHCONFIG_E_BACKEND),
+    (ErrorCode::Argument, sys::PATHCONFIG_E_ARGUMENT),
+    (ErrorCode::NoMem, sys::PATHCONFIG_E_NOMEM),
+    (ErrorCode::Internal, sys::PATHCONFIG_E_INTERNAL),
+    (ErrorCode::Type, sys::PATHCONFIG_E_TYPE),
+    (ErrorCode::Download, sys::PATHCONFIG_E_DOWNLOAD),
+    (ErrorCode::Cache, sys::PATHCONFIG_E_CACHE),
+    (ErrorCode::Misuse, sys::PATHCONFIG_E_MISUSE),
+    (ErrorCode::Callback, sys::PATHCONFIG_E_CALLBACK),
+];
+
 impl ErrorCode {
     /// The code for a C status number; a getter's negated code is accepted too.
     pub fn from_raw(code: i32) -> ErrorCode {
-        match code.checked_abs().unwrap_or(0) {
-            sys::PATHCONFIG_E_JSON => ErrorCode::Json,
-            sys::PATHCONFIG_E_SCHEMA => ErrorCode::Schema,
-            sys::PATHCONFIG_E_REGEX => ErrorCode::Regex,
-            sys::PATHCONFIG_E_OPTIONS => ErrorCode::Options,
-            sys::PATHCONFIG_E_IO => ErrorCode::Io,
-            sys::PATHCONFIG_E_LIMIT => ErrorCode::Limit,
-            sys::PATHCONFIG_E_BACKEND => ErrorCode::Backend,
-            sys::PATHCONFIG_E_ARGUMENT => ErrorCode::Argument,
-            sys::PATHCONFIG_E_NOMEM => ErrorCode::NoMem,
-            sys::PATHCONFIG_E_INTERNAL => ErrorCode::Internal,
-            sys::PATHCONFIG_E_TYPE => ErrorCode::Type,
-            sys::PATHCONFIG_E_DOWNLOAD => ErrorCode::Download,
-            sys::PATHCONFIG_E_CACHE => ErrorCode::Cache,
-            sys::PATHCONFIG_E_MISUSE => ErrorCode::Misuse,
-            _ => ErrorCode::Unknown,
-        }
+        let code = code.checked_abs().unwrap_or(0);
+        CODES.iter().find(|&&(_, raw)| raw == code).map_or(ErrorCode::Unknown, |&(c, _)| c)
     }
 
     /// The C number (positive), or `None` for [`ErrorCode::Unknown`].
     pub fn raw(self) -> Option<i32> {
-        Some(match self {
-            ErrorCode::Json => sys::PATHCONFIG_E_JSON,
-            ErrorCode::Schema => sys::PATHCONFIG_E_SCHEMA,
-            ErrorCode::Regex => sys::PATHCONFIG_E_REGEX,
-            ErrorCode::Options => sys::PATHCONFIG_E_OPTIONS,
-            ErrorCode::Io => sys::PATHCONFIG_E_IO,
-            ErrorCode::Limit => sys::PATHCONFIG_E_LIMIT,
-            ErrorCode::Backend => sys::PATHCONFIG_E_BACKEND,
-            ErrorCode::Argument => sys::PATHCONFIG_E_ARGUMENT,
-            ErrorCode::NoMem => sys::PATHCONFIG_E_NOMEM,
-            ErrorCode::Internal => sys::PATHCONFIG_E_INTERNAL,
-            ErrorCode::Type => sys::PATHCONFIG_E_TYPE,
-            ErrorCode::Download => sys::PATHCONFIG_E_DOWNLOAD,
-            ErrorCode::Cache => sys::PATHCONFIG_E_CACHE,
-            ErrorCode::Misuse => sys::PATHCONFIG_E_MISUSE,
-            ErrorCode::Unknown => return None,
-        })
+        CODES.iter().find(|&&(c, _)| c == self).map(|&(_, raw)| raw)
     }
 
     /// The C name, e.g. `"PATHCONFIG_E_JSON"`, as `pathconfig_error_name` gives it.

@@ -1,6 +1,7 @@
-//! The little JSON this crate writes: string literals and objects for the
-//! options it passes to the library. It reads none: what the library reports
-//! comes through the C API's getters and structs.
+//! The little JSON this crate writes: string literals, arrays of them and
+//! objects for the options and rules it passes to the library. It reads
+//! none: what the library reports comes through the C API's getters and
+//! structs.
 
 use std::fmt::Write;
 
@@ -41,6 +42,19 @@ pub(crate) fn object(members: &[(String, String)]) -> String {
     out
 }
 
+/// A compact JSON array of string literals.
+pub(crate) fn string_array(items: &[String]) -> String {
+    let mut out = String::from("[");
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_string(&mut out, item);
+    }
+    out.push(']');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,5 +71,11 @@ mod tests {
         let members = [("b".to_string(), "1".to_string()), ("a\"".to_string(), "[true]".to_string())];
         assert_eq!(object(&members), r#"{"b":1,"a\"":[true]}"#);
         assert_eq!(object(&[]), "{}");
+    }
+
+    #[test]
+    fn string_arrays() {
+        assert_eq!(string_array(&["a\"".to_string(), "**".to_string()]), r#"["a\"","**"]"#);
+        assert_eq!(string_array(&[]), "[]");
     }
 }

@@ -39,7 +39,8 @@
 //! ```
 //!
 //! Share one configuration between threads: it is `Send + Sync`, and `Clone`
-//! only adds a reference to the same immutable C object.
+//! only adds a reference to the same C object (immutable but for the rules
+//! added from code, which every clone sees).
 //!
 //! ```
 //! use std::thread;
@@ -78,7 +79,16 @@
 //!   `extern "C"` trampoline that catches panics with
 //!   `std::panic::catch_unwind` and resumes them after the C call returns,
 //!   as git2-rs's `panic::wrap` does ([`EventKind`], [`SourceKind`],
-//!   [`Reason`]).
+//!   [`Reason`]);
+//! - request rules, as Siesta's `Service.configure(...)`:
+//!   [`PathConfiguration::request_properties`] and
+//!   [`explain_request`](PathConfiguration::explain_request) for an HTTP
+//!   method, [`PathConfiguration::add_rule`] with a [`RuleSpec`] (globs,
+//!   patterns, methods, fixed properties, and `Fn + Send + Sync` closures: a
+//!   predicate over the [`Request`], a configurer changing the properties
+//!   through an [`Edit`]), [`PathConfiguration::invalidate`]. The closures'
+//!   trampolines catch panics too; a failing closure fails its lookup with
+//!   [`ErrorCode::Callback`].
 //!
 //! A configuration kept current from a bundled file and a server:
 //!
@@ -112,9 +122,10 @@
 //! # Threads
 //!
 //! [`PathConfiguration`], [`Properties`] and [`Loader`] are `Send + Sync`:
-//! the header documents the configuration and result objects as immutable and
-//! safe to use from several threads at once, and the loader as thread-safe. Each call's error is read from the calling thread's own slot
-//! right after the call.
+//! the header documents the configuration (rules added from code included)
+//! and result objects as safe to use from several threads at once, and the
+//! loader as thread-safe. Each call's error is read from the calling
+//! thread's own slot right after the call.
 
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -128,7 +139,10 @@ mod event;
 mod json;
 mod loader;
 mod options;
+mod panic;
 mod properties;
+mod request;
+mod rule;
 mod source;
 #[allow(missing_docs)]
 pub mod sys;
@@ -149,6 +163,8 @@ pub use crate::event::{EventKind, LoaderEvent, Reason, SourceKind};
 pub use crate::loader::Loader;
 pub use crate::options::Options;
 pub use crate::properties::{Iter, Keys, Properties};
+pub use crate::request::{Edit, Request};
+pub use crate::rule::RuleSpec;
 pub use crate::source::{LoaderOptions, Source};
 pub use crate::util::Binding;
 pub use crate::warning::{Warning, WarningKind};

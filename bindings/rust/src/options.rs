@@ -16,6 +16,8 @@ use crate::json;
 ///
 /// let options = Options::new().profile("turbo-ios").match_query_strings(true);
 /// assert_eq!(options.to_json(), r#"{"profile":"turbo-ios","match_query_strings":true}"#);
+/// let options = Options::new().profile("siesta").base_url("https://api.example.com").merge("deep");
+/// assert_eq!(options.to_json(), r#"{"profile":"siesta","base_url":"https://api.example.com","merge":"deep"}"#);
 /// assert_eq!(Options::new().to_json(), "{}");
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -24,6 +26,8 @@ pub struct Options {
     match_query_strings: Option<bool>,
     backend: Option<String>,
     lenient: Option<bool>,
+    base_url: Option<String>,
+    merge: Option<String>,
     raw: Vec<(String, String)>,
 }
 
@@ -67,6 +71,26 @@ impl Options {
         self
     }
 
+    /// The URL that relative globs and inputs without a scheme resolve
+    /// against (`"base_url"`): absolute, with a host and no query, fragment
+    /// or user information, e.g. `"https://api.example.com/v1"`. A relative
+    /// glob then never matches a URL on another scheme, host or port. The
+    /// library checks it at load ([`ErrorCode::Options`](crate::ErrorCode::Options)).
+    pub fn base_url(mut self, url: impl AsRef<str>) -> Options {
+        self.base_url = Some(url.as_ref().to_string());
+        self
+    }
+
+    /// How matching rules' properties combine (`"merge"`): `"shallow"` (the
+    /// default, as the apps do: a later rule replaces whole top-level keys)
+    /// or `"deep"` (each rule's properties apply as a JSON Merge Patch,
+    /// RFC 7396: nested objects merge, `null` removes a key), as Siesta's
+    /// configuration does.
+    pub fn merge(mut self, mode: impl AsRef<str>) -> Options {
+        self.merge = Some(mode.as_ref().to_string());
+        self
+    }
+
     /// Adds `"key": value_json` as written, after the typed options: for an
     /// option of a newer library this crate has no setter for yet. `key` is
     /// escaped; `value_json` must be JSON text and is not checked here (the
@@ -99,6 +123,12 @@ impl Options {
         }
         if let Some(on) = self.lenient {
             members.push(("lenient".to_string(), on.to_string()));
+        }
+        if let Some(url) = &self.base_url {
+            members.push(("base_url".to_string(), string_literal(url)));
+        }
+        if let Some(mode) = &self.merge {
+            members.push(("merge".to_string(), string_literal(mode)));
         }
         members.extend(self.raw.iter().cloned());
         members

@@ -94,6 +94,16 @@ type StrGetter = unsafe extern "C" fn(*const sys::pathconfig_result) -> *const c
 type BoolGetter = unsafe extern "C" fn(*const sys::pathconfig_result) -> c_int;
 
 impl Properties {
+    /// What `pathconfig_resolve` or `_resolve_request` returned: the new
+    /// result, or the failure `err` describes (NULL).
+    pub(crate) fn resolved(raw: *mut sys::pathconfig_result, err: &sys::pathconfig_error) -> Result<Properties, Error> {
+        match NonNull::new(raw) {
+            // A non-NULL result of those functions is new and the caller's, freed once (in Drop).
+            Some(raw) => Ok(Properties { raw }),
+            None => Err(Error::from_raw(err)),
+        }
+    }
+
     fn ptr(&self) -> *const sys::pathconfig_result {
         self.raw.as_ptr()
     }

@@ -10,7 +10,8 @@
 //! does with ctest.
 //!
 //! The loader's declarations (`pathconfig_loader_*`) are wrapped by
-//! [`crate::Loader`].
+//! [`crate::Loader`]; the request rules' (`pathconfig/rules.h`) by
+//! [`crate::PathConfiguration::add_rule`] and friends.
 
 #![allow(non_camel_case_types)]
 
@@ -48,6 +49,7 @@ pub const PATHCONFIG_E_TYPE: c_int = 11;
 pub const PATHCONFIG_E_DOWNLOAD: c_int = 12;
 pub const PATHCONFIG_E_CACHE: c_int = 13;
 pub const PATHCONFIG_E_MISUSE: c_int = 14;
+pub const PATHCONFIG_E_CALLBACK: c_int = 15;
 
 /// A value getter found the key (the out value is written).
 pub const PATHCONFIG_FOUND: c_int = 1;
@@ -125,6 +127,7 @@ pub const PATHCONFIG_TYPED_ENUM: c_int = 3;
 pub const PATHCONFIG_WARNING_DUPLICATE_KEY: c_int = 1;
 pub const PATHCONFIG_WARNING_SKIPPED_PATTERN: c_int = 2;
 pub const PATHCONFIG_WARNING_IGNORED_SETTINGS: c_int = 3;
+pub const PATHCONFIG_WARNING_NOT_PORTABLE: c_int = 4;
 
 /// The `version` of the warning struct this header describes.
 pub const PATHCONFIG_WARNING_VERSION: c_int = 1;
@@ -228,6 +231,25 @@ pub type pathconfig_loader_callback =
 /// `typedef void (*pathconfig_loader_payload_free)(void *payload);` (`None` is
 /// NULL): frees a callback's payload once the library no longer uses it.
 pub type pathconfig_loader_payload_free = Option<unsafe extern "C" fn(payload: *mut c_void)>;
+
+// ---------------------------------------------------------------------------
+// Request rules (pathconfig/rules.h)
+// ---------------------------------------------------------------------------
+
+/// `typedef struct pathconfig_request pathconfig_request;`: one lookup as a
+/// rule's callback sees it, opaque, borrowed for the callback call only.
+#[repr(C)]
+pub struct pathconfig_request {
+    _data: [u8; 0],
+    _marker: PhantomData<(*mut u8, PhantomPinned)>,
+}
+
+/// `typedef int (*pathconfig_rule_fn)(void *context, pathconfig_request *request);`
+/// (`None` is NULL): a host predicate (1 applies, 0 not) or configurer (0); a
+/// negative value fails the lookup with `PATHCONFIG_E_CALLBACK`. A Rust
+/// callback must not unwind into C: catch panics in the trampoline.
+pub type pathconfig_rule_fn =
+    Option<unsafe extern "C" fn(context: *mut c_void, request: *mut pathconfig_request) -> c_int>;
 
 extern "C" {
     // -- Version and errors -------------------------------------------------
@@ -350,4 +372,34 @@ extern "C" {
     pub fn pathconfig_loader_current(loader: *const pathconfig_loader) -> *mut pathconfig;
     pub fn pathconfig_loader_cache_file(loader: *const pathconfig_loader, url: *const c_char) -> *mut c_char;
     pub fn pathconfig_loader_free(loader: *mut pathconfig_loader);
+
+    // -- Request rules ------------------------------------------------------------
+    pub fn pathconfig_resolve_request(
+        cfg: *const pathconfig,
+        url_or_path: *const c_char,
+        method: *const c_char,
+        err: *mut pathconfig_error,
+    ) -> *mut pathconfig_result;
+    pub fn pathconfig_explain_request(
+        cfg: *const pathconfig,
+        url_or_path: *const c_char,
+        method: *const c_char,
+        err: *mut pathconfig_error,
+    ) -> *mut c_char;
+    pub fn pathconfig_add_rule(
+        cfg: *mut pathconfig,
+        rule_json: *const c_char,
+        predicate: pathconfig_rule_fn,
+        configurer: pathconfig_rule_fn,
+        context: *mut c_void,
+        free_context: Option<unsafe extern "C" fn(context: *mut c_void)>,
+        err: *mut pathconfig_error,
+    ) -> c_int;
+    pub fn pathconfig_invalidate(cfg: *mut pathconfig) -> c_int;
+    pub fn pathconfig_request_url(request: *const pathconfig_request) -> *const c_char;
+    pub fn pathconfig_request_method(request: *const pathconfig_request) -> *const c_char;
+    pub fn pathconfig_request_properties(request: *const pathconfig_request) -> *const c_char;
+    pub fn pathconfig_request_set_properties(request: *mut pathconfig_request, json_object: *const c_char) -> c_int;
+    pub fn pathconfig_request_merge_properties(request: *mut pathconfig_request, json_patch: *const c_char) -> c_int;
+    pub fn pathconfig_request_fail(request: *mut pathconfig_request, message: *const c_char) -> c_int;
 }

@@ -21,6 +21,9 @@ pub enum WarningKind {
     SkippedPattern,
     /// `PATHCONFIG_WARNING_IGNORED_SETTINGS`: a `settings` that is not an object.
     IgnoredSettings,
+    /// `PATHCONFIG_WARNING_NOT_PORTABLE`: a rule uses `globs` or `methods`,
+    /// which the profile's mobile app does not read.
+    NotPortable,
     /// A kind this crate does not know yet (from a newer library), by number;
     /// [`as_str`](Self::as_str) still names it.
     Unknown(i32),
@@ -33,6 +36,7 @@ impl WarningKind {
             sys::PATHCONFIG_WARNING_DUPLICATE_KEY => WarningKind::DuplicateKey,
             sys::PATHCONFIG_WARNING_SKIPPED_PATTERN => WarningKind::SkippedPattern,
             sys::PATHCONFIG_WARNING_IGNORED_SETTINGS => WarningKind::IgnoredSettings,
+            sys::PATHCONFIG_WARNING_NOT_PORTABLE => WarningKind::NotPortable,
             other => WarningKind::Unknown(other),
         }
     }
@@ -43,6 +47,7 @@ impl WarningKind {
             WarningKind::DuplicateKey => sys::PATHCONFIG_WARNING_DUPLICATE_KEY,
             WarningKind::SkippedPattern => sys::PATHCONFIG_WARNING_SKIPPED_PATTERN,
             WarningKind::IgnoredSettings => sys::PATHCONFIG_WARNING_IGNORED_SETTINGS,
+            WarningKind::NotPortable => sys::PATHCONFIG_WARNING_NOT_PORTABLE,
             WarningKind::Unknown(n) => n,
         }
     }

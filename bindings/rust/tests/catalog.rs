@@ -137,8 +137,7 @@ fn every_warning_kind_reaches_rust() {
     assert_eq!(WarningKind::Unknown(past).as_str(), "unknown");
 
     // One of each kind, read through the structs, agreeing with the JSON form.
-    let doc =
-        "{\"settings\": [1],\n \"rules\": [{\"patterns\": [\"([\", \"^/a\"], \"properties\": {\"k\": 1, \"k\": 2}}]}";
+    let doc = "{\"settings\": [1],\n \"rules\": [{\"patterns\": [\"([\", \"^/a\"], \"properties\": {\"k\": 1, \"k\": 2}},\n                {\"globs\": [\"/b/*\"], \"properties\": {}}]}";
     let config = PathConfiguration::from_json(doc, &Options::new().lenient(true)).unwrap();
     let warnings = config.warnings().unwrap();
     let mut seen: Vec<i32> = warnings.iter().map(|w| w.kind.raw()).collect();

@@ -286,6 +286,7 @@ fn codes_and_names() {
         (12, ErrorCode::Download, "PATHCONFIG_E_DOWNLOAD"),
         (13, ErrorCode::Cache, "PATHCONFIG_E_CACHE"),
         (14, ErrorCode::Misuse, "PATHCONFIG_E_MISUSE"),
+        (15, ErrorCode::Callback, "PATHCONFIG_E_CALLBACK"),
     ];
     for (n, code, name) in codes {
         assert_eq!(ErrorCode::from_raw(n), code);

@@ -113,6 +113,52 @@ fn split_decl(decl: &str) -> (String, String) {
     (decl[..at].trim().to_string(), decl[at..].to_string())
 }
 
+/// A parameter list split at its top-level commas (not those of a function
+/// pointer's own parameters).
+fn split_params(params: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut out) = (0, 0, Vec::new());
+    for (i, c) in params.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(params[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(params[start..].trim());
+    out
+}
+
+/// `RET (*NAME)(PARAMS)` (a typedef's text or a parameter) -> (NAME, the Rust
+/// type: `Option<unsafe extern "C" fn(name: type, ...) -> ret>`, `None` being NULL).
+fn function_pointer(decl: &str) -> (String, String) {
+    let (ret, rest) = decl.split_once("(*").expect("a function pointer");
+    let (name, params) = rest.split_once(')').unwrap();
+    let params = params.trim().strip_prefix('(').and_then(|p| p.strip_suffix(')')).expect("parameters");
+    let params: Vec<String> = split_params(params)
+        .iter()
+        .map(|p| {
+            let (ty, name) = split_decl(p);
+            format!("{name}: {}", rust_type(&ty))
+        })
+        .collect();
+    let ret = rust_type(ret.trim());
+    let ret = if ret == "()" { String::new() } else { format!(" -> {ret}") };
+    (name.trim().to_string(), format!("Option<unsafe extern \"C\" fn({}){ret}>", params.join(", ")))
+}
+
+/// A prototype's parameter (`const char *key`, `void (*free_context)(void *context)`) -> its Rust type.
+fn param_type(param: &str) -> String {
+    if param.contains("(*") {
+        function_pointer(param).1
+    } else {
+        rust_type(&split_decl(param).0)
+    }
+}
+
 /// name -> (parameter types, return type), in Rust terms.
 type Prototypes = BTreeMap<String, (Vec<String>, String)>;
 
@@ -128,7 +174,7 @@ fn header_prototypes(code: &str) -> Prototypes {
         let params: Vec<String> = if params == "void" || params.is_empty() {
             Vec::new()
         } else {
-            params.split(',').map(|p| rust_type(&split_decl(p).0)).collect()
+            split_params(params).iter().map(|p| param_type(p)).collect()
         };
         assert!(out.insert(name.clone(), (params, rust_type(&ret))).is_none(), "{name} declared twice");
     }
@@ -148,9 +194,8 @@ fn sys_prototypes(sys: &str) -> Prototypes {
         let open = decl.find('(').unwrap();
         let close = decl.rfind(')').unwrap();
         let name = decl[..open].trim().to_string();
-        let params: Vec<String> = decl[open + 1..close]
-            .split(',')
-            .map(str::trim)
+        let params: Vec<String> = split_params(&decl[open + 1..close])
+            .into_iter()
             .filter(|p| !p.is_empty())
             .map(|p| normalise(p.split_once(':').expect("name: type").1))
             .collect();
@@ -271,24 +316,14 @@ fn structs_match() {
 fn callback_types_match() {
     let code = header_code(&header()).replace('\n', " ");
     let sys = read("bindings/rust/src/sys.rs").replace('\n', " ");
+    let mut checked = 0;
     for typedef in code.split("typedef ").skip(1).filter(|t| t.contains("(*")) {
-        let typedef = typedef.split(';').next().unwrap();
-        let (ret, rest) = typedef.split_once("(*").unwrap();
-        let (name, params) = rest.split_once(')').unwrap();
-        let params = params.trim().trim_start_matches('(').trim_end_matches(')');
-        let params: Vec<String> = params
-            .split(',')
-            .map(|p| {
-                let (ty, name) = split_decl(p);
-                format!("{name}: {}", rust_type(&ty))
-            })
-            .collect();
-        let ret = rust_type(ret.trim());
-        let ret = if ret == "()" { String::new() } else { format!(" -> {ret}") };
-        let expected =
-            format!("pub type {} = Option<unsafe extern \"C\" fn({}){ret}>;", name.trim(), params.join(", "));
+        let (name, ty) = function_pointer(typedef.split(';').next().unwrap());
+        let expected = format!("pub type {name} = {ty};");
         assert!(normalise(&sys).contains(&expected), "sys.rs lacks {expected}");
+        checked += 1;
     }
+    assert!(checked >= 3, "found only {checked} function pointer typedefs in the header");
 }
 
 #[test]
@@ -319,4 +354,20 @@ fn the_translator_itself() {
     assert_eq!(rust_type("size_t"), "usize");
     assert_eq!(rust_type("void"), "()");
     assert_eq!(split_decl("const char *key"), ("const char *".to_string(), "key".to_string()));
+    assert_eq!(
+        split_params("int a, void (*f)(void *x, int y), char *b"),
+        ["int a", "void (*f)(void *x, int y)", "char *b"]
+    );
+    assert_eq!(
+        param_type("void (*free_context)(void *context)"),
+        "Option<unsafe extern \"C\" fn(context: *mut c_void)>"
+    );
+    assert_eq!(
+        function_pointer("int (*pathconfig_rule_fn)(void *context, pathconfig_request *request)"),
+        (
+            "pathconfig_rule_fn".to_string(),
+            "Option<unsafe extern \"C\" fn(context: *mut c_void, request: *mut pathconfig_request) -> c_int>"
+                .to_string()
+        )
+    );
 }
