@@ -35,11 +35,15 @@ struct ConfigOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("How matching rules' properties combine: shallow (top-level keys replaced, as the apps do) or deep (JSON Merge Patch: nested objects merged, null removes).", valueName: "mode"))
     var merge: MergeMode = .shallow
 
+    @Option(name: .customLong("result-cache-size"), help: ArgumentHelp("Entries of the per-lookup result cache (0 turns it off; answers are the same either way).", valueName: "entries"))
+    var resultCacheSize: Int?
+
     func validate() throws {
         guard !config.isEmpty else { throw ValidationError("Missing expected argument '--config <file-or-url>'") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
         _ = try parsedHeaders()
         _ = try parsedBaseURL()
+        if let n = resultCacheSize, n < 0 { throw ValidationError("--result-cache-size must be 0 or more") }
     }
 
     /// `--base-url`, validated.
@@ -52,6 +56,7 @@ struct ConfigOptions: ParsableArguments {
         var options = LoadOptions(profile: profile, matchQueryStrings: queryStrings, engine: backend.engine, lenient: lenient)
         options.baseURL = try? parsedBaseURL()  // validate() has checked it
         options.merge = merge
+        if let resultCacheSize { options.limits.resultCacheCapacity = resultCacheSize }
         return options
     }
 

@@ -132,8 +132,9 @@ def test_turbo_android_rejects_nested_values() -> None:
         {"profile": "hot\0wire"},
         {"profile": "\ud800"},
         {"backend": "re2"},
+        {"result_cache_size": -1},
     ],
-    ids=["unknown-profile", "empty-profile", "nul-in-profile", "surrogate-in-profile", "unknown-backend"],
+    ids=["unknown-profile", "empty-profile", "nul-in-profile", "surrogate-in-profile", "unknown-backend", "negative-cache"],
 )
 def test_bad_option_values(options) -> None:  # type: ignore[no-untyped-def]
     err = load_error(RULES, **options)
@@ -171,6 +172,8 @@ def test_known_profiles_and_backend_load() -> None:
         {"lenient": None},
         {"lenient": 1},
         {"lenient": "false"},
+        {"result_cache_size": True},
+        {"result_cache_size": "0"},
         {"unknown": True},
     ],
     ids=lambda o: "-".join(f"{k}={v!r}" for k, v in o.items()),

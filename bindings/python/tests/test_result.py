@@ -257,3 +257,12 @@ def test_result_equality_between_results(sample) -> None:  # type: ignore[no-unt
         assert a == b
     with sample.properties("/messages/new") as c:
         assert c != MESSAGE
+
+
+def test_result_cache_size_option() -> None:
+    """The cache changes speed, never answers: off and on agree, lookup after lookup."""
+    rules = '{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}]}'
+    with PathConfiguration.from_json(rules, result_cache_size=0) as off, PathConfiguration.from_json(rules) as on:
+        for url in ["/a/new", "/a/new", "/b", "/b"]:
+            assert off.properties(url) == on.properties(url)
+        assert off.properties("/a/new") == {"context": "modal"}

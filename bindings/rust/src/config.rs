@@ -307,9 +307,9 @@ impl PathConfiguration {
         unsafe { util::take_string(sys::pathconfig_warnings(self.ptr()), "pathconfig_warnings") }
     }
 
-    /// The number of rules, the profile's built-in rules included
-    /// (`hotwire-ios` and `hotwire-android` append three); rules added from
-    /// code are numbered after them but not counted here.
+    /// The number of rules: the document's, the profile's built-in rules
+    /// (`hotwire-ios` and `hotwire-android` append three), and those added
+    /// from code so far (numbered after the others).
     pub fn rule_count(&self) -> usize {
         // SAFETY: self.ptr() is a live handle.
         unsafe { sys::pathconfig_rule_count(self.ptr()) }

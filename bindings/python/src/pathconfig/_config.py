@@ -29,6 +29,7 @@ def _load_options(
     lenient: bool,
     base_url: Optional[str] = None,
     merge: Optional[str] = None,
+    result_cache_size: Optional[int] = None,
 ) -> Dict[str, Any]:
     """The load options given, checked for type (the library checks values and
     applies its own defaults for the rest). The loader adds its own keys."""
@@ -50,6 +51,10 @@ def _load_options(
         raise TypeError(f"lenient must be bool, not {type(lenient).__name__}")
     if lenient:
         options["lenient"] = True
+    if result_cache_size is not None:
+        if isinstance(result_cache_size, bool) or not isinstance(result_cache_size, int):
+            raise TypeError(f"result_cache_size must be int or None, not {type(result_cache_size).__name__}")
+        options["result_cache_size"] = result_cache_size
     return options
 
 
@@ -60,10 +65,11 @@ def _options_json(
     lenient: bool,
     base_url: Optional[str],
     merge: Optional[str],
+    result_cache_size: Optional[int] = None,
 ) -> bytes:
     """The ``options_json`` argument: only the options given, so the library
     applies its own defaults for the rest."""
-    options = _load_options(profile, match_query_strings, backend, lenient, base_url, merge)
+    options = _load_options(profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size)
     # ASCII JSON: a NUL or a lone surrogate in a value travels escaped and is
     # rejected by the library as a bad option value.
     return json.dumps(options).encode("ascii")
@@ -155,6 +161,8 @@ class PathConfiguration(OwnedHandle):
       top-level keys, as the apps do) or ``"deep"`` (each rule's properties
       apply as a JSON Merge Patch: nested objects merge, ``None`` removes a
       key).
+    - ``result_cache_size``: entries of the per-lookup result cache (the
+      library's default when ``None``; ``0`` turns it off).
 
     Failures raise :class:`ConfigError` (a :class:`ValueError`) carrying
     ``code``, ``line``, ``column``, ``rule_index``, ``pattern_index`` and
@@ -192,6 +200,7 @@ class PathConfiguration(OwnedHandle):
         lenient: bool = False,
         base_url: Optional[str] = None,
         merge: Optional[str] = None,
+        result_cache_size: Optional[int] = None,
     ) -> "PathConfiguration":
         """Loads the configuration in the file at ``path``.
 
@@ -207,7 +216,7 @@ class PathConfiguration(OwnedHandle):
             ValueError: ``path`` contains a NUL character.
         """
         raw = _c_path(path)
-        options = _options_json(profile, match_query_strings, backend, lenient, base_url, merge)
+        options = _options_json(profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size)
         err = _ffi.ErrorStruct()
         try:
             ptr = _lib.pathconfig_load_file(raw, options, err)
@@ -227,6 +236,7 @@ class PathConfiguration(OwnedHandle):
         lenient: bool = False,
         base_url: Optional[str] = None,
         merge: Optional[str] = None,
+        result_cache_size: Optional[int] = None,
     ) -> "PathConfiguration":
         """Loads a configuration from JSON text (``str``) or UTF-8 bytes
         (``bytes``, ``bytearray``, ``memoryview``). The whole buffer is read,
@@ -248,7 +258,7 @@ class PathConfiguration(OwnedHandle):
             data = bytes(text)
         else:
             raise TypeError(f"text must be str or bytes, not {type(text).__name__}")
-        options = _options_json(profile, match_query_strings, backend, lenient, base_url, merge)
+        options = _options_json(profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size)
         err = _ffi.ErrorStruct()
         return cls._wrap(_lib.pathconfig_load_json(data, len(data), options, err))
 

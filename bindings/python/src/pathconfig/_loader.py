@@ -110,6 +110,7 @@ class Loader(OwnedHandle):
         lenient: bool = False,
         base_url: Optional[str] = None,
         merge: Optional[str] = None,
+        result_cache_size: Optional[int] = None,
         on_change: Optional[OnChange] = None,
     ) -> None:
         sources_json, kept = _sources_json(sources)
@@ -120,7 +121,7 @@ class Loader(OwnedHandle):
             refresh_interval,
             user_agent,
             ca_file,
-            _load_options(profile, match_query_strings, backend, lenient, base_url, merge),
+            _load_options(profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size),
         )
         if on_change is not None and not callable(on_change):
             raise TypeError(f"on_change must be callable or None, not {type(on_change).__name__}")
