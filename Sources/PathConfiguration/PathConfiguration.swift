@@ -113,9 +113,7 @@ public final class PathConfiguration: Sendable {
         let method = try Self.normalized(method)
         let target = target(urlOrPath)
         let host = added.withLock { $0 }
-        let key = ResultCache.Key(method: method, patternSubject: target.patternSubject,
-                                  url: filesUseURL || !host.isEmpty ? target.url : nil)
-        return try cache.value(for: key) { () throws(ResolveError) in
+        func compute() throws(ResolveError) -> PathProperties {
             guard host.isEmpty else {
                 let evaluation = try Resolver.evaluate(file: file, host: host, subjects: target, method: method, merge: options.merge)
                 return PathProperties(evaluation.properties, platform: options.profile.platform)
@@ -126,6 +124,10 @@ public final class PathConfiguration: Sendable {
                 PathProperties(Resolver.merge(matches, of: file.rules, by: options.merge), platform: options.profile.platform)
             }
         }
+        guard cache.keepsLookups else { return try compute() }
+        let key = ResultCache.Key(method: method, patternSubject: target.patternSubject,
+                                  url: filesUseURL || !host.isEmpty ? target.url : nil)
+        return try cache.value(for: key, compute: compute)
     }
 
     /// The merged properties for a URL or a path (a GET lookup).

@@ -68,27 +68,26 @@ struct MatchPlan: Sendable {
         let compiled: any CompiledPattern
     }
 
-    /// Per rule, its compiled patterns (patterns rejected under `lenient` are absent).
-    let patternsByRule: [[Pattern]]
+    /// Every compiled pattern with its rule, in rule order then position
+    /// (patterns rejected under `lenient` are absent). A pattern's place in
+    /// this list is its ordinal, the bit that stands for it in a candidate set.
+    private let slots: ContiguousArray<Slot>
     /// What the plan's patterns are: a rule's `patterns` or its `globs`.
     let kind: RuleMatch.Kind
     private let prefilter: Prefilter?
 
-    /// A pattern's place: its rule, and its position in `patternsByRule[rule]`.
-    /// Ordered by rule, then position: candidates run in that order.
-    private struct Slot: Sendable, Comparable {
+    private struct Slot: Sendable {
         let rule: Int
-        let position: Int
-
-        static func < (a: Slot, b: Slot) -> Bool { (a.rule, a.position) < (b.rule, b.position) }
+        let pattern: Pattern
     }
 
     private struct Prefilter: Sendable {
         let matcher: LiteralMatcher
-        /// For each literal, the slots of the patterns that require it.
-        let slotsByLiteral: [[Slot]]
-        /// Slots of the patterns without a required literal, sorted.
-        let unfiltered: [Slot]
+        /// For each literal, the ordinals of the patterns that require it.
+        let ordinalsByLiteral: [[Int32]]
+        /// The candidate set every lookup starts from: the patterns without a
+        /// required literal, one bit per ordinal.
+        let unfiltered: [UInt64]
         let caseInsensitive: Bool
     }
 
@@ -96,27 +95,32 @@ struct MatchPlan: Sendable {
     /// `patternsByRule[r][s]` (nil when it has none). Without `usePrefilter`
     /// every pattern runs on every lookup, as the reference apps do.
     init(patternsByRule: [[Pattern]], literals: [[[UInt8]?]], caseInsensitive: Bool, usePrefilter: Bool, kind: RuleMatch.Kind = .pattern) {
-        self.patternsByRule = patternsByRule
+        var slots = ContiguousArray<Slot>()
+        for (r, patterns) in patternsByRule.enumerated() {
+            for p in patterns { slots.append(Slot(rule: r, pattern: p)) }
+        }
+        self.slots = slots
         self.kind = kind
         guard usePrefilter else { prefilter = nil; return }
         var ids: [[UInt8]: Int] = [:]
         var distinct: [[UInt8]] = []
-        var slotsByLiteral: [[Slot]] = []
-        var unfiltered: [Slot] = []
-        for (r, ruleLiterals) in literals.enumerated() {
-            for (s, literal) in ruleLiterals.enumerated() {
-                let slot = Slot(rule: r, position: s)
-                guard let literal else { unfiltered.append(slot); continue }
+        var ordinalsByLiteral: [[Int32]] = []
+        var unfiltered = [UInt64](repeating: 0, count: (slots.count + 63) / 64)
+        var ordinal = 0
+        for ruleLiterals in literals {
+            for literal in ruleLiterals {
+                defer { ordinal += 1 }
+                guard let literal else { unfiltered[ordinal >> 6] |= 1 << UInt64(ordinal & 63); continue }
                 if let id = ids[literal] {
-                    slotsByLiteral[id].append(slot)
+                    ordinalsByLiteral[id].append(Int32(ordinal))
                 } else {
                     ids[literal] = distinct.count
                     distinct.append(literal)
-                    slotsByLiteral.append([slot])
+                    ordinalsByLiteral.append([Int32(ordinal)])
                 }
             }
         }
-        prefilter = distinct.isEmpty ? nil : Prefilter(matcher: LiteralMatcher(distinct), slotsByLiteral: slotsByLiteral,
+        prefilter = distinct.isEmpty ? nil : Prefilter(matcher: LiteralMatcher(distinct), ordinalsByLiteral: ordinalsByLiteral,
                                                       unfiltered: unfiltered, caseInsensitive: caseInsensitive)
     }
 
@@ -127,54 +131,53 @@ struct MatchPlan: Sendable {
               // under case-insensitive matching.
               !(prefilter.caseInsensitive && subject.utf8.contains(where: { $0 >= 0x80 }))
         else { return runAll(subject) }
-        var found: [Int] = []
+        // The candidate set lives in the thread's scratch words: no allocation,
+        // and walking its bits visits candidates in rule order.
+        let words = prefilter.unfiltered.count
+        let candidates = MatchScratch.current.words(words)
+        prefilter.unfiltered.withUnsafeBufferPointer { candidates.update(from: $0.baseAddress!, count: words) }
         subject.utf8.withUnsafeBufferPointer { buf in
-            prefilter.matcher.scan(buf, fold: prefilter.caseInsensitive) { found.append($0) }
-        }
-        var candidates = prefilter.unfiltered
-        if !found.isEmpty {
-            found.sort()
-            var last = -1
-            for id in found where id != last {
-                candidates.append(contentsOf: prefilter.slotsByLiteral[id])
-                last = id
+            prefilter.matcher.scan(buf, fold: prefilter.caseInsensitive) { id in
+                for o in prefilter.ordinalsByLiteral[id] { candidates[Int(o) >> 6] |= 1 << UInt64(o & 63) }
             }
-            candidates.sort()
         }
         var result = PlanResult()
         var decidedRule = -1
-        for slot in candidates {
-            let r = slot.rule
-            if r == decidedRule { continue }
-            let pattern = patternsByRule[r][slot.position]
-            switch pattern.compiled.search(subject) {
-            case .match:
-                result.matches.append(RuleMatch(ruleIndex: r, patternIndex: pattern.index, kind: kind))
-                decidedRule = r
-            case .noMatch:
-                break
-            case .limitExceeded:
-                result.limitExceeded.append(RuleMatch(ruleIndex: r, patternIndex: pattern.index, kind: kind))
+        slots.withUnsafeBufferPointer { slots in
+            for w in 0..<words {
+                var bits = candidates[w]
+                while bits != 0 {
+                    let slot = slots[w << 6 | bits.trailingZeroBitCount]
+                    bits &= bits - 1
+                    if slot.rule == decidedRule { continue }
+                    switch slot.pattern.compiled.search(subject) {
+                    case .match:
+                        result.matches.append(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.pattern.index, kind: kind))
+                        decidedRule = slot.rule
+                    case .noMatch:
+                        break
+                    case .limitExceeded:
+                        result.limitExceeded.append(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.pattern.index, kind: kind))
+                    }
+                }
             }
         }
         return result
     }
 
-    /// Tries every pattern of every rule, in order.
+    /// Tries every pattern of every rule, in order; a rule's first match decides it.
     private func runAll(_ subject: MatchSubject) -> PlanResult {
         var result = PlanResult()
-        for (ruleIndex, patterns) in patternsByRule.enumerated() {
-            for p in patterns {
-                switch p.compiled.search(subject) {
-                case .match:
-                    result.matches.append(RuleMatch(ruleIndex: ruleIndex, patternIndex: p.index, kind: kind))
-                case .noMatch:
-                    continue
-                case .limitExceeded:
-                    result.limitExceeded.append(RuleMatch(ruleIndex: ruleIndex, patternIndex: p.index, kind: kind))
-                    continue
-                }
+        var decidedRule = -1
+        for slot in slots where slot.rule != decidedRule {
+            switch slot.pattern.compiled.search(subject) {
+            case .match:
+                result.matches.append(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.pattern.index, kind: kind))
+                decidedRule = slot.rule
+            case .noMatch:
                 break
+            case .limitExceeded:
+                result.limitExceeded.append(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.pattern.index, kind: kind))
             }
         }
         return result

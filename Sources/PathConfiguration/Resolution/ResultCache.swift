@@ -24,6 +24,10 @@ final class ResultCache: Sendable {
         byRuleSet = ShardedCache(capacity: ruleSets)
     }
 
+    /// Whether lookups are memoised (`result_cache_size` above 0): when not,
+    /// callers need not make a `Key`.
+    var keepsLookups: Bool { byLookup.isEnabled }
+
     /// The result of a lookup, or `compute()`'s, kept unless invalidated meanwhile.
     func value(for key: Key, compute: () throws(ResolveError) -> PathProperties) throws(ResolveError) -> PathProperties {
         try byLookup.value(for: .lookup(key), shard: key.hash, compute: compute)
