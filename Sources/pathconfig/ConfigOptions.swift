@@ -17,7 +17,7 @@ struct ConfigOptions: ParsableArguments {
     @Option(name: .customLong("header"), parsing: .singleValue, help: ArgumentHelp("An extra request header for downloads, 'Name: value' (repeatable).", valueName: "header"))
     var headers: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The reference app to reproduce.", valueName: "profile"))
+    @Option(name: .long, help: ArgumentHelp("The reference app to reproduce (siesta: the API client, for request rules with globs and methods).", valueName: "profile"))
     var profile: Profile = .hotwireIOS
 
     @Flag(inversion: .prefixedNo, help: "Append ?query to URL paths before matching (default: on, except turbo-ios).")
@@ -29,7 +29,7 @@ struct ConfigOptions: ParsableArguments {
     @Flag(name: .long, help: "Skip invalid patterns with a warning instead of failing, as the apps do.")
     var lenient = false
 
-    @Option(name: .customLong("base-url"), help: ArgumentHelp("The service's base URL: relative globs and inputs without a scheme resolve against it, and a relative glob never matches another scheme, host or port.", valueName: "url"))
+    @Option(name: .customLong("base-url"), help: ArgumentHelp("The service's base URL (scheme://host[:port][/path]): relative globs and inputs without a scheme resolve against it, and a relative glob never matches another scheme, host or port.", valueName: "url"))
     var baseURL: String?
 
     @Option(name: .long, help: ArgumentHelp("How matching rules' properties combine: shallow (top-level keys replaced, as the apps do) or deep (JSON Merge Patch: nested objects merged, null removes).", valueName: "mode"))
@@ -49,7 +49,12 @@ struct ConfigOptions: ParsableArguments {
     /// `--base-url`, validated.
     func parsedBaseURL() throws -> BaseURL? {
         guard let baseURL else { return nil }
-        do { return try BaseURL(baseURL) } catch { throw ValidationError("--base-url: \(error.message)") }
+        do { return try BaseURL(baseURL) } catch {
+            // The core names the option as JSON spells it; say it as the flag.
+            let option = "option \"base_url\" "
+            let message = error.message.hasPrefix(option) ? "--base-url " + error.message.dropFirst(option.count) : "--base-url: " + error.message
+            throw ValidationError(message)
+        }
     }
 
     var loadOptions: LoadOptions {

@@ -13,19 +13,14 @@ extension PathConfigCommand {
         @Flag(name: .long, help: "Print compact JSON on one line instead of indented JSON.")
         var compact = false
 
-        @Option(name: .long, help: ArgumentHelp("The HTTP method of the request (rules with \"methods\" apply only to those).", valueName: "method"))
-        var method: String = HTTPMethod.defaultMethod
+        @OptionGroup var request: MethodOption
 
         @Argument(help: ArgumentHelp("The URL or path to explain.", valueName: "url-or-path"))
         var input: String
 
-        func validate() throws {
-            guard HTTPMethod.normalized(method) != nil else { throw ValidationError("--method must be an HTTP method such as GET or POST, got '\(method)'") }
-        }
-
         func run() throws {
             let (config, _) = try options.load()
-            let explanation = try config.explain(input, method: method)
+            let explanation = try config.explain(input, method: request.method)
             var out = Output()
             out.line(compact ? explanation.json : JSONWriter.pretty(.object(explanation.jsonObject)))
             out.flush()

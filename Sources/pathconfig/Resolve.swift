@@ -19,12 +19,7 @@ extension PathConfigCommand {
 
         @OptionGroup var options: ConfigOptions
 
-        @Option(name: .long, help: ArgumentHelp("The HTTP method of the requests (rules with \"methods\" apply only to those).", valueName: "method"))
-        var method: String = HTTPMethod.defaultMethod
-
-        func validate() throws {
-            guard HTTPMethod.normalized(method) != nil else { throw ValidationError("--method must be an HTTP method such as GET or POST, got '\(method)'") }
-        }
+        @OptionGroup var request: MethodOption
 
         @Argument(help: ArgumentHelp("URLs or paths to resolve (default: standard input, one per line).", valueName: "url-or-path"))
         var inputs: [String] = []
@@ -36,10 +31,10 @@ extension PathConfigCommand {
             if inputs.isEmpty {
                 while let line = readLine(strippingNewline: true) {
                     let input = line.hasSuffix("\r") ? String(line.dropLast()) : line
-                    out.line(try config.resolve(input, method: method).json)
+                    out.line(try config.resolve(input, method: request.method).json)
                 }
             } else {
-                for input in inputs { out.line(try config.resolve(input, method: method).json) }
+                for input in inputs { out.line(try config.resolve(input, method: request.method).json) }
             }
             out.flush()
         }
