@@ -210,7 +210,7 @@ public final class PathConfiguration: Sendable {
             var compiler = RuleCompiler(options: options)
             let compiled = try compiler.compile(rule) { _, _ in nil }
             list.append(CompiledHostRule(rule: rule, patterns: compiled.patterns, globs: compiled.globs,
-                                         predicate: hostRule.predicate, configurer: hostRule.configurer))
+                                         predicate: hostRule.predicate, configurer: hostRule.configurer, owner: hostRule.owner))
             return index
         }
         cache.invalidate()
