@@ -112,10 +112,13 @@ public final class PathConfiguration: Sendable {
     public func resolve(_ urlOrPath: String, method: String? = nil) throws(ResolveError) -> PathProperties {
         let method = try Self.normalized(method)
         let target = target(urlOrPath)
+        // Before the rules are read: a rule added after this point (add()
+        // invalidates) keeps what is computed below out of the cache.
+        let generation = cache.generation
         let host = added.withLock { $0 }
         let key = ResultCache.Key(method: method, patternSubject: target.patternSubject,
                                   url: filesUseURL || !host.isEmpty ? target.url : nil)
-        return try cache.value(for: key) { () throws(ResolveError) in
+        return try cache.value(for: key, since: generation) { () throws(ResolveError) in
             let evaluation = try Resolver.evaluate(file: file, host: host, subjects: LookupSubjects(target), method: method, merge: options.merge)
             return PathProperties(evaluation.properties, platform: options.profile.platform)
         }

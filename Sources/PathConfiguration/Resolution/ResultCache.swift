@@ -8,7 +8,8 @@ import Synchronization
 /// keeps it simple and bounded. File rules never change, but rules added from
 /// code may read values the host changes: `invalidate()` (Siesta's
 /// `invalidateConfiguration`) drops every entry, and a result computed before
-/// an invalidation is never stored after it.
+/// an invalidation is never stored after it, even when the lookup read the
+/// rules just before a rule was added (`generation` opens a lookup).
 ///
 /// Entries are keyed by the matched strings' UTF-8 bytes, never by `String`:
 /// Swift's `String` equality is Unicode canonical equivalence (`é` equals
@@ -16,34 +17,40 @@ import Synchronization
 /// so two strings that compare equal can match different rules.
 final class ResultCache: Sendable {
     private let capacity: Int
-    private struct State {
-        var entries: [Key: PathProperties] = [:]
-        var generation: UInt64 = 0
-    }
-    private let state = Mutex(State())
+    private let entries = Mutex<[Key: PathProperties]>([:])
+    /// How many times the cache was invalidated; changed only under the
+    /// `entries` lock, read without it to open a lookup (`generation`).
+    private let invalidations = Atomic<UInt64>(0)
 
     init(capacity: Int) { self.capacity = capacity }
 
+    /// The token that opens a lookup: take it before reading anything whose
+    /// change is followed by `invalidate()` (the rules added from code), and
+    /// pass it to `value(for:since:compute:)`. A result computed from what was
+    /// read after it is then stored only if no invalidation came in between.
+    var generation: UInt64 { invalidations.load(ordering: .acquiring) }
+
     /// The cached result for `key`, or `compute()`'s, remembered unless the
-    /// cache was invalidated meanwhile. An error from `compute` is not remembered.
-    func value(for key: Key, compute: () throws(ResolveError) -> PathProperties) throws(ResolveError) -> PathProperties {
+    /// cache was invalidated since `generation` was read. An error from
+    /// `compute` is not remembered.
+    func value(for key: Key, since generation: UInt64,
+               compute: () throws(ResolveError) -> PathProperties) throws(ResolveError) -> PathProperties {
         guard capacity > 0 else { return try compute() }
-        let (hit, generation) = state.withLock { ($0.entries[key], $0.generation) }
-        if let hit { return hit }
+        if let hit = entries.withLock({ $0[key] }) { return hit }
         let value = try compute()
-        state.withLock { s in
-            guard s.generation == generation else { return }
-            if s.entries.count >= capacity { s.entries.removeAll(keepingCapacity: true) }
-            s.entries[key] = value
+        entries.withLock { entries in
+            guard invalidations.load(ordering: .relaxed) == generation else { return }
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = value
         }
         return value
     }
 
-    /// Drops every entry; lookups already computing will not store theirs.
+    /// Drops every entry; lookups opened before will not store theirs.
     func invalidate() {
-        state.withLock { s in
-            s.generation &+= 1
-            s.entries.removeAll()
+        entries.withLock { entries in
+            invalidations.wrappingAdd(1, ordering: .releasing)
+            entries.removeAll()
         }
     }
 
