@@ -111,8 +111,8 @@ static void test_failures(void)
     index = pathconfig_add_rule(a, "{\"properties\": {\"code\": 1}}", flaky_predicate, NULL, &predicate, NULL, &err);
     CHECK(index == 1, "the predicate's rule is %d", index);
     check_failing_rule(a, index, &predicate, "predicate");
-    index = pathconfig_add_rule(b, "{\"globs\": [\"**\"], \"properties\": {\"code\": 1}}", NULL, flaky_configurer, &configurer, NULL,
-                                &err);
+    index = pathconfig_add_rule(b, "{\"globs\": [\"**\"], \"properties\": {\"code\": 1}}", NULL, flaky_configurer, &configurer,
+                                NULL, &err);
     CHECK(index == 1, "the configurer's rule is %d", index);
     check_failing_rule(b, index, &configurer, "configurer");
     pathconfig_release(a);
@@ -357,8 +357,8 @@ static void test_explain(void)
                   !cJSON_HasObjectItem(r, "configurer"),
               "rule %d by its predicate", predicate);
         r = rule_entry(e, configurer);
-        CHECK(has(r, "glob", "\"**\"") && has(r, "from_code", "true") && has(r, "configurer", "true"), "rule %d with its configurer",
-              configurer);
+        CHECK(has(r, "glob", "\"**\"") && has(r, "from_code", "true") && has(r, "configurer", "true"),
+              "rule %d with its configurer", configurer);
         CHECK(has(e, "properties", "{\"a\": 1, \"b\": 2, \"stamped\": true}"), "properties: %s", text);
     }
     cJSON_Delete(e);

@@ -217,6 +217,8 @@ static void test_methods(void)
 
 /* ---- What a configurer sees and may change ---- */
 
+/* What a configurer saw of the properties around each change it tried (the
+ * text), what each call returned, and the last error after each failure. */
 struct edits {
     char before[256], after_bad[256], after_set[256], after_merge[256];
     int bad_json, not_object, null_json, bad_patch, set_rc, merge_rc, fail_null, fail_bad;
@@ -247,9 +249,10 @@ static int edit(void *context, pathconfig_request *request)
 
 static void test_configurer_edits(void)
 {
+    static const char doc[] = "{\"rules\": [{\"patterns\": [\".\"], \"properties\": {\"file\": 1}}]}";
     struct edits e;
     pathconfig_error err;
-    pathconfig *cfg = LOAD("{\"rules\": [{\"patterns\": [\".\"], \"properties\": {\"file\": 1}}]}", "{\"profile\": \"siesta\"}", &err);
+    pathconfig *cfg = LOAD(doc, "{\"profile\": \"siesta\"}", &err);
     pathconfig_result *res;
 
     test_set_context("configurer edits");

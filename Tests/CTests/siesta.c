@@ -96,17 +96,20 @@ static pathconfig *pattern_configuration(const cJSON *c, pathconfig_error *err)
     pathconfig *cfg = NULL;
     int case_insensitive = 0;
 
-    cJSON_ArrayForEach(option, options) case_insensitive |= cJSON_IsString(option) && strcmp(option->valuestring, "caseInsensitive") == 0;
+    cJSON_ArrayForEach(option, options)
+        case_insensitive |= cJSON_IsString(option) && strcmp(option->valuestring, "caseInsensitive") == 0;
     cJSON_AddTrueToObject(cJSON_AddObjectToObject(rule, "properties"), "hit");
-    if (strcmp(kind, "glob") == 0 || strcmp(kind, "regex") == 0) {
+    if (strcmp(kind, "glob") == 0) {
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(rule, "globs"), cJSON_CreateString(pattern));
+        cfg = load_siesta(rule, base_url, NULL, err);
+    } else if (strcmp(kind, "regex") == 0) {
         char regex[512];
         snprintf(regex, sizeof regex, "%s%s", case_insensitive ? "(?i)" : "", pattern);
-        cJSON_AddItemToArray(cJSON_AddArrayToObject(rule, kind[0] == 'g' ? "globs" : "patterns"),
-                             cJSON_CreateString(kind[0] == 'g' ? pattern : regex));
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(rule, "patterns"), cJSON_CreateString(regex));
         cfg = load_siesta(rule, base_url, NULL, err);
     } else if (strcmp(kind, "resource") == 0 || strcmp(kind, "predicate") == 0) {
         char *text = cJSON_PrintUnformatted(rule);
-        int resource = kind[0] == 'r';
+        int resource = strcmp(kind, "resource") == 0;
         cfg = load_siesta(NULL, base_url, NULL, err);
         if (cfg != NULL &&
             pathconfig_add_rule(cfg, text, resource ? url_equals : url_ends_with, NULL, (void *)(resource ? pattern : "foo"),
@@ -200,14 +203,20 @@ static int add_entry(pathconfig *cfg, const cJSON *e, const cJSON *properties, p
     char *text;
     int index;
 
-    if (strcmp(kind, "global") == 0 || strcmp(kind, "glob") == 0) {
-        cJSON_AddItemToArray(cJSON_AddArrayToObject(rule, "globs"), cJSON_CreateString(kind[4] == 'a' ? "**" : pattern));
+    if (strcmp(kind, "global") == 0) {
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(rule, "globs"), cJSON_CreateString("**"));
+    } else if (strcmp(kind, "glob") == 0) {
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(rule, "globs"), cJSON_CreateString(pattern));
     } else if (strcmp(kind, "resource") == 0) {
         predicate = url_equals;
         predicate_context = (void *)pattern;
     } else if (strcmp(kind, "predicate") == 0) {
         predicate = url_ends_with;
         predicate_context = (void *)"foo";
+    } else {
+        snprintf(err->message, sizeof err->message, "unknown entry kind %s", kind);
+        cJSON_Delete(rule);
+        return -1;
     }
     if (cJSON_IsArray(methods)) cJSON_AddItemToObject(rule, "methods", cJSON_Duplicate(methods, 1));
     if (string_field(e, "description") != NULL) cJSON_AddStringToObject(rule, "description", string_field(e, "description"));
@@ -476,7 +485,8 @@ static int run_step_cases(const cJSON *cases)
         }
         cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c, "entries"))
             if (k++ >= added)
-                CHECK(add_entry(cfg, e, cJSON_GetObjectItemCaseSensitive(e, "sets"), NULL, NULL, &err) >= 0, "add: %s", err.message);
+                CHECK(add_entry(cfg, e, cJSON_GetObjectItemCaseSensitive(e, "sets"), NULL, NULL, &err) >= 0, "add: %s",
+                      err.message);
         added = k;
         props = resolve_json(cfg, string_field(c, "url"), string_field(c, "method"));
         if (props != NULL) check_expected(c, props);
@@ -507,8 +517,8 @@ void run_siesta_conformance(const char *dir)
     patterns = run_pattern_cases(cJSON_GetObjectItemCaseSensitive(root, "pattern_cases"));
     ordering = cJSON_GetObjectItemCaseSensitive(root, "ordering_cases");
     cJSON_ArrayForEach(c, ordering) {
-        test_set_context("siesta ordering case %d: %s %s %s", n++, string_field(c, "source"), show(cJSON_GetObjectItemCaseSensitive(c, "method")),
-                         show(cJSON_GetObjectItemCaseSensitive(c, "url")));
+        test_set_context("siesta ordering case %d: %s %s %s", n++, string_field(c, "source"),
+                         show(cJSON_GetObjectItemCaseSensitive(c, "method")), show(cJSON_GetObjectItemCaseSensitive(c, "url")));
         if (is_value_case(c)) {
             value_total++;
             values += run_value_case(c);

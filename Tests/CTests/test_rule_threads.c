@@ -218,6 +218,7 @@ static void *change(void *arg)
 int main(int argc, char **argv)
 {
     static const char doc[] = "{\"rules\": [{\"globs\": [\"/users/*\"], \"properties\": {\"user\": true}}]}";
+    static const char options[] = "{\"profile\": \"siesta\", \"base_url\": \"https://api.example.com\", \"merge\": \"deep\"}";
     int threads = argc > 1 ? atoi(argv[1]) : 8;
     int ms = argc > 2 ? atoi(argv[2]) : 1000;
     struct worker *workers;
@@ -232,8 +233,7 @@ int main(int argc, char **argv)
         return 2;
     }
     test_set_context("rule threads");
-    cfg = pathconfig_load_json(doc, strlen(doc), "{\"profile\": \"siesta\", \"base_url\": \"https://api.example.com\", \"merge\": \"deep\"}",
-                               &err);
+    cfg = pathconfig_load_json(doc, strlen(doc), options, &err);
     if (!CHECK(cfg != NULL, "load: %s", err.message)) return test_summary();
     CHECK(pathconfig_add_rule(cfg, "{\"globs\": [\"**\"]}", NULL, stamp, NULL, count_free, &err) >= 0, "add: %s", err.message);
 
