@@ -112,6 +112,9 @@ public final class PathConfiguration: Sendable {
     public func resolve(_ urlOrPath: String, method: String? = nil) throws(ResolveError) -> PathProperties {
         let method = try Self.normalized(method)
         let target = target(urlOrPath)
+        // Before the rules are read: a rule added after this point (add()
+        // invalidates) keeps what is computed below out of the cache.
+        let generation = cache.generation
         let host = added.withLock { $0 }
         func compute() throws(ResolveError) -> PathProperties {
             guard host.isEmpty else {
@@ -127,7 +130,7 @@ public final class PathConfiguration: Sendable {
         guard cache.keepsLookups else { return try compute() }
         let key = ResultCache.Key(method: method, patternSubject: target.patternSubject,
                                   url: filesUseURL || !host.isEmpty ? target.url : nil)
-        return try cache.value(for: key, compute: compute)
+        return try cache.value(for: key, since: generation, compute: compute)
     }
 
     /// The merged properties for a URL or a path (a GET lookup).
@@ -206,10 +209,11 @@ public final class PathConfiguration: Sendable {
     /// optional: `ConfigurationDecoder.decodeRule`) with host code, as the C
     /// ABI and the bindings do. Messages name the rule by the index it gets.
     @discardableResult
-    public func add(json: String, predicate: HostRule.Predicate? = nil, configurer: HostRule.Configurer? = nil) throws(ConfigurationError) -> Int {
+    public func add(json: String, predicate: HostRule.Predicate? = nil, configurer: HostRule.Configurer? = nil,
+                    owner: (any AnyObject & Sendable)? = nil) throws(ConfigurationError) -> Int {
         let decoder = ConfigurationDecoder(profile: options.profile, limits: options.limits)
         return try add { index throws(ConfigurationError) in
-            HostRule(rule: try decoder.decodeRule(json, index: index), predicate: predicate, configurer: configurer)
+            HostRule(rule: try decoder.decodeRule(json, index: index), predicate: predicate, configurer: configurer, owner: owner)
         }
     }
 
@@ -240,7 +244,7 @@ public final class PathConfiguration: Sendable {
             var compiler = RuleCompiler(options: options)
             let compiled = try compiler.compile(rule) { _, _ in nil }
             list.append(CompiledHostRule(rule: rule, patterns: compiled.patterns, globs: compiled.globs,
-                                         predicate: hostRule.predicate, configurer: hostRule.configurer))
+                                         predicate: hostRule.predicate, configurer: hostRule.configurer, owner: hostRule.owner))
             return index
         }
         cache.invalidate()

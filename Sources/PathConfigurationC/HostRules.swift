@@ -49,8 +49,9 @@ struct HostCallbackFailure: Error, CustomStringConvertible {
     let description: String
 }
 
-/// The host's function pointers and context for one rule. The closures the
-/// core holds capture it; when the configuration (and so the rule) is freed,
+/// The host's function pointers and context for one rule. The rule holds it
+/// (`HostRule.owner`, so that a rule without callbacks keeps it too) and its
+/// closures capture it; when the configuration (and so the rule) is freed,
 /// `free_context` runs, exactly once.
 final class HostRuleCallbacks: @unchecked Sendable {  // the context is the host's; the header says which threads use it
     private let predicate: RuleCallback?
@@ -84,7 +85,7 @@ final class HostRuleCallbacks: @unchecked Sendable {  // the context is the host
         return { properties, request in
             let view = RequestView(request, properties: properties)
             let r = view.withPointer { configurer(self.context, $0) }
-            guard r == 0 else { throw HostCallbackFailure(description: view.failure ?? "it returned \(r)") }
+            guard r >= 0 else { throw HostCallbackFailure(description: view.failure ?? "it returned \(r)") }
             properties = view.properties ?? properties
         }
     }
@@ -120,7 +121,8 @@ public func pathconfig_add_rule(_ cfg: OpaquePointer?, _ ruleJSON: UnsafePointer
         let config = try ConfigHandle.borrow(cfg)
         let text = try optionalHostString(ruleJSON, "rule_json") ?? "{}"
         do throws(ConfigurationError) {
-            let index = try config.add(json: text, predicate: callbacks.hostPredicate, configurer: callbacks.hostConfigurer)
+            let index = try config.add(json: text, predicate: callbacks.hostPredicate, configurer: callbacks.hostConfigurer,
+                                       owner: callbacks)
             return Int32(clamping: index)
         } catch {
             throw CFailure(error)

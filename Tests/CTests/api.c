@@ -79,6 +79,7 @@ static void test_error_names(void)
         { PATHCONFIG_E_NOMEM, "PATHCONFIG_E_NOMEM" },
         { PATHCONFIG_E_INTERNAL, "PATHCONFIG_E_INTERNAL" },
         { PATHCONFIG_E_TYPE, "PATHCONFIG_E_TYPE" },
+        { PATHCONFIG_E_CALLBACK, "PATHCONFIG_E_CALLBACK" },
     };
     size_t i;
     test_set_context("error names");

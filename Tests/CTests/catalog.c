@@ -185,12 +185,15 @@ static void test_typed_keys(void)
     pathconfig_release(cfg);
 }
 
-/* Warnings as structs, against the JSON of pathconfig_warnings. */
+/* Warnings as structs, against the JSON of pathconfig_warnings. The document
+ * produces one warning of each kind: ignored settings, a skipped pattern, a
+ * duplicate key, and "globs" (a Siesta key) under the default mobile profile. */
 static void test_warning_structs(void)
 {
     static const char doc[] =
         "{\"settings\": [1],\n"
-        " \"rules\": [{\"patterns\": [\"([\", \"^/a\"], \"properties\": {\"k\": 1, \"k\": 2}}]}";
+        " \"rules\": [{\"patterns\": [\"([\", \"^/a\"], \"properties\": {\"k\": 1, \"k\": 2}},\n"
+        "           {\"patterns\": [\"^/b\"], \"globs\": [\"/b/**\"], \"properties\": {}}]}";
     pathconfig *cfg = LOAD(doc, "{\"lenient\": true}", NULL);
     char *text = pathconfig_warnings(cfg);
     cJSON *json = text ? cJSON_Parse(text) : NULL;
@@ -200,7 +203,7 @@ static void test_warning_structs(void)
 
     test_set_context("warning structs");
     if (!CHECK(cfg != NULL && json != NULL, "setup")) return;
-    CHECK(n == 3 && (int)n == cJSON_GetArraySize(json), "%zu warnings: %s", n, text);
+    CHECK(n == 4 && (int)n == cJSON_GetArraySize(json), "%zu warnings: %s", n, text);
     for (i = 0; i < n; i++) {
         cJSON *item = cJSON_GetArrayItem(json, (int)i);
         cJSON *line = cJSON_GetObjectItem(item, "line"), *column = cJSON_GetObjectItem(item, "column");
@@ -227,6 +230,7 @@ static void test_warning_structs(void)
     CHECK(same(pathconfig_warning_kind_name(PATHCONFIG_WARNING_DUPLICATE_KEY), "duplicate-key"), "DUPLICATE_KEY");
     CHECK(same(pathconfig_warning_kind_name(PATHCONFIG_WARNING_SKIPPED_PATTERN), "skipped-pattern"), "SKIPPED_PATTERN");
     CHECK(same(pathconfig_warning_kind_name(PATHCONFIG_WARNING_IGNORED_SETTINGS), "ignored-settings"), "IGNORED_SETTINGS");
+    CHECK(same(pathconfig_warning_kind_name(PATHCONFIG_WARNING_NOT_PORTABLE), "not-portable"), "NOT_PORTABLE");
     for (k = 1; pathconfig_warning_kind_name(k) != NULL; k++) kinds |= 1 << k;
     CHECK(last_code() == PATHCONFIG_E_ARGUMENT && k > 1, "the list ends with NULL and PATHCONFIG_E_ARGUMENT");
     CHECK(seen == kinds, "the document produced every kind the library lists (%#x of %#x)", seen, kinds);

@@ -1,6 +1,6 @@
 // The header compiles as C++ (extern "C", no C-only constructs) and links:
 // one call at least from each of its parts (pathconfig/common.h, config.h,
-// result.h, catalog.h, loader.h), so a part without its own extern "C" fails
+// result.h, catalog.h, loader.h, rules.h), so a part without its own extern "C" fails
 // here with an undefined, C++-mangled name.
 #include "pathconfig.h"
 
@@ -17,6 +17,10 @@ int main()
     // result.h
     pathconfig_result *res = pathconfig_resolve(cfg, "/x", nullptr);
     ok = ok && res != nullptr && std::strcmp(pathconfig_result_context(res), "default") == 0;
+    pathconfig_result_free(res);
+    // rules.h: a lookup for a method, and invalidate
+    res = pathconfig_resolve_request(cfg, "/x", "POST", &err);
+    ok = ok && res != nullptr && err.code == PATHCONFIG_OK && pathconfig_invalidate(cfg) == 0;
     pathconfig_result_free(res);
     // catalog.h
     ok = ok && pathconfig_profile_count() >= 1;

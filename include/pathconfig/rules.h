@@ -114,8 +114,9 @@ typedef struct pathconfig_request pathconfig_request;
  * A host predicate or configurer.
  * @param context  the context given to pathconfig_add_rule.
  * @param request  the lookup (borrowed for the call).
- * @return for a predicate: 1 when the rule applies, 0 when it does not;
- *         for a configurer: 0. A negative value reports failure: the lookup
+ * @return for a predicate: 1 (or any positive value) when the rule applies,
+ *         0 when it does not; for a configurer: 0 (or any positive value).
+ *         A negative value reports failure: the lookup
  *         fails with PATHCONFIG_E_CALLBACK (and is not memoised); call
  *         pathconfig_request_fail first to say why.
  */

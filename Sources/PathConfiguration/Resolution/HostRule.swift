@@ -43,6 +43,10 @@ public struct HostRule: Sendable {
     public var predicate: Predicate?
     /// The host's change to the properties, when there is one.
     public var configurer: Configurer?
+    /// An object the rule keeps for as long as it exists and releases with
+    /// the configuration holding it, whether or not the rule has callbacks
+    /// (the C ABI's host context, whose free function runs then).
+    public var owner: (any AnyObject & Sendable)?
 
     /// Creates a rule from its parts. At least one of `patterns`, `globs` and
     /// `predicate` must be given (`PathConfiguration.add(_:)` checks).
@@ -54,10 +58,11 @@ public struct HostRule: Sendable {
                   predicate: predicate, configurer: configurer)
     }
 
-    /// Creates a rule around one decoded from JSON (`ConfigurationDecoder.decodeHostRule`).
-    public init(rule: Rule, predicate: Predicate? = nil, configurer: Configurer? = nil) {
+    /// Creates a rule around one decoded from JSON (`ConfigurationDecoder.decodeRule`).
+    public init(rule: Rule, predicate: Predicate? = nil, configurer: Configurer? = nil, owner: (any AnyObject & Sendable)? = nil) {
         self.rule = rule
         self.predicate = predicate
         self.configurer = configurer
+        self.owner = owner
     }
 }

@@ -29,6 +29,8 @@ struct CompiledHostRule: Sendable {
     let globs: [MatchPlan.Pattern]
     let predicate: HostRule.Predicate?
     let configurer: HostRule.Configurer?
+    /// `HostRule.owner`, kept as long as the rule.
+    let owner: (any AnyObject & Sendable)?
 
     /// Whether the rule applies, and through what; searches that ran out of
     /// their budget are added to `limitExceeded`.

@@ -28,9 +28,14 @@ final class ResultCache: Sendable {
     /// callers need not make a `Key`.
     var keepsLookups: Bool { byLookup.isEnabled }
 
-    /// The result of a lookup, or `compute()`'s, kept unless invalidated meanwhile.
-    func value(for key: Key, compute: () throws(ResolveError) -> PathProperties) throws(ResolveError) -> PathProperties {
-        try byLookup.value(for: .lookup(key), shard: key.hash, compute: compute)
+    /// The token that opens a lookup: read it before the rules added from
+    /// code (`ShardedCache.generation`).
+    var generation: UInt64 { byLookup.generation }
+
+    /// The result of a lookup, or `compute()`'s, kept unless the cache was
+    /// invalidated since `generation` was read.
+    func value(for key: Key, since generation: UInt64, compute: () throws(ResolveError) -> PathProperties) throws(ResolveError) -> PathProperties {
+        try byLookup.value(for: .lookup(key), shard: key.hash, since: generation, compute: compute)
     }
 
     /// The merged result of exactly `rules` (file rules, in order), made once.

@@ -16,7 +16,6 @@ final class ShardedCache: Sendable {
 
     private struct State {
         var entries: [Key: Value] = [:]
-        var generation: UInt64 = 0
     }
 
     /// One shard: its own allocation, so shards do not share a cache line.
@@ -26,6 +25,9 @@ final class ShardedCache: Sendable {
 
     private let shards: [Shard]
     private let capacityPerShard: Int
+    /// How many times the cache was invalidated: read without a lock to open
+    /// a lookup (`generation`), checked under a shard's lock before storing.
+    private let invalidations = Atomic<UInt64>(0)
 
     /// A cache of at most about `capacity` entries (0: nothing is kept).
     init(capacity: Int, shards count: Int = 16) {
@@ -37,29 +39,37 @@ final class ShardedCache: Sendable {
     /// Whether anything is ever kept.
     var isEnabled: Bool { !shards.isEmpty }
 
+    /// The token that opens a lookup: take it before reading anything whose
+    /// change is followed by `invalidate()` (the rules added from code), and
+    /// pass it to `value(for:shard:since:compute:)`, so that a value computed
+    /// from what was read after it is kept only if no invalidation came between.
+    var generation: UInt64 { invalidations.load(ordering: .acquiring) }
+
     /// The value for `key` (whose hash picks the shard), or `compute()`'s,
-    /// kept unless the cache was invalidated meanwhile. An error is not kept.
-    func value<E: Error>(for key: Key, shard hash: Int, compute: () throws(E) -> Value) throws(E) -> Value {
+    /// kept unless the cache was invalidated since `generation` (by default,
+    /// since this call began). An error is not kept.
+    func value<E: Error>(for key: Key, shard hash: Int, since generation: UInt64? = nil,
+                         compute: () throws(E) -> Value) throws(E) -> Value {
         guard !shards.isEmpty else { return try compute() }
+        let opened = generation ?? self.generation
         let shard = shards[Int(UInt(bitPattern: hash) % UInt(shards.count))]
-        let (hit, generation) = shard.state.withLock { ($0.entries[key], $0.generation) }
-        if let hit { return hit }
+        if let hit = shard.state.withLock({ $0.entries[key] }) { return hit }
         let value = try compute()
         shard.state.withLock { s in
-            guard s.generation == generation else { return }
+            guard invalidations.load(ordering: .acquiring) == opened else { return }
             if s.entries.count >= capacityPerShard { s.entries.removeAll(keepingCapacity: true) }
             s.entries[key] = value
         }
         return value
     }
 
-    /// Empties every shard; values being computed will not be kept.
+    /// Empties every shard; lookups opened before will not keep their values.
+    /// The count goes up first: a store that checks it before sees the old
+    /// count but is then emptied with its shard; one that checks after refuses.
     func invalidate() {
+        invalidations.wrappingAdd(1, ordering: .acquiringAndReleasing)
         for shard in shards {
-            shard.state.withLock { s in
-                s.generation &+= 1
-                s.entries.removeAll()
-            }
+            shard.state.withLock { $0.entries.removeAll() }
         }
     }
 }
