@@ -1,55 +1,43 @@
 import PathConfiguration
 import Synchronization
 
-/// What a `pathconfig_result *` points at: the merged properties of one
-/// lookup, and the C strings handed out from them.
+/// What a `pathconfig_result *` points at: the core's `PathProperties`
+/// itself, one reference of it held by the host.
 ///
-/// The `PathProperties` is the core's shared, immutable result (the
-/// configuration's cache may hand the same one to other lookups); it does not
+/// A `PathProperties` is shared and immutable: the configuration's caches hand
+/// the same one to every lookup that matches the same rules, and it does not
 /// refer back to the configuration, so a result outlives its configuration's
-/// release. Strings are made on first request, per key, and kept until
-/// `pathconfig_result_free`, so a host asking for one key pays for that key
-/// only. The lock makes a result safe to read from several threads.
-final class ResultHandle {
+/// release. Handing one out allocates nothing: the host's handle is a
+/// retained reference, and `pathconfig_result_free` releases it. The C
+/// strings made from a result (`ResultStrings`) are attached to it, made on
+/// first request, per key, and freed with the last reference, so every
+/// handle of the same result shares them and a host asking for one key pays
+/// for that key once.
+struct ResultHandle {
     let properties: PathProperties
-    private let strings = Mutex(Strings())
-
-    /// The C strings made so far, each freed in `deinit`.
-    struct Strings {
-        var json: OwnedCString?
-        var keys: [OwnedCString]?
-        /// By slot (raw string, value JSON, typed value), then key.
-        var byKey: [Slot: [String: OwnedCString]] = [:]
-    }
-
-    enum Slot: Hashable { case string, json, typed }
-
-    init(_ properties: PathProperties) {
-        self.properties = properties
-    }
-
-    deinit {
-        strings.withLock { s in
-            s.json?.deallocate()
-            s.keys?.forEach { $0.deallocate() }
-            for table in s.byKey.values { table.values.forEach { $0.deallocate() } }
-        }
-    }
 
     /// A new +1 handle for the host.
     static func pass(_ properties: PathProperties) -> OpaquePointer {
-        OpaquePointer(Unmanaged.passRetained(ResultHandle(properties)).toOpaque())
+        OpaquePointer(Unmanaged.passRetained(properties).toOpaque())
     }
 
     /// The result behind a host handle (NULL is an argument error).
     static func borrow(_ handle: OpaquePointer?) throws(CFailure) -> ResultHandle {
         guard let handle else { throw .argument("res is NULL") }
-        return Unmanaged<ResultHandle>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+        return ResultHandle(properties: Unmanaged<PathProperties>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue())
     }
 
-    /// The JSON text of the whole map, made once.
+    /// Drops the host's reference.
+    static func release(_ handle: OpaquePointer) {
+        Unmanaged<PathProperties>.fromOpaque(UnsafeRawPointer(handle)).release()
+    }
+
+    private var strings: ResultStrings { properties.attachment { ResultStrings() } }
+
+    /// The JSON text of the whole map, made once per result.
     func json() throws(CFailure) -> UnsafePointer<CChar> {
-        try strings.withLock { s throws(CFailure) -> OwnedCString in
+        let properties = self.properties
+        return try strings.state.withLock { s throws(CFailure) -> OwnedCString in
             if let json = s.json { return json }
             let made = try OwnedCString(properties.json)
             s.json = made
@@ -61,7 +49,7 @@ final class ResultHandle {
     func key(at i: UInt) throws(CFailure) -> UnsafePointer<CChar> {
         let keys = properties.object.keys
         guard i < UInt(keys.count) else { throw .argument("index \(i) is out of range (the result has \(keys.count) keys)") }
-        return try strings.withLock { s throws(CFailure) -> OwnedCString in
+        return try strings.state.withLock { s throws(CFailure) -> OwnedCString in
             if let made = s.keys { return made[Int(i)] }
             var made: [OwnedCString] = []
             made.reserveCapacity(keys.count)
@@ -77,13 +65,37 @@ final class ResultHandle {
     }
 
     /// The C string for (`slot`, `key`), made by `make` the first time.
-    func cached(_ slot: Slot, _ key: String, _ make: () -> String) throws(CFailure) -> UnsafePointer<CChar> {
-        try strings.withLock { s throws(CFailure) -> OwnedCString in
+    func cached(_ slot: ResultStrings.Slot, _ key: String, _ make: () -> String) throws(CFailure) -> UnsafePointer<CChar> {
+        try strings.state.withLock { s throws(CFailure) -> OwnedCString in
             if let hit = s.byKey[slot]?[key] { return hit }
             let made = try OwnedCString(make())
             s.byKey[slot, default: [:]][key] = made
             return made
         }.borrowed
+    }
+}
+
+/// The C strings made from one result, freed with it. The lock makes a
+/// result safe to read from several threads.
+final class ResultStrings: Sendable {
+    let state = Mutex(Strings())
+
+    /// The C strings made so far.
+    struct Strings {
+        var json: OwnedCString?
+        var keys: [OwnedCString]?
+        /// By slot (raw string, value JSON, typed value), then key.
+        var byKey: [Slot: [String: OwnedCString]] = [:]
+    }
+
+    enum Slot: Hashable { case string, json, typed }
+
+    deinit {
+        state.withLock { s in
+            s.json?.deallocate()
+            s.keys?.forEach { $0.deallocate() }
+            for table in s.byKey.values { table.values.forEach { $0.deallocate() } }
+        }
     }
 }
 
@@ -122,7 +134,7 @@ public func pathconfig_resolve_request(_ cfg: OpaquePointer?, _ urlOrPath: Unsaf
 @_cdecl("pathconfig_result_free")
 public func pathconfig_result_free(_ res: OpaquePointer?) {
     guard let res else { return }
-    Unmanaged<ResultHandle>.fromOpaque(UnsafeRawPointer(res)).release()
+    ResultHandle.release(res)
 }
 
 @_cdecl("pathconfig_result_json")

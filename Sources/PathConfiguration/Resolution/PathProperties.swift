@@ -12,6 +12,7 @@ public final class PathProperties: Sendable, CustomStringConvertible {
     /// The platform whose accessor rules apply.
     public let platform: Profile.Platform
     private let jsonText = Mutex<String?>(nil)
+    private let attached = Mutex<(any AnyObject & Sendable)?>(nil)
 
     /// Creates a result.
     public init(_ object: JSONObject, platform: Profile.Platform) {
@@ -37,6 +38,19 @@ public final class PathProperties: Sendable, CustomStringConvertible {
     }
 
     public var description: String { json }
+
+    /// The object `make` gives the first time this is called, kept with the
+    /// result and released with it: where a host layer keeps what it derives
+    /// from a shared result once (the C ABI keeps its C strings here, so a
+    /// result handed out again costs nothing new).
+    public func attachment<T: AnyObject & Sendable>(_ make: () -> T) -> T {
+        attached.withLock { slot in
+            if let existing = slot as? T { return existing }
+            let made = make()
+            slot = made
+            return made
+        }
+    }
 
     /// The value of a well-known key through its typed accessor (default applied).
     public func typed(_ key: TypedKey) -> JSONValue { key.value(from: object[key.rawValue], on: platform) }
