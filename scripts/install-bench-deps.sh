@@ -11,6 +11,8 @@ set -euo pipefail
 packages=(gcc g++ make pkg-config libpcre2-dev)
 # The multi-pattern engines, through their C and C++ APIs.
 packages+=(libhyperscan-dev libre2-dev)
+# cJSON: pathconfig-peers reads the rules and merges them for its check.
+packages+=(libcjson-dev)
 # The plot (bench/plot.py, run by Debian's python3), and venv + pip for the
 # Python peers.
 packages+=(python3 python3-matplotlib python3-venv python3-pip)
