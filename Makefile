@@ -128,7 +128,7 @@ test: test-swift test-c test-python test-rust test-readme
 ## and bench/.venv from PyPI, whose absence only empties the Python peers'
 ## cells). BENCH_ROUNDS=N for more rounds; BENCH_ARGS for any other option
 ## of bench/run.py (--help lists them).
-BENCH_ROUNDS ?= 5
+BENCH_ROUNDS ?= 7
 BENCH_ARGS   ?=
 BENCH_VENV   := bench/.venv
 bench: bench-deps lib
