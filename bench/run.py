@@ -283,7 +283,8 @@ def thread_table(results: Dict[str, Any]) -> str:
         cells = []
         for t in counts:
             match = [r for r in rows if r["rules"] == rules and r["cache"] == cache and r["threads"] == t]
-            cells.append(f"{match[0]['lookups_per_second'] / 1e3:,.0f}k ({match[0]['vs_one']:.2f}×)" if match else "")
+            control = f"; control {match[0]['control_vs_one']:.2f}×" if match and "control_vs_one" in match[0] and t > 1 else ""
+            cells.append(f"{match[0]['lookups_per_second'] / 1e3:,.0f}k ({match[0]['vs_one']:.2f}×{control})" if match else "")
         lines.append(f"| {rules:,} | {cache} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -404,7 +405,9 @@ configurations have N one-pattern rules (200,000 is the default `maxRules`).
 
 Lookups per second of all threads together (and the ratio to one thread), each thread calling
 `pathconfig_resolve` and `pathconfig_result_free` on the URLs; medians of {meta['thread_rounds']}
-rounds of {meta['thread_seconds']} s (`bench/c/threads.c`).
+rounds of {meta['thread_seconds']} s (`bench/c/threads.c`). The control is the same number of
+threads running a loop that only counts, right after each measurement: its ratio to one thread
+says how many cores the threads actually got on this shared machine, which bounds the lookups'.
 
 {thread_table(results)}
 ## Method

@@ -3,7 +3,8 @@
  * configuration, for T = 1, 2, 4, ... up to the cores present.
  *
  *   pathconfig-threads [--threads 1,2,4,...] [--seconds S] [--rounds R]
- *                      [--cache off|default|both] [--json] CORPUS_DIR SIZE...
+ *                      [--cache off|default|both] [--no-control] [--json]
+ *                      CORPUS_DIR SIZE...
  *
  * For each SIZE it loads CORPUS_DIR/rules-SIZE.json once per cache setting
  * (profile turbo-ios, query strings on; "off" is result_cache_size 0,
@@ -14,6 +15,12 @@
  * setting and thread count, the median over the rounds of the lookups per
  * second of all threads together and its ratio to one thread's median, as a
  * Markdown table (or, with --json, one JSON object per line).
+ *
+ * The control: right after each measurement, the same T threads run a loop
+ * that only counts (no memory shared, no library) for S seconds, and its
+ * ratio to one thread is printed beside the lookups'. It says how many cores
+ * the threads actually got: on a busy machine it stays well under T, and
+ * the lookups cannot do better. --no-control skips it (half the time).
  *
  * Defaults: --threads 1, 2, 4, ... below the cores online, then that count
  * (a list without 1 gets 1 first, for the ratios);
@@ -40,7 +47,7 @@
 enum { MAX_COUNTS = 64 };
 
 typedef struct {
-    const pathconfig *cfg;
+    const pathconfig *cfg; /* NULL: the control, a loop that only counts */
     char **urls;
     size_t url_count, start;
     pthread_barrier_t *go;
@@ -53,6 +60,12 @@ static void *run_worker(void *arg) {
     worker *w = arg;
     size_t i = w->start, done = 0;
     pthread_barrier_wait(w->go);
+    if (!w->cfg) {
+        volatile size_t spins = 0;
+        while (!atomic_load_explicit(w->stop, memory_order_relaxed)) spins++;
+        w->done = spins;
+        return NULL;
+    }
     while (!atomic_load_explicit(w->stop, memory_order_relaxed)) {
         pathconfig_result *res = pathconfig_resolve(w->cfg, w->urls[i], NULL);
         if (!res) w->failed = 1;
@@ -64,7 +77,8 @@ static void *run_worker(void *arg) {
     return NULL;
 }
 
-/* Lookups per second of `threads` threads sharing cfg for `seconds`. */
+/* Lookups per second of `threads` threads sharing cfg for `seconds` (with
+ * cfg NULL, iterations per second of the control loop). */
 static double lookups_per_second(const pathconfig *cfg, char **urls, size_t url_count, int threads, double seconds) {
     pthread_t ids[MAX_COUNTS * 4];
     worker workers[MAX_COUNTS * 4];
@@ -109,18 +123,19 @@ static double median(double *xs, int n) {
 
 static void usage(void) {
     fprintf(stderr, "usage: pathconfig-threads [--threads 1,2,4,...] [--seconds S] [--rounds R] "
-                    "[--cache off|default|both] [--json] CORPUS_DIR SIZE...\n");
+                    "[--cache off|default|both] [--no-control] [--json] CORPUS_DIR SIZE...\n");
     exit(2);
 }
 
 int main(int argc, char **argv) {
-    int counts[MAX_COUNTS], count_n = 0, rounds = 3, json = 0;
+    int counts[MAX_COUNTS], count_n = 0, rounds = 3, json = 0, control = 1;
     double seconds = 1.0;
     const char *cache = "both";
     int a = 1;
     for (; a < argc && strncmp(argv[a], "--", 2) == 0; a++) {
-        if (strcmp(argv[a], "--json") == 0) {
-            json = 1;
+        if (strcmp(argv[a], "--json") == 0 || strcmp(argv[a], "--no-control") == 0) {
+            if (argv[a][2] == 'j') json = 1;
+            else control = 0;
             continue;
         }
         if (a + 1 >= argc) usage();
@@ -160,8 +175,8 @@ int main(int argc, char **argv) {
         {"default", "{\"profile\":\"turbo-ios\",\"match_query_strings\":true}"},
     };
     if (!json) {
-        printf("| rules | result cache | threads | lookups/s (all threads) | × one thread |\n");
-        printf("|---:|---|---:|---:|---:|\n");
+        printf("| rules | result cache | threads | lookups/s (all threads) | × one thread |%s\n", control ? " control × one thread |" : "");
+        printf("|---:|---|---:|---:|---:|%s\n", control ? "---:|" : "");
     }
     for (; a < argc; a++) {
         char path[4096];
@@ -182,19 +197,28 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "rules-%s.json: %s\n", argv[a], err.message);
                 return 1;
             }
-            double samples[MAX_COUNTS][64];
-            for (int r = 0; r < rounds && r < 64; r++)
-                for (int c = 0; c < count_n; c++) samples[c][r] = lookups_per_second(cfg, urls, url_count, counts[c], seconds);
-            double one = 0;
+            double samples[MAX_COUNTS][64], controls[MAX_COUNTS][64];
+            int n = rounds < 64 ? rounds : 64;
+            for (int r = 0; r < n; r++)
+                for (int c = 0; c < count_n; c++) {
+                    samples[c][r] = lookups_per_second(cfg, urls, url_count, counts[c], seconds);
+                    if (control) controls[c][r] = lookups_per_second(NULL, urls, url_count, counts[c], seconds);
+                }
+            double one = 0, control_one = 0;
             for (int c = 0; c < count_n; c++) {
-                double m = median(samples[c], rounds < 64 ? rounds : 64);
-                if (c == 0) one = m;
-                double ratio = one > 0 ? m / one : 0;
-                if (json)
-                    printf("{\"rules\":%s,\"cache\":\"%s\",\"threads\":%d,\"lookups_per_second\":%.0f,\"vs_one\":%.3f}\n",
+                double m = median(samples[c], n), cm = control ? median(controls[c], n) : 0;
+                if (c == 0) one = m, control_one = cm;
+                double ratio = one > 0 ? m / one : 0, control_ratio = control_one > 0 ? cm / control_one : 0;
+                if (json) {
+                    printf("{\"rules\":%s,\"cache\":\"%s\",\"threads\":%d,\"lookups_per_second\":%.0f,\"vs_one\":%.3f",
                            argv[a], settings[s][0], counts[c], m, ratio);
-                else
-                    printf("| %s | %s | %d | %.0f | %.2f× |\n", argv[a], settings[s][0], counts[c], m, ratio);
+                    if (control) printf(",\"control_vs_one\":%.3f", control_ratio);
+                    printf("}\n");
+                } else {
+                    printf("| %s | %s | %d | %.0f | %.2f× |", argv[a], settings[s][0], counts[c], m, ratio);
+                    if (control) printf(" %.2f× |", control_ratio);
+                    printf("\n");
+                }
                 fflush(stdout);
             }
             pathconfig_release(cfg);
