@@ -27,7 +27,7 @@ HEADER_PARTS  := $(wildcard include/pathconfig/*.h)
 VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' include/pathconfig/common.h 2>/dev/null)
 SOVERSION     := 0
 
-.PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench fuzz-prefilter fuzz-prefilter-loop clean
+.PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench bench-deps fuzz-prefilter fuzz-prefilter-loop clean
 
 all: build
 
@@ -118,13 +118,31 @@ test-readme: lib cli
 
 test: test-swift test-c test-python test-rust test-readme
 
-## bench: libpathconfig against the reference apps' loop on ../shared/bench, and
-## loading pretty-printed against minified;
-## writes bench/results.md (BENCH_ARGS="--rounds 9" for more rounds)
-BENCH_ARGS ?=
-bench: deps
+## bench: the benchmark of issue 12, built in release: libpathconfig (Swift
+## API, C ABI, Python binding) beside the straightforward loops
+## (NSRegularExpression, PCRE2-JIT), hyperscan and RE2::Set through their
+## C/C++ APIs, and re, google-re2 and hyperscan from Python, on every corpus of
+## ../shared/bench; loading, memory per rule and threads. Prints the table,
+## writes bench/results.md, bench/results.json and bench/scaling.png. Installs
+## what it needs that `make test` does not (scripts/install-bench-deps.sh,
+## and bench/.venv from PyPI, whose absence only empties the Python peers'
+## cells). BENCH_ROUNDS=N for more rounds; BENCH_ARGS for any other option
+## of bench/run.py (--help lists them).
+BENCH_ROUNDS ?= 7
+BENCH_ARGS   ?=
+BENCH_VENV   := bench/.venv
+bench: bench-deps lib
 	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-bench
-	"$$($(SWIFT) build -c release --show-bin-path)/pathconfig-bench" --corpus $(CURDIR)/../shared/bench --out bench/results.md $(BENCH_ARGS)
+	$(MAKE) -C bench/c --no-print-directory LIBDIR=$(LIBDIR)
+	@bash bench/python/venv.sh $(PYTHON) $(BENCH_VENV)
+	$(PYTHON) bench/run.py --rounds $(BENCH_ROUNDS) \
+	    --swift "$$($(SWIFT) build -c release --show-bin-path)/pathconfig-bench" \
+	    --python "$$(if [ -x $(BENCH_VENV)/bin/python ]; then echo $(BENCH_VENV)/bin/python; else echo $(PYTHON); fi)" \
+	    --lib $(LIBDIR)/libpathconfig.so --command "make bench BENCH_ROUNDS=$(BENCH_ROUNDS) $(BENCH_ARGS)" $(BENCH_ARGS)
+	$(PYTHON) bench/plot.py bench/results.json bench/scaling.png
+
+bench-deps: deps
+	@bash scripts/install-bench-deps.sh
 
 ## fuzz-prefilter: the prefilter against no prefilter under libFuzzer for
 ## FUZZ_SECONDS; a disagreement stops it and leaves the input in
@@ -145,4 +163,4 @@ fuzz-prefilter-loop: deps
 	"$$($(SWIFT) build -c release --show-bin-path)/pathconfig-fuzz-prefilter" $(FUZZ_SECONDS)
 
 clean:
-	rm -rf .build $(LIBBUILD) $(CLIBUILD) $(FUZZBUILD) out Tests/CTests/build
+	rm -rf .build $(LIBBUILD) $(CLIBUILD) $(FUZZBUILD) out Tests/CTests/build bench/c/build $(BENCH_VENV)

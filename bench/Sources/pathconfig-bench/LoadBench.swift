@@ -36,37 +36,28 @@ func generatedRules(_ count: Int) -> [UInt8] {
     return Array(s.utf8)
 }
 
-/// One row per size: median load time of each form, and their ratio.
-func loadTable(sizes: [Int], generated: [Int], corpus: String, rounds: Int) throws -> String {
-    var table = """
-
-    ## Loading: pretty-printed against minified
-
-    The same configuration loaded (parsed and every pattern compiled, default options) from its pretty-printed \
-    form and from its minified form (one line), alternating in each round; medians over the rounds. The shared \
-    corpora are `rules-N.json`; the generated ones have N one-pattern rules (200,000 is the default `maxRules`).
-
-    | rules | bytes (pretty / minified) | pretty (ms) | minified (ms) | minified / pretty |
-    |---:|---:|---:|---:|---:|
-
-    """
-    let inputs = try sizes.map { ("\($0)", Array(try Data(contentsOf: URL(fileURLWithPath: "\(corpus)/rules-\($0).json")))) }
-        + generated.map { ("\($0) (generated)", generatedRules($0)) }
-    for (name, pretty) in inputs {
+/// For each size, the median time to load the configuration (parse and
+/// compile every pattern, the benchmark's options) from its pretty-printed
+/// form and from its minified form, alternating in each round: one JSON line
+/// each. The generated sizes run 3 rounds when their file passes 8 MiB.
+func loadBench(sizes: [Int], generated: [Int], corpus: String, rounds: Int) throws {
+    let options = try LoadOptions(json: benchOptionsJSON)
+    let inputs = try sizes.map { ($0, false, Array(try Data(contentsOf: URL(fileURLWithPath: "\(corpus)/rules-\($0).json")))) }
+        + generated.map { ($0, true, generatedRules($0)) }
+    for (size, isGenerated, pretty) in inputs {
         let mini = minified(pretty)
         var times: ([Double], [Double]) = ([], [])
-        for _ in 0..<(pretty.count > 8 << 20 ? 3 : rounds) {
+        for _ in 0..<(pretty.count > 8 << 20 ? min(3, rounds) : rounds) {
             var t0 = now()
-            _ = try PathConfiguration(json: pretty)
+            _ = try PathConfiguration(json: pretty, options: options)
             times.0.append(now() - t0)
             t0 = now()
-            _ = try PathConfiguration(json: mini)
+            _ = try PathConfiguration(json: mini, options: options)
             times.1.append(now() - t0)
         }
-        let (p, m) = (median(times.0), median(times.1))
-        let row = "| \(name) | \(pretty.count) / \(mini.count) | \(String(format: "%.1f", p * 1e3)) | \(String(format: "%.1f", m * 1e3)) | \(String(format: "%.2f", m / p)) |\n"
-        FileHandle.standardError.write(Data(row.utf8))
-        table += row
+        emit([
+            "load": size, "generated": isGenerated, "pretty_bytes": pretty.count, "minified_bytes": mini.count,
+            "pretty_ms": median(times.0) * 1e3, "minified_ms": median(times.1) * 1e3, "rounds": times.0.count,
+        ])
     }
-    return table
 }

@@ -1,85 +1,98 @@
 import Foundation
 import PathConfiguration
-import PathConfigurationFoundation
 
-/// One way of resolving URLs, measured against the others on the same corpus.
-protocol Peer {
-    /// The row label in the results.
-    var name: String { get }
-    /// Loads `json` and returns a lookup that resolves one URL and returns
-    /// the number of merged properties (so no work can be optimised away).
-    func prepare(_ json: [UInt8]) throws -> (String) -> Int
-}
+/// The Swift peers of one corpus: libpathconfig through its public Swift API
+/// (result cache off) and the straightforward NSRegularExpression loop, the
+/// one an iOS app writes.
+struct SwiftPeers {
+    /// Each peer's key (bench/run.py names it) and its lookup of URL `i`,
+    /// returning a number so that no work can be optimised away.
+    var lookups: [(key: String, lookup: (Int) -> Int)] = []
+    /// Load or build time of each peer, median of three (ms).
+    var buildMilliseconds: [String: Double] = [:]
 
-/// The reference apps' loop as shipped: for each lookup, for each rule, for
-/// each pattern, compile an `NSRegularExpression` and count its matches
-/// (turbo-ios `PathRule.match(path:)`; turbo-android compiles `Regex(...)`
-/// per call the same way), merging every matching rule in order.
-struct AppLoop: Peer {
-    var name: String { "app loop (NSRegularExpression compiled per lookup, as shipped)" }
+    let urls: [String]
+    let config: PathConfiguration
+    /// The string the profile matches for each URL, worked out once before
+    /// any timing: the loop's input, so that it is the bare match.
+    let subjects: [String]
+    let rules: [(regexes: [NSRegularExpression], properties: JSONObject)]
+    /// Patterns in the file; those NSRegularExpression refuses never match.
+    let patternCount: Int
 
-    func prepare(_ json: [UInt8]) throws -> (String) -> Int {
-        let document = try ConfigurationDecoder(profile: .hotwireIOS).decode(json)
-        let rules = document.rules.map { ($0.patterns, $0.properties) }
-        return { input in
-            let path = Profile.hotwireIOS.matchedString(for: input, matchQueryStrings: true)
-            let range = NSRange(path.startIndex..<path.endIndex, in: path)
-            var merged = JSONObject()
-            for (patterns, properties) in rules {
-                for pattern in patterns {
-                    guard let regex = try? NSRegularExpression(pattern: pattern) else { continue }
-                    if regex.numberOfMatches(in: path, range: range) > 0 {
-                        merged.merge(properties)
-                        break
-                    }
-                }
+    init(json: [UInt8], urls: [String]) throws {
+        self.urls = urls
+        let options = try LoadOptions(json: benchOptionsJSON)
+        var configs: [PathConfiguration] = []
+        var times: [Double] = []
+        for _ in 0..<3 {
+            let t0 = now()
+            configs.append(try PathConfiguration(json: json, options: options))
+            times.append(now() - t0)
+        }
+        config = configs[0]
+        buildMilliseconds["swift_api"] = median(times) * 1e3
+        subjects = urls.map(config.matchedString(for:))
+
+        // The loop as turbo-ios writes it (PathRule: NSRegularExpression(pattern:)
+        // with no options, a rule matching when any pattern has a match), each
+        // regex compiled once.
+        let document = try ConfigurationDecoder(profile: .turboIOS).decode(json)
+        patternCount = document.rules.map(\.patterns.count).reduce(0, +)
+        var built: [(regexes: [NSRegularExpression], properties: JSONObject)] = []
+        times = []
+        for _ in 0..<3 {
+            let t0 = now()
+            built = document.rules.map { rule in (rule.patterns.compactMap { try? NSRegularExpression(pattern: $0) }, rule.properties) }
+            times.append(now() - t0)
+        }
+        rules = built
+        buildMilliseconds["nsregex_loop"] = median(times) * 1e3
+
+        let (config, subjects, rules) = (config, subjects, rules)
+        lookups.append(("swift_api", { config.properties(for: urls[$0]).object.count }))
+        lookups.append(("nsregex_loop", { i in
+            let subject = subjects[i]
+            let range = NSRange(location: 0, length: subject.utf16.count)
+            var matched = 0
+            for rule in rules where rule.regexes.contains(where: { $0.firstMatch(in: subject, range: range) != nil }) {
+                matched += 1
             }
-            return merged.count
-        }
+            return matched
+        }))
     }
-}
 
-/// The same loop with every `NSRegularExpression` compiled once: the best an
-/// app could do without changing its algorithm.
-struct PrecompiledAppLoop: Peer {
-    var name: String { "app loop, regexes compiled once" }
-
-    func prepare(_ json: [UInt8]) throws -> (String) -> Int {
-        let document = try ConfigurationDecoder(profile: .hotwireIOS).decode(json)
-        let rules = document.rules.map { rule in
-            (rule.patterns.compactMap { try? NSRegularExpression(pattern: $0) }, rule.properties)
+    /// The loop's merged properties for URL `i`: the straightforward
+    /// algorithm under ICU, as the app runs it.
+    func expected(_ i: Int) -> JSONObject {
+        let subject = subjects[i]
+        let range = NSRange(location: 0, length: subject.utf16.count)
+        var merged = JSONObject()
+        for rule in rules where rule.regexes.contains(where: { $0.firstMatch(in: subject, range: range) != nil }) {
+            merged.merge(rule.properties)
         }
-        return { input in
-            let path = Profile.hotwireIOS.matchedString(for: input, matchQueryStrings: true)
-            let range = NSRange(path.startIndex..<path.endIndex, in: path)
-            var merged = JSONObject()
-            for (regexes, properties) in rules where regexes.contains(where: { $0.numberOfMatches(in: path, range: range) > 0 }) {
-                merged.merge(properties)
+        return merged
+    }
+
+    /// libpathconfig's properties against the loop's on every `every`-th URL;
+    /// the fields of the ready line that say so.
+    func check(every: Int) -> [String: Any] {
+        var checked = 0, differ = 0
+        var first = ""
+        for i in stride(from: 0, to: urls.count, by: every) {
+            let ours = config.properties(for: urls[i]).object
+            let theirs = expected(i)
+            if ours != theirs {
+                if differ == 0 { first = "\(urls[i]): libpathconfig \(ours), NSRegularExpression loop \(theirs)" }
+                differ += 1
             }
-            return merged.count
+            checked += 1
         }
+        return [
+            "check": ["every": every, "urls": checked, "swift_api": differ, "first_difference": first],
+            "rules": rules.count,
+            "urls": urls.count,
+            "refused": ["nsregex_loop": patternCount - rules.map(\.regexes.count).reduce(0, +)],
+        ]
     }
-}
-
-/// libpathconfig itself, in one configuration of engine, prefilter and cache.
-struct Library: Peer {
-    let name: String
-    let engine: any RegexEngine
-    let prefilter: Bool
-    let cache: Bool
-
-    func prepare(_ json: [UInt8]) throws -> (String) -> Int {
-        var options = LoadOptions(profile: .hotwireIOS, engine: engine)
-        options.usePrefilter = prefilter
-        if !cache { options.limits.resultCacheCapacity = 0 }
-        let config = try PathConfiguration(json: json, options: options)
-        return { config.properties(for: $0).object.count }
-    }
-
-    static let all: [Library] = [
-        Library(name: "libpathconfig foundation engine (prefilter, no cache)", engine: FoundationEngine(), prefilter: true, cache: false),
-        Library(name: "libpathconfig pcre2, no prefilter, no cache", engine: PCRE2Engine(), prefilter: false, cache: false),
-        Library(name: "libpathconfig pcre2 (prefilter, no cache)", engine: PCRE2Engine(), prefilter: true, cache: false),
-        Library(name: "libpathconfig pcre2 (default: prefilter + result cache)", engine: PCRE2Engine(), prefilter: true, cache: true),
-    ]
 }

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages only `make bench` needs, when they are missing:
+# the engines it compares against (hyperscan, RE2) with a C++ compiler, and
+# matplotlib for the plot. `make test` never runs this. Needs root for
+# apt-get; says what to install otherwise.
+#
+# The Python peers (google-re2, hyperscan) come from PyPI into bench/.venv,
+# made by bench/python/venv.sh; that step may fail without breaking the bench.
+set -euo pipefail
+
+packages=(gcc g++ make pkg-config libpcre2-dev)
+# The multi-pattern engines, through their C and C++ APIs.
+packages+=(libhyperscan-dev libre2-dev)
+# cJSON: pathconfig-peers reads the rules and merges them for its check.
+packages+=(libcjson-dev)
+# The plot (bench/plot.py, run by Debian's python3), and venv + pip for the
+# Python peers.
+packages+=(python3 python3-matplotlib python3-venv python3-pip)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "missing packages for the benchmark: ${missing[*]}; run: sudo apt-get install ${missing[*]}" >&2
+        exit 1
+    fi
+    echo "installing for the benchmark: ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
