@@ -137,6 +137,15 @@ public func pathconfig_result_free(_ res: OpaquePointer?) {
     ResultHandle.release(res)
 }
 
+@_cdecl("pathconfig_result_retain")
+public func pathconfig_result_retain(_ res: OpaquePointer?) -> OpaquePointer? {
+    boundary(or: nil) { () throws(CFailure) -> OpaquePointer? in
+        guard let res else { throw .argument("res is NULL") }
+        _ = Unmanaged<PathProperties>.fromOpaque(UnsafeRawPointer(res)).retain()
+        return res
+    }
+}
+
 @_cdecl("pathconfig_result_json")
 public func pathconfig_result_json(_ res: OpaquePointer?) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in

@@ -388,9 +388,37 @@ static void test_null_arguments(void)
 
     /* A success clears what a failure left. */
     CHECK(pathconfig_result_count(res) == 0 && last_code() == PATHCONFIG_OK, "cleared by a success");
+    CHECK(pathconfig_result_retain(NULL) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "retain NULL");
 
     pathconfig_result_free(res);
     pathconfig_release(cfg);
+}
+
+/* Results are shared and reference-counted: lookups matching the same rules
+ * return the same result, a retained one outlives its first free, and its
+ * borrowed strings stay valid while any reference remains. */
+static void test_shared_results(void)
+{
+    pathconfig *cfg = LOAD("{\"rules\": [{\"patterns\": [\"/new$\"], \"properties\": {\"context\": \"modal\"}}]}",
+                           "{\"result_cache_size\": 0}", NULL);
+    pathconfig_result *a = pathconfig_resolve(cfg, "/a/new", NULL);
+    pathconfig_result *b = pathconfig_resolve(cfg, "/b/new", NULL);
+    pathconfig_result *c = pathconfig_resolve(cfg, "/c", NULL);
+    const char *json;
+
+    test_set_context("shared results");
+    if (!CHECK(a != NULL && b != NULL && c != NULL, "resolve")) return;
+    CHECK(a == b, "the same rules give the same result, the lookup cache off");
+    CHECK(a != c, "other rules give another result");
+    CHECK(pathconfig_result_retain(a) == a && last_code() == PATHCONFIG_OK, "retain returns its argument");
+    json = pathconfig_result_json(a);
+    pathconfig_result_free(a);
+    pathconfig_result_free(b);
+    pathconfig_release(cfg);
+    /* One reference is left: the result and its JSON are still there. */
+    CHECK(strcmp(json, "{\"context\":\"modal\"}") == 0 && strcmp(pathconfig_result_json(a), json) == 0, "after two frees: %s", json);
+    pathconfig_result_free(a);
+    pathconfig_result_free(c);
 }
 
 static void test_invalid_utf8_arguments(void)
@@ -837,6 +865,7 @@ void run_api_tests(const char *scratch_dir)
     test_load_file_os_errors(scratch_dir);
     test_null_arguments();
     test_invalid_utf8_arguments();
+    test_shared_results();
     test_raw_getters();
     test_typed_getters();
     test_ownership();

@@ -85,9 +85,14 @@ extern "C" {
 typedef struct pathconfig pathconfig;
 
 /**
- * The merged properties of one URL: immutable, independent of the
- * configuration it came from (it may outlive pathconfig_release of it).
- * CONSTRUCTOR pathconfig_resolve; DESTRUCTOR pathconfig_result_free.
+ * The merged properties of one URL: immutable, reference-counted,
+ * independent of the configuration it came from (it may outlive
+ * pathconfig_release of it). Lookups that match the same rules may return
+ * the same result: two handles are equal exactly when they hold the same
+ * result, so a host may key what it derives from a result (a decoded map)
+ * by the pointer for as long as it holds a reference.
+ * CONSTRUCTORS pathconfig_resolve, pathconfig_result_retain;
+ * DESTRUCTOR pathconfig_result_free.
  */
 typedef struct pathconfig_result pathconfig_result;
 

@@ -124,9 +124,19 @@ PATHCONFIG_API pathconfig_result *pathconfig_resolve(const pathconfig *cfg,
                                                      pathconfig_error *err);
 
 /**
- * DESTRUCTOR. Frees a result and every string borrowed from it. NULL is a no-op.
+ * DESTRUCTOR. Drops a reference to a result; the result and every string
+ * borrowed from it are freed with the last one. NULL is a no-op.
  */
 PATHCONFIG_API void pathconfig_result_free(pathconfig_result *res);
+
+/**
+ * CONSTRUCTOR. Adds a reference to a result (thread-safe), e.g. for a cache
+ * of what the host derived from it. The caller must itself hold a reference
+ * during the call.
+ * @return res itself, which the caller must pass to pathconfig_result_free
+ *         once more; NULL (PATHCONFIG_E_ARGUMENT) when res is NULL.
+ */
+PATHCONFIG_API pathconfig_result *pathconfig_result_retain(pathconfig_result *res);
 
 /**
  * METHOD of pathconfig_result. The merged properties as a JSON object,

@@ -266,3 +266,18 @@ def test_result_cache_size_option() -> None:
         for url in ["/a/new", "/a/new", "/b", "/b"]:
             assert off.properties(url) == on.properties(url)
         assert off.properties("/a/new") == {"context": "modal"}
+
+
+def test_results_matching_the_same_rules_share_one_decoded_map() -> None:
+    """The library hands out one result per set of matching rules; the binding
+    decodes it once, and no caller can change what another reads."""
+    rules = '{"rules": [{"patterns": ["/new$"], "properties": {"nested": {"a": [1, 2]}}}]}'
+    with PathConfiguration.from_json(rules, result_cache_size=0) as cfg:
+        first, second = cfg.properties("/a/new"), cfg.properties("/b/new")
+        assert first._values() is second._values()  # one decode for both URLs
+        nested = first["nested"]
+        nested["a"].append(3)  # a copy: the shared map is untouched
+        assert second["nested"] == {"a": [1, 2]}
+        first.close()
+        assert second["nested"] == {"a": [1, 2]}  # closing one handle leaves the other
+        assert cfg.properties("/c")._values() == {}

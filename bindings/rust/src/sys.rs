@@ -281,6 +281,7 @@ extern "C" {
         err: *mut pathconfig_error,
     ) -> *mut pathconfig_result;
     pub fn pathconfig_result_free(res: *mut pathconfig_result);
+    pub fn pathconfig_result_retain(res: *mut pathconfig_result) -> *mut pathconfig_result;
     pub fn pathconfig_result_json(res: *const pathconfig_result) -> *const c_char;
     pub fn pathconfig_result_count(res: *const pathconfig_result) -> usize;
     pub fn pathconfig_result_key(res: *const pathconfig_result, i: usize) -> *const c_char;

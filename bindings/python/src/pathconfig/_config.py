@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional, Sequence, Union, cast
 
 from . import _ffi, _rules
 from ._catalog import warning_kind_name
-from ._errors import ConfigError
+from ._errors import CallbackError, ConfigError
 from ._ffi import text_arg as _c_text
 from ._handle import OwnedHandle
 from ._result import Properties
@@ -277,9 +277,16 @@ class PathConfiguration(OwnedHandle):
         :class:`Properties`, a read-only mapping with JSON types (empty when no
         rule matches) and the typed accessors (``context``, ``presentation``,
         ...)."""
-        args = (_c_text(url, "url"), _c_method(method), _ffi.ErrorStruct())
-        with host_exceptions():
-            return Properties._wrap(self._call(_lib.pathconfig_resolve_request, *args))
+        # The hot path, kept short: no error struct (a failure raises what the
+        # library's last error says) and nothing around the call on success.
+        try:
+            if method is None:
+                ptr = self._call(_lib.pathconfig_resolve, _c_text(url, "url"), None)
+            else:
+                ptr = self._call(_lib.pathconfig_resolve_request, _c_text(url, "url"), _c_method(method), None)
+        except CallbackError as exc:
+            _rules.reraise(exc)
+        return Properties._wrap(ptr)
 
     def properties_json(self, url: str, *, method: Optional[str] = None) -> str:
         """The merged properties of ``url`` as compact JSON text: the same

@@ -311,6 +311,7 @@ SIGNATURES: Dict[str, Signature] = {
     "pathconfig_properties": ([ConfigPtr, c_char_p], c_void_p, _check_owned_text),
     "pathconfig_resolve": ([ConfigPtr, c_char_p, ErrorPtr], ResultPtr, _check_new_handle),
     "pathconfig_result_free": ([ResultPtr], None, None),
+    "pathconfig_result_retain": ([ResultPtr], ResultPtr, None),
     "pathconfig_result_json": ([ResultPtr], c_char_p, _check_borrowed_text),
     "pathconfig_result_count": ([ResultPtr], c_size_t, _check_count),
     "pathconfig_result_key": ([ResultPtr, c_size_t], c_char_p, _check_borrowed_text),

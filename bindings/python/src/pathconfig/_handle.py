@@ -28,9 +28,12 @@ class OwnedHandle:
     _busy: int
     _closed: bool
 
-    def _own(self, ptr: Any, free: Callable[[Any], None]) -> None:
+    def _own(self, ptr: Any, free: Callable[[Any], None], lock: Optional[threading.Lock] = None) -> None:
+        """Takes ``ptr``; ``lock`` (default: a lock of its own) guards the
+        in-flight count. Objects made by the thousand share one: its holders
+        keep it for a few instructions."""
         self._free = free
-        self._lock = threading.Lock()
+        self._lock = threading.Lock() if lock is None else lock
         self._busy = 0
         self._closed = False
         self._ptr = ptr

@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 import ctypes
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any, Callable, Dict, Iterator, List, Optional, TypeVar, cast
 
@@ -18,6 +20,44 @@ from ._handle import OwnedHandle
 _lib = _ffi.lib
 
 T = TypeVar("T")
+
+# Results are shared: lookups that match the same rules get the same C result,
+# whatever the URL. Each result's map is decoded once and kept here, keyed by
+# the result's address, with a reference of our own (pathconfig_result_retain)
+# so that the address cannot be reused while the entry lives. The oldest
+# entries go first; a configuration has few distinct results.
+_DECODED_CAPACITY = 512
+_decoded: "OrderedDict[int, tuple[Any, Dict[str, Any]]]" = OrderedDict()
+_decoded_lock = threading.Lock()
+# One lock for the in-flight counts of every Properties (see OwnedHandle).
+_properties_lock = threading.Lock()
+
+
+def _decoded_map(ptr: Any) -> Dict[str, Any]:
+    """The map of the result at ``ptr`` (a handle the caller holds), decoded
+    once per distinct result. Callers must not change it."""
+    address = ctypes.cast(ptr, ctypes.c_void_p).value
+    with _decoded_lock:
+        entry = _decoded.get(address)
+    if entry is not None:
+        return entry[1]
+    data: Dict[str, Any] = json.loads(_lib.pathconfig_result_json(ptr))
+    held = _lib.pathconfig_result_retain(ptr)
+    evicted = None
+    with _decoded_lock:
+        entry = _decoded.get(address)
+        if entry is None:
+            _decoded[address] = (held, data)
+            held = None
+            if len(_decoded) > _DECODED_CAPACITY:
+                evicted = _decoded.popitem(last=False)[1][0]
+        else:
+            data = entry[1]
+    if held is not None:
+        _lib.pathconfig_result_free(held)
+    if evicted is not None:
+        _lib.pathconfig_result_free(evicted)
+    return data
 
 
 class Properties(OwnedHandle, Mapping[str, Any]):
@@ -60,7 +100,7 @@ class Properties(OwnedHandle, Mapping[str, Any]):
     def _wrap(cls, ptr: Any) -> "Properties":
         self = cls.__new__(cls)
         self._data = None
-        self._own(ptr, _lib.pathconfig_result_free)
+        self._own(ptr, _lib.pathconfig_result_free, _properties_lock)
         return self
 
     # --- mapping --------------------------------------------------------------
@@ -69,7 +109,7 @@ class Properties(OwnedHandle, Mapping[str, Any]):
         """The whole map, parsed once from ``pathconfig_result_json``."""
         data = self._data
         if data is None or self._closed:
-            data = json.loads(self._call(_lib.pathconfig_result_json))
+            data = self._call(_decoded_map)
             self._data = data
         return data
 

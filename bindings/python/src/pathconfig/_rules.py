@@ -29,7 +29,7 @@ import json
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, NoReturn, Optional
 
 from . import _callbacks, _ffi
 from ._errors import CallbackError
@@ -207,6 +207,17 @@ def add(
     except BaseException:
         _callbacks.release(key)  # the library freed it already, or never took it
         raise
+
+
+def reraise(exc: CallbackError) -> NoReturn:
+    """After a lookup failed with ``exc``: raises the exception of the Python
+    callable that caused it (chained from ``exc``), or ``exc`` itself when no
+    Python callable failed (a C host's). Clears the thread's record."""
+    original = getattr(_failure, "exception", None)
+    _failure.exception = None
+    if original is None:
+        raise exc
+    raise original from exc
 
 
 @contextlib.contextmanager
