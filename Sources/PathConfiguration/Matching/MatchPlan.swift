@@ -142,6 +142,7 @@ struct MatchPlan: Sendable {
             }
         }
         var result = PlanResult()
+        result.matches.reserveCapacity(8)  // one allocation for the usual few matches
         var decidedRule = -1
         slots.withUnsafeBufferPointer { slots in
             for w in 0..<words {

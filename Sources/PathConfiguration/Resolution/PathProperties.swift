@@ -45,7 +45,9 @@ public final class PathProperties: Sendable, CustomStringConvertible {
     /// result handed out again costs nothing new).
     public func attachment<T: AnyObject & Sendable>(_ make: () -> T) -> T {
         attached.withLock { slot in
-            if let existing = slot as? T { return existing }
+            // A metatype comparison, not a dynamic cast: this runs on every
+            // read of a C string from a result.
+            if let existing = slot, type(of: existing) == T.self { return unsafeDowncast(existing, to: T.self) }
             let made = make()
             slot = made
             return made
