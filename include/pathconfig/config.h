@@ -100,7 +100,9 @@ PATHCONFIG_API void pathconfig_release(pathconfig *cfg);
  * the "base_url" option when there is one, and matched as given otherwise.
  * These functions look up a GET request (pathconfig_resolve_request in
  * pathconfig/rules.h takes a method). Lookups are memoised per method and
- * matched string, so repeating a URL is cheap. They fail with
+ * matched string ("result_cache_size"), so repeating a URL is cheap, and
+ * lookups that match the same rules share one result (pathconfig_result_retain).
+ * They fail with
  * PATHCONFIG_E_CALLBACK only when a rule added from code reports failure.
  * ------------------------------------------------------------------------- */
 
