@@ -105,3 +105,40 @@ struct PrefilterTests {
         #expect(config.properties(for: "/par\u{212A}ing").json == "{\"p\":true}")
     }
 }
+
+/// The patterns the plan answers without searching match every subject in
+/// every engine and dialect, case folding or not: the shortcut is exact.
+@Suite("Patterns that match everything")
+struct AlwaysMatchingTests {
+    static let subjects = ["", "/", "\n", "a\nb", "/a\n", "\r\n", "\u{2028}", "\u{85}x", "/caf%C3%A9?q=1#f", String(repeating: "x", count: 5000)]
+
+    @Test("each whitelisted pattern matches every subject in both engines and dialects", arguments: Conformance.engineNames)
+    func whitelist(engine: String) throws {
+        for pattern in ["", ".*", "^", "^.*", "$", ".*$"] {
+            #expect(MatchPlan.Pattern.matchesEverySubject(pattern))
+            for options in [RegexOptions(caseInsensitive: false, unicodeClasses: true, dialect: .icu),
+                            RegexOptions(caseInsensitive: true, unicodeClasses: false, dialect: .java)] {
+                // ICU refuses the empty pattern (both backends say so; the shortcut never sees it).
+                if pattern.isEmpty && options.dialect == .icu {
+                    #expect(throws: RegexCompileError.self) { try Conformance.engine(engine).compile(pattern, options: options, limits: Limits()) }
+                    continue
+                }
+                // The Foundation engine is ICU whatever the dialect: Java's empty pattern is PCRE2's only.
+                if pattern.isEmpty && engine == "foundation" { continue }
+                let compiled = try Conformance.engine(engine).compile(pattern, options: options, limits: Limits())
+                for subject in Self.subjects {
+                    #expect(compiled.search(MatchSubject(subject)) == .match, "\(pattern) on \(subject.debugDescription)")
+                }
+            }
+        }
+    }
+
+    @Test("near misses are searched: ^.*$ fails on a line break")
+    func nearMisses() throws {
+        for pattern in ["^.*$", ".+", "^$", " .*", ".*?x", "(.*)"] {
+            #expect(!MatchPlan.Pattern.matchesEverySubject(pattern), "\(pattern)")
+        }
+        let compiled = try PCRE2Engine().compile("^.*$", options: RegexOptions(), limits: Limits())
+        #expect(compiled.search(MatchSubject("a\nb")) == .noMatch)
+    }
+}

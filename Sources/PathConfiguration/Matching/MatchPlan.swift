@@ -66,6 +66,34 @@ struct MatchPlan: Sendable {
     struct Pattern: Sendable {
         let index: Int
         let compiled: any CompiledPattern
+        /// True when the pattern matches every subject, so the engine need
+        /// not run (see `matchesEverySubject`).
+        let alwaysMatches: Bool
+
+        init(index: Int, compiled: any CompiledPattern, source: String? = nil) {
+            self.index = index
+            self.compiled = compiled
+            self.alwaysMatches = source.map(Self.matchesEverySubject) ?? false
+        }
+
+        /// Patterns that match every string, in ICU, Java and PCRE2 alike, with
+        /// or without case folding, found by their exact text: each can match
+        /// the empty string at the start (`""`, `.*`, `^`, `^.*`) or at the end
+        /// (`$`, `.*$`) of any subject. (`^.*$` is not among them: without
+        /// multiline mode it fails on a subject with a line break inside.)
+        /// Real configurations start with `.*`: this spares every lookup a search.
+        static func matchesEverySubject(_ pattern: String) -> Bool {
+            switch pattern {
+            case "", ".*", "^", "^.*", "$", ".*$": return true
+            default: return false
+            }
+        }
+
+        /// The outcome of searching `subject`.
+        @inline(__always)
+        func search(_ subject: MatchSubject) -> MatchOutcome {
+            alwaysMatches ? .match : compiled.search(subject)
+        }
     }
 
     /// Every compiled pattern with its rule, in rule order then position
@@ -151,7 +179,7 @@ struct MatchPlan: Sendable {
                     let slot = slots[w << 6 | bits.trailingZeroBitCount]
                     bits &= bits - 1
                     if slot.rule == decidedRule { continue }
-                    switch slot.pattern.compiled.search(subject) {
+                    switch slot.pattern.search(subject) {
                     case .match:
                         result.matches.append(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.pattern.index, kind: kind))
                         decidedRule = slot.rule
@@ -171,7 +199,7 @@ struct MatchPlan: Sendable {
         var result = PlanResult()
         var decidedRule = -1
         for slot in slots where slot.rule != decidedRule {
-            switch slot.pattern.compiled.search(subject) {
+            switch slot.pattern.search(subject) {
             case .match:
                 result.matches.append(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.pattern.index, kind: kind))
                 decidedRule = slot.rule

@@ -54,7 +54,7 @@ struct CompiledHostRule: Sendable {
     private func first(_ list: [MatchPlan.Pattern], in subject: MatchSubject, kind: RuleMatch.Kind,
                        limitExceeded: inout [RuleMatch]) -> RuleMatch? {
         for p in list {
-            switch p.compiled.search(subject) {
+            switch p.search(subject) {
             case .match: return RuleMatch(ruleIndex: rule.index, patternIndex: p.index, kind: kind)
             case .noMatch: continue
             case .limitExceeded: limitExceeded.append(RuleMatch(ruleIndex: rule.index, patternIndex: p.index, kind: kind))

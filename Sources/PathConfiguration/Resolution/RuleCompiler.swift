@@ -43,7 +43,8 @@ struct RuleCompiler {
     private mutating func compile(_ pattern: String, what: String, index: Int, of rule: Rule, options regexOptions: RegexOptions,
                                   location: () -> SourceLocation?, shownAs shown: String? = nil) throws(ConfigurationError) -> MatchPlan.Pattern? {
         do {
-            return MatchPlan.Pattern(index: index, compiled: try options.engine.compile(pattern, options: regexOptions, limits: options.limits))
+            return MatchPlan.Pattern(index: index, compiled: try options.engine.compile(pattern, options: regexOptions, limits: options.limits),
+                                     source: shown == nil ? pattern : nil)
         } catch {
             let location = location()
             let at = error.offset.map { " at offset \($0)" } ?? ""

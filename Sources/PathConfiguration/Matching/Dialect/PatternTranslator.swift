@@ -77,6 +77,10 @@ struct PatternTranslator {
     /// Translates `pattern`, compiled by the dialect with `caseInsensitive`
     /// (the profile's flag; inline `(?i)` is read from the pattern).
     static func translate(_ pattern: String, dialect: RegexDialect, caseInsensitive: Bool) throws(TranslationError) -> PatternTranslation {
+        // NSRegularExpression refuses an empty pattern (java.util.regex takes it).
+        if pattern.isEmpty, dialect == .icu {
+            throw TranslationError(message: "an empty pattern (ICU, as NSRegularExpression, rejects it)", offset: 0)
+        }
         var translator = PatternTranslator(pattern, dialect: dialect, caseInsensitive: caseInsensitive)
         try translator.run()
         if translator.usesAnyNewline { translator.out.insert("(*ANY)", at: 0, from: 0) }
