@@ -17,18 +17,5 @@ packages+=(libcjson-dev)
 # Python peers.
 packages+=(python3 python3-matplotlib python3-venv python3-pip)
 
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-
-if [ ${#missing[@]} -gt 0 ]; then
-    if [ "$(id -u)" -ne 0 ]; then
-        echo "missing packages for the benchmark: ${missing[*]}; run: sudo apt-get install ${missing[*]}" >&2
-        exit 1
-    fi
-    echo "installing for the benchmark: ${missing[*]}" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+. "$(dirname "$0")/apt-missing.sh"
+install_missing "for the benchmark" "${packages[@]}"

@@ -35,21 +35,8 @@ rust_ok() {
 }
 rust_ok || packages+=(cargo-web)
 
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-
-if [ ${#missing[@]} -gt 0 ]; then
-    if [ "$(id -u)" -ne 0 ]; then
-        echo "missing packages: ${missing[*]}; run: sudo apt-get install ${missing[*]}" >&2
-        exit 1
-    fi
-    echo "installing: ${missing[*]}" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+. "$(dirname "$0")/apt-missing.sh"
+install_missing "" "${packages[@]}"
 
 # What the suites run, not only what dpkg says: a clear message here rather
 # than "No module named pytest" later.

@@ -179,15 +179,7 @@ struct MatchPlan: Sendable {
                     let slot = slots[w << 6 | bits.trailingZeroBitCount]
                     bits &= bits - 1
                     if slot.rule == decidedRule { continue }
-                    switch slot.pattern.search(subject) {
-                    case .match:
-                        result.matches.append(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.pattern.index, kind: kind))
-                        decidedRule = slot.rule
-                    case .noMatch:
-                        break
-                    case .limitExceeded:
-                        result.limitExceeded.append(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.pattern.index, kind: kind))
-                    }
+                    if search(slot, subject, into: &result) { decidedRule = slot.rule }
                 }
             }
         }
@@ -199,16 +191,24 @@ struct MatchPlan: Sendable {
         var result = PlanResult()
         var decidedRule = -1
         for slot in slots where slot.rule != decidedRule {
-            switch slot.pattern.search(subject) {
-            case .match:
-                result.matches.append(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.pattern.index, kind: kind))
-                decidedRule = slot.rule
-            case .noMatch:
-                break
-            case .limitExceeded:
-                result.limitExceeded.append(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.pattern.index, kind: kind))
-            }
+            if search(slot, subject, into: &result) { decidedRule = slot.rule }
         }
         return result
+    }
+
+    /// Searches one pattern and records a match (true: its rule is decided)
+    /// or a search that ran out of its budget.
+    @inline(__always)
+    private func search(_ slot: Slot, _ subject: MatchSubject, into result: inout PlanResult) -> Bool {
+        switch slot.pattern.search(subject) {
+        case .match:
+            result.matches.append(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.pattern.index, kind: kind))
+            return true
+        case .noMatch:
+            return false
+        case .limitExceeded:
+            result.limitExceeded.append(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.pattern.index, kind: kind))
+            return false
+        }
     }
 }
