@@ -12,7 +12,8 @@ import PathConfigurationC
 /// - `LoadOptions(json:)` + `PathConfiguration(json:options:)` and
 ///   `pathconfig_load_json` agree: both load, or both fail with the same code
 ///   and message; options that are not UTF-8 are `PATHCONFIG_E_ARGUMENT`.
-/// - A failure has a message, and its location lies inside the document.
+/// - A failure has a message, and its location lies inside the document; a
+///   lenient load never fails on a pattern (it skips it with a warning).
 /// - A configuration's rule counts, settings and warnings are the same
 ///   through C; each warning has a message and a place inside the document.
 /// - On a few URLs and methods: `resolve` gives `explain`'s properties,
@@ -95,12 +96,17 @@ public enum LoadFuzzer {
         }
 
         let configuration: PathConfiguration
+        var lenient = false
         do throws(ConfigurationError) {
             var options = try LoadOptions(json: optionsText)
             options.limits.matchLimit = 200_000  // loading never searches; the lookups below stay quick
+            lenient = options.lenient
             configuration = try PathConfiguration(json: document, options: options)
         } catch {
             try checkFailure(error, document: document)
+            if lenient, error.code == .invalidPattern {
+                throw Violation("a lenient load failed on a pattern: \(error.message)")
+            }
             guard let cFailure, cFailure.code == Int32(error.code.rawValue), CABI.isTruncation(cFailure.message, of: error.message) else {
                 throw Violation("the core failed with \(error.code) \(JSONWriter.quoted(error.message)); C with \(cFailure.map(\.description) ?? "no error")")
             }
