@@ -18,11 +18,12 @@ public enum FuzzFiles {
         FileManager.default.contents(atPath: path).map { Array($0) }
     }
 
-    /// The contents of a file the targets cannot do without; traps with the
-    /// path when it is missing (a broken checkout, not a finding).
-    static func required(_ path: String) -> [UInt8] {
+    /// The contents of a file a check cannot do without, relative to the
+    /// repository; a violation naming it when it is missing (a broken
+    /// checkout: the target traps on it like on any other).
+    static func required(_ path: String) throws(Violation) -> [UInt8] {
         guard let bytes = read(inRepository(path)) else {
-            fatalError("cannot read \(inRepository(path)): the fuzz targets need the repository and ../shared beside it")
+            throw Violation("cannot read \(inRepository(path)): the fuzz targets need the repository and ../shared beside it")
         }
         return bytes
     }

@@ -39,13 +39,13 @@ public enum LoaderFuzzer {
     static let profiles: [Profile] = [.hotwireIOS, .hotwireAndroid, .siesta, .turboAndroid]
     static let smallBodyLimit = 1024
 
-    /// A per-process scratch directory for the cache.
-    static let scratch: String = {
+    /// A per-process scratch directory for the cache (nil when none can be
+    /// made), removed when the process exits.
+    static let scratch: String? = {
         var template = Array((NSTemporaryDirectory() + "/pathconfig-fuzz-loader-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            fatalError("cannot create a temporary directory")
-        }
-        return String(cString: made)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) }
+        if made != nil { atexit { LoaderFuzzer.scratch.map { try? FileManager.default.removeItem(atPath: $0) } } }
+        return made
     }()
 
     /// What the selector byte says.
@@ -104,6 +104,7 @@ public enum LoaderFuzzer {
 
     static func run(_ selector: Selector, cacheSection: [UInt8], responseSections: [[UInt8]]) throws(Violation) {
         guard let server = LoopbackServer.shared else { throw Violation("cannot listen on 127.0.0.1") }
+        guard let scratch else { throw Violation("cannot create a temporary directory") }
         let directory = scratch + "/cache"
         try? FileManager.default.removeItem(atPath: directory)
         var loadOptions = LoadOptions(profile: selector.profile, lenient: true)

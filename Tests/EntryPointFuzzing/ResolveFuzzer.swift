@@ -69,17 +69,17 @@ public enum ResolveFuzzer {
         return ((document * Profile.allCases.count + profile) * 2 + Int(b & 1)) * 2 + Int(b >> 1 & 1)
     }
 
-    static func subject(_ key: Int) -> Subject? {
+    static func subject(_ key: Int) throws(Violation) -> Subject? {
         if let known = subjects.withLock({ $0[key] }) { return known }
-        let subject = load(key)
+        let subject = try load(key)
         subjects.withLock { $0[key] = subject }
         return subject
     }
 
-    static func load(_ key: Int) -> Subject? {
+    static func load(_ key: Int) throws(Violation) -> Subject? {
         let withRulesFromCode = key & 1 != 0, withBase = key >> 1 & 1 != 0
         let profile = Profile.allCases[(key >> 2) % Profile.allCases.count]
-        let document = FuzzFiles.required(documents[(key >> 2) / Profile.allCases.count])
+        let document = try FuzzFiles.required(documents[(key >> 2) / Profile.allCases.count])
         var json = "{\"profile\":" + JSONWriter.quoted(profile.rawValue)
         if withBase { json += ",\"base_url\":" + JSONWriter.quoted(baseURL) }
         json += "}"
@@ -125,8 +125,8 @@ public enum ResolveFuzzer {
         let choice = Int(b >> 2) % methodChoices
         let methodBytes: [UInt8]? = choice == fuzzedMethod ? reader.field() : choice < methods.count ? methods[choice].map { Array($0.utf8) } : nil
         let urlBytes = reader.rest()
-        guard let subject = subject(key(a, b)) else { return nil }
         do throws(Violation) {
+            guard let subject = try subject(key(a, b)) else { return nil }
             try checkCore(subject, url: String(repairing: urlBytes), method: methodBytes.map { String(repairing: $0) })
             if let handle = subject.handle { try checkC(subject, handle: handle, url: urlBytes, method: methodBytes) }
             return nil
