@@ -161,6 +161,21 @@ struct LoaderFailureTests {
         #expect(bytes(of: bed.cacheFile()) == good)
     }
 
+    /// Found by the loader fuzz target (Fuzz/Loader/crashes/cache-body-over-limit).
+    @Test("a cached body over the body limit is ignored as corrupt, as its download would be refused")
+    func cachedBodyOverLimit() throws {
+        let bed = try LoaderTestBed()
+        try bed.loader().load()
+        bed.nginx.stop()
+        let loader = try bed.loader { $0.maxBodyBytes = 16 }
+        let events = try loader.load()
+        #expect(events.map(summary) == ["file:applied", "cache:warning", "server:failed"])
+        guard case .warning(.cache(let error)) = events[1].outcome else { Issue.record("expected a cache warning"); return }
+        #expect(error.code == .corrupt)
+        #expect(error.message.hasSuffix("bytes, over the limit of 16"))
+        #expect(Fixture.versionOf(loader.current) == "bundle")
+    }
+
     @Test("a leftover temporary file from a crash mid-write does not disturb the cached copy")
     func leftoverTemporaryFile() throws {
         let bed = try LoaderTestBed()
