@@ -153,6 +153,8 @@ FUZZ_DICTS_globs     := url glob
 FUZZ_SEEDS_loader    := Fuzz/Loader/seeds
 FUZZ_DICTS_loader    := http json
 
+# Swift's own backtracer is off under ASan: after a trap it reads memory that
+# ASan then reports as a second, unrelated crash.
 define fuzz_run
 fuzz-build-$(1): deps
 	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-fuzz-$(1) --scratch-path $(FUZZBUILD) $(FUZZ_FLAGS)
