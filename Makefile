@@ -6,7 +6,7 @@
 #   make cli         the pathconfig command alone, in out/bin
 #   make test-readme every code block of the READMEs, run as a reader would
 #   make bench
-#   make fuzz-prefilter FUZZ_SECONDS=600
+#   make fuzz FUZZ_SECONDS=300   every fuzz target for 300 s each (make fuzz-load: one)
 
 SHELL   := /bin/bash
 PREFIX  ?= /usr/local
@@ -27,7 +27,8 @@ HEADER_PARTS  := $(wildcard include/pathconfig/*.h)
 VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' include/pathconfig/common.h 2>/dev/null)
 SOVERSION     := 0
 
-.PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench bench-deps fuzz-prefilter fuzz-prefilter-loop clean
+.PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench bench-deps \
+        fuzz fuzz-build fuzz-short fuzz-prefilter-loop clean
 
 all: build
 
@@ -116,7 +117,7 @@ test-readme: lib cli
 	$(PYTHON) -m pytest -q -p no:cacheprovider Tests/ReadmeTests
 	$(PYTHON) Tests/ReadmeTests/readme_test.py --repo $(CURDIR) --lib $(LIBDIR) $(READMES)
 
-test: test-swift test-c test-python test-rust test-readme
+test: test-swift test-c test-python test-rust test-readme fuzz-short
 
 ## bench: the benchmark of issue 12, built in release: libpathconfig (Swift
 ## API, C ABI, Python binding) beside the straightforward loops
@@ -144,19 +145,55 @@ bench: bench-deps lib
 bench-deps: deps
 	@bash scripts/install-bench-deps.sh
 
-## fuzz-prefilter: the prefilter against no prefilter under libFuzzer for
-## FUZZ_SECONDS; a disagreement stops it and leaves the input in
-## .build-fuzz/artifacts/. `make test` runs the same comparison briefly (the
-## Swift suite "Prefilter differential"). fuzz-prefilter-loop: the seeded
-## random loop, for toolchains without libFuzzer.
+## fuzz: every libFuzzer target in Fuzz/ built once (release, -sanitize=fuzzer
+## and AddressSanitizer, in .build-fuzz), then each run for FUZZ_SECONDS with its
+## seeds (Fuzz/<Target>/seeds) and dictionary (Fuzz/dict/*.dict). A crash or a
+## broken check stops the run and leaves the input in
+## .build-fuzz/artifacts/<target>/; the corpus grows in .build-fuzz/corpus/<target>/.
+## fuzz-short: 20 s each, part of `make test`. fuzz-<target>: one target.
+## The Swift suite replays every seed and every stored crash (Fuzz regressions).
+## fuzz-prefilter-loop: the prefilter's seeded random loop, for toolchains without libFuzzer.
 FUZZ_SECONDS ?= 60
+FUZZ_SHORT_SECONDS ?= 20
 FUZZBUILD    := .build-fuzz
-fuzz-prefilter: deps
-	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-fuzz-prefilter --scratch-path $(FUZZBUILD) \
-	    -Xswiftc -sanitize=fuzzer -Xswiftc -DLIBFUZZER -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
-	@mkdir -p $(FUZZBUILD)/corpus $(FUZZBUILD)/artifacts
-	$(FUZZBUILD)/release/pathconfig-fuzz-prefilter -max_total_time=$(FUZZ_SECONDS) -timeout=30 -print_final_stats=1 \
-	    -artifact_prefix=$(FUZZBUILD)/artifacts/ $(FUZZBUILD)/corpus Fuzz/PrefilterDifferential/seeds
+FUZZ_TARGETS := prefilter load resolve globs loader
+FUZZ_FLAGS   := -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld \
+                -Xcc -fsanitize=fuzzer-no-link,address
+# Per target: its seed directory and the dictionaries it is given.
+FUZZ_SEEDS_prefilter := Fuzz/PrefilterDifferential/seeds
+FUZZ_DICTS_prefilter := regex
+FUZZ_SEEDS_load      := Fuzz/Load/seeds
+FUZZ_DICTS_load      := json options regex url
+FUZZ_SEEDS_resolve   := Fuzz/Resolve/seeds
+FUZZ_DICTS_resolve   := url
+FUZZ_SEEDS_globs     := Fuzz/Globs/seeds
+FUZZ_DICTS_globs     := url glob
+FUZZ_SEEDS_loader    := Fuzz/Loader/seeds
+FUZZ_DICTS_loader    := http json
+
+# Swift's own backtracer is off under ASan: after a trap it reads memory that
+# ASan then reports as a second, unrelated crash.
+define fuzz_run
+fuzz-build-$(1): deps
+	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-fuzz-$(1) --scratch-path $(FUZZBUILD) $(FUZZ_FLAGS)
+
+fuzz-$(1): $(if $(FUZZ_BUILT),,fuzz-build-$(1))
+	@mkdir -p $(FUZZBUILD)/corpus/$(1) $(FUZZBUILD)/artifacts/$(1)
+	@cat $(patsubst %,Fuzz/dict/%.dict,$(FUZZ_DICTS_$(1))) > $(FUZZBUILD)/$(1).dict
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp SWIFT_BACKTRACE=enable=no \
+	    $(FUZZBUILD)/release/pathconfig-fuzz-$(1) -max_total_time=$(FUZZ_SECONDS) -timeout=30 -print_final_stats=1 \
+	    -dict=$(FUZZBUILD)/$(1).dict -artifact_prefix=$(FUZZBUILD)/artifacts/$(1)/ $(FUZZBUILD)/corpus/$(1) $(FUZZ_SEEDS_$(1))
+endef
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_run,$(t))))
+.PHONY: $(addprefix fuzz-,$(FUZZ_TARGETS)) $(addprefix fuzz-build-,$(FUZZ_TARGETS))
+
+fuzz-build: $(addprefix fuzz-build-,$(FUZZ_TARGETS))
+
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do $(MAKE) --no-print-directory fuzz-$$t FUZZ_BUILT=1 FUZZ_SECONDS=$(FUZZ_SECONDS) || exit 1; done
+
+fuzz-short:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SHORT_SECONDS)
 
 fuzz-prefilter-loop: deps
 	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-fuzz-prefilter

@@ -21,12 +21,13 @@ import PackageDescription
 ///   product names; `make cli` builds it as `out/bin/pathconfig` and `make
 ///   install` installs it as `pathconfig`).
 /// - `pathconfig-bench`: `make bench`, libpathconfig against the apps' own loop.
-/// - `pathconfig-fuzz-prefilter`: the prefilter against no prefilter, under
-///   libFuzzer (`make fuzz-prefilter`) or built plainly as a seeded random loop
-///   (`make fuzz-prefilter-loop`); not in `products`, though `swift build
-///   --product` builds it as it does any executable target of the root package.
-/// - `PrefilterFuzzing`, `HTTPTestSupport`: code the tests (and the fuzz
-///   target) share; the three test targets, by what they test.
+/// - `pathconfig-fuzz-prefilter`, `-load`, `-resolve`, `-globs`, `-loader`: the
+///   libFuzzer targets (`make fuzz`, one per entry point; built plainly, the
+///   prefilter's is a seeded random loop and the others replay the files they
+///   are given); not in `products`, though `swift build --product` builds them
+///   as it does any executable target of the root package.
+/// - `PrefilterFuzzing`, `EntryPointFuzzing`, `HTTPTestSupport`: code the tests
+///   (and the fuzz targets) share; the three test targets, by what they test.
 let package = Package(
     name: "libpathconfig",
     products: [
@@ -90,6 +91,39 @@ let package = Package(
             path: "Fuzz/PrefilterDifferential",
             exclude: ["seeds"]
         ),
+        // The entry points' fuzzing: one check per fuzz target, each taking the
+        // fuzzer's bytes and returning the property broken, if any; shared by
+        // the targets below and the Swift suite, which replays their seeds and
+        // every crash they found.
+        .target(
+            name: "EntryPointFuzzing",
+            dependencies: ["PathConfiguration", "PathConfigurationFoundation", "PathConfigurationC"],
+            path: "Tests/EntryPointFuzzing"
+        ),
+        .executableTarget(
+            name: "pathconfig-fuzz-load",
+            dependencies: ["EntryPointFuzzing"],
+            path: "Fuzz/Load",
+            exclude: ["seeds", "crashes"]
+        ),
+        .executableTarget(
+            name: "pathconfig-fuzz-resolve",
+            dependencies: ["EntryPointFuzzing"],
+            path: "Fuzz/Resolve",
+            exclude: ["seeds", "crashes"]
+        ),
+        .executableTarget(
+            name: "pathconfig-fuzz-globs",
+            dependencies: ["EntryPointFuzzing"],
+            path: "Fuzz/Globs",
+            exclude: ["seeds", "crashes"]
+        ),
+        .executableTarget(
+            name: "pathconfig-fuzz-loader",
+            dependencies: ["EntryPointFuzzing"],
+            path: "Fuzz/Loader",
+            exclude: ["seeds", "crashes"]
+        ),
         // A real nginx and a raw-socket HTTP server, for the loader's tests.
         .target(
             name: "HTTPTestSupport",
@@ -97,7 +131,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PathConfigurationTests",
-            dependencies: ["PathConfiguration", "PathConfigurationFoundation", "HTTPTestSupport", "PrefilterFuzzing"]
+            dependencies: ["PathConfiguration", "PathConfigurationFoundation", "HTTPTestSupport", "PrefilterFuzzing", "EntryPointFuzzing"]
         ),
         // The C ABI's lists against the core's tables they are made from, and
         // against the header's constants.

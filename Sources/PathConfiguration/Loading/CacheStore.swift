@@ -37,6 +37,9 @@ struct CacheStore: Sendable {
             guard copy.url == url else {
                 throw CacheError(code: .corrupt, message: "cache file \(file) ignored: it holds \(copy.url), not \(url)", path: file)
             }
+            guard copy.body.count <= maxBodyBytes else {
+                throw CacheError(code: .corrupt, message: "cache file \(file) ignored: its body is \(copy.body.count) bytes, over the limit of \(maxBodyBytes)", path: file)
+            }
             return copy
         }
     }

@@ -170,8 +170,12 @@ final class LoaderEngine: Sendable {
         }
         var request = headers
         if let known {
-            if let etag = known.copy.etag { request.append(("If-None-Match", etag)) }
-            if let lastModified = known.copy.lastModified { request.append(("If-Modified-Since", lastModified)) }
+            // Validators come from a server or a cache file: one that would not
+            // fit on its header line is not sent (the request is unconditional).
+            if let etag = known.copy.etag, SourceValidation.isSendable(etag) { request.append(("If-None-Match", etag)) }
+            if let lastModified = known.copy.lastModified, SourceValidation.isSendable(lastModified) {
+                request.append(("If-Modified-Since", lastModified))
+            }
         }
         let response: HTTPResponse
         do {

@@ -35,9 +35,15 @@ enum SourceValidation {
             (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) || tokenPunctuation.contains(b)
         }
         guard nameOK else { throw invalid("source \(index): \(JSONWriter.quoted(header.name)) is not a valid header name") }
-        guard !header.value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) else {
+        guard isSendable(header.value) else {
             throw invalid("source \(index): the value of header \(JSONWriter.quoted(header.name)) contains a line break")
         }
+    }
+
+    /// Whether `value` can go into a request header as written: no line
+    /// break (which would end the line, or start another header) and no NUL.
+    static func isSendable(_ value: String) -> Bool {
+        !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 })
     }
 
     private static func invalid(_ message: String) -> ConfigurationError {

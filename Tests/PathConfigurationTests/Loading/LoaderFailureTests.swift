@@ -161,6 +161,42 @@ struct LoaderFailureTests {
         #expect(bytes(of: bed.cacheFile()) == good)
     }
 
+    /// Found by the loader fuzz target (Fuzz/Loader/crashes/cache-body-over-limit).
+    @Test("a cached body over the body limit is ignored as corrupt, as its download would be refused")
+    func cachedBodyOverLimit() throws {
+        let bed = try LoaderTestBed()
+        try bed.loader().load()
+        bed.nginx.stop()
+        let loader = try bed.loader { $0.maxBodyBytes = 16 }
+        let events = try loader.load()
+        #expect(events.map(summary) == ["file:applied", "cache:warning", "server:failed"])
+        guard case .warning(.cache(let error)) = events[1].outcome else { Issue.record("expected a cache warning"); return }
+        #expect(error.code == .corrupt)
+        #expect(error.message.hasSuffix("bytes, over the limit of 16"))
+        #expect(Fixture.versionOf(loader.current) == "bundle")
+    }
+
+    /// Found by the loader fuzz target (Fuzz/Loader/crashes/cached-etag-bare-cr,
+    /// server-etag-bare-cr): libcurl sends a header value as written, so a CR in
+    /// it would end the line early and start a header of the file's choosing.
+    @Test("a cached validator with a line break is not sent: the request is unconditional, nothing is injected")
+    func validatorWithLineBreak() throws {
+        let bed = try LoaderTestBed()
+        try bed.loader().load()
+        // Edited by hand: the ETag holds a bare CR; the body and its checksum are intact.
+        let file = bed.cacheFile()
+        let lines = String(decoding: try #require(bytes(of: file)), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.contains { $0.hasPrefix("etag ") })
+        let edited = lines.map { $0.hasPrefix("etag ") ? "etag \"v1\"\rX-Injected: 1" : String($0) }.joined(separator: "\n")
+        try Data(edited.utf8).write(to: URL(fileURLWithPath: file))
+
+        let loader = try bed.loader()
+        #expect(try loader.load().map(summary) == ["file:applied", "cache:applied", "server:notModified"])
+        // No If-None-Match at all; If-Modified-Since, which is sound, still goes.
+        let request = try #require(bed.nginx.accessLog(waitingFor: 2).last)
+        #expect(request.hasPrefix("GET /config.json 304 inm=[] ims=[") && !request.contains("ims=[]"), "\(request)")
+    }
+
     @Test("a leftover temporary file from a crash mid-write does not disturb the cached copy")
     func leftoverTemporaryFile() throws {
         let bed = try LoaderTestBed()

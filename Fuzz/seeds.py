@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the entry-point fuzz targets (Fuzz/<Target>/seeds/).
+
+Run from anywhere: python3 Fuzz/seeds.py. Reads the repository's examples/ and
+../shared (conformance fixtures and cases, the benchmark's small corpora, the
+seed documents' JSON blocks); each seed is laid out as the target's check reads
+its input (Tests/EntryPointFuzzing). Replaces the seeds/ directories whole.
+"""
+import gzip
+import hashlib
+import json
+import os
+import re
+import shutil
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.path.join(ROOT, "..", "shared")
+PROFILES = ["hotwire-ios", "turbo-ios", "hotwire-android", "turbo-android", "siesta"]  # Profile.allCases order
+
+
+def read(*parts):
+    with open(os.path.join(*parts), "rb") as f:
+        return f.read()
+
+
+def write_seeds(target, seeds):
+    directory = os.path.join(ROOT, "Fuzz", target, "seeds")
+    shutil.rmtree(directory, ignore_errors=True)
+    os.makedirs(directory)
+    names = set()
+    for name, data in seeds:
+        name = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-")[:60] or "seed"
+        base, n = name, 2
+        while name in names:
+            name, n = f"{base}-{n}", n + 1
+        names.add(name)
+        with open(os.path.join(directory, name), "wb") as f:
+            f.write(data)
+    print(f"Fuzz/{target}/seeds: {len(seeds)} files, {sum(len(d) for _, d in seeds)} bytes")
+
+
+def compact(value):
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+# ---- load: [a, b] + document, or [0x80, 0] + options + NUL + document (LoadFuzzer)
+
+def load_selector(profile, lenient=False, deep=False, base=0, query=0, cache=0, backend=False):
+    a = PROFILES.index(profile) | (8 if lenient else 0) | (16 if deep else 0) | (base << 5)
+    b = query | (cache << 2) | (0x40 if backend else 0)
+    return bytes([a & 0x7F, b])
+
+
+def load_seeds():
+    seeds = []
+    example = read(ROOT, "examples", "path-configuration.json")
+    for i, p in enumerate(PROFILES):
+        seeds.append((f"example-{p}", load_selector(p, lenient=i % 2 == 1, deep=i % 3 == 0, base=i % 4, query=i % 3, cache=i % 4) + example))
+    seeds.append(("api-siesta-base", load_selector("siesta", base=1) + read(ROOT, "examples", "api-configuration.json")))
+    seeds.append(("api-siesta-deep", load_selector("siesta", deep=True, base=2, backend=True) + read(ROOT, "examples", "api-configuration.json")))
+    seeds.append(("broken", load_selector("hotwire-ios") + read(ROOT, "examples", "broken.json")))
+    seeds.append(("broken-lenient", load_selector("hotwire-android", lenient=True) + read(ROOT, "examples", "broken.json")))
+    seeds.append(("rules-10-android", load_selector("hotwire-android", cache=1) + read(SHARED, "bench", "rules-10.json")))
+    seeds.append(("rules-10-siesta", load_selector("siesta", lenient=True, deep=True) + read(SHARED, "bench", "rules-10.json")))
+    ios = json.loads(read(SHARED, "conformance", "ios.json"))
+    for name, fixture in ios["fixtures"].items():
+        doc = fixture.encode() if isinstance(fixture, str) else compact(fixture)
+        profile = "turbo-ios" if "turbo" in name else "hotwire-ios"
+        seeds.append((f"ios-{name}", load_selector(profile, lenient="invalid" in name) + doc))
+    android = json.loads(read(SHARED, "conformance", "android.json"))
+    for group in ("fixtures", "invalid_fixtures"):
+        for name, fixture in android.get(group, {}).items():
+            doc = fixture.encode() if isinstance(fixture, str) else compact(fixture)
+            profile = "turbo-android" if name.startswith("ta_") else "hotwire-android"
+            seeds.append((f"android-{name}", load_selector(profile) + doc))
+    # JSON blocks of the seed documents.
+    for name in sorted(os.listdir(os.path.join(SHARED, "seeds"))):
+        text = read(SHARED, "seeds", name).decode("utf-8", "replace")
+        for i, block in enumerate(re.findall(r"```(?:json)?\n(.*?)```", text, re.S)):
+            if '"rules"' in block or '"patterns"' in block:
+                seeds.append((f"doc-{name[:3]}-{i}", load_selector(PROFILES[i % 5], lenient=True) + block.encode()))
+    # Raw options JSON.
+    doc = read(ROOT, "examples", "path-configuration.json")
+    for i, options in enumerate([
+        '{"profile":"siesta","base_url":"https://api.example.com/v1/","merge":"deep","result_cache_size":0}',
+        '{"profile":"turbo-ios","match_query_strings":null,"lenient":true}',
+        '{"backend":"foundation"}',
+        '{"profile":"hotwire-android","unknown":1}',
+        '{"base_url":"https://user@example.com/"}',
+        '{"result_cache_size":16777217}',
+        '[1,2',
+        '',
+    ]):
+        seeds.append((f"options-{i}", b"\x80\x00" + options.encode() + b"\x00" + doc))
+    return seeds
+
+
+# ---- resolve: [a, b] (+ method NUL) + URL (ResolveFuzzer)
+
+DOCUMENTS = 3  # examples/path-configuration.json, examples/api-configuration.json, rules-100.json
+FUZZED_METHOD = 12
+
+
+def resolve_selector(document, profile, base=False, rules_from_code=False, method=0):
+    a = document + DOCUMENTS * PROFILES.index(profile)
+    b = (1 if base else 0) | (2 if rules_from_code else 0) | (method << 2)
+    return bytes([a, b])
+
+
+def resolve_seeds():
+    seeds = []
+    bench = read(SHARED, "bench", "urls-100.txt").decode().split("\n")[:6]
+    android = [c["input"] for c in json.loads(read(SHARED, "conformance", "android.json"))["cases"][:6]]
+    ios = [c["input"] for c in json.loads(read(SHARED, "conformance", "ios.json"))["cases"][:6]]
+    siesta = [c["url"] for c in json.loads(read(SHARED, "conformance", "siesta.json"))["pattern_cases"][:6]]
+    hostile = [
+        b"https://example.com/%ZZ/../a?b=%00#frag", b"\xff\xfe/new", b"/new\x00/edit", b"HTTPS://EXAMPLE.COM:443/users/1?x=1#f",
+        b"//evil.com/admin", b"/users/123", b"\\users\\1", b"javascript:alert(1)", b"/caf\xc3\xa9/\xcc\x81", b"/a?",
+        b"https://api.example.com/v1/volcanos/7/status", b"volcanos/7/status?x#y", b"https://u:p@API.example.com:8080/v1/knob",
+        b"/" + b"a/" * 300, b"/%C3%A9?%E2%82%AC=1", b"mailto:x@example.com", b"\xed\xa0\x80/surrogate", b"/recede_historical_location",
+    ]
+    urls = [u.encode() for u in bench + android + ios + siesta] + hostile
+    for i, url in enumerate(urls):
+        document, profile = i % DOCUMENTS, PROFILES[i // DOCUMENTS % 5]
+        method = i % 12
+        seeds.append((f"url-{i}", resolve_selector(document, profile, base=i % 2 == 1, rules_from_code=i % 4 == 3, method=method) + url))
+    for i, (method, url) in enumerate([(b"PROPFIND", b"/volcanos/1/status"), (b"po\xffst", b"/new"), (b"", b"/"), (b"GET", b"\xc0\xaf")]):
+        seeds.append((f"method-{i}", resolve_selector(1, "siesta", base=True, method=FUZZED_METHOD) + method + b"\x00" + url))
+    return seeds
+
+
+# ---- globs: selector + glob NUL [base NUL] urls (GlobFuzzer)
+
+def glob_input(glob, base, urls):
+    fields = [glob.encode()] + ([base.encode()] if base is not None else []) + [u.encode() for u in urls]
+    return bytes([0 if base is None else 1]) + b"\x00".join(fields)
+
+
+def glob_seeds():
+    seeds = []
+    cases = [c for c in json.loads(read(SHARED, "conformance", "siesta.json"))["pattern_cases"] if c["pattern_kind"] == "glob"]
+    by_glob = {}
+    for c in cases:
+        by_glob.setdefault((c["pattern"], c["baseURL"]), []).append(c["url"])
+    for i, ((glob, base), urls) in enumerate(by_glob.items()):
+        seeds.append((f"siesta-{i}", glob_input(glob, base, urls[:4])))
+    for i, (glob, base, urls) in enumerate([
+        ("**", "https://api.example.com/v1", ["https://evil.example.com/v1/x", "/x", "https://api.example.com:443/v1/x"]),
+        ("/**/knob", "https://API.example.com/", ["https://api.example.com/a/b/knob?x", "https://api.example.com/knob#frag"]),
+        ("https://*.example.com/**", None, ["https://a.example.com/x", "https://evil.com/.example.com/x"]),
+        ("//evil.com/**", "https://api.example.com", ["https://evil.com/x", "//evil.com/x"]),
+        ("\\**/x?", "https://a.b/c%20d/", ["https://a.b/c%20d/\\y/xz"]),
+        ("HTTPS://Evil.com/*", "http://localhost:8080/", ["https://evil.com/a", "http://localhost:8080/HTTPS://Evil.com/a"]),
+        ("*", "https://[::1]:8443/v1", ["https://[::1]:8443/v1/x", "https://[::1]/v1/x"]),
+    ]):
+        seeds.append((f"derived-{i}", glob_input(glob, base, urls)))
+    return seeds
+
+
+# ---- loader: selector + cache section + ("\n@@@\n" + response)* (LoaderFuzzer)
+
+SEPARATOR = b"\n@@@\n"
+STATUSES = [200, 200, 200, 304, 404, 500, 301, 302, 307, 204, 206, 100, 999, 503]
+
+
+def loader_selector(cache=False, raw_cache=False, raw_responses=False, profile=0, refreshes=False, small=False):
+    return bytes([(1 if cache else 0) | (2 if raw_cache else 0) | (4 if raw_responses else 0) | (profile << 3)
+                  | (0x20 if refreshes else 0) | (0x40 if small else 0)])
+
+
+def cache_spec(flags, body, etag="", last_modified="", number=0):
+    return bytes([flags, number]) + etag.encode() + b"\x00" + last_modified.encode() + b"\x00" + body
+
+
+def response_spec(status, flags, body, etag="", last_modified=""):
+    return bytes([STATUSES.index(status), flags]) + etag.encode() + b"\x00" + last_modified.encode() + b"\x00" + body
+
+
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def loader_seeds(url_placeholder="{url}"):
+    body = read(ROOT, "examples", "path-configuration.json")
+    other = read(SHARED, "bench", "rules-10.json")
+    seeds = []
+
+    def add(name, selector, cache, responses):
+        seeds.append((name, selector + cache + b"".join(SEPARATOR + r for r in responses)))
+
+    add("download-200", loader_selector(), b"", [response_spec(200, 1 | 2, body, '"v1"', "Fri, 01 Sep 2023 10:00:00 GMT")])
+    add("cache-then-304", loader_selector(cache=True), cache_spec(16 | 32, body, '"v1"', "Fri, 01 Sep 2023 10:00:00 GMT"), [response_spec(304, 0, b"")])
+    add("cache-then-same", loader_selector(cache=True, profile=1), cache_spec(16, body, '"v1"'), [response_spec(200, 1, body, '"v2"')])
+    add("cache-then-new", loader_selector(cache=True, refreshes=True), cache_spec(0, body), [response_spec(200, 4, other), response_spec(304, 0, b"")])
+    add("cache-corrupt", loader_selector(cache=True), cache_spec(4 | 8, body, number=7), [response_spec(500, 0, b"oops")])
+    add("cache-truncated", loader_selector(cache=True, profile=2), cache_spec(64, body, number=20), [response_spec(404, 0, b"")])
+    add("cache-not-json", loader_selector(cache=True), cache_spec(16, b"{\"rules\":[", 'W/"x"'), [response_spec(200, 16, b"[]")])
+    add("redirect", loader_selector(), b"", [response_spec(301, 0, b""), response_spec(200, 1, body, '"r"')])
+    add("continue", loader_selector(profile=3), b"", [response_spec(100, 32 | 128, body)])
+    add("short-body", loader_selector(), b"", [response_spec(200, 8, body)])
+    add("too-large", loader_selector(small=True), b"", [response_spec(200, 0, other + b" " * 200)])
+    add("odd-status", loader_selector(refreshes=True), b"", [response_spec(999, 0, body), response_spec(206, 0, body), response_spec(204, 0, b"")])
+    # Raw: a cache file as the loader writes it ({url} stands for the server's
+    # URL, whose port changes from run to run), and real responses.
+    header = (f"pathconfig-cache 1\nurl {url_placeholder}\netag \"abc\"\nbody-length {len(body)}\n"
+              f"body-fnv1a64 {fnv1a64(body):016x}\n\n").encode()
+    add("raw-cache", loader_selector(cache=True, raw_cache=True), header + body, [response_spec(304, 0, b"")])
+    gz = gzip.compress(body, mtime=0)
+    add("raw-gzip", loader_selector(raw_responses=True), b"", [
+        b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\nETag: \"gz\"\r\n\r\n" % len(gz) + gz])
+    add("raw-chunked", loader_selector(raw_responses=True, refreshes=True), b"", [
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n" + body[:16] + b"\r\n%x\r\n" % (len(body) - 16) + body[16:] + b"\r\n0\r\n\r\n",
+        b"HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n"])
+    add("raw-redirect-loop", loader_selector(raw_responses=True), b"", [b"HTTP/1.1 302 Found\r\nLocation: http://example.com/\r\nContent-Length: 0\r\n\r\n"])
+    add("raw-header-folding", loader_selector(raw_responses=True), b"", [
+        b"HTTP/1.1 200 OK\r\nETag: \"a\"\r\n  folded\r\nLast-Modified:\r\nContent-Length: %d\r\n\r\n" % len(body) + body])
+    return seeds
+
+
+if __name__ == "__main__":
+    write_seeds("Load", load_seeds())
+    write_seeds("Resolve", resolve_seeds())
+    write_seeds("Globs", glob_seeds())
+    write_seeds("Loader", loader_seeds())

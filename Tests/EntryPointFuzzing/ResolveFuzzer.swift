@@ -1,0 +1,236 @@
+import PathConfiguration
+import PathConfigurationC
+import Synchronization
+
+/// `pathconfig-fuzz-resolve`: hostile URLs, as raw bytes, against realistic
+/// configurations under every profile.
+///
+/// Input: a byte picking the document and profile, a byte picking the base
+/// URL, rules from code and the method, then the URL (every remaining byte;
+/// with the "fuzzed method" choice, the method comes first, up to a NUL).
+/// The core sees the bytes as Swift callers would pass them (invalid UTF-8
+/// repaired, NULs kept); the C ABI sees them as a C host would (cut at the
+/// first NUL, invalid UTF-8 refused).
+///
+/// Each configuration is loaded four ways from the same options JSON: with
+/// the result cache (kept for the whole run, so earlier inputs' entries are
+/// there to be wrongly served), without it (`result_cache_size` 0), without
+/// it and without the prefilter, and through `pathconfig_load_json`.
+///
+/// Checks:
+/// - cached (twice), uncached and prefilter-off lookups give the same
+///   properties, or all reject the method;
+/// - uncached and prefilter-off match the same rules (same first pattern);
+/// - `explain` gives `resolve`'s properties, `matchedString` and `requestURL`;
+/// - through C: `pathconfig_resolve_request`, `pathconfig_explain_request`
+///   and `pathconfig_matched_string` give the core's answers for the C view
+///   of the input, and `PATHCONFIG_E_ARGUMENT` for a URL or method that is
+///   not UTF-8.
+public enum ResolveFuzzer {
+    /// The documents: the README's example, the API client's, and the
+    /// benchmark's 100 rules.
+    static let documents = ["examples/path-configuration.json", "examples/api-configuration.json", "../shared/bench/rules-100.json"]
+
+    /// The base URL a configuration may get.
+    static let baseURL = "https://api.example.com/v1"
+
+    /// The methods a selector picks; `fuzzedMethod` takes it from the input.
+    static let methods: [String?] = [nil, "GET", "get", "POST", "Delete", "PATCH", "HEAD", "BREW", "", "G ET", "GET\n", "p\u{F6}st"]
+    static let fuzzedMethod = 12
+    static let methodChoices = 16
+
+    /// One configuration, loaded the four ways.
+    final class Subject: Sendable {
+        let cached: PathConfiguration
+        let uncached: PathConfiguration
+        let unfiltered: PathConfiguration
+        /// The C handle, or nil when the configuration has rules from code
+        /// (added through the core only).
+        nonisolated(unsafe) let handle: OpaquePointer?
+
+        init(cached: PathConfiguration, uncached: PathConfiguration, unfiltered: PathConfiguration, handle: OpaquePointer?) {
+            self.cached = cached
+            self.uncached = uncached
+            self.unfiltered = unfiltered
+            self.handle = handle
+        }
+
+        deinit { pathconfig_release(handle) }
+    }
+
+    /// Subjects loaded so far, by selector; nil for a document the profile
+    /// rejects (turbo-android and nested values).
+    private static let subjects = Mutex<[Int: Subject?]>([:])
+
+    /// Which document, profile, base URL and rules from code `a` and `b` select.
+    static func key(_ a: UInt8, _ b: UInt8) -> Int {
+        let document = Int(a) % documents.count
+        let profile = Int(a) / documents.count % Profile.allCases.count
+        return ((document * Profile.allCases.count + profile) * 2 + Int(b & 1)) * 2 + Int(b >> 1 & 1)
+    }
+
+    static func subject(_ key: Int) throws(Violation) -> Subject? {
+        if let known = subjects.withLock({ $0[key] }) { return known }
+        let subject = try load(key)
+        subjects.withLock { $0[key] = subject }
+        return subject
+    }
+
+    static func load(_ key: Int) throws(Violation) -> Subject? {
+        let withRulesFromCode = key & 1 != 0, withBase = key >> 1 & 1 != 0
+        let profile = Profile.allCases[(key >> 2) % Profile.allCases.count]
+        let document = try FuzzFiles.required(documents[(key >> 2) / Profile.allCases.count])
+        var json = "{\"profile\":" + JSONWriter.quoted(profile.rawValue)
+        if withBase { json += ",\"base_url\":" + JSONWriter.quoted(baseURL) }
+        json += "}"
+        do throws(ConfigurationError) {
+            let options = try LoadOptions(json: json)
+            var uncachedOptions = options
+            uncachedOptions.limits.resultCacheCapacity = 0
+            var unfilteredOptions = uncachedOptions
+            unfilteredOptions.usePrefilter = false
+            let configurations = [try PathConfiguration(json: document, options: options),
+                                  try PathConfiguration(json: document, options: uncachedOptions),
+                                  try PathConfiguration(json: document, options: unfilteredOptions)]
+            if withRulesFromCode {
+                for configuration in configurations { try addRules(to: configuration) }
+            }
+            let handle = withRulesFromCode ? nil : CABI.withCString(Array(json.utf8)) { opts in
+                document.withUnsafeBufferPointer { doc in
+                    doc.withMemoryRebound(to: CChar.self) { pathconfig_load_json($0.baseAddress, UInt(doc.count), opts, nil) }
+                }
+            }
+            return Subject(cached: configurations[0], uncached: configurations[1], unfiltered: configurations[2], handle: handle)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Rules from code: a predicate, a configurer that reads the request, a
+    /// pattern rule limited to a method; all deterministic.
+    static func addRules(to configuration: PathConfiguration) throws(ConfigurationError) {
+        try configuration.add(HostRule(description: "admin pages", properties: ["admin": .bool(true)],
+                                       predicate: { $0.url.contains("/admin") }))
+        try configuration.add(HostRule(globs: ["/users/*"], properties: ["user": .bool(true)],
+                                       configurer: { properties, request in
+                                           properties["seen"] = .string(request.method + " " + request.url)
+                                       }))
+        try configuration.add(HostRule(patterns: ["^/(new|edit)$", "\\d{3,}"], methods: ["POST", "put"], properties: ["form": .bool(true)]))
+    }
+
+    /// Runs every check on one input; the first property broken, or nil.
+    public static func check(_ bytes: [UInt8]) -> Violation? {
+        var reader = FuzzReader(bytes)
+        let a = reader.byte(), b = reader.byte()
+        let choice = Int(b >> 2) % methodChoices
+        let methodBytes: [UInt8]? = choice == fuzzedMethod ? reader.field() : choice < methods.count ? methods[choice].map { Array($0.utf8) } : nil
+        let urlBytes = reader.rest()
+        do throws(Violation) {
+            guard let subject = try subject(key(a, b)) else { return nil }
+            try checkCore(subject, url: String(repairing: urlBytes), method: methodBytes.map { String(repairing: $0) })
+            if let handle = subject.handle { try checkC(subject, handle: handle, url: urlBytes, method: methodBytes) }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The properties of a lookup, or the error's message.
+    static func outcome(_ configuration: PathConfiguration, _ url: String, _ method: String?) -> Result<String, ResolveError> {
+        Result { () throws(ResolveError) in try configuration.resolve(url, method: method).json }
+    }
+
+    static func checkCore(_ subject: Subject, url: String, method: String?) throws(Violation) {
+        let what = "\(method.map(JSONWriter.quoted) ?? "no method") \(JSONWriter.quoted(url))"
+        let outcomes = [outcome(subject.cached, url, method), outcome(subject.cached, url, method),
+                        outcome(subject.uncached, url, method), outcome(subject.unfiltered, url, method)]
+        let texts = outcomes.map { o in
+            switch o {
+            case .success(let json): return json
+            case .failure(let error): return "error: \(error.message)"
+            }
+        }
+        if Set(texts).count != 1 {
+            throw Violation("\(what): cached \(texts[0]), cached again \(texts[1]), uncached \(texts[2]), no prefilter \(texts[3])")
+        }
+        let rules: [RuleMatch], unfilteredRules: [RuleMatch], explanation: Explanation
+        do throws(ResolveError) {
+            rules = try subject.uncached.matchingRules(for: url, method: method)
+            unfilteredRules = try subject.unfiltered.matchingRules(for: url, method: method)
+            explanation = try subject.uncached.explain(url, method: method)
+        } catch {
+            guard case .failure(let first) = outcomes[0], first.code == error.code else {
+                throw Violation("\(what): resolve gives \(texts[0]), matchingRules or explain throw \(error.message)")
+            }
+            return
+        }
+        if case .failure = outcomes[0] { throw Violation("\(what): resolve throws \(texts[0]), explain does not") }
+        if rules != unfilteredRules {
+            throw Violation("\(what): with the prefilter \(describe(rules)), without \(describe(unfilteredRules))")
+        }
+        if explanation.properties.json != texts[2] {
+            throw Violation("\(what): resolve gives \(texts[2]), explain \(explanation.properties.json)")
+        }
+        let matched = subject.uncached.matchedString(for: url), requestURL = subject.uncached.requestURL(for: url)
+        if explanation.matchedString != matched || explanation.url != requestURL {
+            throw Violation("\(what): explain says \(JSONWriter.quoted(explanation.matchedString)) on \(JSONWriter.quoted(explanation.url)); matchedString \(JSONWriter.quoted(matched)), requestURL \(JSONWriter.quoted(requestURL))")
+        }
+        if explanation.rules.map(\.index) != rules.map(\.ruleIndex) {
+            throw Violation("\(what): explain's rules \(explanation.rules.map(\.index)), matchingRules \(describe(rules))")
+        }
+    }
+
+    static func describe(_ matches: [RuleMatch]) -> String {
+        "[" + matches.map { "\($0.ruleIndex).\($0.kind.rawValue)\($0.patternIndex)" }.joined(separator: " ") + "]"
+    }
+
+    /// The C ABI on the C view of the input, against the core.
+    static func checkC(_ subject: Subject, handle: OpaquePointer, url: [UInt8], method: [UInt8]?) throws(Violation) {
+        let cURL = Array(url.prefix(while: { $0 != 0 }))
+        let cMethod = method.map { Array($0.prefix(while: { $0 != 0 })) }
+        let urlText = String(validating: cURL, as: UTF8.self)
+        let methodText = cMethod.map { String(validating: $0, as: UTF8.self) }
+        let what = "C \(JSONWriter.quoted(String(repairing: cURL)))"
+
+        let (json, failure) = CABI.withError { err -> String? in
+            CABI.withCString(cURL) { u in
+                CABI.withOptionalCString(cMethod) { m in
+                    let result = pathconfig_resolve_request(handle, u, m, err)
+                    defer { pathconfig_result_free(result) }
+                    return result.flatMap { pathconfig_result_json($0) }.map { String(cString: $0) }
+                }
+            }
+        }
+        let (explained, explainFailure) = CABI.withError { err in
+            CABI.withCString(cURL) { u in
+                CABI.withOptionalCString(cMethod) { m in CABI.take(pathconfig_explain_request(handle, u, m, err)) }
+            }
+        }
+        let matched = CABI.withCString(cURL) { CABI.take(pathconfig_matched_string(handle, $0)) }
+
+        guard let urlText, methodText.map({ $0 != nil }) ?? true else {
+            for (name, f) in [("resolve", failure), ("explain", explainFailure)] where f?.code != CABI.argumentCode {
+                throw Violation("\(what): \(name) of text that is not UTF-8 gave \(f.map(\.description) ?? "a result"), not PATHCONFIG_E_ARGUMENT")
+            }
+            if urlText == nil, matched != nil { throw Violation("\(what): pathconfig_matched_string accepted text that is not UTF-8") }
+            return
+        }
+        let methodString = methodText ?? nil
+        switch outcome(subject.cached, urlText, methodString) {
+        case .success(let expected):
+            if json != expected { throw Violation("\(what): pathconfig_resolve_request gives \(json ?? "NULL (\(failure?.description ?? ""))"), the core \(expected)") }
+            let explanation = try? subject.uncached.explain(urlText, method: methodString)
+            if explained != explanation?.json { throw Violation("\(what): pathconfig_explain_request gives \(explained ?? "NULL"), the core \(explanation?.json ?? "an error")") }
+        case .failure(let error):
+            if json != nil || failure?.code != CABI.argumentCode || !CABI.isTruncation(failure?.message ?? "", of: error.message) {
+                throw Violation("\(what): the core rejects the method (\(error.message)), C gives \(json ?? failure?.description ?? "nothing")")
+            }
+        }
+        // Every byte is copied, but a C reader stops at a U+0000 (turbo-ios
+        // decodes %00 into the matched string): compare what C can see.
+        let core = subject.cached.matchedString(for: urlText)
+        if matched != String(decoding: core.utf8.prefix(while: { $0 != 0 }), as: UTF8.self) {
+            throw Violation("\(what): pathconfig_matched_string gives \(matched.map(JSONWriter.quoted) ?? "NULL"), the core \(JSONWriter.quoted(core))")
+        }
+    }
+}
