@@ -184,7 +184,10 @@ PATHCONFIG_API char *pathconfig_explain(const pathconfig *cfg, const char *url_o
 
 /**
  * METHOD of pathconfig. The string the patterns see for url_or_path under the
- * configuration's profile and options (e.g. "/messages/new?x=1").
+ * configuration's profile and options (e.g. "/messages/new?x=1"). It may hold
+ * U+0000 where the profile decodes "%00" (turbo-ios decodes the path): the
+ * patterns see it, but a reader of this C string stops there; explain's JSON
+ * writes it escaped, in full.
  * @return caller frees with pathconfig_free_string; NULL on failure
  *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
  */
