@@ -40,7 +40,8 @@ final class LoaderEngine: Sendable {
         self.options = options
         self.cache = options.cacheDirectory.map { CacheStore(directory: $0) }
         self.http = HTTPClient(timeout: options.timeout, maxBodyBytes: options.effectiveMaxBodyBytes,
-                               userAgent: options.userAgent, caFile: options.caFile)
+                               userAgent: options.userAgent, caFile: options.caFile,
+                               followsRedirectsToOtherHosts: options.followRedirectsToOtherHosts)
         self.handler = Mutex(handler)
     }
 

@@ -61,6 +61,10 @@ class Loader(OwnedHandle):
       background thread that refreshes at this interval until :meth:`close`.
     - ``user_agent`` (default ``"libpathconfig/VERSION"``), ``ca_file`` (a
       PEM bundle trusted for HTTPS instead of the system's).
+    - ``follow_redirects_to_other_hosts``: follow a redirect to another host
+      (default ``False``: the download fails with ``DOWNLOAD_HTTP_STATUS``,
+      naming the target). Redirects on the same host are followed, at most
+      5; from https to http never.
     - ``profile``, ``match_query_strings``, ``backend``, ``lenient``,
       ``base_url``, ``merge``: as for :meth:`PathConfiguration.from_file`,
       applied to every source. (Rules added from code belong to one
@@ -104,6 +108,7 @@ class Loader(OwnedHandle):
         refresh_interval: Optional[float] = None,
         user_agent: Optional[str] = None,
         ca_file: Optional[StrPath] = None,
+        follow_redirects_to_other_hosts: Optional[bool] = None,
         profile: Optional[str] = None,
         match_query_strings: Optional[bool] = None,
         backend: Optional[str] = None,
@@ -121,6 +126,7 @@ class Loader(OwnedHandle):
             refresh_interval,
             user_agent,
             ca_file,
+            follow_redirects_to_other_hosts,
             _load_options(profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size),
         )
         if on_change is not None and not callable(on_change):
