@@ -44,7 +44,7 @@ struct LoaderJSONTests {
     }
 
     @Test("unknown keys and bad values are errors, never ignored", arguments: [
-        ("{\"cache_directory\": \"/x\"}", ConfigurationError.Code.invalidOption, "unknown option \"cache_directory\"; known options: profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size, cache_dir,"),
+        ("{\"cache_directory\": \"/x\"}", ConfigurationError.Code.invalidOption, "unknown option \"cache_directory\"; known options: profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size, max_url_bytes, cache_dir,"),
         ("{\"timeout_ms\": 0}", .invalidOption, "option \"timeout_ms\" must be a positive integer (milliseconds), found 0"),
         ("{\"timeout_ms\": -5}", .invalidOption, "must be a positive integer"),
         ("{\"timeout_ms\": 1.5}", .invalidOption, "must be a positive integer"),

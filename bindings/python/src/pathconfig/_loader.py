@@ -66,7 +66,8 @@ class Loader(OwnedHandle):
       naming the target). Redirects on the same host are followed, at most
       5; from https to http never.
     - ``profile``, ``match_query_strings``, ``backend``, ``lenient``,
-      ``base_url``, ``merge``: as for :meth:`PathConfiguration.from_file`,
+      ``base_url``, ``merge``, ``result_cache_size``, ``max_url_bytes``: as
+      for :meth:`PathConfiguration.from_file`,
       applied to every source. (Rules added from code belong to one
       configuration: add them again to each new :attr:`current`.)
     - ``on_change``: a callable taking a :class:`LoaderEvent`, called after
@@ -116,6 +117,7 @@ class Loader(OwnedHandle):
         base_url: Optional[str] = None,
         merge: Optional[str] = None,
         result_cache_size: Optional[int] = None,
+        max_url_bytes: Optional[int] = None,
         on_change: Optional[OnChange] = None,
     ) -> None:
         sources_json, kept = _sources_json(sources)
@@ -127,7 +129,9 @@ class Loader(OwnedHandle):
             user_agent,
             ca_file,
             follow_redirects_to_other_hosts,
-            _load_options(profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size),
+            _load_options(
+                profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size, max_url_bytes
+            ),
         )
         if on_change is not None and not callable(on_change):
             raise TypeError(f"on_change must be callable or None, not {type(on_change).__name__}")
