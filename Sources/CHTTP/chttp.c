@@ -30,6 +30,7 @@ enum {
     OPT_HTTPHEADER = 10023,
     OPT_HEADERDATA = 10029,
     OPT_CAINFO = 10065,
+    OPT_CAPATH = 10097,
     OPT_ACCEPT_ENCODING = 10102,
     OPT_WRITEFUNCTION = 20011,
     OPT_HEADERFUNCTION = 20079,
@@ -63,6 +64,7 @@ _Static_assert(OPT_USERAGENT == CURLOPT_USERAGENT, "curl ABI");
 _Static_assert(OPT_HTTPHEADER == CURLOPT_HTTPHEADER, "curl ABI");
 _Static_assert(OPT_HEADERDATA == CURLOPT_HEADERDATA, "curl ABI");
 _Static_assert(OPT_CAINFO == CURLOPT_CAINFO, "curl ABI");
+_Static_assert(OPT_CAPATH == CURLOPT_CAPATH, "curl ABI");
 _Static_assert(OPT_ACCEPT_ENCODING == CURLOPT_ACCEPT_ENCODING, "curl ABI");
 _Static_assert(OPT_WRITEFUNCTION == CURLOPT_WRITEFUNCTION, "curl ABI");
 _Static_assert(OPT_HEADERFUNCTION == CURLOPT_HEADERFUNCTION, "curl ABI");
@@ -279,7 +281,12 @@ int chttp_get(const chttp_request *request, chttp_response *out) {
     curl.easy_setopt(handle, OPT_CONNECTTIMEOUT_MS, request->timeout_ms);
     if (headers) curl.easy_setopt(handle, OPT_HTTPHEADER, headers);
     if (request->user_agent) curl.easy_setopt(handle, OPT_USERAGENT, request->user_agent);
-    if (request->ca_file) curl.easy_setopt(handle, OPT_CAINFO, request->ca_file);
+    if (request->ca_file) {
+        /* The file's CAs only: without this, the CA directory libcurl was
+         * built with (Debian: /etc/ssl/certs) is trusted as well. */
+        curl.easy_setopt(handle, OPT_CAINFO, request->ca_file);
+        curl.easy_setopt(handle, OPT_CAPATH, (const char *)NULL);
+    }
     curl.easy_setopt(handle, OPT_HEADERFUNCTION, (data_callback)on_header);
     curl.easy_setopt(handle, OPT_HEADERDATA, &t);
     curl.easy_setopt(handle, OPT_WRITEFUNCTION, (data_callback)on_body);

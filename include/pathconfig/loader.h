@@ -78,7 +78,10 @@ extern "C" {
  *   "user_agent"           the User-Agent header (default
  *                          "libpathconfig/VERSION", see pathconfig_version);
  *   "ca_file"              a PEM file of CA certificates to trust for HTTPS
- *                          instead of the system's; null (default);
+ *                          instead of the system's: only these are trusted
+ *                          (libcurl's default CA file and directory are not),
+ *                          which pins a private CA; null (default): the
+ *                          system's;
  *   "follow_redirects_to_other_hosts"
  *                          true or false (default): whether a redirect to
  *                          another host is followed. Redirects on the same

@@ -35,7 +35,8 @@ typedef struct chttp_request {
     size_t max_body_bytes;
     /** The User-Agent header, or NULL for libcurl's (none). */
     const char *user_agent;
-    /** A PEM file of CA certificates for HTTPS, or NULL for the system's. */
+    /** A PEM file of CA certificates for HTTPS, the only ones trusted (not
+     * libcurl's default CA file or directory), or NULL for the system's. */
     const char *ca_file;
 } chttp_request;
 

@@ -29,7 +29,7 @@ struct HTTPClient: Sendable {
     var maxBodyBytes: Int
     /// The `User-Agent` header.
     var userAgent: String
-    /// CA certificates for HTTPS, or nil for the system's.
+    /// CA certificates for HTTPS, the only ones trusted, or nil for the system's.
     var caFile: String?
     /// Whether a redirect to another host is followed.
     var followsRedirectsToOtherHosts: Bool

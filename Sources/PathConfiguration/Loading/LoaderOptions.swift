@@ -18,7 +18,9 @@ public struct LoaderOptions: Sendable {
     /// The `User-Agent` request header.
     public var userAgent: String
     /// A PEM file of CA certificates to trust for HTTPS instead of the
-    /// system's (for private servers); nil uses libcurl's default bundle.
+    /// system's (for private servers, or to pin a CA): only its CAs are
+    /// trusted, not libcurl's default bundle or CA directory. Nil uses
+    /// libcurl's defaults.
     public var caFile: String?
     /// Whether a download follows a redirect to another host (default
     /// false: it fails, naming the target). Redirects on the same host (any
