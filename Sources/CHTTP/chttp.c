@@ -2,7 +2,7 @@
  * chttp: one HTTP GET through libcurl, loaded at run time. See chttp.h.
  *
  * Why dlopen: libpathconfig.so may only depend on libc, libm, libstdc++,
- * libgcc_s and libpcre2-8. libcurl does HTTP, HTTPS, redirects and timeouts
+ * libgcc_s and libpcre2-8. libcurl does HTTP, HTTPS, decoding and timeouts
  * for us, but linking it would pull OpenSSL and a dozen libraries into every
  * host, including hosts that never download anything. So the first download
  * opens libcurl.so.4 and resolves nine functions; nothing else of libcurl is
@@ -30,18 +30,18 @@ enum {
     OPT_HTTPHEADER = 10023,
     OPT_HEADERDATA = 10029,
     OPT_CAINFO = 10065,
+    OPT_CAPATH = 10097,
     OPT_ACCEPT_ENCODING = 10102,
     OPT_WRITEFUNCTION = 20011,
     OPT_HEADERFUNCTION = 20079,
     OPT_FOLLOWLOCATION = 52,
-    OPT_MAXREDIRS = 68,
     OPT_NOSIGNAL = 99,
     OPT_TIMEOUT_MS = 155,
     OPT_CONNECTTIMEOUT_MS = 156,
     OPT_PROTOCOLS = 181,
-    OPT_REDIR_PROTOCOLS = 182,
-    /* CURLINFO_LONG + 2 */
+    /* CURLINFO_LONG + 2, CURLINFO_STRING + 31 */
     INFO_RESPONSE_CODE = 0x200002,
+    INFO_REDIRECT_URL = 0x10001F,
     /* CURLcode values we tell apart. */
     E_OK = 0,
     E_PARTIAL_FILE = 18,
@@ -64,17 +64,17 @@ _Static_assert(OPT_USERAGENT == CURLOPT_USERAGENT, "curl ABI");
 _Static_assert(OPT_HTTPHEADER == CURLOPT_HTTPHEADER, "curl ABI");
 _Static_assert(OPT_HEADERDATA == CURLOPT_HEADERDATA, "curl ABI");
 _Static_assert(OPT_CAINFO == CURLOPT_CAINFO, "curl ABI");
+_Static_assert(OPT_CAPATH == CURLOPT_CAPATH, "curl ABI");
 _Static_assert(OPT_ACCEPT_ENCODING == CURLOPT_ACCEPT_ENCODING, "curl ABI");
 _Static_assert(OPT_WRITEFUNCTION == CURLOPT_WRITEFUNCTION, "curl ABI");
 _Static_assert(OPT_HEADERFUNCTION == CURLOPT_HEADERFUNCTION, "curl ABI");
 _Static_assert(OPT_FOLLOWLOCATION == CURLOPT_FOLLOWLOCATION, "curl ABI");
-_Static_assert(OPT_MAXREDIRS == CURLOPT_MAXREDIRS, "curl ABI");
 _Static_assert(OPT_NOSIGNAL == CURLOPT_NOSIGNAL, "curl ABI");
 _Static_assert(OPT_TIMEOUT_MS == CURLOPT_TIMEOUT_MS, "curl ABI");
 _Static_assert(OPT_CONNECTTIMEOUT_MS == CURLOPT_CONNECTTIMEOUT_MS, "curl ABI");
 _Static_assert(OPT_PROTOCOLS == CURLOPT_PROTOCOLS, "curl ABI");
-_Static_assert(OPT_REDIR_PROTOCOLS == CURLOPT_REDIR_PROTOCOLS, "curl ABI");
 _Static_assert(INFO_RESPONSE_CODE == CURLINFO_RESPONSE_CODE, "curl ABI");
+_Static_assert(INFO_REDIRECT_URL == CURLINFO_REDIRECT_URL, "curl ABI");
 _Static_assert(E_PARTIAL_FILE == CURLE_PARTIAL_FILE, "curl ABI");
 _Static_assert(E_WRITE_ERROR == CURLE_WRITE_ERROR, "curl ABI");
 _Static_assert(E_OPERATION_TIMEDOUT == CURLE_OPERATION_TIMEDOUT, "curl ABI");
@@ -191,7 +191,7 @@ static int take_header(const char *line, const char *end, const char *name, char
 }
 
 /* Called once per header line, status lines included. A new status line
- * (a redirect was followed) starts a new response: forget the old one. */
+ * (after a 1xx interim response) starts a new response: forget the old one. */
 static size_t on_header(char *data, size_t size, size_t count, void *context) {
     transfer *t = context;
     size_t length = size * count;
@@ -270,15 +270,23 @@ int chttp_get(const chttp_request *request, chttp_response *out) {
     curl.easy_setopt(handle, OPT_ERRORBUFFER, error);
     curl.easy_setopt(handle, OPT_NOSIGNAL, 1L); /* no SIGALRM: we run on any thread */
     curl.easy_setopt(handle, OPT_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
-    curl.easy_setopt(handle, OPT_REDIR_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
-    curl.easy_setopt(handle, OPT_FOLLOWLOCATION, 1L);
-    curl.easy_setopt(handle, OPT_MAXREDIRS, 5L);
-    curl.easy_setopt(handle, OPT_ACCEPT_ENCODING, ""); /* every encoding libcurl decodes */
+    /* Redirects come back to the caller (redirect_url), which decides. */
+    curl.easy_setopt(handle, OPT_FOLLOWLOCATION, 0L);
+    /* Accept-Encoding lists every encoding this libcurl decodes (gzip and
+     * deflate always; br and zstd when built with them), and it decodes the
+     * body before on_body sees it, so max_body_bytes bounds the decoded size.
+     * A body it cannot decode fails the transfer (CURLE_BAD_CONTENT_ENCODING). */
+    curl.easy_setopt(handle, OPT_ACCEPT_ENCODING, "");
     curl.easy_setopt(handle, OPT_TIMEOUT_MS, request->timeout_ms);
     curl.easy_setopt(handle, OPT_CONNECTTIMEOUT_MS, request->timeout_ms);
     if (headers) curl.easy_setopt(handle, OPT_HTTPHEADER, headers);
     if (request->user_agent) curl.easy_setopt(handle, OPT_USERAGENT, request->user_agent);
-    if (request->ca_file) curl.easy_setopt(handle, OPT_CAINFO, request->ca_file);
+    if (request->ca_file) {
+        /* The file's CAs only: without this, the CA directory libcurl was
+         * built with (Debian: /etc/ssl/certs) is trusted as well. */
+        curl.easy_setopt(handle, OPT_CAINFO, request->ca_file);
+        curl.easy_setopt(handle, OPT_CAPATH, (const char *)NULL);
+    }
     curl.easy_setopt(handle, OPT_HEADERFUNCTION, (data_callback)on_header);
     curl.easy_setopt(handle, OPT_HEADERDATA, &t);
     curl.easy_setopt(handle, OPT_WRITEFUNCTION, (data_callback)on_body);
@@ -288,6 +296,12 @@ int chttp_get(const chttp_request *request, chttp_response *out) {
     long status = 0;
     curl.easy_getinfo(handle, INFO_RESPONSE_CODE, &status);
     out->http_status = status;
+    const char *location = NULL;
+    if (code == E_OK && status >= 300 && status < 400 &&
+        curl.easy_getinfo(handle, INFO_REDIRECT_URL, &location) == E_OK && location) {
+        out->redirect_url = strdup(location);
+        if (!out->redirect_url) t.no_memory = 1;
+    }
     curl.slist_free_all(headers);
     curl.easy_cleanup(handle);
 
@@ -323,7 +337,8 @@ void chttp_response_dispose(chttp_response *response) {
     free(response->body);
     free(response->etag);
     free(response->last_modified);
+    free(response->redirect_url);
     response->body = NULL;
-    response->etag = response->last_modified = NULL;
+    response->etag = response->last_modified = response->redirect_url = NULL;
     response->body_length = 0;
 }

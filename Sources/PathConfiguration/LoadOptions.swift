@@ -38,14 +38,15 @@ public struct LoadOptions: Sendable {
     public var effectiveMatchQueryStrings: Bool { matchQueryStrings ?? profile.matchesQueryStringsByDefault }
 
     /// The option names `init(json:engines:)` accepts.
-    public static let jsonKeys = ["profile", "match_query_strings", "backend", "lenient", "base_url", "merge", "result_cache_size"]
+    public static let jsonKeys = ["profile", "match_query_strings", "backend", "lenient", "base_url", "merge", "result_cache_size", "max_url_bytes"]
 
     /// Parses options from a JSON object, as the C ABI and bindings pass them.
     ///
     /// Keys: `profile` (a `Profile` name), `match_query_strings` (bool or
     /// null), `backend` (a key of `engines`), `lenient` (bool), `base_url`
     /// (a URL, or null), `merge` (a `MergeMode` name), `result_cache_size`
-    /// (entries, 0 for none: `Limits.resultCacheCapacity`). Nil or empty
+    /// (entries, 0 for none: `Limits.resultCacheCapacity`), `max_url_bytes`
+    /// (bytes, at least 1: `Limits.maxURLBytes`). Nil or empty
     /// text means defaults. Unknown keys and bad values are errors, never ignored.
     /// - Parameter engines: the backends this build offers, by name.
     public init(json: String?, engines: [String: any RegexEngine] = Backend.builtIn) throws(ConfigurationError) {
@@ -100,6 +101,9 @@ public struct LoadOptions: Sendable {
             case "result_cache_size":
                 guard let n = value.int64Value, n >= 0, n <= 1 << 24 else { throw bad("a whole number of entries from 0 (no cache) to 16777216") }
                 limits.resultCacheCapacity = Int(n)
+            case "max_url_bytes":
+                guard let n = value.int64Value, n >= 1, n <= Int64(Int32.max) else { throw bad("a whole number of bytes from 1 to 2147483647") }
+                limits.maxURLBytes = Int(n)
             default:
                 throw ConfigurationError(code: .invalidOption, message: "unknown option \(JSONWriter.quoted(m.key)); known options: \(Self.jsonKeys.joined(separator: ", "))")
             }

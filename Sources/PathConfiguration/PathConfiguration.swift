@@ -107,9 +107,11 @@ public final class PathConfiguration: Sendable {
     /// The merged properties for a URL or path requested with `method` (GET
     /// when nil), memoised until `invalidate()`.
     ///
-    /// Throws only for a method that is not an HTTP token, or when a rule
-    /// added from code throws (the failed lookup is not memoised).
+    /// Throws only for a method that is not an HTTP token, an input longer
+    /// than `Limits.maxURLBytes`, or when a rule added from code throws (the
+    /// failed lookup is not memoised).
     public func resolve(_ urlOrPath: String, method: String? = nil) throws(ResolveError) -> PathProperties {
+        try checkLength(urlOrPath)
         let method = try Self.normalized(method)
         let target = target(urlOrPath)
         // Before the rules are read: a rule added after this point (add()
@@ -173,11 +175,19 @@ public final class PathConfiguration: Sendable {
 
     private func evaluate(_ urlOrPath: String, method: String?) throws(ResolveError)
         -> (Lookup, Evaluation, [CompiledHostRule], String) {
+        try checkLength(urlOrPath)
         let method = try Self.normalized(method)
         let target = target(urlOrPath)
         let host = added.withLock { $0 }
         let evaluation = try Resolver.evaluate(file: file, host: host, subjects: target, method: method, merge: options.merge)
         return (target, evaluation, host, method)
+    }
+
+    /// Throws `.limit` for an input longer than `Limits.maxURLBytes`.
+    private func checkLength(_ urlOrPath: String) throws(ResolveError) {
+        let length = urlOrPath.utf8.count
+        guard length > options.limits.maxURLBytes else { return }
+        throw ResolveError(code: .limit, message: "the URL is \(length) bytes, more than the limit of \(options.limits.maxURLBytes) (max_url_bytes)")
     }
 
     private static func normalized(_ method: String?) throws(ResolveError) -> String {

@@ -855,6 +855,54 @@ static void test_error_struct(void)
     }
 }
 
+/* A lookup longer than max_url_bytes fails with PATHCONFIG_E_LIMIT; one at
+ * the limit resolves. */
+static void test_url_limit(void)
+{
+    pathconfig_error err;
+    pathconfig *cfg, *small;
+    pathconfig_result *res;
+    char *url, *text;
+    const size_t limit = 65536;
+
+    test_set_context("url limit");
+    cfg = LOAD("{\"rules\": [{\"patterns\": [\"^/x+$\"], \"properties\": {\"long\": true}}]}", NULL, &err);
+    CHECK(cfg != NULL, "load: %s", err.message);
+    if (!cfg) return;
+    url = malloc(limit + 2);
+    if (!url) return;
+    url[0] = '/';
+    memset(url + 1, 'x', limit);
+    url[limit] = '\0'; /* limit bytes */
+    text = pathconfig_properties(cfg, url);
+    CHECK(text != NULL && strcmp(text, "{\"long\":true}") == 0, "at the limit: %s", text ? text : pathconfig_last_error()->message);
+    pathconfig_free_string(text);
+
+    url[limit] = 'x';
+    url[limit + 1] = '\0'; /* limit + 1 bytes */
+    dirty(&err);
+    res = pathconfig_resolve(cfg, url, &err);
+    CHECK(res == NULL && err.code == PATHCONFIG_E_LIMIT, "resolve over the limit: %d %s", err.code, err.message);
+    CHECK(strcmp(err.message, "the URL is 65537 bytes, more than the limit of 65536 (max_url_bytes)") == 0, "message: %s", err.message);
+    CHECK(err.rule_index == -1, "no rule: %d", err.rule_index);
+    CHECK(pathconfig_properties(cfg, url) == NULL && last_code() == PATHCONFIG_E_LIMIT, "properties over the limit");
+    CHECK(pathconfig_explain(cfg, url) == NULL && last_code() == PATHCONFIG_E_LIMIT, "explain over the limit");
+    dirty(&err);
+    CHECK(pathconfig_resolve_request(cfg, url, "POST", &err) == NULL && err.code == PATHCONFIG_E_LIMIT, "resolve_request: %d", err.code);
+    free(url);
+    pathconfig_release(cfg);
+
+    small = LOAD("{\"rules\": []}", "{\"max_url_bytes\": 4}", &err);
+    CHECK(small != NULL, "max_url_bytes option: %s", err.message);
+    if (!small) return;
+    text = pathconfig_properties(small, "/abc");
+    CHECK(text != NULL && strcmp(text, "{}") == 0, "4 bytes");
+    pathconfig_free_string(text);
+    CHECK(pathconfig_properties(small, "/abcd") == NULL && last_code() == PATHCONFIG_E_LIMIT, "5 bytes");
+    pathconfig_release(small);
+    expect_load_error("max_url_bytes 0", "{\"rules\": []}", "{\"max_url_bytes\": 0}", PATHCONFIG_E_OPTIONS, 0, 0, -1, -1);
+}
+
 void run_api_tests(const char *scratch_dir)
 {
     test_version();
@@ -870,5 +918,6 @@ void run_api_tests(const char *scratch_dir)
     test_typed_getters();
     test_ownership();
     test_inspection();
+    test_url_limit();
     test_set_context("");
 }

@@ -8,8 +8,15 @@ import Foundation
 /// and Last-Modified (nginx derives both from mtime and size). Two switches
 /// change what `/config.json`-style requests get, per request:
 /// `fail(with: 500)` makes every request answer 500 (nginx `return 500;`).
+/// Fixed locations: `/redirect.json` redirects to `/config.json` on the same
+/// host, `/elsewhere.json` to `/config.json` on another (`localhost` instead
+/// of `127.0.0.1`), `/loop.json` to itself; `/gzip/NAME` serves `NAME`
+/// gzip-compressed to a client that accepts it. On the HTTPS port,
+/// `/downgrade.json` redirects to `/config.json` over plain HTTP.
 /// The access log records, per request: method, URI, status and the
-/// If-None-Match, If-Modified-Since, Accept, X-Test and User-Agent headers.
+/// If-None-Match, If-Modified-Since, Accept, X-Test, User-Agent, Host,
+/// Authorization and Accept-Encoding headers, and the Content-Encoding and
+/// body bytes sent.
 public final class Nginx: @unchecked Sendable {
     /// Why the test cannot run; fails the test (never skips it).
     public struct Unavailable: Error, CustomStringConvertible {
@@ -143,7 +150,7 @@ public final class Nginx: @unchecked Sendable {
         error_log \(prefix)/error.log;
         events { worker_connections 64; }
         http {
-            log_format probe escape=none '$request_method $request_uri $status inm=[$http_if_none_match] ims=[$http_if_modified_since] accept=[$http_accept] x-test=[$http_x_test] ua=[$http_user_agent]';
+            log_format probe escape=none '$request_method $request_uri $status inm=[$http_if_none_match] ims=[$http_if_modified_since] accept=[$http_accept] x-test=[$http_x_test] ua=[$http_user_agent] host=[$http_host] auth=[$http_authorization] ae=[$http_accept_encoding] ce=[$sent_http_content_encoding] sent=[$body_bytes_sent]';
             access_log \(prefix)/access.log probe;
             client_body_temp_path \(prefix)/tmp/client;
             proxy_temp_path \(prefix)/tmp/proxy;
@@ -159,6 +166,14 @@ public final class Nginx: @unchecked Sendable {
                     if (-f $document_root/.fail500) { return 500; }
                 }
                 location = /redirect.json { return 302 /config.json; }
+                location = /elsewhere.json { return 302 http://localhost:\(port)/config.json; }
+                location = /loop.json { return 302 /loop.json; }
+                location ~ ^/gzip/(.+)$ {
+                    gzip on;
+                    gzip_types application/json;
+                    gzip_min_length 1;
+                    try_files /$1 =404;
+                }
                 location = /needs-accept.json {
                     if ($http_accept != "application/json") { return 406; }
                     try_files /config.json =404;
@@ -177,6 +192,7 @@ public final class Nginx: @unchecked Sendable {
                 ssl_certificate \(prefix)/cert.pem;
                 ssl_certificate_key \(prefix)/key.pem;
                 root \(prefix)/www;
+                location = /downgrade.json { return 302 http://127.0.0.1:\(port)/config.json; }
             }
         """
     }

@@ -35,11 +35,13 @@ public enum FreePort {
 }
 
 /// A tiny HTTP server on a raw socket, for what nginx will not do: a body
-/// cut short of its Content-Length, and a server that never answers.
+/// cut short of its Content-Length or longer than it, a connection reset
+/// mid-body, bytes written by hand, and a server that never answers.
 ///
 /// Each connection gets the next behaviour of `script` (the last repeats):
-/// a full response, a response whose body stops early, or silence (the
-/// request is read, nothing is sent, the connection is held open).
+/// a full response, a response whose body stops early, exact bytes, bytes
+/// then a reset, or silence (the request is read, nothing is sent, the
+/// connection is held open).
 public final class RawHTTPServer: @unchecked Sendable {
     /// What one connection gets.
     public enum Behaviour {
@@ -47,8 +49,18 @@ public final class RawHTTPServer: @unchecked Sendable {
         case respond(String)
         /// `200 OK` announcing the body's length, then only its first `sent` bytes, then close.
         case truncate(String, sent: Int)
+        /// Exactly these bytes (status line, headers and body as given), then close.
+        case raw([UInt8])
+        /// These bytes, then a moment later a reset (RST: `SO_LINGER` of 0, then close).
+        case reset([UInt8])
         /// Read the request, answer nothing, keep the connection open until `stop()`.
         case silent
+
+        /// A response with `status`, `headers` (`Content-Length` among them
+        /// only when given) and `body`, as raw bytes.
+        public static func response(_ status: String = "200 OK", headers: [String], body: [UInt8]) -> [UInt8] {
+            Array(("HTTP/1.1 \(status)\r\n" + headers.map { $0 + "\r\n" }.joined() + "Connection: close\r\n\r\n").utf8) + body
+        }
     }
 
     /// The port it listens on, on 127.0.0.1.
@@ -126,6 +138,15 @@ public final class RawHTTPServer: @unchecked Sendable {
             case .truncate(let body, let sent):
                 send(fd, head(length: body.utf8.count) + String(body.prefix(sent)))
                 close(fd)
+            case .raw(let bytes):
+                send(fd, bytes)
+                close(fd)
+            case .reset(let bytes):
+                send(fd, bytes)
+                usleep(100_000)  // let the client read what was sent first
+                var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+                setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+                close(fd)
             case .silent:
                 let keep = lock.withLock { () -> Bool in
                     if stopped { return false }
@@ -152,8 +173,9 @@ public final class RawHTTPServer: @unchecked Sendable {
         }
     }
 
-    private func send(_ fd: Int32, _ text: String) {
-        let bytes = Array(text.utf8)
+    private func send(_ fd: Int32, _ text: String) { send(fd, Array(text.utf8)) }
+
+    private func send(_ fd: Int32, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -46,6 +46,35 @@ struct HostileInputTests {
         #expect(failed > 0)
     }
 
+    @Test("a URL over max_url_bytes fails with .limit before any pattern runs; at the limit it resolves")
+    func urlLimit() throws {
+        let json = "{\"rules\": [{\"patterns\": [\"^/(x|y)*$\"], \"properties\": {\"long\": true}}]}"
+        let config = try PathConfiguration(json: json)
+        #expect(Limits().maxURLBytes == 65_536)
+        let atLimit = "/" + String(repeating: "x", count: 65_535)
+        #expect(try config.resolve(atLimit).json == "{\"long\":true}")
+        for call in ["resolve", "explain", "matchingRules"] {
+            let over = atLimit + "x"
+            do {
+                switch call {
+                case "resolve": _ = try config.resolve(over)
+                case "explain": _ = try config.explain(over)
+                default: _ = try config.matchingRules(for: over)
+                }
+                Issue.record("\(call) accepted \(over.utf8.count) bytes")
+            } catch {
+                #expect(error.code == .limit)
+                #expect(error.message == "the URL is 65537 bytes, more than the limit of 65536 (max_url_bytes)")
+            }
+        }
+        #expect(config.properties(for: atLimit + "x").json == "{}", "properties(for:) gives {} when resolve throws")
+
+        // Counted in bytes of UTF-8, and set by the option.
+        let small = try PathConfiguration(json: json, options: LoadOptions(json: "{\"max_url_bytes\": 8}"))
+        #expect(try small.resolve("/xxxxxxx").json == "{\"long\":true}")
+        #expect(throws: ResolveError.self) { try small.resolve("/xxxxxxé") }  // 8 characters, 9 bytes
+    }
+
     @Test("hostile URLs resolve without trouble", arguments: [
         "", "?", "#", "://", "http://", "http://x?%", "http://x/%zz%", "http://x/%C3%28", String(repeating: "/a", count: 50_000),
         "http://[::1]:80/a?b#c", "a:b:c", "\u{0}/new", "/new\u{0}", "HTTP://X/NEW", "http://x/\u{FEFF}new",

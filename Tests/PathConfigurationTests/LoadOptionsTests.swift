@@ -16,14 +16,15 @@ struct LoadOptionsTests {
 
     @Test("every key is read")
     func keys() throws {
-        let o = try LoadOptions(json: "{\"profile\": \"turbo-android\", \"match_query_strings\": false, \"backend\": \"pcre2\", \"lenient\": true, \"base_url\": \"https://API.example.com/v1\", \"merge\": \"deep\", \"result_cache_size\": 0}")
+        let o = try LoadOptions(json: "{\"profile\": \"turbo-android\", \"match_query_strings\": false, \"backend\": \"pcre2\", \"lenient\": true, \"base_url\": \"https://API.example.com/v1\", \"merge\": \"deep\", \"result_cache_size\": 0, \"max_url_bytes\": 4096}")
         #expect(o.profile == .turboAndroid)
         #expect(o.matchQueryStrings == false)
         #expect(o.lenient)
         #expect(o.baseURL?.string == "https://api.example.com/v1/")
         #expect(o.merge == .deep)
         #expect(o.limits.resultCacheCapacity == 0)
-        #expect(Set(LoadOptions.jsonKeys) == ["profile", "match_query_strings", "backend", "lenient", "base_url", "merge", "result_cache_size"])
+        #expect(o.limits.maxURLBytes == 4096)
+        #expect(Set(LoadOptions.jsonKeys) == ["profile", "match_query_strings", "backend", "lenient", "base_url", "merge", "result_cache_size", "max_url_bytes"])
     }
 
     @Test("unknown keys and bad values are errors, never ignored", arguments: [
@@ -40,6 +41,9 @@ struct LoadOptionsTests {
         ("{\"merge\": \"deeper\"}", .invalidOption, "unknown merge mode \"deeper\"; expected one of shallow, deep"),
         ("{\"result_cache_size\": -1}", .invalidOption, "a whole number of entries"),
         ("{\"result_cache_size\": 1.5}", .invalidOption, "a whole number of entries"),
+        ("{\"max_url_bytes\": 0}", .invalidOption, "option \"max_url_bytes\" must be a whole number of bytes from 1 to 2147483647, found 0"),
+        ("{\"max_url_bytes\": 2147483648}", .invalidOption, "a whole number of bytes"),
+        ("{\"max_url_bytes\": \"64k\"}", .invalidOption, "a whole number of bytes"),
         ("{\"profile\": ", .invalidOption, "not valid JSON"),
         // Quoted input is JSON-escaped: a NUL cannot cut the message short for C hosts.
         ("{\"a\\u0000b\\n\": 1}", .invalidOption, "unknown option \"a\\u0000b\\n\"; known options"),

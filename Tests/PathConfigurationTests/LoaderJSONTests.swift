@@ -13,6 +13,7 @@ struct LoaderJSONTests {
             #expect(o.refreshInterval == nil)
             #expect(o.userAgent == LoaderOptions().userAgent)
             #expect(o.caFile == nil)
+            #expect(!o.followRedirectsToOtherHosts)
             #expect(o.load.profile == .hotwireIOS)
         }
     }
@@ -22,7 +23,7 @@ struct LoaderJSONTests {
         let o = try LoaderOptions(json: """
             {"profile": "turbo-android", "lenient": true, "cache_dir": "/tmp/c", "timeout_ms": 1500,
              "max_body_bytes": 1024, "refresh_interval_ms": 60000, "user_agent": "app/1.0", "ca_file": "/etc/ca.pem",
-             "match_query_strings": false}
+             "follow_redirects_to_other_hosts": true, "match_query_strings": false}
             """)
         #expect(o.load.profile == .turboAndroid)
         #expect(o.load.lenient)
@@ -33,6 +34,7 @@ struct LoaderJSONTests {
         #expect(o.refreshInterval == .seconds(60))
         #expect(o.userAgent == "app/1.0")
         #expect(o.caFile == "/etc/ca.pem")
+        #expect(o.followRedirectsToOtherHosts)
     }
 
     @Test("null clears the optional keys")
@@ -42,7 +44,7 @@ struct LoaderJSONTests {
     }
 
     @Test("unknown keys and bad values are errors, never ignored", arguments: [
-        ("{\"cache_directory\": \"/x\"}", ConfigurationError.Code.invalidOption, "unknown option \"cache_directory\"; known options: profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size, cache_dir,"),
+        ("{\"cache_directory\": \"/x\"}", ConfigurationError.Code.invalidOption, "unknown option \"cache_directory\"; known options: profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size, max_url_bytes, cache_dir,"),
         ("{\"timeout_ms\": 0}", .invalidOption, "option \"timeout_ms\" must be a positive integer (milliseconds), found 0"),
         ("{\"timeout_ms\": -5}", .invalidOption, "must be a positive integer"),
         ("{\"timeout_ms\": 1.5}", .invalidOption, "must be a positive integer"),
@@ -53,6 +55,8 @@ struct LoaderJSONTests {
         ("{\"cache_dir\": \"\"}", .invalidOption, "\"cache_dir\" must be a non-empty path"),
         ("{\"cache_dir\": \"a\\u0000b\"}", .invalidOption, "without U+0000"),
         ("{\"ca_file\": 3}", .invalidOption, "\"ca_file\" must be"),
+        ("{\"follow_redirects_to_other_hosts\": 1}", .invalidOption, "option \"follow_redirects_to_other_hosts\" must be true or false, found 1"),
+        ("{\"follow_redirects_to_other_hosts\": null}", .invalidOption, "must be true or false, found null"),
         ("{\"user_agent\": \"a\\r\\nX-Evil: 1\"}", .invalidOption, "without control characters"),
         ("{\"user_agent\": null}", .invalidOption, "without control characters"),
         ("{\"profile\": \"ios\"}", .invalidOption, "unknown profile \"ios\""),

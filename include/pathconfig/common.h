@@ -56,7 +56,7 @@ extern "C" {
 #define PATHCONFIG_E_REGEX     3  /**< A pattern the regex engine rejects; rule_index, pattern_index, line/column of the pattern string; the message gives the offset in the pattern. */
 #define PATHCONFIG_E_OPTIONS   4  /**< options_json is malformed, has an unknown key or a bad value (e.g. an unknown profile). */
 #define PATHCONFIG_E_IO        5  /**< The file could not be opened or read; os_error holds errno. */
-#define PATHCONFIG_E_LIMIT     6  /**< The input exceeds a limit: document size, nesting depth, rule or pattern counts, pattern length. */
+#define PATHCONFIG_E_LIMIT     6  /**< The input exceeds a limit: document size, nesting depth, rule or pattern counts, pattern length, a lookup's URL length. */
 #define PATHCONFIG_E_BACKEND   7  /**< The requested regex backend is not built into this library ("foundation" never is). */
 #define PATHCONFIG_E_ARGUMENT  8  /**< A NULL, non-UTF-8 or out-of-range argument, or an unknown typed key. */
 #define PATHCONFIG_E_NOMEM     9  /**< The library could not allocate a string it returns. */

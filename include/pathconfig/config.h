@@ -43,6 +43,10 @@ extern "C" {
  *   "result_cache_size"   entries of the per-lookup result cache (default
  *                         512; 0 turns it off, for honest benchmarks and for
  *                         hosts that never repeat a URL).
+ *   "max_url_bytes"       the longest url_or_path a lookup takes, in bytes
+ *                         (default 65536; 1 to 2147483647): a longer one
+ *                         fails with PATHCONFIG_E_LIMIT before any pattern
+ *                         runs.
  * ------------------------------------------------------------------------- */
 
 /**
@@ -102,15 +106,16 @@ PATHCONFIG_API void pathconfig_release(pathconfig *cfg);
  * pathconfig/rules.h takes a method). Lookups are memoised per method and
  * matched string ("result_cache_size"), so repeating a URL is cheap, and
  * lookups that match the same rules share one result (pathconfig_result_retain).
- * They fail with
- * PATHCONFIG_E_CALLBACK only when a rule added from code reports failure.
+ * They fail with PATHCONFIG_E_LIMIT for a url_or_path longer than
+ * "max_url_bytes" (64 KiB by default), and with PATHCONFIG_E_CALLBACK only
+ * when a rule added from code reports failure.
  * ------------------------------------------------------------------------- */
 
 /**
  * METHOD of pathconfig. The merged properties of every rule matching
  * url_or_path, in rule order, as a JSON object ("{}" when nothing matches).
  * @return caller frees with pathconfig_free_string; NULL on failure
- *         (PATHCONFIG_E_ARGUMENT, _NOMEM; see pathconfig_last_error).
+ *         (PATHCONFIG_E_ARGUMENT, _LIMIT, _NOMEM; see pathconfig_last_error).
  */
 PATHCONFIG_API char *pathconfig_properties(const pathconfig *cfg, const char *url_or_path);
 
@@ -119,7 +124,7 @@ PATHCONFIG_API char *pathconfig_properties(const pathconfig *cfg, const char *ur
  * whose values are read one key at a time without serialising the whole map.
  * @param err  filled on failure, cleared on success; may be NULL.
  * @return caller frees with pathconfig_result_free; NULL on failure
- *         (PATHCONFIG_E_ARGUMENT).
+ *         (PATHCONFIG_E_ARGUMENT, _LIMIT).
  */
 PATHCONFIG_API pathconfig_result *pathconfig_resolve(const pathconfig *cfg,
                                                      const char *url_or_path,
@@ -178,7 +183,7 @@ PATHCONFIG_API const char *pathconfig_result_key(const pathconfig_result *res, s
  *   "limit_exceeded"  (only when any) [{"rule", "pattern_index"}] for searches
  *                     that ran out of their match budget (counted as no match).
  * @return caller frees with pathconfig_free_string; NULL on failure
- *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
+ *         (PATHCONFIG_E_ARGUMENT, _LIMIT, _NOMEM).
  */
 PATHCONFIG_API char *pathconfig_explain(const pathconfig *cfg, const char *url_or_path);
 

@@ -67,16 +67,36 @@ extern "C" {
  *                          created (mode 0700) when missing; null (default):
  *                          no cache;
  *   "timeout_ms"           positive integer, the longest one download may take,
- *                          connecting included (default 30000);
+ *                          connecting and redirects included (default 30000);
  *   "max_body_bytes"       positive integer, the largest body accepted
- *                          (default 8388608);
+ *                          (default 8388608), counted after content decoding
+ *                          (gzip, deflate, and br or zstd when libcurl has
+ *                          them, are asked for and decoded);
  *   "refresh_interval_ms"  positive integer: pathconfig_loader_load starts a
  *                          thread that refreshes at this interval until
  *                          pathconfig_loader_free; null (default): no polling;
  *   "user_agent"           the User-Agent header (default
  *                          "libpathconfig/VERSION", see pathconfig_version);
  *   "ca_file"              a PEM file of CA certificates to trust for HTTPS
- *                          instead of the system's; null (default).
+ *                          instead of the system's: only these are trusted
+ *                          (libcurl's default CA file and directory are not),
+ *                          which pins a private CA; null (default): the
+ *                          system's;
+ *   "follow_redirects_to_other_hosts"
+ *                          true or false (default): whether a redirect to
+ *                          another host is followed. Redirects on the same
+ *                          host (any port) are followed, at most 5; one from
+ *                          https to http never is. A redirect not followed
+ *                          fails the download (PATHCONFIG_DOWNLOAD_HTTP_STATUS,
+ *                          http_status the 3xx, the message naming the
+ *                          target). Followed to another host, the request
+ *                          drops Authorization and Cookie headers.
+ *
+ * An HTTPS certificate that does not verify (against ca_file, or the
+ * system's CAs) fails the download with PATHCONFIG_DOWNLOAD_TRANSPORT and
+ * libcurl's reason as the message ("SSL certificate problem: self-signed
+ * certificate", "SSL: no alternative certificate subject name matches target
+ * host name ...").
  *
  * Threads. Every function below may be called from any thread, the loader's
  * operations (load, refresh, polling) run one at a time, and
@@ -110,7 +130,7 @@ typedef struct pathconfig_loader pathconfig_loader;
 #define PATHCONFIG_DOWNLOAD_TIMEOUT      3  /**< No complete response within timeout_ms. */
 #define PATHCONFIG_DOWNLOAD_TOO_LARGE    4  /**< The body was larger than max_body_bytes. */
 #define PATHCONFIG_DOWNLOAD_TRUNCATED    5  /**< The connection closed before the announced body was complete. */
-#define PATHCONFIG_DOWNLOAD_HTTP_STATUS  6  /**< A status other than 200 (or 304 answering a conditional request); see http_status. */
+#define PATHCONFIG_DOWNLOAD_HTTP_STATUS  6  /**< A status other than 200 (or 304 answering a conditional request), a redirect not followed among them; see http_status. */
 #define PATHCONFIG_DOWNLOAD_NOMEM        7  /**< Memory ran out while receiving. */
 
 /* pathconfig_loader_event.reason when error->code is PATHCONFIG_E_CACHE. */

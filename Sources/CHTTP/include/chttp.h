@@ -35,7 +35,8 @@ typedef struct chttp_request {
     size_t max_body_bytes;
     /** The User-Agent header, or NULL for libcurl's (none). */
     const char *user_agent;
-    /** A PEM file of CA certificates for HTTPS, or NULL for the system's. */
+    /** A PEM file of CA certificates for HTTPS, the only ones trusted (not
+     * libcurl's default CA file or directory), or NULL for the system's. */
     const char *ca_file;
 } chttp_request;
 
@@ -59,22 +60,26 @@ typedef enum chttp_result {
 
 /** What came back. Filled by chttp_get; release with chttp_response_dispose. */
 typedef struct chttp_response {
-    /** The final HTTP status code (after redirects), 0 when none arrived. */
+    /** The HTTP status code, 0 when none arrived. */
     long http_status;
     /** The body of a 200 response (malloc'd, may be NULL when empty). */
     unsigned char *body;
     /** Bytes in `body`. */
     size_t body_length;
-    /** The final response's ETag header value (malloc'd), or NULL. */
+    /** The ETag header value (malloc'd), or NULL. */
     char *etag;
-    /** The final response's Last-Modified header value (malloc'd), or NULL. */
+    /** The Last-Modified header value (malloc'd), or NULL. */
     char *last_modified;
+    /** For a 3xx with a Location header: the absolute URL it points to
+     * (resolved against the request's URL; malloc'd), else NULL. */
+    char *redirect_url;
     /** A NUL-terminated sentence when the result is not CHTTP_OK. */
     char message[512];
 } chttp_response;
 
 /**
- * Performs one GET. Follows up to 5 redirects, over http and https only.
+ * Performs one GET, over http or https only. Follows no redirect: a 3xx
+ * comes back as a response, with `redirect_url`, and the caller decides.
  * Safe to call from several threads at once (one libcurl handle per call).
  *
  * @param request what to fetch; not retained.

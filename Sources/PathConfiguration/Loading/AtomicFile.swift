@@ -5,6 +5,9 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if DEBUG
+import Synchronization
+#endif
 
 /// Replaces a file's contents so that readers, and a crash, see either the
 /// old contents or the new ones, never a mix: write a temporary file in the
@@ -19,12 +22,23 @@ enum AtomicFile {
     static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws(Failure) {
         let (directory, name) = split(path)
         let temporary = "\(directory)/.\(name).tmp-\(getpid())-\(StableHash.hex(UInt64.random(in: .min ... .max)))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        let simulated = simulatedFailure(directory)
+        let fd: Int32
+        if let simulated, simulated != ENOSPC {
+            errno = simulated
+            fd = -1
+        } else {
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        }
         guard fd >= 0 else { throw failure("cannot create \(temporary)") }
         var written = false
         defer { if !written { unlink(temporary) } }
         do {
             defer { close(fd) }
+            if simulated == ENOSPC {
+                errno = ENOSPC
+                throw failure("cannot write \(temporary)")
+            }
             try writeAll(fd, bytes, path: temporary)
             guard fsync(fd) == 0 else { throw failure("cannot fsync \(temporary)") }
         }
@@ -38,6 +52,20 @@ enum AtomicFile {
             close(dfd)
         }
     }
+
+    #if DEBUG
+    /// A test seam, in debug builds only, for machines where a test cannot
+    /// mount a full or read-only file system: writes into a directory listed
+    /// here fail as the kernel would fail them, ENOSPC at the first write,
+    /// any other errno (EROFS, EACCES) at the creation of the temporary file.
+    static let simulatedFailures = Mutex<[String: Int32]>([:])
+
+    private static func simulatedFailure(_ directory: String) -> Int32? {
+        simulatedFailures.withLock { $0[directory] }
+    }
+    #else
+    @inline(__always) private static func simulatedFailure(_ directory: String) -> Int32? { nil }
+    #endif
 
     /// Creates `path` and its missing parents with `mode` (like `mkdir -p`).
     static func createDirectories(_ path: String, mode: mode_t = 0o700) throws(Failure) {

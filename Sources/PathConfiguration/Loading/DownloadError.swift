@@ -12,7 +12,8 @@ public struct DownloadError: Error, Sendable, Hashable, CustomStringConvertible 
         case tooLarge = 4
         /// The connection closed before the announced body was complete.
         case truncated = 5
-        /// A status other than 200 (or 304 answering a conditional request).
+        /// A status other than 200 (or 304 answering a conditional request),
+        /// a redirect not followed among them (`LoaderOptions.followRedirectsToOtherHosts`).
         case httpStatus = 6
         /// Memory ran out while receiving.
         case noMemory = 7

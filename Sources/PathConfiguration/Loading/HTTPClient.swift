@@ -9,7 +9,7 @@ import Darwin
 
 /// A response that arrived (any status). Only a 200 carries its body.
 struct HTTPResponse: Sendable {
-    /// The final status code, after redirects.
+    /// The final status code, after the redirects followed.
     var status: Int
     /// The body of a 200, empty otherwise.
     var body: [UInt8]
@@ -19,19 +19,62 @@ struct HTTPResponse: Sendable {
     var lastModified: String?
 }
 
-/// One HTTP GET through the CHTTP shim (libcurl, loaded at first use).
+/// HTTP GETs through the CHTTP shim (libcurl, loaded at first use), with
+/// the redirect policy: at most `maxRedirects`, never from https to http,
+/// to another host only when `followsRedirectsToOtherHosts`.
 struct HTTPClient: Sendable {
-    /// The whole-transfer timeout.
+    /// The timeout of the whole download, redirects included.
     var timeout: Duration
-    /// The largest 200 body accepted.
+    /// The largest 200 body accepted (after content decoding).
     var maxBodyBytes: Int
     /// The `User-Agent` header.
     var userAgent: String
-    /// CA certificates for HTTPS, or nil for the system's.
+    /// CA certificates for HTTPS, the only ones trusted, or nil for the system's.
     var caFile: String?
+    /// Whether a redirect to another host is followed.
+    var followsRedirectsToOtherHosts: Bool
 
-    /// Fetches `url` with `headers` (`(name, value)` pairs), or says why not.
+    /// The most redirects one download follows.
+    static let maxRedirects = 5
+
+    /// Fetches `url` with `headers` (`(name, value)` pairs), following the
+    /// redirects the policy allows, or says why not. A redirect refused is a
+    /// `.httpStatus` error with the 3xx status and the target in its message.
     func get(_ url: String, headers: [(name: String, value: String)]) throws(DownloadError) -> HTTPResponse {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var target = url
+        var headers = headers
+        var redirects = 0
+        while true {
+            let remaining = deadline - clock.now
+            guard remaining > .zero else {
+                throw DownloadError(code: .timeout, message: "no complete response within \(timeout) (after \(redirects) redirects)", url: url)
+            }
+            let (response, location) = try once(target, headers: headers, timeout: remaining, requested: url)
+            guard let location, (300...399).contains(response.status), response.status != 304 else { return response }
+            func refuse(_ why: String) -> DownloadError {
+                DownloadError(code: .httpStatus, message: "the server answered HTTP \(response.status), a redirect to \(location), not followed: \(why)",
+                              url: url, httpStatus: response.status)
+            }
+            guard let from = Origin(target), let to = Origin(location) else { throw refuse("it is not an http:// or https:// URL") }
+            if from.isHTTPS && !to.isHTTPS { throw refuse("it goes from https to http") }
+            if from.host != to.host {
+                guard followsRedirectsToOtherHosts else {
+                    throw refuse("it leads to another host (\(to.host)); the follow_redirects_to_other_hosts option allows that")
+                }
+                // As libcurl does: credentials stay with the host they were given for.
+                headers.removeAll { ["authorization", "cookie"].contains($0.name.lowercased()) }
+            }
+            redirects += 1
+            guard redirects <= Self.maxRedirects else { throw refuse("more than \(Self.maxRedirects) redirects") }
+            target = location
+        }
+    }
+
+    /// One request, no redirect followed: the response, and where a 3xx points.
+    private func once(_ url: String, headers: [(name: String, value: String)], timeout: Duration,
+                      requested: String) throws(DownloadError) -> (HTTPResponse, String?) {
         let lines = headers.map { "\($0.name): \($0.value)" }
         var cLines: [UnsafeMutablePointer<CChar>?] = lines.map { strdup($0) }
         defer { cLines.forEach { free($0) } }
@@ -63,16 +106,18 @@ struct HTTPClient: Sendable {
             String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
         }
         let status = response.http_status > 0 ? Int(response.http_status) : nil
+        let url = requested
         switch result {
         case Int32(CHTTP_OK.rawValue):
             let body = response.body.map { Array(UnsafeBufferPointer(start: $0, count: response.body_length)) } ?? []
-            return HTTPResponse(status: Int(response.http_status), body: body,
-                                etag: response.etag.map { String(cString: $0) },
-                                lastModified: response.last_modified.map { String(cString: $0) })
+            return (HTTPResponse(status: Int(response.http_status), body: body,
+                                 etag: response.etag.map { String(cString: $0) },
+                                 lastModified: response.last_modified.map { String(cString: $0) }),
+                    response.redirect_url.map { String(cString: $0) })
         case Int32(CHTTP_UNAVAILABLE.rawValue):
             throw DownloadError(code: .unavailable, message: message, url: url)
         case Int32(CHTTP_TIMEOUT.rawValue):
-            throw DownloadError(code: .timeout, message: "no complete response within \(timeout) (\(message))", url: url, httpStatus: status)
+            throw DownloadError(code: .timeout, message: "no complete response within \(self.timeout) (\(message))", url: url, httpStatus: status)
         case Int32(CHTTP_TOO_LARGE.rawValue):
             throw DownloadError(code: .tooLarge, message: message, url: url, httpStatus: status)
         case Int32(CHTTP_TRUNCATED.rawValue):
@@ -82,6 +127,29 @@ struct HTTPClient: Sendable {
         default:
             throw DownloadError(code: .transport, message: message, url: url, httpStatus: status)
         }
+    }
+}
+
+/// The scheme and host of an http(s) URL, as far as the redirect policy
+/// needs them: the host lower-cased, without user information or port.
+private struct Origin {
+    let isHTTPS: Bool
+    let host: String
+
+    init?(_ url: String) {
+        let lower = url.lowercased()
+        let rest: Substring
+        if lower.hasPrefix("https://") { isHTTPS = true; rest = lower.dropFirst(8) }
+        else if lower.hasPrefix("http://") { isHTTPS = false; rest = lower.dropFirst(7) }
+        else { return nil }
+        var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            host = String(authority[...close])  // an IPv6 literal, brackets kept
+        } else {
+            host = String(authority.prefix { $0 != ":" })
+        }
+        if host.isEmpty { return nil }
     }
 }
 

@@ -17,6 +17,9 @@ final class LoaderEngine: Sendable {
     private struct ServerCopy {
         var copy: CachedCopy
         var configuration: PathConfiguration
+        /// Whether the cache file holds `copy` (false after a failed write:
+        /// the next response, a 304 included, writes it again).
+        var isStored: Bool
     }
 
     let sources: [ConfigurationSource]
@@ -40,7 +43,8 @@ final class LoaderEngine: Sendable {
         self.options = options
         self.cache = options.cacheDirectory.map { CacheStore(directory: $0) }
         self.http = HTTPClient(timeout: options.timeout, maxBodyBytes: options.effectiveMaxBodyBytes,
-                               userAgent: options.userAgent, caFile: options.caFile)
+                               userAgent: options.userAgent, caFile: options.caFile,
+                               followsRedirectsToOtherHosts: options.followRedirectsToOtherHosts)
         self.handler = Mutex(handler)
     }
 
@@ -157,7 +161,7 @@ final class LoaderEngine: Sendable {
         } catch {
             return warning(.configuration(error), bytes: copy.body.count)
         }
-        copies.withLock { $0[index] = ServerCopy(copy: copy, configuration: configuration) }
+        copies.withLock { $0[index] = ServerCopy(copy: copy, configuration: configuration, isStored: true) }
         return offer(configuration, origin: .cache, index: index, location: file, url: url, byteCount: copy.body.count)
     }
 
@@ -186,7 +190,8 @@ final class LoaderEngine: Sendable {
         if response.status == 304, let known {
             let configuration = known.configuration
             reinstateIfNeeded(configuration, index: index, event: event(.notModified, configuration: configuration))
-            return [emit(event(.notModified, configuration: configuration))]
+            let stored = storeIfNeeded(index: index)
+            return [emit(event(.notModified, configuration: configuration))] + emitted(stored)
         }
         guard response.status == 200 else {
             let why = response.status == 304
@@ -196,14 +201,14 @@ final class LoaderEngine: Sendable {
         }
         let received = CachedCopy(url: url, body: response.body, etag: response.etag, lastModified: response.lastModified)
         if let known, known.copy.body == received.body {
-            // Same bytes again (a server without validators): nothing changes.
-            var events: [LoaderEvent] = []
+            // Same bytes again (a server without validators): nothing changes
+            // but the validators, which the cache file keeps.
             if known.copy != received {
-                copies.withLock { $0[index]?.copy = received }
-                if let warning = store(received, index: index) { events.append(warning) }
+                copies.withLock { $0[index]?.copy = received; $0[index]?.isStored = false }
             }
+            let stored = storeIfNeeded(index: index)
             reinstateIfNeeded(known.configuration, index: index, event: event(.notModified, configuration: known.configuration))
-            return [emit(event(.notModified, bytes: received.body.count, configuration: known.configuration))] + events
+            return [emit(event(.notModified, bytes: received.body.count, configuration: known.configuration))] + emitted(stored)
         }
         let configuration: PathConfiguration
         do {
@@ -211,24 +216,32 @@ final class LoaderEngine: Sendable {
         } catch {
             return [emit(event(.failed(.configuration(error)), bytes: received.body.count))]
         }
-        copies.withLock { $0[index] = ServerCopy(copy: received, configuration: configuration) }
-        // Cache first, so a host reacting to the event finds the new file.
-        let warning = store(received, index: index)
-        var events = [emit(offer(configuration, origin: .server, index: index, location: url, url: url, byteCount: received.body.count))]
-        if let warning { events.append(warning) }
-        return events
+        copies.withLock { $0[index] = ServerCopy(copy: received, configuration: configuration, isStored: false) }
+        // Cache first, so a host reacting to the event finds the new file;
+        // a failed write is reported after it.
+        let stored = storeIfNeeded(index: index)
+        let applied = emit(offer(configuration, origin: .server, index: index, location: url, url: url, byteCount: received.body.count))
+        return [applied] + emitted(stored)
     }
 
-    /// Writes a good copy to the cache; a warning event when that failed.
-    private func store(_ copy: CachedCopy, index: Int) -> LoaderEvent? {
-        guard let cache else { return nil }
+    /// Writes the source's known copy to the cache unless the file holds it
+    /// already; the warning to report when that failed (the previous file
+    /// stays, and the next response tries again).
+    private func storeIfNeeded(index: Int) -> LoaderEvent? {
+        guard let cache, let known = copies.withLock({ $0[index] }), !known.isStored else { return nil }
         do {
-            try cache.write(copy)
+            try cache.write(known.copy)
+            copies.withLock { $0[index]?.isStored = true }
             return nil
         } catch {
-            return emit(LoaderEvent(outcome: .warning(.cache(error)), origin: .cache, sourceIndex: index,
-                                    location: error.path, url: copy.url))
+            return LoaderEvent(outcome: .warning(.cache(error)), origin: .cache, sourceIndex: index,
+                               location: error.path, url: known.copy.url)
         }
+    }
+
+    /// `event` emitted, as a list of zero or one.
+    private func emitted(_ event: LoaderEvent?) -> [LoaderEvent] {
+        event.map { [emit($0)] } ?? []
     }
 
     // MARK: Publishing

@@ -3,7 +3,8 @@
 extension LoaderOptions {
     /// The loader's own option names; `init(json:engines:)` also accepts
     /// `LoadOptions.jsonKeys`.
-    public static let jsonKeys = ["cache_dir", "timeout_ms", "max_body_bytes", "refresh_interval_ms", "user_agent", "ca_file"]
+    public static let jsonKeys = ["cache_dir", "timeout_ms", "max_body_bytes", "refresh_interval_ms", "user_agent", "ca_file",
+                                   "follow_redirects_to_other_hosts"]
 
     /// Parses options from a JSON object: the keys of `LoadOptions(json:engines:)`
     /// plus
@@ -12,7 +13,8 @@ extension LoaderOptions {
     /// - `max_body_bytes`: a positive integer;
     /// - `refresh_interval_ms`: a positive integer, or null for no polling;
     /// - `user_agent`: a string without control characters;
-    /// - `ca_file`: a PEM file path, or null for libcurl's default bundle.
+    /// - `ca_file`: a PEM file path, or null for libcurl's default bundle;
+    /// - `follow_redirects_to_other_hosts`: a boolean (default false).
     ///
     /// Nil or blank text means defaults. Unknown keys and bad values throw
     /// `.invalidOption` (an unavailable backend `.backendUnavailable`), never
@@ -48,6 +50,9 @@ extension LoaderOptions {
                 if value == .null { refreshInterval = nil; continue }
                 guard let ms = OptionsJSON.positiveInteger(value) else { throw bad("a positive integer (milliseconds) or null") }
                 refreshInterval = .milliseconds(ms)
+            case "follow_redirects_to_other_hosts":
+                guard let follow = value.boolValue else { throw bad("true or false") }
+                followRedirectsToOtherHosts = follow
             case "user_agent":
                 guard let agent = value.stringValue, !agent.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
                     throw bad("a string without control characters")

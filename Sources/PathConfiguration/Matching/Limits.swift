@@ -27,6 +27,14 @@ public struct Limits: Sendable, Hashable {
     /// and 50 MiB. Memory is taken only as a search goes deeper, and given
     /// back when it ends.
     public var heapLimitKiB: UInt32 = 65_536
+    /// Longest URL or path a lookup accepts, in bytes of UTF-8 (the
+    /// `max_url_bytes` option). A longer input fails with
+    /// `ResolveError.Code.limit` before any pattern runs.
+    ///
+    /// 64 KiB is eight times the request line most servers accept (nginx
+    /// and Apache stop at about 8 KiB) and the size `heapLimitKiB` is chosen
+    /// for, so that the memory and time one lookup costs stay bounded.
+    public var maxURLBytes: Int = 65_536
     /// Most results kept in a configuration's result cache (0 turns it off;
     /// the `result_cache_size` option).
     /// An app visits far fewer distinct paths than this; a larger cache costs

@@ -1,5 +1,5 @@
 /// Why a lookup failed. Lookups of configurations without rules from code
-/// fail only for an invalid method name.
+/// fail only for an invalid method name or an input over a limit.
 public struct ResolveError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure.
     public enum Code: Sendable, Hashable {
@@ -7,11 +7,14 @@ public struct ResolveError: Error, Sendable, CustomStringConvertible {
         case invalidMethod
         /// A host predicate or configurer threw.
         case hostRule
+        /// The URL or path is longer than `Limits.maxURLBytes`.
+        case limit
     }
 
     /// What went wrong.
     public let code: Code
-    /// A sentence naming the rule and what its host code said.
+    /// A sentence saying what went wrong (for a host rule: naming the rule
+    /// and what its host code said).
     public let message: String
     /// The rule whose host code failed, when one did.
     public let ruleIndex: Int?

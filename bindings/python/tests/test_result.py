@@ -268,6 +268,22 @@ def test_result_cache_size_option() -> None:
         assert off.properties("/a/new") == {"context": "modal"}
 
 
+def test_url_longer_than_max_url_bytes_is_a_limit_error() -> None:
+    rules = '{"rules": [{"patterns": ["^/x+$"], "properties": {"long": true}}]}'
+    with PathConfiguration.from_json(rules) as cfg:
+        assert cfg.properties("/" + "x" * 65535) == {"long": True}
+        with pytest.raises(pathconfig.ConfigError) as info:
+            cfg.properties("/" + "x" * 65536)
+        assert info.value.code == pathconfig.ErrorCode.E_LIMIT
+        assert "more than the limit of 65536 (max_url_bytes)" in str(info.value)
+    with PathConfiguration.from_json(rules, max_url_bytes=4) as small:
+        assert small.properties("/xxx") == {"long": True}
+        with pytest.raises(pathconfig.ConfigError):
+            small.properties("/xxxx")
+    with pytest.raises(TypeError, match="max_url_bytes"):
+        PathConfiguration.from_json(rules, max_url_bytes="4")  # type: ignore[arg-type]
+
+
 def test_results_matching_the_same_rules_share_one_decoded_map() -> None:
     """The library hands out one result per set of matching rules; the binding
     decodes it once, and no caller can change what another reads."""

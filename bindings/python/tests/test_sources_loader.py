@@ -9,6 +9,7 @@ Without nginx these tests fail; they never skip."""
 from __future__ import annotations
 
 import gc
+import json
 import os
 import sys
 import threading
@@ -327,7 +328,8 @@ def test_argument_types_are_checked_before_c(tmp_path: Path) -> None:
             Loader(bad_sources)  # type: ignore[arg-type]
     for option, value in [("cache_dir", 1), ("timeout", "1"), ("timeout", True), ("max_body_bytes", 1.5),
                           ("refresh_interval", []), ("user_agent", 1), ("ca_file", 2.0), ("profile", 1),
-                          ("match_query_strings", 1), ("backend", 1), ("lenient", None), ("on_change", 1)]:
+                          ("match_query_strings", 1), ("backend", 1), ("lenient", None), ("on_change", 1),
+                          ("follow_redirects_to_other_hosts", 1)]:
         with pytest.raises(TypeError, match=option):
             Loader(ok, **cast(Dict[str, Any], {option: value}))
     for option, value in [("timeout", 0), ("timeout", -1), ("timeout", float("nan")), ("timeout", float("inf")),
@@ -347,6 +349,15 @@ def test_argument_types_are_checked_before_c(tmp_path: Path) -> None:
         ServerSource("http://h/\0")
     with pytest.raises(TypeError):
         cast(Any, Loader)(ok, 5)  # options are keyword-only
+
+
+def test_loader_options_serialise_to_the_c_json() -> None:
+    from pathconfig._sources import _loader_options
+
+    text = _loader_options("/c", 1.5, None, None, None, None, True, {"profile": "siesta"})
+    assert json.loads(text) == {"profile": "siesta", "cache_dir": "/c", "timeout_ms": 1500,
+                                "follow_redirects_to_other_hosts": True}
+    assert "follow_redirects_to_other_hosts" not in json.loads(_loader_options(None, None, None, None, None, None, None, {}))
 
 
 def test_sources_serialise_to_the_c_forms() -> None:

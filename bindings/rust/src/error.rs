@@ -24,7 +24,8 @@ pub enum ErrorCode {
     Options,
     /// `PATHCONFIG_E_IO` (5): the file could not be opened or read.
     Io,
-    /// `PATHCONFIG_E_LIMIT` (6): the input exceeds a limit (size, depth, counts, pattern length).
+    /// `PATHCONFIG_E_LIMIT` (6): the input exceeds a limit (size, depth, counts, pattern length,
+    /// a lookup's URL length).
     Limit,
     /// `PATHCONFIG_E_BACKEND` (7): the requested regex backend is not built in.
     Backend,

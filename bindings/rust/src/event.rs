@@ -127,8 +127,8 @@ pub enum Reason {
     TooLarge,
     /// The connection closed before the announced body was complete.
     Truncated,
-    /// A status other than 200 (or 304 answering a conditional request);
-    /// see [`LoaderEvent::http_status`].
+    /// A status other than 200 (or 304 answering a conditional request), a
+    /// redirect not followed among them; see [`LoaderEvent::http_status`].
     HttpStatus,
     /// Memory ran out while receiving.
     OutOfMemory,

@@ -161,12 +161,13 @@ pub struct LoaderOptions {
     refresh_interval: Option<Duration>,
     user_agent: Option<String>,
     ca_file: Option<PathBuf>,
+    follow_redirects_to_other_hosts: Option<bool>,
 }
 
 impl LoaderOptions {
     /// The library's defaults: the load defaults, no cache, a 30 s timeout,
     /// an 8 MiB body limit, no polling, `User-Agent: libpathconfig/VERSION`,
-    /// the system's CA certificates.
+    /// the system's CA certificates, no redirect to another host.
     pub fn new() -> LoaderOptions {
         LoaderOptions::default()
     }
@@ -258,6 +259,15 @@ impl LoaderOptions {
         self
     }
 
+    /// `"follow_redirects_to_other_hosts"`: whether a download follows a
+    /// redirect to another host (default false: the download fails with
+    /// reason `HttpStatus`, naming the target). Redirects on the same host
+    /// are followed, at most 5; from https to http never.
+    pub fn follow_redirects_to_other_hosts(mut self, follow: bool) -> LoaderOptions {
+        self.follow_redirects_to_other_hosts = Some(follow);
+        self
+    }
+
     /// The options object the C API takes, compact: the load options'
     /// members, then the loader's.
     ///
@@ -285,6 +295,9 @@ impl LoaderOptions {
         }
         if let Some(file) = &self.ca_file {
             add("ca_file", string_literal(utf8_path(file, "ca_file")?));
+        }
+        if let Some(follow) = self.follow_redirects_to_other_hosts {
+            add("follow_redirects_to_other_hosts", follow.to_string());
         }
         Ok(json::object(&members))
     }
@@ -348,10 +361,11 @@ mod tests {
             .max_body_bytes(1024)
             .refresh_interval(Duration::from_secs(60))
             .user_agent("ua\n")
-            .ca_file("/etc/ca.pem");
+            .ca_file("/etc/ca.pem")
+            .follow_redirects_to_other_hosts(true);
         assert_eq!(
             options.to_json().unwrap(),
-            r#"{"lenient":true,"x":1,"cache_dir":"/c","timeout_ms":2,"max_body_bytes":1024,"refresh_interval_ms":60000,"user_agent":"ua\n","ca_file":"/etc/ca.pem"}"#
+            r#"{"lenient":true,"x":1,"cache_dir":"/c","timeout_ms":2,"max_body_bytes":1024,"refresh_interval_ms":60000,"user_agent":"ua\n","ca_file":"/etc/ca.pem","follow_redirects_to_other_hosts":true}"#
         );
         assert_eq!(millis(Duration::ZERO), 0);
         assert_eq!(millis(Duration::from_nanos(1)), 1);

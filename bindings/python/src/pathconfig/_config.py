@@ -30,6 +30,7 @@ def _load_options(
     base_url: Optional[str] = None,
     merge: Optional[str] = None,
     result_cache_size: Optional[int] = None,
+    max_url_bytes: Optional[int] = None,
 ) -> Dict[str, Any]:
     """The load options given, checked for type (the library checks values and
     applies its own defaults for the rest). The loader adds its own keys."""
@@ -55,6 +56,10 @@ def _load_options(
         if isinstance(result_cache_size, bool) or not isinstance(result_cache_size, int):
             raise TypeError(f"result_cache_size must be int or None, not {type(result_cache_size).__name__}")
         options["result_cache_size"] = result_cache_size
+    if max_url_bytes is not None:
+        if isinstance(max_url_bytes, bool) or not isinstance(max_url_bytes, int):
+            raise TypeError(f"max_url_bytes must be int or None, not {type(max_url_bytes).__name__}")
+        options["max_url_bytes"] = max_url_bytes
     return options
 
 
@@ -66,10 +71,13 @@ def _options_json(
     base_url: Optional[str],
     merge: Optional[str],
     result_cache_size: Optional[int] = None,
+    max_url_bytes: Optional[int] = None,
 ) -> bytes:
     """The ``options_json`` argument: only the options given, so the library
     applies its own defaults for the rest."""
-    options = _load_options(profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size)
+    options = _load_options(
+        profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size, max_url_bytes
+    )
     # ASCII JSON: a NUL or a lone surrogate in a value travels escaped and is
     # rejected by the library as a bad option value.
     return json.dumps(options).encode("ascii")
@@ -163,6 +171,9 @@ class PathConfiguration(OwnedHandle):
       key).
     - ``result_cache_size``: entries of the per-lookup result cache (the
       library's default when ``None``; ``0`` turns it off).
+    - ``max_url_bytes``: the longest URL or path a lookup takes, in bytes
+      of UTF-8 (default 65536); a longer one raises :class:`ConfigError`
+      with code ``E_LIMIT``.
 
     Failures raise :class:`ConfigError` (a :class:`ValueError`) carrying
     ``code``, ``line``, ``column``, ``rule_index``, ``pattern_index`` and
@@ -201,6 +212,7 @@ class PathConfiguration(OwnedHandle):
         base_url: Optional[str] = None,
         merge: Optional[str] = None,
         result_cache_size: Optional[int] = None,
+        max_url_bytes: Optional[int] = None,
     ) -> "PathConfiguration":
         """Loads the configuration in the file at ``path``.
 
@@ -216,7 +228,9 @@ class PathConfiguration(OwnedHandle):
             ValueError: ``path`` contains a NUL character.
         """
         raw = _c_path(path)
-        options = _options_json(profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size)
+        options = _options_json(
+            profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size, max_url_bytes
+        )
         err = _ffi.ErrorStruct()
         try:
             ptr = _lib.pathconfig_load_file(raw, options, err)
@@ -237,6 +251,7 @@ class PathConfiguration(OwnedHandle):
         base_url: Optional[str] = None,
         merge: Optional[str] = None,
         result_cache_size: Optional[int] = None,
+        max_url_bytes: Optional[int] = None,
     ) -> "PathConfiguration":
         """Loads a configuration from JSON text (``str``) or UTF-8 bytes
         (``bytes``, ``bytearray``, ``memoryview``). The whole buffer is read,
@@ -258,7 +273,9 @@ class PathConfiguration(OwnedHandle):
             data = bytes(text)
         else:
             raise TypeError(f"text must be str or bytes, not {type(text).__name__}")
-        options = _options_json(profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size)
+        options = _options_json(
+            profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size, max_url_bytes
+        )
         err = _ffi.ErrorStruct()
         return cls._wrap(_lib.pathconfig_load_json(data, len(data), options, err))
 

@@ -92,7 +92,8 @@ class DownloadReason(enum.IntEnum):
     TRUNCATED = 5
     """The connection closed before the announced body was complete."""
     HTTP_STATUS = 6
-    """A status other than 200 (or 304 answering a conditional request)."""
+    """A status other than 200 (or 304 answering a conditional request),
+    a redirect not followed among them."""
     NOMEM = 7
     """Memory ran out while receiving."""
 

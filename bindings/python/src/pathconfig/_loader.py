@@ -61,8 +61,13 @@ class Loader(OwnedHandle):
       background thread that refreshes at this interval until :meth:`close`.
     - ``user_agent`` (default ``"libpathconfig/VERSION"``), ``ca_file`` (a
       PEM bundle trusted for HTTPS instead of the system's).
+    - ``follow_redirects_to_other_hosts``: follow a redirect to another host
+      (default ``False``: the download fails with ``DOWNLOAD_HTTP_STATUS``,
+      naming the target). Redirects on the same host are followed, at most
+      5; from https to http never.
     - ``profile``, ``match_query_strings``, ``backend``, ``lenient``,
-      ``base_url``, ``merge``: as for :meth:`PathConfiguration.from_file`,
+      ``base_url``, ``merge``, ``result_cache_size``, ``max_url_bytes``: as
+      for :meth:`PathConfiguration.from_file`,
       applied to every source. (Rules added from code belong to one
       configuration: add them again to each new :attr:`current`.)
     - ``on_change``: a callable taking a :class:`LoaderEvent`, called after
@@ -104,6 +109,7 @@ class Loader(OwnedHandle):
         refresh_interval: Optional[float] = None,
         user_agent: Optional[str] = None,
         ca_file: Optional[StrPath] = None,
+        follow_redirects_to_other_hosts: Optional[bool] = None,
         profile: Optional[str] = None,
         match_query_strings: Optional[bool] = None,
         backend: Optional[str] = None,
@@ -111,6 +117,7 @@ class Loader(OwnedHandle):
         base_url: Optional[str] = None,
         merge: Optional[str] = None,
         result_cache_size: Optional[int] = None,
+        max_url_bytes: Optional[int] = None,
         on_change: Optional[OnChange] = None,
     ) -> None:
         sources_json, kept = _sources_json(sources)
@@ -121,7 +128,10 @@ class Loader(OwnedHandle):
             refresh_interval,
             user_agent,
             ca_file,
-            _load_options(profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size),
+            follow_redirects_to_other_hosts,
+            _load_options(
+                profile, match_query_strings, backend, lenient, base_url, merge, result_cache_size, max_url_bytes
+            ),
         )
         if on_change is not None and not callable(on_change):
             raise TypeError(f"on_change must be callable or None, not {type(on_change).__name__}")

@@ -185,6 +185,7 @@ def _loader_options(
     refresh_interval: Optional[float],
     user_agent: Optional[str],
     ca_file: Optional[StrPath],
+    follow_redirects_to_other_hosts: Optional[bool],
     load_options: Dict[str, Any],
 ) -> bytes:
     options = dict(load_options)
@@ -206,4 +207,11 @@ def _loader_options(
         options["user_agent"] = _utf8(user_agent, "user_agent")
     if ca_file is not None:
         options["ca_file"] = _path_text(ca_file, "ca_file")
+    if follow_redirects_to_other_hosts is not None:
+        if not isinstance(follow_redirects_to_other_hosts, bool):
+            raise TypeError(
+                "follow_redirects_to_other_hosts must be bool or None, "
+                f"not {type(follow_redirects_to_other_hosts).__name__}"
+            )
+        options["follow_redirects_to_other_hosts"] = follow_redirects_to_other_hosts
     return json.dumps(options).encode("ascii")
