@@ -5,6 +5,7 @@
 #   make install PREFIX=/usr/local
 #   make cli         the pathconfig command alone, in out/bin
 #   make test-readme every code block of the READMEs, run as a reader would
+#   make soak SOAK_SECONDS=60
 #   make bench
 #   make fuzz-prefilter FUZZ_SECONDS=600
 
@@ -27,7 +28,7 @@ HEADER_PARTS  := $(wildcard include/pathconfig/*.h)
 VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' include/pathconfig/common.h 2>/dev/null)
 SOVERSION     := 0
 
-.PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench bench-deps fuzz-prefilter fuzz-prefilter-loop clean
+.PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme soak install bench bench-deps fuzz-prefilter fuzz-prefilter-loop clean
 
 all: build
 
@@ -117,6 +118,16 @@ test-readme: lib cli
 	$(PYTHON) Tests/ReadmeTests/readme_test.py --repo $(CURDIR) --lib $(LIBDIR) $(READMES)
 
 test: test-swift test-c test-python test-rust test-readme
+
+## soak: the C soak test alone, for SOAK_SECONDS (default 10): readers
+## resolving through a loader's configuration while it is swapped and
+## invalidated; results whole, memory flat, lookups per second printed
+## (`make test-c` runs it for 3 s)
+SOAK_SECONDS ?= 10
+soak: lib
+	$(MAKE) -C Tests/CTests --no-print-directory $(CURDIR)/Tests/CTests/build/test_soak \
+	    ROOT=$(CURDIR) LIBDIR=$(LIBDIR) INCDIR=$(OUT)/include
+	Tests/CTests/build/test_soak Tests/CTests/build/scratch $(SOAK_SECONDS)
 
 ## bench: the benchmark of issue 12, built in release: libpathconfig (Swift
 ## API, C ABI, Python binding) beside the straightforward loops
