@@ -5,6 +5,8 @@
 #   make install PREFIX=/usr/local
 #   make cli         the pathconfig command alone, in out/bin
 #   make test-readme every code block of the READMEs, run as a reader would
+#   make test-sanitize the C suites and the Swift tests under AddressSanitizer and ThreadSanitizer
+#   make soak SOAK_SECONDS=60
 #   make bench
 #   make fuzz FUZZ_SECONDS=300   every fuzz target for 300 s each (make fuzz-load: one)
 
@@ -28,7 +30,7 @@ VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' i
 SOVERSION     := 0
 
 .PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench bench-deps \
-        fuzz fuzz-build fuzz-short fuzz-prefilter-loop clean
+        fuzz fuzz-build fuzz-short fuzz-prefilter-loop test-sanitize test-sanitize-address test-sanitize-thread soak clean
 
 all: build
 
@@ -119,6 +121,88 @@ test-readme: lib cli
 
 test: test-swift test-c test-python test-rust test-readme fuzz-short
 
+## soak: the C soak test alone, for SOAK_SECONDS (default 10): readers
+## resolving through a loader's configuration while it is swapped and
+## invalidated; results whole, memory flat, lookups per second printed
+## (`make test-c` runs it for 3 s)
+SOAK_SECONDS ?= 10
+soak: lib
+	$(MAKE) -C Tests/CTests --no-print-directory $(CURDIR)/Tests/CTests/build/test_soak \
+	    ROOT=$(CURDIR) LIBDIR=$(LIBDIR) INCDIR=$(OUT)/include
+	Tests/CTests/build/test_soak Tests/CTests/build/scratch $(SOAK_SECONDS)
+
+## test-sanitize: the library built again with AddressSanitizer (its C parts
+## with UndefinedBehaviorSanitizer too: Swift has no UBSan, and traps on
+## overflow and out-of-bounds access in every build) and, separately, with
+## ThreadSanitizer, each in .build-sanitize/; under each, the C suites of
+## `make test-c` (the soak included; not valgrind, symbols or example) built
+## by the toolchain's clang with the matching -fsanitize, and Swift tests: the
+## core's and the command's under AddressSanitizer, the ones that use threads
+## under ThreadSanitizer. ThreadSanitizer learns of the lock handovers
+## Swift's Mutex makes in uninstrumented code from
+## Tests/Sanitizers/tsan_swift_mutex.c (which is why that build links the
+## Swift runtime dynamically); the few reports that remain for want of seeing
+## the Swift runtime, and the leaks of Foundation under the Swift tests, are
+## suppressed one by one in Tests/Sanitizers/tsan.supp and lsan.supp, each
+## entry saying why. Not part of `make test`; README.md says how long it takes.
+SANBUILD    := .build-sanitize
+SWIFT_BIN   := $(dir $(realpath $(shell command -v $(SWIFT) 2>/dev/null)))
+SAN_CC      ?= $(SWIFT_BIN)clang
+SAN_RUNTIME := $(abspath $(SWIFT_BIN)../lib/swift/linux)
+# Per sanitizer: the library's build flags, the C tests' flags and extras, the
+# runtime options (fail on the first report; LeakSanitizer is on with ASan).
+SAN_SWIFTFLAGS_address := -Xswiftc -static-stdlib -Xcc -fsanitize=undefined
+SAN_SWIFTFLAGS_thread  :=
+SAN_CFLAGS_address     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -fuse-ld=lld
+SAN_CFLAGS_thread      := -O1 -g -fsanitize=thread -fuse-ld=lld
+SAN_SOURCES_thread     := ../Sanitizers/tsan_swift_mutex.c
+SAN_LIBS_thread        := -L$(SAN_RUNTIME) -Wl,-rpath,$(SAN_RUNTIME) -ldispatch -lBlocksRuntime
+SAN_UBSAN_ENV   := UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+SAN_ENV_address := ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1 $(SAN_UBSAN_ENV)
+SAN_ENV_thread  := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp
+# The Swift tests. Under AddressSanitizer the core's suites, with the
+# LeakSanitizer suppressions for Foundation that Tests/Sanitizers/lsan.supp
+# explains, then the command's with leak detection off: on a usage error
+# ArgumentParser exits from deep inside parsing, LeakSanitizer reports what it
+# held, and its exit status (1) replaces the command's (2). Under
+# ThreadSanitizer the suites that use threads, with the Mutex annotations
+# preloaded (the C tests link them in).
+SAN_SWIFT_TESTS_address := --filter 'PathConfigurationTests|PathConfigurationCTests'
+SAN_SWIFT_ENV_address   := LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp
+SAN_SWIFT_TESTS_thread  := --filter 'LoaderConcurrencyTests|LoaderHandlerTests|ResolutionTests|LongSubjectTests|RequestRuleTests|HostRuleOwnerTests'
+SAN_SWIFT_ENV_thread    := LD_PRELOAD=$(CURDIR)/$(SANBUILD)/libtsan_swift_mutex.so
+
+# $(call sanitized,SANITIZER): the library, the C suites and the Swift tests under it.
+define sanitized
+	$(SWIFT) build -j $(JOBS) -c release --product pathconfig --scratch-path $(SANBUILD)/$(1) --sanitize=$(1) \
+	    $(SAN_SWIFTFLAGS_$(1)) \
+	    -Xlinker -soname=libpathconfig.so.$(SOVERSION) \
+	    -Xlinker --version-script=$(CURDIR)/packaging/pathconfig.map \
+	    -Xlinker -z -Xlinker nodelete
+	@ln -sf libpathconfig.so $(SANBUILD)/$(1)/release/libpathconfig.so.$(SOVERSION)
+	$(SAN_ENV_$(1)) $(MAKE) -C Tests/CTests --no-print-directory sanitize \
+	    ROOT=$(CURDIR) LIBDIR=$(CURDIR)/$(SANBUILD)/$(1)/release INCDIR=$(CURDIR)/include BUILD=$(CURDIR)/$(SANBUILD)/$(1)/c \
+	    CONFORMANCE=$(CURDIR)/../shared/conformance CC=$(SAN_CC) CFLAGS="$(SAN_CFLAGS_$(1))" \
+	    SANITIZER_SOURCES="$(SAN_SOURCES_$(1))" SANITIZER_LIBS="$(SAN_LIBS_$(1))"
+	$(SWIFT) build -j $(JOBS) --build-tests --sanitize=$(1) --scratch-path $(SANBUILD)/$(1)-tests
+	$(SAN_ENV_$(1)) $(SAN_SWIFT_ENV_$(1)) $(SWIFT) test -j $(JOBS) --skip-build --disable-xctest --sanitize=$(1) \
+	    --scratch-path $(SANBUILD)/$(1)-tests $(SAN_SWIFT_TESTS_$(1))
+endef
+
+test-sanitize: test-sanitize-address test-sanitize-thread
+
+test-sanitize-address: deps
+	$(call sanitized,address)
+	ASAN_OPTIONS=detect_leaks=0:detect_stack_use_after_return=1 $(SAN_UBSAN_ENV) $(SWIFT) test -j $(JOBS) --skip-build --disable-xctest --sanitize=address \
+	    --scratch-path $(SANBUILD)/address-tests --filter pathconfigTests
+
+test-sanitize-thread: deps $(SANBUILD)/libtsan_swift_mutex.so
+	$(call sanitized,thread)
+
+$(SANBUILD)/libtsan_swift_mutex.so: Tests/Sanitizers/tsan_swift_mutex.c
+	@mkdir -p $(SANBUILD)
+	$(SAN_CC) -shared -fPIC -O1 -g -Wall -Wextra -Werror -o $@ $<
+
 ## bench: the benchmark of issue 12, built in release: libpathconfig (Swift
 ## API, C ABI, Python binding) beside the straightforward loops
 ## (NSRegularExpression, PCRE2-JIT), hyperscan and RE2::Set through their
@@ -200,4 +284,4 @@ fuzz-prefilter-loop: deps
 	"$$($(SWIFT) build -c release --show-bin-path)/pathconfig-fuzz-prefilter" $(FUZZ_SECONDS)
 
 clean:
-	rm -rf .build $(LIBBUILD) $(CLIBUILD) $(FUZZBUILD) out Tests/CTests/build bench/c/build $(BENCH_VENV)
+	rm -rf .build $(LIBBUILD) $(CLIBUILD) $(FUZZBUILD) $(SANBUILD) out Tests/CTests/build bench/c/build $(BENCH_VENV)

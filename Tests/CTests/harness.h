@@ -23,7 +23,8 @@ int test_summary(void);
 /* Reads a whole file (NUL-terminated, length in *len); NULL on error. Free with free(). */
 char *test_read_file(const char *path, size_t *len);
 
-/* How many threads this process has (/proc/self/task); -1 when unreadable. */
+/* How many threads this process has (/proc/self/task), leaving out
+ * ThreadSanitizer's own background thread; -1 when unreadable. */
 int test_thread_count(void);
 
 /* The thread count once it is `expected`, or after 2 s (a joined thread

@@ -80,7 +80,7 @@ def test_properties_is_a_read_only_mapping(sample) -> None:  # type: ignore[no-u
 
 def test_number_literals_and_text_survive() -> None:
     doc = (
-        '{"rules": [{"patterns": [""], "properties": {"big": 123456789012345678901234567890, "neg": -5, '
+        '{"rules": [{"patterns": [".*"], "properties": {"big": 123456789012345678901234567890, "neg": -5, '
         '"f": 1.25, "exp": 1e2, "zero": 0.0, "u": "caf\u00e9 \u2603 \U0001F600", "esc": "\\"\\\\\\n\\t"}}]}'
     )
     with PathConfiguration.from_json(doc) as cfg:
@@ -111,7 +111,7 @@ def test_raw_getters_of_each_type(sample) -> None:  # type: ignore[no-untyped-de
                 assert_json_equal(got, kind(value) if fits else None, f"{getter}({key})")
             assert props.get_json(key) == json.dumps(value, separators=(",", ":")), key
             assert props.get_json("missing") is None
-    with PathConfiguration.from_json('{"rules": [{"patterns": [""], "properties": {"f": 1.50, "big": 1e400, "i": 9223372036854775808}}]}') as cfg:
+    with PathConfiguration.from_json('{"rules": [{"patterns": [".*"], "properties": {"f": 1.50, "big": 1e400, "i": 9223372036854775808}}]}') as cfg:
         with cfg.properties("/") as props:
             assert props.get_json("f") == "1.50" and props.get_float("f") == 1.5 and props.get_int("f") is None
             assert props.get_int("i") is None, "does not fit in 64 bits"
