@@ -522,8 +522,10 @@ fn server_failures_keep_the_current_configuration_and_the_cache_bytes() {
     assert_eq!(read(&cache_file), cached, "cache file byte-identical after a timeout");
     bed.server.slow(false);
 
-    // Too large
-    let small = Loader::new(&bed.sources(), &bed.options().max_body_bytes(16)).unwrap();
+    // Too large: a new version longer than the limit, which the cached copy
+    // (v1) fits exactly (a cached copy over the limit is ignored as corrupt).
+    bed.put(&"v3, a version whose name makes its document longer than v1's cache file. ".repeat(4));
+    let small = Loader::new(&bed.sources(), &bed.options().max_body_bytes(cached.len() as u64)).unwrap();
     let small_events = Recorder::on(&small);
     small.load().unwrap();
     assert_eq!(small_events.summary(), "file:applied cache:applied server:failed");
@@ -533,6 +535,7 @@ fn server_failures_keep_the_current_configuration_and_the_cache_bytes() {
 
     // The configuration held all along is intact, and the loader recovers.
     assert_eq!(version_of(&held), "v1");
+    bed.put("v3");
     loader.refresh().expect("refresh");
     assert_eq!(current_version(&loader), "v3");
     assert!(contains(&read(&cache_file), "\"v3\""));
