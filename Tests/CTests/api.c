@@ -40,11 +40,6 @@ static int is_clear(const pathconfig_error *err)
 }
 
 /* The last error's code, for one-line checks. */
-static int last_code(void)
-{
-    return pathconfig_last_error()->code;
-}
-
 /* Parses JSON text (NULL stays NULL). */
 static cJSON *parse(const char *text)
 {
@@ -116,7 +111,7 @@ static int expect_load_error(const char *what, const char *json, const char *opt
           "last error differs from err");
     /* The same failure with err NULL still reaches the last error. */
     cfg = LOAD(json, options, NULL);
-    CHECK(cfg == NULL && last_code() == code, "with err NULL: last code %d", last_code());
+    CHECK(cfg == NULL && test_last_code() == code, "with err NULL: last code %d", test_last_code());
     pathconfig_release(cfg);
     return err.code == code;
 }
@@ -193,7 +188,7 @@ static void test_load_errors(void)
         dirty(&err);
         CHECK(pathconfig_load_json("{}", (size_t)-1, NULL, &err) == NULL && err.code == PATHCONFIG_E_ARGUMENT,
               "len SIZE_MAX: %d", err.code);
-        CHECK(pathconfig_load_json(NULL, 0, NULL, NULL) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "err NULL");
+        CHECK(pathconfig_load_json(NULL, 0, NULL, NULL) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "err NULL");
         dirty(&err);
         CHECK(pathconfig_load_file(NULL, NULL, &err) == NULL && err.code == PATHCONFIG_E_ARGUMENT, "path NULL: %d", err.code);
         dirty(&err);
@@ -266,7 +261,7 @@ static void test_load_success(const char *scratch_dir)
     dirty(&err);
     cfg = LOAD(doc, NULL, &err);
     CHECK(cfg != NULL && is_clear(&err), "trailing commas: %s", err.message);
-    CHECK(last_code() == PATHCONFIG_OK, "last error cleared");
+    CHECK(test_last_code() == PATHCONFIG_OK, "last error cleared");
     CHECK(pathconfig_profile(cfg) != NULL && strcmp(pathconfig_profile(cfg), "hotwire-ios") == 0, "default profile");
     CHECK(pathconfig_rule_count(cfg) == 4 && pathconfig_document_rule_count(cfg) == 1, "rule counts %zu %zu",
           pathconfig_rule_count(cfg), pathconfig_document_rule_count(cfg));
@@ -331,32 +326,32 @@ static void test_null_arguments(void)
     test_set_context("NULL arguments");
     if (!CHECK(cfg != NULL && res != NULL, "setup")) return;
 
-    CHECK(pathconfig_retain(NULL) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "retain");
+    CHECK(pathconfig_retain(NULL) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "retain");
     pathconfig_release(NULL);
     pathconfig_result_free(NULL);
     pathconfig_free_string(NULL);
-    CHECK(last_code() == PATHCONFIG_E_ARGUMENT, "destructors leave the last error alone");
+    CHECK(test_last_code() == PATHCONFIG_E_ARGUMENT, "destructors leave the last error alone");
 
-    CHECK(pathconfig_properties(NULL, "/") == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "properties cfg");
-    CHECK(pathconfig_properties(cfg, NULL) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "properties url");
+    CHECK(pathconfig_properties(NULL, "/") == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "properties cfg");
+    CHECK(pathconfig_properties(cfg, NULL) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "properties url");
     dirty(&err);
     CHECK(pathconfig_resolve(NULL, "/", &err) == NULL && err.code == PATHCONFIG_E_ARGUMENT, "resolve cfg");
     dirty(&err);
     CHECK(pathconfig_resolve(cfg, NULL, &err) == NULL && err.code == PATHCONFIG_E_ARGUMENT, "resolve url");
-    CHECK(pathconfig_resolve(cfg, NULL, NULL) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "resolve err NULL");
-    CHECK(pathconfig_explain(NULL, "/") == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "explain cfg");
-    CHECK(pathconfig_explain(cfg, NULL) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "explain url");
-    CHECK(pathconfig_matched_string(NULL, "/") == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "matched cfg");
-    CHECK(pathconfig_matched_string(cfg, NULL) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "matched url");
-    CHECK(pathconfig_settings(NULL) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "settings");
-    CHECK(pathconfig_warnings(NULL) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "warnings");
-    CHECK(pathconfig_rule_count(NULL) == 0 && last_code() == PATHCONFIG_E_ARGUMENT, "rule_count");
-    CHECK(pathconfig_document_rule_count(NULL) == 0 && last_code() == PATHCONFIG_E_ARGUMENT, "document_rule_count");
-    CHECK(pathconfig_profile(NULL) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "profile");
+    CHECK(pathconfig_resolve(cfg, NULL, NULL) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "resolve err NULL");
+    CHECK(pathconfig_explain(NULL, "/") == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "explain cfg");
+    CHECK(pathconfig_explain(cfg, NULL) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "explain url");
+    CHECK(pathconfig_matched_string(NULL, "/") == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "matched cfg");
+    CHECK(pathconfig_matched_string(cfg, NULL) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "matched url");
+    CHECK(pathconfig_settings(NULL) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "settings");
+    CHECK(pathconfig_warnings(NULL) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "warnings");
+    CHECK(pathconfig_rule_count(NULL) == 0 && test_last_code() == PATHCONFIG_E_ARGUMENT, "rule_count");
+    CHECK(pathconfig_document_rule_count(NULL) == 0 && test_last_code() == PATHCONFIG_E_ARGUMENT, "document_rule_count");
+    CHECK(pathconfig_profile(NULL) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "profile");
 
-    CHECK(pathconfig_result_json(NULL) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "result_json");
-    CHECK(pathconfig_result_count(NULL) == 0 && last_code() == PATHCONFIG_E_ARGUMENT, "result_count");
-    CHECK(pathconfig_result_key(NULL, 0) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "result_key");
+    CHECK(pathconfig_result_json(NULL) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "result_json");
+    CHECK(pathconfig_result_count(NULL) == 0 && test_last_code() == PATHCONFIG_E_ARGUMENT, "result_count");
+    CHECK(pathconfig_result_key(NULL, 0) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "result_key");
     CHECK(pathconfig_result_get_string(NULL, "a", &s) == -PATHCONFIG_E_ARGUMENT && s == NULL, "get_string res");
     s = "unset";
     CHECK(pathconfig_result_get_string(res, NULL, &s) == -PATHCONFIG_E_ARGUMENT && s == NULL, "get_string key");
@@ -369,16 +364,16 @@ static void test_null_arguments(void)
     s = "unset";
     CHECK(pathconfig_result_get_json(NULL, "a", &s) == -PATHCONFIG_E_ARGUMENT && s == NULL, "get_json res");
     CHECK(pathconfig_result_get_json(res, NULL, NULL) == -PATHCONFIG_E_ARGUMENT, "get_json key");
-    CHECK(last_code() == PATHCONFIG_E_ARGUMENT, "getter failures set the last error");
-    CHECK(pathconfig_result_typed_string(NULL, "context") == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "typed_string res");
-    CHECK(pathconfig_result_typed_string(res, NULL) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "typed_string key");
+    CHECK(test_last_code() == PATHCONFIG_E_ARGUMENT, "getter failures set the last error");
+    CHECK(pathconfig_result_typed_string(NULL, "context") == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "typed_string res");
+    CHECK(pathconfig_result_typed_string(res, NULL) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "typed_string key");
     CHECK(pathconfig_result_typed_bool(NULL, "animated") == -PATHCONFIG_E_ARGUMENT, "typed_bool res");
     CHECK(pathconfig_result_typed_bool(res, NULL) == -PATHCONFIG_E_ARGUMENT, "typed_bool key");
     CHECK(pathconfig_result_context(NULL) == NULL && pathconfig_result_presentation(NULL) == NULL &&
               pathconfig_result_modal_style(NULL) == NULL && pathconfig_result_query_string_presentation(NULL) == NULL &&
               pathconfig_result_view_controller(NULL) == NULL && pathconfig_result_title(NULL) == NULL &&
               pathconfig_result_uri(NULL) == NULL && pathconfig_result_fallback_uri(NULL) == NULL &&
-              last_code() == PATHCONFIG_E_ARGUMENT,
+              test_last_code() == PATHCONFIG_E_ARGUMENT,
           "typed string conveniences");
     CHECK(pathconfig_result_pull_to_refresh_enabled(NULL) == -PATHCONFIG_E_ARGUMENT &&
               pathconfig_result_modal_dismiss_gesture_enabled(NULL) == -PATHCONFIG_E_ARGUMENT &&
@@ -387,8 +382,8 @@ static void test_null_arguments(void)
           "typed bool conveniences");
 
     /* A success clears what a failure left. */
-    CHECK(pathconfig_result_count(res) == 0 && last_code() == PATHCONFIG_OK, "cleared by a success");
-    CHECK(pathconfig_result_retain(NULL) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "retain NULL");
+    CHECK(pathconfig_result_count(res) == 0 && test_last_code() == PATHCONFIG_OK, "cleared by a success");
+    CHECK(pathconfig_result_retain(NULL) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "retain NULL");
 
     pathconfig_result_free(res);
     pathconfig_release(cfg);
@@ -410,7 +405,7 @@ static void test_shared_results(void)
     if (!CHECK(a != NULL && b != NULL && c != NULL, "resolve")) return;
     CHECK(a == b, "the same rules give the same result, the lookup cache off");
     CHECK(a != c, "other rules give another result");
-    CHECK(pathconfig_result_retain(a) == a && last_code() == PATHCONFIG_OK, "retain returns its argument");
+    CHECK(pathconfig_result_retain(a) == a && test_last_code() == PATHCONFIG_OK, "retain returns its argument");
     json = pathconfig_result_json(a);
     pathconfig_result_free(a);
     pathconfig_result_free(b);
@@ -437,11 +432,11 @@ static void test_invalid_utf8_arguments(void)
         CHECK(pathconfig_resolve(cfg, bad[i], &err) == NULL && err.code == PATHCONFIG_E_ARGUMENT &&
                   strstr(err.message, "UTF-8") != NULL,
               "resolve bad[%zu]: %d %s", i, err.code, err.message);
-        CHECK(pathconfig_properties(cfg, bad[i]) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "properties bad[%zu]", i);
-        CHECK(pathconfig_explain(cfg, bad[i]) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "explain bad[%zu]", i);
-        CHECK(pathconfig_matched_string(cfg, bad[i]) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "matched bad[%zu]", i);
+        CHECK(pathconfig_properties(cfg, bad[i]) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "properties bad[%zu]", i);
+        CHECK(pathconfig_explain(cfg, bad[i]) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "explain bad[%zu]", i);
+        CHECK(pathconfig_matched_string(cfg, bad[i]) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "matched bad[%zu]", i);
         CHECK(pathconfig_result_get_string(res, bad[i], &s) == -PATHCONFIG_E_ARGUMENT && s == NULL, "get_string bad[%zu]", i);
-        CHECK(pathconfig_result_typed_string(res, bad[i]) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "typed bad[%zu]", i);
+        CHECK(pathconfig_result_typed_string(res, bad[i]) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "typed bad[%zu]", i);
     }
     /* Valid non-ASCII is fine. */
     {
@@ -475,12 +470,12 @@ static void test_raw_getters(void)
     CHECK(pathconfig_result_get_string(res, "s", &s) == PATHCONFIG_FOUND && strcmp(s, "text") == 0, "string");
     CHECK(pathconfig_result_get_string(res, "s", &s2) == PATHCONFIG_FOUND && s2 == s, "same pointer twice");
     CHECK(pathconfig_result_get_string(res, "u", &s) == PATHCONFIG_FOUND && strcmp(s, "caf\xc3\xa9") == 0, "unicode");
-    CHECK(pathconfig_result_get_string(res, "t", &s) == -PATHCONFIG_E_TYPE && s == NULL && last_code() == PATHCONFIG_E_TYPE,
+    CHECK(pathconfig_result_get_string(res, "t", &s) == -PATHCONFIG_E_TYPE && s == NULL && test_last_code() == PATHCONFIG_E_TYPE,
           "bool as string");
     CHECK(strstr(pathconfig_last_error()->message, "\"t\"") != NULL, "message names the key: %s", pathconfig_last_error()->message);
     CHECK(pathconfig_result_get_string(res, "n", &s) == -PATHCONFIG_E_TYPE && s == NULL, "null as string");
     CHECK(pathconfig_result_get_string(res, "missing", &s) == PATHCONFIG_NOT_FOUND && s == NULL &&
-              last_code() == PATHCONFIG_OK,
+              test_last_code() == PATHCONFIG_OK,
           "missing string");
     CHECK(pathconfig_result_get_string(res, "s", NULL) == PATHCONFIG_FOUND, "out NULL");
 
@@ -503,7 +498,7 @@ static void test_raw_getters(void)
               "bool: %zu", len);
         len = 99;
         CHECK(pathconfig_result_get_string_len(res, "missing", &s, &len) == PATHCONFIG_NOT_FOUND && s == NULL && len == 0 &&
-                  last_code() == PATHCONFIG_OK,
+                  test_last_code() == PATHCONFIG_OK,
               "missing");
         len = 99;
         CHECK(pathconfig_result_get_string_len(NULL, "s", &s, &len) == -PATHCONFIG_E_ARGUMENT && s == NULL && len == 0,
@@ -546,8 +541,8 @@ static void test_raw_getters(void)
         CHECK(count == 13, "count %zu", count);
         for (k = 0; k < count && k < 13; k++)
             CHECK(strcmp(pathconfig_result_key(res, k), keys[k]) == 0, "key %zu = %s", k, pathconfig_result_key(res, k));
-        CHECK(pathconfig_result_key(res, count) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "key out of range");
-        CHECK(pathconfig_result_key(res, (size_t)-1) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "key SIZE_MAX");
+        CHECK(pathconfig_result_key(res, count) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "key out of range");
+        CHECK(pathconfig_result_key(res, (size_t)-1) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "key SIZE_MAX");
         CHECK(pathconfig_result_key(res, 0) == pathconfig_result_key(res, 0), "stable key pointer");
     }
     {
@@ -617,8 +612,8 @@ static void test_typed_getters(void)
     CHECK(strcmp(pathconfig_result_query_string_presentation(res), "default") == 0, "default qsp");
     CHECK(strcmp(pathconfig_result_view_controller(res), "web") == 0, "default view_controller (iOS)");
     s = pathconfig_result_title(res);
-    CHECK(s == NULL && last_code() == PATHCONFIG_OK, "no title: NULL without error");
-    CHECK(pathconfig_result_typed_string(res, "title") == NULL && last_code() == PATHCONFIG_OK, "typed_string title");
+    CHECK(s == NULL && test_last_code() == PATHCONFIG_OK, "no title: NULL without error");
+    CHECK(pathconfig_result_typed_string(res, "title") == NULL && test_last_code() == PATHCONFIG_OK, "typed_string title");
     CHECK(pathconfig_result_pull_to_refresh_enabled(res) == 1, "default pull_to_refresh (iOS)");
     CHECK(pathconfig_result_modal_dismiss_gesture_enabled(res) == 1, "default modal_dismiss_gesture");
     CHECK(pathconfig_result_animated(res) == 1, "default animated");
@@ -645,7 +640,7 @@ static void test_typed_getters(void)
     CHECK(s != NULL && strcmp(s, "12") == 0, "number title on Android: %s", s ? s : "(null)");
     pathconfig_result_free(res);
     res = pathconfig_resolve(android, "https://example.com/nothing", NULL);
-    CHECK(pathconfig_result_view_controller(res) == NULL && last_code() == PATHCONFIG_OK, "no view_controller on Android");
+    CHECK(pathconfig_result_view_controller(res) == NULL && test_last_code() == PATHCONFIG_OK, "no view_controller on Android");
     CHECK(pathconfig_result_pull_to_refresh_enabled(res) == 0, "default pull_to_refresh (Android)");
     pathconfig_result_free(res);
 
@@ -658,9 +653,9 @@ static void test_typed_getters(void)
 
     /* Kind and name errors. */
     res = pathconfig_resolve(ios, "/modal", NULL);
-    CHECK(pathconfig_result_typed_string(res, "animated") == NULL && last_code() == PATHCONFIG_E_TYPE, "bool key as string");
+    CHECK(pathconfig_result_typed_string(res, "animated") == NULL && test_last_code() == PATHCONFIG_E_TYPE, "bool key as string");
     CHECK(pathconfig_result_typed_bool(res, "context") == -PATHCONFIG_E_TYPE, "enum key as bool");
-    CHECK(pathconfig_result_typed_string(res, "colour") == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "unknown key");
+    CHECK(pathconfig_result_typed_string(res, "colour") == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "unknown key");
     CHECK(strstr(pathconfig_last_error()->message, "colour") != NULL, "message names the key");
     CHECK(pathconfig_result_typed_bool(res, "colour") == -PATHCONFIG_E_ARGUMENT, "unknown bool key");
     CHECK(pathconfig_result_typed_bool(res, "modal_dismiss_gesture_enabled") == 0, "typed_bool by name");
@@ -681,7 +676,7 @@ static void test_ownership(void)
     test_set_context("retain/release");
     if (!CHECK(cfg != NULL, "setup")) return;
     again = pathconfig_retain(cfg);
-    CHECK(again == cfg && last_code() == PATHCONFIG_OK, "retain returns its argument");
+    CHECK(again == cfg && test_last_code() == PATHCONFIG_OK, "retain returns its argument");
     pathconfig_release(cfg);
     /* Still alive through the second reference. */
     res = pathconfig_resolve(again, "/x", &err);
@@ -885,8 +880,8 @@ static void test_url_limit(void)
     CHECK(res == NULL && err.code == PATHCONFIG_E_LIMIT, "resolve over the limit: %d %s", err.code, err.message);
     CHECK(strcmp(err.message, "the URL is 65537 bytes, more than the limit of 65536 (max_url_bytes)") == 0, "message: %s", err.message);
     CHECK(err.rule_index == -1, "no rule: %d", err.rule_index);
-    CHECK(pathconfig_properties(cfg, url) == NULL && last_code() == PATHCONFIG_E_LIMIT, "properties over the limit");
-    CHECK(pathconfig_explain(cfg, url) == NULL && last_code() == PATHCONFIG_E_LIMIT, "explain over the limit");
+    CHECK(pathconfig_properties(cfg, url) == NULL && test_last_code() == PATHCONFIG_E_LIMIT, "properties over the limit");
+    CHECK(pathconfig_explain(cfg, url) == NULL && test_last_code() == PATHCONFIG_E_LIMIT, "explain over the limit");
     dirty(&err);
     CHECK(pathconfig_resolve_request(cfg, url, "POST", &err) == NULL && err.code == PATHCONFIG_E_LIMIT, "resolve_request: %d", err.code);
     free(url);
@@ -898,7 +893,7 @@ static void test_url_limit(void)
     text = pathconfig_properties(small, "/abc");
     CHECK(text != NULL && strcmp(text, "{}") == 0, "4 bytes");
     pathconfig_free_string(text);
-    CHECK(pathconfig_properties(small, "/abcd") == NULL && last_code() == PATHCONFIG_E_LIMIT, "5 bytes");
+    CHECK(pathconfig_properties(small, "/abcd") == NULL && test_last_code() == PATHCONFIG_E_LIMIT, "5 bytes");
     pathconfig_release(small);
     expect_load_error("max_url_bytes 0", "{\"rules\": []}", "{\"max_url_bytes\": 0}", PATHCONFIG_E_OPTIONS, 0, 0, -1, -1);
 }

@@ -20,19 +20,9 @@ STATIC_CHECK(warning_rule, offsetof(pathconfig_warning, rule_index) == 16);
 STATIC_CHECK(warning_pattern, offsetof(pathconfig_warning, pattern_index) == 20);
 STATIC_CHECK(warning_message, offsetof(pathconfig_warning, message) == 24);
 
-static int last_code(void)
-{
-    return pathconfig_last_error()->code;
-}
-
 static int same(const char *a, const char *b)
 {
     return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
-static const char *show(const char *s)
-{
-    return s ? s : "(null)";
 }
 
 /* Profiles: each listed name loads and is reported back; 0 is the default. */
@@ -46,9 +36,9 @@ static void test_profiles(void)
     for (i = 0; i < n; i++) {
         const char *name = pathconfig_profile_name(i), *platform = pathconfig_profile_platform(i);
         char options[128];
-        if (!CHECK(name != NULL && last_code() == 0, "profile %zu has a name", i)) continue;
+        if (!CHECK(name != NULL && test_last_code() == 0, "profile %zu has a name", i)) continue;
         CHECK(platform != NULL && (strcmp(platform, "ios") == 0 || strcmp(platform, "android") == 0),
-              "%s: platform %s", name, show(platform));
+              "%s: platform %s", name, test_show(platform));
         CHECK(pathconfig_profile_name(i) == name, "%s: static (the same pointer each time)", name);
         snprintf(options, sizeof options, "{\"profile\": \"%s\"}", name);
         cfg = LOAD("{\"rules\": []}", options, NULL);
@@ -58,10 +48,10 @@ static void test_profiles(void)
     cfg = LOAD("{\"rules\": []}", NULL, NULL);
     CHECK(cfg != NULL && strcmp(pathconfig_profile(cfg), pathconfig_profile_name(0)) == 0, "profile 0 is the default");
     pathconfig_release(cfg);
-    CHECK(pathconfig_profile_name(n) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "name past the end");
+    CHECK(pathconfig_profile_name(n) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "name past the end");
     CHECK(strstr(pathconfig_last_error()->message, "out of range") != NULL, "says why: %s", pathconfig_last_error()->message);
-    CHECK(pathconfig_profile_platform(n) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "platform past the end");
-    CHECK(pathconfig_profile_name((size_t)-1) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "SIZE_MAX");
+    CHECK(pathconfig_profile_platform(n) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "platform past the end");
+    CHECK(pathconfig_profile_name((size_t)-1) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "SIZE_MAX");
 }
 
 /* Backends: each listed one loads; 0 is the default; "foundation" is not built in. */
@@ -76,7 +66,7 @@ static void test_backends(void)
         const char *name = pathconfig_backend_name(i);
         char options[128];
         pathconfig *cfg;
-        if (!CHECK(name != NULL && last_code() == 0, "backend %zu has a name", i)) continue;
+        if (!CHECK(name != NULL && test_last_code() == 0, "backend %zu has a name", i)) continue;
         CHECK(strcmp(name, "foundation") != 0, "the Foundation engine is never built in");
         snprintf(options, sizeof options, "{\"backend\": \"%s\"}", name);
         cfg = LOAD("{\"rules\": [{\"patterns\": [\"^/a\"], \"properties\": {\"k\": 1}}]}", options, &err);
@@ -89,7 +79,7 @@ static void test_backends(void)
         pathconfig_release(cfg);
     }
     CHECK(strcmp(pathconfig_backend_name(0), "pcre2") == 0, "pcre2 is the default");
-    CHECK(pathconfig_backend_name(n) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "past the end");
+    CHECK(pathconfig_backend_name(n) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "past the end");
     CHECK(LOAD("{\"rules\": []}", "{\"backend\": \"foundation\"}", &err) == NULL && err.code == PATHCONFIG_E_BACKEND,
           "a backend not built in: %s", err.message);
 }
@@ -113,8 +103,8 @@ static void check_key(size_t key, const char *profile)
         int def = pathconfig_typed_key_default_bool(key, profile);
         CHECK(def == 0 || def == 1, "%s %s: default %d", profile, name, def);
         CHECK(pathconfig_result_typed_bool(res, name) == def, "%s %s: the result gives the default", profile, name);
-        CHECK(values == 0 && last_code() == 0, "%s %s: no values", profile, name);
-        CHECK(pathconfig_typed_key_default_string(key, profile) == NULL && last_code() == PATHCONFIG_E_TYPE,
+        CHECK(values == 0 && test_last_code() == 0, "%s %s: no values", profile, name);
+        CHECK(pathconfig_typed_key_default_string(key, profile) == NULL && test_last_code() == PATHCONFIG_E_TYPE,
               "%s: default_string of a bool key", name);
         pathconfig_result_free(res);
         pathconfig_release(cfg);
@@ -125,17 +115,17 @@ static void check_key(size_t key, const char *profile)
         CHECK(pathconfig_result_typed_bool(res, name) == !def, "%s %s: the other value reads back", profile, name);
     } else {
         const char *def = pathconfig_typed_key_default_string(key, profile);
-        int def_code = last_code();
+        int def_code = test_last_code();
         CHECK(kind == PATHCONFIG_TYPED_STRING || kind == PATHCONFIG_TYPED_ENUM, "%s: kind %d", name, kind);
         CHECK(def_code == 0, "%s %s: default without error", profile, name);
         CHECK(same(pathconfig_result_typed_string(res, name), def), "%s %s: the result gives the default %s", profile,
-              name, show(def));
+              name, test_show(def));
         CHECK(pathconfig_typed_key_default_bool(key, profile) == -PATHCONFIG_E_TYPE, "%s: default_bool of a string key", name);
         CHECK((kind == PATHCONFIG_TYPED_ENUM) == (values > 0), "%s %s: values only for an enum (%zu)", profile, name, values);
         if (kind == PATHCONFIG_TYPED_ENUM) {
             int listed = 0;
             for (j = 0; j < values; j++) listed |= same(pathconfig_typed_key_value(key, profile, j), def);
-            CHECK(def != NULL && listed, "%s %s: the default %s is an allowed value", profile, name, show(def));
+            CHECK(def != NULL && listed, "%s %s: the default %s is an allowed value", profile, name, test_show(def));
         }
         pathconfig_result_free(res);
         pathconfig_release(cfg);
@@ -149,7 +139,7 @@ static void check_key(size_t key, const char *profile)
             pathconfig_result_free(res);
             pathconfig_release(cfg);
         }
-        CHECK(pathconfig_typed_key_value(key, profile, values) == NULL && last_code() == PATHCONFIG_E_ARGUMENT,
+        CHECK(pathconfig_typed_key_value(key, profile, values) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT,
               "%s %s: value past the end", profile, name);
         cfg = NULL;
         res = NULL;
@@ -168,19 +158,19 @@ static void test_typed_keys(void)
     CHECK(n >= 1, "typed key count %zu", n);
     for (i = 0; i < n; i++) {
         const char *name = pathconfig_typed_key_name(i);
-        if (!CHECK(name != NULL && last_code() == 0, "key %zu has a name", i)) continue;
+        if (!CHECK(name != NULL && test_last_code() == 0, "key %zu has a name", i)) continue;
         CHECK(pathconfig_typed_key_kind(i) > 0, "%s has a kind", name);
         for (p = 0; p < pathconfig_profile_count(); p++) check_key(i, pathconfig_profile_name(p));
     }
-    CHECK(pathconfig_typed_key_name(n) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "name past the end");
+    CHECK(pathconfig_typed_key_name(n) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "name past the end");
     CHECK(pathconfig_typed_key_kind(n) == -PATHCONFIG_E_ARGUMENT, "kind past the end");
-    CHECK(pathconfig_typed_key_value_count(n, "hotwire-ios") == 0 && last_code() == PATHCONFIG_E_ARGUMENT, "count past the end");
+    CHECK(pathconfig_typed_key_value_count(n, "hotwire-ios") == 0 && test_last_code() == PATHCONFIG_E_ARGUMENT, "count past the end");
     CHECK(pathconfig_typed_key_default_bool(n, "hotwire-ios") == -PATHCONFIG_E_ARGUMENT, "default past the end");
-    CHECK(pathconfig_typed_key_value_count(0, NULL) == 0 && last_code() == PATHCONFIG_E_ARGUMENT, "NULL profile");
-    CHECK(pathconfig_typed_key_default_string(0, "ios") == NULL && last_code() == PATHCONFIG_E_ARGUMENT,
+    CHECK(pathconfig_typed_key_value_count(0, NULL) == 0 && test_last_code() == PATHCONFIG_E_ARGUMENT, "NULL profile");
+    CHECK(pathconfig_typed_key_default_string(0, "ios") == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT,
           "a platform is not a profile");
     CHECK(strstr(pathconfig_last_error()->message, "unknown profile") != NULL, "says why: %s", pathconfig_last_error()->message);
-    CHECK(pathconfig_typed_key_value(0, "hotwire-ios\xff", 0) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "not UTF-8");
+    CHECK(pathconfig_typed_key_value(0, "hotwire-ios\xff", 0) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "not UTF-8");
     pathconfig_result_free(res);
     pathconfig_release(cfg);
 }
@@ -211,7 +201,7 @@ static void test_warning_structs(void)
         const char *message;
         memset(&w, 0x5A, sizeof w);
         w.version = PATHCONFIG_WARNING_VERSION;
-        if (!CHECK(pathconfig_warning_get(cfg, i, &w) == 0 && last_code() == 0, "get %zu", i)) continue;
+        if (!CHECK(pathconfig_warning_get(cfg, i, &w) == 0 && test_last_code() == 0, "get %zu", i)) continue;
         CHECK(w.version == PATHCONFIG_WARNING_VERSION, "version %d", w.version);
         CHECK(same(pathconfig_warning_kind_name(w.kind), cJSON_GetObjectItem(item, "kind")->valuestring), "%zu: kind %d", i, w.kind);
         CHECK(strcmp(w.message, cJSON_GetObjectItem(item, "message")->valuestring) == 0, "%zu: message %s", i, w.message);
@@ -232,7 +222,7 @@ static void test_warning_structs(void)
     CHECK(same(pathconfig_warning_kind_name(PATHCONFIG_WARNING_IGNORED_SETTINGS), "ignored-settings"), "IGNORED_SETTINGS");
     CHECK(same(pathconfig_warning_kind_name(PATHCONFIG_WARNING_NOT_PORTABLE), "not-portable"), "NOT_PORTABLE");
     for (k = 1; pathconfig_warning_kind_name(k) != NULL; k++) kinds |= 1 << k;
-    CHECK(last_code() == PATHCONFIG_E_ARGUMENT && k > 1, "the list ends with NULL and PATHCONFIG_E_ARGUMENT");
+    CHECK(test_last_code() == PATHCONFIG_E_ARGUMENT && k > 1, "the list ends with NULL and PATHCONFIG_E_ARGUMENT");
     CHECK(seen == kinds, "the document produced every kind the library lists (%#x of %#x)", seen, kinds);
     CHECK(pathconfig_warning_kind_name(0) == NULL && pathconfig_warning_kind_name(-1) == NULL, "no kind 0 or below");
 
@@ -243,7 +233,7 @@ static void test_warning_structs(void)
     CHECK(pathconfig_warning_get(cfg, n, &w) == -PATHCONFIG_E_ARGUMENT && w.kind == 0x5A5A5A5A, "past the end: untouched");
     CHECK(pathconfig_warning_get(cfg, 0, NULL) == -PATHCONFIG_E_ARGUMENT, "out NULL");
     CHECK(pathconfig_warning_get(NULL, 0, &w) == -PATHCONFIG_E_ARGUMENT, "cfg NULL");
-    CHECK(pathconfig_warning_count(NULL) == 0 && last_code() == PATHCONFIG_E_ARGUMENT, "count of NULL");
+    CHECK(pathconfig_warning_count(NULL) == 0 && test_last_code() == PATHCONFIG_E_ARGUMENT, "count of NULL");
     cJSON_Delete(json);
     pathconfig_free_string(text);
 
@@ -256,7 +246,7 @@ static void test_warning_structs(void)
         pathconfig_release(other);
     }
     cfg = LOAD("{\"rules\": []}", NULL, NULL);
-    CHECK(pathconfig_warning_count(cfg) == 0 && last_code() == 0, "no warnings: 0, no error");
+    CHECK(pathconfig_warning_count(cfg) == 0 && test_last_code() == 0, "no warnings: 0, no error");
     CHECK(pathconfig_warning_get(cfg, 0, &w) == -PATHCONFIG_E_ARGUMENT, "nothing to get");
     pathconfig_release(cfg);
 }

@@ -2,6 +2,8 @@
 
 #include "harness.h"
 
+#include <pathconfig.h>
+
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -146,4 +148,14 @@ int test_thread_count_reaching(int expected)
         n = test_thread_count();
     }
     return n;
+}
+
+int test_last_code(void)
+{
+    return pathconfig_last_error()->code;
+}
+
+const char *test_show(const char *s)
+{
+    return s ? s : "(null)";
 }

@@ -20,6 +20,12 @@ void test_set_context(const char *fmt, ...);
 /* Prints "N passed, M failed"; returns the exit status (0 when none failed). */
 int test_summary(void);
 
+/* The code of the calling thread's last pathconfig error (pathconfig_last_error). */
+int test_last_code(void);
+
+/* s, or "(null)" where s is NULL: for printing a string a call may not return. */
+const char *test_show(const char *s);
+
 /* Reads a whole file (NUL-terminated, length in *len); NULL on error. Free with free(). */
 char *test_read_file(const char *path, size_t *len);
 

@@ -12,16 +12,6 @@
 
 static const char api_options[] = "{\"profile\": \"siesta\", \"base_url\": \"https://api.example.com\", \"merge\": \"deep\"}";
 
-static int last_code(void)
-{
-    return pathconfig_last_error()->code;
-}
-
-static const char *show(const char *s)
-{
-    return s ? s : "(null)";
-}
-
 /* ---- Failures ---- */
 
 /* A callback that fails while `fail` is set, saying `message` first (or
@@ -68,14 +58,14 @@ static void check_failing_rule(pathconfig *cfg, int index, struct flaky *f, cons
     CHECK(res == NULL && err.code == PATHCONFIG_E_CALLBACK && err.rule_index == index, "code %d, rule %d (expected %d): %s",
           err.code, err.rule_index, index, err.message);
     CHECK(strstr(err.message, "token store locked") != NULL, "the message quotes the callback's: %s", err.message);
-    CHECK(last_code() == PATHCONFIG_E_CALLBACK && strcmp(pathconfig_last_error()->message, err.message) == 0 &&
+    CHECK(test_last_code() == PATHCONFIG_E_CALLBACK && strcmp(pathconfig_last_error()->message, err.message) == 0 &&
               pathconfig_last_error()->rule_index == index,
           "the last error says the same");
     CHECK(pathconfig_resolve_request(cfg, "/a", NULL, &err) == NULL && err.code == PATHCONFIG_E_CALLBACK && f->calls == calls + 2,
           "not memoised: the callback ran again (%d runs)", f->calls - calls);
     CHECK(pathconfig_resolve(cfg, "/a", &err) == NULL && err.code == PATHCONFIG_E_CALLBACK, "pathconfig_resolve fails too");
     text = pathconfig_properties(cfg, "/a");
-    CHECK(text == NULL && last_code() == PATHCONFIG_E_CALLBACK, "pathconfig_properties fails too");
+    CHECK(text == NULL && test_last_code() == PATHCONFIG_E_CALLBACK, "pathconfig_properties fails too");
     pathconfig_free_string(text);
     text = pathconfig_explain_request(cfg, "/a", "GET", &err);
     CHECK(text == NULL && err.code == PATHCONFIG_E_CALLBACK && err.rule_index == index, "explain fails too: %d", err.code);
@@ -88,7 +78,7 @@ static void check_failing_rule(pathconfig *cfg, int index, struct flaky *f, cons
     f->fail = 0;
     calls = f->calls;
     res = pathconfig_resolve_request(cfg, "/a", "GET", &err);
-    CHECK(res != NULL && err.code == PATHCONFIG_OK && err.rule_index == -1 && last_code() == PATHCONFIG_OK,
+    CHECK(res != NULL && err.code == PATHCONFIG_OK && err.rule_index == -1 && test_last_code() == PATHCONFIG_OK,
           "succeeds once the callback does: %s", err.message);
     CHECK(res != NULL && strcmp(pathconfig_result_json(res), "{\"file\":1,\"code\":1}") == 0, "properties %s",
           res ? pathconfig_result_json(res) : "(null)");
@@ -213,16 +203,16 @@ static int nest(void *context, pathconfig_request *request)
     char url[128];
     int rc;
 
-    snprintf(url, sizeof url, "%s", show(url_before));
+    snprintf(url, sizeof url, "%s", test_show(url_before));
     r->nested_ok = inner != NULL;
     if (inner == NULL) return -1;
     snprintf(patch, sizeof patch, "{\"inner\": %s}", pathconfig_result_json(inner));
     pathconfig_result_free(inner);
-    r->nested_failed_code = pathconfig_resolve_request(r->cfg, "/inner", "GE T", NULL) == NULL ? last_code() : 0;
+    r->nested_failed_code = pathconfig_resolve_request(r->cfg, "/inner", "GE T", NULL) == NULL ? test_last_code() : 0;
     explained = pathconfig_explain_request(r->cfg, "/inner", NULL, NULL);
     r->nested_explain_ok = explained != NULL && strstr(explained, "\"inner_value\":7") != NULL;
     pathconfig_free_string(explained);
-    r->url_kept = strcmp(show(pathconfig_request_url(request)), url) == 0;
+    r->url_kept = strcmp(test_show(pathconfig_request_url(request)), url) == 0;
     rc = pathconfig_request_merge_properties(request, patch);
     return rc == 0 ? 0 : -1;
 }
@@ -265,7 +255,7 @@ static void test_reentrancy(void)
     CHECK(rules >= 0, "add: %s", err.message);
 
     res = pathconfig_resolve_request(r.cfg, "/outer/1", "GET", &err);
-    CHECK(res != NULL && err.code == PATHCONFIG_OK && last_code() == PATHCONFIG_OK, "a configurer resolving: %s", err.message);
+    CHECK(res != NULL && err.code == PATHCONFIG_OK && test_last_code() == PATHCONFIG_OK, "a configurer resolving: %s", err.message);
     CHECK(res != NULL && strcmp(pathconfig_result_json(res), "{\"inner\":{\"inner_value\":7}}") == 0, "properties %s",
           res ? pathconfig_result_json(res) : "(null)");
     CHECK(r.nested_ok && r.nested_failed_code == PATHCONFIG_E_ARGUMENT && r.nested_explain_ok && r.url_kept,
@@ -366,14 +356,14 @@ static void test_explain(void)
 
     text = pathconfig_explain_request(cfg, "https://api.example.com/users/1", NULL, &err);
     e = text ? cJSON_Parse(text) : NULL;
-    CHECK(e != NULL && has(e, "method", "\"GET\""), "NULL is GET: %s", show(text));
+    CHECK(e != NULL && has(e, "method", "\"GET\""), "NULL is GET: %s", test_show(text));
     CHECK(asked == 2, "never memoised: the predicate ran for each explain (%d)", asked);
     cJSON_Delete(e);
     pathconfig_free_string(text);
     text = pathconfig_explain_request(cfg, "/users/1", "DELETE", &err);
     e = text ? cJSON_Parse(text) : NULL;
     CHECK(e != NULL && rule_entry(e, 2) != NULL && has(rule_entry(e, 2), "glob", "\"**\""), "DELETE applies rule 2: %s",
-          show(text));
+          test_show(text));
     cJSON_Delete(e);
     pathconfig_free_string(text);
     CHECK(pathconfig_explain_request(NULL, "/x", NULL, &err) == NULL && err.code == PATHCONFIG_E_ARGUMENT, "cfg NULL");

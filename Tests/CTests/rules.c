@@ -12,16 +12,6 @@
 
 static const char api_options[] = "{\"profile\": \"siesta\", \"base_url\": \"https://api.example.com\", \"merge\": \"deep\"}";
 
-static int last_code(void)
-{
-    return pathconfig_last_error()->code;
-}
-
-static const char *show(const char *s)
-{
-    return s ? s : "(null)";
-}
-
 /* The JSON value at `key` of `res` as text ("" when absent: never valid JSON). */
 static const char *value_of(const pathconfig_result *res, const char *key)
 {
@@ -111,7 +101,7 @@ static void test_auth_token(void)
     calls = store.calls;
     header_of(api, "/users/1", "POST", "X-HappyApp-Auth-Token", header, sizeof header);
     CHECK(strcmp(header, "token-1") == 0 && store.calls == calls, "before invalidate: %s, %d runs", header, store.calls - calls);
-    CHECK(pathconfig_invalidate(api) == 0 && last_code() == PATHCONFIG_OK, "invalidate");
+    CHECK(pathconfig_invalidate(api) == 0 && test_last_code() == PATHCONFIG_OK, "invalidate");
     header_of(api, "/users/1", "POST", "X-HappyApp-Auth-Token", header, sizeof header);
     CHECK(strcmp(header, "token-2") == 0 && store.calls == calls + 1, "after invalidate: %s, %d runs", header, store.calls - calls);
     header_of(api, "/users/1", "POST", "X-HappyApp-Auth-Token", header, sizeof header);
@@ -119,7 +109,7 @@ static void test_auth_token(void)
     header_of(api, "/users/1", "GET", "X-HappyApp-Auth-Token", header, sizeof header);
     CHECK(strcmp(header, "token-2") == 0 && store.calls == calls + 2, "memoised per method: %d runs", store.calls - calls);
 
-    CHECK(pathconfig_invalidate(NULL) == -1 && last_code() == PATHCONFIG_E_ARGUMENT, "invalidate(NULL)");
+    CHECK(pathconfig_invalidate(NULL) == -1 && test_last_code() == PATHCONFIG_E_ARGUMENT, "invalidate(NULL)");
     pathconfig_release(api);
 }
 
@@ -138,10 +128,10 @@ static int record(void *context, pathconfig_request *request)
 {
     struct seen *s = context;
     s->calls++;
-    snprintf(s->url, sizeof s->url, "%s", show(pathconfig_request_url(request)));
-    snprintf(s->method, sizeof s->method, "%s", show(pathconfig_request_method(request)));
+    snprintf(s->url, sizeof s->url, "%s", test_show(pathconfig_request_url(request)));
+    snprintf(s->method, sizeof s->method, "%s", test_show(pathconfig_request_method(request)));
     s->properties_null = pathconfig_request_properties(request) == NULL;
-    s->properties_code = last_code();
+    s->properties_code = test_last_code();
     s->set_rc = pathconfig_request_set_properties(request, "{}");
     s->merge_rc = pathconfig_request_merge_properties(request, "{}");
     return 1;
@@ -176,14 +166,14 @@ static void test_methods(void)
     CHECK(res != NULL && pathconfig_result_count(res) == 0 && err.code == PATHCONFIG_OK, "NULL is GET");
     pathconfig_result_free(res);
     props = pathconfig_properties(cfg, "/a");
-    CHECK(props != NULL && strcmp(props, "{}") == 0, "pathconfig_properties is a GET lookup: %s", show(props));
+    CHECK(props != NULL && strcmp(props, "{}") == 0, "pathconfig_properties is a GET lookup: %s", test_show(props));
     pathconfig_free_string(props);
 
     for (i = 0; invalid[i] != NULL; i++) {
         char *explained;
         memset(&err, 0, sizeof err);
         CHECK(pathconfig_resolve_request(cfg, "/a", invalid[i], &err) == NULL && err.code == PATHCONFIG_E_ARGUMENT &&
-                  last_code() == PATHCONFIG_E_ARGUMENT && err.message[0] != '\0',
+                  test_last_code() == PATHCONFIG_E_ARGUMENT && err.message[0] != '\0',
               "resolve with method \"%s\": code %d (%s)", invalid[i], err.code, err.message);
         explained = pathconfig_explain_request(cfg, "/a", invalid[i], &err);
         CHECK(explained == NULL && err.code == PATHCONFIG_E_ARGUMENT, "explain with method \"%s\": code %d", invalid[i], err.code);
@@ -228,20 +218,20 @@ struct edits {
 static int edit(void *context, pathconfig_request *request)
 {
     struct edits *e = context;
-    snprintf(e->before, sizeof e->before, "%s", show(pathconfig_request_properties(request)));
+    snprintf(e->before, sizeof e->before, "%s", test_show(pathconfig_request_properties(request)));
     e->bad_json = pathconfig_request_set_properties(request, "{\"a\": ");
-    e->codes[0] = last_code();
+    e->codes[0] = test_last_code();
     e->not_object = pathconfig_request_set_properties(request, "[1, 2]");
-    e->codes[1] = last_code();
+    e->codes[1] = test_last_code();
     e->null_json = pathconfig_request_merge_properties(request, NULL);
-    e->codes[2] = last_code();
+    e->codes[2] = test_last_code();
     e->bad_patch = pathconfig_request_merge_properties(request, "{\"a\": \xff}");
-    e->codes[3] = last_code();
-    snprintf(e->after_bad, sizeof e->after_bad, "%s", show(pathconfig_request_properties(request)));
+    e->codes[3] = test_last_code();
+    snprintf(e->after_bad, sizeof e->after_bad, "%s", test_show(pathconfig_request_properties(request)));
     e->set_rc = pathconfig_request_set_properties(request, "{\"fixed\": 2, \"nested\": {\"a\": 1, \"b\": 2}, \"gone\": 0}");
-    snprintf(e->after_set, sizeof e->after_set, "%s", show(pathconfig_request_properties(request)));
+    snprintf(e->after_set, sizeof e->after_set, "%s", test_show(pathconfig_request_properties(request)));
     e->merge_rc = pathconfig_request_merge_properties(request, "{\"nested\": {\"b\": null, \"c\": 3}, \"gone\": null}");
-    snprintf(e->after_merge, sizeof e->after_merge, "%s", show(pathconfig_request_properties(request)));
+    snprintf(e->after_merge, sizeof e->after_merge, "%s", test_show(pathconfig_request_properties(request)));
     e->fail_null = pathconfig_request_fail(NULL, "x");
     e->fail_bad = pathconfig_request_fail(request, "\xff");
     return 0;
@@ -276,9 +266,9 @@ static void test_configurer_edits(void)
     CHECK(res != NULL && strcmp(pathconfig_result_json(res), e.after_merge) == 0, "the result is what the configurer left: %s",
           res ? pathconfig_result_json(res) : "(null)");
     pathconfig_result_free(res);
-    CHECK(pathconfig_request_url(NULL) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "request_url(NULL)");
-    CHECK(pathconfig_request_method(NULL) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "request_method(NULL)");
-    CHECK(pathconfig_request_properties(NULL) == NULL && last_code() == PATHCONFIG_E_ARGUMENT, "request_properties(NULL)");
+    CHECK(pathconfig_request_url(NULL) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "request_url(NULL)");
+    CHECK(pathconfig_request_method(NULL) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "request_method(NULL)");
+    CHECK(pathconfig_request_properties(NULL) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "request_properties(NULL)");
     CHECK(pathconfig_request_set_properties(NULL, "{}") == -1 && pathconfig_request_merge_properties(NULL, "{}") == -1,
           "set/merge on NULL");
     pathconfig_release(cfg);
