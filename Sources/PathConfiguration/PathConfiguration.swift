@@ -155,8 +155,10 @@ public final class PathConfiguration: Sendable {
     public func explain(_ urlOrPath: String, method: String? = nil) throws(ResolveError) -> Explanation {
         let (target, evaluation, host, method) = try evaluate(urlOrPath, method: method)
         let hostByIndex = Dictionary(uniqueKeysWithValues: host.map { ($0.rule.index, $0) })
-        let matched = evaluation.matches.map { m in
-            let rule = m.ruleIndex < rules.count ? rules[m.ruleIndex] : hostByIndex[m.ruleIndex]!.rule
+        // Every match is of a file rule or of a rule from code in `host`, the
+        // snapshot the evaluation ran with.
+        let matched = evaluation.matches.compactMap { m -> Explanation.MatchedRule? in
+            guard let rule = m.ruleIndex < rules.count ? rules[m.ruleIndex] : hostByIndex[m.ruleIndex]?.rule else { return nil }
             let text: String
             switch m.kind {
             case .pattern: text = rule.patterns[m.patternIndex]
@@ -242,13 +244,14 @@ public final class PathConfiguration: Sendable {
             }
             var methods: [String]?
             if let list = r.methods {
-                methods = []
+                var normalized: [String] = []
                 for m in list {
                     guard let n = HTTPMethod.normalized(m) else {
                         throw ConfigurationError(code: .schema, message: "rule \(index): \(JSONWriter.quoted(m)) is not an HTTP method (a token such as GET or POST)", ruleIndex: index)
                     }
-                    methods!.append(n)
+                    normalized.append(n)
                 }
+                methods = normalized
             }
             let rule = Rule(index: index, patterns: r.patterns, globs: r.globs, methods: methods, properties: r.properties, extras: r.extras)
             var compiler = RuleCompiler(options: options)
