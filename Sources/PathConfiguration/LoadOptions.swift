@@ -64,13 +64,17 @@ public struct LoadOptions: Sendable {
             func bad(_ expected: String) -> ConfigurationError {
                 ConfigurationError(code: .invalidOption, message: "option \(JSONWriter.quoted(m.key)) must be \(expected), found \(JSONWriter.compact(value))")
             }
+            /// The value as one of the names of `E` (a profile, a merge mode).
+            func named<E: CaseIterable & RawRepresentable>(_ what: String) throws(ConfigurationError) -> E where E.RawValue == String {
+                guard let name = value.stringValue else { throw bad("a string") }
+                guard let named = E(rawValue: name) else {
+                    throw ConfigurationError(code: .invalidOption, message: "unknown \(what) \(JSONWriter.quoted(name)); expected one of \(E.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return named
+            }
             switch m.key {
             case "profile":
-                guard let name = value.stringValue else { throw bad("a string") }
-                guard let p = Profile(rawValue: name) else {
-                    throw ConfigurationError(code: .invalidOption, message: "unknown profile \(JSONWriter.quoted(name)); expected one of \(Profile.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                profile = p
+                profile = try named("profile")
             case "match_query_strings":
                 if value == .null { matchQueryStrings = nil; continue }
                 guard let b = value.boolValue else { throw bad("true, false or null") }
@@ -93,11 +97,7 @@ public struct LoadOptions: Sendable {
                 guard let text = value.stringValue else { throw bad("a URL string or null") }
                 baseURL = try BaseURL(text)
             case "merge":
-                guard let name = value.stringValue else { throw bad("a string") }
-                guard let mode = MergeMode(rawValue: name) else {
-                    throw ConfigurationError(code: .invalidOption, message: "unknown merge mode \(JSONWriter.quoted(name)); expected one of \(MergeMode.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                merge = mode
+                merge = try named("merge mode")
             case "result_cache_size":
                 guard let n = value.int64Value, n >= 0, n <= 1 << 24 else { throw bad("a whole number of entries from 0 (no cache) to 16777216") }
                 limits.resultCacheCapacity = Int(n)
