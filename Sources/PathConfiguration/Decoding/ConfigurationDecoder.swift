@@ -240,11 +240,11 @@ private struct Walker {
     /// Under the mobile apps' profiles, says when a rule uses keys those apps
     /// do not read: they would reject it or answer differently.
     mutating func warnIfNotPortable(_ rule: Rule, node: JSONNode) {
-        guard profile != .siesta else { return }
+        guard profile.isMobileApp else { return }
         let app = "the \(profile.rawValue) app"
         if let globs = node.member("globs") {
             let message = rule.patterns.isEmpty && node.member("patterns") == nil
-                ? "\(rule.label) has \"globs\" but no \"patterns\": \(app) rejects a rule without \"patterns\", so this file is not portable to it"
+                ? "\(rule.label): \"globs\" but no \"patterns\": \(app) rejects a rule without \"patterns\", so this file is not portable to it"
                 : "\(rule.label): \(app) ignores \"globs\", so it matches this rule differently"
             warnings.append(ConfigurationWarning(kind: .notPortable, message: message, location: location(globs.value.offset), ruleIndex: rule.index))
         }

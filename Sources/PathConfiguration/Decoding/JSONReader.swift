@@ -89,8 +89,9 @@ struct JSONDuplicateKey: Sendable {
 /// Reads RFC 8259 JSON into a `JSONNode` tree, tracking positions.
 ///
 /// Deliberate extensions, because the reference apps accept them and the
-/// seed documents contain them: a trailing comma before `]` or `}`, and a
-/// leading UTF-8 byte-order mark. Everything else is strict: invalid UTF-8,
+/// seed documents contain them: a trailing comma before `]` or `}` (each one
+/// recorded, for lint; the record is made only where one is found, so the
+/// common path does no extra work), and a leading UTF-8 byte-order mark. Everything else is strict: invalid UTF-8,
 /// control characters in strings, lone surrogates, leading zeros, and nesting
 /// deeper than `maxDepth` are errors that name their offset.
 struct JSONReader {
@@ -100,9 +101,18 @@ struct JSONReader {
     private var depth = 0
     /// Repeated keys seen while reading, in document order.
     private(set) var duplicateKeys: [JSONDuplicateKey] = []
+    /// Trailing commas seen while reading, in document order.
+    private(set) var trailingCommas: [JSONTrailingComma] = []
 
     /// Parses one JSON document from `bytes`.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONSyntaxError) -> (JSONNode, [JSONDuplicateKey]) {
+        let read = try read(bytes, maxDepth: maxDepth)
+        return (read.root, read.duplicateKeys)
+    }
+
+    /// Parses one JSON document from `bytes`, with everything the reader
+    /// noticed on the way (repeated keys, trailing commas).
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONSyntaxError) -> JSONReadResult {
         var reader = JSONReader(bytes: bytes, maxDepth: maxDepth)
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { reader.pos = 3 }
         reader.skipWhitespace()
@@ -111,7 +121,7 @@ struct JSONReader {
         if reader.pos < bytes.count {
             throw JSONSyntaxError(offset: reader.pos, message: "unexpected \(reader.describeCurrent()) after the end of the document")
         }
-        return (node, reader.duplicateKeys)
+        return JSONReadResult(root: node, duplicateKeys: reader.duplicateKeys, trailingCommas: reader.trailingCommas)
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
@@ -179,9 +189,14 @@ struct JSONReader {
             skipWhitespace()
             guard pos < bytes.count else { throw JSONSyntaxError(offset: pos, message: "unexpected end of input, expected ',' or ']'") }
             if bytes[pos] == UInt8(ascii: ",") {
+                let comma = pos
                 pos += 1
                 skipWhitespace()
-                if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") { pos += 1; break } // trailing comma
+                if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") {
+                    trailingCommas.append(JSONTrailingComma(offset: comma, containerOffset: start))
+                    pos += 1
+                    break
+                }
             } else if bytes[pos] == UInt8(ascii: "]") {
                 pos += 1
                 break
@@ -225,9 +240,14 @@ struct JSONReader {
             skipWhitespace()
             guard pos < bytes.count else { throw JSONSyntaxError(offset: pos, message: "unexpected end of input, expected ',' or '}'") }
             if bytes[pos] == UInt8(ascii: ",") {
+                let comma = pos
                 pos += 1
                 skipWhitespace()
-                if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") { pos += 1; break } // trailing comma
+                if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") {
+                    trailingCommas.append(JSONTrailingComma(offset: comma, containerOffset: start))
+                    pos += 1
+                    break
+                }
             } else if bytes[pos] == UInt8(ascii: "}") {
                 pos += 1
                 break
@@ -374,6 +394,25 @@ struct JSONReader {
         }
         return 0
     }
+}
+
+/// A comma before the `]` or `}` that closes an array or object: accepted,
+/// as the apps accept it, but strict JSON parsers reject it.
+struct JSONTrailingComma: Sendable, Hashable {
+    /// Byte offset of the comma.
+    let offset: Int
+    /// Byte offset of the `[` or `{` that opens the array or object.
+    let containerOffset: Int
+}
+
+/// What `JSONReader.read` returns: the tree and what was noticed on the way.
+struct JSONReadResult: Sendable {
+    /// The document's value.
+    let root: JSONNode
+    /// Repeated keys, in document order.
+    let duplicateKeys: [JSONDuplicateKey]
+    /// Trailing commas, in document order.
+    let trailingCommas: [JSONTrailingComma]
 }
 
 extension String {

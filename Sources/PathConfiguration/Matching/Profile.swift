@@ -34,6 +34,11 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// True for the four mobile apps' profiles, false for siesta (an API
+    /// client). A configuration for the apps is linted against these by
+    /// default, and they read neither `globs` nor `methods`.
+    public var isMobileApp: Bool { self != .siesta }
+
     /// Whether `?query` is appended to URL paths unless options say otherwise.
     public var matchesQueryStringsByDefault: Bool { self != .turboIOS }
 

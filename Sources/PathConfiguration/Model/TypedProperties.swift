@@ -87,14 +87,23 @@ public enum TypedKey: String, Sendable, CaseIterable {
         }
     }
 
-    /// The accessor's value for `raw` (the merged property, if any) on `platform`.
+    /// The accessor's value for `raw` (the merged property, if any) on `platform`:
+    /// what `recognizedValue(_:on:)` reads, or the default when the key is
+    /// missing or null or the value is not recognized.
+    public func value(from raw: JSONValue?, on platform: Profile.Platform) -> JSONValue {
+        guard let raw, raw != .null else { return defaultValue(on: platform) }
+        return recognizedValue(raw, on: platform) ?? defaultValue(on: platform)
+    }
+
+    /// What the app on `platform` reads from `raw`, or nil when it does not
+    /// recognize the value (unknown, or of the wrong type) and falls back to
+    /// the default.
     ///
     /// iOS reads strictly: an enumeration must be one of its exact strings and a
     /// boolean a JSON boolean (`"true"` is not one). Android reads as Kotlin
     /// does: enumerations compare case-insensitively (the built-ins say `POP`),
     /// and a boolean may be the string `"true"` or `"false"` in any case.
-    public func value(from raw: JSONValue?, on platform: Profile.Platform) -> JSONValue {
-        guard let raw, raw != .null else { return defaultValue(on: platform) }
+    public func recognizedValue(_ raw: JSONValue, on platform: Profile.Platform) -> JSONValue? {
         switch kind {
         case .enumeration:
             let allowed = allowedValues(on: platform)
@@ -105,19 +114,19 @@ public enum TypedKey: String, Sendable, CaseIterable {
                 if allowed.contains(lower) { return .string(lower) }
             default: break
             }
-            return defaultValue(on: platform)
+            return nil
         case .boolean:
             switch (platform, raw) {
             case (_, .bool(let b)): return .bool(b)
             case (.android, .string(let s)): return .bool(s.lowercased() == "true")
-            default: return defaultValue(on: platform)
+            default: return nil
             }
         case .string:
             switch (platform, raw) {
             case (_, .string(let s)): return .string(s)
             case (.android, .number(let n)): return .string(n.text)
             case (.android, .bool(let b)): return .string(b ? "true" : "false")
-            default: return defaultValue(on: platform)
+            default: return nil
             }
         }
     }

@@ -16,6 +16,13 @@ struct RuleCompiler {
 
     init(options: LoadOptions) { self.options = options }
 
+    /// `invalid regular expression "PATTERN" at offset N: WHY` (or `invalid
+    /// glob ...`): how every message says that the engine rejected a pattern.
+    static func rejection(of shown: String, isGlob: Bool, _ error: RegexCompileError) -> String {
+        let at = error.offset.map { " at offset \($0)" } ?? ""
+        return "invalid \(isGlob ? "glob" : "regular expression") \(JSONWriter.quoted(shown))\(at): \(error.message)"
+    }
+
     /// Compiles `rule`; `location(kind, i)` says where its pattern or glob `i` is in the document.
     mutating func compile(_ rule: Rule, location: (RuleMatch.Kind, Int) -> SourceLocation?) throws(ConfigurationError) -> Compiled {
         var out = Compiled()
@@ -47,9 +54,7 @@ struct RuleCompiler {
                                      source: shown == nil ? pattern : nil)
         } catch {
             let location = location()
-            let at = error.offset.map { " at offset \($0)" } ?? ""
-            let quoted = JSONWriter.quoted(shown ?? pattern)
-            let message = "\(rule.label), \(what) \(index): invalid \(shown == nil ? "regular expression" : "glob") \(quoted)\(at): \(error.message)"
+            let message = "\(rule.label), \(what) \(index): \(Self.rejection(of: shown ?? pattern, isGlob: shown != nil, error))"
             guard options.lenient else {
                 throw ConfigurationError(code: .invalidPattern, message: message, location: location,
                                          ruleIndex: rule.index, patternIndex: index, patternOffset: shown == nil ? error.offset : nil)

@@ -92,7 +92,7 @@ struct RequestRuleTests {
         let json = "{\"rules\": [\n{\"globs\": [\"/a\"], \"properties\": {}},\n{\"patterns\": [\"/b\"], \"globs\": [\"/b\"], \"methods\": [\"GET\"], \"description\": \"b\", \"properties\": {}}]}"
         let mobile = try PathConfiguration(json: json, options: Self.options(profile: .hotwireIOS))
         #expect(mobile.warnings.map(\.kind) == [.notPortable, .notPortable, .notPortable])
-        #expect(mobile.warnings[0].message == #"rule 0 has "globs" but no "patterns": the hotwire-ios app rejects a rule without "patterns", so this file is not portable to it"#)
+        #expect(mobile.warnings[0].message == #"rule 0: "globs" but no "patterns": the hotwire-ios app rejects a rule without "patterns", so this file is not portable to it"#)
         #expect(mobile.warnings[0].location?.line == 2)
         #expect(mobile.warnings[1].message == #"rule 1 ("b"): the hotwire-ios app ignores "globs", so it matches this rule differently"#)
         #expect(mobile.warnings[2].message.contains(#"ignores "methods""#))
