@@ -17,8 +17,14 @@ struct ConfigOptions: ParsableArguments {
     @Option(name: .customLong("header"), parsing: .singleValue, help: ArgumentHelp("An extra request header for downloads, 'Name: value' (repeatable).", valueName: "header"))
     var headers: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The reference app to reproduce (siesta: the API client, for request rules with globs and methods).", valueName: "profile"))
-    var profile: Profile = .hotwireIOS
+    @Option(name: .customLong("profile"), parsing: .singleValue, help: ArgumentHelp(
+        "The reference app to reproduce (siesta: the API client, for request rules with globs and methods); default hotwire-ios. validate takes it more than once and lints for each (all four mobile apps when none is given).",
+        valueName: "profile"))
+    var profiles: [Profile] = []
+
+    /// The profile a configuration loads with: the last `--profile` given
+    /// (a repeated option's last value wins), or hotwire-ios.
+    var profile: Profile { profiles.last ?? .hotwireIOS }
 
     @Flag(inversion: .prefixedNo, help: "Append ?query to URL paths before matching (default: on, except turbo-ios).")
     var queryStrings: Bool?

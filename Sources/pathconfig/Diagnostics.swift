@@ -1,6 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PathConfiguration
 
-/// Writes compiler-style diagnostics to standard error.
+/// Writes compiler-style diagnostics to standard error, in colour only when
+/// standard error is a terminal (see `Colour`).
 enum Diagnostics {
     static func prefix(_ file: String, _ location: SourceLocation?) -> String {
         if let location { return "\(file):\(location.line):\(location.column)" }
@@ -8,11 +14,16 @@ enum Diagnostics {
     }
 
     static func error(_ error: ConfigurationError, file: String) {
-        StandardStreams.error("\(prefix(file, error.location)): error: \(error.message)\n")
+        emit(prefix(file, error.location), .error, error.message)
     }
 
     static func warning(_ warning: ConfigurationWarning, file: String) {
-        StandardStreams.error("\(prefix(file, warning.location)): warning: \(warning.message)\n")
+        emit(prefix(file, warning.location), .warning, warning.message)
+    }
+
+    /// `FILE:LINE:COLUMN: warning: rule N ("description"): MESSAGE [kind]`.
+    static func finding(_ finding: LintFinding, file: String) {
+        emit(prefix(file, finding.location), .warning, finding.summary, kind: finding.kind.rawValue)
     }
 
     /// The name a configuration's own positions refer to: the file, the data,
@@ -24,25 +35,64 @@ enum Diagnostics {
     /// Prints a failure or warning event (others are silent):
     /// `PLACE[:LINE:COLUMN]: error|warning: MESSAGE`.
     static func report(_ event: LoaderEvent, failuresAreErrors: Bool) {
-        let severity: String
+        let severity: Severity
         switch event.outcome {
-        case .failed: severity = failuresAreErrors ? "error" : "warning"
-        case .warning: severity = "warning"
+        case .failed: severity = failuresAreErrors ? .error : .warning
+        case .warning: severity = .warning
         default: return
         }
-        guard let error = event.error else { return }
-        let line: String
+        guard let (place, message) = placeAndMessage(event) else { return }
+        emit(place, severity, message)
+    }
+
+    /// Where a failure or warning event points and what it says (nil for
+    /// other events): the same words `report` prints, for JSON output too.
+    static func placeAndMessage(_ event: LoaderEvent) -> (place: String, message: String)? {
+        guard let error = event.error else { return nil }
         switch error {
         case .configuration(let e):
             let copy = event.origin == .cache ? " (cached copy)" : ""
-            line = "\(prefix(documentName(event), e.location)): \(severity): \(e.message)\(copy)"
+            return (prefix(documentName(event), e.location), e.message + copy)
         case .download(let e):
-            line = "\(event.location): \(severity): \(e.message)"
+            return (event.location, e.message)
         case .cache(let e):
-            line = "\(documentName(event)): \(severity): \(e.message)"
+            return (documentName(event), e.message)
         case .reentrantCall:
-            line = "pathconfig: \(severity): \(error)"
+            return ("pathconfig", "\(error)")
         }
-        StandardStreams.error(line + "\n")
+    }
+
+    enum Severity: String { case error, warning }
+
+    private static func emit(_ place: String, _ severity: Severity, _ message: String, kind: String? = nil) {
+        let suffix = kind.map { " [\($0)]" } ?? ""
+        let c = Colour.standardError
+        let label = c.paint(severity.rawValue + ":", severity == .error ? .red : .magenta)
+        StandardStreams.error("\(c.paint(place + ":", .bold)) \(label) \(message)\(c.paint(suffix, .dim))\n")
+    }
+}
+
+/// ANSI colour, only where it helps: on a terminal, unless `NO_COLOR` is set
+/// (https://no-color.org); `CLICOLOR_FORCE` set to anything but `0` turns it
+/// on elsewhere (as in other tools; the tests use it). `NO_COLOR` wins.
+struct Colour {
+    enum Style: String {
+        case bold = "1", dim = "2", red = "1;31", magenta = "1;35"
+    }
+
+    let enabled: Bool
+
+    /// Whether diagnostics on standard error are coloured, decided once.
+    static let standardError = Colour(enabled: decide(fd: 2))
+
+    static func decide(fd: Int32) -> Bool {
+        if let noColor = getenv("NO_COLOR"), noColor.pointee != 0 { return false }
+        if let force = getenv("CLICOLOR_FORCE"), force.pointee != 0, String(cString: force) != "0" { return true }
+        return isatty(fd) == 1
+    }
+
+    func paint(_ text: String, _ style: Style) -> String {
+        guard enabled, !text.isEmpty else { return text }
+        return "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m"
     }
 }

@@ -2,41 +2,138 @@ import ArgumentParser
 import PathConfiguration
 
 extension PathConfigCommand {
-    /// `pathconfig validate`: load each source strictly and report.
+    /// `pathconfig validate`: load each source strictly, lint it, and report.
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check that configurations load.",
+            abstract: "Check that configurations load, and lint them.",
             discussion: """
                 Checks each --config on its own (a URL is downloaded, never taken from a \
-                cache). Prints SOURCE: ok: ... for each that loads (warnings go to standard \
-                error); for one that does not, FILE:LINE:COLUMN: error: MESSAGE on standard \
-                error. Exits 0 when all load, 1 otherwise.
+                cache). Each loads under the last --profile (hotwire-ios when none) and is \
+                linted for every --profile given (the four mobile apps when none). Prints \
+                SOURCE: ok: ... for each that loads, with each lint warning on standard error \
+                as FILE:LINE:COLUMN: warning: rule N ("description"): MESSAGE [kind]; for one \
+                that does not load, FILE:LINE:COLUMN: error: MESSAGE. --format json prints one \
+                JSON document on standard output instead. Exits 0 when all load (and, with \
+                --strict, none has a warning), 1 otherwise.
                 """
         )
 
+        /// How results are printed.
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            /// Compiler-style lines on standard error, `ok` lines on standard output.
+            case text
+            /// One JSON document on standard output.
+            case json
+        }
+
         @OptionGroup var options: ConfigOptions
+
+        @Flag(name: .long, help: "Fail (exit 1) when there is any lint warning, not only on errors.")
+        var strict = false
+
+        @Option(name: .long, help: ArgumentHelp("text: compiler-style lines; json: one JSON document on standard output (file, ok, errors, findings with kind, severity, line, column, rule, pattern, message).", valueName: "format"))
+        var format: Format = .text
 
         func run() throws {
             let headers = try options.parsedHeaders()
-            var out = Output()
-            var failed = false
+            let lintOptions = LintOptions(profiles: options.profiles, load: options.loadOptions)
+            let linter = Linter(options: lintOptions)
+            var reports: [FileReport] = []
             for config in options.config {
                 let source: ConfigurationSource = ConfigOptions.isURL(config) ? .server(config, headers: headers) : .file(config)
                 let loader = try options.makeLoader([source], cached: false)
-                let events = try loader.load()
-                guard let configuration = loader.current else {
-                    for event in events { Diagnostics.report(event, failuresAreErrors: true) }
-                    failed = true
-                    continue
-                }
-                for w in configuration.warnings { Diagnostics.warning(w, file: config) }
-                let builtIns = configuration.rules.count - configuration.documentRuleCount
-                out.line("\(config): ok: \(Self.count(configuration.documentRuleCount, "rule")) (+\(builtIns) built-in), \(Self.count(configuration.warnings.count, "warning")), profile \(configuration.profile.rawValue)")
+                reports.append(FileReport(file: config, events: try loader.load(), loaded: loader.current, linter: linter))
             }
-            out.flush()
+            let failed = reports.contains { !$0.passes(strict: strict) }
+            switch format {
+            case .text: printText(reports)
+            case .json: printJSON(reports, failed: failed)
+            }
             if failed { throw ExitCode(1) }
         }
 
-        private static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+        private func printText(_ reports: [FileReport]) {
+            var out = Output()
+            for report in reports {
+                guard let configuration = report.configuration else {
+                    for event in report.events { Diagnostics.report(event, failuresAreErrors: true) }
+                    continue
+                }
+                if let error = report.lintError { Diagnostics.error(error, file: report.file) }
+                for finding in report.findings { Diagnostics.finding(finding, file: report.file) }
+                let builtIns = configuration.rules.count - configuration.documentRuleCount
+                out.line("\(report.file): ok: \(Self.count(configuration.documentRuleCount, "rule")) (+\(builtIns) built-in), \(Self.count(report.findings.count, "warning")), profile \(configuration.profile.rawValue)")
+            }
+            out.flush()
+        }
+
+        private func printJSON(_ reports: [FileReport], failed: Bool) {
+            var document = JSONObject()
+            document["ok"] = .bool(!failed)
+            document["strict"] = .bool(strict)
+            document["profiles"] = .array(LintOptions(profiles: options.profiles).selectedProfiles.map { .string($0.rawValue) })
+            document["files"] = .array(reports.map { .object($0.jsonObject) })
+            var out = Output()
+            out.line(JSONWriter.pretty(.object(document)))
+            out.flush()
+        }
+
+        static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+    }
+}
+
+/// What validate found for one --config: the load's events and, when it
+/// loaded, the configuration and lint's findings.
+struct FileReport {
+    let file: String
+    let events: [LoaderEvent]
+    let configuration: PathConfiguration?
+    let findings: [LintFinding]
+    /// Lint could not read a document that loaded (never expected: lint reads
+    /// what the load read, less strictly).
+    let lintError: ConfigurationError?
+
+    init(file: String, events: [LoaderEvent], loaded: PathConfiguration?, linter: Linter) {
+        self.file = file
+        self.events = events
+        self.configuration = loaded
+        var findings: [LintFinding] = [], lintError: ConfigurationError?
+        if let loaded {
+            do { findings = try linter.lint(loaded.source.bytes) } catch { lintError = error }
+        }
+        self.findings = findings
+        self.lintError = lintError
+    }
+
+    func passes(strict: Bool) -> Bool {
+        configuration != nil && lintError == nil && !(strict && !findings.isEmpty)
+    }
+
+    /// `file`, `ok` (loaded), `profile`, `rules`, `built_in_rules`,
+    /// `errors` (each `message`, `line`, `column`; null where unknown), `findings`.
+    var jsonObject: JSONObject {
+        func number(_ n: Int?) -> JSONValue { n.map { .number(JSONNumber(Int64($0))) } ?? .null }
+        var errors: [JSONValue] = []
+        if configuration == nil {
+            for event in events where event.isFailure {
+                guard let (_, message) = Diagnostics.placeAndMessage(event) else { continue }
+                var location: SourceLocation?
+                if case .configuration(let e)? = event.error { location = e.location }
+                errors.append(.object(["message": .string(message), "line": number(location?.line), "column": number(location?.column)]))
+            }
+        }
+        if let lintError {
+            errors.append(.object(["message": .string(lintError.message), "line": number(lintError.location?.line),
+                                   "column": number(lintError.location?.column)]))
+        }
+        var o = JSONObject()
+        o["file"] = .string(file)
+        o["ok"] = .bool(configuration != nil && lintError == nil)
+        o["profile"] = configuration.map { .string($0.profile.rawValue) } ?? .null
+        o["rules"] = number(configuration?.documentRuleCount)
+        o["built_in_rules"] = number(configuration.map { $0.rules.count - $0.documentRuleCount })
+        o["errors"] = .array(errors)
+        o["findings"] = .array(findings.map { .object($0.jsonObject) })
+        return o
     }
 }

@@ -314,7 +314,7 @@ struct RequestRulesCLITests {
             let r = try CLI.run(["validate", "--profile", "hotwire-ios", "--config", file])
             #expect(r.status == 0)
             #expect(r.stdout == "\(file): ok: 1 rule (+3 built-in), 1 warning, profile hotwire-ios\n")
-            #expect(r.stderr == "\(file):2:13: warning: rule 0 has \"globs\" but no \"patterns\": the hotwire-ios app rejects a rule without \"patterns\", so this file is not portable to it\n")
+            #expect(r.stderr == "\(file):2:13: warning: rule 0: \"globs\" but no \"patterns\": the hotwire-ios app rejects a rule without \"patterns\", so this file is not portable to it [not-portable]\n")
         }
     }
 

@@ -81,13 +81,16 @@ struct LintDocument {
                            ruleDescription: description, profiles: profiles)
     }
 
-    /// `message` without the name of rule `rule` in front (`rule 3: `), which
-    /// the decoder's and compiler's messages carry and a finding's `summary`
+    /// `message` without the name of rule `rule` in front (`rule 3: `, or with
+    /// its description), which
+    /// the decoder's messages carry and a finding's `summary`
     /// adds again.
     func withoutRuleName(_ message: String, rule: Int?) -> String {
         guard let rule, rules.indices.contains(rule) else { return message }
-        let prefix = rules[rule].label + ": "
-        return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+        for prefix in [rules[rule].label + ": ", "rule \(rule): "] where message.hasPrefix(prefix) {
+            return String(message.dropFirst(prefix.count))
+        }
+        return message
     }
 
     /// `hotwire-ios, turbo-ios`: profiles as messages list them.

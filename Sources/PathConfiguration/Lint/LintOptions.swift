@@ -14,6 +14,8 @@ public struct LintOptions: Sendable {
     public var merge: MergeMode
     /// Size and depth bounds (the same as a load's).
     public var limits: Limits
+    /// The base URL relative globs are translated under.
+    public var baseURL: BaseURL?
 
     /// The profiles a configuration is checked against when none are named:
     /// the four mobile apps' (`Profile.isMobileApp`), since one file usually
@@ -21,7 +23,7 @@ public struct LintOptions: Sendable {
     public static let defaultProfiles: [Profile] = Profile.allCases.filter(\.isMobileApp)
 
     /// Options for `profiles` (empty: `defaultProfiles`), taking the engine,
-    /// query-string matching, merge mode and limits from `load` (its
+    /// query-string matching, merge mode, limits and base URL from `load` (its
     /// `profile` is not used).
     public init(profiles: [Profile] = [], load: LoadOptions = LoadOptions()) {
         self.profiles = profiles
@@ -29,6 +31,7 @@ public struct LintOptions: Sendable {
         self.matchQueryStrings = load.matchQueryStrings
         self.merge = load.merge
         self.limits = load.limits
+        self.baseURL = load.baseURL
     }
 
     /// The profiles checked: `profiles` without repeats, or `defaultProfiles`.

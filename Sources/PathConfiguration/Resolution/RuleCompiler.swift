@@ -16,6 +16,10 @@ struct RuleCompiler {
 
     init(options: LoadOptions) { self.options = options }
 
+    /// How globs compile, whatever the profile: translated to ICU syntax,
+    /// always case-sensitive (scheme and host are lower-cased on both sides instead).
+    static let globOptions = RegexOptions(caseInsensitive: false, unicodeClasses: true, dialect: .icu)
+
     /// `invalid regular expression "PATTERN" at offset N: WHY` (or `invalid
     /// glob ...`): how every message says that the engine rejected a pattern.
     static func rejection(of shown: String, isGlob: Bool, _ error: RegexCompileError) -> String {
@@ -34,9 +38,7 @@ struct RuleCompiler {
             out.patterns.append(compiled)
             out.patternLiterals.append(RequiredLiteral.of(pattern, caseInsensitive: regexOptions.caseInsensitive))
         }
-        // Globs are translated to ICU syntax and always match case-sensitively
-        // (scheme and host are lower-cased on both sides instead).
-        let globOptions = RegexOptions(caseInsensitive: false, unicodeClasses: true, dialect: .icu)
+        let globOptions = Self.globOptions
         for (g, glob) in rule.globs.enumerated() {
             let regex = GlobPattern.regex(for: glob, base: options.baseURL)
             guard let compiled = try compile(regex, what: "glob", index: g, of: rule, options: globOptions,

@@ -19,9 +19,8 @@ struct QueryStringAnchorCheck: LintCheck {
                 let scalars = Array(pattern.unicodeScalars)
                 var suggested = String.UnicodeScalarView(scalars[..<dollar])
                 suggested.append(contentsOf: #"(?:$|\?)"#.unicodeScalars)
-                let message = "pattern \(p) \(JSONWriter.quoted(pattern)) ends with \"$\", so once query strings are matched "
-                    + "(\(LintDocument.names(affected))) a URL it matches stops matching when it has a query string; "
-                    + "to allow one, write \(JSONWriter.quoted(String(suggested)))"
+                let message = "pattern \(p) \(JSONWriter.quoted(pattern)) stops matching when the URL has a query string, "
+                    + "which \(LintDocument.names(affected)) match; \(JSONWriter.quoted(String(suggested))) allows one"
                 out.append(d.finding(.queryStringAnchor, message, at: d.location(ofPattern: p, inRule: rule.index, scalar: dollar),
                                      rule: rule.index, pattern: p, profiles: affected))
             }

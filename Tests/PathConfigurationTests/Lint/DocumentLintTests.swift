@@ -1,0 +1,162 @@
+import Foundation
+@testable import PathConfiguration
+import Testing
+
+@Suite("Lint: the document")
+struct DocumentLintTests {
+    @Test("trailing commas: each one, at the comma, with its rule when it is inside one")
+    func trailingCommas() throws {
+        let json = "{\n  \"rules\": [\n    {\"patterns\": [\"/a\",], \"properties\": {\"context\": \"modal\",}},\n  ],\n}"
+        let findings = try Lint.run(json, kind: .trailingComma)
+        #expect(findings.map { [$0.location!.line, $0.location!.column] } == [
+            Lint.position(of: ",]", in: json), Lint.position(of: ",}", in: json), Lint.position(of: ",\n  ]", in: json),
+            Lint.position(of: ",\n}", in: json),
+        ])
+        #expect(findings.map(\.ruleIndex) == [0, 0, nil, nil])
+        #expect(findings.map { $0.message.hasPrefix("trailing comma before \"]\"") } == [true, false, true, false])
+        #expect(try Lint.run(json.replacingOccurrences(of: ",]", with: "]").replacingOccurrences(of: ",}", with: "}"), kind: .trailingComma).count == 2)
+    }
+
+    @Test("duplicate keys: the repeat, located, with its rule")
+    func duplicateKeys() throws {
+        let json = "{\"rules\": [\n  {\"patterns\": [\"/a\"], \"properties\": {\"context\": \"modal\", \"context\": \"default\"}}\n]}"
+        let findings = try Lint.run(json, kind: .duplicateKey)
+        try #require(findings.count == 1)
+        #expect(findings[0].ruleIndex == 0)
+        #expect(findings[0].location.map { [$0.line, $0.column] } == Lint.position(of: "\"context\"", in: json, occurrence: 1))
+        let first = Lint.position(of: "\"context\"", in: json)
+        #expect(findings[0].summary == "rule 0: duplicate key \"context\"; the first value (line \(first[0]), column \(first[1])) is kept")
+    }
+
+    @Test("not portable: globs and methods for the mobile apps, a nested value for turbo-android, nothing for siesta")
+    func notPortable() throws {
+        let json = """
+            {"rules": [
+              {"description": "API", "globs": ["/api/**"], "methods": ["GET"], "properties": {"headers": {"Accept": "application/json"}}}
+            ]}
+            """
+        let findings = try Lint.run(json, kind: .notPortable)
+        #expect(findings.map { [$0.location!.line, $0.location!.column] } == [
+            Lint.position(of: "[\"/api", in: json), Lint.position(of: "[\"GET", in: json), Lint.position(of: "{\"Accept", in: json),
+        ])
+        let mobile: [Profile] = [.hotwireIOS, .turboIOS, .hotwireAndroid, .turboAndroid]
+        #expect(findings.map(\.profiles) == [mobile, mobile, [.turboAndroid]])
+        #expect(findings.map(\.summary) == [
+            #"rule 0 ("API"): "globs" but no "patterns": the hotwire-ios app rejects a rule without "patterns", so this file is not portable to it"#,
+            #"rule 0 ("API"): the hotwire-ios app ignores "methods" and applies the rule to every visit"#,
+            #"rule 0 ("API"): the turbo-android app rejects this file: property "headers" is an object; the turbo-android profile stores every value as a string"#,
+        ])
+        #expect(try Lint.run(json, kind: .notPortable, profiles: [.siesta]).isEmpty)
+    }
+
+    @Test("settings that are not an object")
+    func ignoredSettings() throws {
+        let findings = try Lint.run(#"{"settings": [], "rules": []}"#)
+        #expect(findings.map(\.kind) == [.ignoredSettings])
+        #expect(findings.first?.ruleIndex == nil)
+    }
+
+    @Test("findings come sorted by position, and a document that is not a configuration throws the load's error")
+    func orderAndErrors() throws {
+        let json = "{\"rules\": [\n  {\"patterns\": [\"/x.pdf$\",], \"properties\": {\"presentation\": \"push\"}}\n]}"
+        let findings = try Lint.run(json)
+        #expect(findings.map(\.kind) == [.unescapedDot, .queryStringAnchor, .trailingComma, .unknownValue])
+        let offsets = findings.compactMap(\.location?.offset)
+        #expect(offsets == offsets.sorted() && offsets.count == 4)
+        #expect(throws: ConfigurationError.self) { try Lint.run("{\"rules\": [}") }
+        #expect(throws: ConfigurationError.self) { try Lint.run("{\"settings\": {}}") }
+    }
+
+    @Test("a finding as JSON: every field, null where it does not apply")
+    func json() throws {
+        let finding = try #require(try Lint.run(Lint.rule(["/new$"]), kind: .queryStringAnchor).first)
+        let object = finding.jsonObject
+        #expect(object.keys == ["kind", "severity", "line", "column", "rule", "pattern", "description", "profiles", "message"])
+        #expect(object["kind"] == .string("query-string-anchor"))
+        #expect(object["severity"] == .string("warning"))
+        #expect(object["rule"] == .number(JSONNumber(Int64(0))) && object["pattern"] == .number(JSONNumber(Int64(0))))
+        #expect(object["description"] == .null)
+        #expect(finding.description == "1:31: rule 0: \(finding.message) [query-string-anchor]")
+    }
+
+    @Test("every kind's identifier is kebab-case, and the decoder's warning kinds keep their names")
+    func kinds() {
+        for kind in LintFinding.Kind.allCases {
+            #expect(kind.rawValue.allSatisfy { $0.isLowercase || $0 == "-" })
+        }
+        for kind in ConfigurationWarning.Kind.allCases where kind != .skippedPattern {
+            #expect(LintFinding.Kind(rawValue: kind.rawValue) != nil)
+        }
+    }
+}
+
+@Suite("Lint: the seed documents")
+struct SeedLintTests {
+    /// A seed block as a configuration: the rule arrays wrapped in `{"rules": ...}`.
+    static func configuration(_ block: String) -> String? {
+        let trimmed = block.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix("[") { return "{\"rules\": " + block + "}" }
+        return trimmed.contains("\"rules\"") ? block : nil
+    }
+
+    @Test("every seed configuration lints; its trailing commas are exactly the ones a plain scan finds")
+    func trailingCommas() throws {
+        let configurations = Lint.seedBlocks.compactMap { block in Self.configuration(block.json).map { (block.name, $0) } }
+        #expect(configurations.count >= 3)
+        var total = 0
+        for (name, json) in configurations {
+            let findings = try Lint.run(json, kind: .trailingComma)
+            // The seeds' strings hold no commas: a comma followed by blanks and a closing bracket is a trailing one.
+            let bytes = Array(json.utf8)
+            var expected: [Int] = []
+            for (i, b) in bytes.enumerated() where b == UInt8(ascii: ",") {
+                if let next = bytes[(i + 1)...].first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }), next == UInt8(ascii: "]") || next == UInt8(ascii: "}") {
+                    expected.append(i)
+                }
+            }
+            #expect(findings.compactMap(\.location?.offset) == expected, "\(name)")
+            total += expected.count
+        }
+        #expect(total >= 5)
+    }
+
+    @Test("the Turbo iOS README's example: $ before queries, presentation \"modal\", trailing commas")
+    func turboExample() throws {
+        let block = try #require(Lint.seedBlocks.first { $0.json.contains("\"enable-feature-x\"") })
+        let findings = try Lint.run(block.json)
+        #expect(findings.map(\.kind) == [.queryStringAnchor, .queryStringAnchor, .unknownValue, .trailingComma, .trailingComma])
+        #expect(findings.map(\.location?.line) == [8, 9, 12, 17, 22])
+        #expect(findings[2].summary.hasPrefix(#"rule 0: "presentation": "modal" is an unknown value: hotwire-ios, turbo-ios use the default "default" instead"#))
+        // The configuration loads, in every app, despite all of it.
+        for profile in LintOptions.defaultProfiles {
+            #expect(throws: Never.self) { try PathConfiguration(json: block.json, options: LoadOptions(profile: profile)) }
+        }
+    }
+}
+
+@Suite("Lint: reading patterns and strings")
+struct LintReadingTests {
+    @Test("the scanner refuses what it does not follow", arguments: ["\\Qa.b\\E", "(?x)a.b", "(?#c)a", "\\x2Epdf", "\\u002E", "[a", "a\\"])
+    func refused(_ pattern: String) {
+        #expect(PatternScanner.scan(pattern) == nil)
+    }
+
+    @Test("the scanner's tokens: escapes, classes, groups and their depth")
+    func tokens() throws {
+        let tokens = try #require(PatternScanner.scan(#"(/a)\.[?x]b+$"#))
+        #expect(tokens.map(\.kind) == [.group, .literal("/"), .literal("a"), .group, .escaped("."), .characterClass(hasQuestionMark: true),
+                                       .literal("b"), .quantifier, .dollar])
+        #expect(tokens.map(\.depth) == [0, 1, 1, 0, 0, 0, 0, 0, 0])
+        #expect(tokens.map(\.scalar) == [0, 1, 2, 3, 4, 6, 10, 11, 12])
+    }
+
+    @Test("positions in a JSON string count characters through escapes, surrogate pairs and UTF-8")
+    func stringOffsets() throws {
+        // 😀 as a surrogate pair, é as UTF-8, a tab escape: the dot is character 4 of "😀é\t.pdf$".
+        let json = "{\"rules\": [{\"patterns\": [\"\\ud83d\\ude00\u{E9}\\t.pdf$\"], \"properties\": {\"title\": \"x\"}}]}"
+        let findings = try Lint.run(json, kind: .unescapedDot)
+        try #require(findings.count == 1)
+        let dot = Array(json.unicodeScalars).firstIndex(of: ".")!
+        #expect(findings[0].location?.column == dot + 1)
+    }
+}

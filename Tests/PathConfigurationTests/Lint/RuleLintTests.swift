@@ -1,0 +1,123 @@
+import Foundation
+import PathConfiguration
+import Testing
+
+@Suite("Lint: rules a later rule always overrides")
+struct OverriddenRuleLintTests {
+    static func document(_ rules: String...) -> String { "{\"rules\": [\n" + rules.joined(separator: ",\n") + "\n]}" }
+
+    @Test("a later catch-all rule that sets every key: reported at the earlier rule, naming the later one")
+    func catchAllLater() throws {
+        let json = Self.document(
+            #"  {"comment": "Forms", "patterns": ["/new$"], "properties": {"context": "modal", "pull_to_refresh_enabled": false}}"#,
+            #"  {"description": "Everything is a card", "patterns": [".*"], "properties": {"context": "default", "pull_to_refresh_enabled": true, "title": "x"}}"#)
+        let findings = try Lint.run(json, kind: .overriddenRule)
+        try #require(findings.count == 1)
+        #expect(findings[0].ruleIndex == 0 && findings[0].ruleDescription == "Forms")
+        #expect(findings[0].location == SourceLocation(line: 2, column: 3, offset: 14))
+        #expect(findings[0].summary == #"rule 0 ("Forms"): never changes a result: rule 1 ("Everything is a card") applies wherever it does (its pattern ".*" matches every URL) and sets every key it sets ("context", "pull_to_refresh_enabled")"#)
+    }
+
+    @Test("a later rule with the same patterns that sets every key")
+    func samePatterns() throws {
+        let json = Self.document(
+            #"  {"patterns": ["/a$", "/b$"], "properties": {"presentation": "replace"}}"#,
+            #"  {"patterns": ["/c"], "properties": {"title": "C"}}"#,
+            #"  {"patterns": ["/b$", "/a$", "/z"], "properties": {"presentation": "pop"}}"#)
+        let findings = try Lint.run(json, kind: .overriddenRule)
+        #expect(findings.map(\.ruleIndex) == [0])
+        #expect(findings.first?.message.contains("rule 2 applies wherever it does (it has all of its patterns)") == true)
+    }
+
+    @Test("not reported unless certain", arguments: [
+        // the later rule leaves a key of the earlier one alone
+        [#"{"patterns": ["/a"], "properties": {"context": "modal", "title": "A"}}"#, #"{"patterns": [".*"], "properties": {"context": "default"}}"#],
+        // the catch-all comes first: that is the usual default rule
+        [#"{"patterns": [".*"], "properties": {"context": "default"}}"#, #"{"patterns": ["/a"], "properties": {"context": "modal"}}"#],
+        // the later rule matches fewer URLs
+        [#"{"patterns": ["/a", "/b"], "properties": {"context": "modal"}}"#, #"{"patterns": ["/a"], "properties": {"context": "default"}}"#],
+        // a pattern that matches much, but not every string
+        [#"{"patterns": ["/a"], "properties": {"context": "modal"}}"#, #"{"patterns": ["^.*$"], "properties": {"context": "default"}}"#],
+        // the later rule is limited to some methods
+        [#"{"patterns": ["/a"], "properties": {"context": "modal"}}"#, #"{"patterns": [".*"], "methods": ["POST"], "properties": {"context": "default"}}"#],
+        // the earlier rule sets nothing
+        [#"{"patterns": ["/a"], "properties": {}}"#, #"{"patterns": [".*"], "properties": {"context": "default"}}"#],
+    ])
+    func notReported(_ rules: [String]) throws {
+        #expect(try Lint.run("{\"rules\": [" + rules.joined(separator: ",") + "]}", kind: .overriddenRule).isEmpty)
+    }
+
+    @Test("methods: a later rule for every method, or for all of the earlier rule's, overrides")
+    func methods() throws {
+        let json = Self.document(
+            #"  {"globs": ["/volcanos/*"], "methods": ["POST"], "properties": {"headers": {"A": "1"}}}"#,
+            #"  {"globs": ["/volcanos/*"], "methods": ["post", "PUT"], "properties": {"headers": {"B": "2"}}}"#)
+        #expect(try Lint.run(json, kind: .overriddenRule, profiles: [.siesta]).map(\.ruleIndex) == [0])
+    }
+
+    @Test("under merge deep, objects merge: only a non-object value overrides")
+    func deepMerge() throws {
+        let objects = Self.document(
+            #"  {"globs": ["**"], "properties": {"headers": {"A": "1"}}}"#,
+            #"  {"globs": ["**"], "properties": {"headers": {"B": "2"}}}"#)
+        var load = LoadOptions()
+        load.merge = .deep
+        #expect(try Lint.run(objects, kind: .overriddenRule, profiles: [.siesta], load: load).isEmpty)
+        #expect(try Lint.run(objects, kind: .overriddenRule, profiles: [.siesta]).count == 1)  // shallow: replaced whole
+        let replaced = objects.replacingOccurrences(of: #"{"B": "2"}"#, with: "null")
+        #expect(try Lint.run(replaced, kind: .overriddenRule, profiles: [.siesta], load: load).count == 1)
+    }
+
+    @Test("a catch-all an engine refuses does not count: ICU refuses the empty pattern, which a lenient iOS app skips")
+    func emptyPattern() throws {
+        let json = Self.document(
+            #"  {"patterns": ["/a"], "properties": {"context": "modal"}}"#,
+            #"  {"patterns": [""], "properties": {"context": "default"}}"#)
+        #expect(try Lint.run(json, kind: .overriddenRule).isEmpty)
+        #expect(try Lint.run(json, kind: .overriddenRule, profiles: [.hotwireAndroid, .turboAndroid]).count == 1)
+    }
+}
+
+@Suite("Lint: typed values")
+struct TypedValueLintTests {
+    static func properties(_ json: String) -> String { Lint.rule(["/a"], json) }
+
+    @Test("\"true\"/\"false\" for a boolean key: reported for the apps that misread it, not for Android")
+    func stringBoolean() throws {
+        let findings = try Lint.run(Self.properties(#"{"pull_to_refresh_enabled": "false", "animated": "TRUE", "title": "true"}"#), kind: .stringBoolean)
+        #expect(findings.count == 2)
+        #expect(findings.first?.profiles == [.hotwireIOS, .turboIOS])
+        #expect(findings.first?.message == #""pull_to_refresh_enabled": "false" is a string, not a boolean: hotwire-ios, turbo-ios read true; write false without quotes"#)
+        #expect(try Lint.run(Self.properties(#"{"animated": "false"}"#), kind: .stringBoolean, profiles: [.hotwireAndroid, .turboAndroid]).isEmpty)
+        #expect(try Lint.run(Self.properties(#"{"animated": false}"#), kind: .stringBoolean).isEmpty)
+    }
+
+    @Test("unknown values of the typed keys, per platform, from the TypedKey table", arguments: [
+        (#"{"presentation": "push"}"#, [Profile.hotwireIOS, .turboIOS]),         // Android only
+        (#"{"presentation": "POP"}"#, [Profile.hotwireIOS, .turboIOS]),          // Android compares case-insensitively
+        (#"{"presentation": "modal"}"#, [Profile.hotwireIOS, .turboIOS, .hotwireAndroid, .turboAndroid]),  // the seed documents' mistake
+        (#"{"modal_style": "sheet"}"#, [Profile.hotwireIOS, .turboIOS, .hotwireAndroid, .turboAndroid]),
+        (#"{"title": 5}"#, [Profile.hotwireIOS, .turboIOS]),
+        (#"{"animated": 1}"#, [Profile.hotwireIOS, .turboIOS, .hotwireAndroid, .turboAndroid]),
+        (#"{"context": "modal", "presentation": "replace_root", "title": null, "view-controller": "x"}"#, [Profile]()),
+    ])
+    func unknown(_ properties: String, _ expected: [Profile]) throws {
+        let findings = try Lint.run(Self.properties(properties), kind: .unknownValue)
+        #expect(findings.first?.profiles ?? [] == expected)
+        #expect(findings.count == (expected.isEmpty ? 0 : 1))
+    }
+
+    @Test("the message says what each platform uses instead, and the known values")
+    func message() throws {
+        let findings = try Lint.run(Self.properties(#"{"presentation": "push"}"#), kind: .unknownValue)
+        #expect(findings.first?.message == #""presentation": "push" is an unknown value: hotwire-ios, turbo-ios use the default "default" instead (known values: default, pop, replace, refresh, clear_all, replace_root, none)"#)
+        let json = Self.properties(#"{"presentation": "push"}"#)
+        #expect(findings.first?.location?.column == json.components(separatedBy: #""push""#)[0].unicodeScalars.count + 1)
+    }
+
+    @Test("a repeated key counts once, with its first value, as when loading")
+    func repeated() throws {
+        let findings = try Lint.run(Self.properties(#"{"presentation": "pop", "presentation": "push"}"#))
+        #expect(findings.map(\.kind) == [.duplicateKey])
+    }
+}
