@@ -110,22 +110,22 @@ struct FileReport {
     }
 
     /// `file`, `ok` (loaded), `profile`, `rules`, `built_in_rules`,
-    /// `errors` (each `message`, `line`, `column`; null where unknown), `findings`.
+    /// `errors` (each `message`, `line`, `column`, `rule`, `pattern`; null where
+    /// unknown), `findings` (`LintFinding.jsonObject`).
     var jsonObject: JSONObject {
         func number(_ n: Int?) -> JSONValue { n.map { .number(JSONNumber(Int64($0))) } ?? .null }
+        func error(_ message: String, _ e: ConfigurationError?) -> JSONValue {
+            .object(["message": .string(message), "line": number(e?.location?.line), "column": number(e?.location?.column),
+                     "rule": number(e?.ruleIndex), "pattern": number(e?.patternIndex)])
+        }
         var errors: [JSONValue] = []
         if configuration == nil {
             for event in events where event.isFailure {
                 guard let (_, message) = Diagnostics.placeAndMessage(event) else { continue }
-                var location: SourceLocation?
-                if case .configuration(let e)? = event.error { location = e.location }
-                errors.append(.object(["message": .string(message), "line": number(location?.line), "column": number(location?.column)]))
+                if case .configuration(let e)? = event.error { errors.append(error(message, e)) } else { errors.append(error(message, nil)) }
             }
         }
-        if let lintError {
-            errors.append(.object(["message": .string(lintError.message), "line": number(lintError.location?.line),
-                                   "column": number(lintError.location?.column)]))
-        }
+        if let lintError { errors.append(error(lintError.message, lintError)) }
         var o = JSONObject()
         o["file"] = .string(file)
         o["ok"] = .bool(configuration != nil && lintError == nil)

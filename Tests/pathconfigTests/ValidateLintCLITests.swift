@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+/// `pathconfig validate`'s lint warnings: the text lines, --strict, --format
+/// json, --profile repeated, colour, exit codes.
+@Suite("pathconfig validate: lint")
+struct ValidateLintCLITests {
+    /// A team's configuration with one of most mistakes lint knows.
+    static let team = #"""
+        {
+          "settings": {},
+          "rules": [
+            {
+              "description": "Default",
+              "patterns": [".*"],
+              "properties": {"context": "default", "pull_to_refresh_enabled": "true"}
+            },
+            {
+              "comment": "Forms",
+              "patterns": ["/new$"],
+              "properties": {"context": "modal", "presentation": "push"}
+            },
+            {
+              "patterns": ["/reports/.*.pdf", "/archive/\\y"],
+              "properties": {"view_controller": "pdf", "context": "default",}
+            }
+          ]
+        }
+        """#
+
+    /// The same intent without the mistakes.
+    static let clean = #"""
+        {
+          "rules": [
+            {"description": "Default", "patterns": [".*"], "properties": {"context": "default", "pull_to_refresh_enabled": true}},
+            {"description": "Forms", "patterns": ["/new(?:$|\\?)", "/edit(?:$|\\?)"], "properties": {"context": "modal"}}
+          ]
+        }
+        """#
+
+    static let expectedLines = [
+        #":7:71: warning: rule 0 ("Default"): "pull_to_refresh_enabled": "true" is a string, not a boolean: hotwire-ios, turbo-ios read true; write true without quotes [string-boolean]"#,
+        #":11:25: warning: rule 1 ("Forms"): pattern 0 "/new$" stops matching when the URL has a query string, which hotwire-ios, hotwire-android, turbo-android match; "/new(?:$|\\?)" allows one [query-string-anchor]"#,
+        #":12:58: warning: rule 1 ("Forms"): "presentation": "push" is an unknown value: hotwire-ios, turbo-ios use the default "default" instead (known values: default, pop, replace, refresh, clear_all, replace_root, none) [unknown-value]"#,
+        #":15:32: warning: rule 2: pattern 0 "/reports/.*.pdf": the "." before "pdf" matches any character, not only a dot; escape it: "/reports/.*\\.pdf" [unescaped-dot]"#,
+        #":15:49: warning: rule 2: pattern 1: invalid regular expression "/archive/\\y" at offset 9: not a valid Java pattern: unknown escape \y (under hotwire-android, turbo-android) [invalid-pattern]"#,
+        #":16:68: warning: rule 2: trailing comma before "}": the apps accept it, but strict JSON parsers (JSON.parse, jq, Python's json) reject the file [trailing-comma]"#,
+    ]
+
+    @Test("each warning is FILE:LINE:COLUMN: warning: rule N (description): MESSAGE [kind], in document order; exit 0")
+    func text() throws {
+        let file = try CLI.temporaryFile(Self.team)
+        let r = try CLI.run(["validate", "--config", file])
+        #expect(r.status == 0)
+        #expect(r.stdout == "\(file): ok: 3 rules (+3 built-in), 6 warnings, profile hotwire-ios\n")
+        #expect(r.stderr == Self.expectedLines.map { file + $0 + "\n" }.joined())
+    }
+
+    @Test("--strict fails on warnings, with the same output; a clean file passes it")
+    func strict() throws {
+        let file = try CLI.temporaryFile(Self.team)
+        let r = try CLI.run(["validate", "--strict", "--config", file])
+        #expect(r.status == 1)
+        #expect(r.stderr.split(separator: "\n").count == Self.expectedLines.count)
+        let clean = try CLI.temporaryFile(Self.clean)
+        let ok = try CLI.run(["validate", "--strict", "--config", clean])
+        #expect(ok.status == 0)
+        #expect(ok.stdout == "\(clean): ok: 2 rules (+3 built-in), 0 warnings, profile hotwire-ios\n")
+        #expect(ok.stderr == "")
+        // One failing file fails the run; each file is still reported.
+        let both = try CLI.run(["validate", "--strict", "--config", clean, "--config", file])
+        #expect(both.status == 1)
+        #expect(both.stdout.split(separator: "\n").count == 2)
+    }
+
+    @Test("--profile, repeated, lints for those apps only; the load uses the last")
+    func profiles() throws {
+        let file = try CLI.temporaryFile(Self.team)
+        let r = try CLI.run(["validate", "--profile", "turbo-ios", "--profile", "hotwire-ios", "--config", file])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasSuffix("profile hotwire-ios\n"))
+        #expect(!r.stderr.contains("[invalid-pattern]"))  // no Android profile
+        #expect(r.stderr.contains("which hotwire-ios match;"))  // turbo-ios matches paths only
+        let android = try CLI.run(["validate", "--profile", "turbo-android", "--lenient", "--config", file])
+        #expect(android.status == 0)
+        #expect(!android.stderr.contains("[string-boolean]") && !android.stderr.contains("[unknown-value]"))
+        #expect(android.stderr.contains("(under turbo-android) [invalid-pattern]"))
+    }
+
+    @Test("--format json: one document on standard output, nothing on standard error")
+    func json() throws {
+        let file = try CLI.temporaryFile(Self.team)
+        let clean = try CLI.temporaryFile(Self.clean)
+        let r = try CLI.run(["validate", "--format", "json", "--config", file, "--config", clean])
+        #expect(r.status == 0)
+        #expect(r.stderr == "")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(document["ok"] as? Bool == true)
+        #expect(document["strict"] as? Bool == false)
+        #expect(document["profiles"] as? [String] == ["hotwire-ios", "turbo-ios", "hotwire-android", "turbo-android"])
+        let files = try #require(document["files"] as? [[String: Any]])
+        #expect(files.map { $0["file"] as? String } == [file, clean])
+        #expect(files.map { ($0["findings"] as? [Any])?.count } == [6, 0])
+        #expect(files[0]["profile"] as? String == "hotwire-ios" && files[0]["rules"] as? Int == 3 && files[0]["built_in_rules"] as? Int == 3)
+        let finding = try #require((files[0]["findings"] as? [[String: Any]])?[4])
+        #expect(finding["kind"] as? String == "invalid-pattern")
+        #expect(finding["severity"] as? String == "warning")
+        #expect(finding["line"] as? Int == 15 && finding["column"] as? Int == 49)
+        #expect(finding["rule"] as? Int == 2 && finding["pattern"] as? Int == 1)
+        #expect(finding["description"] is NSNull)
+        #expect(finding["profiles"] as? [String] == ["hotwire-android", "turbo-android"])
+        #expect((finding["message"] as? String)?.hasPrefix("pattern 1: invalid regular expression") == true)
+        let strict = try CLI.run(["validate", "--format", "json", "--strict", "--config", file])
+        #expect(strict.status == 1)
+        #expect(strict.stdout.contains("\"ok\": false"))
+    }
+
+    @Test("--format json: a file that does not load has its errors, located, and exit 1")
+    func jsonErrors() throws {
+        let broken = CLI.root + "/examples/broken.json"
+        let r = try CLI.run(["validate", "--format", "json", "--config", broken])
+        #expect(r.status == 1)
+        #expect(r.stderr == "")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let file = try #require((document["files"] as? [[String: Any]])?.first)
+        #expect(file["ok"] as? Bool == false)
+        #expect(file["profile"] is NSNull)
+        let errors = try #require(file["errors"] as? [[String: Any]])
+        #expect(errors.count == 1)
+        #expect(errors.first?["line"] as? Int == 4 && errors.first?["column"] as? Int == 29)
+        #expect(errors.first?["rule"] as? Int == 1 && errors.first?["pattern"] as? Int == 1)
+        #expect(errors.first?["message"] as? String == "rule 1, pattern 1: invalid regular expression \"/b(c\" at offset 4: missing closing parenthesis")
+    }
+
+    @Test("colour only when asked for on a pipe (CLICOLOR_FORCE), never with NO_COLOR; error lines too")
+    func colour() throws {
+        // The environment is the test's own plus these; an empty NO_COLOR counts as unset (no-color.org).
+        let text = Self.clean.replacingOccurrences(of: #""Forms", "patterns": ["/new(?:$|\\?)""#, with: #""Forms", "patterns": ["/new$""#)
+        let file = try CLI.temporaryFile(text)
+        let line = try #require(text.split(separator: "\n").firstIndex { $0.contains("/new$") })
+        let column = try #require(text.split(separator: "\n")[line].firstIndex(of: "$")).utf16Offset(in: text.split(separator: "\n")[line]) + 1
+        let plain = try CLI.run(["validate", "--config", file], environment: ["NO_COLOR": ""])
+        #expect(!plain.stderr.contains("\u{1B}["))
+        let forced = try CLI.run(["validate", "--config", file], environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": ""])
+        #expect(forced.stderr == "\u{1B}[1m\(file):\(line + 1):\(column):\u{1B}[0m \u{1B}[1;35mwarning:\u{1B}[0m "
+            + #"rule 1 ("Forms"): pattern 0 "/new$" stops matching when the URL has a query string, which hotwire-ios, hotwire-android, turbo-android match; "/new(?:$|\\?)" allows one"#
+            + "\u{1B}[2m [query-string-anchor]\u{1B}[0m\n")
+        #expect(forced.stdout == plain.stdout)  // standard output is never coloured
+        let noColor = try CLI.run(["validate", "--config", file], environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": "1"])
+        #expect(noColor.stderr == plain.stderr)
+        let broken = try CLI.run(["validate", "--config", CLI.root + "/examples/broken.json"], environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": ""])
+        #expect(broken.stderr.contains("\u{1B}[1;31merror:\u{1B}[0m rule 1, pattern 1"))
+    }
+
+    @Test("a bad --format is a usage error")
+    func badFormat() throws {
+        let r = try CLI.run(["validate", "--format", "xml", "--config", CLI.example])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("--format"))
+    }
+}
