@@ -21,7 +21,7 @@ import PackageDescription
 ///   product names; `make cli` builds it as `out/bin/pathconfig` and `make
 ///   install` installs it as `pathconfig`).
 /// - `pathconfig-bench`: `make bench`, libpathconfig against the apps' own loop.
-/// - `pathconfig-fuzz-prefilter`, `-load`, `-resolve`, `-globs`, `-loader`: the
+/// - `pathconfig-fuzz-prefilter`, `-load`, `-resolve`, `-globs`, `-loader`, `-lint`: the
 ///   libFuzzer targets (`make fuzz`, one per entry point; built plainly, the
 ///   prefilter's is a seeded random loop and the others replay the files they
 ///   are given); not in `products`, though `swift build --product` builds them
@@ -122,6 +122,12 @@ let package = Package(
             name: "pathconfig-fuzz-loader",
             dependencies: ["EntryPointFuzzing"],
             path: "Fuzz/Loader",
+            exclude: ["seeds", "crashes"]
+        ),
+        .executableTarget(
+            name: "pathconfig-fuzz-lint",
+            dependencies: ["EntryPointFuzzing"],
+            path: "Fuzz/Lint",
             exclude: ["seeds", "crashes"]
         ),
         // A real nginx and a raw-socket HTTP server, for the loader's tests.

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the entry-point fuzz targets (Fuzz/<Target>/seeds/).
 
-Run from anywhere: python3 Fuzz/seeds.py. Reads the repository's examples/ and
+Run from anywhere: python3 Fuzz/seeds.py (or one target's:
+python3 -c 'import seeds; seeds.write_seeds("Lint", seeds.lint_seeds())' in Fuzz/). Reads the repository's examples/ and
 ../shared (conformance fixtures and cases, the benchmark's small corpora, the
 seed documents' JSON blocks); each seed is laid out as the target's check reads
 its input (Tests/EntryPointFuzzing). Replaces the seeds/ directories whole.
@@ -220,8 +221,55 @@ def loader_seeds(url_placeholder="{url}"):
     return seeds
 
 
+# ---- lint: [a, b] + document (LintFuzzer)
+
+def lint_selector(profiles=(), deep=False, query=0):
+    a = sum(1 << PROFILES.index(p) for p in profiles) | (0x20 if deep else 0)
+    return bytes([a, query])
+
+
+LINT_CASES = [
+    # One of most mistakes lint knows (Tests/pathconfigTests/ValidateLintCLITests.swift).
+    ("team", b'{"settings": {}, "rules": [\n {"description": "Default", "patterns": [".*"], "properties": {"context": "default", '
+             b'"pull_to_refresh_enabled": "true"}},\n {"comment": "Forms", "patterns": ["/new$"], "properties": {"context": "modal", '
+             b'"presentation": "push"}},\n {"patterns": ["/reports/.*.pdf", "/archive/\\\\y"], "properties": {"view_controller": "pdf", "context": "default",}}\n]}'),
+    ("overridden-catch-all", b'{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}, {"patterns": [".*"], "properties": {"context": "default"}}]}'),
+    ("overridden-same", b'{"rules": [{"patterns": ["/a", "/b"], "properties": {"title": "A"}}, {"patterns": ["/b", "/a"], "methods": ["GET"], "properties": {"title": "B"}}]}'),
+    ("overridden-globs", b'{"rules": [{"globs": ["/api/**"], "methods": ["POST"], "properties": {"headers": {"A": "1"}}}, {"globs": ["/api/**"], "properties": {"headers": null}}]}'),
+    ("empty-pattern", b'{"rules": [{"patterns": ["/a"], "properties": {"context": "modal"}}, {"patterns": [""], "properties": {"context": "default"}}]}'),
+    ("duplicates", b'{"rules": [{"patterns": ["/a"], "properties": {"context": "modal", "context": "default"}, "patterns": ["/b"]}]}'),
+    ("escapes", b'{"rules": [{"patterns": ["\\ud83d\\ude00\xc3\xa9\\t.pdf$", "\\\\Q.pdf\\\\E", "(?x) a . pdf $", "[.?]json$"], "properties": {"title": 5}}]}'),
+    ("nested-for-turbo-android", b'{"settings": [], "rules": [{"patterns": ["/x"], "properties": {"tabs": [{"title": "A"}]},},]}'),
+]
+
+
+def lint_seeds():
+    seeds = []
+    selections = [(), ("hotwire-ios",), ("hotwire-android", "turbo-android"), ("siesta",), tuple(PROFILES)]
+    for name in ["path-configuration.json", "api-configuration.json", "broken.json"]:
+        for i, profiles in enumerate(selections):
+            seeds.append((f"example-{name[:-5]}-{i}", lint_selector(profiles, deep=i == 3, query=i % 3) + read(ROOT, "examples", name)))
+    for i, (name, doc) in enumerate(LINT_CASES):
+        seeds.append((name, lint_selector(selections[i % len(selections)], query=i % 3) + doc))
+    ios = json.loads(read(SHARED, "conformance", "ios.json"))
+    android = json.loads(read(SHARED, "conformance", "android.json"))
+    fixtures = list(ios["fixtures"].items()) + [item for g in ("fixtures", "invalid_fixtures") for item in android.get(g, {}).items()]
+    for i, (name, fixture) in enumerate(fixtures):
+        doc = fixture.encode() if isinstance(fixture, str) else compact(fixture)
+        seeds.append((f"fixture-{name}", lint_selector(selections[i % len(selections)]) + doc))
+    for name in sorted(os.listdir(os.path.join(SHARED, "seeds"))):
+        text = read(SHARED, "seeds", name).decode("utf-8", "replace")
+        for i, block in enumerate(re.findall(r"```(?:json)?\n(.*?)```", text, re.S)):
+            if block.lstrip().startswith("["):
+                block = '{"rules": ' + block + "}"
+            if '"rules"' in block:
+                seeds.append((f"doc-{name[:3]}-{i}", lint_selector() + block.encode()))
+    return seeds
+
+
 if __name__ == "__main__":
     write_seeds("Load", load_seeds())
     write_seeds("Resolve", resolve_seeds())
     write_seeds("Globs", glob_seeds())
     write_seeds("Loader", loader_seeds())
+    write_seeds("Lint", lint_seeds())

@@ -13,6 +13,7 @@ struct FuzzRegressionTests {
         ("Resolve", ResolveFuzzer.check),
         ("Globs", GlobFuzzer.check),
         ("Loader", LoaderFuzzer.check),
+        ("Lint", LintFuzzer.check),
     ]
 
     @Test("seeds and stored crashes pass their target's check", arguments: targets.map(\.0))
