@@ -39,7 +39,7 @@ struct ValidateLintCLITests {
         """#
 
     static let expectedLines = [
-        #":7:71: warning: rule 0 ("Default"): "pull_to_refresh_enabled": "true" is a string, not a boolean: hotwire-ios, turbo-ios read true; write true without quotes [string-boolean]"#,
+        #":7:71: warning: rule 0 ("Default"): "pull_to_refresh_enabled": "true" is a string, not a boolean: hotwire-ios, turbo-ios ignore it and use the default, true; write true without quotes [string-boolean]"#,
         #":11:25: warning: rule 1 ("Forms"): pattern 0 "/new$" stops matching when the URL has a query string, which hotwire-ios, hotwire-android, turbo-android match; "/new(?:$|\\?)" allows one [query-string-anchor]"#,
         #":12:58: warning: rule 1 ("Forms"): "presentation": "push" is an unknown value: hotwire-ios, turbo-ios use the default "default" instead (known values: default, pop, replace, refresh, clear_all, replace_root, none) [unknown-value]"#,
         #":15:32: warning: rule 2: pattern 0 "/reports/.*.pdf": the "." before "pdf" matches any character, not only a dot; escape it: "/reports/.*\\.pdf" [unescaped-dot]"#,

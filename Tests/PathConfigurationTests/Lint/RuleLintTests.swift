@@ -87,7 +87,9 @@ struct TypedValueLintTests {
         let findings = try Lint.run(Self.properties(#"{"pull_to_refresh_enabled": "false", "animated": "TRUE", "title": "true"}"#), kind: .stringBoolean)
         #expect(findings.count == 2)
         #expect(findings.first?.profiles == [.hotwireIOS, .turboIOS])
-        #expect(findings.first?.message == #""pull_to_refresh_enabled": "false" is a string, not a boolean: hotwire-ios, turbo-ios read true; write false without quotes"#)
+        #expect(findings.first?.message == #""pull_to_refresh_enabled": "false" is a string, not a boolean: hotwire-ios, turbo-ios ignore it and use the default, true; write false without quotes"#)
+        #expect(try Lint.run(Self.properties(#"{"animated": "false"}"#), kind: .stringBoolean, profiles: [.turboIOS]).first?.message
+                == #""animated": "false" is a string, not a boolean: turbo-ios ignores it and uses the default, true; write false without quotes"#)
         #expect(try Lint.run(Self.properties(#"{"animated": "false"}"#), kind: .stringBoolean, profiles: [.hotwireAndroid, .turboAndroid]).isEmpty)
         #expect(try Lint.run(Self.properties(#"{"animated": false}"#), kind: .stringBoolean).isEmpty)
     }

@@ -31,8 +31,11 @@ struct TypedValueCheck: LintCheck {
             let meant = JSONValue.bool(s.lowercased() == "true")
             let misread = d.profiles.filter { key.recognizedValue(raw, on: $0.platform) != meant }
             guard !misread.isEmpty else { return nil }
-            let reads = Self.groups(misread, verb: ("reads", "read")) { JSONWriter.compact(key.value(from: raw, on: $0)) }
-            return d.finding(.stringBoolean, "\(written) is a string, not a boolean: \(reads); write \(JSONWriter.compact(meant)) without quotes",
+            // Android reads such a string as its boolean, so only the iOS apps
+            // misread it: they ignore it and use the default.
+            let ignore = misread.count == 1 ? "ignores it and uses" : "ignore it and use"
+            let fallback = JSONWriter.compact(key.defaultValue(on: misread[0].platform))
+            return d.finding(.stringBoolean, "\(written) is a string, not a boolean: \(LintDocument.names(misread)) \(ignore) the default, \(fallback); write \(JSONWriter.compact(meant)) without quotes",
                              at: d.location(node.offset), rule: rule, profiles: misread)
         }
         let unknown = d.profiles.filter { key.recognizedValue(raw, on: $0.platform) == nil }
