@@ -17,11 +17,24 @@ struct OverriddenRuleCheck: LintCheck {
     func findings(in d: LintDocument) -> [LintFinding] {
         var out: [LintFinding] = []
         let rules = d.rules
+        // Only two kinds of rule can override another: one with a catch-all
+        // pattern, and one that has the other's first pattern (or glob). Index
+        // both, so that a long file costs about one pass, not one per pair.
+        var catchAll: [Int: String] = [:]
+        var byFirst: [String: [Int]] = [:]
+        for (j, rule) in rules.enumerated() {
+            if let always = rule.patterns.first(where: { MatchPlan.Pattern.matchesEverySubject($0) && compilesEverywhere($0, in: d) }) {
+                catchAll[j] = always
+            }
+            for key in Set(rule.patterns.map { "p" + $0 } + rule.globs.map { "g" + $0 }) { byFirst[key, default: []].append(j) }
+        }
+        let catchAllRules = catchAll.keys.sorted()
         for i in rules.indices {
             let earlier = rules[i]
-            guard !earlier.properties.isEmpty, !(earlier.patterns.isEmpty && earlier.globs.isEmpty) else { continue }
-            for j in (i + 1)..<rules.count {
-                guard let reason = overrides(rules[j], earlier, in: d) else { continue }
+            guard !earlier.properties.isEmpty, let first = earlier.patterns.first.map({ "p" + $0 }) ?? earlier.globs.first.map({ "g" + $0 }) else { continue }
+            let candidates = Set(catchAllRules.filter { $0 > i } + (byFirst[first] ?? []).filter { $0 > i }).sorted()
+            for j in candidates {
+                guard let reason = overrides(rules[j], earlier, catchAll: catchAll[j], merge: d.options.merge) else { continue }
                 let keys = earlier.properties.keys.map(JSONWriter.quoted).joined(separator: ", ")
                 let later = rules[j].description.map { "rule \(j) (\(JSONWriter.quoted($0)))" } ?? "rule \(j)"
                 let message = "never changes a result: \(later) applies wherever it does (\(reason)) and sets every key it sets (\(keys))"
@@ -34,17 +47,18 @@ struct OverriddenRuleCheck: LintCheck {
     }
 
     /// Why `later` overrides `earlier` (to say in the message), or nil when
-    /// it is not certain that it does.
-    func overrides(_ later: Rule, _ earlier: Rule, in d: LintDocument) -> String? {
+    /// it is not certain that it does; `catchAll` is `later`'s pattern that
+    /// matches every string, if it has one.
+    func overrides(_ later: Rule, _ earlier: Rule, catchAll: String?, merge: MergeMode) -> String? {
         for (key, value) in earlier.properties {
             guard let laterValue = later.properties[key] else { return nil }
-            if d.options.merge == .deep, value.objectValue != nil, laterValue.objectValue != nil { return nil }
+            if merge == .deep, value.objectValue != nil, laterValue.objectValue != nil { return nil }
         }
         if let laterMethods = later.methods {
             guard let methods = earlier.methods, methods.allSatisfy(laterMethods.contains) else { return nil }
         }
-        if let always = later.patterns.first(where: { MatchPlan.Pattern.matchesEverySubject($0) && compilesEverywhere($0, in: d) }) {
-            return "its pattern \(JSONWriter.quoted(always)) matches every URL"
+        if let catchAll {
+            return "its pattern \(JSONWriter.quoted(catchAll)) matches every URL"
         }
         if earlier.patterns.allSatisfy(later.patterns.contains), earlier.globs.allSatisfy(later.globs.contains) {
             return earlier.globs.isEmpty ? "it has all of its patterns" : "it has all of its patterns and globs"
