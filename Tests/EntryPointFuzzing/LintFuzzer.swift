@@ -143,6 +143,21 @@ public enum LintFuzzer {
         }
     }
 
+    /// What the overridden-rule check says of a finding that rule `rule` of
+    /// `document` never applies, whether lint gave it or not: tests feed it
+    /// a fabricated one to show the check is not vacuous.
+    public static func overriddenViolation(_ document: String, rule: Int, profiles: [Profile]) -> Violation? {
+        let options = LintOptions(profiles: profiles)
+        guard let decoded = try? ConfigurationDecoder(profile: .siesta).decode(document) else { return Violation("not a configuration") }
+        let finding = LintFinding(kind: .overriddenRule, message: "fabricated", location: nil, ruleIndex: rule)
+        do throws(Violation) {
+            try checkOverridden([finding], decoded, options, LoadOptions())
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     static func checkOverridden(_ findings: [LintFinding], _ decoded: ConfigurationDocument, _ options: LintOptions, _ load: LoadOptions) throws(Violation) {
         let overridden = Set(findings.filter { $0.kind == .overriddenRule }.compactMap(\.ruleIndex))
         guard !overridden.isEmpty else { return }

@@ -1,3 +1,4 @@
+import Foundation
 import EntryPointFuzzing
 import Testing
 
@@ -30,6 +31,14 @@ struct FuzzRegressionTests {
     }
 
     /// The checks are not vacuous: inputs that break each property are caught.
+    @Test("a rule lint called overridden that does change a result would be reported")
+    func overriddenCheck() {
+        let document = #"{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}, {"patterns": [".*"], "properties": {"title": "x"}}]}"#
+        #expect(LintFuzzer.overriddenViolation(document, rule: 0, profiles: [.hotwireIOS]) != nil)
+        let overridden = document.replacingOccurrences(of: #""title": "x""#, with: #""context": "default""#)
+        #expect(LintFuzzer.overriddenViolation(overridden, rule: 0, profiles: [.hotwireIOS, .hotwireAndroid]) == nil)
+    }
+
     @Test("a relative glob that matched another origin would be reported")
     func originCheck() {
         // The library never does this; the check is fed a fabricated match.

@@ -46,22 +46,21 @@ struct TypedValueCheck: LintCheck {
         case .boolean: problem = "not a boolean"
         case .string: problem = "not a string"
         }
-        let uses = Self.groups(unknown, verb: ("uses", "use")) { platform in
+        let uses = Self.groups(unknown) { platform in
             let known = key.kind == .enumeration ? " (known values: \(key.allowedValues(on: platform).joined(separator: ", ")))" : ""
             return "the default \(JSONWriter.compact(key.defaultValue(on: platform))) instead\(known)"
         }
         return d.finding(.unknownValue, "\(written) is \(problem): \(uses)", at: d.location(node.offset), rule: rule, profiles: unknown)
     }
 
-    /// `hotwire-ios, turbo-ios read X; hotwire-android reads Y`: what each
-    /// group of profiles on one platform makes of a value.
-    private static func groups(_ profiles: [Profile], verb: (one: String, many: String),
-                               _ what: (Profile.Platform) -> String) -> String {
+    /// `hotwire-ios, turbo-ios use X; hotwire-android uses Y`: what each
+    /// group of profiles on one platform uses instead of a value.
+    private static func groups(_ profiles: [Profile], _ what: (Profile.Platform) -> String) -> String {
         var platforms: [Profile.Platform] = []
         for p in profiles where !platforms.contains(p.platform) { platforms.append(p.platform) }
         return platforms.map { platform in
             let names = profiles.filter { $0.platform == platform }
-            return "\(LintDocument.names(names)) \(names.count == 1 ? verb.one : verb.many) \(what(platform))"
+            return "\(LintDocument.names(names)) \(names.count == 1 ? "uses" : "use") \(what(platform))"
         }.joined(separator: "; ")
     }
 }
