@@ -1,5 +1,7 @@
 /// `overridden-rule`: a rule that never changes a result, because a later
-/// rule applies to every request it does and sets every key it sets.
+/// rule applies to every request it does and sets every key it sets. (Only
+/// the order of keys in the merged object can differ: a key the earlier rule
+/// set first keeps its place. Apps read the properties as a map.)
 ///
 /// Said only when that is certain for every profile, never on a guess. Rule
 /// `j` (after rule `i`, both the file's) overrides `i` when:
