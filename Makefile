@@ -240,7 +240,7 @@ bench-deps: deps
 FUZZ_SECONDS ?= 60
 FUZZ_SHORT_SECONDS ?= 20
 FUZZBUILD    := .build-fuzz
-FUZZ_TARGETS := prefilter load resolve globs loader
+FUZZ_TARGETS := prefilter load resolve globs loader exchange
 FUZZ_FLAGS   := -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld \
                 -Xcc -fsanitize=fuzzer-no-link,address
 # Per target: its seed directory and the dictionaries it is given.
@@ -254,6 +254,8 @@ FUZZ_SEEDS_globs     := Fuzz/Globs/seeds
 FUZZ_DICTS_globs     := url glob
 FUZZ_SEEDS_loader    := Fuzz/Loader/seeds
 FUZZ_DICTS_loader    := http json
+FUZZ_SEEDS_exchange  := Fuzz/Exchange/seeds
+FUZZ_DICTS_exchange  := http json
 
 # Swift's own backtracer is off under ASan: after a trap it reads memory that
 # ASan then reports as a second, unrelated crash.
