@@ -41,7 +41,7 @@ extension PathConfigCommand {
                                     defaultProfiles: options.profiles.isEmpty ? [options.profile] : Self.unique(options.profiles),
                                     defaultMethod: HTTPMethod.normalized(request.method) ?? HTTPMethod.defaultMethod)
             let results = try runner.run(file)
-            let testReport = TestReport(file: cases, results: results, caseCount: file.cases.count)
+            let testReport = TestReport(file: file.path, results: results, caseCount: file.cases.count)
             var out = Output()
             switch report.format {
             case .text: for line in testReport.text(style: report.style, verbose: verbose) { out.line(line) }

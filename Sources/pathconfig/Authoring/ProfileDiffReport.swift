@@ -16,7 +16,7 @@ struct ProfileDiffReport {
     /// `2 of 6 URLs differ between hotwire-ios, turbo-ios, ...; 4 resolve alike`.
     var summary: String {
         let names = profiles.map(\.rawValue).joined(separator: ", ")
-        return "\(differences.count) of \(ValueText.count(urlCount, "URL")) differ between \(names); \(urlCount - differences.count) resolve alike"
+        return "\(differences.count) of \(ValueText.count(urlCount, "URL")) differ between \(names); \(ValueText.alike(urlCount - differences.count))"
     }
 
     /// The table (when any URL differs) and the summary.

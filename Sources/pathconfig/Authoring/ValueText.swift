@@ -41,6 +41,9 @@ enum ValueText {
         return .object(o)
     }
 
+    /// `1 resolves alike`, `3 resolve alike`.
+    static func alike(_ n: Int) -> String { n == 1 ? "1 resolves alike" : "\(n) resolve alike" }
+
     /// `n noun` or `n nouns`.
     static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
 }

@@ -23,7 +23,7 @@ struct VersionDiffReport {
     /// `1 of 6 URLs change from OLD to NEW under hotwire-ios, ...; 5 resolve alike`.
     var summary: String {
         let names = profiles.map(\.rawValue).joined(separator: ", ")
-        return "\(changedCount) of \(ValueText.count(urlCount, "URL")) change from \(old) to \(new) under \(names); \(urlCount - changedCount) resolve alike"
+        return "\(changedCount) of \(ValueText.count(urlCount, "URL")) change from \(old) to \(new) under \(names); \(ValueText.alike(urlCount - changedCount))"
     }
 
     /// The table (when anything changes) and the summary. The profiles
