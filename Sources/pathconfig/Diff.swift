@@ -46,7 +46,7 @@ extension PathConfigCommand {
         /// out unless named: beside the apps it would differ on every rule.
         static let defaultProfiles: [Profile] = Profile.allCases.filter { $0 != .siesta }
 
-        var profiles: [Profile] { options.profiles.isEmpty ? Self.defaultProfiles : Test.unique(options.profiles) }
+        var profiles: [Profile] { options.profiles.isEmpty ? Self.defaultProfiles : options.distinctProfiles }
 
         /// The profiles to compare, each with what `load` gives under it.
         /// Named profiles must load (else exit 1); a default one that does

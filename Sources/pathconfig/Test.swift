@@ -38,7 +38,7 @@ extension PathConfigCommand {
         func run() throws {
             let file = try Self.read(cases)
             let runner = CaseRunner(configurations: ConfigurationSet(flags: options, sources: try options.sources()),
-                                    defaultProfiles: options.profiles.isEmpty ? [options.profile] : Self.unique(options.profiles),
+                                    defaultProfiles: options.profiles.isEmpty ? [options.profile] : options.distinctProfiles,
                                     defaultMethod: HTTPMethod.normalized(request.method) ?? HTTPMethod.defaultMethod)
             let results = try runner.run(file)
             let testReport = TestReport(file: file.path, results: results, caseCount: file.cases.count)
@@ -62,12 +62,6 @@ extension PathConfigCommand {
                 for e in problems.errors { StandardStreams.error("\(Diagnostics.prefix(name, e.location)): error: \(e.message)\n") }
             }
             throw ExitCode(1)
-        }
-
-        /// `profiles` without repeats, in order.
-        static func unique(_ profiles: [Profile]) -> [Profile] {
-            var seen: Set<Profile> = []
-            return profiles.filter { seen.insert($0).inserted }
         }
     }
 }

@@ -172,6 +172,28 @@ struct TestCommandTests {
             """)
     }
 
+    @Test("numbers compare by value: 1e2 is 100, 0.50 is 0.5, integers beyond 64 bits by their digits")
+    func numbers() throws {
+        let config = try CLI.temporaryFile(#"{"rules": [{"patterns": [".*"], "properties": {"n": 100, "f": 0.5, "big": 123456789012345678901234567890}}]}"#)
+        let cases = try CLI.temporaryFile("""
+            {"cases": [
+              {"url": "/a", "properties": {"n": 1e2, "f": 0.50, "big": 123456789012345678901234567890}},
+              {"url": "/b", "properties": {"n": 100.0, "f": 5e-1, "big": 123456789012345678901234567891}},
+            ]}
+            """)
+        let r = try CLI.run(["test", "--config", config, cases])
+        #expect(r.status == 1)
+        #expect(r.stdout == """
+            FAIL \(cases):3:3: case 1: /b under hotwire-ios (GET, exact)
+                key  expected                        actual
+                big  123456789012345678901234567891  123456789012345678901234567890
+              rules that matched:
+                rule 0, pattern ".*"
+            2 checks (2 cases): 1 passed, 1 failed
+
+            """)
+    }
+
     @Test("--format json: every check, with differences and rules, parsed back")
     func json() throws {
         let r = try CLI.run(["test", "--config", CLI.example, "--format", "json", "-"],

@@ -53,3 +53,12 @@ final class ConfigurationSet {
         return loader.current
     }
 }
+
+extension ConfigOptions {
+    /// The profiles named with `--profile`, each once, in order (test and
+    /// diff check under every one).
+    var distinctProfiles: [Profile] {
+        var seen: Set<Profile> = []
+        return profiles.filter { seen.insert($0).inserted }
+    }
+}
