@@ -60,8 +60,8 @@ extension PathConfigCommand {
                     StandardStreams.error("pathconfig: warning: \(profile.rawValue) left out: the configuration does not load under it\n")
                 }
             }
-            if out.count < 2, against == nil {
-                StandardStreams.error("pathconfig: error: fewer than two profiles to compare\n")
+            if out.count < (against == nil ? 2 : 1) {
+                StandardStreams.error("pathconfig: error: \(against == nil ? "fewer than two profiles" : "no profile") to compare under\n")
                 throw ExitCode(1)
             }
             return out

@@ -269,6 +269,43 @@ struct TestCommandTests {
         #expect(painted.stdout == "\u{1B}[32m5 checks (4 cases): 5 passed, 0 failed\u{1B}[0m\n")
     }
 
+    #if os(Linux)
+    /// Runs the binary with `arguments` on a pseudo-terminal (util-linux's
+    /// `script`, essential on Debian), with `environment` added; what the
+    /// terminal showed.
+    static func onTerminal(_ arguments: [String], environment: [String: String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        let command = ([CLI.binary.path] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
+        process.arguments = ["-qec", command, "/dev/null"]
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "NO_COLOR")
+        env["TERM"] = "xterm"
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test("on a terminal the report is coloured, unless NO_COLOR is set or --color never")
+    func terminal() throws {
+        let arguments = ["test", "--config", CLI.example, Self.cases]
+        let coloured = try Self.onTerminal(arguments, environment: [:])
+        #expect(coloured.contains("\u{1B}[32m5 checks (4 cases): 5 passed, 0 failed\u{1B}[0m"))
+        let noColor = try Self.onTerminal(arguments, environment: ["NO_COLOR": "1"])
+        #expect(noColor.contains("5 checks (4 cases): 5 passed, 0 failed"))
+        #expect(!noColor.contains("\u{1B}["))
+        let never = try Self.onTerminal(arguments + ["--color", "never"], environment: [:])
+        #expect(never.contains("5 checks (4 cases): 5 passed, 0 failed"))
+        #expect(!never.contains("\u{1B}["))
+    }
+    #endif
+
     @Test("usage errors exit 2", arguments: [
         ["test", "--config", CLI.example],
         ["test", "--config", CLI.example, "--format", "yaml", TestCommandTests.cases],
