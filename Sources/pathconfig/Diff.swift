@@ -84,7 +84,7 @@ extension PathConfigCommand {
             let old = ConfigurationSet(flags: options, sources: try options.sources())
             let urls = URLList.read(inputs)
             var out = Output()
-            var failed = false
+            var refusedCount = 0
             var differs = false
             if let against {
                 let source: ConfigurationSource = ConfigOptions.isURL(against)
@@ -98,10 +98,10 @@ extension PathConfigCommand {
                 let comparison = VersionComparison(configurations: versions.map { ($0.0, $0.1.0, $0.1.1) }, method: method)
                 var changes: [VersionChange] = []
                 for url in urls {
-                    do { changes += try comparison.compare(url) } catch { failed = true; Self.refused(url, error) }
+                    do { changes += try comparison.compare(url) } catch { refusedCount += 1; Self.refused(url, error) }
                 }
                 let versionReport = VersionDiffReport(old: options.config.joined(separator: ","), new: against, profiles: versions.map(\.0),
-                                                      method: method, urlCount: urls.count, changes: changes)
+                                                      method: method, urlCount: urls.count - refusedCount, changes: changes)
                 differs = !changes.isEmpty
                 write(text: versionReport.text(style: report.style), json: versionReport.json(), to: &out)
             } else {
@@ -109,14 +109,15 @@ extension PathConfigCommand {
                 let comparison = ProfileComparison(configurations: configurations.map { ($0.0, $0.1) }, method: method)
                 var differences: [ProfileDifference] = []
                 for url in urls {
-                    do { if let d = try comparison.compare(url) { differences.append(d) } } catch { failed = true; Self.refused(url, error) }
+                    do { if let d = try comparison.compare(url) { differences.append(d) } } catch { refusedCount += 1; Self.refused(url, error) }
                 }
-                let profileReport = ProfileDiffReport(profiles: configurations.map(\.0), method: method, urlCount: urls.count, differences: differences)
+                let profileReport = ProfileDiffReport(profiles: configurations.map(\.0), method: method, urlCount: urls.count - refusedCount,
+                                                      differences: differences)
                 differs = !differences.isEmpty
                 write(text: profileReport.text(style: report.style), json: profileReport.json(), to: &out)
             }
             out.flush()
-            if failed || (exitCode && differs) { throw ExitCode(1) }
+            if refusedCount > 0 || (exitCode && differs) { throw ExitCode(1) }
         }
 
         private func write(text: [String], json: JSONValue, to out: inout Output) {
@@ -126,8 +127,11 @@ extension PathConfigCommand {
             }
         }
 
+        /// Reports a URL the library refuses (shortened to 80 characters:
+        /// one refused for its length would fill the screen).
         private static func refused(_ url: String, _ error: ResolveError) {
-            StandardStreams.error("\(url): error: \(error.message)\n")
+            let shown = url.count > 80 ? url.prefix(80) + "…" : Substring(url)
+            StandardStreams.error("\(shown): error: \(error.message)\n")
         }
     }
 }

@@ -144,6 +144,17 @@ struct DiffCommandTests {
         #expect(keys[0]["new"] as? String == "doorknob/round, */*")
     }
 
+    @Test("a URL the library refuses is an error on standard error (shortened); the others are still compared; exit 1")
+    func refusedURL() throws {
+        let long = "/" + String(repeating: "a", count: 70_000)
+        let r = try CLI.run(["diff", "--config", CLI.example, "--profile", "hotwire-ios", "--profile", "turbo-ios"],
+                            stdin: "https://example.com/messages/new/\n\(long)\n")
+        #expect(r.status == 1)
+        #expect(r.stderr == "/\(String(repeating: "a", count: 79))…: error: the URL is 70001 bytes, more than the limit of 65536 (max_url_bytes)\n")
+        // Counted neither as differing nor as alike: it was not compared.
+        #expect(r.stdout.hasSuffix("1 of 1 URL differ between hotwire-ios, turbo-ios; 0 resolve alike\n"))
+    }
+
     @Test("usage errors exit 2", arguments: [
         ["diff", "--config", CLI.example, "--profile", "hotwire-ios", "/a"],
         ["diff", "/a"],

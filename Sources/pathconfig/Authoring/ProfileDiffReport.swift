@@ -8,7 +8,7 @@ struct ProfileDiffReport {
     let profiles: [Profile]
     /// The method of the lookups.
     let method: String
-    /// How many distinct URLs were compared.
+    /// How many distinct URLs were compared (refused ones left out).
     let urlCount: Int
     /// The URLs that differ, in input order.
     let differences: [ProfileDifference]

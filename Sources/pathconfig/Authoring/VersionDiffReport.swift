@@ -12,7 +12,7 @@ struct VersionDiffReport {
     let profiles: [Profile]
     /// The method of the lookups.
     let method: String
-    /// How many distinct URLs were compared.
+    /// How many distinct URLs were compared (refused ones left out).
     let urlCount: Int
     /// The changes, URL by URL in input order.
     let changes: [VersionChange]
