@@ -9,8 +9,9 @@ extension PathConfigCommand {
             discussion: """
                 Without --against, resolves each URL under every profile (--profile, \
                 repeated; default: hotwire-ios, turbo-ios, hotwire-android and turbo-android, \
-                the mobile apps; add siesta by naming it) and prints the URLs whose properties \
-                differ, one row per differing key with its value under each profile \
+                the mobile apps, each left out with a warning if the file does not load under \
+                it; add siesta by naming it; a named profile must load) and prints the URLs \
+                whose properties differ, one row per differing key with its value under each profile \
                 ((absent) where a profile has no such key). With --against NEW, resolves each \
                 URL under --config (the old version) and NEW, profile by profile, and prints \
                 what is added, removed or changed. Nested objects are compared key by key \
