@@ -222,7 +222,7 @@ test-readme: lib cli
 	$(PYTHON) -m pytest -q -p no:cacheprovider Tests/ReadmeTests
 	$(PYTHON) Tests/ReadmeTests/readme_test.py --repo $(CURDIR) --lib $(LIBDIR) $(READMES)
 
-test: test-swift test-c test-python test-rust test-readme fuzz-short
+test: test-swift test-c test-python test-rust test-readme fuzz-short test-dist
 
 ## soak: the C soak test alone, for SOAK_SECONDS (default 10): readers
 ## resolving through a loader's configuration while it is swapped and
