@@ -24,7 +24,7 @@ fail() {
 # The subcommands `pathconfig --help` lists, one per line.
 subcommands() {
     env -i PATH=$BARE_PATH "$PATHCONFIG" --help |
-        sed -n '/^SUBCOMMANDS:/,/^$/p' | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p'
+        sed -n '/^SUBCOMMANDS:/,/^$/p' | sed -n 's/^  \([a-z][a-z-]*\)\( .*\)\{0,1\}$/\1/p'
 }
 
 check_command() {
