@@ -32,7 +32,7 @@ SOVERSION     := 0
 
 .PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench bench-deps \
         fuzz fuzz-build fuzz-short fuzz-prefilter-loop test-sanitize test-sanitize-address test-sanitize-thread soak clean \
-        man completions install-files dist dist-tarball dist-deb dist-deps test-dist
+        man completions install-files dist dist-tarball dist-deb deb-deps test-dist
 
 all: build
 
@@ -154,8 +154,9 @@ install-files:
 ##   dist-deb      the Debian packages libpathconfig0, libpathconfig-dev, pathconfig
 ##   dist-python   the Python sdist and manylinux wheel (distribution libpathconfig)
 ##   dist-crate    the Rust crate (cargo package)
-## Each replaces its own older files in dist/. Files and dates are reproducible
-## from a commit (sorted, root-owned, dated SOURCE_DATE_EPOCH, gzip -n).
+## Each replaces its own older files in dist/. Archives are sorted, root-owned
+## and dated SOURCE_DATE_EPOCH (the last commit's date), so packaging the same
+## build again gives the same bytes.
 DIST      := $(CURDIR)/dist
 DISTSTAGE := $(OUT)/dist
 TARBALL   := libpathconfig-$(VERSION)-linux-x86_64
@@ -181,14 +182,14 @@ dist-tarball: lib cli man completions
 ## out (/usr, lib/<multiarch>, zsh's vendor-completions), split into the three
 ## packages by packaging/debian/build-debs.sh (which says how).
 DEB_STAGE := $(DISTSTAGE)/deb
-dist-deb: dist-deps lib cli man completions
+dist-deb: deb-deps lib cli man completions
 	rm -rf $(DEB_STAGE)
 	$(MAKE) --no-print-directory install-files DESTDIR=$(DEB_STAGE)/root PREFIX=/usr \
 	    LIBSUBDIR=lib/$$(dpkg-architecture -qDEB_HOST_MULTIARCH) ZSHCOMPDIR=/usr/share/zsh/vendor-completions
 	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) bash packaging/debian/build-debs.sh $(VERSION) $(DEB_STAGE) $(DIST)
 
-## dist-deps: what building the Debian packages needs (dpkg-dev), installed when missing
-dist-deps: deps
+## deb-deps: what building the Debian packages needs (dpkg-dev), installed when missing
+deb-deps: deps
 	@bash scripts/install-deb-deps.sh
 
 ## test-dist: the tarball unpacked in a temporary place and the .debs
