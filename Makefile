@@ -30,6 +30,7 @@ VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' i
 SOVERSION     := 0
 
 .PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench bench-deps \
+        check-version \
         fuzz fuzz-build fuzz-short fuzz-prefilter-loop test-sanitize test-sanitize-address test-sanitize-thread soak clean
 
 all: build
@@ -119,7 +120,16 @@ test-readme: lib cli
 	$(PYTHON) -m pytest -q -p no:cacheprovider Tests/ReadmeTests
 	$(PYTHON) Tests/ReadmeTests/readme_test.py --repo $(CURDIR) --lib $(LIBDIR) $(READMES)
 
-test: test-swift test-c test-python test-rust test-readme fuzz-short
+## check-version: every place that states the version agrees with
+## PATHCONFIG_VERSION of include/pathconfig/common.h (the one source): the
+## Swift core's Version.swift, the Python package's __version__, the crate's
+## Cargo.toml and Cargo.lock, the bindings' mirrors of the header, and what
+## the built library (pathconfig_version()) and command (--version) say.
+## scripts/check_version.py names each file that disagrees.
+check-version: lib cli
+	$(PYTHON) scripts/check_version.py --repo $(CURDIR) --lib $(LIBDIR)/libpathconfig.so --cli $(BINDIR)/pathconfig
+
+test: test-swift test-c test-python test-rust test-readme check-version fuzz-short
 
 ## soak: the C soak test alone, for SOAK_SECONDS (default 10): readers
 ## resolving through a loader's configuration while it is swapped and
