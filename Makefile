@@ -30,7 +30,7 @@ VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' i
 SOVERSION     := 0
 
 .PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench bench-deps \
-        check-version \
+        check-version abi-check abi-baseline abi-deps test-packaging \
         fuzz fuzz-build fuzz-short fuzz-prefilter-loop test-sanitize test-sanitize-address test-sanitize-thread soak clean
 
 all: build
@@ -129,7 +129,33 @@ test-readme: lib cli
 check-version: lib cli
 	$(PYTHON) scripts/check_version.py --repo $(CURDIR) --lib $(LIBDIR)/libpathconfig.so --cli $(BINDIR)/pathconfig
 
-test: test-swift test-c test-python test-rust test-readme check-version fuzz-short
+## abi-check: the C ABI of out/lib/libpathconfig.so against the committed
+## baseline packaging/libpathconfig.abi (libabigail's abidw and abidiff, from
+## Debian's abigail-tools): fails on a removed function, a changed prototype or
+## a changed struct layout unless the SONAME (SOVERSION) changed with it;
+## additions pass and are listed. The ABI is every function the library
+## exports, its symbol version and the SONAME, with the prototypes and types
+## include/ declares (scripts/abi.py says how, and why a stand-in carries the
+## types). abi-baseline: record the current ABI as the baseline, deliberately
+## (after an addition, or with a new SOVERSION).
+ABI_BASELINE := packaging/libpathconfig.abi
+ABI_ARGS      = --include $(CURDIR)/include --version-script $(CURDIR)/packaging/pathconfig.map --lib $(LIBDIR)/libpathconfig.so
+abi-check: lib abi-deps
+	$(PYTHON) scripts/abi.py check $(ABI_ARGS) --baseline $(ABI_BASELINE)
+
+abi-baseline: lib abi-deps
+	$(PYTHON) scripts/abi.py dump $(ABI_ARGS) --out $(ABI_BASELINE)
+
+abi-deps:
+	@bash -c '. scripts/apt-missing.sh && install_missing "for the ABI check" abigail-tools gcc binutils'
+
+## test-packaging: the release checks' own tests (Tests/PackagingTests): the
+## ABI guard fails on a removed or changed function or struct and passes
+## additions, the version check names each file that disagrees
+test-packaging: abi-deps
+	$(PYTHON) -m pytest -q -p no:cacheprovider Tests/PackagingTests
+
+test: test-swift test-c test-python test-rust test-readme check-version abi-check test-packaging fuzz-short
 
 ## soak: the C soak test alone, for SOAK_SECONDS (default 10): readers
 ## resolving through a loader's configuration while it is swapped and
