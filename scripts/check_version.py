@@ -13,7 +13,8 @@ each of them with it:
 - bindings/rust/Cargo.toml and Cargo.lock (the crate's version) and
   ``PATHCONFIG_VERSION*`` of src/sys.rs,
 
-and, when given, what the built artefacts say: ``pathconfig_version()`` and
+the SONAME's number (``SOVERSION`` in the Makefile), which is the MAJOR
+version (the header's ABI promise), and, when given, what the built artefacts say: ``pathconfig_version()`` and
 ``pathconfig_version_number()`` of a built library (``--lib``) and
 ``pathconfig --version`` (``--cli``). The Makefile reads the header itself
 (``VERSION``), so pathconfig.pc and the release file names follow it.
@@ -106,6 +107,10 @@ SOURCES: List[Tuple[str, str, Callable[[str], Optional[str]], bool]] = [
 ]
 
 
+def major_of(version: str) -> int:
+    return int(version.split(".")[0])
+
+
 def number_of(version: str) -> int:
     major, minor, patch = (int(p) for p in version.split("."))
     return major * 1_000_000 + minor * 1_000 + patch
@@ -130,6 +135,15 @@ def main() -> int:
         if found != want:
             problems.append(f"{path}: {what} is {found or 'not found'}, {HEADER} says {want}")
     checked = [path for path, *_ in SOURCES]
+
+    makefile = args.repo / "Makefile"
+    soversion = re.search(r"^SOVERSION\s*:?=\s*(\S+)", makefile.read_text(encoding="utf-8"), re.M) if makefile.is_file() else None
+    if soversion is None:
+        problems.append("Makefile: no SOVERSION := N")
+    elif soversion.group(1) != str(major_of(version)):
+        problems.append(f"Makefile: SOVERSION is {soversion.group(1)}, the SONAME's number must be the MAJOR "
+                        f"version {major_of(version)} of {HEADER}")
+    checked.append("Makefile's SOVERSION")
 
     if args.lib:
         lib = ctypes.CDLL(str(args.lib))

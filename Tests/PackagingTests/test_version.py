@@ -22,7 +22,7 @@ _spec = importlib.util.spec_from_file_location("check_version", SCRIPT)
 check_version = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
 _spec.loader.exec_module(check_version)  # type: ignore[union-attr]
 
-FILES: List[str] = [check_version.HEADER, *(path for path, *_ in check_version.SOURCES)]
+FILES: List[str] = [check_version.HEADER, *(path for path, *_ in check_version.SOURCES), "Makefile"]
 VERSION = re.search(r'#define PATHCONFIG_VERSION "([^"]+)"', (REPO / check_version.HEADER).read_text()).group(1)  # type: ignore[union-attr]
 
 
@@ -77,6 +77,15 @@ def test_the_header_macros_must_agree_with_each_other(tree: Path) -> None:
     result = run(tree)
     assert result.returncode == 1
     assert f"{check_version.HEADER}: PATHCONFIG_VERSION_NUMBER is 42" in result.stderr
+
+
+def test_the_soname_follows_the_major_version(tree: Path) -> None:
+    makefile = tree / "Makefile"
+    major = int(VERSION.split(".")[0])
+    makefile.write_text(re.sub(r"^SOVERSION(\s*):=.*$", rf"SOVERSION\1:= {major + 1}", makefile.read_text(), count=1, flags=re.M))
+    result = run(tree)
+    assert result.returncode == 1
+    assert f"Makefile: SOVERSION is {major + 1}, the SONAME's number must be the MAJOR version {major}" in result.stderr
 
 
 def test_a_built_library_and_command_are_asked(tree: Path, tmp_path: Path) -> None:
