@@ -30,7 +30,7 @@ VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' i
 SOVERSION     := 0
 
 .PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench bench-deps \
-        check-version abi-check abi-baseline abi-deps test-packaging \
+        check-version abi-check abi-baseline abi-deps test-packaging dist-python \
         fuzz fuzz-build fuzz-short fuzz-prefilter-loop test-sanitize test-sanitize-address test-sanitize-thread soak clean
 
 all: build
@@ -149,11 +149,23 @@ abi-baseline: lib abi-deps
 abi-deps:
 	@bash -c '. scripts/apt-missing.sh && install_missing "for the ABI check" abigail-tools gcc binutils'
 
-## test-packaging: the release checks' own tests (Tests/PackagingTests): the
-## ABI guard fails on a removed or changed function or struct and passes
-## additions, the version check names each file that disagrees
-test-packaging: abi-deps
-	$(PYTHON) -m pytest -q -p no:cacheprovider Tests/PackagingTests
+## dist-python: the Python distribution `libpathconfig` (imported as
+## `pathconfig`; the name `pathconfig` on PyPI is another project's) into
+## dist/: an sdist, and a wheel built from it that carries out/lib's library,
+## repaired by auditwheel to a manylinux tag with libpcre2-8 vendored
+## (scripts/dist-python.sh; its tools come from PyPI into out/dist-python)
+DIST := $(CURDIR)/dist
+dist-python: lib
+	@bash scripts/dist-python.sh $(PYTHON) $(LIBDIR)/libpathconfig.so $(DIST) $(OUT)/dist-python
+
+## test-packaging: Tests/PackagingTests: the ABI guard fails on a removed or
+## changed function or struct and passes additions; the version check names
+## each file that disagrees; dist-python's wheel passes `auditwheel show`,
+## installs into a fresh venv and runs outside the clone with
+## PATHCONFIG_LIBRARY unset, and its sdist builds
+test-packaging: abi-deps dist-python
+	PATHCONFIG_DIST=$(DIST) PATHCONFIG_DIST_TOOLS=$(OUT)/dist-python/venv \
+	    $(PYTHON) -m pytest -q -p no:cacheprovider Tests/PackagingTests
 
 test: test-swift test-c test-python test-rust test-readme check-version abi-check test-packaging fuzz-short
 
