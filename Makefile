@@ -30,7 +30,7 @@ VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' i
 SOVERSION     := 0
 
 .PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench bench-deps \
-        check-version abi-check abi-baseline abi-deps test-packaging dist-python \
+        check-version abi-check abi-baseline abi-deps test-packaging dist-python dist-crate \
         fuzz fuzz-build fuzz-short fuzz-prefilter-loop test-sanitize test-sanitize-address test-sanitize-thread soak clean
 
 all: build
@@ -158,12 +158,19 @@ DIST := $(CURDIR)/dist
 dist-python: lib
 	@bash scripts/dist-python.sh $(PYTHON) $(LIBDIR)/libpathconfig.so $(DIST) $(OUT)/dist-python
 
+## dist-crate: the Rust crate (`cargo package --offline`, verified by
+## building it against out/lib) into dist/pathconfig-VERSION.crate
+dist-crate: lib
+	$(MAKE) -C bindings/rust --no-print-directory package LIBDIR=$(LIBDIR) DIST=$(DIST)
+
 ## test-packaging: Tests/PackagingTests: the ABI guard fails on a removed or
 ## changed function or struct and passes additions; the version check names
 ## each file that disagrees; dist-python's wheel passes `auditwheel show`,
 ## installs into a fresh venv and runs outside the clone with
-## PATHCONFIG_LIBRARY unset, and its sdist builds
-test-packaging: abi-deps dist-python
+## PATHCONFIG_LIBRARY unset, and its sdist builds; dist-crate's crate, unpacked
+## outside the clone, builds a program through PATHCONFIG_LIB_DIR or
+## pkg-config and fails naming both without them
+test-packaging: abi-deps dist-python dist-crate
 	PATHCONFIG_DIST=$(DIST) PATHCONFIG_DIST_TOOLS=$(OUT)/dist-python/venv \
 	    $(PYTHON) -m pytest -q -p no:cacheprovider Tests/PackagingTests
 
