@@ -21,7 +21,8 @@ no header declares stops the dump.
   dump   write the ABI of LIB (with the headers of INCLUDE) as abixml
   check  compare it with a baseline (`abidiff`): fail on any change that is
          not an addition (a removed function, a changed prototype, a changed
-         struct layout), unless the SONAME changed as well; additions are
+         struct layout), unless the SONAME changed as well; additions (new
+         functions, and members appended to the VERSIONED_STRUCTS) are
          allowed and listed
   stub   only build the stand-in (the tests use it as a stand-in library)
 
@@ -83,11 +84,14 @@ def declarations(include: Path) -> Dict[str, str]:
 
 def exported_functions(lib: Path) -> List[str]:
     """The pathconfig_* functions `lib` defines in its dynamic symbol table."""
-    names = []
+    names, data = [], []
     for line in run(["nm", "-D", "--defined-only", lib]).stdout.splitlines():
         fields = line.split()
-        if len(fields) == 3 and fields[1] in ("T", "W", "i") and fields[2].startswith("pathconfig_"):
-            names.append(fields[2].split("@")[0])
+        if len(fields) == 3 and fields[2].startswith("pathconfig_"):
+            (names if fields[1] in ("T", "W", "i") else data).append(fields[2].split("@")[0])
+    if data:
+        raise AbiError(f"{lib} exports data, which this guard does not cover: {', '.join(sorted(data))} "
+                       "(the C API is functions only)")
     if not names:
         raise AbiError(f"{lib}: exports no pathconfig_* function")
     return sorted(set(names))

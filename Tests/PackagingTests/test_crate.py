@@ -62,9 +62,10 @@ def app(crate: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def cargo(app: Path, command: str, lib_dir: Optional[Path], pkg_config_dir: Path) -> subprocess.CompletedProcess:
     """`cargo COMMAND` for the program, with only what a user would set: PATHCONFIG_LIB_DIR
     or not, and pkg-config looking only in `pkg_config_dir`."""
+    unset = ("LD_LIBRARY_PATH", "MAKEFLAGS", "MFLAGS", "RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS",
+             "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET_DIR")
     env: Dict[str, str] = {k: v for k, v in os.environ.items()
-                           if not k.startswith(("PATHCONFIG_", "PKG_CONFIG", "CARGO_", "RUST"))
-                           and k not in ("LD_LIBRARY_PATH", "MAKEFLAGS", "MFLAGS")}
+                           if not k.startswith(("PATHCONFIG_", "PKG_CONFIG")) and k not in unset}
     env["CARGO_NET_OFFLINE"] = "true"
     env["PKG_CONFIG_LIBDIR"] = str(pkg_config_dir)
     if lib_dir is not None:

@@ -1,7 +1,7 @@
 /*
- * pathconfig/common.h -- what every part needs: the version macros,
- * PATHCONFIG_API, the status codes, the handle and error types, the version
- * and error functions, and pathconfig_free_string.
+ * pathconfig/common.h -- what every part needs: the version macros and
+ * the ABI promise, PATHCONFIG_API, the status codes, the handle and error
+ * types, the version and error functions, and pathconfig_free_string.
  *
  * Part of libpathconfig's C API: include <pathconfig.h>, not this file. The
  * conventions stated there (handles, ownership, text, errors) hold here.
@@ -24,11 +24,11 @@
  * number of the SONAME (libpathconfig.so.MAJOR) it links against. Within a
  * MAJOR, functions are never removed and never change their prototype;
  * pathconfig_error, which the caller allocates, never changes size or
- * layout; the versioned structs (pathconfig_warning, pathconfig_loader_event) only
- * grow at their end, and their `version` says which fields are there; status
- * codes, warning kinds and other numbered constants keep their numbers and
- * are only appended; every exported symbol carries the version node
- * PATHCONFIG_0. A MINOR release may add functions, constants and fields (so
+ * layout; the versioned structs (pathconfig_warning,
+ * pathconfig_loader_event) only grow at their end, and their `version` says
+ * which fields are there; status codes, warning kinds and other numbered
+ * constants keep their numbers and are only appended; every exported symbol
+ * carries the version node PATHCONFIG_0. A MINOR release may add functions, constants and fields (so
  * a program that uses them needs at least that MINOR: compare
  * pathconfig_version_number() with PATHCONFIG_VERSION_NUMBER); a PATCH
  * release changes no declaration. Anything else takes a new MAJOR, and with
