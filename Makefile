@@ -31,6 +31,7 @@ VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' i
 SOVERSION     := 0
 
 .PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench bench-deps \
+        check-version abi-check abi-baseline test-packaging dist-python dist-crate \
         fuzz fuzz-build fuzz-short fuzz-prefilter-loop test-sanitize test-sanitize-address test-sanitize-thread soak clean \
         man completions install-files dist dist-tarball dist-deb deb-deps test-dist
 
@@ -223,7 +224,57 @@ test-readme: lib cli
 	$(PYTHON) -m pytest -q -p no:cacheprovider Tests/ReadmeTests
 	$(PYTHON) Tests/ReadmeTests/readme_test.py --repo $(CURDIR) --lib $(LIBDIR) $(READMES)
 
-test: test-swift test-c test-python test-rust test-readme fuzz-short test-dist
+## check-version: every place that states the version agrees with
+## PATHCONFIG_VERSION of include/pathconfig/common.h (the one source): the
+## Swift core's Version.swift, the Python package's __version__, the crate's
+## Cargo.toml and Cargo.lock, the bindings' mirrors of the header, and what
+## the built library (pathconfig_version()) and command (--version) say.
+## scripts/check_version.py names each file that disagrees.
+check-version: lib cli
+	$(PYTHON) scripts/check_version.py --repo $(CURDIR) --lib $(LIBDIR)/libpathconfig.so --cli $(BINDIR)/pathconfig
+
+## abi-check: the C ABI of out/lib/libpathconfig.so against the committed
+## baseline packaging/libpathconfig.abi (libabigail's abidw and abidiff, from
+## Debian's abigail-tools): fails on a removed function, a changed prototype or
+## a changed struct layout unless the SONAME (SOVERSION) changed with it;
+## additions pass and are listed. The ABI is every function the library
+## exports, its symbol version and the SONAME, with the prototypes and types
+## include/ declares (scripts/abi.py says how, and why a stand-in carries the
+## types). abi-baseline: record the current ABI as the baseline, deliberately
+## (after an addition, or with a new SOVERSION).
+ABI_BASELINE := packaging/libpathconfig.abi
+ABI_ARGS      = --include $(CURDIR)/include --version-script $(CURDIR)/packaging/pathconfig.map --lib $(LIBDIR)/libpathconfig.so
+abi-check: lib
+	$(PYTHON) scripts/abi.py check $(ABI_ARGS) --baseline $(ABI_BASELINE)
+
+abi-baseline: lib
+	$(PYTHON) scripts/abi.py dump $(ABI_ARGS) --out $(ABI_BASELINE)
+
+## dist-python: the Python distribution `libpathconfig` (imported as
+## `pathconfig`; the name `pathconfig` on PyPI is another project's) into
+## dist/: an sdist, and a wheel built from it that carries out/lib's library,
+## repaired by auditwheel to a manylinux tag with libpcre2-8 vendored
+## (scripts/dist-python.sh; its tools come from PyPI into out/dist-python)
+dist-python: lib
+	@bash scripts/dist-python.sh $(PYTHON) $(LIBDIR)/libpathconfig.so $(DIST) $(OUT)/dist-python
+
+## dist-crate: the Rust crate (`cargo package --offline`, verified by
+## building it against out/lib) into dist/pathconfig-VERSION.crate
+dist-crate: lib
+	$(MAKE) -C bindings/rust --no-print-directory package LIBDIR=$(LIBDIR) DIST=$(DIST)
+
+## test-packaging: Tests/PackagingTests: the ABI guard fails on a removed or
+## changed function or struct and passes additions; the version check names
+## each file that disagrees; dist-python's wheel passes `auditwheel show`,
+## installs into a fresh venv and runs outside the clone with
+## PATHCONFIG_LIBRARY unset, and its sdist builds; dist-crate's crate, unpacked
+## outside the clone, builds a program through PATHCONFIG_LIB_DIR or
+## pkg-config and fails naming both without them
+test-packaging: dist-python dist-crate
+	PATHCONFIG_DIST=$(DIST) PATHCONFIG_DIST_TOOLS=$(OUT)/dist-python/venv \
+	    $(PYTHON) -m pytest -q -p no:cacheprovider Tests/PackagingTests
+
+test: test-swift test-c test-python test-rust test-readme check-version abi-check test-packaging fuzz-short test-dist
 
 ## soak: the C soak test alone, for SOAK_SECONDS (default 10): readers
 ## resolving through a loader's configuration while it is swapped and
