@@ -3,6 +3,7 @@
 #   make run ARGS="resolve --config examples/path-configuration.json /messages/new"
 #   make test        installs what is missing (as root, apt-get) and runs every suite
 #   make install PREFIX=/usr/local
+#   make dist        every release artifact in dist/ (tarball, .debs, Python sdist and wheel, crate), SHA256SUMS
 #   make cli         the pathconfig command alone, in out/bin
 #   make test-readme every code block of the READMEs, run as a reader would
 #   make test-sanitize the C suites and the Swift tests under AddressSanitizer and ThreadSanitizer
@@ -30,7 +31,9 @@ VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' i
 SOVERSION     := 0
 
 .PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench bench-deps \
-        fuzz fuzz-build fuzz-short fuzz-prefilter-loop test-sanitize test-sanitize-address test-sanitize-thread soak clean
+        check-version abi-check abi-baseline test-packaging dist-python dist-crate \
+        fuzz fuzz-build fuzz-short fuzz-prefilter-loop test-sanitize test-sanitize-address test-sanitize-thread soak clean \
+        man completions install-files dist dist-tarball dist-deb deb-deps test-dist
 
 all: build
 
@@ -47,7 +50,7 @@ build: deps
 ## the toolchain that built it moves.
 CLIBUILD := .build-cli
 cli: deps
-	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-cli --scratch-path $(CLIBUILD) --static-swift-stdlib
+	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-cli --scratch-path $(CLIBUILD) --static-swift-stdlib --disable-local-rpath
 	@mkdir -p $(BINDIR)
 	strip --strip-unneeded -o $(BINDIR)/pathconfig $(CLIBUILD)/release/pathconfig-cli
 
@@ -61,11 +64,12 @@ run:
 
 ## lib: libpathconfig.so (self-contained: Swift runtime linked in statically,
 ## only pathconfig_* exported; -z nodelete because the runtime and the
-## thread-local error keep thread-exit hooks, so dlclose must not unmap it),
+## thread-local error keep thread-exit hooks, so dlclose must not unmap it;
+## no $ORIGIN runpath, which it does not need and Debian forbids),
 ## the header (pathconfig.h and its parts, pathconfig/*.h) and pathconfig.pc, in out/
 LIBBUILD := .build-lib
 lib: deps
-	$(SWIFT) build -j $(JOBS) -c release --product pathconfig --scratch-path $(LIBBUILD) \
+	$(SWIFT) build -j $(JOBS) -c release --product pathconfig --scratch-path $(LIBBUILD) --disable-local-rpath \
 	    -Xswiftc -static-stdlib \
 	    -Xlinker -soname=libpathconfig.so.$(SOVERSION) \
 	    -Xlinker --version-script=$(CURDIR)/packaging/pathconfig.map \
@@ -78,22 +82,123 @@ lib: deps
 	@ln -sf libpathconfig.so.$(SOVERSION) $(LIBDIR)/libpathconfig.so
 	@cp include/pathconfig.h $(OUT)/include/pathconfig.h
 	@cp $(HEADER_PARTS) $(OUT)/include/pathconfig/
-	@sed -e 's|@PREFIX@|$(OUT)|' -e 's|@VERSION@|$(VERSION)|' packaging/pathconfig.pc.in > $(LIBDIR)/pkgconfig/pathconfig.pc
+	@sed -e 's|@PREFIX@|$(OUT)|' -e 's|@LIBSUBDIR@|lib|' -e 's|@VERSION@|$(VERSION)|' packaging/pathconfig.pc.in > $(LIBDIR)/pkgconfig/pathconfig.pc
 	@echo "out/lib/libpathconfig.so.$(VERSION): $$(stat -c %s $(LIBDIR)/libpathconfig.so.$(VERSION)) bytes stripped"
 
-## install: the library, header (pathconfig.h and pathconfig/*.h), pkg-config file and the pathconfig command
-## into $(DESTDIR)$(PREFIX)
-install: lib cli
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/pathconfig $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(LIBDIR)/libpathconfig.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf libpathconfig.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpathconfig.so.$(SOVERSION)
-	ln -sf libpathconfig.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libpathconfig.so
-	install -m 644 include/pathconfig.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(HEADER_PARTS) $(DESTDIR)$(PREFIX)/include/pathconfig/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' packaging/pathconfig.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pathconfig.pc
-	install -m 755 $(BINDIR)/pathconfig $(DESTDIR)$(PREFIX)/bin/pathconfig
+## man: the manual page out/share/man/man1/pathconfig.1, made from the
+## command's own help by swift-argument-parser's generate-manual plugin (which
+## builds the package in debug, in .build as `make build` does, offline from
+## the package mirror, and reads the command's --experimental-dump-help). Dated
+## by the last commit (SOURCE_DATE_EPOCH), so a rebuild gives the same page.
+## mdoc forbids the empty lines the plugin leaves between the paragraphs of a
+## subcommand's discussion; they become paragraph breaks (.Pp).
+ifndef SOURCE_DATE_EPOCH
+SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
+endif
+SHAREDIR       := $(OUT)/share
+MANPAGE        := $(SHAREDIR)/man/man1/pathconfig.1
+MAN_PLUGIN_OUT := .build/plugins/GenerateManual/outputs/pathconfig-cli
+man: deps
+	$(SWIFT) package -j $(JOBS) plugin generate-manual --configuration debug \
+	    --authors "the libpathconfig authors" --date $$(date -u -d @$(SOURCE_DATE_EPOCH) +%F)
+	@mkdir -p $(dir $(MANPAGE))
+	sed 's/^$$/.Pp/' $(MAN_PLUGIN_OUT)/pathconfig.1 > $(MANPAGE)
+
+## completions: the bash, zsh and fish completions the command prints
+## (--generate-completion-script), in out/share/ under the names they have in a prefix
+COMPLETION_BASH := bash-completion/completions/pathconfig
+COMPLETION_ZSH  := zsh/site-functions/_pathconfig
+COMPLETION_FISH := fish/vendor_completions.d/pathconfig.fish
+completions: cli
+	@mkdir -p $(addprefix $(SHAREDIR)/,$(dir $(COMPLETION_BASH) $(COMPLETION_ZSH) $(COMPLETION_FISH)))
+	$(BINDIR)/pathconfig --generate-completion-script bash > $(SHAREDIR)/$(COMPLETION_BASH)
+	$(BINDIR)/pathconfig --generate-completion-script zsh > $(SHAREDIR)/$(COMPLETION_ZSH)
+	$(BINDIR)/pathconfig --generate-completion-script fish > $(SHAREDIR)/$(COMPLETION_FISH)
+
+## install: the library, header (pathconfig.h and pathconfig/*.h), pkg-config
+## file, the pathconfig command, its manual and completions into
+## $(DESTDIR)$(PREFIX); as root into the system (no DESTDIR), ldconfig after.
+## Where each goes under PREFIX (override to suit a distribution; the Debian
+## packages use lib/<multiarch> and zsh's vendor-completions):
+LIBSUBDIR   ?= lib
+MAN1DIR     ?= $(PREFIX)/share/man/man1
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+install: lib cli man completions
+	@$(MAKE) --no-print-directory install-files
 	@# Refresh the loader's cache so programs find libpathconfig.so.0 in a system prefix.
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
+
+## install-files: what lib, cli, man and completions left in out/, copied
+## into $(DESTDIR)$(PREFIX) (make install, and make dist's staging)
+INSTALL_LIBDIR = $(DESTDIR)$(PREFIX)/$(LIBSUBDIR)
+install-files:
+	install -d $(INSTALL_LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include/pathconfig $(DESTDIR)$(PREFIX)/bin \
+	    $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -m 755 $(LIBDIR)/libpathconfig.so.$(VERSION) $(INSTALL_LIBDIR)/
+	ln -sf libpathconfig.so.$(VERSION) $(INSTALL_LIBDIR)/libpathconfig.so.$(SOVERSION)
+	ln -sf libpathconfig.so.$(SOVERSION) $(INSTALL_LIBDIR)/libpathconfig.so
+	install -m 644 include/pathconfig.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(HEADER_PARTS) $(DESTDIR)$(PREFIX)/include/pathconfig/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBSUBDIR@|$(LIBSUBDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    packaging/pathconfig.pc.in > $(INSTALL_LIBDIR)/pkgconfig/pathconfig.pc
+	install -m 755 $(BINDIR)/pathconfig $(DESTDIR)$(PREFIX)/bin/pathconfig
+	install -m 644 $(MANPAGE) $(DESTDIR)$(MAN1DIR)/
+	install -m 644 $(SHAREDIR)/$(COMPLETION_BASH) $(DESTDIR)$(BASHCOMPDIR)/
+	install -m 644 $(SHAREDIR)/$(COMPLETION_ZSH) $(DESTDIR)$(ZSHCOMPDIR)/
+	install -m 644 $(SHAREDIR)/$(COMPLETION_FISH) $(DESTDIR)$(FISHCOMPDIR)/
+
+## dist: every release artifact in dist/, all of one VERSION (the header's
+## PATHCONFIG_VERSION), then dist/SHA256SUMS over every file there:
+##   dist-tarball  libpathconfig-VERSION-linux-x86_64.tar.gz, a prefix to unpack anywhere
+##   dist-deb      the Debian packages libpathconfig0, libpathconfig-dev, pathconfig
+##   dist-python   the Python sdist and manylinux wheel (distribution libpathconfig)
+##   dist-crate    the Rust crate (cargo package)
+## Each replaces its own older files in dist/. Archives are sorted, root-owned
+## and dated SOURCE_DATE_EPOCH (the last commit's date), so packaging the same
+## build again gives the same bytes.
+DIST      := $(CURDIR)/dist
+DISTSTAGE := $(OUT)/dist
+TARBALL   := libpathconfig-$(VERSION)-linux-x86_64
+dist: dist-tarball dist-deb dist-python dist-crate
+	cd $(DIST) && rm -f SHA256SUMS && \
+	    find . -type f ! -name SHA256SUMS -printf '%P\n' | LC_ALL=C sort | xargs -r sha256sum > SHA256SUMS
+	@cat $(DIST)/SHA256SUMS
+
+## dist-tarball: `make install-files` into a staging prefix, whose
+## pathconfig.pc then finds its prefix from its own place (${pcfiledir}), with
+## README.md, LICENSE and CHANGELOG.md beside; one top directory, TARBALL.
+dist-tarball: lib cli man completions
+	rm -rf $(DISTSTAGE)/$(TARBALL)
+	$(MAKE) --no-print-directory install-files DESTDIR= PREFIX=$(DISTSTAGE)/$(TARBALL)
+	sed -i 's|^prefix=.*|prefix=$${pcfiledir}/../..|' $(DISTSTAGE)/$(TARBALL)/lib/pkgconfig/pathconfig.pc
+	install -m 644 README.md LICENSE CHANGELOG.md $(DISTSTAGE)/$(TARBALL)/
+	@mkdir -p $(DIST)
+	rm -f $(DIST)/libpathconfig-*-linux-x86_64.tar.gz
+	tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$(SOURCE_DATE_EPOCH) \
+	    -C $(DISTSTAGE) -cf - $(TARBALL) | gzip -9n > $(DIST)/$(TARBALL).tar.gz
+
+## dist-deb: `make install-files` into a staging root as Debian lays a system
+## out (/usr, lib/<multiarch>, zsh's vendor-completions), split into the three
+## packages by packaging/debian/build-debs.sh (which says how).
+DEB_STAGE := $(DISTSTAGE)/deb
+dist-deb: deb-deps lib cli man completions
+	rm -rf $(DEB_STAGE)
+	$(MAKE) --no-print-directory install-files DESTDIR=$(DEB_STAGE)/root PREFIX=/usr \
+	    LIBSUBDIR=lib/$$(dpkg-architecture -qDEB_HOST_MULTIARCH) ZSHCOMPDIR=/usr/share/zsh/vendor-completions
+	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) bash packaging/debian/build-debs.sh $(VERSION) $(DEB_STAGE) $(DIST)
+
+## deb-deps: what building the Debian packages needs (dpkg-dev), installed when missing
+deb-deps: deps
+	@bash scripts/install-deb-deps.sh
+
+## test-dist: the tarball unpacked in a temporary place and the .debs
+## installed with dpkg, each used as a C developer would (examples/c through
+## pkg-config) and removed again; lintian on the .debs (Tests/DistTests)
+test-dist: dist-tarball dist-deb
+	bash Tests/DistTests/test_tarball.sh $(DIST)/$(TARBALL).tar.gz $(VERSION)
+	bash Tests/DistTests/test_debs.sh $(DIST) $(VERSION)
 
 test-swift: deps
 	$(SWIFT) build -j $(JOBS) --build-tests
@@ -119,7 +224,57 @@ test-readme: lib cli
 	$(PYTHON) -m pytest -q -p no:cacheprovider Tests/ReadmeTests
 	$(PYTHON) Tests/ReadmeTests/readme_test.py --repo $(CURDIR) --lib $(LIBDIR) $(READMES)
 
-test: test-swift test-c test-python test-rust test-readme fuzz-short
+## check-version: every place that states the version agrees with
+## PATHCONFIG_VERSION of include/pathconfig/common.h (the one source): the
+## Swift core's Version.swift, the Python package's __version__, the crate's
+## Cargo.toml and Cargo.lock, the bindings' mirrors of the header, and what
+## the built library (pathconfig_version()) and command (--version) say.
+## scripts/check_version.py names each file that disagrees.
+check-version: lib cli
+	$(PYTHON) scripts/check_version.py --repo $(CURDIR) --lib $(LIBDIR)/libpathconfig.so --cli $(BINDIR)/pathconfig
+
+## abi-check: the C ABI of out/lib/libpathconfig.so against the committed
+## baseline packaging/libpathconfig.abi (libabigail's abidw and abidiff, from
+## Debian's abigail-tools): fails on a removed function, a changed prototype or
+## a changed struct layout unless the SONAME (SOVERSION) changed with it;
+## additions pass and are listed. The ABI is every function the library
+## exports, its symbol version and the SONAME, with the prototypes and types
+## include/ declares (scripts/abi.py says how, and why a stand-in carries the
+## types). abi-baseline: record the current ABI as the baseline, deliberately
+## (after an addition, or with a new SOVERSION).
+ABI_BASELINE := packaging/libpathconfig.abi
+ABI_ARGS      = --include $(CURDIR)/include --version-script $(CURDIR)/packaging/pathconfig.map --lib $(LIBDIR)/libpathconfig.so
+abi-check: lib
+	$(PYTHON) scripts/abi.py check $(ABI_ARGS) --baseline $(ABI_BASELINE)
+
+abi-baseline: lib
+	$(PYTHON) scripts/abi.py dump $(ABI_ARGS) --out $(ABI_BASELINE)
+
+## dist-python: the Python distribution `libpathconfig` (imported as
+## `pathconfig`; the name `pathconfig` on PyPI is another project's) into
+## dist/: an sdist, and a wheel built from it that carries out/lib's library,
+## repaired by auditwheel to a manylinux tag with libpcre2-8 vendored
+## (scripts/dist-python.sh; its tools come from PyPI into out/dist-python)
+dist-python: lib
+	@bash scripts/dist-python.sh $(PYTHON) $(LIBDIR)/libpathconfig.so $(DIST) $(OUT)/dist-python
+
+## dist-crate: the Rust crate (`cargo package --offline`, verified by
+## building it against out/lib) into dist/pathconfig-VERSION.crate
+dist-crate: lib
+	$(MAKE) -C bindings/rust --no-print-directory package LIBDIR=$(LIBDIR) DIST=$(DIST)
+
+## test-packaging: Tests/PackagingTests: the ABI guard fails on a removed or
+## changed function or struct and passes additions; the version check names
+## each file that disagrees; dist-python's wheel passes `auditwheel show`,
+## installs into a fresh venv and runs outside the clone with
+## PATHCONFIG_LIBRARY unset, and its sdist builds; dist-crate's crate, unpacked
+## outside the clone, builds a program through PATHCONFIG_LIB_DIR or
+## pkg-config and fails naming both without them
+test-packaging: dist-python dist-crate
+	PATHCONFIG_DIST=$(DIST) PATHCONFIG_DIST_TOOLS=$(OUT)/dist-python/venv \
+	    $(PYTHON) -m pytest -q -p no:cacheprovider Tests/PackagingTests
+
+test: test-swift test-c test-python test-rust test-readme check-version abi-check test-packaging fuzz-short test-dist
 
 ## soak: the C soak test alone, for SOAK_SECONDS (default 10): readers
 ## resolving through a loader's configuration while it is swapped and
@@ -240,7 +395,7 @@ bench-deps: deps
 FUZZ_SECONDS ?= 60
 FUZZ_SHORT_SECONDS ?= 20
 FUZZBUILD    := .build-fuzz
-FUZZ_TARGETS := prefilter load resolve globs loader lint
+FUZZ_TARGETS := prefilter load resolve globs loader exchange lint
 FUZZ_FLAGS   := -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld \
                 -Xcc -fsanitize=fuzzer-no-link,address
 # Per target: its seed directory and the dictionaries it is given.
@@ -254,6 +409,8 @@ FUZZ_SEEDS_globs     := Fuzz/Globs/seeds
 FUZZ_DICTS_globs     := url glob
 FUZZ_SEEDS_loader    := Fuzz/Loader/seeds
 FUZZ_DICTS_loader    := http json
+FUZZ_SEEDS_exchange  := Fuzz/Exchange/seeds
+FUZZ_DICTS_exchange  := http json
 FUZZ_SEEDS_lint      := Fuzz/Lint/seeds
 FUZZ_DICTS_lint      := json regex
 

@@ -21,11 +21,12 @@ import PackageDescription
 ///   product names; `make cli` builds it as `out/bin/pathconfig` and `make
 ///   install` installs it as `pathconfig`).
 /// - `pathconfig-bench`: `make bench`, libpathconfig against the apps' own loop.
-/// - `pathconfig-fuzz-prefilter`, `-load`, `-resolve`, `-globs`, `-loader`, `-lint`: the
-///   libFuzzer targets (`make fuzz`, one per entry point; built plainly, the
-///   prefilter's is a seeded random loop and the others replay the files they
-///   are given); not in `products`, though `swift build --product` builds them
-///   as it does any executable target of the root package.
+/// - `pathconfig-fuzz-prefilter`, `-load`, `-resolve`, `-globs`, `-loader`,
+///   `-exchange`, `-lint`: the libFuzzer targets (`make fuzz`, one per entry point;
+///   built plainly, the prefilter's is a seeded random loop and the others
+///   replay the files they are given); not in `products`, though `swift
+///   build --product` builds them as it does any executable target of the
+///   root package.
 /// - `PrefilterFuzzing`, `EntryPointFuzzing`, `HTTPTestSupport`: code the tests
 ///   (and the fuzz targets) share; the three test targets, by what they test.
 let package = Package(
@@ -122,6 +123,12 @@ let package = Package(
             name: "pathconfig-fuzz-loader",
             dependencies: ["EntryPointFuzzing"],
             path: "Fuzz/Loader",
+            exclude: ["seeds", "crashes"]
+        ),
+        .executableTarget(
+            name: "pathconfig-fuzz-exchange",
+            dependencies: ["EntryPointFuzzing"],
+            path: "Fuzz/Exchange",
             exclude: ["seeds", "crashes"]
         ),
         .executableTarget(

@@ -221,6 +221,61 @@ def loader_seeds(url_placeholder="{url}"):
     return seeds
 
 
+# ---- exchange: selector + cache section + ("\n@@@\n" + exchange)* (ExchangeFuzzer), no socket
+
+EXCHANGE_STATUSES = [200, 200, 200, 304, 301, 302, 307, 308, 404, 500, 204, 303]
+# ExchangeSpec.locations: same host, other host, http, {self}, ftp, none, upper-case host, another port
+LOCATIONS = {"same": 0, "other": 1, "http": 2, "self": 3, "ftp": 4, "none": 5, "upper": 6, "port": 7}
+DOWNLOAD_ERRORS = {"unavailable": 1, "transport": 2, "timeout": 3, "too-large": 4, "truncated": 5, "no-memory": 7}
+
+
+def exchange_selector(cache=False, follow=False, small=False, refreshes=False, credentials=False, profile=0):
+    return bytes([(1 if cache else 0) | (2 if follow else 0) | (4 if small else 0) | (8 if refreshes else 0)
+                  | (16 if credentials else 0) | (profile << 5)])
+
+
+def exchange_spec(status, body=b"", etag=None, last_modified=None, location="none"):
+    flags = (1 if etag is not None else 0) | (2 if last_modified is not None else 0) | (LOCATIONS[location] << 2)
+    return (bytes([EXCHANGE_STATUSES.index(status), flags]) + (etag or "").encode() + b"\x00"
+            + (last_modified or "").encode() + b"\x00" + body)
+
+
+def exchange_error(name):
+    return bytes([0xF0 | DOWNLOAD_ERRORS[name]])
+
+
+def exchange_seeds():
+    body = read(ROOT, "examples", "path-configuration.json")
+    other = read(SHARED, "bench", "rules-10.json")
+    seeds = []
+
+    def add(name, selector, cache, exchanges):
+        seeds.append((name, selector + cache + b"".join(SEPARATOR + e for e in exchanges)))
+
+    lm = "Fri, 01 Sep 2023 10:00:00 GMT"
+    add("download-200", exchange_selector(), b"", [exchange_spec(200, body, '"v1"', lm)])
+    add("cache-then-304", exchange_selector(cache=True), cache_spec(16 | 32, body, '"v1"', lm), [exchange_spec(304)])
+    add("304-unconditional", exchange_selector(), b"", [exchange_spec(304)])
+    add("cache-then-same", exchange_selector(cache=True, profile=1), cache_spec(16, body, '"v1"'), [exchange_spec(200, body, '"v2"')])
+    add("cache-then-new", exchange_selector(cache=True, refreshes=True), cache_spec(0, body), [exchange_spec(200, other), exchange_spec(304)])
+    add("redirect-same-host", exchange_selector(credentials=True), b"", [exchange_spec(301, location="same"), exchange_spec(200, body)])
+    add("redirect-other-host-refused", exchange_selector(credentials=True), b"", [exchange_spec(302, location="other"), exchange_spec(200, body)])
+    add("redirect-other-host-followed", exchange_selector(follow=True, credentials=True), b"", [exchange_spec(307, location="other"), exchange_spec(200, body)])
+    add("redirect-to-http", exchange_selector(follow=True), b"", [exchange_spec(308, location="http"), exchange_spec(200, body)])
+    add("redirect-loop", exchange_selector(), b"", [exchange_spec(302, location="self")] * 7)
+    add("redirect-ftp", exchange_selector(), b"", [exchange_spec(303, location="ftp")])
+    add("redirect-upper-port", exchange_selector(profile=2), b"", [exchange_spec(301, location="upper"), exchange_spec(302, location="port"), exchange_spec(200, other)])
+    add("redirect-without-location", exchange_selector(), b"", [exchange_spec(301)])
+    add("too-large", exchange_selector(small=True), b"", [exchange_spec(200, other + b" " * 600)])
+    add("not-json", exchange_selector(profile=3), b"", [exchange_spec(200, b'{"rules": [')])
+    add("errors-then-good", exchange_selector(refreshes=True), b"", [exchange_error("timeout"), exchange_spec(200, body)])
+    for name in DOWNLOAD_ERRORS:
+        add("error-" + name, exchange_selector(cache=True), cache_spec(0, body), [exchange_error(name)])
+    add("etag-line-break", exchange_selector(cache=True, refreshes=True), cache_spec(16, body, '"a\nb"'), [exchange_spec(200, other, '"c\rd"'), exchange_spec(304)])
+    add("status-404-500", exchange_selector(refreshes=True), b"", [exchange_spec(404), exchange_spec(500)])
+    return seeds
+
+
 # ---- lint: [a, b] + document (LintFuzzer)
 
 def lint_selector(profiles=(), deep=False, query=0):
@@ -272,4 +327,5 @@ if __name__ == "__main__":
     write_seeds("Resolve", resolve_seeds())
     write_seeds("Globs", glob_seeds())
     write_seeds("Loader", loader_seeds())
+    write_seeds("Exchange", exchange_seeds())
     write_seeds("Lint", lint_seeds())

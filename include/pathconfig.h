@@ -65,9 +65,10 @@
  * PARTS (included below, in this order, as libgit2's git2.h includes the
  * headers of git2/; include this file, not them)
  *
- *   pathconfig/common.h   version macros, PATHCONFIG_API, status codes, the
- *                         handle and error types, version and error
- *                         functions, pathconfig_free_string
+ *   pathconfig/common.h   version macros and the ABI promise (what stays
+ *                         stable within a major version), PATHCONFIG_API,
+ *                         status codes, the handle and error types, version
+ *                         and error functions, pathconfig_free_string
  *   pathconfig/config.h   loading a configuration, resolving, inspecting it
  *   pathconfig/result.h   a result's raw values and typed accessors
  *   pathconfig/catalog.h  what this library knows: profiles, backends, typed

@@ -21,6 +21,8 @@ packages+=(openssl)
 # Makefile's PYTHON): pytest, and venv + pip for the tests that install the
 # package into fresh virtual environments.
 packages+=(python3 python3-pytest python3-venv python3-pip)
+# The ABI guard (make abi-check): libabigail's abidw and abidiff.
+packages+=(abigail-tools)
 
 # The Rust suite needs cargo and rustc 1.77 or newer (bindings/rust/Cargo.toml,
 # rust-version). A toolchain already on the PATH (rustup's, say) is used as it

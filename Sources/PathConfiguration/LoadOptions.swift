@@ -55,10 +55,11 @@ public struct LoadOptions: Sendable {
         try apply(members, engines: engines)
     }
 
-    /// Sets the options named by `members` (the keys of `jsonKeys`); an
-    /// unknown key or a bad value throws. `LoaderOptions(json:)` passes its
-    /// load keys here.
-    mutating func apply(_ members: [JSONNode.Member], engines: [String: any RegexEngine]) throws(ConfigurationError) {
+    /// Sets the options named by `members` (the keys of `jsonKeys`), leaving
+    /// the others as they are; an unknown key or a bad value throws.
+    /// `LoaderOptions(json:)` passes its load keys here, and the command
+    /// line's cases files each case's `options`.
+    public mutating func apply(_ members: [JSONNode.Member], engines: [String: any RegexEngine]) throws(ConfigurationError) {
         for m in members {
             let value = m.value.value
             func bad(_ expected: String) -> ConfigurationError {

@@ -28,6 +28,11 @@ public final class PathConfiguration: Sendable {
     private let cache: ResultCache
     /// Rules added from code, in the order added (after `rules`).
     private let added = Mutex<[CompiledHostRule]>([])
+    /// How many rules `added` holds, stored (releasing) under its lock after
+    /// each append, so that a lookup reads it without the lock: most
+    /// configurations never add a rule, and every thread resolving through one
+    /// would otherwise take the same lock on every lookup.
+    private let addedCount = Atomic<Int>(0)
     /// True when a lookup's URL (not only the matched string) decides its result.
     private let filesUseURL: Bool
 
@@ -121,7 +126,7 @@ public final class PathConfiguration: Sendable {
         // Before the rules are read: a rule added after this point (add()
         // invalidates) keeps what is computed below out of the cache.
         let generation = cache.generation
-        let host = added.withLock { $0 }
+        let host = hostRules()
         func compute() throws(ResolveError) -> PathProperties {
             guard host.isEmpty else {
                 let evaluation = try Resolver.evaluate(file: file, host: host, subjects: target, method: method, merge: options.merge)
@@ -184,9 +189,16 @@ public final class PathConfiguration: Sendable {
         try checkLength(urlOrPath)
         let method = try Self.normalized(method)
         let target = target(urlOrPath)
-        let host = added.withLock { $0 }
+        let host = hostRules()
         let evaluation = try Resolver.evaluate(file: file, host: host, subjects: target, method: method, merge: options.merge)
         return (target, evaluation, host, method)
+    }
+
+    /// The rules added from code so far; no lock taken while there are none.
+    /// An `add` that returned before this call is seen: it stores the count
+    /// (releasing) before it returns, and this loads it (acquiring).
+    private func hostRules() -> [CompiledHostRule] {
+        addedCount.load(ordering: .acquiring) == 0 ? [] : added.withLock { $0 }
     }
 
     /// Throws `.limit` for an input longer than `Limits.maxURLBytes`.
@@ -262,6 +274,7 @@ public final class PathConfiguration: Sendable {
             let compiled = try compiler.compile(rule) { _, _ in nil }
             list.append(CompiledHostRule(rule: rule, patterns: compiled.patterns, globs: compiled.globs,
                                          predicate: hostRule.predicate, configurer: hostRule.configurer, owner: hostRule.owner))
+            addedCount.store(list.count, ordering: .releasing)
             return index
         }
         cache.invalidate()

@@ -16,4 +16,9 @@ extension Backend: ExpressibleByArgument {
         case .foundation: return FoundationEngine()
         }
     }
+
+    /// Every backend's engine by name, for options given as JSON (a cases file's `options`).
+    static var engines: [String: any RegexEngine] {
+        Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0.engine) })
+    }
 }

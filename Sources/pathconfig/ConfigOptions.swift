@@ -17,13 +17,10 @@ struct ConfigOptions: ParsableArguments {
     @Option(name: .customLong("header"), parsing: .singleValue, help: ArgumentHelp("An extra request header for downloads, 'Name: value' (repeatable).", valueName: "header"))
     var headers: [String] = []
 
-    @Option(name: .customLong("profile"), parsing: .singleValue, help: ArgumentHelp(
-        "The reference app to reproduce (siesta: the API client, for request rules with globs and methods); default hotwire-ios. validate takes it more than once and lints for each (all four mobile apps when none is given).",
-        valueName: "profile"))
+    @Option(name: .customLong("profile"), help: ArgumentHelp("The reference app to reproduce (siesta: the API client, for request rules with globs and methods). test, diff and validate take it repeated, for several (validate lints for each, and for the four mobile apps when none is given); the other commands, and validate's load, use the last one given.", valueName: "profile"))
     var profiles: [Profile] = []
 
-    /// The profile a configuration loads with: the last `--profile` given
-    /// (a repeated option's last value wins), or hotwire-ios.
+    /// The profile a one-profile command uses: the last `--profile`, else hotwire-ios.
     var profile: Profile { profiles.last ?? .hotwireIOS }
 
     @Flag(inversion: .prefixedNo, help: "Append ?query to URL paths before matching (default: on, except turbo-ios).")
@@ -107,7 +104,14 @@ struct ConfigOptions: ParsableArguments {
     /// the place it came from. Failures of some sources are warnings when
     /// another loaded; when none did, each is an error and the exit code is 1.
     func load() throws -> (configuration: PathConfiguration, location: String) {
-        let loader = try makeLoader(sources())
+        try load(sources(), with: loadOptions)
+    }
+
+    /// Runs the chain of `sources` once with `load` in place of the options
+    /// the flags give (test and diff load one file under several), reporting
+    /// as `load()` does.
+    func load(_ sources: [ConfigurationSource], with load: LoadOptions) throws -> (configuration: PathConfiguration, location: String) {
+        let loader = try makeLoader(sources, load: load)
         let events = try loader.load()
         guard let configuration = loader.current, let origin = loader.currentEvent else {
             for event in events { Diagnostics.report(event, failuresAreErrors: true) }
@@ -118,10 +122,12 @@ struct ConfigOptions: ParsableArguments {
     }
 
     /// A loader over `sources` (with the --cache-dir cache unless `cached`
-    /// is false), or exit 2 when a source is unusable as written.
-    func makeLoader(_ sources: [ConfigurationSource], cached: Bool = true) throws -> ConfigurationLoader {
+    /// is false; with `load` in place of the flags' load options when given),
+    /// or exit 2 when a source is unusable as written.
+    func makeLoader(_ sources: [ConfigurationSource], cached: Bool = true, load: LoadOptions? = nil) throws -> ConfigurationLoader {
         var options = loaderOptions
         if !cached { options.cacheDirectory = nil }
+        if let load { options.load = load }
         do {
             return try ConfigurationLoader(sources: sources, options: options)
         } catch {

@@ -2,7 +2,8 @@ import ArgumentParser
 import PathConfiguration
 
 /// The `pathconfig` command: resolve URLs against a path configuration,
-/// explain a match, print settings, validate a file, fetch server copies.
+/// explain a match, print settings, validate a file, check expectations
+/// (test), compare profiles and versions (diff), fetch server copies.
 ///
 /// Exit codes: 0 success, 1 bad configuration or input, 2 usage error.
 @main
@@ -11,7 +12,7 @@ struct PathConfigCommand: ParsableCommand {
         commandName: "pathconfig",
         abstract: "Resolve URLs against a Turbo / Hotwire Native path configuration.",
         version: PathConfigCommand.version,
-        subcommands: [Resolve.self, Explain.self, Settings.self, Validate.self, Fetch.self]
+        subcommands: [Resolve.self, Explain.self, Settings.self, Validate.self, Test.self, Diff.self, Fetch.self]
     )
 
     static let version = "\(PathConfigurationVersion.string)"

@@ -14,6 +14,7 @@ struct FuzzRegressionTests {
         ("Resolve", ResolveFuzzer.check),
         ("Globs", GlobFuzzer.check),
         ("Loader", LoaderFuzzer.check),
+        ("Exchange", ExchangeFuzzer.check),
         ("Lint", LintFuzzer.check),
     ]
 
@@ -46,6 +47,21 @@ struct FuzzRegressionTests {
         #expect(GlobFuzzer.originViolation(glob: "/**", base: "https://api.example.com/v1/", url: "https://evil.example.com/v1/x") != nil)
         #expect(GlobFuzzer.originViolation(glob: "/**", base: "https://api.example.com/v1/", url: "https://API.example.com/v1/x") == nil)
         #expect(GlobFuzzer.originViolation(glob: "https://a.example/*", base: nil, url: "https://a.example:8080/x") != nil)
+    }
+
+    @Test("the exchange target's model and policy checks catch what they are for")
+    func exchangeChecks() {
+        // A redirect to another host followed without the option, a
+        // downgrade to http, credentials sent across hosts.
+        #expect(ExchangeFuzzer.redirectViolation(from: "https://config.example/a", to: "https://other.example/b", followsOtherHosts: false) != nil)
+        #expect(ExchangeFuzzer.redirectViolation(from: "https://config.example/a", to: "http://config.example/b", followsOtherHosts: true) != nil)
+        #expect(ExchangeFuzzer.redirectViolation(from: "https://config.example/a", to: "https://other.example/b", followsOtherHosts: true,
+                                                 headers: [("Cookie", "s=1")]) != nil)
+        #expect(ExchangeFuzzer.redirectViolation(from: "https://config.example/a", to: "https://CONFIG.example:8443/b", followsOtherHosts: false) == nil)
+        // The model predicts a refusal where the loader refuses, and the
+        // check reports an outcome that differs from the prediction.
+        #expect(ExchangeFuzzer.predicted(followsOtherHosts: false, statuses: [302, 200], location: 1) == "download failure httpStatus 302")
+        #expect(ExchangeFuzzer.predicted(followsOtherHosts: true, statuses: [302, 200], location: 1) != "download failure httpStatus 302")
     }
 
     @Test("a request with a bare CR in a header would be reported")

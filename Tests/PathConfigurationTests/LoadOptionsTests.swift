@@ -57,4 +57,23 @@ struct LoadOptionsTests {
             #expect(error.message.contains(message), "\(error.message)")
         }
     }
+
+    @Test("apply sets the options it names over others and leaves the rest as they were")
+    func apply() throws {
+        var o = LoadOptions(profile: .hotwireAndroid, matchQueryStrings: true, lenient: true)
+        let members = try #require(try JSONNode.parse(Array("{\"merge\": \"deep\", \"match_query_strings\": null}".utf8)).root.objectMembers)
+        try o.apply(members, engines: Backend.builtIn)
+        #expect(o.merge == .deep)
+        #expect(o.matchQueryStrings == nil)
+        #expect(o.profile == .hotwireAndroid)
+        #expect(o.lenient)
+    }
+}
+
+extension JSONNode {
+    /// The members, when this is an object.
+    var objectMembers: [Member]? {
+        if case .object(let members) = kind { return members }
+        return nil
+    }
 }

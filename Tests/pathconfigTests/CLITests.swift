@@ -166,7 +166,7 @@ struct CLITests {
         let help = try CLI.run(["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("SUBCOMMANDS:"))
-        for sub in ["resolve", "explain", "settings", "validate"] { #expect(help.stdout.contains(sub)) }
+        for sub in ["resolve", "explain", "settings", "validate", "test", "diff"] { #expect(help.stdout.contains(sub)) }
         let version = try CLI.run(["--version"])
         #expect(version.stdout == "0.1.0\n")
     }

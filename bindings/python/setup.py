@@ -22,10 +22,7 @@ from pathlib import Path
 from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py as _build_py
 
-try:
-    from setuptools.command.bdist_wheel import bdist_wheel as _bdist_wheel
-except ImportError:  # setuptools < 70.1
-    from wheel.bdist_wheel import bdist_wheel as _bdist_wheel  # type: ignore[no-redef]
+from setuptools.command.bdist_wheel import bdist_wheel as _bdist_wheel
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent  # the clone: bindings/python/ -> ./

@@ -7,10 +7,11 @@
 //! 2. `pkg-config --libs-only-L pathconfig` (then its `libdir` variable, for a
 //!    library in a directory pkg-config treats as a system one): what
 //!    `make install` registers. `$PKG_CONFIG` names another pkg-config binary.
-//! 3. The repository's own `out/lib` (`../../out/lib` from this file), what
-//!    `make lib` builds.
+//! 3. Only when the crate is built inside a libpathconfig clone (its
+//!    `../../include/pathconfig.h` exists): the clone's own `out/lib`, what
+//!    `make lib` builds. The published crate has no such neighbour.
 //!
-//! Otherwise the build stops and says what to do.
+//! Otherwise the build stops, naming both ways to point it at the library.
 //!
 //! What it emits: the search path and `-lpathconfig`; an rpath for this
 //! crate's own tests, examples and binaries; `DEP_PATHCONFIG_LIB_DIR` for
@@ -36,11 +37,12 @@ fn main() {
     }
 
     let manifest_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
-    let repo_out_lib = manifest_dir.join("../../out/lib");
+    let clone = manifest_dir.join("../..");
+    let repo_out_lib = clone.join("include/pathconfig.h").is_file().then(|| clone.join("out/lib"));
 
-    let (dir, how) = match find(&repo_out_lib) {
+    let (dir, how) = match find(repo_out_lib.as_deref()) {
         Ok(found) => found,
-        Err(tried) => fail(&tried, &repo_out_lib),
+        Err(tried) => fail(&tried, repo_out_lib.as_deref()),
     };
     let dir = fs::canonicalize(&dir).unwrap_or(dir);
 
@@ -60,7 +62,7 @@ fn main() {
 }
 
 /// The directory holding the library and how it was found, or every place tried.
-fn find(repo_out_lib: &Path) -> Result<(PathBuf, &'static str), Vec<String>> {
+fn find(repo_out_lib: Option<&Path>) -> Result<(PathBuf, &'static str), Vec<String>> {
     let mut tried = Vec::new();
 
     if let Some(dir) = env::var_os("PATHCONFIG_LIB_DIR").filter(|d| !d.is_empty()) {
@@ -93,10 +95,12 @@ fn find(repo_out_lib: &Path) -> Result<(PathBuf, &'static str), Vec<String>> {
         Err(why) => tried.push(format!("pkg-config: {why}")),
     }
 
-    if has_lib(repo_out_lib) {
-        return Ok((repo_out_lib.to_path_buf(), "repository out/lib"));
+    if let Some(repo_out_lib) = repo_out_lib {
+        if has_lib(repo_out_lib) {
+            return Ok((repo_out_lib.to_path_buf(), "repository out/lib"));
+        }
+        tried.push(format!("{}: no {LIB_FILE}", repo_out_lib.display()));
     }
-    tried.push(format!("{}: no {LIB_FILE}", repo_out_lib.display()));
     Err(tried)
 }
 
@@ -162,16 +166,20 @@ fn runtime_links(dir: &Path, runtime: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-fn fail(tried: &[String], repo_out_lib: &Path) -> ! {
+fn fail(tried: &[String], repo_out_lib: Option<&Path>) -> ! {
+    let clone_hint = match repo_out_lib {
+        Some(dir) => format!("  - in this libpathconfig clone, run `make lib` (it builds {}), or\n", dir.display()),
+        None => String::new(),
+    };
     panic!(
-        "\n\npathconfig: cannot find {LIB_FILE}.\n\
+        "\n\npathconfig: cannot find {LIB_FILE}: neither PATHCONFIG_LIB_DIR nor pkg-config names it.\n\
          Looked in:\n  - {}\n\n\
-         Do one of these:\n  \
-         - in the libpathconfig repository, run `make lib` (builds {}), or\n  \
-         - run `make install PREFIX=<prefix>` and make pkg-config see it \
-         (PKG_CONFIG_PATH=<prefix>/lib/pkgconfig; /usr/local needs nothing), or\n  \
+         Do one of these:\n\
+         {clone_hint}  \
+         - install libpathconfig (`apt install libpathconfig-dev`, the release tarball, or \
+         `make install PREFIX=<prefix>` in a clone) and make pkg-config see its pathconfig.pc \
+         (PKG_CONFIG_PATH=<prefix>/lib/pkgconfig; /usr and /usr/local need nothing), or\n  \
          - set PATHCONFIG_LIB_DIR to the directory that holds {LIB_FILE}.\n\n",
         tried.join("\n  - "),
-        repo_out_lib.display()
     )
 }

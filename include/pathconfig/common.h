@@ -1,7 +1,7 @@
 /*
- * pathconfig/common.h -- what every part needs: the version macros,
- * PATHCONFIG_API, the status codes, the handle and error types, the version
- * and error functions, and pathconfig_free_string.
+ * pathconfig/common.h -- what every part needs: the version macros and
+ * the ABI promise, PATHCONFIG_API, the status codes, the handle and error
+ * types, the version and error functions, and pathconfig_free_string.
  *
  * Part of libpathconfig's C API: include <pathconfig.h>, not this file. The
  * conventions stated there (handles, ownership, text, errors) hold here.
@@ -13,7 +13,30 @@
 #include <stdint.h>
 
 /* ---------------------------------------------------------------------------
- * Version
+ * Version and ABI stability
+ *
+ * PATHCONFIG_VERSION is the one version of a release: the library's
+ * pathconfig_version(), the pathconfig command, pathconfig.pc, the Python
+ * package and the Rust crate all carry it (`make check-version`).
+ *
+ * The promise: a program built against this header runs, without being
+ * rebuilt, with any later library of the same MAJOR, which is also the
+ * number of the SONAME (libpathconfig.so.MAJOR) it links against. Within a
+ * MAJOR, functions are never removed and never change their prototype;
+ * pathconfig_error, which the caller allocates, never changes size or
+ * layout; the versioned structs (pathconfig_warning,
+ * pathconfig_loader_event) only grow at their end, and their `version` says
+ * which fields are there; status codes, warning kinds and other numbered
+ * constants keep their numbers and are only appended; every exported symbol
+ * carries the version node PATHCONFIG_0. A MINOR release may add functions, constants and fields (so
+ * a program that uses them needs at least that MINOR: compare
+ * pathconfig_version_number() with PATHCONFIG_VERSION_NUMBER); a PATCH
+ * release changes no declaration. Anything else takes a new MAJOR, and with
+ * it a new SONAME, so that programs built against the old one keep loading
+ * the old library. `make abi-check` holds the library to this with
+ * libabigail against the ABI recorded in packaging/libpathconfig.abi.
+ * What the functions return (the text of messages, the JSON's layout beyond
+ * what the documentation states) is not part of the ABI.
  * ------------------------------------------------------------------------- */
 
 /** The version of this header, "MAJOR.MINOR.PATCH". */
@@ -99,8 +122,9 @@ typedef struct pathconfig_result pathconfig_result;
 /**
  * Why a call failed. Caller-allocated (e.g. on the stack); the library fills
  * it on failure and clears it (code 0, message "", positions 0, indices -1,
- * os_error 0) on success. Nothing in it needs freeing. Fields are only ever
- * appended.
+ * os_error 0) on success. Nothing in it needs freeing. The caller
+ * allocates it, so its size and layout are fixed for a MAJOR version (see
+ * "Version and ABI stability"): a new field needs a new MAJOR.
  */
 typedef struct pathconfig_error {
     int  code;           /**< 0 = ok, else a PATHCONFIG_E_* constant. */

@@ -1,30 +1,44 @@
 /// A JSON syntax tree whose every value and key remembers where it starts.
 ///
 /// The decoder walks this tree to build the model, so that a schema error can
-/// say "line 12, column 7" and not only "invalid JSON".
-struct JSONNode: Sendable {
+/// say "line 12, column 7" and not only "invalid JSON". Public so that tools
+/// reading other JSON files of their own (the command line's cases files)
+/// point at lines and columns the same way: `JSONNode.parse` reads one, and
+/// `SourceText.location(_:)` turns an `offset` into a line and column.
+public struct JSONNode: Sendable {
     /// One member of an object, with the offset of its key.
-    struct Member: Sendable {
-        let key: String
-        let keyOffset: Int
-        let value: JSONNode
+    public struct Member: Sendable {
+        /// The key, unescaped.
+        public let key: String
+        /// Byte offset of the key's opening quote.
+        public let keyOffset: Int
+        /// The value.
+        public let value: JSONNode
     }
 
-    enum Kind: Sendable {
+    /// What the value is; an object keeps every member, repeated keys included, in document order.
+    public enum Kind: Sendable {
+        /// `null`.
         case null
+        /// `true` or `false`.
         case bool(Bool)
+        /// A number, as its literal text.
         case number(JSONNumber)
+        /// A string, unescaped.
         case string(String)
+        /// An array's elements.
         case array([JSONNode])
+        /// An object's members.
         case object([Member])
     }
 
-    let kind: Kind
+    /// What the value is.
+    public let kind: Kind
     /// Byte offset of the value's first character.
-    let offset: Int
+    public let offset: Int
 
     /// The JSON type name, as in `JSONValue.typeName`.
-    var typeName: String {
+    public var typeName: String {
         switch kind {
         case .null: return "null"
         case .bool: return "boolean"
@@ -36,13 +50,13 @@ struct JSONNode: Sendable {
     }
 
     /// The first member named `key` (a repeated key keeps its first value).
-    func member(_ key: String) -> Member? {
+    public func member(_ key: String) -> Member? {
         guard case .object(let members) = kind else { return nil }
         return members.first { $0.key == key }
     }
 
     /// The plain value: positions dropped, the first of repeated keys kept.
-    var value: JSONValue {
+    public var value: JSONValue {
         switch kind {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -80,10 +94,13 @@ struct JSONSyntaxError: Error, Sendable {
 }
 
 /// A repeated key inside one object: the first value is kept.
-struct JSONDuplicateKey: Sendable {
-    let key: String
-    let offset: Int
-    let firstOffset: Int
+public struct JSONDuplicateKey: Sendable {
+    /// The repeated key.
+    public let key: String
+    /// Byte offset of the repeat's opening quote.
+    public let offset: Int
+    /// Byte offset of the first occurrence's opening quote.
+    public let firstOffset: Int
 }
 
 /// Reads RFC 8259 JSON into a `JSONNode` tree, tracking positions.

@@ -64,6 +64,17 @@ public final class ConfigurationLoader: Sendable {
         self.engine = LoaderEngine(sources: sources, options: options, handler: onEvent)
     }
 
+    /// A loader whose requests `transport` sends instead of libcurl: for the
+    /// loader's fuzz target and tests, which feed it responses without a
+    /// socket. Otherwise the same as `init(sources:options:onEvent:)`.
+    @_spi(Testing) public init(sources: [ConfigurationSource], options: LoaderOptions = LoaderOptions(),
+                               transport: any HTTPTransport, onEvent: EventHandler? = nil) throws(ConfigurationError) {
+        try SourceValidation.check(sources, options)
+        self.sources = sources
+        self.options = options
+        self.engine = LoaderEngine(sources: sources, options: options, handler: onEvent, transport: transport)
+    }
+
     deinit { stop() }
 
     /// The current configuration: the newest good one, nil until a source

@@ -7,32 +7,69 @@ import Musl
 import Darwin
 #endif
 
-/// A response that arrived (any status). Only a 200 carries its body.
-struct HTTPResponse: Sendable {
-    /// The final status code, after the redirects followed.
-    var status: Int
-    /// The body of a 200, empty otherwise.
-    var body: [UInt8]
-    /// The `ETag` header, when present.
-    var etag: String?
-    /// The `Last-Modified` header, when present.
-    var lastModified: String?
+/// One GET as the loader sends it: no redirect followed.
+@_spi(Testing) public struct HTTPRequest: Sendable {
+    /// The URL requested.
+    public let url: String
+    /// The header lines, as `(name, value)` pairs, in order.
+    public let headers: [(name: String, value: String)]
+    /// What is left of the download's timeout.
+    public let timeout: Duration
+    /// The largest 200 body accepted (after content decoding).
+    public let maxBodyBytes: Int
+
+    /// Creates a request.
+    public init(url: String, headers: [(name: String, value: String)], timeout: Duration, maxBodyBytes: Int) {
+        self.url = url
+        self.headers = headers
+        self.timeout = timeout
+        self.maxBodyBytes = maxBodyBytes
+    }
 }
 
-/// HTTP GETs through the CHTTP shim (libcurl, loaded at first use), with
-/// the redirect policy: at most `maxRedirects`, never from https to http,
-/// to another host only when `followsRedirectsToOtherHosts`.
+/// A response that arrived (any status). Only a 200 carries its body.
+@_spi(Testing) public struct HTTPResponse: Sendable {
+    /// The status code.
+    public var status: Int
+    /// The body of a 200, empty otherwise.
+    public var body: [UInt8]
+    /// The `ETag` header, when present.
+    public var etag: String?
+    /// The `Last-Modified` header, when present.
+    public var lastModified: String?
+    /// Where a 3xx points (its `Location`, made absolute), when it does.
+    public var location: String?
+
+    /// Creates a response.
+    public init(status: Int, body: [UInt8] = [], etag: String? = nil, lastModified: String? = nil, location: String? = nil) {
+        self.status = status
+        self.body = body
+        self.etag = etag
+        self.lastModified = lastModified
+        self.location = location
+    }
+}
+
+/// What sends one request and reads its response: libcurl in the library
+/// (`CurlTransport`); the loader's fuzz target and tests plug in their own,
+/// so that everything above the wire (the redirect policy, status handling,
+/// validators, the cache) runs without a socket.
+@_spi(Testing) public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns its response, or says why none came.
+    func send(_ request: HTTPRequest) throws(DownloadError) -> HTTPResponse
+}
+
+/// HTTP GETs with the redirect policy: at most `maxRedirects`, never from
+/// https to http, to another host only when `followsRedirectsToOtherHosts`.
 struct HTTPClient: Sendable {
     /// The timeout of the whole download, redirects included.
     var timeout: Duration
     /// The largest 200 body accepted (after content decoding).
     var maxBodyBytes: Int
-    /// The `User-Agent` header.
-    var userAgent: String
-    /// CA certificates for HTTPS, the only ones trusted, or nil for the system's.
-    var caFile: String?
     /// Whether a redirect to another host is followed.
     var followsRedirectsToOtherHosts: Bool
+    /// What sends each request.
+    var transport: any HTTPTransport
 
     /// The most redirects one download follows.
     static let maxRedirects = 5
@@ -51,8 +88,16 @@ struct HTTPClient: Sendable {
             guard remaining > .zero else {
                 throw DownloadError(code: .timeout, message: "no complete response within \(timeout) (after \(redirects) redirects)", url: url)
             }
-            let (response, location) = try once(target, headers: headers, timeout: remaining, requested: url)
-            guard let location, (300...399).contains(response.status), response.status != 304 else { return response }
+            let response: HTTPResponse
+            do {
+                response = try transport.send(HTTPRequest(url: target, headers: headers, timeout: remaining, maxBodyBytes: maxBodyBytes))
+            } catch {
+                // Errors name the URL the loader asked for, not a redirect's,
+                // and a timeout the whole download's.
+                let message = error.code == .timeout ? "no complete response within \(timeout) (\(error.message))" : error.message
+                throw DownloadError(code: error.code, message: message, url: url, httpStatus: error.httpStatus)
+            }
+            guard let location = response.location, (300...399).contains(response.status), response.status != 304 else { return response }
             func refuse(_ why: String) -> DownloadError {
                 DownloadError(code: .httpStatus, message: "the server answered HTTP \(response.status), a redirect to \(location), not followed: \(why)",
                               url: url, httpStatus: response.status)
@@ -71,32 +116,38 @@ struct HTTPClient: Sendable {
             target = location
         }
     }
+}
 
-    /// One request, no redirect followed: the response, and where a 3xx points.
-    private func once(_ url: String, headers: [(name: String, value: String)], timeout: Duration,
-                      requested: String) throws(DownloadError) -> (HTTPResponse, String?) {
-        let lines = headers.map { "\($0.name): \($0.value)" }
+/// The library's transport: libcurl, through the CHTTP shim (loaded at first use).
+struct CurlTransport: HTTPTransport {
+    /// The `User-Agent` header.
+    var userAgent: String
+    /// CA certificates for HTTPS, the only ones trusted, or nil for the system's.
+    var caFile: String?
+
+    func send(_ request: HTTPRequest) throws(DownloadError) -> HTTPResponse {
+        let lines = request.headers.map { "\($0.name): \($0.value)" }
         var cLines: [UnsafeMutablePointer<CChar>?] = lines.map { strdup($0) }
         defer { cLines.forEach { free($0) } }
-        let (seconds, attoseconds) = timeout.components
+        let (seconds, attoseconds) = request.timeout.components
         let milliseconds = max(1, Int(clamping: seconds) &* 1000 &+ Int(attoseconds / 1_000_000_000_000_000))
 
         var response = chttp_response()
         defer { chttp_response_dispose(&response) }
-        let result: Int32 = url.withCString { cURL in
+        let result: Int32 = request.url.withCString { cURL in
             userAgent.withCString { cAgent in
                 withOptionalCString(caFile) { cCA in
                     cLines.withUnsafeMutableBufferPointer { buffer in
                         buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { rebound in
-                            var request = chttp_request()
-                            request.url = cURL
-                            request.headers = UnsafePointer(rebound.baseAddress)
-                            request.header_count = rebound.count
-                            request.timeout_ms = milliseconds
-                            request.max_body_bytes = maxBodyBytes
-                            request.user_agent = cAgent
-                            request.ca_file = cCA
-                            return chttp_get(&request, &response)
+                            var c = chttp_request()
+                            c.url = cURL
+                            c.headers = UnsafePointer(rebound.baseAddress)
+                            c.header_count = rebound.count
+                            c.timeout_ms = milliseconds
+                            c.max_body_bytes = request.maxBodyBytes
+                            c.user_agent = cAgent
+                            c.ca_file = cCA
+                            return chttp_get(&c, &response)
                         }
                     }
                 }
@@ -106,18 +157,18 @@ struct HTTPClient: Sendable {
             String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
         }
         let status = response.http_status > 0 ? Int(response.http_status) : nil
-        let url = requested
+        let url = request.url
         switch result {
         case Int32(CHTTP_OK.rawValue):
             let body = response.body.map { Array(UnsafeBufferPointer(start: $0, count: response.body_length)) } ?? []
-            return (HTTPResponse(status: Int(response.http_status), body: body,
-                                 etag: response.etag.map { String(cString: $0) },
-                                 lastModified: response.last_modified.map { String(cString: $0) }),
-                    response.redirect_url.map { String(cString: $0) })
+            return HTTPResponse(status: Int(response.http_status), body: body,
+                                etag: response.etag.map { String(cString: $0) },
+                                lastModified: response.last_modified.map { String(cString: $0) },
+                                location: response.redirect_url.map { String(cString: $0) })
         case Int32(CHTTP_UNAVAILABLE.rawValue):
             throw DownloadError(code: .unavailable, message: message, url: url)
         case Int32(CHTTP_TIMEOUT.rawValue):
-            throw DownloadError(code: .timeout, message: "no complete response within \(self.timeout) (\(message))", url: url, httpStatus: status)
+            throw DownloadError(code: .timeout, message: message, url: url, httpStatus: status)
         case Int32(CHTTP_TOO_LARGE.rawValue):
             throw DownloadError(code: .tooLarge, message: message, url: url, httpStatus: status)
         case Int32(CHTTP_TRUNCATED.rawValue):

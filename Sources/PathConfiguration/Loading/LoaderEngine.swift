@@ -38,13 +38,15 @@ final class LoaderEngine: Sendable {
     private let copies = Mutex<[Int: ServerCopy]>([:])
     private let hasLoaded = Atomic<Bool>(false)
 
-    init(sources: [ConfigurationSource], options: LoaderOptions, handler: ConfigurationLoader.EventHandler?) {
+    /// A loader of `sources`; `transport` sends its requests (libcurl when nil).
+    init(sources: [ConfigurationSource], options: LoaderOptions, handler: ConfigurationLoader.EventHandler?,
+         transport: (any HTTPTransport)? = nil) {
         self.sources = sources
         self.options = options
         self.cache = options.cacheDirectory.map { CacheStore(directory: $0) }
         self.http = HTTPClient(timeout: options.timeout, maxBodyBytes: options.effectiveMaxBodyBytes,
-                               userAgent: options.userAgent, caFile: options.caFile,
-                               followsRedirectsToOtherHosts: options.followRedirectsToOtherHosts)
+                               followsRedirectsToOtherHosts: options.followRedirectsToOtherHosts,
+                               transport: transport ?? CurlTransport(userAgent: options.userAgent, caFile: options.caFile))
         self.handler = Mutex(handler)
     }
 

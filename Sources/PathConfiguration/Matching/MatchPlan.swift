@@ -157,14 +157,14 @@ struct MatchPlan: Sendable {
               // Unicode case folding can turn non-ASCII text into ASCII letters
               // (the Kelvin sign matches `k`): only ASCII subjects are prefiltered
               // under case-insensitive matching.
-              !(prefilter.caseInsensitive && subject.utf8.contains(where: { $0 >= 0x80 }))
+              !(prefilter.caseInsensitive && subject.withUTF8 { $0.contains(where: { $0 >= 0x80 }) })
         else { return runAll(subject) }
         // The candidate set lives in the thread's scratch words: no allocation,
         // and walking its bits visits candidates in rule order.
         let words = prefilter.unfiltered.count
         let candidates = MatchScratch.current.words(words)
         prefilter.unfiltered.withUnsafeBufferPointer { candidates.update(from: $0.baseAddress!, count: words) }
-        subject.utf8.withUnsafeBufferPointer { buf in
+        subject.withUTF8 { buf in
             prefilter.matcher.scan(buf, fold: prefilter.caseInsensitive) { id in
                 for o in prefilter.ordinalsByLiteral[id] { candidates[Int(o) >> 6] |= 1 << UInt64(o & 63) }
             }

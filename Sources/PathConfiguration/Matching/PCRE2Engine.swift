@@ -66,7 +66,7 @@ final class PCRE2Pattern: CompiledPattern, @unchecked Sendable {
         // checks the heap limit only when they grow: a long subject gets
         // match data of its own, freed after, so that its frames are neither
         // kept by the thread nor lent to a later search with a smaller limit.
-        guard subject.utf8.count <= PCRE2ThreadState.reusedUpToBytes else {
+        guard subject.utf8Count <= PCRE2ThreadState.reusedUpToBytes else {
             let matchData = pcre2_match_data_create_8(1, nil)!
             defer { pcre2_match_data_free_8(matchData) }
             return search(subject, with: matchData)
@@ -75,7 +75,7 @@ final class PCRE2Pattern: CompiledPattern, @unchecked Sendable {
     }
 
     private func search(_ subject: MatchSubject, with matchData: OpaquePointer) -> MatchOutcome {
-        let rc = subject.utf8.withUnsafeBufferPointer { buf in
+        let rc = subject.withUTF8 { buf in
             pcre2_match_8(code, buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, 0,
                           UInt32(PCRE2_NO_UTF_CHECK), matchData, context.pointer)
         }

@@ -47,19 +47,28 @@ public enum MatchOutcome: Sendable, Hashable {
 /// The string being matched, prepared once per lookup and shared by every
 /// pattern that runs against it.
 public final class MatchSubject {
-    /// The matched string.
+    /// The matched string, in native (contiguous UTF-8) form.
     public let string: String
-    /// Its UTF-8 bytes, contiguous.
-    public let utf8: ContiguousArray<UInt8>
     /// One slot an engine may use to cache its own form of the subject
     /// (the Foundation engine keeps an `NSString` here). Subjects are used by
     /// one thread at a time.
     public var engineScratch: AnyObject?
 
-    /// Prepares `string` for matching.
+    /// Prepares `string` for matching. A native Swift string (every string
+    /// made on Linux, and most elsewhere) is used in place, not copied.
     public init(_ string: String) {
-        self.string = string
-        self.utf8 = ContiguousArray(string.utf8)
+        var native = string
+        native.makeContiguousUTF8()
+        self.string = native
+    }
+
+    /// The number of UTF-8 bytes.
+    public var utf8Count: Int { string.utf8.count }
+
+    /// Calls `body` with the subject's UTF-8 bytes, valid for the call.
+    public func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        if let r = try string.utf8.withContiguousStorageIfAvailable(body) { return r }
+        return try ContiguousArray(string.utf8).withUnsafeBufferPointer(body)  // not reached: the string is native
     }
 }
 

@@ -20,6 +20,18 @@ public final class PathProperties: Sendable, CustomStringConvertible {
         self.platform = platform
     }
 
+    private init(_ object: JSONObject, platform: Profile.Platform, json: String) {
+        self.object = object
+        self.platform = platform
+        jsonText.withLock { $0 = json }
+    }
+
+    /// Another result with the same properties and JSON text (made now if
+    /// it was not yet), sharing their storage: a thread's own copy of a
+    /// shared result (`ThreadResults`), whose reference count and locks no
+    /// other thread touches. Attachments are not copied.
+    func copy() -> PathProperties { PathProperties(object, platform: platform, json: json) }
+
     /// The raw value of `key`, or nil.
     public subscript(key: String) -> JSONValue? { object[key] }
 

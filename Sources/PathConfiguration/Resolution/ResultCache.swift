@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The memoised results of a configuration, at two levels:
 ///
 /// - per lookup (method, matched string, and the URL when globs or rules
@@ -8,6 +10,10 @@
 ///   their JSON are made once for each distinct set, so unique URLs that
 ///   match the same rules share one result.
 ///
+/// Rule-set results are handed out through `ThreadResults`: a thread that
+/// meets a set often gets its own copy of the shared result, so that threads
+/// do not contend for one object.
+///
 /// Lookup keys compare the matched strings' UTF-8 bytes, never `String`
 /// equality: that is Unicode canonical equivalence (`é` equals `e` + U+0301,
 /// `K` equals U+212A KELVIN SIGN), while regexes see code points, so two
@@ -15,6 +21,11 @@
 final class ResultCache: Sendable {
     private let byLookup: ShardedCache
     private let byRuleSet: ShardedCache
+    /// This cache's number, unique in the process: what `ThreadResults` keys
+    /// its copies by (an address could be reused by a later cache).
+    private let serial = ResultCache.serials.wrappingAdd(1, ordering: .relaxed).newValue
+
+    private static let serials = Atomic<UInt64>(0)
 
     /// `capacity` lookups (0 turns that level off: `result_cache_size`), and
     /// `ruleSets` distinct sets of matching rules (kept whatever `capacity`:
@@ -38,9 +49,14 @@ final class ResultCache: Sendable {
         try byLookup.value(for: .lookup(key), shard: key.hash, since: generation, compute: compute)
     }
 
-    /// The merged result of exactly `rules` (file rules, in order), made once.
+    /// The merged result of exactly `rules` (file rules, in order), made once
+    /// (for a set the calling thread meets often, its own copy: `ThreadResults`).
     func value(forRules rules: RuleSet, make: () -> PathProperties) -> PathProperties {
-        byRuleSet.value(for: .ruleSet(rules), shard: rules.hash, compute: make)
+        let local = ThreadResults.current
+        if let kept = local.value(owner: serial, rules: rules) { return kept }
+        let shared = byRuleSet.value(for: .ruleSet(rules), shard: rules.hash, compute: make)
+        local.store(shared: shared, owner: serial, rules: rules)
+        return shared
     }
 
     /// Drops every memoised lookup; lookups already computing will not store theirs.

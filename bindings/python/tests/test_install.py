@@ -92,10 +92,10 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_pip_install_from_the_clone(tmp_path: Path, home: Path) -> None:
     venv = tmp_path / "v"
     python = new_venv(venv)
-    # --no-build-isolation only when the venv can build wheels by itself;
-    # otherwise pip fetches setuptools from the index, as on a fresh machine.
+    # --no-build-isolation only when the venv has the setuptools pyproject.toml
+    # asks for; otherwise pip fetches it from the index, as on a fresh machine.
     can_build = subprocess.run(
-        [str(python), "-c", "import setuptools\ntry:\n import setuptools.command.bdist_wheel\nexcept ImportError:\n import wheel"],
+        [str(python), "-c", "import setuptools, sys; sys.exit(int(setuptools.__version__.split('.')[0]) < 77)"],
         capture_output=True,
     ).returncode == 0
     isolation = ["--no-build-isolation"] if can_build else []
@@ -107,7 +107,7 @@ def test_wheel_carries_the_library_and_runs_without_swift(tmp_path: Path, home: 
     builder = new_venv(tmp_path / "builder")
     wheels = tmp_path / "wheels"
     run([builder, "-m", "pip", "wheel", "--no-deps", "-w", wheels, "./bindings/python"], cwd=REPO, env=build_env())
-    [wheel] = list(wheels.glob("pathconfig-*.whl"))
+    [wheel] = list(wheels.glob("libpathconfig-*.whl"))
     tags = wheel.name[: -len(".whl")].split("-")[-3:]
     assert tags[0] == "py3" and tags[1] == "none" and tags[2] != "any", wheel.name
     assert tags[2].startswith("linux_") or "manylinux" in tags[2], wheel.name
@@ -147,7 +147,7 @@ def test_build_runs_make_lib_when_the_library_is_missing(tmp_path: Path) -> None
     wheels = tmp_path / "wheels"
     run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", wheels, "./bindings/python"], cwd=clone, env=env)
     assert (clone / "made-lib").is_file()
-    [wheel] = list(wheels.glob("pathconfig-*.whl"))
+    [wheel] = list(wheels.glob("libpathconfig-*.whl"))
     with zipfile.ZipFile(wheel) as zf:
         assert zf.getinfo("pathconfig/libpathconfig.so").file_size == library_under_test().stat().st_size
 

@@ -29,6 +29,12 @@ fn library_and_header_versions_agree() {
             sys::PATHCONFIG_VERSION_PATCH
         )
     );
+    // The crate is released at the library's version (`make check-version` checks the same).
+    assert_eq!(
+        env!("CARGO_PKG_VERSION"),
+        pathconfig::HEADER_VERSION,
+        "bindings/rust/Cargo.toml's version is not PATHCONFIG_VERSION of include/pathconfig/common.h"
+    );
 }
 
 #[test]

@@ -108,7 +108,7 @@ def load_library() -> Tuple[ctypes.CDLL, str]:
     raise ImportError(
         "libpathconfig could not be loaded. Tried:\n  - "
         + "\n  - ".join(tried)
-        + f"\nInstall the package with pip from a clone (it builds and bundles the library), "
-        f"or set {ENV_VAR}=/path/to/libpathconfig.so.",
+        + "\nInstall the package with pip (`pip install libpathconfig`, or from a clone: either way it bundles "
+        f"the library), or set {ENV_VAR}=/path/to/libpathconfig.so.",
         name="pathconfig",
     )

@@ -1,0 +1,193 @@
+import PathConfiguration
+
+/// A problem with a cases file, at a place in it.
+struct CaseFileError: Error, Sendable {
+    /// Where, when the problem has a place (not for a file that cannot be read).
+    let location: SourceLocation?
+    /// What is wrong, without the location.
+    let message: String
+}
+
+/// Reads a cases file: JSON (trailing commas accepted, as in configurations)
+/// of the form
+///
+///     {"cases": [{"url": "...", "properties": {...}, "profile"?: "..." or [...],
+///                 "method"?: "...", "options"?: {...}, "match"?: "exact" | "subset",
+///                 "description"?: "..."}]}
+///
+/// Every problem is reported with its line and column, all of them at once
+/// rather than the first alone: unknown keys (a misspelt `propeties` would
+/// otherwise make a case pass for nothing), mistyped values, unknown
+/// profiles, methods or options (checked by the core's own option reader),
+/// and repeated keys (which JSON tools read differently).
+struct CaseFileDecoder {
+    /// The keys a case may hold.
+    static let caseKeys = ["url", "properties", "profile", "method", "options", "match", "description", "comment"]
+    /// The keys the top-level object may hold.
+    static let fileKeys = ["cases", "description", "comment"]
+
+    private let source: SourceText
+    private var errors: [CaseFileError] = []
+
+    private init(_ bytes: [UInt8]) { source = SourceText(bytes) }
+
+    /// Decodes `bytes`, read from the file named `path`; throws every
+    /// problem found, in document order.
+    static func decode(_ bytes: [UInt8], path: String) throws(CaseFileErrors) -> CaseFile {
+        var decoder = CaseFileDecoder(bytes)
+        let parsed: (root: JSONNode, duplicateKeys: [JSONDuplicateKey])
+        do {
+            parsed = try JSONNode.parse(bytes)
+        } catch {
+            throw CaseFileErrors(errors: [CaseFileError(location: error.location, message: error.message)])
+        }
+        for duplicate in parsed.duplicateKeys {
+            let first = decoder.source.location(duplicate.firstOffset)
+            decoder.fail(duplicate.offset, "key \(JSONWriter.quoted(duplicate.key)) repeated (first at line \(first.line), column \(first.column)); JSON tools disagree on which one counts")
+        }
+        let cases = decoder.file(parsed.root)
+        if !decoder.errors.isEmpty {
+            throw CaseFileErrors(errors: decoder.errors.sorted { ($0.location?.offset ?? 0) < ($1.location?.offset ?? 0) })
+        }
+        return CaseFile(path: path, cases: cases)
+    }
+
+    private mutating func fail(_ offset: Int, _ message: String) {
+        errors.append(CaseFileError(location: source.location(offset), message: message))
+    }
+
+    private mutating func file(_ root: JSONNode) -> [TestCase] {
+        guard case .object(let members) = root.kind else {
+            fail(root.offset, "a cases file is an object with \"cases\", found \(root.typeName)")
+            return []
+        }
+        unknownKeys(members, allowed: Self.fileKeys, what: "the top-level object")
+        guard let cases = root.member("cases") else {
+            fail(root.offset, "missing required key \"cases\" (an array of cases)")
+            return []
+        }
+        guard case .array(let items) = cases.value.kind else {
+            fail(cases.value.offset, "\"cases\" must be an array, found \(cases.value.typeName)")
+            return []
+        }
+        return items.enumerated().compactMap { index, item in testCase(item, index: index) }
+    }
+
+    private mutating func unknownKeys(_ members: [JSONNode.Member], allowed: [String], what: String) {
+        for m in members where !allowed.contains(m.key) {
+            fail(m.keyOffset, "unknown key \(JSONWriter.quoted(m.key)) in \(what); expected one of \(allowed.joined(separator: ", "))")
+        }
+    }
+
+    private mutating func testCase(_ node: JSONNode, index: Int) -> TestCase? {
+        guard case .object(let members) = node.kind else {
+            fail(node.offset, "case \(index) must be an object, found \(node.typeName)")
+            return nil
+        }
+        let before = errors.count
+        unknownKeys(members, allowed: Self.caseKeys, what: "case \(index)")
+        let url = requiredString(node, "url", index: index)
+        let expected = properties(node, index: index)
+        let description = string(node.member("description") ?? node.member("comment"), index: index)
+        let profiles = profileList(node.member("profile"), index: index)
+        let method = methodName(node.member("method"), index: index)
+        let options = optionMembers(node.member("options"), index: index)
+        let match = matchMode(node.member("match"), index: index)
+        guard errors.count == before, let url, let expected else { return nil }
+        return TestCase(index: index, location: source.location(node.offset), url: url, profiles: profiles,
+                        method: method, options: options, expected: expected, match: match, description: description)
+    }
+
+    private mutating func requiredString(_ node: JSONNode, _ key: String, index: Int) -> String? {
+        guard let member = node.member(key) else {
+            fail(node.offset, "case \(index) is missing required key \(JSONWriter.quoted(key))")
+            return nil
+        }
+        return string(member, index: index)
+    }
+
+    private mutating func string(_ member: JSONNode.Member?, index: Int) -> String? {
+        guard let member else { return nil }
+        guard case .string(let s) = member.value.kind else {
+            fail(member.value.offset, "\(JSONWriter.quoted(member.key)) of case \(index) must be a string, found \(member.value.typeName)")
+            return nil
+        }
+        return s
+    }
+
+    private mutating func properties(_ node: JSONNode, index: Int) -> JSONObject? {
+        guard let member = node.member("properties") else {
+            fail(node.offset, "case \(index) is missing required key \"properties\" (the expected properties; {} for none)")
+            return nil
+        }
+        guard let object = member.value.value.objectValue else {
+            fail(member.value.offset, "\"properties\" of case \(index) must be an object, found \(member.value.typeName)")
+            return nil
+        }
+        return object
+    }
+
+    private mutating func profileList(_ member: JSONNode.Member?, index: Int) -> [Profile] {
+        guard let member else { return [] }
+        let names: [JSONNode]
+        switch member.value.kind {
+        case .string: names = [member.value]
+        case .array(let items) where !items.isEmpty: names = items
+        default:
+            fail(member.value.offset, "\"profile\" of case \(index) must be a profile name or a non-empty array of them, found \(member.value.typeName)")
+            return []
+        }
+        var profiles: [Profile] = []
+        for name in names {
+            guard case .string(let text) = name.kind, let profile = Profile(rawValue: text) else {
+                let shown = JSONWriter.compact(name.value)
+                fail(name.offset, "unknown profile \(shown) in case \(index); expected one of \(Profile.allCases.map(\.rawValue).joined(separator: ", "))")
+                continue
+            }
+            if !profiles.contains(profile) { profiles.append(profile) }
+        }
+        return profiles
+    }
+
+    private mutating func methodName(_ member: JSONNode.Member?, index: Int) -> String? {
+        guard let text = string(member, index: index), let member else { return nil }
+        guard let method = HTTPMethod.normalized(text) else {
+            fail(member.value.offset, "\"method\" of case \(index) must be an HTTP method token such as GET or POST, found \(JSONWriter.quoted(text))")
+            return nil
+        }
+        return method
+    }
+
+    /// The `options` members, each checked by the core's option reader (a
+    /// bad one is reported at its key).
+    private mutating func optionMembers(_ member: JSONNode.Member?, index: Int) -> [JSONNode.Member] {
+        guard let member else { return [] }
+        guard case .object(let members) = member.value.kind else {
+            fail(member.value.offset, "\"options\" of case \(index) must be an object of load options, found \(member.value.typeName)")
+            return []
+        }
+        var scratch = LoadOptions()
+        for m in members {
+            if m.key == "profile" {
+                fail(m.keyOffset, "give the profile as the case's \"profile\", not among its \"options\"")
+                continue
+            }
+            do { try scratch.apply([m], engines: Backend.engines) } catch { fail(m.keyOffset, "case \(index): \(error.message)") }
+        }
+        return members.filter { $0.key != "profile" }
+    }
+
+    private mutating func matchMode(_ member: JSONNode.Member?, index: Int) -> MatchMode {
+        guard let member else { return .exact }
+        guard case .string(let text) = member.value.kind, let mode = MatchMode(rawValue: text) else {
+            fail(member.value.offset, "\"match\" of case \(index) must be \(MatchMode.allCases.map { JSONWriter.quoted($0.rawValue) }.joined(separator: " or ")), found \(JSONWriter.compact(member.value.value))")
+            return .exact
+        }
+        return mode
+    }
+}
+
+/// Every problem of a cases file, in document order.
+struct CaseFileErrors: Error, Sendable {
+    let errors: [CaseFileError]
+}

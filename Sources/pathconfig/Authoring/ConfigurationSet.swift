@@ -1,0 +1,64 @@
+import ArgumentParser
+import PathConfiguration
+
+/// One configuration (the chain of `--config` sources, or `--against`'s)
+/// loaded under as many option sets as the checks ask for, each once.
+///
+/// The options are the command's flags with the profile, and a case's
+/// `options`, put in their place. A source that fails to load under some
+/// options is reported as `resolve` reports it and ends the command (exit 1):
+/// a file the apps would reject is not one to compare.
+final class ConfigurationSet {
+    private let flags: ConfigOptions
+    private let sources: [ConfigurationSource]
+    private var loaded: [String: PathConfiguration] = [:]
+
+    /// The configuration `sources` describe, loaded with `flags`' options.
+    init(flags: ConfigOptions, sources: [ConfigurationSource]) {
+        self.flags = flags
+        self.sources = sources
+    }
+
+    /// The configuration under `profile`, with `overrides` (load options as
+    /// JSON members, already checked) applied over the flags; `key` names the
+    /// overrides for sharing (equal keys, equal overrides).
+    func configuration(profile: Profile, overrides: [JSONNode.Member] = [], key: String = "") throws -> PathConfiguration {
+        let cacheKey = profile.rawValue + " " + key
+        if let configuration = loaded[cacheKey] { return configuration }
+        var options = flags.loadOptions
+        options.profile = profile
+        if !overrides.isEmpty {
+            do { try options.apply(overrides, engines: Backend.engines) } catch {
+                StandardStreams.error("pathconfig: error: \(error.message)\n")
+                throw ExitCode(1)
+            }
+        }
+        let configuration = try flags.load(sources, with: options).configuration
+        loaded[cacheKey] = configuration
+        return configuration
+    }
+
+    /// The configuration under `profile`, or nil when it does not load
+    /// under it: the failure is then reported as a warning, not an error
+    /// (diff leaves such a profile out when the profiles are its defaults).
+    func configurationIfLoads(profile: Profile) throws -> PathConfiguration? {
+        let cacheKey = profile.rawValue + " "
+        if let configuration = loaded[cacheKey] { return configuration }
+        var options = flags.loadOptions
+        options.profile = profile
+        let loader = try flags.makeLoader(sources, load: options)
+        let events = try loader.load()
+        for event in events { Diagnostics.report(event, failuresAreErrors: false) }
+        loaded[cacheKey] = loader.current
+        return loader.current
+    }
+}
+
+extension ConfigOptions {
+    /// The profiles named with `--profile`, each once, in order (test and
+    /// diff check under every one).
+    var distinctProfiles: [Profile] {
+        var seen: Set<Profile> = []
+        return profiles.filter { seen.insert($0).inserted }
+    }
+}

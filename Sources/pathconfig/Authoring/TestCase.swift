@@ -1,0 +1,51 @@
+import PathConfiguration
+
+/// How a case's expected properties are compared with what resolves.
+enum MatchMode: String, Sendable, CaseIterable {
+    /// The properties must be exactly those expected: a key the case does
+    /// not name is a failure. The default, because a configuration change
+    /// that adds a key to pages it should not reach is what a check in CI is for.
+    case exact
+    /// Every expected key must be there with its value, at every depth of
+    /// nested objects; other keys are ignored.
+    case subset
+}
+
+/// One expectation of a cases file: a URL, how to look it up, and the
+/// properties it must resolve to.
+struct TestCase: Sendable {
+    /// 0-based position in the file's `cases`.
+    let index: Int
+    /// Where the case's object starts.
+    let location: SourceLocation
+    /// The URL or path to resolve.
+    let url: String
+    /// The profiles to check it under; empty means the command's `--profile`s.
+    let profiles: [Profile]
+    /// The HTTP method (normalised), or nil for the command's `--method`.
+    let method: String?
+    /// Load options applied over the command's (`LoadOptions.jsonKeys`).
+    let options: [JSONNode.Member]
+    /// The expected properties.
+    let expected: JSONObject
+    /// Exact or subset.
+    let match: MatchMode
+    /// The case's `description` (or `comment`), if any.
+    let description: String?
+
+    /// The options as compact JSON text: configurations loaded for equal
+    /// texts (and profiles) are shared between cases.
+    var optionsKey: String {
+        var object = JSONObject()
+        for member in options { object[member.key] = member.value.value }
+        return JSONWriter.compact(object)
+    }
+}
+
+/// A decoded cases file.
+struct CaseFile: Sendable {
+    /// The name the file was given by (for messages).
+    let path: String
+    /// The cases, in file order.
+    let cases: [TestCase]
+}

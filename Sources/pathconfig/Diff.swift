@@ -1,0 +1,138 @@
+import ArgumentParser
+import PathConfiguration
+
+extension PathConfigCommand {
+    /// `pathconfig diff`: where profiles, or two versions of a configuration, disagree.
+    struct Diff: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the URLs whose properties differ between profiles, or between two versions of a configuration.",
+            discussion: """
+                Without --against, resolves each URL under every profile (--profile, \
+                repeated; default: hotwire-ios, turbo-ios, hotwire-android and turbo-android, \
+                the mobile apps, each left out with a warning if the file does not load under \
+                it; add siesta by naming it; a named profile must load) and prints the URLs \
+                whose properties differ, one row per differing key with its value under each profile \
+                ((absent) where a profile has no such key). With --against NEW, resolves each \
+                URL under --config (the old version) and NEW, profile by profile, and prints \
+                what is added, removed or changed. Nested objects are compared key by key \
+                (headers.Accept); numbers by value and object keys in any order.
+
+                URLs come from the arguments, or from standard input one per line (blank lines \
+                and lines starting with # are skipped). URLs that resolve alike are not \
+                printed; a summary line counts them.
+
+                Exits 0 whether or not anything differs, like git diff; with --exit-code, 1 \
+                when something does. A configuration that fails to load, or a URL the \
+                library refuses, exits 1; a usage error 2.
+                """
+        )
+
+        @OptionGroup var options: ConfigOptions
+
+        @Option(name: .long, help: ArgumentHelp("The new version of the configuration (a file or an http(s):// URL); --config is the old one.", valueName: "file-or-url"))
+        var against: String?
+
+        @OptionGroup var request: MethodOption
+
+        @OptionGroup var report: ReportOptions
+
+        @Flag(name: .customLong("exit-code"), help: "Exit 1 when any URL differs (and 0 when none does), as git diff --exit-code.")
+        var exitCode = false
+
+        @Argument(help: ArgumentHelp("URLs or paths to compare (default: standard input, one per line).", valueName: "url-or-path"))
+        var inputs: [String] = []
+
+        /// The mobile apps' profiles: what a navigation configuration is
+        /// written for. siesta (an API client, matching whole URLs) is left
+        /// out unless named: beside the apps it would differ on every rule.
+        static let defaultProfiles: [Profile] = Profile.allCases.filter { $0 != .siesta }
+
+        var profiles: [Profile] { options.profiles.isEmpty ? Self.defaultProfiles : options.distinctProfiles }
+
+        /// The profiles to compare, each with what `load` gives under it.
+        /// Named profiles must load (else exit 1); a default one that does
+        /// not (turbo-android refuses nested values) is left out with a warning.
+        private func loaded<T>(_ load: (Profile, Bool) throws -> T?) throws -> [(Profile, T)] {
+            var out: [(Profile, T)] = []
+            for profile in profiles {
+                if let value = try load(profile, options.profiles.isEmpty) {
+                    out.append((profile, value))
+                } else {
+                    StandardStreams.error("pathconfig: warning: \(profile.rawValue) left out: the configuration does not load under it\n")
+                }
+            }
+            if out.count < (against == nil ? 2 : 1) {
+                StandardStreams.error("pathconfig: error: \(against == nil ? "fewer than two profiles" : "no profile") to compare under\n")
+                throw ExitCode(1)
+            }
+            return out
+        }
+
+        /// `set`'s configuration under `profile`: nil when it does not load
+        /// and `optional`, else loaded or exit 1.
+        private static func configuration(_ set: ConfigurationSet, _ profile: Profile, optional: Bool) throws -> PathConfiguration? {
+            optional ? try set.configurationIfLoads(profile: profile) : try set.configuration(profile: profile)
+        }
+
+        func validate() throws {
+            if against == nil, profiles.count < 2 {
+                throw ValidationError("diff compares profiles: name at least two with --profile (or none, for the mobile apps'), or give --against")
+            }
+        }
+
+        func run() throws {
+            let method = HTTPMethod.normalized(request.method) ?? HTTPMethod.defaultMethod
+            let old = ConfigurationSet(flags: options, sources: try options.sources())
+            let urls = URLList.read(inputs)
+            var out = Output()
+            var refusedCount = 0
+            var differs = false
+            if let against {
+                let source: ConfigurationSource = ConfigOptions.isURL(against)
+                    ? .server(against, headers: try options.parsedHeaders()) : .file(against)
+                let new = ConfigurationSet(flags: options, sources: [source])
+                let versions = try loaded { profile, optional -> (PathConfiguration, PathConfiguration)? in
+                    guard let before = try Self.configuration(old, profile, optional: optional),
+                          let after = try Self.configuration(new, profile, optional: optional) else { return nil }
+                    return (before, after)
+                }
+                let comparison = VersionComparison(configurations: versions.map { ($0.0, $0.1.0, $0.1.1) }, method: method)
+                var changes: [VersionChange] = []
+                for url in urls {
+                    do { changes += try comparison.compare(url) } catch { refusedCount += 1; Self.refused(url, error) }
+                }
+                let versionReport = VersionDiffReport(old: options.config.joined(separator: ","), new: against, profiles: versions.map(\.0),
+                                                      method: method, urlCount: urls.count - refusedCount, changes: changes)
+                differs = !changes.isEmpty
+                write(text: versionReport.text(style: report.style), json: versionReport.json(), to: &out)
+            } else {
+                let configurations = try loaded { profile, optional in try Self.configuration(old, profile, optional: optional) }
+                let comparison = ProfileComparison(configurations: configurations.map { ($0.0, $0.1) }, method: method)
+                var differences: [ProfileDifference] = []
+                for url in urls {
+                    do { if let d = try comparison.compare(url) { differences.append(d) } } catch { refusedCount += 1; Self.refused(url, error) }
+                }
+                let profileReport = ProfileDiffReport(profiles: configurations.map(\.0), method: method, urlCount: urls.count - refusedCount,
+                                                      differences: differences)
+                differs = !differences.isEmpty
+                write(text: profileReport.text(style: report.style), json: profileReport.json(), to: &out)
+            }
+            out.flush()
+            if refusedCount > 0 || (exitCode && differs) { throw ExitCode(1) }
+        }
+
+        private func write(text: [String], json: JSONValue, to out: inout Output) {
+            switch report.format {
+            case .text: for line in text { out.line(line) }
+            case .json: out.line(JSONWriter.compact(json))
+            }
+        }
+
+        /// Reports a URL the library refuses (shortened to 80 characters:
+        /// one refused for its length would fill the screen).
+        private static func refused(_ url: String, _ error: ResolveError) {
+            let shown = url.count > 80 ? url.prefix(80) + "…" : Substring(url)
+            StandardStreams.error("\(shown): error: \(error.message)\n")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import PathConfiguration
+
+extension PathConfigCommand {
+    /// `pathconfig test`: check a file of expected properties against a configuration.
+    struct Test: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check a file of expected properties (a cases file) against a configuration.",
+            discussion: """
+                CASES is JSON: {"cases": [{"url": ..., "properties": {...}}, ...]}, each case \
+                optionally with "profile" (a name or an array of names; default: every \
+                --profile given, else hotwire-ios), "method" (default: --method), "options" \
+                (load options as the C API names them, over the flags: match_query_strings, \
+                base_url, merge, ...), "match" ("exact", the default: no other key may \
+                appear; or "subset": the keys named must be there, others are ignored) and \
+                "description". Values compare as JSON: numbers by value, object keys in any \
+                order, no conversion between types. CASES may be - for standard input.
+
+                Prints each failing check with its differences key by key and the rules \
+                that matched, then a summary line. Exits 0 when every check passes, 1 when \
+                any fails or a file has an error (FILE:LINE:COLUMN: error: MESSAGE), 2 on \
+                a usage error. The configuration's warnings are validate's to print.
+                """
+        )
+
+        @OptionGroup var options: ConfigOptions
+
+        @OptionGroup var request: MethodOption
+
+        @OptionGroup var report: ReportOptions
+
+        @Flag(name: .long, help: "List the checks that pass too.")
+        var verbose = false
+
+        @Argument(help: ArgumentHelp("The cases file (- for standard input).", valueName: "cases"))
+        var cases: String
+
+        func run() throws {
+            let file = try Self.read(cases)
+            let runner = CaseRunner(configurations: ConfigurationSet(flags: options, sources: try options.sources()),
+                                    defaultProfiles: options.profiles.isEmpty ? [options.profile] : options.distinctProfiles,
+                                    defaultMethod: HTTPMethod.normalized(request.method) ?? HTTPMethod.defaultMethod)
+            let results = try runner.run(file)
+            let testReport = TestReport(file: file.path, results: results, caseCount: file.cases.count)
+            var out = Output()
+            switch report.format {
+            case .text: for line in testReport.text(style: report.style, verbose: verbose) { out.line(line) }
+            case .json: out.line(JSONWriter.compact(testReport.json()))
+            }
+            out.flush()
+            if testReport.failed > 0 { throw ExitCode(1) }
+        }
+
+        /// The cases file, decoded, or exit 1 with every problem at its place.
+        static func read(_ path: String) throws -> CaseFile {
+            let name = path == "-" ? "<stdin>" : path
+            do {
+                return try CaseFileDecoder.decode(try FileBytes.read(path), path: name)
+            } catch let failure as FileBytes.Failure {
+                StandardStreams.error("\(name): error: \(failure.message)\n")
+            } catch let problems as CaseFileErrors {
+                for e in problems.errors { StandardStreams.error("\(Diagnostics.prefix(name, e.location)): error: \(e.message)\n") }
+            }
+            throw ExitCode(1)
+        }
+    }
+}

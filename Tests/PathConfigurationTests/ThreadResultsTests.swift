@@ -1,0 +1,70 @@
+import PathConfiguration
+import Testing
+
+/// The per-thread front of the rule-set results (`ThreadResults`): a thread
+/// gets the shared result until it has met a rule set often, then its own
+/// copy; copies answer exactly as the shared result; configurations never
+/// see each other's results.
+@Suite("Per-thread rule-set results")
+struct ThreadResultsTests {
+    static let document = """
+        {"rules": [
+          {"patterns": [".*"], "properties": {"context": "default", "n": 1}},
+          {"patterns": ["/new$"], "properties": {"context": "modal", "title": "New"}}
+        ]}
+        """
+
+    static func uncached(_ json: String = document) throws -> PathConfiguration {
+        var options = LoadOptions()
+        options.limits.resultCacheCapacity = 0  // every lookup reaches the rule-set level
+        return try PathConfiguration(json: json, options: options)
+    }
+
+    @Test("a rule set met often gets the thread's own copy, equal in every respect")
+    func copyAfterHits() async throws {
+        let config = try Self.uncached()
+        // One task, so one thread for the whole sequence.
+        let (first, second, third, fourth, other) = try await Task.detached {
+            (try config.resolve("/a/new"), try config.resolve("/b/new"), try config.resolve("/c/new"),
+             try config.resolve("/d/new"), try config.resolve("/a/edit"))
+        }.value
+        #expect(first === second, "the shared result while the set is new to the thread")
+        #expect(third !== second, "then the thread's own copy")
+        #expect(fourth === third, "kept")
+        for r in [first, third] {
+            #expect(r.json == #"{"context":"modal","n":1,"title":"New"}"#)
+            #expect(r.context == .modal && r.title == "New" && r.object.keys == ["context", "n", "title"])
+        }
+        #expect(other.json == #"{"context":"default","n":1}"#)
+    }
+
+    @Test("two configurations whose rules match alike keep their own results")
+    func configurationsApart() throws {
+        let a = try Self.uncached()
+        let b = try Self.uncached(String(Self.document.split(separator: "New").joined(separator: "Other")))
+        for _ in 0..<4 {
+            #expect(try a.resolve("/x/new").title == "New")
+            #expect(try b.resolve("/x/new").title == "Other")
+        }
+    }
+
+    @Test("threads resolving the same rule sets at once all get the right answers")
+    func manyThreads() async throws {
+        let config = try Self.uncached()
+        let wrong = await withTaskGroup(of: Int.self) { group in
+            for t in 0..<8 {
+                group.addTask {
+                    var wrong = 0
+                    for i in 0..<2_000 {
+                        let url = i % 2 == 0 ? "/t\(t)/\(i)/new" : "/t\(t)/\(i)"
+                        let expected = i % 2 == 0 ? #"{"context":"modal","n":1,"title":"New"}"# : #"{"context":"default","n":1}"#
+                        if (try? config.resolve(url).json) != expected { wrong += 1 }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(wrong == 0)
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+
+/// `pathconfig diff`: URLs whose properties differ between profiles, and
+/// between two versions of a configuration.
+@Suite("pathconfig diff")
+struct DiffCommandTests {
+    static let next = CLI.root + "/examples/path-configuration.next.json"
+    static let turboAndroidLeftOut = """
+        \(CLI.example):3:13: warning: setting "tabs" is an array; the turbo-android profile stores every value as a string
+        pathconfig: warning: turbo-android left out: the configuration does not load under it
+
+        """
+
+    @Test("the example across the mobile apps: one row per differing key, a column per profile; turbo-android, which refuses the file, left out with a warning")
+    func acrossProfiles() throws {
+        let r = try CLI.run(["diff", "--config", CLI.example, "/messages/new", "https://example.com/a/b.PDF",
+                             "https://example.com/messages/new/", "/recede_historical_location"])
+        #expect(r.status == 0)
+        #expect(r.stderr == Self.turboAndroidLeftOut)
+        #expect(r.stdout == """
+            URL                                KEY                       hotwire-ios  turbo-ios  hotwire-android
+            https://example.com/a/b.PDF        open_in_external_browser  (absent)     (absent)   true
+            https://example.com/messages/new/  context                   "default"    "modal"    "default"
+                                               pull_to_refresh_enabled   true         false      true
+            /recede_historical_location        context                   "default"    "default"  "DEFAULT"
+                                               historical_location       true         (absent)   true
+                                               presentation              "pop"        (absent)   "POP"
+            3 of 4 URLs differ between hotwire-ios, turbo-ios, hotwire-android; 1 resolves alike
+
+            """)
+    }
+
+    @Test("the Turbo iOS page's configuration: a query that ends in /new makes a modal everywhere but Turbo iOS")
+    func turboIOSPage() throws {
+        let config = try CLI.temporaryFile(SeedDocuments.jsonBlocks(SeedDocuments.text("000_"))[0])
+        // Standard input: blank lines, comments and repeats skipped.
+        let r = try CLI.run(["diff", "--config", config],
+                            stdin: "# sign-in links\nhttps://example.com/sign_in?next=/posts/new\n\nhttps://example.com/posts/new\r\nhttps://example.com/sign_in\nhttps://example.com/posts/new\n")
+        #expect(r.status == 0)
+        #expect(r.stderr == "")
+        #expect(r.stdout == """
+            URL                                          KEY           hotwire-ios  turbo-ios  hotwire-android  turbo-android
+            https://example.com/sign_in?next=/posts/new  presentation  "modal"      (absent)   "modal"          "modal"
+            1 of 3 URLs differ between hotwire-ios, turbo-ios, hotwire-android, turbo-android; 2 resolve alike
+
+            """)
+    }
+
+    @Test("--format json: the values by profile (a profile left out where the key is absent) and every profile's properties")
+    func json() throws {
+        let rule = SeedDocuments.jsonBlocks(SeedDocuments.text("000_"))[4]  // the query-string example
+        let config = try CLI.temporaryFile("{\"rules\": [\(rule)]}")
+        let r = try CLI.run(["diff", "--format", "json", "--config", config, "https://example.com/search?q=1&foo=bar", "https://example.com/search"])
+        #expect(r.status == 0)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(report["profiles"] as? [String] == ["hotwire-ios", "turbo-ios", "hotwire-android", "turbo-android"])
+        #expect(report["method"] as? String == "GET")
+        #expect(report["urls"] as? Int == 2)
+        #expect(report["differing"] as? Int == 1)
+        #expect(report["alike"] as? Int == 1)
+        let differences = try #require(report["differences"] as? [[String: Any]])
+        #expect(differences.count == 1)
+        #expect(differences[0]["url"] as? String == "https://example.com/search?q=1&foo=bar")
+        let keys = try #require(differences[0]["keys"] as? [[String: Any]])
+        #expect(keys.count == 1)
+        #expect(keys[0]["path"] as? [String] == ["foo"])
+        #expect(keys[0]["values"] as? [String: String] == ["hotwire-ios": "bar", "hotwire-android": "bar", "turbo-android": "bar"])
+        let properties = try #require(differences[0]["properties"] as? [String: [String: String]])
+        #expect(properties == ["hotwire-ios": ["foo": "bar"], "turbo-ios": [:], "hotwire-android": ["foo": "bar"], "turbo-android": ["foo": "bar"]])
+    }
+
+    @Test("exit 0 whether or not URLs differ; --exit-code: 1 when one does, 0 when none does")
+    func exitCode() throws {
+        let alike = try CLI.run(["diff", "--exit-code", "--config", CLI.example, "--profile", "hotwire-ios", "--profile", "hotwire-android", "/messages/new", "/messages/7"])
+        #expect(alike.status == 0)
+        #expect(alike.stdout == "0 of 2 URLs differ between hotwire-ios, hotwire-android; 2 resolve alike\n")
+        let differ = try CLI.run(["diff", "--config", CLI.example, "--profile", "hotwire-ios", "--profile", "turbo-ios", "https://example.com/messages/new/"])
+        #expect(differ.status == 0)
+        let flagged = try CLI.run(["diff", "--exit-code", "--config", CLI.example, "--profile", "hotwire-ios", "--profile", "turbo-ios", "https://example.com/messages/new/"])
+        #expect(flagged.status == 1)
+        #expect(flagged.stdout == differ.stdout)
+        #expect(flagged.stdout.hasSuffix("1 of 1 URL differ between hotwire-ios, turbo-ios; 0 resolve alike\n"))
+    }
+
+    @Test("a profile named with --profile must load: exit 1 with the load error")
+    func namedProfileMustLoad() throws {
+        let r = try CLI.run(["diff", "--config", CLI.example, "--profile", "hotwire-ios", "--profile", "turbo-android", "/a"])
+        #expect(r.status == 1)
+        #expect(r.stdout == "")
+        #expect(r.stderr == "\(CLI.example):3:13: error: setting \"tabs\" is an array; the turbo-android profile stores every value as a string\n")
+    }
+
+    @Test("--against: what is added, removed or changed, with the profiles that see it")
+    func against() throws {
+        let r = try CLI.run(["diff", "--config", CLI.example, "--against", Self.next,
+                             "/messages/new", "https://example.com/files/report.pdf?download=1", "/sign_in", "/messages/42"])
+        #expect(r.status == 0)
+        #expect(r.stderr == Self.turboAndroidLeftOut)
+        #expect(r.stdout == """
+            URL                                              PROFILES                     CHANGE   KEY                       OLD             NEW
+            /messages/new                                    all                          added    modal_style               (absent)        "page_sheet"
+            https://example.com/files/report.pdf?download=1  hotwire-ios,hotwire-android  added    open_in_external_browser  (absent)        true
+            /sign_in                                         all                          removed  presentation              "replace_root"  (absent)
+            3 of 4 URLs change from \(CLI.example) to \(Self.next) under hotwire-ios, turbo-ios, hotwire-android; 1 resolves alike
+
+            """)
+        let flagged = try CLI.run(["diff", "--exit-code", "--config", CLI.example, "--against", Self.next, "/messages/42"])
+        #expect(flagged.status == 0)
+        #expect(flagged.stdout.hasPrefix("0 of 1 URL change"))
+    }
+
+    @Test("--against with request rules: a nested key (headers.Accept) changed under deep merge; JSON parsed back")
+    func againstNested() throws {
+        let api = try String(contentsOfFile: CLI.apiExample, encoding: .utf8)
+        let changed = api.replacingOccurrences(of: "\"doorknob/round, doorknob/handle, */*\"", with: "\"doorknob/round, */*\"")
+        try #require(changed != api)
+        let next = try CLI.temporaryFile(changed)
+        let flags = ["diff", "--profile", "siesta", "--base-url", "https://api.example.com", "--merge", "deep",
+                     "--config", CLI.apiExample, "--against", next, "/doors/3/knob", "/volcanos/1/status"]
+        let text = try CLI.run(flags)
+        #expect(text.status == 0)
+        #expect(text.stdout == """
+            URL            PROFILES  CHANGE   KEY             OLD                                     NEW
+            /doors/3/knob  all       changed  headers.Accept  "doorknob/round, doorknob/handle, */*"  "doorknob/round, */*"
+            1 of 2 URLs change from \(CLI.apiExample) to \(next) under siesta; 1 resolves alike
+
+            """)
+        let json = try CLI.run(flags + ["--format", "json", "--exit-code"])
+        #expect(json.status == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(report["old"] as? String == CLI.apiExample)
+        #expect(report["new"] as? String == next)
+        #expect(report["changed"] as? Int == 1)
+        #expect(report["unchanged"] as? Int == 1)
+        let changes = try #require(report["changes"] as? [[String: Any]])
+        #expect(changes.count == 1)
+        #expect(changes[0]["profiles"] as? [String] == ["siesta"])
+        let keys = try #require(changes[0]["keys"] as? [[String: Any]])
+        #expect(keys.count == 1)
+        #expect(keys[0]["path"] as? [String] == ["headers", "Accept"])
+        #expect(keys[0]["change"] as? String == "changed")
+        #expect(keys[0]["old"] as? String == "doorknob/round, doorknob/handle, */*")
+        #expect(keys[0]["new"] as? String == "doorknob/round, */*")
+    }
+
+    @Test("a URL the library refuses is an error on standard error (shortened); the others are still compared; exit 1")
+    func refusedURL() throws {
+        let long = "/" + String(repeating: "a", count: 70_000)
+        let r = try CLI.run(["diff", "--config", CLI.example, "--profile", "hotwire-ios", "--profile", "turbo-ios"],
+                            stdin: "https://example.com/messages/new/\n\(long)\n")
+        #expect(r.status == 1)
+        #expect(r.stderr == "/\(String(repeating: "a", count: 79))…: error: the URL is 70001 bytes, more than the limit of 65536 (max_url_bytes)\n")
+        // Counted neither as differing nor as alike: it was not compared.
+        #expect(r.stdout.hasSuffix("1 of 1 URL differ between hotwire-ios, turbo-ios; 0 resolve alike\n"))
+    }
+
+    @Test("usage errors exit 2", arguments: [
+        ["diff", "--config", CLI.example, "--profile", "hotwire-ios", "/a"],
+        ["diff", "/a"],
+        ["diff", "--config", CLI.example, "--format", "table", "/a"],
+    ])
+    func usage(_ arguments: [String]) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 2)
+        #expect(r.stdout == "")
+    }
+}

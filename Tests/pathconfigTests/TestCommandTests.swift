@@ -1,0 +1,345 @@
+import Foundation
+import Testing
+
+/// `pathconfig test`: cases files checked against configurations, among them
+/// the seed documents' own examples and the results those pages promise.
+@Suite("pathconfig test")
+struct TestCommandTests {
+    static let cases = CLI.root + "/examples/path-configuration.cases.json"
+
+    /// A JSON array of strings, for a case's "profile".
+    static let mobileProfiles = #"["hotwire-ios", "turbo-ios", "hotwire-android", "turbo-android"]"#
+
+    @Test("the example's cases all pass: the summary alone, exit 0")
+    func examplePasses() throws {
+        let r = try CLI.run(["test", "--config", CLI.example, Self.cases])
+        #expect(r.status == 0)
+        #expect(r.stderr == "")
+        #expect(r.stdout == "5 checks (4 cases): 5 passed, 0 failed\n")
+    }
+
+    @Test("--verbose lists every check with its place in the cases file")
+    func verbose() throws {
+        let r = try CLI.run(["test", "--verbose", "--config", CLI.example, Self.cases])
+        #expect(r.status == 0)
+        #expect(r.stdout.split(separator: "\n").prefix(2) == [
+            "PASS \(Self.cases):4:5: case 0 (\"Forms open as modals\"): https://example.com/messages/new under hotwire-ios (GET, exact)",
+            "PASS \(Self.cases):4:5: case 0 (\"Forms open as modals\"): https://example.com/messages/new under hotwire-android (GET, exact)",
+        ])
+    }
+
+    @Test("the Turbo iOS page's own example: the results it promises for example.com/new and example.com/messages/new, on every app")
+    func turboIOSPage() throws {
+        let blocks = SeedDocuments.jsonBlocks(SeedDocuments.text("000_"))
+        // The page's second block is a rules array (trailing commas and all);
+        // the next two are the properties it says each URL resolves to.
+        let config = try CLI.temporaryFile("{\"rules\": \(blocks[1])}")
+        let cases = try CLI.temporaryFile("""
+            {"cases": [
+              {"url": "example.com/new", "profile": \(Self.mobileProfiles), "properties": \(blocks[2])},
+              {"url": "example.com/messages/new", "profile": \(Self.mobileProfiles), "properties": \(blocks[3])},
+            ]}
+            """)
+        let r = try CLI.run(["test", "--config", config, cases])
+        #expect(r.stderr == "")
+        #expect(r.stdout == "8 checks (2 cases): 8 passed, 0 failed\n")
+        #expect(r.status == 0)
+    }
+
+    @Test("a failing check shows each differing key, expected against actual, and the rules that matched; exit 1")
+    func failureReport() throws {
+        let blocks = SeedDocuments.jsonBlocks(SeedDocuments.text("000_"))
+        let config = try CLI.temporaryFile("{\"rules\": \(blocks[1])}")
+        let cases = try CLI.temporaryFile("""
+            {"cases": [
+              {"description": "the first rule alone", "url": "example.com/messages/new",
+               "profile": "turbo-ios", "properties": \(blocks[2])}
+            ]}
+            """)
+        let r = try CLI.run(["test", "--config", config, cases])
+        #expect(r.status == 1)
+        #expect(r.stdout == """
+            FAIL \(cases):2:3: case 0 ("the first rule alone"): example.com/messages/new under turbo-ios (GET, exact)
+                key         expected  actual
+                appearance  (absent)  "dark"
+              rules that matched:
+                rule 0, pattern "/new$"
+                rule 1, pattern "/messages/new$"
+            1 check (1 case): 0 passed, 1 failed
+
+            """)
+    }
+
+    @Test("the Hotwire Native page's example (a plain-text page), with the built-in rules each app adds")
+    func hotwireNativePage() throws {
+        let page = SeedDocuments.text("003_")
+        let config = try CLI.temporaryFile(SeedDocuments.between(page, "here’s an example for an iOS app.\n\n", "\n\nThis configuration does"))
+        let cases = try CLI.temporaryFile("""
+            {"cases": [
+              {"url": "https://example.com/posts/new", "profile": ["hotwire-ios", "hotwire-android"],
+               "properties": {"context": "modal", "pull_to_refresh_enabled": false}},
+              {"url": "https://example.com/posts", "profile": ["hotwire-ios", "hotwire-android"],
+               "properties": {"context": "default", "pull_to_refresh_enabled": true}},
+              {"url": "/recede_historical_location", "profile": "hotwire-ios", "match": "subset",
+               "properties": {"presentation": "pop", "historical_location": true}},
+              {"url": "/recede_historical_location", "profile": "hotwire-android", "match": "subset",
+               "properties": {"presentation": "POP", "context": "DEFAULT"}},
+            ]}
+            """)
+        let r = try CLI.run(["test", "--config", config, cases])
+        #expect(r.stdout == "6 checks (4 cases): 6 passed, 0 failed\n")
+        #expect(r.status == 0)
+    }
+
+    @Test("the Jumpstart Pro page's rules: /new and /edit as modals, nothing else")
+    func jumpstartPage() throws {
+        let blocks = SeedDocuments.jsonBlocks(SeedDocuments.text("002_"))
+        let config = try CLI.temporaryFile(try #require(blocks.first { $0.contains("\"rules\"") }))
+        let cases = try CLI.temporaryFile("""
+            {"cases": [
+              {"url": "https://example.com/posts/new", "properties": {"presentation": "modal"}},
+              {"url": "https://example.com/posts/1/edit", "properties": {"presentation": "modal"}},
+              {"url": "https://example.com/posts/1", "properties": {}},
+            ]}
+            """)
+        let r = try CLI.run(["test", "--config", config, "--profile", "turbo-ios", "--profile", "hotwire-android", cases])
+        #expect(r.stdout == "6 checks (3 cases): 6 passed, 0 failed\n")
+        #expect(r.status == 0)
+    }
+
+    @Test("a case without a profile runs under every --profile given")
+    func everyProfile() throws {
+        let cases = try CLI.temporaryFile("""
+            {"cases": [{"url": "https://example.com/doc?open_in_external_browser=true",
+                        "properties": {"open_in_external_browser": true}, "match": "subset"}]}
+            """)
+        let r = try CLI.run(["test", "--config", CLI.example, "--profile", "hotwire-ios", "--profile", "turbo-ios", cases])
+        #expect(r.status == 1)
+        #expect(r.stdout == """
+            FAIL \(cases):1:12: case 0: https://example.com/doc?open_in_external_browser=true under turbo-ios (GET, subset)
+                key                       expected  actual
+                open_in_external_browser  true      (absent)
+              rules that matched:
+                rule 0, pattern ".*": Every page: pushed, pull to refresh
+            2 checks (1 case): 1 passed, 1 failed
+
+            """)
+    }
+
+    @Test("a case's method and options (base URL, deep merge); subset at every depth; numbers by value")
+    func requestRules() throws {
+        let cases = try CLI.temporaryFile("""
+            {"cases": [
+              {"url": "/volcanos/1/status", "profile": "siesta", "method": "post", "match": "subset",
+               "options": {"base_url": "https://api.example.com", "merge": "deep"},
+               "properties": {"headers": {"Content-Type": "application/json"}}},
+              {"url": "/doors/3/knob", "profile": "siesta", "options": {"base_url": "https://api.example.com"},
+               "properties": {"headers": {"Accept": "doorknob/round, doorknob/handle, */*"}, "expirationTime": 30.0}},
+              {"url": "/volcanos/1/status", "profile": "siesta",
+               "options": {"base_url": "https://api.example.com", "merge": "deep"},
+               "properties": {"headers": {"User-Agent": "MyAwesomeApp 2.0", "Accept": "application/json"}, "expirationTime": 5e-1}},
+            ]}
+            """)
+        let r = try CLI.run(["test", "--config", CLI.apiExample, cases])
+        #expect(r.status == 1)
+        #expect(r.stdout == """
+            FAIL \(cases):7:3: case 2: /volcanos/1/status under siesta (GET, exact)
+                key                 expected            actual
+                headers.User-Agent  "MyAwesomeApp 2.0"  "MyAwesomeApp 1.0"
+              rules that matched:
+                rule 0, glob "**": Every endpoint of the service: who we are, JSON
+                rule 2, glob "/volcanos/*/status": A volcano's status goes stale fast
+            3 checks (3 cases): 2 passed, 1 failed
+
+            """)
+    }
+
+    @Test("types never convert: turbo-android's strings fail where hotwire-android's booleans pass")
+    func turboAndroidStrings() throws {
+        let config = try CLI.temporaryFile(#"{"rules": [{"patterns": ["/new$"], "properties": {"modal": true, "depth": 1}}]}"#)
+        let cases = try CLI.temporaryFile(#"{"cases": [{"url": "/a/new", "profile": ["hotwire-android", "turbo-android"], "properties": {"modal": true, "depth": 1}}]}"#)
+        let r = try CLI.run(["test", "--config", config, cases])
+        #expect(r.status == 1)
+        #expect(r.stdout == """
+            FAIL \(cases):1:12: case 0: /a/new under turbo-android (GET, exact)
+                key    expected  actual
+                depth  1         "1"
+                modal  true      "true"
+              rules that matched:
+                rule 0, pattern "/new$"
+            2 checks (1 case): 1 passed, 1 failed
+
+            """)
+    }
+
+    @Test("numbers compare by value: 1e2 is 100, 0.50 is 0.5, integers beyond 64 bits by their digits")
+    func numbers() throws {
+        let config = try CLI.temporaryFile(#"{"rules": [{"patterns": [".*"], "properties": {"n": 100, "f": 0.5, "big": 123456789012345678901234567890}}]}"#)
+        let cases = try CLI.temporaryFile("""
+            {"cases": [
+              {"url": "/a", "properties": {"n": 1e2, "f": 0.50, "big": 123456789012345678901234567890}},
+              {"url": "/b", "properties": {"n": 100.0, "f": 5e-1, "big": 123456789012345678901234567891}},
+            ]}
+            """)
+        let r = try CLI.run(["test", "--config", config, cases])
+        #expect(r.status == 1)
+        #expect(r.stdout == """
+            FAIL \(cases):3:3: case 1: /b under hotwire-ios (GET, exact)
+                key  expected                        actual
+                big  123456789012345678901234567891  123456789012345678901234567890
+              rules that matched:
+                rule 0, pattern ".*"
+            2 checks (2 cases): 1 passed, 1 failed
+
+            """)
+    }
+
+    @Test("object keys in any order, arrays in order; a nested object that differs shows by key, keys sorted")
+    func structure() throws {
+        let config = try CLI.temporaryFile(#"{"rules": [{"patterns": [".*"], "properties": {"tabs": {"x": 1, "y": [1, 2]}, "b": null}}]}"#)
+        let cases = try CLI.temporaryFile("""
+            {"cases": [
+              {"url": "/a", "properties": {"b": null, "tabs": {"y": [1, 2], "x": 1}}},
+              {"url": "/b", "properties": {"tabs": {"y": [2, 1], "x": 1, "z": {}}, "a": false}},
+            ]}
+            """)
+        let r = try CLI.run(["test", "--config", config, cases])
+        #expect(r.status == 1)
+        #expect(r.stdout == """
+            FAIL \(cases):3:3: case 1: /b under hotwire-ios (GET, exact)
+                key     expected  actual
+                a       false     (absent)
+                b       (absent)  null
+                tabs.y  [2,1]     [1,2]
+                tabs.z  {}        (absent)
+              rules that matched:
+                rule 0, pattern ".*"
+            2 checks (2 cases): 1 passed, 1 failed
+
+            """)
+    }
+
+    @Test("--format json: every check, with differences and rules, parsed back")
+    func json() throws {
+        let r = try CLI.run(["test", "--config", CLI.example, "--format", "json", "-"],
+                            stdin: #"{"cases": [{"url": "/files/report.pdf?download=1", "properties": {"open_in_external_browser": true}, "match": "subset"}, {"url": "/a/new", "properties": {"context": "modal", "pull_to_refresh_enabled": false}}]}"#)
+        #expect(r.status == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(report["file"] as? String == "<stdin>")
+        #expect(report["checks"] as? Int == 2)
+        #expect(report["passed"] as? Int == 1)
+        #expect(report["failed"] as? Int == 1)
+        let results = try #require(report["results"] as? [[String: Any]])
+        #expect(results.map { $0["passed"] as? Bool } == [false, true])
+        let failure = results[0]
+        #expect(failure["line"] as? Int == 1 && failure["column"] as? Int == 12)
+        #expect(failure["profile"] as? String == "hotwire-ios")
+        let actual = try #require(failure["actual"] as? [String: Any])
+        #expect(actual["context"] as? String == "default")
+        #expect(actual["pull_to_refresh_enabled"] as? Bool == true)
+        #expect(actual.count == 2)
+        let differences = try #require(failure["differences"] as? [[String: Any]])
+        #expect(differences.count == 1)
+        #expect(differences[0]["path"] as? [String] == ["open_in_external_browser"])
+        #expect(differences[0]["expected"] as? Bool == true)
+        #expect(differences[0]["actual"] == nil)
+        let rules = try #require(failure["rules"] as? [[String: Any]])
+        #expect(rules.map { $0["description"] as? String } == ["Every page: pushed, pull to refresh"])
+        #expect(results[1]["differences"] == nil)
+    }
+
+    @Test("every problem of a cases file at its line and column, exit 1, nothing checked")
+    func caseFileErrors() throws {
+        let cases = try CLI.temporaryFile("""
+            {
+              "cases": [
+                {"url": "/a", "propeties": {}},
+                {"url": 3, "properties": {}, "profile": "android", "method": "GE T", "match": "all",
+                 "options": {"merge": "deeper", "match_query_strings": false}},
+                {"url": "/a", "properties": {"a": 1, "a": 2}},
+              ],
+            }
+            """)
+        let r = try CLI.run(["test", "--config", CLI.example, cases])
+        #expect(r.status == 1)
+        #expect(r.stdout == "")
+        #expect(r.stderr == """
+            \(cases):3:5: error: case 0 is missing required key "properties" (the expected properties; {} for none)
+            \(cases):3:19: error: unknown key "propeties" in case 0; expected one of url, properties, profile, method, options, match, description, comment
+            \(cases):4:13: error: "url" of case 1 must be a string, found number
+            \(cases):4:45: error: unknown profile "android" in case 1; expected one of hotwire-ios, turbo-ios, hotwire-android, turbo-android, siesta
+            \(cases):4:66: error: "method" of case 1 must be an HTTP method token such as GET or POST, found "GE T"
+            \(cases):4:83: error: "match" of case 1 must be "exact" or "subset", found "all"
+            \(cases):5:18: error: case 1: unknown merge mode "deeper"; expected one of shallow, deep
+            \(cases):6:42: error: key "a" repeated (first at line 6, column 34); JSON tools disagree on which one counts
+
+            """)
+    }
+
+    @Test("a cases file that is not JSON, or not there")
+    func unreadable() throws {
+        let broken = try CLI.run(["test", "--config", CLI.example, "-"], stdin: "{\"cases\": [\n  {\"url\": \"/a\" \"properties\": {}}\n]}")
+        #expect(broken.status == 1)
+        #expect(broken.stderr == "<stdin>:2:16: error: unexpected character '\"', expected ',' or '}'\n")
+        let missing = try CLI.run(["test", "--config", CLI.example, "/nonexistent-cases.json"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "/nonexistent-cases.json: error: cannot open /nonexistent-cases.json: No such file or directory\n")
+    }
+
+    @Test("colour only when asked for or on a terminal: --color always paints, a pipe gets none")
+    func colour() throws {
+        let plain = try CLI.run(["test", "--config", CLI.example, Self.cases])
+        #expect(!plain.stdout.contains("\u{1B}["))
+        let painted = try CLI.run(["test", "--color", "always", "--config", CLI.example, Self.cases])
+        #expect(painted.stdout == "\u{1B}[32m5 checks (4 cases): 5 passed, 0 failed\u{1B}[0m\n")
+    }
+
+    #if os(Linux)
+    /// Runs the binary with `arguments` on a pseudo-terminal (util-linux's
+    /// `script`, essential on Debian), with `environment` added; what the
+    /// terminal showed.
+    static func onTerminal(_ arguments: [String], environment: [String: String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        let command = ([CLI.binary.path] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
+        process.arguments = ["-qec", command, "/dev/null"]
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "NO_COLOR")
+        env["TERM"] = "xterm"
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test("on a terminal the report is coloured, unless NO_COLOR is set or --color never")
+    func terminal() throws {
+        let arguments = ["test", "--config", CLI.example, Self.cases]
+        let coloured = try Self.onTerminal(arguments, environment: [:])
+        #expect(coloured.contains("\u{1B}[32m5 checks (4 cases): 5 passed, 0 failed\u{1B}[0m"))
+        let noColor = try Self.onTerminal(arguments, environment: ["NO_COLOR": "1"])
+        #expect(noColor.contains("5 checks (4 cases): 5 passed, 0 failed"))
+        #expect(!noColor.contains("\u{1B}["))
+        let never = try Self.onTerminal(arguments + ["--color", "never"], environment: [:])
+        #expect(never.contains("5 checks (4 cases): 5 passed, 0 failed"))
+        #expect(!never.contains("\u{1B}["))
+    }
+    #endif
+
+    @Test("usage errors exit 2", arguments: [
+        ["test", "--config", CLI.example],
+        ["test", "--config", CLI.example, "--format", "yaml", TestCommandTests.cases],
+        ["test", "--config", CLI.example, "--color", "sometimes", TestCommandTests.cases],
+        ["test", TestCommandTests.cases],
+    ])
+    func usage(_ arguments: [String]) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 2)
+        #expect(r.stdout == "")
+    }
+}
