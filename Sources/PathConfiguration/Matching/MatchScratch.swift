@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Words one thread reuses from lookup to lookup for a plan's candidate set,
 /// so that a lookup allocates nothing for it. Grows to the largest plan the
 /// thread has run; freed when the thread ends.
@@ -31,21 +23,8 @@ final class MatchScratch {
         return storage
     }
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { pointer in
-            if let pointer { Unmanaged<MatchScratch>.fromOpaque(pointer).release() }
-        }
-        return key
-    }()
-
     /// The calling thread's scratch, made on its first lookup.
-    static var current: MatchScratch {
-        if let existing = pthread_getspecific(key) {
-            return Unmanaged<MatchScratch>.fromOpaque(existing).takeUnretainedValue()
-        }
-        let scratch = MatchScratch()
-        pthread_setspecific(key, Unmanaged.passRetained(scratch).toOpaque())
-        return scratch
-    }
+    static var current: MatchScratch { perThread.value { MatchScratch() } }
+
+    private static let perThread = ThreadLocal<MatchScratch>()
 }

@@ -1,12 +1,4 @@
 import CPCRE2
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What one thread reuses from search to search: PCRE2 match data, so that
 /// a search of an ordinary URL allocates nothing after the thread's first.
 /// Freed when the thread ends.
@@ -30,21 +22,8 @@ final class PCRE2ThreadState {
         pcre2_match_data_free_8(matchData)
     }
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { pointer in
-            if let pointer { Unmanaged<PCRE2ThreadState>.fromOpaque(pointer).release() }
-        }
-        return key
-    }()
-
     /// The calling thread's state, made on its first search.
-    static var current: PCRE2ThreadState {
-        if let existing = pthread_getspecific(key) {
-            return Unmanaged<PCRE2ThreadState>.fromOpaque(existing).takeUnretainedValue()
-        }
-        let state = PCRE2ThreadState()
-        pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
-        return state
-    }
+    static var current: PCRE2ThreadState { perThread.value { PCRE2ThreadState() } }
+
+    private static let perThread = ThreadLocal<PCRE2ThreadState>()
 }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One thread's own copies of the results it got for sets of matching rules,
 /// in front of the configuration's shared rule-set cache.
 ///
@@ -64,22 +56,9 @@ final class ThreadResults {
 
     private static func slot(_ hash: Int) -> Int { Int(UInt(bitPattern: hash) % UInt(slotCount)) }
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { pointer in
-            if let pointer { Unmanaged<ThreadResults>.fromOpaque(pointer).release() }
-        }
-        return key
-    }()
-
     /// The calling thread's copies, made on its first lookup and released
     /// when the thread ends.
-    static var current: ThreadResults {
-        if let existing = pthread_getspecific(key) {
-            return Unmanaged<ThreadResults>.fromOpaque(existing).takeUnretainedValue()
-        }
-        let made = ThreadResults()
-        pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
-        return made
-    }
+    static var current: ThreadResults { perThread.value { ThreadResults() } }
+
+    private static let perThread = ThreadLocal<ThreadResults>()
 }
