@@ -32,12 +32,7 @@ public enum ExchangeFuzzer {
     static let smallBodyLimit = 512
 
     /// A per-process scratch directory for the cache, removed at exit.
-    static let scratch: String? = {
-        var template = Array((NSTemporaryDirectory() + "/pathconfig-fuzz-exchange-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) }
-        if made != nil { atexit { ExchangeFuzzer.scratch.map { try? FileManager.default.removeItem(atPath: $0) } } }
-        return made
-    }()
+    static let scratch = FuzzFiles.scratchDirectory("pathconfig-fuzz-exchange")
 
     /// What the selector byte says.
     struct Selector {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Files the fuzz targets and their regression tests read: the repository's
 /// examples, the shared corpora beside it, and stored inputs.
@@ -37,4 +38,19 @@ public enum FuzzFiles {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         return names.filter { !$0.hasPrefix(".") }.sorted().map { path + "/" + $0 }
     }
+
+    /// A new private directory under the system's temporary directory, named
+    /// after `prefix`, removed when the process exits; nil when none can be made.
+    static func scratchDirectory(_ prefix: String) -> String? {
+        var template = Array((NSTemporaryDirectory() + "/\(prefix)-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }).map({ String(cString: $0) }) else { return nil }
+        scratch.withLock { $0.append(made) }
+        _ = removeScratchAtExit
+        return made
+    }
+
+    private static let scratch = Mutex<[String]>([])
+    private static let removeScratchAtExit: Void = {
+        atexit { FuzzFiles.scratch.withLock { $0.forEach { try? FileManager.default.removeItem(atPath: $0) } } }
+    }()
 }

@@ -41,12 +41,7 @@ public enum LoaderFuzzer {
 
     /// A per-process scratch directory for the cache (nil when none can be
     /// made), removed when the process exits.
-    static let scratch: String? = {
-        var template = Array((NSTemporaryDirectory() + "/pathconfig-fuzz-loader-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) }
-        if made != nil { atexit { LoaderFuzzer.scratch.map { try? FileManager.default.removeItem(atPath: $0) } } }
-        return made
-    }()
+    static let scratch = FuzzFiles.scratchDirectory("pathconfig-fuzz-loader")
 
     /// What the selector byte says.
     struct Selector {
