@@ -23,6 +23,10 @@ public struct LoadOptions: Sendable {
     public var baseURL: BaseURL?
     /// How matching rules' properties combine (default `.shallow`, as the apps do).
     public var merge: MergeMode = .shallow
+    /// Keep the document's bytes in `PathConfiguration.source`, for a tool
+    /// that points back into it (`pathconfig validate` lints them). Off by
+    /// default: a configuration holds its compiled rules, not its text.
+    public var keepsSource: Bool = false
 
     /// Creates options; every argument has the default described above.
     public init(profile: Profile = .hotwireIOS, matchQueryStrings: Bool? = nil, engine: any RegexEngine = PCRE2Engine(),

@@ -20,9 +20,10 @@ public final class PathConfiguration: Sendable {
     public let warnings: [ConfigurationWarning]
     /// The options the configuration was loaded with.
     public let options: LoadOptions
-    /// The document the configuration was loaded from, so that a tool can
-    /// point back into it (`Linter` reads it again with its positions).
-    public let source: SourceText
+    /// The document the configuration was loaded from, when
+    /// `LoadOptions.keepsSource` asked for it, so that a tool can point back
+    /// into it (`Linter` reads it again with its positions); nil otherwise.
+    public let source: SourceText?
 
     private let file: FileRules
     private let cache: ResultCache
@@ -39,7 +40,7 @@ public final class PathConfiguration: Sendable {
     /// Compiles a decoded document.
     public init(document: ConfigurationDocument, options: LoadOptions = LoadOptions()) throws(ConfigurationError) {
         self.options = options
-        self.source = document.source
+        self.source = options.keepsSource ? document.source : nil
         self.settings = document.settings
         self.documentRuleCount = document.rules.count
         let rules = document.rules + options.profile.builtInRules(firstIndex: document.rules.count)

@@ -41,7 +41,9 @@ extension PathConfigCommand {
             var reports: [FileReport] = []
             for config in options.config {
                 let source: ConfigurationSource = ConfigOptions.isURL(config) ? .server(config, headers: headers) : .file(config)
-                let loader = try options.makeLoader([source], cached: false)
+                var load = options.loadOptions
+                load.keepsSource = true  // lint reads the document again
+                let loader = try options.makeLoader([source], cached: false, load: load)
                 reports.append(FileReport(file: config, events: try loader.load(), loaded: loader.current, linter: linter))
             }
             let failed = reports.contains { !$0.passes(strict: strict) }
@@ -99,7 +101,7 @@ struct FileReport {
         self.configuration = loaded
         var findings: [LintFinding] = [], lintError: ConfigurationError?
         if let loaded {
-            do { findings = try linter.lint(loaded.source.bytes) } catch { lintError = error }
+            do { findings = try linter.lint(loaded.source?.bytes ?? []) } catch { lintError = error }
         }
         self.findings = findings
         self.lintError = lintError

@@ -68,6 +68,17 @@ struct LoadOptionsTests {
         #expect(o.profile == .hotwireAndroid)
         #expect(o.lenient)
     }
+
+    @Test("keepsSource keeps the document's bytes; by default a configuration does not hold its text")
+    func keepsSource() throws {
+        let json = #"{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"},}]}"#
+        #expect(try PathConfiguration(json: json).source == nil)
+        var options = LoadOptions()
+        options.keepsSource = true
+        let kept = try PathConfiguration(json: json, options: options)
+        #expect(kept.source?.bytes == Array(json.utf8))
+        #expect(try kept.resolve("/x/new").json == #"{"context":"modal"}"#)
+    }
 }
 
 extension JSONNode {
