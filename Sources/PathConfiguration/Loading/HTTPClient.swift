@@ -53,7 +53,9 @@ import Darwin
 /// What sends one request and reads its response: libcurl in the library
 /// (`CurlTransport`); the loader's fuzz target and tests plug in their own,
 /// so that everything above the wire (the redirect policy, status handling,
-/// validators, the cache) runs without a socket.
+/// validators, the cache) runs without a socket. The loader relies on a
+/// transport to refuse a 200 body over `HTTPRequest.maxBodyBytes` with
+/// `.tooLarge`, and to follow no redirect itself.
 @_spi(Testing) public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns its response, or says why none came.
     func send(_ request: HTTPRequest) throws(DownloadError) -> HTTPResponse
