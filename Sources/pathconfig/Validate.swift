@@ -115,10 +115,9 @@ struct FileReport {
     /// `errors` (each `message`, `line`, `column`, `rule`, `pattern`; null where
     /// unknown), `findings` (`LintFinding.jsonObject`).
     var jsonObject: JSONObject {
-        func number(_ n: Int?) -> JSONValue { n.map { .number(JSONNumber(Int64($0))) } ?? .null }
         func error(_ message: String, _ e: ConfigurationError?) -> JSONValue {
-            .object(["message": .string(message), "line": number(e?.location?.line), "column": number(e?.location?.column),
-                     "rule": number(e?.ruleIndex), "pattern": number(e?.patternIndex)])
+            .object(["message": .string(message), "line": .integer(e?.location?.line), "column": .integer(e?.location?.column),
+                     "rule": .integer(e?.ruleIndex), "pattern": .integer(e?.patternIndex)])
         }
         var errors: [JSONValue] = []
         if configuration == nil {
@@ -132,8 +131,8 @@ struct FileReport {
         o["file"] = .string(file)
         o["ok"] = .bool(configuration != nil && lintError == nil)
         o["profile"] = configuration.map { .string($0.profile.rawValue) } ?? .null
-        o["rules"] = number(configuration?.documentRuleCount)
-        o["built_in_rules"] = number(configuration.map { $0.rules.count - $0.documentRuleCount })
+        o["rules"] = .integer(configuration?.documentRuleCount)
+        o["built_in_rules"] = .integer(configuration.map { $0.rules.count - $0.documentRuleCount })
         o["errors"] = .array(errors)
         o["findings"] = .array(findings.map { .object($0.jsonObject) })
         return o

@@ -105,14 +105,13 @@ public struct ConfigurationWarning: Sendable, Hashable, CustomStringConvertible 
     /// The warning as JSON, the shape every host sees: `kind`, `message`,
     /// `line`, `column`, `rule_index`, `pattern_index` (null when not applicable).
     public var jsonObject: JSONObject {
-        func number(_ n: Int?) -> JSONValue { n.map { .number(JSONNumber(Int64($0))) } ?? .null }
         var o = JSONObject()
         o["kind"] = .string(kind.rawValue)
         o["message"] = .string(message)
-        o["line"] = number(location?.line)
-        o["column"] = number(location?.column)
-        o["rule_index"] = number(ruleIndex)
-        o["pattern_index"] = number(patternIndex)
+        o["line"] = .integer(location?.line)
+        o["column"] = .integer(location?.column)
+        o["rule_index"] = .integer(ruleIndex)
+        o["pattern_index"] = .integer(patternIndex)
         return o
     }
 }

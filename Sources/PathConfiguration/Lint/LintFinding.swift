@@ -97,14 +97,13 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
     /// prints: `kind`, `severity`, `line`, `column`, `rule`, `pattern`,
     /// `description`, `profiles`, `message` (null where not applicable).
     public var jsonObject: JSONObject {
-        func number(_ n: Int?) -> JSONValue { n.map { .number(JSONNumber(Int64($0))) } ?? .null }
         var o = JSONObject()
         o["kind"] = .string(kind.rawValue)
         o["severity"] = .string(severity.rawValue)
-        o["line"] = number(location?.line)
-        o["column"] = number(location?.column)
-        o["rule"] = number(ruleIndex)
-        o["pattern"] = number(patternIndex)
+        o["line"] = .integer(location?.line)
+        o["column"] = .integer(location?.column)
+        o["rule"] = .integer(ruleIndex)
+        o["pattern"] = .integer(patternIndex)
         o["description"] = ruleDescription.map { .string($0) } ?? .null
         o["profiles"] = .array(profiles.map { .string($0.rawValue) })
         o["message"] = .string(message)

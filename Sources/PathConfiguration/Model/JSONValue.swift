@@ -10,6 +10,12 @@ public enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     case object(JSONObject)
 
+    /// `n` as a JSON number.
+    public static func integer(_ n: Int) -> JSONValue { .number(JSONNumber(Int64(n))) }
+
+    /// `n` as a JSON number, or `null` when there is none.
+    public static func integer(_ n: Int?) -> JSONValue { n.map { integer($0) } ?? .null }
+
     /// The string, when this is a JSON string.
     public var stringValue: String? {
         if case .string(let s) = self { return s }

@@ -56,7 +56,6 @@ public struct Explanation: Sendable {
     /// `builtin`, `from_code` and `configurer` when true), `properties`, and
     /// `limit_exceeded` when any.
     public var jsonObject: JSONObject {
-        func number(_ n: Int) -> JSONValue { .number(JSONNumber(Int64(n))) }
         var o = JSONObject()
         o["input"] = .string(input)
         o["method"] = .string(method)
@@ -64,11 +63,11 @@ public struct Explanation: Sendable {
         o["matched_string"] = .string(matchedString)
         o["rules"] = .array(rules.map { r in
             var e = JSONObject()
-            e["index"] = number(r.index)
+            e["index"] = .integer(r.index)
             switch r.kind {
             case .pattern, .glob:
                 e[r.kind.rawValue] = .string(r.pattern)
-                e["pattern_index"] = number(r.patternIndex)
+                e["pattern_index"] = .integer(r.patternIndex)
             case .predicate:
                 e["predicate"] = .bool(true)
             }
@@ -81,8 +80,8 @@ public struct Explanation: Sendable {
         o["properties"] = .object(properties.object)
         if !limitExceeded.isEmpty {
             o["limit_exceeded"] = .array(limitExceeded.map { m in
-                var e: JSONObject = ["rule": number(m.ruleIndex)]
-                e[m.kind == .glob ? "glob_index" : "pattern_index"] = number(m.patternIndex)
+                var e: JSONObject = ["rule": .integer(m.ruleIndex)]
+                e[m.kind == .glob ? "glob_index" : "pattern_index"] = .integer(m.patternIndex)
                 return .object(e)
             })
         }

@@ -43,13 +43,12 @@ struct ProfileDiffReport {
     /// value under each profile, by profile name, a profile left out where
     /// the key is absent) and `properties` (everything under each profile).
     func json() -> JSONValue {
-        func number(_ n: Int) -> JSONValue { .number(JSONNumber(Int64(n))) }
         var o = JSONObject()
         o["profiles"] = .array(profiles.map { .string($0.rawValue) })
         o["method"] = .string(method)
-        o["urls"] = number(urlCount)
-        o["differing"] = number(differences.count)
-        o["alike"] = number(urlCount - differences.count)
+        o["urls"] = .integer(urlCount)
+        o["differing"] = .integer(differences.count)
+        o["alike"] = .integer(urlCount - differences.count)
         o["differences"] = .array(differences.map { difference in
             var u = JSONObject()
             u["url"] = .string(difference.url)

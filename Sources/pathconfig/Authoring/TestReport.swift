@@ -65,19 +65,18 @@ struct TestReport {
     /// `actual`, each left out where the key is absent) and `rules` (as
     /// `explain` lists them).
     func json() -> JSONValue {
-        func number(_ n: Int) -> JSONValue { .number(JSONNumber(Int64(n))) }
         var o = JSONObject()
         o["file"] = .string(file)
-        o["cases"] = number(caseCount)
-        o["checks"] = number(results.count)
-        o["passed"] = number(results.count - failed)
-        o["failed"] = number(failed)
+        o["cases"] = .integer(caseCount)
+        o["checks"] = .integer(results.count)
+        o["passed"] = .integer(results.count - failed)
+        o["failed"] = .integer(failed)
         o["results"] = .array(results.map { result in
             let c = result.testCase
             var r = JSONObject()
-            r["case"] = number(c.index)
-            r["line"] = number(c.location.line)
-            r["column"] = number(c.location.column)
+            r["case"] = .integer(c.index)
+            r["line"] = .integer(c.location.line)
+            r["column"] = .integer(c.location.column)
             if let d = c.description { r["description"] = .string(d) }
             r["url"] = .string(c.url)
             r["profile"] = .string(result.profile.rawValue)

@@ -28,11 +28,11 @@ enum ValueText {
     /// `builtin` when true, as `explain` writes them.
     static func ruleJSON(_ rule: Explanation.MatchedRule) -> JSONValue {
         var o = JSONObject()
-        o["index"] = .number(JSONNumber(Int64(rule.index)))
+        o["index"] = .integer(rule.index)
         switch rule.kind {
         case .pattern, .glob:
             o[rule.kind.rawValue] = .string(rule.pattern)
-            o["pattern_index"] = .number(JSONNumber(Int64(rule.patternIndex)))
+            o["pattern_index"] = .integer(rule.patternIndex)
         case .predicate:
             o["predicate"] = .bool(true)
         }

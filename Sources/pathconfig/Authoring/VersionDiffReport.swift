@@ -63,15 +63,14 @@ struct VersionDiffReport {
     /// added, removed or changed, and `old` and `new`, each left out where
     /// the key is absent).
     func json() -> JSONValue {
-        func number(_ n: Int) -> JSONValue { .number(JSONNumber(Int64(n))) }
         var o = JSONObject()
         o["old"] = .string(old)
         o["new"] = .string(new)
         o["profiles"] = .array(profiles.map { .string($0.rawValue) })
         o["method"] = .string(method)
-        o["urls"] = number(urlCount)
-        o["changed"] = number(changedCount)
-        o["unchanged"] = number(urlCount - changedCount)
+        o["urls"] = .integer(urlCount)
+        o["changed"] = .integer(changedCount)
+        o["unchanged"] = .integer(urlCount - changedCount)
         o["changes"] = .array(changes.map { change in
             var c = JSONObject()
             c["url"] = .string(change.url)
