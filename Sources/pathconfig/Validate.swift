@@ -64,7 +64,7 @@ extension PathConfigCommand {
                 if let error = report.lintError { Diagnostics.error(error, file: report.file) }
                 for finding in report.findings { Diagnostics.finding(finding, file: report.file) }
                 let builtIns = configuration.rules.count - configuration.documentRuleCount
-                out.line("\(report.file): ok: \(Self.count(configuration.documentRuleCount, "rule")) (+\(builtIns) built-in), \(Self.count(report.findings.count, "warning")), profile \(configuration.profile.rawValue)")
+                out.line("\(report.file): ok: \(ValueText.count(configuration.documentRuleCount, "rule")) (+\(builtIns) built-in), \(ValueText.count(report.findings.count, "warning")), profile \(configuration.profile.rawValue)")
             }
             out.flush()
         }
@@ -79,8 +79,6 @@ extension PathConfigCommand {
             out.line(JSONWriter.pretty(.object(document)))
             out.flush()
         }
-
-        static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
     }
 }
 

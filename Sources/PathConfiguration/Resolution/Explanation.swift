@@ -33,6 +33,26 @@ public struct Explanation: Sendable {
             self.fromCode = fromCode
             self.hasConfigurer = hasConfigurer
         }
+
+        /// The rule as `explain` writes it: `index`, the `pattern` or `glob`
+        /// with `pattern_index` (or `predicate: true`), `description` when
+        /// present, `builtin`, `from_code` and `configurer` when true.
+        public var jsonObject: JSONObject {
+            var e = JSONObject()
+            e["index"] = .integer(index)
+            switch kind {
+            case .pattern, .glob:
+                e[kind.rawValue] = .string(pattern)
+                e["pattern_index"] = .integer(patternIndex)
+            case .predicate:
+                e["predicate"] = .bool(true)
+            }
+            if let description { e["description"] = .string(description) }
+            if isBuiltIn { e["builtin"] = .bool(true) }
+            if fromCode { e["from_code"] = .bool(true) }
+            if hasConfigurer { e["configurer"] = .bool(true) }
+            return e
+        }
     }
 
     /// The input as given.
@@ -61,22 +81,7 @@ public struct Explanation: Sendable {
         o["method"] = .string(method)
         o["url"] = .string(url)
         o["matched_string"] = .string(matchedString)
-        o["rules"] = .array(rules.map { r in
-            var e = JSONObject()
-            e["index"] = .integer(r.index)
-            switch r.kind {
-            case .pattern, .glob:
-                e[r.kind.rawValue] = .string(r.pattern)
-                e["pattern_index"] = .integer(r.patternIndex)
-            case .predicate:
-                e["predicate"] = .bool(true)
-            }
-            if let d = r.description { e["description"] = .string(d) }
-            if r.isBuiltIn { e["builtin"] = .bool(true) }
-            if r.fromCode { e["from_code"] = .bool(true) }
-            if r.hasConfigurer { e["configurer"] = .bool(true) }
-            return .object(e)
-        })
+        o["rules"] = .array(rules.map { .object($0.jsonObject) })
         o["properties"] = .object(properties.object)
         if !limitExceeded.isEmpty {
             o["limit_exceeded"] = .array(limitExceeded.map { m in

@@ -93,7 +93,7 @@ struct TestReport {
                     if let v = d.values[1] { e["actual"] = v }
                     return .object(e)
                 })
-                r["rules"] = .array(result.rules.map(ValueText.ruleJSON))
+                r["rules"] = .array(result.rules.map { .object($0.jsonObject) })
             }
             return .object(r)
         })

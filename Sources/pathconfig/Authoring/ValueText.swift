@@ -23,24 +23,6 @@ enum ValueText {
         return text
     }
 
-    /// A matched rule as JSON: `index`, `pattern` or `glob` with
-    /// `pattern_index` (or `predicate: true`), `description` when present,
-    /// `builtin` when true, as `explain` writes them.
-    static func ruleJSON(_ rule: Explanation.MatchedRule) -> JSONValue {
-        var o = JSONObject()
-        o["index"] = .integer(rule.index)
-        switch rule.kind {
-        case .pattern, .glob:
-            o[rule.kind.rawValue] = .string(rule.pattern)
-            o["pattern_index"] = .integer(rule.patternIndex)
-        case .predicate:
-            o["predicate"] = .bool(true)
-        }
-        if let d = rule.description { o["description"] = .string(d) }
-        if rule.isBuiltIn { o["builtin"] = .bool(true) }
-        return .object(o)
-    }
-
     /// `1 resolves alike`, `3 resolve alike`.
     static func alike(_ n: Int) -> String { n == 1 ? "1 resolves alike" : "\(n) resolve alike" }
 
