@@ -108,8 +108,8 @@ public struct JSONDuplicateKey: Sendable {
 /// Deliberate extensions, because the reference apps accept them and the
 /// seed documents contain them: a trailing comma before `]` or `}` (each one
 /// recorded, for lint; the record is made only where one is found, so the
-/// common path does no extra work), and a leading UTF-8 byte-order mark. Everything else is strict: invalid UTF-8,
-/// control characters in strings, lone surrogates, leading zeros, and nesting
+/// common path does no extra work), and a leading UTF-8 byte-order mark.
+/// Everything else is strict: invalid UTF-8, control characters in strings, lone surrogates, leading zeros, and nesting
 /// deeper than `maxDepth` are errors that name their offset.
 struct JSONReader {
     private let bytes: UnsafeBufferPointer<UInt8>
