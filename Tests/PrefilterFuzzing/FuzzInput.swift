@@ -4,9 +4,11 @@ import PathConfigurationFoundation
 /// One fuzz input: patterns and subjects decoded from bytes, for the
 /// prefilter's differential comparison (`PrefilterDifferential`).
 ///
-/// The first byte picks the form. Even: the rest drives `PatternGrammar`
-/// (one pattern and its subjects), so mutations stay close to the hazardous
-/// constructs. Odd: the rest is raw text, the pattern up to the first NUL
+/// The first byte picks the form. Even: the rest drives a grammar (one
+/// pattern and its subjects), so mutations stay close to the constructs it
+/// knows: `PatternGrammar`'s hazards when bit 1 is clear, and
+/// `PlainPatternGrammar`'s plain patterns (the ones `SmallPattern` decides
+/// without the engine) when it is set. Odd: the rest is raw text, the pattern up to the first NUL
 /// byte and up to four subjects after it, NUL-separated, so the fuzzer can
 /// also reach syntax the grammar does not know.
 public struct FuzzInput: Sendable {
@@ -25,7 +27,7 @@ public struct FuzzInput: Sendable {
         if form & 1 == 0 {
             var choices = ByteChoices(Array(bytes.dropFirst()))
             let grammar = PatternGrammar()
-            let node = grammar.pattern(&choices)
+            let node = form & 2 == 0 ? grammar.pattern(&choices) : PlainPatternGrammar().pattern(&choices)
             pattern = node.text
             subjects = grammar.subjects(for: node, count: 4, &choices)
             tamePattern = node.isTame

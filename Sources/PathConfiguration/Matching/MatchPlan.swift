@@ -69,11 +69,16 @@ struct MatchPlan: Sendable {
         /// True when the pattern matches every subject, so the engine need
         /// not run (see `matchesEverySubject`).
         let alwaysMatches: Bool
+        /// The pattern as an automaton that decides printable ASCII subjects
+        /// without the engine (nil when it is not plain, or the plan runs
+        /// every pattern through its engine as the apps do).
+        let small: SmallPattern?
 
-        init(index: Int, compiled: any CompiledPattern, source: String? = nil) {
+        init(index: Int, compiled: any CompiledPattern, source: String? = nil, small: SmallPattern? = nil) {
             self.index = index
             self.compiled = compiled
             self.alwaysMatches = source.map(Self.matchesEverySubject) ?? false
+            self.small = small
         }
 
         /// Patterns that match every string, in ICU, Java and PCRE2 alike, with
@@ -92,7 +97,11 @@ struct MatchPlan: Sendable {
         /// The outcome of searching `subject`.
         @inline(__always)
         func search(_ subject: MatchSubject) -> MatchOutcome {
-            alwaysMatches ? .match : compiled.search(subject)
+            if alwaysMatches { return .match }
+            if let small, subject.isPrintableASCII {
+                return subject.withUTF8(small.matches) ? .match : .noMatch
+            }
+            return compiled.search(subject)
         }
     }
 

@@ -60,7 +60,12 @@ public final class MatchSubject {
         var native = string
         native.makeContiguousUTF8()
         self.string = native
+        isPrintableASCII = native.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(ByteSet.isPrintable) } ?? false
     }
+
+    /// Whether every byte is a printable ASCII character (space to `~`): the
+    /// subjects a `SmallPattern` may decide instead of the engine.
+    let isPrintableASCII: Bool
 
     /// The number of UTF-8 bytes.
     public var utf8Count: Int { string.utf8.count }

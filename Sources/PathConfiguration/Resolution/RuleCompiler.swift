@@ -52,8 +52,12 @@ struct RuleCompiler {
     private mutating func compile(_ pattern: String, what: String, index: Int, of rule: Rule, options regexOptions: RegexOptions,
                                   location: () -> SourceLocation?, shownAs shown: String? = nil) throws(ConfigurationError) -> MatchPlan.Pattern? {
         do {
-            return MatchPlan.Pattern(index: index, compiled: try options.engine.compile(pattern, options: regexOptions, limits: options.limits),
-                                     source: shown == nil ? pattern : nil)
+            let compiled = try options.engine.compile(pattern, options: regexOptions, limits: options.limits)
+            // With the prefilter, plain patterns are decided by an automaton
+            // where the subject allows (`SmallPattern`); without it, every
+            // search runs the engine, as in the apps.
+            let small = options.usePrefilter ? SmallPattern(pattern, caseInsensitive: regexOptions.caseInsensitive) : nil
+            return MatchPlan.Pattern(index: index, compiled: compiled, source: shown == nil ? pattern : nil, small: small)
         } catch {
             let location = location()
             let message = "\(rule.label), \(what) \(index): \(Self.rejection(of: shown ?? pattern, isGlob: shown != nil, error))"

@@ -1,0 +1,312 @@
+/// Reads the plain patterns most configurations are made of (`/new$`,
+/// `^/posts/\d+/edit$`, `^/admin(/.*)?$`, `.*\?.*tab=[a-z]+.*`) into a tree
+/// that `SmallPattern` compiles to an automaton.
+///
+/// Only a whitelist of constructs is read, each one that ICU (iOS),
+/// `java.util.regex` (Android) and PCRE2 match the same way on a subject of
+/// printable ASCII characters (the only subjects `SmallPattern` is used on):
+///
+/// - printable ASCII characters other than `\ . [ ] ( ) { } * + ? | ^ $ #`
+///   and space, which stand for themselves;
+/// - `\` before an ASCII punctuation character (the character itself), and
+///   `\d`, `\D`, `\w`, `\W` (`[0-9]`, `[A-Za-z0-9_]` and their complements:
+///   Unicode and ASCII classes agree on ASCII text);
+/// - `.` (any printable ASCII character: none is a line terminator);
+/// - classes `[...]` and `[^...]` of letters, digits, `_`, a few punctuation
+///   characters, escaped punctuation, `\d`, `\w` and ranges between two
+///   letters of the same case or two digits;
+/// - groups `(...)` and `(?:...)`, alternation `|`;
+/// - greedy or lazy `*`, `+`, `?` and `{n}`, `{n,}`, `{n,m}` (laziness does
+///   not change whether a pattern occurs); never possessive ones;
+/// - `^` as the pattern's first character and `$` as its last, when the
+///   pattern has no top-level `|`.
+///
+/// Anything else (inline flags, lookarounds, backreferences, `\b`, Unicode
+/// properties, nested or set-operation classes, non-ASCII text) returns nil,
+/// and the pattern is left to its engine.
+enum SmallPatternReader {
+    /// A pattern's tree.
+    indirect enum Node: Equatable {
+        /// Matches the empty string.
+        case empty
+        /// One character from the set.
+        case character(ByteSet)
+        /// Items in order.
+        case sequence([Node])
+        /// Any one of the branches.
+        case alternation([Node])
+        /// `node` repeated `min` to `max` times (nil: unbounded).
+        case repeated(Node, min: Int, max: Int?)
+    }
+
+    /// A read pattern: its tree and its anchors.
+    struct Reading: Equatable {
+        let node: Node
+        /// The pattern starts with `^`.
+        let anchoredStart: Bool
+        /// The pattern ends with `$`.
+        let anchoredEnd: Bool
+    }
+
+    /// The largest count a `{n,m}` may name.
+    static let maxCount = 64
+
+    /// Reads `pattern`, or returns nil when it uses anything outside the whitelist.
+    /// With `caseInsensitive`, every letter also stands for its other case.
+    static func read(_ pattern: String, caseInsensitive: Bool) -> Reading? {
+        var bytes = Array(pattern.utf8)
+        guard bytes.allSatisfy(ByteSet.isPrintable) else { return nil }
+        var anchoredStart = false, anchoredEnd = false
+        if bytes.first == UInt8(ascii: "^") {
+            anchoredStart = true
+            bytes.removeFirst()
+        }
+        if bytes.last == UInt8(ascii: "$"), bytes.dropLast().reversed().prefix { $0 == UInt8(ascii: "\\") }.count % 2 == 0 {
+            anchoredEnd = true
+            bytes.removeLast()
+        }
+        var parser = Parser(bytes: bytes, caseInsensitive: caseInsensitive)
+        guard let node = parser.alternation(), parser.atEnd else { return nil }
+        if anchoredStart || anchoredEnd, case .alternation = node { return nil }
+        return Reading(node: node, anchoredStart: anchoredStart, anchoredEnd: anchoredEnd)
+    }
+
+    private struct Parser {
+        let bytes: [UInt8]
+        let caseInsensitive: Bool
+        var i = 0
+
+        var atEnd: Bool { i == bytes.count }
+        private var peek: UInt8? { i < bytes.count ? bytes[i] : nil }
+
+        /// `branch ('|' branch)*`
+        mutating func alternation() -> Node? {
+            var branches: [Node] = []
+            repeat {
+                if !branches.isEmpty { i += 1 }
+                guard let branch = sequence() else { return nil }
+                branches.append(branch)
+            } while peek == UInt8(ascii: "|")
+            return branches.count == 1 ? branches[0] : .alternation(branches)
+        }
+
+        /// `(atom quantifier?)*`, up to `|`, `)` or the end.
+        private mutating func sequence() -> Node? {
+            var items: [Node] = []
+            while let b = peek, b != UInt8(ascii: "|"), b != UInt8(ascii: ")") {
+                guard let atom = atom(), let item = quantified(atom) else { return nil }
+                items.append(item)
+            }
+            switch items.count {
+            case 0: return .empty
+            case 1: return items[0]
+            default: return .sequence(items)
+            }
+        }
+
+        private mutating func atom() -> Node? {
+            let b = bytes[i]
+            i += 1
+            switch b {
+            case UInt8(ascii: "("):
+                if peek == UInt8(ascii: "?") {
+                    guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: ":") else { return nil }
+                    i += 2
+                }
+                guard let inner = alternation(), peek == UInt8(ascii: ")") else { return nil }
+                i += 1
+                return inner
+            case UInt8(ascii: "["):
+                return characterClass().map(Node.character)
+            case UInt8(ascii: "."):
+                return .character(.printable)
+            case UInt8(ascii: "\\"):
+                guard let e = peek else { return nil }
+                i += 1
+                if let set = ByteSet.shorthand(e) { return .character(set) }
+                guard ByteSet.escapable(e) else { return nil }
+                return .character(literal(e))
+            default:
+                guard ByteSet.standsForItself(b) else { return nil }
+                return .character(literal(b))
+            }
+        }
+
+        /// `atom` with the quantifier that follows it, if any.
+        private mutating func quantified(_ atom: Node) -> Node? {
+            guard let q = peek else { return atom }
+            let node: Node
+            switch q {
+            case UInt8(ascii: "*"): i += 1; node = .repeated(atom, min: 0, max: nil)
+            case UInt8(ascii: "+"): i += 1; node = .repeated(atom, min: 1, max: nil)
+            case UInt8(ascii: "?"): i += 1; node = .repeated(atom, min: 0, max: 1)
+            case UInt8(ascii: "{"):
+                i += 1
+                guard let (min, max) = counts() else { return nil }
+                node = .repeated(atom, min: min, max: max)
+            default: return atom
+            }
+            if peek == UInt8(ascii: "?") { i += 1 }  // lazy: the same language
+            // Possessive quantifiers change what matches; a second quantifier is an error.
+            if let next = peek, [UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"), UInt8(ascii: "{")].contains(next) { return nil }
+            return node
+        }
+
+        /// `n}`, `n,}` or `n,m}` after `{`.
+        private mutating func counts() -> (Int, Int?)? {
+            guard let min = number() else { return nil }
+            if peek == UInt8(ascii: "}") { i += 1; return (min, min) }
+            guard peek == UInt8(ascii: ",") else { return nil }
+            i += 1
+            if peek == UInt8(ascii: "}") { i += 1; return (min, nil) }
+            guard let max = number(), max >= min, peek == UInt8(ascii: "}") else { return nil }
+            i += 1
+            return (min, max)
+        }
+
+        private mutating func number() -> Int? {
+            var value = 0, digits = 0
+            while let b = peek, b >= 0x30, b <= 0x39 {
+                value = value * 10 + Int(b - 0x30)
+                digits += 1
+                i += 1
+                guard value <= SmallPatternReader.maxCount else { return nil }
+            }
+            return digits > 0 ? value : nil
+        }
+
+        /// The set of a class, after its `[`.
+        private mutating func characterClass() -> ByteSet? {
+            var negated = false
+            if peek == UInt8(ascii: "^") { negated = true; i += 1 }
+            var set = ByteSet()
+            var items = 0
+            while let b = peek, b != UInt8(ascii: "]") {
+                i += 1
+                items += 1
+                if b == UInt8(ascii: "\\") {
+                    guard let e = peek else { return nil }
+                    i += 1
+                    if e == UInt8(ascii: "d") || e == UInt8(ascii: "w") { set.formUnion(ByteSet.shorthand(e)!); continue }
+                    guard ByteSet.escapable(e) else { return nil }
+                    set.insert(e)
+                    continue
+                }
+                guard ByteSet.isClassMember(b) else { return nil }
+                if peek == UInt8(ascii: "-") {
+                    guard i + 1 < bytes.count else { return nil }
+                    let hi = bytes[i + 1]
+                    guard ByteSet.isRange(b, hi) else { return nil }
+                    i += 2
+                    for c in b...hi { set.insert(c) }
+                } else {
+                    set.insert(b)
+                }
+            }
+            guard items > 0, peek == UInt8(ascii: "]") else { return nil }
+            i += 1
+            if caseInsensitive { set = set.caseClosed }
+            return negated ? ByteSet.printable.subtracting(set) : set
+        }
+
+        private func literal(_ b: UInt8) -> ByteSet {
+            var set = ByteSet()
+            set.insert(b)
+            return caseInsensitive ? set.caseClosed : set
+        }
+    }
+}
+
+/// A set of ASCII bytes, one bit each.
+struct ByteSet: Equatable, Hashable, Sendable {
+    private(set) var low: UInt64 = 0
+    private(set) var high: UInt64 = 0
+
+    /// Whether `b` (ASCII) is in the set.
+    @inline(__always)
+    func contains(_ b: UInt8) -> Bool {
+        b < 64 ? low >> UInt64(b) & 1 != 0 : b < 128 && high >> UInt64(b - 64) & 1 != 0
+    }
+
+    mutating func insert(_ b: UInt8) {
+        if b < 64 { low |= 1 << UInt64(b) } else { high |= 1 << UInt64(b - 64) }
+    }
+
+    mutating func formUnion(_ other: ByteSet) {
+        low |= other.low
+        high |= other.high
+    }
+
+    func subtracting(_ other: ByteSet) -> ByteSet {
+        ByteSet(low: low & ~other.low, high: high & ~other.high)
+    }
+
+    /// The set with both cases of every ASCII letter in it.
+    var caseClosed: ByteSet {
+        var out = self
+        for b in UInt8(ascii: "A")...UInt8(ascii: "Z") where contains(b) || contains(b | 0x20) {
+            out.insert(b)
+            out.insert(b | 0x20)
+        }
+        return out
+    }
+
+    static func of(_ range: ClosedRange<UInt8>) -> ByteSet {
+        var set = ByteSet()
+        for b in range { set.insert(b) }
+        return set
+    }
+
+    /// The printable ASCII characters, space to `~`: every byte a subject
+    /// matched by `SmallPattern` may hold.
+    static let printable = ByteSet.of(0x20...0x7E)
+
+    static func isPrintable(_ b: UInt8) -> Bool { b >= 0x20 && b <= 0x7E }
+
+    static let digits = ByteSet.of(0x30...0x39)
+    static let word: ByteSet = {
+        var set = ByteSet.digits
+        set.formUnion(.of(0x41...0x5A))
+        set.formUnion(.of(0x61...0x7A))
+        set.insert(UInt8(ascii: "_"))
+        return set
+    }()
+
+    /// `\d`, `\D`, `\w`, `\W` on printable ASCII text.
+    static func shorthand(_ e: UInt8) -> ByteSet? {
+        switch e {
+        case UInt8(ascii: "d"): return digits
+        case UInt8(ascii: "D"): return printable.subtracting(digits)
+        case UInt8(ascii: "w"): return word
+        case UInt8(ascii: "W"): return printable.subtracting(word)
+        default: return nil
+        }
+    }
+
+    /// Punctuation that a backslash turns into itself in all three dialects.
+    static func escapable(_ b: UInt8) -> Bool { escapes.contains(b) }
+    private static let escapes = ByteSet.from(#".\/?-+*()[]{}|^$=&:@,;!%~#'"<>"#)
+
+    /// Characters that stand for themselves outside a class.
+    static func standsForItself(_ b: UInt8) -> Bool { isPrintable(b) && !specials.contains(b) }
+    private static let specials = ByteSet.from(#"\.[](){}*+?|^$# "#)
+
+    /// Characters a class may hold unescaped.
+    static func isClassMember(_ b: UInt8) -> Bool { word.contains(b) || classPunctuation.contains(b) }
+    /// (Not `:`: ICU reads a class opening `[:` as a POSIX-like property.)
+    private static let classPunctuation = ByteSet.from("/.,@=%~!;")
+
+    /// Whether `lo-hi` is a range all three dialects read alike: two digits,
+    /// two lower-case or two upper-case letters, in order.
+    static func isRange(_ lo: UInt8, _ hi: UInt8) -> Bool {
+        guard lo <= hi else { return false }
+        for kind in [ByteSet.digits, .of(0x41...0x5A), .of(0x61...0x7A)] where kind.contains(lo) { return kind.contains(hi) }
+        return false
+    }
+
+    private static func from(_ text: String) -> ByteSet {
+        var set = ByteSet()
+        for b in text.utf8 { set.insert(b) }
+        return set
+    }
+}

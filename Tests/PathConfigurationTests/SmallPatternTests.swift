@@ -1,0 +1,134 @@
+import Foundation
+@testable import PathConfiguration
+import PathConfigurationFoundation
+import PrefilterFuzzing
+import Testing
+
+/// `SmallPattern`, the automaton that decides plain patterns on printable
+/// ASCII subjects without the engine: what it reads, and that it answers as
+/// the engines do.
+@Suite("Small patterns")
+struct SmallPatternTests {
+    static let plain = [
+        "/new$", "^/posts/\\d+/edit$", "^/admin(/.*)?$", ".*\\?.*tab=[a-z]+.*", "\\.pdf$", "^/$", "a{2,3}", "(?:a|b)+?",
+        "^/w/[0-9]+$", "[^/]+/x", "\\W\\D", "^$", "()", "x{0}", "/a|/b", "[\\-\\]]", "[Kk]",
+    ]
+    static let refused = [
+        "(?i)x", "a*+", "a++", "\\bx", "[[:alpha:]]", "[a-]", "[-a]", "a|^b", "^a|b", "é", "\\p{L}", "(?=a)", "(a)\\1", "a{65}",
+        "[:a:]", "x#y", "a b", "\\s", "($|\\?)", "a{,3}", "a{2", "[]a]", "[a&&b]", "\\Qa\\E", "\\x41", "\\_", "x**", "[z-a]", "[a-Z]",
+    ]
+
+    @Test("plain patterns are read", arguments: plain)
+    func reads(_ pattern: String) {
+        #expect(SmallPattern(pattern, caseInsensitive: false) != nil)
+        #expect(SmallPattern(pattern, caseInsensitive: true) != nil)
+    }
+
+    @Test("anything outside the whitelist is left to the engine", arguments: refused)
+    func refuses(_ pattern: String) {
+        #expect(SmallPattern(pattern, caseInsensitive: false) == nil)
+    }
+
+    @Test("more positions than one word holds are left to the engine")
+    func tooManyPositions() {
+        #expect(SmallPattern("^" + String(repeating: "[ab]", count: 64) + "$", caseInsensitive: false) != nil)
+        #expect(SmallPattern("^" + String(repeating: "[ab]", count: 65) + "$", caseInsensitive: false) == nil)
+        #expect(SmallPattern("(ab){32}", caseInsensitive: false) != nil)
+        #expect(SmallPattern("(ab){33}", caseInsensitive: false) == nil)
+    }
+
+    @Test("anchors, literals and counted repeats decide as a regex does")
+    func examples() {
+        func m(_ pattern: String, _ subject: String, fold: Bool = false) -> Bool {
+            let small = SmallPattern(pattern, caseInsensitive: fold)!
+            return Array(subject.utf8).withUnsafeBufferPointer(small.matches)
+        }
+        #expect(m("/new$", "/posts/new"))
+        #expect(!m("/new$", "/posts/new/1"))
+        #expect(m("^/posts/\\d+/edit$", "/posts/12/edit"))
+        #expect(!m("^/posts/\\d+/edit$", "/posts//edit"))
+        #expect(!m("^/posts/\\d+/edit$", "x/posts/1/edit"))
+        #expect(m("^/admin(/.*)?$", "/admin"))
+        #expect(m("^/admin(/.*)?$", "/admin/users"))
+        #expect(!m("^/admin(/.*)?$", "/administrator"))
+        #expect(m("^a{2,3}$", "aaa"))
+        #expect(!m("^a{2,3}$", "aaaa"))
+        #expect(m("^$", ""))
+        #expect(!m("^$", "x"))
+        #expect(m("x*$", "abc"))
+        #expect(m("/NEW$", "/posts/new", fold: true))
+        #expect(!m("/NEW$", "/posts/new"))
+        #expect(m("[^a-z]", "abcD", fold: false))
+        #expect(!m("[^a-z]", "abcD", fold: true))
+    }
+
+    /// Engines compiled for the two apps' options: ICU syntax with Unicode
+    /// classes, case-sensitive (iOS), and Java syntax with ASCII classes,
+    /// case-insensitive (Android).
+    static let optionSets = [Profile.hotwireIOS.regexOptions, Profile.hotwireAndroid.regexOptions]
+
+    @Test("on printable ASCII subjects, the automaton answers as PCRE2 and ICU do, both apps' options")
+    func agreesWithEngines() throws {
+        var choices = SeededChoices(seed: 0x5A11_9A77)
+        let grammar = PlainPatternGrammar(), subjects = PatternGrammar()
+        var compared = 0, matched = 0, automata = 0
+        var disagreements: [String] = []
+        for _ in 0..<1500 {
+            let node = grammar.pattern(&choices)
+            let texts = subjects.subjects(for: node, count: 8, &choices).filter { $0.utf8.allSatisfy(ByteSet.isPrintable) }
+            for options in Self.optionSets {
+                guard let small = SmallPattern(node.text, caseInsensitive: options.caseInsensitive) else { continue }
+                automata += 1
+                let engines: [any RegexEngine] = [PCRE2Engine(), FoundationEngine()]
+                for engine in engines {
+                    guard let compiled = try? engine.compile(node.text, options: options, limits: Limits()) else {
+                        disagreements.append("\(engine.name) refuses \(node.text), which the automaton reads")
+                        continue
+                    }
+                    for text in texts {
+                        let expected = compiled.search(MatchSubject(text)) == .match
+                        let got = Array(text.utf8).withUnsafeBufferPointer(small.matches)
+                        compared += 1
+                        if expected { matched += 1 }
+                        if got != expected {
+                            disagreements.append("\(node.text) on \(text) (\(engine.name), \(options.dialect)): engine \(expected), automaton \(got)")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(disagreements.prefix(10) == [])
+        // Not vacuous: most generated patterns are read, and they match often and not.
+        #expect(automata > 2000)
+        #expect(matched > compared / 5 && matched < compared * 4 / 5)
+    }
+
+    @Test("seeded plain grammar: the prefilter and its automata against every pattern run by the engine, end to end")
+    func prefilterDifferential() {
+        var choices = SeededChoices(seed: 0x9A1E)
+        let grammar = PlainPatternGrammar(), subjects = PatternGrammar()
+        let differential = PrefilterDifferential(engines: [PCRE2Engine(), FoundationEngine()])
+        var tally = PrefilterDifferential.Tally()
+        var found: [PrefilterDifferential.Disagreement] = []
+        for _ in 0..<150 {
+            let nodes = (0..<6).map { _ in grammar.pattern(&choices) }
+            let texts = nodes.flatMap { subjects.subjects(for: $0, count: 5, &choices) }
+            found += differential.compare(patterns: nodes.map(\.text), subjects: texts, tally: &tally)
+        }
+        #expect(found.prefix(10).map(\.description) == [])
+        #expect(tally.matches > 1000)
+    }
+
+    @Test("a subject the automaton may not decide goes to the engine: `$` before a final line break", arguments: [false, true])
+    func lineBreakStepsAside(prefilter: Bool) throws {
+        var options = LoadOptions(profile: .turboIOS)
+        options.usePrefilter = prefilter
+        options.limits.resultCacheCapacity = 0
+        let config = try PathConfiguration(json: #"{"rules":[{"patterns":["/new$"],"properties":{"a":1}},{"patterns":["^/x.y$"],"properties":{"b":1}}]}"#,
+                                           options: options)
+        // ICU, Java and PCRE2 all let `$` match before a final "\n", and `.` refuses a line break.
+        #expect(try config.matchingRules(for: "/posts/new\n").map(\.ruleIndex) == [0])
+        #expect(try config.matchingRules(for: "/x\ny").map(\.ruleIndex) == [])
+        #expect(try config.matchingRules(for: "/xéy").map(\.ruleIndex) == [1])
+    }
+}
