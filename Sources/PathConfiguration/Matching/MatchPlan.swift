@@ -109,13 +109,39 @@ struct MatchPlan: Sendable {
     /// (patterns rejected under `lenient` are absent). A pattern's place in
     /// this list is its ordinal, the bit that stands for it in a candidate set.
     private let slots: ContiguousArray<Slot>
+    /// The patterns, kept alive for `slots`' unowned references.
+    private let patterns: ContiguousArray<Pattern>
     /// What the plan's patterns are: a rule's `patterns` or its `globs`.
     let kind: RuleMatch.Kind
     private let prefilter: Prefilter?
 
-    private struct Slot: Sendable {
+    /// A pattern as the search loop reads it: plain data and references
+    /// that do not count (the plan owns the pattern through `patterns`), so
+    /// that reading a slot costs no reference-count traffic.
+    private struct Slot: @unchecked Sendable {
         let rule: Int
-        let pattern: Pattern
+        let index: Int
+        let alwaysMatches: Bool
+        unowned(unsafe) let compiled: any CompiledPattern
+        unowned(unsafe) let small: SmallPattern?
+
+        init(rule: Int, _ pattern: Pattern) {
+            self.rule = rule
+            index = pattern.index
+            alwaysMatches = pattern.alwaysMatches
+            compiled = pattern.compiled
+            small = pattern.small
+        }
+
+        /// `Pattern.search`, without retaining anything.
+        @inline(__always)
+        func search(_ subject: MatchSubject) -> MatchOutcome {
+            if alwaysMatches { return .match }
+            if let small, subject.isPrintableASCII {
+                return subject.withUTF8(small.matches) ? .match : .noMatch
+            }
+            return compiled.search(subject)
+        }
     }
 
     private struct Prefilter: Sendable {
@@ -134,9 +160,10 @@ struct MatchPlan: Sendable {
     init(patternsByRule: [[Pattern]], literals: [[[UInt8]?]], caseInsensitive: Bool, usePrefilter: Bool, kind: RuleMatch.Kind = .pattern) {
         var slots = ContiguousArray<Slot>()
         for (r, patterns) in patternsByRule.enumerated() {
-            for p in patterns { slots.append(Slot(rule: r, pattern: p)) }
+            for p in patterns { slots.append(Slot(rule: r, p)) }
         }
         self.slots = slots
+        self.patterns = ContiguousArray(patternsByRule.joined())
         self.kind = kind
         guard usePrefilter else { prefilter = nil; return }
         var ids: [[UInt8]: Int] = [:]
@@ -181,14 +208,16 @@ struct MatchPlan: Sendable {
         var result = PlanResult()
         result.matches.reserveCapacity(8)  // one allocation for the usual few matches
         var decidedRule = -1
+        // Slots are read in place through the buffer, never copied: a copy
+        // would retain and release every reference a pattern holds.
         slots.withUnsafeBufferPointer { slots in
             for w in 0..<words {
                 var bits = candidates[w]
                 while bits != 0 {
-                    let slot = slots[w << 6 | bits.trailingZeroBitCount]
+                    let ordinal = w << 6 | bits.trailingZeroBitCount
                     bits &= bits - 1
-                    if slot.rule == decidedRule { continue }
-                    if search(slot, subject, into: &result) { decidedRule = slot.rule }
+                    if slots[ordinal].rule == decidedRule { continue }
+                    if search(slots, ordinal, subject, into: &result) { decidedRule = slots[ordinal].rule }
                 }
             }
         }
@@ -199,24 +228,26 @@ struct MatchPlan: Sendable {
     private func runAll(_ subject: MatchSubject) -> PlanResult {
         var result = PlanResult()
         var decidedRule = -1
-        for slot in slots where slot.rule != decidedRule {
-            if search(slot, subject, into: &result) { decidedRule = slot.rule }
+        slots.withUnsafeBufferPointer { slots in
+            for ordinal in slots.indices where slots[ordinal].rule != decidedRule {
+                if search(slots, ordinal, subject, into: &result) { decidedRule = slots[ordinal].rule }
+            }
         }
         return result
     }
 
-    /// Searches one pattern and records a match (true: its rule is decided)
-    /// or a search that ran out of its budget.
+    /// Searches the pattern of `slots[ordinal]` and records a match (true:
+    /// its rule is decided) or a search that ran out of its budget.
     @inline(__always)
-    private func search(_ slot: Slot, _ subject: MatchSubject, into result: inout PlanResult) -> Bool {
-        switch slot.pattern.search(subject) {
+    private func search(_ slots: UnsafeBufferPointer<Slot>, _ ordinal: Int, _ subject: MatchSubject, into result: inout PlanResult) -> Bool {
+        switch slots[ordinal].search(subject) {
         case .match:
-            result.matches.append(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.pattern.index, kind: kind))
+            result.matches.append(RuleMatch(ruleIndex: slots[ordinal].rule, patternIndex: slots[ordinal].index, kind: kind))
             return true
         case .noMatch:
             return false
         case .limitExceeded:
-            result.limitExceeded.append(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.pattern.index, kind: kind))
+            result.limitExceeded.append(RuleMatch(ruleIndex: slots[ordinal].rule, patternIndex: slots[ordinal].index, kind: kind))
             return false
         }
     }

@@ -77,8 +77,9 @@ public final class MatchSubject {
     }
 }
 
-/// A compiled pattern, safe to search from many threads at once.
-public protocol CompiledPattern: Sendable {
+/// A compiled pattern, safe to search from many threads at once. A class, so
+/// that a plan can refer to it without counting references on every search.
+public protocol CompiledPattern: AnyObject, Sendable {
     /// Searches the whole subject, unanchored, for the pattern.
     func search(_ subject: MatchSubject) -> MatchOutcome
 }

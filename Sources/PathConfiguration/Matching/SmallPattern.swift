@@ -17,65 +17,80 @@
 /// treat specially, or non-ASCII text, which Unicode classes and case
 /// folding do) are left to the engine: `matches` is only called when
 /// `MatchSubject.isPrintableASCII`.
-struct SmallPattern: Sendable {
+///
+/// Immutable once made: its raw memory is written by `init` and only read
+/// after, so one instance serves every thread (`@unchecked Sendable`).
+final class SmallPattern: @unchecked Sendable {
     /// The positions the automaton may have.
     static let maxPositions = 64
 
-    fileprivate enum Shape: Sendable {
-        /// A literal, compared directly (folded when `caseInsensitive`).
-        case literal([UInt8], caseInsensitive: Bool)
-        case automaton(Automaton)
-    }
-
-    fileprivate struct Automaton: Sendable {
-        /// Positions a match may start with.
-        var first: UInt64 = 0
-        /// Positions a match may end with.
-        var last: UInt64 = 0
-        /// Whether the pattern matches the empty string.
-        var nullable = false
-        /// For each position, the positions that may follow it.
-        var follow: [UInt64] = []
-        /// For each byte (0...127), the index in `masks` of its class: bytes
-        /// that every position treats alike share one.
-        var classOf: [UInt8] = []
-        /// For each class of bytes, the positions that accept it.
-        var masks: [UInt64] = []
-    }
-
-    private let shape: Shape
+    /// What `matches` runs: a literal compared directly (folded under case
+    /// folding), or the automaton. Kept in raw memory the instance owns, so
+    /// that a search touches no reference count.
+    private let isLiteral: Bool
+    private let caseInsensitive: Bool
     private let anchoredStart: Bool
     private let anchoredEnd: Bool
+    /// The literal's bytes (lower-cased under case folding); `count` of them.
+    private let literal: UnsafeMutableBufferPointer<UInt8>
+    /// Positions a match may start with, and end with.
+    private let first: UInt64, last: UInt64
+    /// Whether the pattern matches the empty string.
+    private let nullable: Bool
+    /// For each position, the positions that may follow it.
+    private let follow: UnsafeMutableBufferPointer<UInt64>
+    /// For each byte (0...127), the index in `masks` of its class: bytes
+    /// that every position treats alike share one, so a pattern keeps 128
+    /// bytes and a few words rather than 128 words.
+    private let classOf: UnsafeMutableBufferPointer<UInt8>
+    /// For each class of bytes, the positions that accept it.
+    private let masks: UnsafeMutableBufferPointer<UInt64>
 
     /// Compiles `pattern`, or returns nil when it is not plain
     /// (`SmallPatternReader`) or needs more than `maxPositions` positions.
     init?(_ pattern: String, caseInsensitive: Bool) {
         guard let reading = SmallPatternReader.read(pattern, caseInsensitive: caseInsensitive) else { return nil }
+        self.caseInsensitive = caseInsensitive
         anchoredStart = reading.anchoredStart
         anchoredEnd = reading.anchoredEnd
-        if let literal = Self.literal(reading.node, caseInsensitive: caseInsensitive) {
-            shape = .literal(literal, caseInsensitive: caseInsensitive)
+        if let bytes = Self.literal(reading.node, caseInsensitive: caseInsensitive) {
+            isLiteral = true
+            literal = .allocate(capacity: bytes.count)
+            _ = literal.initialize(from: bytes)
+            (first, last, nullable) = (0, 0, false)
+            follow = .allocate(capacity: 0)
+            classOf = .allocate(capacity: 0)
+            masks = .allocate(capacity: 0)
             return
         }
         var builder = Builder()
         guard let top = builder.build(reading.node) else { return nil }
-        var automaton = Automaton(first: top.first, last: top.last, nullable: top.nullable, follow: builder.follow)
-        // Byte classes: bytes accepted by the same positions share a mask.
-        var ids: [UInt64: UInt8] = [:]
-        automaton.classOf.reserveCapacity(128)
+        isLiteral = false
+        literal = .allocate(capacity: 0)
+        (first, last, nullable) = (top.first, top.last, top.nullable)
+        follow = .allocate(capacity: builder.follow.count)
+        _ = follow.initialize(from: builder.follow)
+        var distinct: [UInt64] = [], ids: [UInt64: UInt8] = [:]
+        classOf = .allocate(capacity: 128)
         for b in UInt8(0)..<128 {
             var mask: UInt64 = 0
             for (p, set) in builder.sets.enumerated() where set.contains(b) { mask |= 1 << UInt64(p) }
-            if let id = ids[mask] {
-                automaton.classOf.append(id)
-            } else {
-                let id = UInt8(automaton.masks.count)
+            let id = ids[mask] ?? UInt8(distinct.count)
+            if id == distinct.count {
                 ids[mask] = id
-                automaton.masks.append(mask)
-                automaton.classOf.append(id)
+                distinct.append(mask)
             }
+            classOf[Int(b)] = id
         }
-        shape = .automaton(automaton)
+        masks = .allocate(capacity: distinct.count)
+        _ = masks.initialize(from: distinct)
+    }
+
+    deinit {
+        literal.deallocate()
+        follow.deallocate()
+        classOf.deallocate()
+        masks.deallocate()
     }
 
     /// The bytes of a node that is a sequence of single characters (both
@@ -104,38 +119,56 @@ struct SmallPattern: Sendable {
     /// Whether the pattern occurs in `subject`, every byte of which is
     /// printable ASCII.
     func matches(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
-        switch shape {
-        case let .literal(literal, fold): return matchesLiteral(literal, fold: fold, subject)
-        case let .automaton(a): return a.matches(subject, anchoredStart: anchoredStart, anchoredEnd: anchoredEnd)
+        isLiteral ? matchesLiteral(subject) : runAutomaton(subject)
+    }
+
+    private func matchesLiteral(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = literal.count, m = subject.count
+        guard n <= m else { return false }
+        func at(_ start: Int) -> Bool {
+            var k = 0
+            while k < n {
+                let b = caseInsensitive ? RequiredLiteral.fold(subject[start + k], true) : subject[start + k]
+                if b != literal[k] { return false }
+                k += 1
+            }
+            return true
+        }
+        switch (anchoredStart, anchoredEnd) {
+        case (true, true): return n == m && at(0)
+        case (true, false): return at(0)
+        case (false, true): return at(m - n)
+        case (false, false):
+            var start = 0
+            while start <= m - n {
+                if at(start) { return true }
+                start += 1
+            }
+            return false
         }
     }
 
-    private func matchesLiteral(_ literal: [UInt8], fold: Bool, _ subject: UnsafeBufferPointer<UInt8>) -> Bool {
-        let n = literal.count, m = subject.count
-        guard n <= m else { return false }
-        return literal.withUnsafeBufferPointer { lit in
-            func at(_ start: Int) -> Bool {
-                var k = 0
-                while k < n {
-                    let b = fold ? RequiredLiteral.fold(subject[start + k], true) : subject[start + k]
-                    if b != lit[k] { return false }
-                    k += 1
-                }
-                return true
+    /// Runs the automaton over `subject`, starting a match at every offset
+    /// unless `anchoredStart`.
+    private func runAutomaton(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        if nullable && (!anchoredEnd || !anchoredStart || subject.isEmpty) { return true }
+        var active: UInt64 = 0
+        var starts = first
+        for b in subject {
+            var next = starts
+            var bits = active
+            while bits != 0 {
+                next |= follow[bits.trailingZeroBitCount]
+                bits &= bits - 1
             }
-            switch (anchoredStart, anchoredEnd) {
-            case (true, true): return n == m && at(0)
-            case (true, false): return at(0)
-            case (false, true): return at(m - n)
-            case (false, false):
-                var start = 0
-                while start <= m - n {
-                    if at(start) { return true }
-                    start += 1
-                }
-                return false
+            active = next & masks[Int(classOf[Int(b & 0x7F)])]
+            if anchoredStart {
+                starts = 0
+                if active == 0 { return false }
             }
+            if !anchoredEnd && active & last != 0 { return true }
         }
+        return active & last != 0
     }
 
     /// Builds Glushkov's automaton: positions, and the follow relation.
@@ -209,37 +242,6 @@ struct SmallPattern: Sendable {
             while bits != 0 {
                 body(bits.trailingZeroBitCount)
                 bits &= bits - 1
-            }
-        }
-    }
-}
-
-extension SmallPattern.Automaton {
-    /// Runs the automaton over `subject`, starting a match at every offset
-    /// unless `anchoredStart`.
-    func matches(_ subject: UnsafeBufferPointer<UInt8>, anchoredStart: Bool, anchoredEnd: Bool) -> Bool {
-        if nullable && (!anchoredEnd || !anchoredStart || subject.isEmpty) { return true }
-        return follow.withUnsafeBufferPointer { follow in
-            classOf.withUnsafeBufferPointer { classOf in
-                masks.withUnsafeBufferPointer { masks in
-                    var active: UInt64 = 0
-                    var starts = first
-                    for b in subject {
-                        var next = starts
-                        var bits = active
-                        while bits != 0 {
-                            next |= follow[bits.trailingZeroBitCount]
-                            bits &= bits - 1
-                        }
-                        active = next & masks[Int(classOf[Int(b & 0x7F)])]
-                        if anchoredStart {
-                            starts = 0
-                            if active == 0 { return false }
-                        }
-                        if !anchoredEnd && active & last != 0 { return true }
-                    }
-                    return active & last != 0
-                }
             }
         }
     }
