@@ -70,6 +70,32 @@ struct PrefilterTests {
         #expect(found == [0, 1, 3, 4])
     }
 
+    @Test("the dense table and the edge lists find the same literals, folded and not")
+    func denseAgainstSparse() {
+        var rng = SplitMix(state: 0xAC0D)
+        let alphabet = Array("/abAB-_1é".utf8)
+        func text(_ length: Int) -> [UInt8] { (0..<length).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] } }
+        var found = 0
+        for _ in 0..<200 {
+            let literals = Array(Set((0..<(1 + Int(rng.next() % 12))).map { _ in text(1 + Int(rng.next() % 5)) }))
+            let dense = LiteralMatcher(literals), sparse = LiteralMatcher(literals, maxDenseEntries: 0)
+            #expect(dense.isDense && !sparse.isDense)
+            for _ in 0..<20 {
+                let subject = text(Int(rng.next() % 24))
+                for fold in [false, true] {
+                    var a: [Int] = [], b: [Int] = []
+                    subject.withUnsafeBufferPointer { buf in
+                        dense.scan(buf, fold: fold) { a.append($0) }
+                        sparse.scan(buf, fold: fold) { b.append($0) }
+                    }
+                    #expect(a == b)
+                    found += a.count
+                }
+            }
+        }
+        #expect(found > 1000)
+    }
+
     // Sized for a debug build: the unfiltered plan runs every pattern on every URL.
     static let corpora: [(String, Int)] = [("10", 10_000), ("100", 10_000), ("1000", 2_000), ("10000", 200)]
 

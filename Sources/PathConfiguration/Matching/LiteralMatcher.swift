@@ -1,8 +1,13 @@
 /// Aho–Corasick over a set of literals: one pass over a subject finds every
 /// literal it contains.
 ///
-/// Transitions are kept as sorted edge lists per state (the alphabet is bytes
-/// and the trie is sparse); the failure function is followed at match time.
+/// The trie is built with sorted edge lists per state. From it comes a dense
+/// table: every state's next state for every byte, the failure function
+/// already followed, over an alphabet of byte classes (one per byte that
+/// occurs in some literal, one for all other bytes), so a scan costs two
+/// loads per byte. A set of literals whose table would exceed
+/// `maxDenseEntries` is scanned on the edge lists instead, following the
+/// failure function at match time.
 /// Immutable after construction, so one instance serves every thread.
 struct LiteralMatcher: Sendable {
     private struct State: Sendable {
@@ -18,8 +23,25 @@ struct LiteralMatcher: Sendable {
     /// Number of distinct literals.
     let count: Int
 
-    /// Builds the automaton; literal `i` is reported as `i`.
-    init(_ literals: [[UInt8]]) {
+    /// The largest dense table built (entries of 4 bytes: 32 MiB).
+    static let maxDenseEntries = 8 << 20
+
+    /// `table[state * classCount + class]`: the next state, bitwise
+    /// complemented (negative) when that state ends some literal. Empty when
+    /// the table would be too large.
+    private var table: [Int32] = []
+    private var classCount = 0
+    /// Each byte's class, and each byte's class once ASCII upper-case letters
+    /// are lower-cased (for `fold`).
+    private var classOf = [UInt8](repeating: 0, count: 256)
+    private var foldedClassOf = [UInt8](repeating: 0, count: 256)
+
+    /// Whether scans use the dense table (false only for very large sets).
+    var isDense: Bool { !table.isEmpty }
+
+    /// Builds the automaton; literal `i` is reported as `i`. A dense table is
+    /// built when it has at most `maxDenseEntries` entries.
+    init(_ literals: [[UInt8]], maxDenseEntries: Int = LiteralMatcher.maxDenseEntries) {
         count = literals.count
         for (id, literal) in literals.enumerated() {
             var s = 0
@@ -56,6 +78,33 @@ struct LiteralMatcher: Sendable {
                 queue.append(Int(t))
             }
         }
+        buildTable(breadthFirst: [0] + queue, literals: literals, maxEntries: maxDenseEntries)
+    }
+
+    /// Fills `table`, rows in breadth-first order so that a state's failure
+    /// row is complete before its own.
+    private mutating func buildTable(breadthFirst order: [Int], literals: [[UInt8]], maxEntries: Int) {
+        var representative: [UInt8] = [0]  // class 0: bytes in no literal
+        for b in Set(literals.joined()).sorted() {
+            classOf[Int(b)] = UInt8(representative.count)
+            representative.append(b)
+        }
+        guard representative.count <= 256, states.count * representative.count <= maxEntries else { return }
+        for b in 0..<256 { foldedClassOf[b] = classOf[Int(RequiredLiteral.fold(UInt8(b), true))] }
+        classCount = representative.count
+        var next = [Int32](repeating: 0, count: states.count * classCount)
+        for s in order {
+            for c in 1..<classCount {
+                let target: Int32
+                if let n = Self.edge(states[s].edges, representative[c]) {
+                    target = n
+                } else {
+                    target = s == 0 ? 0 : next[Int(states[s].fail) * classCount + c]
+                }
+                next[s * classCount + c] = target
+            }
+        }
+        table = next.map { states[Int($0)].output >= 0 || states[Int($0)].outputLink >= 0 ? ~$0 : $0 }
     }
 
     private static func edge(_ edges: [(byte: UInt8, target: Int32)], _ b: UInt8) -> Int32? {
@@ -72,6 +121,7 @@ struct LiteralMatcher: Sendable {
     /// Calls `found` with the id of every literal occurring in `subject`
     /// (possibly more than once per literal).
     func scan(_ subject: UnsafeBufferPointer<UInt8>, fold: Bool, _ found: (Int) -> Void) {
+        guard table.isEmpty else { return scanDense(subject, fold: fold, found) }
         var s = 0
         for raw in subject {
             let b = RequiredLiteral.fold(raw, fold)
@@ -84,6 +134,25 @@ struct LiteralMatcher: Sendable {
             while o >= 0 {
                 found(Int(states[Int(o)].output))
                 o = states[Int(o)].outputLink
+            }
+        }
+    }
+
+    private func scanDense(_ subject: UnsafeBufferPointer<UInt8>, fold: Bool, _ found: (Int) -> Void) {
+        table.withUnsafeBufferPointer { table in
+            (fold ? foldedClassOf : classOf).withUnsafeBufferPointer { classOf in
+                let width = classCount
+                var s = 0
+                for b in subject {
+                    let t = Int(table[s &* width &+ Int(classOf[Int(b)])])
+                    guard t < 0 else { s = t; continue }
+                    s = ~t
+                    var o = states[s].output >= 0 ? Int32(s) : states[s].outputLink
+                    while o >= 0 {
+                        found(Int(states[Int(o)].output))
+                        o = states[Int(o)].outputLink
+                    }
+                }
             }
         }
     }
