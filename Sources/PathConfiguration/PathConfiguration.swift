@@ -123,26 +123,37 @@ public final class PathConfiguration: Sendable {
     public func resolve(_ urlOrPath: String, method: String? = nil) throws(ResolveError) -> PathProperties {
         try checkLength(urlOrPath)
         let method = try Self.normalized(method)
-        let target = target(urlOrPath)
         // Before the rules are read: a rule added after this point (add()
         // invalidates) keeps what is computed below out of the cache.
         let generation = cache.generation
         let host = hostRules()
+        if host.isEmpty && !filesUseURL && !cache.keepsLookups {
+            // The common case, kept short: file patterns only, nothing
+            // memoised per lookup, so nothing but the matched string is needed.
+            let subject = Lookup.patternSubject(urlOrPath, profile: options.profile, matchQueryStrings: options.effectiveMatchQueryStrings,
+                                                base: options.baseURL)
+            return result(of: file.matches(patternSubject: subject, method: method))
+        }
+        let target = target(urlOrPath)
         func compute() throws(ResolveError) -> PathProperties {
             guard host.isEmpty else {
                 let evaluation = try Resolver.evaluate(file: file, host: host, subjects: target, method: method, merge: options.merge)
                 return PathProperties(evaluation.properties, platform: options.profile.platform)
             }
-            // File rules only: the result depends on which rules matched, nothing else.
-            let matches = file.matches(target, method: method)
-            return cache.value(forRules: ResultCache.RuleSet(matches)) {
-                PathProperties(Resolver.merge(matches, of: file.rules, by: options.merge), platform: options.profile.platform)
-            }
+            return result(of: file.matches(target, method: method))
         }
         guard cache.keepsLookups else { return try compute() }
         let key = ResultCache.Key(method: method, patternSubject: target.patternSubject,
                                   url: filesUseURL || !host.isEmpty ? target.url : nil)
         return try cache.value(for: key, since: generation, compute: compute)
+    }
+
+    /// The result of exactly `matches` (file rules, in order): with file
+    /// rules only, it depends on which rules matched, nothing else.
+    private func result(of matches: [RuleMatch]) -> PathProperties {
+        cache.value(forRules: ResultCache.RuleSet(matches)) {
+            PathProperties(Resolver.merge(matches, of: file.rules, by: options.merge), platform: options.profile.platform)
+        }
     }
 
     /// The merged properties for a URL or a path (a GET lookup).

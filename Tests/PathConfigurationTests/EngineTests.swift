@@ -38,10 +38,29 @@ struct EngineTests {
         limits.matchLimit = 10_000
         let json = "{\"rules\": [{\"patterns\": [\"^(a+)+$\"], \"properties\": {\"evil\": true}}, {\"patterns\": [\"a\"], \"properties\": {\"ok\": true}}]}"
         let config = try PathConfiguration(json: json, options: LoadOptions(profile: .turboIOS, limits: limits))
-        let input = String(repeating: "a", count: 40) + "!"
+        // Not printable ASCII, so the engine searches (not the plain-pattern automaton).
+        let input = String(repeating: "a", count: 40) + "é"
         #expect(config.properties(for: input).json == "{\"ok\":true}")
         let explanation = try config.explain(input)
         #expect(explanation.limitExceeded == [RuleMatch(ruleIndex: 0, patternIndex: 0)])
         #expect(explanation.json.contains("\"limit_exceeded\":[{\"rule\":0,\"pattern_index\":0}]"))
+    }
+
+    @Test("a plain pattern on a printable ASCII subject is decided exactly, in linear time, whatever the match limit")
+    func plainPatternHasNoLimit() throws {
+        var limits = Limits()
+        limits.matchLimit = 10_000
+        let json = #"{"rules": [{"patterns": ["^(a+)+$"], "properties": {"evil": true}}, {"patterns": ["^(a|aa)+b$"], "properties": {"b": true}}]}"#
+        var options = LoadOptions(profile: .turboIOS, limits: limits)
+        let config = try PathConfiguration(json: json, options: options)
+        let miss = String(repeating: "a", count: 40) + "!"
+        #expect(try config.explain(miss).limitExceeded == [])
+        #expect(config.properties(for: miss).json == "{}")
+        #expect(config.properties(for: String(repeating: "a", count: 40)).json == #"{"evil":true}"#)
+        #expect(config.properties(for: String(repeating: "a", count: 40) + "b").json == #"{"b":true}"#)
+        // Without the prefilter the engine runs every search, and gives up on this one.
+        options.usePrefilter = false
+        let engineOnly = try PathConfiguration(json: json, options: options)
+        #expect(try engineOnly.explain(miss).limitExceeded == [RuleMatch(ruleIndex: 0, patternIndex: 0)])
     }
 }

@@ -81,7 +81,11 @@ public struct PrefilterDifferential: Sendable {
                     tally.lookups += 1
                     tally.matches += b.count
                     for rule in b { tally.matchedPatterns.formUnion(slow.rules[rule].patterns) }
-                    for rule in a.symmetricDifference(b) {
+                    // A search the engine gave up on (its match limit) counts as no
+                    // match; the prefilter's automaton, linear in the subject,
+                    // answers it exactly. Only a decided search can disagree.
+                    let undecided = a == b ? [] : Set(((try? slow.explain(input))?.limitExceeded ?? []).map(\.ruleIndex))
+                    for rule in a.symmetricDifference(b) where !undecided.contains(rule) {
                         found.append(Disagreement(pattern: slow.rules[rule].patterns.first ?? "", subject: input, profile: profile,
                                                   engine: engine.name, withPrefilter: a.contains(rule), withoutPrefilter: b.contains(rule)))
                     }

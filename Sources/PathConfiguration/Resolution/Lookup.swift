@@ -18,10 +18,20 @@ final class Lookup {
     let patternSubject: String
 
     init(_ input: String, profile: Profile, matchQueryStrings: Bool, base: BaseURL?) {
-        var absolute = input
-        if let base, URLParts(input) == nil { absolute = base.resolve(relative: input) }
-        self.absolute = absolute
+        absolute = Self.absolute(input, base: base)
         patternSubject = profile.matchedString(for: absolute, matchQueryStrings: matchQueryStrings)
+    }
+
+    /// `input` resolved against `base` when it has no scheme (`absolute`).
+    static func absolute(_ input: String, base: BaseURL?) -> String {
+        guard let base, URLParts(input) == nil else { return input }
+        return base.resolve(relative: input)
+    }
+
+    /// `patternSubject` of a lookup of `input`, without making the lookup:
+    /// all that a lookup of file patterns alone needs.
+    static func patternSubject(_ input: String, profile: Profile, matchQueryStrings: Bool, base: BaseURL?) -> MatchSubject {
+        MatchSubject(profile.matchedString(for: absolute(input, base: base), matchQueryStrings: matchQueryStrings))
     }
 
     lazy var url: String = URLParts(absolute)?.foundationString ?? absolute

@@ -17,8 +17,17 @@ struct FileRules: Sendable {
 
     /// The rules that apply to a lookup with `method`, in order.
     func matches(_ subjects: Lookup, method: String) -> [RuleMatch] {
-        let matches = run(subjects).matches
-        return filtersMethods ? matches.filter { rules[$0.ruleIndex].applies(to: method) } : matches
+        applying(run(subjects).matches, to: method)
+    }
+
+    /// The rules that apply to `subject` with `method`, in order, when no
+    /// rule has globs (`globPlan` is nil): patterns see only the subject.
+    func matches(patternSubject subject: MatchSubject, method: String) -> [RuleMatch] {
+        applying(patternPlan.run(subject).matches, to: method)
+    }
+
+    private func applying(_ matches: [RuleMatch], to method: String) -> [RuleMatch] {
+        filtersMethods ? matches.filter { rules[$0.ruleIndex].applies(to: method) } : matches
     }
 }
 

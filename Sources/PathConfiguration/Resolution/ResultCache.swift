@@ -109,9 +109,14 @@ final class ResultCache: Sendable {
 
         init(_ matches: [RuleMatch]) {
             self.matches = matches
-            var hasher = Hasher()
-            for m in matches { hasher.combine(m.ruleIndex) }
-            hash = hasher.finalize()
+            // FNV-1a over the indices, then a final mix: cheaper than a
+            // seeded Hasher, and keys are compared in full on a hit, so
+            // the hash only spreads sets over slots and shards.
+            var h: UInt64 = 0xCBF2_9CE4_8422_2325
+            for m in matches { h = (h ^ UInt64(truncatingIfNeeded: m.ruleIndex)) &* 0x100_0000_01B3 }
+            h ^= h >> 29
+            h = h &* 0xBF58_476D_1CE4_E5B9
+            hash = Int(truncatingIfNeeded: h ^ h >> 32)
         }
 
         static func == (a: RuleSet, b: RuleSet) -> Bool {
