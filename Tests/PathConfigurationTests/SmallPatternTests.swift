@@ -2,6 +2,7 @@ import Foundation
 @testable import PathConfiguration
 import PathConfigurationFoundation
 import PrefilterFuzzing
+import Synchronization
 import Testing
 
 /// `SmallPattern`, the automaton that decides plain patterns on printable
@@ -117,6 +118,20 @@ struct SmallPatternTests {
         }
         #expect(found.prefix(10).map(\.description) == [])
         #expect(tally.matches > 1000)
+    }
+
+    @Test("a plain pattern's engine form is compiled on its first search, once, also when threads race to it")
+    func deferredCompile() {
+        let deferred = DeferredPattern("^/caf.$", engine: PCRE2Engine(), options: Profile.hotwireIOS.regexOptions, limits: Limits())
+        #expect(!deferred.isCompiled)
+        let outcomes = Mutex([MatchOutcome]())
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let outcome = deferred.search(MatchSubject("/café"))
+            outcomes.withLock { $0.append(outcome) }
+        }
+        #expect(outcomes.withLock { $0 } == Array(repeating: .match, count: 8))
+        #expect(deferred.isCompiled)
+        #expect(deferred.search(MatchSubject("/cafés")) == .noMatch)
     }
 
     @Test("a subject the automaton may not decide goes to the engine: `$` before a final line break", arguments: [false, true])

@@ -22,7 +22,7 @@
 /// after, so one instance serves every thread (`@unchecked Sendable`).
 final class SmallPattern: @unchecked Sendable {
     /// The positions the automaton may have.
-    static let maxPositions = 64
+    static let maxPositions = SmallPatternReader.maxPositions
 
     /// What `matches` runs: a literal compared directly (folded under case
     /// folding), or the automaton. Kept in raw memory the instance owns, so
@@ -53,7 +53,7 @@ final class SmallPattern: @unchecked Sendable {
         self.caseInsensitive = caseInsensitive
         anchoredStart = reading.anchoredStart
         anchoredEnd = reading.anchoredEnd
-        if let bytes = Self.literal(reading.node, caseInsensitive: caseInsensitive) {
+        if let bytes = Self.literal(reading, caseInsensitive: caseInsensitive) {
             isLiteral = true
             literal = .allocate(capacity: bytes.count)
             _ = literal.initialize(from: bytes)
@@ -63,27 +63,27 @@ final class SmallPattern: @unchecked Sendable {
             masks = .allocate(capacity: 0)
             return
         }
-        var builder = Builder()
-        guard let top = builder.build(reading.node) else { return nil }
         isLiteral = false
         literal = .allocate(capacity: 0)
-        (first, last, nullable) = (top.first, top.last, top.nullable)
-        follow = .allocate(capacity: builder.follow.count)
-        _ = follow.initialize(from: builder.follow)
-        var distinct: [UInt64] = [], ids: [UInt64: UInt8] = [:]
+        (first, last, nullable) = (reading.facts.first, reading.facts.last, reading.facts.nullable)
+        follow = .allocate(capacity: reading.follow.count)
+        for (p, next) in reading.follow.enumerated() { follow[p] = next }
+        // Each byte's positions; then the few distinct masks (one per kind of
+        // character the pattern names), found by a linear search.
+        var byByte = (0..<128).map { _ in UInt64(0) }
+        for (p, set) in reading.sets.enumerated() {
+            set.forEach { byByte[Int($0)] |= 1 << UInt64(p) }
+        }
+        var distinct: [UInt64] = []
         classOf = .allocate(capacity: 128)
-        for b in UInt8(0)..<128 {
-            var mask: UInt64 = 0
-            for (p, set) in builder.sets.enumerated() where set.contains(b) { mask |= 1 << UInt64(p) }
-            let id = ids[mask] ?? UInt8(distinct.count)
-            if id == distinct.count {
-                ids[mask] = id
-                distinct.append(mask)
-            }
-            classOf[Int(b)] = id
+        for b in 0..<128 {
+            var id = 0
+            while id < distinct.count && distinct[id] != byByte[b] { id += 1 }
+            if id == distinct.count { distinct.append(byByte[b]) }
+            classOf[b] = UInt8(id)
         }
         masks = .allocate(capacity: distinct.count)
-        _ = masks.initialize(from: distinct)
+        for (i, mask) in distinct.enumerated() { masks[i] = mask }
     }
 
     deinit {
@@ -93,27 +93,25 @@ final class SmallPattern: @unchecked Sendable {
         masks.deallocate()
     }
 
-    /// The bytes of a node that is a sequence of single characters (both
-    /// cases of a letter counting as one under `caseInsensitive`), lower-cased.
-    private static func literal(_ node: SmallPatternReader.Node, caseInsensitive: Bool) -> [UInt8]? {
-        func byte(_ n: SmallPatternReader.Node) -> UInt8? {
-            guard case let .character(set) = n else { return nil }
-            let members = (UInt8(0)..<128).filter(set.contains)
-            if members.count == 1 { return members[0] }
-            if caseInsensitive, members.count == 2, members[0] | 0x20 == members[1] { return members[1] }
-            return nil
-        }
-        switch node {
-        case .character: return byte(node).map { [$0] }
-        case let .sequence(items):
-            var out: [UInt8] = []
-            for item in items {
-                guard let b = byte(item) else { return nil }
-                out.append(b)
+    /// The bytes of a reading that is a chain of single characters (both
+    /// cases of a letter counting as one under `caseInsensitive`: then
+    /// lower-cased): position p followed only by p + 1, the last ending it.
+    private static func literal(_ r: SmallPatternReader.Reading, caseInsensitive: Bool) -> [UInt8]? {
+        let n = r.sets.count
+        guard n > 0, !r.facts.nullable, r.facts.first == 1, r.facts.last == 1 << UInt64(n - 1) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(n)
+        for (p, set) in r.sets.enumerated() {
+            guard r.follow[p] == (p == n - 1 ? 0 : 1 << UInt64(p + 1)), let lowest = set.min else { return nil }
+            if set.count == 1 {
+                out.append(lowest)
+            } else if caseInsensitive, set.count == 2, lowest | 0x20 != lowest, set.contains(lowest | 0x20) {
+                out.append(lowest | 0x20)  // 'A' is below 'a'
+            } else {
+                return nil
             }
-            return out
-        default: return nil
         }
+        return out
     }
 
     /// Whether the pattern occurs in `subject`, every byte of which is
@@ -169,80 +167,5 @@ final class SmallPattern: @unchecked Sendable {
             if !anchoredEnd && active & last != 0 { return true }
         }
         return active & last != 0
-    }
-
-    /// Builds Glushkov's automaton: positions, and the follow relation.
-    private struct Builder {
-        var sets: [ByteSet] = []
-        var follow: [UInt64] = []
-
-        /// Whether a node matches the empty string, and the positions its
-        /// matches may start and end with.
-        struct Facts {
-            var nullable: Bool
-            var first: UInt64
-            var last: UInt64
-        }
-
-        /// Adds the node's positions; nil when they would exceed `maxPositions`.
-        mutating func build(_ node: SmallPatternReader.Node) -> Facts? {
-            switch node {
-            case .empty:
-                return Facts(nullable: true, first: 0, last: 0)
-            case let .character(set):
-                guard sets.count < SmallPattern.maxPositions else { return nil }
-                let bit: UInt64 = 1 << UInt64(sets.count)
-                sets.append(set)
-                follow.append(0)
-                return Facts(nullable: false, first: bit, last: bit)
-            case let .sequence(items):
-                var facts = Facts(nullable: true, first: 0, last: 0)
-                for item in items {
-                    guard let next = build(item) else { return nil }
-                    facts = concatenate(facts, next)
-                }
-                return facts
-            case let .alternation(branches):
-                var facts = Facts(nullable: false, first: 0, last: 0)
-                for branch in branches {
-                    guard let next = build(branch) else { return nil }
-                    facts.nullable = facts.nullable || next.nullable
-                    facts.first |= next.first
-                    facts.last |= next.last
-                }
-                return facts
-            case let .repeated(inner, min, max):
-                // x{n,m}: n copies, then m - n optional ones; x{n,}: n copies
-                // (at least one), the last of them looping.
-                var facts = Facts(nullable: true, first: 0, last: 0)
-                let copies = max ?? Swift.max(min, 1)
-                for k in 0..<copies {
-                    guard var copy = build(inner) else { return nil }
-                    if max == nil && k == copies - 1 { loop(copy) }
-                    if k >= min { copy.nullable = true }
-                    facts = concatenate(facts, copy)
-                }
-                return facts
-            }
-        }
-
-        private mutating func concatenate(_ a: Facts, _ b: Facts) -> Facts {
-            each(a.last) { follow[$0] |= b.first }
-            return Facts(nullable: a.nullable && b.nullable,
-                         first: a.nullable ? a.first | b.first : a.first,
-                         last: b.nullable ? a.last | b.last : b.last)
-        }
-
-        private mutating func loop(_ x: Facts) {
-            each(x.last) { follow[$0] |= x.first }
-        }
-
-        private func each(_ bits: UInt64, _ body: (Int) -> Void) {
-            var bits = bits
-            while bits != 0 {
-                body(bits.trailingZeroBitCount)
-                bits &= bits - 1
-            }
-        }
     }
 }

@@ -1,6 +1,7 @@
 /// Reads the plain patterns most configurations are made of (`/new$`,
-/// `^/posts/\d+/edit$`, `^/admin(/.*)?$`, `.*\?.*tab=[a-z]+.*`) into a tree
-/// that `SmallPattern` compiles to an automaton.
+/// `^/posts/\d+/edit$`, `^/admin(/.*)?$`, `.*\?.*tab=[a-z]+.*`) straight into
+/// the positions and follow relation of Glushkov's automaton, which
+/// `SmallPattern` runs: one pass, no tree.
 ///
 /// Only a whitelist of constructs is read, each one that ICU (iOS),
 /// `java.util.regex` (Android) and PCRE2 match the same way on a subject of
@@ -24,35 +25,39 @@
 /// Anything else (inline flags, lookarounds, backreferences, `\b`, Unicode
 /// properties, nested or set-operation classes, non-ASCII text) returns nil,
 /// and the pattern is left to its engine.
-enum SmallPatternReader {
-    /// A pattern's tree.
-    indirect enum Node: Equatable {
-        /// Matches the empty string.
-        case empty
-        /// One character from the set.
-        case character(ByteSet)
-        /// Items in order.
-        case sequence([Node])
-        /// Any one of the branches.
-        case alternation([Node])
-        /// `node` repeated `min` to `max` times (nil: unbounded).
-        case repeated(Node, min: Int, max: Int?)
+struct SmallPatternReader {
+    /// What a piece of a pattern can match: whether the empty string, and
+    /// the positions its matches may start and end with.
+    struct Facts {
+        var nullable: Bool
+        var first: UInt64
+        var last: UInt64
+
+        static let empty = Facts(nullable: true, first: 0, last: 0)
     }
 
-    /// A read pattern: its tree and its anchors.
-    struct Reading: Equatable {
-        let node: Node
+    /// A read pattern.
+    struct Reading {
+        /// The character set of each position.
+        var sets: [ByteSet]
+        /// For each position, the positions that may follow it.
+        var follow: [UInt64]
+        /// The whole pattern's facts.
+        var facts: Facts
         /// The pattern starts with `^`.
-        let anchoredStart: Bool
+        var anchoredStart: Bool
         /// The pattern ends with `$`.
-        let anchoredEnd: Bool
+        var anchoredEnd: Bool
     }
 
     /// The largest count a `{n,m}` may name.
     static let maxCount = 64
+    /// The most positions a pattern may have: one bit each in a word.
+    static let maxPositions = 64
 
-    /// Reads `pattern`, or returns nil when it uses anything outside the whitelist.
-    /// With `caseInsensitive`, every letter also stands for its other case.
+    /// Reads `pattern`, or returns nil when it uses anything outside the
+    /// whitelist or needs more than `maxPositions` positions. With
+    /// `caseInsensitive`, every letter also stands for its other case.
     static func read(_ pattern: String, caseInsensitive: Bool) -> Reading? {
         var bytes = Array(pattern.utf8)
         guard bytes.allSatisfy(ByteSet.isPrintable) else { return nil }
@@ -61,158 +66,213 @@ enum SmallPatternReader {
             anchoredStart = true
             bytes.removeFirst()
         }
-        if bytes.last == UInt8(ascii: "$"), bytes.dropLast().reversed().prefix { $0 == UInt8(ascii: "\\") }.count % 2 == 0 {
+        if bytes.last == UInt8(ascii: "$"), bytes.dropLast().reversed().prefix(while: { $0 == UInt8(ascii: "\\") }).count % 2 == 0 {
             anchoredEnd = true
             bytes.removeLast()
         }
-        var parser = Parser(bytes: bytes, caseInsensitive: caseInsensitive)
-        guard let node = parser.alternation(), parser.atEnd else { return nil }
-        if anchoredStart || anchoredEnd, case .alternation = node { return nil }
-        return Reading(node: node, anchoredStart: anchoredStart, anchoredEnd: anchoredEnd)
+        var reader = SmallPatternReader(bytes: bytes, caseInsensitive: caseInsensitive)
+        guard let (facts, branches) = reader.alternation(), reader.i == bytes.count else { return nil }
+        // `^a|b`: the anchor binds to the first branch only.
+        if (anchoredStart || anchoredEnd) && branches > 1 { return nil }
+        return Reading(sets: reader.sets, follow: reader.follow, facts: facts, anchoredStart: anchoredStart, anchoredEnd: anchoredEnd)
     }
 
-    private struct Parser {
-        let bytes: [UInt8]
-        let caseInsensitive: Bool
-        var i = 0
+    private let bytes: [UInt8]
+    private let caseInsensitive: Bool
+    private var i = 0
+    private var sets: [ByteSet] = []
+    private var follow: [UInt64] = []
 
-        var atEnd: Bool { i == bytes.count }
-        private var peek: UInt8? { i < bytes.count ? bytes[i] : nil }
+    private init(bytes: [UInt8], caseInsensitive: Bool) {
+        self.bytes = bytes
+        self.caseInsensitive = caseInsensitive
+    }
 
-        /// `branch ('|' branch)*`
-        mutating func alternation() -> Node? {
-            var branches: [Node] = []
-            repeat {
-                if !branches.isEmpty { i += 1 }
-                guard let branch = sequence() else { return nil }
-                branches.append(branch)
-            } while peek == UInt8(ascii: "|")
-            return branches.count == 1 ? branches[0] : .alternation(branches)
+    private var peek: UInt8? { i < bytes.count ? bytes[i] : nil }
+
+    /// `branch ('|' branch)*`, and how many branches.
+    private mutating func alternation() -> (Facts, Int)? {
+        var facts = Facts(nullable: false, first: 0, last: 0)
+        var branches = 0
+        repeat {
+            if branches > 0 { i += 1 }
+            guard let branch = sequence() else { return nil }
+            facts.nullable = facts.nullable || branch.nullable
+            facts.first |= branch.first
+            facts.last |= branch.last
+            branches += 1
+        } while peek == UInt8(ascii: "|")
+        return (facts, branches)
+    }
+
+    /// `(atom quantifier?)*`, up to `|`, `)` or the end.
+    private mutating func sequence() -> Facts? {
+        var facts = Facts.empty
+        while let b = peek, b != UInt8(ascii: "|"), b != UInt8(ascii: ")") {
+            let start = i
+            guard let atom = atom(), let item = quantified(atom, from: start) else { return nil }
+            facts = concatenate(facts, item)
         }
+        return facts
+    }
 
-        /// `(atom quantifier?)*`, up to `|`, `)` or the end.
-        private mutating func sequence() -> Node? {
-            var items: [Node] = []
-            while let b = peek, b != UInt8(ascii: "|"), b != UInt8(ascii: ")") {
-                guard let atom = atom(), let item = quantified(atom) else { return nil }
-                items.append(item)
+    /// One atom: its positions added.
+    private mutating func atom() -> Facts? {
+        let b = bytes[i]
+        i += 1
+        switch b {
+        case UInt8(ascii: "("):
+            if peek == UInt8(ascii: "?") {
+                guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: ":") else { return nil }
+                i += 2
             }
-            switch items.count {
-            case 0: return .empty
-            case 1: return items[0]
-            default: return .sequence(items)
-            }
-        }
-
-        private mutating func atom() -> Node? {
-            let b = bytes[i]
+            guard let (inner, _) = alternation(), peek == UInt8(ascii: ")") else { return nil }
             i += 1
-            switch b {
-            case UInt8(ascii: "("):
-                if peek == UInt8(ascii: "?") {
-                    guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: ":") else { return nil }
-                    i += 2
-                }
-                guard let inner = alternation(), peek == UInt8(ascii: ")") else { return nil }
-                i += 1
-                return inner
-            case UInt8(ascii: "["):
-                return characterClass().map(Node.character)
-            case UInt8(ascii: "."):
-                return .character(.printable)
-            case UInt8(ascii: "\\"):
+            return inner
+        case UInt8(ascii: "["):
+            guard let set = characterClass() else { return nil }
+            return position(set)
+        case UInt8(ascii: "."):
+            return position(.printable)
+        case UInt8(ascii: "\\"):
+            guard let e = peek else { return nil }
+            i += 1
+            if let set = ByteSet.shorthand(e) { return position(set) }
+            guard ByteSet.escapable(e) else { return nil }
+            return position(literal(e))
+        default:
+            guard ByteSet.standsForItself(b) else { return nil }
+            return position(literal(b))
+        }
+    }
+
+    /// `atom` (read from `start`) with the quantifier that follows it, if any.
+    /// A counted repeat reads the atom's text again for each further copy.
+    private mutating func quantified(_ atom: Facts, from start: Int) -> Facts? {
+        guard let q = peek else { return atom }
+        let min: Int, max: Int?
+        switch q {
+        case UInt8(ascii: "*"): i += 1; (min, max) = (0, nil)
+        case UInt8(ascii: "+"): i += 1; (min, max) = (1, nil)
+        case UInt8(ascii: "?"): i += 1; (min, max) = (0, 1)
+        case UInt8(ascii: "{"):
+            i += 1
+            guard let counts = counts() else { return nil }
+            (min, max) = counts
+        default: return atom
+        }
+        if peek == UInt8(ascii: "?") { i += 1 }  // lazy: the same language
+        // Possessive quantifiers change what matches; a second quantifier is an error.
+        if let next = peek, next == UInt8(ascii: "*") || next == UInt8(ascii: "+") || next == UInt8(ascii: "?") || next == UInt8(ascii: "{") {
+            return nil
+        }
+        // x{n,m}: n copies, then m - n optional ones; x{n,}: n copies (at
+        // least one), the last of them looping. `x{0}` leaves the atom's
+        // positions unreachable.
+        let end = i
+        var facts = Facts.empty
+        let copies = max ?? Swift.max(min, 1)
+        for k in 0..<copies {
+            var copy: Facts
+            if k == 0 {
+                copy = atom
+            } else {
+                i = start
+                guard let again = self.atom() else { return nil }
+                copy = again
+            }
+            if max == nil && k == copies - 1 { each(copy.last) { follow[$0] |= copy.first } }
+            if k >= min { copy.nullable = true }
+            facts = concatenate(facts, copy)
+        }
+        i = end
+        return facts
+    }
+
+    /// `n}`, `n,}` or `n,m}` after `{`.
+    private mutating func counts() -> (Int, Int?)? {
+        guard let min = number() else { return nil }
+        if peek == UInt8(ascii: "}") { i += 1; return (min, min) }
+        guard peek == UInt8(ascii: ",") else { return nil }
+        i += 1
+        if peek == UInt8(ascii: "}") { i += 1; return (min, nil) }
+        guard let max = number(), max >= min, peek == UInt8(ascii: "}") else { return nil }
+        i += 1
+        return (min, max)
+    }
+
+    private mutating func number() -> Int? {
+        var value = 0, digits = 0
+        while let b = peek, b >= 0x30, b <= 0x39 {
+            value = value * 10 + Int(b - 0x30)
+            digits += 1
+            i += 1
+            guard value <= Self.maxCount else { return nil }
+        }
+        return digits > 0 ? value : nil
+    }
+
+    /// The set of a class, after its `[`.
+    private mutating func characterClass() -> ByteSet? {
+        var negated = false
+        if peek == UInt8(ascii: "^") { negated = true; i += 1 }
+        var set = ByteSet()
+        var items = 0
+        while let b = peek, b != UInt8(ascii: "]") {
+            i += 1
+            items += 1
+            if b == UInt8(ascii: "\\") {
                 guard let e = peek else { return nil }
                 i += 1
-                if let set = ByteSet.shorthand(e) { return .character(set) }
+                if e == UInt8(ascii: "d") || e == UInt8(ascii: "w") { set.formUnion(ByteSet.shorthand(e)!); continue }
                 guard ByteSet.escapable(e) else { return nil }
-                return .character(literal(e))
-            default:
-                guard ByteSet.standsForItself(b) else { return nil }
-                return .character(literal(b))
+                set.insert(e)
+                continue
+            }
+            guard ByteSet.isClassMember(b) else { return nil }
+            if peek == UInt8(ascii: "-") {
+                guard i + 1 < bytes.count else { return nil }
+                let hi = bytes[i + 1]
+                guard ByteSet.isRange(b, hi) else { return nil }
+                i += 2
+                for c in b...hi { set.insert(c) }
+            } else {
+                set.insert(b)
             }
         }
+        guard items > 0, peek == UInt8(ascii: "]") else { return nil }
+        i += 1
+        if caseInsensitive { set = set.caseClosed }
+        return negated ? ByteSet.printable.subtracting(set) : set
+    }
 
-        /// `atom` with the quantifier that follows it, if any.
-        private mutating func quantified(_ atom: Node) -> Node? {
-            guard let q = peek else { return atom }
-            let node: Node
-            switch q {
-            case UInt8(ascii: "*"): i += 1; node = .repeated(atom, min: 0, max: nil)
-            case UInt8(ascii: "+"): i += 1; node = .repeated(atom, min: 1, max: nil)
-            case UInt8(ascii: "?"): i += 1; node = .repeated(atom, min: 0, max: 1)
-            case UInt8(ascii: "{"):
-                i += 1
-                guard let (min, max) = counts() else { return nil }
-                node = .repeated(atom, min: min, max: max)
-            default: return atom
-            }
-            if peek == UInt8(ascii: "?") { i += 1 }  // lazy: the same language
-            // Possessive quantifiers change what matches; a second quantifier is an error.
-            if let next = peek, [UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"), UInt8(ascii: "{")].contains(next) { return nil }
-            return node
-        }
+    private func literal(_ b: UInt8) -> ByteSet {
+        var set = ByteSet()
+        set.insert(b)
+        return caseInsensitive ? set.caseClosed : set
+    }
 
-        /// `n}`, `n,}` or `n,m}` after `{`.
-        private mutating func counts() -> (Int, Int?)? {
-            guard let min = number() else { return nil }
-            if peek == UInt8(ascii: "}") { i += 1; return (min, min) }
-            guard peek == UInt8(ascii: ",") else { return nil }
-            i += 1
-            if peek == UInt8(ascii: "}") { i += 1; return (min, nil) }
-            guard let max = number(), max >= min, peek == UInt8(ascii: "}") else { return nil }
-            i += 1
-            return (min, max)
-        }
+    /// A new position for `set`; nil past `maxPositions`.
+    private mutating func position(_ set: ByteSet) -> Facts? {
+        guard sets.count < Self.maxPositions else { return nil }
+        let bit: UInt64 = 1 << UInt64(sets.count)
+        sets.append(set)
+        follow.append(0)
+        return Facts(nullable: false, first: bit, last: bit)
+    }
 
-        private mutating func number() -> Int? {
-            var value = 0, digits = 0
-            while let b = peek, b >= 0x30, b <= 0x39 {
-                value = value * 10 + Int(b - 0x30)
-                digits += 1
-                i += 1
-                guard value <= SmallPatternReader.maxCount else { return nil }
-            }
-            return digits > 0 ? value : nil
-        }
+    private mutating func concatenate(_ a: Facts, _ b: Facts) -> Facts {
+        each(a.last) { follow[$0] |= b.first }
+        return Facts(nullable: a.nullable && b.nullable,
+                     first: a.nullable ? a.first | b.first : a.first,
+                     last: b.nullable ? a.last | b.last : b.last)
+    }
 
-        /// The set of a class, after its `[`.
-        private mutating func characterClass() -> ByteSet? {
-            var negated = false
-            if peek == UInt8(ascii: "^") { negated = true; i += 1 }
-            var set = ByteSet()
-            var items = 0
-            while let b = peek, b != UInt8(ascii: "]") {
-                i += 1
-                items += 1
-                if b == UInt8(ascii: "\\") {
-                    guard let e = peek else { return nil }
-                    i += 1
-                    if e == UInt8(ascii: "d") || e == UInt8(ascii: "w") { set.formUnion(ByteSet.shorthand(e)!); continue }
-                    guard ByteSet.escapable(e) else { return nil }
-                    set.insert(e)
-                    continue
-                }
-                guard ByteSet.isClassMember(b) else { return nil }
-                if peek == UInt8(ascii: "-") {
-                    guard i + 1 < bytes.count else { return nil }
-                    let hi = bytes[i + 1]
-                    guard ByteSet.isRange(b, hi) else { return nil }
-                    i += 2
-                    for c in b...hi { set.insert(c) }
-                } else {
-                    set.insert(b)
-                }
-            }
-            guard items > 0, peek == UInt8(ascii: "]") else { return nil }
-            i += 1
-            if caseInsensitive { set = set.caseClosed }
-            return negated ? ByteSet.printable.subtracting(set) : set
-        }
-
-        private func literal(_ b: UInt8) -> ByteSet {
-            var set = ByteSet()
-            set.insert(b)
-            return caseInsensitive ? set.caseClosed : set
+    private func each(_ bits: UInt64, _ body: (Int) -> Void) {
+        var bits = bits
+        while bits != 0 {
+            body(bits.trailingZeroBitCount)
+            bits &= bits - 1
         }
     }
 }
@@ -226,6 +286,29 @@ struct ByteSet: Equatable, Hashable, Sendable {
     @inline(__always)
     func contains(_ b: UInt8) -> Bool {
         b < 64 ? low >> UInt64(b) & 1 != 0 : b < 128 && high >> UInt64(b - 64) & 1 != 0
+    }
+
+    /// The number of bytes in the set.
+    var count: Int { low.nonzeroBitCount + high.nonzeroBitCount }
+
+    /// The smallest byte in the set, if any.
+    var min: UInt8? {
+        if low != 0 { return UInt8(low.trailingZeroBitCount) }
+        return high != 0 ? UInt8(64 + high.trailingZeroBitCount) : nil
+    }
+
+    /// Calls `body` with each byte of the set, in order.
+    func forEach(_ body: (UInt8) -> Void) {
+        var bits = low
+        while bits != 0 {
+            body(UInt8(bits.trailingZeroBitCount))
+            bits &= bits - 1
+        }
+        bits = high
+        while bits != 0 {
+            body(64 + UInt8(bits.trailingZeroBitCount))
+            bits &= bits - 1
+        }
     }
 
     mutating func insert(_ b: UInt8) {

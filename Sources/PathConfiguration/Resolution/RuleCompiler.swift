@@ -52,11 +52,15 @@ struct RuleCompiler {
     private mutating func compile(_ pattern: String, what: String, index: Int, of rule: Rule, options regexOptions: RegexOptions,
                                   location: () -> SourceLocation?, shownAs shown: String? = nil) throws(ConfigurationError) -> MatchPlan.Pattern? {
         do {
-            let compiled = try options.engine.compile(pattern, options: regexOptions, limits: options.limits)
             // With the prefilter, plain patterns are decided by an automaton
-            // where the subject allows (`SmallPattern`); without it, every
-            // search runs the engine, as in the apps.
+            // where the subject allows (`SmallPattern`), and compiled by the
+            // engine only for the first subject it cannot take
+            // (`DeferredPattern`); without it, every search runs the engine,
+            // as in the apps.
             let small = options.usePrefilter ? SmallPattern(pattern, caseInsensitive: regexOptions.caseInsensitive) : nil
+            let compiled: any CompiledPattern = small != nil
+                ? DeferredPattern(pattern, engine: options.engine, options: regexOptions, limits: options.limits)
+                : try options.engine.compile(pattern, options: regexOptions, limits: options.limits)
             return MatchPlan.Pattern(index: index, compiled: compiled, source: shown == nil ? pattern : nil, small: small)
         } catch {
             let location = location()
