@@ -13,9 +13,12 @@ public struct LoadOptions: Sendable {
     public var lenient: Bool
     /// Size, depth and time bounds.
     public var limits: Limits
-    /// Skip patterns whose required literal is absent from the subject
-    /// (default true). Off, every pattern runs on every lookup, as in the
-    /// reference apps; results are the same either way.
+    /// Skip patterns whose required literal is absent from the subject, and
+    /// decide plain patterns on printable ASCII subjects by an automaton
+    /// (`SmallPattern`) rather than the engine (default true). Off, every
+    /// pattern runs through the engine on every lookup, as in the reference
+    /// apps; results are the same either way, except that the engine may run
+    /// out of its match limit where the automaton needs none.
     public var usePrefilter: Bool = true
     /// The service's base URL (Siesta's `Service.baseURL`): relative globs
     /// and inputs without a scheme resolve against it. nil (the default):

@@ -17,14 +17,16 @@
 ///   characters, escaped punctuation, `\d`, `\w` and ranges between two
 ///   letters of the same case or two digits;
 /// - groups `(...)` and `(?:...)`, alternation `|`;
-/// - greedy or lazy `*`, `+`, `?` and `{n}`, `{n,}`, `{n,m}` (laziness does
-///   not change whether a pattern occurs); never possessive ones;
+/// - greedy `*`, `+`, `?` and `{n}`, `{n,}`, `{n,m}`; never lazy ones (ICU's
+///   lazy loop over a body that can match the empty string gives up where
+///   the others go on) or possessive ones;
 /// - `^` as the pattern's first character and `$` as its last, when the
 ///   pattern has no top-level `|`.
 ///
 /// Anything else (inline flags, lookarounds, backreferences, `\b`, Unicode
-/// properties, nested or set-operation classes, non-ASCII text) returns nil,
-/// and the pattern is left to its engine.
+/// properties, nested or set-operation classes, non-ASCII text, and the
+/// empty pattern, which ICU refuses) returns nil, and the pattern is left to
+/// its engine.
 struct SmallPatternReader {
     /// What a piece of a pattern can match: whether the empty string, and
     /// the positions its matches may start and end with.
@@ -60,7 +62,7 @@ struct SmallPatternReader {
     /// `caseInsensitive`, every letter also stands for its other case.
     static func read(_ pattern: String, caseInsensitive: Bool) -> Reading? {
         var bytes = Array(pattern.utf8)
-        guard bytes.allSatisfy(ByteSet.isPrintable) else { return nil }
+        guard !bytes.isEmpty, bytes.allSatisfy(ByteSet.isPrintable) else { return nil }
         var anchoredStart = false, anchoredEnd = false
         if bytes.first == UInt8(ascii: "^") {
             anchoredStart = true
@@ -161,8 +163,7 @@ struct SmallPatternReader {
             (min, max) = counts
         default: return atom
         }
-        if peek == UInt8(ascii: "?") { i += 1 }  // lazy: the same language
-        // Possessive quantifiers change what matches; a second quantifier is an error.
+        // Lazy and possessive quantifiers, and a second quantifier (an error).
         if let next = peek, next == UInt8(ascii: "*") || next == UInt8(ascii: "+") || next == UInt8(ascii: "?") || next == UInt8(ascii: "{") {
             return nil
         }
