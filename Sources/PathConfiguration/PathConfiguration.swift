@@ -127,9 +127,11 @@ public final class PathConfiguration: Sendable {
         // invalidates) keeps what is computed below out of the cache.
         let generation = cache.generation
         let host = hostRules()
-        if host.isEmpty && !filesUseURL && !cache.keepsLookups {
-            // The common case, kept short: file patterns only, nothing
-            // memoised per lookup, so nothing but the matched string is needed.
+        if host.isEmpty && !filesUseURL {
+            // The common case, kept short: file patterns only. The result
+            // depends on the matched string alone, and matching it costs less
+            // than a per-lookup cache's key and lock (make bench), so that
+            // level is skipped: the rule-set level still shares the result.
             let subject = Lookup.patternSubject(urlOrPath, profile: options.profile, matchQueryStrings: options.effectiveMatchQueryStrings,
                                                 base: options.baseURL)
             return result(of: file.matches(patternSubject: subject, method: method))
