@@ -94,14 +94,9 @@ struct MatchPlan: Sendable {
             }
         }
 
-        /// The outcome of searching `subject`.
-        @inline(__always)
+        /// The outcome of searching `subject` (as the plan's loop decides it).
         func search(_ subject: MatchSubject) -> MatchOutcome {
-            if alwaysMatches { return .match }
-            if let small, subject.isPrintableASCII {
-                return subject.withUTF8(small.matches) ? .match : .noMatch
-            }
-            return compiled.search(subject)
+            Slot(rule: -1, self).search(subject)
         }
     }
 
@@ -133,7 +128,9 @@ struct MatchPlan: Sendable {
             small = pattern.small
         }
 
-        /// `Pattern.search`, without retaining anything.
+        /// The outcome of searching `subject`: no search for a pattern that
+        /// matches every subject, the automaton where it may decide, the
+        /// engine otherwise. Retains nothing.
         @inline(__always)
         func search(_ subject: MatchSubject) -> MatchOutcome {
             if alwaysMatches { return .match }
