@@ -1,9 +1,9 @@
 /// Patterns of the plain kind real configurations hold and `SmallPattern`
 /// decides without the engine: literals and escaped punctuation, `.`, `\d`,
 /// `\w` and their complements, small classes with ranges and negation,
-/// groups, alternation, greedy and lazy quantifiers and counted repeats,
-/// optionally anchored with `^` and `$`. Now and then one construct outside
-/// that whitelist (a possessive quantifier, `\b`, `(?i)`, a `$` inside a
+/// groups, alternation, greedy quantifiers and counted repeats, optionally
+/// anchored with `^` and `$`. Now and then a construct outside that
+/// whitelist (a lazy or possessive quantifier, `\b`, `(?i)`, a `$` inside a
 /// group) is mixed in, so that the reader's refusals are exercised too.
 ///
 /// With subjects from `PatternGrammar.subjects`, mostly printable ASCII (the

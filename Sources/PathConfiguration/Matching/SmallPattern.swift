@@ -12,7 +12,7 @@
 /// a byte at a time. It decides exactly the language the pattern denotes,
 /// which is whether ICU, Java and PCRE2 find a match: every construct the
 /// reader accepts is regular and means the same in all three on such
-/// subjects (no backreference, lookaround or possessive quantifier).
+/// subjects (no backreference, lookaround, lazy or possessive quantifier).
 /// Subjects with any other byte (a line terminator, which `$` and `.`
 /// treat specially, or non-ASCII text, which Unicode classes and case
 /// folding do) are left to the engine: `matches` is only called when
