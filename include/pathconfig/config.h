@@ -42,7 +42,10 @@ extern "C" {
  *                         RFC 7396: nested objects merge, null removes a key).
  *   "result_cache_size"   entries of the per-lookup result cache (default
  *                         512; 0 turns it off, for honest benchmarks and for
- *                         hosts that never repeat a URL).
+ *                         hosts that never repeat a URL). It serves
+ *                         configurations with globs or rules from code;
+ *                         lookups of patterns alone skip it, matching being
+ *                         cheaper than a lookup in it.
  *   "max_url_bytes"       the longest url_or_path a lookup takes, in bytes
  *                         (default 65536; 1 to 2147483647): a longer one
  *                         fails with PATHCONFIG_E_LIMIT before any pattern
@@ -103,9 +106,9 @@ PATHCONFIG_API void pathconfig_release(pathconfig *cfg);
  * pathconfig_matched_string); a string without a scheme is resolved against
  * the "base_url" option when there is one, and matched as given otherwise.
  * These functions look up a GET request (pathconfig_resolve_request in
- * pathconfig/rules.h takes a method). Lookups are memoised per method and
- * matched string ("result_cache_size"), so repeating a URL is cheap, and
- * lookups that match the same rules share one result (pathconfig_result_retain).
+ * pathconfig/rules.h takes a method). Lookups that match the same rules share
+ * one result (pathconfig_result_retain); with globs or rules from code,
+ * lookups are also memoised per method and URL ("result_cache_size").
  * They fail with PATHCONFIG_E_LIMIT for a url_or_path longer than
  * "max_url_bytes" (64 KiB by default), and with PATHCONFIG_E_CALLBACK only
  * when a rule added from code reports failure.

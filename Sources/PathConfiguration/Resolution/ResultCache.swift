@@ -2,10 +2,12 @@ import Synchronization
 
 /// The memoised results of a configuration, at two levels:
 ///
-/// - per lookup (method, matched string, and the URL when globs or rules
-///   from code need it): a hit skips every regex. Lookups of the same path
-///   are common (every visit to `/messages/new`). `invalidate()` (Siesta's
-///   `invalidateConfiguration`) empties it, so that rules from code run again.
+/// - per lookup (method, matched string, and the URL), for configurations
+///   with globs or rules from code: a hit skips every regex, predicate and
+///   configurer. `invalidate()` (Siesta's `invalidateConfiguration`) empties
+///   it, so that rules from code run again. Lookups of file patterns alone
+///   skip this level (`PathConfiguration.resolve`): matching them costs less
+///   than a key and a shard lock.
 /// - per set of matching rules (file rules only): the merged properties and
 ///   their JSON are made once for each distinct set, so unique URLs that
 ///   match the same rules share one result.

@@ -20,8 +20,8 @@ use crate::warning::Warning;
 /// Load it once with [`from_json`](Self::from_json) or
 /// [`from_file`](Self::from_file), then ask for the [`properties`](Self::properties)
 /// of each URL (a GET request), or of a request with another HTTP method
-/// ([`request_properties`](Self::request_properties)). Lookups are memoised
-/// per method and matched string inside the library.
+/// ([`request_properties`](Self::request_properties)). Lookups that match the
+/// same rules share one result inside the library.
 ///
 /// Rules may be added from code ([`add_rule`](Self::add_rule), with a
 /// [`RuleSpec`] whose closures decide per request or change the properties,

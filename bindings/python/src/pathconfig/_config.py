@@ -282,8 +282,9 @@ class PathConfiguration(OwnedHandle):
     # --- lookups ---------------------------------------------------------------
     #
     # A lookup is a request with an HTTP method: ``method=None`` is GET. Rules
-    # whose ``methods`` leave the method out do not apply. Results are
-    # memoised per method and URL until :meth:`invalidate` (or :meth:`add_rule`).
+    # whose ``methods`` leave the method out do not apply. With rules from
+    # code, results are memoised per method and URL until :meth:`invalidate`
+    # (or :meth:`add_rule`).
     # When a predicate or configurer raises, the lookup raises that exception
     # (its ``__cause__`` the library's :class:`CallbackError`) and memoises
     # nothing.
