@@ -8,11 +8,12 @@ import Synchronization
 /// the same one to every lookup that matches the same rules, and it does not
 /// refer back to the configuration, so a result outlives its configuration's
 /// release. Handing one out allocates nothing: the host's handle is a
-/// retained reference, and `pathconfig_result_free` releases it. The C
-/// strings made from a result (`ResultStrings`) are attached to it, made on
-/// first request, per key, and freed with the last reference, so every
-/// handle of the same result shares them and a host asking for one key pays
-/// for that key once.
+/// retained reference, and `pathconfig_result_free` releases it. The JSON
+/// text is kept by the result itself (`PathProperties.jsonCString`, read
+/// without a lock); the other C strings made from a result (`ResultStrings`)
+/// are attached to it, made on first request, per key, and freed with the
+/// last reference, so every handle of the same result shares them and a host
+/// asking for one key pays for that key once.
 struct ResultHandle {
     let properties: PathProperties
 
@@ -34,16 +35,9 @@ struct ResultHandle {
 
     private var strings: ResultStrings { properties.attachment { ResultStrings() } }
 
-    /// The JSON text of the whole map, made once per result.
-    func json() throws(CFailure) -> UnsafePointer<CChar> {
-        let properties = self.properties
-        return try strings.state.withLock { s throws(CFailure) -> OwnedCString in
-            if let json = s.json { return json }
-            let made = try OwnedCString(properties.json)
-            s.json = made
-            return made
-        }.borrowed
-    }
+    /// The JSON text of the whole map, made once per result and kept by it
+    /// (`PathProperties.jsonCString`, read without a lock).
+    func json() -> UnsafePointer<CChar> { properties.jsonCString }
 
     /// The `i`th key (document order of first appearance), all keys made on first use.
     func key(at i: UInt) throws(CFailure) -> UnsafePointer<CChar> {
@@ -82,7 +76,6 @@ final class ResultStrings: Sendable {
 
     /// The C strings made so far.
     struct Strings {
-        var json: OwnedCString?
         var keys: [OwnedCString]?
         /// By slot (raw string, value JSON, typed value), then key.
         var byKey: [Slot: [String: OwnedCString]] = [:]
@@ -92,7 +85,6 @@ final class ResultStrings: Sendable {
 
     deinit {
         state.withLock { s in
-            s.json?.deallocate()
             s.keys?.forEach { $0.deallocate() }
             for table in s.byKey.values { table.values.forEach { $0.deallocate() } }
         }

@@ -1,4 +1,6 @@
+import Dispatch
 import PathConfiguration
+import Synchronization
 import Testing
 
 @Suite("Typed accessors")
@@ -6,6 +8,21 @@ struct TypedPropertiesTests {
     func props(_ json: String, _ profile: Profile) throws -> PathProperties {
         let config = try PathConfiguration(json: "{\"rules\": [{\"patterns\": [\".*\"], \"properties\": \(json)}]}", options: LoadOptions(profile: profile))
         return config.properties(for: "/x")
+    }
+
+    @Test("the JSON text as a C string: made once, the same buffer for every thread, the same bytes as json")
+    func jsonCString() throws {
+        let p = try props(#"{"title":"caf\u00e9","n":[1,2.50],"s":"a\u0000b"}"#, .hotwireIOS)
+        let seen = Mutex([Int]())
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let address = Int(bitPattern: p.jsonCString)
+            seen.withLock { $0.append(address) }
+        }
+        let addresses = seen.withLock { $0 }
+        #expect(Set(addresses).count == 1)
+        #expect(Int(bitPattern: p.jsonCString) == addresses[0])
+        #expect(String(cString: p.jsonCString) == p.json)
+        #expect(p.json == #"{"title":"café","n":[1,2.50],"s":"a\u0000b"}"#)
     }
 
     @Test("iOS defaults")

@@ -12,6 +12,9 @@ public final class PathProperties: Sendable, CustomStringConvertible {
     /// The platform whose accessor rules apply.
     public let platform: Profile.Platform
     private let jsonText = Mutex<String?>(nil)
+    /// The address of `jsonCString`'s buffer once made, 0 before (owned;
+    /// freed in deinit). An address, so that the class stays `Sendable`.
+    private let jsonBuffer = Atomic<Int>(0)
     private let attached = Mutex<(any AnyObject & Sendable)?>(nil)
 
     /// Creates a result.
@@ -50,6 +53,31 @@ public final class PathProperties: Sendable, CustomStringConvertible {
     }
 
     public var description: String { json }
+
+    /// `json` as NUL-terminated UTF-8, made on first use and kept with the
+    /// result: valid as long as the result lives. What the C ABI hands out
+    /// (`pathconfig_result_json`), read without a lock: the first reader
+    /// makes it, and a reader that loses the race to publish it frees its copy.
+    /// JSON text never holds a NUL byte (U+0000 is written `\u0000`).
+    public var jsonCString: UnsafePointer<CChar> {
+        let kept = jsonBuffer.load(ordering: .acquiring)
+        if kept != 0 { return UnsafePointer(bitPattern: kept)! }
+        var text = json
+        let made = text.withUTF8 { utf8 in
+            let p = UnsafeMutableBufferPointer<CChar>.allocate(capacity: utf8.count + 1)
+            _ = UnsafeMutableRawBufferPointer(p).copyBytes(from: utf8)
+            p[utf8.count] = 0
+            return p.baseAddress!
+        }
+        let (published, current) = jsonBuffer.compareExchange(expected: 0, desired: Int(bitPattern: made), ordering: .acquiringAndReleasing)
+        guard published else {
+            made.deallocate()
+            return UnsafePointer(bitPattern: current)!
+        }
+        return UnsafePointer(made)
+    }
+
+    deinit { UnsafeMutablePointer<CChar>(bitPattern: jsonBuffer.load(ordering: .acquiring))?.deallocate() }
 
     /// The object `make` gives the first time this is called, kept with the
     /// result and released with it: where a host layer keeps what it derives
