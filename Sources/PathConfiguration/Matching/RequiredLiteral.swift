@@ -93,6 +93,16 @@ struct LiteralFacts {
         }
     }
 
+    /// Appends the one-character literal `b`: `append(.literal([b]))`,
+    /// growing `exact` or `suffix` in place.
+    mutating func append(byte b: UInt8) {
+        if exact != nil {
+            exact!.append(b)
+        } else {
+            suffix.append(b)
+        }
+    }
+
     /// One of `branches`: only what all of them share is known.
     static func anyOf(_ branches: [LiteralFacts]) -> LiteralFacts {
         guard let first = branches.first else { return .empty }

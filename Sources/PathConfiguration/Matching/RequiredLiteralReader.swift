@@ -82,6 +82,14 @@ struct RequiredLiteralReader {
     private mutating func sequence() throws(Unsupported) -> LiteralFacts {
         var facts = LiteralFacts.empty
         while i < p.count, p[i] != UInt8(ascii: "|"), p[i] != UInt8(ascii: ")") {
+            // Most of a pattern is characters matched literally, one at a
+            // time: those not repeated grow the facts in place (what
+            // `append(literal(c))` does, without a one-byte array each).
+            if !(i + 1 < p.count && Self.isQuantifierStart(p[i + 1])), let b = plainLiteral(p[i]) {
+                facts.append(byte: b)
+                i += 1
+                continue
+            }
             let (atom, quantifiable) = try self.atom()
             var piece = atom
             if let (min, max) = try quantifier() {
@@ -116,6 +124,29 @@ struct RequiredLiteralReader {
         default:
             i += Self.scalarLength(c)
             return (literal(c), true)
+        }
+    }
+
+    /// `c` as `literal(c)` knows it, when `c` is an ASCII character that
+    /// `atom()` reads as itself and `literal(c)` gives one byte; else nil.
+    private func plainLiteral(_ c: UInt8) -> UInt8? {
+        guard c >= 0x20, c < 0x7F, !Self.isMetacharacter(c) else { return nil }
+        let isLetter = (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z")
+        guard isLetter else { return c }
+        if foldCase { return c | 0x20 }
+        return caselessFromHere ? nil : c
+    }
+
+    /// The characters `atom()` does not read as themselves (and `|`, `)`,
+    /// which end a sequence).
+    private static func isMetacharacter(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "["), UInt8(ascii: "\\"), UInt8(ascii: "|"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"), UInt8(ascii: "{"),
+             UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: "]"), UInt8(ascii: "}"):
+            return true
+        default:
+            return false
         }
     }
 
