@@ -297,3 +297,18 @@ def test_results_matching_the_same_rules_share_one_decoded_map() -> None:
         first.close()
         assert second["nested"] == {"a": [1, 2]}  # closing one handle leaves the other
         assert cfg.properties("/c")._values() == {}
+
+
+def test_lookup_path_takes_every_url_and_method() -> None:
+    """properties() encodes ASCII URLs on a short path and everything else
+    with the full checks; both give what the library's own JSON says."""
+    rules = '{"rules": [{"patterns": ["/new$"], "properties": {"n": 1}}, {"patterns": ["caf\u00e9"], "properties": {"c": true}}]}'
+    with PathConfiguration.from_json(rules, result_cache_size=0) as cfg:
+        for url in ("/a/new", "https://x.test/a/new?q=1", "/caf\u00e9/new", "/\U0001F600", "", "/caf%C3%A9", "/a b"):
+            for method in (None, "GET", "post"):
+                with cfg.properties(url, method=method) as props:
+                    assert dict(props) == json.loads(props.json) == json.loads(cfg.properties_json(url, method=method))
+        assert cfg.properties("/caf\u00e9/new") == {"n": 1, "c": True}
+        with pytest.raises(pathconfig.ConfigError) as info:
+            cfg.properties("/a", method="BAD METHOD")
+        assert info.value.code == pathconfig.ErrorCode.E_ARGUMENT

@@ -10,13 +10,14 @@ from typing import Any, Dict, List, Optional, Sequence, Union, cast
 
 from . import _ffi, _rules
 from ._catalog import warning_kind_name
-from ._errors import CallbackError, ConfigError
+from ._errors import CallbackError, ClosedError, ConfigError
 from ._ffi import text_arg as _c_text
 from ._handle import OwnedHandle
 from ._result import Properties
 from ._rules import Configurer, Predicate, host_exceptions
 
 _lib = _ffi.lib
+_lookup = _ffi.lookup
 
 StrPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 JSONText = Union[str, bytes, bytearray, memoryview]
@@ -189,6 +190,7 @@ class PathConfiguration(OwnedHandle):
     """
 
     _settings: Optional[str]
+    _address: int  # of the handle, for the lookup declarations
 
     def __init__(self) -> None:
         raise TypeError("use PathConfiguration.from_file() or PathConfiguration.from_json()")
@@ -198,6 +200,7 @@ class PathConfiguration(OwnedHandle):
         self = cls.__new__(cls)
         self._settings = None
         self._own(ptr, _lib.pathconfig_release)
+        self._address = _ffi.address(ptr)
         return self
 
     @classmethod
@@ -295,16 +298,33 @@ class PathConfiguration(OwnedHandle):
         :class:`Properties`, a read-only mapping with JSON types (empty when no
         rule matches) and the typed accessors (``context``, ``presentation``,
         ...)."""
-        # The hot path, kept short: no error struct (a failure raises what the
-        # library's last error says) and nothing around the call on success.
+        # The hot path, kept short: the URL encoded once, the handle held for
+        # the call (what OwnedHandle._call does, inline), the lookup
+        # declarations (addresses, no errcheck), no error struct: a failure
+        # raises what the library's last error says.
+        if type(url) is str and "\0" not in url and url.isascii():
+            raw = url.encode("ascii")
+        else:
+            raw = _c_text(url, "url")
+        c_method = None if method is None else _c_method(method)
+        lock = self._lock
+        with lock:
+            if self._closed:
+                raise ClosedError("operation on a closed PathConfiguration")
+            self._busy += 1
         try:
-            if method is None:
-                ptr = self._call(_lib.pathconfig_resolve, _c_text(url, "url"), None)
+            if c_method is None:
+                address = _lookup.resolve(self._address, raw, None)
             else:
-                ptr = self._call(_lib.pathconfig_resolve_request, _c_text(url, "url"), _c_method(method), None)
-        except CallbackError as exc:
-            _rules.reraise(exc)
-        return Properties._wrap(ptr)
+                address = _lookup.resolve_request(self._address, raw, c_method, None)
+        finally:
+            self._done()
+        if not address:
+            error = _ffi.last_error()
+            if isinstance(error, CallbackError):
+                _rules.reraise(error)
+            raise error
+        return Properties._from_address(address)
 
     def properties_json(self, url: str, *, method: Optional[str] = None) -> str:
         """The merged properties of ``url`` as compact JSON text: the same

@@ -424,6 +424,45 @@ def _check_version(library: ctypes.CDLL) -> None:
         )
 
 
+class Lookup:
+    """The lookup path, declared a second time with addresses for handles.
+
+    ``PathConfiguration.properties`` is called once per URL, and there the
+    table's conveniences cost more than the library's work: a typed pointer is
+    built for every result and an ``errcheck`` runs after every call. These
+    are the same three functions of the same library with ``c_void_p`` for
+    handles (a result comes back as a plain ``int``, 0 for NULL) and no
+    ``errcheck``: their one caller checks for 0 and raises the last error
+    itself. Nothing else may use them; everything else goes through
+    :data:`SIGNATURES`.
+    """
+
+    def __init__(self, library: ctypes.CDLL) -> None:
+        # Indexing makes a new function object, so the ones in SIGNATURES keep
+        # their own types.
+        self.resolve = library["pathconfig_resolve"]
+        self.resolve.argtypes = [c_void_p, c_char_p, c_void_p]
+        self.resolve.restype = c_void_p
+        self.resolve_request = library["pathconfig_resolve_request"]
+        self.resolve_request.argtypes = [c_void_p, c_char_p, c_char_p, c_void_p]
+        self.resolve_request.restype = c_void_p
+        self.result_free = library["pathconfig_result_free"]
+        self.result_free.argtypes = [c_void_p]
+        self.result_free.restype = None
+
+
+def address(handle: Any) -> int:
+    """The address a typed handle points to (``Lookup`` takes addresses)."""
+    return cast(int, ctypes.cast(handle, c_void_p).value)
+
+
+def result_handle(address: int) -> Any:
+    """A ``ResultPtr`` for a result's address (from :class:`Lookup`)."""
+    return ctypes.cast(address, ResultPtr)
+
+
 lib, library_path = load_library()
 _check_version(lib)
 _bind(lib)
+#: The lookup path's declarations (see :class:`Lookup`).
+lookup = Lookup(lib)

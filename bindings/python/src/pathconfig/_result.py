@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import ctypes
 import json
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -18,6 +19,8 @@ from ._ffi import text_arg
 from ._handle import OwnedHandle
 
 _lib = _ffi.lib
+_new = object.__new__
+_NO_ENTRY = (None, None)
 
 T = TypeVar("T")
 
@@ -25,7 +28,8 @@ T = TypeVar("T")
 # whatever the URL. Each result's map is decoded once and kept here, keyed by
 # the result's address, with a reference of our own (pathconfig_result_retain)
 # so that the address cannot be reused while the entry lives. The oldest
-# entries go first; a configuration has few distinct results.
+# entries go first; a configuration has few distinct results. Reads take no
+# lock (one dict lookup is atomic); changes take _decoded_lock.
 _DECODED_CAPACITY = 512
 _decoded: "OrderedDict[int, tuple[Any, Dict[str, Any]]]" = OrderedDict()
 _decoded_lock = threading.Lock()
@@ -33,14 +37,13 @@ _decoded_lock = threading.Lock()
 _properties_lock = threading.Lock()
 
 
-def _decoded_map(ptr: Any) -> Dict[str, Any]:
-    """The map of the result at ``ptr`` (a handle the caller holds), decoded
-    once per distinct result. Callers must not change it."""
-    address = ctypes.cast(ptr, ctypes.c_void_p).value
-    with _decoded_lock:
-        entry = _decoded.get(address)
+def _decoded_map(address: int) -> Dict[str, Any]:
+    """The map of the result at ``address`` (a handle the caller holds),
+    decoded once per distinct result. Callers must not change it."""
+    entry = _decoded.get(address)
     if entry is not None:
         return entry[1]
+    ptr = _ffi.result_handle(address)
     data: Dict[str, Any] = json.loads(_lib.pathconfig_result_json(ptr))
     held = _lib.pathconfig_result_retain(ptr)
     evicted = None
@@ -91,17 +94,39 @@ class Properties(OwnedHandle, Mapping[str, Any]):
     several threads.
     """
 
+    # One is made per lookup, so what every instance starts with lives on the
+    # class: _own() is not called, and __init__ only refuses direct use.
+    # _ptr is the result's address (an int); _acquire() hands the functions
+    # of the signature table a typed handle.
     _data: Optional[Dict[str, Any]]
+    _free = staticmethod(_ffi.lookup.result_free)
+    _lock = _properties_lock
+    _busy = 0
+    _closed = False
 
     def __init__(self) -> None:
         raise TypeError("Properties objects are made by PathConfiguration.properties()")
 
     @classmethod
-    def _wrap(cls, ptr: Any) -> "Properties":
-        self = cls.__new__(cls)
-        self._data = None
-        self._own(ptr, _lib.pathconfig_result_free, _properties_lock)
+    def _from_address(cls, address: int) -> "Properties":
+        """Takes the reference to the result at ``address`` (not 0) that a
+        lookup returned; the map comes from the decoded results when they
+        hold it."""
+        self = _new(cls)
+        self._ptr = address
+        self._data = _decoded.get(address, _NO_ENTRY)[1]
         return self
+
+    def _acquire(self) -> Any:
+        return _ffi.result_handle(OwnedHandle._acquire(self))
+
+    def __del__(self, _finalizing: Callable[[], bool] = sys.is_finalizing, _free: Callable[[int], None] = _ffi.lookup.result_free) -> None:
+        # OwnedHandle.__del__ without its bookkeeping: nothing can read this
+        # object again, and this runs once per lookup.
+        if not _finalizing():
+            ptr = self.__dict__.get("_ptr")
+            if ptr:
+                _free(ptr)
 
     # --- mapping --------------------------------------------------------------
 
@@ -109,7 +134,11 @@ class Properties(OwnedHandle, Mapping[str, Any]):
         """The whole map, parsed once from ``pathconfig_result_json``."""
         data = self._data
         if data is None or self._closed:
-            data = self._call(_decoded_map)
+            address = OwnedHandle._acquire(self)
+            try:
+                data = _decoded_map(address)
+            finally:
+                self._done()
             self._data = data
         return data
 
