@@ -307,11 +307,11 @@ class PathConfiguration(OwnedHandle):
         else:
             raw = _c_text(url, "url")
         c_method = None if method is None else _c_method(method)
-        lock = self._lock
-        with lock:
-            if self._closed:
-                raise ClosedError("operation on a closed PathConfiguration")
-            self._busy += 1
+        inflight = self._inflight
+        inflight.append(None)
+        if self._closed:
+            self._done()
+            raise ClosedError("operation on a closed PathConfiguration")
         try:
             if c_method is None:
                 address = _lookup.resolve(self._address, raw, None)

@@ -12,45 +12,58 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any, Callable, Optional, TypeVar
+from typing import Any, Callable, List, Optional, TypeVar
 
 from ._errors import ClosedError
 
 T = TypeVar("T")
 
 
+# Taken only to release a handle, which happens once per object.
+_release_lock = threading.Lock()
+
+
 class OwnedHandle:
-    """Base of :class:`PathConfiguration` and :class:`Properties`."""
+    """Base of :class:`PathConfiguration` and :class:`Properties`.
+
+    A call in flight is an entry in ``_inflight``: ``list.append`` and
+    ``list.pop`` are atomic, so a call takes no lock. A call appends, then
+    reads ``_closed``; ``close()`` sets ``_closed``, then reads whether the
+    list is empty. Whichever comes second sees the other: either the call
+    sees the handle closed and backs out, or ``close()`` sees the call and
+    leaves the release to the last call to finish (which reads ``_closed``
+    after its ``pop``). ``_release`` takes the pointer under a lock, so
+    however many threads see the list empty, the handle is freed once.
+    """
 
     _ptr: Any
     _free: Callable[[Any], None]
-    _lock: threading.Lock
-    _busy: int
+    _inflight: List[None]
     _closed: bool
 
-    def _own(self, ptr: Any, free: Callable[[Any], None], lock: Optional[threading.Lock] = None) -> None:
-        """Takes ``ptr``; ``lock`` (default: a lock of its own) guards the
-        in-flight count. Objects made by the thousand share one: its holders
-        keep it for a few instructions."""
+    def _own(self, ptr: Any, free: Callable[[Any], None]) -> None:
+        """Takes ``ptr``, which ``free`` releases."""
         self._free = free
-        self._lock = threading.Lock() if lock is None else lock
-        self._busy = 0
+        self._inflight = []
         self._closed = False
         self._ptr = ptr
 
     def _acquire(self) -> Any:
-        with self._lock:
-            if self._closed:
-                raise ClosedError(f"operation on a closed {type(self).__name__}")
-            self._busy += 1
-            return self._ptr
+        """The handle, held until the matching :meth:`_done`."""
+        self._inflight.append(None)
+        if self._closed:
+            self._done()
+            raise ClosedError(f"operation on a closed {type(self).__name__}")
+        return self._ptr
 
     def _done(self) -> None:
-        ptr = None
-        with self._lock:
-            self._busy -= 1
-            if self._closed and self._busy == 0:
-                ptr, self._ptr = self._ptr, None
+        self._inflight.pop()
+        if self._closed and not self._inflight:
+            self._release()
+
+    def _release(self) -> None:
+        with _release_lock:
+            ptr, self._ptr = self._ptr, None
         if ptr:
             self._free(ptr)
 
@@ -68,17 +81,12 @@ class OwnedHandle:
         return self._closed
 
     def close(self) -> None:
-        """Releases the C handle now. Idempotent; later use raises
+        """Releases the C handle now (or, when calls on other threads are in
+        flight, as the last of them returns). Idempotent; later use raises
         :class:`ClosedError`."""
-        ptr = None
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            if self._busy == 0:
-                ptr, self._ptr = self._ptr, None
-        if ptr:
-            self._free(ptr)
+        self._closed = True
+        if not self._inflight:
+            self._release()
 
     def __enter__(self: "T") -> "T":
         return self
