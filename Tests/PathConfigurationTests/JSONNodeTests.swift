@@ -35,6 +35,29 @@ struct JSONNodeTests {
         #expect(root.value == .object(["a": .number(JSONNumber(Int64(1))), "b": .object(["c": .number(JSONNumber(Int64(2)))])]))
     }
 
+    @Test("repeated keys of a large object: found the same before and after its keys are indexed", arguments: [5, 15, 16, 17, 40])
+    func duplicatesInLargeObject(size: Int) throws {
+        // Keys k0 ... k{size-1}, then each of k0, k{size/2} and k{size-1} again.
+        var members = (0..<size).map { #""k\#($0)": \#($0)"# }
+        let repeated = [0, size / 2, size - 1]
+        members += repeated.map { #""k\#($0)": -1"# }
+        let text = "{" + members.joined(separator: ",") + "}"
+        let (root, duplicates) = try JSONNode.parse(Array(text.utf8))
+        #expect(duplicates.map(\.key) == repeated.map { "k\($0)" })
+        for d in duplicates {
+            let bytes = Array(text.utf8)
+            let quoted = Array("\"\(d.key)\"".utf8)
+            #expect(Array(bytes[d.offset..<d.offset + quoted.count]) == quoted)
+            #expect(Array(bytes[d.firstOffset..<d.firstOffset + quoted.count]) == quoted)
+            #expect(d.firstOffset < d.offset)
+            // The first occurrence is the first place the key is written.
+            #expect(text.utf8.firstRange(of: quoted.map { $0 })?.lowerBound == text.utf8.index(text.utf8.startIndex, offsetBy: d.firstOffset))
+        }
+        guard case .object(let object) = root.value else { Issue.record("not an object"); return }
+        #expect(object.keys == (0..<size).map { "k\($0)" })
+        #expect(object["k0"] == .number(JSONNumber(Int64(0))))
+    }
+
     @Test("a syntax error is a ConfigurationError located in the bytes given")
     func syntaxError() {
         do {

@@ -64,7 +64,7 @@ public struct JSONNode: Sendable {
         case .string(let s): return .string(s)
         case .array(let items): return .array(items.map(\.value))
         case .object(let members):
-            var object = JSONObject()
+            var object = JSONObject(minimumCapacity: members.count)
             for m in members where !object.contains(key: m.key) { object[m.key] = m.value.value }
             return .object(object)
         }
@@ -225,12 +225,31 @@ struct JSONReader {
         return JSONNode(kind: .array(items), offset: start)
     }
 
+    /// Members an object may have before its keys are indexed.
+    static let linearKeyScanLimit = 16
+
+    /// Where `key` first appeared among `members` (the object's members so
+    /// far), or nil when it is new; `index` is made from them once there are
+    /// `linearKeyScanLimit` and then kept up to date with `keyOffset`.
+    private static func firstOffset(of key: String, at keyOffset: Int, in members: [JSONNode.Member], index: inout [String: Int]?) -> Int? {
+        guard members.count >= linearKeyScanLimit else { return members.first { $0.key == key }?.keyOffset }
+        if index == nil {
+            index = Dictionary(members.map { ($0.key, $0.keyOffset) }, uniquingKeysWith: { first, _ in first })
+        }
+        if let first = index![key] { return first }
+        index![key] = keyOffset
+        return nil
+    }
+
     private mutating func readObject() throws(JSONSyntaxError) -> JSONNode {
         let start = pos
         try enter()
         pos += 1
         var members: [JSONNode.Member] = []
-        var firstOffsets: [String: Int] = [:]
+        // Where each key first appeared, for duplicates: found by a scan of
+        // `members` while the object is small (most are: a rule has two or
+        // three keys), by this index once it is not.
+        var firstOffsets: [String: Int]?
         skipWhitespace()
         if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") { pos += 1; depth -= 1; return JSONNode(kind: .object(members), offset: start) }
         while true {
@@ -248,10 +267,8 @@ struct JSONReader {
             pos += 1
             skipWhitespace()
             let value = try readValue()
-            if let first = firstOffsets[key] {
+            if let first = Self.firstOffset(of: key, at: keyOffset, in: members, index: &firstOffsets) {
                 duplicateKeys.append(JSONDuplicateKey(key: key, offset: keyOffset, firstOffset: first))
-            } else {
-                firstOffsets[key] = keyOffset
             }
             members.append(JSONNode.Member(key: key, keyOffset: keyOffset, value: value))
             skipWhitespace()

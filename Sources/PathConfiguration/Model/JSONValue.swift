@@ -115,6 +115,12 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// An empty object.
     public init() {}
 
+    /// An empty object with room for `minimumCapacity` keys.
+    public init(minimumCapacity: Int) {
+        keysInOrder.reserveCapacity(minimumCapacity)
+        values.reserveCapacity(minimumCapacity)
+    }
+
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         for (k, v) in elements { self[k] = v }
     }
