@@ -70,20 +70,25 @@ final class SmallPattern: @unchecked Sendable {
         for (p, next) in reading.follow.enumerated() { follow[p] = next }
         // Each byte's positions; then the few distinct masks (one per kind of
         // character the pattern names), found by a linear search.
-        var byByte = (0..<128).map { _ in UInt64(0) }
-        for (p, set) in reading.sets.enumerated() {
-            set.forEach { byByte[Int($0)] |= 1 << UInt64(p) }
+        let classOf = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 128)
+        let distinct = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 128) { byByte in
+            byByte.initialize(repeating: 0)
+            for (p, set) in reading.sets.enumerated() {
+                set.forEach { byByte[Int($0)] |= 1 << UInt64(p) }
+            }
+            var distinct: [UInt64] = []
+            distinct.reserveCapacity(reading.sets.count + 1)
+            for b in 0..<128 {
+                var id = 0
+                while id < distinct.count && distinct[id] != byByte[b] { id += 1 }
+                if id == distinct.count { distinct.append(byByte[b]) }
+                classOf[b] = UInt8(id)
+            }
+            return distinct
         }
-        var distinct: [UInt64] = []
-        classOf = .allocate(capacity: 128)
-        for b in 0..<128 {
-            var id = 0
-            while id < distinct.count && distinct[id] != byByte[b] { id += 1 }
-            if id == distinct.count { distinct.append(byByte[b]) }
-            classOf[b] = UInt8(id)
-        }
+        self.classOf = classOf
         masks = .allocate(capacity: distinct.count)
-        for (i, mask) in distinct.enumerated() { masks[i] = mask }
+        _ = masks.initialize(from: distinct)
     }
 
     deinit {

@@ -88,6 +88,11 @@ struct SmallPatternReader {
     private init(bytes: [UInt8], caseInsensitive: Bool) {
         self.bytes = bytes
         self.caseInsensitive = caseInsensitive
+        // About a position per character (a counted repetition makes more):
+        // one allocation each, rather than one per doubling.
+        let positions = Swift.min(bytes.count, Self.maxPositions)
+        sets.reserveCapacity(positions)
+        follow.reserveCapacity(positions)
     }
 
     private var peek: UInt8? { i < bytes.count ? bytes[i] : nil }
