@@ -139,6 +139,15 @@ struct MatchPlan: Sendable {
             }
             return compiled.search(subject)
         }
+
+        /// `search` of the subject whose bytes are `text`, the subject
+        /// itself made by `subject()` only when the engine must run.
+        @inline(__always)
+        func search(_ text: SubjectText, _ subject: () -> MatchSubject) -> MatchOutcome {
+            if alwaysMatches { return .match }
+            if let small, text.isPrintableASCII { return small.matches(text.bytes) ? .match : .noMatch }
+            return compiled.search(subject())
+        }
     }
 
     private struct Prefilter: Sendable {
@@ -185,22 +194,46 @@ struct MatchPlan: Sendable {
                                                       unfiltered: unfiltered, caseInsensitive: caseInsensitive)
     }
 
+    /// The rules whose patterns match `subject`.
     func run(_ subject: MatchSubject) -> PlanResult {
+        subject.withUTF8 { bytes in
+            run(SubjectText(bytes: bytes, isPrintableASCII: subject.isPrintableASCII)) { subject }
+        }
+    }
+
+    /// The rules whose patterns match `string`. The `MatchSubject` the
+    /// engines take is made only if one must run: a lookup that the
+    /// automata and the prefilter decide allocates none.
+    func run(_ string: String) -> PlanResult {
+        var string = string
+        string.makeContiguousUTF8()  // a no-op for a native string
+        return string.utf8.withContiguousStorageIfAvailable { bytes in
+            var made: MatchSubject?
+            return run(SubjectText(bytes: bytes, isPrintableASCII: bytes.allSatisfy(ByteSet.isPrintable))) {
+                if let made { return made }
+                let subject = MatchSubject(string)
+                made = subject
+                return subject
+            }
+        } ?? run(MatchSubject(string))
+    }
+
+    /// The run over a subject's bytes; `subject()` gives the subject itself,
+    /// for the engine.
+    private func run(_ text: SubjectText, _ subject: () -> MatchSubject) -> PlanResult {
         guard let prefilter,
               // Unicode case folding can turn non-ASCII text into ASCII letters
               // (the Kelvin sign matches `k`): only ASCII subjects are prefiltered
               // under case-insensitive matching.
-              !(prefilter.caseInsensitive && subject.withUTF8 { $0.contains(where: { $0 >= 0x80 }) })
-        else { return runAll(subject) }
+              !(prefilter.caseInsensitive && text.bytes.contains(where: { $0 >= 0x80 }))
+        else { return runAll(text, subject) }
         // The candidate set lives in the thread's scratch words: no allocation,
         // and walking its bits visits candidates in rule order.
         let words = prefilter.unfiltered.count
         let candidates = MatchScratch.current.words(words)
         prefilter.unfiltered.withUnsafeBufferPointer { candidates.update(from: $0.baseAddress!, count: words) }
-        subject.withUTF8 { buf in
-            prefilter.matcher.scan(buf, fold: prefilter.caseInsensitive) { id in
-                for o in prefilter.ordinalsByLiteral[id] { candidates[Int(o) >> 6] |= 1 << UInt64(o & 63) }
-            }
+        prefilter.matcher.scan(text.bytes, fold: prefilter.caseInsensitive) { id in
+            for o in prefilter.ordinalsByLiteral[id] { candidates[Int(o) >> 6] |= 1 << UInt64(o & 63) }
         }
         var result = PlanResult()
         result.matches.reserveCapacity(8)  // one allocation for the usual few matches
@@ -214,7 +247,7 @@ struct MatchPlan: Sendable {
                     let ordinal = w << 6 | bits.trailingZeroBitCount
                     bits &= bits - 1
                     if slots[ordinal].rule == decidedRule { continue }
-                    if search(slots, ordinal, subject, into: &result) { decidedRule = slots[ordinal].rule }
+                    if record(slots[ordinal].search(text, subject), slots[ordinal], into: &result) { decidedRule = slots[ordinal].rule }
                 }
             }
         }
@@ -222,30 +255,37 @@ struct MatchPlan: Sendable {
     }
 
     /// Tries every pattern of every rule, in order; a rule's first match decides it.
-    private func runAll(_ subject: MatchSubject) -> PlanResult {
+    private func runAll(_ text: SubjectText, _ subject: () -> MatchSubject) -> PlanResult {
         var result = PlanResult()
         var decidedRule = -1
         slots.withUnsafeBufferPointer { slots in
             for ordinal in slots.indices where slots[ordinal].rule != decidedRule {
-                if search(slots, ordinal, subject, into: &result) { decidedRule = slots[ordinal].rule }
+                if record(slots[ordinal].search(text, subject), slots[ordinal], into: &result) { decidedRule = slots[ordinal].rule }
             }
         }
         return result
     }
 
-    /// Searches the pattern of `slots[ordinal]` and records a match (true:
-    /// its rule is decided) or a search that ran out of its budget.
+    /// Records the outcome of `slot`'s search: a match (true: its rule is
+    /// decided) or a search that ran out of its budget.
     @inline(__always)
-    private func search(_ slots: UnsafeBufferPointer<Slot>, _ ordinal: Int, _ subject: MatchSubject, into result: inout PlanResult) -> Bool {
-        switch slots[ordinal].search(subject) {
+    private func record(_ outcome: MatchOutcome, _ slot: Slot, into result: inout PlanResult) -> Bool {
+        switch outcome {
         case .match:
-            result.matches.append(RuleMatch(ruleIndex: slots[ordinal].rule, patternIndex: slots[ordinal].index, kind: kind))
+            result.matches.append(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.index, kind: kind))
             return true
         case .noMatch:
             return false
         case .limitExceeded:
-            result.limitExceeded.append(RuleMatch(ruleIndex: slots[ordinal].rule, patternIndex: slots[ordinal].index, kind: kind))
+            result.limitExceeded.append(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.index, kind: kind))
             return false
         }
     }
+}
+
+/// The bytes of a subject, and whether the automata may decide it.
+struct SubjectText {
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// Every byte is printable ASCII (`MatchSubject.isPrintableASCII`).
+    let isPrintableASCII: Bool
 }

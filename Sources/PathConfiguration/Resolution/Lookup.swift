@@ -30,8 +30,8 @@ final class Lookup {
 
     /// `patternSubject` of a lookup of `input`, without making the lookup:
     /// all that a lookup of file patterns alone needs.
-    static func patternSubject(_ input: String, profile: Profile, matchQueryStrings: Bool, base: BaseURL?) -> MatchSubject {
-        MatchSubject(profile.matchedString(for: absolute(input, base: base), matchQueryStrings: matchQueryStrings))
+    static func patternSubject(_ input: String, profile: Profile, matchQueryStrings: Bool, base: BaseURL?) -> String {
+        profile.matchedString(for: absolute(input, base: base), matchQueryStrings: matchQueryStrings)
     }
 
     lazy var url: String = URLParts(absolute)?.foundationString ?? absolute

@@ -22,7 +22,7 @@ struct FileRules: Sendable {
 
     /// The rules that apply to `subject` with `method`, in order, when no
     /// rule has globs (`globPlan` is nil): patterns see only the subject.
-    func matches(patternSubject subject: MatchSubject, method: String) -> [RuleMatch] {
+    func matches(patternSubject subject: String, method: String) -> [RuleMatch] {
         applying(patternPlan.run(subject).matches, to: method)
     }
 
