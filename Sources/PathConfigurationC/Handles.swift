@@ -38,6 +38,20 @@ final class ConfigHandle {
         try self.handle(handle).configuration
     }
 
+    /// `body` of the configuration behind a host handle (NULL is an argument
+    /// error), lent without counting a reference: the host's reference keeps
+    /// it alive for the call, and a count on an object every thread shares
+    /// costs each lookup a contended atomic. For the lookup functions.
+    static func withConfiguration<R>(_ handle: OpaquePointer?, _ body: (PathConfiguration) throws(CFailure) -> R) throws(CFailure) -> R {
+        guard let handle else { throw .argument("cfg is NULL") }
+        // _withUnsafeGuaranteedRef rethrows untyped errors: the outcome is
+        // carried out as a Result.
+        let outcome = Unmanaged<ConfigHandle>.fromOpaque(UnsafeRawPointer(handle))._withUnsafeGuaranteedRef { h -> Result<R, CFailure> in
+            do throws(CFailure) { return .success(try body(h.configuration)) } catch { return .failure(error) }
+        }
+        return try outcome.get()
+    }
+
     /// The `i`th warning's message, borrowed from the handle; every message
     /// is made on the first request.
     func warningMessage(at i: Int) throws(CFailure) -> UnsafePointer<CChar> {

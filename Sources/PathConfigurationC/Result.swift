@@ -106,9 +106,10 @@ public func pathconfig_properties(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePoin
 public func pathconfig_resolve(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?,
                                _ err: UnsafeMutableRawPointer?) -> OpaquePointer? {
     boundary(err, or: nil) { () throws(CFailure) -> OpaquePointer? in
-        let config = try ConfigHandle.borrow(cfg)
-        let input = try hostString(urlOrPath, "url_or_path")
-        return ResultHandle.pass(try resolving { () throws(ResolveError) in try config.resolve(input) })
+        try ConfigHandle.withConfiguration(cfg) { config throws(CFailure) in
+            let input = try hostString(urlOrPath, "url_or_path")
+            return ResultHandle.pass(try resolving { () throws(ResolveError) in try config.resolve(input) })
+        }
     }
 }
 
@@ -116,10 +117,11 @@ public func pathconfig_resolve(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer
 public func pathconfig_resolve_request(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
                                        _ err: UnsafeMutableRawPointer?) -> OpaquePointer? {
     boundary(err, or: nil) { () throws(CFailure) -> OpaquePointer? in
-        let config = try ConfigHandle.borrow(cfg)
-        let input = try hostString(urlOrPath, "url_or_path")
-        let method = try optionalHostString(method, "method")
-        return ResultHandle.pass(try resolving { () throws(ResolveError) in try config.resolve(input, method: method) })
+        try ConfigHandle.withConfiguration(cfg) { config throws(CFailure) in
+            let input = try hostString(urlOrPath, "url_or_path")
+            let method = try optionalHostString(method, "method")
+            return ResultHandle.pass(try resolving { () throws(ResolveError) in try config.resolve(input, method: method) })
+        }
     }
 }
 
@@ -141,7 +143,9 @@ public func pathconfig_result_retain(_ res: OpaquePointer?) -> OpaquePointer? {
 @_cdecl("pathconfig_result_json")
 public func pathconfig_result_json(_ res: OpaquePointer?) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        try ResultHandle.borrow(res).json()
+        guard let res else { throw .argument("res is NULL") }
+        // Lent without counting a reference (see ConfigHandle.withConfiguration).
+        return Unmanaged<PathProperties>.fromOpaque(UnsafeRawPointer(res))._withUnsafeGuaranteedRef { $0.jsonCString }
     }
 }
 

@@ -118,14 +118,16 @@ struct MatchPlan: Sendable {
         let index: Int
         let alwaysMatches: Bool
         unowned(unsafe) let compiled: any CompiledPattern
-        unowned(unsafe) let small: SmallPattern?
+        /// Unmanaged rather than `unowned(unsafe)`: binding one of those to a
+        /// local retains it, and every thread shares these objects.
+        let small: Unmanaged<SmallPattern>?
 
         init(rule: Int, _ pattern: Pattern) {
             self.rule = rule
             index = pattern.index
             alwaysMatches = pattern.alwaysMatches
             compiled = pattern.compiled
-            small = pattern.small
+            small = pattern.small.map(Unmanaged.passUnretained)
         }
 
         /// The outcome of searching `subject`: no search for a pattern that
@@ -135,7 +137,7 @@ struct MatchPlan: Sendable {
         func search(_ subject: MatchSubject) -> MatchOutcome {
             if alwaysMatches { return .match }
             if let small, subject.isPrintableASCII {
-                return subject.withUTF8(small.matches) ? .match : .noMatch
+                return subject.withUTF8 { bytes in small._withUnsafeGuaranteedRef { $0.matches(bytes) } } ? .match : .noMatch
             }
             return compiled.search(subject)
         }
@@ -145,7 +147,9 @@ struct MatchPlan: Sendable {
         @inline(__always)
         func search(_ text: SubjectText, _ subject: () -> MatchSubject) -> MatchOutcome {
             if alwaysMatches { return .match }
-            if let small, text.isPrintableASCII { return small.matches(text.bytes) ? .match : .noMatch }
+            if let small, text.isPrintableASCII {
+                return small._withUnsafeGuaranteedRef { $0.matches(text.bytes) } ? .match : .noMatch
+            }
             return compiled.search(subject())
         }
     }
@@ -230,7 +234,7 @@ struct MatchPlan: Sendable {
         // The candidate set lives in the thread's scratch words: no allocation,
         // and walking its bits visits candidates in rule order.
         let words = prefilter.unfiltered.count
-        let candidates = MatchScratch.current.words(words)
+        let candidates = MatchScratch.withCurrent { $0.words(words) }
         prefilter.unfiltered.withUnsafeBufferPointer { candidates.update(from: $0.baseAddress!, count: words) }
         prefilter.matcher.scan(text.bytes, fold: prefilter.caseInsensitive) { id in
             for o in prefilter.ordinalsByLiteral[id] { candidates[Int(o) >> 6] |= 1 << UInt64(o & 63) }

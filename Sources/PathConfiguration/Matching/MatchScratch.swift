@@ -26,5 +26,9 @@ final class MatchScratch {
     /// The calling thread's scratch, made on its first lookup.
     static var current: MatchScratch { perThread.value { MatchScratch() } }
 
+    /// `body` of the calling thread's scratch, lent without counting a reference.
+    @inline(__always)
+    static func withCurrent<R>(_ body: (MatchScratch) -> R) -> R { perThread.withValue({ MatchScratch() }, body) }
+
     private static let perThread = ThreadLocal<MatchScratch>()
 }

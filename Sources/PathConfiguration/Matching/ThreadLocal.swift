@@ -22,6 +22,16 @@ struct ThreadLocal<Value: AnyObject>: Sendable {
         self.key = key
     }
 
+    /// `body` of the calling thread's instance (made by `make` on its first
+    /// call), lent without counting a reference.
+    @inline(__always)
+    func withValue<R>(_ make: () -> Value, _ body: (Value) -> R) -> R {
+        if let existing = pthread_getspecific(key) {
+            return Unmanaged<Value>.fromOpaque(existing)._withUnsafeGuaranteedRef(body)
+        }
+        return body(value(make))
+    }
+
     /// The calling thread's instance, made by `make` on its first call.
     @inline(__always)
     func value(_ make: () -> Value) -> Value {

@@ -54,11 +54,12 @@ final class ResultCache: Sendable {
     /// The merged result of exactly `rules` (file rules, in order), made once
     /// (for a set the calling thread meets often, its own copy: `ThreadResults`).
     func value(forRules rules: RuleSet, make: () -> PathProperties) -> PathProperties {
-        let local = ThreadResults.current
-        if let kept = local.value(owner: serial, rules: rules) { return kept }
-        let shared = byRuleSet.value(for: .ruleSet(rules), shard: rules.hash, compute: make)
-        local.store(shared: shared, owner: serial, rules: rules)
-        return shared
+        ThreadResults.withCurrent { local in
+            if let kept = local.value(owner: serial, rules: rules) { return kept }
+            let shared = byRuleSet.value(for: .ruleSet(rules), shard: rules.hash, compute: make)
+            local.store(shared: shared, owner: serial, rules: rules)
+            return shared
+        }
     }
 
     /// Drops every memoised lookup; lookups already computing will not store theirs.

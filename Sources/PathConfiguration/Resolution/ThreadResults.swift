@@ -60,5 +60,9 @@ final class ThreadResults {
     /// when the thread ends.
     static var current: ThreadResults { perThread.value { ThreadResults() } }
 
+    /// `body` of the calling thread's copies, lent without counting a reference.
+    @inline(__always)
+    static func withCurrent<R>(_ body: (ThreadResults) -> R) -> R { perThread.withValue({ ThreadResults() }, body) }
+
     private static let perThread = ThreadLocal<ThreadResults>()
 }
