@@ -153,7 +153,10 @@ public final class PathConfiguration: Sendable {
     /// The result of exactly `matches` (file rules, in order): with file
     /// rules only, it depends on which rules matched, nothing else.
     private func result(of matches: [RuleMatch]) -> PathProperties {
-        cache.value(forRules: ResultCache.RuleSet(matches)) {
+        // `self` is captured unowned(unsafe): it outlives the call, and a
+        // strong capture would count a reference on the configuration, which
+        // every thread shares, on every lookup.
+        cache.value(forRules: ResultCache.RuleSet(matches)) { [unowned(unsafe) self] in
             PathProperties(Resolver.merge(matches, of: file.rules, by: options.merge), platform: options.profile.platform)
         }
     }

@@ -96,9 +96,10 @@ final class ResultStrings: Sendable {
 @_cdecl("pathconfig_properties")
 public func pathconfig_properties(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
-        let config = try ConfigHandle.borrow(cfg)
-        let input = try hostString(urlOrPath, "url_or_path")
-        return try mallocCString(try resolving { () throws(ResolveError) in try config.resolve(input) }.json)
+        try ConfigHandle.withConfiguration(cfg) { config throws(CFailure) in
+            let input = try hostString(urlOrPath, "url_or_path")
+            return try mallocCString(try resolving { () throws(ResolveError) in try config.resolve(input) }.json)
+        }
     }
 }
 
