@@ -156,11 +156,16 @@ struct MatchPlan: Sendable {
 
     private struct Prefilter: Sendable {
         let matcher: LiteralMatcher
-        /// For each literal, the ordinals of the patterns that require it.
-        let ordinalsByLiteral: [[Int32]]
-        /// The candidate set every lookup starts from: the patterns without a
-        /// required literal, one bit per ordinal.
-        let unfiltered: [UInt64]
+        /// For each literal `id`, the ordinals of the patterns that require
+        /// it: `ordinals[ordinalStarts[id]..<ordinalStarts[id + 1]]` (one
+        /// array, so that reading a literal's list counts no reference).
+        let ordinalStarts: [Int32]
+        let ordinals: [Int32]
+        /// Words in a candidate set: one bit per ordinal.
+        let wordCount: Int
+        /// The candidate set every lookup starts from, the patterns without a
+        /// required literal: its nonzero words, as (index, bits).
+        let unfiltered: [(word: Int, bits: UInt64)]
         let caseInsensitive: Bool
     }
 
@@ -194,8 +199,14 @@ struct MatchPlan: Sendable {
                 }
             }
         }
-        prefilter = distinct.isEmpty ? nil : Prefilter(matcher: LiteralMatcher(distinct), ordinalsByLiteral: ordinalsByLiteral,
-                                                      unfiltered: unfiltered, caseInsensitive: caseInsensitive)
+        guard !distinct.isEmpty else { prefilter = nil; return }
+        var ordinalStarts: [Int32] = [0]
+        ordinalStarts.reserveCapacity(ordinalsByLiteral.count + 1)
+        for list in ordinalsByLiteral { ordinalStarts.append(ordinalStarts.last! + Int32(list.count)) }
+        prefilter = Prefilter(matcher: LiteralMatcher(distinct), ordinalStarts: ordinalStarts, ordinals: Array(ordinalsByLiteral.joined()),
+                              wordCount: unfiltered.count,
+                              unfiltered: unfiltered.enumerated().filter { $0.element != 0 }.map { (word: $0.offset, bits: $0.element) },
+                              caseInsensitive: caseInsensitive)
     }
 
     /// The rules whose patterns match `subject`.
@@ -231,27 +242,48 @@ struct MatchPlan: Sendable {
               // under case-insensitive matching.
               !(prefilter.caseInsensitive && text.bytes.contains(where: { $0 >= 0x80 }))
         else { return runAll(text, subject) }
-        // The candidate set lives in the thread's scratch words: no allocation,
-        // and walking its bits visits candidates in rule order.
-        let words = prefilter.unfiltered.count
-        let candidates = MatchScratch.withCurrent { $0.words(words) }
-        prefilter.unfiltered.withUnsafeBufferPointer { candidates.update(from: $0.baseAddress!, count: words) }
-        prefilter.matcher.scan(text.bytes, fold: prefilter.caseInsensitive) { id in
-            for o in prefilter.ordinalsByLiteral[id] { candidates[Int(o) >> 6] |= 1 << UInt64(o & 63) }
+        // The candidate set lives in the thread's scratch: one bit per
+        // pattern, and a summary with one bit per nonzero word, so that a
+        // lookup touches only the words it sets, whatever the plan's size.
+        // Both are all zero between runs: the loop below clears what it reads.
+        let set = MatchScratch.withCurrent { $0.candidateSet(words: prefilter.wordCount) }
+        let candidates = set.words, summary = set.summary
+        @inline(__always) func add(_ word: Int, _ bits: UInt64) {
+            candidates[word] |= bits
+            summary[word >> 6] |= 1 << UInt64(word & 63)
+        }
+        for (word, bits) in prefilter.unfiltered { add(word, bits) }
+        prefilter.ordinalStarts.withUnsafeBufferPointer { starts in
+            prefilter.ordinals.withUnsafeBufferPointer { ordinals in
+                prefilter.matcher.scan(text.bytes, fold: prefilter.caseInsensitive) { id in
+                    for k in Int(starts[id])..<Int(starts[id + 1]) {
+                        let o = Int(ordinals[k])
+                        add(o >> 6, 1 << UInt64(o & 63))
+                    }
+                }
+            }
         }
         var result = PlanResult()
         result.matches.reserveCapacity(8)  // one allocation for the usual few matches
         var decidedRule = -1
         // Slots are read in place through the buffer, never copied: a copy
-        // would retain and release every reference a pattern holds.
+        // would retain and release every reference a pattern holds. Walking
+        // the bits in order visits candidates in rule order.
         slots.withUnsafeBufferPointer { slots in
-            for w in 0..<words {
-                var bits = candidates[w]
-                while bits != 0 {
-                    let ordinal = w << 6 | bits.trailingZeroBitCount
-                    bits &= bits - 1
-                    if slots[ordinal].rule == decidedRule { continue }
-                    if record(slots[ordinal].search(text, subject), slots[ordinal], into: &result) { decidedRule = slots[ordinal].rule }
+            for s in 0..<set.summaryCount {
+                var nonzero = summary[s]
+                summary[s] = 0
+                while nonzero != 0 {
+                    let w = s << 6 | nonzero.trailingZeroBitCount
+                    nonzero &= nonzero - 1
+                    var bits = candidates[w]
+                    candidates[w] = 0
+                    while bits != 0 {
+                        let ordinal = w << 6 | bits.trailingZeroBitCount
+                        bits &= bits - 1
+                        if slots[ordinal].rule == decidedRule { continue }
+                        if record(slots[ordinal].search(text, subject), slots[ordinal], into: &result) { decidedRule = slots[ordinal].rule }
+                    }
                 }
             }
         }
