@@ -19,6 +19,26 @@ struct SmallPatternTests {
         "[:a:]", "x#y", "a b", "\\s", "($|\\?)", "a{,3}", "a{2", "[]a]", "[a&&b]", "\\Qa\\E", "\\x41", "\\_", "x**", "[z-a]", "[a-Z]",
     ]
 
+    @Test("allPrintable, eight bytes at a time, agrees with a byte-by-byte check: every byte value at every place")
+    func allPrintableAgrees() {
+        for length in [0, 1, 7, 8, 9, 15, 16, 17, 24] {
+            for place in 0..<max(length, 1) {
+                for value in 0...255 {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    if length > 0 { bytes[place] = UInt8(value) }
+                    // A neighbour at the edge of the range, so that borrows and carries meet.
+                    if place + 1 < length { bytes[place + 1] = value % 2 == 0 ? 0x20 : 0x7E }
+                    let expected = bytes.allSatisfy(ByteSet.isPrintable)
+                    let got = bytes.withUnsafeBufferPointer(ByteSet.allPrintable)
+                    if got != expected {
+                        Issue.record("length \(length), byte \(value) at \(place): \(got)")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
     @Test("plain patterns are read, and every engine compiles them under both apps' options", arguments: plain)
     func reads(_ pattern: String) {
         #expect(SmallPattern(pattern, caseInsensitive: false) != nil)

@@ -224,7 +224,7 @@ struct MatchPlan: Sendable {
         string.makeContiguousUTF8()  // a no-op for a native string
         return string.utf8.withContiguousStorageIfAvailable { bytes in
             var made: MatchSubject?
-            return run(SubjectText(bytes: bytes, isPrintableASCII: bytes.allSatisfy(ByteSet.isPrintable))) {
+            return run(SubjectText(bytes: bytes, isPrintableASCII: ByteSet.allPrintable(bytes))) {
                 if let made { return made }
                 let subject = MatchSubject(string)
                 made = subject

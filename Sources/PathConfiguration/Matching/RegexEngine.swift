@@ -60,7 +60,7 @@ public final class MatchSubject {
         var native = string
         native.makeContiguousUTF8()
         self.string = native
-        isPrintableASCII = native.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(ByteSet.isPrintable) } ?? false
+        isPrintableASCII = native.utf8.withContiguousStorageIfAvailable(ByteSet.allPrintable) ?? false
     }
 
     /// Whether every byte is a printable ASCII character (space to `~`): the
