@@ -134,7 +134,12 @@ public final class PathConfiguration: Sendable {
             // level is skipped: the rule-set level still shares the result.
             let subject = Lookup.patternSubject(urlOrPath, profile: options.profile, matchQueryStrings: options.effectiveMatchQueryStrings,
                                                 base: options.baseURL)
-            return result(of: file.matches(patternSubject: subject, method: method))
+            return file.withMatches(patternSubject: subject, method: method) { matches in
+                // `self` unowned(unsafe): see result(of:).
+                cache.value(forRulesIn: matches) { [unowned(unsafe) self] in
+                    PathProperties(Resolver.merge(Array(matches), of: file.rules, by: options.merge), platform: options.profile.platform)
+                }
+            }
         }
         let target = target(urlOrPath)
         func compute() throws(ResolveError) -> PathProperties {

@@ -1,4 +1,4 @@
-import PathConfiguration
+@testable import PathConfiguration
 import Testing
 
 @Suite("Resolution")
@@ -10,6 +10,27 @@ struct ResolutionTests {
       {"patterns": [], "properties": {"never": true}}
     ]}
     """
+
+    @Test("a lookup matching more rules than its stack holds (FileRules.bufferedMatches) merges them all, with and without methods",
+          arguments: [false, true])
+    func manyMatchingRules(methods: Bool) throws {
+        let count = FileRules.bufferedMatches + 9
+        // Rule i sets "k<i>" and "last"; rules that list methods apply to POST only when `methods`.
+        let rules = (0..<count).map { i in
+            let methodList = methods && i % 3 == 0 ? #", "methods": ["POST"]"# : ""
+            return #"{"patterns": ["/a", "^/a/b$"], "properties": {"k\#(i)": \#(i), "last": \#(i)}\#(methodList)}"#
+        }
+        var options = LoadOptions(profile: .turboIOS)
+        options.limits.resultCacheCapacity = 0
+        let config = try PathConfiguration(json: #"{"rules": [\#(rules.joined(separator: ","))]}"#, options: options)
+        for method in ["GET", "POST"] {
+            let applying = (0..<count).filter { !(methods && $0 % 3 == 0 && method == "GET") }
+            let result = try config.resolve("/a/b", method: method)
+            #expect(result.object.keys == applying.flatMap { $0 == applying.first ? ["k\($0)", "last"] : ["k\($0)"] })
+            #expect(result["last"] == .number(JSONNumber(Int64(applying.last!))))
+            #expect(try config.matchingRules(for: "/a/b", method: method).map(\.ruleIndex) == applying)
+        }
+    }
 
     @Test("merge is shallow, in order, later rules winning; key order is first appearance")
     func merge() throws {

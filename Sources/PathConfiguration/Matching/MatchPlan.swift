@@ -211,37 +211,44 @@ struct MatchPlan: Sendable {
 
     /// The rules whose patterns match `subject`.
     func run(_ subject: MatchSubject) -> PlanResult {
+        var result = PlanResult()
+        result.matches.reserveCapacity(8)  // one allocation for the usual few matches
         subject.withUTF8 { bytes in
-            run(SubjectText(bytes: bytes, isPrintableASCII: subject.isPrintableASCII)) { subject }
+            run(SubjectText(bytes: bytes, isPrintableASCII: subject.isPrintableASCII), into: &result) { subject }
         }
+        return result
     }
 
-    /// The rules whose patterns match `string`. The `MatchSubject` the
-    /// engines take is made only if one must run: a lookup that the
-    /// automata and the prefilter decide allocates none.
-    func run(_ string: String) -> PlanResult {
+    /// Reports to `sink` the rules whose patterns match `string`. The
+    /// `MatchSubject` the engines take is made only if one must run: a lookup
+    /// that the automata and the prefilter decide allocates none.
+    func run<Sink: MatchSink>(_ string: String, into sink: inout Sink) {
         var string = string
         string.makeContiguousUTF8()  // a no-op for a native string
-        return string.utf8.withContiguousStorageIfAvailable { bytes in
+        let done: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
             var made: MatchSubject?
-            return run(SubjectText(bytes: bytes, isPrintableASCII: ByteSet.allPrintable(bytes))) {
+            run(SubjectText(bytes: bytes, isPrintableASCII: ByteSet.allPrintable(bytes)), into: &sink) {
                 if let made { return made }
                 let subject = MatchSubject(string)
                 made = subject
                 return subject
             }
-        } ?? run(MatchSubject(string))
+        }
+        if done == nil {  // not reached: the string is native
+            let subject = MatchSubject(string)
+            subject.withUTF8 { run(SubjectText(bytes: $0, isPrintableASCII: subject.isPrintableASCII), into: &sink) { subject } }
+        }
     }
 
-    /// The run over a subject's bytes; `subject()` gives the subject itself,
-    /// for the engine.
-    private func run(_ text: SubjectText, _ subject: () -> MatchSubject) -> PlanResult {
+    /// The run over a subject's bytes, reported to `sink`; `subject()` gives
+    /// the subject itself, for the engine.
+    private func run<Sink: MatchSink>(_ text: SubjectText, into sink: inout Sink, _ subject: () -> MatchSubject) {
         guard let prefilter,
               // Unicode case folding can turn non-ASCII text into ASCII letters
               // (the Kelvin sign matches `k`): only ASCII subjects are prefiltered
               // under case-insensitive matching.
               !(prefilter.caseInsensitive && text.bytes.contains(where: { $0 >= 0x80 }))
-        else { return runAll(text, subject) }
+        else { return runAll(text, into: &sink, subject) }
         // The candidate set lives in the thread's scratch: one bit per
         // pattern, and a summary with one bit per nonzero word, so that a
         // lookup touches only the words it sets, whatever the plan's size.
@@ -263,8 +270,6 @@ struct MatchPlan: Sendable {
                 }
             }
         }
-        var result = PlanResult()
-        result.matches.reserveCapacity(8)  // one allocation for the usual few matches
         var decidedRule = -1
         // Slots are read in place through the buffer, never copied: a copy
         // would retain and release every reference a pattern holds. Walking
@@ -282,41 +287,73 @@ struct MatchPlan: Sendable {
                         let ordinal = w << 6 | bits.trailingZeroBitCount
                         bits &= bits - 1
                         if slots[ordinal].rule == decidedRule { continue }
-                        if record(slots[ordinal].search(text, subject), slots[ordinal], into: &result) { decidedRule = slots[ordinal].rule }
+                        if record(slots[ordinal].search(text, subject), slots[ordinal], into: &sink) { decidedRule = slots[ordinal].rule }
                     }
                 }
             }
         }
-        return result
     }
 
     /// Tries every pattern of every rule, in order; a rule's first match decides it.
-    private func runAll(_ text: SubjectText, _ subject: () -> MatchSubject) -> PlanResult {
-        var result = PlanResult()
+    private func runAll<Sink: MatchSink>(_ text: SubjectText, into sink: inout Sink, _ subject: () -> MatchSubject) {
         var decidedRule = -1
         slots.withUnsafeBufferPointer { slots in
             for ordinal in slots.indices where slots[ordinal].rule != decidedRule {
-                if record(slots[ordinal].search(text, subject), slots[ordinal], into: &result) { decidedRule = slots[ordinal].rule }
+                if record(slots[ordinal].search(text, subject), slots[ordinal], into: &sink) { decidedRule = slots[ordinal].rule }
             }
         }
-        return result
     }
 
     /// Records the outcome of `slot`'s search: a match (true: its rule is
     /// decided) or a search that ran out of its budget.
     @inline(__always)
-    private func record(_ outcome: MatchOutcome, _ slot: Slot, into result: inout PlanResult) -> Bool {
+    private func record<Sink: MatchSink>(_ outcome: MatchOutcome, _ slot: Slot, into sink: inout Sink) -> Bool {
         switch outcome {
         case .match:
-            result.matches.append(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.index, kind: kind))
+            sink.matched(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.index, kind: kind))
             return true
         case .noMatch:
             return false
         case .limitExceeded:
-            result.limitExceeded.append(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.index, kind: kind))
+            sink.ranOutOfBudget(RuleMatch(ruleIndex: slot.rule, patternIndex: slot.index, kind: kind))
             return false
         }
     }
+}
+
+/// Where a plan's run reports what it finds, in rule order.
+protocol MatchSink {
+    /// A rule's pattern matched (its rule is decided).
+    mutating func matched(_ match: RuleMatch)
+    /// A pattern's search ran out of its budget (counted as no match).
+    mutating func ranOutOfBudget(_ match: RuleMatch)
+}
+
+extension PlanResult: MatchSink {
+    mutating func matched(_ match: RuleMatch) { matches.append(match) }
+    mutating func ranOutOfBudget(_ match: RuleMatch) { limitExceeded.append(match) }
+}
+
+/// The matches of a run, in a buffer the caller lends (on its stack: no
+/// allocation); searches out of budget are dropped, as a lookup's result
+/// ignores them. `overflowed` when more rules matched than it holds.
+struct BufferedMatches: MatchSink {
+    private let buffer: UnsafeMutableBufferPointer<RuleMatch>
+    private(set) var count = 0
+    private(set) var overflowed = false
+
+    init(_ buffer: UnsafeMutableBufferPointer<RuleMatch>) { self.buffer = buffer }
+
+    mutating func matched(_ match: RuleMatch) {
+        guard count < buffer.count else { overflowed = true; return }
+        buffer.initializeElement(at: count, to: match)
+        count += 1
+    }
+
+    mutating func ranOutOfBudget(_ match: RuleMatch) {}
+
+    /// The matches, valid while the buffer is.
+    var matches: UnsafeBufferPointer<RuleMatch> { UnsafeBufferPointer(rebasing: buffer[..<count]) }
 }
 
 /// The bytes of a subject, and whether the automata may decide it.

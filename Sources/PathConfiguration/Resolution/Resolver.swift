@@ -20,10 +20,25 @@ struct FileRules: Sendable {
         applying(run(subjects).matches, to: method)
     }
 
-    /// The rules that apply to `subject` with `method`, in order, when no
-    /// rule has globs (`globPlan` is nil): patterns see only the subject.
-    func matches(patternSubject subject: String, method: String) -> [RuleMatch] {
-        applying(patternPlan.run(subject).matches, to: method)
+    /// Matches a lookup keeps on its stack; one with more runs again into an array.
+    static let bufferedMatches = 32
+
+    /// `body` of the rules that apply to `subject` with `method`, in order,
+    /// when no rule has globs (`globPlan` is nil): patterns see only the
+    /// subject. The rules are listed in a buffer on the stack, valid for the
+    /// call: a lookup allocates nothing for them.
+    func withMatches<R>(patternSubject subject: String, method: String, _ body: (UnsafeBufferPointer<RuleMatch>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: RuleMatch.self, capacity: Self.bufferedMatches) { buffer in
+            var found = BufferedMatches(buffer)
+            patternPlan.run(subject, into: &found)
+            if found.overflowed {
+                var all = PlanResult()
+                patternPlan.run(subject, into: &all)
+                return applying(all.matches, to: method).withUnsafeBufferPointer(body)
+            }
+            guard filtersMethods else { return body(found.matches) }
+            return applying(Array(found.matches), to: method).withUnsafeBufferPointer(body)
+        }
     }
 
     private func applying(_ matches: [RuleMatch], to method: String) -> [RuleMatch] {

@@ -62,6 +62,20 @@ final class ResultCache: Sendable {
         }
     }
 
+    /// `value(forRules:make:)` for the rules listed in `matches` (file
+    /// rules, in order), without making a `RuleSet` when the calling thread
+    /// keeps the result: a lookup that finds it there allocates nothing.
+    func value(forRulesIn matches: UnsafeBufferPointer<RuleMatch>, make: () -> PathProperties) -> PathProperties {
+        ThreadResults.withCurrent { local in
+            let hash = RuleSet.hash(of: matches)
+            if let kept = local.value(owner: serial, hash: hash, matches: matches) { return kept }
+            let rules = RuleSet(Array(matches), hash: hash)
+            let shared = byRuleSet.value(for: .ruleSet(rules), shard: rules.hash, compute: make)
+            local.store(shared: shared, owner: serial, rules: rules)
+            return shared
+        }
+    }
+
     /// Drops every memoised lookup; lookups already computing will not store theirs.
     func invalidate() { byLookup.invalidate() }
 
@@ -111,20 +125,35 @@ final class ResultCache: Sendable {
         let hash: Int
 
         init(_ matches: [RuleMatch]) {
+            self.init(matches, hash: matches.withUnsafeBufferPointer(Self.hash(of:)))
+        }
+
+        /// The set `matches` lists, whose `hash(of:)` is `hash`.
+        init(_ matches: [RuleMatch], hash: Int) {
             self.matches = matches
-            // FNV-1a over the indices, then a final mix: cheaper than a
-            // seeded Hasher, and keys are compared in full on a hit, so
-            // the hash only spreads sets over slots and shards.
+            self.hash = hash
+        }
+
+        /// The hash of the set `matches` lists: FNV-1a over the indices,
+        /// then a final mix. Cheaper than a seeded Hasher, and keys are
+        /// compared in full on a hit, so the hash only spreads sets over
+        /// slots and shards.
+        static func hash(of matches: UnsafeBufferPointer<RuleMatch>) -> Int {
             var h: UInt64 = 0xCBF2_9CE4_8422_2325
             for m in matches { h = (h ^ UInt64(truncatingIfNeeded: m.ruleIndex)) &* 0x100_0000_01B3 }
             h ^= h >> 29
             h = h &* 0xBF58_476D_1CE4_E5B9
-            hash = Int(truncatingIfNeeded: h ^ h >> 32)
+            return Int(truncatingIfNeeded: h ^ h >> 32)
+        }
+
+        /// Whether this is the set `matches` lists (whose hash is `hash`).
+        func isSet(of matches: UnsafeBufferPointer<RuleMatch>, hash: Int) -> Bool {
+            self.hash == hash && self.matches.count == matches.count
+                && zip(self.matches, matches).allSatisfy { $0.ruleIndex == $1.ruleIndex }
         }
 
         static func == (a: RuleSet, b: RuleSet) -> Bool {
-            a.hash == b.hash && a.matches.count == b.matches.count
-                && zip(a.matches, b.matches).allSatisfy { $0.ruleIndex == $1.ruleIndex }
+            a.matches.withUnsafeBufferPointer { b.isSet(of: $0, hash: a.hash) }
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }

@@ -40,15 +40,21 @@ final class ThreadResults {
     /// The result this thread keeps for `rules` in the cache numbered
     /// `owner` (its own copy once the set is met often), or nil.
     func value(owner: UInt64, rules: ResultCache.RuleSet) -> PathProperties? {
-        let i = Self.slot(rules.hash)
-        guard let entry = slots[i], entry.owner == owner, entry.rules == rules else { return nil }
+        rules.matches.withUnsafeBufferPointer { value(owner: owner, hash: rules.hash, matches: $0) }
+    }
+
+    /// `value(owner:rules:)` for the set `matches` lists, whose
+    /// `RuleSet.hash(of:)` is `hash`.
+    func value(owner: UInt64, hash: Int, matches: UnsafeBufferPointer<RuleMatch>) -> PathProperties? {
+        let i = Self.slot(hash)
+        guard let entry = slots[i], entry.owner == owner, entry.rules.isSet(of: matches, hash: hash) else { return nil }
         guard entry.sharedHits >= 0 else { return entry.result }
         if entry.sharedHits + 1 < Self.copyAfterHits {
             slots[i]!.sharedHits += 1
             return entry.result
         }
         let mine = entry.result.copy()
-        slots[i] = Entry(owner: owner, rules: rules, result: mine, sharedHits: -1)
+        slots[i] = Entry(owner: owner, rules: entry.rules, result: mine, sharedHits: -1)
         return mine
     }
 
