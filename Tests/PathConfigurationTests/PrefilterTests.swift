@@ -70,7 +70,7 @@ struct PrefilterTests {
         #expect(found == [0, 1, 3, 4])
     }
 
-    @Test("the dense table and the edge lists find the same literals, folded and not")
+    @Test("the dense table, with entries of two bytes or four, and the edge lists find the same literals, folded and not")
     func denseAgainstSparse() {
         var rng = SplitMix(state: 0xAC0D)
         let alphabet = Array("/abAB-_1é".utf8)
@@ -79,16 +79,18 @@ struct PrefilterTests {
         for _ in 0..<200 {
             let literals = Array(Set((0..<(1 + Int(rng.next() % 12))).map { _ in text(1 + Int(rng.next() % 5)) }))
             let dense = LiteralMatcher(literals), sparse = LiteralMatcher(literals, maxDenseEntries: 0)
-            #expect(dense.isDense && !sparse.isDense)
+            let wide = LiteralMatcher(literals, maxCompactStates: 0)
+            #expect(dense.isDense && dense.isCompact && wide.isDense && !wide.isCompact && !sparse.isDense)
             for _ in 0..<20 {
                 let subject = text(Int(rng.next() % 24))
                 for fold in [false, true] {
-                    var a: [Int] = [], b: [Int] = []
+                    var a: [Int] = [], b: [Int] = [], c: [Int] = []
                     subject.withUnsafeBufferPointer { buf in
                         dense.scan(buf, fold: fold) { a.append($0) }
                         sparse.scan(buf, fold: fold) { b.append($0) }
+                        wide.scan(buf, fold: fold) { c.append($0) }
                     }
-                    #expect(a == b)
+                    #expect(a == b && c == b)
                     found += a.count
                 }
             }

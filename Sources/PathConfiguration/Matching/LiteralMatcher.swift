@@ -5,7 +5,9 @@
 /// table: every state's next state for every byte, the failure function
 /// already followed, over an alphabet of byte classes (one per byte that
 /// occurs in some literal, one for all other bytes), so a scan costs two
-/// loads per byte. A set of literals whose table would exceed
+/// loads per byte. Entries take two bytes when there are few enough states
+/// (the table of 10,000 rules' literals then fits a core's cache better),
+/// four otherwise. A set of literals whose table would exceed
 /// `maxDenseEntries` is scanned on the edge lists instead, following the
 /// failure function at match time.
 /// Immutable after construction, so one instance serves every thread.
@@ -27,9 +29,11 @@ struct LiteralMatcher: Sendable {
     static let maxDenseEntries = 8 << 20
 
     /// `table[state * classCount + class]`: the next state, bitwise
-    /// complemented (negative) when that state ends some literal. Empty when
-    /// the table would be too large.
+    /// complemented (negative) when that state ends some literal. One of the
+    /// two is filled: `compactTable` when every state fits in an `Int16`;
+    /// neither when the table would be too large.
     private var table: [Int32] = []
+    private var compactTable: [Int16] = []
     private var classCount = 0
     /// Each byte's class, and each byte's class once ASCII upper-case letters
     /// are lower-cased (for `fold`).
@@ -37,11 +41,14 @@ struct LiteralMatcher: Sendable {
     private var foldedClassOf = [UInt8](repeating: 0, count: 256)
 
     /// Whether scans use the dense table (false only for very large sets).
-    var isDense: Bool { !table.isEmpty }
+    var isDense: Bool { !table.isEmpty || !compactTable.isEmpty }
+    /// Whether the dense table's entries take two bytes.
+    var isCompact: Bool { !compactTable.isEmpty }
 
     /// Builds the automaton; literal `i` is reported as `i`. A dense table is
-    /// built when it has at most `maxDenseEntries` entries.
-    init(_ literals: [[UInt8]], maxDenseEntries: Int = LiteralMatcher.maxDenseEntries) {
+    /// built when it has at most `maxDenseEntries` entries, of two bytes when
+    /// there are at most `maxCompactStates` states (tests lower both).
+    init(_ literals: [[UInt8]], maxDenseEntries: Int = LiteralMatcher.maxDenseEntries, maxCompactStates: Int = Int(Int16.max)) {
         count = literals.count
         for (id, literal) in literals.enumerated() {
             var s = 0
@@ -78,12 +85,12 @@ struct LiteralMatcher: Sendable {
                 queue.append(Int(t))
             }
         }
-        buildTable(breadthFirst: [0] + queue, literals: literals, maxEntries: maxDenseEntries)
+        buildTable(breadthFirst: [0] + queue, literals: literals, maxEntries: maxDenseEntries, maxCompactStates: maxCompactStates)
     }
 
     /// Fills `table`, rows in breadth-first order so that a state's failure
     /// row is complete before its own.
-    private mutating func buildTable(breadthFirst order: [Int], literals: [[UInt8]], maxEntries: Int) {
+    private mutating func buildTable(breadthFirst order: [Int], literals: [[UInt8]], maxEntries: Int, maxCompactStates: Int) {
         var representative: [UInt8] = [0]  // class 0: bytes in no literal
         for b in Set(literals.joined()).sorted() {
             classOf[Int(b)] = UInt8(representative.count)
@@ -104,7 +111,12 @@ struct LiteralMatcher: Sendable {
                 next[s * classCount + c] = target
             }
         }
-        table = next.map { states[Int($0)].output >= 0 || states[Int($0)].outputLink >= 0 ? ~$0 : $0 }
+        let marked = next.map { states[Int($0)].output >= 0 || states[Int($0)].outputLink >= 0 ? ~$0 : $0 }
+        if states.count <= min(maxCompactStates, Int(Int16.max)) {
+            compactTable = marked.map { Int16(truncatingIfNeeded: $0) }
+        } else {
+            table = marked
+        }
     }
 
     private static func edge(_ edges: [(byte: UInt8, target: Int32)], _ b: UInt8) -> Int32? {
@@ -121,7 +133,8 @@ struct LiteralMatcher: Sendable {
     /// Calls `found` with the id of every literal occurring in `subject`
     /// (possibly more than once per literal).
     func scan(_ subject: UnsafeBufferPointer<UInt8>, fold: Bool, _ found: (Int) -> Void) {
-        guard table.isEmpty else { return scanDense(subject, fold: fold, found) }
+        if !compactTable.isEmpty { return compactTable.withUnsafeBufferPointer { scanDense($0, subject, fold: fold, found) } }
+        if !table.isEmpty { return table.withUnsafeBufferPointer { scanDense($0, subject, fold: fold, found) } }
         var s = 0
         for raw in subject {
             let b = RequiredLiteral.fold(raw, fold)
@@ -138,20 +151,19 @@ struct LiteralMatcher: Sendable {
         }
     }
 
-    private func scanDense(_ subject: UnsafeBufferPointer<UInt8>, fold: Bool, _ found: (Int) -> Void) {
-        table.withUnsafeBufferPointer { table in
-            (fold ? foldedClassOf : classOf).withUnsafeBufferPointer { classOf in
-                let width = classCount
-                var s = 0
-                for b in subject {
-                    let t = Int(table[s &* width &+ Int(classOf[Int(b)])])
-                    guard t < 0 else { s = t; continue }
-                    s = ~t
-                    var o = states[s].output >= 0 ? Int32(s) : states[s].outputLink
-                    while o >= 0 {
-                        found(Int(states[Int(o)].output))
-                        o = states[Int(o)].outputLink
-                    }
+    private func scanDense<Entry: FixedWidthInteger & SignedInteger>(_ table: UnsafeBufferPointer<Entry>, _ subject: UnsafeBufferPointer<UInt8>,
+                                                                     fold: Bool, _ found: (Int) -> Void) {
+        (fold ? foldedClassOf : classOf).withUnsafeBufferPointer { classOf in
+            let width = classCount
+            var s = 0
+            for b in subject {
+                let t = Int(table[s &* width &+ Int(classOf[Int(b)])])
+                guard t < 0 else { s = t; continue }
+                s = ~t
+                var o = states[s].output >= 0 ? Int32(s) : states[s].outputLink
+                while o >= 0 {
+                    found(Int(states[Int(o)].output))
+                    o = states[Int(o)].outputLink
                 }
             }
         }
