@@ -31,6 +31,10 @@ final class SmallPattern: @unchecked Sendable {
     private let caseInsensitive: Bool
     private let anchoredStart: Bool
     private let anchoredEnd: Bool
+    /// The one allocation that holds the tables below, in the order a
+    /// search reads them (`follow`, `masks`, `classOf`, or `literal`), so
+    /// that a search touches neighbouring cache lines.
+    private let storage: UnsafeMutableRawPointer
     /// The literal's bytes (lower-cased under case folding); `count` of them.
     private let literal: UnsafeMutableBufferPointer<UInt8>
     /// Positions a match may start with, and end with.
@@ -55,22 +59,21 @@ final class SmallPattern: @unchecked Sendable {
         anchoredEnd = reading.anchoredEnd
         if let bytes = Self.literal(reading, caseInsensitive: caseInsensitive) {
             isLiteral = true
-            literal = .allocate(capacity: bytes.count)
+            storage = .allocate(byteCount: max(bytes.count, 1), alignment: 8)
+            literal = UnsafeMutableBufferPointer(start: storage.bindMemory(to: UInt8.self, capacity: bytes.count), count: bytes.count)
             _ = literal.initialize(from: bytes)
             (first, last, nullable) = (0, 0, false)
-            follow = .allocate(capacity: 0)
-            classOf = .allocate(capacity: 0)
-            masks = .allocate(capacity: 0)
+            follow = UnsafeMutableBufferPointer(start: nil, count: 0)
+            classOf = UnsafeMutableBufferPointer(start: nil, count: 0)
+            masks = UnsafeMutableBufferPointer(start: nil, count: 0)
             return
         }
         isLiteral = false
-        literal = .allocate(capacity: 0)
+        literal = UnsafeMutableBufferPointer(start: nil, count: 0)
         (first, last, nullable) = (reading.facts.first, reading.facts.last, reading.facts.nullable)
-        follow = .allocate(capacity: reading.follow.count)
-        for (p, next) in reading.follow.enumerated() { follow[p] = next }
         // Each byte's positions; then the few distinct masks (one per kind of
         // character the pattern names), found by a linear search.
-        let classOf = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 128)
+        var classes = [UInt8](repeating: 0, count: 128)
         let distinct = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 128) { byByte in
             byByte.initialize(repeating: 0)
             for (p, set) in reading.sets.enumerated() {
@@ -82,21 +85,22 @@ final class SmallPattern: @unchecked Sendable {
                 var id = 0
                 while id < distinct.count && distinct[id] != byByte[b] { id += 1 }
                 if id == distinct.count { distinct.append(byByte[b]) }
-                classOf[b] = UInt8(id)
+                classes[b] = UInt8(id)
             }
             return distinct
         }
-        self.classOf = classOf
-        masks = .allocate(capacity: distinct.count)
+        let words = reading.follow.count + distinct.count
+        storage = .allocate(byteCount: words * 8 + 128, alignment: 8)
+        let wordTables = storage.bindMemory(to: UInt64.self, capacity: words)
+        follow = UnsafeMutableBufferPointer(start: wordTables, count: reading.follow.count)
+        _ = follow.initialize(from: reading.follow)
+        masks = UnsafeMutableBufferPointer(start: wordTables + reading.follow.count, count: distinct.count)
         _ = masks.initialize(from: distinct)
+        classOf = UnsafeMutableBufferPointer(start: (storage + words * 8).bindMemory(to: UInt8.self, capacity: 128), count: 128)
+        _ = classOf.initialize(from: classes)
     }
 
-    deinit {
-        literal.deallocate()
-        follow.deallocate()
-        classOf.deallocate()
-        masks.deallocate()
-    }
+    deinit { storage.deallocate() }
 
     /// The bytes of a reading that is a chain of single characters (both
     /// cases of a letter counting as one under `caseInsensitive`: then
