@@ -91,31 +91,37 @@ struct LiteralMatcher: Sendable {
     /// Fills `table`, rows in breadth-first order so that a state's failure
     /// row is complete before its own.
     private mutating func buildTable(breadthFirst order: [Int], literals: [[UInt8]], maxEntries: Int, maxCompactStates: Int) {
+        var present = [Bool](repeating: false, count: 256)
+        for literal in literals { for b in literal { present[Int(b)] = true } }
         var representative: [UInt8] = [0]  // class 0: bytes in no literal
-        for b in Set(literals.joined()).sorted() {
-            classOf[Int(b)] = UInt8(representative.count)
-            representative.append(b)
+        for b in 0..<256 where present[b] {
+            classOf[b] = UInt8(representative.count)
+            representative.append(UInt8(b))
         }
         guard representative.count <= 256, states.count * representative.count <= maxEntries else { return }
         for b in 0..<256 { foldedClassOf[b] = classOf[Int(RequiredLiteral.fold(UInt8(b), true))] }
         classCount = representative.count
-        var next = [Int32](repeating: 0, count: states.count * classCount)
-        for s in order {
-            for c in 1..<classCount {
-                let target: Int32
-                if let n = Self.edge(states[s].edges, representative[c]) {
-                    target = n
-                } else {
-                    target = s == 0 ? 0 : next[Int(states[s].fail) * classCount + c]
+        let width = classCount
+        // A state's row is its failure state's row (complete: rows are
+        // filled breadth first) with its own edges written over it; the
+        // root's is zero but for its edges. Class 0 stays 0 in every row.
+        var next = [Int32](repeating: 0, count: states.count * width)
+        next.withUnsafeMutableBufferPointer { next in
+            for s in order {
+                let row = s * width
+                if s != 0 {
+                    let failRow = Int(states[s].fail) * width
+                    for c in 0..<width { next[row + c] = next[failRow + c] }
                 }
-                next[s * classCount + c] = target
+                for (b, t) in states[s].edges { next[row + Int(classOf[Int(b)])] = t }
             }
         }
-        let marked = next.map { states[Int($0)].output >= 0 || states[Int($0)].outputLink >= 0 ? ~$0 : $0 }
+        // Targets that end some literal are complemented.
+        let ends = states.map { $0.output >= 0 || $0.outputLink >= 0 }
         if states.count <= min(maxCompactStates, Int(Int16.max)) {
-            compactTable = marked.map { Int16(truncatingIfNeeded: $0) }
+            compactTable = next.map { Int16(truncatingIfNeeded: ends[Int($0)] ? ~$0 : $0) }
         } else {
-            table = marked
+            table = next.map { ends[Int($0)] ? ~$0 : $0 }
         }
     }
 
