@@ -241,7 +241,7 @@ private struct Walker {
     /// do not read: they would reject it or answer differently.
     mutating func warnIfNotPortable(_ rule: Rule, node: JSONNode) {
         guard profile.isMobileApp else { return }
-        let app = "the \(profile.rawValue) app"
+        var app: String { "the \(profile.rawValue) app" }  // made only for a warning
         if let globs = node.member("globs") {
             let message = rule.patterns.isEmpty && node.member("patterns") == nil
                 ? "\(rule.label): \"globs\" but no \"patterns\": \(app) rejects a rule without \"patterns\", so this file is not portable to it"
