@@ -43,6 +43,12 @@ final class SmallPattern: @unchecked Sendable {
     private let nullable: Bool
     /// For each position, the positions that may follow it.
     private let follow: UnsafeMutableBufferPointer<UInt64>
+    /// Set when every position is followed only by itself or the next one
+    /// (`^/posts/\d+/edit$`): the automaton then steps by shifts
+    /// (`shiftAnd`), with `chain` the positions reached from the one before
+    /// and `loops` those that follow themselves.
+    private let isChain: Bool
+    private let chain: UInt64, loops: UInt64
     /// For each byte (0...127), the index in `masks` of its class: bytes
     /// that every position treats alike share one, so a pattern keeps 128
     /// bytes and a few words rather than 128 words.
@@ -63,6 +69,7 @@ final class SmallPattern: @unchecked Sendable {
             literal = UnsafeMutableBufferPointer(start: storage.bindMemory(to: UInt8.self, capacity: bytes.count), count: bytes.count)
             _ = literal.initialize(from: bytes)
             (first, last, nullable) = (0, 0, false)
+            (isChain, chain, loops) = (false, 0, 0)
             follow = UnsafeMutableBufferPointer(start: nil, count: 0)
             classOf = UnsafeMutableBufferPointer(start: nil, count: 0)
             masks = UnsafeMutableBufferPointer(start: nil, count: 0)
@@ -71,6 +78,14 @@ final class SmallPattern: @unchecked Sendable {
         isLiteral = false
         literal = UnsafeMutableBufferPointer(start: nil, count: 0)
         (first, last, nullable) = (reading.facts.first, reading.facts.last, reading.facts.nullable)
+        var chain: UInt64 = 0, loops: UInt64 = 0, isChain = true
+        for (p, next) in reading.follow.enumerated() {
+            let itself: UInt64 = 1 << UInt64(p), following: UInt64 = p + 1 < 64 ? 1 << UInt64(p + 1) : 0
+            if next & ~(itself | following) != 0 { isChain = false }
+            chain |= next & following
+            loops |= next & itself
+        }
+        (self.isChain, self.chain, self.loops) = (isChain, chain, loops)
         // Each byte's positions; then the few distinct masks (one per kind of
         // character the pattern names), found by a linear search.
         var classes = [UInt8](repeating: 0, count: 128)
@@ -159,6 +174,7 @@ final class SmallPattern: @unchecked Sendable {
     /// unless `anchoredStart`.
     private func runAutomaton(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
         if nullable && (!anchoredEnd || !anchoredStart || subject.isEmpty) { return true }
+        if isChain { return shiftAnd(subject) }
         var active: UInt64 = 0
         var starts = first
         for b in subject {
@@ -169,6 +185,24 @@ final class SmallPattern: @unchecked Sendable {
                 bits &= bits - 1
             }
             active = next & masks[Int(classOf[Int(b & 0x7F)])]
+            if anchoredStart {
+                starts = 0
+                if active == 0 { return false }
+            }
+            if !anchoredEnd && active & last != 0 { return true }
+        }
+        return active & last != 0
+    }
+
+    /// `runAutomaton` for a chain: the positions that follow the active ones
+    /// are the active ones shifted by one (where the chain goes on) and the
+    /// active ones that loop, so a byte costs a few instructions whatever
+    /// the number of active positions.
+    private func shiftAnd(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        var active: UInt64 = 0
+        var starts = first
+        for b in subject {
+            active = ((active << 1) & chain | active & loops | starts) & masks[Int(classOf[Int(b & 0x7F)])]
             if anchoredStart {
                 starts = 0
                 if active == 0 { return false }
