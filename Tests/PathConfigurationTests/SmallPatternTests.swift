@@ -88,6 +88,19 @@ struct SmallPatternTests {
         #expect(!m("/NEW$", "/posts/new"))
         #expect(m("[^a-z]", "abcD", fold: false))
         #expect(!m("[^a-z]", "abcD", fold: true))
+        // What a match must end with is checked first: up to 8 bytes, only
+        // back to where a match could start.
+        #expect(m("^/posts/\\d+/comments/\\d+/edit$", "/posts/1/comments/22/edit"))
+        #expect(!m("^/posts/\\d+/comments/\\d+/edit$", "/posts/1/comments/22/edix"))
+        #expect(!m("^/posts/\\d+/comments/\\d+/edit$", "/posts/1/comments/x2/edit"))
+        #expect(m("^/posts/\\d+/EDIT$", "/posts/7/edit", fold: true))
+        #expect(!m("^/posts/\\d+/EDIT$", "/posts/7/edit"))
+        #expect(m("(ab|b)c$", "bc"))
+        #expect(m("(ab|b)c$", "xabc"))
+        #expect(m("^\\d*x$", "x"))
+        #expect(m("^a+b$", "aaab"))
+        #expect(!m("^a+b$", "b"))
+        #expect(m("[xy]z$", "yz"))
     }
 
     /// Engines compiled for the two apps' options: ICU syntax with Unicode

@@ -49,6 +49,12 @@ final class SmallPattern: @unchecked Sendable {
     /// and `loops` those that follow themselves.
     private let isChain: Bool
     private let chain: UInt64, loops: UInt64
+    /// With `$`: the last bytes of every match, so of every subject that
+    /// matches (up to 8, packed little-endian, lower-cased under case
+    /// folding; `suffixLength` 0 when none is known). Checked before the
+    /// automaton runs: patterns picked by a shared literal (`/posts/`)
+    /// usually differ in how they end.
+    private let suffix: UInt64, suffixLength: Int
     /// For each byte (0...127), the index in `masks` of its class: bytes
     /// that every position treats alike share one, so a pattern keeps 128
     /// bytes and a few words rather than 128 words.
@@ -70,6 +76,7 @@ final class SmallPattern: @unchecked Sendable {
             _ = literal.initialize(from: bytes)
             (first, last, nullable) = (0, 0, false)
             (isChain, chain, loops) = (false, 0, 0)
+            (suffix, suffixLength) = (0, 0)
             follow = UnsafeMutableBufferPointer(start: nil, count: 0)
             classOf = UnsafeMutableBufferPointer(start: nil, count: 0)
             masks = UnsafeMutableBufferPointer(start: nil, count: 0)
@@ -86,6 +93,7 @@ final class SmallPattern: @unchecked Sendable {
             loops |= next & itself
         }
         (self.isChain, self.chain, self.loops) = (isChain, chain, loops)
+        (suffix, suffixLength) = reading.anchoredEnd ? Self.requiredSuffix(reading, caseInsensitive: caseInsensitive) : (0, 0)
         // Each byte's positions; then the few distinct masks (one per kind of
         // character the pattern names), found by a linear search.
         var classes = [UInt8](repeating: 0, count: 128)
@@ -116,6 +124,52 @@ final class SmallPattern: @unchecked Sendable {
     }
 
     deinit { storage.deallocate() }
+
+    /// The last bytes every match of `r` ends with (at most 8, packed
+    /// little-endian, and how many): walking back from the one position a
+    /// match can end at, through positions that each have one predecessor
+    /// and stand for one character (both cases of a letter counting as one
+    /// under `caseInsensitive`: then lower-cased), until a match could start
+    /// at the position reached.
+    private static func requiredSuffix(_ r: SmallPatternReader.Reading, caseInsensitive: Bool) -> (UInt64, Int) {
+        guard !r.facts.nullable, r.facts.last.nonzeroBitCount == 1 else { return (0, 0) }
+        var position = r.facts.last.trailingZeroBitCount
+        var bytes: [UInt8] = []  // last byte first
+        while bytes.count < 8, let b = character(r.sets[position], caseInsensitive: caseInsensitive) {
+            bytes.append(b)
+            let bit: UInt64 = 1 << UInt64(position)
+            if r.facts.first & bit != 0 { break }  // a match may start here
+            var predecessors: UInt64 = 0
+            for (q, next) in r.follow.enumerated() where next & bit != 0 { predecessors |= 1 << UInt64(q) }
+            guard predecessors.nonzeroBitCount == 1, predecessors != bit else { break }
+            position = predecessors.trailingZeroBitCount
+        }
+        var word: UInt64 = 0
+        for b in bytes { word = word << 8 | UInt64(b) }  // the first byte of the suffix lowest
+        return (word, bytes.count)
+    }
+
+    /// The one character `set` stands for (lower-cased when it is both cases
+    /// of a letter under `caseInsensitive`), or nil.
+    private static func character(_ set: ByteSet, caseInsensitive: Bool) -> UInt8? {
+        guard let lowest = set.min else { return nil }
+        if set.count == 1 { return lowest }
+        if caseInsensitive, set.count == 2, lowest | 0x20 != lowest, set.contains(lowest | 0x20) { return lowest | 0x20 }
+        return nil
+    }
+
+    /// Whether `subject` ends with the `suffixLength` bytes of `suffix`.
+    @inline(__always)
+    private func endsWithSuffix(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = suffixLength, m = subject.count
+        guard n <= m else { return false }
+        var word = suffix
+        for k in (m - n)..<m {
+            if RequiredLiteral.fold(subject[k], caseInsensitive) != UInt8(truncatingIfNeeded: word) { return false }
+            word >>= 8
+        }
+        return true
+    }
 
     /// The bytes of a reading that is a chain of single characters (both
     /// cases of a letter counting as one under `caseInsensitive`: then
@@ -174,6 +228,7 @@ final class SmallPattern: @unchecked Sendable {
     /// unless `anchoredStart`.
     private func runAutomaton(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
         if nullable && (!anchoredEnd || !anchoredStart || subject.isEmpty) { return true }
+        if suffixLength > 0 && !endsWithSuffix(subject) { return false }
         if isChain { return shiftAnd(subject) }
         var active: UInt64 = 0
         var starts = first
