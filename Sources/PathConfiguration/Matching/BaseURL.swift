@@ -25,7 +25,7 @@ public struct BaseURL: Sendable, Hashable, CustomStringConvertible {
         guard url.query == nil, url.fragment == nil else { throw invalid("has a query or fragment") }
         guard !text.contains("*") else { throw invalid("contains \"*\", which globs would read as a wildcard") }
         guard !text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { throw invalid("contains a space or control character") }
-        var s = url.scheme + "://" + URLParts.lowercasingHost(Substring(authority))
+        var s = url.scheme + "://" + URLParts.lowercasingHost(authority)
         s += URLParts.foundationEncoded(url.path, as: .path)
         if !s.hasSuffix("/") { s += "/" }
         string = s

@@ -67,7 +67,8 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
     /// (schemes other than http, https, ftp, file and jar).
     public func matchedString(for input: String, matchQueryStrings: Bool) -> String {
         guard let url = URLParts(input) else { return input }
-        var path: String
+        // Substrings until the end, so that the result is the one string made.
+        var path: Substring
         switch self {
         case .siesta:
             var whole = url
@@ -75,18 +76,42 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
             return whole.foundationString
         case .hotwireIOS:
             // URL.pathPreservingSlash is URL.path() on iOS 16+: percent-encoded.
-            path = String(URLParts.foundationEncoded(url.path, as: .path))
+            path = URLParts.foundationEncoded(url.path, as: .path)
         case .turboIOS:
             // URL.path: decoded ("" when the bytes are not UTF-8), trailing slashes
             // dropped after decoding (the root stays "/").
             path = URLParts.percentDecoded(URLParts.foundationEncoded(url.path, as: .path)) ?? ""
-            while path.utf8.count > 1, path.hasSuffix("/") { path.removeLast() }
+            while path.utf8.count > 1, Self.endsWithSlash(path) { path.removeLast() }
         case .hotwireAndroid, .turboAndroid:
             guard Self.javaURLSchemes.contains(url.scheme) else { return "" }
-            path = String(url.path)
+            path = url.path
         }
-        guard matchQueryStrings, let query = url.query else { return path }
-        return path + "?" + (platform == .ios ? URLParts.foundationEncoded(query, as: .query) : query)
+        guard matchQueryStrings, let query = url.query else { return String(path) }
+        return Self.joined(path, platform == .ios ? URLParts.foundationEncoded(query, as: .query) : query)
+    }
+
+    /// `s.hasSuffix("/")`: whether the last Character is a slash. Read from
+    /// the last two bytes when they tell (a last byte other than `/`, or a
+    /// slash after an ASCII byte, which no Character extends), else from
+    /// Characters (a slash after a prepended mark is no slash).
+    private static func endsWithSlash(_ s: Substring) -> Bool {
+        let utf8 = s.utf8
+        guard let last = utf8.last else { return false }
+        guard last == UInt8(ascii: "/") else { return false }
+        let before = utf8.index(before: utf8.endIndex)
+        if before == utf8.startIndex || utf8[utf8.index(before: before)] < 0x80 { return true }
+        return s.hasSuffix("/")
+    }
+
+    /// `path + "?" + query`, made in one allocation.
+    private static func joined(_ path: Substring, _ query: Substring) -> String {
+        let pathCount = path.utf8.count, queryCount = query.utf8.count
+        return String(unsafeUninitializedCapacity: pathCount + 1 + queryCount) { buffer in
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[..<pathCount]).initialize(from: path.utf8)
+            buffer[pathCount] = UInt8(ascii: "?")
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[(pathCount + 1)...]).initialize(from: query.utf8)
+            return pathCount + 1 + queryCount
+        }
     }
 
     private static let javaURLSchemes: Set<String> = ["http", "https", "ftp", "file", "jar"]

@@ -7,7 +7,7 @@ struct URLParts: Equatable {
     /// The scheme, lower-cased.
     var scheme: String
     /// The authority (`user@host:port`), when the URL has `//`.
-    var authority: String?
+    var authority: Substring?
     /// The path, as written (still percent-encoded).
     var path: Substring
     /// The query without `?`, when the URL has a `?` (possibly empty).
@@ -17,31 +17,66 @@ struct URLParts: Equatable {
 
     /// Splits `input`, or returns nil when it does not start with a scheme.
     init?(_ input: String) {
-        let utf8 = input.utf8
-        guard let first = utf8.first, Self.isAlpha(first) else { return nil }
-        var i = utf8.index(after: utf8.startIndex)
-        while i < utf8.endIndex, Self.isSchemeChar(utf8[i]) { i = utf8.index(after: i) }
-        guard i < utf8.endIndex, utf8[i] == UInt8(ascii: ":") else { return nil }
-        scheme = String(input[input.startIndex..<i]).lowercased()
+        // Most inputs without a scheme are paths: told apart by their first byte.
+        guard let first = input.utf8.first, Self.isAlpha(first) else { return nil }
+        var input = input
+        input.makeContiguousUTF8()  // a no-op for a native string
+        let found: Split?? = input.utf8.withContiguousStorageIfAvailable(Split.init)
+        guard let split = found ?? Array(input.utf8).withUnsafeBufferPointer(Split.init) else { return nil }
         // Delimiters are found by byte, never by Character: "#" followed by a
-        // combining mark is one Character but still ends the path.
-        var start = utf8.index(after: i)
-        let end = utf8[start...].firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
-        if utf8[start..<end].starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
-            let afterSlashes = utf8.index(start, offsetBy: 2)
-            let authorityEnd = utf8[afterSlashes..<end].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? end
-            authority = String(input[afterSlashes..<authorityEnd])
-            start = authorityEnd
-        } else {
-            authority = nil
-        }
-        fragment = end < utf8.endIndex ? input[utf8.index(after: end)...] : nil
-        if let q = utf8[start..<end].firstIndex(of: UInt8(ascii: "?")) {
-            path = input[start..<q]
-            query = input[utf8.index(after: q)..<end]
-        } else {
-            path = input[start..<end]
-            query = nil
+        // combining mark is one Character but still ends the path. Every
+        // offset is at an ASCII byte, so on a scalar boundary.
+        let utf8 = input.utf8
+        func at(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+        scheme = split.scheme
+        authority = split.authority.map { input[at($0.lowerBound)..<at($0.upperBound)] }
+        path = input[at(split.path.lowerBound)..<at(split.path.upperBound)]
+        query = split.query.map { input[at($0.lowerBound)..<at($0.upperBound)] }
+        fragment = split.fragment.map { input[at($0.lowerBound)..<at($0.upperBound)] }
+    }
+
+    /// Where the parts of a URL are, as byte offsets: found in one pass over
+    /// contiguous bytes, since a generic walk over `String.UTF8View` costs
+    /// several times as much, and every lookup of an absolute URL makes one.
+    private struct Split {
+        var scheme: String
+        var authority: Range<Int>?
+        var path: Range<Int>
+        var query: Range<Int>?
+        var fragment: Range<Int>?
+
+        /// nil when `bytes` does not start with a scheme.
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            let n = bytes.count
+            guard n > 0, URLParts.isAlpha(bytes[0]) else { return nil }
+            var i = 1
+            while i < n, URLParts.isSchemeChar(bytes[i]) { i += 1 }
+            guard i < n, bytes[i] == UInt8(ascii: ":") else { return nil }
+            scheme = String(unsafeUninitializedCapacity: i) { out in
+                for k in 0..<i { out[k] = bytes[k] >= 0x41 && bytes[k] <= 0x5A ? bytes[k] | 0x20 : bytes[k] }
+                return i
+            }
+            var start = i + 1
+            var end = start
+            while end < n, bytes[end] != UInt8(ascii: "#") { end += 1 }
+            if end - start >= 2, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") {
+                var authorityEnd = start + 2
+                while authorityEnd < end, bytes[authorityEnd] != UInt8(ascii: "/"), bytes[authorityEnd] != UInt8(ascii: "?") { authorityEnd += 1 }
+                authority = (start + 2)..<authorityEnd
+                start = authorityEnd
+            } else {
+                authority = nil
+            }
+            fragment = end < n ? (end + 1)..<n : nil
+            var q = start
+            while q < end, bytes[q] != UInt8(ascii: "?") { q += 1 }
+            if q < end {
+                path = start..<q
+                query = (q + 1)..<end
+            } else {
+                path = start..<end
+                query = nil
+            }
         }
     }
 
@@ -133,11 +168,18 @@ struct URLParts: Equatable {
     }
 
     private static func isValid(_ s: Substring, as component: Component) -> Bool {
-        var it = s.utf8.makeIterator()
-        while let b = it.next() {
+        var s = s
+        return s.withUTF8 { isValid($0, as: component) }
+    }
+
+    private static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, as component: Component) -> Bool {
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            i += 1
             if component.allows(b) { continue }
-            guard b == UInt8(ascii: "%"), let h = it.next(), let l = it.next(),
-                  hexValue(h) != nil, hexValue(l) != nil else { return false }
+            guard b == UInt8(ascii: "%"), i + 1 < bytes.count, hexValue(bytes[i]) != nil, hexValue(bytes[i + 1]) != nil else { return false }
+            i += 2
         }
         return true
     }
@@ -146,8 +188,9 @@ struct URLParts: Equatable {
 
     /// `s` with `%XX` escapes decoded, or nil when an escape is malformed or
     /// the result is not UTF-8 (Foundation's `URL.path` gives up the same way).
-    static func percentDecoded(_ s: Substring) -> String? {
-        guard s.utf8.contains(UInt8(ascii: "%")) else { return String(s) }
+    static func percentDecoded(_ s: Substring) -> Substring? {
+        var bytes = s
+        guard bytes.withUTF8({ $0.contains(UInt8(ascii: "%")) }) else { return s }
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count)
         var it = s.utf8.makeIterator()
@@ -156,7 +199,7 @@ struct URLParts: Equatable {
             guard let h = it.next(), let l = it.next(), let hv = hexValue(h), let lv = hexValue(l) else { return nil }
             out.append(hv << 4 | lv)
         }
-        return String(validating: out, as: UTF8.self)
+        return String(validating: out, as: UTF8.self).map { Substring($0) }
     }
 
     private static func hexValue(_ b: UInt8) -> UInt8? {

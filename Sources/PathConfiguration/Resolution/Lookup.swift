@@ -38,7 +38,7 @@ final class Lookup {
 
     lazy var globSubject: String = {
         guard var parts = URLParts(absolute) else { return absolute }
-        parts.authority = parts.authority.map { URLParts.lowercasingHost(Substring($0)) }
+        parts.authority = parts.authority.map { Substring(URLParts.lowercasingHost($0)) }
         return parts.foundationString
     }()
 
