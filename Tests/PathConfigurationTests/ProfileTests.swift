@@ -26,6 +26,13 @@ struct ProfileTests {
         (.turboIOS, false, "https://x.dev/a%ff", ""),
         (.turboIOS, false, "https://x.dev/a%2F", "/a"),
         (.turboIOS, false, "https://x.dev//", "/"),
+        // Trailing slashes are trimmed by Character: a slash after a prepended
+        // mark (U+0600) is part of its Character, and stays; after a combining
+        // mark it is a Character of its own.
+        (.turboIOS, false, "https://x.dev/a%D8%80/", "/a\u{600}/"),
+        (.turboIOS, false, "https://x.dev/a%CC%81/", "/a\u{301}"),
+        (.turboIOS, false, "https://x.dev/%2F%2F", "/"),
+        (.turboIOS, true, "HTTPS://x.dev/a/?q=1", "/a?q=1"),
         (.turboIOS, true, "https://x.dev/a?q=é", "/a?q=%C3%A9"),
         (.hotwireAndroid, true, "https://x.dev/a%20b?q=é", "/a%20b?q=é"),
         // Delimiters count by byte: a combining mark after "#" or "?" does not hide it.
