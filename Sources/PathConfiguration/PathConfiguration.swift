@@ -134,12 +134,7 @@ public final class PathConfiguration: Sendable {
             // level is skipped: the rule-set level still shares the result.
             let subject = Lookup.patternSubject(urlOrPath, profile: options.profile, matchQueryStrings: options.effectiveMatchQueryStrings,
                                                 base: options.baseURL)
-            return file.withMatches(patternSubject: subject, method: method) { matches in
-                // `self` unowned(unsafe): see result(of:).
-                cache.value(forRulesIn: matches) { [unowned(unsafe) self] in
-                    PathProperties(Resolver.merge(Array(matches), of: file.rules, by: options.merge), platform: options.profile.platform)
-                }
-            }
+            return result(ofFileMatches: .string(subject), method: method)
         }
         let target = target(urlOrPath)
         func compute() throws(ResolveError) -> PathProperties {
@@ -153,6 +148,30 @@ public final class PathConfiguration: Sendable {
         let key = ResultCache.Key(method: method, patternSubject: target.patternSubject,
                                   url: filesUseURL || !host.isEmpty ? target.url : nil)
         return try cache.value(for: key, since: generation, compute: compute)
+    }
+
+    /// The result of the file rules that apply to `subject` with `method`,
+    /// when no glob or rule from code takes part.
+    private func result(ofFileMatches subject: PatternSubject, method: String) -> PathProperties {
+        file.withMatches(patternSubject: subject, method: method) { matches in
+            // `self` unowned(unsafe): see result(of:).
+            cache.value(forRulesIn: matches) { [unowned(unsafe) self] in
+                PathProperties(Resolver.merge(Array(matches), of: file.rules, by: options.merge), platform: options.profile.platform)
+            }
+        }
+    }
+
+    /// `resolve(_:method:)` of the path whose UTF-8 is `bytes`, without
+    /// making a `String` of it, when that is all it takes: printable ASCII
+    /// without a scheme (a path, which every profile matches as given), no
+    /// base URL, file patterns only. nil when the lookup needs more: the
+    /// caller then makes the string and calls `resolve(_:method:)`. For the
+    /// C ABI, whose hosts hand over bytes.
+    package func resolveIfPath(utf8 bytes: UnsafeBufferPointer<UInt8>, method: String? = nil) throws(ResolveError) -> PathProperties? {
+        guard options.baseURL == nil, !filesUseURL, ByteSet.allPrintable(bytes), !URLParts.startsWithScheme(bytes),
+              hostRules().isEmpty else { return nil }
+        try checkLength(bytes.count)
+        return result(ofFileMatches: .printableASCII(bytes), method: try Self.normalized(method))
     }
 
     /// The result of exactly `matches` (file rules, in order): with file
@@ -225,7 +244,11 @@ public final class PathConfiguration: Sendable {
 
     /// Throws `.limit` for an input longer than `Limits.maxURLBytes`.
     private func checkLength(_ urlOrPath: String) throws(ResolveError) {
-        let length = urlOrPath.utf8.count
+        try checkLength(urlOrPath.utf8.count)
+    }
+
+    /// Throws `.limit` for an input of `length` bytes, more than `Limits.maxURLBytes`.
+    private func checkLength(_ length: Int) throws(ResolveError) {
         guard length > options.limits.maxURLBytes else { return }
         throw ResolveError(code: .limit, message: "the URL is \(length) bytes, more than the limit of \(options.limits.maxURLBytes) (max_url_bytes)")
     }

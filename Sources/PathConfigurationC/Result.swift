@@ -93,12 +93,21 @@ final class ResultStrings: Sendable {
 
 // MARK: - Lookup
 
+/// The GET lookup of the host's `urlOrPath`: a path of printable ASCII
+/// straight from its bytes (`PathConfiguration.resolveIfPath`, no string
+/// made), anything else checked as UTF-8 and resolved as a string.
+private func lookUp(_ config: PathConfiguration, _ urlOrPath: UnsafePointer<CChar>?) throws(CFailure) -> PathProperties {
+    let bytes = try hostBytes(urlOrPath, "url_or_path")
+    if let result = try resolving({ () throws(ResolveError) in try config.resolveIfPath(utf8: bytes) }) { return result }
+    let input = try hostString(urlOrPath, "url_or_path")
+    return try resolving { () throws(ResolveError) in try config.resolve(input) }
+}
+
 @_cdecl("pathconfig_properties")
 public func pathconfig_properties(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
         try ConfigHandle.withConfiguration(cfg) { config throws(CFailure) in
-            let input = try hostString(urlOrPath, "url_or_path")
-            return try mallocCString(try resolving { () throws(ResolveError) in try config.resolve(input) }.json)
+            try mallocCString(try lookUp(config, urlOrPath).json)
         }
     }
 }
@@ -108,8 +117,7 @@ public func pathconfig_resolve(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer
                                _ err: UnsafeMutableRawPointer?) -> OpaquePointer? {
     boundary(err, or: nil) { () throws(CFailure) -> OpaquePointer? in
         try ConfigHandle.withConfiguration(cfg) { config throws(CFailure) in
-            let input = try hostString(urlOrPath, "url_or_path")
-            return ResultHandle.pass(try resolving { () throws(ResolveError) in try config.resolve(input) })
+            ResultHandle.pass(try lookUp(config, urlOrPath))
         }
     }
 }
@@ -119,6 +127,7 @@ public func pathconfig_resolve_request(_ cfg: OpaquePointer?, _ urlOrPath: Unsaf
                                        _ err: UnsafeMutableRawPointer?) -> OpaquePointer? {
     boundary(err, or: nil) { () throws(CFailure) -> OpaquePointer? in
         try ConfigHandle.withConfiguration(cfg) { config throws(CFailure) in
+            guard method != nil else { return ResultHandle.pass(try lookUp(config, urlOrPath)) }
             let input = try hostString(urlOrPath, "url_or_path")
             let method = try optionalHostString(method, "method")
             return ResultHandle.pass(try resolving { () throws(ResolveError) in try config.resolve(input, method: method) })

@@ -19,6 +19,13 @@ func hostString(_ p: UnsafePointer<CChar>?, _ name: StaticString) throws(CFailur
     return s
 }
 
+/// The bytes of the host's NUL-terminated `p`, not yet checked as UTF-8
+/// (`hostString` checks them); NULL is an argument error naming the parameter.
+func hostBytes(_ p: UnsafePointer<CChar>?, _ name: StaticString) throws(CFailure) -> UnsafeBufferPointer<UInt8> {
+    guard let p else { throw .argument("\(name) is NULL") }
+    return UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p))
+}
+
 /// The host's optional NUL-terminated `p` (NULL gives nil).
 func optionalHostString(_ p: UnsafePointer<CChar>?, _ name: StaticString) throws(CFailure) -> String? {
     guard p != nil else { return nil }

@@ -1,4 +1,4 @@
-import PathConfiguration
+@testable import PathConfiguration
 import Testing
 
 /// The memoised answers against the straightforward ones on the benchmark
@@ -30,5 +30,40 @@ struct CacheDifferentialTests {
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
+    }
+
+    @Test("a path looked up from its bytes gets the string lookup's result, and other inputs are left to it",
+          arguments: [Profile.hotwireIOS, .turboIOS, .hotwireAndroid, .siesta])
+    func bytesAgainstString(_ profile: Profile) throws {
+        let bench = Conformance.repositoryRoot + "/../shared/bench/"
+        let json = try Conformance.readFile(bench + "rules-100.json")
+        let urls = String(decoding: try Conformance.readFile(bench + "urls-100.txt"), as: UTF8.self)
+            .split(separator: "\n").prefix(2_000).map(String.init)
+        let edges = ["", "/", "a", "ab", "a:b", "1:x", "x1+-.:/y", "/a:b", "%41", "/caf\u{e9}", "/a\tb", "/a b", "?q=1", "#f",
+                     "https://x.dev/a", "HTTP://x.dev/a?q", String(repeating: "/a", count: 40_000)]
+        let config = try PathConfiguration(json: json, options: LoadOptions(profile: profile))
+        var mismatches: [String] = []
+        for url in urls + edges {
+            let byString = Result { () throws(ResolveError) in try config.resolve(url) }
+            var text = url
+            let byBytes = text.withUTF8 { bytes in Result { () throws(ResolveError) in try config.resolveIfPath(utf8: bytes) } }
+            let isPath = url.utf8.allSatisfy(ByteSet.isPrintable) && !url.utf8.withContiguousStorageIfAvailable(URLParts.startsWithScheme)!
+            switch (byString, byBytes) {
+            case (.success(let a), .success(let b?)) where isPath && a.json == b.json: continue
+            case (.success, .success(nil)) where !isPath: continue
+            case (.failure(let a), .failure(let b)) where isPath && a.code == b.code && a.message == b.message: continue
+            case (.failure, .success(nil)) where !isPath: continue
+            default: mismatches.append("\(url.prefix(40)): \(byString) | \(byBytes)")
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
+        // Leaves everything to the string lookup when it needs more than the path.
+        var baseOptions = LoadOptions(profile: profile)
+        baseOptions.baseURL = try BaseURL("https://x.dev/v1/")
+        let withBase = try PathConfiguration(json: json, options: baseOptions)
+        var path = "/a"
+        #expect(try path.withUTF8 { try withBase.resolveIfPath(utf8: $0) } == nil)
+        let withGlobs = try PathConfiguration(json: #"{"rules": [{"globs": ["/a"], "properties": {"g": 1}}]}"#, options: LoadOptions(profile: profile))
+        #expect(try path.withUTF8 { try withGlobs.resolveIfPath(utf8: $0) } == nil)
     }
 }

@@ -226,17 +226,23 @@ struct MatchPlan: Sendable {
         var string = string
         string.makeContiguousUTF8()  // a no-op for a native string
         let done: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
-            var made: MatchSubject?
-            run(SubjectText(bytes: bytes, isPrintableASCII: ByteSet.allPrintable(bytes)), into: &sink) {
-                if let made { return made }
-                let subject = MatchSubject(string)
-                made = subject
-                return subject
-            }
+            run(SubjectText(bytes: bytes, isPrintableASCII: ByteSet.allPrintable(bytes)), into: &sink, string: { string })
         }
         if done == nil {  // not reached: the string is native
             let subject = MatchSubject(string)
             subject.withUTF8 { run(SubjectText(bytes: $0, isPrintableASCII: subject.isPrintableASCII), into: &sink) { subject } }
+        }
+    }
+
+    /// `run(_:into:)` of the string whose valid UTF-8 is `text`, made as a
+    /// `String` only if an engine must run (`string()`).
+    func run<Sink: MatchSink>(_ text: SubjectText, into sink: inout Sink, string: () -> String) {
+        var made: MatchSubject?
+        run(text, into: &sink) {
+            if let made { return made }
+            let subject = MatchSubject(string())
+            made = subject
+            return subject
         }
     }
 
@@ -361,4 +367,11 @@ struct SubjectText {
     let bytes: UnsafeBufferPointer<UInt8>
     /// Every byte is printable ASCII (`MatchSubject.isPrintableASCII`).
     let isPrintableASCII: Bool
+}
+
+/// What a lookup's patterns see: a string, or bytes already known to be
+/// printable ASCII (a host's path, matched as given).
+enum PatternSubject {
+    case string(String)
+    case printableASCII(UnsafeBufferPointer<UInt8>)
 }

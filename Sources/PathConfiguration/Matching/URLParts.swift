@@ -48,10 +48,7 @@ struct URLParts: Equatable {
         /// nil when `bytes` does not start with a scheme.
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
             let n = bytes.count
-            guard n > 0, URLParts.isAlpha(bytes[0]) else { return nil }
-            var i = 1
-            while i < n, URLParts.isSchemeChar(bytes[i]) { i += 1 }
-            guard i < n, bytes[i] == UInt8(ascii: ":") else { return nil }
+            guard let i = URLParts.schemeEnd(bytes) else { return nil }
             scheme = String(unsafeUninitializedCapacity: i) { out in
                 for k in 0..<i { out[k] = bytes[k] >= 0x41 && bytes[k] <= 0x5A ? bytes[k] | 0x20 : bytes[k] }
                 return i
@@ -78,6 +75,19 @@ struct URLParts: Equatable {
                 query = nil
             }
         }
+    }
+
+    /// Whether `bytes` start with a scheme (`https:`): whether `URLParts`
+    /// splits them, or a profile matches them as given.
+    static func startsWithScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { schemeEnd(bytes) != nil }
+
+    /// The offset of the `:` that ends the scheme `bytes` start with, or nil.
+    private static func schemeEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = bytes.count
+        guard n > 0, isAlpha(bytes[0]) else { return nil }
+        var i = 1
+        while i < n, isSchemeChar(bytes[i]) { i += 1 }
+        return i < n && bytes[i] == UInt8(ascii: ":") ? i : nil
     }
 
     private static func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
