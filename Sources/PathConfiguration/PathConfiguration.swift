@@ -27,6 +27,10 @@ public final class PathConfiguration: Sendable {
 
     private let file: FileRules
     private let cache: ResultCache
+    /// `cache`, for the lookup path: calling it through an unmanaged,
+    /// guaranteed reference counts no reference on an object every thread
+    /// shares (`cache` keeps it alive).
+    private let cacheRef: Unmanaged<ResultCache>
     /// Rules added from code, in the order added (after `rules`).
     private let added = Mutex<[CompiledHostRule]>([])
     /// How many rules `added` holds, stored (releasing) under its lock after
@@ -71,6 +75,7 @@ public final class PathConfiguration: Sendable {
             filtersMethods: rules.contains { $0.methods != nil })
         self.filesUseURL = hasGlobs
         self.cache = ResultCache(capacity: options.limits.resultCacheCapacity)
+        self.cacheRef = Unmanaged.passUnretained(cache)
     }
 
     /// Loads a configuration from JSON bytes.
@@ -153,10 +158,13 @@ public final class PathConfiguration: Sendable {
     /// The result of the file rules that apply to `subject` with `method`,
     /// when no glob or rule from code takes part.
     private func result(ofFileMatches subject: PatternSubject, method: String) -> PathProperties {
-        file.withMatches(patternSubject: subject, method: method) { matches in
-            // `self` unowned(unsafe): see result(of:).
-            cache.value(forRulesIn: matches) { [unowned(unsafe) self] in
-                PathProperties(Resolver.merge(Array(matches), of: file.rules, by: options.merge), platform: options.profile.platform)
+        // `self` unowned(unsafe) in both closures: see result(of:). A strong
+        // capture here made every lookup count a reference on the configuration.
+        file.withMatches(patternSubject: subject, method: method) { [unowned(unsafe) self] matches in
+            cacheRef._withUnsafeGuaranteedRef { cache in
+                cache.value(forRulesIn: matches) { [unowned(unsafe) self] in
+                    PathProperties(Resolver.merge(Array(matches), of: file.rules, by: options.merge), platform: options.profile.platform)
+                }
             }
         }
     }

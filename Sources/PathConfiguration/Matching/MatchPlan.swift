@@ -234,6 +234,16 @@ struct MatchPlan: Sendable {
         }
     }
 
+    /// Reports to `sink` the rules whose patterns match `subject`.
+    func run<Sink: MatchSink>(_ subject: PatternSubject, into sink: inout Sink) {
+        switch subject {
+        case .string(let string):
+            run(string, into: &sink)
+        case .printableASCII(let bytes):
+            run(SubjectText(bytes: bytes, isPrintableASCII: true), into: &sink) { String(decoding: bytes, as: UTF8.self) }
+        }
+    }
+
     /// `run(_:into:)` of the string whose valid UTF-8 is `text`, made as a
     /// `String` only if an engine must run (`string()`).
     func run<Sink: MatchSink>(_ text: SubjectText, into sink: inout Sink, string: () -> String) {

@@ -28,20 +28,12 @@ struct FileRules: Sendable {
     /// subject. The rules are listed in a buffer on the stack, valid for the
     /// call: a lookup allocates nothing for them.
     func withMatches<R>(patternSubject subject: PatternSubject, method: String, _ body: (UnsafeBufferPointer<RuleMatch>) -> R) -> R {
-        func run<Sink: MatchSink>(into sink: inout Sink) {
-            switch subject {
-            case .string(let string):
-                patternPlan.run(string, into: &sink)
-            case .printableASCII(let bytes):
-                patternPlan.run(SubjectText(bytes: bytes, isPrintableASCII: true), into: &sink) { String(decoding: bytes, as: UTF8.self) }
-            }
-        }
-        return withUnsafeTemporaryAllocation(of: RuleMatch.self, capacity: Self.bufferedMatches) { buffer in
+        withUnsafeTemporaryAllocation(of: RuleMatch.self, capacity: Self.bufferedMatches) { buffer in
             var found = BufferedMatches(buffer)
-            run(into: &found)
+            patternPlan.run(subject, into: &found)
             if found.overflowed {
                 var all = PlanResult()
-                run(into: &all)
+                patternPlan.run(subject, into: &all)
                 return applying(all.matches, to: method).withUnsafeBufferPointer(body)
             }
             guard filtersMethods else { return body(found.matches) }
