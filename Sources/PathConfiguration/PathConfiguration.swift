@@ -126,6 +126,11 @@ public final class PathConfiguration: Sendable {
     /// than `Limits.maxURLBytes`, or when a rule added from code throws (the
     /// failed lookup is not memoised).
     public func resolve(_ urlOrPath: String, method: String? = nil) throws(ResolveError) -> PathProperties {
+        // A path of printable ASCII, with file patterns only: matched from its
+        // bytes (`resolveIfPath`), as the C ABI does.
+        var text = urlOrPath
+        let direct = text.withUTF8 { bytes in Result { () throws(ResolveError) in try resolveIfPath(utf8: bytes, method: method) } }
+        if let result = try direct.get() { return result }
         try checkLength(urlOrPath)
         let method = try Self.normalized(method)
         // Before the rules are read: a rule added after this point (add()
