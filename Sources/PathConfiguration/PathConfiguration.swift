@@ -131,6 +131,12 @@ public final class PathConfiguration: Sendable {
         var text = urlOrPath
         let direct = text.withUTF8 { bytes in Result { () throws(ResolveError) in try resolveIfPath(utf8: bytes, method: method) } }
         if let result = try direct.get() { return result }
+        return try resolveString(urlOrPath, method: method)
+    }
+
+    /// `resolve(_:method:)` without its byte path: for a caller that has
+    /// tried `resolveIfPath` already (the C ABI).
+    package func resolveString(_ urlOrPath: String, method: String? = nil) throws(ResolveError) -> PathProperties {
         try checkLength(urlOrPath)
         let method = try Self.normalized(method)
         // Before the rules are read: a rule added after this point (add()

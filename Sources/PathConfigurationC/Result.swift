@@ -100,7 +100,7 @@ private func lookUp(_ config: PathConfiguration, _ urlOrPath: UnsafePointer<CCha
     let bytes = try hostBytes(urlOrPath, "url_or_path")
     if let result = try resolving({ () throws(ResolveError) in try config.resolveIfPath(utf8: bytes) }) { return result }
     let input = try hostString(urlOrPath, "url_or_path")
-    return try resolving { () throws(ResolveError) in try config.resolve(input) }
+    return try resolving { () throws(ResolveError) in try config.resolveString(input) }
 }
 
 @_cdecl("pathconfig_properties")
