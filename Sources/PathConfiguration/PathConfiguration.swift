@@ -184,8 +184,8 @@ public final class PathConfiguration: Sendable {
     /// making a `String` of it, when that is all it takes: printable ASCII
     /// without a scheme (a path, which every profile matches as given), no
     /// base URL, file patterns only. nil when the lookup needs more: the
-    /// caller then makes the string and calls `resolve(_:method:)`. For the
-    /// C ABI, whose hosts hand over bytes.
+    /// caller then makes the string and calls `resolveString(_:method:)`.
+    /// For the C ABI, whose hosts hand over bytes, and `resolve(_:method:)`.
     package func resolveIfPath(utf8 bytes: UnsafeBufferPointer<UInt8>, method: String? = nil) throws(ResolveError) -> PathProperties? {
         guard options.baseURL == nil, !filesUseURL, ByteSet.allPrintable(bytes), !URLParts.startsWithScheme(bytes),
               hostRules().isEmpty else { return nil }

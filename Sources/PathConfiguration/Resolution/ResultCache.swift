@@ -54,12 +54,7 @@ final class ResultCache: Sendable {
     /// The merged result of exactly `rules` (file rules, in order), made once
     /// (for a set the calling thread meets often, its own copy: `ThreadResults`).
     func value(forRules rules: RuleSet, make: () -> PathProperties) -> PathProperties {
-        ThreadResults.withCurrent { local in
-            if let kept = local.value(owner: serial, rules: rules) { return kept }
-            let shared = byRuleSet.value(for: .ruleSet(rules), shard: rules.hash, compute: make)
-            local.store(shared: shared, owner: serial, rules: rules)
-            return shared
-        }
+        rules.matches.withUnsafeBufferPointer { value(forRulesIn: $0, make: make) }
     }
 
     /// `value(forRules:make:)` for the rules listed in `matches` (file

@@ -37,14 +37,9 @@ final class ThreadResults {
 
     private init() {}
 
-    /// The result this thread keeps for `rules` in the cache numbered
-    /// `owner` (its own copy once the set is met often), or nil.
-    func value(owner: UInt64, rules: ResultCache.RuleSet) -> PathProperties? {
-        rules.matches.withUnsafeBufferPointer { value(owner: owner, hash: rules.hash, matches: $0) }
-    }
-
-    /// `value(owner:rules:)` for the set `matches` lists, whose
-    /// `RuleSet.hash(of:)` is `hash`.
+    /// The result this thread keeps for the set of rules `matches` lists,
+    /// whose `RuleSet.hash(of:)` is `hash`, in the cache numbered `owner`
+    /// (its own copy once the set is met often), or nil.
     func value(owner: UInt64, hash: Int, matches: UnsafeBufferPointer<RuleMatch>) -> PathProperties? {
         let i = Self.slot(hash)
         guard let entry = slots[i], entry.owner == owner, entry.rules.isSet(of: matches, hash: hash) else { return nil }
