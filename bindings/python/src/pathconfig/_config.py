@@ -318,7 +318,9 @@ class PathConfiguration(OwnedHandle):
             else:
                 address = _lookup.resolve_request(self._address, raw, c_method, None)
         finally:
-            self._done()
+            inflight.pop()  # OwnedHandle._done, inline
+            if self._closed and not inflight:
+                self._release()
         if not address:
             error = _ffi.last_error()
             if isinstance(error, CallbackError):

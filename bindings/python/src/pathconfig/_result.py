@@ -152,7 +152,8 @@ class Properties(OwnedHandle, Mapping[str, Any]):
         return iter(list(self._values()))
 
     def __len__(self) -> int:
-        return len(self._values())
+        data = self._data  # _values(), inline for the map already decoded
+        return len(data if data is not None and not self._closed else self._values())
 
     def __contains__(self, key: object) -> bool:
         return key in self._values()
