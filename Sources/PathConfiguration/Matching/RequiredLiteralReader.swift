@@ -127,14 +127,10 @@ struct RequiredLiteralReader {
         }
     }
 
-    /// `c` as `literal(c)` knows it, when `c` is an ASCII character that
-    /// `atom()` reads as itself and `literal(c)` gives one byte; else nil.
+    /// `literalByte(c)` when `c` is a character `atom()` reads as itself;
+    /// else nil.
     private func plainLiteral(_ c: UInt8) -> UInt8? {
-        guard c >= 0x20, c < 0x7F, !Self.isMetacharacter(c) else { return nil }
-        let isLetter = (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z")
-        guard isLetter else { return c }
-        if foldCase { return c | 0x20 }
-        return caselessFromHere ? nil : c
+        Self.isMetacharacter(c) ? nil : literalByte(c)
     }
 
     /// The characters `atom()` does not read as themselves (and `|`, `)`,
@@ -152,13 +148,19 @@ struct RequiredLiteralReader {
 
     /// The facts for one character `c` matched literally.
     private func literal(_ c: UInt8) -> LiteralFacts {
-        guard c >= 0x20, c < 0x7F else { return .unknown } // control or non-ASCII
+        literalByte(c).map { .literal([$0]) } ?? .unknown
+    }
+
+    /// The byte the prefilter searches for a character `c` matched
+    /// literally (lower-cased when the whole pattern folds case), or nil
+    /// when nothing is known of it: a control or non-ASCII byte, or a letter
+    /// after `(?i)` in a case-sensitive pattern.
+    private func literalByte(_ c: UInt8) -> UInt8? {
+        guard c >= 0x20, c < 0x7F else { return nil }
         let isLetter = (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z")
-        if isLetter {
-            if foldCase { return .literal([c | 0x20]) }
-            if caselessFromHere { return .unknown }
-        }
-        return .literal([c])
+        guard isLetter else { return c }
+        if foldCase { return c | 0x20 }
+        return caselessFromHere ? nil : c
     }
 
     /// Reads a quantifier at `i`, if there is one: its minimum and maximum.

@@ -150,7 +150,7 @@ final class SmallPattern: @unchecked Sendable {
     }
 
     /// The one character `set` stands for (lower-cased when it is both cases
-    /// of a letter under `caseInsensitive`), or nil.
+    /// of a letter under `caseInsensitive`: 'A' is below 'a'), or nil.
     private static func character(_ set: ByteSet, caseInsensitive: Bool) -> UInt8? {
         guard let lowest = set.min else { return nil }
         if set.count == 1 { return lowest }
@@ -180,14 +180,9 @@ final class SmallPattern: @unchecked Sendable {
         var out: [UInt8] = []
         out.reserveCapacity(n)
         for (p, set) in r.sets.enumerated() {
-            guard r.follow[p] == (p == n - 1 ? 0 : 1 << UInt64(p + 1)), let lowest = set.min else { return nil }
-            if set.count == 1 {
-                out.append(lowest)
-            } else if caseInsensitive, set.count == 2, lowest | 0x20 != lowest, set.contains(lowest | 0x20) {
-                out.append(lowest | 0x20)  // 'A' is below 'a'
-            } else {
-                return nil
-            }
+            guard r.follow[p] == (p == n - 1 ? 0 : 1 << UInt64(p + 1)),
+                  let b = character(set, caseInsensitive: caseInsensitive) else { return nil }
+            out.append(b)
         }
         return out
     }
