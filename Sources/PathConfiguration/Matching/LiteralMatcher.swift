@@ -93,35 +93,35 @@ struct LiteralMatcher: Sendable {
     private mutating func buildTable(breadthFirst order: [Int], literals: [[UInt8]], maxEntries: Int, maxCompactStates: Int) {
         var present = [Bool](repeating: false, count: 256)
         for literal in literals { for b in literal { present[Int(b)] = true } }
-        var representative: [UInt8] = [0]  // class 0: bytes in no literal
+        let width = 1 + present.lazy.filter { $0 }.count  // class 0: bytes in no literal
+        guard width <= 256, states.count * width <= maxEntries else { return }
+        var next = 1
         for b in 0..<256 where present[b] {
-            classOf[b] = UInt8(representative.count)
-            representative.append(UInt8(b))
+            classOf[b] = UInt8(next)
+            next += 1
         }
-        guard representative.count <= 256, states.count * representative.count <= maxEntries else { return }
         for b in 0..<256 { foldedClassOf[b] = classOf[Int(RequiredLiteral.fold(UInt8(b), true))] }
-        classCount = representative.count
-        let width = classCount
+        classCount = width
         // A state's row is its failure state's row (complete: rows are
         // filled breadth first) with its own edges written over it; the
         // root's is zero but for its edges. Class 0 stays 0 in every row.
-        var next = [Int32](repeating: 0, count: states.count * width)
-        next.withUnsafeMutableBufferPointer { next in
+        var targets = [Int32](repeating: 0, count: states.count * width)
+        targets.withUnsafeMutableBufferPointer { targets in
             for s in order {
                 let row = s * width
                 if s != 0 {
                     let failRow = Int(states[s].fail) * width
-                    for c in 0..<width { next[row + c] = next[failRow + c] }
+                    for c in 0..<width { targets[row + c] = targets[failRow + c] }
                 }
-                for (b, t) in states[s].edges { next[row + Int(classOf[Int(b)])] = t }
+                for (b, t) in states[s].edges { targets[row + Int(classOf[Int(b)])] = t }
             }
         }
         // Targets that end some literal are complemented.
         let ends = states.map { $0.output >= 0 || $0.outputLink >= 0 }
         if states.count <= min(maxCompactStates, Int(Int16.max)) {
-            compactTable = next.map { Int16(truncatingIfNeeded: ends[Int($0)] ? ~$0 : $0) }
+            compactTable = targets.map { Int16(truncatingIfNeeded: ends[Int($0)] ? ~$0 : $0) }
         } else {
-            table = next.map { ends[Int($0)] ? ~$0 : $0 }
+            table = targets.map { ends[Int($0)] ? ~$0 : $0 }
         }
     }
 
@@ -149,11 +149,7 @@ struct LiteralMatcher: Sendable {
                 if s == 0 { break }
                 s = Int(states[s].fail)
             }
-            var o = states[s].output >= 0 ? Int32(s) : states[s].outputLink
-            while o >= 0 {
-                found(Int(states[Int(o)].output))
-                o = states[Int(o)].outputLink
-            }
+            report(s, found)
         }
     }
 
@@ -166,12 +162,19 @@ struct LiteralMatcher: Sendable {
                 let t = Int(table[s &* width &+ Int(classOf[Int(b)])])
                 guard t < 0 else { s = t; continue }
                 s = ~t
-                var o = states[s].output >= 0 ? Int32(s) : states[s].outputLink
-                while o >= 0 {
-                    found(Int(states[Int(o)].output))
-                    o = states[Int(o)].outputLink
-                }
+                report(s, found)
             }
+        }
+    }
+
+    /// Calls `found` with every literal that ends at state `s`: its own and
+    /// those along its failure chain.
+    @inline(__always)
+    private func report(_ s: Int, _ found: (Int) -> Void) {
+        var o = states[s].output >= 0 ? Int32(s) : states[s].outputLink
+        while o >= 0 {
+            found(Int(states[Int(o)].output))
+            o = states[Int(o)].outputLink
         }
     }
 }
