@@ -96,7 +96,7 @@ struct MatchPlan: Sendable {
 
         /// The outcome of searching `subject` (as the plan's loop decides it).
         func search(_ subject: MatchSubject) -> MatchOutcome {
-            Slot(rule: -1, self).search(subject)
+            subject.withText { Slot(rule: -1, self).search($0) { subject } }
         }
     }
 
@@ -130,20 +130,10 @@ struct MatchPlan: Sendable {
             small = pattern.small.map(Unmanaged.passUnretained)
         }
 
-        /// The outcome of searching `subject`: no search for a pattern that
-        /// matches every subject, the automaton where it may decide, the
-        /// engine otherwise. Retains nothing.
-        @inline(__always)
-        func search(_ subject: MatchSubject) -> MatchOutcome {
-            if alwaysMatches { return .match }
-            if let small, subject.isPrintableASCII {
-                return subject.withUTF8 { bytes in small._withUnsafeGuaranteedRef { $0.matches(bytes) } } ? .match : .noMatch
-            }
-            return compiled.search(subject)
-        }
-
-        /// `search` of the subject whose bytes are `text`, the subject
-        /// itself made by `subject()` only when the engine must run.
+        /// The outcome of searching the subject whose bytes are `text`: no
+        /// search for a pattern that matches every subject, the automaton
+        /// where it may decide, the engine otherwise, given the subject
+        /// itself, made by `subject()` only then. Retains nothing.
         @inline(__always)
         func search(_ text: SubjectText, _ subject: () -> MatchSubject) -> MatchOutcome {
             if alwaysMatches { return .match }
@@ -213,9 +203,7 @@ struct MatchPlan: Sendable {
     func run(_ subject: MatchSubject) -> PlanResult {
         var result = PlanResult()
         result.matches.reserveCapacity(8)  // one allocation for the usual few matches
-        subject.withUTF8 { bytes in
-            run(SubjectText(bytes: bytes, isPrintableASCII: subject.isPrintableASCII), into: &result) { subject }
-        }
+        subject.withText { run($0, into: &result) { subject } }
         return result
     }
 
@@ -223,14 +211,9 @@ struct MatchPlan: Sendable {
     /// `MatchSubject` the engines take is made only if one must run: a lookup
     /// that the automata and the prefilter decide allocates none.
     func run<Sink: MatchSink>(_ string: String, into sink: inout Sink) {
-        var string = string
-        string.makeContiguousUTF8()  // a no-op for a native string
-        let done: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
+        var text = string
+        text.withUTF8 { bytes in  // in place for a native string
             run(SubjectText(bytes: bytes, isPrintableASCII: ByteSet.allPrintable(bytes)), into: &sink, string: { string })
-        }
-        if done == nil {  // not reached: the string is native
-            let subject = MatchSubject(string)
-            subject.withUTF8 { run(SubjectText(bytes: $0, isPrintableASCII: subject.isPrintableASCII), into: &sink) { subject } }
         }
     }
 
@@ -377,6 +360,13 @@ struct SubjectText {
     let bytes: UnsafeBufferPointer<UInt8>
     /// Every byte is printable ASCII (`MatchSubject.isPrintableASCII`).
     let isPrintableASCII: Bool
+}
+
+extension MatchSubject {
+    /// `body` of the subject's bytes, valid for the call.
+    func withText<R>(_ body: (SubjectText) -> R) -> R {
+        withUTF8 { body(SubjectText(bytes: $0, isPrintableASCII: isPrintableASCII)) }
+    }
 }
 
 /// What a lookup's patterns see: a string, or bytes already known to be

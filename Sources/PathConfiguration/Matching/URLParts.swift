@@ -20,9 +20,7 @@ struct URLParts: Equatable {
         // Most inputs without a scheme are paths: told apart by their first byte.
         guard let first = input.utf8.first, Self.isAlpha(first) else { return nil }
         var input = input
-        input.makeContiguousUTF8()  // a no-op for a native string
-        let found: Split?? = input.utf8.withContiguousStorageIfAvailable(Split.init)
-        guard let split = found ?? Array(input.utf8).withUnsafeBufferPointer(Split.init) else { return nil }
+        guard let split = input.withUTF8(Split.init) else { return nil }  // in place for a native string
         // Delimiters are found by byte, never by Character: "#" followed by a
         // combining mark is one Character but still ends the path. Every
         // offset is at an ASCII byte, so on a scalar boundary.
@@ -50,7 +48,7 @@ struct URLParts: Equatable {
             let n = bytes.count
             guard let i = URLParts.schemeEnd(bytes) else { return nil }
             scheme = String(unsafeUninitializedCapacity: i) { out in
-                for k in 0..<i { out[k] = bytes[k] >= 0x41 && bytes[k] <= 0x5A ? bytes[k] | 0x20 : bytes[k] }
+                for k in 0..<i { out[k] = URLParts.asciiLowercased(bytes[k]) }
                 return i
             }
             var start = i + 1
@@ -169,8 +167,11 @@ struct URLParts: Equatable {
 
     /// `s` with ASCII letters lower-cased and every other byte kept.
     static func asciiLowercased(_ s: Substring) -> String {
-        String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        String(decoding: s.utf8.map(asciiLowercased), as: UTF8.self)
     }
+
+    /// `b` lower-cased when it is an ASCII upper-case letter.
+    static func asciiLowercased(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
 
     /// `s` with ASCII letters upper-cased and every other byte kept.
     static func asciiUppercased(_ s: String) -> String {
@@ -199,8 +200,8 @@ struct URLParts: Equatable {
     /// `s` with `%XX` escapes decoded, or nil when an escape is malformed or
     /// the result is not UTF-8 (Foundation's `URL.path` gives up the same way).
     static func percentDecoded(_ s: Substring) -> Substring? {
-        var bytes = s
-        guard bytes.withUTF8({ $0.contains(UInt8(ascii: "%")) }) else { return s }
+        var text = s
+        guard text.withUTF8({ $0.contains(UInt8(ascii: "%")) }) else { return s }
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count)
         var it = s.utf8.makeIterator()
