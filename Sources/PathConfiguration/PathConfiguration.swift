@@ -169,14 +169,11 @@ public final class PathConfiguration: Sendable {
     /// The result of the file rules that apply to `subject` with `method`,
     /// when no glob or rule from code takes part.
     private func result(ofFileMatches subject: PatternSubject, method: String) -> PathProperties {
-        // `self` unowned(unsafe) in both closures: see result(of:). A strong
-        // capture here made every lookup count a reference on the configuration.
-        file.withMatches(patternSubject: subject, method: method) { [unowned(unsafe) self] matches in
-            cacheRef._withUnsafeGuaranteedRef { cache in
-                cache.value(forRulesIn: matches) { [unowned(unsafe) self] in
-                    PathProperties(Resolver.merge(Array(matches), of: file.rules, by: options.merge), platform: options.profile.platform)
-                }
-            }
+        // `self` lent to the closure as an unmanaged, guaranteed reference:
+        // a call on a captured `self`, even unowned(unsafe), counts one.
+        let this = Unmanaged.passUnretained(self)
+        return file.withMatches(patternSubject: subject, method: method) { matches in
+            this._withUnsafeGuaranteedRef { $0.result(ofRulesIn: matches) }
         }
     }
 
@@ -196,11 +193,19 @@ public final class PathConfiguration: Sendable {
     /// The result of exactly `matches` (file rules, in order): with file
     /// rules only, it depends on which rules matched, nothing else.
     private func result(of matches: [RuleMatch]) -> PathProperties {
-        // `self` is captured unowned(unsafe): it outlives the call, and a
-        // strong capture would count a reference on the configuration, which
-        // every thread shares, on every lookup.
-        cache.value(forRules: ResultCache.RuleSet(matches)) { [unowned(unsafe) self] in
-            PathProperties(Resolver.merge(matches, of: file.rules, by: options.merge), platform: options.profile.platform)
+        matches.withUnsafeBufferPointer { result(ofRulesIn: $0) }
+    }
+
+    /// The result of exactly the file rules `matches` lists, in order.
+    /// Nothing here counts a reference on the configuration or its cache,
+    /// which every thread shares: the cache is reached through an unmanaged,
+    /// guaranteed reference, and `self` is captured unowned(unsafe) (it
+    /// outlives the call). A strong capture made every lookup count one.
+    private func result(ofRulesIn matches: UnsafeBufferPointer<RuleMatch>) -> PathProperties {
+        cacheRef._withUnsafeGuaranteedRef { cache in
+            cache.value(forRulesIn: matches) { [unowned(unsafe) self] in
+                PathProperties(Resolver.merge(Array(matches), of: file.rules, by: options.merge), platform: options.profile.platform)
+            }
         }
     }
 

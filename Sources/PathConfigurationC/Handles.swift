@@ -29,8 +29,13 @@ final class ConfigHandle {
     /// The handle behind a host pointer (NULL is an argument error). The
     /// host's reference keeps it alive for the duration of the call.
     static func handle(_ handle: OpaquePointer?) throws(CFailure) -> ConfigHandle {
+        try unmanaged(handle).takeUnretainedValue()
+    }
+
+    /// The handle behind a host pointer, unmanaged (NULL is an argument error).
+    static func unmanaged(_ handle: OpaquePointer?) throws(CFailure) -> Unmanaged<ConfigHandle> {
         guard let handle else { throw .argument("cfg is NULL") }
-        return Unmanaged<ConfigHandle>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+        return Unmanaged<ConfigHandle>.fromOpaque(UnsafeRawPointer(handle))
     }
 
     /// The configuration behind a host handle (NULL is an argument error).
@@ -43,10 +48,9 @@ final class ConfigHandle {
     /// it alive for the call, and a count on an object every thread shares
     /// costs each lookup a contended atomic. For the lookup functions.
     static func withConfiguration<R>(_ handle: OpaquePointer?, _ body: (PathConfiguration) throws(CFailure) -> R) throws(CFailure) -> R {
-        guard let handle else { throw .argument("cfg is NULL") }
         // _withUnsafeGuaranteedRef rethrows untyped errors: the outcome is
         // carried out as a Result.
-        let outcome = Unmanaged<ConfigHandle>.fromOpaque(UnsafeRawPointer(handle))._withUnsafeGuaranteedRef { h -> Result<R, CFailure> in
+        let outcome = try unmanaged(handle)._withUnsafeGuaranteedRef { h -> Result<R, CFailure> in
             do throws(CFailure) { return .success(try body(h.configuration)) } catch { return .failure(error) }
         }
         return try outcome.get()
@@ -75,8 +79,7 @@ final class ConfigHandle {
 @_cdecl("pathconfig_retain")
 public func pathconfig_retain(_ cfg: OpaquePointer?) -> OpaquePointer? {
     boundary(or: nil) { () throws(CFailure) -> OpaquePointer? in
-        guard let cfg else { throw .argument("cfg is NULL") }
-        _ = Unmanaged<ConfigHandle>.fromOpaque(UnsafeRawPointer(cfg)).retain()
+        _ = try ConfigHandle.unmanaged(cfg).retain()
         return cfg
     }
 }

@@ -24,8 +24,14 @@ struct ResultHandle {
 
     /// The result behind a host handle (NULL is an argument error).
     static func borrow(_ handle: OpaquePointer?) throws(CFailure) -> ResultHandle {
+        ResultHandle(properties: try unmanaged(handle).takeUnretainedValue())
+    }
+
+    /// The result behind a host handle, unmanaged (NULL is an argument
+    /// error): for a read that counts no reference.
+    static func unmanaged(_ handle: OpaquePointer?) throws(CFailure) -> Unmanaged<PathProperties> {
         guard let handle else { throw .argument("res is NULL") }
-        return ResultHandle(properties: Unmanaged<PathProperties>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue())
+        return Unmanaged<PathProperties>.fromOpaque(UnsafeRawPointer(handle))
     }
 
     /// Drops the host's reference.
@@ -34,10 +40,6 @@ struct ResultHandle {
     }
 
     private var strings: ResultStrings { properties.attachment { ResultStrings() } }
-
-    /// The JSON text of the whole map, made once per result and kept by it
-    /// (`PathProperties.jsonCString`, read without a lock).
-    func json() -> UnsafePointer<CChar> { properties.jsonCString }
 
     /// The `i`th key (document order of first appearance), all keys made on first use.
     func key(at i: UInt) throws(CFailure) -> UnsafePointer<CChar> {
@@ -144,8 +146,7 @@ public func pathconfig_result_free(_ res: OpaquePointer?) {
 @_cdecl("pathconfig_result_retain")
 public func pathconfig_result_retain(_ res: OpaquePointer?) -> OpaquePointer? {
     boundary(or: nil) { () throws(CFailure) -> OpaquePointer? in
-        guard let res else { throw .argument("res is NULL") }
-        _ = Unmanaged<PathProperties>.fromOpaque(UnsafeRawPointer(res)).retain()
+        _ = try ResultHandle.unmanaged(res).retain()
         return res
     }
 }
@@ -153,9 +154,9 @@ public func pathconfig_result_retain(_ res: OpaquePointer?) -> OpaquePointer? {
 @_cdecl("pathconfig_result_json")
 public func pathconfig_result_json(_ res: OpaquePointer?) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        guard let res else { throw .argument("res is NULL") }
-        // Lent without counting a reference (see ConfigHandle.withConfiguration).
-        return Unmanaged<PathProperties>.fromOpaque(UnsafeRawPointer(res))._withUnsafeGuaranteedRef { $0.jsonCString }
+        // Kept by the result (`PathProperties.jsonCString`), read without a
+        // lock, lent without counting a reference (see ConfigHandle.withConfiguration).
+        try ResultHandle.unmanaged(res)._withUnsafeGuaranteedRef { $0.jsonCString }
     }
 }
 

@@ -37,10 +37,8 @@ final class MatchScratch {
         let summaryCount: Int
     }
 
-    /// The calling thread's scratch, made on its first lookup.
-    static var current: MatchScratch { perThread.value { MatchScratch() } }
-
-    /// `body` of the calling thread's scratch, lent without counting a reference.
+    /// `body` of the calling thread's scratch (made on its first lookup),
+    /// lent without counting a reference.
     @inline(__always)
     static func withCurrent<R>(_ body: (MatchScratch) -> R) -> R { perThread.withValue({ MatchScratch() }, body) }
 

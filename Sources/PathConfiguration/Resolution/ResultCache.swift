@@ -51,15 +51,11 @@ final class ResultCache: Sendable {
         try byLookup.value(for: .lookup(key), shard: key.hash, since: generation, compute: compute)
     }
 
-    /// The merged result of exactly `rules` (file rules, in order), made once
-    /// (for a set the calling thread meets often, its own copy: `ThreadResults`).
-    func value(forRules rules: RuleSet, make: () -> PathProperties) -> PathProperties {
-        rules.matches.withUnsafeBufferPointer { value(forRulesIn: $0, make: make) }
-    }
-
-    /// `value(forRules:make:)` for the rules listed in `matches` (file
-    /// rules, in order), without making a `RuleSet` when the calling thread
-    /// keeps the result: a lookup that finds it there allocates nothing.
+    /// The merged result of exactly the rules listed in `matches` (file
+    /// rules, in order), made once (for a set the calling thread meets
+    /// often, its own copy: `ThreadResults`). No `RuleSet` is made when the
+    /// calling thread keeps the result: a lookup that finds it there
+    /// allocates nothing.
     func value(forRulesIn matches: UnsafeBufferPointer<RuleMatch>, make: () -> PathProperties) -> PathProperties {
         ThreadResults.withCurrent { local in
             let hash = RuleSet.hash(of: matches)
@@ -118,10 +114,6 @@ final class ResultCache: Sendable {
     struct RuleSet: Hashable, Sendable {
         let matches: [RuleMatch]
         let hash: Int
-
-        init(_ matches: [RuleMatch]) {
-            self.init(matches, hash: matches.withUnsafeBufferPointer(Self.hash(of:)))
-        }
 
         /// The set `matches` lists, whose `hash(of:)` is `hash`.
         init(_ matches: [RuleMatch], hash: Int) {

@@ -61,11 +61,8 @@ final class ThreadResults {
 
     private static func slot(_ hash: Int) -> Int { Int(UInt(bitPattern: hash) % UInt(slotCount)) }
 
-    /// The calling thread's copies, made on its first lookup and released
-    /// when the thread ends.
-    static var current: ThreadResults { perThread.value { ThreadResults() } }
-
-    /// `body` of the calling thread's copies, lent without counting a reference.
+    /// `body` of the calling thread's copies (made on its first lookup and
+    /// released when the thread ends), lent without counting a reference.
     @inline(__always)
     static func withCurrent<R>(_ body: (ThreadResults) -> R) -> R { perThread.withValue({ ThreadResults() }, body) }
 
