@@ -124,15 +124,32 @@ public func pathconfig_resolve(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer
     }
 }
 
+/// The lookup of the host's `urlOrPath` for `method` (NULL: GET, the byte
+/// path of `lookUp(_:_:)`).
+private func lookUp(_ config: PathConfiguration, _ urlOrPath: UnsafePointer<CChar>?,
+                    method: UnsafePointer<CChar>?) throws(CFailure) -> PathProperties {
+    guard method != nil else { return try lookUp(config, urlOrPath) }
+    let input = try hostString(urlOrPath, "url_or_path")
+    let method = try optionalHostString(method, "method")
+    return try resolving { () throws(ResolveError) in try config.resolve(input, method: method) }
+}
+
 @_cdecl("pathconfig_resolve_request")
 public func pathconfig_resolve_request(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
                                        _ err: UnsafeMutableRawPointer?) -> OpaquePointer? {
     boundary(err, or: nil) { () throws(CFailure) -> OpaquePointer? in
         try ConfigHandle.withConfiguration(cfg) { config throws(CFailure) in
-            guard method != nil else { return ResultHandle.pass(try lookUp(config, urlOrPath)) }
-            let input = try hostString(urlOrPath, "url_or_path")
-            let method = try optionalHostString(method, "method")
-            return ResultHandle.pass(try resolving { () throws(ResolveError) in try config.resolve(input, method: method) })
+            ResultHandle.pass(try lookUp(config, urlOrPath, method: method))
+        }
+    }
+}
+
+@_cdecl("pathconfig_lookup")
+public func pathconfig_lookup(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?,
+                              _ method: UnsafePointer<CChar>?) -> OpaquePointer? {
+    boundary(or: nil) { () throws(CFailure) -> OpaquePointer? in
+        try ConfigHandle.withConfiguration(cfg) { config throws(CFailure) in
+            LentResult.lend(try lookUp(config, urlOrPath, method: method))
         }
     }
 }

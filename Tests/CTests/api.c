@@ -416,6 +416,62 @@ static void test_shared_results(void)
     pathconfig_result_free(c);
 }
 
+/* pathconfig_lookup lends the result pathconfig_resolve_request would hand
+ * over: the same object, kept by the calling thread until its next lookup,
+ * readable after its configuration is gone, and kept longer by a retain.
+ * Valgrind (make valgrind) checks that nothing lent leaks or is read freed. */
+static void test_lent_results(void)
+{
+    static const char doc[] =
+        "{\"rules\": [{\"patterns\": [\"/new$\"], \"properties\": {\"context\": \"modal\"}},"
+        " {\"patterns\": [\"/new$\"], \"methods\": [\"POST\"], \"properties\": {\"post\": true}}]}";
+    pathconfig *cfg = LOAD(doc, "{\"result_cache_size\": 0, \"max_url_bytes\": 32}", NULL);
+    pathconfig *other = LOAD("{\"rules\": [{\"patterns\": [\"^/o\"], \"properties\": {\"o\": 1}}]}", NULL, NULL);
+    pathconfig_result *handed, *kept;
+    const pathconfig_result *lent;
+
+    test_set_context("lent results");
+    if (!CHECK(cfg != NULL && other != NULL, "setup")) return;
+
+    handed = pathconfig_resolve(cfg, "/a/new", NULL);
+    lent = pathconfig_lookup(cfg, "/b/new", NULL);
+    CHECK(lent != NULL && lent == handed && test_last_code() == PATHCONFIG_OK, "a GET lends the shared result resolve hands over");
+    CHECK(strcmp(pathconfig_result_json(lent), "{\"context\":\"modal\"}") == 0, "GET json: %s", pathconfig_result_json(lent));
+    pathconfig_result_free(handed);
+
+    lent = pathconfig_lookup(cfg, "https://example.com/a/new", "POST");
+    CHECK(lent != NULL && strcmp(pathconfig_result_json(lent), "{\"context\":\"modal\",\"post\":true}") == 0,
+          "a POST reads the method's rules: %s", lent ? pathconfig_result_json(lent) : "(null)");
+    handed = pathconfig_resolve_request(cfg, "/a/new", "POST", NULL);
+    CHECK(handed == lent, "the same object as resolve_request's");
+    pathconfig_result_free(handed);
+    lent = pathconfig_lookup(cfg, "/a/new", "GET");
+    CHECK(lent != NULL && strcmp(pathconfig_result_json(lent), "{\"context\":\"modal\"}") == 0, "\"GET\" as NULL");
+
+    /* Failures: NULL, the last error says why; the argument checks of resolve. */
+    CHECK(pathconfig_lookup(NULL, "/", NULL) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "cfg NULL");
+    CHECK(pathconfig_lookup(cfg, NULL, NULL) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "url NULL");
+    CHECK(pathconfig_lookup(cfg, "/", "NOT A TOKEN") == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "bad method");
+    CHECK(pathconfig_lookup(cfg, "\xff", NULL) == NULL && test_last_code() == PATHCONFIG_E_ARGUMENT, "not UTF-8");
+    CHECK(pathconfig_lookup(cfg, "/a/very/long/path/that/is/longer/new", NULL) == NULL && test_last_code() == PATHCONFIG_E_LIMIT,
+          "longer than max_url_bytes");
+    CHECK(pathconfig_lookup(cfg, "/x", NULL) != NULL && test_last_code() == PATHCONFIG_OK, "a success clears the last error");
+
+    /* The lent result outlives its configuration until the next lookup. */
+    lent = pathconfig_lookup(cfg, "/c/new", NULL);
+    pathconfig_release(cfg);
+    CHECK(lent != NULL && strcmp(pathconfig_result_json(lent), "{\"context\":\"modal\"}") == 0 &&
+              strcmp(pathconfig_result_context(lent), "modal") == 0,
+          "readable after its configuration's release");
+    /* A retain keeps it past the next lookup, on another configuration. */
+    kept = pathconfig_result_retain((pathconfig_result *)lent);
+    lent = pathconfig_lookup(other, "/o", NULL);
+    CHECK(lent != NULL && strcmp(pathconfig_result_json(lent), "{\"o\":1}") == 0, "the next lookup lends its own");
+    CHECK(kept != NULL && strcmp(pathconfig_result_json(kept), "{\"context\":\"modal\"}") == 0, "the retained one stays");
+    pathconfig_result_free(kept);
+    pathconfig_release(other);
+}
+
 static void test_invalid_utf8_arguments(void)
 {
     pathconfig *cfg = LOAD("{\"rules\": [{\"patterns\": [\".*\"], \"properties\": {\"a\": \"b\"}}]}", NULL, NULL);
@@ -909,6 +965,7 @@ void run_api_tests(const char *scratch_dir)
     test_null_arguments();
     test_invalid_utf8_arguments();
     test_shared_results();
+    test_lent_results();
     test_raw_getters();
     test_typed_getters();
     test_ownership();

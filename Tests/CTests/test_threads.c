@@ -3,11 +3,11 @@
  *   test_threads [THREADS [ITERATIONS]]
  *
  * The expected answers are computed on the main thread first; each worker
- * then resolves a rotating set of URLs through the result object and the
- * one-shot call, retains and releases the shared handle, reads one result
- * shared by all threads, and checks that its last error is its own. The main
- * thread drops its reference while the workers run, so the configuration is
- * freed by whichever worker finishes last. Prints "N passed, M failed". */
+ * then resolves a rotating set of URLs through the result object, a lent
+ * lookup and the one-shot call, retains and releases the shared handle,
+ * reads one result shared by all threads, and checks that its last error is
+ * its own. The main thread drops its reference while the workers run, so
+ * the configuration is freed by whichever worker finishes last. Prints "N passed, M failed". */
 #include "harness.h"
 #include "pathconfig.h"
 
@@ -72,6 +72,16 @@ static void *work(void *arg)
             fail(w, "get_string(context) differs", i);
         pathconfig_result_free(res);
         w->resolved++;
+
+        /* Lent: the thread's own until its next lookup, whatever the others do. */
+        {
+            const pathconfig_result *lent = pathconfig_lookup(w->cfg, urls[i], NULL);
+            const pathconfig_result *again;
+            const char *json = lent ? pathconfig_result_json(lent) : NULL;
+            if (json == NULL || strcmp(json, expected_json[i]) != 0) fail(w, "lookup json differs", i);
+            again = pathconfig_lookup(w->cfg, urls[i], "GET");
+            if (again == NULL || strcmp(pathconfig_result_json(again), expected_json[i]) != 0) fail(w, "lookup GET differs", i);
+        }
 
         /* Through the one-shot call, on a retained reference. */
         ref = pathconfig_retain(w->cfg);

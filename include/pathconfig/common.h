@@ -115,7 +115,8 @@ typedef struct pathconfig pathconfig;
  * result, so a host may key what it derives from a result (a decoded map)
  * by the pointer for as long as it holds a reference.
  * CONSTRUCTORS pathconfig_resolve, pathconfig_result_retain;
- * DESTRUCTOR pathconfig_result_free.
+ * DESTRUCTOR pathconfig_result_free; lent (not to be freed) by
+ * pathconfig_lookup.
  */
 typedef struct pathconfig_result pathconfig_result;
 

@@ -149,6 +149,27 @@ PATHCONFIG_API void pathconfig_result_free(pathconfig_result *res);
 PATHCONFIG_API pathconfig_result *pathconfig_result_retain(pathconfig_result *res);
 
 /**
+ * METHOD of pathconfig. pathconfig_resolve_request for a host that reads a
+ * result at once: the result is lent, not handed over, so no
+ * pathconfig_result_free follows (the cost of one call less per lookup, for
+ * bindings whose every call is expensive). The calling thread keeps it until
+ * its next pathconfig_lookup (on any configuration, successful or not; a
+ * call made from a rule's callback during this one counts) or its exit;
+ * pathconfig_result_retain keeps it longer (cast the const away for it: the
+ * const is there so that passing it to pathconfig_result_free warns). It is
+ * the object pathconfig_resolve_request would return, so pointers compare
+ * as pathconfig_result says.
+ * @param method  an HTTP method token (as pathconfig_resolve_request), or
+ *                NULL for a GET (no string is made for a path: the cheapest
+ *                lookup).
+ * @return borrowed from the calling thread until its next pathconfig_lookup
+ *         (never free it); NULL on failure (the codes of
+ *         pathconfig_resolve_request; see pathconfig_last_error).
+ */
+PATHCONFIG_API const pathconfig_result *pathconfig_lookup(const pathconfig *cfg, const char *url_or_path,
+                                                          const char *method);
+
+/**
  * METHOD of pathconfig_result. The merged properties as a JSON object,
  * the same text pathconfig_properties returns.
  * @return borrowed from res (made on first call); NULL on failure

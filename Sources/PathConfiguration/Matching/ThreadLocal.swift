@@ -8,13 +8,13 @@ import Darwin
 
 /// One instance of a class per thread: made on the thread's first call,
 /// released when the thread ends. What a lookup reuses without a lock
-/// (`MatchScratch`, `PCRE2ThreadState`, `ThreadResults`) is kept in one,
-/// held by a `static let` of its type.
-struct ThreadLocal<Value: AnyObject>: Sendable {
+/// (`MatchScratch`, `PCRE2ThreadState`, `ThreadResults`, and the C
+/// boundary's `LentResult`) is kept in one, held by a `static let` of its type.
+package struct ThreadLocal<Value: AnyObject>: Sendable {
     private let key: pthread_key_t
 
     /// A new slot, empty on every thread.
-    init() {
+    package init() {
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
             if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
@@ -25,7 +25,7 @@ struct ThreadLocal<Value: AnyObject>: Sendable {
     /// `body` of the calling thread's instance (made by `make` on its first
     /// call), lent without counting a reference.
     @inline(__always)
-    func withValue<R>(_ make: () -> Value, _ body: (Value) -> R) -> R {
+    package func withValue<R>(_ make: () -> Value, _ body: (Value) -> R) -> R {
         if let existing = pthread_getspecific(key) {
             return Unmanaged<Value>.fromOpaque(existing)._withUnsafeGuaranteedRef(body)
         }
@@ -34,7 +34,7 @@ struct ThreadLocal<Value: AnyObject>: Sendable {
 
     /// The calling thread's instance, made by `make` on its first call.
     @inline(__always)
-    func value(_ make: () -> Value) -> Value {
+    package func value(_ make: () -> Value) -> Value {
         if let existing = pthread_getspecific(key) {
             return Unmanaged<Value>.fromOpaque(existing).takeUnretainedValue()
         }

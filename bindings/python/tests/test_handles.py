@@ -154,8 +154,7 @@ def test_handles_are_distinct_pointer_types() -> None:
     # a result handle cannot be passed where a configuration is expected
     with PathConfiguration.from_json('{"rules": []}') as cfg, cfg.properties("/") as props:
         with pytest.raises(ctypes.ArgumentError):
-            _ffi.lib.pathconfig_rule_count(props._acquire())
-        props._done()
+            props._call(_ffi.lib.pathconfig_rule_count)
 
 
 def test_null_handles_are_errors_not_crashes() -> None:

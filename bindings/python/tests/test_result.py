@@ -4,13 +4,14 @@ and the configuration's other views (settings, explain, counts)."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Mapping, MutableMapping
 
 import pytest
 from conftest import assert_json_equal
 
 import pathconfig
-from pathconfig import PathConfiguration, Properties
+from pathconfig import PathConfiguration, Properties, _result
 
 MESSAGE = {
     "context": "default",
@@ -297,6 +298,30 @@ def test_results_matching_the_same_rules_share_one_decoded_map() -> None:
         first.close()
         assert second["nested"] == {"a": [1, 2]}  # closing one handle leaves the other
         assert cfg.properties("/c")._values() == {}
+
+
+def test_a_lookup_during_a_lookup_on_the_same_thread_leaves_the_lent_result_alone() -> None:
+    """properties() borrows each result until the thread's next lookup and
+    takes its own reference right after. A lookup made on the same thread in
+    between (here by a rule's configurer; a finaliser or a signal handler
+    could too) takes a result handed over instead, and both answers hold."""
+    rules = '{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}]}'
+    with PathConfiguration.from_json(rules, result_cache_size=0) as cfg:
+        seen = []
+
+        def configurer(request: pathconfig.Request, props: dict) -> None:  # type: ignore[type-arg]
+            seen.append((threading.get_ident() in _result._lending, dict(cfg.properties("/inner/new"))))
+            props["inner"] = len(seen)
+
+        cfg.add_rule(patterns=["^/outer"], configurer=configurer)
+        for n in range(1, 4):
+            assert cfg.properties("/outer/new") == {"context": "modal", "inner": n}
+            assert seen[-1] == (True, {"context": "modal"})
+        assert cfg.properties("/inner/new") == {"context": "modal"}
+    assert not _result._lending  # every window closed, the failures' too
+    with pytest.raises(pathconfig.ConfigError):
+        PathConfiguration.from_json(rules).properties("/", method="NOT A TOKEN")
+    assert not _result._lending
 
 
 def test_lookup_path_takes_every_url_and_method() -> None:

@@ -282,6 +282,11 @@ extern "C" {
     ) -> *mut pathconfig_result;
     pub fn pathconfig_result_free(res: *mut pathconfig_result);
     pub fn pathconfig_result_retain(res: *mut pathconfig_result) -> *mut pathconfig_result;
+    pub fn pathconfig_lookup(
+        cfg: *const pathconfig,
+        url_or_path: *const c_char,
+        method: *const c_char,
+    ) -> *const pathconfig_result;
     pub fn pathconfig_result_json(res: *const pathconfig_result) -> *const c_char;
     pub fn pathconfig_result_count(res: *const pathconfig_result) -> usize;
     pub fn pathconfig_result_key(res: *const pathconfig_result, i: usize) -> *const c_char;

@@ -14,10 +14,10 @@ from ._errors import CallbackError, ClosedError, ConfigError
 from ._ffi import text_arg as _c_text
 from ._handle import OwnedHandle
 from ._result import Properties
+from ._result import look_up as _look_up
 from ._rules import Configurer, Predicate, host_exceptions
 
 _lib = _ffi.lib
-_lookup = _ffi.lookup
 
 StrPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 JSONText = Union[str, bytes, bytearray, memoryview]
@@ -299,9 +299,8 @@ class PathConfiguration(OwnedHandle):
         rule matches) and the typed accessors (``context``, ``presentation``,
         ...)."""
         # The hot path, kept short: the URL encoded once, the handle held for
-        # the call (what OwnedHandle._call does, inline), the lookup
-        # declarations (addresses, no errcheck), no error struct: a failure
-        # raises what the library's last error says.
+        # the call (what OwnedHandle._call does, inline), no error struct: a
+        # failure raises what the library's last error says.
         if type(url) is str and "\0" not in url and url.isascii():
             raw = url.encode("ascii")
         else:
@@ -313,20 +312,17 @@ class PathConfiguration(OwnedHandle):
             self._done()
             raise ClosedError("operation on a closed PathConfiguration")
         try:
-            if c_method is None:
-                address = _lookup.resolve(self._address, raw, None)
-            else:
-                address = _lookup.resolve_request(self._address, raw, c_method, None)
+            props = _look_up(self._address, raw, c_method)
         finally:
             inflight.pop()  # OwnedHandle._done, inline
             if self._closed and not inflight:
                 self._release()
-        if not address:
+        if props is None:
             error = _ffi.last_error()
             if isinstance(error, CallbackError):
                 _rules.reraise(error)
             raise error
-        return Properties._from_address(address)
+        return props
 
     def properties_json(self, url: str, *, method: Optional[str] = None) -> str:
         """The merged properties of ``url`` as compact JSON text: the same

@@ -205,8 +205,9 @@ def _raise_failure(args: Tuple[Any, ...]) -> NoReturn:
 
 
 def _check_new_handle(result: Any, func: Any, args: Tuple[Any, ...]) -> Any:
-    """Constructors with a ``pathconfig_error *err`` last argument: NULL raises
-    what ``err`` says."""
+    """Handles that are NULL only on failure (constructors, and the result
+    ``pathconfig_lookup`` lends): NULL raises what ``err`` (the last argument,
+    when there is one) or else the last error says."""
     if not result:
         _raise_failure(args)
     return result
@@ -310,6 +311,7 @@ SIGNATURES: Dict[str, Signature] = {
     # Resolving
     "pathconfig_properties": ([ConfigPtr, c_char_p], c_void_p, _check_owned_text),
     "pathconfig_resolve": ([ConfigPtr, c_char_p, ErrorPtr], ResultPtr, _check_new_handle),
+    "pathconfig_lookup": ([ConfigPtr, c_char_p, c_char_p], ResultPtr, _check_new_handle),
     "pathconfig_result_free": ([ResultPtr], None, None),
     "pathconfig_result_retain": ([ResultPtr], ResultPtr, None),
     "pathconfig_result_json": ([ResultPtr], c_char_p, _check_borrowed_text),
@@ -430,25 +432,27 @@ class Lookup:
     ``PathConfiguration.properties`` is called once per URL, and there the
     table's conveniences cost more than the library's work: a typed pointer is
     built for every result and an ``errcheck`` runs after every call. These
-    are the same three functions of the same library with ``c_void_p`` for
-    handles (a result comes back as a plain ``int``, 0 for NULL) and no
-    ``errcheck``: their one caller checks for 0 and raises the last error
-    itself. Nothing else may use them; everything else goes through
-    :data:`SIGNATURES`.
+    are the same functions of the same library with ``c_void_p`` for handles
+    (a result comes back as a plain ``int``, 0 for NULL) and no ``errcheck``:
+    their callers check for 0 and raise the last error themselves. Nothing
+    else may use them; everything else goes through :data:`SIGNATURES`.
     """
 
     def __init__(self, library: ctypes.CDLL) -> None:
         # Indexing makes a new function object, so the ones in SIGNATURES keep
         # their own types.
-        self.resolve = library["pathconfig_resolve"]
-        self.resolve.argtypes = [c_void_p, c_char_p, c_void_p]
-        self.resolve.restype = c_void_p
-        self.resolve_request = library["pathconfig_resolve_request"]
-        self.resolve_request.argtypes = [c_void_p, c_char_p, c_char_p, c_void_p]
-        self.resolve_request.restype = c_void_p
-        self.result_free = library["pathconfig_result_free"]
-        self.result_free.argtypes = [c_void_p]
-        self.result_free.restype = None
+        self.lookup = self._declare(library, "pathconfig_lookup", [c_void_p, c_char_p, c_char_p], c_void_p)
+        self.resolve_request = self._declare(library, "pathconfig_resolve_request", [c_void_p, c_char_p, c_char_p, c_void_p], c_void_p)
+        self.result_retain = self._declare(library, "pathconfig_result_retain", [c_void_p], c_void_p)
+        self.result_json = self._declare(library, "pathconfig_result_json", [c_void_p], c_char_p)
+        self.result_free = self._declare(library, "pathconfig_result_free", [c_void_p], None)
+
+    @staticmethod
+    def _declare(library: ctypes.CDLL, name: str, argtypes: Sequence[Any], restype: Any) -> Any:
+        function = library[name]
+        function.argtypes = argtypes
+        function.restype = restype
+        return function
 
 
 def address(handle: Any) -> int:

@@ -10,62 +10,108 @@ import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
-from typing import Any, Callable, Dict, Iterator, List, Optional, TypeVar, cast
+from typing import Any, Callable, Dict, Iterator, List, Optional, Set, TypeVar, cast
 
 from . import _ffi
 from ._catalog import TYPED_KEYS, TypedValue
-from ._errors import ConfigError, ErrorCode
+from ._errors import ClosedError, ConfigError, ErrorCode
 from ._ffi import text_arg
-from ._handle import OwnedHandle
 
 _lib = _ffi.lib
+_lookup = _ffi.lookup
 _new = object.__new__
-_NO_ENTRY = (None, None)
+_get_ident = threading.get_ident
 
 T = TypeVar("T")
 
 # Results are shared: lookups that match the same rules get the same C result,
 # whatever the URL. Each result's map is decoded once and kept here, keyed by
-# the result's address, with a reference of our own (pathconfig_result_retain)
-# so that the address cannot be reused while the entry lives. The oldest
-# entries go first. A configuration has few distinct results (7 for the
-# benchmark's 10 rules, 2,115 for its 10,000), but a thread may get its own
-# copy of a result it meets often (another address), so the capacity is
-# generous: a lookup whose map is not here decodes JSON, several times the
-# cost of the lookup. Reads take no lock (one dict lookup is atomic);
-# changes take _decoded_lock.
+# the result's address, in a _Result that holds a reference of its own, so
+# that the address cannot be reused while the entry lives. The oldest entries
+# go first. A configuration has few distinct results (7 for the benchmark's
+# 10 rules, 2,115 for its 10,000), but a thread may get its own copy of a
+# result it meets often (another address), so the capacity is generous: a
+# lookup whose result is not here decodes JSON, several times the cost of the
+# lookup. Reads take no lock (one dict lookup is atomic); changes take
+# _decoded_lock.
 _DECODED_CAPACITY = 4096
-_decoded: "OrderedDict[int, tuple[Any, Dict[str, Any]]]" = OrderedDict()
+_decoded: "OrderedDict[int, _Result]" = OrderedDict()
 _decoded_lock = threading.Lock()
 
 
-def _decoded_map(address: int) -> Dict[str, Any]:
-    """The map of the result at ``address`` (a handle the caller holds),
-    decoded once per distinct result. Callers must not change it."""
+class _Result:
+    """One C result, a reference to it, and its map decoded: what every
+    :class:`Properties` of that result shares. The reference goes with the
+    last of them and the cache entry."""
+
+    __slots__ = ("address", "data")
+
+    def __init__(self, address: int, data: Dict[str, Any]) -> None:
+        self.address = address
+        self.data = data
+
+    def __del__(self, _finalizing: Callable[[], bool] = sys.is_finalizing, _free: Callable[[int], None] = _ffi.lookup.result_free) -> None:
+        # At shutdown module state may be gone, and the process frees all.
+        if not _finalizing():
+            _free(self.address)
+
+
+def _shared(address: int, owned: bool) -> _Result:
+    """The shared result at ``address``: the cached one, or a new one holding
+    a reference of its own (the caller's when ``owned``, which is then taken;
+    else one taken here, so the caller's must be valid for this call)."""
     entry = _decoded.get(address)
     if entry is not None:
-        return entry[1]
-    ptr = _ffi.result_handle(address)
-    data: Dict[str, Any] = json.loads(_lib.pathconfig_result_json(ptr))
-    held = _lib.pathconfig_result_retain(ptr)
+        if owned:
+            _lookup.result_free(address)
+        return entry
+    if not owned:
+        _lookup.result_retain(address)
+    made = _Result(address, json.loads(_lookup.result_json(address)))
     evicted = None
     with _decoded_lock:
         entry = _decoded.get(address)
         if entry is None:
-            _decoded[address] = (held, data)
-            held = None
+            _decoded[address] = entry = made
             if len(_decoded) > _DECODED_CAPACITY:
-                evicted = _decoded.popitem(last=False)[1][0]
-        else:
-            data = entry[1]
-    if held is not None:
-        _lib.pathconfig_result_free(held)
-    if evicted is not None:
-        _lib.pathconfig_result_free(evicted)
-    return data
+                evicted = _decoded.popitem(last=False)[1]
+    del evicted  # its reference goes now unless a Properties still holds it
+    return entry
 
 
-class Properties(OwnedHandle, Mapping[str, Any]):
+# The threads between a pathconfig_lookup and the reference _shared takes on
+# the result it lent (valid until the thread's next pathconfig_lookup).
+_lending: Set[int] = set()
+
+
+def look_up(config: int, url: bytes, method: Optional[bytes]) -> Optional["Properties"]:
+    """The properties of one lookup on the configuration at ``config`` (held
+    by the caller), or ``None`` when it failed: the last error says why.
+
+    The lookup borrows its result (``pathconfig_lookup``: no free follows,
+    one ctypes call instead of two) unless this thread is already between
+    such a lookup and the reference taken on its result: then a rule's
+    callback, a finaliser or a signal handler is resolving in that gap, and
+    its lookup must not replace the result the thread is lending, so it takes
+    one handed over (``pathconfig_resolve_request``)."""
+    thread = _get_ident()
+    if thread in _lending:
+        address = _lookup.resolve_request(config, url, method, None)
+        return Properties._of(_shared(address, owned=True)) if address else None
+    _lending.add(thread)
+    try:
+        address = _lookup.lookup(config, url, method)
+        if not address:
+            return None
+        result = _decoded.get(address)  # _shared(address, owned=False), inline for a hit
+        if result is None:
+            result = _shared(address, owned=False)
+    finally:
+        _lending.discard(thread)
+    return Properties._of(result)
+
+
+class Properties(Mapping[str, Any]):
     """The merged properties of one URL, from :meth:`PathConfiguration.properties`.
 
     A read-only :class:`~collections.abc.Mapping` of ``str`` to the values as
@@ -90,59 +136,57 @@ class Properties(OwnedHandle, Mapping[str, Any]):
     ``props.presentation``, and :meth:`typed` reads one by name.
 
     A result does not depend on its configuration: it stays valid after the
-    configuration is closed. It holds a C handle, released by :meth:`close`,
-    at the end of a ``with`` block, or when the object is garbage-collected;
-    any use after that raises :class:`ClosedError`. It is safe to read from
-    several threads.
+    configuration is closed. Lookups that match the same rules share one C
+    result and its decoded map (see :class:`_Result`); :meth:`close`, or the
+    end of a ``with`` block, lets this object's go, and any use after that
+    raises :class:`ClosedError`. It is safe to read from several threads.
     """
 
-    # One is made per lookup, so what every instance starts with lives on the
-    # class where it can: _own() is not called, and __init__ only refuses
-    # direct use.
-    # _ptr is the result's address (an int); _acquire() hands the functions
-    # of the signature table a typed handle.
-    _data: Optional[Dict[str, Any]]
-    _free = staticmethod(_ffi.lookup.result_free)
-    _closed = False
+    __slots__ = ("_result",)
 
     def __init__(self) -> None:
         raise TypeError("Properties objects are made by PathConfiguration.properties()")
 
     @classmethod
-    def _from_address(cls, address: int) -> "Properties":
-        """Takes the reference to the result at ``address`` (not 0) that a
-        lookup returned; the map comes from the decoded results when they
-        hold it."""
+    def _of(cls, result: _Result) -> "Properties":
         self = _new(cls)
-        self._inflight = []
-        self._ptr = address
-        self._data = _decoded.get(address, _NO_ENTRY)[1]
+        self._result = result
         return self
 
-    def _acquire(self) -> Any:
-        return _ffi.result_handle(OwnedHandle._acquire(self))
+    def _live(self) -> _Result:
+        """The shared result, or :class:`ClosedError` after :meth:`close`."""
+        result = self._result
+        if result is None:
+            raise ClosedError("operation on a closed Properties")
+        return result
 
-    def __del__(self, _finalizing: Callable[[], bool] = sys.is_finalizing, _free: Callable[[int], None] = _ffi.lookup.result_free) -> None:
-        # OwnedHandle.__del__ without its bookkeeping: nothing can read this
-        # object again, and this runs once per lookup.
-        if not _finalizing():
-            ptr = self.__dict__.get("_ptr")
-            if ptr:
-                _free(ptr)
+    def _call(self, func: Callable[..., T], *args: Any) -> T:
+        """``func(handle, *args)``: this object's reference to the shared
+        result keeps the handle alive for the call, whatever ``close()`` does
+        meanwhile."""
+        return func(_ffi.result_handle(self._live().address), *args)
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` has been called (or the ``with`` block ended)."""
+        return self._result is None
+
+    def close(self) -> None:
+        """Lets go of the shared result (freed with its last user).
+        Idempotent; later use raises :class:`ClosedError`."""
+        self._result = None
+
+    def __enter__(self) -> "Properties":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     # --- mapping --------------------------------------------------------------
 
     def _values(self) -> Dict[str, Any]:
-        """The whole map, parsed once from ``pathconfig_result_json``."""
-        data = self._data
-        if data is None or self._closed:
-            address = OwnedHandle._acquire(self)
-            try:
-                data = _decoded_map(address)
-            finally:
-                self._done()
-            self._data = data
-        return data
+        """The whole map, decoded once per shared result."""
+        return self._live().data
 
     def __getitem__(self, key: str) -> Any:
         value = self._values()[key]
@@ -152,14 +196,13 @@ class Properties(OwnedHandle, Mapping[str, Any]):
         return iter(list(self._values()))
 
     def __len__(self) -> int:
-        data = self._data  # _values(), inline for the map already decoded
-        return len(data if data is not None and not self._closed else self._values())
+        return len(self._live().data)
 
     def __contains__(self, key: object) -> bool:
         return key in self._values()
 
     def __repr__(self) -> str:
-        if self._closed:
+        if self._result is None:
             return "<pathconfig.Properties (closed)>"
         return f"Properties({self._values()!r})"
 
