@@ -27,10 +27,10 @@ STYLE = {
     "engine": dict(linestyle="--", linewidth=1.6),
     "python": dict(linestyle="-.", linewidth=1.4),
 }
-MARKERS = "osD^vP*Xh<>p"
-# Twelve distinct colours (matplotlib's default cycle repeats after ten).
+MARKERS = "osD^vP*Xh<>pd"
+# Thirteen distinct colours (matplotlib's default cycle repeats after ten).
 COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-          "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#6b8e23"]
+          "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#6b8e23", "#b8860b"]
 
 
 def main() -> int:

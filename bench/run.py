@@ -32,6 +32,7 @@ from typing import Any, Dict, List, Optional
 PEERS = [
     ("swift_api", "Swift API", "libpathconfig's Swift API: `PathConfiguration.properties(for:)` and the result's count", "ours"),
     ("c_resolve", "C resolve", "libpathconfig's C ABI: `pathconfig_resolve`, `pathconfig_result_json`, `pathconfig_result_free`", "ours"),
+    ("c_lookup", "C lookup", "libpathconfig's C ABI: `pathconfig_lookup` (the result lent, no free) and `pathconfig_result_json`", "ours"),
     ("c_properties", "C properties", "libpathconfig's C ABI: `pathconfig_properties` and `pathconfig_free_string`", "ours"),
     ("c_resolve_cache", "C resolve, cache on", "C resolve with the default result cache (no `result_cache_size`)", "ours"),
     ("py_binding", "Python binding", "libpathconfig's Python binding: `properties(url)` and `len()` of it (which decodes its JSON)", "ours"),

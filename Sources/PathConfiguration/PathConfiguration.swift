@@ -185,7 +185,7 @@ public final class PathConfiguration: Sendable {
     /// For the C ABI, whose hosts hand over bytes, and `resolve(_:method:)`.
     package func resolveIfPath(utf8 bytes: UnsafeBufferPointer<UInt8>, method: String? = nil) throws(ResolveError) -> PathProperties? {
         guard options.baseURL == nil, !filesUseURL, ByteSet.allPrintable(bytes), !URLParts.startsWithScheme(bytes),
-              hostRules().isEmpty else { return nil }
+              !hasHostRules else { return nil }
         try checkLength(bytes.count)
         return result(ofFileMatches: .printableASCII(bytes), method: try Self.normalized(method))
     }
@@ -263,8 +263,11 @@ public final class PathConfiguration: Sendable {
     /// An `add` that returned before this call is seen: it stores the count
     /// (releasing) before it returns, and this loads it (acquiring).
     private func hostRules() -> [CompiledHostRule] {
-        addedCount.load(ordering: .acquiring) == 0 ? [] : added.withLock { $0 }
+        hasHostRules ? added.withLock { $0 } : []
     }
+
+    /// Whether any rule was added from code (see `hostRules()`).
+    private var hasHostRules: Bool { addedCount.load(ordering: .acquiring) != 0 }
 
     /// Throws `.limit` for an input longer than `Limits.maxURLBytes`.
     private func checkLength(_ urlOrPath: String) throws(ResolveError) {

@@ -158,6 +158,11 @@ static size_t c_resolve(size_t i) {
     return n;
 }
 
+/* libpathconfig: the lent lookup, its JSON read at once (no free follows). */
+static size_t c_lookup(size_t i) {
+    return (size_t)(unsigned char)pathconfig_result_json(pathconfig_lookup(cfg_no_cache, urls[i], NULL))[1];
+}
+
 static size_t c_resolve_cache(size_t i) {
     pathconfig_result *res = pathconfig_resolve(cfg_default_cache, urls[i], NULL);
     size_t n = (size_t)(unsigned char)pathconfig_result_json(res)[1];
@@ -461,9 +466,10 @@ int main(int argc, char **argv) {
     if (pcre2_errors) note("PCRE2 reported %zu match errors (counted as no match)", pcre2_errors);
     if (re2_dfa_failures) note("RE2::Set's DFA ran out of memory on %zu lookups (counted as no match)", re2_dfa_failures);
 
-    peer peers[6];
+    peer peers[8];
     size_t peer_count = 0;
     peers[peer_count++] = (peer){"c_resolve", c_resolve, 0};
+    peers[peer_count++] = (peer){"c_lookup", c_lookup, 0};
     peers[peer_count++] = (peer){"c_properties", c_properties, 0};
     peers[peer_count++] = (peer){"c_resolve_cache", c_resolve_cache, 0};
     peers[peer_count++] = (peer){"pcre2_loop", pcre2_loop, 0};

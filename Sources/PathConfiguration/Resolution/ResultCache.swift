@@ -135,8 +135,11 @@ final class ResultCache: Sendable {
 
         /// Whether this is the set `matches` lists (whose hash is `hash`).
         func isSet(of matches: UnsafeBufferPointer<RuleMatch>, hash: Int) -> Bool {
-            self.hash == hash && self.matches.count == matches.count
-                && zip(self.matches, matches).allSatisfy { $0.ruleIndex == $1.ruleIndex }
+            guard self.hash == hash, self.matches.count == matches.count else { return false }
+            return self.matches.withUnsafeBufferPointer { mine in
+                for i in mine.indices where mine[i].ruleIndex != matches[i].ruleIndex { return false }
+                return true
+            }
         }
 
         static func == (a: RuleSet, b: RuleSet) -> Bool {

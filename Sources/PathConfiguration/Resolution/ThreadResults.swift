@@ -17,11 +17,12 @@
 /// immutable and `invalidate()` does not touch this level.
 final class ThreadResults {
     private struct Entry {
-        let owner: UInt64
-        let rules: ResultCache.RuleSet
-        var result: PathProperties
+        /// The cache's serial number; 0 for an empty slot (serials start at 1).
+        var owner: UInt64 = 0
+        var rules: ResultCache.RuleSet?
+        var result: PathProperties?
         /// Hits so far while `result` is the shared result, not a copy.
-        var sharedHits: Int
+        var sharedHits = 0
     }
 
     /// Entries per thread (a few words each: about 40 KiB a thread). Room
@@ -33,23 +34,38 @@ final class ThreadResults {
     /// Hits on a shared result after which the thread makes its own copy.
     static let copyAfterHits = 2
 
-    private var slots = [Entry?](repeating: nil, count: ThreadResults.slotCount)
+    /// The table, read and written in place through its pointer: an array
+    /// in a class property costs every lookup a dynamic exclusivity check
+    /// and a copy (two references counted) of the entry it reads. Only its
+    /// own thread touches it.
+    private let slots: UnsafeMutablePointer<Entry>
 
-    private init() {}
+    private init() {
+        slots = .allocate(capacity: Self.slotCount)
+        slots.initialize(repeating: Entry(), count: Self.slotCount)
+    }
+
+    deinit {
+        slots.deinitialize(count: Self.slotCount)
+        slots.deallocate()
+    }
 
     /// The result this thread keeps for the set of rules `matches` lists,
     /// whose `RuleSet.hash(of:)` is `hash`, in the cache numbered `owner`
     /// (its own copy once the set is met often), or nil.
     func value(owner: UInt64, hash: Int, matches: UnsafeBufferPointer<RuleMatch>) -> PathProperties? {
-        let i = Self.slot(hash)
-        guard let entry = slots[i], entry.owner == owner, entry.rules.isSet(of: matches, hash: hash) else { return nil }
-        guard entry.sharedHits >= 0 else { return entry.result }
-        if entry.sharedHits + 1 < Self.copyAfterHits {
-            slots[i]!.sharedHits += 1
-            return entry.result
+        let entry = slots + Self.slot(hash)
+        guard entry.pointee.owner == owner, entry.pointee.rules?.isSet(of: matches, hash: hash) == true,
+              let result = entry.pointee.result else { return nil }
+        let hits = entry.pointee.sharedHits
+        guard hits >= 0 else { return result }
+        if hits + 1 < Self.copyAfterHits {
+            entry.pointee.sharedHits = hits + 1
+            return result
         }
-        let mine = entry.result.copy()
-        slots[i] = Entry(owner: owner, rules: entry.rules, result: mine, sharedHits: -1)
+        let mine = result.copy()
+        entry.pointee.result = mine
+        entry.pointee.sharedHits = -1
         return mine
     }
 
