@@ -27,7 +27,8 @@ T = TypeVar("T")
 # Results are shared: lookups that match the same rules get the same C result,
 # whatever the URL. Each result's map is decoded once and kept here, keyed by
 # the result's address, in a _Result that holds a reference of its own, so
-# that the address cannot be reused while the entry lives. The oldest entries
+# that the address cannot be reused while the entry lives (4,096 of them, a
+# few KiB each at most). The oldest entries
 # go first. A configuration has few distinct results (7 for the benchmark's
 # 10 rules, 2,115 for its 10,000), but a thread may get its own copy of a
 # result it meets often (another address), so the capacity is generous: a
@@ -40,15 +41,24 @@ _decoded_lock = threading.Lock()
 
 
 class _Result:
-    """One C result, a reference to it, and its map decoded: what every
+    """One C result, a reference to it, and its map once decoded: what every
     :class:`Properties` of that result shares. The reference goes with the
     last of them and the cache entry."""
 
     __slots__ = ("address", "data")
 
-    def __init__(self, address: int, data: Dict[str, Any]) -> None:
+    def __init__(self, address: int) -> None:
         self.address = address
-        self.data = data
+        # Decoded on first use: a result nobody reads costs no JSON decoding.
+        # Two threads may both decode it; either map is the same.
+        self.data: Optional[Dict[str, Any]] = None
+
+    def map(self) -> Dict[str, Any]:
+        """The properties, decoded from the library's JSON on first use."""
+        data = self.data
+        if data is None:
+            data = self.data = json.loads(_lookup.result_json(self.address))
+        return data
 
     def __del__(self, _finalizing: Callable[[], bool] = sys.is_finalizing, _free: Callable[[int], None] = _ffi.lookup.result_free) -> None:
         # At shutdown module state may be gone, and the process frees all.
@@ -67,7 +77,7 @@ def _shared(address: int, owned: bool) -> _Result:
         return entry
     if not owned:
         _lookup.result_retain(address)
-    made = _Result(address, json.loads(_lookup.result_json(address)))
+    made = _Result(address)
     evicted = None
     with _decoded_lock:
         entry = _decoded.get(address)
@@ -186,7 +196,7 @@ class Properties(Mapping[str, Any]):
 
     def _values(self) -> Dict[str, Any]:
         """The whole map, decoded once per shared result."""
-        return self._live().data
+        return self._live().map()
 
     def __getitem__(self, key: str) -> Any:
         value = self._values()[key]
@@ -196,7 +206,7 @@ class Properties(Mapping[str, Any]):
         return iter(list(self._values()))
 
     def __len__(self) -> int:
-        return len(self._live().data)
+        return len(self._live().map())
 
     def __contains__(self, key: object) -> bool:
         return key in self._values()
