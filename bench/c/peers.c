@@ -500,7 +500,7 @@ int main(int argc, char **argv) {
     while (fgets(line, sizeof line, stdin)) {
         double budget;
         if (sscanf(line, "round %lf", &budget) != 1) break;
-        double seconds[6];
+        double seconds[sizeof peers / sizeof peers[0]];
         for (size_t k = 0; k < peer_count; k++) {
             size_t p = (k + round) % peer_count; /* a different peer first in each round */
             seconds[p] = measure(&peers[p], budget);
