@@ -65,7 +65,7 @@ public final class PathProperties: Sendable, CustomStringConvertible {
         var text = json
         let made = text.withUTF8 { utf8 in
             let p = UnsafeMutableBufferPointer<CChar>.allocate(capacity: utf8.count + 1)
-            _ = UnsafeMutableRawBufferPointer(p).copyBytes(from: utf8)
+            UnsafeMutableRawBufferPointer(p).copyBytes(from: utf8)
             p[utf8.count] = 0
             return p.baseAddress!
         }

@@ -118,7 +118,9 @@ def look_up(config: int, url: bytes, method: Optional[bytes]) -> Optional["Prope
             result = _shared(address, owned=False)
     finally:
         _lending.discard(thread)
-    return Properties._of(result)
+    props = _new(Properties)  # Properties._of(result), inline: one per lookup
+    props._result = result
+    return props
 
 
 class Properties(Mapping[str, Any]):
@@ -206,7 +208,9 @@ class Properties(Mapping[str, Any]):
         return iter(list(self._values()))
 
     def __len__(self) -> int:
-        return len(self._live().map())
+        result = self._result  # _values(), inline for a map already decoded
+        data = None if result is None else result.data
+        return len(self._values() if data is None else data)
 
     def __contains__(self, key: object) -> bool:
         return key in self._values()
