@@ -95,32 +95,44 @@ final class SmallPattern: @unchecked Sendable {
         (self.isChain, self.chain, self.loops) = (isChain, chain, loops)
         (suffix, suffixLength) = reading.anchoredEnd ? Self.requiredSuffix(reading, caseInsensitive: caseInsensitive) : (0, 0)
         // Each byte's positions; then the few distinct masks (one per kind of
-        // character the pattern names), found by a linear search.
-        var classes = [UInt8](repeating: 0, count: 128)
-        let distinct = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 128) { byByte in
+        // character the pattern names), found by a linear search once per run
+        // of bytes with the same mask (ranges and the bytes no position takes
+        // come in runs). Both tables live on the stack until copied.
+        let wordCount = reading.follow.count
+        (classOf, masks, storage) = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 256) { scratch in
+            let byByte = UnsafeMutableBufferPointer(rebasing: scratch[..<128])
+            let distinct = UnsafeMutableBufferPointer(rebasing: scratch[128...])
             byByte.initialize(repeating: 0)
             for (p, set) in reading.sets.enumerated() {
                 set.forEach { byByte[Int($0)] |= 1 << UInt64(p) }
             }
-            var distinct: [UInt64] = []
-            distinct.reserveCapacity(reading.sets.count + 1)
-            for b in 0..<128 {
-                var id = 0
-                while id < distinct.count && distinct[id] != byByte[b] { id += 1 }
-                if id == distinct.count { distinct.append(byByte[b]) }
-                classes[b] = UInt8(id)
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { classes in
+                var count = 0, runMask = UInt64.max, runClass = 0
+                for b in 0..<128 {
+                    let mask = byByte[b]
+                    if mask != runMask {
+                        runClass = 0
+                        while runClass < count && distinct[runClass] != mask { runClass += 1 }
+                        if runClass == count {
+                            distinct[count] = mask
+                            count += 1
+                        }
+                        runMask = mask
+                    }
+                    classes[b] = UInt8(runClass)
+                }
+                let words = wordCount + count
+                let storage = UnsafeMutableRawPointer.allocate(byteCount: words * 8 + 128, alignment: 8)
+                let wordTables = storage.bindMemory(to: UInt64.self, capacity: words)
+                let masks = UnsafeMutableBufferPointer(start: wordTables + wordCount, count: count)
+                _ = masks.initialize(from: distinct[..<count])
+                let classOf = UnsafeMutableBufferPointer(start: (storage + words * 8).bindMemory(to: UInt8.self, capacity: 128), count: 128)
+                _ = classOf.initialize(from: classes)
+                return (classOf, masks, storage)
             }
-            return distinct
         }
-        let words = reading.follow.count + distinct.count
-        storage = .allocate(byteCount: words * 8 + 128, alignment: 8)
-        let wordTables = storage.bindMemory(to: UInt64.self, capacity: words)
-        follow = UnsafeMutableBufferPointer(start: wordTables, count: reading.follow.count)
+        follow = UnsafeMutableBufferPointer(start: storage.assumingMemoryBound(to: UInt64.self), count: wordCount)
         _ = follow.initialize(from: reading.follow)
-        masks = UnsafeMutableBufferPointer(start: wordTables + reading.follow.count, count: distinct.count)
-        _ = masks.initialize(from: distinct)
-        classOf = UnsafeMutableBufferPointer(start: (storage + words * 8).bindMemory(to: UInt8.self, capacity: 128), count: 128)
-        _ = classOf.initialize(from: classes)
     }
 
     deinit { storage.deallocate() }
