@@ -24,7 +24,7 @@ _release_lock = threading.Lock()
 
 
 class OwnedHandle:
-    """Base of :class:`PathConfiguration` and :class:`Properties`.
+    """Base of :class:`PathConfiguration` and :class:`Loader`.
 
     A call in flight is an entry in ``_inflight``: ``list.append`` and
     ``list.pop`` are atomic, so a call takes no lock. A call appends, then

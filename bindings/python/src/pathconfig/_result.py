@@ -27,14 +27,15 @@ T = TypeVar("T")
 # Results are shared: lookups that match the same rules get the same C result,
 # whatever the URL. Each result's map is decoded once and kept here, keyed by
 # the result's address, in a _Result that holds a reference of its own, so
-# that the address cannot be reused while the entry lives (4,096 of them, a
-# few KiB each at most). The oldest entries
-# go first. A configuration has few distinct results (7 for the benchmark's
-# 10 rules, 2,115 for its 10,000), but a thread may get its own copy of a
-# result it meets often (another address), so the capacity is generous: a
-# lookup whose result is not here decodes JSON, several times the cost of the
-# lookup. Reads take no lock (one dict lookup is atomic); changes take
-# _decoded_lock.
+# that the address cannot be reused while the entry lives. The oldest entries
+# go first. There are more C results than distinct maps: different sets of
+# matching rules can merge to the same properties (the benchmark's 1,000
+# rules give 334 maps from 600 sets), and a thread gets its own copy
+# of a result it meets often (another address). So the capacity is generous
+# (4,096 results, a few KiB each at most): a lookup whose result is not here
+# takes a reference, and its first reader decodes JSON, several times the
+# cost of a lookup. Reads take no lock (one dict lookup is atomic); changes
+# take _decoded_lock.
 _DECODED_CAPACITY = 4096
 _decoded: "OrderedDict[int, _Result]" = OrderedDict()
 _decoded_lock = threading.Lock()
@@ -173,10 +174,10 @@ class Properties(Mapping[str, Any]):
         return result
 
     def _call(self, func: Callable[..., T], *args: Any) -> T:
-        """``func(handle, *args)``: this object's reference to the shared
-        result keeps the handle alive for the call, whatever ``close()`` does
-        meanwhile."""
-        return func(_ffi.result_handle(self._live().address), *args)
+        """``func(handle, *args)``, the shared result held for the call,
+        whatever ``close()`` does meanwhile."""
+        result = self._live()
+        return func(_ffi.result_handle(result.address), *args)
 
     @property
     def closed(self) -> bool:
