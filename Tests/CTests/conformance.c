@@ -83,8 +83,8 @@ static int json_equals(const char *text, const cJSON *expected)
 }
 
 /* The checks every resolving case shares: properties as JSON, through the
- * result object and the one-shot call, key enumeration, get_json per key,
- * and the matched string. */
+ * result object, the lent lookup and the one-shot call, key enumeration,
+ * get_json per key, and the matched string. */
 static void check_resolution(pathconfig *cfg, const char *input, const cJSON *expected, const char *matched)
 {
     pathconfig_error err;
@@ -102,6 +102,11 @@ static void check_resolution(pathconfig *cfg, const char *input, const cJSON *ex
     CHECK(props != NULL && strcmp(props, pathconfig_result_json(res)) == 0,
           "pathconfig_properties %s differs from the result's JSON", props ? props : "(null)");
     pathconfig_free_string(props);
+    {
+        const pathconfig_result *lent = pathconfig_lookup(cfg, input, NULL);
+        CHECK(lent != NULL && strcmp(pathconfig_result_json(lent), pathconfig_result_json(res)) == 0,
+              "pathconfig_lookup %s differs from the result's JSON", lent ? pathconfig_result_json(lent) : "(null)");
+    }
 
     count = pathconfig_result_count(res);
     CHECK(count == (size_t)cJSON_GetArraySize(expected), "count %zu, expected %d", count, cJSON_GetArraySize(expected));

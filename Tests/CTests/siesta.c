@@ -263,13 +263,18 @@ static void check_expected(const cJSON *c, const cJSON *props)
 }
 
 /* Resolves `url` for `method` on `cfg`; the properties as cJSON (caller
- * deletes), NULL (after a failed check) on failure. */
+ * deletes), NULL (after a failed check) on failure. The lent lookup must
+ * give the same text. */
 static cJSON *resolve_json(pathconfig *cfg, const char *url, const char *method)
 {
     pathconfig_error err;
     pathconfig_result *res = pathconfig_resolve_request(cfg, url, method, &err);
+    const pathconfig_result *lent;
     cJSON *props;
     if (!CHECK(res != NULL, "resolve %s %s: %s", method ? method : "(GET)", url, err.message)) return NULL;
+    lent = pathconfig_lookup(cfg, url, method);
+    CHECK(lent != NULL && strcmp(pathconfig_result_json(lent), pathconfig_result_json(res)) == 0,
+          "lookup %s %s differs from resolve_request", method ? method : "(GET)", url);
     props = cJSON_Parse(pathconfig_result_json(res));
     pathconfig_result_free(res);
     CHECK(props != NULL, "the result is JSON");
