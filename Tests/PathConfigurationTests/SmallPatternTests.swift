@@ -65,6 +65,27 @@ struct SmallPatternTests {
         #expect(SmallPattern("(ab){33}", caseInsensitive: false) == nil)
     }
 
+    @Test("the automaton is built on the first search, once, whichever of many threads gets there first")
+    func builtOnFirstSearch() async {
+        for pattern in ["^/posts/\\d+/edit$", "/new$", ".*\\?.*tab=[a-z]+.*"] {
+            let small = SmallPattern(pattern, caseInsensitive: false)!
+            #expect(!small.isBuilt, "reading a pattern builds nothing: \(pattern)")
+            let wrong = await withTaskGroup(of: Int.self) { group in
+                for t in 0..<8 {
+                    group.addTask {
+                        let hits = ["/posts/\(t)/edit", "/x/new", "/a?b=1&tab=xyz"], misses = ["/posts/x/edit", "/news", "/a?tab=1"]
+                        let matched = (hits + misses).map { Array($0.utf8).withUnsafeBufferPointer(small.matches) }
+                        let expected = (hits + misses).map { (try? Regex(pattern).firstMatch(in: $0)) != nil }
+                        return zip(matched, expected).filter { $0 != $1 }.count
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+            #expect(wrong == 0, "\(pattern)")
+            #expect(small.isBuilt)
+        }
+    }
+
     @Test("anchors, literals and counted repeats decide as a regex does")
     func examples() {
         func m(_ pattern: String, _ subject: String, fold: Bool = false) -> Bool {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A plain pattern (`SmallPatternReader`) compiled to a position automaton
 /// that decides, without the regex engine, whether it occurs in a subject of
 /// printable ASCII characters.
@@ -18,73 +20,115 @@
 /// folding do) are left to the engine: `matches` is only called when
 /// `MatchSubject.isPrintableASCII`.
 ///
-/// Immutable once made: its raw memory is written by `init` and only read
-/// after, so one instance serves every thread (`@unchecked Sendable`).
+/// Decided at load (the reading tells whether a pattern is plain, which
+/// decides whether its engine form is deferred), built on the first search:
+/// a configuration's many patterns cost a load only their reading, and a
+/// pattern never searched costs nothing more. The automaton (`Automaton` and
+/// its tables, one allocation) is made once, by whichever thread searches
+/// first (a thread that loses the race frees its copy), and only read after,
+/// so one instance serves every thread (`@unchecked Sendable`).
 final class SmallPattern: @unchecked Sendable {
     /// The positions the automaton may have.
     static let maxPositions = SmallPatternReader.maxPositions
 
-    /// What `matches` runs: a literal compared directly (folded under case
-    /// folding), or the automaton. Kept in raw memory the instance owns, so
-    /// that a search touches no reference count.
-    private let isLiteral: Bool
+    private let pattern: String
     private let caseInsensitive: Bool
-    private let anchoredStart: Bool
-    private let anchoredEnd: Bool
-    /// The one allocation that holds the tables below, in the order a
-    /// search reads them (`follow`, `masks`, `classOf`, or `literal`), so
-    /// that a search touches neighbouring cache lines.
-    private let storage: UnsafeMutableRawPointer
-    /// The literal's bytes (lower-cased under case folding); `count` of them.
-    private let literal: UnsafeMutableBufferPointer<UInt8>
+    /// The automaton once built: an `Automaton` followed by its tables.
+    private let built = Atomic<UnsafeRawPointer?>(nil)
+
+    /// `pattern`, when it is plain (`SmallPatternReader`) and needs at most
+    /// `maxPositions` positions; nil otherwise.
+    init?(_ pattern: String, caseInsensitive: Bool) {
+        guard SmallPatternReader.read(pattern, caseInsensitive: caseInsensitive) != nil else { return nil }
+        self.pattern = pattern
+        self.caseInsensitive = caseInsensitive
+    }
+
+    deinit {
+        if let made = built.load(ordering: .acquiring) { UnsafeMutableRawPointer(mutating: made).deallocate() }
+    }
+
+    /// Whether the automaton has been built (for tests).
+    var isBuilt: Bool { built.load(ordering: .acquiring) != nil }
+
+    /// Whether the pattern occurs in `subject`, every byte of which is
+    /// printable ASCII.
+    func matches(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        let made = built.load(ordering: .acquiring) ?? build()
+        return made.assumingMemoryBound(to: Automaton.self).pointee.matches(subject)
+    }
+
+    private func build() -> UnsafeRawPointer {
+        // `init` read the pattern, and a reading never changes.
+        guard let reading = SmallPatternReader.read(pattern, caseInsensitive: caseInsensitive) else {
+            preconditionFailure("a plain pattern no longer reads as plain")
+        }
+        let made = UnsafeRawPointer(Automaton.make(reading, caseInsensitive: caseInsensitive))
+        let (stored, existing) = built.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
+        if stored { return made }
+        UnsafeMutableRawPointer(mutating: made).deallocate()
+        return existing!
+    }
+}
+
+/// What `SmallPattern.matches` runs: a literal compared directly (folded
+/// under case folding), or the automaton. It sits at the start of the one
+/// allocation that also holds its tables, in the order a search reads them
+/// (`follow`, `masks`, `classOf`, or `literal`), so that a search touches
+/// neighbouring cache lines and no reference count. Its searches are
+/// inlined into `SmallPattern.matches`, which then reads only the fields a
+/// search needs from that memory (called, each would take a copy of all).
+private struct Automaton {
+    let isLiteral: Bool
+    let caseInsensitive: Bool
+    let anchoredStart: Bool
+    let anchoredEnd: Bool
+    /// The literal's bytes (lower-cased under case folding).
+    let literal: UnsafeBufferPointer<UInt8>
     /// Positions a match may start with, and end with.
-    private let first: UInt64, last: UInt64
+    let first: UInt64, last: UInt64
     /// Whether the pattern matches the empty string.
-    private let nullable: Bool
+    let nullable: Bool
     /// For each position, the positions that may follow it.
-    private let follow: UnsafeMutableBufferPointer<UInt64>
+    let follow: UnsafeBufferPointer<UInt64>
     /// Set when every position is followed only by itself or the next one
     /// (`^/posts/\d+/edit$`): the automaton then steps by shifts
     /// (`shiftAnd`), with `chain` the positions reached from the one before
     /// and `loops` those that follow themselves.
-    private let isChain: Bool
-    private let chain: UInt64, loops: UInt64
+    let isChain: Bool
+    let chain: UInt64, loops: UInt64
     /// With `$`: the last bytes of every match, so of every subject that
     /// matches (up to 8, packed little-endian, lower-cased under case
     /// folding; `suffixLength` 0 when none is known). Checked before the
     /// automaton runs: patterns picked by a shared literal (`/posts/`)
     /// usually differ in how they end.
-    private let suffix: UInt64, suffixLength: Int
+    let suffix: UInt64, suffixLength: Int
     /// For each byte (0...127), the index in `masks` of its class: bytes
     /// that every position treats alike share one, so a pattern keeps 128
     /// bytes and a few words rather than 128 words.
-    private let classOf: UnsafeMutableBufferPointer<UInt8>
+    let classOf: UnsafeBufferPointer<UInt8>
     /// For each class of bytes, the positions that accept it.
-    private let masks: UnsafeMutableBufferPointer<UInt64>
+    let masks: UnsafeBufferPointer<UInt64>
 
-    /// Compiles `pattern`, or returns nil when it is not plain
-    /// (`SmallPatternReader`) or needs more than `maxPositions` positions.
-    init?(_ pattern: String, caseInsensitive: Bool) {
-        guard let reading = SmallPatternReader.read(pattern, caseInsensitive: caseInsensitive) else { return nil }
-        self.caseInsensitive = caseInsensitive
-        anchoredStart = reading.anchoredStart
-        anchoredEnd = reading.anchoredEnd
-        if let bytes = Self.literal(reading, caseInsensitive: caseInsensitive) {
-            isLiteral = true
-            storage = .allocate(byteCount: max(bytes.count, 1), alignment: 8)
-            literal = UnsafeMutableBufferPointer(start: storage.bindMemory(to: UInt8.self, capacity: bytes.count), count: bytes.count)
-            _ = literal.initialize(from: bytes)
-            (first, last, nullable) = (0, 0, false)
-            (isChain, chain, loops) = (false, 0, 0)
-            (suffix, suffixLength) = (0, 0)
-            follow = UnsafeMutableBufferPointer(start: nil, count: 0)
-            classOf = UnsafeMutableBufferPointer(start: nil, count: 0)
-            masks = UnsafeMutableBufferPointer(start: nil, count: 0)
-            return
+    /// The bytes before the tables: the automaton itself, rounded to words.
+    private static let headerBytes = (MemoryLayout<Automaton>.stride + 7) & ~7
+
+    /// Builds the automaton of `reading` in one new allocation (freed with
+    /// `deallocate()` on the pointer returned).
+    static func make(_ reading: SmallPatternReader.Reading, caseInsensitive: Bool) -> UnsafeMutableRawPointer {
+        if let bytes = literal(reading, caseInsensitive: caseInsensitive) {
+            let storage = UnsafeMutableRawPointer.allocate(byteCount: headerBytes + bytes.count, alignment: 8)
+            let text = (storage + headerBytes).bindMemory(to: UInt8.self, capacity: bytes.count)
+            text.initialize(from: bytes, count: bytes.count)
+            storage.initializeMemory(as: Automaton.self, to: Automaton(
+                isLiteral: true, caseInsensitive: caseInsensitive,
+                anchoredStart: reading.anchoredStart, anchoredEnd: reading.anchoredEnd,
+                literal: UnsafeBufferPointer(start: text, count: bytes.count), first: 0, last: 0, nullable: false,
+                follow: UnsafeBufferPointer(start: nil, count: 0), isChain: false, chain: 0, loops: 0,
+                suffix: 0, suffixLength: 0,
+                classOf: UnsafeBufferPointer(start: nil, count: 0), masks: UnsafeBufferPointer(start: nil, count: 0)))
+            return storage
         }
-        isLiteral = false
-        literal = UnsafeMutableBufferPointer(start: nil, count: 0)
-        (first, last, nullable) = (reading.facts.first, reading.facts.last, reading.facts.nullable)
         var chain: UInt64 = 0, loops: UInt64 = 0, isChain = true
         for (p, next) in reading.follow.enumerated() {
             let itself: UInt64 = 1 << UInt64(p), following: UInt64 = p + 1 < 64 ? 1 << UInt64(p + 1) : 0
@@ -92,14 +136,13 @@ final class SmallPattern: @unchecked Sendable {
             chain |= next & following
             loops |= next & itself
         }
-        (self.isChain, self.chain, self.loops) = (isChain, chain, loops)
-        (suffix, suffixLength) = reading.anchoredEnd ? Self.requiredSuffix(reading, caseInsensitive: caseInsensitive) : (0, 0)
+        let (suffix, suffixLength) = reading.anchoredEnd ? requiredSuffix(reading, caseInsensitive: caseInsensitive) : (0, 0)
         // Each byte's positions; then the few distinct masks (one per kind of
         // character the pattern names), found by a linear search once per run
         // of bytes with the same mask (ranges and the bytes no position takes
         // come in runs). Both tables live on the stack until copied.
         let wordCount = reading.follow.count
-        (classOf, masks, storage) = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 256) { scratch in
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 256) { scratch in
             let byByte = UnsafeMutableBufferPointer(rebasing: scratch[..<128])
             let distinct = UnsafeMutableBufferPointer(rebasing: scratch[128...])
             byByte.initialize(repeating: 0)
@@ -122,20 +165,25 @@ final class SmallPattern: @unchecked Sendable {
                     classes[b] = UInt8(runClass)
                 }
                 let words = wordCount + count
-                let storage = UnsafeMutableRawPointer.allocate(byteCount: words * 8 + 128, alignment: 8)
-                let wordTables = storage.bindMemory(to: UInt64.self, capacity: words)
-                let masks = UnsafeMutableBufferPointer(start: wordTables + wordCount, count: count)
-                _ = masks.initialize(from: distinct[..<count])
-                let classOf = UnsafeMutableBufferPointer(start: (storage + words * 8).bindMemory(to: UInt8.self, capacity: 128), count: 128)
-                _ = classOf.initialize(from: classes)
-                return (classOf, masks, storage)
+                let storage = UnsafeMutableRawPointer.allocate(byteCount: headerBytes + words * 8 + 128, alignment: 8)
+                let wordTables = (storage + headerBytes).bindMemory(to: UInt64.self, capacity: words)
+                reading.follow.withUnsafeBufferPointer { wordTables.initialize(from: $0.baseAddress!, count: wordCount) }
+                (wordTables + wordCount).initialize(from: distinct.baseAddress!, count: count)
+                let classTable = (storage + headerBytes + words * 8).bindMemory(to: UInt8.self, capacity: 128)
+                classTable.initialize(from: classes.baseAddress!, count: 128)
+                storage.initializeMemory(as: Automaton.self, to: Automaton(
+                    isLiteral: false, caseInsensitive: caseInsensitive,
+                    anchoredStart: reading.anchoredStart, anchoredEnd: reading.anchoredEnd,
+                    literal: UnsafeBufferPointer(start: nil, count: 0),
+                    first: reading.facts.first, last: reading.facts.last, nullable: reading.facts.nullable,
+                    follow: UnsafeBufferPointer(start: wordTables, count: wordCount), isChain: isChain, chain: chain, loops: loops,
+                    suffix: suffix, suffixLength: suffixLength,
+                    classOf: UnsafeBufferPointer(start: classTable, count: 128),
+                    masks: UnsafeBufferPointer(start: wordTables + wordCount, count: count)))
+                return storage
             }
         }
-        follow = UnsafeMutableBufferPointer(start: storage.assumingMemoryBound(to: UInt64.self), count: wordCount)
-        _ = follow.initialize(from: reading.follow)
     }
-
-    deinit { storage.deallocate() }
 
     /// The last bytes every match of `r` ends with (at most 8, packed
     /// little-endian, and how many): walking back from the one position a
@@ -201,10 +249,12 @@ final class SmallPattern: @unchecked Sendable {
 
     /// Whether the pattern occurs in `subject`, every byte of which is
     /// printable ASCII.
+    @inline(__always)
     func matches(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
         isLiteral ? matchesLiteral(subject) : runAutomaton(subject)
     }
 
+    @inline(__always)
     private func matchesLiteral(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = literal.count, m = subject.count
         guard n <= m else { return false }
@@ -233,6 +283,7 @@ final class SmallPattern: @unchecked Sendable {
 
     /// Runs the automaton over `subject`, starting a match at every offset
     /// unless `anchoredStart`.
+    @inline(__always)
     private func runAutomaton(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
         if nullable && (!anchoredEnd || !anchoredStart || subject.isEmpty) { return true }
         if suffixLength > 0 && !endsWithSuffix(subject) { return false }
@@ -260,6 +311,7 @@ final class SmallPattern: @unchecked Sendable {
     /// are the active ones shifted by one (where the chain goes on) and the
     /// active ones that loop, so a byte costs a few instructions whatever
     /// the number of active positions.
+    @inline(__always)
     private func shiftAnd(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
         var active: UInt64 = 0
         var starts = first
