@@ -126,16 +126,16 @@ public final class PathConfiguration: Sendable {
     /// than `Limits.maxURLBytes`, or when a rule added from code throws (the
     /// failed lookup is not memoised).
     public func resolve(_ urlOrPath: String, method: String? = nil) throws(ResolveError) -> PathProperties {
-        // A path of printable ASCII, with file patterns only: matched from its
-        // bytes (`resolveIfPath`), as the C ABI does.
+        // A path or plain URL of printable ASCII, with file patterns only:
+        // matched from its bytes (`resolveFromBytes`), as the C ABI does.
         var text = urlOrPath
-        let direct = text.withUTF8 { bytes in Result { () throws(ResolveError) in try resolveIfPath(utf8: bytes, method: method) } }
+        let direct = text.withUTF8 { bytes in Result { () throws(ResolveError) in try resolveFromBytes(utf8: bytes, method: method) } }
         if let result = try direct.get() { return result }
         return try resolveString(urlOrPath, method: method)
     }
 
     /// `resolve(_:method:)` without its byte path: for a caller that has
-    /// tried `resolveIfPath` already (the C ABI).
+    /// tried `resolveFromBytes` already (the C ABI).
     package func resolveString(_ urlOrPath: String, method: String? = nil) throws(ResolveError) -> PathProperties {
         try checkLength(urlOrPath)
         let method = try Self.normalized(method)
@@ -177,17 +177,26 @@ public final class PathConfiguration: Sendable {
         }
     }
 
-    /// `resolve(_:method:)` of the path whose UTF-8 is `bytes`, without
-    /// making a `String` of it, when that is all it takes: printable ASCII
-    /// without a scheme (a path, which every profile matches as given), no
-    /// base URL, file patterns only. nil when the lookup needs more: the
-    /// caller then makes the string and calls `resolveString(_:method:)`.
-    /// For the C ABI, whose hosts hand over bytes, and `resolve(_:method:)`.
-    package func resolveIfPath(utf8 bytes: UnsafeBufferPointer<UInt8>, method: String? = nil) throws(ResolveError) -> PathProperties? {
-        guard options.baseURL == nil, !filesUseURL, ByteSet.allPrintable(bytes), !URLParts.startsWithScheme(bytes),
-              !hasHostRules else { return nil }
+    /// `resolve(_:method:)` of the URL or path whose UTF-8 is `bytes`,
+    /// without making a `String` of it, when that is all it takes: printable
+    /// ASCII, no base URL, file patterns only, and either a path (which every
+    /// profile matches as given) or an absolute URL whose matched string is
+    /// a run of its bytes (`Profile.matchedRange(of:in:matchQueryStrings:)`).
+    /// nil when the lookup needs more: the caller then makes the string and
+    /// calls `resolveString(_:method:)`. For the C ABI, whose hosts hand over
+    /// bytes, and `resolve(_:method:)`.
+    package func resolveFromBytes(utf8 bytes: UnsafeBufferPointer<UInt8>, method: String? = nil) throws(ResolveError) -> PathProperties? {
+        guard options.baseURL == nil, !filesUseURL, ByteSet.allPrintable(bytes), !hasHostRules else { return nil }
+        var subject = bytes
+        // A path is told apart by its first byte, before any split is made.
+        if URLParts.startsWithScheme(bytes) {
+            guard let url = URLParts.Split(bytes),
+                  let range = options.profile.matchedRange(of: url, in: bytes, matchQueryStrings: options.effectiveMatchQueryStrings)
+            else { return nil }
+            subject = UnsafeBufferPointer(rebasing: bytes[range])
+        }
         try checkLength(bytes.count)
-        return result(ofFileMatches: .printableASCII(bytes), method: try Self.normalized(method))
+        return result(ofFileMatches: .printableASCII(subject), method: try Self.normalized(method))
     }
 
     /// The result of exactly `matches` (file rules, in order): with file

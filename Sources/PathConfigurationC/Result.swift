@@ -95,12 +95,13 @@ final class ResultStrings: Sendable {
 
 // MARK: - Lookup
 
-/// The GET lookup of the host's `urlOrPath`: a path of printable ASCII
-/// straight from its bytes (`PathConfiguration.resolveIfPath`, no string
-/// made), anything else checked as UTF-8 and resolved as a string.
+/// The GET lookup of the host's `urlOrPath`: a path or plain URL of
+/// printable ASCII straight from its bytes
+/// (`PathConfiguration.resolveFromBytes`, no string made), anything else
+/// checked as UTF-8 and resolved as a string.
 private func lookUp(_ config: PathConfiguration, _ urlOrPath: UnsafePointer<CChar>?) throws(CFailure) -> PathProperties {
     let bytes = try hostBytes(urlOrPath, "url_or_path")
-    if let result = try resolving({ () throws(ResolveError) in try config.resolveIfPath(utf8: bytes) }) { return result }
+    if let result = try resolving({ () throws(ResolveError) in try config.resolveFromBytes(utf8: bytes) }) { return result }
     let input = try hostString(urlOrPath, "url_or_path")
     return try resolving { () throws(ResolveError) in try config.resolveString(input) }
 }

@@ -32,7 +32,7 @@ struct CacheDifferentialTests {
         #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
     }
 
-    @Test("a path looked up from its bytes gets the string lookup's result, and other inputs are left to it",
+    @Test("a path or plain URL looked up from its bytes gets the string lookup's result, and other inputs are left to it",
           arguments: [Profile.hotwireIOS, .turboIOS, .hotwireAndroid, .siesta])
     func bytesAgainstString(_ profile: Profile) throws {
         let bench = Conformance.repositoryRoot + "/../shared/bench/"
@@ -40,10 +40,15 @@ struct CacheDifferentialTests {
         let urls = String(decoding: try Conformance.readFile(bench + "urls-100.txt"), as: UTF8.self)
             .split(separator: "\n").prefix(2_000).map(String.init)
         let edges = ["", "/", "a", "ab", "a:b", "1:x", "x1+-.:/y", "/a:b", "%41", "/caf\u{e9}", "/a\tb", "/a b", "?q=1", "#f",
-                     "https://x.dev/a", "HTTP://x.dev/a?q", String(repeating: "/a", count: 40_000)]
+                     "https://x.dev/a", "HTTP://x.dev/a?q", "https://x.dev/a/b/", "https://x.dev/a%20b?c=%zz", "https://x.dev/a b",
+                     "ftp://x.dev/new?x#y", "foo://x.dev/new", "https://x.dev", "https://x.dev?q=1", "mailto:a@b.c",
+                     "https://x.dev/" + String(repeating: "/a", count: 40_000)]
         let config = try PathConfiguration(json: json, options: LoadOptions(profile: profile))
         var mismatches: [String] = []
-        for url in urls + edges {
+        // The corpus's paths, and as absolute URLs (with their query, and a fragment).
+        let absolute = urls.prefix(1_000).map { "https://app.example.com" + $0 + "#top" }
+        var takenURLs = 0
+        for url in urls + absolute + edges {
             // The reference: the rules the string lookup (Lookup, the matched
             // string) finds, merged by hand; resolve() itself now takes the
             // byte path for paths.
@@ -53,24 +58,30 @@ struct CacheDifferentialTests {
                 return JSONWriter.compact(merged)
             }
             var text = url
-            let byBytes = text.withUTF8 { bytes in Result { () throws(ResolveError) in try config.resolveIfPath(utf8: bytes) } }
-            let isPath = url.utf8.allSatisfy(ByteSet.isPrintable) && !url.utf8.withContiguousStorageIfAvailable(URLParts.startsWithScheme)!
+            let byBytes = text.withUTF8 { bytes in Result { () throws(ResolveError) in try config.resolveFromBytes(utf8: bytes) } }
+            let printable = url.utf8.allSatisfy(ByteSet.isPrintable)
+            let isPath = printable && !url.utf8.withContiguousStorageIfAvailable(URLParts.startsWithScheme)!
+            if printable && !isPath, case .success(_?) = byBytes { takenURLs += 1 }
+            // Whatever the byte path takes it answers as the string lookup
+            // does; it takes every path, and leaves the rest to it.
             switch (byString, byBytes) {
-            case (.success(let a), .success(let b?)) where isPath && a == b.json && (try? config.resolve(url).json) == a: continue
+            case (.success(let a), .success(let b?)) where a == b.json && (try? config.resolve(url).json) == a: continue
             case (.success, .success(nil)) where !isPath: continue
-            case (.failure(let a), .failure(let b)) where isPath && a.code == b.code && a.message == b.message: continue
+            case (.failure(let a), .failure(let b)) where a.code == b.code && a.message == b.message: continue
             case (.failure, .success(nil)) where !isPath: continue
             default: mismatches.append("\(url.prefix(40)): \(byString) | \(byBytes)")
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
+        // Absolute URLs of plain paths are taken too, but for siesta (the whole URL).
+        #expect(profile == .siesta ? takenURLs == 0 : takenURLs >= 1_000, "\(takenURLs) URLs from their bytes")
         // Leaves everything to the string lookup when it needs more than the path.
         var baseOptions = LoadOptions(profile: profile)
         baseOptions.baseURL = try BaseURL("https://x.dev/v1/")
         let withBase = try PathConfiguration(json: json, options: baseOptions)
         var path = "/a"
-        #expect(try path.withUTF8 { try withBase.resolveIfPath(utf8: $0) } == nil)
+        #expect(try path.withUTF8 { try withBase.resolveFromBytes(utf8: $0) } == nil)
         let withGlobs = try PathConfiguration(json: #"{"rules": [{"globs": ["/a"], "properties": {"g": 1}}]}"#, options: LoadOptions(profile: profile))
-        #expect(try path.withUTF8 { try withGlobs.resolveIfPath(utf8: $0) } == nil)
+        #expect(try path.withUTF8 { try withGlobs.resolveFromBytes(utf8: $0) } == nil)
     }
 }

@@ -1,4 +1,4 @@
-import PathConfiguration
+@testable import PathConfiguration
 import Testing
 
 @Suite("Profiles")
@@ -52,6 +52,39 @@ struct ProfileTests {
     ])
     func matchedString(_ profile: Profile, _ query: Bool, _ input: String, _ expected: String) {
         #expect(profile.matchedString(for: input, matchQueryStrings: query) == expected)
+    }
+
+    @Test("where a URL's matched string is a run of its bytes, those bytes are exactly it: generated URLs, every profile",
+          arguments: Profile.allCases)
+    func matchedRangeAgrees(_ profile: Profile) {
+        let schemes = ["https", "http", "HTTPS", "ftp", "file", "jar", "foo", "a+b.c-d"]
+        let authorities = ["//x.dev", "//user@X.Dev:8080", "//", ""]
+        let pieces = ["/", "/", "a", "Z", "0", "%", "%2F", "%41", "%zz", "%C3%A9", "-", ".", "_", "~", "!", "$", "&", "'", "(", ")",
+                      "*", "+", ",", ";", "=", ":", "@", "\"", "<", ">", "[", "]", "{", "}", "|", "\\", "^", "`", " ", "//", "?"]
+        var random = SplitMix(state: 0x5EED_0000 &+ UInt64(profile.rawValue.utf8.count))
+        func part(_ count: Int) -> String { (0..<Int.random(in: 0...count, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined() }
+        var taken = 0, wrong: [String] = []
+        for n in 0..<20_000 {
+            var url = schemes.randomElement(using: &random)! + ":" + authorities.randomElement(using: &random)!
+            url += (n % 3 == 0 ? "" : "/") + part(6)
+            if Bool.random(using: &random) { url += "?" + part(5) }
+            if n % 5 == 0 { url += "#" + part(3) }
+            for query in [true, false] {
+                var text = url
+                guard let range = text.withUTF8({ bytes in
+                    URLParts.Split(bytes).flatMap { profile.matchedRange(of: $0, in: bytes, matchQueryStrings: query) }
+                }) else { continue }
+                taken += 1
+                let bytes = String(decoding: Array(url.utf8)[range], as: UTF8.self)
+                if bytes != profile.matchedString(for: url, matchQueryStrings: query) { wrong.append("\(url) (query \(query)): \(bytes)") }
+            }
+        }
+        #expect(wrong.first == nil, "\(wrong.count) differ, such as \(wrong.prefix(3))")
+        if profile == .siesta {
+            #expect(taken == 0, "siesta matches the whole URL, written back")
+        } else {
+            #expect(taken > 2_000, "the byte path is exercised: \(taken)")
+        }
     }
 
     @Test("a rule written for the app's percent-encoded path matches under hotwire-ios", arguments: Conformance.engineNames)

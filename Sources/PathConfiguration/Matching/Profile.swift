@@ -90,6 +90,36 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
         return Self.joined(path, platform == .ios ? URLParts.foundationEncoded(query, as: .query) : query)
     }
 
+    /// Where in `bytes`, an absolute URL of printable ASCII split as `url`, lies the string
+    /// `matchedString(for:matchQueryStrings:)` gives for it, when that string
+    /// is exactly those bytes: the path, and `?query` when it counts, each
+    /// already as the app reads it (nothing to percent-encode or decode, no
+    /// trailing slash to drop, a scheme java.net.URL takes). nil otherwise,
+    /// and always for siesta (the whole URL, written back): the caller then
+    /// makes the string. The rules are `matchedString`'s, read backwards; a
+    /// test checks the two agree on every URL of a generated corpus.
+    func matchedRange(of url: URLParts.Split, in bytes: UnsafeBufferPointer<UInt8>, matchQueryStrings: Bool) -> Range<Int>? {
+        let path = UnsafeBufferPointer(rebasing: bytes[url.path])
+        switch self {
+        case .siesta:
+            return nil
+        case .hotwireIOS:
+            // foundationEncoded keeps a valid component as written.
+            guard URLParts.isValid(path, as: .path) else { return nil }
+        case .turboIOS:
+            // Without a `%`, decoding changes nothing; trailing slashes go.
+            guard URLParts.isValid(path, as: .path), !path.contains(UInt8(ascii: "%")),
+                  path.count <= 1 || path[path.count - 1] != UInt8(ascii: "/") else { return nil }
+        case .hotwireAndroid, .turboAndroid:
+            guard Self.javaURLSchemes.contains(url.scheme(in: bytes)) else { return nil }
+        }
+        guard matchQueryStrings, let query = url.query else { return url.path }
+        if platform == .ios {
+            guard URLParts.isValid(UnsafeBufferPointer(rebasing: bytes[query]), as: .query) else { return nil }
+        }
+        return url.path.lowerBound..<query.upperBound  // "?" sits between them
+    }
+
     /// `s.hasSuffix("/")`: whether the last Character is a slash. Read from
     /// the last two bytes when they tell (a last byte other than `/`, or a
     /// slash after an ASCII byte, which no Character extends), else from

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An RFC 3986 split of a URL into the parts profiles care about.
 ///
 /// Deliberately small and exact: no normalisation, no IDNA, nothing encoded
@@ -20,13 +28,14 @@ struct URLParts: Equatable {
         // Most inputs without a scheme are paths: told apart by their first byte.
         guard let first = input.utf8.first, Self.isAlpha(first) else { return nil }
         var input = input
-        guard let split = input.withUTF8(Split.init) else { return nil }  // in place for a native string
+        // In place for a native string.
+        guard let (split, scheme) = input.withUTF8({ bytes in Split(bytes).map { ($0, $0.scheme(in: bytes)) } }) else { return nil }
         // Delimiters are found by byte, never by Character: "#" followed by a
         // combining mark is one Character but still ends the path. Every
         // offset is at an ASCII byte, so on a scalar boundary.
         let utf8 = input.utf8
         func at(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
-        scheme = split.scheme
+        self.scheme = scheme
         authority = split.authority.map { input[at($0.lowerBound)..<at($0.upperBound)] }
         path = input[at(split.path.lowerBound)..<at(split.path.upperBound)]
         query = split.query.map { input[at($0.lowerBound)..<at($0.upperBound)] }
@@ -35,9 +44,12 @@ struct URLParts: Equatable {
 
     /// Where the parts of a URL are, as byte offsets: found in one pass over
     /// contiguous bytes, since a generic walk over `String.UTF8View` costs
-    /// several times as much, and every lookup of an absolute URL makes one.
-    private struct Split {
-        var scheme: String
+    /// several times as much, and every lookup of an absolute URL makes one
+    /// (or reads its matched string straight from them:
+    /// `Profile.matchedRange(of:in:matchQueryStrings:)`).
+    struct Split {
+        /// The scheme's bytes, before the `:`.
+        var scheme: Range<Int>
         var authority: Range<Int>?
         var path: Range<Int>
         var query: Range<Int>?
@@ -47,13 +59,9 @@ struct URLParts: Equatable {
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
             let n = bytes.count
             guard let i = URLParts.schemeEnd(bytes) else { return nil }
-            scheme = String(unsafeUninitializedCapacity: i) { out in
-                for k in 0..<i { out[k] = URLParts.asciiLowercased(bytes[k]) }
-                return i
-            }
+            scheme = 0..<i
             var start = i + 1
-            var end = start
-            while end < n, bytes[end] != UInt8(ascii: "#") { end += 1 }
+            let end = URLParts.index(of: UInt8(ascii: "#"), in: bytes, from: start, to: n)
             if end - start >= 2, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") {
                 var authorityEnd = start + 2
                 while authorityEnd < end, bytes[authorityEnd] != UInt8(ascii: "/"), bytes[authorityEnd] != UInt8(ascii: "?") { authorityEnd += 1 }
@@ -63,8 +71,7 @@ struct URLParts: Equatable {
                 authority = nil
             }
             fragment = end < n ? (end + 1)..<n : nil
-            var q = start
-            while q < end, bytes[q] != UInt8(ascii: "?") { q += 1 }
+            let q = URLParts.index(of: UInt8(ascii: "?"), in: bytes, from: start, to: end)
             if q < end {
                 path = start..<q
                 query = (q + 1)..<end
@@ -73,6 +80,21 @@ struct URLParts: Equatable {
                 query = nil
             }
         }
+
+        /// The scheme, lower-cased (made only when asked for).
+        func scheme(in bytes: UnsafeBufferPointer<UInt8>) -> String {
+            String(unsafeUninitializedCapacity: scheme.count) { out in
+                for k in scheme { out[k] = URLParts.asciiLowercased(bytes[k]) }
+                return scheme.count
+            }
+        }
+    }
+
+    /// The offset of the first `byte` in `bytes[from..<to]`, or `to`
+    /// (`memchr`: a word or more at a time, where a loop takes a byte).
+    private static func index(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
+        guard from < to, let base = bytes.baseAddress, let hit = memchr(base + from, Int32(byte), to - from) else { return to }
+        return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Whether `bytes` start with a scheme (`https:`): whether `URLParts`
@@ -126,6 +148,17 @@ struct URLParts: Equatable {
         case query
         /// The fragment: as the query.
         case fragment
+
+        /// The bytes `allows` takes, as a set: what `isValid` reads.
+        var allowed: ByteSet {
+            switch self {
+            case .path: return Self.pathBytes
+            case .query, .fragment: return Self.queryBytes
+            }
+        }
+
+        private static let pathBytes = ByteSet(where: Component.path.allows)
+        private static let queryBytes = ByteSet(where: Component.query.allows)
 
         /// Whether byte `b` may appear unencoded (`%` is never allowed
         /// bare; valid escapes are checked apart).
@@ -183,12 +216,16 @@ struct URLParts: Equatable {
         return s.withUTF8 { isValid($0, as: component) }
     }
 
-    private static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, as component: Component) -> Bool {
+    /// Whether `bytes` are a valid `component` as written (every byte
+    /// allowed, every `%` followed by two hex digits): what
+    /// `foundationEncoded` keeps unchanged.
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, as component: Component) -> Bool {
+        let allowed = component.allowed
         var i = 0
         while i < bytes.count {
             let b = bytes[i]
             i += 1
-            if component.allows(b) { continue }
+            if allowed.contains(b) { continue }
             guard b == UInt8(ascii: "%"), i + 1 < bytes.count, hexValue(bytes[i]) != nil, hexValue(bytes[i + 1]) != nil else { return false }
             i += 2
         }
