@@ -90,14 +90,15 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
         return Self.joined(path, platform == .ios ? URLParts.foundationEncoded(query, as: .query) : query)
     }
 
-    /// Where in `bytes`, an absolute URL of printable ASCII split as `url`, lies the string
-    /// `matchedString(for:matchQueryStrings:)` gives for it, when that string
-    /// is exactly those bytes: the path, and `?query` when it counts, each
-    /// already as the app reads it (nothing to percent-encode or decode, no
-    /// trailing slash to drop, a scheme java.net.URL takes). nil otherwise,
-    /// and always for siesta (the whole URL, written back): the caller then
-    /// makes the string. The rules are `matchedString`'s, read backwards; a
-    /// test checks the two agree on every URL of a generated corpus.
+    /// Where in `bytes`, an absolute URL of printable ASCII split as `url`,
+    /// lies the string `matchedString(for:matchQueryStrings:)` gives for it,
+    /// when that string is exactly those bytes: the path, and `?query` when
+    /// it counts, each already as the app reads it (nothing to percent-encode
+    /// or decode, no trailing slash to drop, a scheme java.net.URL takes).
+    /// nil otherwise, and always for siesta (the whole URL, written back):
+    /// the caller then makes the string. The rules are `matchedString`'s,
+    /// read backwards; a test checks the two agree on every URL of a
+    /// generated corpus.
     func matchedRange(of url: URLParts.Split, in bytes: UnsafeBufferPointer<UInt8>, matchQueryStrings: Bool) -> Range<Int>? {
         let path = UnsafeBufferPointer(rebasing: bytes[url.path])
         switch self {
