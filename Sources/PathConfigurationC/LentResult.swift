@@ -19,7 +19,10 @@ final class LentResult {
     /// returns the host's borrowed pointer to it.
     static func lend(_ result: PathProperties) -> OpaquePointer {
         let pointer = OpaquePointer(Unmanaged.passUnretained(result).toOpaque())
-        perThread.withValue({ LentResult() }) { $0.kept = result }
+        perThread.withValue({ LentResult() }) { lent in
+            // The same result again (lookups matching the same rules): nothing to count.
+            if lent.kept !== result { lent.kept = result }
+        }
         return pointer
     }
 
