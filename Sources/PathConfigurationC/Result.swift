@@ -95,15 +95,17 @@ final class ResultStrings: Sendable {
 
 // MARK: - Lookup
 
-/// The GET lookup of the host's `urlOrPath`: a path or plain URL of
-/// printable ASCII straight from its bytes
+/// The lookup of the host's `urlOrPath` for `method` (NULL: GET): a path or
+/// plain URL of printable ASCII straight from its bytes
 /// (`PathConfiguration.resolveFromBytes`, no string made), anything else
 /// checked as UTF-8 and resolved as a string.
-private func lookUp(_ config: PathConfiguration, _ urlOrPath: UnsafePointer<CChar>?) throws(CFailure) -> PathProperties {
+private func lookUp(_ config: PathConfiguration, _ urlOrPath: UnsafePointer<CChar>?,
+                    method: UnsafePointer<CChar>? = nil) throws(CFailure) -> PathProperties {
     let bytes = try hostBytes(urlOrPath, "url_or_path")
-    if let result = try resolving({ () throws(ResolveError) in try config.resolveFromBytes(utf8: bytes) }) { return result }
+    let method = try optionalHostString(method, "method")
+    if let result = try resolving({ () throws(ResolveError) in try config.resolveFromBytes(utf8: bytes, method: method) }) { return result }
     let input = try hostString(urlOrPath, "url_or_path")
-    return try resolving { () throws(ResolveError) in try config.resolveString(input) }
+    return try resolving { () throws(ResolveError) in try config.resolveString(input, method: method) }
 }
 
 @_cdecl("pathconfig_properties")
@@ -123,16 +125,6 @@ public func pathconfig_resolve(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer
             ResultHandle.pass(try lookUp(config, urlOrPath))
         }
     }
-}
-
-/// The lookup of the host's `urlOrPath` for `method` (NULL: GET, the byte
-/// path of `lookUp(_:_:)`).
-private func lookUp(_ config: PathConfiguration, _ urlOrPath: UnsafePointer<CChar>?,
-                    method: UnsafePointer<CChar>?) throws(CFailure) -> PathProperties {
-    guard method != nil else { return try lookUp(config, urlOrPath) }
-    let input = try hostString(urlOrPath, "url_or_path")
-    let method = try optionalHostString(method, "method")
-    return try resolving { () throws(ResolveError) in try config.resolve(input, method: method) }
 }
 
 @_cdecl("pathconfig_resolve_request")

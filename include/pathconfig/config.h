@@ -160,9 +160,7 @@ PATHCONFIG_API pathconfig_result *pathconfig_result_retain(pathconfig_result *re
  * the object pathconfig_resolve_request would return, so pointers compare
  * as pathconfig_result says.
  * @param method  an HTTP method token (as pathconfig_resolve_request), or
- *                NULL for a GET (the cheapest lookup: no string is made for
- *                a path, or for a URL whose matched string is a run of its
- *                bytes).
+ *                NULL for a GET.
  * @return borrowed from the calling thread until its next pathconfig_lookup
  *         (never free it); NULL on failure (the codes of
  *         pathconfig_resolve_request; see pathconfig_last_error).
