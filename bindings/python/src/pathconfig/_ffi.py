@@ -432,26 +432,31 @@ class Lookup:
     ``PathConfiguration.properties`` is called once per URL, and there the
     table's conveniences cost more than the library's work: a typed pointer is
     built for every result and an ``errcheck`` runs after every call. These
-    are the same functions of the same library with ``c_void_p`` for handles
-    (a result comes back as a plain ``int``, 0 for NULL) and no ``errcheck``:
-    their callers check for 0 and raise the last error themselves. Nothing
-    else may use them; everything else goes through :data:`SIGNATURES`.
+    are the same functions of the same library, their types read from
+    :data:`SIGNATURES` with ``c_void_p`` for every pointer type (a result
+    comes back as a plain ``int``, 0 for NULL), and no ``errcheck``: their
+    callers check for 0 and raise the last error themselves. Nothing else may
+    use them; everything else goes through :data:`SIGNATURES`.
     """
 
     def __init__(self, library: ctypes.CDLL) -> None:
-        # Indexing makes a new function object, so the ones in SIGNATURES keep
-        # their own types.
-        self.lookup = self._declare(library, "pathconfig_lookup", [c_void_p, c_char_p, c_char_p], c_void_p)
-        self.resolve_request = self._declare(library, "pathconfig_resolve_request", [c_void_p, c_char_p, c_char_p, c_void_p], c_void_p)
-        self.result_retain = self._declare(library, "pathconfig_result_retain", [c_void_p], c_void_p)
-        self.result_json = self._declare(library, "pathconfig_result_json", [c_void_p], c_char_p)
-        self.result_free = self._declare(library, "pathconfig_result_free", [c_void_p], None)
+        self.lookup = self._declare(library, "pathconfig_lookup")
+        self.resolve_request = self._declare(library, "pathconfig_resolve_request")
+        self.result_retain = self._declare(library, "pathconfig_result_retain")
+        self.result_json = self._declare(library, "pathconfig_result_json")
+        self.result_free = self._declare(library, "pathconfig_result_free")
 
     @staticmethod
-    def _declare(library: ctypes.CDLL, name: str, argtypes: Sequence[Any], restype: Any) -> Any:
+    def _declare(library: ctypes.CDLL, name: str) -> Any:
+        def address(ctype: Any) -> Any:
+            return c_void_p if isinstance(ctype, type) and issubclass(ctype, ctypes._Pointer) else ctype
+
+        argtypes, restype, _ = SIGNATURES[name]
+        # Indexing makes a new function object, so the one in SIGNATURES
+        # keeps its own types.
         function = library[name]
-        function.argtypes = argtypes
-        function.restype = restype
+        function.argtypes = [address(t) for t in argtypes]
+        function.restype = address(restype)
         return function
 
 
