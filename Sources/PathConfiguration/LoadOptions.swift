@@ -20,6 +20,10 @@ public struct LoadOptions: Sendable {
     /// apps; results are the same either way, except that the engine may run
     /// out of its match limit where the automaton needs none.
     public var usePrefilter: Bool = true
+    /// With the prefilter, combine a plan's patterns into one automaton when
+    /// all are plain (`PlanAutomaton`; default true). Off only in tests
+    /// that compare the automaton with the prefilter's candidates.
+    package var combinesPatterns: Bool = true
     /// The service's base URL (Siesta's `Service.baseURL`): relative globs
     /// and inputs without a scheme resolve against it. nil (the default):
     /// globs and inputs are taken as written.

@@ -69,9 +69,10 @@ public final class PathConfiguration: Sendable {
         self.file = FileRules(
             rules: rules,
             patternPlan: MatchPlan(patternsByRule: patterns, literals: patternLiterals, caseInsensitive: caseInsensitive,
-                                   usePrefilter: options.usePrefilter),
+                                   usePrefilter: options.usePrefilter, combinesPatterns: options.combinesPatterns),
             globPlan: hasGlobs ? MatchPlan(patternsByRule: globs, literals: globLiterals, caseInsensitive: false,
-                                           usePrefilter: options.usePrefilter, kind: .glob) : nil,
+                                           usePrefilter: options.usePrefilter, kind: .glob,
+                                           combinesPatterns: options.combinesPatterns) : nil,
             filtersMethods: rules.contains { $0.methods != nil })
         self.filesUseURL = hasGlobs
         self.cache = ResultCache(capacity: options.limits.resultCacheCapacity)
@@ -100,6 +101,9 @@ public final class PathConfiguration: Sendable {
         let bytes = try FileReader.read(path, limit: options.limits.maxDocumentBytes)
         try self.init(document: try ConfigurationDecoder(profile: options.profile, limits: options.limits).decode(bytes), options: options)
     }
+
+    /// The file patterns' combined automaton, if the plan has one (for tests).
+    var patternAutomaton: PlanAutomaton? { file.patternPlan.automaton }
 
     /// The profile the configuration reproduces.
     public var profile: Profile { options.profile }

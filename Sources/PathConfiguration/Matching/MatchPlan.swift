@@ -109,6 +109,10 @@ struct MatchPlan: Sendable {
     /// What the plan's patterns are: a rule's `patterns` or its `globs`.
     let kind: RuleMatch.Kind
     private let prefilter: Prefilter?
+    /// Every pattern in one automaton, when all are plain: what decides a
+    /// printable ASCII subject, before the prefilter (nil without the
+    /// prefilter, or when a pattern is not plain).
+    let automaton: PlanAutomaton?
 
     /// A pattern as the search loop reads it: plain data and references
     /// that do not count (the plan owns the pattern through `patterns`), so
@@ -161,15 +165,23 @@ struct MatchPlan: Sendable {
 
     /// Builds the plan; `literals[r][s]` is the required literal of
     /// `patternsByRule[r][s]` (nil when it has none). Without `usePrefilter`
-    /// every pattern runs on every lookup, as the reference apps do.
-    init(patternsByRule: [[Pattern]], literals: [[[UInt8]?]], caseInsensitive: Bool, usePrefilter: Bool, kind: RuleMatch.Kind = .pattern) {
+    /// every pattern runs on every lookup, as the reference apps do; without
+    /// `combinesPatterns` the plan makes no `PlanAutomaton` (for tests that
+    /// compare the two).
+    init(patternsByRule: [[Pattern]], literals: [[[UInt8]?]], caseInsensitive: Bool, usePrefilter: Bool, kind: RuleMatch.Kind = .pattern,
+         combinesPatterns: Bool = true) {
         var slots = ContiguousArray<Slot>()
+        var members: [PlanAutomaton.Member] = []
         for (r, patterns) in patternsByRule.enumerated() {
-            for p in patterns { slots.append(Slot(rule: r, p)) }
+            for p in patterns {
+                slots.append(Slot(rule: r, p))
+                members.append(PlanAutomaton.Member(rule: r, index: p.index, small: p.small, alwaysMatches: p.alwaysMatches))
+            }
         }
         self.slots = slots
         self.patterns = ContiguousArray(patternsByRule.joined())
         self.kind = kind
+        automaton = usePrefilter && combinesPatterns ? PlanAutomaton(members, kind: kind) : nil
         guard usePrefilter else { prefilter = nil; return }
         var ids: [[UInt8]: Int] = [:]
         var distinct: [[UInt8]] = []
@@ -217,6 +229,14 @@ struct MatchPlan: Sendable {
         }
     }
 
+    /// The rules whose patterns match `bytes`, printable ASCII, as the
+    /// plan's automaton finds them (valid as long as the plan), or nil when
+    /// it has none or it lacks a state: then `run` answers.
+    @inline(__always)
+    func automatonMatches(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<RuleMatch>? {
+        automaton?.matches(bytes)
+    }
+
     /// Reports to `sink` the rules whose patterns match `subject`.
     func run<Sink: MatchSink>(_ subject: PatternSubject, into sink: inout Sink) {
         switch subject {
@@ -242,6 +262,10 @@ struct MatchPlan: Sendable {
     /// The run over a subject's bytes, reported to `sink`; `subject()` gives
     /// the subject itself, for the engine.
     private func run<Sink: MatchSink>(_ text: SubjectText, into sink: inout Sink, _ subject: () -> MatchSubject) {
+        if text.isPrintableASCII, let found = automaton?.matches(text.bytes) {
+            for m in found { sink.matched(m) }
+            return
+        }
         guard let prefilter,
               // Unicode case folding can turn non-ASCII text into ASCII letters
               // (the Kelvin sign matches `k`): only ASCII subjects are prefiltered

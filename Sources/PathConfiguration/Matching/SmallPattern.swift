@@ -58,11 +58,12 @@ final class SmallPattern: @unchecked Sendable {
         return made.assumingMemoryBound(to: Automaton.self).pointee.matches(subject)
     }
 
+    /// The pattern as read (read again: `init` read it, and a reading of
+    /// the same text never changes). What `PlanAutomaton` combines.
+    var reading: SmallPatternReader.Reading? { SmallPatternReader.read(pattern, caseInsensitive: caseInsensitive) }
+
     private func build() -> UnsafeRawPointer {
-        // `init` read the pattern, and a reading never changes.
-        guard let reading = SmallPatternReader.read(pattern, caseInsensitive: caseInsensitive) else {
-            preconditionFailure("a plain pattern no longer reads as plain")
-        }
+        guard let reading else { preconditionFailure("a plain pattern no longer reads as plain") }
         let made = UnsafeRawPointer(Automaton.make(reading, caseInsensitive: caseInsensitive))
         let (stored, existing) = built.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
         if stored { return made }

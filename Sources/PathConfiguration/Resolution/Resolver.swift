@@ -1,12 +1,22 @@
 /// A configuration's rules from the file (and the profile's built-ins),
 /// compiled into one plan for patterns and one for globs.
-struct FileRules: Sendable {
+///
+/// A class, read through one reference: as a struct (some 260 bytes) a
+/// lookup copied it onto the stack to call `withMatches`.
+final class FileRules: Sendable {
     let rules: [Rule]
     let patternPlan: MatchPlan
     /// nil when no rule has a glob.
     let globPlan: MatchPlan?
     /// True when some rule lists `methods`.
     let filtersMethods: Bool
+
+    init(rules: [Rule], patternPlan: MatchPlan, globPlan: MatchPlan?, filtersMethods: Bool) {
+        self.rules = rules
+        self.patternPlan = patternPlan
+        self.globPlan = globPlan
+        self.filtersMethods = filtersMethods
+    }
 
     /// The rules that match, in order, whatever the method.
     func run(_ subjects: Lookup) -> PlanResult {
@@ -28,7 +38,11 @@ struct FileRules: Sendable {
     /// subject. The rules are listed in a buffer on the stack, valid for the
     /// call: a lookup allocates nothing for them.
     func withMatches<R>(patternSubject subject: PatternSubject, method: String, _ body: (UnsafeBufferPointer<RuleMatch>) -> R) -> R {
-        withUnsafeTemporaryAllocation(of: RuleMatch.self, capacity: Self.bufferedMatches) { buffer in
+        // The plan's automaton lists them itself, in memory it keeps.
+        if case .printableASCII(let bytes) = subject, let found = patternPlan.automatonMatches(bytes) {
+            return filtersMethods ? applying(Array(found), to: method).withUnsafeBufferPointer(body) : body(found)
+        }
+        return withUnsafeTemporaryAllocation(of: RuleMatch.self, capacity: Self.bufferedMatches) { buffer in
             var found = BufferedMatches(buffer)
             patternPlan.run(subject, into: &found)
             if found.overflowed {

@@ -1,0 +1,190 @@
+import Foundation
+@testable import PathConfiguration
+import PrefilterFuzzing
+import Synchronization
+import Testing
+
+/// The combined automaton (`PlanAutomaton`) against the plan's prefilter and
+/// candidates (`LoadOptions.combinesPatterns` off), which the prefilter
+/// suites compare with the engines: the same rules, by the same first
+/// pattern, on every subject.
+@Suite("Plan automaton")
+struct PlanAutomatonTests {
+    /// Each pattern's own automaton, rule by rule: the first pattern of each
+    /// rule that occurs in `subject` (printable ASCII).
+    static func oneByOne(_ rules: [[String]], _ subject: String, caseInsensitive: Bool) -> [RuleMatch] {
+        var found: [RuleMatch] = []
+        for (r, patterns) in rules.enumerated() {
+            for (i, p) in patterns.enumerated() {
+                let hit = MatchPlan.Pattern.matchesEverySubject(p)
+                    || Array(subject.utf8).withUnsafeBufferPointer { SmallPattern(p, caseInsensitive: caseInsensitive)!.matches($0) }
+                if hit {
+                    found.append(RuleMatch(ruleIndex: r, patternIndex: i))
+                    break
+                }
+            }
+        }
+        return found
+    }
+
+    static func automaton(_ rules: [[String]], caseInsensitive: Bool, budget: Int? = nil) -> PlanAutomaton? {
+        var members: [PlanAutomaton.Member] = []
+        for (r, patterns) in rules.enumerated() {
+            for (i, p) in patterns.enumerated() {
+                members.append(PlanAutomaton.Member(rule: r, index: i, small: SmallPattern(p, caseInsensitive: caseInsensitive),
+                                                    alwaysMatches: MatchPlan.Pattern.matchesEverySubject(p)))
+            }
+        }
+        return PlanAutomaton(members, kind: .pattern, budget: budget)
+    }
+
+    static func run(_ a: PlanAutomaton, _ subject: String) -> [RuleMatch]? {
+        Array(subject.utf8).withUnsafeBufferPointer { a.matches($0).map(Array.init) }
+    }
+
+    /// Anchors and empty matches: what a state knows before any byte, and
+    /// what a `.*` that only pads a match leaves out.
+    static let edgeRules: [[String]] = [
+        ["^$"], ["^a*$"], ["x*$"], ["^"], ["$"], ["a?"], ["^(ab)?$"], [".*"], ["b.*"], [".*c"], [".*\\?.*k=[a-z]+.*"],
+        ["^.*/new$"], ["(a|.*)b"], ["^/p/\\d+$", "/p/"], ["/z$", "^/"], ["a.*b.*c"],
+    ]
+    static let edgeSubjects = ["", "a", "aa", "ab", "b", "xc", "c", "/p?k=v", "?k=", "/p/12", "/p/x", "/new", "x/new", "/z", "acb", "abc",
+                               "k=v?", "zzzb", "aab", "/p/1/new"]
+
+    @Test("anchors, empty matches and padding: every rule as its own automaton decides it, both case modes", arguments: [false, true])
+    func edges(caseInsensitive: Bool) throws {
+        let a = try #require(Self.automaton(Self.edgeRules, caseInsensitive: caseInsensitive))
+        for subject in Self.edgeSubjects + Self.edgeSubjects.map { $0.uppercased() } {
+            #expect(Self.run(a, subject) == Self.oneByOne(Self.edgeRules, subject, caseInsensitive: caseInsensitive), "\(subject)")
+        }
+        #expect(a.usage.states > Self.edgeSubjects.count)
+    }
+
+    @Test("a plan with a pattern that is not plain, or with too many patterns, gets none")
+    func eligibility() {
+        #expect(Self.automaton([["/a$"], ["(?=x)y"]], caseInsensitive: false) == nil)
+        #expect(Self.automaton([["/a$"], ["[[:alpha:]]"]], caseInsensitive: false) == nil)
+        #expect(Self.automaton([], caseInsensitive: false) == nil)
+        #expect(Self.automaton(Array(repeating: ["/a$"], count: PlanAutomaton.maxPatterns), caseInsensitive: false) != nil)
+        #expect(Self.automaton(Array(repeating: ["/a$"], count: PlanAutomaton.maxPatterns + 1), caseInsensitive: false) == nil)
+    }
+
+    @Test("once its budget is spent it makes no state: a subject that needs one gets nil, a known one its answer")
+    func budget() throws {
+        let rules = [["/posts/\\d+/edit$"], ["^/users/[a-z]+$"], ["/new$"], ["\\?.*page=\\d+"]]
+        let a = try #require(Self.automaton(rules, caseInsensitive: false, budget: 1_500))
+        let known = "/new"
+        #expect(Self.run(a, known) == Self.oneByOne(rules, known, caseInsensitive: false))
+        #expect(a.isGrowing)
+        var refused = 0
+        for subject in ["/posts/12/edit", "/users/ann", "/x?page=3", "/posts/9/edit?page=1", "/users/b/new"] {
+            if let got = Self.run(a, subject) {
+                #expect(got == Self.oneByOne(rules, subject, caseInsensitive: false), "\(subject)")
+            } else {
+                refused += 1
+            }
+        }
+        #expect(refused > 0)
+        #expect(!a.isGrowing)
+        #expect(a.usage.bytes <= 1_500)
+        #expect(Self.run(a, known) == Self.oneByOne(rules, known, caseInsensitive: false))  // its states still answer
+    }
+
+    @Test("seeded plain grammar, rules of one to three patterns: the automaton finds each rule by the candidates' first pattern",
+          arguments: [Profile.hotwireIOS, .hotwireAndroid])
+    func seeded(_ profile: Profile) throws {
+        var choices = SeededChoices(seed: 0xA17_0DFA)
+        let grammar = PlainPatternGrammar(), subjects = PatternGrammar()
+        var compared = 0, matched = 0, combined = 0
+        var disagreements: [String] = []
+        for _ in 0..<120 {
+            // Plain patterns only (the grammar mixes in others): one that is
+            // not would leave the plan without an automaton.
+            func plain() -> PatternNode {
+                while true {
+                    let node = grammar.pattern(&choices)
+                    if SmallPattern(node.text, caseInsensitive: profile.regexOptions.caseInsensitive) != nil { return node }
+                }
+            }
+            var rules: [[PatternNode]] = []
+            for _ in 0..<(2 + choices.below(8)) { rules.append((0..<(1 + choices.below(3))).map { _ in plain() }) }
+            let json = Self.document(rules.map { $0.map(\.text) })
+            var on = LoadOptions(profile: profile, lenient: true)
+            on.limits.resultCacheCapacity = 0
+            var off = on
+            off.combinesPatterns = false
+            let a = try PathConfiguration(json: json, options: on), b = try PathConfiguration(json: json, options: off)
+            if a.patternAutomaton != nil { combined += 1 }
+            for node in rules.joined() {
+                for text in subjects.subjects(for: node, count: 3, &choices) {
+                    let input = a.matchedString(for: text) == text ? text : "/" + text
+                    let x = try a.matchingRules(for: input), y = try b.matchingRules(for: input)
+                    compared += 1
+                    matched += y.count
+                    if x != y { disagreements.append("\(rules.map { $0.map(\.text) }) on \(input): \(x) against \(y)") }
+                }
+            }
+        }
+        #expect(disagreements.prefix(5) == [])
+        // Not vacuous: engines reject few plain patterns, and subjects match often.
+        #expect(combined > 100)
+        #expect(matched > compared / 2)
+    }
+
+    @Test("the benchmark corpora: the automaton and the candidates agree on every URL, by rule and pattern",
+          arguments: [("10", 10_000), ("100", 10_000), ("1000", 4_000)])
+    func corpora(_ corpus: (String, Int)) throws {
+        let bench = Conformance.repositoryRoot + "/../shared/bench/"
+        let json = try Conformance.readFile(bench + "rules-\(corpus.0).json")
+        let urls = String(decoding: try Conformance.readFile(bench + "urls-\(corpus.0).txt"), as: UTF8.self)
+            .split(separator: "\n").prefix(corpus.1).map(String.init)
+        var on = LoadOptions(profile: .turboIOS, matchQueryStrings: true)
+        on.limits.resultCacheCapacity = 0
+        var off = on
+        off.combinesPatterns = false
+        let a = try PathConfiguration(json: json, options: on), b = try PathConfiguration(json: json, options: off)
+        var mismatches: [String] = []
+        for url in urls {
+            let x = try a.matchingRules(for: url), y = try b.matchingRules(for: url)
+            if x != y { mismatches.append("\(url): \(x) against \(y)") }
+            if try a.resolve(url).json != b.resolve(url).json { mismatches.append("\(url): results differ") }
+        }
+        #expect(mismatches.prefix(3) == [])
+        let automaton = try #require(a.patternAutomaton)
+        #expect(automaton.usage.states > 50)
+        #expect(b.patternAutomaton == nil)
+    }
+
+    @Test("threads making states at once get the answers one thread gets")
+    func threads() throws {
+        let bench = Conformance.repositoryRoot + "/../shared/bench/"
+        let json = try Conformance.readFile(bench + "rules-100.json")
+        let urls = String(decoding: try Conformance.readFile(bench + "urls-100.txt"), as: UTF8.self)
+            .split(separator: "\n").prefix(2_000).map(String.init)
+        var options = LoadOptions(profile: .turboIOS, matchQueryStrings: true)
+        options.limits.resultCacheCapacity = 0
+        var off = options
+        off.combinesPatterns = false
+        let reference = try PathConfiguration(json: json, options: off)
+        let expected = try urls.map { try reference.matchingRules(for: $0) }
+        let shared = try PathConfiguration(json: json, options: options)
+        let wrong = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { t in
+            for k in urls.indices {
+                let i = (k + t * 250) % urls.count  // each thread from its own place, so that they make states at once
+                if (try? shared.matchingRules(for: urls[i])) != expected[i] { wrong.add(1, ordering: .relaxed) }
+            }
+        }
+        #expect(wrong.load(ordering: .relaxed) == 0)
+        #expect(try #require(shared.patternAutomaton).usage.states > 100)
+    }
+
+    /// A configuration document of `rules`, each a list of patterns.
+    static func document(_ rules: [[String]]) -> String {
+        let body = rules.enumerated().map { r, patterns in
+            let list = patterns.map { String(decoding: try! JSONSerialization.data(withJSONObject: $0, options: .fragmentsAllowed), as: UTF8.self) }
+            return "{\"patterns\":[\(list.joined(separator: ","))],\"properties\":{\"rule\":\(r)}}"
+        }
+        return "{\"rules\":[\(body.joined(separator: ","))]}"
+    }
+}
