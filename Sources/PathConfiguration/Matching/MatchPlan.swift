@@ -230,11 +230,12 @@ struct MatchPlan: Sendable {
     }
 
     /// The rules whose patterns match `bytes`, printable ASCII, as the
-    /// plan's automaton finds them (valid as long as the plan), or nil when
-    /// it has none or it lacks a state: then `run` answers.
+    /// plan's automaton finds them (valid as long as the plan and
+    /// `scratch`: `PlanAutomaton.matches`), or nil when it has none or
+    /// cannot answer: then `run` does.
     @inline(__always)
-    func automatonMatches(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<RuleMatch>? {
-        automaton?.matches(bytes)
+    func automatonMatches(_ bytes: UnsafeBufferPointer<UInt8>, scratch: UnsafeMutableBufferPointer<RuleMatch>) -> UnsafeBufferPointer<RuleMatch>? {
+        automaton?.matches(bytes, scratch: scratch)
     }
 
     /// Reports to `sink` the rules whose patterns match `subject`.
@@ -262,9 +263,13 @@ struct MatchPlan: Sendable {
     /// The run over a subject's bytes, reported to `sink`; `subject()` gives
     /// the subject itself, for the engine.
     private func run<Sink: MatchSink>(_ text: SubjectText, into sink: inout Sink, _ subject: () -> MatchSubject) {
-        if text.isPrintableASCII, let found = automaton?.matches(text.bytes) {
-            for m in found { sink.matched(m) }
-            return
+        if text.isPrintableASCII, let automaton {
+            let answered = withUnsafeTemporaryAllocation(of: RuleMatch.self, capacity: PlanAutomaton.mergedCapacity) { scratch in
+                guard let found = automaton.matches(text.bytes, scratch: scratch) else { return false }
+                for m in found { sink.matched(m) }
+                return true
+            }
+            if answered { return }
         }
         guard let prefilter,
               // Unicode case folding can turn non-ASCII text into ASCII letters

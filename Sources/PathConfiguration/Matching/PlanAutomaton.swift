@@ -1,35 +1,43 @@
 import Synchronization
 
-/// One deterministic automaton for every pattern of a plan, built lazily:
-/// a lookup reads each byte of its subject once, whatever the number of
-/// patterns, and the state it ends in lists the rules that matched.
+/// The plan's patterns as two lazily built automata, one for the patterns
+/// anchored with `^` and one for the rest: a lookup reads each byte of its
+/// subject once, advancing both, whatever the number of patterns, and the
+/// states it ends in list the rules that matched.
 ///
 /// A plan whose patterns are all plain (`SmallPatternReader`: every one a
-/// `SmallPattern`, or one that matches every subject) gets one. Its states
-/// are sets of the patterns' Glushkov positions, each pattern's own set as
+/// `SmallPattern`, or one that matches every subject) gets one. A state is
+/// a set of the patterns' Glushkov positions, each pattern's own set as
 /// `SmallPattern` advances it, and the patterns already found: a pattern
 /// without `$` is found, for good, once one of its matches ends; one with
 /// `$` when a match ends with the subject. So the state a subject ends in
-/// decides every pattern at once, and it keeps that answer: the rules
+/// decides its patterns at once, and it keeps that answer: the rules
 /// matched (each by its first matching pattern), in order. Exactly what the
 /// plan's candidate loop finds, pattern by pattern (the tests compare the
 /// two on the benchmark corpora and on fuzzed patterns), on the same
 /// subjects: printable ASCII, which `matches` requires.
 ///
+/// Two parts, because the two kinds of pattern multiply each other's states
+/// when they share an automaton: a pattern with `^` is alive only while the
+/// subject's start matches it (most die within a few bytes), one without
+/// starts again at every byte. Apart, the benchmark's 1,000 rules need
+/// 1,840 and 2,271 states (3.5 MB); together, 11,080 (10 MB).
+///
 /// States are made as subjects reach them (RE2's lazy DFA): a subset
 /// construction done ahead of time can explode, while the states real
-/// lookups visit are few. The first lookup builds the tables every state
-/// shares (byte classes, each class's starting positions); a transition
-/// not yet known is computed under a lock, the state it leads to found or
-/// made, and the transition published by a release store. Known
-/// transitions are read without a lock, one acquire load per byte (a plain
-/// load on x86), so threads share the automaton as they share the plan.
+/// lookups visit are few. The first lookup builds what every state shares
+/// (byte classes, each class's starting positions); a transition not yet
+/// known is computed under a lock, the state it leads to found or made,
+/// and the transition published by a release store. Known transitions are
+/// read without a lock, one acquire load per byte and part (a plain load on
+/// x86), so threads share the automaton as they share the plan.
 ///
-/// Bounded: states may take `budget` bytes. Once a new state would pass it
-/// the automaton is frozen: lookups still run on the states it has, and one
-/// that needs a state it lacks returns nil, for the plan's prefilter and
-/// candidates to answer (as they do for a subject that is not printable
-/// ASCII). An answer never depends on which of the two gave it.
+/// Bounded: each part's states may take `budget(patterns:)` bytes for its
+/// patterns. Once a new state would pass that, the part is frozen: lookups
+/// still run on the states it has, and one that needs a state it lacks
+/// gets nil, for the plan's prefilter and candidates to answer (as they do
+/// for a subject that is not printable ASCII). An answer never depends on
+/// which of the two gave it.
 final class PlanAutomaton: @unchecked Sendable {
     /// What the automaton needs of one of the plan's patterns, by ordinal.
     struct Member {
@@ -46,121 +54,208 @@ final class PlanAutomaton: @unchecked Sendable {
     /// in any sensible budget, and the prefilter does better alone.
     static let maxPatterns = 2_048
 
-    /// The bytes a plan of `patterns` patterns lets its automaton's states
-    /// take: 8 KiB a pattern, at least 256 KiB and at most 4 MiB.
-    static func budget(patterns: Int) -> Int { min(max(patterns * 8 << 10, 256 << 10), 4 << 20) }
+    /// The bytes a part of `patterns` patterns lets its states take:
+    /// 12 KiB a pattern, at least 128 KiB and at most 4 MiB.
+    static func budget(patterns: Int) -> Int { min(max(patterns * 12 << 10, 128 << 10), 4 << 20) }
+
+    /// The most matches `matches` merges from the two parts.
+    static let mergedCapacity = 32
 
     private let members: [Member]
     private let kind: RuleMatch.Kind
-    private let budget: Int
-    /// The address of the states' arena once built (the start state first);
-    /// 0 before the first lookup, -1 when a pattern no longer reads as plain.
+    /// A budget for each part, whatever its patterns (for tests).
+    private let fixedBudget: Int?
+    /// The address of `tables` once built; 0 before the first lookup, -1
+    /// when a pattern no longer reads as plain.
     private let entry = Atomic<Int>(0)
-    /// Set when the budget is spent: a transition not yet known is not made.
-    private let frozen = Atomic<Bool>(false)
-    /// Each printable byte's class (bytes no position tells apart share
-    /// one), written once before `entry` is published.
-    private let classOf: UnsafeMutablePointer<UInt8>
-    private let builder = Mutex<Builder?>(nil)
+    /// A bit for each part whose budget is spent (1 << part): a transition
+    /// it lacks is not made.
+    private let frozen = Atomic<Int>(0)
+    /// Each printable byte's class (bytes no position tells apart share one,
+    /// whichever part), then the two parts' arenas' addresses: written once,
+    /// under the lock, before `entry` is published.
+    private let tables: UnsafeMutableRawPointer
+    private let builders = Mutex<[Builder]>([])
+
+    private static let arenasOffset = 128
 
     /// An automaton for `members` (every pattern of a plan, in ordinal
-    /// order), or nil when one is not plain or there are too many; its
-    /// states may take `budget` bytes (default: `budget(patterns:)`).
+    /// order), or nil when one is not plain or there are too many; each
+    /// part's states may take `budget` bytes (default: `budget(patterns:)`).
     init?(_ members: [Member], kind: RuleMatch.Kind, budget: Int? = nil) {
         guard !members.isEmpty, members.count <= Self.maxPatterns,
               members.allSatisfy({ $0.small != nil || $0.alwaysMatches }) else { return nil }
         self.members = members
         self.kind = kind
-        self.budget = budget ?? Self.budget(patterns: members.count)
-        classOf = .allocate(capacity: 128)
-        classOf.initialize(repeating: 0, count: 128)
+        fixedBudget = budget
+        tables = .allocate(byteCount: Self.arenasOffset + 2 * MemoryLayout<Int>.stride, alignment: 8)
+        tables.initializeMemory(as: UInt8.self, repeating: 0, count: Self.arenasOffset + 2 * MemoryLayout<Int>.stride)
     }
 
     deinit {
-        builder.withLock { $0?.deallocate() }
-        classOf.deallocate()
+        builders.withLock { for b in $0 { b.deallocate() } }
+        tables.deallocate()
     }
 
-    /// Whether new states are still made (false once the budget is spent).
-    var isGrowing: Bool { !frozen.load(ordering: .relaxed) }
+    /// Whether both parts still make new states (false once one's budget is spent).
+    var isGrowing: Bool { frozen.load(ordering: .relaxed) == 0 }
 
-    /// States made so far, and the bytes they take.
-    var usage: (states: Int, bytes: Int) { builder.withLock { ($0?.contents.count ?? 0, $0?.bytesUsed ?? 0) } }
+    /// States made so far, and the bytes they take, both parts together.
+    var usage: (states: Int, bytes: Int) {
+        builders.withLock { ($0.reduce(0) { $0 + $1.contents.count }, $0.reduce(0) { $0 + $1.bytesUsed }) }
+    }
 
     /// The rules whose patterns match `subject` (every byte printable
-    /// ASCII), each with its first matching pattern, in rule order; valid as
-    /// long as the automaton. nil when the automaton lacks a state the
-    /// subject needs and may not make it: the caller runs the patterns.
+    /// ASCII), each with its first matching pattern, in rule order: one
+    /// part's list, kept by its state (valid as long as the automaton), or
+    /// both merged into `scratch` (valid as long as it). nil when a part
+    /// lacks a state the subject needs and may not make it, or the merge
+    /// does not fit: the caller runs the patterns.
     @inline(__always)
-    func matches(_ subject: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<RuleMatch>? {
-        var arena = entry.load(ordering: .acquiring)
-        if arena <= 0 {
-            guard arena == 0, let built = start() else { return nil }
-            arena = built
+    func matches(_ subject: UnsafeBufferPointer<UInt8>, scratch: UnsafeMutableBufferPointer<RuleMatch>) -> UnsafeBufferPointer<RuleMatch>? {
+        var built = entry.load(ordering: .acquiring)
+        if built <= 0 {
+            guard built == 0, let made = start() else { return nil }
+            built = made
         }
-        let base = UnsafeMutableRawPointer(bitPattern: arena)!
-        var state = 0  // the start state's offset
-        for b in subject {
-            let c = Int(classOf[Int(b)])
-            let next = Int(State.transitions(base + state)[c].load(ordering: .acquiring))
-            if next != 0 {
-                state = next
-                continue
+        let classOf = UnsafeRawPointer(bitPattern: built)!.assumingMemoryBound(to: UInt8.self)
+        let arenas = UnsafeRawPointer(bitPattern: built + Self.arenasOffset)!.assumingMemoryBound(to: UnsafeMutableRawPointer.self)
+        let anchored = arenas[0], floating = arenas[1]
+        var a = 0, f = 0  // the start states' offsets
+        var i = 0
+        let n = subject.count
+        // Both parts, until the anchored part's patterns are all decided
+        // (a transition to such a state has its low bit set: `step`)...
+        while i < n {
+            let c = Int(classOf[Int(subject[i])])
+            var nextA = Int(State.transitions(anchored + a)[c].load(ordering: .acquiring))
+            var nextF = Int(State.transitions(floating + f)[c].load(ordering: .acquiring))
+            if nextA == 0 {
+                guard let made = step(part: 0, anchored, from: a, class: c) else { return nil }
+                nextA = made
             }
-            guard let made = step(base, from: state, class: c) else { return nil }
-            state = made
+            if nextF == 0 {
+                guard let made = step(part: 1, floating, from: f, class: c) else { return nil }
+                nextF = made
+            }
+            f = nextF
+            i += 1
+            if nextA & 1 != 0 {
+                a = nextA & ~1
+                break
+            }
+            a = nextA
         }
-        return State.matches(base + state)
+        // ...then the other part alone.
+        while i < n {
+            let c = Int(classOf[Int(subject[i])])
+            var nextF = Int(State.transitions(floating + f)[c].load(ordering: .acquiring))
+            if nextF == 0 {
+                guard let made = step(part: 1, floating, from: f, class: c) else { return nil }
+                nextF = made
+            }
+            f = nextF
+            i += 1
+        }
+        return Self.merge(State.matches(anchored + a), State.matches(floating + f), into: scratch)
     }
 
-    /// Builds the shared tables and the start state, once: the arena's
-    /// address, or nil when a pattern does not read. Out of line, as is
-    /// `step`: inlined, their locks' thread lookups ran on every lookup.
+    /// The union of two lists of matches in rule order, each rule by the
+    /// first of its patterns either list names: `x` or `y` itself when the
+    /// other is empty, else merged into `scratch` (nil when it is too small).
+    @inline(__always)
+    private static func merge(_ x: UnsafeBufferPointer<RuleMatch>, _ y: UnsafeBufferPointer<RuleMatch>,
+                              into scratch: UnsafeMutableBufferPointer<RuleMatch>) -> UnsafeBufferPointer<RuleMatch>? {
+        if y.isEmpty { return x }
+        if x.isEmpty { return y }
+        guard x.count + y.count <= scratch.count else { return nil }
+        var i = 0, j = 0, n = 0
+        while i < x.count || j < y.count {
+            let next: RuleMatch
+            if j == y.count || i < x.count && x[i].ruleIndex < y[j].ruleIndex {
+                next = x[i]; i += 1
+            } else if i == x.count || y[j].ruleIndex < x[i].ruleIndex {
+                next = y[j]; j += 1
+            } else {
+                next = x[i].patternIndex < y[j].patternIndex ? x[i] : y[j]
+                i += 1; j += 1
+            }
+            scratch.initializeElement(at: n, to: next)
+            n += 1
+        }
+        return UnsafeBufferPointer(rebasing: scratch[..<n])
+    }
+
+    /// Reads every pattern and builds both parts' shared tables and start
+    /// states, once: the address of `tables`, or nil when a pattern does
+    /// not read. Out of line, as is `step`: inlined, their locks' thread
+    /// lookups ran on every lookup.
     @inline(never)
     private func start() -> Int? {
-        builder.withLock { built -> Int? in
+        builders.withLock { parts -> Int? in
             let current = entry.load(ordering: .acquiring)
             if current != 0 { return current > 0 ? current : nil }
-            guard let made = Builder(members: members, kind: kind, budget: budget, classOf: classOf) else {
-                entry.store(-1, ordering: .releasing)
-                return nil
+            var read: [(member: Member, reading: SmallPatternReader.Reading?)] = []
+            for m in members {
+                guard m.alwaysMatches || m.small != nil else { return nil }
+                if m.alwaysMatches {
+                    read.append((m, nil))
+                    continue
+                }
+                guard var r = m.small?.reading else {
+                    entry.store(-1, ordering: .releasing)
+                    return nil
+                }
+                Builder.dropPadding(&r)
+                read.append((m, r))
             }
-            built = made
-            let arena = Int(bitPattern: made.arena)
-            entry.store(arena, ordering: .releasing)
-            return arena
+            let classes = Builder.classes(of: read.compactMap(\.reading), into: tables.assumingMemoryBound(to: UInt8.self))
+            let anchored = read.filter { $0.reading?.anchoredStart == true }
+            let floating = read.filter { $0.reading?.anchoredStart != true }
+            parts = [anchored, floating].map {
+                Builder(patterns: $0, classes: classes, kind: kind, budget: fixedBudget ?? Self.budget(patterns: $0.count))
+            }
+            let arenas = (tables + Self.arenasOffset).assumingMemoryBound(to: UnsafeMutableRawPointer.self)
+            arenas[0] = parts[0].arena
+            arenas[1] = parts[1].arena
+            let address = Int(bitPattern: tables)
+            entry.store(address, ordering: .releasing)
+            return address
         }
     }
 
     /// The offset of the state that `state` (an offset in the arena at
-    /// `base`) goes to on a byte of class `c`, made now if need be; nil when
-    /// that would pass the budget (the automaton is then frozen).
+    /// `base`, of part `part`) goes to on a byte of class `c`, made now if
+    /// need be, with its low bit set when it is of the anchored part and no
+    /// position is active there (its patterns are decided: the walk leaves
+    /// that part); nil when that would pass the part's budget (it is then frozen).
     @inline(never)
-    private func step(_ base: UnsafeMutableRawPointer, from state: Int, class c: Int) -> Int? {
-        guard !frozen.load(ordering: .relaxed) else { return nil }
-        return builder.withLock { built -> Int? in
+    private func step(part: Int, _ base: UnsafeMutableRawPointer, from state: Int, class c: Int) -> Int? {
+        guard frozen.load(ordering: .relaxed) & 1 << part == 0 else { return nil }
+        return builders.withLock { parts -> Int? in
             let known = Int(State.transitions(base + state)[c].load(ordering: .acquiring))
             if known != 0 { return known }
-            guard let next = built?.state(after: state, class: c) else {
-                frozen.store(true, ordering: .relaxed)
+            guard var next = parts[part].state(after: state, class: c) else {
+                frozen.bitwiseOr(1 << part, ordering: .relaxed)
                 return nil
             }
+            if part == 0 && parts[part].isDecided(next) { next |= 1 }
             State.transitions(base + state)[c].store(UInt32(next), ordering: .releasing)
             return next
         }
     }
 }
 
-/// A state in the arena: this header, then one transition per byte class
+/// A state in an arena: this header, then one transition per byte class
 /// (the next state's offset in the arena, 0 while unknown: no transition
-/// leads back to the start state, at offset 0). Made under the builder's
+/// leads back to the start state, at offset 0). Made under the builders'
 /// lock and published by the release store of a transition to it (or of
 /// `PlanAutomaton.entry`), so a reader that loads that offset sees it whole.
 private struct State {
     /// The rules matched when a subject ends here.
     var matches: UnsafeMutablePointer<RuleMatch>?
     var count: Int32
-    /// The state's number in the builder.
+    /// The state's number in its builder.
     var id: Int32
 
     static let headerBytes = MemoryLayout<State>.stride
@@ -177,7 +272,8 @@ private struct State {
     }
 }
 
-/// The automaton's tables and its states, touched only under its lock.
+/// One part of the automaton: its patterns' tables and its states,
+/// touched only under the automaton's lock.
 private struct Builder {
     /// One pattern as the subset construction reads it.
     struct Pattern {
@@ -227,22 +323,21 @@ private struct Builder {
     var contents: [Content] = []
     var bytesUsed = 0
 
-    /// Reads every pattern and makes the start state; nil when a pattern
-    /// does not read as plain.
-    init?(members: [PlanAutomaton.Member], kind: RuleMatch.Kind, budget: Int, classOf: UnsafeMutablePointer<UInt8>) {
+    /// The part of `patterns` (in ordinal order; a reading of nil matches
+    /// every subject) over byte classes `classes`, with its start state.
+    init(patterns read: [(member: PlanAutomaton.Member, reading: SmallPatternReader.Reading?)],
+         classes: (count: Int, representative: [UInt8]), kind: RuleMatch.Kind, budget: Int) {
         self.kind = kind
         self.budget = budget
         var foundAtStart: [Int32] = [], anchored: [Int32] = []
-        for (ordinal, m) in members.enumerated() {
+        for (ordinal, (m, reading)) in read.enumerated() {
             let base = sets.count
-            if m.alwaysMatches {
+            guard let r = reading else {
                 patterns.append(Pattern(rule: m.rule, index: m.index, base: base, count: 0, first: 0, last: 0, nullable: true,
                                         anchoredStart: false, anchoredEnd: false))
                 foundAtStart.append(Int32(ordinal))
                 continue
             }
-            guard var r = m.small?.reading else { return nil }
-            Self.dropPadding(&r)
             sets += r.sets
             follow += r.follow
             let p = Pattern(rule: m.rule, index: m.index, base: base, count: r.sets.count, first: r.facts.first, last: r.facts.last,
@@ -258,11 +353,30 @@ private struct Builder {
         }
         self.foundAtStart = foundAtStart
         self.anchored = anchored
-        // Byte classes: printable bytes split by every distinct set a
-        // position names, so that bytes of one class are in the same sets.
+        classCount = classes.count
+        representative = classes.representative
+        var starts = [[(ordinal: Int32, positions: UInt64)]](repeating: [], count: classCount)
+        let atStart = Set(foundAtStart)
+        for (ordinal, p) in patterns.enumerated() where !p.anchoredStart && !atStart.contains(Int32(ordinal)) {
+            for c in 0..<classCount {
+                let positions = p.first & Self.positions(of: p, accepting: representative[c], in: sets)
+                if positions != 0 { starts[c].append((Int32(ordinal), positions)) }
+            }
+        }
+        self.starts = starts
+        rowBytes = (State.headerBytes + classCount * MemoryLayout<UInt32>.stride + 7) & ~7
+        arena = .allocate(byteCount: max(budget, rowBytes), alignment: 8)
+        _ = state(for: Content(atStart: true, active: [], found: foundAtStart), whatever: true)
+    }
+
+    /// Byte classes for `readings`: printable bytes split by every distinct
+    /// set a position names, so that bytes of one class are in the same
+    /// sets. Writes each printable byte's class to `classOf`; returns how
+    /// many there are and a byte of each.
+    static func classes(of readings: [SmallPatternReader.Reading], into classOf: UnsafeMutablePointer<UInt8>) -> (count: Int, representative: [UInt8]) {
         var classes = [Int](repeating: 0, count: 128)
         var count = 1
-        for set in Set(sets) {
+        for set in Set(readings.flatMap(\.sets)) {
             var renumber: [Int: Int] = [:]
             for b in 0x20...0x7E {
                 let key = classes[b] << 1 | (set.contains(UInt8(b)) ? 1 : 0)
@@ -278,20 +392,7 @@ private struct Builder {
             classOf[b] = UInt8(classes[b])
             representative[classes[b]] = UInt8(b)
         }
-        classCount = count
-        self.representative = representative
-        var starts = [[(ordinal: Int32, positions: UInt64)]](repeating: [], count: count)
-        let atStart = Set(foundAtStart)
-        for (ordinal, p) in patterns.enumerated() where !p.anchoredStart && !atStart.contains(Int32(ordinal)) {
-            for c in 0..<count {
-                let positions = p.first & Self.positions(of: p, accepting: representative[c], in: sets)
-                if positions != 0 { starts[c].append((Int32(ordinal), positions)) }
-            }
-        }
-        self.starts = starts
-        rowBytes = (State.headerBytes + count * MemoryLayout<UInt32>.stride + 7) & ~7
-        arena = .allocate(byteCount: max(budget, rowBytes), alignment: 8)
-        _ = state(for: Content(atStart: true, active: [], found: foundAtStart), whatever: true)
+        return (count, representative)
     }
 
     /// Drops from `r` a `.*` that only pads its matches: one that starts
@@ -416,6 +517,13 @@ private struct Builder {
         ids[content] = id
         contents.append(content)
         return id * rowBytes
+    }
+
+    /// Whether no position is active in the state at `offset` after its
+    /// first byte: in the part of patterns with `^`, none can become active.
+    func isDecided(_ offset: Int) -> Bool {
+        let content = contents[offset / rowBytes]
+        return !content.atStart && content.active.isEmpty
     }
 
     /// Frees the states (the automaton is going away).

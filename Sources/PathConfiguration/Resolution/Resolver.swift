@@ -38,11 +38,12 @@ final class FileRules: Sendable {
     /// subject. The rules are listed in a buffer on the stack, valid for the
     /// call: a lookup allocates nothing for them.
     func withMatches<R>(patternSubject subject: PatternSubject, method: String, _ body: (UnsafeBufferPointer<RuleMatch>) -> R) -> R {
-        // The plan's automaton lists them itself, in memory it keeps.
-        if case .printableASCII(let bytes) = subject, let found = patternPlan.automatonMatches(bytes) {
-            return filtersMethods ? applying(Array(found), to: method).withUnsafeBufferPointer(body) : body(found)
-        }
-        return withUnsafeTemporaryAllocation(of: RuleMatch.self, capacity: Self.bufferedMatches) { buffer in
+        withUnsafeTemporaryAllocation(of: RuleMatch.self, capacity: Self.bufferedMatches) { buffer in
+            // The plan's automaton lists them itself (in memory it keeps, or
+            // merged into the buffer).
+            if case .printableASCII(let bytes) = subject, let found = patternPlan.automatonMatches(bytes, scratch: buffer) {
+                return filtersMethods ? applying(Array(found), to: method).withUnsafeBufferPointer(body) : body(found)
+            }
             var found = BufferedMatches(buffer)
             patternPlan.run(subject, into: &found)
             if found.overflowed {
