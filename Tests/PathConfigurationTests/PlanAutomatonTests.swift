@@ -27,7 +27,7 @@ struct PlanAutomatonTests {
         return found
     }
 
-    static func automaton(_ rules: [[String]], caseInsensitive: Bool, budget: Int? = nil) -> PlanAutomaton? {
+    static func automaton(_ rules: [[String]], caseInsensitive: Bool, budget: Int? = nil, split: Bool = false) -> PlanAutomaton? {
         var members: [PlanAutomaton.Member] = []
         for (r, patterns) in rules.enumerated() {
             for (i, p) in patterns.enumerated() {
@@ -35,7 +35,7 @@ struct PlanAutomatonTests {
                                                     alwaysMatches: MatchPlan.Pattern.matchesEverySubject(p)))
             }
         }
-        return PlanAutomaton(members, kind: .pattern, budget: budget)
+        return PlanAutomaton(members, kind: .pattern, budget: budget, splitAbove: split ? 0 : PlanAutomaton.splitAbove)
     }
 
     static func run(_ a: PlanAutomaton, _ subject: String) -> [RuleMatch]? {
@@ -53,9 +53,10 @@ struct PlanAutomatonTests {
     static let edgeSubjects = ["", "a", "aa", "ab", "b", "xc", "c", "/p?k=v", "?k=", "/p/12", "/p/x", "/new", "x/new", "/z", "acb", "abc",
                                "k=v?", "zzzb", "aab", "/p/1/new"]
 
-    @Test("anchors, empty matches and padding: every rule as its own automaton decides it, both case modes", arguments: [false, true])
-    func edges(caseInsensitive: Bool) throws {
-        let a = try #require(Self.automaton(Self.edgeRules, caseInsensitive: caseInsensitive))
+    @Test("anchors, empty matches and padding: every rule as its own automaton decides it, both case modes, one part or two",
+          arguments: [false, true], [false, true])
+    func edges(caseInsensitive: Bool, split: Bool) throws {
+        let a = try #require(Self.automaton(Self.edgeRules, caseInsensitive: caseInsensitive, split: split))
         for subject in Self.edgeSubjects + Self.edgeSubjects.map({ $0.uppercased() }) {
             #expect(Self.run(a, subject) == Self.oneByOne(Self.edgeRules, subject, caseInsensitive: caseInsensitive), "\(subject)")
         }
@@ -64,7 +65,7 @@ struct PlanAutomatonTests {
 
     @Test("more rules matched by both parts than the merge holds: no answer from it, and the plan's own is right")
     func overflow() throws {
-        let half = PlanAutomaton.mergedCapacity / 2 + 4
+        let half = max(PlanAutomaton.mergedCapacity / 2, PlanAutomaton.splitAbove / 2) + 4
         let rules = (0..<half).flatMap { _ in [["^/"], ["/a"]] }
         let a = try #require(Self.automaton(rules, caseInsensitive: false))
         #expect(Self.run(a, "/a") == nil)
@@ -86,10 +87,11 @@ struct PlanAutomatonTests {
         #expect(Self.automaton(Array(repeating: ["/a$"], count: PlanAutomaton.maxPatterns + 1), caseInsensitive: false) == nil)
     }
 
-    @Test("once its budget is spent it makes no state: a subject that needs one gets nil, a known one its answer")
-    func budget() throws {
+    @Test("once its budget is spent it makes no state: a subject that needs one gets nil, a known one its answer",
+          arguments: [false, true])
+    func budget(split: Bool) throws {
         let rules = [["/posts/\\d+/edit$"], ["^/users/[a-z]+$"], ["/new$"], ["\\?.*page=\\d+"]]
-        let a = try #require(Self.automaton(rules, caseInsensitive: false, budget: 1_500))
+        let a = try #require(Self.automaton(rules, caseInsensitive: false, budget: 1_500, split: split))
         let known = "/new"
         #expect(Self.run(a, known) == Self.oneByOne(rules, known, caseInsensitive: false))
         #expect(a.isGrowing)
@@ -105,6 +107,41 @@ struct PlanAutomatonTests {
         #expect(!a.isGrowing)
         #expect(a.usage.bytes <= 2 * 1_500)  // each part its own budget
         #expect(Self.run(a, known) == Self.oneByOne(rules, known, caseInsensitive: false))  // its states still answer
+    }
+
+    @Test("seeded plain grammar, one part and two: every rule as its own automaton decides it, both case modes",
+          arguments: [false, true], [false, true])
+    func seededParts(caseInsensitive: Bool, split: Bool) throws {
+        var choices = SeededChoices(seed: 0x2_9A7 &+ (caseInsensitive ? 1 : 0))
+        let grammar = PlainPatternGrammar(), subjects = PatternGrammar()
+        var compared = 0, matched = 0
+        var disagreements: [String] = []
+        for _ in 0..<60 {
+            var rules: [[String]] = []
+            var nodes: [PatternNode] = []
+            for _ in 0..<(2 + choices.below(12)) {
+                var patterns: [String] = []
+                while patterns.count < 1 + choices.below(3) {
+                    let node = grammar.pattern(&choices)
+                    guard SmallPattern(node.text, caseInsensitive: caseInsensitive) != nil else { continue }
+                    patterns.append(node.text)
+                    nodes.append(node)
+                }
+                rules.append(patterns)
+            }
+            let a = try #require(Self.automaton(rules, caseInsensitive: caseInsensitive, split: split))
+            for node in nodes {
+                for text in subjects.subjects(for: node, count: 4, &choices) where text.utf8.allSatisfy(ByteSet.isPrintable) {
+                    let expected = Self.oneByOne(rules, text, caseInsensitive: caseInsensitive)
+                    let got = Self.run(a, text)
+                    compared += 1
+                    matched += expected.count
+                    if got != expected { disagreements.append("\(rules) on \(text): \(String(describing: got)) against \(expected)") }
+                }
+            }
+        }
+        #expect(disagreements.prefix(5) == [])
+        #expect(compared > 1_000 && matched > compared)
     }
 
     @Test("seeded plain grammar, rules of one to three patterns: the automaton finds each rule by the candidates' first pattern",

@@ -21,7 +21,8 @@ import Synchronization
 /// when they share an automaton: a pattern with `^` is alive only while the
 /// subject's start matches it (most die within a few bytes), one without
 /// starts again at every byte. Apart, the benchmark's 1,000 rules need
-/// 1,840 and 2,271 states (3.5 MB); together, 11,080 (10 MB).
+/// 1,840 and 2,271 states (3.5 MB); together, 11,080 (10 MB). A small plan
+/// (`splitAbove`) keeps all its patterns in one part.
 ///
 /// States are made as subjects reach them (RE2's lazy DFA): a subset
 /// construction done ahead of time can explode, while the states real
@@ -58,6 +59,12 @@ final class PlanAutomaton: @unchecked Sendable {
     /// 12 KiB a pattern, at least 128 KiB and at most 4 MiB.
     static func budget(patterns: Int) -> Int { min(max(patterns * 12 << 10, 128 << 10), 4 << 20) }
 
+    /// The most patterns a plan may have for its automaton to be one part:
+    /// walking two costs a small plan more (some 90 instructions a lookup
+    /// at the benchmark's 10 rules) than their states' product, 103 states.
+    /// Its anchored part is empty, and left after the first byte.
+    static let splitAbove = 64
+
     /// The most matches `matches` merges from the two parts.
     static let mergedCapacity = 32
 
@@ -65,6 +72,7 @@ final class PlanAutomaton: @unchecked Sendable {
     private let kind: RuleMatch.Kind
     /// A budget for each part, whatever its patterns (for tests).
     private let fixedBudget: Int?
+    private let splitsAbove: Int
     /// The address of `tables` once built; 0 before the first lookup, -1
     /// when a pattern no longer reads as plain.
     private let entry = Atomic<Int>(0)
@@ -81,13 +89,15 @@ final class PlanAutomaton: @unchecked Sendable {
 
     /// An automaton for `members` (every pattern of a plan, in ordinal
     /// order), or nil when one is not plain or there are too many; each
-    /// part's states may take `budget` bytes (default: `budget(patterns:)`).
-    init?(_ members: [Member], kind: RuleMatch.Kind, budget: Int? = nil) {
+    /// part's states may take `budget` bytes (default: `budget(patterns:)`),
+    /// and it has two parts past `splitAbove` patterns.
+    init?(_ members: [Member], kind: RuleMatch.Kind, budget: Int? = nil, splitAbove: Int = PlanAutomaton.splitAbove) {
         guard !members.isEmpty, members.count <= Self.maxPatterns,
               members.allSatisfy({ $0.small != nil || $0.alwaysMatches }) else { return nil }
         self.members = members
         self.kind = kind
         fixedBudget = budget
+        splitsAbove = splitAbove
         tables = .allocate(byteCount: Self.arenasOffset + 2 * MemoryLayout<Int>.stride, alignment: 8)
         tables.initializeMemory(as: UInt8.self, repeating: 0, count: Self.arenasOffset + 2 * MemoryLayout<Int>.stride)
     }
@@ -210,8 +220,9 @@ final class PlanAutomaton: @unchecked Sendable {
                 read.append((m, r))
             }
             let classes = Builder.classes(of: read.compactMap(\.reading), into: tables.assumingMemoryBound(to: UInt8.self))
-            let anchored = read.filter { $0.reading?.anchoredStart == true }
-            let floating = read.filter { $0.reading?.anchoredStart != true }
+            let split = read.count > splitsAbove
+            let anchored = split ? read.filter { $0.reading?.anchoredStart == true } : []
+            let floating = split ? read.filter { $0.reading?.anchoredStart != true } : read
             parts = [anchored, floating].map {
                 Builder(patterns: $0, classes: classes, kind: kind, budget: fixedBudget ?? Self.budget(patterns: $0.count))
             }
