@@ -324,7 +324,7 @@ SAN_ENV_thread  := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppress
 # preloaded (the C tests link them in).
 SAN_SWIFT_TESTS_address := --filter 'PathConfigurationTests|PathConfigurationCTests'
 SAN_SWIFT_ENV_address   := LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp
-SAN_SWIFT_TESTS_thread  := --filter 'LoaderConcurrencyTests|LoaderHandlerTests|ResolutionTests|LongSubjectTests|RequestRuleTests|HostRuleOwnerTests'
+SAN_SWIFT_TESTS_thread  := --filter 'LoaderConcurrencyTests|LoaderHandlerTests|ResolutionTests|LongSubjectTests|RequestRuleTests|HostRuleOwnerTests|PlanAutomatonTests'
 SAN_SWIFT_ENV_thread    := LD_PRELOAD=$(CURDIR)/$(SANBUILD)/libtsan_swift_mutex.so
 
 # $(call sanitized,SANITIZER): the library, the C suites and the Swift tests under it.

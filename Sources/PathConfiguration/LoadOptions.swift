@@ -15,7 +15,8 @@ public struct LoadOptions: Sendable {
     public var limits: Limits
     /// Skip patterns whose required literal is absent from the subject, and
     /// decide plain patterns on printable ASCII subjects by an automaton
-    /// (`SmallPattern`) rather than the engine (default true). Off, every
+    /// (`SmallPattern`, or one for all of them when all are plain:
+    /// `PlanAutomaton`) rather than the engine (default true). Off, every
     /// pattern runs through the engine on every lookup, as in the reference
     /// apps; results are the same either way, except that the engine may run
     /// out of its match limit where the automaton needs none.

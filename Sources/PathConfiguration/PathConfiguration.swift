@@ -192,10 +192,9 @@ public final class PathConfiguration: Sendable {
     package func resolveFromBytes(utf8 bytes: UnsafeBufferPointer<UInt8>, method: String? = nil) throws(ResolveError) -> PathProperties? {
         guard options.baseURL == nil, !filesUseURL, ByteSet.allPrintable(bytes), !hasHostRules else { return nil }
         var subject = bytes
-        // A path is told apart by its first byte, before any split is made.
-        if URLParts.startsWithScheme(bytes) {
-            guard let url = URLParts.Split(bytes),
-                  let range = options.profile.matchedRange(of: url, in: bytes, matchQueryStrings: options.effectiveMatchQueryStrings)
+        // A path (no scheme: `Split` tells it by its first byte) is matched as given.
+        if let url = URLParts.Split(bytes) {
+            guard let range = options.profile.matchedRange(of: url, in: bytes, matchQueryStrings: options.effectiveMatchQueryStrings)
             else { return nil }
             subject = UnsafeBufferPointer(rebasing: bytes[range])
         }

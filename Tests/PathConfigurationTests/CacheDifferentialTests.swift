@@ -60,7 +60,7 @@ struct CacheDifferentialTests {
             var text = url
             let byBytes = text.withUTF8 { bytes in Result { () throws(ResolveError) in try config.resolveFromBytes(utf8: bytes) } }
             let printable = url.utf8.allSatisfy(ByteSet.isPrintable)
-            let isPath = printable && !url.utf8.withContiguousStorageIfAvailable(URLParts.startsWithScheme)!
+            let isPath = printable && url.utf8.withContiguousStorageIfAvailable { URLParts.Split($0) == nil }!
             if printable && !isPath, case .success(_?) = byBytes { takenURLs += 1 }
             // Whatever the byte path takes it answers as the string lookup
             // does; it takes every path, and leaves the rest to it.

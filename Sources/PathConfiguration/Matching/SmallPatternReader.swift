@@ -423,12 +423,3 @@ struct ByteSet: Equatable, Hashable, Sendable {
         return set
     }
 }
-
-extension ByteSet {
-    /// The ASCII bytes `predicate` takes (an extension, so that the
-    /// memberwise initialisers stay).
-    init(where predicate: (UInt8) -> Bool) {
-        self.init()
-        for b in UInt8(0)..<128 where predicate(b) { insert(b) }
-    }
-}

@@ -63,8 +63,9 @@ struct URLParts: Equatable {
             var start = i + 1
             let end = URLParts.index(of: UInt8(ascii: "#"), in: bytes, from: start, to: n)
             if end - start >= 2, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") {
-                var authorityEnd = start + 2
-                while authorityEnd < end, bytes[authorityEnd] != UInt8(ascii: "/"), bytes[authorityEnd] != UInt8(ascii: "?") { authorityEnd += 1 }
+                // The authority ends at the first `/` or `?`.
+                let slash = URLParts.index(of: UInt8(ascii: "/"), in: bytes, from: start + 2, to: end)
+                let authorityEnd = URLParts.index(of: UInt8(ascii: "?"), in: bytes, from: start + 2, to: slash)
                 authority = (start + 2)..<authorityEnd
                 start = authorityEnd
             } else {
@@ -96,10 +97,6 @@ struct URLParts: Equatable {
         guard from < to, let base = bytes.baseAddress, let hit = memchr(base + from, Int32(byte), to - from) else { return to }
         return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
     }
-
-    /// Whether `bytes` start with a scheme (`https:`): whether `URLParts`
-    /// splits them, or a profile matches them as given.
-    static func startsWithScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { schemeEnd(bytes) != nil }
 
     /// The offset of the `:` that ends the scheme `bytes` start with, or nil.
     private static func schemeEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
@@ -149,16 +146,15 @@ struct URLParts: Equatable {
         /// The fragment: as the query.
         case fragment
 
-        /// The bytes `allows` takes, as a set: what `isValid` reads.
-        var allowed: ByteSet {
-            switch self {
-            case .path: return Self.pathBytes
-            case .query, .fragment: return Self.queryBytes
-            }
-        }
+        /// The bit this component has in `allowedBits`.
+        var bit: UInt8 { self == .path ? 1 : 2 }
 
-        private static let pathBytes = ByteSet(where: Component.path.allows)
-        private static let queryBytes = ByteSet(where: Component.query.allows)
+        /// For each byte, the bits of the components whose `allows` takes it
+        /// (1 the path, 2 the query and fragment): what `isValid` reads, one
+        /// load a byte.
+        static let allowedBits: [UInt8] = (0...255).map {
+            (Component.path.allows(UInt8($0)) ? 1 : 0) | (Component.query.allows(UInt8($0)) ? 2 : 0)
+        }
 
         /// Whether byte `b` may appear unencoded (`%` is never allowed
         /// bare; valid escapes are checked apart).
@@ -220,16 +216,18 @@ struct URLParts: Equatable {
     /// allowed, every `%` followed by two hex digits): what
     /// `foundationEncoded` keeps unchanged.
     static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, as component: Component) -> Bool {
-        let allowed = component.allowed
-        var i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            i += 1
-            if allowed.contains(b) { continue }
-            guard b == UInt8(ascii: "%"), i + 1 < bytes.count, hexValue(bytes[i]) != nil, hexValue(bytes[i + 1]) != nil else { return false }
-            i += 2
+        let bit = component.bit
+        return Component.allowedBits.withUnsafeBufferPointer { allowed in
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                i += 1
+                if allowed[Int(b)] & bit != 0 { continue }
+                guard b == UInt8(ascii: "%"), i + 1 < bytes.count, hexValue(bytes[i]) != nil, hexValue(bytes[i + 1]) != nil else { return false }
+                i += 2
+            }
+            return true
         }
-        return true
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
