@@ -192,8 +192,8 @@ public final class PathConfiguration: Sendable {
     package func resolveFromBytes(utf8 bytes: UnsafeBufferPointer<UInt8>, method: String? = nil) throws(ResolveError) -> PathProperties? {
         guard options.baseURL == nil, !filesUseURL, ByteSet.allPrintable(bytes), !hasHostRules else { return nil }
         var subject = bytes
-        // A path (no scheme: `Split` tells it by its first byte) is matched as given.
-        if let url = URLParts.Split(bytes) {
+        // A path (no scheme) is matched as given; most are told by their first byte.
+        if let first = bytes.first, URLParts.isAlpha(first), let url = URLParts.Split(bytes) {
             guard let range = options.profile.matchedRange(of: url, in: bytes, matchQueryStrings: options.effectiveMatchQueryStrings)
             else { return nil }
             subject = UnsafeBufferPointer(rebasing: bytes[range])

@@ -96,7 +96,8 @@ final class PlanAutomaton: @unchecked Sendable {
               members.allSatisfy({ $0.small != nil || $0.alwaysMatches }) else { return nil }
         self.members = members
         self.kind = kind
-        fixedBudget = budget
+        // Transitions are 32-bit offsets into a part's arena, of `budget` bytes.
+        fixedBudget = budget.map { min($0, Int(UInt32.max)) }
         splitsAbove = splitAbove
         tables = .allocate(byteCount: Self.arenasOffset + 2 * MemoryLayout<Int>.stride, alignment: 8)
         tables.initializeMemory(as: UInt8.self, repeating: 0, count: Self.arenasOffset + 2 * MemoryLayout<Int>.stride)
@@ -207,7 +208,6 @@ final class PlanAutomaton: @unchecked Sendable {
             if current != 0 { return current > 0 ? current : nil }
             var read: [(member: Member, reading: SmallPatternReader.Reading?)] = []
             for m in members {
-                guard m.alwaysMatches || m.small != nil else { return nil }
                 if m.alwaysMatches {
                     read.append((m, nil))
                     continue

@@ -107,7 +107,9 @@ struct URLParts: Equatable {
         return i < n && bytes[i] == UInt8(ascii: ":") ? i : nil
     }
 
-    private static func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+    /// Whether `b` is an ASCII letter, as every scheme's first byte is: a
+    /// path, which starts with `/`, is told apart before any split.
+    static func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
     private static func isSchemeChar(_ b: UInt8) -> Bool {
         isAlpha(b) || (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
     }

@@ -11,6 +11,7 @@ final class FileRules: Sendable {
     /// True when some rule lists `methods`.
     let filtersMethods: Bool
 
+    /// The rules and their compiled plans.
     init(rules: [Rule], patternPlan: MatchPlan, globPlan: MatchPlan?, filtersMethods: Bool) {
         self.rules = rules
         self.patternPlan = patternPlan
