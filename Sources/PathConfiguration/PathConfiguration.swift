@@ -131,10 +131,13 @@ public final class PathConfiguration: Sendable {
     /// failed lookup is not memoised).
     public func resolve(_ urlOrPath: String, method: String? = nil) throws(ResolveError) -> PathProperties {
         // A path or plain URL of printable ASCII, with file patterns only:
-        // matched from its bytes (`resolveFromBytes`), as the C ABI does.
-        var text = urlOrPath
-        let direct = text.withUTF8 { bytes in Result { () throws(ResolveError) in try resolveFromBytes(utf8: bytes, method: method) } }
-        if let result = try direct.get() { return result }
+        // matched from its bytes (`resolveFromBytes`), as the C ABI does,
+        // read in place (a native string's are contiguous; a copy to reach
+        // them counted a reference on the caller's string).
+        let direct = urlOrPath.utf8.withContiguousStorageIfAvailable { bytes in
+            Result { () throws(ResolveError) in try resolveFromBytes(utf8: bytes, method: method) }
+        }
+        if let result = try direct?.get() { return result }
         return try resolveString(urlOrPath, method: method)
     }
 
