@@ -15,15 +15,15 @@ public struct LoadOptions: Sendable {
     public var limits: Limits
     /// Skip patterns whose required literal is absent from the subject, and
     /// decide plain patterns on printable ASCII subjects by an automaton
-    /// (`SmallPattern`, or one for all of them when all are plain:
-    /// `PlanAutomaton`) rather than the engine (default true). Off, every
+    /// (`SmallPattern`, or one for all of them: `PlanAutomaton`) rather
+    /// than the engine (default true). Off, every
     /// pattern runs through the engine on every lookup, as in the reference
     /// apps; results are the same either way, except that the engine may run
     /// out of its match limit where the automaton needs none.
     public var usePrefilter: Bool = true
-    /// With the prefilter, combine a plan's patterns into one automaton when
-    /// all are plain (`PlanAutomaton`; default true). Off only in tests
-    /// that compare the automaton with the prefilter's candidates.
+    /// With the prefilter, combine a plan's plain patterns into one
+    /// automaton (`PlanAutomaton`; default true). Off only in tests that
+    /// compare the automaton with the prefilter's candidates.
     package var combinesPatterns: Bool = true
     /// The service's base URL (Siesta's `Service.baseURL`): relative globs
     /// and inputs without a scheme resolve against it. nil (the default):

@@ -185,6 +185,78 @@ struct PlanAutomatonTests {
         #expect(matched > compared / 2)
     }
 
+    @Test("a plan with patterns that are not plain: the automaton for the plain ones and the others' literals, those searched after it",
+          arguments: [Profile.hotwireIOS, .hotwireAndroid])
+    func mixed(_ profile: Profile) throws {
+        var choices = SeededChoices(seed: 0x3_1CED)
+        let grammar = PlainPatternGrammar(), subjects = PatternGrammar()
+        var compared = 0, matched = 0, mixedPlans = 0
+        var disagreements: [String] = []
+        for _ in 0..<150 {
+            // The grammar mixes in patterns that are not plain, one atom in some 80.
+            let rules = (0..<(2 + choices.below(8))).map { _ in (0..<(1 + choices.below(3))).map { _ in grammar.pattern(&choices) } }
+            let json = Self.document(rules.map { $0.map(\.text) })
+            var on = LoadOptions(profile: profile, lenient: true)
+            on.limits.resultCacheCapacity = 0
+            var off = on
+            off.combinesPatterns = false
+            let a = try PathConfiguration(json: json, options: on), b = try PathConfiguration(json: json, options: off)
+            let plain = rules.joined().filter { SmallPattern($0.text, caseInsensitive: profile.regexOptions.caseInsensitive) != nil }.count
+            if a.patternAutomaton != nil && plain < rules.joined().count { mixedPlans += 1 }
+            for node in rules.joined() {
+                for text in subjects.subjects(for: node, count: 3, &choices) {
+                    let input = a.matchedString(for: text) == text ? text : "/" + text
+                    let x = try a.explain(input), y = try b.explain(input)
+                    compared += 1
+                    matched += y.rules.count
+                    if x.rules.map(\.index) != y.rules.map(\.index) || x.rules.map(\.patternIndex) != y.rules.map(\.patternIndex)
+                        || x.limitExceeded != y.limitExceeded {
+                        disagreements.append("\(rules.map { $0.map(\.text) }) on \(input)")
+                    }
+                }
+            }
+        }
+        #expect(disagreements.prefix(5) == [])
+        #expect(mixedPlans > 30)
+        #expect(matched > compared / 2)
+    }
+
+    @Test("a literal the automaton carries only in part, or that no printable subject holds, still finds its pattern's matches",
+          arguments: [Profile.turboIOS, .hotwireAndroid])
+    func restLiterals(_ profile: Profile) throws {
+        // Required literals: "x y" (read up to its space), "zz\u{E9}" (a byte no printable subject holds),
+        // "q_q" (escaped), and none (an alternation of lookaheads).
+        let json = Self.document([["^/a$"], ["(?=x)x y"], ["(?=z)zz\u{E9}"], ["(?=q)q_q"], ["(?=b)b|(?=c)c"]])
+        let on = LoadOptions(profile: profile)
+        var off = on
+        off.combinesPatterns = false
+        let a = try PathConfiguration(json: json, options: on), b = try PathConfiguration(json: json, options: off)
+        #expect(a.patternAutomaton != nil && b.patternAutomaton == nil)
+        var matched: Set<Int> = []
+        for subject in ["/a", "/x y", "/x%20y", "/x", "/zz\u{E9}", "/zz", "/q_q", "/Q_Q", "/c", "/x y/q_q/b", "/a?x y"] {
+            let x = try a.matchingRules(for: subject), y = try b.matchingRules(for: subject)
+            #expect(x == y, "\(subject)")
+            matched.formUnion(y.map(\.ruleIndex))
+        }
+        #expect(matched.isSuperset(of: [0, 1, 3, 4]))  // not vacuous
+    }
+
+    @Test("a search out of budget is reported where the apps' loop runs it, and not after its rule is decided", arguments: [false, true])
+    func mixedBudget(_ combined: Bool) throws {
+        // `(?:a+)+(?=b)` is not plain (a lookahead) and backtracks past a small match limit on a run of `a`s.
+        let json = Self.document([["(?:a+)+(?=b)", "/a"], ["/a", "(?:a+)+(?=b)"], ["^/x$"], ["(?:a+)+(?=b)"]])
+        var options = LoadOptions(profile: .turboIOS)
+        options.limits.matchLimit = 1_000
+        options.combinesPatterns = combined
+        let config = try PathConfiguration(json: json, options: options)
+        #expect((config.patternAutomaton != nil) == combined)
+        let explained = try config.explain("/" + String(repeating: "a", count: 40))
+        #expect(explained.rules.map(\.index) == [0, 1])
+        #expect(explained.rules.map(\.patternIndex) == [1, 0])
+        #expect(explained.limitExceeded.map(\.ruleIndex) == [0, 3])  // rule 1's second pattern never runs
+        #expect(explained.limitExceeded.map(\.patternIndex) == [0, 0])
+    }
+
     @Test("the benchmark corpora: the automaton and the candidates agree on every URL, by rule and pattern",
           arguments: [("10", 10_000), ("100", 10_000), ("1000", 4_000)])
     func corpora(_ corpus: (String, Int)) throws {

@@ -109,10 +109,35 @@ struct MatchPlan: Sendable {
     /// What the plan's patterns are: a rule's `patterns` or its `globs`.
     let kind: RuleMatch.Kind
     private let prefilter: Prefilter?
-    /// Every pattern in one automaton, when all are plain: what decides a
-    /// printable ASCII subject, before the prefilter (nil without the
-    /// prefilter, or when a pattern is not plain).
+    /// The plain patterns in one automaton (`PlanAutomaton`), with `rest`:
+    /// what decides a printable ASCII subject before the prefilter (nil
+    /// without the prefilter, or when no pattern is plain).
     let automaton: PlanAutomaton?
+    /// With `automaton`, the patterns that are not plain, in ordinal order
+    /// (nil when all are plain): searched after it, each only where its
+    /// required literal occurs (which the automaton tells) and its rule is
+    /// not decided by an earlier pattern.
+    private let rest: [RestPattern]?
+    /// The number of rules: the automaton's rules from here on stand for
+    /// the required literals of `rest` (`RestPattern.Candidacy.literal`).
+    private let ruleCount: Int
+
+    /// A pattern that is not plain, as a plan with an automaton runs it.
+    private struct RestPattern: Sendable {
+        let ordinal: Int
+        let candidacy: Candidacy
+
+        enum Candidacy: Sendable {
+            /// No required literal (or none the automaton can read): searched always.
+            case always
+            /// Its required literal cannot occur in printable ASCII: never searched.
+            case never
+            /// Searched when the automaton found the pseudo-rule of this
+            /// number: its required literal (or the literal's first bytes)
+            /// as a plain pattern.
+            case literal(rule: Int)
+        }
+    }
 
     /// A pattern as the search loop reads it: plain data and references
     /// that do not count (the plan owns the pattern through `patterns`), so
@@ -172,16 +197,37 @@ struct MatchPlan: Sendable {
          combinesPatterns: Bool = true) {
         var slots = ContiguousArray<Slot>()
         var members: [PlanAutomaton.Member] = []
+        var rest: [RestPattern] = []
+        var literalMembers: [PlanAutomaton.Member] = []  // after every rule's own: the automaton lists members in rule order
+        let flatLiterals = Array(literals.joined())
         for (r, patterns) in patternsByRule.enumerated() {
             for p in patterns {
                 slots.append(Slot(rule: r, p))
-                members.append(PlanAutomaton.Member(rule: r, index: p.index, small: p.small, alwaysMatches: p.alwaysMatches))
+                if p.small != nil || p.alwaysMatches {
+                    members.append(PlanAutomaton.Member(rule: r, index: p.index, small: p.small, alwaysMatches: p.alwaysMatches))
+                    continue
+                }
+                let ordinal = slots.count - 1
+                let pseudo = flatLiterals[ordinal].map { Self.literalPattern($0, caseInsensitive: caseInsensitive) }
+                switch pseudo {
+                case nil, .some(.unreadable):
+                    rest.append(RestPattern(ordinal: ordinal, candidacy: .always))
+                case .some(.cannotOccur):
+                    rest.append(RestPattern(ordinal: ordinal, candidacy: .never))
+                case .some(.pattern(let small)):
+                    let rule = patternsByRule.count + rest.count
+                    rest.append(RestPattern(ordinal: ordinal, candidacy: .literal(rule: rule)))
+                    literalMembers.append(PlanAutomaton.Member(rule: rule, index: 0, small: small, alwaysMatches: false))
+                }
             }
         }
         self.slots = slots
         self.patterns = ContiguousArray(patternsByRule.joined())
         self.kind = kind
-        automaton = usePrefilter && combinesPatterns ? PlanAutomaton(members, kind: kind) : nil
+        ruleCount = patternsByRule.count
+        // Some plain pattern, or the automaton would only find literals.
+        automaton = usePrefilter && combinesPatterns && !members.isEmpty ? PlanAutomaton(members + literalMembers, kind: kind) : nil
+        self.rest = automaton != nil && !rest.isEmpty ? rest : nil
         guard usePrefilter else { prefilter = nil; return }
         var ids: [[UInt8]: Int] = [:]
         var distinct: [[UInt8]] = []
@@ -229,13 +275,43 @@ struct MatchPlan: Sendable {
         }
     }
 
+    /// A required literal as a plain pattern that occurs wherever it does:
+    /// its bytes, each standing for itself or escaped (letters of both cases
+    /// under `caseInsensitive`, as the prefilter folds them), up to the
+    /// first byte the reader takes neither way or `SmallPattern.maxPositions`
+    /// (a prefix occurs wherever the literal does).
+    private enum LiteralPattern {
+        case pattern(SmallPattern)
+        /// A byte outside printable ASCII: no subject the automaton reads holds it.
+        case cannotOccur
+        /// Its first byte cannot be written so.
+        case unreadable
+    }
+
+    private static func literalPattern(_ literal: [UInt8], caseInsensitive: Bool) -> LiteralPattern {
+        guard literal.allSatisfy(ByteSet.isPrintable) else { return .cannotOccur }
+        var text = ""
+        for b in literal.prefix(SmallPattern.maxPositions) {
+            if ByteSet.standsForItself(b) {
+                text.unicodeScalars.append(Unicode.Scalar(b))
+            } else if ByteSet.escapable(b) {
+                text += "\\" + String(Unicode.Scalar(b))
+            } else {
+                break
+            }
+        }
+        guard !text.isEmpty, let small = SmallPattern(text, caseInsensitive: caseInsensitive) else { return .unreadable }
+        return .pattern(small)
+    }
+
     /// The rules whose patterns match `bytes`, printable ASCII, as the
     /// plan's automaton finds them (valid as long as the plan and
-    /// `scratch`: `PlanAutomaton.matches`), or nil when it has none or
-    /// cannot answer: then `run` does.
+    /// `scratch`: `PlanAutomaton.matches`), or nil when it has none, some
+    /// patterns are not plain, or it cannot answer: then `run` does.
     @inline(__always)
     func automatonMatches(_ bytes: UnsafeBufferPointer<UInt8>, scratch: UnsafeMutableBufferPointer<RuleMatch>) -> UnsafeBufferPointer<RuleMatch>? {
-        automaton?.matches(bytes, scratch: scratch)
+        guard rest == nil else { return nil }  // its answer is not the whole answer
+        return automaton?.matches(bytes, scratch: scratch)
     }
 
     /// Reports to `sink` the rules whose patterns match `subject`.
@@ -266,7 +342,11 @@ struct MatchPlan: Sendable {
         if text.isPrintableASCII, let automaton {
             let answered = withUnsafeTemporaryAllocation(of: RuleMatch.self, capacity: PlanAutomaton.mergedCapacity) { scratch in
                 guard let found = automaton.matches(text.bytes, scratch: scratch) else { return false }
-                for m in found { sink.matched(m) }
+                if let rest {
+                    runRest(rest, text, found, into: &sink, subject)
+                } else {
+                    for m in found { sink.matched(m) }
+                }
                 return true
             }
             if answered { return }
@@ -319,6 +399,49 @@ struct MatchPlan: Sendable {
                     }
                 }
             }
+        }
+    }
+
+    /// Reports to `sink` the rules the automaton `found` and those of the
+    /// patterns in `rest`, in rule order. `found` lists the rules its plain
+    /// patterns decide (by their first), then the pseudo-rules of the
+    /// required literals that occur. A pattern of `rest` is searched, in
+    /// ordinal order, where its literal occurs, unless its rule was decided
+    /// by an earlier pattern (the apps' loop never reaches it); a match
+    /// replaces the automaton's for its rule. So the rules, their first
+    /// patterns and the searches out of budget are the candidates' own.
+    private func runRest<Sink: MatchSink>(_ rest: [RestPattern], _ text: SubjectText, _ found: UnsafeBufferPointer<RuleMatch>,
+                                          into sink: inout Sink, _ subject: () -> MatchSubject) {
+        var decidedCount = 0
+        while decidedCount < found.count && found[decidedCount].ruleIndex < ruleCount { decidedCount += 1 }
+        var next = 0, literal = decidedCount  // the first of the decided rules not yet reported; of the literals not yet passed
+        var decidedRule = -1
+        slots.withUnsafeBufferPointer { slots in
+            for r in rest {
+                switch r.candidacy {
+                case .always: break
+                case .never: continue
+                case .literal(let rule):
+                    while literal < found.count && found[literal].ruleIndex < rule { literal += 1 }
+                    guard literal < found.count && found[literal].ruleIndex == rule else { continue }
+                }
+                let slot = slots[r.ordinal]
+                while next < decidedCount && found[next].ruleIndex < slot.rule {
+                    sink.matched(found[next])
+                    next += 1
+                }
+                if slot.rule == decidedRule { continue }
+                let automatonDecides = next < decidedCount && found[next].ruleIndex == slot.rule
+                if automatonDecides && found[next].patternIndex < slot.index { continue }
+                if record(slot.search(text, subject), slot, into: &sink) {
+                    decidedRule = slot.rule
+                    if automatonDecides { next += 1 }  // replaced by this earlier pattern
+                }
+            }
+        }
+        while next < decidedCount {
+            sink.matched(found[next])
+            next += 1
         }
     }
 

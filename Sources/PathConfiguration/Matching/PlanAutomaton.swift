@@ -5,8 +5,9 @@ import Synchronization
 /// subject once, advancing both, whatever the number of patterns, and the
 /// states it ends in list the rules that matched.
 ///
-/// A plan whose patterns are all plain (`SmallPatternReader`: every one a
-/// `SmallPattern`, or one that matches every subject) gets one. A state is
+/// A plan's plain patterns (`SmallPatternReader`: each a `SmallPattern`,
+/// or one that matches every subject) get one; the plan runs its other
+/// patterns' candidates after it (`MatchPlan`). A state is
 /// a set of the patterns' Glushkov positions, each pattern's own set as
 /// `SmallPattern` advances it, and the patterns already found: a pattern
 /// without `$` is found, for good, once one of its matches ends; one with
@@ -87,8 +88,9 @@ final class PlanAutomaton: @unchecked Sendable {
 
     private static let arenasOffset = 128
 
-    /// An automaton for `members` (every pattern of a plan, in ordinal
-    /// order), or nil when one is not plain or there are too many; each
+    /// An automaton for `members` (in rule order, a rule's patterns in
+    /// order: a state's list of rules is made in that order), or nil when
+    /// one is not plain or there are too many; each
     /// part's states may take `budget` bytes (default: `budget(patterns:)`),
     /// and it has two parts past `splitAbove` patterns.
     init?(_ members: [Member], kind: RuleMatch.Kind, budget: Int? = nil, splitAbove: Int = PlanAutomaton.splitAbove) {
