@@ -94,6 +94,10 @@ struct MatchPlan: Sendable {
             }
         }
 
+        /// Whether an automaton decides it on printable ASCII subjects: it is
+        /// plain, or matches every subject.
+        var isPlain: Bool { small != nil || alwaysMatches }
+
         /// The outcome of searching `subject` (as the plan's loop decides it).
         func search(_ subject: MatchSubject) -> MatchOutcome {
             subject.withText { Slot(rule: -1, self).search($0) { subject } }
@@ -196,38 +200,18 @@ struct MatchPlan: Sendable {
     init(patternsByRule: [[Pattern]], literals: [[[UInt8]?]], caseInsensitive: Bool, usePrefilter: Bool, kind: RuleMatch.Kind = .pattern,
          combinesPatterns: Bool = true) {
         var slots = ContiguousArray<Slot>()
-        var members: [PlanAutomaton.Member] = []
-        var rest: [RestPattern] = []
-        var literalMembers: [PlanAutomaton.Member] = []  // after every rule's own: the automaton lists members in rule order
-        let flatLiterals = Array(literals.joined())
         for (r, patterns) in patternsByRule.enumerated() {
-            for p in patterns {
-                slots.append(Slot(rule: r, p))
-                if p.small != nil || p.alwaysMatches {
-                    members.append(PlanAutomaton.Member(rule: r, index: p.index, small: p.small, alwaysMatches: p.alwaysMatches))
-                    continue
-                }
-                let ordinal = slots.count - 1
-                let pseudo = flatLiterals[ordinal].map { Self.literalPattern($0, caseInsensitive: caseInsensitive) }
-                switch pseudo {
-                case nil, .some(.unreadable):
-                    rest.append(RestPattern(ordinal: ordinal, candidacy: .always))
-                case .some(.cannotOccur):
-                    rest.append(RestPattern(ordinal: ordinal, candidacy: .never))
-                case .some(.pattern(let small)):
-                    let rule = patternsByRule.count + rest.count
-                    rest.append(RestPattern(ordinal: ordinal, candidacy: .literal(rule: rule)))
-                    literalMembers.append(PlanAutomaton.Member(rule: rule, index: 0, small: small, alwaysMatches: false))
-                }
-            }
+            for p in patterns { slots.append(Slot(rule: r, p)) }
         }
         self.slots = slots
         self.patterns = ContiguousArray(patternsByRule.joined())
         self.kind = kind
         ruleCount = patternsByRule.count
-        // Some plain pattern, or the automaton would only find literals.
-        automaton = usePrefilter && combinesPatterns && !members.isEmpty ? PlanAutomaton(members + literalMembers, kind: kind) : nil
-        self.rest = automaton != nil && !rest.isEmpty ? rest : nil
+        let combined = usePrefilter && combinesPatterns
+            ? Self.combined(patternsByRule, literals: Array(literals.joined()), caseInsensitive: caseInsensitive, kind: kind)
+            : (automaton: nil, rest: nil)
+        automaton = combined.automaton
+        rest = combined.rest
         guard usePrefilter else { prefilter = nil; return }
         var ids: [[UInt8]: Int] = [:]
         var distinct: [[UInt8]] = []
@@ -273,6 +257,42 @@ struct MatchPlan: Sendable {
         text.withUTF8 { bytes in  // in place for a native string
             run(SubjectText(bytes: bytes, isPrintableASCII: ByteSet.allPrintable(bytes)), into: &sink, string: { string })
         }
+    }
+
+    /// The automaton of the plan's plain patterns, which also carries the
+    /// required literals of the others (`literals`, by ordinal), and those
+    /// others (nil when all are plain); no automaton when no pattern is
+    /// plain (it would only find literals) or there are too many. Made only
+    /// when the plan combines its patterns: nothing here is read otherwise.
+    private static func combined(_ patternsByRule: [[Pattern]], literals: [[UInt8]?], caseInsensitive: Bool,
+                                 kind: RuleMatch.Kind) -> (automaton: PlanAutomaton?, rest: [RestPattern]?) {
+        let plain = patternsByRule.joined().count(where: \.isPlain)
+        guard plain > 0, plain <= PlanAutomaton.maxPatterns else { return (nil, nil) }
+        var members: [PlanAutomaton.Member] = []
+        var rest: [RestPattern] = []
+        var literalMembers: [PlanAutomaton.Member] = []  // after every rule's own: the automaton lists members in rule order
+        var ordinal = 0
+        for (r, patterns) in patternsByRule.enumerated() {
+            for p in patterns {
+                defer { ordinal += 1 }
+                if p.isPlain {
+                    members.append(PlanAutomaton.Member(rule: r, index: p.index, small: p.small, alwaysMatches: p.alwaysMatches))
+                    continue
+                }
+                switch literals[ordinal].map({ literalPattern($0, caseInsensitive: caseInsensitive) }) {
+                case nil, .some(.unreadable):
+                    rest.append(RestPattern(ordinal: ordinal, candidacy: .always))
+                case .some(.cannotOccur):
+                    rest.append(RestPattern(ordinal: ordinal, candidacy: .never))
+                case .some(.pattern(let small)):
+                    let rule = patternsByRule.count + rest.count
+                    rest.append(RestPattern(ordinal: ordinal, candidacy: .literal(rule: rule)))
+                    literalMembers.append(PlanAutomaton.Member(rule: rule, index: 0, small: small, alwaysMatches: false))
+                }
+            }
+        }
+        guard let automaton = PlanAutomaton(members + literalMembers, kind: kind) else { return (nil, nil) }
+        return (automaton, rest.isEmpty ? nil : rest)
     }
 
     /// A required literal as a plain pattern that occurs wherever it does:
