@@ -374,6 +374,7 @@ BENCH_VENV   := bench/.venv
 bench: bench-deps lib
 	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-bench
 	$(MAKE) -C bench/c --no-print-directory LIBDIR=$(LIBDIR)
+	$(MAKE) -C bindings/python --no-print-directory speedups PYTHON=$(PYTHON)
 	@bash bench/python/venv.sh $(PYTHON) $(BENCH_VENV)
 	$(PYTHON) bench/run.py --rounds $(BENCH_ROUNDS) \
 	    --swift "$$($(SWIFT) build -c release --show-bin-path)/pathconfig-bench" \

@@ -3,10 +3,11 @@
 # `pathconfig`) into DIST:
 #
 #   libpathconfig-VERSION.tar.gz                          the sdist
-#   libpathconfig-VERSION-py3-none-manylinux_2_N_x86_64.whl
+#   libpathconfig-VERSION-cp39-abi3-manylinux_2_N_x86_64.whl
 #
-# The wheel carries LIBRARY (self-contained: the Swift runtime is linked in)
-# and, after `auditwheel repair`, its one dependency outside the manylinux
+# The wheel carries LIBRARY (self-contained: the Swift runtime is linked in),
+# the binding's C extension (pathconfig._speedups, built for Python's stable
+# ABI, hence cp39-abi3: any CPython from 3.9) and, after `auditwheel repair`, its one dependency outside the manylinux
 # set, libpcre2-8, under libpathconfig.libs/ with the library's RPATH pointing
 # there; N is the newest glibc symbol version the library uses, which
 # auditwheel reads from it. The wheel is built from the sdist (python -m build
@@ -41,16 +42,16 @@ PATH=$venv/bin:$PATH "$venv/bin/auditwheel" repair --wheel-dir "$repaired" "$bui
 wheels=("$repaired"/*.whl) sdists=("$built"/*.tar.gz)
 [ ${#wheels[@]} -eq 1 ] && [ ${#sdists[@]} -eq 1 ] || { echo "dist-python: expected one wheel and one sdist" >&2; exit 1; }
 case ${wheels[0]##*/} in
-    libpathconfig-*-py3-none-manylinux_*_x86_64.whl) ;;
-    *) echo "dist-python: ${wheels[0]##*/} has no manylinux tag" >&2; exit 1 ;;
+    libpathconfig-*-cp39-abi3-manylinux_*_x86_64.whl) ;;
+    *) echo "dist-python: ${wheels[0]##*/} is not a cp39-abi3 manylinux wheel (was the C extension built? see $work/build.log)" >&2; exit 1 ;;
 esac
 "$venv/bin/auditwheel" show "${wheels[0]}"
 
 # Replace this step's earlier artefacts only (the binary tarball is
 # libpathconfig-VERSION-linux-x86_64.tar.gz; the sdist has no platform).
 mkdir -p "$dist"
-for old in "$dist"/libpathconfig-*-py3-none-*.whl "$dist"/libpathconfig-*.tar.gz; do
-    [[ ${old##*/} =~ ^libpathconfig-[0-9]+\.[0-9]+\.[0-9]+(\.tar\.gz|-py3-none-.*\.whl)$ ]] && rm -f "$old"
+for old in "$dist"/libpathconfig-*.whl "$dist"/libpathconfig-*.tar.gz; do
+    [[ ${old##*/} =~ ^libpathconfig-[0-9]+\.[0-9]+\.[0-9]+(\.tar\.gz|-(py3-none|cp39-abi3)-.*\.whl)$ ]] && rm -f "$old"
 done
 cp "${wheels[0]}" "${sdists[0]}" "$dist/"
 echo "dist/${wheels[0]##*/}"

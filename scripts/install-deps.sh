@@ -19,8 +19,10 @@ packages+=(libcurl4-openssl-dev)
 packages+=(openssl)
 # The Python suite (`make test-python` runs Debian's /usr/bin/python3, see the
 # Makefile's PYTHON): pytest, and venv + pip for the tests that install the
-# package into fresh virtual environments.
-packages+=(python3 python3-pytest python3-venv python3-pip)
+# package into fresh virtual environments; python3-dev for the binding's C
+# extension (pathconfig._speedups), which the suite builds and tests beside
+# the ctypes path.
+packages+=(python3 python3-pytest python3-venv python3-pip python3-dev)
 # The ABI guard (make abi-check): libabigail's abidw and abidiff.
 packages+=(abigail-tools)
 

@@ -46,6 +46,7 @@ print(json.dumps({
     "library": pathconfig.library_path(), "package": pathconfig.__file__,
     "version": pathconfig.__version__, "library_version": pathconfig.library_version(),
     "distribution": importlib.metadata.version("libpathconfig"),
+    "speedups": pathconfig.SPEEDUPS,
 }))
 """
 
@@ -69,7 +70,7 @@ def one(pattern: str) -> Path:
 
 @pytest.fixture(scope="module")
 def wheel() -> Path:
-    return one(f"libpathconfig-{VERSION}-py3-none-manylinux_*_x86_64.whl")
+    return one(f"libpathconfig-{VERSION}-cp39-abi3-manylinux_*_x86_64.whl")
 
 
 @pytest.fixture(scope="module")
@@ -88,8 +89,9 @@ def test_auditwheel_accepts_the_manylinux_tag(wheel: Path) -> None:
         names = zf.namelist()
         wheel_file = zf.read(f"libpathconfig-{VERSION}.dist-info/WHEEL").decode()
     assert "pathconfig/libpathconfig.so" in names
+    assert "pathconfig/_speedups.abi3.so" in names, "the C extension, for Python's stable ABI"
     assert any(re.fullmatch(r"libpathconfig\.libs/libpcre2-8-[0-9a-f]+\.so[.0-9]*", n) for n in names), names
-    assert f"Tag: py3-none-{tag}" in wheel_file and "Root-Is-Purelib: false" in wheel_file
+    assert f"Tag: cp39-abi3-{tag}" in wheel_file and "Root-Is-Purelib: false" in wheel_file
 
 
 def test_the_wheel_runs_in_a_fresh_venv_outside_the_clone(wheel: Path, tmp_path: Path) -> None:
@@ -106,6 +108,7 @@ def test_the_wheel_runs_in_a_fresh_venv_outside_the_clone(wheel: Path, tmp_path:
     assert out["context"] == "modal"
     assert out["other"] == '{"context":"default","pull_to_refresh_enabled":true}'
     assert out["version"] == out["library_version"] == out["distribution"] == VERSION
+    assert out["speedups"] is True, "the wheel's C extension loads"
     package = Path(out["package"]).parent
     assert package.is_relative_to(venv), out
     assert Path(out["library"]) == package / "libpathconfig.so", "the wheel's own copy is the one loaded"
@@ -120,7 +123,8 @@ def test_the_sdist_builds_a_wheel(sdist: Path, tmp_path: Path) -> None:
     with tarfile.open(sdist) as tf:
         names = tf.getnames()
     top = f"libpathconfig-{VERSION}"
-    for member in ("pyproject.toml", "setup.py", "README.md", "src/pathconfig/_version.py", "src/pathconfig/py.typed"):
+    for member in ("pyproject.toml", "setup.py", "README.md", "src/pathconfig/_version.py", "src/pathconfig/py.typed",
+                   "src/pathconfig/_speedups.c"):
         assert f"{top}/{member}" in names, names
     assert not any(n.endswith(".so") for n in names), "the sdist carries no built library"
 
@@ -130,6 +134,6 @@ def test_the_sdist_builds_a_wheel(sdist: Path, tmp_path: Path) -> None:
     run([sys.executable, "-m", "venv", tmp_path / "venv"])
     run([tmp_path / "venv" / "bin" / "pip", "wheel", "--quiet", "--no-deps", "-w", tmp_path / "wheels", sdist],
         env=env, cwd=tmp_path)
-    [built] = list((tmp_path / "wheels").glob(f"libpathconfig-{VERSION}-py3-none-linux_x86_64.whl"))
+    [built] = list((tmp_path / "wheels").glob(f"libpathconfig-{VERSION}-cp39-abi3-linux_x86_64.whl"))
     with zipfile.ZipFile(built) as zf:
         assert zf.getinfo("pathconfig/libpathconfig.so").file_size == Path(env["PATHCONFIG_LIBRARY"]).resolve().stat().st_size

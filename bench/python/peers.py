@@ -91,6 +91,12 @@ class Peers:
 
         config, urls, subjects = self.config, self.urls, self.subjects
         self.lookups.append(("py_binding", lambda i: len(config.properties(urls[i]))))
+        note(
+            "the Python binding calls the library through its C extension (pathconfig._speedups)"
+            if getattr(pathconfig, "SPEEDUPS", False)
+            else "the Python binding calls the library through ctypes alone: its C extension is not built "
+            "(make -C bindings/python speedups) or PATHCONFIG_PURE_PYTHON is set"
+        )
         self._build_re()
         self._build_re2()
         self._build_hyperscan()

@@ -7,9 +7,15 @@ Metadata lives in pyproject.toml; this file only adds two commands:
   ``$PATHCONFIG_LIBRARY`` if set; ``out/lib/libpathconfig.so`` of the
   libpathconfig clone this directory sits in; otherwise it runs
   ``make -C <clone> lib`` to build it (Swift toolchain needed) and takes that.
-- ``bdist_wheel`` tags the wheel ``py3-none-<platform>``: the Python code runs
-  on any Python 3 (ctypes, no extension module), but the wheel carries a
-  native library, so it must not claim to be ``py3-none-any``.
+- ``build_ext`` builds the optional C extension ``pathconfig._speedups``
+  (``PathConfiguration.properties``'s call into the library, in C) against
+  Python's stable ABI. Where it cannot be built (no C compiler, no Python
+  headers) the build goes on without it and the binding calls the library
+  through ctypes alone.
+- ``bdist_wheel`` tags the wheel ``cp39-abi3-<platform>`` when it carries the
+  extension (any CPython from 3.9), else ``py3-none-<platform>``: the Python
+  code runs on any Python 3, but the wheel carries a native library, so it
+  must not claim to be ``py3-none-any``.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from setuptools import Distribution, setup
+from setuptools import Distribution, Extension, setup
 from setuptools.command.build_py import build_py as _build_py
 
 from setuptools.command.bdist_wheel import bdist_wheel as _bdist_wheel
@@ -75,6 +81,14 @@ class build_py(_build_py):
         return outputs
 
 
+SPEEDUPS = Extension(
+    "pathconfig._speedups",
+    sources=["src/pathconfig/_speedups.c"],
+    py_limited_api=True,
+    optional=True,  # no compiler: a warning, and the ctypes path
+)
+
+
 class BinaryDistribution(Distribution):
     """Carries a native library: installed to platlib, wheel not pure."""
 
@@ -85,7 +99,13 @@ class BinaryDistribution(Distribution):
 class bdist_wheel(_bdist_wheel):
     def get_tag(self) -> tuple:
         _python, _abi, platform = super().get_tag()
-        return "py3", "none", platform
+        build_ext = self.get_finalized_command("build_ext")
+        built = os.path.isfile(os.path.join(build_ext.build_lib, build_ext.get_ext_filename(SPEEDUPS.name)))
+        return ("cp39", "abi3", platform) if built else ("py3", "none", platform)
 
 
-setup(distclass=BinaryDistribution, cmdclass={"build_py": build_py, "bdist_wheel": bdist_wheel})
+setup(
+    distclass=BinaryDistribution,
+    ext_modules=[SPEEDUPS],
+    cmdclass={"build_py": build_py, "bdist_wheel": bdist_wheel},
+)

@@ -2,8 +2,9 @@
 
 1. ``pip install ./bindings/python`` (run from the clone's root) into a new
    venv, then ``import pathconfig`` and resolve with no environment variables.
-2. ``pip wheel ./bindings/python``: a platform wheel that carries the library,
-   installed into a second new venv and run in an environment without Swift.
+2. ``pip wheel ./bindings/python``: a platform wheel that carries the library
+   and the C extension, installed into a second new venv and run in an
+   environment without Swift.
 
 The library packaged is the one under test: when it is the clone's
 out/lib/libpathconfig.so the build finds it by itself (exactly the README's
@@ -37,6 +38,7 @@ with pathconfig.PathConfiguration.from_json(doc) as cfg:
         "str": str(props),
         "context": props.context,
         "settings": cfg.settings,
+        "speedups": pathconfig.SPEEDUPS,
     }))
 """
 
@@ -81,6 +83,7 @@ def check_installed(python: Path, venv: Path, home: Path) -> Dict[str, object]:
     assert out["str"] == '{"context":"modal","n":2}', "str() of the properties is their JSON"
     assert out["settings"] == {"s": 1}
     assert out["version"] == out["library_version"]
+    assert out["speedups"] is True, "pip built the C extension (a C compiler and Python's headers are here)"
     return out
 
 
@@ -109,11 +112,13 @@ def test_wheel_carries_the_library_and_runs_without_swift(tmp_path: Path, home: 
     run([builder, "-m", "pip", "wheel", "--no-deps", "-w", wheels, "./bindings/python"], cwd=REPO, env=build_env())
     [wheel] = list(wheels.glob("libpathconfig-*.whl"))
     tags = wheel.name[: -len(".whl")].split("-")[-3:]
-    assert tags[0] == "py3" and tags[1] == "none" and tags[2] != "any", wheel.name
+    # The C extension is built for Python's stable ABI: one wheel for every CPython from 3.9.
+    assert tags[0] == "cp39" and tags[1] == "abi3" and tags[2] != "any", wheel.name
     assert tags[2].startswith("linux_") or "manylinux" in tags[2], wheel.name
     with zipfile.ZipFile(wheel) as zf:
         names = zf.namelist()
         assert "pathconfig/libpathconfig.so" in names, names
+        assert "pathconfig/_speedups.abi3.so" in names, names
         assert "pathconfig/py.typed" in names
         info = zf.getinfo("pathconfig/libpathconfig.so")
         assert info.file_size == library_under_test().stat().st_size

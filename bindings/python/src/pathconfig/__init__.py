@@ -32,6 +32,9 @@ A thin, typed layer over the C library (ctypes, no dependencies):
 
 The library is the copy installed inside this package, or the one named by
 the ``PATHCONFIG_LIBRARY`` environment variable (see :mod:`pathconfig._library`).
+:data:`SPEEDUPS` says whether ``properties()`` calls it through the optional C
+extension ``pathconfig._speedups`` (built with the package where a C compiler
+is present; ``PATHCONFIG_PURE_PYTHON=1`` turns it off) or through ctypes.
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ from ._errors import (
     InternalError,
     MisuseError,
 )
-from ._result import Properties
+from ._result import SPEEDUPS, Properties
 from ._rules import Request
 from ._events import EventKind, LoaderEvent, SourceKind
 from ._loader import Loader
@@ -65,6 +68,7 @@ __all__ = [
     "BOOL_KEYS",
     "PLATFORMS",
     "PROFILES",
+    "SPEEDUPS",
     "STRING_KEYS",
     "TYPED_KEYS",
     "CacheError",

@@ -13,11 +13,15 @@ from ._catalog import warning_kind_name
 from ._errors import CallbackError, ClosedError, ConfigError
 from ._ffi import text_arg as _c_text
 from ._handle import OwnedHandle
-from ._result import Properties
+from ._result import Properties, _decoded, _Result
+from ._result import arguments as _arguments
+from ._result import fast_lookup as _fast_lookup
 from ._result import look_up as _look_up
+from ._result import settle as _settle
 from ._rules import Configurer, Predicate, host_exceptions
 
 _lib = _ffi.lib
+_new = object.__new__
 
 StrPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 JSONText = Union[str, bytes, bytearray, memoryview]
@@ -298,30 +302,33 @@ class PathConfiguration(OwnedHandle):
         :class:`Properties`, a read-only mapping with JSON types (empty when no
         rule matches) and the typed accessors (``context``, ``presentation``,
         ...)."""
-        # The hot path, kept short: the URL encoded once, the handle held for
-        # the call (what OwnedHandle._call does, inline), no error struct: a
-        # failure raises what the library's last error says.
-        if type(url) is str and "\0" not in url and url.isascii():
-            raw = url.encode("ascii")
-        else:
-            raw = _c_text(url, "url")
-        c_method = None if method is None else _c_method(method)
+        # The hot path, kept short: the handle held for the call (what
+        # OwnedHandle._call does, inline), no error struct: a failure raises
+        # what the library's last error says.
         inflight = self._inflight
         inflight.append(None)
         if self._closed:
             self._done()
+            _arguments(url, method)  # an argument error first, as on an open one
             raise ClosedError("operation on a closed PathConfiguration")
         try:
-            props = _look_up(self._address, raw, c_method)
+            if _fast_lookup is not None:
+                result = _fast_lookup(self._address, url, method, _decoded)
+                if type(result) is not _Result:  # not in the cache
+                    result = _settle(self._address, url, method, result)
+            else:
+                result = _look_up(self._address, url, method)
         finally:
             inflight.pop()  # OwnedHandle._done, inline
             if self._closed and not inflight:
                 self._release()
-        if props is None:
+        if result is None:
             error = _ffi.last_error()
             if isinstance(error, CallbackError):
                 _rules.reraise(error)
             raise error
+        props = _new(Properties)  # Properties._of(result), inline: one per lookup
+        props._result = result
         return props
 
     def properties_json(self, url: str, *, method: Optional[str] = None) -> str:

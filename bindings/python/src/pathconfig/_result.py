@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import ctypes
 import json
+import os
 import sys
 import threading
 from collections import OrderedDict
@@ -90,38 +91,87 @@ def _shared(address: int, owned: bool) -> _Result:
     return entry
 
 
+def _load_speedups() -> Any:
+    """``pathconfig._speedups``, bound to the library ctypes loaded, or None:
+    when it was not built (no C compiler or Python headers where the package
+    was built) or ``PATHCONFIG_PURE_PYTHON`` is set to anything but ``""``
+    or ``"0"``."""
+    if os.environ.get("PATHCONFIG_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        from . import _speedups  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    address = ctypes.c_void_p
+    _speedups.bind(ctypes.cast(_lookup.lookup, address).value, ctypes.cast(_lookup.result_retain, address).value)
+    return _speedups
+
+
+_speedups = _load_speedups()
+#: Whether :meth:`PathConfiguration.properties` calls the library through the
+#: C extension ``pathconfig._speedups`` (``False``: through ctypes alone).
+SPEEDUPS = _speedups is not None
+#: The extension's ``lookup(config, url, method, cache)`` (see _speedups.c),
+#: called with :data:`_decoded` as the cache; None without the extension:
+#: then :func:`look_up` is the whole lookup.
+fast_lookup: Optional[Callable[[int, str, Optional[str], Dict[int, _Result]], Any]] = (
+    _speedups.lookup if _speedups is not None else None
+)
+
+
+def arguments(url: str, method: Optional[str]) -> "tuple[bytes, Optional[bytes]]":
+    """``url`` and ``method`` as the library's arguments (an error for one
+    it cannot take: not a ``str``, a NUL, not UTF-8)."""
+    if type(url) is str and "\0" not in url and url.isascii():
+        raw = url.encode("ascii")
+    else:
+        raw = text_arg(url, "url")
+    return raw, None if method is None else text_arg(method, "method")
+
+
+def settle(config: int, url: str, method: Optional[str], answer: Any) -> Optional[_Result]:
+    """The shared result for what :data:`fast_lookup` answered when the
+    cache did not have it: an address it took a reference on; ``0`` for a
+    failed lookup (``None`` here: the last error says why); ``None`` for an
+    argument it leaves to :func:`arguments`, looked up here with a result
+    handed over (``pathconfig_resolve_request``), which leaves nothing lent."""
+    if answer is None:
+        raw, c_method = arguments(url, method)
+        answer = _lookup.resolve_request(config, raw, c_method, None)
+    return _shared(answer, owned=True) if answer else None
+
+
 # The threads between a pathconfig_lookup and the reference _shared takes on
 # the result it lent (valid until the thread's next pathconfig_lookup).
 _lending: Set[int] = set()
 
 
-def look_up(config: int, url: bytes, method: Optional[bytes]) -> Optional["Properties"]:
-    """The properties of one lookup on the configuration at ``config`` (held
-    by the caller), or ``None`` when it failed: the last error says why.
+def look_up(config: int, url: str, method: Optional[str]) -> Optional[_Result]:
+    """The shared result of one lookup of ``url`` for ``method`` through
+    ctypes alone, on the configuration at ``config`` (held by the caller),
+    or ``None`` when it failed: the last error says why.
 
     The lookup borrows its result (``pathconfig_lookup``: no free follows,
     one ctypes call instead of two) unless this thread is already between
     such a lookup and the reference taken on its result: then a rule's
     callback, a finaliser or a signal handler is resolving in that gap, and
     its lookup must not replace the result the thread is lending, so it takes
-    one handed over (``pathconfig_resolve_request``)."""
+    one handed over (``pathconfig_resolve_request``). The C extension has no
+    such gap: it holds the GIL from its lookup until the result is in hand."""
+    raw, c_method = arguments(url, method)
     thread = _get_ident()
     if thread in _lending:
-        address = _lookup.resolve_request(config, url, method, None)
-        return Properties._of(_shared(address, owned=True)) if address else None
+        address = _lookup.resolve_request(config, raw, c_method, None)
+        return _shared(address, owned=True) if address else None
     _lending.add(thread)
     try:
-        address = _lookup.lookup(config, url, method)
+        address = _lookup.lookup(config, raw, c_method)
         if not address:
             return None
         result = _decoded.get(address)  # _shared(address, owned=False), inline for a hit
-        if result is None:
-            result = _shared(address, owned=False)
+        return _shared(address, owned=False) if result is None else result
     finally:
         _lending.discard(thread)
-    props = _new(Properties)  # Properties._of(result), inline: one per lookup
-    props._result = result
-    return props
 
 
 class Properties(Mapping[str, Any]):

@@ -1,0 +1,216 @@
+"""The C extension (pathconfig._speedups) against the ctypes path: the same
+answers, errors and shared results for every input, and the mode the suite
+was asked to run in.
+
+`make test` builds the extension in place and runs the whole suite with it
+(PATHCONFIG_EXPECT_SPEEDUPS=1), then the suites that look URLs up once more
+without it (PATHCONFIG_PURE_PYTHON=1). These tests call both paths directly,
+so they need the extension built: `make -C bindings/python speedups`.
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import json
+import os
+import random
+import threading
+from typing import Any, Callable, List, Optional, Tuple
+
+import pytest
+from conftest import load_conformance
+
+import pathconfig
+from pathconfig import PathConfiguration, _result
+
+IOS = load_conformance("ios.json")
+ANDROID = load_conformance("android.json")
+
+
+def speedups() -> Any:
+    try:
+        return importlib.import_module("pathconfig._speedups")
+    except ImportError as exc:
+        pytest.fail(f"pathconfig._speedups is not built ({exc}): run `make -C bindings/python speedups`", pytrace=False)
+
+
+def test_the_mode_the_suite_was_asked_for() -> None:
+    speedups()  # built, whatever the mode
+    if os.environ.get("PATHCONFIG_PURE_PYTHON", "") not in ("", "0"):
+        assert pathconfig.SPEEDUPS is False and _result.fast_lookup is None
+    else:
+        assert pathconfig.SPEEDUPS is True and _result.fast_lookup is not None
+        if os.environ.get("PATHCONFIG_EXPECT_SPEEDUPS"):
+            assert _result._speedups.__file__.endswith("_speedups.abi3.so")
+
+
+Outcome = Tuple[str, Any]
+
+
+def outcome(call: Callable[[], Optional[Any]]) -> Outcome:
+    """("ok", the map) or ("error", type, code, message) of one lookup."""
+    try:
+        result = call()
+    except Exception as exc:  # compared, not swallowed
+        return ("error", (type(exc).__name__, getattr(exc, "code", None), str(exc)))
+    if result is None:
+        error = pathconfig._ffi.last_error()
+        return ("error", (type(error).__name__, error.code, str(error)))
+    return ("ok", result.map())
+
+
+def bound() -> Any:
+    """The extension, bound to the library ctypes loaded (in the pure mode
+    the binding does not bind it itself)."""
+    import ctypes
+
+    fast = speedups()
+    lookup = pathconfig._ffi.lookup
+    fast.bind(*(ctypes.cast(f, ctypes.c_void_p).value for f in (lookup.lookup, lookup.result_retain)))
+    return fast
+
+
+def both(cfg: PathConfiguration, url: Any, method: Any = None) -> Tuple[Outcome, Outcome]:
+    """The C extension's answer (lookup, then settle, as properties() does)
+    and the ctypes path's."""
+    fast = bound()
+
+    def through_c() -> Optional[Any]:
+        got = fast.lookup(cfg._address, url, method, _result._decoded)
+        return got if type(got) is _result._Result else _result.settle(cfg._address, url, method, got)
+
+    return outcome(through_c), outcome(lambda: _result.look_up(cfg._address, url, method))
+
+
+def conformance_cases() -> List[Any]:
+    cases = []
+    for data, profiles in ((IOS, {"turbo-ios": "turbo-ios", "hotwire-native-ios": "hotwire-ios"}),
+                           (ANDROID, {"hotwire-native-android": "hotwire-android", "turbo-android": "turbo-android"})):
+        assert data is not None, "the conformance files are missing (../shared/conformance)"
+        for case in data["cases"]:
+            if case.get("kind") == "settings":
+                continue
+            who = case.get("library") or case.get("implementation")
+            cases.append((data["fixtures"][case["fixture"]], profiles[who],
+                          (case.get("options") or {}).get("matchQueryStrings"), case["input"]))
+    return cases
+
+
+def test_every_conformance_case_answers_the_same_through_both_paths() -> None:
+    cases = conformance_cases()
+    assert len(cases) > 50
+    for fixture, profile, queries, url in cases:
+        with PathConfiguration.from_json(json.dumps(fixture), profile=profile, match_query_strings=queries) as cfg:
+            for _ in range(2):  # a miss, then a hit of the shared cache
+                fast, slow = both(cfg, url)
+                assert fast == slow, (profile, url)
+                assert fast[0] == "ok"
+
+
+RULES = {
+    "rules": [
+        {"patterns": [".*"], "properties": {"context": "default"}},
+        {"patterns": ["/new$", "/edit$"], "properties": {"context": "modal"}},
+        {"patterns": ["^/posts/[0-9]+$"], "properties": {"presentation": "push", "n": 1.50}},
+        {"patterns": ["caf\u00e9"], "properties": {"accent": True}},
+        {"patterns": ["/admin"], "methods": ["POST"], "properties": {"admin": {"a": [1, 2]}}},
+        {"patterns": ["(a+)+$"], "properties": {"nested": None}},
+    ]
+}
+
+
+def random_inputs(seed: int, count: int) -> List[Tuple[Any, Any]]:
+    """URLs and methods of every kind the binding is given: ASCII paths and
+    URLs, non-ASCII text, NULs, lone surrogates, bytes, None, long ones, and
+    good, bad and odd methods."""
+    rng = random.Random(seed)
+    pieces = ["/", "posts", "new", "edit", "admin", "caf\u00e9", "12", "?q=1", "#f", "a", "aaaa", "%2F", " ",
+              "\0", "\ud800", "\U0001f600", "https://example.com", "//x", "..", "\u212a"]
+    methods = [None, None, None, "GET", "POST", "post", "PATCH", "NOT A TOKEN", "", "G\0T", "\ud800", 7, b"GET"]
+    inputs: List[Tuple[Any, Any]] = []
+    for _ in range(count):
+        url: Any = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+        roll = rng.random()
+        if roll < 0.03:
+            url = url.encode("utf-8", "surrogatepass")
+        elif roll < 0.05:
+            url = None
+        elif roll < 0.07:
+            url = "/" + "x" * rng.choice([4095, 4096, 70000])
+        inputs.append((url, rng.choice(methods)))
+    return inputs
+
+
+@pytest.mark.parametrize("cache", [0, None])
+@pytest.mark.parametrize("profile", ["turbo-ios", "hotwire-android"])
+def test_random_inputs_answer_and_fail_the_same_through_both_paths(profile: str, cache: Optional[int]) -> None:
+    with PathConfiguration.from_json(json.dumps(RULES), profile=profile, result_cache_size=cache, max_url_bytes=8192) as cfg:
+        kinds = set()
+        for url, method in random_inputs(seed=len(profile), count=3000):
+            fast, slow = both(cfg, url, method)
+            assert fast == slow, (url if not isinstance(url, str) or len(url) < 100 else url[:100], method)
+            kinds.add(fast[0] if fast[0] == "ok" else fast[1][0])
+        # Both kinds of answer were compared: results, the binding's errors and the library's.
+        assert {"ok", "TypeError", "ValueError", "ConfigError"} <= kinds, kinds
+
+
+def test_properties_use_the_extension_and_share_decoded_results() -> None:
+    assert pathconfig.SPEEDUPS or os.environ.get("PATHCONFIG_PURE_PYTHON")
+    with PathConfiguration.from_json(json.dumps(RULES), result_cache_size=0) as cfg:
+        a, b = cfg.properties("/x/new"), cfg.properties("/y/edit")
+        assert a == b == {"context": "modal"}
+        assert a._result is b._result  # one C result, one decoded map, for both URLs
+        assert cfg.properties("/posts/7", method="POST") == {"context": "default", "presentation": "push", "n": 1.5}
+        assert cfg.properties("/admin", method="POST")["admin"] == {"a": [1, 2]}
+        assert cfg.properties("/admin") == {"context": "default"}
+
+
+def test_a_miss_takes_a_reference_that_the_cache_entry_frees() -> None:
+    """On a miss the extension takes a reference for the cache entry it
+    makes; after the entry and its last Properties go, the next lookup of
+    the same rules is a miss again and makes a new entry, which works."""
+    with PathConfiguration.from_json(json.dumps(RULES), result_cache_size=0) as cfg:
+        props = cfg.properties("/q/new")
+        address = props._result.address
+        assert _result._decoded.get(address) is props._result
+        with _result._decoded_lock:
+            entry = _result._decoded.pop(address)
+        assert entry is props._result
+        del entry
+        again = cfg.properties("/r/edit")  # not in the cache now: a miss, a new entry
+        assert again._result is not props._result and again == props
+        del props
+        gc.collect()
+        assert cfg.properties("/s/new") == {"context": "modal"}
+
+
+def test_threads_share_the_cache_through_the_extension() -> None:
+    with PathConfiguration.from_json(json.dumps(RULES), result_cache_size=0) as cfg:
+        urls = [f"/{i}/new" if i % 3 else f"/posts/{i}" for i in range(300)]
+        expected = {u: dict(cfg.properties(u)) for u in urls}
+        failures: List[str] = []
+
+        def work(seed: int) -> None:
+            rng = random.Random(seed)
+            for _ in range(3000):
+                u = rng.choice(urls)
+                if cfg.properties(u) != expected[u]:
+                    failures.append(u)
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not failures
+
+
+def test_bad_calls_to_the_extension_are_errors() -> None:
+    fast = bound()
+    with pytest.raises(TypeError):
+        fast.lookup(0, "/", None)  # three arguments
+    with pytest.raises(TypeError):
+        fast.lookup(0, "/", None, [])  # the cache is a dict
+    with pytest.raises(ValueError):
+        fast.bind(0, 0)
