@@ -445,3 +445,4 @@ fuzz-prefilter-loop: deps
 
 clean:
 	rm -rf .build $(LIBBUILD) $(CLIBUILD) $(FUZZBUILD) $(SANBUILD) out Tests/CTests/build bench/c/build $(BENCH_VENV)
+	$(MAKE) -C bindings/python --no-print-directory clean
