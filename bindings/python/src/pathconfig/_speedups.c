@@ -114,8 +114,10 @@ static PyObject *sp_lookup(PyObject *self, PyObject *args) {
         Py_RETURN_NONE;
     }
 
-    /* From here to the end the GIL is held: no Python code runs on this
-     * thread, so the result lent stays lent until it is in hand. */
+    /* The GIL is held throughout. A rule's callback may run Python code
+     * inside the lookup, before its result is lent; after it returns, none
+     * runs on this thread, so the result lent stays lent until it is in
+     * hand. */
     const void *res = pc_lookup(cfg, PyBytes_AsString(url_bytes),
                                 method_bytes == NULL ? NULL : PyBytes_AsString(method_bytes));
     Py_DECREF(url_bytes);
