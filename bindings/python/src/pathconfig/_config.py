@@ -327,7 +327,7 @@ class PathConfiguration(OwnedHandle):
             if isinstance(error, CallbackError):
                 _rules.reraise(error)
             raise error
-        props = _new(Properties)  # Properties._of(result), inline: one per lookup
+        props = _new(Properties)  # Properties.__init__ refuses callers; one per lookup
         props._result = result
         return props
 

@@ -20,7 +20,6 @@ from ._ffi import text_arg
 
 _lib = _ffi.lib
 _lookup = _ffi.lookup
-_new = object.__new__
 _get_ident = threading.get_ident
 
 T = TypeVar("T")
@@ -209,12 +208,6 @@ class Properties(Mapping[str, Any]):
 
     def __init__(self) -> None:
         raise TypeError("Properties objects are made by PathConfiguration.properties()")
-
-    @classmethod
-    def _of(cls, result: _Result) -> "Properties":
-        self = _new(cls)
-        self._result = result
-        return self
 
     def _live(self) -> _Result:
         """The shared result, or :class:`ClosedError` after :meth:`close`."""
