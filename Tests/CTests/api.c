@@ -416,6 +416,36 @@ static void test_shared_results(void)
     pathconfig_result_free(c);
 }
 
+/* A thread that meets the same rules often gets its own copy of their
+ * result: another handle, the same JSON text (one pointer), which stays
+ * valid while any of them lives. */
+static void test_copies_share_their_json(void)
+{
+    pathconfig *cfg = LOAD("{\"rules\": [{\"patterns\": [\"/new$\"], \"properties\": {\"context\": \"modal\"}}]}",
+                           "{\"result_cache_size\": 0}", NULL);
+    pathconfig_result *seen[6];
+    const char *first_json;
+    int distinct = 0;
+
+    test_set_context("copies share their JSON");
+    if (!CHECK(cfg != NULL, "setup")) return;
+    for (int i = 0; i < 6; i++) {
+        char url[16];
+        snprintf(url, sizeof url, "/%d/new", i);
+        seen[i] = pathconfig_resolve(cfg, url, NULL);
+        if (!CHECK(seen[i] != NULL, "resolve %s", url)) return;
+        if (i > 0 && seen[i] != seen[i - 1]) distinct++;
+    }
+    first_json = pathconfig_result_json(seen[0]);
+    CHECK(distinct >= 1, "a copy: another handle after repeated lookups");
+    for (int i = 1; i < 6; i++) CHECK(pathconfig_result_json(seen[i]) == first_json, "lookup %d: one JSON pointer", i);
+    pathconfig_release(cfg);
+    for (int i = 0; i < 5; i++) pathconfig_result_free(seen[i]);
+    /* seen[5] (a copy) is the last reference: its text is still there. */
+    CHECK(strcmp(pathconfig_result_json(seen[5]), "{\"context\":\"modal\"}") == 0, "after the others are freed");
+    pathconfig_result_free(seen[5]);
+}
+
 /* pathconfig_lookup lends the result pathconfig_resolve_request would hand
  * over: the same object, kept by the calling thread until its next lookup,
  * readable after its configuration is gone, and kept longer by a retain.
@@ -965,6 +995,7 @@ void run_api_tests(const char *scratch_dir)
     test_null_arguments();
     test_invalid_utf8_arguments();
     test_shared_results();
+    test_copies_share_their_json();
     test_lent_results();
     test_raw_getters();
     test_typed_getters();

@@ -36,6 +36,24 @@ struct ThreadResultsTests {
             #expect(r.context == .modal && r.title == "New" && r.object.keys == ["context", "n", "title"])
         }
         #expect(other.json == #"{"context":"default","n":1}"#)
+        #expect(third.jsonCString == first.jsonCString, "a copy hands out the shared result's JSON text, one pointer for both")
+        #expect(other.jsonCString != first.jsonCString)
+    }
+
+    @Test("a copy's JSON text stays valid after the result it was copied from is gone")
+    func copyOutlivesOriginal() async throws {
+        // The copy is made on the third lookup of the set; then the
+        // configuration goes, and with it its caches and the shared result.
+        let copy: PathProperties
+        do {
+            let config = try Self.uncached()
+            copy = try await Task.detached {
+                for i in 0..<3 { _ = try config.resolve("/\(i)/new") }
+                return try config.resolve("/3/new")
+            }.value
+        }
+        #expect(String(cString: copy.jsonCString) == #"{"context":"modal","n":1,"title":"New"}"#)
+        #expect(copy.json == String(cString: copy.jsonCString))
     }
 
     @Test("two configurations whose rules match alike keep their own results")

@@ -113,7 +113,10 @@ typedef struct pathconfig pathconfig;
  * pathconfig_release of it). Lookups that match the same rules may return
  * the same result: two handles are equal exactly when they hold the same
  * result, so a host may key what it derives from a result (a decoded map)
- * by the pointer for as long as it holds a reference.
+ * by the pointer for as long as it holds a reference. Lookups that match the
+ * same rules may also return different results with one JSON text (a thread
+ * gets its own copy of a result it meets often): pathconfig_result_json gives
+ * them the same pointer, so a key by that pointer finds more of them.
  * CONSTRUCTORS pathconfig_resolve, pathconfig_result_retain;
  * DESTRUCTOR pathconfig_result_free; lent (not to be freed) by
  * pathconfig_lookup.

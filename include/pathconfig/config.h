@@ -170,9 +170,12 @@ PATHCONFIG_API const pathconfig_result *pathconfig_lookup(const pathconfig *cfg,
 
 /**
  * METHOD of pathconfig_result. The merged properties as a JSON object,
- * the same text pathconfig_properties returns.
- * @return borrowed from res (made on first call); NULL on failure
- *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
+ * the same text pathconfig_properties returns. Results that match the same
+ * rules may share one text (see pathconfig_result): two results whose
+ * pointers are equal hold equal properties, so while it holds a reference
+ * on one of them a host may key what it decodes from the text by the pointer.
+ * @return borrowed from res (made on first call; valid while res lives);
+ *         NULL on failure (PATHCONFIG_E_ARGUMENT, _NOMEM).
  */
 PATHCONFIG_API const char *pathconfig_result_json(const pathconfig_result *res);
 

@@ -11,10 +11,10 @@ public final class PathProperties: Sendable, CustomStringConvertible {
     public let object: JSONObject
     /// The platform whose accessor rules apply.
     public let platform: Profile.Platform
-    private let jsonText = Mutex<String?>(nil)
-    /// The address of `jsonCString`'s buffer once made, 0 before (owned;
-    /// freed in deinit). An address, so that the class stays `Sendable`.
-    private let jsonBuffer = Atomic<Int>(0)
+    /// The address of the result's `JSONText` once made, 0 before (a
+    /// reference owned by the result, released in deinit). An address, read
+    /// without a lock, so that the class stays `Sendable`.
+    private let jsonText = Atomic<Int>(0)
     private let attached = Mutex<(any AnyObject & Sendable)?>(nil)
 
     /// Creates a result.
@@ -23,17 +23,19 @@ public final class PathProperties: Sendable, CustomStringConvertible {
         self.platform = platform
     }
 
-    private init(_ object: JSONObject, platform: Profile.Platform, json: String) {
+    private init(_ object: JSONObject, platform: Profile.Platform, text: JSONText) {
         self.object = object
         self.platform = platform
-        jsonText.withLock { $0 = json }
+        jsonText.store(Int(bitPattern: Unmanaged.passRetained(text).toOpaque()), ordering: .releasing)
     }
 
-    /// Another result with the same properties and JSON text (made now if
-    /// it was not yet), sharing their storage: a thread's own copy of a
-    /// shared result (`ThreadResults`), whose reference count and locks no
-    /// other thread touches. Attachments are not copied.
-    func copy() -> PathProperties { PathProperties(object, platform: platform, json: json) }
+    /// Another result with the same properties and the same JSON text (made
+    /// now if it was not yet): a thread's own copy of a shared result
+    /// (`ThreadResults`), whose reference count and locks no other thread
+    /// touches. The copy's `jsonCString` is the original's pointer, so a host
+    /// that keys what it derives from a result by that pointer (the Python
+    /// binding) finds it again through every copy. Attachments are not copied.
+    func copy() -> PathProperties { PathProperties(object, platform: platform, text: text) }
 
     /// The raw value of `key`, or nil.
     public subscript(key: String) -> JSONValue? { object[key] }
@@ -43,41 +45,42 @@ public final class PathProperties: Sendable, CustomStringConvertible {
     public func string(_ key: String) -> String? { object[key]?.stringValue }
 
     /// The compact JSON text of the properties.
-    public var json: String {
-        jsonText.withLock { cached in
-            if let cached { return cached }
-            let text = JSONWriter.compact(object)
-            cached = text
-            return text
-        }
-    }
+    public var json: String { text.string }
 
     public var description: String { json }
 
     /// `json` as NUL-terminated UTF-8, made on first use and kept with the
-    /// result: valid as long as the result lives. What the C ABI hands out
-    /// (`pathconfig_result_json`), read without a lock: the first reader
-    /// makes it, and a reader that loses the race to publish it frees its copy.
-    /// JSON text never holds a NUL byte (U+0000 is written `\u0000`).
+    /// result: valid as long as the result (or any `copy()` of it) lives, and
+    /// the same pointer for the result and its copies. What the C ABI hands
+    /// out (`pathconfig_result_json`). JSON text never holds a NUL byte
+    /// (U+0000 is written `\u0000`).
     public var jsonCString: UnsafePointer<CChar> {
-        let kept = jsonBuffer.load(ordering: .acquiring)
-        if kept != 0 { return UnsafePointer(bitPattern: kept)! }
-        var text = json
-        let made = text.withUTF8 { utf8 in
-            let p = UnsafeMutableBufferPointer<CChar>.allocate(capacity: utf8.count + 1)
-            UnsafeMutableRawBufferPointer(p).copyBytes(from: utf8)
-            p[utf8.count] = 0
-            return p.baseAddress!
-        }
-        let (published, current) = jsonBuffer.compareExchange(expected: 0, desired: Int(bitPattern: made), ordering: .acquiringAndReleasing)
-        guard published else {
-            made.deallocate()
-            return UnsafePointer(bitPattern: current)!
-        }
-        return UnsafePointer(made)
+        Unmanaged<JSONText>.fromOpaque(UnsafeRawPointer(bitPattern: madeText())!)._withUnsafeGuaranteedRef { UnsafePointer($0.cString) }
     }
 
-    deinit { UnsafeMutablePointer<CChar>(bitPattern: jsonBuffer.load(ordering: .acquiring))?.deallocate() }
+    /// The result's JSON text, made on first use.
+    private var text: JSONText {
+        Unmanaged<JSONText>.fromOpaque(UnsafeRawPointer(bitPattern: madeText())!).takeUnretainedValue()
+    }
+
+    /// The address of the result's `JSONText`, made now if it was not yet:
+    /// read without a lock; the first reader to publish one wins, and a
+    /// reader that loses the race releases its own.
+    private func madeText() -> Int {
+        let kept = jsonText.load(ordering: .acquiring)
+        if kept != 0 { return kept }
+        let made = Int(bitPattern: Unmanaged.passRetained(JSONText(JSONWriter.compact(object))).toOpaque())
+        let (published, current) = jsonText.compareExchange(expected: 0, desired: made, ordering: .acquiringAndReleasing)
+        guard published else {
+            Unmanaged<JSONText>.fromOpaque(UnsafeRawPointer(bitPattern: made)!).release()
+            return current
+        }
+        return made
+    }
+
+    deinit {
+        if let kept = UnsafeRawPointer(bitPattern: jsonText.load(ordering: .acquiring)) { Unmanaged<JSONText>.fromOpaque(kept).release() }
+    }
 
     /// The object `make` gives the first time this is called, kept with the
     /// result and released with it: where a host layer keeps what it derives
@@ -123,4 +126,31 @@ public final class PathProperties: Sendable, CustomStringConvertible {
     public var uri: String? { typed(.uri).stringValue }
     /// `fallback_uri` (Android), when set.
     public var fallbackURI: String? { typed(.fallbackURI).stringValue }
+}
+
+/// A result's compact JSON text, as a `String` and as NUL-terminated UTF-8
+/// (`PathProperties.jsonCString`), made together once and shared by a result
+/// and its copies. Immutable.
+private final class JSONText: Sendable {
+    let string: String
+    /// The UTF-8 of `string` and a NUL, owned (an address, so that the class
+    /// stays `Sendable`).
+    private let bytes: Int
+
+    init(_ string: String) {
+        self.string = string
+        var text = string
+        let buffer = text.withUTF8 { utf8 in
+            let p = UnsafeMutableBufferPointer<CChar>.allocate(capacity: utf8.count + 1)
+            UnsafeMutableRawBufferPointer(p).copyBytes(from: utf8)
+            p[utf8.count] = 0
+            return p.baseAddress!
+        }
+        bytes = Int(bitPattern: buffer)
+    }
+
+    /// The text as NUL-terminated UTF-8, valid as long as this object lives.
+    var cString: UnsafeMutablePointer<CChar> { UnsafeMutablePointer(bitPattern: bytes)! }
+
+    deinit { cString.deallocate() }
 }

@@ -300,6 +300,23 @@ def test_results_matching_the_same_rules_share_one_decoded_map() -> None:
         assert cfg.properties("/c")._values() == {}
 
 
+def test_a_threads_own_copy_of_a_result_finds_the_map_decoded_for_the_shared_one() -> None:
+    """A thread that meets a set of rules often gets its own copy of their
+    result: another address, the same JSON text. The binding keys decoded
+    maps by the text, so every lookup of those rules finds one entry."""
+    rules = '{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}]}'
+    lookup = pathconfig._ffi.lookup
+    with PathConfiguration.from_json(rules, result_cache_size=0) as cfg:
+        lent, texts = set(), set()
+        for i in range(6):
+            address = lookup.lookup(cfg._address, f"/{i}/new".encode(), None)
+            lent.add(address)
+            texts.add(lookup.result_text(address))  # while it is lent: before the next lookup
+        assert len(lent) > 1 and len(texts) == 1  # the premise: copies, one text
+        found = {id(cfg.properties(f"/{i}/new")._result) for i in range(6, 12)}
+        assert found == {id(_result._decoded[texts.pop()])}  # one entry, the text's
+
+
 def test_a_lookup_during_a_lookup_on_the_same_thread_leaves_the_lent_result_alone() -> None:
     """Through ctypes, properties() borrows each result until the thread's
     next lookup and takes its own reference right after. A lookup made on

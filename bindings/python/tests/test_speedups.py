@@ -67,7 +67,7 @@ def bound() -> Any:
 
     fast = speedups()
     lookup = pathconfig._ffi.lookup
-    fast.bind(*(ctypes.cast(f, ctypes.c_void_p).value for f in (lookup.lookup, lookup.result_retain)))
+    fast.bind(*(ctypes.cast(f, ctypes.c_void_p).value for f in (lookup.lookup, lookup.result_retain, lookup.result_text)))
     return fast
 
 
@@ -172,10 +172,10 @@ def test_a_miss_takes_a_reference_that_the_cache_entry_frees() -> None:
     the same rules is a miss again and makes a new entry, which works."""
     with PathConfiguration.from_json(json.dumps(RULES), result_cache_size=0) as cfg:
         props = cfg.properties("/q/new")
-        address = props._result.address
-        assert _result._decoded.get(address) is props._result
+        key = pathconfig._ffi.lookup.result_text(props._result.address)  # the entry's key: its JSON text
+        assert _result._decoded.get(key) is props._result
         with _result._decoded_lock:
-            entry = _result._decoded.pop(address)
+            entry = _result._decoded.pop(key)
         assert entry is props._result
         del entry
         again = cfg.properties("/r/edit")  # not in the cache now: a miss, a new entry
@@ -213,4 +213,4 @@ def test_bad_calls_to_the_extension_are_errors() -> None:
     with pytest.raises(TypeError):
         fast.lookup(0, "/", None, [])  # the cache is a dict
     with pytest.raises(ValueError):
-        fast.bind(0, 0)
+        fast.bind(0, 0, 0)

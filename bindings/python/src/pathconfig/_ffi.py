@@ -445,18 +445,21 @@ class Lookup:
         self.result_retain = self._declare(library, "pathconfig_result_retain")
         self.result_json = self._declare(library, "pathconfig_result_json")
         self.result_free = self._declare(library, "pathconfig_result_free")
+        # pathconfig_result_json again, for the text's address rather than
+        # its bytes: what the binding keys decoded results by.
+        self.result_text = self._declare(library, "pathconfig_result_json", restype=c_void_p)
 
     @staticmethod
-    def _declare(library: ctypes.CDLL, name: str) -> Any:
+    def _declare(library: ctypes.CDLL, name: str, restype: Any = None) -> Any:
         def address(ctype: Any) -> Any:
             return c_void_p if isinstance(ctype, type) and issubclass(ctype, ctypes._Pointer) else ctype
 
-        argtypes, restype, _ = SIGNATURES[name]
+        argtypes, declared, _ = SIGNATURES[name]
         # Indexing makes a new function object, so the one in SIGNATURES
         # keeps its own types.
         function = library[name]
         function.argtypes = [address(t) for t in argtypes]
-        function.restype = address(restype)
+        function.restype = address(declared) if restype is None else restype
         return function
 
 

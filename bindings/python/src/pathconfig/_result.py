@@ -25,17 +25,18 @@ _get_ident = threading.get_ident
 T = TypeVar("T")
 
 # Results are shared: lookups that match the same rules get the same C result,
-# whatever the URL. Each result's map is decoded once and kept here, keyed by
-# the result's address, in a _Result that holds a reference of its own, so
-# that the address cannot be reused while the entry lives. The oldest entries
-# go first. There are more C results than distinct maps: different sets of
-# matching rules can merge to the same properties (the benchmark's 1,000
-# rules give 334 maps from 600 sets), and a thread gets its own copy
-# of a result it meets often (another address). So the capacity is generous
-# (4,096 results, a few KiB each at most): a lookup whose result is not here
-# takes a reference, and its first reader decodes JSON, several times the
-# cost of a lookup. Reads take no lock (one dict lookup is atomic); changes
-# take _decoded_lock.
+# or one of the same JSON text (a thread's own copy of a result it meets
+# often), whatever the URL. Each text's map is decoded once and kept here,
+# keyed by the address of the result's JSON text (pathconfig_result_json: the
+# same pointer for a result and its copies), in a _Result that holds a
+# reference on one of those results, so that the text cannot be freed, nor its
+# address reused, while the entry lives. The oldest entries go first. The
+# capacity is generous (4,096 texts, a few KiB each at most): there are more
+# texts than distinct maps (different sets of matching rules can merge to the
+# same properties: the benchmark's 1,000 rules give 334 maps from 600 sets),
+# and a lookup whose text is not here takes a reference, and its first reader
+# decodes JSON, several times the cost of a lookup. Reads take no lock (one
+# dict lookup is atomic); changes take _decoded_lock.
 _DECODED_CAPACITY = 4096
 _decoded: "OrderedDict[int, _Result]" = OrderedDict()
 _decoded_lock = threading.Lock()
@@ -68,22 +69,27 @@ class _Result:
 
 
 def _shared(address: int, owned: bool) -> _Result:
-    """The shared result at ``address``: the cached one, or a new one holding
-    a reference of its own (the caller's when ``owned``, which is then taken;
-    else one taken here, so the caller's must be valid for this call)."""
-    entry = _decoded.get(address)
-    if entry is not None:
+    """The shared result for the result at ``address``: the cached one of
+    its JSON text, or a new one holding a reference of its own (the caller's
+    when ``owned``, which is then taken; else one taken here, so the caller's
+    must be valid for this call). Raises the last error when the library
+    cannot make the text (``E_NOMEM``)."""
+    key = _lookup.result_text(address)
+    entry = _decoded.get(key) if key else None
+    if entry is not None or not key:
         if owned:
             _lookup.result_free(address)
+        if entry is None:
+            raise _ffi.last_error()
         return entry
     if not owned:
         _lookup.result_retain(address)
     made = _Result(address)
     evicted = None
     with _decoded_lock:
-        entry = _decoded.get(address)
+        entry = _decoded.get(key)
         if entry is None:
-            _decoded[address] = entry = made
+            _decoded[key] = entry = made
             if len(_decoded) > _DECODED_CAPACITY:
                 evicted = _decoded.popitem(last=False)[1]
     del evicted  # its reference goes now unless a Properties still holds it
@@ -102,7 +108,7 @@ def _load_speedups() -> Any:
     except ImportError:
         return None
     address = ctypes.c_void_p
-    _speedups.bind(ctypes.cast(_lookup.lookup, address).value, ctypes.cast(_lookup.result_retain, address).value)
+    _speedups.bind(*(ctypes.cast(f, address).value for f in (_lookup.lookup, _lookup.result_retain, _lookup.result_text)))
     return _speedups
 
 
@@ -167,7 +173,8 @@ def look_up(config: int, url: str, method: Optional[str]) -> Optional[_Result]:
         address = _lookup.lookup(config, raw, c_method)
         if not address:
             return None
-        result = _decoded.get(address)  # _shared(address, owned=False), inline for a hit
+        key = _lookup.result_text(address)
+        result = _decoded.get(key) if key else None  # _shared(address, owned=False), inline for a hit
         return _shared(address, owned=False) if result is None else result
     finally:
         _lending.discard(thread)

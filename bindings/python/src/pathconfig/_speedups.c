@@ -8,11 +8,13 @@
  * conversions, a foreign call, and the bookkeeping that makes a result lent
  * by pathconfig_lookup safe to take (pathconfig/_result.py). Here the call is
  * one C function that keeps the GIL from the lookup until it has the result
- * from the binding's cache or a reference of its own on it, so no Python
+ * from the binding's cache (keyed by the address of the result's JSON text,
+ * pathconfig_result_json, as pathconfig/_result.py explains) or a reference
+ * of its own on it, so no Python
  * code (another lookup from a signal handler or a finaliser) can run in
  * between and replace what the thread was lent.
  *
- * It never links libpathconfig: bind() receives the addresses of the two
+ * It never links libpathconfig: bind() receives the addresses of the three
  * functions it calls from the library ctypes loaded, so both paths always
  * use the same library. It decides nothing the library or the binding
  * decides: an argument it does not take as is (not a str, a NUL, text that
@@ -28,12 +30,15 @@
 
 #include <string.h>
 
-/* pathconfig_lookup and pathconfig_result_retain (pathconfig/config.h). */
+/* pathconfig_lookup, pathconfig_result_retain and pathconfig_result_json
+ * (pathconfig/config.h). */
 typedef const void *(*lookup_fn)(const void *cfg, const char *url_or_path, const char *method);
 typedef void *(*retain_fn)(void *res);
+typedef const char *(*json_fn)(const void *res);
 
 static lookup_fn pc_lookup;
 static retain_fn pc_retain;
+static json_fn pc_json;
 
 /* The UTF-8 of `text` in a new bytes object, or NULL (no error set) when
  * the fast path does not take it: not exactly a str, not encodable, or
@@ -56,24 +61,26 @@ static PyObject *utf8_argument(PyObject *text) {
 }
 
 PyDoc_STRVAR(bind_doc,
-"bind(lookup, retain)\n--\n\n"
-"The addresses of pathconfig_lookup and pathconfig_result_retain in the\n"
-"library the binding loaded. Called once, before lookup().");
+"bind(lookup, retain, json)\n--\n\n"
+"The addresses of pathconfig_lookup, pathconfig_result_retain and\n"
+"pathconfig_result_json in the library the binding loaded. Called once,\n"
+"before lookup().");
 
 static PyObject *sp_bind(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *lookup, *retain;
-    if (!PyArg_ParseTuple(args, "OO:bind", &lookup, &retain)) return NULL;
-    void *l = PyLong_AsVoidPtr(lookup);
-    if (l == NULL && PyErr_Occurred()) return NULL;
-    void *r = PyLong_AsVoidPtr(retain);
-    if (r == NULL && PyErr_Occurred()) return NULL;
-    if (l == NULL || r == NULL) {
-        PyErr_SetString(PyExc_ValueError, "bind: a function address is 0");
-        return NULL;
+    PyObject *objects[3];
+    void *addresses[3];
+    if (!PyArg_ParseTuple(args, "OOO:bind", &objects[0], &objects[1], &objects[2])) return NULL;
+    for (int i = 0; i < 3; i++) {
+        addresses[i] = PyLong_AsVoidPtr(objects[i]);
+        if (addresses[i] == NULL) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bind: a function address is 0");
+            return NULL;
+        }
     }
-    pc_lookup = (lookup_fn)l;
-    pc_retain = (retain_fn)r;
+    pc_lookup = (lookup_fn)addresses[0];
+    pc_retain = (retain_fn)addresses[1];
+    pc_json = (json_fn)addresses[2];
     Py_RETURN_NONE;
 }
 
@@ -81,8 +88,9 @@ PyDoc_STRVAR(lookup_doc,
 "lookup(config, url, method, cache)\n--\n\n"
 "pathconfig_lookup(config, url, method) for the configuration at address\n"
 "config (which the caller holds), url a str and method a str or None (GET).\n"
-"Returns cache[address] when the result's address is a key of the dict\n"
-"cache; otherwise the address as an int, with a reference taken on the\n"
+"Returns cache[text] when the address of the result's JSON text\n"
+"(pathconfig_result_json) is a key of the dict cache; otherwise the\n"
+"result's address as an int, with a reference taken on the\n"
 "result that the caller now owns (pathconfig_result_free); 0 when the\n"
 "lookup failed (pathconfig_last_error says why); None when url or method\n"
 "is not one this path takes as is (the caller's own path then checks it).");
@@ -124,20 +132,24 @@ static PyObject *sp_lookup(PyObject *self, PyObject *args) {
     Py_XDECREF(method_bytes);
     if (res == NULL) return PyLong_FromLong(0);
 
+    /* The entry of a key holds a reference on a result with that text, so
+     * the text at that address is the one just lent. NULL (no memory for
+     * the text) is left to the binding, which reports the last error. int
+     * keys hash and compare in C. */
+    const char *text = pc_json(res);
+    if (text != NULL) {
+        PyObject *key = PyLong_FromVoidPtr((void *)text);
+        if (key == NULL) return NULL;
+        PyObject *entry = PyDict_GetItemWithError(cache, key);
+        Py_DECREF(key);
+        if (entry != NULL) {
+            Py_INCREF(entry);
+            return entry;
+        }
+        if (PyErr_Occurred()) return NULL;
+    }
     PyObject *address = PyLong_FromVoidPtr((void *)res);
     if (address == NULL) return NULL;
-    /* A key of cache holds a reference on its result, so the result at that
-     * address is the one just lent. int keys hash and compare in C. */
-    PyObject *entry = PyDict_GetItemWithError(cache, address);
-    if (entry != NULL) {
-        Py_DECREF(address);
-        Py_INCREF(entry);
-        return entry;
-    }
-    if (PyErr_Occurred()) {
-        Py_DECREF(address);
-        return NULL;
-    }
     pc_retain((void *)res);
     return address;
 }
