@@ -122,6 +122,66 @@ struct SmallPatternTests {
         #expect(m("^a+b$", "aaab"))
         #expect(!m("^a+b$", "b"))
         #expect(m("[xy]z$", "yz"))
+        // What a match with `^` must start with is compared first (up to 16
+        // bytes), and the automaton starts after it.
+        #expect(m("^/orders69/\\d+/settings$", "/orders69/378/settings"))
+        #expect(!m("^/orders69/\\d+/settings$", "/orders68/378/settings"))
+        #expect(!m("^/orders69/\\d+/settings$", "/orders69/"))
+        #expect(!m("^/orders69/\\d+/settings$", "/order"))
+        #expect(m("^/abcdefghijklmnopqrstu\\d", "/abcdefghijklmnopqrstu7x"))
+        #expect(!m("^/abcdefghijklmnopqrstu\\d", "/abcdefghijklmnopqrstux"))
+        #expect(!m("^/abcdefghijklmnopqrsTu\\d", "/abcdefghijklmnopqrstu7"))
+        #expect(m("^/abcdefghijklmnopqrsTu\\d", "/ABCDEFGHIJKLMNOPQRSTU7", fold: true))
+        #expect(m("^/ab(c\\d)?$", "/ab"))  // the prefix ends where a match may end
+        #expect(m("^/ab(c\\d)?$", "/abc1"))
+        #expect(!m("^/ab(c\\d)?$", "/abc"))
+        #expect(m("^/ab.", "/abc"))  // no `$`: a match may end right after the prefix
+        #expect(m("^/ab+c", "/abbbc"))  // the prefix stops at a position that loops
+        #expect(!m("^/ab+c", "/ac"))
+        #expect(m("^/a(b|c)d", "/acd"))
+        #expect(!m("^/a(b|c)d", "/aed"))
+    }
+
+    @Test("patterns with `^` and a literal start (compared before the automaton runs) answer as PCRE2 and ICU do")
+    func literalStarts() throws {
+        var choices = SeededChoices(seed: 0x9E_F1C5)
+        let grammar = PlainPatternGrammar(), subjects = PatternGrammar()
+        let alphabet = Array("/abcXYZ019_-.")
+        var compared = 0, matched = 0, disagreements: [String] = []
+        for _ in 0..<600 {
+            let length = 1 + choices.below(20)
+            let literal = String((0..<length).map { _ in choices.pick(alphabet) })
+            let escaped = literal.replacingOccurrences(of: ".", with: "\\.")
+            let node = grammar.pattern(&choices)
+            var rest = node.text
+            if rest.hasPrefix("^") { rest.removeFirst() }
+            let pattern = "^" + escaped + rest
+            var texts: [String] = []
+            for tail in subjects.subjects(for: node, count: 4, &choices) where tail.utf8.allSatisfy(ByteSet.isPrintable) {
+                var mutated = Array(literal)
+                mutated[choices.below(length)] = choices.pick(alphabet)
+                texts += [literal + tail, String(mutated) + tail, literal.uppercased() + tail, String(literal.prefix(choices.below(length))), literal]
+            }
+            for options in Self.optionSets {
+                guard let small = SmallPattern(pattern, caseInsensitive: options.caseInsensitive) else { continue }
+                let engines: [any RegexEngine] = [PCRE2Engine(), FoundationEngine()]
+                for engine in engines {
+                    guard let compiled = try? engine.compile(pattern, options: options, limits: Limits()) else { continue }
+                    for text in texts {
+                        let expected = compiled.search(MatchSubject(text)) == .match
+                        let got = Array(text.utf8).withUnsafeBufferPointer(small.matches)
+                        compared += 1
+                        if expected { matched += 1 }
+                        if got != expected {
+                            disagreements.append("\(pattern) on \(text) (\(engine.name), \(options.dialect)): engine \(expected), automaton \(got)")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(disagreements.prefix(10) == [])
+        #expect(compared > 10_000)
+        #expect(matched > compared / 10 && matched < compared * 9 / 10)
     }
 
     /// Engines compiled for the two apps' options: ICU syntax with Unicode

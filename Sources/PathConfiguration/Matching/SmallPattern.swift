@@ -55,7 +55,7 @@ final class SmallPattern: @unchecked Sendable {
     /// printable ASCII.
     func matches(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
         let made = built.load(ordering: .acquiring) ?? build()
-        return made.assumingMemoryBound(to: Automaton.self).pointee.matches(subject)
+        return Automaton.matches(made.assumingMemoryBound(to: Automaton.self), subject)
     }
 
     /// The pattern as read (read again: `init` read it, and a reading of
@@ -77,8 +77,9 @@ final class SmallPattern: @unchecked Sendable {
 /// allocation that also holds its tables, in the order a search reads them
 /// (`follow`, `masks`, `classOf`, or `literal`), so that a search touches
 /// neighbouring cache lines and no reference count. Its searches are
-/// inlined into `SmallPattern.matches`, which then reads only the fields a
-/// search needs from that memory (called, each would take a copy of all).
+/// static functions on its address, so that each reads only the fields it
+/// needs from that memory, inlined or not (a method the compiler did not
+/// inline was handed a copy of all).
 private struct Automaton {
     let isLiteral: Bool
     let caseInsensitive: Bool
@@ -104,6 +105,16 @@ private struct Automaton {
     /// automaton runs: patterns picked by a shared literal (`/posts/`)
     /// usually differ in how they end.
     let suffix: UInt64, suffixLength: Int
+    /// With `^`: the first bytes of every match, so of every subject that
+    /// matches (up to 16, lower-cased under case folding; `prefixLength` 0
+    /// when none is known), as two little-endian words: the first eight
+    /// (`prefixMask` keeps those of a shorter prefix) and, past eight, the
+    /// last eight. And the one position active after them. Compared a word
+    /// at a time before the automaton runs, which then starts from that
+    /// position: patterns picked by a shared literal (`/posts/`) usually
+    /// share how they start too, and stepping through those bytes was most
+    /// of their search.
+    let prefix: (UInt64, UInt64), prefixMask: UInt64, prefixLength: Int, afterPrefix: UInt64
     /// For each byte (0...127), the index in `masks` of its class: bytes
     /// that every position treats alike share one, so a pattern keeps 128
     /// bytes and a few words rather than 128 words.
@@ -126,7 +137,7 @@ private struct Automaton {
                 anchoredStart: reading.anchoredStart, anchoredEnd: reading.anchoredEnd,
                 literal: UnsafeBufferPointer(start: text, count: bytes.count), first: 0, last: 0, nullable: false,
                 follow: UnsafeBufferPointer(start: nil, count: 0), isChain: false, chain: 0, loops: 0,
-                suffix: 0, suffixLength: 0,
+                suffix: 0, suffixLength: 0, prefix: (0, 0), prefixMask: 0, prefixLength: 0, afterPrefix: 0,
                 classOf: UnsafeBufferPointer(start: nil, count: 0), masks: UnsafeBufferPointer(start: nil, count: 0)))
             return storage
         }
@@ -138,6 +149,11 @@ private struct Automaton {
             loops |= next & itself
         }
         let (suffix, suffixLength) = reading.anchoredEnd ? requiredSuffix(reading, caseInsensitive: caseInsensitive) : (0, 0)
+        let (prefixBytes, afterPrefix) = requiredPrefix(reading, caseInsensitive: caseInsensitive)
+        let prefixLength = prefixBytes.count
+        func word(_ bytes: ArraySlice<UInt8>) -> UInt64 { bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+        let prefix = (word(prefixBytes.prefix(8)), prefixLength > 8 ? word(prefixBytes.suffix(8)) : 0)
+        let prefixMask: UInt64 = prefixLength >= 8 ? .max : (1 << UInt64(8 * prefixLength)) - 1
         // Each byte's positions; then the few distinct masks (one per kind of
         // character the pattern names), found by a linear search once per run
         // of bytes with the same mask (ranges and the bytes no position takes
@@ -178,7 +194,8 @@ private struct Automaton {
                     literal: UnsafeBufferPointer(start: nil, count: 0),
                     first: reading.facts.first, last: reading.facts.last, nullable: reading.facts.nullable,
                     follow: UnsafeBufferPointer(start: wordTables, count: wordCount), isChain: isChain, chain: chain, loops: loops,
-                    suffix: suffix, suffixLength: suffixLength,
+                    suffix: suffix, suffixLength: suffixLength, prefix: prefix, prefixMask: prefixMask, prefixLength: prefixLength,
+                    afterPrefix: afterPrefix,
                     classOf: UnsafeBufferPointer(start: classTable, count: 128),
                     masks: UnsafeBufferPointer(start: wordTables + wordCount, count: count)))
                 return storage
@@ -210,6 +227,64 @@ private struct Automaton {
         return (word, bytes.count)
     }
 
+    /// With `^`, the first bytes every match starts with (at most 16,
+    /// lower-cased under case folding), and the position active after them
+    /// (0 when none): walking forward from the one position a match can
+    /// start at, through positions that each stand for one character (both
+    /// cases of a letter counting as one under `caseInsensitive`), while the
+    /// position reached cannot end a match and has exactly one successor.
+    /// Every match then reads those bytes through those positions, so after
+    /// them the automaton's active set is exactly the last one's. None for a
+    /// pattern that matches the empty string.
+    private static func requiredPrefix(_ r: SmallPatternReader.Reading, caseInsensitive: Bool) -> ([UInt8], UInt64) {
+        guard r.anchoredStart, !r.facts.nullable, r.facts.first.nonzeroBitCount == 1 else { return ([], 0) }
+        var position = r.facts.first.trailingZeroBitCount
+        var bytes: [UInt8] = [], end = 0
+        while bytes.count < 16, let b = character(r.sets[position], caseInsensitive: caseInsensitive) {
+            bytes.append(b)
+            end = position
+            let next = r.follow[position]
+            guard r.facts.last & (1 << UInt64(position)) == 0, next.nonzeroBitCount == 1 else { break }
+            position = next.trailingZeroBitCount
+        }
+        return (bytes, bytes.isEmpty ? 0 : 1 << UInt64(end))
+    }
+
+    /// Whether `subject` starts with the `prefixLength` bytes of `prefix`:
+    /// a word at a time when it holds eight bytes or more.
+    @inline(__always)
+    private static func startsWithPrefix(_ a: UnsafePointer<Automaton>, _ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = a.pointee.prefixLength, m = subject.count
+        guard n <= m else { return false }
+        if m >= 8 {
+            let base = UnsafeRawPointer(subject.baseAddress!)
+            let head = UInt64(littleEndian: base.loadUnaligned(as: UInt64.self))
+            guard Self.folded(head, a.pointee.caseInsensitive) & a.pointee.prefixMask == a.pointee.prefix.0 else { return false }
+            guard n > 8 else { return true }
+            let tail = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
+            return Self.folded(tail, a.pointee.caseInsensitive) == a.pointee.prefix.1
+        }
+        var word = a.pointee.prefix.0
+        for k in 0..<n {
+            if RequiredLiteral.fold(subject[k], a.pointee.caseInsensitive) != UInt8(truncatingIfNeeded: word) { return false }
+            word >>= 8
+        }
+        return true
+    }
+
+    /// `word`'s eight bytes as `RequiredLiteral.fold` folds each (ASCII
+    /// upper-case letters lower-cased when `caseInsensitive`), for bytes
+    /// below 0x80 (printable ASCII): no sum below carries into the next byte.
+    @inline(__always)
+    private static func folded(_ word: UInt64, _ caseInsensitive: Bool) -> UInt64 {
+        guard caseInsensitive else { return word }
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        let atLeastA = word &+ ones &* (0x80 - 0x41)  // high bit set where a byte is 0x41 ('A') or more
+        let pastZ = word &+ ones &* (0x80 - 0x5B)  // where it is past 0x5A ('Z')
+        let upper = atLeastA & ~pastZ & high
+        return word | upper >> 2  // 0x80 >> 2 is 0x20, the case bit
+    }
+
     /// The one character `set` stands for (lower-cased when it is both cases
     /// of a letter under `caseInsensitive`: 'A' is below 'a'), or nil.
     private static func character(_ set: ByteSet, caseInsensitive: Bool) -> UInt8? {
@@ -221,12 +296,12 @@ private struct Automaton {
 
     /// Whether `subject` ends with the `suffixLength` bytes of `suffix`.
     @inline(__always)
-    private func endsWithSuffix(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
-        let n = suffixLength, m = subject.count
+    private static func endsWithSuffix(_ a: UnsafePointer<Automaton>, _ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = a.pointee.suffixLength, m = subject.count
         guard n <= m else { return false }
-        var word = suffix
+        var word = a.pointee.suffix
         for k in (m - n)..<m {
-            if RequiredLiteral.fold(subject[k], caseInsensitive) != UInt8(truncatingIfNeeded: word) { return false }
+            if RequiredLiteral.fold(subject[k], a.pointee.caseInsensitive) != UInt8(truncatingIfNeeded: word) { return false }
             word >>= 8
         }
         return true
@@ -248,27 +323,26 @@ private struct Automaton {
         return out
     }
 
-    /// Whether the pattern occurs in `subject`, every byte of which is
-    /// printable ASCII.
-    @inline(__always)
-    func matches(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
-        isLiteral ? matchesLiteral(subject) : runAutomaton(subject)
+    /// Whether the pattern of the automaton at `automaton` occurs in
+    /// `subject`, every byte of which is printable ASCII.
+    static func matches(_ automaton: UnsafePointer<Automaton>, _ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        automaton.pointee.isLiteral ? matchesLiteral(automaton, subject) : runAutomaton(automaton, subject)
     }
 
     @inline(__always)
-    private func matchesLiteral(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
-        let n = literal.count, m = subject.count
+    private static func matchesLiteral(_ a: UnsafePointer<Automaton>, _ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = a.pointee.literal.count, m = subject.count
         guard n <= m else { return false }
         func at(_ start: Int) -> Bool {
             var k = 0
             while k < n {
-                let b = caseInsensitive ? RequiredLiteral.fold(subject[start + k], true) : subject[start + k]
-                if b != literal[k] { return false }
+                let b = a.pointee.caseInsensitive ? RequiredLiteral.fold(subject[start + k], true) : subject[start + k]
+                if b != a.pointee.literal[k] { return false }
                 k += 1
             }
             return true
         }
-        switch (anchoredStart, anchoredEnd) {
+        switch (a.pointee.anchoredStart, a.pointee.anchoredEnd) {
         case (true, true): return n == m && at(0)
         case (true, false): return at(0)
         case (false, true): return at(m - n)
@@ -285,13 +359,25 @@ private struct Automaton {
     /// Runs the automaton over `subject`, starting a match at every offset
     /// unless `anchoredStart`.
     @inline(__always)
-    private func runAutomaton(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
-        if nullable && (!anchoredEnd || !anchoredStart || subject.isEmpty) { return true }
-        if suffixLength > 0 && !endsWithSuffix(subject) { return false }
-        if isChain { return shiftAnd(subject) }
+    private static func runAutomaton(_ a: UnsafePointer<Automaton>, _ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        if a.pointee.nullable && (!a.pointee.anchoredEnd || !a.pointee.anchoredStart || subject.isEmpty) { return true }
+        if a.pointee.suffixLength > 0 && !endsWithSuffix(a, subject) { return false }
         var active: UInt64 = 0
-        var starts = first
-        for b in subject {
+        var starts = a.pointee.first
+        var i = 0
+        if a.pointee.prefixLength > 0 {
+            guard startsWithPrefix(a, subject) else { return false }
+            active = a.pointee.afterPrefix
+            starts = 0
+            i = a.pointee.prefixLength
+            if !a.pointee.anchoredEnd && active & a.pointee.last != 0 { return true }
+        }
+        if a.pointee.isChain { return shiftAnd(a, subject, from: i, active: active, starts: starts) }
+        let follow = a.pointee.follow, masks = a.pointee.masks, classOf = a.pointee.classOf
+        let last = a.pointee.last, anchoredStart = a.pointee.anchoredStart, anchoredEnd = a.pointee.anchoredEnd
+        while i < subject.count {
+            let b = subject[i]
+            i += 1
             var next = starts
             var bits = active
             while bits != 0 {
@@ -312,11 +398,18 @@ private struct Automaton {
     /// are the active ones shifted by one (where the chain goes on) and the
     /// active ones that loop, so a byte costs a few instructions whatever
     /// the number of active positions.
+    /// It starts at `subject[start...]` with `active` and `starts`: from the
+    /// beginning with none active and `first`, or after the prefix.
     @inline(__always)
-    private func shiftAnd(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
-        var active: UInt64 = 0
-        var starts = first
-        for b in subject {
+    private static func shiftAnd(_ a: UnsafePointer<Automaton>, _ subject: UnsafeBufferPointer<UInt8>, from start: Int, active: UInt64,
+                                 starts: UInt64) -> Bool {
+        var active = active, starts = starts
+        var i = start
+        let chain = a.pointee.chain, loops = a.pointee.loops, masks = a.pointee.masks, classOf = a.pointee.classOf
+        let last = a.pointee.last, anchoredStart = a.pointee.anchoredStart, anchoredEnd = a.pointee.anchoredEnd
+        while i < subject.count {
+            let b = subject[i]
+            i += 1
             active = ((active << 1) & chain | active & loops | starts) & masks[Int(classOf[Int(b & 0x7F)])]
             if anchoredStart {
                 starts = 0
