@@ -147,7 +147,7 @@ struct SmallPatternTests {
         var choices = SeededChoices(seed: 0x9E_F1C5)
         let grammar = PlainPatternGrammar(), subjects = PatternGrammar()
         let alphabet = Array("/abcXYZ019_-.")
-        var compared = 0, matched = 0, disagreements: [String] = []
+        var tally = Tally()
         for _ in 0..<600 {
             let length = 1 + choices.below(20)
             let literal = String((0..<length).map { _ in choices.pick(alphabet) })
@@ -162,26 +162,11 @@ struct SmallPatternTests {
                 mutated[choices.below(length)] = choices.pick(alphabet)
                 texts += [literal + tail, String(mutated) + tail, literal.uppercased() + tail, String(literal.prefix(choices.below(length))), literal]
             }
-            for options in Self.optionSets {
-                guard let small = SmallPattern(pattern, caseInsensitive: options.caseInsensitive) else { continue }
-                let engines: [any RegexEngine] = [PCRE2Engine(), FoundationEngine()]
-                for engine in engines {
-                    guard let compiled = try? engine.compile(pattern, options: options, limits: Limits()) else { continue }
-                    for text in texts {
-                        let expected = compiled.search(MatchSubject(text)) == .match
-                        let got = Array(text.utf8).withUnsafeBufferPointer(small.matches)
-                        compared += 1
-                        if expected { matched += 1 }
-                        if got != expected {
-                            disagreements.append("\(pattern) on \(text) (\(engine.name), \(options.dialect)): engine \(expected), automaton \(got)")
-                        }
-                    }
-                }
-            }
+            Self.compare(pattern, on: texts, into: &tally)
         }
-        #expect(disagreements.prefix(10) == [])
-        #expect(compared > 10_000)
-        #expect(matched > compared / 10 && matched < compared * 9 / 10)
+        #expect(tally.disagreements.prefix(10) == [])
+        #expect(tally.compared > 10_000)
+        #expect(tally.matched > tally.compared / 10 && tally.matched < tally.compared * 9 / 10)
     }
 
     /// Engines compiled for the two apps' options: ICU syntax with Unicode
@@ -193,36 +178,50 @@ struct SmallPatternTests {
     func agreesWithEngines() throws {
         var choices = SeededChoices(seed: 0x5A11_9A77)
         let grammar = PlainPatternGrammar(), subjects = PatternGrammar()
-        var compared = 0, matched = 0, automata = 0
-        var disagreements: [String] = []
+        var tally = Tally()
         for _ in 0..<1500 {
             let node = grammar.pattern(&choices)
             let texts = subjects.subjects(for: node, count: 8, &choices).filter { $0.utf8.allSatisfy(ByteSet.isPrintable) }
-            for options in Self.optionSets {
-                guard let small = SmallPattern(node.text, caseInsensitive: options.caseInsensitive) else { continue }
-                automata += 1
-                let engines: [any RegexEngine] = [PCRE2Engine(), FoundationEngine()]
-                for engine in engines {
-                    guard let compiled = try? engine.compile(node.text, options: options, limits: Limits()) else {
-                        disagreements.append("\(engine.name) refuses \(node.text), which the automaton reads")
-                        continue
-                    }
-                    for text in texts {
-                        let expected = compiled.search(MatchSubject(text)) == .match
-                        let got = Array(text.utf8).withUnsafeBufferPointer(small.matches)
-                        compared += 1
-                        if expected { matched += 1 }
-                        if got != expected {
-                            disagreements.append("\(node.text) on \(text) (\(engine.name), \(options.dialect)): engine \(expected), automaton \(got)")
-                        }
+            Self.compare(node.text, on: texts, into: &tally, refusalsDisagree: true)
+        }
+        #expect(tally.disagreements.prefix(10) == [])
+        // Not vacuous: most generated patterns are read, and they match often and not.
+        #expect(tally.automata > 2000)
+        #expect(tally.matched > tally.compared / 5 && tally.matched < tally.compared * 4 / 5)
+    }
+
+    /// What `compare` found.
+    struct Tally {
+        var compared = 0, matched = 0, automata = 0
+        var disagreements: [String] = []
+    }
+
+    /// The automaton of `pattern` against PCRE2 and ICU, each under both
+    /// apps' options, on `texts` (printable ASCII): the comparisons, the
+    /// engines' matches and every disagreement added to `tally`. An engine
+    /// that refuses a pattern the automaton reads is a disagreement when
+    /// `refusalsDisagree`, and skipped otherwise.
+    static func compare(_ pattern: String, on texts: [String], into tally: inout Tally, refusalsDisagree: Bool = false) {
+        for options in optionSets {
+            guard let small = SmallPattern(pattern, caseInsensitive: options.caseInsensitive) else { continue }
+            tally.automata += 1
+            let engines: [any RegexEngine] = [PCRE2Engine(), FoundationEngine()]
+            for engine in engines {
+                guard let compiled = try? engine.compile(pattern, options: options, limits: Limits()) else {
+                    if refusalsDisagree { tally.disagreements.append("\(engine.name) refuses \(pattern), which the automaton reads") }
+                    continue
+                }
+                for text in texts {
+                    let expected = compiled.search(MatchSubject(text)) == .match
+                    let got = Array(text.utf8).withUnsafeBufferPointer(small.matches)
+                    tally.compared += 1
+                    if expected { tally.matched += 1 }
+                    if got != expected {
+                        tally.disagreements.append("\(pattern) on \(text) (\(engine.name), \(options.dialect)): engine \(expected), automaton \(got)")
                     }
                 }
             }
         }
-        #expect(disagreements.prefix(10) == [])
-        // Not vacuous: most generated patterns are read, and they match often and not.
-        #expect(automata > 2000)
-        #expect(matched > compared / 5 && matched < compared * 4 / 5)
     }
 
     @Test("seeded plain grammar: the prefilter and its automata against every pattern run by the engine, end to end")
