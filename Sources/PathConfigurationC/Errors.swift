@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import PathConfiguration
+import Synchronization
 
 /// The `PATHCONFIG_*` status codes of include/pathconfig/common.h.
 ///
@@ -131,12 +132,26 @@ enum ErrorLayout {
 
 /// The calling thread's last error, behind `pathconfig_last_error()`.
 enum LastError {
-    /// Per-thread `pathconfig_error` buffers, freed when their thread exits.
+    /// Per-thread `pathconfig_error` buffers, freed when their thread exits
+    /// (a buffer holding an error leaves `threadsWithErrors` then).
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
-        pthread_key_create(&key) { free($0) }
+        pthread_key_create(&key) { buffer in
+            guard let buffer else { return }
+            if buffer.load(fromByteOffset: ErrorLayout.code, as: Int32.self) != 0 { threadsWithErrors.subtract(1, ordering: .relaxed) }
+            free(buffer)
+        }
         return key
     }()
+
+    /// The threads whose buffer holds an error (a code other than 0). Every
+    /// successful call clears its thread's last error; when this is 0, none
+    /// is set, the calling thread's included, and the success skips its
+    /// buffer (a thread-local read). Sound with relaxed ordering: a thread
+    /// that set its error counted itself first, and a thread reads its own
+    /// writes to one location, so it sees at least 1 until it has cleared
+    /// its error; other threads' counts only send it to its buffer.
+    private static let threadsWithErrors = Atomic<Int>(0)
 
     /// Returned when a thread's buffer cannot be allocated; written once,
     /// read-only after.
@@ -160,16 +175,31 @@ enum LastError {
         UnsafeRawPointer(buffer() ?? outOfMemory)
     }
 
+    /// Records a success: clears this thread's last error and `err`. Inline,
+    /// and while no thread holds an error (the common case) one load.
+    @inline(__always)
+    static func clear(err: UnsafeMutableRawPointer? = nil) {
+        if threadsWithErrors.load(ordering: .relaxed) != 0 { record(nil) }
+        if let err { ErrorLayout.write(nil, to: err) }
+    }
+
     /// Records the outcome of a call in this thread's buffer and in `err`.
     static func set(_ failure: CFailure?, err: UnsafeMutableRawPointer? = nil) {
-        if let p = buffer() {
-            if failure == nil, p.load(fromByteOffset: ErrorLayout.code, as: Int32.self) == 0 {
-                // Already clear: the common path of a getter costs one load.
-            } else {
-                ErrorLayout.write(failure, to: p)
-            }
-        }
+        guard let failure else { return clear(err: err) }
+        record(failure)
         if let err { ErrorLayout.write(failure, to: err) }
+    }
+
+    /// `failure` (nil: a success) in this thread's buffer, counted in
+    /// `threadsWithErrors`.
+    private static func record(_ failure: CFailure?) {
+        guard let p = buffer() else { return }
+        let held = p.load(fromByteOffset: ErrorLayout.code, as: Int32.self) != 0
+        let holds = (failure?.code ?? .ok) != .ok
+        // Already clear: a success costs one more load.
+        if !held && !holds { return }
+        ErrorLayout.write(failure, to: p)
+        if holds != held { threadsWithErrors.add(holds ? 1 : -1, ordering: .relaxed) }
     }
 }
 
@@ -179,7 +209,7 @@ enum LastError {
 func boundary<T>(_ err: UnsafeMutableRawPointer? = nil, or fallback: T, _ body: () throws(CFailure) -> T) -> T {
     do throws(CFailure) {
         let value = try body()
-        LastError.set(nil, err: err)
+        LastError.clear(err: err)
         return value
     } catch {
         LastError.set(error, err: err)

@@ -114,6 +114,58 @@ static void *work(void *arg)
     return NULL;
 }
 
+/* On a thread of its own: a failing call on no configuration, then (when
+ * `succeed`) a successful one; its last error after each. */
+struct errors_case {
+    int succeed;
+    int code_after_failure, code_at_exit;
+};
+
+static void *fail_on_a_thread(void *arg)
+{
+    struct errors_case *c = arg;
+    pathconfig_resolve(NULL, "/", NULL);
+    c->code_after_failure = pathconfig_last_error()->code;
+    if (c->succeed) {
+        static const char empty[] = "{\"rules\": []}";
+        pathconfig_release(pathconfig_load_json(empty, strlen(empty), NULL, NULL));
+    }
+    c->code_at_exit = pathconfig_last_error()->code;
+    return NULL;
+}
+
+/* A success clears the calling thread's last error, whatever other threads
+ * did: one that failed and exited with its error set, one that failed and
+ * then succeeded (the library skips clearing while no thread holds an
+ * error, so it must count each thread's error once and forget it when the
+ * thread clears it or ends). */
+static void test_errors_across_threads(void)
+{
+    struct errors_case kept = { 0, 0, 0 }, cleared = { 1, 0, 0 };
+    pthread_t t;
+
+    test_set_context("last errors across threads");
+    CHECK(pathconfig_resolve(NULL, "/", NULL) == NULL && pathconfig_last_error()->code == PATHCONFIG_E_ARGUMENT, "main fails");
+    CHECK(pthread_create(&t, NULL, fail_on_a_thread, &kept) == 0 && pthread_join(t, NULL) == 0, "thread 1");
+    CHECK(kept.code_after_failure == PATHCONFIG_E_ARGUMENT && kept.code_at_exit == PATHCONFIG_E_ARGUMENT, "thread 1 leaves with its error");
+    CHECK(pthread_create(&t, NULL, fail_on_a_thread, &cleared) == 0 && pthread_join(t, NULL) == 0, "thread 2");
+    CHECK(cleared.code_after_failure == PATHCONFIG_E_ARGUMENT && cleared.code_at_exit == PATHCONFIG_OK, "thread 2 clears its own");
+    CHECK(pathconfig_last_error()->code == PATHCONFIG_E_ARGUMENT, "other threads' calls leave main's error");
+    {
+        static const char empty[] = "{\"rules\": []}";
+        pathconfig *cfg = pathconfig_load_json(empty, strlen(empty), NULL, NULL);
+        CHECK(cfg != NULL && pathconfig_last_error()->code == PATHCONFIG_OK, "a success clears main's error");
+        CHECK(pathconfig_resolve(cfg, NULL, NULL) == NULL && pathconfig_last_error()->code == PATHCONFIG_E_ARGUMENT, "fails again");
+        for (int i = 0; i < 2; i++) {
+            pathconfig_result *res = pathconfig_resolve(cfg, "/", NULL);
+            CHECK(res != NULL && pathconfig_last_error()->code == PATHCONFIG_OK, i == 0 ? "and clears again" : "stays clear");
+            pathconfig_result_free(res);
+        }
+        pathconfig_release(cfg);
+    }
+    test_set_context("");
+}
+
 int main(int argc, char **argv)
 {
     int threads = argc > 1 ? atoi(argv[1]) : 8;
@@ -129,6 +181,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s [THREADS (1-256) [ITERATIONS]]\n", argv[0]);
         return 2;
     }
+    test_errors_across_threads();
     test_set_context("threads");
     cfg = pathconfig_load_json(doc, strlen(doc), NULL, &err);
     if (!CHECK(cfg != NULL, "load: %d:%d: %s", err.line, err.column, err.message)) return test_summary();
