@@ -289,14 +289,30 @@ public final class PathConfiguration: Sendable {
         try checkLength(urlOrPath.utf8.count)
     }
 
-    /// Throws `.limit` for an input of `length` bytes, more than `Limits.maxURLBytes`.
+    /// Throws `.limit` for an input of `length` bytes, more than
+    /// `Limits.maxURLBytes`. The comparison inline, the error out of line:
+    /// every lookup makes the one, almost none the other.
+    @inline(__always)
     private func checkLength(_ length: Int) throws(ResolveError) {
         guard length > options.limits.maxURLBytes else { return }
-        throw ResolveError(code: .limit, message: "the URL is \(length) bytes, more than the limit of \(options.limits.maxURLBytes) (max_url_bytes)")
+        throw tooLong(length)
     }
 
+    @inline(never)
+    private func tooLong(_ length: Int) -> ResolveError {
+        ResolveError(code: .limit, message: "the URL is \(length) bytes, more than the limit of \(options.limits.maxURLBytes) (max_url_bytes)")
+    }
+
+    /// `method` as rules compare it (nil: GET); throws for one that is not
+    /// an HTTP token. A GET given as nil inline, the rest out of line.
+    @inline(__always)
     private static func normalized(_ method: String?) throws(ResolveError) -> String {
         guard let method else { return HTTPMethod.defaultMethod }
+        return try normalized(given: method)
+    }
+
+    @inline(never)
+    private static func normalized(given method: String) throws(ResolveError) -> String {
         guard let m = HTTPMethod.normalized(method) else {
             throw ResolveError(code: .invalidMethod, message: "\(JSONWriter.quoted(method)) is not an HTTP method (a token such as GET or POST)")
         }

@@ -15,6 +15,10 @@ public final class PathProperties: Sendable, CustomStringConvertible {
     /// reference owned by the result, released in deinit). An address, read
     /// without a lock, so that the class stays `Sendable`.
     private let jsonText = Atomic<Int>(0)
+    /// `jsonCString` once read: the address of the text's bytes, 0 before
+    /// (owned by the `JSONText`). Read first, so that a lookup that hands
+    /// out the JSON makes one load, not two dependent ones.
+    private let jsonBytes = Atomic<Int>(0)
     private let attached = Mutex<(any AnyObject & Sendable)?>(nil)
 
     /// Creates a result.
@@ -27,6 +31,7 @@ public final class PathProperties: Sendable, CustomStringConvertible {
         self.object = object
         self.platform = platform
         jsonText.store(Int(bitPattern: Unmanaged.passRetained(text).toOpaque()), ordering: .releasing)
+        jsonBytes.store(Int(bitPattern: text.cString), ordering: .releasing)
     }
 
     /// Another result with the same properties and the same JSON text (made
@@ -55,7 +60,12 @@ public final class PathProperties: Sendable, CustomStringConvertible {
     /// out (`pathconfig_result_json`). JSON text never holds a NUL byte
     /// (U+0000 is written `\u0000`).
     public var jsonCString: UnsafePointer<CChar> {
-        Unmanaged<JSONText>.fromOpaque(UnsafeRawPointer(bitPattern: madeText())!)._withUnsafeGuaranteedRef { UnsafePointer($0.cString) }
+        let kept = jsonBytes.load(ordering: .acquiring)
+        if kept != 0 { return UnsafePointer(bitPattern: kept)! }
+        let bytes = Unmanaged<JSONText>.fromOpaque(UnsafeRawPointer(bitPattern: madeText())!)._withUnsafeGuaranteedRef { $0.cString }
+        // Every thread that gets here stores the same address: the published text's.
+        jsonBytes.store(Int(bitPattern: bytes), ordering: .releasing)
+        return UnsafePointer(bytes)
     }
 
     /// The result's JSON text, made on first use.
