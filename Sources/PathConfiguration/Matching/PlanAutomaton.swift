@@ -98,8 +98,7 @@ final class PlanAutomaton: @unchecked Sendable {
               members.allSatisfy({ $0.small != nil || $0.alwaysMatches }) else { return nil }
         self.members = members
         self.kind = kind
-        // Transitions are 32-bit offsets into a part's arena, of `budget` bytes.
-        fixedBudget = budget.map { min($0, Int(UInt32.max)) }
+        fixedBudget = budget
         splitsAbove = splitAbove
         tables = .allocate(byteCount: Self.arenasOffset + 2 * MemoryLayout<Int>.stride, alignment: 8)
         tables.initializeMemory(as: UInt8.self, repeating: 0, count: Self.arenasOffset + 2 * MemoryLayout<Int>.stride)
@@ -134,15 +133,16 @@ final class PlanAutomaton: @unchecked Sendable {
         let classOf = UnsafeRawPointer(bitPattern: built)!.assumingMemoryBound(to: UInt8.self)
         let arenas = UnsafeRawPointer(bitPattern: built + Self.arenasOffset)!.assumingMemoryBound(to: UnsafeMutableRawPointer.self)
         let anchored = arenas[0], floating = arenas[1]
-        var a = 0, f = 0  // the start states' offsets
+        // The states' addresses: the start states', then each transition's.
+        var a = Int(bitPattern: anchored), f = Int(bitPattern: floating)
         var i = 0
         let n = subject.count
         // Both parts, until the anchored part's patterns are all decided
         // (a transition to such a state has its low bit set: `step`)...
         while i < n {
             let c = Int(classOf[Int(subject[i])])
-            var nextA = Int(State.transitions(anchored + a)[c].load(ordering: .acquiring))
-            var nextF = Int(State.transitions(floating + f)[c].load(ordering: .acquiring))
+            var nextA = State.transitions(State.row(a))[c].load(ordering: .acquiring)
+            var nextF = State.transitions(State.row(f))[c].load(ordering: .acquiring)
             if nextA == 0 {
                 guard let made = step(part: 0, anchored, from: a, class: c) else { return nil }
                 nextA = made
@@ -159,10 +159,11 @@ final class PlanAutomaton: @unchecked Sendable {
             }
             a = nextA
         }
-        // ...then the other part alone.
+        // ...then the other part alone: one load a byte, the next state's
+        // address, on which the next load depends (no add between them).
         while i < n {
             let c = Int(classOf[Int(subject[i])])
-            var nextF = Int(State.transitions(floating + f)[c].load(ordering: .acquiring))
+            var nextF = State.transitions(State.row(f))[c].load(ordering: .acquiring)
             if nextF == 0 {
                 guard let made = step(part: 1, floating, from: f, class: c) else { return nil }
                 nextF = made
@@ -170,7 +171,7 @@ final class PlanAutomaton: @unchecked Sendable {
             f = nextF
             i += 1
         }
-        return Self.merge(State.matches(anchored + a), State.matches(floating + f), into: scratch)
+        return Self.merge(State.matches(State.row(a)), State.matches(State.row(f)), into: scratch)
     }
 
     /// The union of two lists of matches in rule order, each rule by the
@@ -237,33 +238,38 @@ final class PlanAutomaton: @unchecked Sendable {
         }
     }
 
-    /// The offset of the state that `state` (an offset in the arena at
-    /// `base`, of part `part`) goes to on a byte of class `c`, made now if
-    /// need be, with its low bit set when it is of the anchored part and no
-    /// position is active there (its patterns are decided: the walk leaves
-    /// that part); nil when that would pass the part's budget (it is then frozen).
+    /// The address of the state that the state at address `state` (in the
+    /// arena at `base`, of part `part`) goes to on a byte of class `c`, made
+    /// now if need be, with its low bit set when it is of the anchored part
+    /// and no position is active there (its patterns are decided: the walk
+    /// leaves that part); nil when that would pass the part's budget (it is
+    /// then frozen).
     @inline(never)
     private func step(part: Int, _ base: UnsafeMutableRawPointer, from state: Int, class c: Int) -> Int? {
         guard frozen.load(ordering: .relaxed) & 1 << part == 0 else { return nil }
         return builders.withLock { parts -> Int? in
-            let known = Int(State.transitions(base + state)[c].load(ordering: .acquiring))
+            let transition = State.transitions(State.row(state)) + c
+            let known = transition.pointee.load(ordering: .acquiring)
             if known != 0 { return known }
-            guard var next = parts[part].state(after: state, class: c) else {
+            guard let offset = parts[part].state(after: state - Int(bitPattern: base), class: c) else {
                 frozen.bitwiseOr(1 << part, ordering: .relaxed)
                 return nil
             }
-            if part == 0 && parts[part].isDecided(next) { next |= 1 }
-            State.transitions(base + state)[c].store(UInt32(next), ordering: .releasing)
+            var next = Int(bitPattern: base) + offset
+            if part == 0 && parts[part].isDecided(offset) { next |= 1 }
+            transition.pointee.store(next, ordering: .releasing)
             return next
         }
     }
 }
 
 /// A state in an arena: this header, then one transition per byte class
-/// (the next state's offset in the arena, 0 while unknown: no transition
-/// leads back to the start state, at offset 0). Made under the builders'
-/// lock and published by the release store of a transition to it (or of
-/// `PlanAutomaton.entry`), so a reader that loads that offset sees it whole.
+/// (the next state's address, 0 while unknown; rows are 8-aligned, so the
+/// low bit is free for `step`'s mark). An address rather than an offset in
+/// the arena: the walk's next load then depends on the last one alone, not
+/// on an add after it. Made under the builders' lock and published by the
+/// release store of a transition to it (or of `PlanAutomaton.entry`), so a
+/// reader that loads that address sees it whole; arenas never move.
 private struct State {
     /// The rules matched when a subject ends here.
     var matches: UnsafeMutablePointer<RuleMatch>?
@@ -274,9 +280,13 @@ private struct State {
     static let headerBytes = MemoryLayout<State>.stride
 
     @inline(__always)
-    static func transitions(_ state: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Atomic<UInt32>> {
-        (state + headerBytes).assumingMemoryBound(to: Atomic<UInt32>.self)
+    static func transitions(_ state: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Atomic<Int>> {
+        (state + headerBytes).assumingMemoryBound(to: Atomic<Int>.self)
     }
+
+    /// The row at `address` (a state's address, never 0).
+    @inline(__always)
+    static func row(_ address: Int) -> UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: address).unsafelyUnwrapped }
 
     @inline(__always)
     static func matches(_ state: UnsafeMutableRawPointer) -> UnsafeBufferPointer<RuleMatch> {
@@ -377,7 +387,7 @@ private struct Builder {
             }
         }
         self.starts = starts
-        rowBytes = (State.headerBytes + classCount * MemoryLayout<UInt32>.stride + 7) & ~7
+        rowBytes = (State.headerBytes + classCount * MemoryLayout<Int>.stride + 7) & ~7
         arena = .allocate(byteCount: max(budget, rowBytes), alignment: 8)
         _ = state(for: Content(atStart: true, active: [], found: foundAtStart), whatever: true)
     }
@@ -525,8 +535,8 @@ private struct Builder {
         matches?.initialize(from: rules, count: rules.count)
         let row = arena + id * rowBytes
         row.initializeMemory(as: State.self, to: State(matches: matches, count: Int32(rules.count), id: Int32(id)))
-        let transitions = (row + State.headerBytes).bindMemory(to: Atomic<UInt32>.self, capacity: classCount)
-        for c in 0..<classCount { (transitions + c).initialize(to: Atomic<UInt32>(0)) }
+        let transitions = (row + State.headerBytes).bindMemory(to: Atomic<Int>.self, capacity: classCount)
+        for c in 0..<classCount { (transitions + c).initialize(to: Atomic<Int>(0)) }
         ids[content] = id
         contents.append(content)
         return id * rowBytes
