@@ -68,19 +68,23 @@ class _Result:
             _free(self.address)
 
 
-def _shared(address: int, owned: bool) -> _Result:
+def _shared(address: int, owned: bool, key: Optional[int] = None) -> _Result:
     """The shared result for the result at ``address``: the cached one of
-    its JSON text, or a new one holding a reference of its own (the caller's
-    when ``owned``, which is then taken; else one taken here, so the caller's
-    must be valid for this call). Raises the last error when the library
-    cannot make the text (``E_NOMEM``)."""
-    key = _lookup.result_text(address)
-    entry = _decoded.get(key) if key else None
-    if entry is not None or not key:
+    its JSON text (``key``, its address, when the caller has it), or a new
+    one holding a reference of its own (the caller's when ``owned``, which is
+    then taken; else one taken here, so the caller's must be valid for this
+    call). Raises the last error when the library cannot make the text
+    (``E_NOMEM``)."""
+    if key is None:
+        key = _lookup.result_text(address)
+    if not key:
         if owned:
             _lookup.result_free(address)
-        if entry is None:
-            raise _ffi.last_error()
+        raise _ffi.last_error()
+    entry = _decoded.get(key)
+    if entry is not None:
+        if owned:
+            _lookup.result_free(address)
         return entry
     if not owned:
         _lookup.result_retain(address)
@@ -175,7 +179,7 @@ def look_up(config: int, url: str, method: Optional[str]) -> Optional[_Result]:
             return None
         key = _lookup.result_text(address)
         result = _decoded.get(key) if key else None  # _shared(address, owned=False), inline for a hit
-        return _shared(address, owned=False) if result is None else result
+        return _shared(address, owned=False, key=key) if result is None else result
     finally:
         _lending.discard(thread)
 
