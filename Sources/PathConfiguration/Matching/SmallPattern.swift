@@ -264,9 +264,18 @@ private struct Automaton {
             let tail = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
             return Self.folded(tail, a.pointee.caseInsensitive) == a.pointee.prefix.1
         }
-        var word = a.pointee.prefix.0
-        for k in 0..<n {
-            if RequiredLiteral.fold(subject[k], a.pointee.caseInsensitive) != UInt8(truncatingIfNeeded: word) { return false }
+        return holds(a.pointee.prefix.0, count: n, in: subject, at: 0, a.pointee.caseInsensitive)
+    }
+
+    /// Whether `subject[start..<start + count]`, folded as
+    /// `RequiredLiteral.fold` folds, is the `count` bytes packed in `word`
+    /// (little-endian, at most 8), byte by byte.
+    @inline(__always)
+    private static func holds(_ word: UInt64, count: Int, in subject: UnsafeBufferPointer<UInt8>, at start: Int,
+                              _ caseInsensitive: Bool) -> Bool {
+        var word = word
+        for k in start..<(start + count) {
+            if RequiredLiteral.fold(subject[k], caseInsensitive) != UInt8(truncatingIfNeeded: word) { return false }
             word >>= 8
         }
         return true
@@ -299,12 +308,7 @@ private struct Automaton {
     private static func endsWithSuffix(_ a: UnsafePointer<Automaton>, _ subject: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = a.pointee.suffixLength, m = subject.count
         guard n <= m else { return false }
-        var word = a.pointee.suffix
-        for k in (m - n)..<m {
-            if RequiredLiteral.fold(subject[k], a.pointee.caseInsensitive) != UInt8(truncatingIfNeeded: word) { return false }
-            word >>= 8
-        }
-        return true
+        return holds(a.pointee.suffix, count: n, in: subject, at: m - n, a.pointee.caseInsensitive)
     }
 
     /// The bytes of a reading that is a chain of single characters (both
