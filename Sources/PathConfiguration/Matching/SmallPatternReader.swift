@@ -353,27 +353,34 @@ struct ByteSet: Equatable, Hashable, Sendable {
     static func isPrintable(_ b: UInt8) -> Bool { b >= 0x20 && b <= 0x7E }
 
     /// Whether every byte of `bytes` is printable: `allSatisfy(isPrintable)`,
-    /// eight bytes at a time. A word has a byte below 0x20 when subtracting
-    /// 0x20 from every byte borrows into a byte whose top bit was clear, and
-    /// one above 0x7E when adding 1 to every byte, or the byte itself, sets
-    /// a top bit (a carry out of an 0xFF byte can only flag a word that
-    /// already has a top bit set).
+    /// eight bytes at a time, the last eight (which may overlap the word
+    /// before them) read as one more word rather than byte by byte.
     static func allPrintable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let n = bytes.count
+        guard n >= 8 else {
+            for i in 0..<n where !isPrintable(base[i]) { return false }
+            return true
+        }
         var i = 0
-        while i + 8 <= bytes.count {
-            let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            let below = (x &- 0x20 &* ones) & ~x & highs
-            let above = ((x &+ ones) | x) & highs
-            if below | above != 0 { return false }
+        while i + 8 < n {
+            if !allPrintable(word: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) { return false }
             i += 8
         }
-        while i < bytes.count {
-            if !isPrintable(base[i]) { return false }
-            i += 1
-        }
-        return true
+        return allPrintable(word: UnsafeRawPointer(base + n - 8).loadUnaligned(as: UInt64.self))
+    }
+
+    /// Whether the eight bytes of `x` are all printable. A word has a byte
+    /// below 0x20 when subtracting 0x20 from every byte borrows into a byte
+    /// whose top bit was clear, and one above 0x7E when adding 1 to every
+    /// byte, or the byte itself, sets a top bit (a carry out of an 0xFF byte
+    /// can only flag a word that already has a top bit set).
+    @inline(__always)
+    static func allPrintable(word x: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let below = (x &- 0x20 &* ones) & ~x & highs
+        let above = ((x &+ ones) | x) & highs
+        return below | above == 0
     }
 
     static let digits = ByteSet.of(0x30...0x39)
