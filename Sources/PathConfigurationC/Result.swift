@@ -173,7 +173,7 @@ public func pathconfig_result_json(_ res: OpaquePointer?) -> UnsafePointer<CChar
 @_cdecl("pathconfig_result_count")
 public func pathconfig_result_count(_ res: OpaquePointer?) -> UInt {
     boundary(or: 0) { () throws(CFailure) -> UInt in
-        UInt(try ResultHandle.borrow(res).properties.object.count)
+        UInt(try ResultHandle.borrow(res).properties.count)
     }
 }
 

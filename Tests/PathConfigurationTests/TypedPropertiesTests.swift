@@ -25,6 +25,18 @@ struct TypedPropertiesTests {
         #expect(p.json == #"{"title":"café","n":[1,2.50],"s":"a\u0000b"}"#)
     }
 
+    @Test("count and isEmpty are the merged object's: keys set by every matching rule, each once")
+    func countAndIsEmpty() throws {
+        let config = try PathConfiguration(json: """
+            {"rules": [{"patterns": ["^/a"], "properties": {"x": 1, "y": 2}},
+                       {"patterns": ["/b$"], "properties": {"y": 3, "z": 4}}]}
+            """)
+        let both = config.properties(for: "/a/b"), first = config.properties(for: "/a"), none = config.properties(for: "/c")
+        #expect(both.count == 3 && both.count == both.object.count && !both.isEmpty)
+        #expect(first.count == 2 && !first.isEmpty)
+        #expect(none.count == 0 && none.isEmpty && none.object.isEmpty)
+    }
+
     @Test("iOS defaults")
     func iosDefaults() throws {
         let p = try props("{}", .hotwireIOS)

@@ -109,7 +109,10 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// One key and its value.
     public typealias Element = (key: String, value: JSONValue)
 
-    private var keysInOrder: [String] = []
+    /// The keys in order; internal to the module, readable by its inlinable
+    /// accessors (`count`, `endIndex`) so that a caller reading them from a
+    /// result makes no call and counts no reference.
+    @usableFromInline var keysInOrder: [String] = []
     private var values: [String: JSONValue] = [:]
 
     /// An empty object.
@@ -125,8 +128,12 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         for (k, v) in elements { self[k] = v }
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { keysInOrder.count }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { keysInOrder.count }
+    /// The number of keys.
+    @inlinable public var count: Int { keysInOrder.count }
+    /// True when the object has no key.
+    @inlinable public var isEmpty: Bool { keysInOrder.isEmpty }
     public subscript(position: Int) -> Element {
         let key = keysInOrder[position]
         return (key, values[key]!)

@@ -45,6 +45,13 @@ public final class PathProperties: Sendable, CustomStringConvertible {
     /// The raw value of `key`, or nil.
     public subscript(key: String) -> JSONValue? { object[key] }
 
+    /// The number of properties (`object.count`, read without copying the
+    /// object out of the result: no reference counted).
+    @inlinable public var count: Int { object.count }
+
+    /// True when no rule set a property (`object.isEmpty`).
+    @inlinable public var isEmpty: Bool { object.isEmpty }
+
     /// The string value of `key` (nil when absent or not a string), as the
     /// iOS `String` subscript reads it.
     public func string(_ key: String) -> String? { object[key]?.stringValue }

@@ -50,7 +50,7 @@ struct SwiftPeers {
         buildMilliseconds["nsregex_loop"] = median(times) * 1e3
 
         let (config, subjects, rules) = (config, subjects, rules)
-        lookups.append(("swift_api", { config.properties(for: urls[$0]).object.count }))
+        lookups.append(("swift_api", { config.properties(for: urls[$0]).count }))
         lookups.append(("nsregex_loop", { i in
             let subject = subjects[i]
             let range = NSRange(location: 0, length: subject.utf16.count)
