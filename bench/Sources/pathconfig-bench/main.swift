@@ -5,6 +5,7 @@ import PathConfiguration
 //
 //   pathconfig-bench serve --rules FILE --urls FILE [--check-every K]
 //   pathconfig-bench load --corpus DIR [--sizes 10,100,1000,10000] [--generated 80000,200000] [--rounds N]
+//   pathconfig-bench lookups --rules FILE --urls FILE --passes N
 //
 // serve: loads one corpus for the Swift peers (Peers.swift), checks
 // libpathconfig against the NSRegularExpression loop, prints one JSON line
@@ -14,6 +15,10 @@ import PathConfiguration
 //
 // load: loads each corpus pretty-printed and minified, alternating, and
 // prints one JSON line per size with the median times (LoadBench.swift).
+//
+// lookups: the Swift twin of bench/c's pathconfig-lookups: looks up every URL
+// N times as the "Swift API" column does, for a profiler to count
+// instructions per lookup (run it with 1 and 3 passes under callgrind).
 
 /// Options every configuration of the benchmark is loaded with: the issue's
 /// setting (turbo-ios, query strings matched) with the result cache off.
@@ -28,6 +33,7 @@ struct Arguments {
     var sizes = [10, 100, 1000, 10000]
     var generated = [80_000, 200_000]
     var rounds = 5
+    var passes = 1
 
     init() {
         var args = CommandLine.arguments.dropFirst().makeIterator()
@@ -41,11 +47,13 @@ struct Arguments {
             case "--sizes": sizes = (args.next() ?? "").split(separator: ",").compactMap { Int($0) }
             case "--generated": generated = (args.next() ?? "").split(separator: ",").compactMap { Int($0) }
             case "--rounds": rounds = Int(args.next() ?? "") ?? rounds
+            case "--passes": passes = max(1, Int(args.next() ?? "") ?? passes)
             default: fail("unknown argument \(a)")
             }
         }
-        guard mode == "serve" && !rules.isEmpty && !urls.isEmpty || mode == "load" else {
-            fail("usage: pathconfig-bench serve --rules FILE --urls FILE [--check-every K] | load --corpus DIR [--sizes ...] [--generated ...] [--rounds N]")
+        guard ["serve", "lookups"].contains(mode) && !rules.isEmpty && !urls.isEmpty || mode == "load" else {
+            fail("usage: pathconfig-bench serve --rules FILE --urls FILE [--check-every K] | load --corpus DIR [--sizes ...] [--generated ...] [--rounds N]"
+                 + " | lookups --rules FILE --urls FILE --passes N")
         }
     }
 }
@@ -93,13 +101,28 @@ func measure(_ lookup: (Int) -> Int, count: Int, cursor: inout Int, budget: Doub
     return elapsed / Double(done)
 }
 
+/// The corpus `args` names: its rules' JSON and its URLs, one per line.
+func corpus(_ args: Arguments) throws -> (json: [UInt8], urls: [String]) {
+    (Array(try Data(contentsOf: URL(fileURLWithPath: args.rules))),
+     try String(contentsOfFile: args.urls, encoding: .utf8).split(separator: "\n").map(String.init))
+}
+
 let args = Arguments()
 switch args.mode {
 case "load":
     try loadBench(sizes: args.sizes, generated: args.generated, corpus: args.corpus, rounds: args.rounds)
+case "lookups":
+    let (json, urls) = try corpus(args)
+    let config = try PathConfiguration(json: json, options: try LoadOptions(json: benchOptionsJSON))
+    var checksum = 0
+    let start = now()
+    for _ in 0..<args.passes {
+        for url in urls { checksum &+= config.properties(for: url).count }
+    }
+    let elapsed = now() - start
+    print(String(format: "%.3f µs per lookup, checksum %d", elapsed * 1e6 / Double(args.passes * urls.count), checksum))
 default:
-    let json = Array(try Data(contentsOf: URL(fileURLWithPath: args.rules)))
-    let urls = try String(contentsOfFile: args.urls, encoding: .utf8).split(separator: "\n").map(String.init)
+    let (json, urls) = try corpus(args)
     let peers = try SwiftPeers(json: json, urls: urls)
     var ready = peers.check(every: args.checkEvery)
     ready["ready"] = "swift"
