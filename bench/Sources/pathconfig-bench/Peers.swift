@@ -5,9 +5,17 @@ import PathConfiguration
 /// (result cache off) and the straightforward NSRegularExpression loop, the
 /// one an iOS app writes.
 struct SwiftPeers {
-    /// Each peer's key (bench/run.py names it) and its lookup of URL `i`,
-    /// returning a number so that no work can be optimised away.
-    var lookups: [(key: String, lookup: (Int) -> Int)] = []
+    /// One peer: its key (bench/run.py names it) and its lookup of URL `i`,
+    /// returning a number so that no work can be optimised away. A struct,
+    /// not a tuple: an array of tuples keeps the closure at its most general
+    /// abstraction, and every call then goes through a reabstraction thunk.
+    struct Lookup {
+        let key: String
+        let lookup: (Int) -> Int
+    }
+
+    /// The peers, in the order they are first measured.
+    var lookups: [Lookup] = []
     /// Load or build time of each peer, median of three (ms).
     var buildMilliseconds: [String: Double] = [:]
 
@@ -50,8 +58,8 @@ struct SwiftPeers {
         buildMilliseconds["nsregex_loop"] = median(times) * 1e3
 
         let (config, subjects, rules) = (config, subjects, rules)
-        lookups.append(("swift_api", { config.properties(for: urls[$0]).count }))
-        lookups.append(("nsregex_loop", { i in
+        lookups.append(Lookup(key: "swift_api", lookup: { config.properties(for: urls[$0]).count }))
+        lookups.append(Lookup(key: "nsregex_loop", lookup: { i in
             let subject = subjects[i]
             let range = NSRange(location: 0, length: subject.utf16.count)
             var matched = 0
