@@ -1,4 +1,6 @@
-import PathConfiguration
+import Dispatch
+import Foundation
+@testable import PathConfiguration
 import Testing
 
 /// The per-thread front of the rule-set results (`ThreadResults`): a thread
@@ -83,6 +85,66 @@ struct ThreadResultsTests {
             }
             return await group.reduce(0, +)
         }
+        #expect(wrong == 0)
+    }
+
+    /// `body`'s value, run on a thread of its own: one whose table no other
+    /// test has touched.
+    static func onNewThread<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var value: T?
+        Thread.detachNewThread {
+            value = body()
+            done.signal()
+        }
+        done.wait()
+        return value!
+    }
+
+    /// Thirteen rules, rule i matching a URL with the segment `k<i>` and
+    /// setting `k<i>`: URL `/` + the segments of the bits of `set` matches
+    /// exactly the rules of those bits (8,192 distinct sets).
+    static func segments() throws -> PathConfiguration {
+        let rules = (0..<13).map { #"{"patterns": ["/k\#($0)/"], "properties": {"k\#($0)": \#($0)}}"# }
+        return try uncached(#"{"rules": [\#(rules.joined(separator: ","))]}"#)
+    }
+
+    static func url(_ set: Int) -> String {
+        "/" + (0..<13).filter { set >> $0 & 1 == 1 }.map { "k\($0)/" }.joined()
+    }
+
+    static func expected(_ set: Int) -> String {
+        "{" + (0..<13).filter { set >> $0 & 1 == 1 }.map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+    }
+
+    @Test("a thread that keeps evicting rule sets grows its table, up to the cap, and every answer stays right")
+    func growsWhenEvicting() throws {
+        let config = try Self.segments()
+        let (before, after, wrong) = Self.onNewThread { () -> (Int, Int, [String]) in
+            let before = ThreadResults.currentSlotCount
+            var wrong: [String] = []
+            for pass in 0..<3 {
+                for set in 0..<8_192 {
+                    let json = config.properties(for: Self.url(set)).json
+                    if json != Self.expected(set) && wrong.count < 5 { wrong.append("pass \(pass), \(Self.url(set)): \(json)") }
+                }
+            }
+            return (before, ThreadResults.currentSlotCount, wrong)
+        }
+        #expect(before == ThreadResults.initialSlotCount)
+        #expect(after == ThreadResults.maxSlotCount, "8,192 sets evict at every size below the cap")
+        #expect(wrong.isEmpty, "\(wrong)")
+    }
+
+    @Test("a thread that meets few rule sets keeps the table it started with")
+    func staysSmall() throws {
+        let config = try Self.segments()
+        let (after, wrong) = Self.onNewThread { () -> (Int, Int) in
+            var wrong = 0
+            for i in 0..<40_000 where config.properties(for: Self.url(i % 64)).json != Self.expected(i % 64) { wrong += 1 }
+            return (ThreadResults.currentSlotCount, wrong)
+        }
+        #expect(after == ThreadResults.initialSlotCount)
         #expect(wrong == 0)
     }
 }

@@ -29,10 +29,14 @@ final class ResultCache: Sendable {
 
     private static let serials = Atomic<UInt64>(0)
 
+    /// The distinct sets of matching rules a configuration keeps results for
+    /// (whatever `result_cache_size`): a configuration has few, and each
+    /// costs one merge and one JSON text.
+    static let ruleSetCapacity = 4096
+
     /// `capacity` lookups (0 turns that level off: `result_cache_size`), and
-    /// `ruleSets` distinct sets of matching rules (kept whatever `capacity`:
-    /// a configuration has few, and each costs one merge and one JSON text).
-    init(capacity: Int, ruleSets: Int = 4096) {
+    /// `ruleSets` distinct sets of matching rules.
+    init(capacity: Int, ruleSets: Int = ResultCache.ruleSetCapacity) {
         byLookup = ShardedCache(capacity: capacity)
         byRuleSet = ShardedCache(capacity: ruleSets)
     }

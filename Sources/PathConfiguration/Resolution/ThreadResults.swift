@@ -10,11 +10,18 @@
 /// (the same properties and JSON text, `PathProperties.copy()`): rule sets
 /// a thread meets often cost one copy each, rare ones none.
 ///
-/// Direct-mapped and bounded: `slotCount` entries per thread, a new entry
-/// replacing the one in its slot, so entries of a released configuration
-/// (keyed by the cache's serial number, never reused) are simply overwritten
-/// in time. Sound because a rule set's result never changes: file rules are
-/// immutable and `invalidate()` does not touch this level.
+/// Direct-mapped and bounded: a new entry replaces the one in its slot, so
+/// entries of a released configuration (keyed by the cache's serial number,
+/// never reused) are simply overwritten in time. Sound because a rule set's
+/// result never changes: file rules are immutable and `invalidate()` does not
+/// touch this level.
+///
+/// A table starts with `initialSlotCount` slots and doubles, up to
+/// `maxSlotCount`, when its thread keeps evicting entries: more than one
+/// lookup in `growthEvictionRate` replaced a kept set during a window of
+/// `windowPerSlot` lookups a slot. A thread that meets few rule sets keeps
+/// the small table; one that meets thousands (a large configuration) gets
+/// room for as many as the configuration's shared cache keeps.
 final class ThreadResults {
     private struct Entry {
         /// The cache's serial number; 0 for an empty slot (serials start at 1).
@@ -25,36 +32,62 @@ final class ThreadResults {
         var sharedHits = 0
     }
 
-    /// Entries per thread (a few words each: about 48 KiB a thread). Room
-    /// for the rule sets of most configurations (the benchmark's 1,000
-    /// rules match 600 distinct sets; its 10,000 match 3,092, more than fit):
-    /// a set that misses here is read from the shared cache, under its lock,
-    /// and its result is one every thread counts references on.
-    static let slotCount = 1024
+    /// The slots and the counters that decide growth, read and written in
+    /// place through a pointer: an array or counter in a class property
+    /// costs every lookup a dynamic exclusivity check (and an array a copy,
+    /// two references counted, of the entry it reads). Only its own thread
+    /// touches it.
+    private struct Table {
+        var slots: UnsafeMutablePointer<Entry>
+        /// Slots, a power of two.
+        var count: Int
+        /// Lookups and evictions since the window began.
+        var lookups = 0
+        var evictions = 0
+
+        init(count: Int) {
+            slots = .allocate(capacity: count)
+            slots.initialize(repeating: Entry(), count: count)
+            self.count = count
+        }
+
+        func slot(_ hash: Int) -> UnsafeMutablePointer<Entry> { slots + (hash & (count - 1)) }
+    }
+
+    /// Slots of a new thread's table (40 bytes each: 40 KiB).
+    /// Room for the rule sets of most configurations (the benchmark's 1,000
+    /// rules match 600 distinct sets).
+    static let initialSlotCount = 1024
+    /// The most slots a table grows to: as many sets as a configuration's
+    /// shared rule-set cache keeps, 160 KiB.
+    static let maxSlotCount = ResultCache.ruleSetCapacity
     /// Hits on a shared result after which the thread makes its own copy.
     static let copyAfterHits = 2
+    /// A table grows when more than one lookup in this many evicted a set...
+    static let growthEvictionRate = 16
+    /// ...over a window of this many lookups for each slot.
+    static let windowPerSlot = 4
 
-    /// The table, read and written in place through its pointer: an array
-    /// in a class property costs every lookup a dynamic exclusivity check
-    /// and a copy (two references counted) of the entry it reads. Only its
-    /// own thread touches it.
-    private let slots: UnsafeMutablePointer<Entry>
+    private let table: UnsafeMutablePointer<Table>
 
     private init() {
-        slots = .allocate(capacity: Self.slotCount)
-        slots.initialize(repeating: Entry(), count: Self.slotCount)
+        table = .allocate(capacity: 1)
+        table.initialize(to: Table(count: Self.initialSlotCount))
     }
 
     deinit {
-        slots.deinitialize(count: Self.slotCount)
-        slots.deallocate()
+        table.pointee.slots.deinitialize(count: table.pointee.count)
+        table.pointee.slots.deallocate()
+        table.deinitialize(count: 1)
+        table.deallocate()
     }
 
     /// The result this thread keeps for the set of rules `matches` lists,
     /// whose `RuleSet.hash(of:)` is `hash`, in the cache numbered `owner`
     /// (its own copy once the set is met often), or nil.
     func value(owner: UInt64, hash: Int, matches: UnsafeBufferPointer<RuleMatch>) -> PathProperties? {
-        let entry = slots + Self.slot(hash)
+        table.pointee.lookups &+= 1
+        let entry = table.pointee.slot(hash)
         guard entry.pointee.owner == owner, entry.pointee.rules?.isSet(of: matches, hash: hash) == true,
               let result = entry.pointee.result else { return nil }
         let hits = entry.pointee.sharedHits
@@ -70,12 +103,35 @@ final class ThreadResults {
     }
 
     /// Keeps `shared`, the configuration's result for `rules` in the cache
-    /// numbered `owner`, replacing whatever held its slot.
+    /// numbered `owner`, replacing whatever held its slot (and growing the
+    /// table first when it evicts too often).
     func store(shared: PathProperties, owner: UInt64, rules: ResultCache.RuleSet) {
-        slots[Self.slot(rules.hash)] = Entry(owner: owner, rules: rules, result: shared, sharedHits: 0)
+        let entry = table.pointee.slot(rules.hash)
+        if entry.pointee.owner != 0 { table.pointee.evictions += 1 }
+        entry.pointee = Entry(owner: owner, rules: rules, result: shared, sharedHits: 0)
+        if table.pointee.lookups >= table.pointee.count * Self.windowPerSlot { endWindow() }
     }
 
-    private static func slot(_ hash: Int) -> Int { Int(UInt(bitPattern: hash) % UInt(slotCount)) }
+    /// Grows the table if this window evicted too often, and starts the next.
+    private func endWindow() {
+        defer { table.pointee.lookups = 0; table.pointee.evictions = 0 }
+        let old = table.pointee
+        guard old.count < Self.maxSlotCount, old.evictions * Self.growthEvictionRate > old.lookups else { return }
+        // Each old slot's entries go to one of two new slots (the hash's
+        // next bit decides), so no two of them meet.
+        var grown = Table(count: old.count * 2)
+        for i in 0..<old.count where old.slots[i].owner != 0 {
+            let entry = (old.slots + i).move()
+            grown.slot(entry.rules!.hash).pointee = entry
+            (old.slots + i).initialize(to: Entry())
+        }
+        old.slots.deinitialize(count: old.count)
+        old.slots.deallocate()
+        table.pointee = grown
+    }
+
+    /// The number of slots of the calling thread's table (for tests).
+    static var currentSlotCount: Int { withCurrent { $0.table.pointee.count } }
 
     /// `body` of the calling thread's copies (made on its first lookup and
     /// released when the thread ends), lent without counting a reference.
