@@ -103,8 +103,8 @@ final class ThreadResults {
     }
 
     /// Keeps `shared`, the configuration's result for `rules` in the cache
-    /// numbered `owner`, replacing whatever held its slot (and growing the
-    /// table first when it evicts too often).
+    /// numbered `owner`, replacing whatever held its slot; then, once a
+    /// window's lookups are done, doubles the table if it evicted too often.
     func store(shared: PathProperties, owner: UInt64, rules: ResultCache.RuleSet) {
         let entry = table.pointee.slot(rules.hash)
         if entry.pointee.owner != 0 { table.pointee.evictions += 1 }
