@@ -109,10 +109,10 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// One key and its value.
     public typealias Element = (key: String, value: JSONValue)
 
-    /// The keys in order; internal to the module, readable by its inlinable
-    /// accessors (`count`, `endIndex`) so that a caller reading them from a
-    /// result makes no call and counts no reference.
-    @usableFromInline var keysInOrder: [String] = []
+    /// The keys in order; readable by the inlinable accessors (`count`,
+    /// `endIndex`), so that a caller reading them from a result makes no call
+    /// and counts no reference, and written only here.
+    @usableFromInline private(set) var keysInOrder: [String] = []
     private var values: [String: JSONValue] = [:]
 
     /// An empty object.

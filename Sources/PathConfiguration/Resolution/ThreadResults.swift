@@ -117,15 +117,13 @@ final class ThreadResults {
         defer { table.pointee.lookups = 0; table.pointee.evictions = 0 }
         let old = table.pointee
         guard old.count < Self.maxSlotCount, old.evictions * Self.growthEvictionRate > old.lookups else { return }
-        // Each old slot's entries go to one of two new slots (the hash's
-        // next bit decides), so no two of them meet.
+        // Every old slot is moved out; a kept entry goes to one of two new
+        // slots (the hash's next bit decides), so no two of them meet.
         var grown = Table(count: old.count * 2)
-        for i in 0..<old.count where old.slots[i].owner != 0 {
+        for i in 0..<old.count {
             let entry = (old.slots + i).move()
-            grown.slot(entry.rules!.hash).pointee = entry
-            (old.slots + i).initialize(to: Entry())
+            if entry.owner != 0 { grown.slot(entry.rules!.hash).pointee = entry }
         }
-        old.slots.deinitialize(count: old.count)
         old.slots.deallocate()
         table.pointee = grown
     }
