@@ -10,6 +10,9 @@ import PackageDescription
 ///   downloads). No Foundation at all: files through POSIX calls, JSON through
 ///   its own reader.
 /// - `CPCRE2`: the system library libpcre2-8, found with pkg-config.
+/// - `CIDN2`: the system library libidn2 (IDNA: host names beyond ASCII, as
+///   Foundation's `URL(string:)` converts them, for the siesta profile),
+///   found with pkg-config.
 /// - `CHTTP`: a small C shim that loads libcurl at run time for downloads.
 /// - `PathConfigurationFoundation`: the NSRegularExpression engine; the only
 ///   library target that imports Foundation (the bench and tests do too).
@@ -47,6 +50,11 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"])]
         ),
+        .systemLibrary(
+            name: "CIDN2",
+            pkgConfig: "libidn2",
+            providers: [.apt(["libidn2-dev"])]
+        ),
         // HTTP for the loader: libcurl, dlopen()ed at first use, so that
         // libpathconfig.so gains no link-time dependency.
         .target(
@@ -54,7 +62,7 @@ let package = Package(
         ),
         .target(
             name: "PathConfiguration",
-            dependencies: ["CPCRE2", "CHTTP"]
+            dependencies: ["CPCRE2", "CIDN2", "CHTTP"]
         ),
         .target(
             name: "PathConfigurationFoundation",

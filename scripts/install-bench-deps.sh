@@ -8,7 +8,7 @@
 # made by bench/python/venv.sh; that step may fail without breaking the bench.
 set -euo pipefail
 
-packages=(gcc g++ make pkg-config libpcre2-dev)
+packages=(gcc g++ make pkg-config libpcre2-dev libidn2-dev)
 # The multi-pattern engines, through their C and C++ APIs.
 packages+=(libhyperscan-dev libre2-dev)
 # cJSON: pathconfig-peers reads the rules and merges them for its check.

@@ -7,6 +7,9 @@
 set -euo pipefail
 
 packages=(libpcre2-dev pkg-config)
+# libidn2: host names beyond ASCII, IDNA-encoded as Foundation's URL(string:)
+# does, for the siesta profile (Sources/CIDN2; libpathconfig.so links it).
+packages+=(libidn2-dev)
 # Test-only tools.
 packages+=(valgrind libcjson-dev gcc g++ binutils)
 # The loader's tests: libcurl (which libpathconfig loads with dlopen for

@@ -2,7 +2,7 @@
  * chttp: one HTTP GET through libcurl, loaded at run time. See chttp.h.
  *
  * Why dlopen: libpathconfig.so may only depend on libc, libm, libstdc++,
- * libgcc_s and libpcre2-8. libcurl does HTTP, HTTPS, decoding and timeouts
+ * libgcc_s, libpcre2-8 and libidn2. libcurl does HTTP, HTTPS, decoding and timeouts
  * for us, but linking it would pull OpenSSL and a dozen libraries into every
  * host, including hosts that never download anything. So the first download
  * opens libcurl.so.4 and resolves nine functions; nothing else of libcurl is

@@ -22,7 +22,7 @@ public enum GlobPattern {
         if isAbsolute(glob) {
             resolved = lowercasingHost(glob)
         } else if let base {
-            resolved = base.resolve(relative: glob)
+            resolved = base.prefixing(glob: glob)
         } else {
             resolved = glob
         }

@@ -63,7 +63,8 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
     /// Android profiles the raw path (`java.net.URL`). The fragment never
     /// counts; `?query` (still percent-encoded) is appended when
     /// `matchQueryStrings` is true and the URL has a `?`. siesta takes the whole
-    /// URL (`URLParts.foundationString`). Android gives `""` for URLs java.net.URL rejects
+    /// URL (`URLParts.foundationString`: a host beyond ASCII IDNA-encoded), or
+    /// `:` where `URL(string:)` is nil, the URL Siesta gives such a resource. Android gives `""` for URLs java.net.URL rejects
     /// (schemes other than http, https, ftp, file and jar).
     public func matchedString(for input: String, matchQueryStrings: Bool) -> String {
         guard let url = URLParts(input) else { return input }
@@ -73,7 +74,7 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
         case .siesta:
             var whole = url
             if !matchQueryStrings { whole.query = nil }
-            return whole.foundationString
+            return whole.foundationString() ?? URLParts.invalidURLString
         case .hotwireIOS:
             // URL.pathPreservingSlash is URL.path() on iOS 16+: percent-encoded.
             path = URLParts.foundationEncoded(url.path, as: .path)

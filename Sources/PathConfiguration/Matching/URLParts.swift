@@ -8,8 +8,9 @@ import Darwin
 
 /// An RFC 3986 split of a URL into the parts profiles care about.
 ///
-/// Deliberately small and exact: no normalisation, no IDNA, nothing encoded
-/// or decoded unless a profile asks. Parsing never fails; a string without a scheme is
+/// Deliberately small and exact: no normalisation, nothing encoded or decoded
+/// unless a profile asks (what Foundation makes of the whole URL, IDNA
+/// included, is `foundationString`, in FoundationURL.swift). Parsing never fails; a string without a scheme is
 /// not a URL and is matched as given.
 struct URLParts: Equatable {
     /// The scheme, lower-cased.
@@ -124,7 +125,14 @@ struct URLParts: Equatable {
     /// `/caf%25C3%25A9/%C3%A9`. This is what `URL.path()` and `URL.query()`
     /// return on iOS; it was measured against swift-foundation.
     static func foundationEncoded(_ s: Substring, as component: Component) -> Substring {
-        if isValid(s, as: component) { return s }
+        isValid(s, as: component) ? s : percentEncoded(s, as: component)
+    }
+
+    /// `s` with every byte `component` does not allow as `%XX`, `%`
+    /// included, whatever escapes it already holds (Foundation's
+    /// `addingPercentEncoding(forURLComponent:)`, which `URLComponents.path`'s
+    /// setter and `URL.appendingPathComponent` use).
+    static func percentEncoded(_ s: Substring, as component: Component) -> Substring {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count * 3)
         for b in s.utf8 {
@@ -176,19 +184,6 @@ struct URLParts: Equatable {
         }
     }
 
-    /// The URL as Foundation's `URL(string:)` writes it back
-    /// (`absoluteString`): scheme and authority as given, then the path,
-    /// query and fragment each kept or percent-encoded by `foundationEncoded`.
-    var foundationString: String {
-        var out = scheme
-        out += ":"
-        if let authority { out += "//" + authority }
-        out += URLParts.foundationEncoded(path, as: .path)
-        if let query { out += "?" + URLParts.foundationEncoded(query, as: .query) }
-        if let fragment { out += "#" + URLParts.foundationEncoded(fragment, as: .fragment) }
-        return out
-    }
-
     /// `authority` with its host (and port) lower-cased, user information
     /// kept: hosts compare case-insensitively, user names need not.
     static func lowercasingHost(_ authority: Substring) -> String {
@@ -209,7 +204,8 @@ struct URLParts: Equatable {
         String(decoding: s.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 & ~0x20 : $0 }, as: UTF8.self)
     }
 
-    private static func isValid(_ s: Substring, as component: Component) -> Bool {
+    /// `isValid` of a substring (in place for a native string).
+    static func isValid(_ s: Substring, as component: Component) -> Bool {
         var s = s
         return s.withUTF8 { isValid($0, as: component) }
     }

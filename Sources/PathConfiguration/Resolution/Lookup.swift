@@ -4,11 +4,16 @@
 /// - `patternSubject`: what the profile's patterns see (`Profile.matchedString`),
 ///   always needed (it keys the result cache).
 /// - `url`: the URL as a request would be made. An input with a scheme, as
-///   Foundation's `URL(string:)` writes it back (scheme lower-cased; path,
-///   query and fragment percent-encoded only where they hold characters a
-///   URL may not); an input without one resolved against the base URL when
-///   there is one (`/users/1` becomes `https://api.example.com/v1/users/1`)
-///   and taken as given otherwise. Host predicates receive it.
+///   Foundation's `URL(string:)` writes it back (`URLParts.foundationString`:
+///   scheme lower-cased; user, password, path, query and fragment
+///   percent-encoded only where they hold characters a URL may not; a host
+///   beyond ASCII IDNA-encoded), or `:` where `URL(string:)` is nil (the
+///   URL Siesta gives such a resource); an input without one resolved
+///   against the base URL as Siesta's `resource(_:)` does when there is one
+///   (`BaseURL.resourceURL(path:)`: `/users/1` becomes
+///   `https://api.example.com/v1/users/1`, `/items?x=1` becomes
+///   `https://api.example.com/v1/items%3Fx=1`) and taken as given otherwise.
+///   Host predicates receive it.
 /// - `globSubject`: `url` with its host lower-cased, for globs.
 ///
 /// Used by one thread: a lookup's strings are its own.
@@ -25,7 +30,7 @@ final class Lookup {
     /// `input` resolved against `base` when it has no scheme (`absolute`).
     static func absolute(_ input: String, base: BaseURL?) -> String {
         guard let base, URLParts(input) == nil else { return input }
-        return base.resolve(relative: input)
+        return base.resourceURL(path: input)
     }
 
     /// `patternSubject` of a lookup of `input`, without making the lookup:
@@ -34,13 +39,9 @@ final class Lookup {
         profile.matchedString(for: absolute(input, base: base), matchQueryStrings: matchQueryStrings)
     }
 
-    lazy var url: String = URLParts(absolute)?.foundationString ?? absolute
+    lazy var url: String = URLParts(absolute).map { $0.foundationString() ?? URLParts.invalidURLString } ?? absolute
 
-    lazy var globSubject: String = {
-        guard var parts = URLParts(absolute) else { return absolute }
-        parts.authority = parts.authority.map { Substring(URLParts.lowercasingHost($0)) }
-        return parts.foundationString
-    }()
+    lazy var globSubject: String = URLParts(absolute).map { $0.foundationString(lowercasingHost: true) ?? URLParts.invalidURLString } ?? absolute
 
     /// `patternSubject`, prepared for the engines.
     lazy var forPatterns = MatchSubject(patternSubject)
