@@ -274,10 +274,49 @@ static void test_configurer_edits(void)
     pathconfig_release(cfg);
 }
 
+/* Relative inputs under base_url resolve as Siesta's resource(_:) does: a `?`
+ * is part of the path (encoded), so a glob for /items does not match
+ * /items?x=1; the absolute URL carries the query. A base URL's host beyond
+ * ASCII is IDNA-encoded (issue 27, items 4 and 6). */
+static void test_relative_inputs(void)
+{
+    static const char doc[] = "{\"rules\": [{\"globs\": [\"/items\"], \"properties\": {\"m\": true}}]}";
+    static const struct { const char *base, *input, *expected; } cases[] = {
+        { "https://api.example.com", "/items?x=1", "{}" },
+        { "https://api.example.com", "https://api.example.com/items?x=1", "{\"m\":true}" },
+        { "https://api.example.com", "/items", "{\"m\":true}" },
+        { "https://b\xc3\xbc" "cher.de", "https://xn--bcher-kva.de/items", "{\"m\":true}" },
+    };
+    char options[256], *explained;
+    pathconfig_error err;
+    size_t i;
+
+    test_set_context("relative inputs");
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pathconfig *cfg;
+        pathconfig_result *res;
+        snprintf(options, sizeof options, "{\"profile\": \"siesta\", \"base_url\": \"%s\"}", cases[i].base);
+        cfg = LOAD(doc, options, &err);
+        if (!CHECK(cfg != NULL, "load under %s: %s", cases[i].base, err.message)) continue;
+        res = pathconfig_resolve_request(cfg, cases[i].input, NULL, &err);
+        CHECK(res != NULL && strcmp(pathconfig_result_json(res), cases[i].expected) == 0, "%s under %s: %s, expected %s",
+              cases[i].input, cases[i].base, res ? pathconfig_result_json(res) : err.message, cases[i].expected);
+        pathconfig_result_free(res);
+        if (i == 0) {
+            explained = pathconfig_explain_request(cfg, cases[i].input, NULL, &err);
+            CHECK(explained != NULL && strstr(explained, "\"url\":\"https://api.example.com/items%3Fx=1\"") != NULL,
+                  "explain shows the encoded URL: %s", test_show(explained));
+            pathconfig_free_string(explained);
+        }
+        pathconfig_release(cfg);
+    }
+}
+
 void run_rule_tests(void)
 {
     test_auth_token();
     test_methods();
     test_configurer_edits();
+    test_relative_inputs();
     test_set_context("");
 }

@@ -352,3 +352,51 @@ struct RequestRulesCLITests {
         }
     }
 }
+
+/// Issue 27's Siesta examples, each through the command with its exact
+/// output: relative inputs holding `?` (item 4), base URLs with
+/// percent-escapes (item 5), host names beyond ASCII (item 6).
+@Suite("pathconfig builds Siesta's URLs")
+struct SiestaURLCLITests {
+    static let items = #"{"rules": [{"globs": ["/items"], "properties": {"m": true}}]}"#
+    static let everything = #"{"rules": [{"globs": ["**"], "properties": {"m": true}}]}"#
+    static let absoluteGlob = #"{"rules": [{"globs": ["https://bücher.de/**"], "properties": {"m": true}}]}"#
+
+    static func resolve(_ config: String, _ arguments: [String]) throws -> CLI.Result {
+        try CLI.withConfigFile(config) { file in try CLI.run(["resolve", "--profile", "siesta", "--config", file] + arguments) }
+    }
+
+    @Test("item 4: a relative input's ? is part of its path, as resource(_:) encodes it; the absolute URL carries a query")
+    func relativeQuery() throws {
+        let r = try Self.resolve(Self.items, ["--base-url", "https://api.example.com", "/items?x=1", "https://api.example.com/items?x=1", "/items"])
+        #expect(r.status == 0)
+        #expect(r.stdout == "{}\n{\"m\":true}\n{\"m\":true}\n")
+        #expect(r.stderr == "")
+        let e = try CLI.withConfigFile(Self.items) { file in
+            try CLI.run(["explain", "--compact", "--profile", "siesta", "--config", file, "--base-url", "https://api.example.com", "/items?x=1"])
+        }
+        #expect(e.stdout == #"{"input":"/items?x=1","method":"GET","url":"https://api.example.com/items%3Fx=1","matched_string":"https://api.example.com/items%3Fx=1","rules":[],"properties":{}}"# + "\n")
+    }
+
+    @Test("item 5: a base URL's escapes are Service.init's, and only the appended part is encoded")
+    func baseEscapes() throws {
+        let cafe = try Self.resolve(Self.everything, ["--base-url", "https://api.example.com/caf%C3%A9", "/café"])
+        #expect(cafe.stdout == "{\"m\":true}\n")
+        #expect(cafe.status == 0)
+        let tilde = try Self.resolve(Self.everything, ["--base-url", "https://api.example.com/%7Eme", "https://api.example.com/~me/items"])
+        #expect(tilde.stdout == "{\"m\":true}\n")
+        let bad = try Self.resolve(Self.everything, ["--base-url", "https://api.example.com/%FF", "/x"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasPrefix("Error: --base-url \"https://api.example.com/%FF\" has a percent-escape in its path that is not UTF-8; Siesta's Service would drop the whole path\n"))
+    }
+
+    @Test("item 6: a base URL's host beyond ASCII is IDNA-encoded; an absolute glob's is not, and matches nothing")
+    func internationalHosts() throws {
+        let base = try Self.resolve(Self.items, ["--base-url", "https://bücher.de", "https://xn--bcher-kva.de/items", "https://bücher.de/items"])
+        #expect(base.stdout == "{\"m\":true}\n{\"m\":true}\n")
+        #expect(base.status == 0)
+        let glob = try Self.resolve(Self.absoluteGlob, ["https://bücher.de/items", "https://xn--bcher-kva.de/items"])
+        #expect(glob.stdout == "{}\n{}\n")
+        #expect(glob.status == 0)
+    }
+}

@@ -59,6 +59,20 @@ def test_base_url_and_merge_options() -> None:
         PathConfiguration.from_json(DOC, merge=True)  # type: ignore[arg-type]
 
 
+def test_relative_inputs_resolve_as_siesta_resource() -> None:
+    """A relative input's ``?`` is part of its path, encoded as Siesta's
+    ``resource(_:)`` encodes it; the absolute URL carries a query; a base
+    URL's host beyond ASCII is IDNA-encoded (issue 27, items 4 and 6)."""
+    doc = json.dumps({"rules": [{"globs": ["/items"], "properties": {"m": True}}]})
+    with PathConfiguration.from_json(doc, profile="siesta", base_url=API) as cfg:
+        assert cfg.properties_json("/items?x=1") == "{}"
+        assert cfg.explain("/items?x=1")["url"] == API + "/items%3Fx=1"
+        assert cfg.properties_json(API + "/items?x=1") == '{"m":true}'
+    with PathConfiguration.from_json(doc, profile="siesta", base_url="https://bücher.de") as cfg:
+        assert cfg.properties_json("https://xn--bcher-kva.de/items") == '{"m":true}'
+        assert cfg.explain("/items")["url"] == "https://xn--bcher-kva.de/items"
+
+
 def test_method_filters() -> None:
     with api() as cfg:
         for method, typed in ((None, False), ("GET", False), ("post", True), ("PUT", True), ("PATCH", False)):

@@ -152,6 +152,24 @@ fn method_filters() {
     assert_eq!(config.request_properties("/users/\0", "GET").unwrap_err().code(), ErrorCode::Argument);
 }
 
+/// A relative input's `?` is part of its path, encoded as Siesta's
+/// `resource(_:)` encodes it; the absolute URL carries a query; a base URL's
+/// host beyond ASCII is IDNA-encoded (issue 27, items 4 and 6).
+#[test]
+fn relative_inputs_resolve_as_siesta_resource() {
+    let document = r#"{"rules": [{"globs": ["/items"], "properties": {"m": true}}]}"#;
+    let config = api(document);
+    assert_eq!(config.properties_json("/items?x=1").unwrap(), "{}");
+    let explain = Json::parse(&config.explain("/items?x=1").unwrap());
+    assert_eq!(explain.at("url").as_str(), Some("https://api.example.com/items%3Fx=1"));
+    assert_eq!(config.properties_json("https://api.example.com/items?x=1").unwrap(), r#"{"m":true}"#);
+    let options = Options::new().profile("siesta").base_url("https://bücher.de");
+    let config = PathConfiguration::from_json(document, &options).unwrap();
+    assert_eq!(config.properties_json("https://xn--bcher-kva.de/items").unwrap(), r#"{"m":true}"#);
+    let explain = Json::parse(&config.explain("/items").unwrap());
+    assert_eq!(explain.at("url").as_str(), Some("https://xn--bcher-kva.de/items"));
+}
+
 #[test]
 fn explain_a_request() {
     let config = api(r#"{"rules": [{"globs": ["**"], "description": "all", "properties": {"a": 1}}]}"#);
