@@ -46,7 +46,7 @@ build: deps
 
 ## cli: the pathconfig command in out/bin, self-contained like the library
 ## (the Swift runtime and Foundation linked in statically, stripped): it needs
-## only libc, libm, libstdc++, libgcc_s and libpcre2-8, and keeps working when
+## only libc, libm, libstdc++, libgcc_s, libpcre2-8 and libidn2, and keeps working when
 ## the toolchain that built it moves.
 CLIBUILD := .build-cli
 cli: deps
@@ -253,7 +253,7 @@ abi-baseline: lib
 ## dist-python: the Python distribution `libpathconfig` (imported as
 ## `pathconfig`; the name `pathconfig` on PyPI is another project's) into
 ## dist/: an sdist, and a wheel built from it that carries out/lib's library,
-## repaired by auditwheel to a manylinux tag with libpcre2-8 vendored
+## repaired by auditwheel to a manylinux tag with libpcre2-8 and libidn2 vendored
 ## (scripts/dist-python.sh; its tools come from PyPI into out/dist-python)
 dist-python: lib
 	@bash scripts/dist-python.sh $(PYTHON) $(LIBDIR)/libpathconfig.so $(DIST) $(OUT)/dist-python

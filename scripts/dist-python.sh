@@ -7,8 +7,8 @@
 #
 # The wheel carries LIBRARY (self-contained: the Swift runtime is linked in),
 # the binding's C extension (pathconfig._speedups, built for Python's stable
-# ABI, hence cp39-abi3: any CPython from 3.9) and, after `auditwheel repair`, its one dependency outside the manylinux
-# set, libpcre2-8, under libpathconfig.libs/ with the library's RPATH pointing
+# ABI, hence cp39-abi3: any CPython from 3.9) and, after `auditwheel repair`, its dependencies outside the manylinux
+# set, libpcre2-8 and libidn2 (with its libunistring), under libpathconfig.libs/ with the library's RPATH pointing
 # there; N is the newest glibc symbol version the library uses, which
 # auditwheel reads from it. The wheel is built from the sdist (python -m build
 # does both, the second from the first), so a wheel at all proves the sdist

@@ -3,7 +3,7 @@
 The wheel is installed into a fresh virtual environment and run from a
 directory outside the clone, with PATHCONFIG_LIBRARY unset and nothing of a
 toolchain on PATH or LD_LIBRARY_PATH: the library it carries (and the
-libpcre2-8 auditwheel vendored beside it) must be what loads. The sdist must
+libpcre2-8 and libidn2 auditwheel vendored beside it) must be what loads. The sdist must
 build a wheel by itself. `make test-packaging` runs `make dist-python` first
 and names its tools' environment in PATHCONFIG_DIST_TOOLS.
 """
@@ -47,6 +47,9 @@ print(json.dumps({
     "version": pathconfig.__version__, "library_version": pathconfig.library_version(),
     "distribution": importlib.metadata.version("libpathconfig"),
     "speedups": pathconfig.SPEEDUPS,
+    # libidn2, vendored: a base URL's host beyond ASCII, IDNA-encoded.
+    "idna": pathconfig.PathConfiguration.from_json('{"rules": []}', profile="siesta",
+                                                   base_url="https://b\\u00fccher.de").explain("/x")["url"],
 }))
 """
 
@@ -90,7 +93,8 @@ def test_auditwheel_accepts_the_manylinux_tag(wheel: Path) -> None:
         wheel_file = zf.read(f"libpathconfig-{VERSION}.dist-info/WHEEL").decode()
     assert "pathconfig/libpathconfig.so" in names
     assert "pathconfig/_speedups.abi3.so" in names, "the C extension, for Python's stable ABI"
-    assert any(re.fullmatch(r"libpathconfig\.libs/libpcre2-8-[0-9a-f]+\.so[.0-9]*", n) for n in names), names
+    for vendored in ("libpcre2-8", "libidn2", "libunistring"):
+        assert any(re.fullmatch(rf"libpathconfig\.libs/{vendored}-[0-9a-f]+\.so[.0-9]*", n) for n in names), (vendored, names)
     assert f"Tag: cp39-abi3-{tag}" in wheel_file and "Root-Is-Purelib: false" in wheel_file
 
 
@@ -114,8 +118,10 @@ def test_the_wheel_runs_in_a_fresh_venv_outside_the_clone(wheel: Path, tmp_path:
     assert Path(out["library"]) == package / "libpathconfig.so", "the wheel's own copy is the one loaded"
 
     ldd = run(["ldd", out["library"]], env=bare_env(home)).stdout
-    pcre = re.search(r"libpcre2-8\S* => (\S+)", ldd)
-    assert pcre and Path(os.path.realpath(pcre.group(1))).parent == (package.parent / "libpathconfig.libs").resolve(), ldd
+    for vendored in ("libpcre2-8", "libidn2"):
+        found = re.search(rf"{vendored}\S* => (\S+)", ldd)
+        assert found and Path(os.path.realpath(found.group(1))).parent == (package.parent / "libpathconfig.libs").resolve(), ldd
+    assert out["idna"] == "https://xn--bcher-kva.de/x"
     assert "swift" not in ldd.lower() and "not found" not in ldd, ldd
 
 

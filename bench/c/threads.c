@@ -26,10 +26,11 @@
  * (a list without 1 gets 1 first, for the ratios);
  * --seconds 1; --rounds 3; --cache both.
  *
- * Needs only libpathconfig (and the libpcre2-8 it links): `make -C bench/c
- * threads` builds it against out/lib with an rpath of $ORIGIN first, so the
- * binary, libpathconfig.so.0 and libpcre2-8.so.0 copied into one folder run on
- * a machine without Swift (bench/README.md says how).
+ * Needs only libpathconfig (and the libpcre2-8 and libidn2 it links): `make
+ * -C bench/c threads` builds it against out/lib with an rpath of $ORIGIN
+ * first, so the binary, libpathconfig.so.0, libpcre2-8.so.0, libidn2.so.0
+ * and libunistring.so.2 copied into one folder run on a machine without Swift
+ * (bench/README.md says how).
  */
 #define _GNU_SOURCE
 #include <pathconfig.h>
