@@ -26,7 +26,7 @@
 
 #define MAX_ADDED 64
 
-static const char *const paths[] = { "/a", "/a/b", "/t/1", "/t/2/x", "/users/7", "/users/7/edit", "/q?x=1", "/" };
+static const char *const paths[] = { "/a", "/a/b", "/t/1", "/t/2/x", "/users/7", "/users/7/edit", "/q;x=1", "/" };
 static const char *const methods[] = { "GET", "POST", "put", NULL };
 #define PATH_COUNT (sizeof paths / sizeof paths[0])
 #define METHOD_COUNT 4

@@ -115,7 +115,7 @@ def test_predicate_and_configurer_receive_the_request() -> None:
     with api() as cfg:
         cfg.add_rule(globs=["/users/**"], predicate=lambda r: seen.append(("predicate", r)) or True,
                      configurer=lambda r, props: seen.append(("configurer", r, dict(props))))
-        cfg.properties("/users/1?x=1", method="patch")
+        cfg.properties(f"{API}/users/1?x=1", method="patch")
         request = Request(url=f"{API}/users/1?x=1", method="PATCH")
         assert seen == [("predicate", request),
                         ("configurer", request, {"headers": {"Accept": "application/json"}, "expirationTime": 30})]

@@ -231,8 +231,9 @@ fn closures_see_the_request() {
     assert_eq!(
         *seen.lock().unwrap(),
         [
-            "predicate POST https://api.example.com/items/a%20b/%C3%A9?q=1",
-            r#"configurer Request { method: "POST", url: "https://api.example.com/items/a%20b/%C3%A9?q=1" } {"fixed":{"x":1},"own":true}"#,
+            // A relative input is a path, as in Siesta's resource(_:): its "?" is encoded too.
+            "predicate POST https://api.example.com/items/a%20b/%C3%A9%3Fq=1",
+            r#"configurer Request { method: "POST", url: "https://api.example.com/items/a%20b/%C3%A9%3Fq=1" } {"fixed":{"x":1},"own":true}"#,
             r#"after set {"replaced":[1,2]}"#,
             "predicate HEAD https://api.example.com/items/1",
         ]
