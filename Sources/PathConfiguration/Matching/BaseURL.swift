@@ -70,7 +70,9 @@ public struct BaseURL: Sendable, Hashable, CustomStringConvertible {
     /// host and port.
     func resourceURL(path: String) -> String {
         let rest = path.hasPrefix("/") ? path.dropFirst() : Substring(path)
-        let encoded = URLParts.percentEncoded(rest, as: .path)
+        // Most paths hold nothing to encode (no `%` either): kept as they are.
+        let encoded = URLParts.isValid(rest, as: .path) && !rest.utf8.contains(UInt8(ascii: "%"))
+            ? rest : URLParts.percentEncoded(rest, as: .path)
         let base = encoded.utf8.first == UInt8(ascii: "/") ? string.dropLast() : Substring(string)
         return String(base + encoded)
     }

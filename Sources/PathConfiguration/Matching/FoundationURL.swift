@@ -17,6 +17,68 @@ extension URLParts {
     /// siesta profile matches in its place. Its requests always fail.
     static let invalidURLString = ":"
 
+    /// `input` as the siesta profile, globs and rules from code see it: a
+    /// string without a scheme as given; a URL as `URL(string:)` writes it
+    /// back (`foundationString`; without its query unless `query`), or
+    /// `invalidURLString` where `URL(string:)` is nil.
+    ///
+    /// Most URLs Foundation keeps exactly as written: a lower-case scheme,
+    /// an authority of plain characters (no escapes, brackets or bytes
+    /// beyond ASCII) with a numeric port, and valid path, query and fragment.
+    /// Those are told from their bytes in one pass and returned as they are,
+    /// with no parse into substrings and no new string (`keptAsWritten`).
+    static func foundationForm(of input: String, query: Bool = true, lowercasingHost: Bool = false) -> String {
+        var text = input
+        // In place for a native string; nil: not a URL.
+        let kept: Bool? = text.withUTF8 { bytes in
+            guard let first = bytes.first, isAlpha(first), let split = Split(bytes) else { return nil }
+            return keptAsWritten(split, in: bytes, query: query, lowercasingHost: lowercasingHost)
+        }
+        guard let kept else { return input }
+        if kept { return input }
+        guard var parts = URLParts(input) else { return input }
+        if !query { parts.query = nil }
+        return parts.foundationString(lowercasingHost: lowercasingHost) ?? invalidURLString
+    }
+
+    /// Whether `foundationForm` of the URL split as `url` is its bytes
+    /// unchanged: true only where that is certain (anything unusual is left
+    /// to `foundationString`).
+    private static func keptAsWritten(_ url: Split, in bytes: UnsafeBufferPointer<UInt8>, query keepQuery: Bool, lowercasingHost: Bool) -> Bool {
+        for i in url.scheme where bytes[i] >= 0x41 && bytes[i] <= 0x5A { return false }
+        func valid(_ range: Range<Int>, _ component: Component) -> Bool {
+            isValid(UnsafeBufferPointer(rebasing: bytes[range]), as: component)
+        }
+        guard valid(url.path, .path) else { return false }
+        if let q = url.query { guard keepQuery, valid(q, .query) else { return false } }
+        if let f = url.fragment { guard valid(f, .fragment) else { return false } }
+        guard let authority = url.authority else { return true }
+        // User information (at most one `@`), then the host up to the first
+        // `:`, then digits: every part valid as written, so kept.
+        var hostStart = authority.lowerBound
+        for i in authority {
+            let b = bytes[i]
+            guard plainAuthorityBytes[Int(b)] else { return false }
+            if b == UInt8(ascii: "@") {
+                guard hostStart == authority.lowerBound else { return false }
+                hostStart = i + 1
+            }
+        }
+        var i = hostStart
+        while i < authority.upperBound, bytes[i] != UInt8(ascii: ":") {
+            if lowercasingHost, bytes[i] >= 0x41, bytes[i] <= 0x5A { return false }
+            i += 1
+        }
+        if i < authority.upperBound {
+            for j in (i + 1)..<authority.upperBound where bytes[j] < 0x30 || bytes[j] > 0x39 { return false }
+        }
+        return true
+    }
+
+    /// The bytes `keptAsWritten` takes in an authority: user, password and
+    /// host characters (RFC 3986 sub-delims and unreserved), `:` and `@`.
+    private static let plainAuthorityBytes: [Bool] = (0...255).map { userMask.contains(UInt8($0)) || $0 == Int(UInt8(ascii: "@")) }
+
     /// The URL as `URL(string:)` writes it back, or nil where `URL(string:)`
     /// is nil. The scheme is lower-cased; with `lowercasingHost`, so are the
     /// host's ASCII letters (globs compare hosts case-insensitively).
@@ -101,6 +163,9 @@ struct CharacterMask {
         for b in characters.utf8 { allowed[Int(b)] = true }
         self.allowed = allowed
     }
+
+    /// Whether byte `b` is allowed as it is.
+    func contains(_ b: UInt8) -> Bool { allowed[Int(b)] }
 
     /// Every byte allowed, or (with `escapes`) a `%` followed by two hex digits.
     func isValid(_ s: Substring, escapes: Bool = true) -> Bool {

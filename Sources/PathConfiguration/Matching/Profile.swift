@@ -67,14 +67,13 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
     /// `:` where `URL(string:)` is nil, the URL Siesta gives such a resource. Android gives `""` for URLs java.net.URL rejects
     /// (schemes other than http, https, ftp, file and jar).
     public func matchedString(for input: String, matchQueryStrings: Bool) -> String {
+        if self == .siesta { return URLParts.foundationForm(of: input, query: matchQueryStrings) }
         guard let url = URLParts(input) else { return input }
         // Substrings until the end, so that the result is the one string made.
         var path: Substring
         switch self {
         case .siesta:
-            var whole = url
-            if !matchQueryStrings { whole.query = nil }
-            return whole.foundationString() ?? URLParts.invalidURLString
+            return input  // answered above
         case .hotwireIOS:
             // URL.pathPreservingSlash is URL.path() on iOS 16+: percent-encoded.
             path = URLParts.foundationEncoded(url.path, as: .path)

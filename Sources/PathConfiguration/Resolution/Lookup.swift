@@ -39,9 +39,9 @@ final class Lookup {
         profile.matchedString(for: absolute(input, base: base), matchQueryStrings: matchQueryStrings)
     }
 
-    lazy var url: String = URLParts(absolute).map { $0.foundationString() ?? URLParts.invalidURLString } ?? absolute
+    lazy var url: String = URLParts.foundationForm(of: absolute)
 
-    lazy var globSubject: String = URLParts(absolute).map { $0.foundationString(lowercasingHost: true) ?? URLParts.invalidURLString } ?? absolute
+    lazy var globSubject: String = URLParts.foundationForm(of: absolute, lowercasingHost: true)
 
     /// `patternSubject`, prepared for the engines.
     lazy var forPatterns = MatchSubject(patternSubject)
