@@ -25,11 +25,13 @@ public struct BaseURL: Sendable, Hashable, CustomStringConvertible {
         guard let url = URLParts(text), let authority = url.authority else {
             throw invalid("is not an absolute URL with a host (scheme://host/path)")
         }
-        let host = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        // By byte, as globs and Foundation read them: a combining mark after
+        // `@`, `:` or `*` does not hide it.
+        let host = authority.utf8.split(separator: UInt8(ascii: ":"), maxSplits: 1, omittingEmptySubsequences: false).first ?? []
         guard !host.isEmpty else { throw invalid("has no host") }
-        guard !authority.contains("@") else { throw invalid("has user information; put credentials in a rule's properties") }
+        guard !authority.utf8.contains(UInt8(ascii: "@")) else { throw invalid("has user information; put credentials in a rule's properties") }
         guard url.query == nil, url.fragment == nil else { throw invalid("has a query or fragment") }
-        guard !text.contains("*") else { throw invalid("contains \"*\", which globs would read as a wildcard") }
+        guard !text.utf8.contains(UInt8(ascii: "*")) else { throw invalid("contains \"*\", which globs would read as a wildcard") }
         guard !text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { throw invalid("contains a space or control character") }
         guard let written = FoundationAuthority(authority, scheme: url.scheme) else {
             throw invalid("is refused by Foundation's URL(string:) (a host IDNA cannot convert, or a port that is not a number), so Siesta's Service would have no base URL")

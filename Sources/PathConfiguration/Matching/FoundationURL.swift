@@ -102,8 +102,8 @@ extension URLParts {
         return out
     }
 
-    /// The host `URL(string:)` makes of `host` (the authority's, without
-    /// brackets' contents changed), or nil where it fails:
+    /// The host `URL(string:)` makes of `host` (as the authority holds it,
+    /// an IP literal with its brackets), or nil where it fails:
     /// - a valid host (ASCII, RFC 3986 reg-name with valid escapes, or an IP
     ///   literal) is kept as written, its case included;
     /// - an IP literal, or a host under one of Foundation's schemes that
@@ -128,7 +128,8 @@ extension URLParts {
     /// Foundation's `validateIPLiteralHost`: `[` address `]`, the address in
     /// IPvFuture's characters, and an optional zone ID after `%25`.
     private static func isValidIPLiteral(_ host: Substring) -> Bool {
-        let inner = host.dropFirst().dropLast()
+        // By byte: a combining mark after `[` belongs to neither.
+        let inner = host[host.utf8.index(after: host.startIndex)..<host.utf8.index(before: host.endIndex)]
         guard let percent = inner.utf8.firstIndex(of: UInt8(ascii: "%")) else { return ipFutureMask.isValid(inner, escapes: false) }
         guard inner[percent...].utf8.starts(with: "%25".utf8) else { return false }
         return ipFutureMask.isValid(inner[..<percent], escapes: false)

@@ -78,6 +78,14 @@ struct ResourceURLTests {
         }
     }
 
+    @Test("a base URL's *, @ and : are read by byte: a combining mark after one does not hide it")
+    func combiningMarks() throws {
+        // "*\u{301}" is one Character, but its "*" is still a glob wildcard.
+        for bad in ["https://api.example.com/v1/*\u{301}", "https://me@\u{301}api.example.com", "https://:\u{301}8080/v1"] {
+            #expect(throws: ConfigurationError.self, "\(bad.debugDescription)") { try BaseURL(bad) }
+        }
+    }
+
     @Test("issue 27, item 6: hosts beyond ASCII are IDNA-encoded in base URLs and URLs, never in globs")
     func internationalHosts() throws {
         #expect(try BaseURL("https://bücher.de").string == "https://xn--bcher-kva.de/")
