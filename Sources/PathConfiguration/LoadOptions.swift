@@ -26,8 +26,9 @@ public struct LoadOptions: Sendable {
     /// compare the automaton with the prefilter's candidates.
     package var combinesPatterns: Bool = true
     /// The service's base URL (Siesta's `Service.baseURL`): relative globs
-    /// and inputs without a scheme resolve against it. nil (the default):
-    /// globs and inputs are taken as written.
+    /// and inputs without a scheme resolve against it (an input as Siesta's
+    /// `resource(_:)` appends a path: `BaseURL.resourceURL(path:)`). nil (the
+    /// default): globs and inputs are taken as written.
     public var baseURL: BaseURL?
     /// How matching rules' properties combine (default `.shallow`, as the apps do).
     public var merge: MergeMode = .shallow

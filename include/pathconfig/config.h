@@ -35,7 +35,11 @@ extern "C" {
  *                         no query, fragment, user information or "*":
  *                         relative globs and inputs without a scheme resolve
  *                         against it, and a relative glob never matches a
- *                         URL on another scheme, host or port.
+ *                         URL on another scheme, host or port. Kept as
+ *                         Siesta's Service keeps it: the host IDNA-encoded,
+ *                         the path's escapes decoded and encoded again, a
+ *                         "/" appended; refused when Foundation's
+ *                         URL(string:) would reject it.
  *   "merge"               "shallow" (default: later rules replace whole
  *                         top-level keys, as the apps do) or "deep" (each
  *                         rule's properties apply as a JSON Merge Patch,
@@ -103,8 +107,11 @@ PATHCONFIG_API void pathconfig_release(pathconfig *cfg);
  * url_or_path is an absolute URL ("https://example.com/messages/new?x=1") or
  * a path ("/messages/new"), NUL-terminated UTF-8. A URL is reduced to the
  * string the patterns see as the profile's app does (see
- * pathconfig_matched_string); a string without a scheme is resolved against
- * the "base_url" option when there is one, and matched as given otherwise.
+ * pathconfig_matched_string); a string without a scheme is appended to the
+ * "base_url" option when there is one, as Siesta's resource(_:) appends a
+ * path (every character a path may not hold percent-encoded, "?", "#" and
+ * "%" included: a query needs the absolute URL), and matched as given
+ * otherwise.
  * These functions look up a GET request (pathconfig_resolve_request in
  * pathconfig/rules.h takes a method). Lookups that match the same rules share
  * one result (pathconfig_result_retain); with globs or rules from code,

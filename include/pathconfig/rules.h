@@ -158,8 +158,10 @@ PATHCONFIG_API int pathconfig_invalidate(pathconfig *cfg);
 
 /**
  * METHOD of pathconfig_request. The URL of the lookup as a request would be
- * made: an input without a scheme resolved against "base_url", the scheme
- * lower-cased, characters a URL may not hold percent-encoded.
+ * made: an input without a scheme appended to "base_url" as Siesta's
+ * resource(_:) appends it, the scheme lower-cased, characters a URL may not
+ * hold percent-encoded, a host beyond ASCII IDNA-encoded, as Foundation's
+ * URL(string:) writes it; ":" for a URL that URL(string:) rejects.
  * @return borrowed from request; NULL only when request is NULL (or _NOMEM).
  */
 PATHCONFIG_API const char *pathconfig_request_url(const pathconfig_request *request);

@@ -1,8 +1,10 @@
 /// What a host predicate or configurer is told about the lookup it runs for.
 public struct RuleRequest: Sendable, Hashable {
     /// The URL as a request would be made (`Lookup.url`): relative
-    /// inputs resolved against the base URL, scheme lower-cased, percent-encoded
-    /// as Foundation's `URL(string:)` would.
+    /// inputs appended to the base URL as Siesta's `resource(_:)` appends
+    /// them, scheme lower-cased, percent-encoded and a host beyond ASCII
+    /// IDNA-encoded as Foundation's `URL(string:)` would; `:` for a URL
+    /// `URL(string:)` rejects.
     public let url: String
     /// The HTTP method, upper-cased (`GET` when the lookup named none).
     public let method: String

@@ -74,8 +74,10 @@ impl Options {
     /// The URL that relative globs and inputs without a scheme resolve
     /// against (`"base_url"`): absolute, with a host and no query, fragment
     /// or user information, e.g. `"https://api.example.com/v1"`. A relative
-    /// glob then never matches a URL on another scheme, host or port. The
-    /// library checks it at load ([`ErrorCode::Options`](crate::ErrorCode::Options)).
+    /// glob then never matches a URL on another scheme, host or port. An
+    /// input is appended as Siesta's `resource(_:)` appends a path (its `?`
+    /// is encoded: a query needs the absolute URL). The library checks it
+    /// at load ([`ErrorCode::Options`](crate::ErrorCode::Options)).
     pub fn base_url(mut self, url: impl AsRef<str>) -> Options {
         self.base_url = Some(url.as_ref().to_string());
         self

@@ -45,8 +45,9 @@ impl Request<'_> {
 
     /// The URL as a request would be made: an input without a scheme
     /// resolved against the [base URL](crate::Options::base_url), the scheme
-    /// lower-cased, characters a URL may not hold percent-encoded
-    /// (`"https://api.example.com/users/1"`).
+    /// lower-cased, characters a URL may not hold percent-encoded, a host
+    /// beyond ASCII IDNA-encoded (`"https://api.example.com/users/1"`; the C
+    /// header's `pathconfig_request_url` says exactly).
     pub fn url(&self) -> &str {
         // SAFETY: self.raw is the running callback's request (from_raw's contract).
         borrowed(unsafe { sys::pathconfig_request_url(self.raw.as_ptr()) }, "pathconfig_request_url")

@@ -168,8 +168,10 @@ class PathConfiguration(OwnedHandle):
     - ``lenient``: skip invalid patterns with a warning instead of failing.
     - ``base_url``: an absolute URL (with a host; no query, fragment or user
       information) that relative globs and inputs without a scheme resolve
-      against; a relative glob then never matches another scheme, host or
-      port. ``None`` (default): none.
+      against (an input is appended as Siesta's ``resource()`` appends a
+      path: its ``?`` is encoded, so a query needs the absolute URL); a
+      relative glob then never matches another scheme, host or port.
+      ``None`` (default): none.
     - ``merge``: ``"shallow"`` (default: a later rule replaces whole
       top-level keys, as the apps do) or ``"deep"`` (each rule's properties
       apply as a JSON Merge Patch: nested objects merge, ``None`` removes a

@@ -47,7 +47,8 @@ class Request:
     url: str
     """The URL as a request would be made: an input without a scheme resolved
     against the ``base_url`` option, the scheme lower-cased, characters a URL
-    may not hold percent-encoded."""
+    may not hold percent-encoded, a host beyond ASCII IDNA-encoded (the C
+    header's ``pathconfig_request_url`` says exactly)."""
     method: str
     """The HTTP method, upper-cased (``"GET"`` when the lookup named none)."""
 
