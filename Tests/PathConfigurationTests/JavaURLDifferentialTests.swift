@@ -148,7 +148,7 @@ struct JavaURLDifferentialTests {
     /// tables of letters and digits.
     static let probe: Result<(outcomes: [Outcome], letters: Substring, digits: Substring), JVM.Failure> = {
         do {
-            let lines = try JVM.run("URLProbe.java", inputs: inputs)
+            let lines = try JVM.run("URLProbe.java", lines: inputs.map(JVM.hex))
             guard lines.count == inputs.count + 2 else { return .failure(JVM.Failure("URLProbe wrote \(lines.count) lines for \(inputs.count) inputs")) }
             return .success((lines.dropFirst(2).map(Outcome.init), lines[0], lines[1]))
         } catch let failure as JVM.Failure {

@@ -14,15 +14,15 @@ enum JVM {
         return "/usr/bin/env"
     }
 
-    /// Runs `Tests/JVM/<program>` (a single source file) with `inputs`, one
-    /// hex-encoded line each, and returns the lines it wrote after its first
-    /// (`java 17`, checked here).
-    static func run(_ program: String, inputs: [String], arguments: [String] = []) throws -> [Substring] {
+    /// Runs `Tests/JVM/<program>` (a single source file) with `lines` on its
+    /// standard input (strings are given as `hex(_:)` of them), and returns
+    /// the lines it wrote after its first (`java 17`, checked here).
+    static func run(_ program: String, lines inputs: [String], arguments: [String] = []) throws -> [Substring] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pathconfig-jvm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let inputFile = directory.appendingPathComponent("in.txt"), errorFile = directory.appendingPathComponent("err.txt")
-        try Data(inputs.map(hex).joined(separator: "\n").utf8 + [0x0A]).write(to: inputFile)
+        try Data(inputs.joined(separator: "\n").utf8 + [0x0A]).write(to: inputFile)
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
 
         let process = Process()
