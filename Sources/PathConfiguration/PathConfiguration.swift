@@ -113,21 +113,29 @@ public final class PathConfiguration: Sendable {
 
     /// The string the patterns see for `urlOrPath` (see `Profile.matchedString`;
     /// an input without a scheme is first resolved against the base URL, if any).
-    public func matchedString(for urlOrPath: String) -> String { target(urlOrPath).patternSubject }
+    /// `""` for a URL the profile's app crashes on, whose lookups throw.
+    public func matchedString(for urlOrPath: String) -> String {
+        options.profile.matchedString(for: Lookup.absolute(urlOrPath, base: options.baseURL),
+                                      matchQueryStrings: options.effectiveMatchQueryStrings)
+    }
 
     /// The URL a lookup of `urlOrPath` is about (`RuleRequest.url`): what host
     /// predicates receive.
-    public func requestURL(for urlOrPath: String) -> String { target(urlOrPath).url }
+    public func requestURL(for urlOrPath: String) -> String {
+        Lookup.requestURL(Lookup.absolute(urlOrPath, base: options.baseURL))
+    }
 
-    private func target(_ input: String) -> Lookup {
-        Lookup(input, profile: options.profile, matchQueryStrings: options.effectiveMatchQueryStrings, base: options.baseURL)
+    private func target(_ input: String) throws(ResolveError) -> Lookup {
+        try Lookup(input, profile: options.profile, matchQueryStrings: options.effectiveMatchQueryStrings, base: options.baseURL)
     }
 
     /// The merged properties for a URL or path requested with `method` (GET
     /// when nil), memoised until `invalidate()`.
     ///
     /// Throws only for a method that is not an HTTP token, an input longer
-    /// than `Limits.maxURLBytes`, or when a rule added from code throws (the
+    /// than `Limits.maxURLBytes`, a URL the profile's app crashes on
+    /// (`ResolveError.Code.unreadableURL`: turbo-android on a URL
+    /// `java.net.URL` rejects), or when a rule added from code throws (the
     /// failed lookup is not memoised).
     public func resolve(_ urlOrPath: String, method: String? = nil) throws(ResolveError) -> PathProperties {
         // A path or plain URL of printable ASCII, with file patterns only:
@@ -155,11 +163,11 @@ public final class PathConfiguration: Sendable {
             // depends on the matched string alone, and matching it costs less
             // than a per-lookup cache's key and lock (make bench), so that
             // level is skipped: the rule-set level still shares the result.
-            let subject = Lookup.patternSubject(urlOrPath, profile: options.profile, matchQueryStrings: options.effectiveMatchQueryStrings,
-                                                base: options.baseURL)
+            let subject = try Lookup.patternSubject(urlOrPath, profile: options.profile, matchQueryStrings: options.effectiveMatchQueryStrings,
+                                                    base: options.baseURL)
             return result(ofFileMatches: .string(subject), method: method)
         }
-        let target = target(urlOrPath)
+        let target = try target(urlOrPath)
         func compute() throws(ResolveError) -> PathProperties {
             guard host.isEmpty else {
                 let evaluation = try Resolver.evaluate(file: file, host: host, subjects: target, method: method, merge: options.merge)
@@ -195,9 +203,10 @@ public final class PathConfiguration: Sendable {
     package func resolveFromBytes(utf8 bytes: UnsafeBufferPointer<UInt8>, method: String? = nil) throws(ResolveError) -> PathProperties? {
         guard options.baseURL == nil, !filesUseURL, ByteSet.allPrintable(bytes), !hasHostRules else { return nil }
         var subject = bytes
-        // A path (no scheme) is matched as given; most are told by their first byte.
-        if let first = bytes.first, URLParts.isAlpha(first), let url = URLParts.Split(bytes) {
-            guard let range = options.profile.matchedRange(of: url, in: bytes, matchQueryStrings: options.effectiveMatchQueryStrings)
+        // A path is matched as given; most are told by their first byte
+        // (`Profile.matchedRange(inPrintable:matchQueryStrings:)`).
+        if let first = bytes.first, Profile.mayStartURL(first) {
+            guard let range = options.profile.matchedRange(ofPossibleURL: bytes, matchQueryStrings: options.effectiveMatchQueryStrings)
             else { return nil }
             subject = UnsafeBufferPointer(rebasing: bytes[range])
         }
@@ -268,7 +277,7 @@ public final class PathConfiguration: Sendable {
         -> (Lookup, Evaluation, [CompiledHostRule], String) {
         try checkLength(urlOrPath)
         let method = try Self.normalized(method)
-        let target = target(urlOrPath)
+        let target = try target(urlOrPath)
         let host = hostRules()
         let evaluation = try Resolver.evaluate(file: file, host: host, subjects: target, method: method, merge: options.merge)
         return (target, evaluation, host, method)

@@ -11,7 +11,8 @@ import Synchronization
 /// The `PATHCONFIG_*` status codes of include/pathconfig/common.h.
 ///
 /// 1 to 7 are `ConfigurationError.Code` raw values; 8 to 11 belong to the C
-/// boundary, 12 to 14 to the loader, 15 to rules added from code. Stable: hosts compare against them.
+/// boundary, 12 to 14 to the loader, 15 to rules added from code, 16 to
+/// lookups of URLs the app crashes on. Stable: hosts compare against them.
 enum CCode: Int32 {
     case ok = 0
     case json = 1
@@ -29,6 +30,7 @@ enum CCode: Int32 {
     case cache = 13
     case misuse = 14
     case callback = 15
+    case url = 16
 
     init(_ code: ConfigurationError.Code) {
         self = CCode(rawValue: Int32(code.rawValue)) ?? .internal
@@ -53,6 +55,7 @@ enum CCode: Int32 {
         case .cache: return "PATHCONFIG_E_CACHE"
         case .misuse: return "PATHCONFIG_E_MISUSE"
         case .callback: return "PATHCONFIG_E_CALLBACK"
+        case .url: return "PATHCONFIG_E_URL"
         }
     }
 }

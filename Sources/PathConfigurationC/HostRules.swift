@@ -94,12 +94,14 @@ final class HostRuleCallbacks: @unchecked Sendable {  // the context is the host
 extension CFailure {
     /// Translates a lookup's failure: a bad method is an argument error, a
     /// failed host callback PATHCONFIG_E_CALLBACK with its rule, an input
-    /// over max_url_bytes PATHCONFIG_E_LIMIT.
+    /// over max_url_bytes PATHCONFIG_E_LIMIT, a URL the app crashes on
+    /// PATHCONFIG_E_URL.
     init(_ error: ResolveError) {
         switch error.code {
         case .invalidMethod: self.init(.argument, error.message)
         case .hostRule: self.init(.callback, error.message)
         case .limit: self.init(.limit, error.message)
+        case .unreadableURL: self.init(.url, error.message)
         }
         ruleIndex = error.ruleIndex.map { Int32(clamping: $0) } ?? -1
     }

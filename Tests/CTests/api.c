@@ -75,6 +75,7 @@ static void test_error_names(void)
         { PATHCONFIG_E_INTERNAL, "PATHCONFIG_E_INTERNAL" },
         { PATHCONFIG_E_TYPE, "PATHCONFIG_E_TYPE" },
         { PATHCONFIG_E_CALLBACK, "PATHCONFIG_E_CALLBACK" },
+        { PATHCONFIG_E_URL, "PATHCONFIG_E_URL" },
     };
     size_t i;
     test_set_context("error names");
@@ -984,6 +985,60 @@ static void test_url_limit(void)
     expect_load_error("max_url_bytes 0", "{\"rules\": []}", "{\"max_url_bytes\": 0}", PATHCONFIG_E_OPTIONS, 0, 0, -1, -1);
 }
 
+/* turbo-android crashes on a URL java.net.URL rejects: every lookup of it
+ * fails with PATHCONFIG_E_URL, and its matched string is "". hotwire-android
+ * matches "" for it; both read a trimmed URL, through the byte path or not. */
+static void test_crashing_urls(void)
+{
+    static const char *json = "{\"rules\": [{\"patterns\": [\"^$\"], \"properties\": {\"home\": \"y\"}},"
+                              " {\"patterns\": [\"/new$\"], \"properties\": {\"new\": \"y\"}}]}";
+    static const char *rejected[] = { "https://x.dev:abc/new", "mailto:a@x.dev", "https://[::1/new", "jar:file:/a.jar" };
+    pathconfig_error err;
+    pathconfig *turbo, *hotwire;
+    pathconfig_result *res;
+    char *text;
+    size_t i;
+
+    test_set_context("crashing URLs");
+    turbo = LOAD(json, "{\"profile\": \"turbo-android\"}", &err);
+    CHECK(turbo != NULL, "load turbo-android: %s", err.message);
+    hotwire = LOAD(json, "{\"profile\": \"hotwire-android\"}", &err);
+    CHECK(hotwire != NULL, "load hotwire-android: %s", err.message);
+    if (!turbo || !hotwire) {
+        pathconfig_release(turbo);
+        pathconfig_release(hotwire);
+        return;
+    }
+    for (i = 0; i < sizeof rejected / sizeof rejected[0]; i++) {
+        dirty(&err);
+        res = pathconfig_resolve(turbo, rejected[i], &err);
+        CHECK(res == NULL && err.code == PATHCONFIG_E_URL, "%s: code %d %s", rejected[i], err.code, err.message);
+        CHECK(strncmp(err.message, "turbo-android crashes on this URL: java.net.URL rejects it (", 60) == 0, "message: %s", err.message);
+        CHECK(err.rule_index == -1 && err.line == 0, "no rule, no position");
+        pathconfig_result_free(res);
+        CHECK(pathconfig_lookup(turbo, rejected[i], NULL) == NULL && test_last_code() == PATHCONFIG_E_URL, "lookup: %d", test_last_code());
+        CHECK(pathconfig_properties(turbo, rejected[i]) == NULL && test_last_code() == PATHCONFIG_E_URL, "properties");
+        CHECK(pathconfig_explain(turbo, rejected[i]) == NULL && test_last_code() == PATHCONFIG_E_URL, "explain");
+        dirty(&err);
+        CHECK(pathconfig_resolve_request(turbo, rejected[i], "GET", &err) == NULL && err.code == PATHCONFIG_E_URL, "resolve_request");
+        text = pathconfig_matched_string(turbo, rejected[i]);
+        CHECK(text != NULL && strcmp(text, "") == 0, "matched string \"%s\"", text ? text : "NULL");
+        pathconfig_free_string(text);
+        text = pathconfig_properties(hotwire, rejected[i]);
+        CHECK(text != NULL && strcmp(text, "{\"home\":\"y\"}") == 0, "hotwire-android matches \"\": %s", text ? text : "NULL");
+        pathconfig_free_string(text);
+    }
+    /* Trimmed and a url: skipped, a bare path as given: both answer. */
+    text = pathconfig_properties(turbo, " url:https://x.dev/new ");
+    CHECK(text != NULL && strcmp(text, "{\"new\":\"y\"}") == 0, "trimmed: %s", text ? text : pathconfig_last_error()->message);
+    pathconfig_free_string(text);
+    text = pathconfig_properties(turbo, "/new");
+    CHECK(text != NULL && strcmp(text, "{\"new\":\"y\"}") == 0, "a path: %s", text ? text : pathconfig_last_error()->message);
+    pathconfig_free_string(text);
+    pathconfig_release(turbo);
+    pathconfig_release(hotwire);
+}
+
 void run_api_tests(const char *scratch_dir)
 {
     test_version();
@@ -1002,5 +1057,6 @@ void run_api_tests(const char *scratch_dir)
     test_ownership();
     test_inspection();
     test_url_limit();
+    test_crashing_urls();
     test_set_context("");
 }

@@ -18,6 +18,8 @@ enum CABI {
 
     /// `PATHCONFIG_E_ARGUMENT`: NULL or invalid UTF-8 from the host.
     static let argumentCode: Int32 = 8
+    /// `PATHCONFIG_E_URL`: a URL the profile's app crashes on.
+    static let urlCode: Int32 = 16
 
     /// Calls `body` with a zeroed `pathconfig_error`, then reads it.
     static func withError<T>(_ body: (UnsafeMutableRawPointer) -> T) -> (T, Failure?) {

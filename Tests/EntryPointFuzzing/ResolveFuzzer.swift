@@ -222,8 +222,11 @@ public enum ResolveFuzzer {
             let explanation = try? subject.uncached.explain(urlText, method: methodString)
             if explained != explanation?.json { throw Violation("\(what): pathconfig_explain_request gives \(explained ?? "NULL"), the core \(explanation?.json ?? "an error")") }
         case .failure(let error):
-            if json != nil || failure?.code != CABI.argumentCode || !CABI.isTruncation(failure?.message ?? "", of: error.message) {
-                throw Violation("\(what): the core rejects the method (\(error.message)), C gives \(json ?? failure?.description ?? "nothing")")
+            // A method that is not a token, or a URL the app crashes on.
+            let code = error.code == .unreadableURL ? CABI.urlCode : CABI.argumentCode
+            if json != nil || failure?.code != code || !CABI.isTruncation(failure?.message ?? "", of: error.message)
+                || explained != nil || explainFailure?.code != code {
+                throw Violation("\(what): the core fails (\(error.message)), C gives \(json ?? failure?.description ?? "nothing"), explain \(explained ?? explainFailure?.description ?? "nothing")")
             }
         }
         // Every byte is copied, but a C reader stops at a U+0000 (turbo-ios

@@ -47,6 +47,32 @@ struct ProfileTests {
         (.hotwireAndroid, true, "mailto:test@example.com", ""),
         (.turboAndroid, true, "custom-app://feature", ""),
         (.hotwireAndroid, true, "HTTPS://x.dev/A", "/A"),
+        // java.net.URL: a port that is not an int, a bad IPv6 literal, a [
+        // without ] are rejected (""); white space up to U+0020 is trimmed at
+        // both ends and a leading url: skipped; //// starts a path; a jar:
+        // URL's query follows its last ?; the path is never decoded.
+        (.hotwireAndroid, true, "https://x.dev:abc/new", ""),
+        (.hotwireAndroid, true, "https://x.dev:99999999999/new", ""),
+        (.hotwireAndroid, true, "https://x.dev:-2/new", ""),
+        (.hotwireAndroid, true, "https://x.dev:-1/new", "/new"),
+        (.hotwireAndroid, true, "https://x.dev:/new", "/new"),
+        (.hotwireAndroid, true, "https://x.dev:\u{668}\u{660}/new", "/new"),
+        (.hotwireAndroid, true, "https://[::1/new", ""),
+        (.hotwireAndroid, true, "https://[::g]/new", ""),
+        (.hotwireAndroid, true, "https://[::1]:8080/new?a", "/new?a"),
+        (.hotwireAndroid, true, "https://a@b@c:x/new", "/new"),
+        (.hotwireAndroid, true, " \thttps://x.dev/new \n", "/new"),
+        (.turboAndroid, true, "url:HTTPS://x.dev/new", "/new"),
+        (.hotwireAndroid, true, "https://x.dev/a b\\c ", "/a b\\c"),
+        (.hotwireAndroid, true, "https:////x.dev/new", "////x.dev/new"),
+        (.hotwireAndroid, true, "https://x.dev", ""),
+        (.hotwireAndroid, true, "https:new?q", "new?q"),
+        (.hotwireAndroid, true, "https://x.dev/a#b?c", "/a"),
+        (.hotwireAndroid, true, "jar:file:/app.jar!/a?b?c", "file:/app.jar!/a?b?c"),
+        (.hotwireAndroid, true, "jar:file:/app.jar", ""),
+        (.hotwireAndroid, true, "mailto:test@example.com", ""),
+        (.hotwireAndroid, true, "url:/new", "url:/new"),
+        (.hotwireAndroid, true, "a b:c", "a b:c"),
         (.hotwireIOS, true, "/new?x=1", "/new?x=1"),
         (.turboIOS, false, "foo", "foo"),
     ])
@@ -57,8 +83,9 @@ struct ProfileTests {
     @Test("where a URL's matched string is a run of its bytes, those bytes are exactly it: generated URLs, every profile",
           arguments: Profile.allCases)
     func matchedRangeAgrees(_ profile: Profile) {
-        let schemes = ["https", "http", "HTTPS", "ftp", "file", "jar", "foo", "a+b.c-d"]
-        let authorities = ["//x.dev", "//user@X.Dev:8080", "//", ""]
+        let schemes = ["https", "http", "HTTPS", "ftp", "file", "jar", "foo", "a+b.c-d", "url:https", " https"]
+        let authorities = ["//x.dev", "//user@X.Dev:8080", "//", "", "///", "//x.dev:abc", "//x.dev:-1", "//x.dev:", "//[::1]",
+                           "//[::1]:80", "//[::1", "//a@b@c:x", "//x.dev:1234567890", "//x.dev:123456789", "//x]"]
         let pieces = ["/", "/", "a", "Z", "0", "%", "%2F", "%41", "%zz", "%C3%A9", "-", ".", "_", "~", "!", "$", "&", "'", "(", ")",
                       "*", "+", ",", ";", "=", ":", "@", "\"", "<", ">", "[", "]", "{", "}", "|", "\\", "^", "`", " ", "//", "?"]
         var random = SplitMix(state: 0x5EED_0000 &+ UInt64(profile.rawValue.utf8.count))
@@ -69,12 +96,12 @@ struct ProfileTests {
             url += (n % 3 == 0 ? "" : "/") + part(6)
             if Bool.random(using: &random) { url += "?" + part(5) }
             if n % 5 == 0 { url += "#" + part(3) }
+            if n % 7 == 0 { url += " " }
             for query in [true, false] {
                 var text = url
-                guard let range = text.withUTF8({ bytes in
-                    URLParts.Split(bytes).flatMap { profile.matchedRange(of: $0, in: bytes, matchQueryStrings: query) }
-                }) else { continue }
-                taken += 1
+                guard let range = text.withUTF8({ profile.matchedRange(inPrintable: $0, matchQueryStrings: query) }) else { continue }
+                // Inputs without a scheme (" https:...") are paths, matched as given.
+                if range != 0..<url.utf8.count || text.first != " " { taken += 1 }
                 let bytes = String(decoding: Array(url.utf8)[range], as: UTF8.self)
                 if bytes != profile.matchedString(for: url, matchQueryStrings: query) { wrong.append("\(url) (query \(query)): \(bytes)") }
             }
@@ -97,6 +124,41 @@ struct ProfileTests {
         #expect(hotwire.properties(for: "https://x.dev/caf%C3%A9/new").json == #"{"encoded":true}"#)
         let turbo = try PathConfiguration(json: json, options: LoadOptions(profile: .turboIOS, engine: e))
         #expect(turbo.properties(for: "https://x.dev/caf%C3%A9/new").json == #"{"decoded":true}"#)
+    }
+
+    @Test("a URL java.net.URL rejects: hotwire-android matches \"\" (^$ rules), turbo-android crashes (the lookup throws, properties are {})",
+          arguments: Conformance.engineNames)
+    func rejectedURLs(engine: String) throws {
+        let json = #"{"rules": [{"patterns": ["^$"], "properties": {"home": "y"}}, {"patterns": ["/new$"], "properties": {"new": "y"}}]}"#
+        let e = Conformance.engine(engine)
+        let hotwire = try PathConfiguration(json: json, options: LoadOptions(profile: .hotwireAndroid, engine: e))
+        let turbo = try PathConfiguration(json: json, options: LoadOptions(profile: .turboAndroid, engine: e))
+        for url in ["https://x.dev:abc/new", "mailto:a@x.dev", "https://[::1/new", "https://[::g]/new", "jar:mailto:a!/b", "jar:file:/a"] {
+            #expect(try hotwire.resolve(url).json == #"{"home":"y"}"#, "\(url)")
+            #expect(hotwire.matchedString(for: url) == "")
+            do {
+                _ = try turbo.resolve(url)
+                Issue.record("turbo-android answered for \(url)")
+            } catch {
+                #expect(error.code == .unreadableURL)
+                #expect(error.message.hasPrefix("turbo-android crashes on this URL: java.net.URL rejects it ("), "\(error.message)")
+            }
+            #expect(throws: ResolveError.self) { try turbo.explain(url) }
+            #expect(throws: ResolveError.self) { try turbo.matchingRules(for: url) }
+            #expect(turbo.properties(for: url).json == "{}")
+            #expect(turbo.matchedString(for: url) == "")
+        }
+        // Both apps crash on a URL java.net.URL reads with a null path.
+        for config in [hotwire, turbo] {
+            #expect(throws: ResolveError.self) { try config.resolve(" jar:#x") }
+            #expect(config.properties(for: " jar:#x").json == "{}")
+        }
+        // Trimmed, url: skipped; a bare path is matched as given by both.
+        for config in [hotwire, turbo] {
+            #expect(try config.resolve(" url:https://x.dev/new\t").json == #"{"new":"y"}"#)
+            #expect(try config.resolve("/new").json == #"{"new":"y"}"#)
+            #expect(try config.resolve("").json == #"{"home":"y"}"#)
+        }
     }
 
     @Test("query matching defaults: on for all but turbo-ios")

@@ -137,7 +137,8 @@ public struct PatternGrammar: Sendable {
         case 5:
             // Non-ASCII characters that case-fold onto ASCII letters.
             for (from, to) in [("k", "\u{212A}"), ("K", "\u{212A}"), ("s", "\u{17F}"), ("S", "\u{17F}"),
-                               ("ss", "\u{DF}"), ("SS", "\u{1E9E}"), ("st", "\u{FB06}"), ("i", "\u{130}")]
+                               ("ss", "\u{DF}"), ("SS", "\u{1E9E}"), ("st", "\u{FB06}"), ("i", "\u{130}"), ("i", "\u{131}"),
+                               ("I", "\u{131}"), ("I", "\u{130}"), ("\u{DF}", "\u{1E9E}"), ("\u{1E9E}", "\u{DF}")]
             where c.oneIn(2) && s.contains(from) {
                 return s.replacing(from, with: to, maxReplacements: 1)
             }
@@ -199,10 +200,13 @@ public struct PatternGrammar: Sendable {
     /// Characters of literal runs: URL text and letters with non-ASCII case
     /// variants (`k`, `s`, `i`)...
     static let alphabet: [String] = "abcdeikKsSxyz/-_.=&%:~# 019AXZ".map(String.init)
-    /// ... and non-ASCII letters, some of which fold onto ASCII.
-    static let nonASCII = ["é", "ß", "ẞ", "ſ", "\u{212A}", "ı", "İ", "ﬆ", "\u{301}", "日"]
+    /// ... and non-ASCII letters, some of which fold onto ASCII, and those
+    /// whose case the JDK and Unicode folding treat apart (`µ`, `Å`, `ÿ`,
+    /// `ς`, `ǅ`, `ϴ`).
+    static let nonASCII = ["é", "ß", "ẞ", "ſ", "\u{212A}", "ı", "İ", "ﬆ", "\u{301}", "日", "µ", "\u{3BC}", "\u{39C}", "\u{212B}",
+                           "Å", "ÿ", "\u{178}", "\u{3C2}", "\u{3A3}", "\u{1C5}", "\u{3F4}"]
 
-    static let fillers = ["", "/", "x", "/a/", "?q=1", "A", "é", "\u{212A}", "  "]
+    static let fillers = ["", "/", "x", "/a/", "?q=1", "A", "é", "\u{212A}", "  ", "\u{131}", "\u{130}"]
 
     static let punctuation: [PatternNode] = [
         .atom(".", samples: ["x", "/", "é"]), .atom("^", samples: [""]), .atom("$", samples: [""]),
@@ -238,6 +242,8 @@ public struct PatternGrammar: Sendable {
         ("[\\Q]\\E]", ["]"]), ("[.]", ["."]), ("[a-]", ["-"]), ("[\\]]", ["]"]), ("[^\\]]", ["x"]), ("[ss]", ["s", "ß"]),
         ("[ß]", ["ß", "ss"]), ("[\\x41-\\x43]", ["B"]), ("[/\\-]", ["-"]), ("[#]", ["#"]), ("[ ]", [" "]),
         ("[[a][b]]", ["a", "]"]), ("[a-z--[aeiou]]", ["b", "-"]), ("[[ab]c]", ["c", "]"]), ("[\\u0041-\\u0043]", ["B"]), ("[\\N{SOLIDUS}]", ["/"]),
+        ("[A-Z]", ["Q", "\u{212A}", "\u{131}"]), ("[i]", ["I", "\u{131}", "\u{130}"]), ("[^i]", ["x", "\u{131}"]),
+        ("[\\u0130-\\u0131]", ["i", "I"]), ("[ẞ]", ["ß", "ẞ"]), ("[\\u00B5]", ["\u{3BC}", "\u{39C}"]), ("[h-j]", ["\u{131}", "I"]),
     ].map { PatternNode.atom($0.0, samples: $0.1) }
 
     static let groupOpeners: [(String, Bool)] = [

@@ -70,7 +70,8 @@ extern "C" {
  * Codes 1 to 7 are load failures, 8 to 11 failures of any call, 12 to 14
  * the loader's (its events and pathconfig_loader_load/_refresh also report
  * codes 1 to 7 for a source that does not load), 15 a lookup whose rule from
- * code failed (see pathconfig/rules.h).
+ * code failed (see pathconfig/rules.h), 16 a lookup of a URL the profile's
+ * app crashes on.
  * ------------------------------------------------------------------------- */
 
 #define PATHCONFIG_OK          0  /**< Success. */
@@ -89,6 +90,7 @@ extern "C" {
 #define PATHCONFIG_E_CACHE    13  /**< A cache file was ignored (corrupt, unreadable) or could not be written; a warning, never fatal. */
 #define PATHCONFIG_E_MISUSE   14  /**< A call the object's state forbids: pathconfig_loader_load/_refresh from inside that loader's own callback (refused before doing or starting anything). */
 #define PATHCONFIG_E_CALLBACK 15  /**< A host predicate or configurer of a rule added with pathconfig_add_rule reported failure; rule_index names the rule, the message says what the callback said (pathconfig_request_fail). */
+#define PATHCONFIG_E_URL      16  /**< The profile's app crashes on this URL rather than match it, so there is no answer: turbo-android on a URL java.net.URL rejects (an unknown scheme such as mailto:, a port that is not a number, a bad IPv6 literal), either Android profile on a jar: URL read with a null path; the message says why. */
 
 /** A value getter found the key (the out value is written). */
 #define PATHCONFIG_FOUND       1

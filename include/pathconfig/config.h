@@ -117,15 +117,16 @@ PATHCONFIG_API void pathconfig_release(pathconfig *cfg);
  * one result (pathconfig_result_retain); with globs or rules from code,
  * lookups are also memoised per method and URL ("result_cache_size").
  * They fail with PATHCONFIG_E_LIMIT for a url_or_path longer than
- * "max_url_bytes" (64 KiB by default), and with PATHCONFIG_E_CALLBACK only
- * when a rule added from code reports failure.
+ * "max_url_bytes" (64 KiB by default), with PATHCONFIG_E_URL for a URL the
+ * profile's app crashes on (turbo-android: one java.net.URL rejects), and
+ * with PATHCONFIG_E_CALLBACK only when a rule added from code reports failure.
  * ------------------------------------------------------------------------- */
 
 /**
  * METHOD of pathconfig. The merged properties of every rule matching
  * url_or_path, in rule order, as a JSON object ("{}" when nothing matches).
  * @return caller frees with pathconfig_free_string; NULL on failure
- *         (PATHCONFIG_E_ARGUMENT, _LIMIT, _NOMEM; see pathconfig_last_error).
+ *         (PATHCONFIG_E_ARGUMENT, _LIMIT, _URL, _NOMEM; see pathconfig_last_error).
  */
 PATHCONFIG_API char *pathconfig_properties(const pathconfig *cfg, const char *url_or_path);
 
@@ -134,7 +135,7 @@ PATHCONFIG_API char *pathconfig_properties(const pathconfig *cfg, const char *ur
  * whose values are read one key at a time without serialising the whole map.
  * @param err  filled on failure, cleared on success; may be NULL.
  * @return caller frees with pathconfig_result_free; NULL on failure
- *         (PATHCONFIG_E_ARGUMENT, _LIMIT).
+ *         (PATHCONFIG_E_ARGUMENT, _LIMIT, _URL).
  */
 PATHCONFIG_API pathconfig_result *pathconfig_resolve(const pathconfig *cfg,
                                                      const char *url_or_path,
@@ -216,7 +217,7 @@ PATHCONFIG_API const char *pathconfig_result_key(const pathconfig_result *res, s
  *   "limit_exceeded"  (only when any) [{"rule", "pattern_index"}] for searches
  *                     that ran out of their match budget (counted as no match).
  * @return caller frees with pathconfig_free_string; NULL on failure
- *         (PATHCONFIG_E_ARGUMENT, _LIMIT, _NOMEM).
+ *         (PATHCONFIG_E_ARGUMENT, _LIMIT, _URL, _NOMEM).
  */
 PATHCONFIG_API char *pathconfig_explain(const pathconfig *cfg, const char *url_or_path);
 
@@ -225,7 +226,8 @@ PATHCONFIG_API char *pathconfig_explain(const pathconfig *cfg, const char *url_o
  * configuration's profile and options (e.g. "/messages/new?x=1"). It may hold
  * U+0000 where the profile decodes "%00" (turbo-ios decodes the path): the
  * patterns see it, but a reader of this C string stops there; explain's JSON
- * writes it escaped, in full.
+ * writes it escaped, in full. "" for a URL the profile's app crashes on
+ * (whose lookups fail with PATHCONFIG_E_URL).
  * @return caller frees with pathconfig_free_string; NULL on failure
  *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
  */

@@ -59,7 +59,8 @@ extern "C" {
  * @return caller frees with pathconfig_result_free; NULL on failure
  *         (PATHCONFIG_E_ARGUMENT: NULL or non-UTF-8 argument, a method that
  *         is not a token; PATHCONFIG_E_LIMIT: url_or_path longer than
- *         "max_url_bytes"; PATHCONFIG_E_CALLBACK: a rule from code failed).
+ *         "max_url_bytes"; PATHCONFIG_E_URL: a URL the profile's app
+ *         crashes on; PATHCONFIG_E_CALLBACK: a rule from code failed).
  */
 PATHCONFIG_API pathconfig_result *pathconfig_resolve_request(const pathconfig *cfg,
                                                              const char *url_or_path,

@@ -5,8 +5,9 @@ import CPCRE2
 /// A pattern is first translated from its dialect (`RegexOptions.dialect`)
 /// by `PatternTranslator`, which refuses what PCRE2 cannot match the same
 /// way; error offsets point into the pattern as written. Patterns are
-/// compiled in UTF mode; `unicodeClasses` maps to `PCRE2_UCP` and
-/// `caseInsensitive` to `PCRE2_CASELESS`. Searches run under a match
+/// compiled in UTF mode; `unicodeClasses` maps to `PCRE2_UCP` and, for
+/// ICU, `caseInsensitive` to `PCRE2_CASELESS` (Java's case rules are the
+/// JDK's own, written out by the translation: `JavaCaseFolding`). Searches run under a match
 /// context carrying the `Limits`, so a catastrophic pattern stops with
 /// `.limitExceeded` instead of spinning.
 ///
@@ -23,7 +24,8 @@ public struct PCRE2Engine: RegexEngine {
 
     public func compile(_ pattern: String, options: RegexOptions, limits: Limits) throws(RegexCompileError) -> any CompiledPattern {
         var flags = UInt32(PCRE2_UTF)
-        if options.caseInsensitive { flags |= UInt32(PCRE2_CASELESS) }
+        // Java's case-insensitivity is written out by the translation.
+        if options.caseInsensitive && options.dialect == .icu { flags |= UInt32(PCRE2_CASELESS) }
         if options.unicodeClasses { flags |= UInt32(PCRE2_UCP) }
         let translation: PatternTranslation
         do {

@@ -22,9 +22,11 @@ final class Lookup {
     let absolute: String
     let patternSubject: String
 
-    init(_ input: String, profile: Profile, matchQueryStrings: Bool, base: BaseURL?) {
+    /// Throws where the profile's app crashes on the input
+    /// (`Profile.patternSubject(for:matchQueryStrings:)`).
+    init(_ input: String, profile: Profile, matchQueryStrings: Bool, base: BaseURL?) throws(ResolveError) {
         absolute = Self.absolute(input, base: base)
-        patternSubject = profile.matchedString(for: absolute, matchQueryStrings: matchQueryStrings)
+        patternSubject = try profile.patternSubject(for: absolute, matchQueryStrings: matchQueryStrings)
     }
 
     /// `input` resolved against `base` when it has no scheme (`absolute`).
@@ -35,11 +37,14 @@ final class Lookup {
 
     /// `patternSubject` of a lookup of `input`, without making the lookup:
     /// all that a lookup of file patterns alone needs.
-    static func patternSubject(_ input: String, profile: Profile, matchQueryStrings: Bool, base: BaseURL?) -> String {
-        profile.matchedString(for: absolute(input, base: base), matchQueryStrings: matchQueryStrings)
+    static func patternSubject(_ input: String, profile: Profile, matchQueryStrings: Bool, base: BaseURL?) throws(ResolveError) -> String {
+        try profile.patternSubject(for: absolute(input, base: base), matchQueryStrings: matchQueryStrings)
     }
 
-    lazy var url: String = URLParts.foundationForm(of: absolute)
+    lazy var url: String = Self.requestURL(absolute)
+
+    /// `url` of a lookup whose `absolute` is `absolute`.
+    static func requestURL(_ absolute: String) -> String { URLParts.foundationForm(of: absolute) }
 
     lazy var globSubject: String = URLParts.foundationForm(of: absolute, lowercasingHost: true)
 

@@ -1,5 +1,6 @@
 /// Why a lookup failed. Lookups of configurations without rules from code
-/// fail only for an invalid method name or an input over a limit.
+/// fail only for an invalid method name, an input over a limit, or a URL
+/// the profile's app crashes on.
 public struct ResolveError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure.
     public enum Code: Sendable, Hashable {
@@ -9,6 +10,12 @@ public struct ResolveError: Error, Sendable, CustomStringConvertible {
         case hostRule
         /// The URL or path is longer than `Limits.maxURLBytes`.
         case limit
+        /// The profile's app crashes on this URL rather than match it:
+        /// turbo-android on a URL `java.net.URL` rejects (an unknown scheme,
+        /// a port that is not a number, a bad IPv6 literal: the
+        /// `MalformedURLException` is not caught), either Android app on a
+        /// `jar:` URL it reads with a null path. The message says why.
+        case unreadableURL
     }
 
     /// What went wrong.

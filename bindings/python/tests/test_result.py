@@ -285,6 +285,22 @@ def test_url_longer_than_max_url_bytes_is_a_limit_error() -> None:
         PathConfiguration.from_json(rules, max_url_bytes="4")  # type: ignore[arg-type]
 
 
+def test_url_the_app_crashes_on_is_a_url_error() -> None:
+    """turbo-android crashes on a URL java.net.URL rejects: the lookup raises
+    (E_URL); hotwire-android matches "" for it."""
+    rules = '{"rules": [{"patterns": ["^$"], "properties": {"home": "y"}}]}'
+    with PathConfiguration.from_json(rules, profile="turbo-android") as turbo, \
+            PathConfiguration.from_json(rules, profile="hotwire-android") as hotwire:
+        for url in ["mailto:a@x.dev", "https://x.dev:abc/new", "https://[::1/new"]:
+            with pytest.raises(pathconfig.ConfigError) as info:
+                turbo.properties(url)
+            assert info.value.code == pathconfig.ErrorCode.E_URL and info.value.name == "PATHCONFIG_E_URL"
+            assert str(info.value).startswith("turbo-android crashes on this URL: java.net.URL rejects it (")
+            assert turbo.matched_string(url) == ""
+            assert hotwire.properties(url) == {"home": "y"}
+        assert turbo.properties(" url:https://x.dev/ ") == {}
+
+
 def test_results_matching_the_same_rules_share_one_decoded_map() -> None:
     """The library hands out one result per set of matching rules; the binding
     decodes it once, and no caller can change what another reads."""

@@ -50,12 +50,17 @@ pub enum ErrorCode {
     /// panicked); [`Error::rule_index`] names the rule, the message quotes
     /// what the closure said. Such a lookup is not memoised.
     Callback,
+    /// `PATHCONFIG_E_URL` (16): the profile's app crashes on the URL looked
+    /// up, so there is no answer (turbo-android on a URL `java.net.URL`
+    /// rejects: an unknown scheme, a port that is not a number, a bad IPv6
+    /// literal); the message says why.
+    Url,
     /// A code this crate does not know; see [`Error::raw_code`].
     Unknown,
 }
 
 /// Each code and its C number: the one place a code is mapped.
-const CODES: [(ErrorCode, c_int); 15] = [
+const CODES: [(ErrorCode, c_int); 16] = [
     (ErrorCode::Json, sys::PATHCONFIG_E_JSON),
     (ErrorCode::Schema, sys::PATHCONFIG_E_SCHEMA),
     (ErrorCode::Regex, sys::PATHCONFIG_E_REGEX),
@@ -71,6 +76,7 @@ const CODES: [(ErrorCode, c_int); 15] = [
     (ErrorCode::Cache, sys::PATHCONFIG_E_CACHE),
     (ErrorCode::Misuse, sys::PATHCONFIG_E_MISUSE),
     (ErrorCode::Callback, sys::PATHCONFIG_E_CALLBACK),
+    (ErrorCode::Url, sys::PATHCONFIG_E_URL),
 ];
 
 impl ErrorCode {

@@ -50,6 +50,7 @@ pub const PATHCONFIG_E_DOWNLOAD: c_int = 12;
 pub const PATHCONFIG_E_CACHE: c_int = 13;
 pub const PATHCONFIG_E_MISUSE: c_int = 14;
 pub const PATHCONFIG_E_CALLBACK: c_int = 15;
+pub const PATHCONFIG_E_URL: c_int = 16;
 
 /// A value getter found the key (the out value is written).
 pub const PATHCONFIG_FOUND: c_int = 1;

@@ -115,6 +115,23 @@ fn limits() {
 }
 
 #[test]
+fn urls_the_app_crashes_on() {
+    // turbo-android has no try around java.net.URL: a URL it rejects crashes
+    // the app, and the lookup fails; hotwire-android matches "" for it.
+    let doc = r#"{"rules": [{"patterns": ["^$"], "properties": {"home": "y"}}]}"#;
+    let turbo = PathConfiguration::from_json(doc, &Options::new().profile("turbo-android")).unwrap();
+    let hotwire = PathConfiguration::from_json(doc, &Options::new().profile("hotwire-android")).unwrap();
+    for url in ["mailto:a@x.dev", "https://x.dev:abc/new", "https://[::1/new"] {
+        let e = turbo.properties(url).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::Url, "{url}: {e}");
+        assert!(e.message().starts_with("turbo-android crashes on this URL: java.net.URL rejects it ("), "{e}");
+        assert_eq!(turbo.matched_string(url).unwrap(), "");
+        assert_eq!(hotwire.properties(url).unwrap().get_str("home").unwrap(), Some("y"), "{url}");
+    }
+    assert!(turbo.properties(" url:https://x.dev/ ").unwrap().is_empty());
+}
+
+#[test]
 fn bad_options() {
     // Unknown key, malformed value, malformed JSON: all PATHCONFIG_E_OPTIONS from the library.
     for (key, value) in [("bogus", "1"), ("lenient", "\"yes\""), ("match_query_strings", "1"), ("lenient", "maybe")] {
@@ -287,6 +304,7 @@ fn codes_and_names() {
         (13, ErrorCode::Cache, "PATHCONFIG_E_CACHE"),
         (14, ErrorCode::Misuse, "PATHCONFIG_E_MISUSE"),
         (15, ErrorCode::Callback, "PATHCONFIG_E_CALLBACK"),
+        (16, ErrorCode::Url, "PATHCONFIG_E_URL"),
     ];
     for (n, code, name) in codes {
         assert_eq!(ErrorCode::from_raw(n), code);

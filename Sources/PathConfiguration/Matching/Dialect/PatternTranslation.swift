@@ -93,6 +93,13 @@ struct TranslationBuilder {
         sources.insert(contentsOf: Array(repeating: source, count: utf8.count), at: index)
     }
 
+    /// Replaces the bytes at `range` with ASCII `text`.
+    mutating func replace(_ range: Range<Int>, with text: String, from source: Int) {
+        let utf8 = Array(text.utf8)
+        bytes.replaceSubrange(range, with: utf8)
+        sources.replaceSubrange(range, with: Array(repeating: source, count: utf8.count))
+    }
+
     /// The finished translation; `end` is the original pattern's length.
     consuming func finish(end: Int) -> PatternTranslation {
         sources.append(end)

@@ -73,14 +73,14 @@ extension PatternTranslator {
             switch try classElement(at: at) {
             case .character(let low):
                 if let high = try rangeEnd(after: low) {
-                    operand.append(.range(low, high))
+                    operand.append(javaCaseless ? Self.set(of: JavaCaseFolding.range(low, high)) : .range(low, high))
                     bare.append(low...high)
                 } else {
-                    operand.append(.scalar(low))
+                    operand.append(javaCaseless ? Self.set(of: JavaCaseFolding.inClass(low)) : .scalar(low))
                     bare.append(low...low)
                 }
             case .characters(let values):
-                operand.append(.items(values.map { .scalar($0) }))
+                operand.append(javaCaseless ? .union(values.map { Self.set(of: JavaCaseFolding.inClass($0)) }) : .items(values.map { .scalar($0) }))
                 bare += values.map { $0...$0 }
             case .set(let set):
                 operand.append(set)
@@ -96,6 +96,16 @@ extension PatternTranslator {
         }
         return negated ? .complement(body) : body
     }
+
+    /// Java, case-insensitive: characters and ranges match what
+    /// `JavaCaseFolding` says, written out.
+    private var javaCaseless: Bool { dialect == .java && flags.caseless }
+
+    /// Code points (sorted) as a set of ranges.
+    static func set(of values: [UInt32]) -> CharSet { set(of: JavaCaseFolding.ranges(of: values)) }
+
+    /// Ranges as a set.
+    static func set(of ranges: [ClosedRange<UInt32>]) -> CharSet { .ranges(ranges.map { ($0.lowerBound, $0.upperBound) }) }
 
     /// ICU folds case over a class only when it is complete, after its
     /// operators have run on the characters written in it; PCRE2 folds each

@@ -53,7 +53,7 @@ extension PatternTranslator {
             if dialect == .icu && !groupNames.contains(name) {
                 throw .invalid(dialect, "\\k<\(name)> before the group it names", at: source)
             }
-            try backReference("\\k<" + name + ">", at: source)
+            try backReference("\\k<" + name + ">", group: .name(name), at: source)
         case 0x31...0x39: // \1 to \9
             reader.position += 1
             var number = Int(c - 0x30)
@@ -65,29 +65,35 @@ extension PatternTranslator {
                 number = longer
                 reader.position += 1
             }
-            try backReference("\\g{\(number)}", at: source)
+            try backReference("\\g{\(number)}", group: .number(number), at: source)
         case _ where StandardClasses.shorthandLetters.contains(c):
             // \d \w \s and the like: their text is the same every time.
             reader.position += 1
             try flushLiterals()
-            write(StandardClasses.shorthand(c, dialect: dialect, caseless: flags.caseless), at: source, as: .item)
+            write(StandardClasses.shorthand(c, dialect: dialect, caseless: pcre2Caseless), at: source, as: .item,
+                  matching: StandardClasses.set(for: c, dialect: dialect))
         default:
             switch try characterEscape(at: source, inClass: false) {
             case .character(let value): literal(value, at: source)
             case .characters(let values): for value in values { literal(value, at: source) }
             case .set(let set):
                 try flushLiterals()
-                write(CharSetEmitter.emit(set, caseless: flags.caseless), at: source, as: .item)
+                write(CharSetEmitter.emit(set, caseless: pcre2Caseless), at: source, as: .item, matching: set)
             }
         }
     }
 
-    private mutating func backReference(_ text: String, at source: Int) throws(TranslationError) {
+    private mutating func backReference(_ text: String, group: JavaBackReferences.Group, at source: Int) throws(TranslationError) {
         try flushLiterals()
         if dialect == .icu && flags.caseless {
             throw .refused(dialect, "back reference under (?i)", because: "ICU compares the captured text with full case folding", at: source)
         }
-        write(text, at: source, as: .item, nullable: true)
+        guard dialect == .java else { return write(text, at: source, as: .item, nullable: true) }
+        // Java: PCRE2 folds the back reference (the rest is written out),
+        // checked, with a reference to a group the pattern lacks, at the end.
+        let start = out.count
+        write(flags.caseless ? "(?i:" + text + ")" : text, at: source, as: .item, nullable: true, matching: .items([]))
+        noteBackReference(to: group, caseless: flags.caseless, output: start..<out.count, at: source)
     }
 
     /// The characters of `\Q...\E` (after `\Q`), with their offsets; an

@@ -42,6 +42,8 @@ struct PatternTranslator {
         let saved: Flags
         let start: Int
         let isAssertion: Bool
+        /// The group's number, for a capture group.
+        var capture: Int?
         /// Whether every item so far in the current alternative can match
         /// the empty string.
         var branchNullable = true
@@ -73,6 +75,13 @@ struct PatternTranslator {
     /// convention (CR, LF, CR LF, VT, FF, NEL, LS, PS), which it then
     /// starts with.
     var usesAnyNewline = false
+    /// Java, case-insensitive: the literal characters written since the
+    /// last other construct (a run of two or more matches otherwise than a
+    /// character alone), not yet written out.
+    var javaRun: [(value: UInt32, source: Int)] = []
+    /// Java: what the back references need checked once every group is
+    /// known (`finishJavaBackReferences`).
+    var javaBackReferences = JavaBackReferences()
 
     /// Translates `pattern`, compiled by the dialect with `caseInsensitive`
     /// (the profile's flag; inline `(?i)` is read from the pattern).
@@ -83,6 +92,7 @@ struct PatternTranslator {
         }
         var translator = PatternTranslator(pattern, dialect: dialect, caseInsensitive: caseInsensitive)
         try translator.run()
+        if dialect == .java { try translator.finishJavaBackReferences() }
         if translator.usesAnyNewline { translator.out.insert("(*ANY)", at: 0, from: 0) }
         return translator.out.finish(end: translator.reader.scalars.count)
     }
@@ -107,7 +117,7 @@ struct PatternTranslator {
                 reader.position += 1
                 try flushLiterals()
                 let set = try classExpression(openedAt: at)
-                write(CharSetEmitter.emit(set, caseless: flags.caseless), at: at, as: .item)
+                write(CharSetEmitter.emit(set, caseless: pcre2Caseless), at: at, as: .item, matching: set)
             case 0x28: // (
                 reader.position += 1
                 try openGroup(at: at)
@@ -154,10 +164,17 @@ struct PatternTranslator {
     /// The kinds of construct `write` records for a following quantifier.
     enum Kind { case item, anchor, assertion }
 
+    /// Whether PCRE2 itself folds case where the translation is: for ICU's
+    /// `(?i)`, passed on. Java's case-insensitivity is written out instead
+    /// (`JavaCaseFolding`), and PCRE2 compiles a Java pattern without it.
+    var pcre2Caseless: Bool { flags.caseless && dialect == .icu }
+
     /// Writes a construct and remembers what it was; `nullable` says
     /// whether an item can match the empty string (anchors and assertions
-    /// always can).
-    mutating func write(_ text: String, at source: Int, as kind: Kind, nullable: Bool = false) {
+    /// always can); `set`, when known, is what an item matches (nil: it may
+    /// match anything), for Java's back references.
+    mutating func write(_ text: String, at source: Int, as kind: Kind, nullable: Bool = false, matching set: CharSet? = nil) {
+        if kind == .item { noteItem(matching: set) }
         foldLast()
         let start = out.count
         out.emit(text, from: source)
@@ -181,6 +198,11 @@ struct PatternTranslator {
 
     /// Writes one literal character.
     mutating func literal(_ value: UInt32, at source: Int) {
+        if dialect == .java && flags.caseless {
+            javaRun.append((value, source))
+            return
+        }
+        noteItem(matching: .scalar(value))
         if dialect == .icu && flags.caseless {
             if literalRun.isEmpty { literalRunStart = source }
             literalRun.append(value)
@@ -191,9 +213,11 @@ struct PatternTranslator {
         lastNullable = false
     }
 
-    /// Ends the current literal run: ICU matches a case-insensitive literal
-    /// with full case folding, which PCRE2 cannot.
-    mutating func flushLiterals() throws(TranslationError) {
+    /// Ends the current literal run, before a quantifier or not: Java's
+    /// case-insensitive literals are written out; ICU matches a
+    /// case-insensitive literal with full case folding, which PCRE2 cannot.
+    mutating func flushLiterals(beforeQuantifier: Bool = false) throws(TranslationError) {
+        if !javaRun.isEmpty { writeJavaRun(beforeQuantifier: beforeQuantifier) }
         defer { literalRun.removeAll() }
         guard literalRun.count > 0, CaseFolding.needsFullFolding(literalRun) else { return }
         let text = String(String.UnicodeScalarView(literalRun.compactMap(Unicode.Scalar.init)))
@@ -214,7 +238,7 @@ struct PatternTranslator {
         case 0x3F: (text, low, high) = ("?", 0, 1)
         default: (text, low, high) = try interval(at: source)
         }
-        try flushLiterals()
+        try flushLiterals(beforeQuantifier: true)
         switch atom {
         case .none:
             throw .syntax("quantifier does not follow a repeatable item", at: source)
@@ -288,7 +312,7 @@ struct PatternTranslator {
         try flushLiterals()
         guard reader.peekSignificant() == 0x3F else {
             captures += 1
-            push(at: source, text: "(", isAssertion: false)
+            push(at: source, text: "(", isAssertion: false, capture: captures)
             return
         }
         reader.position += 1
@@ -313,7 +337,8 @@ struct PatternTranslator {
                 let name = try groupName(at: source)
                 groupNames.insert(name)
                 captures += 1
-                push(at: source, text: "(?<" + name + ">", isAssertion: false)
+                javaBackReferences.numbers[name] = captures
+                push(at: source, text: "(?<" + name + ">", isAssertion: false, capture: captures)
             }
         default:
             reader.position -= 1
@@ -321,9 +346,9 @@ struct PatternTranslator {
         }
     }
 
-    private mutating func push(at source: Int, text: String, isAssertion: Bool) {
+    private mutating func push(at source: Int, text: String, isAssertion: Bool, capture: Int? = nil) {
         foldLast()
-        frames.append(Frame(saved: flags, start: out.count, isAssertion: isAssertion))
+        frames.append(Frame(saved: flags, start: out.count, isAssertion: isAssertion, capture: capture))
         out.emit(text, from: source)
         atom = .none
     }
@@ -369,7 +394,8 @@ struct PatternTranslator {
             case 0x29, 0x3A:
                 if letters == 0 && on { throw .invalid(dialect, "empty flag group", at: source) }
                 try checkFlags(new, at: source)
-                let caseText = new.caseless == flags.caseless ? "" : (new.caseless ? "i" : "-i")
+                // Java's case-insensitivity is written out, not passed on.
+                let caseText = new.caseless == flags.caseless || dialect == .java ? "" : (new.caseless ? "i" : "-i")
                 if c == 0x3A {
                     push(at: source, text: "(?" + caseText + ":", isAssertion: false)
                     setFlags(new)
@@ -384,8 +410,8 @@ struct PatternTranslator {
                 switch flagLetter(c) {
                 case .sets(let keyPath): new[keyPath: keyPath] = on
                 case .ignored: break
-                case .refusedWhenOn:
-                    if on { throw .refused(dialect, "flag (?U)", because: "UNICODE_CHARACTER_CLASS", at: reader.position - 1) }
+                case .refusedWhenOn(let why):
+                    if on { throw .refused(dialect, "flag (?\(Unicode.Scalar(c)!))", because: why, at: reader.position - 1) }
                 case .unknown:
                     throw .invalid(dialect, "unknown flag in (?...)", at: reader.position - 1)
                 }
@@ -399,7 +425,7 @@ struct PatternTranslator {
     private enum FlagLetter {
         case sets(WritableKeyPath<Flags, Bool>)
         case ignored
-        case refusedWhenOn
+        case refusedWhenOn(String)
         case unknown
     }
 
@@ -413,7 +439,8 @@ struct PatternTranslator {
         case (.icu, 0x77): return .sets(\.unicodeWord) // w
         case (.icu, 0x75): return .ignored            // u: ICU always folds Unicode case
         case (.java, 0x75): return .sets(\.unicodeCase)
-        case (.java, 0x55): return .refusedWhenOn     // U
+        case (.java, 0x55): return .refusedWhenOn("UNICODE_CHARACTER_CLASS")  // U
+        case (.java, 0x63): return .refusedWhenOn("CANON_EQ: canonically equivalent sequences match each other")  // c
         default: return .unknown
         }
     }

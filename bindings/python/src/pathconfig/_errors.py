@@ -5,7 +5,8 @@ base class, a subclass per kind, the code and its name on each, as CPython's
 ``sqlite3`` does):
 
 - :class:`ConfigError` (also a :class:`ValueError`): the document, the options
-  or an argument was rejected (``PATHCONFIG_E_JSON`` ... ``PATHCONFIG_E_ARGUMENT``).
+  or an argument was rejected (``PATHCONFIG_E_JSON`` ... ``PATHCONFIG_E_ARGUMENT``),
+  or a lookup's URL is one the profile's app crashes on (``PATHCONFIG_E_URL``).
 - :class:`FileError`, a :class:`ConfigError` that is also an :class:`OSError`:
   the file could not be opened or read (``PATHCONFIG_E_IO``). It is raised as
   the :class:`OSError` subclass Python itself makes of the library's ``errno``
@@ -75,6 +76,9 @@ class ErrorCode(enum.IntEnum):
     """A call the loader's state forbids (:class:`MisuseError`)."""
     E_CALLBACK = 15
     """A predicate or configurer of a rule added from code failed (:class:`CallbackError`)."""
+    E_URL = 16
+    """The profile's app crashes on the URL looked up, so there is no answer
+    (turbo-android on a URL ``java.net.URL`` rejects); a :class:`ConfigError`."""
 
 
 class DownloadReason(enum.IntEnum):
@@ -125,6 +129,7 @@ _CONFIG_CODES = frozenset(
         ErrorCode.E_BACKEND,
         ErrorCode.E_ARGUMENT,
         ErrorCode.E_TYPE,
+        ErrorCode.E_URL,
     }
 )
 
@@ -197,8 +202,11 @@ class ConfigError(Error, ValueError):
     Raised by :meth:`PathConfiguration.from_file` and
     :meth:`PathConfiguration.from_json` (codes ``E_JSON``, ``E_SCHEMA``,
     ``E_REGEX``, ``E_OPTIONS``, ``E_IO``, ``E_LIMIT``, ``E_BACKEND``,
-    ``E_ARGUMENT``) and by any call whose argument the library refuses
-    (``E_ARGUMENT``).
+    ``E_ARGUMENT``), by any call whose argument the library refuses
+    (``E_ARGUMENT``, ``E_LIMIT`` for a URL over ``max_url_bytes``), and by a
+    lookup of a URL the profile's app crashes on (``E_URL``: turbo-android on
+    a URL ``java.net.URL`` rejects, such as ``mailto:`` or a port that is not
+    a number).
 
     Attributes (besides :class:`Error`'s):
         line, column: 1-based position in the document (column in Unicode
