@@ -25,6 +25,9 @@ packages+=(openssl)
 packages+=(python3 python3-pytest python3-venv python3-pip python3-dev)
 # The ABI guard (make abi-check): libabigail's abidw and abidiff.
 packages+=(abigail-tools)
+# GsonOracleTests (the Swift suite): the Android apps' classes ported to Java,
+# compiled with javac and read by the real Gson (Debian's 2.10) in one JVM run.
+packages+=(default-jdk-headless libgoogle-gson-java)
 
 # The Rust suite needs cargo and rustc 1.77 or newer (bindings/rust/Cargo.toml,
 # rust-version). A toolchain already on the PATH (rustup's, say) is used as it
