@@ -16,7 +16,7 @@ enum DocumentReading: Sendable {
     func trailingCommaEffect(inObject: Bool, place: DocumentPlace) -> DocumentEffect {
         switch self {
         case .jsonSerialization: return .accepts
-        case .gson(let app): return inObject ? .refuses(gson: "Expected name") : app.nullElementEffect(in: place, fromComma: true)
+        case .gson(let app): return inObject ? .refuses(gson: "Expected name") : app.nullElementEffect(in: place)
         }
     }
 

@@ -58,7 +58,7 @@ struct GsonApp: Sendable, Hashable {
 
     /// What a `null` element of an array at `place` does (an explicit
     /// `null`, or one a comma made).
-    func nullElementEffect(in place: DocumentPlace, fromComma: Bool) -> DocumentEffect {
+    func nullElementEffect(in place: DocumentPlace) -> DocumentEffect {
         switch place {
         case .rules: return .crashes(what: "rule", when: "on every lookup")
         case .patterns: return .crashes(what: "pattern", when: "on every lookup that no earlier pattern of its rule matches")

@@ -35,7 +35,8 @@ struct GsonBinding {
 
     /// A crash waiting for the end of the document.
     private struct Crash {
-        let atStartUp: Bool
+        /// Which comes first in the app: 0 at start-up, 1 on any lookup, 2 later.
+        let rank: Int
         let error: ConfigurationError
     }
 
@@ -53,10 +54,11 @@ struct GsonBinding {
                 at: node.offset, rule: rule, pattern: pattern)
     }
 
-    private func crash(_ what: String, _ effect: DocumentEffect, at offset: Int, atStartUp: Bool = false,
-                       rule: Int? = nil, pattern: Int? = nil) -> Crash {
-        Crash(atStartUp: atStartUp, error: ConfigurationError(code: .schema, message: "\(what): \(app.name) \(effect.phrase(plural: false))",
-                                                               location: source.location(offset), ruleIndex: rule, patternIndex: pattern))
+    private func crash(_ what: String, _ effect: DocumentEffect, at offset: Int, rule: Int? = nil, pattern: Int? = nil) -> Crash {
+        var rank = 2
+        if case .crashes(_, let when) = effect { rank = when == "at start-up" ? 0 : when == "on every lookup" ? 1 : 2 }
+        return Crash(rank: rank, error: ConfigurationError(code: .schema, message: "\(what): \(app.name) \(effect.phrase(plural: false))",
+                                                           location: source.location(offset), ruleIndex: rule, patternIndex: pattern))
     }
 
     /// How a null element is named: by the trailing comma or empty element
@@ -121,8 +123,7 @@ struct GsonBinding {
                 if let previous = rules { warnLastKept("rules", at: m.keyOffset, previous: previous.keyOffset) }
                 if case .null = m.value.kind {
                     rules = (JSONNode(kind: .array([]), offset: m.value.offset),
-                             [crash("\"rules\" is null", .crashes(what: "rules list", when: app.nullRulesCrash), at: m.value.offset,
-                                    atStartUp: app.nullRulesCrash == "at start-up")], m.keyOffset)
+                             [crash("\"rules\" is null", .crashes(what: "rules list", when: app.nullRulesCrash), at: m.value.offset)], m.keyOffset)
                 } else {
                     var found: [Crash] = []
                     let node = try self.rules(m.value, crashes: &found)
@@ -131,8 +132,7 @@ struct GsonBinding {
             case "settings":
                 if let previous = settings { warnLastKept("settings", at: m.keyOffset, previous: previous.keyOffset) }
                 if case .null = m.value.kind {
-                    settings = (nil, [crash("\"settings\" is null", .crashes(what: "settings map", when: app.nullSettingsCrash), at: m.value.offset,
-                                            atStartUp: app.nullSettingsCrash == "at start-up")], m.keyOffset)
+                    settings = (nil, [crash("\"settings\" is null", .crashes(what: "settings map", when: app.nullSettingsCrash), at: m.value.offset)], m.keyOffset)
                 } else {
                     settings = (try map(m.value, what: "\"settings\"", member: "setting", rule: nil), [], m.keyOffset)
                 }
@@ -141,12 +141,10 @@ struct GsonBinding {
             }
         }
         if rules == nil, !app.defaultsMissingFields {
-            crashes.append(crash("no \"rules\"", .crashes(what: "rules list", when: app.nullRulesCrash), at: root.offset,
-                                 atStartUp: app.nullRulesCrash == "at start-up"))
+            crashes.append(crash("no \"rules\"", .crashes(what: "rules list", when: app.nullRulesCrash), at: root.offset))
         }
         if settings == nil, !app.defaultsMissingFields {
-            settings = (nil, [crash("no \"settings\"", .crashes(what: "settings map", when: app.nullSettingsCrash), at: root.offset,
-                                    atStartUp: app.nullSettingsCrash == "at start-up")], root.offset)
+            settings = (nil, [crash("no \"settings\"", .crashes(what: "settings map", when: app.nullSettingsCrash), at: root.offset)], root.offset)
         }
         crashes += rules?.crashes ?? []
         for c in settings?.crashes ?? [] {
@@ -159,10 +157,9 @@ struct GsonBinding {
             }
         }
         // What crashes first: start-up, then any lookup, then the rest, each in document order.
-        func rank(_ c: Crash) -> (Int, Int) {
-            (c.atStartUp ? 0 : c.error.message.hasSuffix("on every lookup") ? 1 : 2, c.error.location?.offset ?? 0)
+        if let first = crashes.min(by: { ($0.rank, $0.error.location?.offset ?? 0) < ($1.rank, $1.error.location?.offset ?? 0) }) {
+            throw first.error
         }
-        if let first = crashes.min(by: { rank($0) < rank($1) }) { throw first.error }
         var out: [JSONNode.Member] = []
         if let node = settings?.node { out.append(JSONNode.Member(key: "settings", keyOffset: settings!.keyOffset, value: node)) }
         out.append(JSONNode.Member(key: "rules", keyOffset: rules?.keyOffset ?? root.offset,
@@ -178,7 +175,7 @@ struct GsonBinding {
         for (index, item) in items.enumerated() {
             switch item.kind {
             case .null:
-                crashes.append(crash(nullName(item, written: "rule \(index) is null"), app.nullElementEffect(in: .rules, fromComma: false),
+                crashes.append(crash(nullName(item, written: "rule \(index) is null"), app.nullElementEffect(in: .rules),
                                      at: item.offset, rule: index))
                 out.append(item)
             case .object:
@@ -246,7 +243,7 @@ struct GsonBinding {
         for (p, item) in items.enumerated() {
             if case .null = item.kind {
                 crashes.append(crash(nullName(item, written: "rule \(index), pattern \(p) is null"),
-                                     app.nullElementEffect(in: .patterns, fromComma: false), at: item.offset, rule: index, pattern: p))
+                                     app.nullElementEffect(in: .patterns), at: item.offset, rule: index, pattern: p))
                 continue
             }
             guard let text = Self.string(item) else {
@@ -255,6 +252,17 @@ struct GsonBinding {
             out.append(JSONNode(kind: .string(text), offset: item.offset))
         }
         return JSONNode(kind: .array(out), offset: node.offset)
+    }
+
+    /// Where `key` is among `members` (an object's members so far), or nil;
+    /// a scan while the object is small, as most are, then `index`, which
+    /// this keeps up to date with the member the caller appends next.
+    private static func position(of key: String, in members: [JSONNode.Member], index: inout [String: Int]?) -> Int? {
+        guard members.count >= JSONReader.linearKeyScanLimit else { return members.firstIndex { $0.key == key } }
+        if index == nil { index = Dictionary(members.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first }) }
+        if let i = index![key] { return i }
+        index![key] = members.count
+        return nil
     }
 
     /// TypeAdapters.STRING on a value that is not null: a string as it is, a
@@ -273,19 +281,19 @@ struct GsonBinding {
     /// `[key, value]` entries, values read by the app's value adapter.
     /// `what` names the map in messages (`"settings"`, `rule 2: "properties"`),
     /// `member` one of its values (`setting`, `rule 2: property`).
-    private mutating func map(_ node: JSONNode, what: String, member: String, rule: Int?) throws(ConfigurationError) -> JSONNode {
+    private mutating func map(_ node: JSONNode, what: @autoclosure () -> String, member: @autoclosure () -> String,
+                              rule: Int?) throws(ConfigurationError) -> JSONNode {
         var out: [JSONNode.Member] = []
-        var index: [String: Int] = [:]
+        var index: [String: Int]?
         func put(_ key: String, keyOffset: Int, value: JSONNode, binding: inout GsonBinding) throws(ConfigurationError) {
-            guard let i = index[key] else {
-                index[key] = out.count
+            guard let i = Self.position(of: key, in: out, index: &index) else {
                 out.append(JSONNode.Member(key: key, keyOffset: keyOffset, value: value))
                 return
             }
             let previous = out[i]
             let effect = binding.app.repeatedKeyEffect(key, place: .map, previousValueIsNull: { if case .null = previous.value.kind { return true }; return false }())
             guard effect == .keepsLast else {
-                throw binding.refusal("\(what): key \(JSONWriter.quoted(key)) repeated", gson: "duplicate key: \(key)", at: keyOffset, rule: rule)
+                throw binding.refusal("\(what()): key \(JSONWriter.quoted(key)) repeated", gson: "duplicate key: \(key)", at: keyOffset, rule: rule)
             }
             binding.warnLastKept(key, at: keyOffset, previous: previous.keyOffset, why: " (the value it replaces is null)", rule: rule)
             out[i] = JSONNode.Member(key: key, keyOffset: previous.keyOffset, value: value)
@@ -293,37 +301,37 @@ struct GsonBinding {
         switch node.kind {
         case .object(let members):
             for m in members {
-                let bound = try value(m.value, what: "\(member) \(JSONWriter.quoted(m.key))", rule: rule)
+                let bound = try value(m.value, what: "\(member()) \(JSONWriter.quoted(m.key))", rule: rule)
                 try put(m.key, keyOffset: m.keyOffset, value: bound, binding: &self)
             }
         case .array(let entries):
             for (e, entry) in entries.enumerated() {
                 guard case .array(let parts) = entry.kind else {
-                    throw wrongType("\(what), entry \(e)", expected: "BEGIN_ARRAY", found: entry, rule: rule)
+                    throw wrongType("\(what()), entry \(e)", expected: "BEGIN_ARRAY", found: entry, rule: rule)
                 }
                 guard let keyNode = parts.first else {
-                    throw refusal("\(what), entry \(e) is empty", gson: "Expected a string but was END_ARRAY", at: entry.offset, rule: rule)
+                    throw refusal("\(what()), entry \(e) is empty", gson: "Expected a string but was END_ARRAY", at: entry.offset, rule: rule)
                 }
                 if case .null = keyNode.kind {
-                    throw ConfigurationError(code: .schema, message: "\(what), entry \(e) has a null key, which \(app.name) reads but this library cannot hold",
+                    throw ConfigurationError(code: .schema, message: "\(what()), entry \(e) has a null key, which \(app.name) reads but this library cannot hold",
                                              location: source.location(keyNode.offset), ruleIndex: rule)
                 }
                 guard let key = Self.string(keyNode) else {
-                    throw wrongType("\(what), entry \(e)'s key", expected: "a string", found: keyNode, rule: rule)
+                    throw wrongType("\(what()), entry \(e)'s key", expected: "a string", found: keyNode, rule: rule)
                 }
                 guard parts.count >= 2 else {
-                    throw refusal("\(what), entry \(e) has no value", gson: app.valuesAsStrings ? "Expected a string but was END_ARRAY" : "Unexpected token: END_ARRAY",
+                    throw refusal("\(what()), entry \(e) has no value", gson: app.valuesAsStrings ? "Expected a string but was END_ARRAY" : "Unexpected token: END_ARRAY",
                                   at: entry.offset, rule: rule)
                 }
-                let bound = try value(parts[1], what: "\(member) \(JSONWriter.quoted(key))", rule: rule)
+                let bound = try value(parts[1], what: "\(member()) \(JSONWriter.quoted(key))", rule: rule)
                 guard parts.count == 2 else {
-                    throw refusal("\(what), entry \(e) has more than a key and a value", gson: "Expected END_ARRAY but was \(Self.token(parts[2]))",
+                    throw refusal("\(what()), entry \(e) has more than a key and a value", gson: "Expected END_ARRAY but was \(Self.token(parts[2]))",
                                   at: parts[2].offset, rule: rule)
                 }
                 try put(key, keyOffset: keyNode.offset, value: bound, binding: &self)
             }
         default:
-            throw wrongType(what, expected: "BEGIN_OBJECT", found: node, rule: rule)
+            throw wrongType(what(), expected: "BEGIN_OBJECT", found: node, rule: rule)
         }
         return JSONNode(kind: .object(out), offset: node.offset)
     }
@@ -331,11 +339,11 @@ struct GsonBinding {
     /// A value of `properties` or `settings`: a string (turbo-android), or
     /// anything, a nested object's repeated key keeping its last value
     /// (hotwire-android).
-    private mutating func value(_ node: JSONNode, what: String, rule: Int?) throws(ConfigurationError) -> JSONNode {
+    private mutating func value(_ node: JSONNode, what: @autoclosure () -> String, rule: Int?) throws(ConfigurationError) -> JSONNode {
         if app.valuesAsStrings {
             if case .null = node.kind { return node }
             guard let text = Self.string(node) else {
-                throw refusal("\(what) is \(Self.article(node)) \(node.typeName); the \(app.name) profile stores every value as a string, so",
+                throw refusal("\(what()) is \(Self.article(node)) \(node.typeName); the \(app.name) profile stores every value as a string, so",
                               gson: "Expected a string but was \(Self.token(node))", at: node.offset, rule: rule, joiner: " ")
             }
             return JSONNode(kind: .string(text), offset: node.offset)
@@ -343,18 +351,17 @@ struct GsonBinding {
         switch node.kind {
         case .array(let items):
             var out: [JSONNode] = []
-            for item in items { out.append(try value(item, what: what, rule: rule)) }
+            for item in items { out.append(try value(item, what: what(), rule: rule)) }
             return JSONNode(kind: .array(out), offset: node.offset)
         case .object(let members):
             var out: [JSONNode.Member] = []
-            var index: [String: Int] = [:]
+            var index: [String: Int]?
             for m in members {
-                let bound = try value(m.value, what: what, rule: rule)
-                if let i = index[m.key] {
+                let bound = try value(m.value, what: what(), rule: rule)
+                if let i = Self.position(of: m.key, in: out, index: &index) {
                     warnLastKept(m.key, at: m.keyOffset, previous: out[i].keyOffset, rule: rule)
                     out[i] = JSONNode.Member(key: m.key, keyOffset: out[i].keyOffset, value: bound)
                 } else {
-                    index[m.key] = out.count
                     out.append(JSONNode.Member(key: m.key, keyOffset: m.keyOffset, value: bound))
                 }
             }

@@ -182,21 +182,22 @@ struct GsonReader {
     /// JsonReader.peekKeyword: `true`, `false` or `null`, each letter in
     /// either case, not followed by a literal character; consumed when found.
     private mutating func peekKeyword() -> JSONNode.Kind? {
-        let words: [(String, JSONNode.Kind)] = [("true", .bool(true)), ("false", .bool(false)), ("null", .null)]
-        for (word, kind) in words {
-            let w = Array(word.utf8)
-            guard pos + w.count <= bytes.count else { continue }
-            var matched = true
-            for (i, letter) in w.enumerated() where bytes[pos + i] != letter && bytes[pos + i] != letter - 0x20 {
-                matched = false
-                break
-            }
-            guard matched else { continue }
-            if pos + w.count < bytes.count, Self.isLiteral(bytes[pos + w.count]) { return nil }
-            pos += w.count
-            return kind
+        let word: StaticString, kind: JSONNode.Kind
+        switch bytes[pos] | 0x20 {
+        case UInt8(ascii: "t"): (word, kind) = ("true", .bool(true))
+        case UInt8(ascii: "f"): (word, kind) = ("false", .bool(false))
+        case UInt8(ascii: "n"): (word, kind) = ("null", .null)
+        default: return nil
         }
-        return nil
+        let count = word.utf8CodeUnitCount
+        guard pos + count <= bytes.count else { return nil }
+        for i in 0..<count {
+            let letter = word.utf8Start[i], b = bytes[pos + i]
+            if b != letter && b != letter - 0x20 { return nil }
+        }
+        if pos + count < bytes.count, Self.isLiteral(bytes[pos + count]) { return nil }
+        pos += count
+        return kind
     }
 
     /// JsonReader.peekNumber: a JSON number literal followed by a character
