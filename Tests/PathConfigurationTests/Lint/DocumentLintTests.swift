@@ -90,6 +90,17 @@ struct DocumentLintTests {
         #expect(throws: ConfigurationError.self) { try Lint.run("{\"settings\": {}}", profiles: [.hotwireIOS, .turboAndroid]) }
     }
 
+    @Test("a file only Gson reads (comments, unquoted names) is linted as the Android app that loads it reads it")
+    func gsonOnly() throws {
+        let json = "// the app's rules\n{settings: {}, rules: [\n  {patterns: ['/new$'], properties: {context: 'modal'}}\n]}"
+        let findings = try Lint.run(json)
+        #expect(findings.map(\.kind) == [.notPortable, .notPortable, .queryStringAnchor])
+        #expect(findings[0].message.hasPrefix("the hotwire-ios app rejects this file: unexpected character '/'") && findings[0].profiles == [.hotwireIOS])
+        #expect(findings[1].profiles == [.turboIOS])
+        #expect(findings[2].location.map { [$0.line, $0.column] } == Lint.position(of: "$'", in: json))  // the $, in single quotes
+        #expect(throws: ConfigurationError.self) { try Lint.run(json, profiles: [.hotwireIOS]) }
+    }
+
     @Test("a finding as JSON: every field, null where it does not apply")
     func json() throws {
         let finding = try #require(try Lint.run(Lint.rule(["/new$"]), kind: .queryStringAnchor).first)
