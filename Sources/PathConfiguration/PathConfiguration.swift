@@ -91,6 +91,15 @@ public final class PathConfiguration: Sendable {
         try self.init(document: try decoder.decode(buffer), options: options)
     }
 
+    /// Loads a configuration from bytes that came from `transport` (the
+    /// loader's downloads and cached copies: an Android app reads those
+    /// through OkHttp, which honours a byte-order mark).
+    convenience init(json bytes: [UInt8], options: LoadOptions, transport: DocumentTransport) throws(ConfigurationError) {
+        let decoder = ConfigurationDecoder(profile: options.profile, limits: options.limits)
+        let document = try bytes.withUnsafeBufferPointer { buffer throws(ConfigurationError) in try decoder.decode(buffer, transport: transport) }
+        try self.init(document: document, options: options)
+    }
+
     /// Loads a configuration from JSON text.
     public convenience init(json text: String, options: LoadOptions = LoadOptions()) throws(ConfigurationError) {
         try self.init(json: Array(text.utf8), options: options)

@@ -288,14 +288,63 @@ static void test_load_success(const char *scratch_dir)
     {
         static const char *const profiles[] = { "hotwire-ios", "turbo-ios", "hotwire-android", "turbo-android" };
         static const size_t counts[] = { 4, 1, 4, 1 };
+        /* Without the trailing commas, which the Android apps' Gson refuses ("Expected name") or reads as a null rule. */
+        static const char plain[] = "{\"settings\": {}, \"rules\": [{\"patterns\": [\"/a$\"], \"properties\": {\"a\": 1}}]}";
         size_t i;
         for (i = 0; i < 4; i++) {
             char options[64];
             snprintf(options, sizeof options, "{\"profile\":\"%s\"}", profiles[i]);
-            cfg = LOAD(doc, options, &err);
+            cfg = LOAD(plain, options, &err);
             CHECK(cfg != NULL && strcmp(pathconfig_profile(cfg), profiles[i]) == 0 && pathconfig_rule_count(cfg) == counts[i],
                   "profile %s", profiles[i]);
             pathconfig_release(cfg);
+            cfg = LOAD(doc, options, &err);
+            if (i < 2) {
+                CHECK(cfg != NULL, "trailing commas under %s: %s", profiles[i], err.message);
+            } else {
+                CHECK(cfg == NULL && err.code == PATHCONFIG_E_JSON && err.line == 1 && err.column == 59
+                      && strstr(err.message, "refuses the document (Gson: \"Expected name\")") != NULL,
+                      "trailing comma in an object under %s: %d %d:%d %s", profiles[i], err.code, err.line, err.column, err.message);
+            }
+            pathconfig_release(cfg);
+        }
+    }
+
+    /* A document in UTF-16LE, with a byte-order mark, as JSONSerialization reads it (iOS profiles). */
+    {
+        static const char utf8[] = "{\"rules\": [{\"patterns\": [\"/a$\"], \"properties\": {\"a\": \"\xC3\xA9\"}}]}";
+        unsigned char utf16[2 + 2 * sizeof utf8];
+        size_t n = 0, i;
+        pathconfig_result *r;
+        utf16[n++] = 0xFF;
+        utf16[n++] = 0xFE;
+        for (i = 0; i + 1 < sizeof utf8; i++) {
+            unsigned char c = (unsigned char)utf8[i];
+            if (c == 0xC3) { utf16[n++] = 0xE9; utf16[n++] = 0x00; i++; continue; }  /* é */
+            utf16[n++] = c;
+            utf16[n++] = 0x00;
+        }
+        cfg = pathconfig_load_json((const char *)utf16, n, NULL, &err);
+        CHECK(cfg != NULL, "UTF-16LE: %s", err.message);
+        r = cfg ? pathconfig_resolve(cfg, "/x/a", &err) : NULL;
+        CHECK(r != NULL && strcmp(pathconfig_result_json(r), "{\"a\":\"\xC3\xA9\"}") == 0, "UTF-16LE properties: %s",
+              r ? pathconfig_result_json(r) : err.message);
+        pathconfig_result_free(r);
+        pathconfig_release(cfg);
+        /* A bundled file in UTF-16 is UTF-8 to the Android apps: refused, saying why. */
+        cfg = pathconfig_load_json((const char *)utf16, n, "{\"profile\": \"hotwire-android\"}", &err);
+        CHECK(cfg == NULL && strstr(err.message, "(the document is UTF-16LE; hotwire-android reads a bundled file as UTF-8)") != NULL,
+              "UTF-16LE under hotwire-android: %s", err.message);
+        pathconfig_release(cfg);
+        snprintf(path, sizeof path, "%s/load-file-utf16.json", scratch_dir);
+        f = fopen(path, "wb");
+        if (CHECK(f != NULL, "cannot write %s", path)) {
+            fwrite(utf16, 1, n, f);
+            fclose(f);
+            cfg = pathconfig_load_file(path, "{\"profile\": \"turbo-ios\"}", &err);
+            CHECK(cfg != NULL && pathconfig_rule_count(cfg) == 1, "load_file UTF-16LE: %s", err.message);
+            pathconfig_release(cfg);
+            remove(path);
         }
     }
 
@@ -306,9 +355,9 @@ static void test_load_success(const char *scratch_dir)
         fputs(doc, f);
         fclose(f);
         dirty(&err);
-        cfg = pathconfig_load_file(path, "{\"profile\": \"hotwire-android\"}", &err);
+        cfg = pathconfig_load_file(path, "{\"profile\": \"hotwire-ios\"}", &err);
         CHECK(cfg != NULL && is_clear(&err), "load_file: %s", err.message);
-        CHECK(cfg != NULL && strcmp(pathconfig_profile(cfg), "hotwire-android") == 0, "profile");
+        CHECK(cfg != NULL && strcmp(pathconfig_profile(cfg), "hotwire-ios") == 0, "profile");
         pathconfig_release(cfg);
         remove(path);
     }

@@ -121,10 +121,19 @@ public enum LoadFuzzer {
         }
     }
 
+    /// The most bytes the document's text can take as UTF-8, which offsets
+    /// count: a document JSONSerialization would read as UTF-16 (a zero among
+    /// its first bytes, or a UTF-16 byte-order mark) is converted first, and a
+    /// UTF-16 unit may take three UTF-8 bytes.
+    static func textLength(_ document: [UInt8]) -> Int {
+        let utf16 = document.count >= 2 && (document[0] == 0 || document[1] == 0 || [[0xFF, 0xFE], [0xFE, 0xFF]].contains(Array(document.prefix(2))))
+        return utf16 ? document.count * 3 / 2 : document.count
+    }
+
     /// A load error says what and where.
     static func checkFailure(_ error: ConfigurationError, document: [UInt8]) throws(Violation) {
         if error.message.isEmpty { throw Violation("\(error.code) error without a message") }
-        if let location = error.location, location.offset > document.count || location.line < 1 || location.column < 1 {
+        if let location = error.location, location.offset > textLength(document) || location.line < 1 || location.column < 1 {
             throw Violation("error \(JSONWriter.quoted(error.message)) at \(location) (offset \(location.offset)) of a \(document.count)-byte document")
         }
     }
@@ -148,7 +157,7 @@ public enum LoadFuzzer {
         try checkRoundTrip(warningsJSON, what: "warnings")
         for (i, warning) in warnings.enumerated() {
             if warning.message.isEmpty { throw Violation("warning \(i) (\(warning.kind)) has no message") }
-            if let location = warning.location, location.offset > document.count || location.line < 1 || location.column < 1 {
+            if let location = warning.location, location.offset > textLength(document) || location.line < 1 || location.column < 1 {
                 throw Violation("warning \(JSONWriter.quoted(warning.message)) at \(location) (offset \(location.offset)) of a \(document.count)-byte document")
             }
             if let rule = warning.ruleIndex, rule >= configuration.rules.count {

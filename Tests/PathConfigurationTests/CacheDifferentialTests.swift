@@ -81,7 +81,7 @@ struct CacheDifferentialTests {
         let withBase = try PathConfiguration(json: json, options: baseOptions)
         var path = "/a"
         #expect(try path.withUTF8 { try withBase.resolveFromBytes(utf8: $0) } == nil)
-        let withGlobs = try PathConfiguration(json: #"{"rules": [{"globs": ["/a"], "properties": {"g": 1}}]}"#, options: LoadOptions(profile: profile))
+        let withGlobs = try PathConfiguration(json: #"{"rules": [{"patterns": [], "globs": ["/a"], "properties": {"g": 1}}]}"#, options: LoadOptions(profile: profile))
         #expect(try path.withUTF8 { try withGlobs.resolveFromBytes(utf8: $0) } == nil)
     }
 }

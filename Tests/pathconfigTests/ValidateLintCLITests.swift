@@ -28,9 +28,11 @@ struct ValidateLintCLITests {
         }
         """#
 
-    /// The same intent without the mistakes.
+    /// The same intent without the mistakes (`settings` included: turbo-android
+    /// reads a missing one as null and crashes when a web screen is left).
     static let clean = #"""
         {
+          "settings": {},
           "rules": [
             {"description": "Default", "patterns": [".*"], "properties": {"context": "default", "pull_to_refresh_enabled": true}},
             {"description": "Forms", "patterns": ["/new(?:$|\\?)", "/edit(?:$|\\?)"], "properties": {"context": "modal"}}
@@ -44,7 +46,7 @@ struct ValidateLintCLITests {
         #":12:58: warning: rule 1 ("Forms"): "presentation": "push" is an unknown value: hotwire-ios, turbo-ios use the default "default" instead (known values: default, pop, replace, refresh, clear_all, replace_root, none) [unknown-value]"#,
         #":15:32: warning: rule 2: pattern 0 "/reports/.*.pdf": the "." before "pdf" matches any character, not only a dot; escape it: "/reports/.*\\.pdf" [unescaped-dot]"#,
         #":15:49: warning: rule 2: pattern 1: invalid regular expression "/archive/\\y" at offset 9: not a valid Java pattern: unknown escape \y (under hotwire-android, turbo-android) [invalid-pattern]"#,
-        #":16:68: warning: rule 2: trailing comma before "}": the apps accept it, but strict JSON parsers (JSON.parse, jq, Python's json) reject the file [trailing-comma]"#,
+        #":16:68: warning: rule 2: trailing comma before "}": hotwire-ios and turbo-ios accept it; hotwire-android and turbo-android refuse the document (Gson: "Expected name") and ignore the whole file; strict JSON parsers (JSON.parse, jq, Python's json) reject the file [trailing-comma]"#,
     ]
 
     @Test("each warning is FILE:LINE:COLUMN: warning: rule N (description): MESSAGE [kind], in document order; exit 0")
@@ -81,7 +83,12 @@ struct ValidateLintCLITests {
         #expect(r.stdout.hasSuffix("profile hotwire-ios\n"))
         #expect(!r.stderr.contains("[invalid-pattern]"))  // no Android profile
         #expect(r.stderr.contains("which hotwire-ios match;"))  // turbo-ios matches paths only
-        let android = try CLI.run(["validate", "--profile", "turbo-android", "--lenient", "--config", file])
+        // Gson refuses the team's trailing comma in an object: without it, the file loads there.
+        let loads = try CLI.temporaryFile(Self.team.replacingOccurrences(of: #""default",}"#, with: #""default"}"#))
+        let refused = try CLI.run(["validate", "--profile", "turbo-android", "--lenient", "--config", file])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains(#":16:68: error: trailing comma before "}": turbo-android refuses the document (Gson: "Expected name") and ignores the whole file"#))
+        let android = try CLI.run(["validate", "--profile", "turbo-android", "--lenient", "--config", loads])
         #expect(android.status == 0)
         #expect(!android.stderr.contains("[string-boolean]") && !android.stderr.contains("[unknown-value]"))
         #expect(android.stderr.contains("(under turbo-android) [invalid-pattern]"))

@@ -260,7 +260,7 @@ PATHCONFIG_API char *pathconfig_warnings(const pathconfig *cfg);
 /* pathconfig_warning.kind: what a load noticed. Numbered from 1 without gaps
  * and only ever appended, so pathconfig_warning_kind_name(k) for k = 1, 2, ...
  * lists every kind the library has until it returns NULL. */
-#define PATHCONFIG_WARNING_DUPLICATE_KEY     1  /**< An object repeats a key; the first value is kept. */
+#define PATHCONFIG_WARNING_DUPLICATE_KEY     1  /**< An object repeats a key; the message says which value the profile's app keeps. */
 #define PATHCONFIG_WARNING_SKIPPED_PATTERN   2  /**< A lenient load skipped a pattern the engine rejected. */
 #define PATHCONFIG_WARNING_IGNORED_SETTINGS  3  /**< "settings" is not an object and was read as {}. */
 #define PATHCONFIG_WARNING_NOT_PORTABLE      4  /**< A rule uses "globs" or "methods", which the profile's mobile app does not read: it would reject the file or answer differently. */

@@ -26,12 +26,16 @@ public struct ConfigurationDocument: Sendable, Hashable {
 
 /// Turns JSON bytes into a `ConfigurationDocument`, with every error located.
 ///
-/// The schema is the reference apps': `rules` is required and is an array of
-/// objects, each with `patterns` (array of strings) and `properties` (object);
-/// other keys are kept as the rule's extras; one bad rule rejects the file;
-/// `settings` is optional and any object. Under a profile that stores values
-/// as strings (turbo-android), scalars become strings and nested arrays or
-/// objects in properties or settings are errors, as Gson rejects them there.
+/// The profile's `documentReading` decides how the bytes are read. Under the
+/// iOS profiles and siesta, as `JSONSerialization` reads them: UTF-8, UTF-16
+/// or UTF-32 (converted to UTF-8 once, here), strict JSON but for trailing
+/// commas. The schema is then the iOS apps': `rules` is required and is an
+/// array of objects, each with `patterns` (array of strings) and
+/// `properties` (object); other keys are kept as the rule's extras; one bad
+/// rule rejects the file; `settings` is optional and any object. Under the
+/// Android profiles, as Gson reads them into the app's classes
+/// (`GsonReader`, `GsonBinding`): leniently, and refusing what the app
+/// refuses or crashes on; turbo-android's values become strings.
 public struct ConfigurationDecoder: Sendable {
     /// The profile whose value rules apply.
     public var profile: Profile
@@ -79,10 +83,77 @@ public struct ConfigurationDecoder: Sendable {
         }
     }
 
-    private func decode(buffer: UnsafeBufferPointer<UInt8>) throws(ConfigurationError) -> ConfigurationDocument {
+    /// Decodes a document that came from `transport` (the Android apps read
+    /// a download's byte-order mark, not a bundled file's).
+    func decode(_ buffer: UnsafeBufferPointer<UInt8>, transport: DocumentTransport) throws(ConfigurationError) -> ConfigurationDocument {
+        try decode(buffer: buffer, transport: transport)
+    }
+
+    private func decode(buffer: UnsafeBufferPointer<UInt8>, transport: DocumentTransport = .file) throws(ConfigurationError) -> ConfigurationDocument {
         guard buffer.count <= limits.maxDocumentBytes else {
             throw ConfigurationError(code: .limit, message: "the document is \(buffer.count) bytes, more than the limit of \(limits.maxDocumentBytes)")
         }
+        switch profile.documentReading {
+        case .jsonSerialization:
+            let (encoding, bomLength) = DocumentEncoding.jsonSerialization(buffer)
+            guard encoding != .utf8 else { return try decodeJSON(buffer) }
+            let utf8 = try DocumentText.utf8(from: buffer, encoding: encoding, bomLength: bomLength, reader: "JSONSerialization")
+            return try utf8.withUnsafeBufferPointer { converted throws(ConfigurationError) in try decodeJSON(converted) }
+        case .gson(let app):
+            return try decodeGson(buffer, app: app, transport: transport)
+        }
+    }
+
+    /// Reads bytes as Gson does in `app`: the text as the app makes it
+    /// (OkHttp honours a download's byte-order mark; a bundled file is
+    /// UTF-8), Gson's lenient reader, the app's classes.
+    private func decodeGson(_ buffer: UnsafeBufferPointer<UInt8>, app: GsonApp, transport: DocumentTransport) throws(ConfigurationError) -> ConfigurationDocument {
+        var hint = ""
+        if transport == .download, let (encoding, bomLength) = DocumentEncoding.byteOrderMark(buffer) {
+            if encoding == .utf8 { return try readGson(UnsafeBufferPointer(rebasing: buffer[bomLength...]), app: app, hint: hint) }
+            let converted = try DocumentText.utf8(from: buffer, encoding: encoding, bomLength: bomLength, reader: "\(app.name) (OkHttp)")
+            return try converted.withUnsafeBufferPointer { utf8 throws(ConfigurationError) in try readGson(utf8, app: app, hint: hint) }
+        }
+        let encoding = DocumentEncoding.jsonSerialization(buffer).encoding
+        if encoding != .utf8 {
+            hint = " (the document is \(encoding.name); \(app.name) reads \(transport == .file ? "a bundled file" : "a download without a byte-order mark") as UTF-8)"
+        }
+        return try readGson(buffer, app: app, hint: hint)
+    }
+
+    private func readGson(_ utf8: UnsafeBufferPointer<UInt8>, app: GsonApp, hint: String) throws(ConfigurationError) -> ConfigurationDocument {
+        let source = SourceText(utf8)
+        let read: GsonReader.Result
+        do {
+            read = try GsonReader.read(utf8, maxDepth: limits.maxNestingDepth, nestingLimit: app.nestingLimit)
+        } catch {
+            let location = source.location(error.offset)
+            switch error.kind {
+            case .gson(let gson):
+                throw ConfigurationError(code: .invalidJSON, message: "\(error.what): \(app.name) \(DocumentEffect.refuses(gson: gson).phrase(plural: false))\(hint)",
+                                         location: location)
+            case .depthLimit:
+                throw ConfigurationError(code: .limit, message: error.what, location: location)
+            case .unsupported:
+                throw ConfigurationError(code: .invalidJSON, message: error.what, location: location)
+            }
+        }
+        var binding = GsonBinding(app: app, source: source, commaNulls: read.commaNulls)
+        let root: JSONNode
+        do {
+            root = try binding.bind(read.root)
+        } catch {
+            guard !hint.isEmpty else { throw error }
+            throw ConfigurationError(code: error.code, message: error.message + hint, location: error.location,
+                                     ruleIndex: error.ruleIndex, patternIndex: error.patternIndex)
+        }
+        var walker = Walker(source: source, profile: profile, limits: limits)
+        walker.warnings = binding.warnings
+        return try walker.document(root)
+    }
+
+    /// Reads UTF-8 bytes as JSONSerialization does.
+    private func decodeJSON(_ buffer: UnsafeBufferPointer<UInt8>) throws(ConfigurationError) -> ConfigurationDocument {
         let root: JSONNode
         let duplicates: [JSONDuplicateKey]
         do {

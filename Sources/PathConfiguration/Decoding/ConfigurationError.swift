@@ -6,7 +6,9 @@
 public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure. The raw values are stable: the C ABI exposes them.
     public enum Code: Int, Sendable, Hashable, CaseIterable {
-        /// The bytes are not JSON (or not UTF-8).
+        /// The bytes are not JSON as the profile's app reads it (strict JSON
+        /// in UTF-8, UTF-16 or UTF-32 on iOS; Gson's lenient JSON on Android),
+        /// or not valid text in their encoding.
         case invalidJSON = 1
         /// JSON, but not a path configuration: a missing or mistyped key.
         case schema = 2
@@ -65,14 +67,17 @@ public struct ConfigurationWarning: Sendable, Hashable, CustomStringConvertible 
     /// The kind of warning. The order is stable and only appended to: the C
     /// ABI numbers the kinds from 1 in this order (`PATHCONFIG_WARNING_*`).
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        /// An object repeats a key; the first value is kept.
+        /// An object repeats a key; the message says which value the
+        /// profile's app keeps (the first under JSONSerialization, the last
+        /// of an Android app's own fields under Gson).
         case duplicateKey = "duplicate-key"
         /// `lenient` skipped a pattern the engine rejected.
         case skippedPattern = "skipped-pattern"
         /// `settings` is not an object and was treated as `{}`.
         case ignoredSettings = "ignored-settings"
         /// A rule uses keys the chosen mobile app does not read (`globs`,
-        /// `methods`): that app would reject the file or answer differently.
+        /// `methods`): that app would reject the file or answer differently;
+        /// or turbo-android reads `settings` as null and crashes outside a lookup.
         case notPortable = "not-portable"
     }
 

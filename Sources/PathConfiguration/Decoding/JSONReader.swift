@@ -93,7 +93,7 @@ struct JSONSyntaxError: Error, Sendable {
     }
 }
 
-/// A repeated key inside one object: the first value is kept.
+/// A repeated key inside one object (`JSONNode.value` keeps the first value).
 public struct JSONDuplicateKey: Sendable {
     /// The repeated key.
     public let key: String
@@ -105,8 +105,10 @@ public struct JSONDuplicateKey: Sendable {
 
 /// Reads RFC 8259 JSON into a `JSONNode` tree, tracking positions.
 ///
-/// Deliberate extensions, because the reference apps accept them and the
-/// seed documents contain them: a trailing comma before `]` or `}` (each one
+/// How the iOS apps (JSONSerialization) read a configuration, in UTF-8
+/// (`DocumentText` converts UTF-16 and UTF-32 first); the Android apps' Gson
+/// reads with `GsonReader`. Deliberate extensions, because the iOS apps
+/// accept them and the seed documents contain them: a trailing comma before `]` or `}` (each one
 /// recorded, for lint; the record is made only where one is found, so the
 /// common path does no extra work), and a leading UTF-8 byte-order mark.
 /// Everything else is strict: invalid UTF-8, control characters in strings, lone surrogates, leading zeros, and nesting
@@ -430,8 +432,8 @@ struct JSONReader {
     }
 }
 
-/// A comma before the `]` or `}` that closes an array or object: accepted,
-/// as the apps accept it, but strict JSON parsers reject it.
+/// A comma before the `]` or `}` that closes an array or object: what each
+/// app does with it is `DocumentReading.trailingCommaEffect`'s to say.
 struct JSONTrailingComma: Sendable, Hashable {
     /// Byte offset of the comma.
     let offset: Int

@@ -6,14 +6,21 @@
 /// `.`, the `$`, where the engine stopped), so it walks the JSON text.
 enum JSONStringOffsets {
     /// The byte offset in `bytes` of Unicode scalar `scalar` (0-based) of the
-    /// string whose opening quote is at `quote`; the closing quote's offset
-    /// when `scalar` is past the end, and `quote` itself when `quote` is not
-    /// a string's start.
+    /// string whose opening quote is at `quote` (`"`, or `'` as Gson reads
+    /// it); the closing quote's offset when `scalar` is past the end. A
+    /// string Gson read without quotes, or a number it read as a string,
+    /// starts at `quote` and holds its characters as they are.
     static func byteOffset(ofScalar scalar: Int, inStringAt quote: Int, in bytes: [UInt8]) -> Int {
-        guard bytes.indices.contains(quote), bytes[quote] == UInt8(ascii: "\""), scalar >= 0 else { return max(0, min(quote, bytes.count)) }
+        guard bytes.indices.contains(quote), scalar >= 0 else { return max(0, min(quote, bytes.count)) }
+        let mark = bytes[quote]
+        guard mark == UInt8(ascii: "\"") || mark == UInt8(ascii: "'") else {
+            var pos = quote
+            for _ in 0..<scalar where pos < bytes.count { pos += width(at: pos, in: bytes) }
+            return min(pos, bytes.count)
+        }
         var pos = quote + 1
         var remaining = scalar
-        while pos < bytes.count, bytes[pos] != UInt8(ascii: "\"") {
+        while pos < bytes.count, bytes[pos] != mark {
             if remaining == 0 { return pos }
             remaining -= 1
             pos += width(at: pos, in: bytes)

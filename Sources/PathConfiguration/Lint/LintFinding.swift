@@ -15,7 +15,8 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         /// A rule that never changes a result: every key it sets is set again
         /// by a later rule that applies wherever it does.
         case overriddenRule = "overridden-rule"
-        /// An object repeats a key; the first value is kept.
+        /// An object repeats a key; the message says which value each app
+        /// keeps, or that it refuses the file.
         case duplicateKey = "duplicate-key"
         /// A pattern ending in `$` after a literal character: once query
         /// strings are matched, a URL it matches stops matching when it has
@@ -30,7 +31,9 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         /// A value of a well-known typed property that an app does not know
         /// (`presentation: "push"` on iOS) and replaces with its default.
         case unknownValue = "unknown-value"
-        /// A comma before `]` or `}`: the apps accept it, strict JSON parsers do not.
+        /// A comma before `]` or `}`: the iOS apps accept it, the Android
+        /// apps read a null element or refuse the file, strict JSON parsers
+        /// reject it; the message says what each selected app does.
         case trailingComma = "trailing-comma"
         /// A rule or key one of the mobile apps would reject or ignore
         /// (`globs`, `methods`, a nested value under turbo-android).

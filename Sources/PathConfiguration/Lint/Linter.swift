@@ -24,7 +24,7 @@ public struct Linter: Sendable {
 
     /// The checks, in the order their findings are listed at one position.
     static let checks: [any LintCheck] = [
-        DecoderCheck(), TrailingCommaCheck(), PatternCompileCheck(), QueryStringAnchorCheck(), UnescapedDotCheck(),
+        DecoderCheck(), TrailingCommaCheck(), RepeatedKeyCheck(), PatternCompileCheck(), QueryStringAnchorCheck(), UnescapedDotCheck(),
         TypedValueCheck(), OverriddenRuleCheck(),
     ]
 

@@ -159,7 +159,7 @@ final class LoaderEngine: Sendable {
         }
         let configuration: PathConfiguration
         do {
-            configuration = try PathConfiguration(json: copy.body, options: options.load)
+            configuration = try PathConfiguration(json: copy.body, options: options.load, transport: .download)
         } catch {
             return warning(.configuration(error), bytes: copy.body.count)
         }
@@ -214,7 +214,7 @@ final class LoaderEngine: Sendable {
         }
         let configuration: PathConfiguration
         do {
-            configuration = try PathConfiguration(json: received.body, options: options.load)
+            configuration = try PathConfiguration(json: received.body, options: options.load, transport: .download)
         } catch {
             return [emit(event(.failed(.configuration(error)), bytes: received.body.count))]
         }

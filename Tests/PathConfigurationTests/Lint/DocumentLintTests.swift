@@ -25,10 +25,28 @@ struct DocumentLintTests {
         #expect(findings[0].ruleIndex == 0)
         #expect(findings[0].location.map { [$0.line, $0.column] } == Lint.position(of: "\"context\"", in: json, occurrence: 1))
         let first = Lint.position(of: "\"context\"", in: json)
-        #expect(findings[0].summary == "rule 0: duplicate key \"context\"; the first value (line \(first[0]), column \(first[1])) is kept")
+        #expect(findings[0].summary == "rule 0: duplicate key \"context\" (first at line \(first[0]), column \(first[1])): hotwire-ios and turbo-ios keep the first value; "
+            + "hotwire-android and turbo-android refuse the document (Gson: \"duplicate key: context\") and ignore the whole file")
+        #expect(findings[0].profiles == [.hotwireAndroid, .turboAndroid])
     }
 
-    @Test("not portable: globs and methods for the mobile apps, a nested value for turbo-android, nothing for siesta")
+    @Test("what each app does with a key repeated where Gson keeps the last value or where its first value is null", arguments: [
+        // A rule's own field and the document's: Gson's reflective adapter sets the field again.
+        (#"{"rules": [{"patterns": ["/a"], "patterns": ["/b"], "properties": {}}], "settings": {}}"#, "keep the last value", "keeps the last value"),
+        // In a map, a null first value is replaced without "duplicate key" (MapTypeAdapterFactory checks put's result).
+        (#"{"rules": [], "settings": {"k": null, "k": 1}}"#, "keep the last value", "keeps the last value"),
+        // A key no app reads.
+        (#"{"rules": [{"patterns": ["/a"], "properties": {}, "comment": "x", "comment": "y"}], "settings": {}}"#, "ignore the key", "ignores the key"),
+    ])
+    func repeatedKeyEffects(_ json: String, android: String, single: String) throws {
+        let findings = try Lint.run(json, kind: .duplicateKey)
+        try #require(findings.count == 1)
+        #expect(findings[0].message.hasSuffix("hotwire-ios and turbo-ios keep the first value; hotwire-android and turbo-android \(android)"), "\(findings[0].message)")
+        #expect(findings[0].profiles.isEmpty)
+        #expect(try Lint.run(json, kind: .duplicateKey, profiles: [.turboAndroid])[0].message.hasSuffix("turbo-android \(single)"))
+    }
+
+    @Test("not portable: globs and methods for the mobile apps, a rule without patterns for hotwire-android, a nested value for turbo-android, nothing for siesta")
     func notPortable() throws {
         let json = """
             {"rules": [
@@ -37,14 +55,16 @@ struct DocumentLintTests {
             """
         let findings = try Lint.run(json, kind: .notPortable)
         #expect(findings.map { [$0.location!.line, $0.location!.column] } == [
-            Lint.position(of: "[\"/api", in: json), Lint.position(of: "[\"GET", in: json), Lint.position(of: "{\"Accept", in: json),
+            Lint.position(of: "{\"description", in: json), Lint.position(of: "[\"/api", in: json), Lint.position(of: "[\"GET", in: json),
+            Lint.position(of: "{\"Accept", in: json),
         ])
         let mobile: [Profile] = [.hotwireIOS, .turboIOS, .hotwireAndroid, .turboAndroid]
-        #expect(findings.map(\.profiles) == [mobile, mobile, [.turboAndroid]])
+        #expect(findings.map(\.profiles) == [[.hotwireAndroid], mobile, mobile, [.turboAndroid]])
         #expect(findings.map(\.summary) == [
+            #"rule 0 ("API"): the hotwire-android app rejects this file: rule 0 has no "patterns": hotwire-android reads it as a null patterns list and crashes (NullPointerException) on every lookup"#,
             #"rule 0 ("API"): "globs" but no "patterns": the hotwire-ios app rejects a rule without "patterns", so this file is not portable to it"#,
             #"rule 0 ("API"): the hotwire-ios app ignores "methods" and applies the rule to every visit"#,
-            #"rule 0 ("API"): the turbo-android app rejects this file: property "headers" is an object; the turbo-android profile stores every value as a string"#,
+            #"rule 0 ("API"): the turbo-android app rejects this file: property "headers" is an object; the turbo-android profile stores every value as a string, so turbo-android refuses the document (Gson: "Expected a string but was BEGIN_OBJECT") and ignores the whole file"#,
         ])
         #expect(try Lint.run(json, kind: .notPortable, profiles: [.siesta]).isEmpty)
     }
@@ -64,7 +84,21 @@ struct DocumentLintTests {
         let offsets = findings.compactMap(\.location?.offset)
         #expect(offsets == offsets.sorted() && offsets.count == 4)
         #expect(throws: ConfigurationError.self) { try Lint.run("{\"rules\": [}") }
-        #expect(throws: ConfigurationError.self) { try Lint.run("{\"settings\": {}}") }
+        #expect(throws: ConfigurationError.self) { try Lint.run("{\"rules\": {}}") }
+        // No "rules": hotwire-android reads it as none, so lint reads the file as that app does.
+        #expect(try Lint.run("{\"settings\": {}}", kind: .notPortable).map(\.profiles) == [[.hotwireIOS], [.turboIOS], [.turboAndroid]])
+        #expect(throws: ConfigurationError.self) { try Lint.run("{\"settings\": {}}", profiles: [.hotwireIOS, .turboAndroid]) }
+    }
+
+    @Test("a file only Gson reads (comments, unquoted names) is linted as the Android app that loads it reads it")
+    func gsonOnly() throws {
+        let json = "// the app's rules\n{settings: {}, rules: [\n  {patterns: ['/new$'], properties: {context: 'modal'}}\n]}"
+        let findings = try Lint.run(json)
+        #expect(findings.map(\.kind) == [.notPortable, .notPortable, .queryStringAnchor])
+        #expect(findings[0].message.hasPrefix("the hotwire-ios app rejects this file: unexpected character '/'") && findings[0].profiles == [.hotwireIOS])
+        #expect(findings[1].profiles == [.turboIOS])
+        #expect(findings[2].location.map { [$0.line, $0.column] } == Lint.position(of: "$'", in: json))  // the $, in single quotes
+        #expect(throws: ConfigurationError.self) { try Lint.run(json, profiles: [.hotwireIOS]) }
     }
 
     @Test("a finding as JSON: every field, null where it does not apply")
@@ -127,9 +161,18 @@ struct SeedLintTests {
         #expect(findings.map(\.kind) == [.queryStringAnchor, .queryStringAnchor, .unknownValue, .trailingComma, .trailingComma])
         #expect(findings.map(\.location?.line) == [8, 9, 12, 17, 22])
         #expect(findings[2].summary.hasPrefix(#"rule 0: "presentation": "modal" is an unknown value: hotwire-ios, turbo-ios use the default "default" instead"#))
-        // The configuration loads, in every app, despite all of it.
+        // The trailing commas: a null pattern, then a null rule, to Gson.
+        #expect(findings[3].message.hasPrefix(#"trailing comma before "]": hotwire-ios and turbo-ios accept it; hotwire-android and turbo-android read it as a null pattern and crash (NullPointerException) on every lookup that no earlier pattern of its rule matches"#))
+        #expect(findings[4].message.hasPrefix(#"trailing comma before "]": hotwire-ios and turbo-ios accept it; hotwire-android and turbo-android read it as a null rule and crash (NullPointerException) on every lookup"#))
+        #expect(findings[3...].allSatisfy { $0.profiles == [.hotwireAndroid, .turboAndroid] })
+        // The configuration loads in the iOS apps despite all of it; the Android apps crash.
         for profile in LintOptions.defaultProfiles {
-            #expect(throws: Never.self) { try PathConfiguration(json: block.json, options: LoadOptions(profile: profile)) }
+            let loading = Result { () throws(ConfigurationError) in try PathConfiguration(json: block.json, options: LoadOptions(profile: profile)) }
+            if profile.platform == .ios {
+                #expect(throws: Never.self) { try loading.get() }
+            } else {
+                #expect(throws: ConfigurationError.self) { try loading.get() }
+            }
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::sys;
 #[non_exhaustive]
 pub enum WarningKind {
     /// `PATHCONFIG_WARNING_DUPLICATE_KEY`: a key repeated in one object; the
-    /// first value is kept.
+    /// message says which value the profile's app keeps.
     DuplicateKey,
     /// `PATHCONFIG_WARNING_SKIPPED_PATTERN`: an invalid pattern skipped by a
     /// [lenient](crate::Options::lenient) load.
