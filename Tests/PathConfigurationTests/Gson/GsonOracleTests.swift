@@ -3,7 +3,7 @@ import PathConfiguration
 import Testing
 
 /// The Android profiles against the apps' own classes read by the real Gson
-/// (Tests/GsonOracle/GsonOracle.java, Debian's libgoogle-gson-java, 2.10:
+/// (Tests/JVM/GsonOracle.java, Debian's libgoogle-gson-java, 2.10:
 /// its JsonReader and adapters read as 2.10.1's and 2.12.1's do but for
 /// 2.11's nesting limit, which GsonReaderTests pins from the 2.12.1 source).
 /// One JVM run reads the whole corpus; for each document and app the outcome
@@ -116,48 +116,19 @@ struct GsonOracleTests {
         let detail: String
     }
 
-    /// Compiles and runs the oracle once over the corpus: per document, hotwire-android's and turbo-android's outcomes.
+    /// Runs the oracle once over the corpus (Debian's Gson, `JVM.run`):
+    /// per document, hotwire-android's and turbo-android's outcomes.
     static func runOracle() throws -> [(hotwire: JavaOutcome, turbo: JavaOutcome)] {
-        let gson = "/usr/share/java/gson.jar"
-        guard FileManager.default.fileExists(atPath: gson) else {
-            throw ConfigurationError(code: .io, message: "\(gson) is missing: install libgoogle-gson-java (scripts/install-deps.sh does)")
-        }
-        let source = Conformance.repositoryRoot + "/Tests/GsonOracle/GsonOracle.java"
-        let classes = FileManager.default.temporaryDirectory.appendingPathComponent("gson-oracle-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: classes, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: classes) }
-        _ = try run("/usr/bin/javac", ["-cp", gson, "-d", classes, source], input: Data())
-        var input = probes.joined(separator: "\t") + "\n"
-        for (_, bytes) in corpus { input += Data(bytes).base64EncodedString() + "\n" }
-        let output = try run("/usr/bin/java", ["-cp", classes + ":" + gson, "GsonOracle"], input: Data(input.utf8))
-        let lines = output.split(separator: "\n").map { line -> JavaOutcome in
+        let input = [probes.joined(separator: "\t")] + corpus.map { Data($0.1).base64EncodedString() }
+        let output = try JVM.run("GsonOracle.java", lines: input, classPath: ["/usr/share/java/gson.jar"])
+        let lines = output.map { line -> JavaOutcome in
             let parts = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
             return JavaOutcome(outcome: String(parts[1]), detail: parts.count > 2 ? String(parts[2]) : "")
         }
         guard lines.count == corpus.count * 2 else {
-            throw ConfigurationError(code: .io, message: "the oracle answered \(lines.count) lines for \(corpus.count) documents:\n\(output)")
+            throw JVM.Failure("the oracle answered \(lines.count) lines for \(corpus.count) documents:\n\(output.joined(separator: "\n"))")
         }
         return stride(from: 0, to: lines.count, by: 2).map { (lines[$0], lines[$0 + 1]) }
-    }
-
-    static func run(_ tool: String, _ arguments: [String], input: Data) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ConfigurationError(code: .io, message: "\(tool) exited \(process.terminationStatus): \(String(decoding: err, as: UTF8.self))")
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// JSON values equal as Gson's objects are: numbers by value (Long or Double), objects in any order.

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// Runs the Java programs in Tests/JVM on a JDK 17, the reference for the
-/// Android profiles (`java.net.URL`, `java.util.regex`): one JVM start per
-/// program, inputs as lines of hex on standard input.
+/// Android profiles (`java.net.URL`, `java.util.regex`, and Gson for their
+/// documents): one JVM start per program, inputs as lines on standard input
+/// (hex or base64, as each program reads them).
 ///
 /// The JDK is Debian's `openjdk-17-jdk-headless` (scripts/install-deps.sh);
 /// `JAVA_HOME` picks another, and the test fails when what runs is not 17.
@@ -14,10 +15,13 @@ enum JVM {
         return "/usr/bin/env"
     }
 
-    /// Runs `Tests/JVM/<program>` (a single source file) with `lines` on its
-    /// standard input (strings are given as `hex(_:)` of them), and returns
-    /// the lines it wrote after its first (`java 17`, checked here).
-    static func run(_ program: String, lines inputs: [String], arguments: [String] = []) throws -> [Substring] {
+    /// Runs `Tests/JVM/<program>` (a single source file, with the jars of
+    /// `classPath`) with `lines` on its standard input, and returns the lines
+    /// it wrote after its first (`java 17`, checked here).
+    static func run(_ program: String, lines inputs: [String], classPath: [String] = [], arguments: [String] = []) throws -> [Substring] {
+        for jar in classPath where !FileManager.default.fileExists(atPath: jar) {
+            throw Failure("\(jar) is missing: install its Debian package (scripts/install-deps.sh does)")
+        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pathconfig-jvm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -28,7 +32,8 @@ enum JVM {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: java)
         let source = Conformance.repositoryRoot + "/Tests/JVM/" + program
-        process.arguments = (java == "/usr/bin/env" ? ["java"] : []) + ["-Xshare:auto", source] + arguments
+        process.arguments = (java == "/usr/bin/env" ? ["java"] : []) + ["-Xshare:auto"]
+            + (classPath.isEmpty ? [] : ["-cp", classPath.joined(separator: ":")]) + [source] + arguments
         process.standardInput = try FileHandle(forReadingFrom: inputFile)
         process.standardError = try FileHandle(forWritingTo: errorFile)
         let out = Pipe()

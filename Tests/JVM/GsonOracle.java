@@ -155,6 +155,7 @@ public class GsonOracle {
 
     public static void main(String[] args) throws Exception {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        System.out.println("java " + System.getProperty("java.specification.version"));
         List<String> probes = Arrays.asList(in.readLine().split("\t"));
         for (String encoded; (encoded = in.readLine()) != null; ) {
             byte[] bytes = Base64.getDecoder().decode(encoded);
