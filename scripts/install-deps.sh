@@ -25,6 +25,9 @@ packages+=(openssl)
 packages+=(python3 python3-pytest python3-venv python3-pip python3-dev)
 # The ABI guard (make abi-check): libabigail's abidw and abidiff.
 packages+=(abigail-tools)
+# The Swift suite's JDK differential tests (Tests/PathConfigurationTests/Support/JavaOracle.swift,
+# WordBoundaryTests) run java.util.regex itself: `java` on a single-file program, which needs the JDK's compiler.
+packages+=(openjdk-17-jdk-headless)
 
 # The Rust suite needs cargo and rustc 1.77 or newer (bindings/rust/Cargo.toml,
 # rust-version). A toolchain already on the PATH (rustup's, say) is used as it

@@ -10,6 +10,10 @@ import CPCRE2
 /// context carrying the `Limits`, so a catastrophic pattern stops with
 /// `.limitExceeded` instead of spinning.
 ///
+/// ICU's and the JDK's `\b` and `\B` are callouts (`WordBoundaries`): a
+/// pattern with one runs under the match context's second form, which has
+/// the callout function; every other pattern runs under the first, as before.
+///
 /// Patterns are not JIT-compiled. PCRE2 10.42 (Debian 12's) has JIT bugs
 /// that miss matches its interpreter finds (`(1|)b*1` on `/12`, PCRE2 issue
 /// #336, fixed in 10.43), and behind the prefilter the interpreter answers
@@ -29,7 +33,11 @@ public struct PCRE2Engine: RegexEngine {
         do {
             translation = try PatternTranslator.translate(pattern, dialect: options.dialect, caseInsensitive: options.caseInsensitive)
         } catch {
-            throw RegexCompileError(message: error.message, offset: error.offset)
+            throw RegexCompileError(message: error.message, offset: error.offset, isUnsupported: error.isRefusal)
+        }
+        if let offset = translation.firstWordBoundary, !WordBoundaries.isAvailable(for: options.dialect) {
+            throw RegexCompileError(message: DialectMessages.refusal("\\b (this PCRE2 lacks the Unicode properties it needs)", dialect: options.dialect),
+                                    offset: offset, isUnsupported: true)
         }
         var errorCode: Int32 = 0
         var errorOffset = 0
@@ -41,10 +49,38 @@ public struct PCRE2Engine: RegexEngine {
             var message = [UInt8](repeating: 0, count: 256)
             let n = message.withUnsafeMutableBufferPointer { pcre2_get_error_message_8(errorCode, $0.baseAddress, $0.count) }
             let text = n > 0 ? String(decoding: message[0..<Int(n)], as: UTF8.self) : "error \(errorCode)"
-            throw RegexCompileError(message: DialectMessages.pcre2Error(text, dialect: options.dialect),
-                                    offset: translation.originalOffset(forByte: errorOffset))
+            let (wording, isRefusal) = DialectMessages.pcre2Error(text, dialect: options.dialect)
+            throw RegexCompileError(message: wording, offset: translation.originalOffset(forByte: errorOffset), isUnsupported: isRefusal)
         }
-        return PCRE2Pattern(code: code, context: PCRE2MatchContext.shared(for: limits))
+        if let offset = translation.multilineCaret, !Self.noMatchStartsWithLineFeed(code) {
+            pcre2_code_free_8(code)
+            throw RegexCompileError(
+                message: DialectMessages.refusal(
+                    "the ICU construct ^ under (?m), where a match could start with a line feed (ICU's search may or may not try the position"
+                        + " between CR and LF, by the pattern's shape)", dialect: options.dialect),
+                offset: offset, isUnsupported: true)
+        }
+        return PCRE2Pattern(code: code, context: PCRE2MatchContext.shared(for: limits), usesWordBoundaries: translation.firstWordBoundary != nil)
+    }
+
+    /// Whether PCRE2's own analysis of `code` proves that every match is
+    /// at least one character long and starts with a character other than
+    /// LF: a fixed first code unit, or a bitmap of first bytes without LF's.
+    /// (PCRE2 skips start positions by this analysis, so it holds for every
+    /// match.) Then no match starts between CR and LF, the one place ICU's
+    /// `(?m)^` and its search disagree.
+    static func noMatchStartsWithLineFeed(_ code: OpaquePointer) -> Bool {
+        var minLength: UInt32 = 0
+        var firstType: UInt32 = 0
+        guard pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_MINLENGTH), &minLength) == 0, minLength > 0,
+              pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTCODETYPE), &firstType) == 0 else { return false }
+        if firstType == 1 {
+            var unit: UInt32 = 0
+            return pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTCODEUNIT), &unit) == 0 && unit != 0x0A
+        }
+        var bitmap: UnsafePointer<UInt8>?
+        guard pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTBITMAP), &bitmap) == 0, let bitmap else { return false }
+        return bitmap[0x0A / 8] & (1 << (0x0A % 8)) == 0
     }
 }
 
@@ -53,10 +89,14 @@ public struct PCRE2Engine: RegexEngine {
 final class PCRE2Pattern: CompiledPattern, @unchecked Sendable {
     private let code: OpaquePointer
     private let context: PCRE2MatchContext
+    /// The pattern has `\b` or `\B` callouts: it runs under the context's
+    /// callout form, and each search starts a new `BoundaryTable`.
+    private let usesWordBoundaries: Bool
 
-    init(code: OpaquePointer, context: PCRE2MatchContext) {
+    init(code: OpaquePointer, context: PCRE2MatchContext, usesWordBoundaries: Bool) {
         self.code = code
         self.context = context
+        self.usesWordBoundaries = usesWordBoundaries
     }
 
     deinit { pcre2_code_free_8(code) }
@@ -75,10 +115,32 @@ final class PCRE2Pattern: CompiledPattern, @unchecked Sendable {
     }
 
     private func search(_ subject: MatchSubject, with matchData: OpaquePointer) -> MatchOutcome {
+        if usesWordBoundaries { return searchWithBoundaries(subject, with: matchData) }
         let rc = subject.withUTF8 { buf in
             pcre2_match_8(code, buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, 0,
                           UInt32(PCRE2_NO_UTF_CHECK), matchData, context.pointer)
         }
+        return Self.outcome(rc)
+    }
+
+    /// `search` for a pattern with `\b` or `\B`: under the callout context,
+    /// with the thread's boundary table reset before and after (the next
+    /// search's subject may lie where this one's did).
+    private func searchWithBoundaries(_ subject: MatchSubject, with matchData: OpaquePointer) -> MatchOutcome {
+        let boundaries = PCRE2ThreadState.current.boundaries
+        boundaries.reset()
+        defer { boundaries.reset() }
+        let rc = subject.withUTF8 { buf in
+            pcre2_match_8(code, buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, 0,
+                          UInt32(PCRE2_NO_UTF_CHECK), matchData, context.withWordBoundaries)
+        }
+        return Self.outcome(rc)
+    }
+
+    /// A `pcre2_match` result as an outcome. (`PCRE2_ERROR_CALLOUT`, which a
+    /// boundary callout returns for what a checked UTF-8 subject never has,
+    /// counts as no match, as other errors do.)
+    private static func outcome(_ rc: Int32) -> MatchOutcome {
         if rc >= 0 { return .match }
         switch rc {
         case PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT:
@@ -90,17 +152,26 @@ final class PCRE2Pattern: CompiledPattern, @unchecked Sendable {
 }
 
 /// A PCRE2 match context holding the search limits; read-only once made, so
-/// one per distinct `Limits` is shared by all patterns and threads.
+/// one per distinct `Limits` is shared by all patterns and threads. It comes
+/// in two forms, alike but for the callout function, which only the second
+/// has: patterns without `\b` or `\B` never run with one.
 final class PCRE2MatchContext: @unchecked Sendable {
     let pointer: OpaquePointer
+    /// The same limits, with `WordBoundaries.callout` as the callout function.
+    let withWordBoundaries: OpaquePointer
 
     private init(limits: Limits) {
         pointer = pcre2_match_context_create_8(nil)!
         pcre2_set_match_limit_8(pointer, limits.matchLimit)
         pcre2_set_heap_limit_8(pointer, limits.heapLimitKiB)
+        withWordBoundaries = pcre2_match_context_copy_8(pointer)!
+        pcre2_set_callout_8(withWordBoundaries, WordBoundaries.callout, nil)
     }
 
-    deinit { pcre2_match_context_free_8(pointer) }
+    deinit {
+        pcre2_match_context_free_8(pointer)
+        pcre2_match_context_free_8(withWordBoundaries)
+    }
 
     private static let cache = LockedCache<Limits, PCRE2MatchContext>()
 

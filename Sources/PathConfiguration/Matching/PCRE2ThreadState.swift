@@ -14,6 +14,10 @@ final class PCRE2ThreadState {
     /// Match data for one pair of offsets (a search only asks whether).
     let matchData: OpaquePointer
 
+    /// The word boundaries of the search in progress, for a pattern with
+    /// `\b` or `\B` (`WordBoundaries`): reset by each such search.
+    let boundaries = BoundaryTable()
+
     private init() {
         matchData = pcre2_match_data_create_8(1, nil)!
     }
