@@ -11,8 +11,9 @@ import CPCRE2
 /// `.limitExceeded` instead of spinning.
 ///
 /// ICU's and the JDK's `\b` and `\B` are callouts (`WordBoundaries`): a
-/// pattern with one runs under the match context's second form, which has
-/// the callout function; every other pattern runs under the first, as before.
+/// pattern with one is a `PCRE2BoundaryPattern`, which runs under the match
+/// context's second form, the one with the callout function; every other
+/// pattern is a `PCRE2Pattern`, searched as before.
 ///
 /// Patterns are not JIT-compiled. PCRE2 10.42 (Debian 12's) has JIT bugs
 /// that miss matches its interpreter finds (`(1|)b*1` on `/12`, PCRE2 issue
@@ -60,7 +61,9 @@ public struct PCRE2Engine: RegexEngine {
                         + " between CR and LF, by the pattern's shape)", dialect: options.dialect),
                 offset: offset, isUnsupported: true)
         }
-        return PCRE2Pattern(code: code, context: PCRE2MatchContext.shared(for: limits), usesWordBoundaries: translation.firstWordBoundary != nil)
+        let context = PCRE2MatchContext.shared(for: limits)
+        if translation.firstWordBoundary != nil { return PCRE2BoundaryPattern(code: code, context: context) }
+        return PCRE2Pattern(code: code, context: context)
     }
 
     /// Whether PCRE2's own analysis of `code` proves that every match is
@@ -89,14 +92,10 @@ public struct PCRE2Engine: RegexEngine {
 final class PCRE2Pattern: CompiledPattern, @unchecked Sendable {
     private let code: OpaquePointer
     private let context: PCRE2MatchContext
-    /// The pattern has `\b` or `\B` callouts: it runs under the context's
-    /// callout form, and each search starts a new `BoundaryTable`.
-    private let usesWordBoundaries: Bool
 
-    init(code: OpaquePointer, context: PCRE2MatchContext, usesWordBoundaries: Bool) {
+    init(code: OpaquePointer, context: PCRE2MatchContext) {
         self.code = code
         self.context = context
-        self.usesWordBoundaries = usesWordBoundaries
     }
 
     deinit { pcre2_code_free_8(code) }
@@ -115,37 +114,61 @@ final class PCRE2Pattern: CompiledPattern, @unchecked Sendable {
     }
 
     private func search(_ subject: MatchSubject, with matchData: OpaquePointer) -> MatchOutcome {
-        if usesWordBoundaries { return searchWithBoundaries(subject, with: matchData) }
         let rc = subject.withUTF8 { buf in
             pcre2_match_8(code, buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, 0,
                           UInt32(PCRE2_NO_UTF_CHECK), matchData, context.pointer)
         }
-        return Self.outcome(rc)
-    }
-
-    /// `search` for a pattern with `\b` or `\B`: under the callout context,
-    /// with the thread's boundary table reset before and after (the next
-    /// search's subject may lie where this one's did).
-    private func searchWithBoundaries(_ subject: MatchSubject, with matchData: OpaquePointer) -> MatchOutcome {
-        let boundaries = PCRE2ThreadState.current.boundaries
-        boundaries.reset()
-        defer { boundaries.reset() }
-        let rc = subject.withUTF8 { buf in
-            pcre2_match_8(code, buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, 0,
-                          UInt32(PCRE2_NO_UTF_CHECK), matchData, context.withWordBoundaries)
-        }
-        return Self.outcome(rc)
-    }
-
-    /// A `pcre2_match` result as an outcome. (`PCRE2_ERROR_CALLOUT`, which a
-    /// boundary callout returns for what a checked UTF-8 subject never has,
-    /// counts as no match, as other errors do.)
-    private static func outcome(_ rc: Int32) -> MatchOutcome {
         if rc >= 0 { return .match }
         switch rc {
         case PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT:
             return .limitExceeded
         default:
+            return .noMatch
+        }
+    }
+}
+
+/// A compiled PCRE2 pattern with `\b` or `\B` callouts (`WordBoundaries`):
+/// searched as `PCRE2Pattern` is, but under the match context's callout
+/// form, with the thread's boundary table reset before and after each search
+/// (the next search's subject may lie where this one's did). A class of its
+/// own, so that other patterns' searches test nothing for it.
+final class PCRE2BoundaryPattern: CompiledPattern, @unchecked Sendable {
+    private let code: OpaquePointer
+    private let context: PCRE2MatchContext
+
+    init(code: OpaquePointer, context: PCRE2MatchContext) {
+        self.code = code
+        self.context = context
+    }
+
+    deinit { pcre2_code_free_8(code) }
+
+    func search(_ subject: MatchSubject) -> MatchOutcome {
+        let state = PCRE2ThreadState.current
+        state.boundaries.reset()
+        defer { state.boundaries.reset() }
+        // As PCRE2Pattern: a long subject's frames in match data of its own.
+        guard subject.utf8Count <= PCRE2ThreadState.reusedUpToBytes else {
+            let matchData = pcre2_match_data_create_8(1, nil)!
+            defer { pcre2_match_data_free_8(matchData) }
+            return search(subject, with: matchData)
+        }
+        return search(subject, with: state.matchData)
+    }
+
+    private func search(_ subject: MatchSubject, with matchData: OpaquePointer) -> MatchOutcome {
+        let rc = subject.withUTF8 { buf in
+            pcre2_match_8(code, buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, 0,
+                          UInt32(PCRE2_NO_UTF_CHECK), matchData, context.withWordBoundaries)
+        }
+        if rc >= 0 { return .match }
+        switch rc {
+        case PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT:
+            return .limitExceeded
+        default:
+            // Also PCRE2_ERROR_CALLOUT, which the boundary callout returns
+            // only for what a checked UTF-8 subject never has.
             return .noMatch
         }
     }
