@@ -28,7 +28,9 @@ enum WordBoundaries {
         case icuNot = 2
         /// The JDK's `\b`.
         case java = 3
-        /// The JDK's `\B`.
+        /// The JDK's `\B`: the test is `\b`'s negation, but the translation
+        /// refuses `\B` in the Java dialect (the JDK also tries it inside a
+        /// surrogate pair), so no pattern holds this number today.
         case javaNot = 4
 
         init(dialect: RegexDialect, negated: Bool) {
