@@ -29,10 +29,11 @@ packages+=(python3 python3-pytest python3-venv python3-pip python3-dev)
 # The ABI guard (make abi-check): libabigail's abidw and abidiff.
 packages+=(abigail-tools)
 # The Android profiles' differential tests (Tests/PathConfigurationTests:
-# JavaURLDifferentialTests, JavaCaseDifferentialTests and GsonOracleTests) run
-# java.net.URL, java.util.regex and the real Gson (Debian's 2.10) themselves,
-# from the Java programs in Tests/JVM, on a JDK 17, the JDK the apps' Java
-# semantics are taken from (a JDK runs a single source file; a JRE cannot).
+# JavaURLDifferentialTests, JavaCaseDifferentialTests, WordBoundaryTests and
+# GsonOracleTests) run java.net.URL, java.util.regex and the real Gson
+# (Debian's 2.10) themselves, from the Java programs in Tests/JVM, on a JDK 17,
+# the JDK the apps' Java semantics are taken from (a JDK runs a single source
+# file; a JRE cannot).
 packages+=(openjdk-17-jdk-headless libgoogle-gson-java)
 
 # The Rust suite needs cargo and rustc 1.77 or newer (bindings/rust/Cargo.toml,

@@ -26,6 +26,12 @@ enum Diagnostics {
         emit(prefix(file, finding.location), .warning, finding.summary, kind: finding.kind.rawValue)
     }
 
+    /// An input the library refuses to look up (one over `max_url_bytes`):
+    /// `PLACE: error: "INPUT": MESSAGE`, the input shortened (`Inputs.shortened`).
+    static func refused(_ input: Input, _ error: ResolveError) {
+        emit(input.place, .error, JSONWriter.quoted(Inputs.shortened(input.text)) + ": " + error.message)
+    }
+
     /// The name a configuration's own positions refer to: the file, the data,
     /// or the URL (for a cached copy too, since its body is the URL's).
     static func documentName(_ event: LoaderEvent) -> String {

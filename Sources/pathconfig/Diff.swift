@@ -22,8 +22,10 @@ extension PathConfigCommand {
                 printed; a summary line counts them.
 
                 Exits 0 whether or not anything differs, like git diff; with --exit-code, 1 \
-                when something does. A configuration that fails to load, or a URL the \
-                library refuses, exits 1; a usage error 2.
+                when something does. A configuration that fails to load exits 1; so does \
+                a URL the library refuses (one longer than max_url_bytes), after the \
+                others are compared: an error on standard error names it (<stdin>:LINE or \
+                input N), and the summary does not count it. A usage error exits 2.
                 """
         )
 
@@ -99,7 +101,7 @@ extension PathConfigCommand {
                 let comparison = VersionComparison(configurations: versions.map { ($0.0, $0.1.0, $0.1.1) }, method: method)
                 var changes: [VersionChange] = []
                 for url in urls {
-                    do { changes += try comparison.compare(url) } catch { refusedCount += 1; Self.refused(url, error) }
+                    do { changes += try comparison.compare(url.text) } catch { refusedCount += 1; Diagnostics.refused(url, error) }
                 }
                 let versionReport = VersionDiffReport(old: options.config.joined(separator: ","), new: against, profiles: versions.map(\.0),
                                                       method: method, urlCount: urls.count - refusedCount, changes: changes)
@@ -110,7 +112,10 @@ extension PathConfigCommand {
                 let comparison = ProfileComparison(configurations: configurations.map { ($0.0, $0.1) }, method: method)
                 var differences: [ProfileDifference] = []
                 for url in urls {
-                    do { if let d = try comparison.compare(url) { differences.append(d) } } catch { refusedCount += 1; Self.refused(url, error) }
+                    do { if let d = try comparison.compare(url.text) { differences.append(d) } } catch {
+                        refusedCount += 1
+                        Diagnostics.refused(url, error)
+                    }
                 }
                 let profileReport = ProfileDiffReport(profiles: configurations.map(\.0), method: method, urlCount: urls.count - refusedCount,
                                                       differences: differences)
@@ -126,13 +131,6 @@ extension PathConfigCommand {
             case .text: for line in text { out.line(line) }
             case .json: out.line(JSONWriter.compact(json))
             }
-        }
-
-        /// Reports a URL the library refuses (shortened to 80 characters:
-        /// one refused for its length would fill the screen).
-        private static func refused(_ url: String, _ error: ResolveError) {
-            let shown = url.count > 80 ? url.prefix(80) + "…" : Substring(url)
-            StandardStreams.error("\(shown): error: \(error.message)\n")
         }
     }
 }

@@ -5,7 +5,11 @@ extension PathConfigCommand {
     /// `pathconfig explain`: which rules matched one input, through which pattern, and the result.
     struct Explain: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show the matched string, each matching rule and pattern, and the merged properties."
+            abstract: "Show the matched string, each matching rule and pattern, and the merged properties.",
+            discussion: """
+                An input the library refuses (one longer than max_url_bytes) gets null in \
+                place of the explanation, an error on standard error naming it, and exit code 1.
+                """
         )
 
         @OptionGroup var options: ConfigOptions
@@ -20,10 +24,21 @@ extension PathConfigCommand {
 
         func run() throws {
             let (config, _) = try options.load()
-            let explanation = try config.explain(input, method: request.method)
             var out = Output()
-            out.line(compact ? explanation.json : JSONWriter.pretty(.object(explanation.jsonObject)))
+            var refused = false
+            Inputs.each([input]) { input in
+                do throws(ResolveError) {
+                    let explanation = try config.explain(input.text, method: request.method)
+                    out.line(compact ? explanation.json : JSONWriter.pretty(.object(explanation.jsonObject)))
+                } catch {
+                    refused = true
+                    out.line(Inputs.refusedLine)
+                    out.flush()
+                    Diagnostics.refused(input, error)
+                }
+            }
             out.flush()
+            if refused { throw ExitCode(1) }
         }
     }
 }

@@ -2,7 +2,8 @@ import ArgumentParser
 import PathConfiguration
 
 extension PathConfigCommand {
-    /// `pathconfig resolve`: one compact JSON object of merged properties per input.
+    /// `pathconfig resolve`: one compact JSON object of merged properties per
+    /// input, or `null` for one the library refuses (`Inputs.refusedLine`).
     struct Resolve: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the merged properties of each URL or path, one JSON object per line.",
@@ -12,8 +13,12 @@ extension PathConfigCommand {
                 With several --config sources (files and http(s) URLs), runs the chain once: \
                 the files in order, then for each URL its cached copy (--cache-dir) and its \
                 download, and resolves against the newest configuration that loaded. Failures \
-                of some sources are warnings on standard error; the exit code is 1 only when \
-                none loaded.
+                of some sources are warnings on standard error; when none loaded, the exit \
+                code is 1.
+
+                An input the library refuses (one longer than max_url_bytes) gets the line \
+                null, and an error on standard error naming it (<stdin>:LINE or input N); \
+                the other inputs still get theirs, and the exit code is then 1.
                 """
         )
 
@@ -28,15 +33,19 @@ extension PathConfigCommand {
             let (config, location) = try options.load()
             for w in config.warnings { Diagnostics.warning(w, file: location) }
             var out = Output()
-            if inputs.isEmpty {
-                while let line = readLine(strippingNewline: true) {
-                    let input = line.hasSuffix("\r") ? String(line.dropLast()) : line
-                    out.line(try config.resolve(input, method: request.method).json)
+            var refused = false
+            Inputs.each(inputs) { input in
+                do throws(ResolveError) {
+                    out.line(try config.resolve(input.text, method: request.method).json)
+                } catch {
+                    refused = true
+                    out.line(Inputs.refusedLine)
+                    out.flush()  // the lines before it come first, on a terminal too
+                    Diagnostics.refused(input, error)
                 }
-            } else {
-                for input in inputs { out.line(try config.resolve(input, method: request.method).json) }
             }
             out.flush()
+            if refused { throw ExitCode(1) }
         }
     }
 }

@@ -1,7 +1,11 @@
 /// Siesta's configuration globs, translated to the regular expression Siesta
 /// itself builds (`String.configurationPattern(for:)` in
 /// `ConfigurationPatternConvertible.swift`), so that every glob matches
-/// exactly the URLs it matches in Siesta.
+/// exactly the URLs it matches in Siesta, with one deliberate exception:
+/// scheme and host compare case-insensitively (below). Siesta's expression is
+/// case-sensitive over `absoluteString` as written, so there
+/// `https://API.example.com/items` does not match the glob
+/// `https://api.example.com/**`; here it does, as it names the same server.
 ///
 /// - A glob that does not start with a lower-case scheme (`^[a-z]+:`) is
 ///   relative: with a base URL it becomes the base (ending in `/`) followed
@@ -12,9 +16,9 @@
 /// - It is anchored at the start and must end at the end of the URL or at
 ///   its `?`: the query string is ignored.
 ///
-/// Scheme and host compare case-insensitively: the base URL, an absolute
-/// glob's host and the URL matched (`Lookup.globSubject`) all have
-/// them lower-cased. Paths stay case-sensitive.
+/// Scheme and host compare case-insensitively (the exception): the base
+/// URL, an absolute glob's host and the URL matched (`Lookup.globSubject`)
+/// all have them lower-cased. Paths stay case-sensitive, as in Siesta.
 public enum GlobPattern {
     /// The regular expression (ICU syntax, which every backend reads) for `glob`.
     public static func regex(for glob: String, base: BaseURL?) -> String {

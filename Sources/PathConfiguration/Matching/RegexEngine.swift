@@ -26,11 +26,18 @@ public struct RegexCompileError: Error, Sendable, Hashable {
     /// 0-based offset in the pattern, in Unicode scalars, where compilation
     /// stopped (nil when the engine does not say).
     public let offset: Int?
+    /// The pattern is valid in its dialect, and the apps run it, but this
+    /// engine cannot match it exactly as the dialect's own engine does (the
+    /// pcre2 backend refuses such constructs rather than approximate them):
+    /// a limit of the library, not a fault of the pattern. The message says
+    /// what to do instead.
+    public let isUnsupported: Bool
 
     /// Creates a compile error.
-    public init(message: String, offset: Int?) {
+    public init(message: String, offset: Int?, isUnsupported: Bool = false) {
         self.message = message
         self.offset = offset
+        self.isUnsupported = isUnsupported
     }
 }
 

@@ -21,10 +21,14 @@ struct RuleCompiler {
     static let globOptions = RegexOptions(caseInsensitive: false, unicodeClasses: true, dialect: .icu)
 
     /// `invalid regular expression "PATTERN" at offset N: WHY` (or `invalid
-    /// glob ...`): how every message says that the engine rejected a pattern.
+    /// glob ...`): how every message says that the engine rejected a pattern;
+    /// `unsupported regular expression ...` when the pattern is valid and
+    /// the engine cannot match it exactly (`RegexCompileError.isUnsupported`:
+    /// the message then says so, and what to do).
     static func rejection(of shown: String, isGlob: Bool, _ error: RegexCompileError) -> String {
         let at = error.offset.map { " at offset \($0)" } ?? ""
-        return "invalid \(isGlob ? "glob" : "regular expression") \(JSONWriter.quoted(shown))\(at): \(error.message)"
+        let kind = error.isUnsupported ? "unsupported" : "invalid"
+        return "\(kind) \(isGlob ? "glob" : "regular expression") \(JSONWriter.quoted(shown))\(at): \(error.message)"
     }
 
     /// Compiles `rule`; `location(kind, i)` says where its pattern or glob `i` is in the document.

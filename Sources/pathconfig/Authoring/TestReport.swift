@@ -49,12 +49,13 @@ struct TestReport {
         return lines
     }
 
-    /// `FILE:LINE:COLUMN: case N ("description"): URL under PROFILE (METHOD, MATCH)`.
+    /// `FILE:LINE:COLUMN: case N ("description"): URL under PROFILE (METHOD, MATCH)`,
+    /// a URL over 80 characters shortened (`Inputs.shortened`; the JSON report has it whole).
     private func heading(_ result: CheckResult) -> String {
         let c = result.testCase
         var text = "\(file):\(c.location.line):\(c.location.column): case \(c.index)"
         if let description = c.description { text += " (\(JSONWriter.quoted(description)))" }
-        return text + ": \(c.url) under \(result.profile.rawValue) (\(result.method), \(c.match.rawValue))"
+        return text + ": \(Inputs.shortened(c.url)) under \(result.profile.rawValue) (\(result.method), \(c.match.rawValue))"
     }
 
     /// The JSON report: `file`, `cases`, `checks`, `passed`, `failed`, and

@@ -3,19 +3,13 @@
 /// trailing CR dropped, and each URL kept once, at its first place.
 enum URLList {
     /// `arguments`, or the lines of standard input when there are none.
-    static func read(_ arguments: [String]) -> [String] {
-        var lines: [String] = []
-        if arguments.isEmpty {
-            while let line = readLine(strippingNewline: true) {
-                lines.append(line.hasSuffix("\r") ? String(line.dropLast()) : line)
-            }
-        } else {
-            lines = arguments
-        }
+    static func read(_ arguments: [String]) -> [Input] {
+        var inputs: [Input] = []
         var seen: Set<String> = []
-        return lines.filter { line in
-            let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
-            return !trimmed.isEmpty && !trimmed.hasPrefix("#") && seen.insert(line).inserted
+        Inputs.each(arguments) { input in
+            let trimmed = input.text.drop(while: { $0 == " " || $0 == "\t" })
+            if !trimmed.isEmpty && !trimmed.hasPrefix("#") && seen.insert(input.text).inserted { inputs.append(input) }
         }
+        return inputs
     }
 }

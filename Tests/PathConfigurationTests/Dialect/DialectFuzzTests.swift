@@ -14,7 +14,7 @@ struct DialectFuzzTests {
         "\\P{Lu}", "\\p{Greek}", "\\p{Alphabetic}", "\\p{javaLowerCase}", "[:alpha:]", "[:^digit:]", "\\Q", "\\E", "\\Q.\\E",
         "\\1", "\\k<n>", " ", "#", "\n", "\r", "\\y", "\\-", "\\.", "{", "}", "\u{2028}", "\u{301}", "[a-z]", "[^a]",
         "[\\w&&[^\\d]]", "[a--b]", "[a-c[x]]", "[\\p{L}--[a-z]]", "[&&]", "[]a]", "[-]", "ss", "SS", "(a)", "(?:a|)", "(?:|b)",
-        "a?", "b?",
+        "a?", "b?", "\\b", "\\B", "\u{301}\\b",
     ]
 
     static let subjects = [
@@ -43,11 +43,51 @@ struct DialectFuzzTests {
             case (.rejected, .rejected):
                 break
             case (.compiled, .rejected(let message)):
-                #expect(message.contains("use the foundation backend"), "\(pattern.debugDescription): \(message)")
+                #expect(message.contains("libpathconfig's pcre2 backend"), "\(pattern.debugDescription): \(message)")
             case (.rejected, .compiled):
                 Issue.record("ICU rejects \(pattern.debugDescription), PCRE2 compiles it")
             }
         }
         #expect(compiled > 3_000)
+    }
+
+    /// Anchors with every kind of quantifier, among a few items, on subjects
+    /// with line terminators: ICU's greedy and bounded loops on `^` and `$`
+    /// agree with PCRE2's; its lazy and possessive unbounded ones are refused.
+    static let anchorAtoms = [
+        "^", "$", "^", "$", "a", "b", "\\n", "\\r", ".", "(?m)", "(?d)", "(?:", ")", "|", "\\Z", "\\z", "x?", "(?:a|)",
+    ]
+    static let anchorQuantifiers = ["", "", "*", "+", "?", "{2}", "{0,2}", "{1,3}", "{0}", "??", "*?", "+?", "?+", "*+", "++", "{0,2}?", "{2,}"]
+    static let anchorSubjects = ["", "a", "b", "ab", "ba", "a\n", "\na", "a\nb", "a\r\nb", "\r\n", "\n", "aa", "x", "a\u{2028}", "b\n\n"]
+
+    @Test("5,000 random patterns of quantified anchors: agree, both reject, or a refusal of a lazy or possessive loop")
+    func quantifiedAnchors() {
+        var generator = SplitMix(state: 27)
+        let options = RegexOptions(caseInsensitive: false, unicodeClasses: true, dialect: .icu)
+        var compiled = 0
+        for _ in 0..<5_000 {
+            let count = Int.random(in: 1...5, using: &generator)
+            let pattern = (0..<count).map { _ in
+                Self.anchorAtoms.randomElement(using: &generator)! + Self.anchorQuantifiers.randomElement(using: &generator)!
+            }.joined()
+            let outcome = DialectHarness.compileBoth(pattern, options: options)
+            switch (outcome.icu, outcome.pcre2) {
+            case (.compiled, .compiled):
+                compiled += 1
+                let (icu, pcre2) = outcome.patterns!
+                for subject in Self.anchorSubjects {
+                    DialectHarness.expectAgreement(pattern, options: options, icu: icu, pcre2: pcre2, subject: subject)
+                }
+            case (.rejected, .rejected):
+                break
+            case (.compiled, .rejected(let message)):
+                #expect(message.contains("libpathconfig's pcre2 backend"), "\(pattern.debugDescription): \(message)")
+                #expect(message.contains("lazy") || message.contains("possessive") || message.contains("under (?m)"),
+                        "\(pattern.debugDescription): \(message)")
+            case (.rejected, .compiled):
+                Issue.record("ICU rejects \(pattern.debugDescription), PCRE2 compiles it")
+            }
+        }
+        #expect(compiled > 1_000)
     }
 }

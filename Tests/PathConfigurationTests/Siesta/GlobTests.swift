@@ -53,6 +53,18 @@ struct GlobTests {
         #expect(try Self.matches("https://API.example.com/**", "https://api.EXAMPLE.com/a", base: nil, engine: engine))
     }
 
+    @Test("the case rule is the one deliberate difference from Siesta: its own expression, case-sensitive over the URL as written, does not match")
+    func caseDiffersFromSiesta() throws {
+        // Siesta compiles the glob's expression with NSRegularExpression (ICU:
+        // the foundation engine) and matches `absoluteString` as written.
+        // The expression is Siesta's character for character (`translation` above).
+        let expression = GlobPattern.regex(for: "https://api.example.com/**", base: nil)
+        let siesta = try Conformance.engine("foundation").compile(expression, options: RegexOptions(), limits: Limits())
+        #expect(siesta.search(MatchSubject("https://API.example.com/items")) == .noMatch)
+        #expect(siesta.search(MatchSubject("https://api.example.com/items")) == .match)
+        #expect(try Self.matches("https://api.example.com/**", "https://API.example.com/items", base: nil, engine: "pcre2"))
+    }
+
     @Test("edge cases: colons, @, percent-encoding, trailing slashes, fragments, queries", arguments: Conformance.engineNames)
     func edges(engine: String) throws {
         let cases: [(String, String, Bool)] = [

@@ -1,13 +1,45 @@
-/// Wording for PCRE2's own errors on a translated pattern, where the dialect
-/// accepts what PCRE2 rejects.
+/// Wording for what the pcre2 backend cannot run although the dialect
+/// accepts it: the translation's refusals and PCRE2's own limits.
 enum DialectMessages {
-    /// PCRE2's message, with the dialect's view added where the two differ
-    /// in what they accept.
-    static func pcre2Error(_ text: String, dialect: RegexDialect) -> String {
-        if text.hasPrefix("lookbehind assertion is not fixed length") {
-            return text + " (\(dialect.displayName) accepts a bounded lookbehind of varying length, PCRE2 10.42 needs each alternative"
-                + " to have one length; use the foundation backend)"
+    /// `WHAT is valid ICU (iOS accepts it), but ...; ADVICE`: says that the
+    /// limit is this library's, not the pattern's, and what a reader can do,
+    /// which depends on the dialect. The foundation backend is ICU, so it is
+    /// advice for ICU patterns alone, and only Swift hosts and the `pathconfig`
+    /// command have it (C, Python and Rust get `PATHCONFIG_E_BACKEND`).
+    static func refusal(_ what: String, dialect: RegexDialect) -> String {
+        switch dialect {
+        case .icu: return what + " is valid ICU (iOS accepts it), but libpathconfig's pcre2 backend cannot match it exactly; " + advice(dialect)
+        case .java: return what + " is valid Java (Android accepts it), but libpathconfig's pcre2 backend cannot match it exactly; " + advice(dialect)
         }
-        return text
+    }
+
+    /// `refusal` for a name the translation does not know, which the
+    /// dialect's engine may accept or reject: it says neither.
+    static func unknownName(_ what: String, dialect: RegexDialect) -> String {
+        what + " is not a name libpathconfig's pcre2 backend translates (\(dialect.displayName) may reject it too: check the spelling); "
+            + advice(dialect)
+    }
+
+    private static func advice(_ dialect: RegexDialect) -> String {
+        switch dialect {
+        case .icu:
+            return "rewrite the pattern without it, or, from Swift or the pathconfig command (not C, Python or Rust),"
+                + " use the foundation backend, which is ICU"
+        case .java:
+            return "rewrite the pattern without it (no backend here runs java.util.regex: the foundation backend is ICU)"
+        }
+    }
+
+    /// PCRE2's compile error on a translated pattern, and whether it is a
+    /// limit of PCRE2 10.42 on a pattern the dialect accepts (then worded
+    /// as `refusal`). A lookbehind that reaches PCRE2 has a bounded length
+    /// (the translation rejects an unbounded one, as both dialects do), so
+    /// PCRE2's "not fixed length" is its own limit.
+    static func pcre2Error(_ text: String, dialect: RegexDialect) -> (message: String, isRefusal: Bool) {
+        if text.hasPrefix("lookbehind assertion is not fixed length") {
+            return (refusal("a lookbehind whose alternatives have different lengths (\(dialect.displayName) accepts a bounded one;"
+                            + " PCRE2 10.42 needs each alternative to have one length)", dialect: dialect), true)
+        }
+        return (text, false)
     }
 }

@@ -8,6 +8,15 @@ struct PatternTranslation: Equatable {
     /// Unicode-scalar offset in the original pattern of the construct it
     /// came from.
     let sourceOffsets: [Int]
+    /// Where the first `\b` or `\B` is in the original pattern, when it has
+    /// one: the translation then holds `WordBoundaries` callouts.
+    var firstWordBoundary: Int?
+    /// Where the first ICU `^` under `(?m)` is, when the pattern has one: it
+    /// is written as ICU's `^` reads (`(?:^|(?<=TERMINATOR)(?!\z))`, true
+    /// between CR and LF too), which is ICU's answer unless a match can
+    /// start with LF, between CR and LF, where ICU's search may not try
+    /// (`PCRE2Engine` checks that no match can).
+    var multilineCaret: Int?
 
     /// The PCRE2 pattern as text.
     var pattern: String { String(decoding: bytes, as: UTF8.self) }
@@ -25,14 +34,23 @@ struct TranslationError: Error, Equatable {
     let message: String
     /// Where, in Unicode scalars of the original pattern.
     let offset: Int
+    /// The pattern is valid in its dialect (the apps run it) and the limit
+    /// is this library's: the pcre2 backend cannot match it exactly.
+    var isRefusal = false
 
     /// A construct the dialect accepts and PCRE2 cannot match the same way;
     /// `why`, when given, follows the construct in parentheses.
     static func refused(_ dialect: RegexDialect, _ construct: String, because why: String? = nil, at offset: Int) -> TranslationError {
         let reason = why.map { " (\($0))" } ?? ""
-        return TranslationError(
-            message: "\(dialect.displayName) construct \(construct)\(reason) has no PCRE2 equivalent; use the foundation backend",
-            offset: offset)
+        return TranslationError(message: DialectMessages.refusal("the \(dialect.displayName) construct \(construct)\(reason)", dialect: dialect),
+                                offset: offset, isRefusal: true)
+    }
+
+    /// A name (of a property, a block) the translation does not know: the
+    /// dialect may accept it or not, so the message claims neither.
+    static func unknownName(_ dialect: RegexDialect, _ construct: String, because why: String, at offset: Int) -> TranslationError {
+        TranslationError(message: DialectMessages.unknownName("the \(dialect.displayName) construct \(construct) (\(why))", dialect: dialect),
+                         offset: offset, isRefusal: true)
     }
 
     /// A syntax error PCRE2 would report too, in PCRE2's words (so the

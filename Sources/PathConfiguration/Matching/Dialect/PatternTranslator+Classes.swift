@@ -185,10 +185,14 @@ extension PatternTranslator {
                 throw .refused(dialect, written + " under (?i)", because: "ICU adds the other cases of its members, PCRE2 never case-folds a property", at: openedAt)
             }
             return negated ? .complement(set) : set
+        case .block(let range):
+            if flags.caseless { throw Self.blockInCaselessClass(dialect, written, at: openedAt) }
+            let set = CharSet.range(range.lowerBound, range.upperBound)
+            return negated ? .complement(set) : set
         case .refused(let why):
             throw .refused(dialect, written, because: why, at: openedAt)
         case .unknown:
-            throw .refused(dialect, written, because: "not a property the dialect table translates", at: openedAt)
+            throw .unknownName(dialect, written, because: "not in the dialect table, whose properties and blocks are Unicode \(UnicodeBlocks.unicodeVersion)'s", at: openedAt)
         }
     }
 }

@@ -23,10 +23,9 @@ extension PatternTranslator {
             try flushLiterals()
             write(lineEnd(multiline: false, unixLines: dialect == .java && flags.unixLines), at: source, as: .assertion)
         case 0x62, 0x42: // \b \B
-            let why = dialect == .icu
-                ? "ICU's word boundary looks past any run of combining marks and format characters, which needs a lookbehind PCRE2 10.42 cannot write"
-                : "the JDK's word boundary counts non-spacing marks after a letter as word characters, and has changed between releases"
-            throw .refused(dialect, c == 0x62 ? "\\b" : "\\B", because: why, at: source)
+            reader.position += 1
+            try flushLiterals()
+            try wordBoundary(negated: c == 0x42, at: source)
         case 0x58: // \X
             throw .refused(dialect, "\\X", because: "grapheme clusters follow each engine's own Unicode version and rules", at: source)
         case 0x52: // \R
@@ -83,8 +82,52 @@ extension PatternTranslator {
         }
     }
 
+    /// `\b` or `\B` (after the letter): a `WordBoundaries` callout, which
+    /// computes the dialect's own boundary, except where the dialect means
+    /// another kind of boundary, whose rules follow each engine's Unicode
+    /// version (ICU's under `(?w)`: UAX #29 words; the JDK's `\b{g}`), and
+    /// where the JDK tests it inside a surrogate pair, a position UTF-8 text
+    /// does not have. Its unanchored search (`Pattern.Start`, for a pattern
+    /// without supplementary characters) and its lookbehinds (`Behind`) step
+    /// by UTF-16 unit: there `\b` is false and `\B` true, as each side is a
+    /// lone surrogate. `\b` false can only fail a match that PCRE2 never
+    /// tries, except in a lookbehind, which the JDK may start there instead
+    /// of at the character; `\B` true lets `\B` alone match "𐐀".
+    private mutating func wordBoundary(negated: Bool, at source: Int) throws(TranslationError) {
+        let name = negated ? "\\B" : "\\b"
+        switch dialect {
+        case .icu:
+            if flags.unicodeWord {
+                throw .refused(dialect, name + " under (?w)", because: "UAX #29 word breaks follow each engine's own Unicode version and rules",
+                               at: source)
+            }
+        case .java:
+            if negated {
+                throw .refused(dialect, name, because: "the JDK's search also tries positions inside a surrogate pair, where \\B holds",
+                               at: source)
+            }
+            // Pattern.escape: `\b{g}` is a grapheme cluster boundary; `\b{g`
+            // without `}` is an error; after `\b{` anything else, `{` is read
+            // again, as a repeat count on `\b`.
+            if reader.peek() == 0x7B, reader.peek(1) == 0x67 {
+                guard reader.peek(2) == 0x7D else { throw .invalid(dialect, "\\b{g needs its }", at: source) }
+                throw .refused(dialect, "\\b{g}", because: "grapheme cluster boundaries follow each engine's own Unicode version and rules",
+                               at: source)
+            }
+            if frames.contains(where: \.isLookbehind) {
+                throw .refused(dialect, name + " in a lookbehind",
+                               because: "the JDK's lookbehind steps back by UTF-16 unit and tests \\b inside a surrogate pair", at: source)
+            }
+        }
+        if firstWordBoundary == nil { firstWordBoundary = source }
+        write(WordBoundaries.Kind(dialect: dialect, negated: negated).callout, at: source, as: .assertion)
+    }
+
     private mutating func backReference(_ text: String, group: JavaBackReferences.Group, at source: Int) throws(TranslationError) {
         try flushLiterals()
+        if inLookbehind {
+            throw .invalid(dialect, "a lookbehind needs a bounded length, and a back reference has none", at: source)
+        }
         if dialect == .icu && flags.caseless {
             throw .refused(dialect, "back reference under (?i)", because: "ICU compares the captured text with full case folding", at: source)
         }
@@ -136,7 +179,7 @@ extension PatternTranslator {
         case 0x30: return .character(try octalEscape(at: source))
         case 0x4E: return .character(try namedCharacter(at: source)) // \N{NAME}
         case _ where StandardClasses.shorthandLetters.contains(c): return .set(StandardClasses.set(for: c, dialect: dialect))
-        case 0x70, 0x50: return .set(try property(negated: c == 0x50, at: source))
+        case 0x70, 0x50: return .set(try property(negated: c == 0x50, inClass: inClass, at: source))
         case 0x51 where inClass: return .characters(quoted().map(\.0))
         default:
             let letter = (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
@@ -234,7 +277,7 @@ extension PatternTranslator {
     }
 
     /// `\p{NAME}` or `\P{NAME}` (the JDK also takes `\pL`).
-    private mutating func property(negated: Bool, at source: Int) throws(TranslationError) -> CharSet {
+    private mutating func property(negated: Bool, inClass: Bool, at source: Int) throws(TranslationError) -> CharSet {
         var name = ""
         if reader.peek() == 0x7B {
             reader.position += 1
@@ -256,11 +299,22 @@ extension PatternTranslator {
                 throw .refused(dialect, written + " under (?i)", because: "ICU adds the other cases of its members, PCRE2 never case-folds a property", at: source)
             }
             return negate(negated, set)
+        case .block(let range):
+            if inClass && flags.caseless { throw Self.blockInCaselessClass(dialect, written, at: source) }
+            let set = negate(negated, .range(range.lowerBound, range.upperBound))
+            return inClass ? set : .caseExact(set)
         case .refused(let why):
             throw .refused(dialect, written, because: why, at: source)
         case .unknown:
-            throw .refused(dialect, written, because: "not a property the dialect table translates", at: source)
+            throw .unknownName(dialect, written, because: "not in the dialect table, whose properties and blocks are Unicode \(UnicodeBlocks.unicodeVersion)'s", at: source)
         }
+    }
+
+    /// A block in a class under `(?i)`: ICU closes the whole class over case
+    /// with full case folding (U+0390 brings U+1FD3), PCRE2 with simple.
+    static func blockInCaselessClass(_ dialect: RegexDialect, _ written: String, at source: Int) -> TranslationError {
+        .refused(dialect, written + " in a class under (?i)", because: "ICU closes the class over case by full case folding, PCRE2 by simple",
+                 at: source)
     }
 
     /// Exactly `count` hex digits, or nil (nothing taken).

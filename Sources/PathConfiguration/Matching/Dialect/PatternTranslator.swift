@@ -44,6 +44,8 @@ struct PatternTranslator {
         let isAssertion: Bool
         /// The group's number, for a capture group.
         var capture: Int?
+        /// A lookbehind, `(?<=` or `(?<!`.
+        var isLookbehind = false
         /// Whether every item so far in the current alternative can match
         /// the empty string.
         var branchNullable = true
@@ -82,6 +84,10 @@ struct PatternTranslator {
     /// Java: what the back references need checked once every group is
     /// known (`finishJavaBackReferences`).
     var javaBackReferences = JavaBackReferences()
+    /// Where the first `\b` or `\B` is, once one was written as a callout.
+    var firstWordBoundary: Int?
+    /// Where the first ICU `^` under `(?m)` (without `(?d)`) is.
+    var multilineCaret: Int?
 
     /// Translates `pattern`, compiled by the dialect with `caseInsensitive`
     /// (the profile's flag; inline `(?i)` is read from the pattern).
@@ -94,7 +100,11 @@ struct PatternTranslator {
         try translator.run()
         if dialect == .java { try translator.finishJavaBackReferences() }
         if translator.usesAnyNewline { translator.out.insert("(*ANY)", at: 0, from: 0) }
-        return translator.out.finish(end: translator.reader.scalars.count)
+        let end = translator.reader.scalars.count
+        var translation = translator.out.finish(end: end)
+        translation.firstWordBoundary = translator.firstWordBoundary
+        translation.multilineCaret = translator.multilineCaret
+        return translation
     }
 
     private init(_ pattern: String, dialect: RegexDialect, caseInsensitive: Bool) {
@@ -117,6 +127,15 @@ struct PatternTranslator {
                 reader.position += 1
                 try flushLiterals()
                 let set = try classExpression(openedAt: at)
+                if dialect == .icu, flags.caseless, let value = Self.singleCodePoint(set) {
+                    // ICU compiles a set that keeps one code point after its
+                    // case closure as a literal, which starts a literal run
+                    // (compileSet, regexcmp.cpp): `(?i)[ﬁ]` finds "fi". One
+                    // with case partners keeps more, and starts none; taking
+                    // it as one too can only refuse more, never less.
+                    literal(value, at: at)
+                    continue
+                }
                 write(CharSetEmitter.emit(set, caseless: pcre2Caseless), at: at, as: .item, matching: set)
             case 0x28: // (
                 reader.position += 1
@@ -146,7 +165,8 @@ struct PatternTranslator {
             case 0x5E: // ^
                 reader.position += 1
                 try flushLiterals()
-                write(try lineStart(at: at), at: at, as: .anchor)
+                let text = try lineStart(at: at)
+                write(text, at: at, as: .anchor)
             case 0x24: // $
                 reader.position += 1
                 try flushLiterals()
@@ -213,6 +233,16 @@ struct PatternTranslator {
         lastNullable = false
     }
 
+    /// The code point `set` holds when it holds exactly one, as written.
+    static func singleCodePoint(_ set: CharSet) -> UInt32? {
+        guard let items = set.plainItems, items.count == 1 else { return nil }
+        switch items[0] {
+        case .scalar(let v): return v
+        case .range(let a, let b) where a == b: return a
+        default: return nil
+        }
+    }
+
     /// Ends the current literal run, before a quantifier or not: Java's
     /// case-insensitive literals are written out; ICU matches a
     /// case-insensitive literal with full case folding, which PCRE2 cannot.
@@ -248,14 +278,18 @@ struct PatternTranslator {
             guard dialect == .java else { throw .invalid(dialect, "quantifier after a zero-width assertion", at: source) }
             wrap(from: start, at: source)
         case .anchor(let start):
-            // ICU accepts `^*` or `$?`, but its search then misjudges the
-            // shortest match (`$*?a|` finds nothing in "").
-            guard dialect == .java else {
-                throw .refused(dialect, "quantifier on ^ or $", because: "ICU's search mishandles it", at: source)
-            }
+            // Both dialects take `^*` or `$?`, as PCRE2 does `(?:$)?`. ICU
+            // compiles a greedy loop on an item that can match the empty
+            // string to stop once an iteration consumes nothing (URX_JMP_SAV_X,
+            // regexcmp.cpp), as PCRE2 does; its lazy and possessive unbounded
+            // loops differ (`$*?a|` finds nothing in ""), and are refused
+            // below for every item that can match the empty string.
             wrap(from: start, at: source)
         case .item:
             break
+        }
+        if high == nil && inLookbehind {
+            throw .invalid(dialect, "a lookbehind needs a bounded length, and \(text) repeats without limit", at: source)
         }
         if let suffix = reader.peekSignificant(), suffix == 0x3F || suffix == 0x2B {
             reader.position += 1
@@ -272,6 +306,11 @@ struct PatternTranslator {
         atom = .quantified
         if low == 0 { lastNullable = true }
     }
+
+    /// Whether the innermost lookaround around the position is a lookbehind,
+    /// whose length ICU and the JDK require to be bounded (a lookahead
+    /// inside it adds no length).
+    var inLookbehind: Bool { frames.last(where: \.isAssertion)?.isLookbehind ?? false }
 
     /// `(?:...)` around the output from `start`, so PCRE2 accepts a
     /// quantifier on it.
@@ -309,7 +348,9 @@ struct PatternTranslator {
     // MARK: - Groups
 
     private mutating func openGroup(at source: Int) throws(TranslationError) {
-        try flushLiterals()
+        // ICU's scanner skips a `(?#...)` comment without ending a literal
+        // run: `(?i)s(?#c)s` finds "ß". Every other group ends one.
+        if !opensICUComment() { try flushLiterals() }
         guard reader.peekSignificant() == 0x3F else {
             captures += 1
             push(at: source, text: "(", isAssertion: false, capture: captures)
@@ -333,6 +374,7 @@ struct PatternTranslator {
             if let next = reader.peekSignificant(), next == 0x3D || next == 0x21 {
                 reader.position += 1
                 push(at: source, text: next == 0x3D ? "(?<=" : "(?<!", isAssertion: true)
+                frames[frames.count - 1].isLookbehind = true
             } else {
                 let name = try groupName(at: source)
                 groupNames.insert(name)
@@ -344,6 +386,18 @@ struct PatternTranslator {
             reader.position -= 1
             try flagGroup(at: source)
         }
+    }
+
+    /// Whether the group about to open (after its `(`) is an ICU `(?#...)`
+    /// comment; reads nothing.
+    private mutating func opensICUComment() -> Bool {
+        guard dialect == .icu else { return false }
+        let mark = reader.position
+        defer { reader.position = mark }
+        guard reader.peekSignificant() == 0x3F else { return false }
+        reader.position += 1
+        reader.skipSpaces()
+        return reader.peek() == 0x23
     }
 
     private mutating func push(at source: Int, text: String, isAssertion: Bool, capture: Int? = nil) {
@@ -473,15 +527,15 @@ struct PatternTranslator {
 
     /// `^`: the start; with `(?m)` also after a line terminator that does
     /// not end the text (the JDK: never between CR and LF, and never at the
-    /// end, even of an empty text). ICU's `(?m)^` is refused unless
-    /// `(?d)` leaves LF the only terminator.
-    private func lineStart(at source: Int) throws(TranslationError) -> String {
+    /// end, even of an empty text; ICU: also between CR and LF,
+    /// `URX_CARET_M` in rematch.cpp). ICU's search for a pattern that starts
+    /// with `^` (START_LINE) never tries the position between CR and LF,
+    /// though: there ICU's answer depends on the pattern's shape, so the
+    /// engine accepts the pattern only where no match can start with LF
+    /// (`PatternTranslation.multilineCaret`).
+    private mutating func lineStart(at source: Int) throws(TranslationError) -> String {
         guard flags.multiline else { return "^" }
-        if dialect == .icu && !flags.unixLines {
-            // ICU's ^ holds between CR and LF, but a search for a pattern
-            // that starts with ^ never starts there.
-            throw .refused(dialect, "^ under (?m)", because: "ICU's search treats the position inside CR LF one way or the other, by the pattern's shape", at: source)
-        }
+        if dialect == .icu && !flags.unixLines && multilineCaret == nil { multilineCaret = source }
         let after = "(?<=" + CharSetEmitter.emit(terminators, caseless: false) + ")(?!\\z)"
         if dialect == .java {
             return "(?!\\z)(?:^|" + after + (flags.unixLines ? "" : "(?!(?<=\\r)\\n)") + ")"

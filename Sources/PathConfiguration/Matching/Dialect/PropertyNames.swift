@@ -11,6 +11,11 @@ enum PropertyNames {
         /// ICU's (false for a property whose members have case partners
         /// outside it: ICU's `(?i)` adds them, PCRE2 never folds `\p{...}`).
         case set(CharSet, caseClosed: Bool)
+        /// ICU's `In` + block name: the block's code points, which ICU never
+        /// case-closes outside a class (`createSetForProperty` takes the
+        /// block by `applyPropertyAlias`, without the pattern's `(?i)`);
+        /// inside one, the whole class is closed, as for any range.
+        case block(ClosedRange<UInt32>)
         /// No PCRE2 equivalent; the text says what the name is.
         case refused(String)
         /// Not a property name in this dialect.
@@ -31,7 +36,7 @@ enum PropertyNames {
         if loose(name) == "word" { return .set(StandardClasses.icuWord, caseClosed: true) }
         if name == "all" { return .set(.all, caseClosed: true) }
         if name.hasPrefix("In"), name.unicodeScalars.count >= 3 {
-            return .refused("a Unicode block; PCRE2 has no block property")
+            return block(String(name.dropFirst(2)), Resolution.block)
         }
         if name.hasPrefix("Is"), name.unicodeScalars.count >= 3 {
             let rest = String(name.dropFirst(2))
@@ -42,6 +47,20 @@ enum PropertyNames {
         }
         if name.hasPrefix("java") { return icuJava(name) }
         return .unknown
+    }
+
+    /// The block ICU names `name` (loosely, as UnicodeSet reads a property
+    /// value), from `UnicodeBlocks`, as `found` makes it of the range. The
+    /// table lists only blocks whose range later versions kept (all but
+    /// one, measured up to Unicode 16.0), so its answer is ICU's whatever
+    /// ICU's version; `No_Block`, which shrinks as blocks are added, and the
+    /// blocks of later versions are not listed.
+    private static func block(_ name: String, _ found: (ClosedRange<UInt32>) -> Resolution) -> Resolution {
+        let key = loose(name)
+        if let why = UnicodeBlocks.changed[key] {
+            return .refused("a block whose range Unicode changed after \(UnicodeBlocks.unicodeVersion), \(why), so that ICU's depends on its version")
+        }
+        return UnicodeBlocks.range(named: key).map(found) ?? .unknown
     }
 
     /// UnicodeSet's reading: `prop=value` or a bare name.
@@ -58,7 +77,8 @@ enum PropertyNames {
             case "scx", "scriptextensions":
                 return .refused("Script_Extensions lists change with every Unicode version; PCRE2 10.42 has 14.0's")
             case "blk", "block":
-                return .refused("a Unicode block; PCRE2 has no block property")
+                // UnicodeSet's property, which the pattern's (?i) case-closes.
+                return block(value) { .set(.range($0.lowerBound, $0.upperBound), caseClosed: false) }
             default:
                 return .refused("PCRE2 tests only general categories, scripts and binary properties")
             }
@@ -131,12 +151,12 @@ enum PropertyNames {
             let value = String(name[name.index(after: eq)...])
             switch property {
             case "sc", "script": return script(value)
-            case "blk", "block": return .refused("a Unicode block; PCRE2 has no block property")
+            case "blk", "block": return .refused("a Unicode block, by the JDK's own names; not translated")
             case "gc", "general_category": return javaProperty(value, caseInsensitive: caseInsensitive)
             default: return .unknown
             }
         }
-        if name.hasPrefix("In") { return .refused("a Unicode block; PCRE2 has no block property") }
+        if name.hasPrefix("In") { return .refused("a Unicode block, by the JDK's own names; not translated") }
         if name.hasPrefix("Is") {
             let rest = String(name.dropFirst(2))
             if let set = javaUnicodeProperty(rest.uppercased(), caseInsensitive: caseInsensitive) { return .set(set, caseClosed: true) }

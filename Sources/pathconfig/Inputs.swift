@@ -1,0 +1,49 @@
+import PathConfiguration
+
+/// One URL or path a command looks up, with where it came from, so that a
+/// message about it can name it.
+struct Input {
+    /// The URL or path (a line of standard input without its line ending).
+    let text: String
+    /// Where it came from: `<stdin>:LINE` for a line of standard input,
+    /// `input N` for the Nth URL or path on the command line (both 1-based).
+    let place: String
+}
+
+/// The inputs of the commands that look URLs up (resolve, explain, diff),
+/// and what they print for one the library refuses.
+///
+/// A refused input never costs the others their answers: each command goes
+/// on with the next one, reports the refusal on standard error at the
+/// input's place (`Diagnostics.refused`), and exits 1 at the end.
+enum Inputs {
+    /// The line a command that prints one JSON value per input (resolve,
+    /// explain) prints for an input the library refuses: `null`. It is valid
+    /// JSON, so every line still parses, and it is never an answer: an answer
+    /// is always an object (`{}` for no rule), and any object, even one with
+    /// an `error` key, could be properties a configuration sets. A reader that
+    /// expects an object is stopped rather than given a wrong one.
+    static let refusedLine = "null"
+
+    /// Calls `body` with each of `arguments`, or, when there are none, with
+    /// each line of standard input as it is read (a trailing CR dropped).
+    static func each(_ arguments: [String], _ body: (Input) throws -> Void) rethrows {
+        if arguments.isEmpty {
+            var line = 0
+            while let text = readLine(strippingNewline: true) {
+                line += 1
+                try body(Input(text: text.hasSuffix("\r") ? String(text.dropLast()) : text, place: "<stdin>:\(line)"))
+            }
+        } else {
+            for (i, text) in arguments.enumerated() { try body(Input(text: text, place: "input \(i + 1)")) }
+        }
+    }
+
+    /// `text` as a message shows it: whole up to 80 characters, else its
+    /// first 56 and last 23 around `…` (an input refused for its length can
+    /// be 64 KB; its end often tells it apart, as its start does).
+    static func shortened(_ text: String) -> String {
+        guard text.count > 80 else { return text }
+        return text.prefix(56) + "…" + text.suffix(23)
+    }
+}
