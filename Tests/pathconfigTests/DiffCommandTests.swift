@@ -147,6 +147,50 @@ struct DiffCommandTests {
         #expect(keys[0]["new"] as? String == "doorknob/round, */*")
     }
 
+    @Test("a URL turbo-android crashes on (java.net.URL rejects its port) differs from every app that answers: (app crashes) in its column, why in JSON; exit 0")
+    func crashingApp() throws {
+        let config = try CLI.temporaryFile(#"{"settings":{},"rules":[{"patterns":["/new$"],"properties":{"context":"modal"}},{"patterns":["^$"],"properties":{"home":true}}]}"#)
+        let urls = ["https://x.dev:abc/new", "https://x.dev/new"]
+        let r = try CLI.run(["diff", "--config", config] + urls)
+        #expect(r.stderr == "")
+        #expect(r.status == 0)
+        #expect(r.stdout == """
+            URL                    KEY      hotwire-ios  turbo-ios  hotwire-android  turbo-android
+            https://x.dev:abc/new  context  "modal"      "modal"    (absent)         (app crashes)
+                                   home     (absent)     (absent)   true             (app crashes)
+            1 of 2 URLs differ between hotwire-ios, turbo-ios, hotwire-android, turbo-android; 1 resolves alike
+
+            """)
+        // The apps that answer agree; the crash still differs from them.
+        let alike = try CLI.run(["diff", "--config", config, "--profile", "hotwire-ios", "--profile", "turbo-android", "https://x.dev:abc/zzz"])
+        #expect(alike.status == 0)
+        #expect(alike.stdout == """
+            URL                    KEY           hotwire-ios  turbo-android
+            https://x.dev:abc/zzz  (properties)  {}           (app crashes)
+            1 of 1 URL differ between hotwire-ios, turbo-android; 0 resolve alike
+
+            """)
+        let json = try CLI.run(["diff", "--format", "json", "--config", config, urls[0]])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let difference = try #require((report["differences"] as? [[String: Any]])?.first)
+        let crashes = try #require(difference["crashes"] as? [String: String])
+        #expect(Array(crashes.keys) == ["turbo-android"])
+        #expect(crashes["turbo-android"]?.hasPrefix("turbo-android crashes on this URL: java.net.URL rejects it") == true)
+        #expect((difference["properties"] as? [String: Any]).map { Set($0.keys) } == ["hotwire-ios", "turbo-ios", "hotwire-android"])
+        // Where no app answers (both Android apps crash on a jar: URL read with a
+        // null path), the URL is refused, naming the crash.
+        let none = try CLI.run(["diff", "--config", config, "--profile", "hotwire-android", "--profile", "turbo-android", " jar:#x"])
+        #expect(none.status == 1)
+        #expect(none.stderr.hasPrefix("input 1: error: \" jar:#x\": turbo-android crashes on this URL"))
+        // Between two versions the URL alone decides the crash: nothing changes under turbo-android.
+        let next = try CLI.temporaryFile(#"{"settings":{},"rules":[{"patterns":["/new$"],"properties":{"context":"default"}}]}"#)
+        let versions = try CLI.run(["diff", "--config", config, "--against", next, "--profile", "turbo-android", "--profile", "hotwire-ios", urls[0]])
+        #expect(versions.status == 0)
+        #expect(versions.stderr == "")
+        #expect(versions.stdout.contains("hotwire-ios  changed  context  \"modal\"  \"default\""))
+        #expect(!versions.stdout.contains("turbo-android  "))
+    }
+
     @Test("a URL the library refuses is an error on standard error (shortened); the others are still compared; exit 1")
     func refusedURL() throws {
         let long = "/" + String(repeating: "a", count: 70_000)

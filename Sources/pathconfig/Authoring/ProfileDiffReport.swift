@@ -29,7 +29,10 @@ struct ProfileDiffReport {
             for difference in differences {
                 for (i, d) in difference.differences.enumerated() {
                     let url = i == 0 ? difference.url : ""
-                    table.append([TextTable.Cell(url), TextTable.Cell(d.path.text)] + d.values.map { TextTable.Cell(ValueText.text($0)) })
+                    let cells = zip(d.values, difference.crashes).map { value, crash in
+                        TextTable.Cell(crash == nil ? ValueText.text(value) : ValueText.crash)
+                    }
+                    table.append([TextTable.Cell(url), TextTable.Cell(d.path.text)] + cells)
                 }
             }
             lines = table.lines()
@@ -41,7 +44,9 @@ struct ProfileDiffReport {
     /// `profiles`, `method`, `urls` (compared), `differing`, `alike`, and
     /// `differences`: per URL, `url`, `keys` (`path`, and `values`: the
     /// value under each profile, by profile name, a profile left out where
-    /// the key is absent) and `properties` (everything under each profile).
+    /// the key is absent or the app crashes), `properties` (everything under
+    /// each profile whose app answers) and, when an app crashes on the URL,
+    /// `crashes` (why, by profile name).
     func json() -> JSONValue {
         var o = JSONObject()
         o["profiles"] = .array(profiles.map { .string($0.rawValue) })
@@ -57,9 +62,11 @@ struct ProfileDiffReport {
                 for (profile, value) in zip(profiles, d.values) { values[profile.rawValue] = value }
                 return .object(["path": d.path.json, "values": .object(values)])
             })
-            var properties = JSONObject()
-            for (profile, object) in zip(profiles, difference.properties) { properties[profile.rawValue] = .object(object) }
+            var properties = JSONObject(), crashes = JSONObject()
+            for (profile, object) in zip(profiles, difference.properties) { if let object { properties[profile.rawValue] = .object(object) } }
+            for (profile, crash) in zip(profiles, difference.crashes) { if let crash { crashes[profile.rawValue] = .string(crash) } }
             u["properties"] = .object(properties)
+            if !crashes.isEmpty { u["crashes"] = .object(crashes) }
             return .object(u)
         })
         return .object(o)

@@ -8,6 +8,10 @@ enum ValueText {
         value.map(JSONWriter.compact) ?? "(absent)"
     }
 
+    /// What a profile's column shows where its app crashes on the URL
+    /// (`ProfileDifference.crashes` says why).
+    static let crash = "(app crashes)"
+
     /// A matched rule as a person reads it: `rule 3, pattern "/new$": Forms
     /// open as modals` (glob, or predicate; `built-in` and `from code` marked).
     static func rule(_ rule: Explanation.MatchedRule) -> String {

@@ -50,12 +50,19 @@ struct VersionComparison {
 
     /// What changes for `url`, one entry per group of profiles that see the
     /// same changes (groups in the order of their first profile); empty when
-    /// nothing changes under any profile.
+    /// nothing changes under any profile. A profile whose app crashes on the
+    /// URL (a lookup error `unreadableURL`) crashes under both versions, the
+    /// URL alone decides it: nothing changes there.
     func compare(_ url: String) throws(ResolveError) -> [VersionChange] {
         var groups: [(profiles: [Profile], keys: [KeyChange])] = []
         for (profile, old, new) in configurations {
-            let before = try old.resolve(url, method: method).object
-            let after = try new.resolve(url, method: method).object
+            let before: JSONObject, after: JSONObject
+            do throws(ResolveError) {
+                before = try old.resolve(url, method: method).object
+                after = try new.resolve(url, method: method).object
+            } catch where error.code == .unreadableURL {
+                continue
+            }
             let keys = JSONComparison.differences([.object(before), .object(after)])
                 .map { KeyChange(path: $0.path, old: $0.values[0], new: $0.values[1]) }
             guard !keys.isEmpty else { continue }
