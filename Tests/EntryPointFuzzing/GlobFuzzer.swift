@@ -103,9 +103,11 @@ public enum GlobFuzzer {
             throw Violation("base URL \(JSONWriter.quoted(text)) became \(JSONWriter.quoted(base.string)): origin \(Origin(text)?.description ?? "none") -> \(Origin(base.string)?.description ?? "none")")
         }
         if written.host.utf8.contains(where: { $0 >= 0x80 }) {
-            // Foundation's own conversion; where it has none, a difference the README documents.
-            guard let host = URL(string: text)?.host(percentEncoded: true) else { return }
-            written.host = host.lowercased()
+            // Foundation's own conversion, as absoluteString writes it (host(percentEncoded:)
+            // gives the name percent-encoded, not IDNA-encoded); where it has none, a
+            // difference the README documents.
+            guard let host = URL(string: text).flatMap({ Origin($0.absoluteString)?.host }) else { return }
+            written.host = host
         }
         // An empty port is no port.
         func number(_ port: String?) -> String? { port.flatMap { $0.isEmpty ? nil : Int($0).map(String.init) ?? $0 } }
