@@ -96,18 +96,22 @@ public enum GlobFuzzer {
     }
 
     /// A normalised base URL keeps its text's origin: the same server, its
-    /// host as Foundation's `URL(string:)` gives it (IDNA for a name beyond
-    /// ASCII), its port read as a number (`0080` is `80`; an empty one is none).
+    /// host as Foundation's `URL(string:)` writes it back (IDNA for a name
+    /// beyond ASCII, an IP literal's bytes percent-encoded), its port read as
+    /// a number (`0080` is `80`; an empty one is none).
     static func checkBase(_ base: BaseURL, text: String) throws(Violation) {
         guard base.string.hasSuffix("/"), var normalised = Origin(base.string), var written = Origin(text) else {
             throw Violation("base URL \(JSONWriter.quoted(text)) became \(JSONWriter.quoted(base.string)): origin \(Origin(text)?.description ?? "none") -> \(Origin(base.string)?.description ?? "none")")
         }
-        if written.host.utf8.contains(where: { $0 >= 0x80 }) {
-            // Foundation's own conversion, as absoluteString writes it (host(percentEncoded:)
-            // gives the name percent-encoded, not IDNA-encoded); where it has none, a
-            // difference the README documents.
-            guard let host = URL(string: text).flatMap({ Origin($0.absoluteString)?.host }) else { return }
+        // The host as Foundation's URL(string:) writes it back (absoluteString:
+        // IDNA for a name beyond ASCII, an IP literal's bytes percent-encoded;
+        // host(percentEncoded:) would give a name percent-encoded, not
+        // IDNA-encoded). Where it has none for a name beyond ASCII, a
+        // difference the README documents.
+        if let host = URL(string: text).flatMap({ Origin($0.absoluteString)?.host }) {
             written.host = host
+        } else if written.host.utf8.contains(where: { $0 >= 0x80 }) {
+            return
         }
         // An empty port is no port.
         func number(_ port: String?) -> String? { port.flatMap { $0.isEmpty ? nil : Int($0).map(String.init) ?? $0 } }
