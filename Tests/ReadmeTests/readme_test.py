@@ -5,9 +5,9 @@
 (`make test-readme` runs it on README.md, each page of docs/ and the
 bindings' READMEs, after `make lib cli`.) Each Markdown file is read top to
 bottom, as a reader would follow it, in a fresh scratch directory of its
-own: a new HOME (holding
-`~/libpathconfig`, a link to the clone, for the Swift package snippet's
-`../libpathconfig`), a new /tmp and a new /usr/local.
+own: a new HOME (holding `~/libpathconfig`, a link to the clone, for the
+Swift package snippet's `../libpathconfig`), a new /tmp and a new
+/usr/local.
 
 - Shell blocks (sh, shell, bash, console) run with bash -e from the top of the
   clone, as the READMEs say (`cwd ~/DIR` notes say otherwise). A block of
@@ -287,8 +287,12 @@ class Document:
         if not (shared.parent / "libpathconfig").is_symlink():
             (shared.parent / "libpathconfig").symlink_to(self.repo)
         for entry in shared.iterdir():
-            if entry.name != ".build":
-                shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+            if entry.name == ".build":
+                continue
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
         folder.parent.mkdir(parents=True, exist_ok=True)
         folder.symlink_to(shared, target_is_directory=True)
         return folder
