@@ -5,7 +5,7 @@
 #   make install PREFIX=/usr/local
 #   make dist        every release artifact in dist/ (tarball, .debs, Python sdist and wheel, crate), SHA256SUMS
 #   make cli         the pathconfig command alone, in out/bin
-#   make test-readme every code block of the READMEs, run as a reader would
+#   make test-readme every code block of README.md, docs/ and the bindings' READMEs, run as a reader would
 #   make test-sanitize the C suites and the Swift tests under AddressSanitizer and ThreadSanitizer
 #   make soak SOAK_SECONDS=60
 #   make bench
@@ -217,9 +217,12 @@ test-c: lib
 	$(MAKE) -C Tests/CTests --no-print-directory check valgrind symbols example \
 	    ROOT=$(CURDIR) LIBDIR=$(LIBDIR) INCDIR=$(OUT)/include CONFORMANCE=$(CURDIR)/../shared/conformance
 
-## test-readme: every code block of the READMEs, run as a reader would
-## (Tests/ReadmeTests/readme_test.py says how)
-READMES := README.md bindings/python/README.md bindings/rust/README.md
+## test-readme: every code block of README.md, of each page of docs/ and of
+## the bindings' READMEs, run as a reader would, each file on its own
+## (Tests/ReadmeTests/readme_test.py says how). docs/ARCHITECTURE.md is left
+## out: its blocks are diagrams and listings, not code.
+READMES := README.md $(sort $(filter-out docs/ARCHITECTURE.md,$(wildcard docs/*.md))) \
+           bindings/python/README.md bindings/rust/README.md
 test-readme: lib cli
 	$(PYTHON) -m pytest -q -p no:cacheprovider Tests/ReadmeTests
 	$(PYTHON) Tests/ReadmeTests/readme_test.py --repo $(CURDIR) --lib $(LIBDIR) $(READMES)
@@ -299,7 +302,8 @@ soak: lib
 ## Swift runtime dynamically); the few reports that remain for want of seeing
 ## the Swift runtime, and the leaks of Foundation under the Swift tests, are
 ## suppressed one by one in Tests/Sanitizers/tsan.supp and lsan.supp, each
-## entry saying why. Not part of `make test`; README.md says how long it takes.
+## entry saying why. Not part of `make test`; docs/fuzzing-and-sanitizers.md
+## says how long it takes.
 SANBUILD    := .build-sanitize
 SWIFT_BIN   := $(dir $(realpath $(shell command -v $(SWIFT) 2>/dev/null)))
 SAN_CC      ?= $(SWIFT_BIN)clang

@@ -107,7 +107,7 @@ public enum GlobFuzzer {
         // IDNA for a name beyond ASCII, an IP literal's bytes percent-encoded;
         // host(percentEncoded:) would give a name percent-encoded, not
         // IDNA-encoded). Where it has none for a name beyond ASCII, a
-        // difference the README documents.
+        // difference docs/request-rules.md documents.
         if let host = URL(string: text).flatMap({ Origin($0.absoluteString)?.host }) {
             written.host = host
         } else if written.host.utf8.contains(where: { $0 >= 0x80 }) {

@@ -2,11 +2,12 @@
 
     python3 Tests/ReadmeTests/readme_test.py --repo . --lib out/lib README.md bindings/python/README.md ...
 
-(`make test-readme` runs it on README.md and the bindings' READMEs, after
-`make lib cli`.) Each Markdown file is read top to bottom, as a reader would
-follow it, in a fresh scratch directory of its own: a new HOME (holding
-`~/libpathconfig`, a link to the clone, for the Swift package snippet's
-`../libpathconfig`), a new /tmp and a new /usr/local.
+(`make test-readme` runs it on README.md, each page of docs/ and the
+bindings' READMEs, after `make lib cli`.) Each Markdown file is read top to
+bottom, as a reader would follow it, in a fresh scratch directory of its
+own: a new HOME (holding `~/libpathconfig`, a link to the clone, for the
+Swift package snippet's `../libpathconfig`), a new /tmp and a new
+/usr/local.
 
 - Shell blocks (sh, shell, bash, console) run with bash -e from the top of the
   clone, as the READMEs say (`cwd ~/DIR` notes say otherwise). A block of
@@ -17,7 +18,10 @@ follow it, in a fresh scratch directory of its own: a new HOME (holding
 - Python blocks run with PATHCONFIG_LIBRARY naming the built library; the
   values their comments show are checked (python_values.py).
 - Swift blocks are built as the main.swift of the package the README's
-  Package.swift block describes (written by a `file` note), and run.
+  Package.swift block describes (written by a `file` note), and run. Files
+  that write the same Package.swift share that package's build (its folder is
+  a link to one folder, emptied of all but the build for each file), so the
+  library builds once, not once a file.
 - Rust blocks are built as programs depending on bindings/rust by path, and
   run unless marked no_run.
 - json blocks must parse; text, toml and other data blocks are shown, not run.
@@ -40,6 +44,7 @@ exits 1 when any block failed.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -89,9 +94,10 @@ class Tally:
 class Document:
     """One README, followed top to bottom in a scratch directory of its own."""
 
-    def __init__(self, repo: Path, lib: Path, include: Path, scratch: Path, cargo_target: Path):
+    def __init__(self, repo: Path, lib: Path, include: Path, scratch: Path, cargo_target: Path,
+                 swift_packages: Path):
         self.repo, self.lib, self.include, self.scratch = repo, lib, include, scratch
-        self.cargo_target = cargo_target
+        self.cargo_target, self.swift_packages = cargo_target, swift_packages
         self.home = scratch / "home"
         self.tmp = scratch / "tmp"
         self.prefix = scratch / "usr" / "local"
@@ -185,10 +191,11 @@ class Document:
             return self.check_output(block)
         if note.file:
             target = self.expand(note.file)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(self.substitute(block.text), encoding="utf-8")
+            text = self.substitute(block.text)
             if lang == "swift" and target.name == "Package.swift":
-                self.swift_package = target.parent
+                self.swift_package = self.shared_package(target.parent, text)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
             return f"written to {note.file}"
         if lang in SHELL:
             return self.run_shell(block)
@@ -264,6 +271,31 @@ class Document:
         ran = self.program([sys.executable, str(HERE / "python_values.py"), str(script)], env, self.repo)
         values = ran.stderr.count(": ok (line ")
         return self.finish(ran, f"ran, {values} values checked")
+
+    def shared_package(self, folder: Path, manifest: str) -> Path:
+        """The folder of a Package.swift, ~/DIR: a link to a folder shared by every
+        file whose blocks write the same manifest, so that SwiftPM (which resolves
+        the link) builds the library once for all of them rather than once a file.
+        Each file starts it afresh, with only the build kept: what an earlier file
+        wrote there (its Sources/) is removed. Beside it, libpathconfig is the
+        clone, as it is beside ~/DIR. A folder that already exists stays the file's own."""
+        if folder.exists() or folder.is_symlink():
+            return folder
+        key = hashlib.sha256(f"{folder.name}\n{manifest}".encode()).hexdigest()[:16]
+        shared = self.swift_packages / key / folder.name
+        shared.mkdir(parents=True, exist_ok=True)
+        if not (shared.parent / "libpathconfig").is_symlink():
+            (shared.parent / "libpathconfig").symlink_to(self.repo)
+        for entry in shared.iterdir():
+            if entry.name == ".build":
+                continue
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        folder.symlink_to(shared, target_is_directory=True)
+        return folder
 
     def run_swift(self, block: Block) -> str:
         if block.text.startswith("// swift-tools-version"):
@@ -356,7 +388,8 @@ def git_status(repo: Path) -> List[str]:
 def follow(path: Path, shown: str, args: argparse.Namespace, scratch_root: Path, tally: Tally) -> None:
     blocks = read_blocks(path, shown)
     scratch = Path(tempfile.mkdtemp(prefix=re.sub(r"\W", "_", shown) + "-", dir=scratch_root))
-    doc = Document(args.repo, args.lib, args.include, scratch, scratch_root / "cargo-target")
+    doc = Document(args.repo, args.lib, args.include, scratch, scratch_root / "cargo-target",
+                   scratch_root / "swift-packages")
     doc.prepare_rust(blocks)
     try:
         for block in blocks:

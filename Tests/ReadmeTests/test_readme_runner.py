@@ -134,3 +134,29 @@ def test_a_block_nothing_can_run_must_be_marked(repo: Path) -> None:
 def test_a_block_that_leaves_a_file_in_the_clone_fails(repo: Path) -> None:
     left = run_readme(repo, "```sh\ntouch made-by-a-block\n```\n")
     assert left.returncode == 1 and "left files in the clone" in left.stdout and "made-by-a-block" in left.stdout
+
+
+def test_files_writing_the_same_package_share_its_build_and_nothing_else(tmp_path: Path) -> None:
+    from readme_test import Document
+
+    manifest = '// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: "MyApp")\n'
+    (tmp_path / "repo").mkdir()
+
+    def document(name: str, text: str) -> Path:
+        doc = Document(tmp_path / "repo", tmp_path, tmp_path, tmp_path / name, tmp_path / "cargo",
+                       tmp_path / "swift-packages")
+        md = write(tmp_path / f"{name}.md", f"<!-- readme-test: file ~/MyApp/Package.swift -->\n```swift\n{text}```\n")
+        doc.run_block(read_blocks(md)[0])
+        return doc.home / "MyApp"
+
+    first = document("first", manifest)
+    (first / ".build").mkdir()
+    (first / "Sources").mkdir()
+    (first / "Sources" / "left-by-first.swift").write_text("")
+    second = document("second", manifest)
+    assert second.resolve() == first.resolve() and second != first
+    assert (second / ".build").is_dir() and not (second / "Sources").exists()
+    assert (second / "Package.swift").read_text() == manifest
+    assert (second.resolve().parent / "libpathconfig").resolve() == (tmp_path / "repo").resolve()
+    other = document("other", manifest.replace("MyApp", "Other"))
+    assert other.resolve() != first.resolve() and not (other / ".build").exists()

@@ -60,7 +60,7 @@ extension CLI {
         return try body(path)
     }
 
-    /// The API client example the README uses.
+    /// The API client example docs/request-rules.md uses.
     static let apiExample = root + "/examples/api-configuration.json"
 }
 

@@ -77,7 +77,7 @@ extern "C" {
 #define PATHCONFIG_OK          0  /**< Success. */
 #define PATHCONFIG_E_JSON      1  /**< The document is not JSON (or not UTF-8); line/column say where. */
 #define PATHCONFIG_E_SCHEMA    2  /**< JSON, but not a path configuration (missing or mistyped key); line/column, and rule_index/pattern_index when a rule is at fault. */
-#define PATHCONFIG_E_REGEX     3  /**< A pattern the regex engine rejects; rule_index, pattern_index, line/column of the pattern string; the message gives the offset in the pattern. Also a pattern the app accepts that the pcre2 backend cannot match exactly (a construct the README's dialect table lists as refused): the message then starts "unsupported regular expression" rather than "invalid", and says what to do; with lenient loading it is skipped, which the app does not do. */
+#define PATHCONFIG_E_REGEX     3  /**< A pattern the regex engine rejects; rule_index, pattern_index, line/column of the pattern string; the message gives the offset in the pattern. Also a pattern the app accepts that the pcre2 backend cannot match exactly (a construct the dialect table of docs/format-and-profiles.md lists as refused): the message then starts "unsupported regular expression" rather than "invalid", and says what to do; with lenient loading it is skipped, which the app does not do. */
 #define PATHCONFIG_E_OPTIONS   4  /**< options_json is malformed, has an unknown key or a bad value (e.g. an unknown profile). */
 #define PATHCONFIG_E_IO        5  /**< The file could not be opened or read; os_error holds errno. */
 #define PATHCONFIG_E_LIMIT     6  /**< The input exceeds a limit: document size, nesting depth, rule or pattern counts, pattern length, a lookup's URL length. */

@@ -25,7 +25,7 @@ import CIDN2
 ///   2,048 bytes in, no empty label but a final one, labels of at most 63
 ///   bytes, at most 253 bytes out (254 with a final dot).
 ///
-/// Known differences (README, "Request rules"): Foundation applies the Bidi
+/// Known differences (docs/request-rules.md): Foundation applies the Bidi
 /// rule (RFC 5893) to every label of a name that holds right-to-left text
 /// (`1.שלום` fails there), libidn2 only to the labels that hold it;
 /// libidn2's tables are Unicode 14's, so characters assigned since, and

@@ -157,7 +157,7 @@ struct SiestaURLFoundationTests {
         }
     }
 
-    /// The README's documented differences from Foundation (IDNA.swift):
+    /// The differences from Foundation documented in docs/request-rules.md (IDNA.swift):
     /// the Bidi rule across labels, Unicode after version 14 (and ẞ), a
     /// deviation character beside a symbol IDNA2008 disallows.
     static func documentedDifference(_ host: String) -> Bool {
@@ -168,7 +168,7 @@ struct SiestaURLFoundationTests {
             || (holds(deviations) && holds(symbols))
     }
 
-    @Test("host names are IDNA-encoded as Foundation encodes them, differing only where the README says")
+    @Test("host names are IDNA-encoded as Foundation encodes them, differing only where docs/request-rules.md says")
     func hostNames() throws {
         var rng = SplitMix(state: 46)
         var agreed = 0, agreedConverted = 0, agreedRefused = 0, documented = 0
@@ -200,8 +200,8 @@ struct SiestaURLFoundationTests {
         #expect(documented < 1000)
     }
 
-    /// Each documented difference, with both answers, so that the README's
-    /// list stays true if either side changes.
+    /// Each documented difference, with both answers, so that the list in
+    /// docs/request-rules.md stays true if either side changes.
     @Test("the documented differences, each with Foundation's answer and this library's")
     func documentedDifferences() {
         let cases: [(host: String, foundation: String, here: String)] = [

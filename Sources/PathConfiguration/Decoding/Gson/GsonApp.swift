@@ -43,7 +43,8 @@ struct GsonApp: Sendable, Hashable {
     /// (turbo-android's session, when a web screen is left), not in a
     /// lookup: the configuration loads, with a `not-portable` warning. A
     /// deliberate difference: the crash is not in anything a configuration
-    /// answers, and the load's warning and lint say it (see README, Profiles).
+    /// answers, and the load's warning and lint say it (see docs/format-and-profiles.md,
+    /// "Android documents: Gson").
     let loadsDespiteNullSettings: Bool
 
     static let hotwireAndroid = GsonApp(profile: .hotwireAndroid, gsonVersion: "2.12.1", nestingLimit: 255, valuesAsStrings: false,

@@ -8,7 +8,8 @@
 /// written out explicitly (`\d` as `\p{Nd}` or `[0-9]`, `.` as a class of
 /// non-terminators, `$` as lookarounds), so PCRE2's own options and version
 /// never decide it. A construct with no exact PCRE2 form is refused with a
-/// `TranslationError` naming it; see the README's dialect table.
+/// `TranslationError` naming it; see the dialect table in
+/// docs/format-and-profiles.md.
 struct PatternTranslator {
     /// The inline flags in force.
     struct Flags: Equatable {
