@@ -168,12 +168,14 @@ dist: dist-tarball dist-deb dist-python dist-crate
 
 ## dist-tarball: `make install-files` into a staging prefix, whose
 ## pathconfig.pc then finds its prefix from its own place (${pcfiledir}), with
-## README.md, LICENSE and CHANGELOG.md beside; one top directory, TARBALL.
+## README.md, LICENSE, CHANGELOG.md and the manual (docs/) beside; one top
+## directory, TARBALL.
 dist-tarball: lib cli man completions
 	rm -rf $(DISTSTAGE)/$(TARBALL)
 	$(MAKE) --no-print-directory install-files DESTDIR= PREFIX=$(DISTSTAGE)/$(TARBALL)
 	sed -i 's|^prefix=.*|prefix=$${pcfiledir}/../..|' $(DISTSTAGE)/$(TARBALL)/lib/pkgconfig/pathconfig.pc
 	install -m 644 README.md LICENSE CHANGELOG.md $(DISTSTAGE)/$(TARBALL)/
+	install -d $(DISTSTAGE)/$(TARBALL)/docs && install -m 644 docs/*.md $(DISTSTAGE)/$(TARBALL)/docs/
 	@mkdir -p $(DIST)
 	rm -f $(DIST)/libpathconfig-*-linux-x86_64.tar.gz
 	tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$(SOURCE_DATE_EPOCH) \

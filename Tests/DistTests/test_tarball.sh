@@ -38,6 +38,10 @@ for path in \
     share/fish/vendor_completions.d/pathconfig.fish README.md LICENSE CHANGELOG.md; do
     [ -e "$prefix/$path" ] || fail "$top/$path is missing"
 done
+# The README is a front door: every page of the manual it links to is shipped beside it.
+for page in $(grep -o '](docs/[^)#]*' "$prefix/README.md" | cut -c3- | sort -u); do
+    [ -f "$prefix/$page" ] || fail "$top/README.md links to $page, which the tarball lacks"
+done
 for header in "$REPO"/include/pathconfig/*.h; do
     cmp -s "$header" "$prefix/include/pathconfig/$(basename "$header")" ||
         fail "$top/include/pathconfig/$(basename "$header") is not the clone's"
