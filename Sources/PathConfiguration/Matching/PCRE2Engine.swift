@@ -107,7 +107,12 @@ final class PCRE2Pattern: CompiledPattern, @unchecked Sendable {
         // checks the heap limit only when they grow: a long subject gets
         // match data of its own, freed after, so that its frames are neither
         // kept by the thread nor lent to a later search with a smaller limit.
-        guard subject.utf8Count <= PCRE2ThreadState.reusedUpToBytes else {
+        #if PATHCONFIG_ABLATE_PCRE2STATE
+        let reused = false  // make bench-ablation: the layer off
+        #else
+        let reused = subject.utf8Count <= PCRE2ThreadState.reusedUpToBytes
+        #endif
+        guard reused else {
             let matchData = pcre2_match_data_create_8(1, nil)!
             defer { pcre2_match_data_free_8(matchData) }
             return search(subject, with: matchData)

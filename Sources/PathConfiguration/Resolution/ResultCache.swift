@@ -61,6 +61,12 @@ final class ResultCache: Sendable {
     /// calling thread keeps the result: a lookup that finds it there
     /// allocates nothing.
     func value(forRulesIn matches: UnsafeBufferPointer<RuleMatch>, make: () -> PathProperties) -> PathProperties {
+        #if PATHCONFIG_ABLATE_RULESETS
+        return make()  // make bench-ablation: the layer off
+        #elseif PATHCONFIG_ABLATE_THREADRESULTS
+        let rules = RuleSet(Array(matches), hash: RuleSet.hash(of: matches))  // make bench-ablation: the layer off
+        return byRuleSet.value(for: .ruleSet(rules), shard: rules.hash, compute: make)
+        #endif
         ThreadResults.withCurrent { local in
             let hash = RuleSet.hash(of: matches)
             if let kept = local.value(owner: serial, hash: hash, matches: matches) { return kept }

@@ -31,7 +31,11 @@ final class ShardedCache: Sendable {
 
     /// A cache of at most about `capacity` entries (0: nothing is kept).
     init(capacity: Int, shards count: Int = 16) {
+        #if PATHCONFIG_ABLATE_SHARDS
+        let count = capacity > 0 ? 1 : 0  // make bench-ablation: the layer off
+        #else
         let count = capacity > 0 ? max(1, min(count, capacity)) : 0
+        #endif
         shards = (0..<count).map { _ in Shard() }
         capacityPerShard = count > 0 ? (capacity + count - 1) / count : 0
     }
