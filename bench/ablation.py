@@ -55,14 +55,13 @@ VARIANTS: List[Any] = [
     ("pcre2state", "PCRE2ThreadState (match data per search)", ("build", "PCRE2STATE")),
     ("rulesets", "rule-set results (merge and JSON per lookup)", ("build", "RULESETS")),
     ("threadresults", "ThreadResults (the shared rule-set map on every lookup)", ("build", "THREADRESULTS")),
-    ("shards", "ShardedCache's 16 shards (one lock)", ("build", "SHARDS")),
     ("lasterror", "last-error skip (every success writes its buffer)", ("build", "LASTERROR")),
     ("lookupcache", "per-lookup ResultCache turned ON (default result_cache_size)", ("options", {"profile": "turbo-ios", "match_query_strings": True})),
     ("lent", "LentResult ON: pathconfig_lookup instead of resolve + free", ("lent",)),
     ("py-pure", "Python C extension _speedups (PATHCONFIG_PURE_PYTHON=1)", ("pure",)),
     ("py-decoded", "Python decoded-result cache (capacity 0)", ("decoded",)),
 ]
-THREAD_VARIANTS = ["base", "shards", "threadresults", "pcre2state"]
+THREAD_VARIANTS = ["base", "threadresults", "pcre2state"]
 
 
 def log(msg: str) -> None:
