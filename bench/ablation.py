@@ -52,7 +52,6 @@ VARIANTS: List[Any] = [
     ("prefilter", "prefilter (RequiredLiteral, LiteralMatcher, MatchScratch)", ("build", "PREFILTER")),
     ("smallpattern", "SmallPattern in a plan's run (the automaton keeps its own)", ("build", "SMALLPATTERN")),
     ("deferred", "DeferredPattern (every pattern compiled at load)", ("build", "DEFERRED")),
-    ("pcre2state", "PCRE2ThreadState (match data per search)", ("build", "PCRE2STATE")),
     ("rulesets", "rule-set results (merge and JSON per lookup)", ("build", "RULESETS")),
     ("threadresults", "ThreadResults (the shared rule-set map on every lookup)", ("build", "THREADRESULTS")),
     ("lasterror", "last-error skip (every success writes its buffer)", ("build", "LASTERROR")),
@@ -61,7 +60,7 @@ VARIANTS: List[Any] = [
     ("py-pure", "Python C extension _speedups (PATHCONFIG_PURE_PYTHON=1)", ("pure",)),
     ("py-decoded", "Python decoded-result cache (capacity 0)", ("decoded",)),
 ]
-THREAD_VARIANTS = ["base", "threadresults", "pcre2state"]
+THREAD_VARIANTS = ["base", "threadresults"]
 
 
 def log(msg: str) -> None:
