@@ -59,7 +59,10 @@ VARIANTS: List[Any] = [
     ("lent", "LentResult ON: pathconfig_lookup instead of resolve + free", ("lent",)),
     ("py-pure", "Python C extension _speedups (PATHCONFIG_PURE_PYTHON=1)", ("pure",)),
     ("py-decoded", "Python decoded-result cache (capacity 0)", ("decoded",)),
+    ("py-pure-resolve", "LentResult in the binding's ctypes path: resolve + free (ratio to the ctypes path with it)", ("pureresolve",)),
 ]
+# A row's ratio is to every layer on, except these.
+BASELINE = {"py-pure-resolve": "py-pure"}
 THREAD_VARIANTS = ["base", "threadresults"]
 
 
@@ -164,22 +167,28 @@ def workers(name: str, how: Any, rules: str, urls: str, python: str) -> Dict[str
         if how[0] == "options":
             argv.append(json.dumps(how[1]))
         made["c"] = Worker(argv, env)
-    if how[0] in ("build", "pure", "decoded"):
+    if how[0] in ("build", "pure", "decoded", "pureresolve"):
         penv = dict(env, PYTHONPATH=os.path.join(ROOT, "bindings", "python", "src"),
                     PATHCONFIG_LIBRARY=os.path.join(s, "libpathconfig.so"))
-        if how[0] == "pure":
+        if how[0] in ("pure", "pureresolve"):
             penv["PATHCONFIG_PURE_PYTHON"] = "1"
-        argv = [python, os.path.abspath(__file__), "--py-worker", rules, urls] + (["--no-decoded-cache"] if how[0] == "decoded" else [])
+        argv = [python, os.path.abspath(__file__), "--py-worker", rules, urls] + (["--no-decoded-cache"] if how[0] == "decoded" else []) \
+            + (["--no-lent"] if how[0] == "pureresolve" else [])
         made["py"] = Worker(argv, penv)
     return made
 
 
-def py_worker(rules: str, urls: str, decoded: bool) -> int:
+def py_worker(rules: str, urls: str, decoded: bool, lent: bool) -> int:
+    import threading
+
     import pathconfig  # type: ignore
     from pathconfig import _result  # type: ignore
 
     if not decoded:
         _result._DECODED_CAPACITY = 0
+    if not lent:
+        # As a lookup nested in another's gap would: resolve + free (look_up).
+        _result._lending.add(threading.get_ident())
     with open(rules, "rb") as f:
         config = pathconfig.PathConfiguration.from_json(f.read(), **OPTIONS)
     with open(urls, encoding="utf-8") as f:
@@ -255,7 +264,7 @@ def report(res: Dict[str, Any]) -> str:
             cells, any_cell = [], False
             for s in sizes:
                 v = res["us"].get(s, {}).get(name, {}).get(col)
-                b = res["us"].get(s, {}).get("base", {}).get(col)
+                b = res["us"].get(s, {}).get(BASELINE.get(name, "base"), {}).get(col)
                 if v is not None:
                     any_cell = True
                 cells.append(f"{v:.3f} ({ratio(v, b)})" if v is not None else "–")
@@ -297,6 +306,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--py-worker", nargs=2, metavar=("RULES", "URLS"), help=argparse.SUPPRESS)
     p.add_argument("--no-decoded-cache", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--no-lent", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--corpus", default=os.path.join(ROOT, "..", "shared", "bench"))
     p.add_argument("--sizes", default="10,100,1000,10000")
     p.add_argument("--variants", default=",".join(n for n, _, _ in VARIANTS), help="which rows (default: all)")
@@ -315,7 +325,7 @@ def main() -> int:
                    "replacing it or adding it at the end; other sections, \"## Ablation: ...\" among them, are left as they are")
     a = p.parse_args()
     if a.py_worker:
-        return py_worker(*a.py_worker, decoded=not a.no_decoded_cache)
+        return py_worker(*a.py_worker, decoded=not a.no_decoded_cache, lent=not a.no_lent)
 
     started = time.time()
     chosen = set(a.variants.split(",")) | {"base"}
@@ -339,7 +349,7 @@ def main() -> int:
                 h.writelines(line for _, line in zip(range(a.callgrind_urls), f))
             n = sum(1 for line in open(head) if line.strip())
             for name, _, how in variants:
-                if how[0] in ("pure", "decoded"):
+                if how[0] in ("pure", "decoded", "pureresolve"):
                     continue
                 res["instructions"].setdefault(name, {})[s] = instructions(name, rules, head, n, how, workdir)
                 log(f"{s} rules, {name}: {res['instructions'][name][s]['per_lookup']:,.0f} instructions per lookup")
