@@ -9,6 +9,7 @@
 #   make test-sanitize the C suites and the Swift tests under AddressSanitizer and ThreadSanitizer
 #   make soak SOAK_SECONDS=60
 #   make bench
+#   make bench-ablation   each speed layer switched off alone (bench/README.md)
 #   make fuzz FUZZ_SECONDS=300   every fuzz target for 300 s each (make fuzz-load: one)
 
 SHELL   := /bin/bash
@@ -30,7 +31,7 @@ HEADER_PARTS  := $(wildcard include/pathconfig/*.h)
 VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' include/pathconfig/common.h 2>/dev/null)
 SOVERSION     := 0
 
-.PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench bench-deps \
+.PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench bench-deps bench-ablation \
         check-version abi-check abi-baseline test-packaging dist-python dist-crate \
         fuzz fuzz-build fuzz-short fuzz-prefilter-loop test-sanitize test-sanitize-address test-sanitize-thread soak clean \
         man completions install-files dist dist-tarball dist-deb deb-deps test-dist
@@ -390,6 +391,16 @@ bench: bench-deps lib
 
 bench-deps: deps
 	@bash scripts/install-bench-deps.sh
+
+## bench-ablation: each speed layer switched off alone against every layer on
+## (bench/ablation.py: one release build per layer in .build-ablate/NAME,
+## instructions per lookup under callgrind, µs per URL on the C ABI and the
+## Python binding side by side, 1 and 2 threads); prints the table
+## (bench/README.md). ABLATION_ARGS: any option of bench/ablation.py.
+ABLATION_ARGS ?=
+bench-ablation: deps
+	$(MAKE) -C bindings/python --no-print-directory speedups PYTHON=$(PYTHON)
+	$(PYTHON) bench/ablation.py --python $(PYTHON) --jobs $(JOBS) $(ABLATION_ARGS)
 
 ## fuzz: every libFuzzer target in Fuzz/ built once (release, -sanitize=fuzzer
 ## and AddressSanitizer, in .build-fuzz), then each run for FUZZ_SECONDS with its

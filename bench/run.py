@@ -22,6 +22,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import platform
 import subprocess
 import sys
@@ -567,6 +568,12 @@ def main() -> int:
         json.dump(results, f, indent=1, sort_keys=True)
         f.write("\n")
     text = report(results)
+    # make bench-ablation's sections (## Ablation..., bench/ablation.py) are kept.
+    if os.path.exists(args.out):
+        with open(args.out) as f:
+            kept = re.search(r"^## Ablation.*?(?=^## (?!Ablation)|\Z)", f.read(), re.M | re.S)
+        if kept:
+            text = text.rstrip("\n") + "\n\n" + kept.group(0).rstrip("\n") + "\n"
     with open(args.out, "w") as f:
         f.write(text)
     print("\nPer URL, single thread (µs, medians):\n")

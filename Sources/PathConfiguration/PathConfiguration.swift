@@ -210,6 +210,9 @@ public final class PathConfiguration: Sendable {
     /// calls `resolveString(_:method:)`. For the C ABI, whose hosts hand over
     /// bytes, and `resolve(_:method:)`.
     package func resolveFromBytes(utf8 bytes: UnsafeBufferPointer<UInt8>, method: String? = nil) throws(ResolveError) -> PathProperties? {
+        #if PATHCONFIG_ABLATE_BYTES
+        return nil  // make bench-ablation: the layer off
+        #endif
         guard options.baseURL == nil, !filesUseURL, ByteSet.allPrintable(bytes), !hasHostRules else { return nil }
         var subject = bytes
         // A path is matched as given; most are told by their first byte

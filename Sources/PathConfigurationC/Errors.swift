@@ -182,7 +182,11 @@ enum LastError {
     /// and while no thread holds an error (the common case) one load.
     @inline(__always)
     static func clear(err: UnsafeMutableRawPointer? = nil) {
+        #if PATHCONFIG_ABLATE_LASTERROR
+        record(nil)  // make bench-ablation: the layer off
+        #else
         if threadsWithErrors.load(ordering: .relaxed) != 0 { record(nil) }
+        #endif
         if let err { ErrorLayout.write(nil, to: err) }
     }
 

@@ -170,6 +170,9 @@ struct MatchPlan: Sendable {
         @inline(__always)
         func search(_ text: SubjectText, _ subject: () -> MatchSubject) -> MatchOutcome {
             if alwaysMatches { return .match }
+            #if PATHCONFIG_ABLATE_SMALLPATTERN
+            let small: Unmanaged<SmallPattern>? = nil  // make bench-ablation: the layer off
+            #endif
             if let small, text.isPrintableASCII {
                 return small._withUnsafeGuaranteedRef { $0.matches(text.bytes) } ? .match : .noMatch
             }
@@ -213,6 +216,9 @@ struct MatchPlan: Sendable {
         automaton = combined.automaton
         rest = combined.rest
         guard usePrefilter else { prefilter = nil; return }
+        #if PATHCONFIG_ABLATE_PREFILTER
+        prefilter = nil; return  // make bench-ablation: the layer off
+        #endif
         var ids: [[UInt8]: Int] = [:]
         var distinct: [[UInt8]] = []
         var ordinalsByLiteral: [[Int32]] = []
@@ -266,6 +272,9 @@ struct MatchPlan: Sendable {
     /// when the plan combines its patterns: nothing here is read otherwise.
     private static func combined(_ patternsByRule: [[Pattern]], literals: [[UInt8]?], caseInsensitive: Bool,
                                  kind: RuleMatch.Kind) -> (automaton: PlanAutomaton?, rest: [RestPattern]?) {
+        #if PATHCONFIG_ABLATE_AUTOMATON
+        return (nil, nil)  // make bench-ablation: the layer off
+        #endif
         let plain = patternsByRule.joined().count(where: \.isPlain)
         guard plain > 0, plain <= PlanAutomaton.maxPatterns else { return (nil, nil) }
         var members: [PlanAutomaton.Member] = []

@@ -103,16 +103,11 @@ final class PCRE2Pattern: CompiledPattern, @unchecked Sendable {
     deinit { pcre2_code_free_8(code) }
 
     func search(_ subject: MatchSubject) -> MatchOutcome {
-        // PCRE2 keeps a search's backtracking frames in its match data and
-        // checks the heap limit only when they grow: a long subject gets
-        // match data of its own, freed after, so that its frames are neither
-        // kept by the thread nor lent to a later search with a smaller limit.
-        guard subject.utf8Count <= PCRE2ThreadState.reusedUpToBytes else {
-            let matchData = pcre2_match_data_create_8(1, nil)!
-            defer { pcre2_match_data_free_8(matchData) }
-            return search(subject, with: matchData)
-        }
-        return search(subject, with: PCRE2ThreadState.current.matchData)
+        // Match data of its own, freed after: a search's backtracking frames
+        // are neither kept nor lent to a later search with a smaller limit.
+        let matchData = pcre2_match_data_create_8(1, nil)!
+        defer { pcre2_match_data_free_8(matchData) }
+        return search(subject, with: matchData)
     }
 
     private func search(_ subject: MatchSubject, with matchData: OpaquePointer) -> MatchOutcome {
@@ -150,13 +145,10 @@ final class PCRE2BoundaryPattern: CompiledPattern, @unchecked Sendable {
         let state = PCRE2ThreadState.current
         state.boundaries.reset()
         defer { state.boundaries.reset() }
-        // As PCRE2Pattern: a long subject's frames in match data of its own.
-        guard subject.utf8Count <= PCRE2ThreadState.reusedUpToBytes else {
-            let matchData = pcre2_match_data_create_8(1, nil)!
-            defer { pcre2_match_data_free_8(matchData) }
-            return search(subject, with: matchData)
-        }
-        return search(subject, with: state.matchData)
+        // As PCRE2Pattern: match data of its own.
+        let matchData = pcre2_match_data_create_8(1, nil)!
+        defer { pcre2_match_data_free_8(matchData) }
+        return search(subject, with: matchData)
     }
 
     private func search(_ subject: MatchSubject, with matchData: OpaquePointer) -> MatchOutcome {

@@ -7,7 +7,7 @@ import Synchronization
 ///   configurer. `invalidate()` (Siesta's `invalidateConfiguration`) empties
 ///   it, so that rules from code run again. Lookups of file patterns alone
 ///   skip this level (`PathConfiguration.resolve`): matching them costs less
-///   than a key and a shard lock.
+///   than a key and a lock.
 /// - per set of matching rules (file rules only): the merged properties and
 ///   their JSON are made once for each distinct set, so unique URLs that
 ///   match the same rules share one result.
@@ -21,8 +21,8 @@ import Synchronization
 /// `K` equals U+212A KELVIN SIGN), while regexes see code points, so two
 /// strings that compare equal can match different rules.
 final class ResultCache: Sendable {
-    private let byLookup: ShardedCache
-    private let byRuleSet: ShardedCache
+    private let byLookup: SharedCache
+    private let byRuleSet: SharedCache
     /// This cache's number, unique in the process: what `ThreadResults` keys
     /// its copies by (an address could be reused by a later cache).
     private let serial = ResultCache.serials.wrappingAdd(1, ordering: .relaxed).newValue
@@ -37,8 +37,8 @@ final class ResultCache: Sendable {
     /// `capacity` lookups (0 turns that level off: `result_cache_size`), and
     /// `ruleSets` distinct sets of matching rules.
     init(capacity: Int, ruleSets: Int = ResultCache.ruleSetCapacity) {
-        byLookup = ShardedCache(capacity: capacity)
-        byRuleSet = ShardedCache(capacity: ruleSets)
+        byLookup = SharedCache(capacity: capacity)
+        byRuleSet = SharedCache(capacity: ruleSets)
     }
 
     /// Whether lookups are memoised (`result_cache_size` above 0): when not,
@@ -46,13 +46,13 @@ final class ResultCache: Sendable {
     var keepsLookups: Bool { byLookup.isEnabled }
 
     /// The token that opens a lookup: read it before the rules added from
-    /// code (`ShardedCache.generation`).
+    /// code (`SharedCache.generation`).
     var generation: UInt64 { byLookup.generation }
 
     /// The result of a lookup, or `compute()`'s, kept unless the cache was
     /// invalidated since `generation` was read.
     func value(for key: Key, since generation: UInt64, compute: () throws(ResolveError) -> PathProperties) throws(ResolveError) -> PathProperties {
-        try byLookup.value(for: .lookup(key), shard: key.hash, since: generation, compute: compute)
+        try byLookup.value(for: .lookup(key), since: generation, compute: compute)
     }
 
     /// The merged result of exactly the rules listed in `matches` (file
@@ -61,11 +61,17 @@ final class ResultCache: Sendable {
     /// calling thread keeps the result: a lookup that finds it there
     /// allocates nothing.
     func value(forRulesIn matches: UnsafeBufferPointer<RuleMatch>, make: () -> PathProperties) -> PathProperties {
+        #if PATHCONFIG_ABLATE_RULESETS
+        return make()  // make bench-ablation: the layer off
+        #elseif PATHCONFIG_ABLATE_THREADRESULTS
+        let rules = RuleSet(Array(matches), hash: RuleSet.hash(of: matches))  // make bench-ablation: the layer off
+        return byRuleSet.value(for: .ruleSet(rules), compute: make)
+        #endif
         ThreadResults.withCurrent { local in
             let hash = RuleSet.hash(of: matches)
             if let kept = local.value(owner: serial, hash: hash, matches: matches) { return kept }
             let rules = RuleSet(Array(matches), hash: hash)
-            let shared = byRuleSet.value(for: .ruleSet(rules), shard: rules.hash, compute: make)
+            let shared = byRuleSet.value(for: .ruleSet(rules), compute: make)
             local.store(shared: shared, owner: serial, rules: rules)
             return shared
         }
@@ -128,7 +134,7 @@ final class ResultCache: Sendable {
         /// The hash of the set `matches` lists: FNV-1a over the indices,
         /// then a final mix. Cheaper than a seeded Hasher, and keys are
         /// compared in full on a hit, so the hash only spreads sets over
-        /// slots and shards.
+        /// slots.
         static func hash(of matches: UnsafeBufferPointer<RuleMatch>) -> Int {
             var h: UInt64 = 0xCBF2_9CE4_8422_2325
             for m in matches { h = (h ^ UInt64(truncatingIfNeeded: m.ruleIndex)) &* 0x100_0000_01B3 }

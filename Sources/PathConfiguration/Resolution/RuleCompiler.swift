@@ -62,7 +62,12 @@ struct RuleCompiler {
             // (`DeferredPattern`); without it, every search runs the engine,
             // as in the apps.
             let small = options.usePrefilter ? SmallPattern(pattern, caseInsensitive: regexOptions.caseInsensitive) : nil
-            let compiled: any CompiledPattern = small != nil
+            #if PATHCONFIG_ABLATE_DEFERRED
+            let defers = false  // make bench-ablation: the layer off
+            #else
+            let defers = small != nil
+            #endif
+            let compiled: any CompiledPattern = defers
                 ? DeferredPattern(pattern, engine: options.engine, options: regexOptions, limits: options.limits)
                 : try options.engine.compile(pattern, options: regexOptions, limits: options.limits)
             return MatchPlan.Pattern(index: index, compiled: compiled, source: shown == nil ? pattern : nil, small: small)

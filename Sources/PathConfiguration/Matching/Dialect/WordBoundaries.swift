@@ -160,7 +160,7 @@ final class BoundaryTable {
     func reset() {
         length = -1
         subject = nil
-        if bits.count > PCRE2ThreadState.reusedUpToBytes + 1 { bits = [] }
+        if bits.count > PCRE2ThreadState.keptTableUpToBytes + 1 { bits = [] }
     }
 
     /// Whether `\b` holds at byte `offset` of `s` in `dialect`; nil when
