@@ -61,8 +61,27 @@ let package = Package(
             name: "CHTTP"
         ),
         .target(
+            name: "PathConfigModel"
+        ),
+        .target(
+            name: "PathConfigMatching",
+            dependencies: ["PathConfigModel", "CPCRE2", "CIDN2"]
+        ),
+        .target(
+            name: "PathConfigResolution",
+            dependencies: ["PathConfigModel", "PathConfigMatching"]
+        ),
+        .target(
+            name: "PathConfigLoading",
+            dependencies: ["PathConfigModel", "PathConfigMatching", "PathConfigResolution", "CHTTP"]
+        ),
+        .target(
+            name: "PathConfigLint",
+            dependencies: ["PathConfigModel", "PathConfigMatching", "PathConfigResolution"]
+        ),
+        .target(
             name: "PathConfiguration",
-            dependencies: ["CPCRE2", "CIDN2", "CHTTP"]
+            dependencies: ["PathConfigModel", "PathConfigMatching", "PathConfigResolution", "PathConfigLoading", "PathConfigLint"]
         ),
         .target(
             name: "PathConfigurationFoundation",

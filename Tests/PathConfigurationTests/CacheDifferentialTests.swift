@@ -1,4 +1,7 @@
-@testable import PathConfiguration
+import PathConfiguration
+@testable import PathConfigModel
+@testable import PathConfigMatching
+@testable import PathConfigResolution
 import Testing
 
 /// The memoised answers against the straightforward ones on the benchmark

@@ -1,6 +1,9 @@
 import Foundation
 import HTTPTestSupport
-@testable import PathConfiguration
+import PathConfiguration
+@testable import PathConfigModel
+@testable import PathConfigResolution
+@testable import PathConfigLint
 import Testing
 
 /// Documents in UTF-16 and UTF-32: the iOS apps read them with

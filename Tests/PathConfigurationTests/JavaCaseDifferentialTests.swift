@@ -1,6 +1,9 @@
 import CPCRE2
 import Foundation
-@testable import PathConfiguration
+import PathConfiguration
+@testable import PathConfigModel
+@testable import PathConfigMatching
+@testable import PathConfigResolution
 import Testing
 
 /// The Android profiles match case-insensitively as OpenJDK 17's

@@ -1,4 +1,6 @@
-@testable import PathConfiguration
+import PathConfiguration
+@testable import PathConfigModel
+@testable import PathConfigResolution
 import Testing
 
 @Suite("Resolution")

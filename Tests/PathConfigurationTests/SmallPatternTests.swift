@@ -1,5 +1,8 @@
 import Foundation
-@testable import PathConfiguration
+import PathConfiguration
+@testable import PathConfigModel
+@testable import PathConfigMatching
+@testable import PathConfigResolution
 import PathConfigurationFoundation
 import PrefilterFuzzing
 import Synchronization

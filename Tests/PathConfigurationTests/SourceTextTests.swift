@@ -1,4 +1,6 @@
-@testable import PathConfiguration
+import PathConfiguration
+@testable import PathConfigModel
+@testable import PathConfigResolution
 import Testing
 
 /// Locations are worked out only for messages, and cost the same on one

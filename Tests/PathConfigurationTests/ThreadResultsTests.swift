@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-@testable import PathConfiguration
+import PathConfiguration
+@testable import PathConfigResolution
 import Testing
 
 /// The per-thread front of the rule-set results (`ThreadResults`): a thread

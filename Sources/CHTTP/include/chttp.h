@@ -8,7 +8,7 @@
  * a message saying what to install.
  *
  * Internal to libpathconfig: the symbols are hidden, and the Swift loader
- * (Sources/PathConfiguration/Loading/HTTPClient.swift) is the only caller.
+ * (Sources/PathConfigLoading/HTTPClient.swift) is the only caller.
  */
 #ifndef CHTTP_H
 #define CHTTP_H

@@ -1,4 +1,6 @@
-@testable import PathConfiguration
+import PathConfiguration
+@testable import PathConfigMatching
+@testable import PathConfigResolution
 import Testing
 
 /// Every class the ICU dialect translates, compared code point by code

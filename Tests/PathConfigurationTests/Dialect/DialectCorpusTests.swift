@@ -1,4 +1,6 @@
-@testable import PathConfiguration
+import PathConfiguration
+@testable import PathConfigMatching
+@testable import PathConfigResolution
 import Testing
 
 /// A corpus of ICU-syntax patterns, each compiled by ICU (the Foundation

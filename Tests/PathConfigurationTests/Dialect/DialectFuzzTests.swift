@@ -1,4 +1,6 @@
-@testable import PathConfiguration
+import PathConfiguration
+@testable import PathConfigMatching
+@testable import PathConfigResolution
 import Testing
 
 /// Random ICU patterns from a fixed seed, run through both backends: any

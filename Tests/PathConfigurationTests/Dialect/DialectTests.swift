@@ -1,4 +1,7 @@
-@testable import PathConfiguration
+import PathConfiguration
+@testable import PathConfigModel
+@testable import PathConfigMatching
+@testable import PathConfigResolution
 import PathConfigurationFoundation
 import Testing
 

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 import PathConfigurationFoundation
-@testable import PathConfiguration
+import PathConfiguration
+@testable import PathConfigModel
+@testable import PathConfigMatching
+@testable import PathConfigResolution
 
 /// ICU's `\p{InX}` and `\p{Block=X}` on the pcre2 backend: every block of
 /// `UnicodeBlocks` under every name it lists, against ICU itself.

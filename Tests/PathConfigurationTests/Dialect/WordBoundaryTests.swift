@@ -2,7 +2,10 @@ import CPCRE2
 import Foundation
 import Testing
 import PathConfigurationFoundation
-@testable import PathConfiguration
+import PathConfiguration
+@testable import PathConfigModel
+@testable import PathConfigMatching
+@testable import PathConfigResolution
 
 /// `\b` and `\B` on the pcre2 backend (`WordBoundaries`), against the real
 /// engines: ICU as Foundation links it, and the JDK's `java.util.regex` run

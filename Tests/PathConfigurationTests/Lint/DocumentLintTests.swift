@@ -1,5 +1,8 @@
 import Foundation
-@testable import PathConfiguration
+import PathConfiguration
+@testable import PathConfigModel
+@testable import PathConfigResolution
+@testable import PathConfigLint
 import Testing
 
 @Suite("Lint: the document")

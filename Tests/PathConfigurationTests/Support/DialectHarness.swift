@@ -2,7 +2,10 @@ import CPCRE2
 import Foundation
 import Testing
 import PathConfigurationFoundation
-@testable import PathConfiguration
+import PathConfiguration
+@testable import PathConfigModel
+@testable import PathConfigMatching
+@testable import PathConfigResolution
 
 /// Runs one pattern through both sides of the dialect layer: ICU as
 /// Foundation links it (what iOS runs) and PCRE2 on the translation.

@@ -1,5 +1,7 @@
 import Foundation
-@testable import PathConfiguration
+import PathConfiguration
+@testable import PathConfigResolution
+@testable import PathConfigLoading
 
 /// A directory made read-only or full for a test, the most real way this
 /// machine allows, and restored by `restore()`:

@@ -1,0 +1,59 @@
+import PathConfigModel
+
+/// `unescaped-dot`: an unescaped `.` where a literal dot is clearly meant.
+///
+/// "Clearly" is narrow: the `.` stands outside a class, unquantified, and
+/// is followed by a file extension that ends the pattern: two to five ASCII
+/// letters or digits, at least one a letter, then `$` or the end of the
+/// pattern (`/file.pdf$`, `.json$`, `/feed.rss`). `.` there matches any
+/// character (`/filexpdf`); `\.` is the dot. Patterns `PatternScanner` does
+/// not read are left alone.
+struct UnescapedDotCheck: LintCheck {
+    func findings(in d: LintDocument) -> [LintFinding] {
+        var out: [LintFinding] = []
+        for rule in d.rules {
+            for (p, pattern) in rule.patterns.enumerated() {
+                for dot in Self.literalDots(pattern) {
+                    let scalars = Array(pattern.unicodeScalars)
+                    var fixed = String.UnicodeScalarView(scalars[..<dot])
+                    fixed.append("\\")
+                    fixed.append(contentsOf: scalars[dot...])
+                    let fileExtension = String(String.UnicodeScalarView(scalars[(dot + 1)...].prefix(while: \.isASCIIAlphanumeric)))
+                    let message = "pattern \(p) \(JSONWriter.quoted(pattern)): the \".\" before \"\(fileExtension)\" matches any character, "
+                        + "not only a dot; escape it: \(JSONWriter.quoted(String(fixed)))"
+                    out.append(d.finding(.unescapedDot, message, at: d.location(ofPattern: p, inRule: rule.index, scalar: dot),
+                                         rule: rule.index, pattern: p))
+                }
+            }
+        }
+        return out
+    }
+
+    /// The scalar indices of the dots of `pattern` that clearly mean a literal dot.
+    static func literalDots(_ pattern: String) -> [Int] {
+        guard let tokens = PatternScanner.scan(pattern) else { return [] }
+        var dots: [Int] = []
+        for (i, token) in tokens.enumerated() where token.kind == .dot {
+            var j = i + 1
+            var hasLetter = false
+            while j < tokens.count, case .literal(let c) = tokens[j].kind, c.isASCIIAlphanumeric {
+                if c.properties.isAlphabetic { hasLetter = true }
+                j += 1
+            }
+            let length = j - i - 1
+            guard (2...5).contains(length), hasLetter else { continue }
+            if j == tokens.count || (tokens[j].kind == .dollar && j == tokens.count - 1) { dots.append(token.scalar) }
+        }
+        return dots
+    }
+}
+
+extension Unicode.Scalar {
+    /// An ASCII letter or digit.
+    var isASCIIAlphanumeric: Bool {
+        switch value {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+        default: return false
+        }
+    }
+}

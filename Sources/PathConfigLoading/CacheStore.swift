@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PathConfigModel
+
+/// The cache directory: one file per server URL, named by a stable hash of
+/// the whole URL (so versioned URLs never share a copy), replaced atomically.
+struct CacheStore: Sendable {
+    /// The directory holding the cache files.
+    let directory: String
+
+    /// The cache file of `url`.
+    func path(for url: String) -> String {
+        directory + "/pathconfig-" + StableHash.hex(StableHash.fnv1a64(url.utf8)) + ".cache"
+    }
+
+    /// The cached copy of `url`, nil when there is none, or why the file
+    /// there is unusable. Bodies above `maxBodyBytes` count as corrupt.
+    func read(url: String, maxBodyBytes: Int) throws(CacheError) -> CachedCopy? {
+        let file = path(for: url)
+        var info = stat()
+        if stat(file, &info) != 0 && errno == ENOENT { return nil }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReader.read(file, limit: maxBodyBytes + 65_536)
+        } catch {
+            let code: CacheError.Code = error.code == .limit ? .corrupt : .unreadable
+            throw CacheError(code: code, message: "cache file \(file) ignored: \(error.message)", path: file)
+        }
+        switch CachedCopy.decode(bytes) {
+        case .failure(let failure):
+            throw CacheError(code: .corrupt, message: "cache file \(file) ignored: \(failure.reason)", path: file)
+        case .success(let copy):
+            guard copy.url == url else {
+                throw CacheError(code: .corrupt, message: "cache file \(file) ignored: it holds \(copy.url), not \(url)", path: file)
+            }
+            guard copy.body.count <= maxBodyBytes else {
+                throw CacheError(code: .corrupt, message: "cache file \(file) ignored: its body is \(copy.body.count) bytes, over the limit of \(maxBodyBytes)", path: file)
+            }
+            return copy
+        }
+    }
+
+    /// Stores `copy` as the cache file of its URL, atomically, creating the
+    /// directory when missing. On failure the previous file is unchanged.
+    func write(_ copy: CachedCopy) throws(CacheError) {
+        let file = path(for: copy.url)
+        do {
+            try AtomicFile.createDirectories(directory)
+            try AtomicFile.write(copy.encoded(), to: file)
+        } catch {
+            throw CacheError(code: .unwritable, message: "cache file \(file) not updated: \(error.message)", path: file)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Synchronization
+import PathConfigModel
+import PathConfigResolution
+
+/// Keeps a path configuration current from an ordered list of sources: a
+/// bundled file or data, then server copies (cached, downloaded, polled).
+///
+/// ```swift
+/// let loader = try ConfigurationLoader(
+///     sources: [.file("path-configuration.json"),
+///               .server("https://example.com/path-configuration.json",
+///                       headers: [("Accept", "application/json")])],
+///     options: LoaderOptions(cacheDirectory: cacheDirectory, timeout: .seconds(10)))
+/// loader.setEventHandler { event in log(event.description) }
+/// try loader.load()                              // file, cached copy, download
+/// let properties = loader.current?.properties(for: url)
+/// ```
+///
+/// `load()` runs the chain once: each data or file source, then for each
+/// server source its cached copy (if any) and its download. A later source's
+/// good configuration replaces an earlier one, never merging with it. Bad news
+/// never replaces good news: a failed download, a non-200, a body that does
+/// not load leaves the current configuration and the cache file untouched,
+/// and is reported as a `.failed` event.
+///
+/// Thread-safe. `current` never blocks on the network and returns a whole
+/// configuration; a caller holding an older one keeps it valid. Operations
+/// (`load`, `refresh`, polling) run one at a time. The event handler runs on
+/// the thread performing the operation, one event at a time; it may read
+/// `current`, replace or remove itself (`setEventHandler`) and `stop()`, and
+/// must not capture the loader strongly (that would keep it alive forever).
+/// `load()` and `refresh()` called from it throw `LoaderError.reentrantCall`.
+///
+/// The handler is never released while it runs, however it is replaced;
+/// the C library and the bindings build their callbacks on that (the C
+/// payload's destructor is a capture of the handler).
+public final class ConfigurationLoader: Sendable {
+    /// Receives one event per step of the chain, in order.
+    public typealias EventHandler = @Sendable (LoaderEvent) -> Void
+
+    /// The sources, in order.
+    public let sources: [ConfigurationSource]
+    /// The options the loader was created with.
+    public let options: LoaderOptions
+
+    private let engine: LoaderEngine
+    private let poller = Mutex(Poller())
+
+    /// The polling thread, and how many times `stop()` was called, so that a
+    /// `load()` during which the handler called `stop()` starts no thread.
+    private struct Poller {
+        var thread: PollingThread?
+        var stops = 0
+    }
+
+    /// Creates a loader; loads nothing yet (call `load()`).
+    ///
+    /// Throws `.invalidOption` for an empty source list, a URL that is not an
+    /// absolute http or https URL, a header that cannot be sent, or a
+    /// non-positive timeout, body limit or refresh interval.
+    public init(sources: [ConfigurationSource], options: LoaderOptions = LoaderOptions(),
+                onEvent: EventHandler? = nil) throws(ConfigurationError) {
+        try SourceValidation.check(sources, options)
+        self.sources = sources
+        self.options = options
+        self.engine = LoaderEngine(sources: sources, options: options, handler: onEvent)
+    }
+
+    /// A loader whose requests `transport` sends instead of libcurl: for the
+    /// loader's fuzz target and tests, which feed it responses without a
+    /// socket. Otherwise the same as `init(sources:options:onEvent:)`.
+    @_spi(Testing) public init(sources: [ConfigurationSource], options: LoaderOptions = LoaderOptions(),
+                               transport: any HTTPTransport, onEvent: EventHandler? = nil) throws(ConfigurationError) {
+        try SourceValidation.check(sources, options)
+        self.sources = sources
+        self.options = options
+        self.engine = LoaderEngine(sources: sources, options: options, handler: onEvent, transport: transport)
+    }
+
+    deinit { stop() }
+
+    /// The current configuration: the newest good one, nil until a source
+    /// has loaded. Never blocks on the network.
+    public var current: PathConfiguration? { engine.current }
+
+    /// The event that made `current` current, nil before any.
+    public var currentEvent: LoaderEvent? { engine.currentEvent }
+
+    /// Replaces the event handler (nil removes it).
+    ///
+    /// - Called while no call of the old handler runs, or while one runs on
+    ///   another thread: waits for that call to return. When this returns the
+    ///   old handler is not running, will not be called again, and has been
+    ///   released (with whatever it captured) on this thread. Do not call it
+    ///   while holding a lock that the running handler waits for.
+    /// - Called from inside the handler, on the thread running it: does not
+    ///   wait for itself; the next event goes to the new handler. The running
+    ///   call goes on to its end, and the old handler is released on this
+    ///   thread once it has returned.
+    public func setEventHandler(_ handler: EventHandler?) { engine.setHandler(handler) }
+
+    /// Runs the whole chain once, synchronously, and starts polling when
+    /// `options.refreshInterval` is set. Returns the events it reported.
+    ///
+    /// A source that fails is an event, not an error. Throws
+    /// `LoaderError.reentrantCall` when called from inside the event handler
+    /// on the thread running an operation: nothing is done, and polling is
+    /// not started.
+    @discardableResult
+    public func load() throws(LoaderError) -> [LoaderEvent] {
+        let stopsBefore = poller.withLock { $0.stops }
+        let events = try engine.load()
+        if let interval = options.refreshInterval { startPolling(every: interval, unlessStoppedSince: stopsBefore) }
+        return events
+    }
+
+    /// Downloads every server source again (conditionally, when a copy with
+    /// validators is known), synchronously. Before the first `load()`, runs
+    /// `load()`'s chain instead (without starting to poll). Returns the
+    /// events it reported; throws `LoaderError.reentrantCall`, having done
+    /// nothing, when called from inside the event handler as `load()` does.
+    @discardableResult
+    public func refresh() throws(LoaderError) -> [LoaderEvent] { try engine.refresh() }
+
+    /// Stops background polling and waits for a refresh in progress to end.
+    /// Idempotent; also done when the loader is released.
+    ///
+    /// From inside the event handler it does not wait (the operation running
+    /// the handler may be the polling thread's, or one the polling thread
+    /// waits for): polling ends as that operation does, with no refresh after.
+    public func stop() {
+        let thread = poller.withLock { poller in
+            defer { poller.thread = nil }
+            poller.stops += 1
+            return poller.thread
+        }
+        thread?.stop(waiting: !engine.isInsideOperation)
+    }
+
+    /// The cache file that holds `url`'s copy, nil without a cache directory.
+    public func cacheFile(for url: String) -> String? { engine.cache?.path(for: url) }
+
+    private func startPolling(every interval: Duration, unlessStoppedSince stops: Int) {
+        poller.withLock { poller in
+            guard poller.thread == nil, poller.stops == stops else { return }
+            let engine = self.engine
+            poller.thread = PollingThread(interval: interval) { isStopped in _ = try? engine.refresh(unless: isStopped) }
+        }
+    }
+}

@@ -1,0 +1,296 @@
+import Synchronization
+import PathConfigModel
+import PathConfigResolution
+
+/// The work behind `ConfigurationLoader`: the chain, the downloads, the
+/// cache, and the atomic swap of the current configuration.
+///
+/// Kept apart from the public class so that the polling thread can hold the
+/// engine without keeping the loader alive (the loader's deinit stops it).
+final class LoaderEngine: Sendable {
+    /// What readers see, swapped whole under a mutex held for nanoseconds.
+    private struct Published {
+        var configuration: PathConfiguration?
+        var sourceIndex: Int?
+        var event: LoaderEvent?
+    }
+
+    /// The last good copy of one server source, with the configuration it made.
+    private struct ServerCopy {
+        var copy: CachedCopy
+        var configuration: PathConfiguration
+        /// Whether the cache file holds `copy` (false after a failed write:
+        /// the next response, a 304 included, writes it again).
+        var isStored: Bool
+    }
+
+    let sources: [ConfigurationSource]
+    let options: LoaderOptions
+    let cache: CacheStore?
+    private let http: HTTPClient
+
+    private let published = Mutex(Published())
+    private let handler: Mutex<ConfigurationLoader.EventHandler?>
+    /// Serialises load, refresh and polling.
+    private let operation = OperationLock()
+    /// Held while the handler runs, so that replacing it waits for a call in
+    /// progress (and knows when it is called from inside one).
+    private let handlerCall = OperationLock()
+    /// Per server source; read and written only under `operation`.
+    private let copies = Mutex<[Int: ServerCopy]>([:])
+    private let hasLoaded = Atomic<Bool>(false)
+
+    /// A loader of `sources`; `transport` sends its requests (libcurl when nil).
+    init(sources: [ConfigurationSource], options: LoaderOptions, handler: ConfigurationLoader.EventHandler?,
+         transport: (any HTTPTransport)? = nil) {
+        self.sources = sources
+        self.options = options
+        self.cache = options.cacheDirectory.map { CacheStore(directory: $0) }
+        self.http = HTTPClient(timeout: options.timeout, maxBodyBytes: options.effectiveMaxBodyBytes,
+                               followsRedirectsToOtherHosts: options.followRedirectsToOtherHosts,
+                               transport: transport ?? CurlTransport(userAgent: options.userAgent, caFile: options.caFile))
+        self.handler = Mutex(handler)
+    }
+
+    var current: PathConfiguration? { published.withLock { $0.configuration } }
+    var currentEvent: LoaderEvent? { published.withLock { $0.event } }
+
+    /// True while the calling thread runs one of this loader's operations
+    /// (it is inside the event handler, or the polling thread's refresh).
+    var isInsideOperation: Bool { operation.isHeldByCurrentThread }
+
+    /// Replaces the handler: the one place that keeps the guarantees
+    /// `ConfigurationLoader.setEventHandler` documents.
+    ///
+    /// - No call starts with the old handler once it is called (it swaps
+    ///   first): an operation's next event goes to the new handler.
+    /// - From another thread it then takes `handlerCall`, so it waits for a
+    ///   call in progress; the old handler is released here, before
+    ///   returning, outside both locks (its captures may call back into the
+    ///   loader).
+    /// - From inside the handler it cannot wait for itself: it swaps at once.
+    ///   The running call holds its own reference (see `emit`), so the old
+    ///   handler is released only when that call has returned.
+    func setHandler(_ handler: ConfigurationLoader.EventHandler?) {
+        var handler = handler
+        // Swap first, so that no call starts with the old handler from here
+        // on (an operation's next event goes to the new one)...
+        self.handler.withLock { swap(&$0, &handler) }
+        // ...then wait for a call already running, unless it is this thread's.
+        if !handlerCall.isHeldByCurrentThread { _ = handlerCall.run {} }
+        _ = handler  // now the old handler: released on the way out
+    }
+
+    // MARK: Operations
+
+    /// Runs the chain once. Throws `.reentrantCall`, having done nothing,
+    /// when this thread is already running an operation (a handler's call).
+    func load() throws(LoaderError) -> [LoaderEvent] {
+        let events = operation.run { () -> [LoaderEvent] in
+            var events: [LoaderEvent] = []
+            for (index, source) in sources.enumerated() {
+                switch source {
+                case .data(let bytes, let name):
+                    events.append(emit(loadLocal(bytes, origin: .data, index: index, location: name)))
+                case .file(let path):
+                    do throws(ConfigurationError) {
+                        let bytes = try FileReader.read(path, limit: options.load.limits.maxDocumentBytes)
+                        events.append(emit(loadLocal(bytes, origin: .file, index: index, location: path)))
+                    } catch {
+                        events.append(emit(LoaderEvent(outcome: .failed(.configuration(error)), origin: .file, sourceIndex: index, location: path)))
+                    }
+                case .server(let url, let headers):
+                    if let event = loadCachedCopy(index: index, url: url) { events.append(emit(event)) }
+                    events += download(index: index, url: url, headers: headers)
+                }
+            }
+            hasLoaded.store(true, ordering: .releasing)
+            return events
+        }
+        guard let events else { throw .reentrantCall }
+        return events
+    }
+
+    /// Downloads every server source again (runs `load()` before the first
+    /// load). Throws `.reentrantCall` as `load()` does. Does nothing when
+    /// `cancelled()` is true once it holds the operation lock (a polling
+    /// thread stopped while it waited for another operation).
+    func refresh(unless cancelled: () -> Bool = { false }) throws(LoaderError) -> [LoaderEvent] {
+        guard hasLoaded.load(ordering: .acquiring) else { return try load() }
+        let events = operation.run { () -> [LoaderEvent] in
+            var events: [LoaderEvent] = []
+            if cancelled() { return events }
+            for (index, source) in sources.enumerated() {
+                guard case .server(let url, let headers) = source else { continue }
+                events += download(index: index, url: url, headers: headers)
+            }
+            return events
+        }
+        guard let events else { throw .reentrantCall }
+        return events
+    }
+
+    // MARK: Steps
+
+    /// A data or file source's bytes, loaded and offered.
+    private func loadLocal(_ bytes: [UInt8], origin: LoaderEvent.Origin, index: Int, location: String) -> LoaderEvent {
+        do {
+            let configuration = try PathConfiguration(json: bytes, options: options.load)
+            return offer(configuration, origin: origin, index: index, location: location, url: nil, byteCount: bytes.count)
+        } catch {
+            return LoaderEvent(outcome: .failed(.configuration(error)), origin: origin, sourceIndex: index, location: location, byteCount: bytes.count)
+        }
+    }
+
+    /// The cached copy of a server source, loaded and offered; nil when
+    /// there is no cache or no copy, or when this loader already holds a copy
+    /// (from an earlier run: it is at least as new as the file, which may
+    /// have failed to update). An unusable copy is a warning.
+    private func loadCachedCopy(index: Int, url: String) -> LoaderEvent? {
+        guard let cache, copies.withLock({ $0[index] == nil }) else { return nil }
+        let file = cache.path(for: url)
+        func warning(_ error: LoaderError, bytes: Int? = nil) -> LoaderEvent {
+            LoaderEvent(outcome: .warning(error), origin: .cache, sourceIndex: index, location: file, url: url, byteCount: bytes)
+        }
+        let copy: CachedCopy
+        do {
+            guard let found = try cache.read(url: url, maxBodyBytes: options.effectiveMaxBodyBytes) else { return nil }
+            copy = found
+        } catch {
+            return warning(.cache(error))
+        }
+        let configuration: PathConfiguration
+        do {
+            configuration = try PathConfiguration(json: copy.body, options: options.load, transport: .download)
+        } catch {
+            return warning(.configuration(error), bytes: copy.body.count)
+        }
+        copies.withLock { $0[index] = ServerCopy(copy: copy, configuration: configuration, isStored: true) }
+        return offer(configuration, origin: .cache, index: index, location: file, url: url, byteCount: copy.body.count)
+    }
+
+    /// Downloads a server source (conditionally when a copy is known), then
+    /// applies, caches and reports the result. Returns the events emitted.
+    private func download(index: Int, url: String, headers: [(name: String, value: String)]) -> [LoaderEvent] {
+        let known = copies.withLock { $0[index] }
+        func event(_ outcome: LoaderEvent.Outcome, bytes: Int? = nil, configuration: PathConfiguration? = nil) -> LoaderEvent {
+            LoaderEvent(outcome: outcome, origin: .server, sourceIndex: index, location: url, url: url, byteCount: bytes, configuration: configuration)
+        }
+        var request = headers
+        if let known {
+            // Validators come from a server or a cache file: one that would not
+            // fit on its header line is not sent (the request is unconditional).
+            if let etag = known.copy.etag, SourceValidation.isSendable(etag) { request.append(("If-None-Match", etag)) }
+            if let lastModified = known.copy.lastModified, SourceValidation.isSendable(lastModified) {
+                request.append(("If-Modified-Since", lastModified))
+            }
+        }
+        let response: HTTPResponse
+        do {
+            response = try http.get(url, headers: request)
+        } catch {
+            return [emit(event(.failed(.download(error))))]
+        }
+        if response.status == 304, let known {
+            let configuration = known.configuration
+            reinstateIfNeeded(configuration, index: index, event: event(.notModified, configuration: configuration))
+            let stored = storeIfNeeded(index: index)
+            return [emit(event(.notModified, configuration: configuration))] + emitted(stored)
+        }
+        guard response.status == 200 else {
+            let why = response.status == 304
+                ? "the server answered 304 Not Modified to a request that was not conditional"
+                : "the server answered HTTP \(response.status); only 200 is accepted"
+            return [emit(event(.failed(.download(DownloadError(code: .httpStatus, message: why, url: url, httpStatus: response.status)))))]
+        }
+        let received = CachedCopy(url: url, body: response.body, etag: response.etag, lastModified: response.lastModified)
+        if let known, known.copy.body == received.body {
+            // Same bytes again (a server without validators): nothing changes
+            // but the validators, which the cache file keeps.
+            if known.copy != received {
+                copies.withLock { $0[index]?.copy = received; $0[index]?.isStored = false }
+            }
+            let stored = storeIfNeeded(index: index)
+            reinstateIfNeeded(known.configuration, index: index, event: event(.notModified, configuration: known.configuration))
+            return [emit(event(.notModified, bytes: received.body.count, configuration: known.configuration))] + emitted(stored)
+        }
+        let configuration: PathConfiguration
+        do {
+            configuration = try PathConfiguration(json: received.body, options: options.load, transport: .download)
+        } catch {
+            return [emit(event(.failed(.configuration(error)), bytes: received.body.count))]
+        }
+        copies.withLock { $0[index] = ServerCopy(copy: received, configuration: configuration, isStored: false) }
+        // Cache first, so a host reacting to the event finds the new file;
+        // a failed write is reported after it.
+        let stored = storeIfNeeded(index: index)
+        let applied = emit(offer(configuration, origin: .server, index: index, location: url, url: url, byteCount: received.body.count))
+        return [applied] + emitted(stored)
+    }
+
+    /// Writes the source's known copy to the cache unless the file holds it
+    /// already; the warning to report when that failed (the previous file
+    /// stays, and the next response tries again).
+    private func storeIfNeeded(index: Int) -> LoaderEvent? {
+        guard let cache, let known = copies.withLock({ $0[index] }), !known.isStored else { return nil }
+        do {
+            try cache.write(known.copy)
+            copies.withLock { $0[index]?.isStored = true }
+            return nil
+        } catch {
+            return LoaderEvent(outcome: .warning(.cache(error)), origin: .cache, sourceIndex: index,
+                               location: error.path, url: known.copy.url)
+        }
+    }
+
+    /// `event` emitted, as a list of zero or one.
+    private func emitted(_ event: LoaderEvent?) -> [LoaderEvent] {
+        event.map { [emit($0)] } ?? []
+    }
+
+    // MARK: Publishing
+
+    /// Makes `configuration` current unless a later source's is; the event
+    /// says which happened.
+    private func offer(_ configuration: PathConfiguration, origin: LoaderEvent.Origin, index: Int, location: String,
+                       url: String?, byteCount: Int) -> LoaderEvent {
+        let applied = LoaderEvent(outcome: .applied, origin: origin, sourceIndex: index, location: location, url: url,
+                                  byteCount: byteCount, configuration: configuration)
+        let installed = published.withLock { state -> Bool in
+            if let current = state.sourceIndex, current > index { return false }
+            state = Published(configuration: configuration, sourceIndex: index, event: applied)
+            return true
+        }
+        if installed { return applied }
+        return LoaderEvent(outcome: .superseded, origin: origin, sourceIndex: index, location: location, url: url,
+                           byteCount: byteCount, configuration: configuration)
+    }
+
+    /// After "not modified": makes the source's known configuration current
+    /// again if no later source's is and something else took its place.
+    /// Defensive: in the chain as written the known copy is already current
+    /// or superseded, so this normally changes nothing.
+    private func reinstateIfNeeded(_ configuration: PathConfiguration, index: Int, event: LoaderEvent) {
+        published.withLock { state in
+            if let current = state.sourceIndex, current > index { return }
+            if state.configuration === configuration { return }
+            state = Published(configuration: configuration, sourceIndex: index, event: event)
+        }
+    }
+
+    /// Hands `event` to the handler, holding the operation lock and
+    /// `handlerCall` (never the lock readers of `current` take).
+    ///
+    /// The call holds its own reference to the handler: replaced from inside
+    /// itself, the handler (and what it captured) is released when the call
+    /// returns, still under `handlerCall`, so a `setHandler` waiting on
+    /// another thread sees it released too.
+    @discardableResult
+    private func emit(_ event: LoaderEvent) -> LoaderEvent {
+        _ = handlerCall.run {
+            let handler = self.handler.withLock { $0 }
+            handler?(event)
+        }
+        return event
+    }
+}

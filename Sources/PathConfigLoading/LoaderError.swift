@@ -1,0 +1,25 @@
+import PathConfigModel
+
+/// Why a source gave no configuration, or what a loader noticed on the way.
+public enum LoaderError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The bytes arrived but do not load: invalid JSON, a schema or regex
+    /// error, a limit, or (for a file) an I/O error.
+    case configuration(ConfigurationError)
+    /// The download failed or the server answered something other than 200/304.
+    case download(DownloadError)
+    /// A cache file was unusable or could not be written.
+    case cache(CacheError)
+    /// Thrown by `load()` or `refresh()` called from inside the loader's own
+    /// event handler, on the thread running an operation: nothing was done,
+    /// and polling was not started. Never the error of an event.
+    case reentrantCall
+
+    public var description: String {
+        switch self {
+        case .configuration(let e): return e.description
+        case .download(let e): return e.description
+        case .cache(let e): return e.description
+        case .reentrantCall: return "load() or refresh() called from the loader's event handler; call it from another thread"
+        }
+    }
+}

@@ -1,0 +1,348 @@
+/// A decoded path configuration document, before its patterns are compiled.
+public struct ConfigurationDocument: Sendable, Hashable {
+    /// The top-level `settings` object (`{}` when absent or not an object).
+    public var settings: JSONObject
+    /// The file's rules, in order (no built-ins).
+    public var rules: [Rule]
+    /// What the decoder noticed but accepted.
+    public var warnings: [ConfigurationWarning]
+    /// The document's bytes, for locating what is found wrong later (an
+    /// invalid pattern) when a message needs a line and column.
+    public var source: SourceText
+
+    /// Where pattern `pattern` of rule `rule` starts in the document, or nil
+    /// when the rule or pattern did not come from it.
+    public func location(ofPattern pattern: Int, inRule rule: Int) -> SourceLocation? {
+        guard rules.indices.contains(rule), rules[rule].patternOffsets.indices.contains(pattern) else { return nil }
+        return source.location(rules[rule].patternOffsets[pattern])
+    }
+
+    /// Where glob `glob` of rule `rule` starts in the document, or nil.
+    public func location(ofGlob glob: Int, inRule rule: Int) -> SourceLocation? {
+        guard rules.indices.contains(rule), rules[rule].globOffsets.indices.contains(glob) else { return nil }
+        return source.location(rules[rule].globOffsets[glob])
+    }
+}
+
+/// Turns JSON bytes into a `ConfigurationDocument`, with every error located.
+///
+/// The profile's `documentReading` decides how the bytes are read. Under the
+/// iOS profiles and siesta, as `JSONSerialization` reads them: UTF-8, UTF-16
+/// or UTF-32 (converted to UTF-8 once, here), strict JSON but for trailing
+/// commas. The schema is then the iOS apps': `rules` is required and is an
+/// array of objects, each with `patterns` (array of strings) and
+/// `properties` (object); other keys are kept as the rule's extras; one bad
+/// rule rejects the file; `settings` is optional and any object. Under the
+/// Android profiles, as Gson reads them into the app's classes
+/// (`GsonReader`, `GsonBinding`): leniently, and refusing what the app
+/// refuses or crashes on; turbo-android's values become strings.
+public struct ConfigurationDecoder: Sendable {
+    /// The profile whose value rules apply.
+    public var profile: Profile
+    /// Size and depth bounds.
+    public var limits: Limits
+
+    /// Creates a decoder.
+    public init(profile: Profile = .hotwireIOS, limits: Limits = Limits()) {
+        self.profile = profile
+        self.limits = limits
+    }
+
+    /// Decodes a document from UTF-8 JSON bytes.
+    public func decode(_ bytes: some Collection<UInt8>) throws(ConfigurationError) -> ConfigurationDocument {
+        let contiguous = Array(bytes)
+        return try contiguous.withUnsafeBufferPointer { buf throws(ConfigurationError) in try decode(buf) }
+    }
+
+    /// Decodes a document from UTF-8 JSON bytes in memory the caller owns
+    /// (the C ABI's entry point: no copy, no generic code).
+    public func decode(_ buffer: UnsafeBufferPointer<UInt8>) throws(ConfigurationError) -> ConfigurationDocument {
+        try decode(buffer: buffer)
+    }
+
+    /// Decodes a document from JSON text.
+    public func decode(_ text: String) throws(ConfigurationError) -> ConfigurationDocument {
+        try decode(Array(text.utf8))
+    }
+
+    /// Decodes one rule given on its own as a JSON object, as hosts add rules
+    /// from code: the keys of a file's rule (`patterns`, `globs`, `methods`,
+    /// `properties`, `description`, ...), every one optional. Errors give
+    /// the line and column in `text`, and name the rule by `index`.
+    public func decodeRule(_ text: String, index: Int = 0) throws(ConfigurationError) -> Rule {
+        let bytes = Array(text.utf8)
+        return try bytes.withUnsafeBufferPointer { buffer throws(ConfigurationError) in
+            let root: JSONNode
+            do throws(JSONSyntaxError) {
+                root = try JSONReader.parse(buffer, maxDepth: limits.maxNestingDepth).0
+            } catch {
+                throw error.configurationError(in: buffer)
+            }
+            var walker = Walker(source: SourceText(buffer), profile: profile, limits: limits)
+            return try walker.rule(root, index: index, fromCode: true)
+        }
+    }
+
+    /// Decodes a document that came from `transport` (the Android apps read
+    /// a download's byte-order mark, not a bundled file's).
+    package func decode(_ buffer: UnsafeBufferPointer<UInt8>, transport: DocumentTransport) throws(ConfigurationError) -> ConfigurationDocument {
+        try decode(buffer: buffer, transport: transport)
+    }
+
+    private func decode(buffer: UnsafeBufferPointer<UInt8>, transport: DocumentTransport = .file) throws(ConfigurationError) -> ConfigurationDocument {
+        guard buffer.count <= limits.maxDocumentBytes else {
+            throw ConfigurationError(code: .limit, message: "the document is \(buffer.count) bytes, more than the limit of \(limits.maxDocumentBytes)")
+        }
+        switch profile.documentReading {
+        case .jsonSerialization:
+            let (encoding, bomLength) = DocumentEncoding.jsonSerialization(buffer)
+            guard encoding != .utf8 else { return try decodeJSON(buffer) }
+            let utf8 = try DocumentText.utf8(from: buffer, encoding: encoding, bomLength: bomLength, reader: "JSONSerialization")
+            return try utf8.withUnsafeBufferPointer { converted throws(ConfigurationError) in try decodeJSON(converted) }
+        case .gson(let app):
+            return try decodeGson(buffer, app: app, transport: transport)
+        }
+    }
+
+    /// Reads bytes as Gson does in `app`: the text as the app makes it
+    /// (OkHttp honours a download's byte-order mark; a bundled file is
+    /// UTF-8), Gson's lenient reader, the app's classes.
+    private func decodeGson(_ buffer: UnsafeBufferPointer<UInt8>, app: GsonApp, transport: DocumentTransport) throws(ConfigurationError) -> ConfigurationDocument {
+        var hint = ""
+        if transport == .download, let (encoding, bomLength) = DocumentEncoding.byteOrderMark(buffer) {
+            if encoding == .utf8 { return try readGson(UnsafeBufferPointer(rebasing: buffer[bomLength...]), app: app, hint: hint) }
+            let converted = try DocumentText.utf8(from: buffer, encoding: encoding, bomLength: bomLength, reader: "\(app.name) (OkHttp)")
+            return try converted.withUnsafeBufferPointer { utf8 throws(ConfigurationError) in try readGson(utf8, app: app, hint: hint) }
+        }
+        let encoding = DocumentEncoding.jsonSerialization(buffer).encoding
+        if encoding != .utf8 {
+            hint = " (the document is \(encoding.name); \(app.name) reads \(transport == .file ? "a bundled file" : "a download without a byte-order mark") as UTF-8)"
+        }
+        return try readGson(buffer, app: app, hint: hint)
+    }
+
+    private func readGson(_ utf8: UnsafeBufferPointer<UInt8>, app: GsonApp, hint: String) throws(ConfigurationError) -> ConfigurationDocument {
+        let source = SourceText(utf8)
+        let read: GsonReader.Result
+        do {
+            read = try GsonReader.read(utf8, maxDepth: limits.maxNestingDepth, nestingLimit: app.nestingLimit)
+        } catch {
+            let location = source.location(error.offset)
+            switch error.kind {
+            case .gson(let gson):
+                throw ConfigurationError(code: .invalidJSON, message: "\(error.what): \(app.name) \(DocumentEffect.refuses(gson: gson).phrase(plural: false))\(hint)",
+                                         location: location)
+            case .depthLimit:
+                throw ConfigurationError(code: .limit, message: error.what, location: location)
+            case .unsupported:
+                throw ConfigurationError(code: .invalidJSON, message: error.what, location: location)
+            }
+        }
+        var binding = GsonBinding(app: app, source: source, commaNulls: read.commaNulls)
+        let root: JSONNode
+        do {
+            root = try binding.bind(read.root)
+        } catch {
+            guard !hint.isEmpty else { throw error }
+            throw ConfigurationError(code: error.code, message: error.message + hint, location: error.location,
+                                     ruleIndex: error.ruleIndex, patternIndex: error.patternIndex)
+        }
+        var walker = Walker(source: source, profile: profile, limits: limits)
+        walker.warnings = binding.warnings
+        return try walker.document(root)
+    }
+
+    /// Reads UTF-8 bytes as JSONSerialization does.
+    private func decodeJSON(_ buffer: UnsafeBufferPointer<UInt8>) throws(ConfigurationError) -> ConfigurationDocument {
+        let root: JSONNode
+        let duplicates: [JSONDuplicateKey]
+        do {
+            (root, duplicates) = try JSONReader.parse(buffer, maxDepth: limits.maxNestingDepth)
+        } catch {
+            throw error.configurationError(in: buffer)
+        }
+        var walker = Walker(source: SourceText(buffer), profile: profile, limits: limits)
+        for d in duplicates {
+            let first = walker.location(d.firstOffset)
+            walker.warnings.append(ConfigurationWarning(
+                kind: .duplicateKey,
+                message: "duplicate key \(JSONWriter.quoted(d.key)); the first value (line \(first.line), column \(first.column)) is kept",
+                location: walker.location(d.offset)))
+        }
+        return try walker.document(root)
+    }
+}
+
+/// Walks the located syntax tree and builds the model. It records byte
+/// offsets; a line and column is worked out only for a message.
+private struct Walker {
+    let source: SourceText
+    let profile: Profile
+    let limits: Limits
+    var warnings: [ConfigurationWarning] = []
+
+    init(source: SourceText, profile: Profile, limits: Limits) {
+        self.source = source
+        self.profile = profile
+        self.limits = limits
+    }
+
+    func location(_ offset: Int) -> SourceLocation { source.location(offset) }
+
+    func schemaError(_ message: String, at offset: Int, rule: Int? = nil, pattern: Int? = nil) -> ConfigurationError {
+        ConfigurationError(code: .schema, message: message, location: location(offset), ruleIndex: rule, patternIndex: pattern)
+    }
+
+    mutating func document(_ root: JSONNode) throws(ConfigurationError) -> ConfigurationDocument {
+        guard case .object = root.kind else {
+            throw schemaError("the top level must be an object with a \"rules\" array, found \(root.typeName)", at: root.offset)
+        }
+        var settings = JSONObject()
+        if let member = root.member("settings") {
+            if case .object = member.value.kind {
+                settings = try stored(member.value, what: "setting", rule: nil).objectValue ?? [:]
+            } else {
+                warnings.append(ConfigurationWarning(
+                    kind: .ignoredSettings,
+                    message: "\"settings\" must be an object, found \(member.value.typeName); it is treated as {}",
+                    location: location(member.value.offset)))
+            }
+        }
+        guard let rulesMember = root.member("rules") else {
+            throw schemaError("missing required key \"rules\" (an array of rules)", at: root.offset)
+        }
+        guard case .array(let ruleNodes) = rulesMember.value.kind else {
+            throw schemaError("\"rules\" must be an array, found \(rulesMember.value.typeName)", at: rulesMember.value.offset)
+        }
+        guard ruleNodes.count <= limits.maxRules else {
+            throw ConfigurationError(code: .limit, message: "\(ruleNodes.count) rules, more than the limit of \(limits.maxRules)",
+                                     location: location(rulesMember.value.offset))
+        }
+        var rules: [Rule] = []
+        rules.reserveCapacity(ruleNodes.count)
+        for (index, node) in ruleNodes.enumerated() {
+            rules.append(try rule(node, index: index))
+        }
+        return ConfigurationDocument(settings: settings, rules: rules, warnings: warnings, source: source)
+    }
+
+    /// The rule keys the decoder reads; every other key is kept in `extras`.
+    static let ruleKeys: Set<String> = ["patterns", "globs", "methods", "properties"]
+
+    /// Decodes one rule. A file's rule needs `patterns` or `globs`, and
+    /// `properties`; a rule from code (`fromCode`) may omit any of them.
+    mutating func rule(_ node: JSONNode, index: Int, fromCode: Bool = false) throws(ConfigurationError) -> Rule {
+        guard case .object(let members) = node.kind else {
+            throw schemaError("rule \(index) must be an object, found \(node.typeName)", at: node.offset, rule: index)
+        }
+        let patternsMember = node.member("patterns"), globsMember = node.member("globs")
+        guard fromCode || patternsMember != nil || globsMember != nil else {
+            throw schemaError("rule \(index) is missing required key \"patterns\"", at: node.offset, rule: index)
+        }
+        let (patterns, patternOffsets) = try strings(patternsMember, what: "pattern", rule: index)
+        let (globs, globOffsets) = try strings(globsMember, what: "glob", rule: index)
+        let methods = try methods(node.member("methods"), rule: index)
+        var properties = JSONObject()
+        if let propertiesMember = node.member("properties") {
+            guard case .object = propertiesMember.value.kind else {
+                throw schemaError("rule \(index): \"properties\" must be an object, found \(propertiesMember.value.typeName)",
+                                  at: propertiesMember.value.offset, rule: index)
+            }
+            properties = try stored(propertiesMember.value, what: "property", rule: index).objectValue ?? [:]
+        } else if !fromCode {
+            throw schemaError("rule \(index) is missing required key \"properties\"", at: node.offset, rule: index)
+        }
+        var extras = JSONObject()
+        for m in members where !Self.ruleKeys.contains(m.key) && !extras.contains(key: m.key) {
+            extras[m.key] = m.value.value
+        }
+        let rule = Rule(index: index, patterns: patterns, globs: globs, methods: methods, properties: properties, extras: extras,
+                        patternOffsets: patternOffsets, globOffsets: globOffsets)
+        if !fromCode { warnIfNotPortable(rule, node: node) }
+        return rule
+    }
+
+    /// The strings of `patterns` or `globs` (absent: none), with their offsets.
+    func strings(_ member: JSONNode.Member?, what: String, rule index: Int) throws(ConfigurationError) -> ([String], [Int]) {
+        guard let member else { return ([], []) }
+        guard case .array(let nodes) = member.value.kind else {
+            throw schemaError("rule \(index): \"\(member.key)\" must be an array of strings, found \(member.value.typeName)",
+                              at: member.value.offset, rule: index)
+        }
+        guard nodes.count <= limits.maxPatternsPerRule else {
+            throw ConfigurationError(code: .limit, message: "rule \(index) has \(nodes.count) \(what)s, more than the limit of \(limits.maxPatternsPerRule)",
+                                     location: location(member.value.offset), ruleIndex: index)
+        }
+        var values: [String] = [], offsets: [Int] = []
+        values.reserveCapacity(nodes.count)
+        offsets.reserveCapacity(nodes.count)
+        for (p, node) in nodes.enumerated() {
+            guard case .string(let value) = node.kind else {
+                throw schemaError("rule \(index), \(what) \(p) must be a string, found \(node.typeName)", at: node.offset, rule: index, pattern: p)
+            }
+            guard value.utf8.count <= limits.maxPatternBytes else {
+                throw ConfigurationError(code: .limit, message: "rule \(index), \(what) \(p) is \(value.utf8.count) bytes, more than the limit of \(limits.maxPatternBytes)",
+                                         location: location(node.offset), ruleIndex: index, patternIndex: p)
+            }
+            values.append(value)
+            offsets.append(node.offset)
+        }
+        return (values, offsets)
+    }
+
+    /// `methods`: nil when absent, else a non-empty array of HTTP method tokens, upper-cased.
+    func methods(_ member: JSONNode.Member?, rule index: Int) throws(ConfigurationError) -> [String]? {
+        guard let member else { return nil }
+        guard case .array(let nodes) = member.value.kind, !nodes.isEmpty else {
+            throw schemaError("rule \(index): \"methods\" must be a non-empty array of HTTP methods, found \(JSONWriter.compact(member.value.value))",
+                              at: member.value.offset, rule: index)
+        }
+        var methods: [String] = []
+        for node in nodes {
+            guard case .string(let name) = node.kind, let method = HTTPMethod.normalized(name) else {
+                throw schemaError("rule \(index): \(JSONWriter.compact(node.value)) is not an HTTP method (a token such as GET or POST)",
+                                  at: node.offset, rule: index)
+            }
+            if !methods.contains(method) { methods.append(method) }
+        }
+        return methods
+    }
+
+    /// Under the mobile apps' profiles, says when a rule uses keys those apps
+    /// do not read: they would reject it or answer differently.
+    mutating func warnIfNotPortable(_ rule: Rule, node: JSONNode) {
+        guard profile.isMobileApp else { return }
+        var app: String { "the \(profile.rawValue) app" }  // made only for a warning
+        if let globs = node.member("globs") {
+            let message = rule.patterns.isEmpty && node.member("patterns") == nil
+                ? "\(rule.label): \"globs\" but no \"patterns\": \(app) rejects a rule without \"patterns\", so this file is not portable to it"
+                : "\(rule.label): \(app) ignores \"globs\", so it matches this rule differently"
+            warnings.append(ConfigurationWarning(kind: .notPortable, message: message, location: location(globs.value.offset), ruleIndex: rule.index))
+        }
+        if let methods = node.member("methods") {
+            warnings.append(ConfigurationWarning(
+                kind: .notPortable, message: "\(rule.label): \(app) ignores \"methods\" and applies the rule to every visit",
+                location: location(methods.value.offset), ruleIndex: rule.index))
+        }
+    }
+
+    /// The object's value as the profile stores it: unchanged, or (turbo-android)
+    /// every scalar member as a string and nested values rejected.
+    func stored(_ object: JSONNode, what: String, rule: Int?) throws(ConfigurationError) -> JSONValue {
+        guard profile.storesValuesAsStrings, case .object(let members) = object.kind else { return object.value }
+        var out = JSONObject()
+        for m in members where !out.contains(key: m.key) {
+            switch m.value.kind {
+            case .null: out[m.key] = .null
+            case .bool(let b): out[m.key] = .string(b ? "true" : "false")
+            case .number(let n): out[m.key] = .string(n.text)
+            case .string(let s): out[m.key] = .string(s)
+            case .array, .object:
+                let prefix = rule.map { "rule \($0): " } ?? ""
+                throw schemaError("\(prefix)\(what) \(JSONWriter.quoted(m.key)) is \(m.value.typeName == "array" ? "an array" : "an object"); the \(profile.rawValue) profile stores every value as a string",
+                                  at: m.value.offset, rule: rule)
+            }
+        }
+        return .object(out)
+    }
+}

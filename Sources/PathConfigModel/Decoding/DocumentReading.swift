@@ -1,0 +1,123 @@
+/// How an app turns a document's bytes into its configuration: the seam
+/// between the profiles and the readers. The iOS apps and Siesta read with
+/// `JSONSerialization` (UTF-8, UTF-16 or UTF-32; strict JSON but for trailing
+/// commas: `JSONReader`); the Android apps with Gson (`GsonReader`, then
+/// `GsonBinding` into the app's data classes).
+///
+/// What each app does with a trailing comma or a repeated key is decided
+/// here, once: loading follows it, and lint says it (`effect(...)`).
+package enum DocumentReading: Sendable {
+    case jsonSerialization
+    case gson(GsonApp)
+
+    /// What the app does with one more `null` element at the end of an
+    /// array at `place` (a trailing comma), or with a trailing comma in an
+    /// object.
+    package func trailingCommaEffect(inObject: Bool, place: DocumentPlace) -> DocumentEffect {
+        switch self {
+        case .jsonSerialization: return .accepts
+        case .gson(let app): return inObject ? .refuses(gson: "Expected name") : app.nullElementEffect(in: place)
+        }
+    }
+
+    /// What the app does with a key repeated in an object at `place`.
+    /// `previousValueIsNull`: the occurrence before this one has a null value.
+    package func repeatedKeyEffect(_ key: String, place: DocumentPlace, previousValueIsNull: Bool) -> DocumentEffect {
+        switch self {
+        case .jsonSerialization: return .keepsFirst
+        case .gson(let app): return app.repeatedKeyEffect(key, place: place, previousValueIsNull: previousValueIsNull)
+        }
+    }
+}
+
+extension Profile {
+    /// How this profile's app reads a document.
+    package var documentReading: DocumentReading {
+        switch self {
+        case .hotwireIOS, .turboIOS, .siesta: return .jsonSerialization
+        case .hotwireAndroid: return .gson(.hotwireAndroid)
+        case .turboAndroid: return .gson(.turboAndroid)
+        }
+    }
+}
+
+/// Where in a configuration a value sits, as the apps' data classes see it.
+package enum DocumentPlace: Sendable, Hashable {
+    /// The document's object.
+    case document
+    /// The `rules` array.
+    case rules
+    /// One rule's object.
+    case rule
+    /// A rule's `patterns` array.
+    case patterns
+    /// A rule's `properties` or the `settings`: a map (an object, or an
+    /// array of `[key, value]` entries).
+    case map
+    /// One `[key, value]` entry of a map written as an array, with this
+    /// many elements.
+    case mapEntry(elements: Int)
+    /// Inside a value of `properties` or `settings`.
+    case value
+    /// Anywhere the apps do not read (a rule's `description`, an unknown key).
+    case unread
+}
+
+/// What an app does with something in a document that JSON leaves open or
+/// forbids: one fact, said the same way by a load error and by lint.
+package enum DocumentEffect: Sendable, Hashable {
+    /// Read as though it were not there (JSONSerialization's trailing commas).
+    case accepts
+    /// Of a repeated key, the first value counts.
+    case keepsFirst
+    /// Of a repeated key, the last value counts.
+    case keepsLast
+    /// Never read: the app skips the value.
+    case ignores
+    /// One more `null` element in an array value (hotwire-android's values).
+    case addsNull
+    /// Gson throws, with this message where quoted: the app ignores the whole file.
+    case refuses(gson: String?)
+    /// The app reads a `null` `what` and crashes (NullPointerException) `when`.
+    case crashes(what: String, when: String)
+
+    /// True when the app cannot use the file: it ignores it or crashes.
+    package var isFatal: Bool {
+        switch self {
+        case .refuses, .crashes: return true
+        default: return false
+        }
+    }
+
+    /// The verb phrase, agreeing with one subject or several:
+    /// `reads it as a null rule and crashes (NullPointerException) on every lookup`.
+    func phrase(plural: Bool) -> String {
+        func verb(_ singular: String, _ many: String) -> String { plural ? many : singular }
+        switch self {
+        case .accepts: return verb("accepts it", "accept it")
+        case .keepsFirst: return verb("keeps the first value", "keep the first value")
+        case .keepsLast: return verb("keeps the last value", "keep the last value")
+        case .ignores: return verb("ignores the key", "ignore the key")
+        case .addsNull: return verb("reads it as one more null element", "read it as one more null element")
+        case .refuses(let gson):
+            let quoted = gson.map { " (Gson: \"\($0)\")" } ?? ""
+            return verb("refuses the document\(quoted) and ignores the whole file", "refuse the document\(quoted) and ignore the whole file")
+        case .crashes(let what, let when):
+            return "\(verb("reads", "read")) it as a null \(what) and \(verb("crashes", "crash")) (NullPointerException) \(when)"
+        }
+    }
+
+    /// `hotwire-ios and turbo-ios accept it; hotwire-android reads it as ...`:
+    /// the profiles grouped by effect, in the order given.
+    package static func sentence(_ effects: [(Profile, DocumentEffect)]) -> String {
+        var groups: [(effect: DocumentEffect, profiles: [Profile])] = []
+        for (profile, effect) in effects {
+            if let i = groups.firstIndex(where: { $0.effect == effect }) { groups[i].profiles.append(profile) } else { groups.append((effect, [profile])) }
+        }
+        return groups.map { group in
+            let names = group.profiles.map(\.rawValue)
+            let subject = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+            return "\(subject) \(group.effect.phrase(plural: names.count > 1))"
+        }.joined(separator: "; ")
+    }
+}

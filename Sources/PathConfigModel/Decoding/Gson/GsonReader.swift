@@ -1,0 +1,441 @@
+/// Reads a document as the Android apps' Gson does: `Gson.fromJson` runs a
+/// lenient `JsonReader` over the text, then asserts, no longer lenient, that
+/// nothing but whitespace follows the value (com.google.gson.Gson
+/// `fromJson(JsonReader, TypeToken)` and `assertFullConsumption`; the
+/// grammar is com.google.gson.stream.JsonReader's `doPeek`, `peekKeyword`,
+/// `peekNumber`, `nextQuotedValue`, `nextUnquotedValue`, `nextNonWhitespace`
+/// and `consumeNonExecutePrefix`, alike in Gson 2.10.1 and 2.12.1 but for the
+/// nesting limit 2.11 added).
+///
+/// What lenient reading accepts, beyond JSON: `//`, `#` and `/* */`
+/// comments; strings in single quotes; names and string values without
+/// quotes (a run of characters other than `/ \ ; # = { } [ ] : ,`, space,
+/// tab, form feed, CR and LF); `=` or `=>` after a name; `;` between
+/// members or elements; `true`, `false` and `null` in any case; raw control
+/// characters in strings and `\'` and an escaped line break; the prefix
+/// `)]}'` and a line break before the value; a leading U+FEFF. In an array, a
+/// comma (or `;`) with no value before it, after `[` or another comma or
+/// before `]`, is a `null` element: `[1,]` is `[1, null]`. A trailing comma
+/// in an object is an error ("Expected name").
+///
+/// It reads the bytes the app decodes with `String(bytes)` (UTF-8, each
+/// maximal ill-formed subsequence replaced with U+FFFD): every character the
+/// grammar looks at is ASCII, so it reads the bytes as they are and makes
+/// each string with `String(decoding:as:)`, which replaces alike, and every
+/// offset stays the document's.
+///
+/// The tree it builds is `JSONReader`'s (`JSONNode`, offsets into the
+/// bytes): quoted and unquoted strings are strings, numbers keep their
+/// literal (Gson's number grammar is JSON's; a longer run of characters is an
+/// unquoted string), keywords are booleans and null. A `null` element a comma
+/// made is recorded, at that comma. What the reader found wrong is a
+/// `GsonRefusal`: the app gets an exception and ignores the file.
+package struct GsonReader {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var pos = 0
+    private let maxDepth: Int
+    private let nestingLimit: Int?
+    private var depth = 0
+    /// Offsets of the `null` elements commas made (each at its comma, or at
+    /// the `,` or `]` where a missing value stood when no comma preceded it).
+    private(set) var commaNulls: Set<Int> = []
+    /// Array trailing commas (a comma, then `]`), each also a comma null.
+    private(set) var trailingCommas: [JSONTrailingComma] = []
+
+    /// What `read` found: the value (nil for an empty document, which
+    /// `fromJson` reads as null) and the nulls commas made.
+    package struct Result {
+        package let root: JSONNode?
+        let commaNulls: Set<Int>
+        package let trailingCommas: [JSONTrailingComma]
+    }
+
+    /// Reads `bytes` (UTF-8, ill-formed sequences read as U+FFFD).
+    /// `nestingLimit` is Gson's (255 from 2.11 on; nil before), `maxDepth`
+    /// this library's own limit.
+    package static func read(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, nestingLimit: Int?) throws(GsonRefusal) -> Result {
+        var reader = GsonReader(bytes: bytes, maxDepth: maxDepth, nestingLimit: nestingLimit)
+        // JsonReader.fillBuffer skips a U+FEFF that starts the text.
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { reader.pos = 3 }
+        // consumeNonExecutePrefix: whitespace and comments, then ")]}'\n".
+        guard try reader.peekNonWhitespace() != nil else { return Result(root: nil, commaNulls: [], trailingCommas: []) }
+        let prefix = Array(")]}'\n".utf8)
+        if reader.pos + prefix.count <= bytes.count, Array(bytes[reader.pos..<reader.pos + prefix.count]) == prefix {
+            reader.pos += prefix.count
+            guard try reader.peekNonWhitespace() != nil else { return Result(root: nil, commaNulls: [], trailingCommas: []) }
+        }
+        let root = try reader.readValue()
+        // assertFullConsumption, on a reader no longer lenient: whitespace
+        // alone may follow (a comment is "malformed JSON"), unless the value
+        // was null (fromJson returned null and nothing is checked).
+        if case .null = root.kind {} else {
+            while reader.pos < bytes.count {
+                switch bytes[reader.pos] {
+                case 0x20, 0x09, 0x0A, 0x0D: reader.pos += 1
+                case UInt8(ascii: "/"), UInt8(ascii: "#"):
+                    throw GsonRefusal(offset: reader.pos, what: "a comment after the document",
+                                      gson: nil)
+                default:
+                    throw GsonRefusal(offset: reader.pos, what: "\(reader.describeCurrent()) after the document",
+                                      gson: nil)
+                }
+            }
+        }
+        return Result(root: root, commaNulls: reader.commaNulls, trailingCommas: reader.trailingCommas)
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, nestingLimit: Int?) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+        self.nestingLimit = nestingLimit
+    }
+
+    private func describeCurrent() -> String {
+        guard pos < bytes.count else { return "end of input" }
+        let b = bytes[pos]
+        if b >= 0x21 && b < 0x7F { return "character '\(Character(Unicode.Scalar(b)))'" }
+        return "byte 0x\(String(b, radix: 16, uppercase: true))"
+    }
+
+    /// JsonReader.isLiteral: whether `b` may be part of an unquoted name or value.
+    private static func isLiteral(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: "#"), UInt8(ascii: "="),
+             UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ":"),
+             UInt8(ascii: ","), 0x20, 0x09, 0x0C, 0x0D, 0x0A:
+            return false
+        default:
+            return true
+        }
+    }
+
+    /// JsonReader.nextNonWhitespace, lenient: skips space, tab, CR, LF and
+    /// comments and leaves `pos` on the next character, which it returns
+    /// (nil at the end of input).
+    private mutating func peekNonWhitespace() throws(GsonRefusal) -> UInt8? {
+        while pos < bytes.count {
+            let b = bytes[pos]
+            switch b {
+            case 0x20, 0x09, 0x0A, 0x0D:
+                pos += 1
+            case UInt8(ascii: "/"):
+                guard pos + 1 < bytes.count else { return b }
+                if bytes[pos + 1] == UInt8(ascii: "*") {
+                    let start = pos
+                    var p = pos + 2
+                    while p + 1 < bytes.count, !(bytes[p] == UInt8(ascii: "*") && bytes[p + 1] == UInt8(ascii: "/")) { p += 1 }
+                    guard p + 1 < bytes.count else { throw GsonRefusal(offset: start, what: "a /* comment without */", gson: "Unterminated comment") }
+                    pos = p + 2
+                } else if bytes[pos + 1] == UInt8(ascii: "/") {
+                    skipToEndOfLine()
+                } else {
+                    return b
+                }
+            case UInt8(ascii: "#"):
+                skipToEndOfLine()
+            default:
+                return b
+            }
+        }
+        return nil
+    }
+
+    private mutating func skipToEndOfLine() {
+        while pos < bytes.count {
+            let b = bytes[pos]
+            pos += 1
+            if b == 0x0A || b == 0x0D { return }
+        }
+    }
+
+    private mutating func enter() throws(GsonRefusal) {
+        if let nestingLimit, depth >= nestingLimit {
+            throw GsonRefusal(offset: pos, what: "nesting deeper than \(nestingLimit) levels", gson: "Nesting limit \(nestingLimit) reached")
+        }
+        depth += 1
+        if depth > maxDepth {
+            throw GsonRefusal(offset: pos, what: "nesting deeper than \(maxDepth) levels", kind: .depthLimit)
+        }
+    }
+
+    /// Reads the value at `pos` (which `peekNonWhitespace` left on its first character).
+    private mutating func readValue() throws(GsonRefusal) -> JSONNode {
+        guard let c = try peekNonWhitespace() else { throw GsonRefusal(offset: pos, what: "the end of input where a value belongs", gson: "End of input") }
+        let start = pos
+        switch c {
+        case UInt8(ascii: "{"): return try readObject()
+        case UInt8(ascii: "["): return try readArray()
+        case UInt8(ascii: "\""), UInt8(ascii: "'"):
+            pos += 1
+            return JSONNode(kind: .string(try readQuoted(c, open: start)), offset: start)
+        case UInt8(ascii: "]"), UInt8(ascii: ","), UInt8(ascii: ";"):
+            // In an array these are nulls (readArray handles them first).
+            throw GsonRefusal(offset: start, what: "\(describeCurrent()) where a value belongs", gson: "Unexpected value")
+        default:
+            if let keyword = peekKeyword() { return JSONNode(kind: keyword, offset: start) }
+            if let number = peekNumber() { return JSONNode(kind: .number(number), offset: start) }
+            guard Self.isLiteral(c) else { throw GsonRefusal(offset: start, what: "\(describeCurrent()) where a value belongs", gson: "Expected value") }
+            return JSONNode(kind: .string(readUnquoted()), offset: start)
+        }
+    }
+
+    /// JsonReader.peekKeyword: `true`, `false` or `null`, each letter in
+    /// either case, not followed by a literal character; consumed when found.
+    private mutating func peekKeyword() -> JSONNode.Kind? {
+        let word: StaticString, kind: JSONNode.Kind
+        switch bytes[pos] | 0x20 {
+        case UInt8(ascii: "t"): (word, kind) = ("true", .bool(true))
+        case UInt8(ascii: "f"): (word, kind) = ("false", .bool(false))
+        case UInt8(ascii: "n"): (word, kind) = ("null", .null)
+        default: return nil
+        }
+        let count = word.utf8CodeUnitCount
+        guard pos + count <= bytes.count else { return nil }
+        for i in 0..<count {
+            let letter = word.utf8Start[i], b = bytes[pos + i]
+            if b != letter && b != letter - 0x20 { return nil }
+        }
+        if pos + count < bytes.count, Self.isLiteral(bytes[pos + count]) { return nil }
+        pos += count
+        return kind
+    }
+
+    /// JsonReader.peekNumber: a JSON number literal followed by a character
+    /// that is not literal (or the end), shorter than JsonReader's buffer of
+    /// 1024 characters; consumed when found. Anything else is an unquoted string.
+    private mutating func peekNumber() -> JSONNumber? {
+        enum Last { case none, sign, digit, decimal, fraction, expE, expSign, expDigit }
+        var last = Last.none
+        var leadingZero = false
+        var i = pos
+        scan: while i < bytes.count {
+            let c = bytes[i]
+            switch c {
+            case UInt8(ascii: "-"):
+                if last == .none { last = .sign } else if last == .expE { last = .expSign } else { return nil }
+            case UInt8(ascii: "+"):
+                if last == .expE { last = .expSign } else { return nil }
+            case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                if last == .digit || last == .fraction { last = .expE } else { return nil }
+            case UInt8(ascii: "."):
+                if last == .digit { last = .decimal } else { return nil }
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                switch last {
+                case .none, .sign: last = .digit; leadingZero = c == UInt8(ascii: "0")
+                case .digit: if leadingZero { return nil }  // "Leading '0' prefix is not allowed"
+                case .decimal: last = .fraction
+                case .expE, .expSign: last = .expDigit
+                case .fraction, .expDigit: break
+                }
+            default:
+                if Self.isLiteral(c) { return nil }
+                break scan
+            }
+            i += 1
+            // Longer than JsonReader's buffer: "let the application handle this as an unquoted literal".
+            if i - pos >= 1024 { return nil }
+        }
+        guard last == .digit || last == .fraction || last == .expDigit else { return nil }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[pos..<i]), as: UTF8.self)
+        pos = i
+        return JSONNumber(literal: text)
+    }
+
+    /// JsonReader.nextUnquotedValue: the run of literal characters at `pos`.
+    private mutating func readUnquoted() -> String {
+        let start = pos
+        while pos < bytes.count, Self.isLiteral(bytes[pos]) { pos += 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
+    }
+
+    /// JsonReader.nextQuotedValue: the text up to `quote`, escapes read;
+    /// `pos` is past the opening quote at `open`.
+    private mutating func readQuoted(_ quote: UInt8, open: Int) throws(GsonRefusal) -> String {
+        let contentStart = pos
+        while pos < bytes.count, bytes[pos] != quote, bytes[pos] != UInt8(ascii: "\\") { pos += 1 }
+        guard pos < bytes.count else { throw GsonRefusal(offset: open, what: "a string without its closing quote", gson: "Unterminated string") }
+        if bytes[pos] == quote {
+            defer { pos += 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<pos]), as: UTF8.self)
+        }
+        var out = Array(UnsafeBufferPointer(rebasing: bytes[contentStart..<pos]))
+        while true {
+            guard pos < bytes.count else { throw GsonRefusal(offset: open, what: "a string without its closing quote", gson: "Unterminated string") }
+            let b = bytes[pos]
+            if b == quote { pos += 1; break }
+            if b != UInt8(ascii: "\\") { out.append(b); pos += 1; continue }
+            let escape = pos
+            pos += 1
+            guard pos < bytes.count else { throw GsonRefusal(offset: escape, what: "an escape at the end of input", gson: "Unterminated escape sequence") }
+            let e = bytes[pos]
+            pos += 1
+            switch e {
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case 0x0A, UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+            case UInt8(ascii: "u"):
+                var scalar = try readHex4(escape: escape)
+                if scalar >= 0xD800 && scalar < 0xDC00 {
+                    // A Java string may hold a lone surrogate; a Swift string may not.
+                    guard pos + 1 < bytes.count, bytes[pos] == UInt8(ascii: "\\"), bytes[pos + 1] == UInt8(ascii: "u") else {
+                        throw GsonRefusal.loneSurrogate(at: escape)
+                    }
+                    let second = pos
+                    pos += 2
+                    let low = try readHex4(escape: second)
+                    guard low >= 0xDC00 && low < 0xE000 else { throw GsonRefusal.loneSurrogate(at: escape) }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                    throw GsonRefusal.loneSurrogate(at: escape)
+                }
+                out.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar)!)!)
+            default:
+                throw GsonRefusal(offset: escape, what: "an invalid escape '\\\(Character(Unicode.Scalar(e)))'", gson: "Invalid escape sequence")
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private mutating func readHex4(escape: Int) throws(GsonRefusal) -> UInt32 {
+        guard pos + 4 <= bytes.count else { throw GsonRefusal(offset: escape, what: "a \\u escape cut short by the end of input", gson: "Unterminated escape sequence") }
+        var v: UInt32 = 0
+        for i in 0..<4 {
+            let b = bytes[pos + i]
+            let digit: UInt32
+            switch b {
+            case 0x30...0x39: digit = UInt32(b - 0x30)
+            case 0x41...0x46: digit = UInt32(b - 0x41 + 10)
+            case 0x61...0x66: digit = UInt32(b - 0x61 + 10)
+            default:
+                throw GsonRefusal(offset: escape, what: "a \\u escape without four hex digits",
+                                  gson: nil)
+            }
+            v = v << 4 | digit
+        }
+        pos += 4
+        return v
+    }
+
+    /// doPeek in an array: after `[` or a separator, `]`, `,` or `;` stand
+    /// for a null element (the character stays to be read again); `]` after
+    /// an element ends the array, `,` or `;` separates.
+    private mutating func readArray() throws(GsonRefusal) -> JSONNode {
+        let start = pos
+        try enter()
+        pos += 1
+        var items: [JSONNode] = []
+        var separator: Int?  // the comma before the element being read, if any
+        while true {
+            if !items.isEmpty {
+                guard let c = try peekNonWhitespace() else { throw GsonRefusal(offset: pos, what: "the end of input inside an array", gson: "End of input") }
+                if c == UInt8(ascii: "]") { pos += 1; break }
+                guard c == UInt8(ascii: ",") || c == UInt8(ascii: ";") else {
+                    throw GsonRefusal(offset: pos, what: "\(describeCurrent()) where ',' or ']' belongs", gson: "Unterminated array")
+                }
+                separator = pos
+                pos += 1
+            }
+            guard let c = try peekNonWhitespace() else { throw GsonRefusal(offset: pos, what: "the end of input inside an array", gson: "End of input") }
+            if c == UInt8(ascii: "]"), items.isEmpty, separator == nil { pos += 1; break }
+            if c == UInt8(ascii: "]") || c == UInt8(ascii: ",") || c == UInt8(ascii: ";") {
+                let at = c == UInt8(ascii: "]") ? separator ?? pos : pos
+                if c == UInt8(ascii: "]"), let separator { trailingCommas.append(JSONTrailingComma(offset: separator, containerOffset: start)) }
+                commaNulls.insert(at)
+                items.append(JSONNode(kind: .null, offset: at))
+                continue
+            }
+            items.append(try readValue())
+        }
+        depth -= 1
+        return JSONNode(kind: .array(items), offset: start)
+    }
+
+    /// doPeek in an object: a name (double- or single-quoted, or unquoted),
+    /// `:`, `=` or `=>`, a value; `,` or `;` between members; `}` ends it,
+    /// but not right after a separator ("Expected name").
+    private mutating func readObject() throws(GsonRefusal) -> JSONNode {
+        let start = pos
+        try enter()
+        pos += 1
+        var members: [JSONNode.Member] = []
+        var separator: Int?
+        while true {
+            if !members.isEmpty {
+                guard let c = try peekNonWhitespace() else { throw GsonRefusal(offset: pos, what: "the end of input inside an object", gson: "End of input") }
+                if c == UInt8(ascii: "}") { pos += 1; break }
+                guard c == UInt8(ascii: ",") || c == UInt8(ascii: ";") else {
+                    throw GsonRefusal(offset: pos, what: "\(describeCurrent()) where ',' or '}' belongs", gson: "Unterminated object")
+                }
+                separator = pos
+                pos += 1
+            }
+            guard let c = try peekNonWhitespace() else { throw GsonRefusal(offset: pos, what: "the end of input inside an object", gson: "End of input") }
+            let keyOffset = pos
+            let key: String
+            switch c {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                pos += 1
+                key = try readQuoted(c, open: keyOffset)
+            case UInt8(ascii: "}") where separator == nil:
+                pos += 1
+                depth -= 1
+                return JSONNode(kind: .object(members), offset: start)
+            case UInt8(ascii: "}"):
+                throw GsonRefusal(offset: separator!, what: "trailing comma before \"}\"", gson: "Expected name", isTrailingComma: true)
+            default:
+                guard Self.isLiteral(c) else { throw GsonRefusal(offset: pos, what: "\(describeCurrent()) where a name belongs", gson: "Expected name") }
+                key = readUnquoted()
+            }
+            guard let colon = try peekNonWhitespace() else { throw GsonRefusal(offset: pos, what: "the end of input after a name", gson: "End of input") }
+            guard colon == UInt8(ascii: ":") || colon == UInt8(ascii: "=") else {
+                throw GsonRefusal(offset: pos, what: "\(describeCurrent()) after the name \(JSONWriter.quoted(key))", gson: "Expected ':'")
+            }
+            pos += 1
+            if colon == UInt8(ascii: "="), pos < bytes.count, bytes[pos] == UInt8(ascii: ">") { pos += 1 }
+            let value = try readValue()
+            members.append(JSONNode.Member(key: key, keyOffset: keyOffset, value: value))
+        }
+        depth -= 1
+        return JSONNode(kind: .object(members), offset: start)
+    }
+}
+
+/// Why a document cannot be read as the Android app reads it: what is
+/// wrong, where, and whose limit it is.
+package struct GsonRefusal: Error, Sendable {
+    enum Kind: Sendable {
+        /// Gson throws: the app ignores the file. The message of Gson's
+        /// exception, without its location, where both versions word it alike.
+        case gson(String?)
+        /// This library's `maxNestingDepth`.
+        case depthLimit
+        /// Gson reads it, this library cannot hold it (a lone surrogate).
+        case unsupported
+    }
+
+    let offset: Int
+    /// What the document has there, for a person: `trailing comma before "}"`.
+    let what: String
+    let kind: Kind
+    /// A comma before `}`.
+    var isTrailingComma = false
+
+    init(offset: Int, what: String, gson: String?, isTrailingComma: Bool = false) {
+        self.init(offset: offset, what: what, kind: .gson(gson))
+        self.isTrailingComma = isTrailingComma
+    }
+
+    init(offset: Int, what: String, kind: Kind) {
+        self.offset = offset
+        self.what = what
+        self.kind = kind
+    }
+
+    static func loneSurrogate(at offset: Int) -> GsonRefusal {
+        GsonRefusal(offset: offset, what: "a \\u escape of a lone surrogate, which the app reads but this library cannot hold in a string",
+                    kind: .unsupported)
+    }
+}

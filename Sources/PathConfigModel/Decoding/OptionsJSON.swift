@@ -1,0 +1,41 @@
+/// The JSON plumbing of options and sources as the C ABI and the bindings
+/// pass them: `LoadOptions(json:)`, `LoaderOptions(json:)` and
+/// `ConfigurationSource.list(json:)` read them the same way, with the same
+/// messages.
+package enum OptionsJSON {
+    package static func invalid(_ message: String) -> ConfigurationError {
+        ConfigurationError(code: .invalidOption, message: message)
+    }
+
+    package static func isBlank(_ text: String) -> Bool {
+        text.allSatisfy { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+    }
+
+    /// A usable file system path: not empty, no NUL (which would cut it short).
+    package static func isPath(_ s: String) -> Bool { !s.isEmpty && !s.utf8.contains(0) }
+
+    /// A JSON integer above zero that fits in Int64.
+    package static func positiveInteger(_ value: JSONValue) -> Int64? {
+        guard let n = value.int64Value, n > 0 else { return nil }
+        return n
+    }
+
+    package static func parse(_ text: String, what: String) throws(ConfigurationError) -> JSONNode {
+        let bytes = Array(text.utf8)
+        do {
+            return try bytes.withUnsafeBufferPointer { buf throws(JSONSyntaxError) in try JSONReader.parse(buf, maxDepth: 8).0 }
+        } catch {
+            throw invalid("\(what) are not valid JSON: \(error.message) (at byte \(error.offset))")
+        }
+    }
+
+    /// The members of a JSON object, nil for nil or blank text.
+    package static func object(_ text: String?, what: String) throws(ConfigurationError) -> [JSONNode.Member]? {
+        guard let text, !isBlank(text) else { return nil }
+        let root = try parse(text, what: what)
+        guard case .object(let members) = root.kind else {
+            throw invalid("\(what) must be a JSON object, found \(root.typeName)")
+        }
+        return members
+    }
+}
