@@ -65,7 +65,7 @@ package struct PlanResult {
 /// rule's first matching pattern decides it, so the result is exactly that
 /// of trying every pattern (the tests compare both on the benchmark corpora
 /// and on fuzzed patterns, `PrefilterFuzzTests`).
-package struct MatchPlan: Sendable {
+@usableFromInline package struct MatchPlan: Sendable {
     package struct Pattern: Sendable {
         package let index: Int
         let compiled: any CompiledPattern
@@ -119,18 +119,18 @@ package struct MatchPlan: Sendable {
     /// The plain patterns in one automaton (`PlanAutomaton`), with `rest`:
     /// what decides a printable ASCII subject before the prefilter (nil
     /// without the prefilter, or when no pattern is plain).
-    package let automaton: PlanAutomaton?
+    @usableFromInline package let automaton: PlanAutomaton?
     /// With `automaton`, the patterns that are not plain, in ordinal order
     /// (nil when all are plain): searched after it, each only where its
     /// required literal occurs (which the automaton tells) and its rule is
     /// not decided by an earlier pattern.
-    private let rest: [RestPattern]?
+    @usableFromInline let rest: [RestPattern]?
     /// The number of rules: the automaton's rules from here on stand for
     /// the required literals of `rest` (`RestPattern.Candidacy.literal`).
     private let ruleCount: Int
 
     /// A pattern that is not plain, as a plan with an automaton runs it.
-    private struct RestPattern: Sendable {
+    @usableFromInline struct RestPattern: Sendable {
         let ordinal: Int
         let candidacy: Candidacy
 
@@ -340,22 +340,26 @@ package struct MatchPlan: Sendable {
     /// plan's automaton finds them (valid as long as the plan and
     /// `scratch`: `PlanAutomaton.matches`), or nil when it has none, some
     /// patterns are not plain, or it cannot answer: then `run` does.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func automatonMatches(_ bytes: UnsafeBufferPointer<UInt8>, scratch: UnsafeMutableBufferPointer<RuleMatch>) -> UnsafeBufferPointer<RuleMatch>? {
         guard rest == nil else { return nil }  // its answer is not the whole answer
         return automaton?.matches(bytes, scratch: scratch)
     }
 
-    /// Reports the rules whose patterns match `subject` into a buffer the
-    /// caller lends (a lookup's matches).
-    package func run(_ subject: PatternSubject, into sink: inout BufferedMatches) { run(subject, reportingTo: &sink) }
+    /// The rules whose patterns match `subject`, listed in `buffer`, which
+    /// the caller lends (a lookup's matches, on its stack).
+    package func matches(of subject: PatternSubject, listedIn buffer: UnsafeMutableBufferPointer<RuleMatch>) -> BufferedMatches {
+        var found = BufferedMatches(buffer)
+        run(subject, reportingTo: &found)
+        return found
+    }
 
     /// Reports the rules whose patterns match `subject` into `result`.
     package func run(_ subject: PatternSubject, into result: inout PlanResult) { run(subject, reportingTo: &result) }
 
-    /// The two `run(_:into:)` above: concrete overloads rather than one
-    /// generic function, so that the run is specialized in this module (a
-    /// generic call from Resolution, another module, would not be).
+    /// The two above, with concrete types rather than one generic entry
+    /// point, so that the run is specialized in this module (a generic call
+    /// from Resolution, another module, would not be).
     private func run<Sink: MatchSink>(_ subject: PatternSubject, reportingTo sink: inout Sink) {
         switch subject {
         case .string(let string):
@@ -534,7 +538,7 @@ package struct BufferedMatches: MatchSink {
     private(set) var count = 0
     package private(set) var overflowed = false
 
-    package init(_ buffer: UnsafeMutableBufferPointer<RuleMatch>) { self.buffer = buffer }
+    init(_ buffer: UnsafeMutableBufferPointer<RuleMatch>) { self.buffer = buffer }
 
     mutating func matched(_ match: RuleMatch) {
         guard count < buffer.count else { overflowed = true; return }

@@ -40,7 +40,7 @@ import Synchronization
 /// gets nil, for the plan's prefilter and candidates to answer (as they do
 /// for a subject that is not printable ASCII). An answer never depends on
 /// which of the two gave it.
-package final class PlanAutomaton: @unchecked Sendable {
+@usableFromInline package final class PlanAutomaton: @unchecked Sendable {
     /// What the automaton needs of one of the plan's patterns, by ordinal.
     struct Member {
         let rule: Int
@@ -76,7 +76,7 @@ package final class PlanAutomaton: @unchecked Sendable {
     private let splitsAbove: Int
     /// The address of `tables` once built; 0 before the first lookup, -1
     /// when a pattern no longer reads as plain.
-    private let entry = Atomic<Int>(0)
+    @usableFromInline let entry = Atomic<Int>(0)
     /// A bit for each part whose budget is spent (1 << part): a transition
     /// it lacks is not made.
     private let frozen = Atomic<Int>(0)
@@ -86,7 +86,7 @@ package final class PlanAutomaton: @unchecked Sendable {
     private let tables: UnsafeMutableRawPointer
     private let builders = Mutex<[Builder]>([])
 
-    private static let arenasOffset = 128
+    @usableFromInline static let arenasOffset = 128
 
     /// An automaton for `members` (in rule order, a rule's patterns in
     /// order: a state's list of rules is made in that order), or nil when
@@ -123,7 +123,7 @@ package final class PlanAutomaton: @unchecked Sendable {
     /// both merged into `scratch` (valid as long as it). nil when a part
     /// lacks a state the subject needs and may not make it, or the merge
     /// does not fit: the caller runs the patterns.
-    @inline(__always)
+    @inlinable @inline(__always)
     func matches(_ subject: UnsafeBufferPointer<UInt8>, scratch: UnsafeMutableBufferPointer<RuleMatch>) -> UnsafeBufferPointer<RuleMatch>? {
         var built = entry.load(ordering: .acquiring)
         if built <= 0 {
@@ -177,8 +177,8 @@ package final class PlanAutomaton: @unchecked Sendable {
     /// The union of two lists of matches in rule order, each rule by the
     /// first of its patterns either list names: `x` or `y` itself when the
     /// other is empty, else merged into `scratch` (nil when it is too small).
-    @inline(__always)
-    private static func merge(_ x: UnsafeBufferPointer<RuleMatch>, _ y: UnsafeBufferPointer<RuleMatch>,
+    @inlinable @inline(__always)
+    static func merge(_ x: UnsafeBufferPointer<RuleMatch>, _ y: UnsafeBufferPointer<RuleMatch>,
                               into scratch: UnsafeMutableBufferPointer<RuleMatch>) -> UnsafeBufferPointer<RuleMatch>? {
         if y.isEmpty { return x }
         if x.isEmpty { return y }
@@ -204,8 +204,8 @@ package final class PlanAutomaton: @unchecked Sendable {
     /// states, once: the address of `tables`, or nil when a pattern does
     /// not read. Out of line, as is `step`: inlined, their locks' thread
     /// lookups ran on every lookup.
-    @inline(never)
-    private func start() -> Int? {
+    @inline(never) @usableFromInline
+    func start() -> Int? {
         builders.withLock { parts -> Int? in
             let current = entry.load(ordering: .acquiring)
             if current != 0 { return current > 0 ? current : nil }
@@ -244,8 +244,8 @@ package final class PlanAutomaton: @unchecked Sendable {
     /// and no position is active there (its patterns are decided: the walk
     /// leaves that part); nil when that would pass the part's budget (it is
     /// then frozen).
-    @inline(never)
-    private func step(part: Int, _ base: UnsafeMutableRawPointer, from state: Int, class c: Int) -> Int? {
+    @inline(never) @usableFromInline
+    func step(part: Int, _ base: UnsafeMutableRawPointer, from state: Int, class c: Int) -> Int? {
         guard frozen.load(ordering: .relaxed) & 1 << part == 0 else { return nil }
         return builders.withLock { parts -> Int? in
             let transition = State.transitions(State.row(state)) + c
@@ -270,25 +270,25 @@ package final class PlanAutomaton: @unchecked Sendable {
 /// on an add after it. Made under the builders' lock and published by the
 /// release store of a transition to it (or of `PlanAutomaton.entry`), so a
 /// reader that loads that address sees it whole; arenas never move.
-private struct State {
+@usableFromInline struct State {
     /// The rules matched when a subject ends here.
-    var matches: UnsafeMutablePointer<RuleMatch>?
-    var count: Int32
+    @usableFromInline var matches: UnsafeMutablePointer<RuleMatch>?
+    @usableFromInline var count: Int32
     /// The state's number in its builder.
     var id: Int32
 
-    static let headerBytes = MemoryLayout<State>.stride
+    @usableFromInline static let headerBytes = MemoryLayout<State>.stride
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func transitions(_ state: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Atomic<Int>> {
         (state + headerBytes).assumingMemoryBound(to: Atomic<Int>.self)
     }
 
     /// The row at `address` (a state's address, never 0).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func row(_ address: Int) -> UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: address).unsafelyUnwrapped }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func matches(_ state: UnsafeMutableRawPointer) -> UnsafeBufferPointer<RuleMatch> {
         let h = state.assumingMemoryBound(to: State.self)
         return UnsafeBufferPointer(start: h.pointee.matches, count: Int(h.pointee.count))

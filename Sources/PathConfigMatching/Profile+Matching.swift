@@ -106,6 +106,7 @@ extension Profile {
     /// profile: a scheme starts with a letter, and `java.net.URL` skips a
     /// leading space. Anything else is a path (most inputs), matched as given.
     @inline(__always)
+    @inlinable
     package static func mayStartURL(_ first: UInt8) -> Bool { URLParts.isAlpha(first) || first == UInt8(ascii: " ") }
 
     /// `matchedRange(inPrintable:matchQueryStrings:)` of bytes whose first

@@ -284,7 +284,7 @@ struct SmallPatternReader {
 }
 
 /// A set of ASCII bytes, one bit each.
-package struct ByteSet: Equatable, Hashable, Sendable {
+@usableFromInline package struct ByteSet: Equatable, Hashable, Sendable {
     private(set) var low: UInt64 = 0
     private(set) var high: UInt64 = 0
 
@@ -350,11 +350,12 @@ package struct ByteSet: Equatable, Hashable, Sendable {
     /// matched by `SmallPattern` may hold.
     static let printable = ByteSet.of(0x20...0x7E)
 
-    static func isPrintable(_ b: UInt8) -> Bool { b >= 0x20 && b <= 0x7E }
+    @usableFromInline static func isPrintable(_ b: UInt8) -> Bool { b >= 0x20 && b <= 0x7E }
 
     /// Whether every byte of `bytes` is printable: `allSatisfy(isPrintable)`,
     /// eight bytes at a time, the last eight (which may overlap the word
     /// before them) read as one more word rather than byte by byte.
+    @inlinable
     package static func allPrintable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let n = bytes.count
@@ -375,7 +376,7 @@ package struct ByteSet: Equatable, Hashable, Sendable {
     /// whose top bit was clear, and one above 0x7E when adding 1 to every
     /// byte, or the byte itself, sets a top bit (a carry out of an 0xFF byte
     /// can only flag a word that already has a top bit set).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func allPrintable(word x: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         let below = (x &- 0x20 &* ones) & ~x & highs

@@ -10,8 +10,8 @@ import Darwin
 /// released when the thread ends. What a lookup reuses without a lock
 /// (`MatchScratch`, `PCRE2ThreadState`, `ThreadResults`, and the C
 /// boundary's `LentResult`) is kept in one, held by a `static let` of its type.
-package struct ThreadLocal<Value: AnyObject>: Sendable {
-    private let key: pthread_key_t
+@usableFromInline package struct ThreadLocal<Value: AnyObject>: Sendable {
+    @usableFromInline let key: pthread_key_t
 
     /// A new slot, empty on every thread.
     package init() {
@@ -24,7 +24,7 @@ package struct ThreadLocal<Value: AnyObject>: Sendable {
 
     /// `body` of the calling thread's instance (made by `make` on its first
     /// call), lent without counting a reference.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func withValue<R>(_ make: () -> Value, _ body: (Value) -> R) -> R {
         if let existing = pthread_getspecific(key) {
             return Unmanaged<Value>.fromOpaque(existing)._withUnsafeGuaranteedRef(body)
@@ -33,7 +33,7 @@ package struct ThreadLocal<Value: AnyObject>: Sendable {
     }
 
     /// The calling thread's instance, made by `make` on its first call.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func value(_ make: () -> Value) -> Value {
         if let existing = pthread_getspecific(key) {
             return Unmanaged<Value>.fromOpaque(existing).takeUnretainedValue()

@@ -12,7 +12,7 @@ import Darwin
 /// unless a profile asks (what Foundation makes of the whole URL, IDNA
 /// included, is `foundationString`, in FoundationURL.swift). Parsing never fails; a string without a scheme is
 /// not a URL and is matched as given.
-package struct URLParts: Equatable {
+@usableFromInline package struct URLParts: Equatable {
     /// The scheme, lower-cased.
     var scheme: String
     /// The authority (`user@host:port`), when the URL has `//`.
@@ -110,7 +110,7 @@ package struct URLParts: Equatable {
 
     /// Whether `b` is an ASCII letter, as every scheme's first byte is: a
     /// path, which starts with `/`, is told apart before any split.
-    static func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+    @usableFromInline static func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
     private static func isSchemeChar(_ b: UInt8) -> Bool {
         isAlpha(b) || (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
     }

@@ -48,8 +48,7 @@ final class FileRules: Sendable {
             if case .printableASCII(let bytes) = subject, let found = patternPlan.automatonMatches(bytes, scratch: buffer) {
                 return filtersMethods ? applying(Array(found), to: method).withUnsafeBufferPointer(body) : body(found)
             }
-            var found = BufferedMatches(buffer)
-            patternPlan.run(subject, into: &found)
+            let found = patternPlan.matches(of: subject, listedIn: buffer)
             if found.overflowed {
                 var all = PlanResult()
                 patternPlan.run(subject, into: &all)

@@ -1,7 +1,7 @@
 /// HTTP method names as rules and lookups spell them.
 public enum HTTPMethod {
     /// The method of a lookup that names none (Siesta's `resource.configuration`).
-    public static let defaultMethod = "GET"
+    @inlinable public static var defaultMethod: String { "GET" }
 
     /// `name` upper-cased (`get` is `GET`), or nil when it is not an HTTP
     /// method token (RFC 9110: one or more of the letters, digits and
