@@ -4,11 +4,39 @@ import PackageDescription
 /// libpathconfig: one engine that maps URLs to path properties the way Turbo
 /// and Hotwire Native apps do.
 ///
-/// Targets by role:
-/// - `PathConfiguration`: the Swift core (model, decoding, matching with the
-///   default PCRE2 engine, resolution, and the loader: sources, cache,
-///   downloads). No Foundation at all: files through POSIX calls, JSON through
-///   its own reader.
+/// Targets by role, each depending only on targets below it (a line down is
+/// "depends on"). The core is five targets, so the compiler keeps its
+/// layering; docs/ARCHITECTURE.md ("Places") draws the same graph:
+///
+///     pathconfig-cli    PathConfigurationC    PathConfigurationFoundation
+///                 \     (libpathconfig.so)     /
+///                  \            |             /
+///                       PathConfiguration          re-exports the five below
+///                      /                 \
+///     PathConfigLoading (+ CHTTP)     PathConfigLint
+///                      \                 /
+///                      PathConfigResolution
+///                               |
+///                      PathConfigMatching (+ CPCRE2, CIDN2)
+///                               |
+///                        PathConfigModel
+///
+/// - `PathConfigModel`: the configuration as data, and reading it: JSON
+///   values, reader and writer (positions, errors), rules, settings, typed
+///   keys, the profiles table's facts (`Profile`), `Limits`, `HTTPMethod`,
+///   `ResolveError`, the Gson reader, `ConfigurationDecoder`, files through
+///   POSIX calls (`FileReader`).
+/// - `PathConfigMatching`: what patterns match: the dialect translation,
+///   the `RegexEngine` protocol and the default PCRE2 engine, match plans
+///   (prefilter, automata), a profile's pattern subject, URL parts, globs,
+///   IDNA.
+/// - `PathConfigResolution`: the public `PathConfiguration` and
+///   `LoadOptions`: lookups, results, their caches, rules from code.
+/// - `PathConfigLoading`: the loader: sources, cache, downloads.
+/// - `PathConfigLint`: `Linter` and its checks.
+/// - `PathConfiguration`: what Swift code imports: `@_exported import` of
+///   the five, and no code of its own. No Foundation in any of them: JSON
+///   through the core's own reader.
 /// - `CPCRE2`: the system library libpcre2-8, found with pkg-config.
 /// - `CIDN2`: the system library libidn2 (IDNA: host names beyond ASCII, as
 ///   Foundation's `URL(string:)` converts them, for the siesta profile),
