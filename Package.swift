@@ -6,7 +6,7 @@ import PackageDescription
 ///
 /// Targets by role, each depending only on targets below it (a line down is
 /// "depends on"). The core is five targets, so the compiler keeps its
-/// layering; docs/ARCHITECTURE.md ("Places") draws the same graph:
+/// layering; docs/ARCHITECTURE.md ("Files") draws the same graph:
 ///
 ///     pathconfig-cli    PathConfigurationC    PathConfigurationFoundation
 ///                 \     (libpathconfig.so)     /
