@@ -186,8 +186,10 @@ public final class PathConfiguration: Sendable {
     /// Adds a rule given as a JSON object (the keys of a file's rule, each
     /// optional: `ConfigurationDecoder.decodeRule`) with host code, as the C
     /// ABI and the bindings do. Messages name the rule by the index it gets.
+    /// `package`: the C boundary's (`pathconfig_add_rule`); Swift code adds
+    /// a `HostRule` (`add(_:)`).
     @discardableResult
-    public func add(json: String, predicate: HostRule.Predicate? = nil, configurer: HostRule.Configurer? = nil,
+    package func add(json: String, predicate: HostRule.Predicate? = nil, configurer: HostRule.Configurer? = nil,
                     owner: (any AnyObject & Sendable)? = nil) throws(ConfigurationError) -> Int {
         let decoder = ConfigurationDecoder(profile: options.profile, limits: options.limits)
         return try resolver.add { index throws(ConfigurationError) in
