@@ -25,7 +25,8 @@ import PackageDescription
 ///   values, reader and writer (positions, errors), rules, settings, typed
 ///   keys, the profiles table's facts (`Profile`), `Limits`, `HTTPMethod`,
 ///   `ResolveError`, the Gson reader, `ConfigurationDecoder`, files through
-///   POSIX calls (`FileReader`).
+///   POSIX calls (`FileReader`), and `ThreadLocal` (a per-thread instance,
+///   which Matching, Resolution and the C boundary use).
 /// - `PathConfigMatching`: what patterns match: the dialect translation,
 ///   the `RegexEngine` protocol and the default PCRE2 engine, match plans
 ///   (prefilter, automata), a profile's pattern subject, URL parts, globs,

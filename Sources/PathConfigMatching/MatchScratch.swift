@@ -1,3 +1,5 @@
+import PathConfigModel
+
 /// What one thread reuses from lookup to lookup for a plan's candidate set,
 /// so that a lookup allocates nothing for it: a word per 64 patterns and a
 /// summary word per 64 of those, all zero between runs (the plan clears what

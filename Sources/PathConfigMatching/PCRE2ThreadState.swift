@@ -1,3 +1,5 @@
+import PathConfigModel
+
 /// What a search with `\b` or `\B` keeps on its thread: the word boundaries
 /// of the subject it is searching (`BoundaryTable`), which the boundary
 /// callout reads. Freed when the thread ends.

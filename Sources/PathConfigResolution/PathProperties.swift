@@ -66,8 +66,8 @@ public final class PathProperties: Sendable, CustomStringConvertible {
     /// result: valid as long as the result (or any `copy()` of it) lives, and
     /// the same pointer for the result and its copies. What the C ABI hands
     /// out (`pathconfig_result_json`). JSON text never holds a NUL byte
-    /// (U+0000 is written `\u0000`).
-    public var jsonCString: UnsafePointer<CChar> {
+    /// (U+0000 is written `\u0000`). `package`: the C boundary's, not API.
+    package var jsonCString: UnsafePointer<CChar> {
         let kept = jsonBytes.load(ordering: .acquiring)
         if kept != 0 { return UnsafePointer(bitPattern: kept)! }
         let bytes = Unmanaged<JSONText>.fromOpaque(UnsafeRawPointer(bitPattern: madeText())!)._withUnsafeGuaranteedRef { $0.cString }
@@ -103,8 +103,9 @@ public final class PathProperties: Sendable, CustomStringConvertible {
     /// The object `make` gives the first time this is called, kept with the
     /// result and released with it: where a host layer keeps what it derives
     /// from a shared result once (the C ABI keeps its C strings here, so a
-    /// result handed out again costs nothing new).
-    public func attachment<T: AnyObject & Sendable>(_ make: () -> T) -> T {
+    /// result handed out again costs nothing new). `package`: the C
+    /// boundary's, not API.
+    package func attachment<T: AnyObject & Sendable>(_ make: () -> T) -> T {
         attached.withLock { slot in
             // A metatype comparison, not a dynamic cast: this runs on every
             // read of a C string from a result.

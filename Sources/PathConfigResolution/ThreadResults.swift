@@ -1,3 +1,4 @@
+import PathConfigModel
 import PathConfigMatching
 
 /// One thread's own copies of the results it got for sets of matching rules,
