@@ -228,32 +228,25 @@ def report(res: Dict[str, Any]) -> str:
     sizes = res["sizes"]
     out = [f"Command: `{res['command']}`; {res['date']}; {res['host']}; callgrind over the first "
            f"{res['callgrind_urls']} URLs of each corpus; µs: median of {res['rounds']} rounds of {res['budget']} s.", ""]
-    out.append("Instructions per lookup (callgrind, (3 passes - 1 pass) / lookups), and the ratio to every layer on "
-               "(above 1: the layer saves that much):")
-    out.append("")
-    out.append("| layer switched off | " + " | ".join(f"{int(s):,}" for s in sizes) + " |")
-    out.append("|---|" + "---:|" * len(sizes))
-    for name, what, how in VARIANTS:
-        if name not in res["instructions"]:
-            continue
-        cells = []
-        for s in sizes:
-            v, b = res["instructions"][name].get(s), res["instructions"]["base"].get(s)
-            cells.append(f"{v['per_lookup']:,.0f} ({ratio(v['per_lookup'], b['per_lookup'])})" if v else "–")
-        out.append(f"| {what} | " + " | ".join(cells) + " |")
-    out.append("")
-    out.append("Instructions to load (callgrind, the load dump), ratio to every layer on:")
-    out.append("")
-    out.append("| layer switched off | " + " | ".join(f"{int(s):,}" for s in sizes) + " |")
-    out.append("|---|" + "---:|" * len(sizes))
-    for name, what, how in VARIANTS:
-        if name not in res["instructions"]:
-            continue
-        cells = []
-        for s in sizes:
-            v, b = res["instructions"][name].get(s), res["instructions"]["base"].get(s)
-            cells.append(f"{v['load'] / 1e6:,.1f} M ({ratio(v['load'], b['load'])})" if v else "–")
-        out.append(f"| {what} | " + " | ".join(cells) + " |")
+    tables = (
+        ("per_lookup", "Instructions per lookup (callgrind, (3 passes - 1 pass) / lookups), and the ratio to every "
+                       "layer on (above 1: the layer saves that much):", lambda v: f"{v:,.0f}"),
+        ("load", "Instructions to load (callgrind, the load dump), ratio to every layer on:",
+         lambda v: f"{v / 1e6:,.1f} M"),
+    )
+    for key, title, shown in tables:
+        if key == "load":
+            out.append("")
+        out += [title, "", "| layer switched off | " + " | ".join(f"{int(s):,}" for s in sizes) + " |",
+                "|---|" + "---:|" * len(sizes)]
+        for name, what, how in VARIANTS:
+            if name not in res["instructions"]:
+                continue
+            cells = []
+            for s in sizes:
+                v, b = res["instructions"][name].get(s), res["instructions"]["base"].get(s)
+                cells.append(f"{shown(v[key])} ({ratio(v[key], b[key])})" if v else "–")
+            out.append(f"| {what} | " + " | ".join(cells) + " |")
     for col, title in (("c", "C ABI (resolve, result_json, free)"), ("py", "Python binding (properties(url), len())")):
         out.append("")
         out.append(f"Median µs per URL, {title}, ratio to every layer on:")
