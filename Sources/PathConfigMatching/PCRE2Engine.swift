@@ -104,25 +104,29 @@ final class PCRE2Pattern: CompiledPattern, @unchecked Sendable {
     deinit { pcre2_code_free_8(code) }
 
     func search(_ subject: MatchSubject) -> MatchOutcome {
-        // Match data of its own, freed after: a search's backtracking frames
-        // are neither kept nor lent to a later search with a smaller limit.
-        let matchData = pcre2_match_data_create_8(1, nil)!
-        defer { pcre2_match_data_free_8(matchData) }
-        return search(subject, with: matchData)
+        pcre2Search(code, subject, context.pointer)
     }
+}
 
-    private func search(_ subject: MatchSubject, with matchData: OpaquePointer) -> MatchOutcome {
-        let rc = subject.withUTF8 { buf in
-            pcre2_match_8(code, buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, 0,
-                          UInt32(PCRE2_NO_UTF_CHECK), matchData, context.pointer)
-        }
-        if rc >= 0 { return .match }
-        switch rc {
-        case PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT:
-            return .limitExceeded
-        default:
-            return .noMatch
-        }
+/// One search of `code` in `subject` under `context`, with match data of its
+/// own, freed after: a search's backtracking frames are neither kept nor lent
+/// to a later search with a smaller limit. A limit reached is
+/// `.limitExceeded`; any other failure, `PCRE2_ERROR_CALLOUT` among them
+/// (which the boundary callout returns only for what a checked UTF-8
+/// subject never has), is `.noMatch`.
+private func pcre2Search(_ code: OpaquePointer, _ subject: MatchSubject, _ context: OpaquePointer) -> MatchOutcome {
+    let matchData = pcre2_match_data_create_8(1, nil)!
+    defer { pcre2_match_data_free_8(matchData) }
+    let rc = subject.withUTF8 { buf in
+        pcre2_match_8(code, buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, 0,
+                      UInt32(PCRE2_NO_UTF_CHECK), matchData, context)
+    }
+    if rc >= 0 { return .match }
+    switch rc {
+    case PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT:
+        return .limitExceeded
+    default:
+        return .noMatch
     }
 }
 
@@ -146,26 +150,7 @@ final class PCRE2BoundaryPattern: CompiledPattern, @unchecked Sendable {
         let state = PCRE2ThreadState.current
         state.boundaries.reset()
         defer { state.boundaries.reset() }
-        // As PCRE2Pattern: match data of its own.
-        let matchData = pcre2_match_data_create_8(1, nil)!
-        defer { pcre2_match_data_free_8(matchData) }
-        return search(subject, with: matchData)
-    }
-
-    private func search(_ subject: MatchSubject, with matchData: OpaquePointer) -> MatchOutcome {
-        let rc = subject.withUTF8 { buf in
-            pcre2_match_8(code, buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, 0,
-                          UInt32(PCRE2_NO_UTF_CHECK), matchData, context.withWordBoundaries)
-        }
-        if rc >= 0 { return .match }
-        switch rc {
-        case PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT:
-            return .limitExceeded
-        default:
-            // Also PCRE2_ERROR_CALLOUT, which the boundary callout returns
-            // only for what a checked UTF-8 subject never has.
-            return .noMatch
-        }
+        return pcre2Search(code, subject, context.withWordBoundaries)
     }
 }
 
