@@ -12,11 +12,14 @@
  *         fprintf(stderr, "%d:%d: %s\n", err.line, err.column, err.message);
  *         return 1;
  *     }
- *     pathconfig_result *res = pathconfig_resolve(cfg, "https://example.com/messages/new", NULL);
+ *     pathconfig_result *res = pathconfig_resolve(cfg, "https://example.com/messages/new",
+ *                                                 NULL, &err);
  *     if (res != NULL) {
- *         printf("context=%s json=%s\n", pathconfig_result_context(res),
+ *         printf("context=%s modal=%d json=%s\n",
+ *                pathconfig_result_typed_string(res, PATHCONFIG_KEY_CONTEXT),
+ *                pathconfig_result_typed_bool(res, PATHCONFIG_KEY_MODAL_DISMISS_GESTURE_ENABLED),
  *                pathconfig_result_json(res));
- *         pathconfig_result_free(res);
+ *         pathconfig_result_release(res);
  *     }
  *     pathconfig_release(cfg);
  *
@@ -31,13 +34,34 @@
  *   A `pathconfig_loader` keeps a configuration current from several sources
  *   (see "Loader" below); it is thread-safe too.
  *
- *   Ownership.  Every pointer is marked in its function's documentation:
+ *   Ownership.  One pair of verbs per kind of handle: a reference-counted
+ *   handle (pathconfig, pathconfig_result) has _retain and _release; an
+ *   owned one (pathconfig_loader) has _new and _free. Every pointer is
+ *   marked in its function's documentation:
  *     - "caller frees with X": the caller owns it and must pass it to X once.
- *     - "borrowed from Y": owned by Y; valid until Y is freed/released; never
- *       free it.
+ *     - "borrowed from Y": owned by Y; valid while the caller holds Y (a
+ *       reference, for a counted handle); never free it.
  *     - "static": valid for the life of the process; never free it.
  *   Strings returned as `char *` are allocated with malloc(3) and are freed
- *   with pathconfig_free_string() (which is free(3)).
+ *   with pathconfig_string_free() (which is free(3)). Text the library works
+ *   out once per object (a result's JSON, keys and values, a configuration's
+ *   settings and options) is borrowed from the object instead.
+ *
+ *   Returns.  One convention per kind of call:
+ *     - A CONSTRUCTOR returns the new handle, or NULL on failure.
+ *     - A call that does something (an action, a setter, a value getter with
+ *       an out parameter) returns a status: PATHCONFIG_OK (0) on success, a
+ *       PATHCONFIG_E_* code (> 0) on failure, and, from a value getter only,
+ *       PATHCONFIG_NOT_FOUND for an absent key. `if (rc != PATHCONFIG_OK)`
+ *       reads every non-answer.
+ *     - A READER (a count, a name, a typed value, a borrowed text) returns
+ *       the value itself, and 0 or NULL on failure, with the last error set;
+ *       where 0 or NULL is also a value, pathconfig_last_error()->code tells
+ *       them apart (0: it was the value). A reader never returns a negative
+ *       number or a code that could pass for a value.
+ *     - A call that allocates text returns a `char *`, NULL on failure.
+ *     - A DESTRUCTOR returns nothing and accepts NULL.
+ *   No function asks the caller to cast a pointer or to compare pointers.
  *
  *   Text.  Every string in and out is NUL-terminated UTF-8. An argument that is
  *   not valid UTF-8 is rejected with PATHCONFIG_E_ARGUMENT (it is never
@@ -45,13 +69,14 @@
  *   order of the document and the literal text of numbers.
  *
  *   Errors.  No function crashes on a NULL handle or string argument: NULL is
- *   reported as PATHCONFIG_E_ARGUMENT. Functions that take a
- *   `pathconfig_error *err` fill it when they fail and clear it (code 0) when
- *   they succeed; `err` may be NULL. Every function that can fail also
+ *   reported as PATHCONFIG_E_ARGUMENT. The calls that read input (loading,
+ *   resolving, explaining, adding a rule, the loader's chain) take a
+ *   `pathconfig_error *err`: they fill it when they fail and clear it (code 0)
+ *   when they succeed; `err` may be NULL. Every function that can fail also
  *   records its outcome in a thread-local error read with
  *   pathconfig_last_error(), so functions without an `err` parameter can be
- *   diagnosed. Destructors (pathconfig_release, pathconfig_result_free,
- *   pathconfig_free_string, pathconfig_loader_free) accept NULL and never
+ *   diagnosed. Destructors (pathconfig_release, pathconfig_result_release,
+ *   pathconfig_string_free, pathconfig_loader_free) accept NULL and never
  *   touch the last error.
  *
  *   Out of memory.  Where the library itself allocates (C strings), failure
@@ -70,7 +95,7 @@
  *                         status codes, the handle and error types, version
  *                         and error functions, pathconfig_free_string
  *   pathconfig/config.h   loading a configuration, resolving, inspecting it
- *   pathconfig/result.h   a result's raw values and typed accessors
+ *   pathconfig/result.h   a result's JSON, keys, raw values and typed values
  *   pathconfig/catalog.h  what this library knows: profiles, backends, typed
  *                         keys
  *   pathconfig/loader.h   the loader: sources, cache, live updates, callbacks

@@ -56,6 +56,22 @@ public struct LoadOptions: Sendable {
     /// The option names `init(json:engines:)` accepts.
     public static let jsonKeys = ["profile", "match_query_strings", "backend", "lenient", "base_url", "merge", "result_cache_size", "max_url_bytes"]
 
+    /// The options in effect as a JSON object with every key of `jsonKeys`,
+    /// defaults written out (the profile's `match_query_strings` default
+    /// among them): what `init(json:)` reads back into the same options.
+    public var jsonObject: JSONObject {
+        var o = JSONObject()
+        o["profile"] = .string(profile.rawValue)
+        o["match_query_strings"] = .bool(effectiveMatchQueryStrings)
+        o["backend"] = .string(engine.name)
+        o["lenient"] = .bool(lenient)
+        o["base_url"] = baseURL.map { .string($0.string) } ?? .null
+        o["merge"] = .string(merge.rawValue)
+        o["result_cache_size"] = .integer(limits.resultCacheCapacity)
+        o["max_url_bytes"] = .integer(limits.maxURLBytes)
+        return o
+    }
+
     /// Parses options from a JSON object, as the C ABI and bindings pass them.
     ///
     /// Keys: `profile` (a `Profile` name), `match_query_strings` (bool or

@@ -4,23 +4,20 @@ import PathConfigModel
 /// The merged properties of every rule that matched one URL, with typed
 /// accessors that apply the profile's defaults.
 ///
-/// Immutable and shared: a configuration's result cache hands the same
-/// instance to every lookup of the same matched string, and the JSON text is
-/// computed at most once.
+/// Immutable and shared: a configuration's caches hand the same instance to
+/// every lookup that matches the same rules. What is read from it (the JSON
+/// text, the typed values, the C boundary's strings) is worked out once per
+/// distinct answer, on first read, and kept in its `Answer`, which the
+/// result's per-thread copies share.
 public final class PathProperties: Sendable, CustomStringConvertible {
     /// The merged properties, in the order keys first appeared.
     public let object: JSONObject
     /// The platform whose accessor rules apply.
     public let platform: Profile.Platform
-    /// The address of the result's `JSONText` once made, 0 before (a
-    /// reference owned by the result, released in deinit). An address, read
-    /// without a lock, so that the class stays `Sendable`.
-    private let jsonText = Atomic<Int>(0)
-    /// `jsonCString` once read: the address of the text's bytes, 0 before
-    /// (owned by the `JSONText`). Read first, so that a lookup that hands
-    /// out the JSON makes one load, not two dependent ones.
-    private let jsonBytes = Atomic<Int>(0)
-    private let attached = Mutex<(any AnyObject & Sendable)?>(nil)
+    /// The address of the result's `Answer` once made, 0 before (a reference
+    /// owned by the result, released in deinit). An address, read without a
+    /// lock, so that the class stays `Sendable`.
+    private let made = Atomic<Int>(0)
 
     /// Creates a result.
     public init(_ object: JSONObject, platform: Profile.Platform) {
@@ -28,20 +25,17 @@ public final class PathProperties: Sendable, CustomStringConvertible {
         self.platform = platform
     }
 
-    private init(_ object: JSONObject, platform: Profile.Platform, text: JSONText) {
+    private init(_ object: JSONObject, platform: Profile.Platform, answer: Answer) {
         self.object = object
         self.platform = platform
-        jsonText.store(Int(bitPattern: Unmanaged.passRetained(text).toOpaque()), ordering: .releasing)
-        jsonBytes.store(Int(bitPattern: text.cString), ordering: .releasing)
+        made.store(Int(bitPattern: Unmanaged.passRetained(answer).toOpaque()), ordering: .releasing)
     }
 
-    /// Another result with the same properties and the same JSON text (made
+    /// Another result with the same properties and the same `Answer` (made
     /// now if it was not yet): a thread's own copy of a shared result
-    /// (`ThreadResults`), whose reference count and locks no other thread
-    /// touches. The copy's `jsonCString` is the original's pointer, so a host
-    /// that keys what it derives from a result by that pointer (the Python
-    /// binding) finds it again through every copy. Attachments are not copied.
-    func copy() -> PathProperties { PathProperties(object, platform: platform, text: text) }
+    /// (`ThreadResults`), whose reference count no other thread touches.
+    /// The copy has the original's `answer.id`, JSON text and host strings.
+    func copy() -> PathProperties { PathProperties(object, platform: platform, answer: answer) }
 
     /// The raw value of `key`, or nil.
     public subscript(key: String) -> JSONValue? { object[key] }
@@ -58,118 +52,152 @@ public final class PathProperties: Sendable, CustomStringConvertible {
     public func string(_ key: String) -> String? { object[key]?.stringValue }
 
     /// The compact JSON text of the properties.
-    public var json: String { text.string }
+    public var json: String { answer.json }
 
     public var description: String { json }
 
-    /// `json` as NUL-terminated UTF-8, made on first use and kept with the
-    /// result: valid as long as the result (or any `copy()` of it) lives, and
-    /// the same pointer for the result and its copies. What the C ABI hands
-    /// out (`pathconfig_result_json`). JSON text never holds a NUL byte
-    /// (U+0000 is written `\u0000`). `package`: the C boundary's, not API.
-    package var jsonCString: UnsafePointer<CChar> {
-        let kept = jsonBytes.load(ordering: .acquiring)
-        if kept != 0 { return UnsafePointer(bitPattern: kept)! }
-        let bytes = Unmanaged<JSONText>.fromOpaque(UnsafeRawPointer(bitPattern: madeText())!)._withUnsafeGuaranteedRef { $0.cString }
-        // Every thread that gets here stores the same address: the published text's.
-        jsonBytes.store(Int(bitPattern: bytes), ordering: .releasing)
-        return UnsafePointer(bytes)
+    /// The answer's identity: results with the same `id` hold the same
+    /// properties (a result and its copies share one); unique in the process
+    /// and never reused, so a host keeps what it derives from an answer by
+    /// it (`pathconfig_result_id`).
+    public var id: UInt64 { answer.id }
+
+    /// What is worked out once for this answer, made on first use: read
+    /// without a lock; the first reader to publish one wins, and a reader
+    /// that loses the race releases its own. `package`: the C boundary reads
+    /// it without counting a reference (`withAnswer`).
+    package var answer: Answer {
+        Unmanaged<Answer>.fromOpaque(UnsafeRawPointer(bitPattern: madeAnswer())!).takeUnretainedValue()
     }
 
-    /// The result's JSON text, made on first use.
-    private var text: JSONText {
-        Unmanaged<JSONText>.fromOpaque(UnsafeRawPointer(bitPattern: madeText())!).takeUnretainedValue()
+    /// Runs `body` on the answer without counting a reference on it: the
+    /// result holds one for as long as the caller holds the result.
+    @inline(__always)
+    package func withAnswer<T>(_ body: (Answer) throws -> T) rethrows -> T {
+        try Unmanaged<Answer>.fromOpaque(UnsafeRawPointer(bitPattern: madeAnswer())!)._withUnsafeGuaranteedRef(body)
     }
 
-    /// The address of the result's `JSONText`, made now if it was not yet:
-    /// read without a lock; the first reader to publish one wins, and a
-    /// reader that loses the race releases its own.
-    private func madeText() -> Int {
-        let kept = jsonText.load(ordering: .acquiring)
+    @inline(__always)
+    private func madeAnswer() -> Int {
+        let kept = made.load(ordering: .acquiring)
         if kept != 0 { return kept }
-        let made = Int(bitPattern: Unmanaged.passRetained(JSONText(JSONWriter.compact(object))).toOpaque())
-        let (published, current) = jsonText.compareExchange(expected: 0, desired: made, ordering: .acquiringAndReleasing)
+        return publish()
+    }
+
+    private func publish() -> Int {
+        let mine = Int(bitPattern: Unmanaged.passRetained(Answer(object, platform: platform)).toOpaque())
+        let (published, current) = made.compareExchange(expected: 0, desired: mine, ordering: .acquiringAndReleasing)
         guard published else {
-            Unmanaged<JSONText>.fromOpaque(UnsafeRawPointer(bitPattern: made)!).release()
+            Unmanaged<Answer>.fromOpaque(UnsafeRawPointer(bitPattern: mine)!).release()
             return current
         }
-        return made
+        return mine
     }
 
     deinit {
-        if let kept = UnsafeRawPointer(bitPattern: jsonText.load(ordering: .acquiring)) { Unmanaged<JSONText>.fromOpaque(kept).release() }
-    }
-
-    /// The object `make` gives the first time this is called, kept with the
-    /// result and released with it: where a host layer keeps what it derives
-    /// from a shared result once (the C ABI keeps its C strings here, so a
-    /// result handed out again costs nothing new). `package`: the C
-    /// boundary's, not API.
-    package func attachment<T: AnyObject & Sendable>(_ make: () -> T) -> T {
-        attached.withLock { slot in
-            // A metatype comparison, not a dynamic cast: this runs on every
-            // read of a C string from a result.
-            if let existing = slot, type(of: existing) == T.self { return unsafeDowncast(existing, to: T.self) }
-            let made = make()
-            slot = made
-            return made
-        }
+        if let kept = UnsafeRawPointer(bitPattern: made.load(ordering: .acquiring)) { Unmanaged<Answer>.fromOpaque(kept).release() }
     }
 
     /// The value of a well-known key through its typed accessor (default applied).
-    public func typed(_ key: TypedKey) -> JSONValue { key.value(from: object[key.rawValue], on: platform) }
+    public func typed(_ key: TypedKey) -> JSONValue { answer.typed[key.index] }
 
     /// `context` (default `default`).
-    public var context: Context { Context(rawValue: typed(.context).stringValue ?? "") ?? .default }
+    public var context: Context { withAnswer { $0.context } }
     /// `presentation` (default `default`).
-    public var presentation: Presentation { Presentation(rawValue: typed(.presentation).stringValue ?? "") ?? .default }
+    public var presentation: Presentation { withAnswer { $0.presentation } }
     /// `modal_style` (default `large`).
-    public var modalStyle: ModalStyle { ModalStyle(rawValue: typed(.modalStyle).stringValue ?? "") ?? .large }
+    public var modalStyle: ModalStyle { withAnswer { $0.modalStyle } }
     /// `query_string_presentation` (default `default`).
-    public var queryStringPresentation: QueryStringPresentation {
-        QueryStringPresentation(rawValue: typed(.queryStringPresentation).stringValue ?? "") ?? .default
-    }
+    public var queryStringPresentation: QueryStringPresentation { withAnswer { $0.queryStringPresentation } }
     /// `pull_to_refresh_enabled` (default true on iOS, false on Android).
-    public var pullToRefreshEnabled: Bool { typed(.pullToRefreshEnabled).boolValue ?? false }
+    public var pullToRefreshEnabled: Bool { withAnswer { $0.flag(.pullToRefreshEnabled) } }
     /// `modal_dismiss_gesture_enabled` (default true).
-    public var modalDismissGestureEnabled: Bool { typed(.modalDismissGestureEnabled).boolValue ?? true }
+    public var modalDismissGestureEnabled: Bool { withAnswer { $0.flag(.modalDismissGestureEnabled) } }
     /// `animated` (default true).
-    public var animated: Bool { typed(.animated).boolValue ?? true }
+    public var animated: Bool { withAnswer { $0.flag(.animated) } }
     /// `historical_location` (default false).
-    public var isHistoricalLocation: Bool { typed(.historicalLocation).boolValue ?? false }
+    public var isHistoricalLocation: Bool { withAnswer { $0.flag(.historicalLocation) } }
     /// `view_controller` (default `web` on iOS).
-    public var viewController: String? { typed(.viewController).stringValue }
+    public var viewController: String? { withAnswer { $0.typed[TypedKey.viewController.index].stringValue } }
     /// `title`, when set.
-    public var title: String? { typed(.title).stringValue }
+    public var title: String? { withAnswer { $0.typed[TypedKey.title.index].stringValue } }
     /// `uri` (Android), when set.
-    public var uri: String? { typed(.uri).stringValue }
+    public var uri: String? { withAnswer { $0.typed[TypedKey.uri.index].stringValue } }
     /// `fallback_uri` (Android), when set.
-    public var fallbackURI: String? { typed(.fallbackURI).stringValue }
+    public var fallbackURI: String? { withAnswer { $0.typed[TypedKey.fallbackURI.index].stringValue } }
 }
 
-/// A result's compact JSON text, as a `String` and as NUL-terminated UTF-8
-/// (`PathProperties.jsonCString`), made together once and shared by a result
-/// and its copies. Immutable.
-private final class JSONText: Sendable {
-    let string: String
-    /// The UTF-8 of `string` and a NUL, owned (an address, so that the class
-    /// stays `Sendable`).
+/// What is worked out once per distinct answer, on the first read of a
+/// result, and shared by the result and its copies: its identity, its JSON
+/// text (as a `String` and as NUL-terminated UTF-8), its typed values, and
+/// whatever a host layer derives from it (`attachment`). Immutable but for
+/// the attachment, published once.
+package final class Answer: Sendable {
+    /// Unique in the process, never 0, never reused.
+    package let id: UInt64
+    package let json: String
+    /// The UTF-8 of `json` and a NUL, owned (an address, so that the class
+    /// stays `Sendable`). JSON text never holds a NUL byte (U+0000 is written
+    /// `\u0000`).
     private let bytes: Int
+    /// Every typed key's value, default applied, in `TypedKey.allCases` order.
+    package let typed: [JSONValue]
+    package let context: Context
+    package let presentation: Presentation
+    package let modalStyle: ModalStyle
+    package let queryStringPresentation: QueryStringPresentation
+    /// The address of the host layer's object once made, 0 before (a
+    /// reference owned by the answer).
+    private let attached = Atomic<Int>(0)
 
-    init(_ string: String) {
-        self.string = string
-        var text = string
-        let buffer = text.withUTF8 { utf8 in
+    private static let counter = Atomic<UInt64>(0)
+
+    init(_ object: JSONObject, platform: Profile.Platform) {
+        id = Self.counter.wrappingAdd(1, ordering: .relaxed).newValue
+        json = JSONWriter.compact(object)
+        var text = json
+        bytes = text.withUTF8 { utf8 in
             let p = UnsafeMutableBufferPointer<CChar>.allocate(capacity: utf8.count + 1)
             UnsafeMutableRawBufferPointer(p).copyBytes(from: utf8)
             p[utf8.count] = 0
-            return p.baseAddress!
+            return Int(bitPattern: p.baseAddress!)
         }
-        bytes = Int(bitPattern: buffer)
+        let typed = TypedKey.allCases.map { $0.value(from: object[$0.rawValue], on: platform) }
+        self.typed = typed
+        context = Context(rawValue: typed[TypedKey.context.index].stringValue ?? "") ?? .default
+        presentation = Presentation(rawValue: typed[TypedKey.presentation.index].stringValue ?? "") ?? .default
+        modalStyle = ModalStyle(rawValue: typed[TypedKey.modalStyle.index].stringValue ?? "") ?? .large
+        queryStringPresentation = QueryStringPresentation(rawValue: typed[TypedKey.queryStringPresentation.index].stringValue ?? "") ?? .default
     }
 
-    /// The text as NUL-terminated UTF-8, valid as long as this object lives.
-    var cString: UnsafeMutablePointer<CChar> { UnsafeMutablePointer(bitPattern: bytes)! }
+    /// The JSON text as NUL-terminated UTF-8, valid as long as this answer lives.
+    package var cString: UnsafePointer<CChar> { UnsafePointer(bitPattern: bytes)! }
 
-    deinit { cString.deallocate() }
+    /// A boolean key's typed value.
+    package func flag(_ key: TypedKey) -> Bool { typed[key.index].boolValue ?? false }
+
+    /// The object `make` gives the first time this is called, kept with the
+    /// answer and released with it: where a host layer keeps what it derives
+    /// from an answer once (the C boundary's strings). Read without a lock;
+    /// when two threads make one at once, the first published wins. `T` must
+    /// be the same type at every call.
+    @inline(__always)
+    package func attachment<T: AnyObject & Sendable>(_ make: () -> T) -> Unmanaged<T> {
+        let kept = attached.load(ordering: .acquiring)
+        if kept != 0 { return Unmanaged<T>.fromOpaque(UnsafeRawPointer(bitPattern: kept)!) }
+        let mine = Int(bitPattern: Unmanaged.passRetained(make()).toOpaque())
+        let (published, current) = attached.compareExchange(expected: 0, desired: mine, ordering: .acquiringAndReleasing)
+        guard published else {
+            Unmanaged<T>.fromOpaque(UnsafeRawPointer(bitPattern: mine)!).release()
+            return Unmanaged<T>.fromOpaque(UnsafeRawPointer(bitPattern: current)!)
+        }
+        return Unmanaged<T>.fromOpaque(UnsafeRawPointer(bitPattern: mine)!)
+    }
+
+    deinit {
+        UnsafeMutablePointer<CChar>(bitPattern: bytes)!.deallocate()
+        if let kept = UnsafeRawPointer(bitPattern: attached.load(ordering: .acquiring)) {
+            Unmanaged<AnyObject>.fromOpaque(kept).release()
+        }
+    }
 }

@@ -124,41 +124,38 @@ public func pathconfig_backend_name(_ i: UInt) -> UnsafePointer<CChar>? {
 
 // MARK: - Typed keys
 
-private func keyIndex(_ i: UInt) throws(CFailure) -> Int {
-    try Catalog.index(i, below: Catalog.keys.count, "typed keys")
+/// `key` (a `PATHCONFIG_KEY_*` number) as an index of the typed keys.
+private func keyIndex(_ key: Int32) throws(CFailure) -> Int {
+    guard key >= 0, Int(key) < Catalog.keys.count else {
+        throw .argument("\(key) is not a typed key (PATHCONFIG_KEY_* runs from 0 to \(Catalog.keys.count - 1))")
+    }
+    return Int(key)
 }
 
 @_cdecl("pathconfig_typed_key_count")
 public func pathconfig_typed_key_count() -> UInt { UInt(Catalog.keys.count) }
 
 @_cdecl("pathconfig_typed_key_name")
-public func pathconfig_typed_key_name(_ i: UInt) -> UnsafePointer<CChar>? {
-    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in try Catalog.keyName(keyIndex(i)) }
+public func pathconfig_typed_key_name(_ key: Int32) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in try Catalog.keyName(keyIndex(key)) }
 }
 
 @_cdecl("pathconfig_typed_key_kind")
-public func pathconfig_typed_key_kind(_ i: UInt) -> Int32 {
-    do throws(CFailure) {
-        let kind = Catalog.keys[try keyIndex(i)].kind
-        LastError.set(nil)
-        return kindNumber(kind)
-    } catch {
-        LastError.set(error)
-        return -error.code.rawValue
-    }
+public func pathconfig_typed_key_kind(_ key: Int32) -> Int32 {
+    boundary(or: 0) { () throws(CFailure) -> Int32 in kindNumber(Catalog.keys[try keyIndex(key)].kind) }
 }
 
 @_cdecl("pathconfig_typed_key_value_count")
-public func pathconfig_typed_key_value_count(_ i: UInt, _ profile: UnsafePointer<CChar>?) -> UInt {
+public func pathconfig_typed_key_value_count(_ key: Int32, _ profile: UnsafePointer<CChar>?) -> UInt {
     boundary(or: 0) { () throws(CFailure) -> UInt in
-        UInt(Catalog.valueCount(try keyIndex(i), try Catalog.profileIndex(profile)))
+        UInt(Catalog.valueCount(try keyIndex(key), try Catalog.profileIndex(profile)))
     }
 }
 
 @_cdecl("pathconfig_typed_key_value")
-public func pathconfig_typed_key_value(_ i: UInt, _ profile: UnsafePointer<CChar>?, _ j: UInt) -> UnsafePointer<CChar>? {
+public func pathconfig_typed_key_value(_ key: Int32, _ profile: UnsafePointer<CChar>?, _ j: UInt) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        let key = try keyIndex(i)
+        let key = try keyIndex(key)
         let p = try Catalog.profileIndex(profile)
         let value = try Catalog.index(j, below: Catalog.valueCount(key, p), "values of \"\(Catalog.keys[key].rawValue)\"")
         return try Catalog.keyValue(key, p, value)
@@ -166,9 +163,9 @@ public func pathconfig_typed_key_value(_ i: UInt, _ profile: UnsafePointer<CChar
 }
 
 @_cdecl("pathconfig_typed_key_default_string")
-public func pathconfig_typed_key_default_string(_ i: UInt, _ profile: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+public func pathconfig_typed_key_default_string(_ key: Int32, _ profile: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        let key = try keyIndex(i)
+        let key = try keyIndex(key)
         let p = try Catalog.profileIndex(profile)
         guard Catalog.keys[key].kind != .boolean else {
             throw CFailure(.type, "\"\(Catalog.keys[key].rawValue)\" is a boolean key; use pathconfig_typed_key_default_bool")
@@ -178,18 +175,14 @@ public func pathconfig_typed_key_default_string(_ i: UInt, _ profile: UnsafePoin
 }
 
 @_cdecl("pathconfig_typed_key_default_bool")
-public func pathconfig_typed_key_default_bool(_ i: UInt, _ profile: UnsafePointer<CChar>?) -> Int32 {
-    do throws(CFailure) {
-        let key = Catalog.keys[try keyIndex(i)]
+public func pathconfig_typed_key_default_bool(_ key: Int32, _ profile: UnsafePointer<CChar>?) -> Int32 {
+    boundary(or: 0) { () throws(CFailure) -> Int32 in
+        let key = Catalog.keys[try keyIndex(key)]
         let p = try Catalog.profileIndex(profile)
         guard key.kind == .boolean else {
             throw CFailure(.type, "\"\(key.rawValue)\" is not a boolean key; use pathconfig_typed_key_default_string")
         }
-        LastError.set(nil)
         return key.defaultValue(on: Catalog.profiles[p].platform).boolValue == true ? 1 : 0
-    } catch {
-        LastError.set(error)
-        return -error.code.rawValue
     }
 }
 

@@ -8,7 +8,8 @@ import Darwin
 import PathConfiguration
 import Synchronization
 
-/// The `PATHCONFIG_*` status codes of include/pathconfig/common.h.
+/// The `PATHCONFIG_E_*` error codes of include/pathconfig/common.h (and
+/// PATHCONFIG_OK).
 ///
 /// 1 to 7 are `ConfigurationError.Code` raw values; 8 to 11 belong to the C
 /// boundary, 12 to 14 to the loader, 15 to rules added from code, 16 to
@@ -35,6 +36,10 @@ enum CCode: Int32 {
     init(_ code: ConfigurationError.Code) {
         self = CCode(rawValue: Int32(code.rawValue)) ?? .internal
     }
+
+    /// `PATHCONFIG_NOT_FOUND`: what a value getter returns for an absent key.
+    /// A status, not an error: never a failure's code.
+    static let notFound: Int32 = 100
 
     /// The constant's name in the header.
     var name: StaticString {
@@ -224,6 +229,21 @@ func boundary<T>(_ err: UnsafeMutableRawPointer? = nil, or fallback: T, _ body: 
     }
 }
 
+/// Runs the body of an export that returns a status: PATHCONFIG_OK on
+/// success (the last error and `err` cleared), the failure's code (a
+/// positive `PATHCONFIG_E_*`, recorded) otherwise. Nothing thrown escapes.
+@inline(__always)
+func status(_ err: UnsafeMutableRawPointer? = nil, _ body: () throws(CFailure) -> Void) -> Int32 {
+    do throws(CFailure) {
+        try body()
+        LastError.clear(err: err)
+        return CCode.ok.rawValue
+    } catch {
+        LastError.set(error, err: err)
+        return error.code.rawValue
+    }
+}
+
 @_cdecl("pathconfig_last_error")
 public func pathconfig_last_error() -> UnsafeRawPointer {
     LastError.pointer
@@ -231,7 +251,6 @@ public func pathconfig_last_error() -> UnsafeRawPointer {
 
 @_cdecl("pathconfig_error_name")
 public func pathconfig_error_name(_ code: Int32) -> UnsafePointer<CChar> {
-    let magnitude = code == Int32.min ? -1 : abs(code)
-    let name: StaticString = CCode(rawValue: magnitude)?.name ?? "PATHCONFIG_E_UNKNOWN"
+    let name: StaticString = code == CCode.notFound ? "PATHCONFIG_NOT_FOUND" : CCode(rawValue: code)?.name ?? "PATHCONFIG_E_UNKNOWN"
     return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
 }

@@ -12,6 +12,8 @@ final class ConfigHandle {
     /// The warnings' messages as C strings, made on first request (under the
     /// lock, as any thread may ask) and freed with the handle.
     private let warningMessages = Mutex<[OwnedCString]?>(nil)
+    /// The settings and the options as JSON text, made on first request.
+    private let texts = Mutex<(settings: OwnedCString?, options: OwnedCString?)>((nil, nil))
 
     init(_ configuration: PathConfiguration) {
         self.configuration = configuration
@@ -19,6 +21,34 @@ final class ConfigHandle {
 
     deinit {
         warningMessages.withLock { $0?.forEach { $0.deallocate() } }
+        texts.withLock { t in
+            t.settings?.deallocate()
+            t.options?.deallocate()
+        }
+    }
+
+    /// `settings` as compact JSON, borrowed from the handle.
+    var settingsText: UnsafePointer<CChar> {
+        get throws(CFailure) {
+            try texts.withLock { t throws(CFailure) -> OwnedCString in
+                if let made = t.settings { return made }
+                let made = try OwnedCString(JSONWriter.compact(configuration.settings))
+                t.settings = made
+                return made
+            }.borrowed
+        }
+    }
+
+    /// The options in effect as compact JSON, borrowed from the handle.
+    var optionsText: UnsafePointer<CChar> {
+        get throws(CFailure) {
+            try texts.withLock { t throws(CFailure) -> OwnedCString in
+                if let made = t.options { return made }
+                let made = try OwnedCString(JSONWriter.compact(.object(configuration.options.jsonObject)))
+                t.options = made
+                return made
+            }.borrowed
+        }
     }
 
     /// A new +1 handle for the host.

@@ -118,16 +118,17 @@ public func pathconfig_add_rule(_ cfg: OpaquePointer?, _ ruleJSON: UnsafePointer
                                 _ configurer: (@convention(c) (UnsafeMutableRawPointer?, OpaquePointer?) -> Int32)?,
                                 _ context: UnsafeMutableRawPointer?,
                                 _ freeContext: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?,
+                                _ index: UnsafeMutablePointer<UInt>?,
                                 _ err: UnsafeMutableRawPointer?) -> Int32 {
     // Made first, so that free_context runs exactly once on every path.
     let callbacks = HostRuleCallbacks(predicate: predicate, configurer: configurer, context: context, freeContext: freeContext)
-    return boundary(err, or: -1) { () throws(CFailure) -> Int32 in
+    return status(err) { () throws(CFailure) in
         let config = try ConfigHandle.borrow(cfg)
         let text = try optionalHostString(ruleJSON, "rule_json") ?? "{}"
         do throws(ConfigurationError) {
-            let index = try config.add(json: text, predicate: callbacks.hostPredicate, configurer: callbacks.hostConfigurer,
+            let added = try config.add(json: text, predicate: callbacks.hostPredicate, configurer: callbacks.hostConfigurer,
                                        owner: callbacks)
-            return Int32(clamping: index)
+            index?.pointee = UInt(added)
         } catch {
             throw CFailure(error)
         }
@@ -136,10 +137,7 @@ public func pathconfig_add_rule(_ cfg: OpaquePointer?, _ ruleJSON: UnsafePointer
 
 @_cdecl("pathconfig_invalidate")
 public func pathconfig_invalidate(_ cfg: OpaquePointer?) -> Int32 {
-    boundary(or: -1) { () throws(CFailure) -> Int32 in
-        try ConfigHandle.borrow(cfg).invalidate()
-        return 0
-    }
+    status { () throws(CFailure) in try ConfigHandle.borrow(cfg).invalidate() }
 }
 
 @_cdecl("pathconfig_request_url")
@@ -162,45 +160,98 @@ public func pathconfig_request_method(_ request: OpaquePointer?) -> UnsafePointe
 public func pathconfig_request_properties(_ request: OpaquePointer?) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
         let view = try RequestView.borrow(request)
-        guard let properties = view.properties else { throw .argument("a predicate has no properties (only a configurer does)") }
+        guard let properties = view.properties else { throw CFailure(.misuse, "a predicate has no properties (only a configurer does)") }
         return try view.keep(JSONWriter.compact(properties))
     }
 }
 
-/// The JSON object in `json`, for the request setters.
-private func hostObject(_ json: UnsafePointer<CChar>?, _ view: RequestView) throws(CFailure) -> JSONObject {
-    guard view.properties != nil else { throw .argument("a predicate cannot change properties (only a configurer can)") }
-    let text = try hostString(json, "json")
+/// Runs a setter of the properties of the configurer's request behind `request`.
+private func changing(_ request: OpaquePointer?, _ change: (inout JSONObject) throws(CFailure) -> Void) -> Int32 {
+    status { () throws(CFailure) in
+        let view = try RequestView.borrow(request)
+        guard var properties = view.properties else {
+            throw CFailure(.misuse, "a predicate cannot change properties (only a configurer can)")
+        }
+        try change(&properties)
+        view.properties = properties
+    }
+}
+
+/// The JSON object in the host's text.
+private func hostObject(_ json: UnsafePointer<CChar>?, _ name: StaticString) throws(CFailure) -> JSONObject {
+    let text = try hostString(json, name)
     let value: JSONValue
     do throws(ConfigurationError) { value = try JSONValue(parsing: text) } catch { throw CFailure(error) }
-    guard let object = value.objectValue else { throw .argument("json must be a JSON object, found \(value.typeName)") }
+    guard let object = value.objectValue else { throw .argument("\(name) must be a JSON object, found \(value.typeName)") }
     return object
+}
+
+@_cdecl("pathconfig_request_set_string")
+public func pathconfig_request_set_string(_ request: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> Int32 {
+    changing(request) { (properties: inout JSONObject) throws(CFailure) in
+        properties[try hostString(key, "key")] = .string(try hostString(value, "value"))
+    }
+}
+
+@_cdecl("pathconfig_request_set_int64")
+public func pathconfig_request_set_int64(_ request: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: Int64) -> Int32 {
+    changing(request) { (properties: inout JSONObject) throws(CFailure) in
+        properties[try hostString(key, "key")] = .number(JSONNumber(value))
+    }
+}
+
+@_cdecl("pathconfig_request_set_double")
+public func pathconfig_request_set_double(_ request: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: Double) -> Int32 {
+    changing(request) { (properties: inout JSONObject) throws(CFailure) in
+        let name = try hostString(key, "key")
+        guard value.isFinite else { throw .argument("value \(value) is not finite: JSON has no number for it") }
+        properties[name] = .number(JSONNumber(value))
+    }
+}
+
+@_cdecl("pathconfig_request_set_bool")
+public func pathconfig_request_set_bool(_ request: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: Int32) -> Int32 {
+    changing(request) { (properties: inout JSONObject) throws(CFailure) in
+        properties[try hostString(key, "key")] = .bool(value != 0)
+    }
+}
+
+@_cdecl("pathconfig_request_set_header")
+public func pathconfig_request_set_header(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> Int32 {
+    changing(request) { (properties: inout JSONObject) throws(CFailure) in
+        let header = try hostString(name, "name")
+        let text = try hostString(value, "value")
+        var headers = properties["headers"]?.objectValue ?? JSONObject()
+        headers[header] = .string(text)
+        properties["headers"] = .object(headers)
+    }
+}
+
+@_cdecl("pathconfig_request_remove")
+public func pathconfig_request_remove(_ request: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> Int32 {
+    changing(request) { (properties: inout JSONObject) throws(CFailure) in
+        properties[try hostString(key, "key")] = nil
+    }
 }
 
 @_cdecl("pathconfig_request_set_properties")
 public func pathconfig_request_set_properties(_ request: OpaquePointer?, _ json: UnsafePointer<CChar>?) -> Int32 {
-    boundary(or: -1) { () throws(CFailure) -> Int32 in
-        let view = try RequestView.borrow(request)
-        view.properties = try hostObject(json, view)
-        return 0
+    changing(request) { (properties: inout JSONObject) throws(CFailure) in
+        properties = try hostObject(json, "json_object")
     }
 }
 
 @_cdecl("pathconfig_request_merge_properties")
 public func pathconfig_request_merge_properties(_ request: OpaquePointer?, _ json: UnsafePointer<CChar>?) -> Int32 {
-    boundary(or: -1) { () throws(CFailure) -> Int32 in
-        let view = try RequestView.borrow(request)
-        let patch = try hostObject(json, view)
-        view.properties?.applyMergePatch(patch)
-        return 0
+    changing(request) { (properties: inout JSONObject) throws(CFailure) in
+        properties.applyMergePatch(try hostObject(json, "json_patch"))
     }
 }
 
 @_cdecl("pathconfig_request_fail")
 public func pathconfig_request_fail(_ request: OpaquePointer?, _ message: UnsafePointer<CChar>?) -> Int32 {
-    boundary(or: -1) { () throws(CFailure) -> Int32 in
+    status { () throws(CFailure) in
         let view = try RequestView.borrow(request)
         view.failure = try optionalHostString(message, "message") ?? "it reported a failure"
-        return 0
     }
 }

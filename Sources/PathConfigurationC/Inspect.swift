@@ -1,21 +1,11 @@
 import PathConfiguration
 
 // What a loaded configuration says about itself and about one lookup:
-// explain, warnings (as JSON and as structs), settings, the matched string,
-// rule counts, the profile.
+// explain, the matched string, settings, options, warnings, rule counts.
 
 @_cdecl("pathconfig_explain")
-public func pathconfig_explain(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>? {
-    boundary(or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
-        let config = try ConfigHandle.borrow(cfg)
-        let input = try hostString(urlOrPath, "url_or_path")
-        return try mallocCString(try resolving { () throws(ResolveError) in try config.explain(input) }.json)
-    }
-}
-
-@_cdecl("pathconfig_explain_request")
-public func pathconfig_explain_request(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
-                                       _ err: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>? {
+public func pathconfig_explain(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+                               _ err: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>? {
     boundary(err, or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
         let config = try ConfigHandle.borrow(cfg)
         let input = try hostString(urlOrPath, "url_or_path")
@@ -25,8 +15,9 @@ public func pathconfig_explain_request(_ cfg: OpaquePointer?, _ urlOrPath: Unsaf
 }
 
 @_cdecl("pathconfig_matched_string")
-public func pathconfig_matched_string(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>? {
-    boundary(or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
+public func pathconfig_matched_string(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?,
+                                      _ err: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>? {
+    boundary(err, or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
         let config = try ConfigHandle.borrow(cfg)
         let input = try hostString(urlOrPath, "url_or_path")
         return try mallocCString(config.matchedString(for: input))
@@ -34,17 +25,16 @@ public func pathconfig_matched_string(_ cfg: OpaquePointer?, _ urlOrPath: Unsafe
 }
 
 @_cdecl("pathconfig_settings")
-public func pathconfig_settings(_ cfg: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
-    boundary(or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
-        try mallocCString(JSONWriter.compact(try ConfigHandle.borrow(cfg).settings))
+public func pathconfig_settings(_ cfg: OpaquePointer?) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
+        try ConfigHandle.handle(cfg).settingsText
     }
 }
 
-@_cdecl("pathconfig_warnings")
-public func pathconfig_warnings(_ cfg: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
-    boundary(or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
-        let config = try ConfigHandle.borrow(cfg)
-        return try mallocCString(JSONWriter.compact(.array(config.warnings.map { .object($0.jsonObject) })))
+@_cdecl("pathconfig_options")
+public func pathconfig_options(_ cfg: OpaquePointer?) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
+        try ConfigHandle.handle(cfg).optionsText
     }
 }
 
@@ -80,7 +70,7 @@ public func pathconfig_warning_count(_ cfg: OpaquePointer?) -> UInt {
 
 @_cdecl("pathconfig_warning_get")
 public func pathconfig_warning_get(_ cfg: OpaquePointer?, _ i: UInt, _ out: UnsafeMutableRawPointer?) -> Int32 {
-    do throws(CFailure) {
+    status { () throws(CFailure) in
         let handle = try ConfigHandle.handle(cfg)
         guard let out else { throw .argument("out is NULL") }
         let asked = out.load(as: Int32.self)
@@ -89,11 +79,6 @@ public func pathconfig_warning_get(_ cfg: OpaquePointer?, _ i: UInt, _ out: Unsa
         let index = try Catalog.index(i, below: warnings.count, "warnings")
         // Version 1 is every field this library has, so it fills them all.
         WarningLayout.write(warnings[index], message: try handle.warningMessage(at: index), to: out)
-        LastError.set(nil)
-        return 0
-    } catch {
-        LastError.set(error)
-        return -error.code.rawValue
     }
 }
 
@@ -108,11 +93,4 @@ public func pathconfig_rule_count(_ cfg: OpaquePointer?) -> UInt {
 @_cdecl("pathconfig_document_rule_count")
 public func pathconfig_document_rule_count(_ cfg: OpaquePointer?) -> UInt {
     boundary(or: 0) { () throws(CFailure) -> UInt in UInt(try ConfigHandle.borrow(cfg).documentRuleCount) }
-}
-
-@_cdecl("pathconfig_profile")
-public func pathconfig_profile(_ cfg: OpaquePointer?) -> UnsafePointer<CChar>? {
-    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        try Catalog.profileName(of: try ConfigHandle.borrow(cfg).profile)
-    }
 }

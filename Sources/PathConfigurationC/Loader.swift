@@ -27,18 +27,6 @@ enum LoaderHandle {
     }
 }
 
-/// Runs the body of an export that answers 0 or a negated code.
-private func status(_ err: UnsafeMutableRawPointer?, _ body: () throws(CFailure) -> Void) -> Int32 {
-    do throws(CFailure) {
-        try body()
-        LastError.set(nil, err: err)
-        return 0
-    } catch {
-        LastError.set(error, err: err)
-        return -error.code.rawValue
-    }
-}
-
 /// Runs a loader operation. The core refuses one called from inside the
 /// loader's own callback, before doing or starting anything: that is
 /// PATHCONFIG_E_MISUSE, named after `function`.
@@ -75,17 +63,11 @@ public func pathconfig_loader_new(_ sourcesJSON: UnsafePointer<CChar>?, _ option
 }
 
 @_cdecl("pathconfig_loader_set_callback")
-public func pathconfig_loader_set_callback(_ loader: OpaquePointer?, _ callback: (@convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Void)?,
-                                           _ payload: UnsafeMutableRawPointer?) -> Int32 {
-    pathconfig_loader_set_callback_v2(loader, callback, payload, nil)
-}
-
-@_cdecl("pathconfig_loader_set_callback_v2")
-public func pathconfig_loader_set_callback_v2(_ loader: OpaquePointer?,
-                                              _ callback: (@convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Void)?,
-                                              _ payload: UnsafeMutableRawPointer?,
-                                              _ freePayload: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?) -> Int32 {
-    status(nil) { () throws(CFailure) in
+public func pathconfig_loader_set_callback(_ loader: OpaquePointer?,
+                                           _ callback: (@convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Void)?,
+                                           _ payload: UnsafeMutableRawPointer?,
+                                           _ freePayload: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?) -> Int32 {
+    status { () throws(CFailure) in
         // Retained: the old payload's free function may free the loader.
         try LoaderHandle.with(loader) { loader in
             // Wrapped only once the loader is known: on failure the payload stays the caller's.

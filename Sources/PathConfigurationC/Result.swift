@@ -1,5 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PathConfiguration
-import Synchronization
 
 /// What a `pathconfig_result *` points at: the core's `PathProperties`
 /// itself, one reference of it held by the host.
@@ -8,23 +14,13 @@ import Synchronization
 /// the same one to every lookup that matches the same rules, and it does not
 /// refer back to the configuration, so a result outlives its configuration's
 /// release. Handing one out allocates nothing: the host's handle is a
-/// retained reference, and `pathconfig_result_free` releases it. The JSON
-/// text is kept by the result itself (`PathProperties.jsonCString`, read
-/// without a lock); the other C strings made from a result (`ResultStrings`)
-/// are attached to it, made on first request, per key, and freed with the
-/// last reference, so every handle of the same result shares them and a host
-/// asking for one key pays for that key once.
-struct ResultHandle {
-    let properties: PathProperties
-
+/// retained reference, and `pathconfig_result_release` releases it. What C
+/// reads from it (`CAnswer`) is made once per answer, on the first read, and
+/// kept with the answer.
+enum ResultHandle {
     /// A new +1 handle for the host.
     static func pass(_ properties: PathProperties) -> OpaquePointer {
         OpaquePointer(Unmanaged.passRetained(properties).toOpaque())
-    }
-
-    /// The result behind a host handle (NULL is an argument error).
-    static func borrow(_ handle: OpaquePointer?) throws(CFailure) -> ResultHandle {
-        ResultHandle(properties: try unmanaged(handle).takeUnretainedValue())
     }
 
     /// The result behind a host handle, unmanaged (NULL is an argument
@@ -34,62 +30,113 @@ struct ResultHandle {
         return Unmanaged<PathProperties>.fromOpaque(UnsafeRawPointer(handle))
     }
 
-    /// Drops the host's reference.
-    static func release(_ handle: OpaquePointer) {
-        Unmanaged<PathProperties>.fromOpaque(UnsafeRawPointer(handle)).release()
-    }
-
-    private var strings: ResultStrings { properties.attachment { ResultStrings() } }
-
-    /// The `i`th key (document order of first appearance), all keys made on first use.
-    func key(at i: UInt) throws(CFailure) -> UnsafePointer<CChar> {
-        let keys = properties.object.keys
-        guard i < UInt(keys.count) else { throw .argument("index \(i) is out of range (the result has \(keys.count) keys)") }
-        return try strings.state.withLock { s throws(CFailure) -> OwnedCString in
-            if let made = s.keys { return made[Int(i)] }
-            var made: [OwnedCString] = []
-            made.reserveCapacity(keys.count)
-            do throws(CFailure) {
-                for k in keys { made.append(try OwnedCString(k)) }
-            } catch {
-                made.forEach { $0.deallocate() }
-                throw error
-            }
-            s.keys = made
-            return made[Int(i)]
-        }.borrowed
-    }
-
-    /// The C string for (`slot`, `key`), made by `make` the first time.
-    func cached(_ slot: ResultStrings.Slot, _ key: String, _ make: () -> String) throws(CFailure) -> UnsafePointer<CChar> {
-        try strings.state.withLock { s throws(CFailure) -> OwnedCString in
-            if let hit = s.byKey[slot]?[key] { return hit }
-            let made = try OwnedCString(make())
-            s.byKey[slot, default: [:]][key] = made
-            return made
-        }.borrowed
+    /// The C view of the result behind a host handle, made on the answer's
+    /// first read. Unretained: the host's reference on the result keeps the
+    /// result, its answer and the view alive for the call and for as long as
+    /// it holds the result, which is what "borrowed from res" promises.
+    @inline(__always)
+    static func view(_ handle: OpaquePointer?) throws(CFailure) -> Unmanaged<CAnswer> {
+        try unmanaged(handle)._withUnsafeGuaranteedRef { properties in
+            properties.withAnswer { answer in answer.attachment { CAnswer(properties, answer) } }
+        }
     }
 }
 
-/// The C strings made from one result, freed with it. The lock makes a
-/// result safe to read from several threads.
-final class ResultStrings: Sendable {
-    let state = Mutex(Strings())
-
-    /// The C strings made so far.
-    struct Strings {
-        var keys: [OwnedCString]?
-        /// By slot (raw string, value JSON, typed value), then key.
-        var byKey: [Slot: [String: OwnedCString]] = [:]
+/// Everything C reads from one answer, worked out at once on its first read
+/// and kept with the answer (`Answer.attachment`): the JSON text (the
+/// answer's own), each key, each value (its type, the scalar it holds, its
+/// text and its JSON) and each typed value. Every C string lives in one
+/// allocation freed with the view, so a read is a table lookup: no lock, no
+/// allocation, nothing counted.
+final class CAnswer: @unchecked Sendable {
+    /// One value, as the getters give it.
+    struct Value {
+        /// A `PATHCONFIG_TYPE_*` constant.
+        var type: Int32
+        var string: UnsafePointer<CChar>?
+        var length: Int = 0
+        var json: UnsafePointer<CChar>
+        var int64: Int64?
+        var double: Double?
+        var bool: Bool?
     }
 
-    enum Slot: Hashable { case string, json, typed }
+    let json: UnsafePointer<CChar>
+    let id: UInt64
+    let keys: [UnsafePointer<CChar>]
+    let keyLengths: [Int]
+    let values: [Value]
+    /// By `PATHCONFIG_KEY_*`: a string or enum key's value (nil: none, or a bool key).
+    let typedStrings: [UnsafePointer<CChar>?]
+    /// By `PATHCONFIG_KEY_*`: a bool key's value (0 for the other kinds).
+    let typedBools: [Int32]
+    private let storage: UnsafeMutableRawPointer
 
-    deinit {
-        state.withLock { s in
-            s.keys?.forEach { $0.deallocate() }
-            for table in s.byKey.values { table.values.forEach { $0.deallocate() } }
+    init(_ properties: PathProperties, _ answer: Answer) {
+        json = answer.cString
+        id = answer.id
+        // Every string, NUL-terminated, at its offset in one arena.
+        var arena: [UInt8] = []
+        func add(_ s: String) -> Int {
+            let offset = arena.count
+            arena.append(contentsOf: s.utf8)
+            arena.append(0)
+            return offset
         }
+        var keyOffsets: [Int] = [], keyLengths: [Int] = []
+        var entries: [(type: Int32, string: Int?, length: Int, json: Int, int64: Int64?, double: Double?, bool: Bool?)] = []
+        for (key, value) in properties.object {
+            keyOffsets.append(add(key))
+            keyLengths.append(key.utf8.count)
+            let type: Int32
+            var string: Int?
+            var length = 0
+            switch value {
+            case .null: type = 1
+            case .bool: type = 2
+            case .number: type = value.int64Value != nil ? 3 : 4
+            case .string(let s):
+                type = 5
+                string = add(s)
+                length = s.utf8.count
+            case .array: type = 6
+            case .object: type = 7
+            }
+            entries.append((type, string, length, add(JSONWriter.compact(value)), value.int64Value, value.doubleValue, value.boolValue))
+        }
+        let typedOffsets = TypedKey.allCases.map { key in key.kind == .boolean ? nil : answer.typed[key.index].stringValue.map(add) }
+        typedBools = TypedKey.allCases.map { key in key.kind == .boolean && answer.flag(key) ? 1 : 0 }
+
+        let block = UnsafeMutableRawPointer.allocate(byteCount: max(arena.count, 1), alignment: 1)
+        arena.withUnsafeBytes { if let from = $0.baseAddress { block.copyMemory(from: from, byteCount: $0.count) } }
+        storage = block
+        let base = UnsafePointer<CChar>(block.assumingMemoryBound(to: CChar.self))
+        keys = keyOffsets.map { base + $0 }
+        self.keyLengths = keyLengths
+        values = entries.map { e in
+            Value(type: e.type, string: e.string.map { base + $0 }, length: e.length, json: base + e.json,
+                  int64: e.int64, double: e.double, bool: e.bool)
+        }
+        typedStrings = typedOffsets.map { $0.map { base + $0 } }
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The index of the host's `key` (compared byte for byte, length
+    /// included, so a key holding U+0000 is not found by its prefix); nil
+    /// when absent. A key that is not UTF-8 is an argument error, checked
+    /// only when it is not found (a key found is one of ours, so valid).
+    func index(of key: UnsafePointer<CChar>?) throws(CFailure) -> Int? {
+        guard let key else { throw .argument("key is NULL") }
+        let n = strlen(key)
+        for i in keys.indices where keyLengths[i] == n && memcmp(keys[i], key, n) == 0 { return i }
+        _ = try hostString(key, "key")
+        return nil
+    }
+
+    /// The value of the host's `key`, nil when absent.
+    func value(_ key: UnsafePointer<CChar>?) throws(CFailure) -> Value? {
+        try index(of: key).map { values[$0] }
     }
 }
 
@@ -100,7 +147,7 @@ final class ResultStrings: Sendable {
 /// (`PathConfiguration.resolveFromBytes`, no string made), anything else
 /// checked as UTF-8 and resolved as a string.
 private func lookUp(_ config: PathConfiguration, _ urlOrPath: UnsafePointer<CChar>?,
-                    method: UnsafePointer<CChar>? = nil) throws(CFailure) -> PathProperties {
+                    method: UnsafePointer<CChar>?) throws(CFailure) -> PathProperties {
     let bytes = try hostBytes(urlOrPath, "url_or_path")
     let method = try optionalHostString(method, "method")
     if let result = try resolving({ () throws(ResolveError) in try config.resolveFromBytes(utf8: bytes, method: method) }) { return result }
@@ -108,28 +155,9 @@ private func lookUp(_ config: PathConfiguration, _ urlOrPath: UnsafePointer<CCha
     return try resolving { () throws(ResolveError) in try config.resolveString(input, method: method) }
 }
 
-@_cdecl("pathconfig_properties")
-public func pathconfig_properties(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>? {
-    boundary(or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
-        try ConfigHandle.withConfiguration(cfg) { config throws(CFailure) in
-            try mallocCString(try lookUp(config, urlOrPath).json)
-        }
-    }
-}
-
 @_cdecl("pathconfig_resolve")
-public func pathconfig_resolve(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?,
+public func pathconfig_resolve(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
                                _ err: UnsafeMutableRawPointer?) -> OpaquePointer? {
-    boundary(err, or: nil) { () throws(CFailure) -> OpaquePointer? in
-        try ConfigHandle.withConfiguration(cfg) { config throws(CFailure) in
-            ResultHandle.pass(try lookUp(config, urlOrPath))
-        }
-    }
-}
-
-@_cdecl("pathconfig_resolve_request")
-public func pathconfig_resolve_request(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
-                                       _ err: UnsafeMutableRawPointer?) -> OpaquePointer? {
     boundary(err, or: nil) { () throws(CFailure) -> OpaquePointer? in
         try ConfigHandle.withConfiguration(cfg) { config throws(CFailure) in
             ResultHandle.pass(try lookUp(config, urlOrPath, method: method))
@@ -137,20 +165,10 @@ public func pathconfig_resolve_request(_ cfg: OpaquePointer?, _ urlOrPath: Unsaf
     }
 }
 
-@_cdecl("pathconfig_lookup")
-public func pathconfig_lookup(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?,
-                              _ method: UnsafePointer<CChar>?) -> OpaquePointer? {
-    boundary(or: nil) { () throws(CFailure) -> OpaquePointer? in
-        try ConfigHandle.withConfiguration(cfg) { config throws(CFailure) in
-            LentResult.lend(try lookUp(config, urlOrPath, method: method))
-        }
-    }
-}
-
-@_cdecl("pathconfig_result_free")
-public func pathconfig_result_free(_ res: OpaquePointer?) {
+@_cdecl("pathconfig_result_release")
+public func pathconfig_result_release(_ res: OpaquePointer?) {
     guard let res else { return }
-    ResultHandle.release(res)
+    Unmanaged<PathProperties>.fromOpaque(UnsafeRawPointer(res)).release()
 }
 
 @_cdecl("pathconfig_result_retain")
@@ -161,75 +179,91 @@ public func pathconfig_result_retain(_ res: OpaquePointer?) -> OpaquePointer? {
     }
 }
 
+@_cdecl("pathconfig_result_id")
+public func pathconfig_result_id(_ res: OpaquePointer?) -> UInt64 {
+    boundary(or: 0) { () throws(CFailure) -> UInt64 in
+        try ResultHandle.unmanaged(res)._withUnsafeGuaranteedRef { $0.id }
+    }
+}
+
 @_cdecl("pathconfig_result_json")
 public func pathconfig_result_json(_ res: OpaquePointer?) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        // Kept by the result (`PathProperties.jsonCString`), read without a
-        // lock, lent without counting a reference (see ConfigHandle.withConfiguration).
-        try ResultHandle.unmanaged(res)._withUnsafeGuaranteedRef { $0.jsonCString }
+        try ResultHandle.unmanaged(res)._withUnsafeGuaranteedRef { p in p.withAnswer { $0.cString } }
     }
 }
 
 @_cdecl("pathconfig_result_count")
 public func pathconfig_result_count(_ res: OpaquePointer?) -> UInt {
     boundary(or: 0) { () throws(CFailure) -> UInt in
-        UInt(try ResultHandle.borrow(res).properties.count)
+        UInt(try ResultHandle.unmanaged(res)._withUnsafeGuaranteedRef { $0.count })
     }
+}
+
+/// `i` as an index of a key of `view`.
+private func keyIndex(_ i: UInt, in view: CAnswer) throws(CFailure) -> Int {
+    guard i < UInt(view.keys.count) else {
+        throw .argument("index \(i) is out of range (the result has \(view.keys.count) keys)")
+    }
+    return Int(i)
 }
 
 @_cdecl("pathconfig_result_key")
 public func pathconfig_result_key(_ res: OpaquePointer?, _ index: UInt) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        try ResultHandle.borrow(res).key(at: index)
+        let view = try ResultHandle.view(res).takeUnretainedValue()
+        return view.keys[try keyIndex(index, in: view)]
+    }
+}
+
+@_cdecl("pathconfig_result_type")
+public func pathconfig_result_type(_ res: OpaquePointer?, _ index: UInt) -> Int32 {
+    boundary(or: 0) { () throws(CFailure) -> Int32 in
+        let view = try ResultHandle.view(res).takeUnretainedValue()
+        return view.values[try keyIndex(index, in: view)].type
     }
 }
 
 // MARK: - Raw values
 
-/// Runs a getter that answers PATHCONFIG_FOUND / PATHCONFIG_NOT_FOUND, or a
-/// negated code on failure.
-private func status(_ body: () throws(CFailure) -> Bool) -> Int32 {
+/// Runs a value getter: PATHCONFIG_OK when `body` found the value,
+/// PATHCONFIG_NOT_FOUND when the key is absent (the last error cleared
+/// either way), the code of a failure (recorded as the last error).
+private func getter(_ body: () throws(CFailure) -> Bool) -> Int32 {
     do throws(CFailure) {
         let found = try body()
-        LastError.set(nil)
-        return found ? 1 : 0
+        LastError.clear()
+        return found ? CCode.ok.rawValue : CCode.notFound
     } catch {
         LastError.set(error)
-        return -error.code.rawValue
+        return error.code.rawValue
     }
 }
 
-/// The raw value of `key` in `res`: nil when absent.
-private func rawValue(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?) throws(CFailure) -> (ResultHandle, String, JSONValue?) {
-    let result = try ResultHandle.borrow(res)
-    let name = try hostString(key, "key")
-    return (result, name, result.properties[name])
+/// The value of `key` in the result behind `res`, nil when absent, and the key's name for messages.
+private func rawValue(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?) throws(CFailure) -> CAnswer.Value? {
+    try ResultHandle.view(res).takeUnretainedValue().value(key)
 }
 
-private func typeMismatch(_ key: String, _ value: JSONValue, expected: String) -> CFailure {
-    CFailure(.type, "property \"\(key)\" is \(value.typeName == "array" || value.typeName == "object" ? "an" : "a") \(value.typeName), not \(expected)")
+private let typeNames = ["", "null", "a boolean", "a number", "a number", "a string", "an array", "an object"]
+
+private func typeMismatch(_ key: UnsafePointer<CChar>?, _ value: CAnswer.Value, expected: String) -> CFailure {
+    let name = key.map { String(cString: $0) } ?? ""
+    let found = value.type == 1 ? "null" : typeNames[Int(value.type)]
+    return CFailure(.type, "property \(JSONWriter.quoted(name)) is \(found), not \(expected)")
 }
 
 @_cdecl("pathconfig_result_get_string")
 public func pathconfig_result_get_string(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
-                                         _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
-    pathconfig_result_get_string_len(res, key, out, nil)
-}
-
-@_cdecl("pathconfig_result_get_string_len")
-public func pathconfig_result_get_string_len(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
-                                             _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
-                                             _ len: UnsafeMutablePointer<UInt>?) -> Int32 {
+                                         _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+                                         _ len: UnsafeMutablePointer<UInt>?) -> Int32 {
     out?.pointee = nil
     len?.pointee = 0
-    return status { () throws(CFailure) -> Bool in
-        let (result, name, value) = try rawValue(res, key)
-        guard let value else { return false }
-        guard case .string(let s) = value else { throw typeMismatch(name, value, expected: "a string") }
-        // The cached copy holds every byte of `s`, U+0000 included.
-        let p = try result.cached(.string, name) { s }
-        out?.pointee = p
-        len?.pointee = UInt(s.utf8.count)
+    return getter { () throws(CFailure) -> Bool in
+        guard let value = try rawValue(res, key) else { return false }
+        guard let s = value.string else { throw typeMismatch(key, value, expected: "a string") }
+        out?.pointee = s
+        len?.pointee = UInt(value.length)
         return true
     }
 }
@@ -237,10 +271,9 @@ public func pathconfig_result_get_string_len(_ res: OpaquePointer?, _ key: Unsaf
 @_cdecl("pathconfig_result_get_bool")
 public func pathconfig_result_get_bool(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
                                        _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
-    status { () throws(CFailure) -> Bool in
-        let (_, name, value) = try rawValue(res, key)
-        guard let value else { return false }
-        guard case .bool(let b) = value else { throw typeMismatch(name, value, expected: "a boolean") }
+    getter { () throws(CFailure) -> Bool in
+        guard let value = try rawValue(res, key) else { return false }
+        guard let b = value.bool else { throw typeMismatch(key, value, expected: "a boolean") }
         out?.pointee = b ? 1 : 0
         return true
     }
@@ -249,14 +282,13 @@ public func pathconfig_result_get_bool(_ res: OpaquePointer?, _ key: UnsafePoint
 @_cdecl("pathconfig_result_get_int64")
 public func pathconfig_result_get_int64(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
                                         _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    status { () throws(CFailure) -> Bool in
-        let (_, name, value) = try rawValue(res, key)
-        guard let value else { return false }
-        guard let n = value.int64Value else {
-            if case .number(let number) = value {
-                throw CFailure(.type, "property \"\(name)\" is the number \(number.text), not an integer that fits in 64 bits")
+    getter { () throws(CFailure) -> Bool in
+        guard let value = try rawValue(res, key) else { return false }
+        guard let n = value.int64 else {
+            if value.type == 4 {
+                throw CFailure(.type, "property \(JSONWriter.quoted(String(cString: key!))) is the number \(String(cString: value.json)), not an integer that fits in 64 bits")
             }
-            throw typeMismatch(name, value, expected: "an integer")
+            throw typeMismatch(key, value, expected: "an integer")
         }
         out?.pointee = n
         return true
@@ -266,10 +298,9 @@ public func pathconfig_result_get_int64(_ res: OpaquePointer?, _ key: UnsafePoin
 @_cdecl("pathconfig_result_get_double")
 public func pathconfig_result_get_double(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
                                          _ out: UnsafeMutablePointer<Double>?) -> Int32 {
-    status { () throws(CFailure) -> Bool in
-        let (_, name, value) = try rawValue(res, key)
-        guard let value else { return false }
-        guard let d = value.doubleValue else { throw typeMismatch(name, value, expected: "a number") }
+    getter { () throws(CFailure) -> Bool in
+        guard let value = try rawValue(res, key) else { return false }
+        guard let d = value.double else { throw typeMismatch(key, value, expected: "a number") }
         out?.pointee = d
         return true
     }
@@ -279,109 +310,43 @@ public func pathconfig_result_get_double(_ res: OpaquePointer?, _ key: UnsafePoi
 public func pathconfig_result_get_json(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
                                        _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
     out?.pointee = nil
-    return status { () throws(CFailure) -> Bool in
-        let (result, name, value) = try rawValue(res, key)
-        guard let value else { return false }
-        out?.pointee = try result.cached(.json, name) { JSONWriter.compact(value) }
+    return getter { () throws(CFailure) -> Bool in
+        guard let value = try rawValue(res, key) else { return false }
+        out?.pointee = value.json
         return true
     }
 }
 
-// MARK: - Typed accessors
+// MARK: - Typed values
 
-/// The well-known key named `key` (an unknown name is an argument error).
-private func typedKey(_ key: UnsafePointer<CChar>?) throws(CFailure) -> TypedKey {
-    let name = try hostString(key, "key")
-    guard let k = TypedKey(rawValue: name) else {
-        throw .argument("\"\(name)\" is not a typed key; typed keys: \(TypedKey.allCases.map(\.rawValue).joined(separator: ", "))")
+/// The typed key numbered `key` (`PATHCONFIG_KEY_*`; out of range is an argument error).
+@inline(__always)
+private func typedKey(_ key: Int32) throws(CFailure) -> TypedKey {
+    let keys = Catalog.keys
+    guard key >= 0, Int(key) < keys.count else {
+        throw .argument("\(key) is not a typed key (PATHCONFIG_KEY_* runs from 0 to \(keys.count - 1))")
     }
-    return k
-}
-
-/// The typed string value of `key` (enumeration or string kind), or NULL when
-/// it has no value and no default.
-private func typedString(_ res: OpaquePointer?, _ key: TypedKey) -> UnsafePointer<CChar>? {
-    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        let result = try ResultHandle.borrow(res)
-        guard key.kind != .boolean else {
-            throw CFailure(.type, "\"\(key.rawValue)\" is a boolean key; use pathconfig_result_typed_bool")
-        }
-        guard case .string(let s) = result.properties.typed(key) else { return nil }
-        return try result.cached(.typed, key.rawValue) { s }
-    }
-}
-
-/// The typed boolean value of `key`: 1 or 0, or a negated code.
-private func typedBool(_ res: OpaquePointer?, _ key: TypedKey) -> Int32 {
-    do throws(CFailure) {
-        let result = try ResultHandle.borrow(res)
-        guard key.kind == .boolean else {
-            throw CFailure(.type, "\"\(key.rawValue)\" is not a boolean key; use pathconfig_result_typed_string")
-        }
-        LastError.set(nil)
-        return result.properties.typed(key).boolValue == true ? 1 : 0
-    } catch {
-        LastError.set(error)
-        return -error.code.rawValue
-    }
+    return keys[Int(key)]
 }
 
 @_cdecl("pathconfig_result_typed_string")
-public func pathconfig_result_typed_string(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
-    do throws(CFailure) {
-        return typedString(res, try typedKey(key))
-    } catch {
-        LastError.set(error)
-        return nil
+public func pathconfig_result_typed_string(_ res: OpaquePointer?, _ key: Int32) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
+        let k = try typedKey(key)
+        guard k.kind != .boolean else {
+            throw CFailure(.type, "\"\(k.rawValue)\" is a boolean key; use pathconfig_result_typed_bool")
+        }
+        return try ResultHandle.view(res)._withUnsafeGuaranteedRef { $0.typedStrings[Int(key)] }
     }
 }
 
 @_cdecl("pathconfig_result_typed_bool")
-public func pathconfig_result_typed_bool(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> Int32 {
-    do throws(CFailure) {
-        return typedBool(res, try typedKey(key))
-    } catch {
-        LastError.set(error)
-        return -error.code.rawValue
+public func pathconfig_result_typed_bool(_ res: OpaquePointer?, _ key: Int32) -> Int32 {
+    boundary(or: 0) { () throws(CFailure) -> Int32 in
+        let k = try typedKey(key)
+        guard k.kind == .boolean else {
+            throw CFailure(.type, "\"\(k.rawValue)\" is not a boolean key; use pathconfig_result_typed_string")
+        }
+        return try ResultHandle.view(res)._withUnsafeGuaranteedRef { $0.typedBools[Int(key)] }
     }
 }
-
-@_cdecl("pathconfig_result_context")
-public func pathconfig_result_context(_ res: OpaquePointer?) -> UnsafePointer<CChar>? { typedString(res, .context) }
-
-@_cdecl("pathconfig_result_presentation")
-public func pathconfig_result_presentation(_ res: OpaquePointer?) -> UnsafePointer<CChar>? { typedString(res, .presentation) }
-
-@_cdecl("pathconfig_result_modal_style")
-public func pathconfig_result_modal_style(_ res: OpaquePointer?) -> UnsafePointer<CChar>? { typedString(res, .modalStyle) }
-
-@_cdecl("pathconfig_result_query_string_presentation")
-public func pathconfig_result_query_string_presentation(_ res: OpaquePointer?) -> UnsafePointer<CChar>? {
-    typedString(res, .queryStringPresentation)
-}
-
-@_cdecl("pathconfig_result_view_controller")
-public func pathconfig_result_view_controller(_ res: OpaquePointer?) -> UnsafePointer<CChar>? { typedString(res, .viewController) }
-
-@_cdecl("pathconfig_result_title")
-public func pathconfig_result_title(_ res: OpaquePointer?) -> UnsafePointer<CChar>? { typedString(res, .title) }
-
-@_cdecl("pathconfig_result_uri")
-public func pathconfig_result_uri(_ res: OpaquePointer?) -> UnsafePointer<CChar>? { typedString(res, .uri) }
-
-@_cdecl("pathconfig_result_fallback_uri")
-public func pathconfig_result_fallback_uri(_ res: OpaquePointer?) -> UnsafePointer<CChar>? { typedString(res, .fallbackURI) }
-
-@_cdecl("pathconfig_result_pull_to_refresh_enabled")
-public func pathconfig_result_pull_to_refresh_enabled(_ res: OpaquePointer?) -> Int32 { typedBool(res, .pullToRefreshEnabled) }
-
-@_cdecl("pathconfig_result_modal_dismiss_gesture_enabled")
-public func pathconfig_result_modal_dismiss_gesture_enabled(_ res: OpaquePointer?) -> Int32 {
-    typedBool(res, .modalDismissGestureEnabled)
-}
-
-@_cdecl("pathconfig_result_animated")
-public func pathconfig_result_animated(_ res: OpaquePointer?) -> Int32 { typedBool(res, .animated) }
-
-@_cdecl("pathconfig_result_historical_location")
-public func pathconfig_result_historical_location(_ res: OpaquePointer?) -> Int32 { typedBool(res, .historicalLocation) }

@@ -33,9 +33,9 @@ func optionalHostString(_ p: UnsafePointer<CChar>?, _ name: StaticString) throws
 }
 
 /// A malloc'd NUL-terminated copy of `s`, for the host to free with
-/// `pathconfig_free_string` (or a handle to free in its deinit).
+/// `pathconfig_string_free` (or a handle to free in its deinit).
 /// Every byte of `s` is copied, U+0000 included: a C reader stops at the
-/// first one, a reader given the length (`pathconfig_result_get_string_len`) does not.
+/// first one, a reader given the length does not.
 func mallocCString(_ s: String) throws(CFailure) -> UnsafeMutablePointer<CChar> {
     var s = s
     let result: UnsafeMutablePointer<CChar>? = s.withUTF8 { utf8 in
@@ -67,7 +67,7 @@ func staticCString(_ s: StaticString) -> UnsafePointer<CChar> {
     UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
-@_cdecl("pathconfig_free_string")
-public func pathconfig_free_string(_ s: UnsafeMutablePointer<CChar>?) {
+@_cdecl("pathconfig_string_free")
+public func pathconfig_string_free(_ s: UnsafeMutablePointer<CChar>?) {
     free(s)
 }

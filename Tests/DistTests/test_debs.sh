@@ -28,7 +28,7 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 install_missing "to check the Debian packages" lintian
 
 arch=$(dpkg --print-architecture)
-packages=(libpathconfig0 libpathconfig-dev pathconfig)
+packages=(libpathconfig1 libpathconfig-dev pathconfig)
 debs=()
 for package in "${packages[@]}"; do
     debs+=("$dist/${package}_$VERSION-1_$arch.deb")
@@ -98,7 +98,7 @@ check_command
 check_c_host "$tmp/example"
 linked=$(env -i PATH=$BARE_PATH ldd "$tmp/example/host" | sed -n 's/.*libpathconfig\.so\.0 => \([^ ]*\) .*/\1/p')
 [ -n "$linked" ] && [ "$(realpath "$linked")" = "$(realpath "$libdir/libpathconfig.so.$VERSION")" ] ||
-    fail "the host loads libpathconfig.so.0 from '$linked', not the package's $libdir"
+    fail "the host loads libpathconfig.so.1 from '$linked', not the package's $libdir"
 echo "ok: the host loads the packaged library through the linker's cache"
 check_manual /usr/share/man/man1/pathconfig.1.gz
 if command -v man >/dev/null; then
@@ -113,7 +113,7 @@ dpkg -r "${packages[@]}" >/dev/null
 left=$(while read -r path; do if [ -e "$path" ] || [ -L "$path" ]; then echo "$path"; fi; done < "$tmp/absent")
 [ -z "$left" ] || fail "dpkg -r left behind:"$'\n'"$left"
 if ldconfig -p | grep -q 'libpathconfig\.so\.0'; then
-    fail "the dynamic linker's cache still lists libpathconfig.so.0 after dpkg -r"
+    fail "the dynamic linker's cache still lists libpathconfig.so.1 after dpkg -r"
 fi
 dpkg --purge "${packages[@]}" >/dev/null 2>&1
 installed=0

@@ -32,7 +32,7 @@ prefix=$tmp/elsewhere/prefix
 
 # What the issue lists, each where a prefix keeps it.
 for path in \
-    lib/libpathconfig.so.$VERSION lib/libpathconfig.so.0 lib/libpathconfig.so lib/pkgconfig/pathconfig.pc \
+    lib/libpathconfig.so.$VERSION lib/libpathconfig.so.1 lib/libpathconfig.so lib/pkgconfig/pathconfig.pc \
     include/pathconfig.h bin/pathconfig share/man/man1/pathconfig.1 \
     share/bash-completion/completions/pathconfig share/zsh/site-functions/_pathconfig \
     share/fish/vendor_completions.d/pathconfig.fish README.md LICENSE CHANGELOG.md; do
@@ -46,12 +46,12 @@ for header in "$REPO"/include/pathconfig/*.h; do
     cmp -s "$header" "$prefix/include/pathconfig/$(basename "$header")" ||
         fail "$top/include/pathconfig/$(basename "$header") is not the clone's"
 done
-[ "$(readlink "$prefix/lib/libpathconfig.so.0")" = "libpathconfig.so.$VERSION" ] ||
-    fail "lib/libpathconfig.so.0 does not link to libpathconfig.so.$VERSION"
-[ "$(readlink "$prefix/lib/libpathconfig.so")" = "libpathconfig.so.0" ] ||
+[ "$(readlink "$prefix/lib/libpathconfig.so.1")" = "libpathconfig.so.$VERSION" ] ||
+    fail "lib/libpathconfig.so.1 does not link to libpathconfig.so.$VERSION"
+[ "$(readlink "$prefix/lib/libpathconfig.so")" = "libpathconfig.so.1" ] ||
     fail "lib/libpathconfig.so does not link to the SONAME"
 soname=$(readelf -d "$prefix/lib/libpathconfig.so.$VERSION" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
-[ "$soname" = libpathconfig.so.0 ] || fail "the library's SONAME is '$soname'"
+[ "$soname" = libpathconfig.so.1 ] || fail "the library's SONAME is '$soname'"
 grep -q "^## \[$VERSION\]" "$prefix/CHANGELOG.md" || fail "CHANGELOG.md has no entry for $VERSION"
 echo "ok: $top holds the library and its links, header, pkg-config file, command, manual, completions and docs"
 

@@ -20,6 +20,7 @@ enum CABI {
     static let argumentCode: Int32 = 8
     /// `PATHCONFIG_E_URL`: a URL the profile's app crashes on.
     static let urlCode: Int32 = 16
+    static let typeCode: Int32 = 11
 
     /// Calls `body` with a zeroed `pathconfig_error`, then reads it.
     static func withError<T>(_ body: (UnsafeMutableRawPointer) -> T) -> (T, Failure?) {
@@ -52,7 +53,7 @@ enum CABI {
     /// A malloc'd string from the library, copied and freed.
     static func take(_ p: UnsafeMutablePointer<CChar>?) -> String? {
         guard let p else { return nil }
-        defer { pathconfig_free_string(p) }
+        defer { pathconfig_string_free(p) }
         return String(cString: p)
     }
 

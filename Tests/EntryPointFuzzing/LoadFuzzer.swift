@@ -147,14 +147,15 @@ public enum LoadFuzzer {
             throw Violation("rule counts: core \(configuration.rules.count) (\(configuration.documentRuleCount) from the document), C \(pathconfig_rule_count(handle)) (\(pathconfig_document_rule_count(handle)))")
         }
         let settings = JSONWriter.compact(configuration.settings)
-        if CABI.take(pathconfig_settings(handle)) != settings { throw Violation("pathconfig_settings differs from \(settings)") }
+        if pathconfig_settings(handle).map({ String(cString: $0) }) != settings { throw Violation("pathconfig_settings differs from \(settings)") }
         try checkRoundTrip(settings, what: "settings")
         let warnings = configuration.warnings
         guard pathconfig_warning_count(handle) == UInt(warnings.count) else {
             throw Violation("\(warnings.count) warnings, pathconfig_warning_count says \(pathconfig_warning_count(handle))")
         }
-        guard let warningsJSON = CABI.take(pathconfig_warnings(handle)) else { throw Violation("pathconfig_warnings returned NULL") }
-        try checkRoundTrip(warningsJSON, what: "warnings")
+        let options = JSONWriter.compact(.object(configuration.options.jsonObject))
+        guard pathconfig_options(handle).map({ String(cString: $0) }) == options else { throw Violation("pathconfig_options differs from \(options)") }
+        try checkRoundTrip(options, what: "options")
         for (i, warning) in warnings.enumerated() {
             if warning.message.isEmpty { throw Violation("warning \(i) (\(warning.kind)) has no message") }
             if let location = warning.location, location.offset > textLength(document) || location.line < 1 || location.column < 1 {

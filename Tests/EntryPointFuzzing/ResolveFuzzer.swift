@@ -22,7 +22,8 @@ import Synchronization
 ///   properties, or all reject the method;
 /// - uncached and prefilter-off match the same rules (same first pattern);
 /// - `explain` gives `resolve`'s properties, `matchedString` and `requestURL`;
-/// - through C: `pathconfig_resolve_request`, `pathconfig_explain_request`
+/// - through C: `pathconfig_resolve` (every read of its result against its
+///   JSON text: `checkReads`), `pathconfig_explain`
 ///   and `pathconfig_matched_string` give the core's answers for the C view
 ///   of the input, and `PATHCONFIG_E_ARGUMENT` for a URL or method that is
 ///   not UTF-8.
@@ -192,21 +193,25 @@ public enum ResolveFuzzer {
         let methodText = cMethod.map { String(validating: $0, as: UTF8.self) }
         let what = "C \(JSONWriter.quoted(String(repairing: cURL)))"
 
+        var readViolation: Violation?
         let (json, failure) = CABI.withError { err -> String? in
             CABI.withCString(cURL) { u in
                 CABI.withOptionalCString(cMethod) { m in
-                    let result = pathconfig_resolve_request(handle, u, m, err)
-                    defer { pathconfig_result_free(result) }
-                    return result.flatMap { pathconfig_result_json($0) }.map { String(cString: $0) }
+                    let result = pathconfig_resolve(handle, u, m, err)
+                    defer { pathconfig_result_release(result) }
+                    guard let result, let text = pathconfig_result_json(result).map({ String(cString: $0) }) else { return nil }
+                    do throws(Violation) { try checkReads(result, json: text, platform: subject.cached.profile.platform) } catch { readViolation = error }
+                    return text
                 }
             }
         }
+        if let readViolation { throw Violation("\(what): \(readViolation.description)") }
         let (explained, explainFailure) = CABI.withError { err in
             CABI.withCString(cURL) { u in
-                CABI.withOptionalCString(cMethod) { m in CABI.take(pathconfig_explain_request(handle, u, m, err)) }
+                CABI.withOptionalCString(cMethod) { m in CABI.take(pathconfig_explain(handle, u, m, err)) }
             }
         }
-        let matched = CABI.withCString(cURL) { CABI.take(pathconfig_matched_string(handle, $0)) }
+        let matched = CABI.withCString(cURL) { CABI.take(pathconfig_matched_string(handle, $0, nil)) }
 
         guard let urlText, methodText.map({ $0 != nil }) ?? true else {
             for (name, f) in [("resolve", failure), ("explain", explainFailure)] where f?.code != CABI.argumentCode {
@@ -218,9 +223,9 @@ public enum ResolveFuzzer {
         let methodString = methodText ?? nil
         switch outcome(subject.cached, urlText, methodString) {
         case .success(let expected):
-            if json != expected { throw Violation("\(what): pathconfig_resolve_request gives \(json ?? "NULL (\(failure?.description ?? ""))"), the core \(expected)") }
+            if json != expected { throw Violation("\(what): pathconfig_resolve gives \(json ?? "NULL (\(failure?.description ?? ""))"), the core \(expected)") }
             let explanation = try? subject.uncached.explain(urlText, method: methodString)
-            if explained != explanation?.json { throw Violation("\(what): pathconfig_explain_request gives \(explained ?? "NULL"), the core \(explanation?.json ?? "an error")") }
+            if explained != explanation?.json { throw Violation("\(what): pathconfig_explain gives \(explained ?? "NULL"), the core \(explanation?.json ?? "an error")") }
         case .failure(let error):
             // A method that is not a token, or a URL the app crashes on.
             let code = error.code == .unreadableURL ? CABI.urlCode : CABI.argumentCode
@@ -234,6 +239,82 @@ public enum ResolveFuzzer {
         let core = subject.cached.matchedString(for: urlText)
         if matched != String(decoding: core.utf8.prefix(while: { $0 != 0 }), as: UTF8.self) {
             throw Violation("\(what): pathconfig_matched_string gives \(matched.map(JSONWriter.quoted) ?? "NULL"), the core \(JSONWriter.quoted(core))")
+        }
+    }
+
+    /// Every way C reads a result against its JSON text: the keys in order,
+    /// each value's type, text and scalar through its getter, and every
+    /// typed value against the core's reading of the same JSON.
+    static func checkReads(_ result: OpaquePointer, json: String, platform: Profile.Platform) throws(Violation) {
+        let parsed: JSONValue
+        do throws(ConfigurationError) { parsed = try JSONValue(parsing: json) } catch { throw Violation("JSON text \(json) does not parse: \(error.message)") }
+        guard let object = parsed.objectValue else { throw Violation("JSON text \(json) is not an object") }
+        guard pathconfig_result_count(result) == UInt(object.count) else {
+            throw Violation("pathconfig_result_count \(pathconfig_result_count(result)), the JSON has \(object.count) keys")
+        }
+        guard pathconfig_result_id(result) != 0 else { throw Violation("pathconfig_result_id is 0") }
+        for (i, (key, value)) in object.enumerated() {
+            let cKey = pathconfig_result_key(result, UInt(i)).map { String(cString: $0) }
+            // A C reader stops at U+0000: compare what C can see.
+            let visible = String(decoding: key.utf8.prefix(while: { $0 != 0 }), as: UTF8.self)
+            guard cKey == visible else { throw Violation("key \(i) is \(cKey.map(JSONWriter.quoted) ?? "NULL"), the JSON has \(JSONWriter.quoted(key))") }
+            let type = pathconfig_result_type(result, UInt(i))
+            let expectedType: Int32
+            switch value {
+            case .null: expectedType = 1
+            case .bool: expectedType = 2
+            case .number: expectedType = value.int64Value != nil ? 3 : 4
+            case .string: expectedType = 5
+            case .array: expectedType = 6
+            case .object: expectedType = 7
+            }
+            guard type == expectedType else { throw Violation("type of \(JSONWriter.quoted(key)) is \(type), the JSON has \(value.typeName)") }
+            // A key holding U+0000 cannot be named from C; the index reads are checked above.
+            guard !key.utf8.contains(0) else { continue }
+            let violation = key.withCString { (k: UnsafePointer<CChar>) -> Violation? in
+                var text: UnsafePointer<CChar>?
+                guard pathconfig_result_get_json(result, k, &text) == 0, let text, String(cString: text) == JSONWriter.compact(value) else {
+                    return Violation("pathconfig_result_get_json of \(JSONWriter.quoted(key)) differs from \(JSONWriter.compact(value))")
+                }
+                var string: UnsafePointer<CChar>?
+                var length: UInt = 0
+                let status = pathconfig_result_get_string(result, k, &string, &length)
+                if case .string(let s) = value {
+                    let bytes = string.map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: Int(length))) }
+                    guard status == 0, bytes == Array(s.utf8) else { return Violation("pathconfig_result_get_string of \(JSONWriter.quoted(key)) differs") }
+                } else if status != CABI.typeCode || string != nil {
+                    return Violation("pathconfig_result_get_string of the \(value.typeName) \(JSONWriter.quoted(key)) gave \(status)")
+                }
+                var flag: Int32 = -1
+                let boolStatus = pathconfig_result_get_bool(result, k, &flag)
+                if boolStatus != (value.boolValue != nil ? 0 : CABI.typeCode) || (value.boolValue.map { (flag != 0) != $0 } ?? false) {
+                    return Violation("pathconfig_result_get_bool of \(JSONWriter.quoted(key)) gave \(boolStatus), \(flag)")
+                }
+                var integer: Int64 = 0
+                let intStatus = pathconfig_result_get_int64(result, k, &integer)
+                if intStatus != (value.int64Value != nil ? 0 : CABI.typeCode) || (value.int64Value.map { $0 != integer } ?? false) {
+                    return Violation("pathconfig_result_get_int64 of \(JSONWriter.quoted(key)) gave \(intStatus), \(integer)")
+                }
+                var number: Double = 0
+                let doubleStatus = pathconfig_result_get_double(result, k, &number)
+                let expected: Double? = { if case .number(let n) = value { return n.doubleValue } else { return nil } }()
+                if doubleStatus != (expected != nil ? 0 : CABI.typeCode) || (expected.map { $0 != number && !($0.isNaN && number.isNaN) } ?? false) {
+                    return Violation("pathconfig_result_get_double of \(JSONWriter.quoted(key)) gave \(doubleStatus), \(number)")
+                }
+                return nil
+            }
+            if let violation { throw violation }
+        }
+        for key in TypedKey.allCases {
+            let expected = key.value(from: object[key.rawValue], on: platform)
+            if key.kind == .boolean {
+                let b = pathconfig_result_typed_bool(result, Int32(key.index))
+                guard b == (expected.boolValue == true ? 1 : 0) else { throw Violation("typed \(key.rawValue) is \(b), the JSON reads \(expected)") }
+            } else {
+                let s = pathconfig_result_typed_string(result, Int32(key.index)).map { String(cString: $0) }
+                let visible = expected.stringValue.map { String(decoding: $0.utf8.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                guard s == visible else { throw Violation("typed \(key.rawValue) is \(s.map(JSONWriter.quoted) ?? "NULL"), the JSON reads \(expected)") }
+            }
         }
     }
 }

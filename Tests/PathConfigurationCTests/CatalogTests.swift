@@ -83,8 +83,11 @@ struct CatalogTests {
     func typedKeys() throws {
         let kinds = try headerConstants("TYPED")
         #expect(pathconfig_typed_key_count() == UInt(TypedKey.allCases.count))
+        let numbers = try headerConstants("KEY")
         for (i, key) in TypedKey.allCases.enumerated() {
-            let index = UInt(i)
+            let index = Int32(i)
+            #expect(key.index == i, "TypedKey.index of \(key)")
+            #expect(numbers[key.rawValue.uppercased()] == index, "PATHCONFIG_KEY_\(key.rawValue.uppercased()) in the header")
             #expect(text(pathconfig_typed_key_name(index)) == key.rawValue)
             let expectedKind: String
             switch key.kind {
@@ -105,7 +108,7 @@ struct CatalogTests {
                         #expect(pathconfig_typed_key_default_string(index, name) == nil && lastCode() == 11)
                     case .string(let s):
                         #expect(text(pathconfig_typed_key_default_string(index, name)) == s)
-                        #expect(pathconfig_typed_key_default_bool(index, name) == -11)
+                        #expect(pathconfig_typed_key_default_bool(index, name) == 0 && lastCode() == 11, "0 with the last error, never negative")
                     case .null:
                         #expect(pathconfig_typed_key_default_string(index, name) == nil && lastCode() == 0)
                     default:
@@ -114,11 +117,13 @@ struct CatalogTests {
                 }
             }
         }
-        let past = UInt(TypedKey.allCases.count)
+        #expect(numbers.count == TypedKey.allCases.count, "one PATHCONFIG_KEY_* per typed key")
+        let past = Int32(TypedKey.allCases.count)
         #expect(pathconfig_typed_key_name(past) == nil && lastCode() == 8)
-        #expect(pathconfig_typed_key_kind(past) == -8)
+        #expect(pathconfig_typed_key_name(-1) == nil && lastCode() == 8)
+        #expect(pathconfig_typed_key_kind(past) == 0 && lastCode() == 8)
         #expect(pathconfig_typed_key_value_count(0, nil) == 0 && lastCode() == 8)
-        #expect(pathconfig_typed_key_default_bool(0, "ios") == -8, "a platform is not a profile")
+        #expect(pathconfig_typed_key_default_bool(Int32(TypedKey.animated.index), "ios") == 0 && lastCode() == 8, "a platform is not a profile")
         #expect(pathconfig_typed_key_value(past, "hotwire-ios", 0) == nil && lastCode() == 8)
     }
 
@@ -164,11 +169,11 @@ struct CatalogTests {
             #expect(out.load(fromByteOffset: WarningLayout.message, as: UnsafePointer<CChar>.self) == message, "made once")
         }
         out.storeBytes(of: 1, as: Int32.self)
-        #expect(pathconfig_warning_get(handle, UInt(warnings.count), out) == -8)
+        #expect(pathconfig_warning_get(handle, UInt(warnings.count), out) == 8)
         out.storeBytes(of: 0, as: Int32.self)
-        #expect(pathconfig_warning_get(handle, 0, out) == -8, "version 0 is refused")
-        #expect(pathconfig_warning_get(handle, 0, nil) == -8)
-        #expect(pathconfig_warning_get(nil, 0, out) == -8)
+        #expect(pathconfig_warning_get(handle, 0, out) == 8, "version 0 is refused")
+        #expect(pathconfig_warning_get(handle, 0, nil) == 8)
+        #expect(pathconfig_warning_get(nil, 0, out) == 8)
         #expect(pathconfig_warning_count(nil) == 0 && lastCode() == 8)
     }
 }

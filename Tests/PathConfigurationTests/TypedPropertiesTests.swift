@@ -10,19 +10,23 @@ struct TypedPropertiesTests {
         return config.properties(for: "/x")
     }
 
-    @Test("the JSON text as a C string: made once, the same buffer for every thread, the same bytes as json")
-    func jsonCString() throws {
-        let p = try props(#"{"title":"caf\u00e9","n":[1,2.50],"s":"a\u0000b"}"#, .hotwireIOS)
+    @Test("the answer: made once however many threads read it first, its C text the same bytes as json, its typed values the accessors'")
+    func answerMadeOnce() throws {
+        let p = try props(#"{"title":"caf\u00e9","n":[1,2.50],"s":"a\u0000b","context":"modal"}"#, .hotwireIOS)
         let seen = Mutex([Int]())
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            let address = Int(bitPattern: p.jsonCString)
+            let address = p.withAnswer { Int(bitPattern: $0.cString) }
             seen.withLock { $0.append(address) }
         }
         let addresses = seen.withLock { $0 }
-        #expect(Set(addresses).count == 1)
-        #expect(Int(bitPattern: p.jsonCString) == addresses[0])
-        #expect(String(cString: p.jsonCString) == p.json)
-        #expect(p.json == #"{"title":"café","n":[1,2.50],"s":"a\u0000b"}"#)
+        #expect(Set(addresses).count == 1, "one answer published, the losers' released")
+        #expect(p.withAnswer { String(cString: $0.cString) } == p.json)
+        #expect(p.id != 0 && p.id == p.answer.id)
+        #expect(p.context == .modal && p.title == "café" && p.presentation == .default && p.viewController == "web")
+        for key in TypedKey.allCases {
+            #expect(p.typed(key) == key.value(from: p.object[key.rawValue], on: .ios), "\(key)")
+        }
+        #expect(p.json == #"{"title":"café","n":[1,2.50],"s":"a\u0000b","context":"modal"}"#)
     }
 
     @Test("count and isEmpty are the merged object's: keys set by every matching rule, each once")

@@ -21,12 +21,14 @@ extern "C" {
  * values and defaults, listed by the library itself, so that a host needs no
  * copy of its own (as sqlite3_compileoption_get lists compile options):
  *
- *     for (size_t i = 0; i < pathconfig_typed_key_count(); i++)
- *         printf("%s %s\n", pathconfig_typed_key_name(i),
- *                pathconfig_typed_key_kind(i) == PATHCONFIG_TYPED_BOOL ? "bool" : "string");
+ *     for (int key = 0; key < (int)pathconfig_typed_key_count(); key++)
+ *         printf("%s %s\n", pathconfig_typed_key_name(key),
+ *                pathconfig_typed_key_kind(key) == PATHCONFIG_TYPED_BOOL ? "bool" : "string");
  *
- * An index runs from 0 to the count minus one; one out of range is
- * PATHCONFIG_E_ARGUMENT. A `profile` argument is a name pathconfig_profile_name
+ * Every function here is a READER (pathconfig.h, "Returns"). An index runs
+ * from 0 to the count minus one; one out of range is PATHCONFIG_E_ARGUMENT.
+ * A typed key is its PATHCONFIG_KEY_* constant (pathconfig/result.h), which
+ * is its index here. A `profile` argument is a name pathconfig_profile_name
  * returns; NULL or another name is PATHCONFIG_E_ARGUMENT. Every string
  * returned is static. The counts never fail and leave the last error alone.
  * ------------------------------------------------------------------------- */
@@ -70,55 +72,57 @@ PATHCONFIG_API size_t pathconfig_backend_count(void);
 PATHCONFIG_API const char *pathconfig_backend_name(size_t i);
 
 /**
- * The number of typed keys (the table under "Typed accessors of a result").
+ * The number of typed keys (the table under "Typed values" in
+ * pathconfig/result.h): the PATHCONFIG_KEY_* constants run from 0 to it
+ * minus one.
  */
 PATHCONFIG_API size_t pathconfig_typed_key_count(void);
 
 /**
- * The i-th typed key's name, as pathconfig_result_typed_string and
- * pathconfig_result_typed_bool take it, e.g. "presentation".
- * @return static; NULL when i is out of range (PATHCONFIG_E_ARGUMENT).
+ * A typed key's name, e.g. "presentation" for PATHCONFIG_KEY_PRESENTATION.
+ * @return static; NULL when key is out of range (PATHCONFIG_E_ARGUMENT).
  */
-PATHCONFIG_API const char *pathconfig_typed_key_name(size_t i);
+PATHCONFIG_API const char *pathconfig_typed_key_name(int key);
 
 /**
- * How the i-th typed key is read.
+ * How a typed key is read.
  * @return PATHCONFIG_TYPED_STRING, _BOOL or _ENUM (a newer library may add
- *         kinds); -PATHCONFIG_E_ARGUMENT when i is out of range.
+ *         kinds); 0 when key is out of range (PATHCONFIG_E_ARGUMENT).
  */
-PATHCONFIG_API int pathconfig_typed_key_kind(size_t i);
+PATHCONFIG_API int pathconfig_typed_key_kind(int key);
 
 /**
- * The number of values the i-th typed key allows under profile (an enum key's
+ * The number of values a typed key allows under profile (an enum key's
  * values; 0 for the other kinds).
  * @return the count; 0 also on failure (PATHCONFIG_E_ARGUMENT).
  */
-PATHCONFIG_API size_t pathconfig_typed_key_value_count(size_t i, const char *profile);
+PATHCONFIG_API size_t pathconfig_typed_key_value_count(int key, const char *profile);
 
 /**
- * The j-th value the i-th typed key allows under profile, in lower case as the
- * typed accessors return it, e.g. "modal".
- * @return static; NULL when i or j is out of range or profile unknown
+ * The j-th value a typed key allows under profile, in lower case as the
+ * typed readers return it, e.g. "modal".
+ * @return static; NULL when key or j is out of range or profile unknown
  *         (PATHCONFIG_E_ARGUMENT).
  */
-PATHCONFIG_API const char *pathconfig_typed_key_value(size_t i, const char *profile, size_t j);
+PATHCONFIG_API const char *pathconfig_typed_key_value(int key, const char *profile, size_t j);
 
 /**
- * The value pathconfig_result_typed_string gives the i-th typed key (a string
- * or enum key) under profile when the key is missing, mistyped or unknown.
+ * The value pathconfig_result_typed_string gives a string or enum key under
+ * profile when the key is missing, mistyped or unknown.
  * @return static; NULL when the key has no default (last error cleared: code
- *         0), or on failure: PATHCONFIG_E_ARGUMENT (i out of range, profile
+ *         0), or on failure: PATHCONFIG_E_ARGUMENT (key out of range, profile
  *         unknown), _TYPE (a bool key).
  */
-PATHCONFIG_API const char *pathconfig_typed_key_default_string(size_t i, const char *profile);
+PATHCONFIG_API const char *pathconfig_typed_key_default_string(int key, const char *profile);
 
 /**
- * The value pathconfig_result_typed_bool gives the i-th typed key (a bool
- * key) under profile when the key is missing, mistyped or unknown.
- * @return 1 or 0; -PATHCONFIG_E_ARGUMENT (i out of range, profile unknown) or
- *         -PATHCONFIG_E_TYPE (a string or enum key).
+ * The value pathconfig_result_typed_bool gives a bool key under profile when
+ * the key is missing, mistyped or unknown.
+ * @return 1 or 0; 0 on failure, with the last error set:
+ *         PATHCONFIG_E_ARGUMENT (key out of range, profile unknown),
+ *         PATHCONFIG_E_TYPE (a string or enum key).
  */
-PATHCONFIG_API int pathconfig_typed_key_default_bool(size_t i, const char *profile);
+PATHCONFIG_API int pathconfig_typed_key_default_bool(int key, const char *profile);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 /*
  * pathconfig/common.h -- what every part needs: the version macros and
  * the ABI promise, PATHCONFIG_API, the status codes, the handle and error
- * types, the version and error functions, and pathconfig_free_string.
+ * types, the version and error functions, and pathconfig_string_free.
  *
  * Part of libpathconfig's C API: include <pathconfig.h>, not this file. The
  * conventions stated there (handles, ownership, text, errors) hold here.
@@ -28,7 +28,7 @@
  * pathconfig_loader_event) only grow at their end, and their `version` says
  * which fields are there; status codes, warning kinds and other numbered
  * constants keep their numbers and are only appended; every exported symbol
- * carries the version node PATHCONFIG_0. A MINOR release may add functions, constants and fields (so
+ * carries the version node PATHCONFIG_1. A MINOR release may add functions, constants and fields (so
  * a program that uses them needs at least that MINOR: compare
  * pathconfig_version_number() with PATHCONFIG_VERSION_NUMBER); a PATCH
  * release changes no declaration. Anything else takes a new MAJOR, and with
@@ -40,12 +40,12 @@
  * ------------------------------------------------------------------------- */
 
 /** The version of this header, "MAJOR.MINOR.PATCH". */
-#define PATHCONFIG_VERSION "0.1.0"
-#define PATHCONFIG_VERSION_MAJOR 0
-#define PATHCONFIG_VERSION_MINOR 1
+#define PATHCONFIG_VERSION "1.0.0"
+#define PATHCONFIG_VERSION_MAJOR 1
+#define PATHCONFIG_VERSION_MINOR 0
 #define PATHCONFIG_VERSION_PATCH 0
 /** MAJOR * 1000000 + MINOR * 1000 + PATCH; compare with pathconfig_version_number(). */
-#define PATHCONFIG_VERSION_NUMBER 1000
+#define PATHCONFIG_VERSION_NUMBER 1000000
 
 /* ---------------------------------------------------------------------------
  * Linkage
@@ -64,14 +64,15 @@ extern "C" {
 /* ---------------------------------------------------------------------------
  * Status codes
  *
- * `pathconfig_error.code` holds one of these. The value getters return
- * PATHCONFIG_FOUND / PATHCONFIG_NOT_FOUND, or a code negated (e.g.
- * -PATHCONFIG_E_TYPE). The numbers are stable; new codes are only appended.
- * Codes 1 to 7 are load failures, 8 to 11 failures of any call, 12 to 14
- * the loader's (its events and pathconfig_loader_load/_refresh also report
- * codes 1 to 7 for a source that does not load), 15 a lookup whose rule from
- * code failed (see pathconfig/rules.h), 16 a lookup of a URL the profile's
- * app crashes on.
+ * `pathconfig_error.code` holds one of these, and every function that
+ * returns a status (an `int` documented as "a status") returns one:
+ * PATHCONFIG_OK, or a PATHCONFIG_E_* code (always positive), or, from a
+ * value getter only, PATHCONFIG_NOT_FOUND. The numbers are stable; new codes
+ * are only appended. Codes 1 to 7 are load failures, 8 to 11 failures of any
+ * call, 12 to 14 the loader's (its events and pathconfig_loader_load/_refresh
+ * also report codes 1 to 7 for a source that does not load), 15 a lookup
+ * whose rule from code failed (see pathconfig/rules.h), 16 a lookup of a URL
+ * the profile's app crashes on.
  * ------------------------------------------------------------------------- */
 
 #define PATHCONFIG_OK          0  /**< Success. */
@@ -82,20 +83,20 @@ extern "C" {
 #define PATHCONFIG_E_IO        5  /**< The file could not be opened or read; os_error holds errno. */
 #define PATHCONFIG_E_LIMIT     6  /**< The input exceeds a limit: document size, nesting depth, rule or pattern counts, pattern length, a lookup's URL length. */
 #define PATHCONFIG_E_BACKEND   7  /**< The requested regex backend is not built into this library ("foundation" never is). */
-#define PATHCONFIG_E_ARGUMENT  8  /**< A NULL, non-UTF-8 or out-of-range argument, or an unknown typed key. */
+#define PATHCONFIG_E_ARGUMENT  8  /**< A NULL, non-UTF-8 or out-of-range argument, an unknown typed key (PATHCONFIG_KEY_*), or a value a setter cannot store (a non-finite double). */
 #define PATHCONFIG_E_NOMEM     9  /**< The library could not allocate a string it returns. */
 #define PATHCONFIG_E_INTERNAL 10  /**< A bug in libpathconfig; please report it. */
-#define PATHCONFIG_E_TYPE     11  /**< A value getter found the key with another JSON type (or a typed accessor of the other kind was used). */
+#define PATHCONFIG_E_TYPE     11  /**< A value getter found the key with another JSON type (or a typed reader of the other kind was used). */
 #define PATHCONFIG_E_DOWNLOAD 12  /**< A download brought no usable response: libcurl missing, connection, timeout, a status other than 200/304, a body too large or cut short; the loader event's `reason` and `http_status` say which. */
 #define PATHCONFIG_E_CACHE    13  /**< A cache file was ignored (corrupt, unreadable) or could not be written; a warning, never fatal. */
-#define PATHCONFIG_E_MISUSE   14  /**< A call the object's state forbids: pathconfig_loader_load/_refresh from inside that loader's own callback (refused before doing or starting anything). */
+#define PATHCONFIG_E_MISUSE   14  /**< A call the object's state forbids: pathconfig_loader_load/_refresh from inside that loader's own callback (refused before doing or starting anything); a setter of pathconfig_request called from a predicate. */
 #define PATHCONFIG_E_CALLBACK 15  /**< A host predicate or configurer of a rule added with pathconfig_add_rule reported failure; rule_index names the rule, the message says what the callback said (pathconfig_request_fail). */
 #define PATHCONFIG_E_URL      16  /**< The profile's app crashes on this URL rather than match it, so there is no answer: turbo-android on a URL java.net.URL rejects (an unknown scheme such as mailto:, a port that is not a number, a bad IPv6 literal), either Android profile on a jar: URL read with a null path; the message says why. */
 
-/** A value getter found the key (the out value is written). */
-#define PATHCONFIG_FOUND       1
-/** A value getter did not find the key (not an error: the last error is cleared). */
-#define PATHCONFIG_NOT_FOUND   0
+/** A value getter's key is absent. Not an error: the last error is cleared.
+ *  (Outside the range of error codes, so that `rc != PATHCONFIG_OK` is
+ *  "no value", and pathconfig_error.code never holds it.) */
+#define PATHCONFIG_NOT_FOUND 100
 
 /* ---------------------------------------------------------------------------
  * Types
@@ -112,16 +113,13 @@ typedef struct pathconfig pathconfig;
 /**
  * The merged properties of one URL: immutable, reference-counted,
  * independent of the configuration it came from (it may outlive
- * pathconfig_release of it). Lookups that match the same rules may return
- * the same result: two handles are equal exactly when they hold the same
- * result, so a host may key what it derives from a result (a decoded map)
- * by the pointer for as long as it holds a reference. Lookups that match the
- * same rules may also return different results with one JSON text (a thread
- * gets its own copy of a result it meets often): pathconfig_result_json gives
- * them the same pointer, so a key by that pointer finds more of them.
+ * pathconfig_release of it). Everything read from it (JSON text, keys,
+ * values, typed values) is worked out once per distinct answer and shared by
+ * every result of that answer, so reading costs no allocation; what is read
+ * is borrowed from the result. pathconfig_result_id names the answer, for a
+ * host that keeps what it derives from one.
  * CONSTRUCTORS pathconfig_resolve, pathconfig_result_retain;
- * DESTRUCTOR pathconfig_result_free; lent (not to be freed) by
- * pathconfig_lookup.
+ * DESTRUCTOR pathconfig_result_release.
  */
 typedef struct pathconfig_result pathconfig_result;
 
@@ -161,15 +159,17 @@ PATHCONFIG_API int pathconfig_version_number(void);
 /**
  * The outcome of the calling thread's last call that can fail.
  * Every such call sets it (on failure) or clears it to code 0 (on success),
- * so read it right after the call you want to diagnose.
+ * so read it right after the call you want to diagnose: it is how a reader
+ * that returned 0 or NULL tells "no value" from a failure.
  * @return borrowed from the calling thread: valid until the thread's next
  *         pathconfig_* call or its exit. Never NULL.
  */
 PATHCONFIG_API const pathconfig_error *pathconfig_last_error(void);
 
 /**
- * The name of a status code, e.g. "PATHCONFIG_E_JSON" for 1.
- * @param code a PATHCONFIG_* code, or its negation as the getters return it.
+ * The name of a status, e.g. "PATHCONFIG_E_JSON" for 1, "PATHCONFIG_OK" for 0,
+ * "PATHCONFIG_NOT_FOUND" for PATHCONFIG_NOT_FOUND.
+ * @param code a status a function returned, or pathconfig_error.code.
  * @return static; never NULL; "PATHCONFIG_E_UNKNOWN" for a code this library
  *         does not know.
  */
@@ -181,10 +181,11 @@ PATHCONFIG_API const char *pathconfig_error_name(int code);
 
 /**
  * DESTRUCTOR. Frees a string returned as `char *` by this library
- * (pathconfig_properties, _settings, _explain, _warnings, _matched_string).
- * It is free(3); NULL is a no-op. Never pass a borrowed `const char *`.
+ * (pathconfig_explain, pathconfig_matched_string,
+ * pathconfig_loader_cache_file). It is free(3); NULL is a no-op. Never pass
+ * a borrowed `const char *`.
  */
-PATHCONFIG_API void pathconfig_free_string(char *s);
+PATHCONFIG_API void pathconfig_string_free(char *s);
 
 #ifdef __cplusplus
 }

@@ -112,114 +112,60 @@ PATHCONFIG_API void pathconfig_release(pathconfig *cfg);
  * path (every character a path may not hold percent-encoded, "?", "#" and
  * "%" included: a query needs the absolute URL), and matched as given
  * otherwise.
- * These functions look up a GET request (pathconfig_resolve_request in
- * pathconfig/rules.h takes a method). Lookups that match the same rules share
- * one result (pathconfig_result_retain); with globs or rules from code,
- * lookups are also memoised per method and URL ("result_cache_size").
- * They fail with PATHCONFIG_E_LIMIT for a url_or_path longer than
- * "max_url_bytes" (64 KiB by default), with PATHCONFIG_E_URL for a URL the
- * profile's app crashes on (turbo-android: one java.net.URL rejects), and
- * with PATHCONFIG_E_CALLBACK only when a rule added from code reports failure.
+ *
+ * method is an HTTP method token ("GET", "post", "PROPFIND"; compared
+ * upper-cased), or NULL for "GET": rules whose "methods" leave it out do not
+ * apply (pathconfig/rules.h). Lookups that match the same rules give the
+ * same answer (pathconfig_result_id); with globs or rules from code, lookups
+ * are also memoised per method and URL ("result_cache_size").
  * ------------------------------------------------------------------------- */
 
 /**
- * METHOD of pathconfig. The merged properties of every rule matching
- * url_or_path, in rule order, as a JSON object ("{}" when nothing matches).
- * @return caller frees with pathconfig_free_string; NULL on failure
- *         (PATHCONFIG_E_ARGUMENT, _LIMIT, _URL, _NOMEM; see pathconfig_last_error).
- */
-PATHCONFIG_API char *pathconfig_properties(const pathconfig *cfg, const char *url_or_path);
-
-/**
- * CONSTRUCTOR of pathconfig_result. Resolves url_or_path to a result object
- * whose values are read one key at a time without serialising the whole map.
- * @param err  filled on failure, cleared on success; may be NULL.
- * @return caller frees with pathconfig_result_free; NULL on failure
- *         (PATHCONFIG_E_ARGUMENT, _LIMIT, _URL).
+ * CONSTRUCTOR of pathconfig_result. The merged properties of every rule
+ * matching url_or_path for method, in rule order (no property when nothing
+ * matches). The one way to look a URL up: read the result with the
+ * functions of pathconfig/result.h.
+ * @param method  an HTTP method token, or NULL for "GET".
+ * @param err     filled on failure, cleared on success; may be NULL.
+ * @return a new reference, caller frees with pathconfig_result_release; NULL
+ *         on failure: PATHCONFIG_E_ARGUMENT (NULL or non-UTF-8 argument, a
+ *         method that is not a token), PATHCONFIG_E_LIMIT (url_or_path longer
+ *         than "max_url_bytes"), PATHCONFIG_E_URL (a URL the profile's app
+ *         crashes on: turbo-android on one java.net.URL rejects),
+ *         PATHCONFIG_E_CALLBACK (a rule added from code failed).
  */
 PATHCONFIG_API pathconfig_result *pathconfig_resolve(const pathconfig *cfg,
                                                      const char *url_or_path,
+                                                     const char *method,
                                                      pathconfig_error *err);
-
-/**
- * DESTRUCTOR. Drops a reference to a result; the result and every string
- * borrowed from it are freed with the last one. NULL is a no-op.
- */
-PATHCONFIG_API void pathconfig_result_free(pathconfig_result *res);
-
-/**
- * CONSTRUCTOR. Adds a reference to a result (thread-safe), e.g. for a cache
- * of what the host derived from it. The caller must itself hold a reference
- * during the call.
- * @return res itself, which the caller must pass to pathconfig_result_free
- *         once more; NULL (PATHCONFIG_E_ARGUMENT) when res is NULL.
- */
-PATHCONFIG_API pathconfig_result *pathconfig_result_retain(pathconfig_result *res);
-
-/**
- * METHOD of pathconfig. pathconfig_resolve_request for a host that reads a
- * result at once: the result is lent, not handed over, so no
- * pathconfig_result_free follows (the cost of one call less per lookup, for
- * bindings whose every call is expensive). The calling thread keeps it until
- * its next pathconfig_lookup (on any configuration, successful or not; a
- * call made from a rule's callback during this one counts) or its exit;
- * pathconfig_result_retain keeps it longer (cast the const away for it: the
- * const is there so that passing it to pathconfig_result_free warns). It is
- * the object pathconfig_resolve_request would return, so pointers compare
- * as pathconfig_result says.
- * @param method  an HTTP method token (as pathconfig_resolve_request), or
- *                NULL for a GET.
- * @return borrowed from the calling thread until its next pathconfig_lookup
- *         (never free it); NULL on failure (the codes of
- *         pathconfig_resolve_request; see pathconfig_last_error).
- */
-PATHCONFIG_API const pathconfig_result *pathconfig_lookup(const pathconfig *cfg, const char *url_or_path,
-                                                          const char *method);
-
-/**
- * METHOD of pathconfig_result. The merged properties as a JSON object,
- * the same text pathconfig_properties returns. Results that match the same
- * rules may share one text (see pathconfig_result): two results whose
- * pointers are equal hold equal properties, so while it holds a reference
- * on one of them a host may key what it decodes from the text by the pointer.
- * @return borrowed from res (made on first call; valid while res lives);
- *         NULL on failure (PATHCONFIG_E_ARGUMENT, _NOMEM).
- */
-PATHCONFIG_API const char *pathconfig_result_json(const pathconfig_result *res);
-
-/**
- * METHOD of pathconfig_result. The number of keys in the merged properties.
- * @return the count; 0 also when res is NULL (PATHCONFIG_E_ARGUMENT).
- */
-PATHCONFIG_API size_t pathconfig_result_count(const pathconfig_result *res);
-
-/**
- * METHOD of pathconfig_result. The i-th key, in the order keys first
- * appeared in the matching rules (0 <= i < pathconfig_result_count).
- * @return borrowed from res; NULL on failure (PATHCONFIG_E_ARGUMENT: res NULL
- *         or i out of range; _NOMEM).
- */
-PATHCONFIG_API const char *pathconfig_result_key(const pathconfig_result *res, size_t i);
 
 /* ---------------------------------------------------------------------------
  * Inspecting a configuration
  * ------------------------------------------------------------------------- */
 
 /**
- * METHOD of pathconfig. Why url_or_path resolves as it does, as a JSON object:
+ * METHOD of pathconfig. Why url_or_path resolves as it does for method, as a
+ * JSON object. Never memoised: predicates and configurers run again.
  *   "input"           the argument;
+ *   "method"          the method, upper-cased;
+ *   "url"             the URL as a request would be made (see
+ *                     pathconfig_request_url);
  *   "matched_string"  the string the patterns ran against;
- *   "rules"           the matching rules in order, each {"index", "pattern",
- *                     "pattern_index", "description" (when the rule has a
- *                     string "description" or "comment"), "builtin": true
- *                     (for a profile's built-in rule)};
+ *   "rules"           the matching rules in order, each {"index", "pattern"
+ *                     or "glob" or "predicate", "pattern_index", "description"
+ *                     (when the rule has a string "description" or
+ *                     "comment"), "builtin": true (for a profile's built-in
+ *                     rule)};
  *   "properties"      the merged properties;
  *   "limit_exceeded"  (only when any) [{"rule", "pattern_index"}] for searches
  *                     that ran out of their match budget (counted as no match).
- * @return caller frees with pathconfig_free_string; NULL on failure
- *         (PATHCONFIG_E_ARGUMENT, _LIMIT, _URL, _NOMEM).
+ * @param method  as pathconfig_resolve; NULL for "GET".
+ * @param err     filled on failure, cleared on success; may be NULL.
+ * @return caller frees with pathconfig_string_free; NULL on failure (the
+ *         codes of pathconfig_resolve, or PATHCONFIG_E_NOMEM).
  */
-PATHCONFIG_API char *pathconfig_explain(const pathconfig *cfg, const char *url_or_path);
+PATHCONFIG_API char *pathconfig_explain(const pathconfig *cfg, const char *url_or_path,
+                                        const char *method, pathconfig_error *err);
 
 /**
  * METHOD of pathconfig. The string the patterns see for url_or_path under the
@@ -228,34 +174,38 @@ PATHCONFIG_API char *pathconfig_explain(const pathconfig *cfg, const char *url_o
  * patterns see it, but a reader of this C string stops there; explain's JSON
  * writes it escaped, in full. "" for a URL the profile's app crashes on
  * (whose lookups fail with PATHCONFIG_E_URL).
- * @return caller frees with pathconfig_free_string; NULL on failure
+ * @param err  filled on failure, cleared on success; may be NULL.
+ * @return caller frees with pathconfig_string_free; NULL on failure
  *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
  */
-PATHCONFIG_API char *pathconfig_matched_string(const pathconfig *cfg, const char *url_or_path);
+PATHCONFIG_API char *pathconfig_matched_string(const pathconfig *cfg, const char *url_or_path,
+                                               pathconfig_error *err);
 
 /**
- * METHOD of pathconfig. The document's top-level "settings" as a JSON object
+ * READER of pathconfig. The document's top-level "settings" as a JSON object
  * ("{}" when absent or not an object).
- * @return caller frees with pathconfig_free_string; NULL on failure
+ * @return borrowed from cfg (made on first call); NULL on failure
  *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
  */
-PATHCONFIG_API char *pathconfig_settings(const pathconfig *cfg);
+PATHCONFIG_API const char *pathconfig_settings(const pathconfig *cfg);
 
 /**
- * METHOD of pathconfig. What the load noticed but accepted, as a JSON array
- * ("[]" when nothing) of objects with every one of these keys:
- *   "kind"           the kind's name (pathconfig_warning_kind_name):
- *                    "duplicate-key", "skipped-pattern" (lenient only) or
- *                    "ignored-settings";
- *   "message"        human readable, without the position;
- *   "line", "column" 1-based position in the document, or null;
- *   "rule_index", "pattern_index"  0-based, or null.
- * The same as structs: pathconfig_warning_count and pathconfig_warning_get.
- * The library never prints warnings.
- * @return caller frees with pathconfig_free_string; NULL on failure
+ * READER of pathconfig. The options the configuration was loaded with, every
+ * key of "Loading" with the value in effect (defaults written out), as a
+ * JSON object, e.g. {"profile":"hotwire-ios","match_query_strings":true,
+ * "backend":"pcre2","lenient":false,"base_url":null,"merge":"shallow",
+ * "result_cache_size":512,"max_url_bytes":65536}. Loading the same document
+ * with these options gives the same configuration.
+ * @return borrowed from cfg (made on first call); NULL on failure
  *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
  */
-PATHCONFIG_API char *pathconfig_warnings(const pathconfig *cfg);
+PATHCONFIG_API const char *pathconfig_options(const pathconfig *cfg);
+
+/* ---------------------------------------------------------------------------
+ * Warnings: what the load noticed but accepted. The library never prints
+ * them: a host reads them with pathconfig_warning_count and
+ * pathconfig_warning_get.
+ * ------------------------------------------------------------------------- */
 
 /* pathconfig_warning.kind: what a load noticed. Numbered from 1 without gaps
  * and only ever appended, so pathconfig_warning_kind_name(k) for k = 1, 2, ...
@@ -285,32 +235,32 @@ typedef struct pathconfig_warning {
 } pathconfig_warning;
 
 /**
- * METHOD of pathconfig. The number of warnings (pathconfig_warnings' array
- * length).
+ * READER of pathconfig. The number of warnings.
  * @return the count; 0 also when cfg is NULL (PATHCONFIG_E_ARGUMENT).
  */
 PATHCONFIG_API size_t pathconfig_warning_count(const pathconfig *cfg);
 
 /**
  * METHOD of pathconfig. Fills *out with the i-th warning
- * (0 <= i < pathconfig_warning_count), in the order of pathconfig_warnings.
+ * (0 <= i < pathconfig_warning_count), in document order.
  * @param out  caller-allocated, its `version` set to PATHCONFIG_WARNING_VERSION.
- * @return 0; -PATHCONFIG_E_ARGUMENT when cfg or out is NULL, out->version is
- *         below 1 or i is out of range (*out is then untouched);
- *         -PATHCONFIG_E_NOMEM.
+ * @return a status: PATHCONFIG_OK; PATHCONFIG_E_ARGUMENT when cfg or out is
+ *         NULL, out->version is below 1 or i is out of range (*out is then
+ *         untouched).
  */
 PATHCONFIG_API int pathconfig_warning_get(const pathconfig *cfg, size_t i, pathconfig_warning *out);
 
 /**
- * The name of a warning kind, as pathconfig_warnings spells it, e.g.
- * "duplicate-key" for PATHCONFIG_WARNING_DUPLICATE_KEY.
+ * READER. The name of a warning kind, e.g. "duplicate-key" for
+ * PATHCONFIG_WARNING_DUPLICATE_KEY (what the command line and the bindings
+ * print).
  * @return static; NULL for a number this library does not know
  *         (PATHCONFIG_E_ARGUMENT).
  */
 PATHCONFIG_API const char *pathconfig_warning_kind_name(int kind);
 
 /**
- * METHOD of pathconfig. The number of rules, the profile's built-in rules
+ * READER of pathconfig. The number of rules, the profile's built-in rules
  * included (hotwire-ios and hotwire-android append three), and the rules
  * added from code so far (pathconfig_add_rule): one more than the highest
  * rule index explain can report.
@@ -319,18 +269,12 @@ PATHCONFIG_API const char *pathconfig_warning_kind_name(int kind);
 PATHCONFIG_API size_t pathconfig_rule_count(const pathconfig *cfg);
 
 /**
- * METHOD of pathconfig. The number of rules the document itself has
+ * READER of pathconfig. The number of rules the document itself has
  * (built-ins excluded).
  * @return the count; 0 also when cfg is NULL (PATHCONFIG_E_ARGUMENT).
  */
 PATHCONFIG_API size_t pathconfig_document_rule_count(const pathconfig *cfg);
 
-/**
- * METHOD of pathconfig. The profile the configuration was loaded with, e.g.
- * "hotwire-ios".
- * @return static; NULL on failure (PATHCONFIG_E_ARGUMENT).
- */
-PATHCONFIG_API const char *pathconfig_profile(const pathconfig *cfg);
 
 #ifdef __cplusplus
 }

@@ -40,10 +40,10 @@ extern "C" {
  *         "  \"headers\": {\"Accept\": \"application/json\"}}]",
  *         "{\"cache_dir\": \"/var/cache/app\", \"timeout_ms\": 10000}", &err);
  *     if (loader == NULL) { fprintf(stderr, "%s\n", err.message); return 1; }
- *     pathconfig_loader_set_callback(loader, on_event, stderr);
+ *     pathconfig_loader_set_callback(loader, on_event, stderr, NULL);
  *     pathconfig_loader_load(loader, &err);      // file, cached copy, download
  *     pathconfig *cfg = pathconfig_loader_current(loader);
- *     ... pathconfig_resolve(cfg, url, NULL) ...
+ *     ... pathconfig_resolve(cfg, url, NULL, &err) ...
  *     pathconfig_release(cfg);
  *     pathconfig_loader_free(loader);
  *
@@ -173,7 +173,7 @@ typedef void (*pathconfig_loader_callback)(const pathconfig_loader_event *event,
 
 /**
  * Frees a callback's payload, when the library no longer needs it: see
- * pathconfig_loader_set_callback_v2.
+ * pathconfig_loader_set_callback.
  * @param payload  what was passed with the callback.
  */
 typedef void (*pathconfig_loader_payload_free)(void *payload);
@@ -197,43 +197,26 @@ PATHCONFIG_API pathconfig_loader *pathconfig_loader_new(const char *sources_json
 /**
  * METHOD of pathconfig_loader. Sets the function called after every step of
  * the chain (one event per source step, in order), replacing the previous
- * one; cb NULL removes it. The same as pathconfig_loader_set_callback_v2
- * with free_payload NULL, which new code should call instead.
+ * one; cb NULL removes it.
  *
  * The callback runs on the thread that called pathconfig_loader_load or
  * _refresh, or on the loader's polling thread (refresh_interval_ms), one
  * event at a time, never two at once and never nested. Inside it, on its
- * loader, pathconfig_loader_current, _cache_file, _set_callback(_v2) and
- * _free work (see below); _load and _refresh fail with PATHCONFIG_E_MISUSE,
- * having done nothing and started nothing (no polling thread). It may retain
+ * loader, pathconfig_loader_current, _cache_file, _set_callback and _free
+ * work (see below); _load and _refresh fail with PATHCONFIG_E_MISUSE, having
+ * done nothing and started nothing (no polling thread). It may retain
  * event->configuration and use any configuration. It must return normally
  * (no longjmp, no C++ exception out of it).
  *
- * When the old payload is no longer used:
- *   - called from any thread but the one running the old callback, this
- *     returns only after a call of the old callback in progress (on another
- *     thread) has returned; the old callback is then never called again, and
- *     its payload may be freed as soon as this returns. Do not call it while
- *     holding a lock that the running callback waits for;
- *   - called from inside the old callback (it replaces or removes itself),
- *     it returns at once and the next event goes to cb; the running call
- *     goes on, so its payload must stay valid until that call has returned.
- * @param payload  handed to cb as is; not owned by the library.
- * @return 0; -PATHCONFIG_E_ARGUMENT when loader is NULL.
- */
-PATHCONFIG_API int pathconfig_loader_set_callback(pathconfig_loader *loader,
-                                                  pathconfig_loader_callback cb, void *payload);
-
-/**
- * METHOD of pathconfig_loader. pathconfig_loader_set_callback, with the
- * payload handed to the library: it calls free_payload(payload) exactly once,
- * when the payload is no longer used, so a host needs no bookkeeping of its
- * own (a binding's boxed closure is freed there):
+ * The library calls free_payload(payload) exactly once, when the payload is
+ * no longer used, so a host needs no bookkeeping of its own (a binding's
+ * boxed closure is freed there):
  *   - when cb is replaced or removed from another thread (or from no
  *     callback at all), by that thread, before that call returns: after a
- *     call of cb in progress elsewhere has returned;
+ *     call of cb in progress elsewhere has returned. Do not call it while
+ *     holding a lock that the running callback waits for;
  *   - when cb replaces or removes itself, by its thread, right after the
- *     running call has returned;
+ *     running call has returned (the next event goes to the new callback);
  *   - by pathconfig_loader_free (likewise: after its own callback returned,
  *     when called from inside it).
  * free_payload may use the loader as the callback may, free it included (a
@@ -243,13 +226,15 @@ PATHCONFIG_API int pathconfig_loader_set_callback(pathconfig_loader *loader,
  *                      payload are then ignored).
  * @param payload       handed to cb and then to free_payload; owned by the
  *                      library from a successful call on.
- * @param free_payload  frees payload; NULL when nothing needs freeing.
- * @return 0; -PATHCONFIG_E_ARGUMENT when loader is NULL (free_payload is not
- *         called: the payload is still the caller's).
+ * @param free_payload  frees payload; NULL when nothing needs freeing (the
+ *                      payload is then the caller's, to keep valid until it
+ *                      is no longer used, as above).
+ * @return a status: PATHCONFIG_OK; PATHCONFIG_E_ARGUMENT when loader is NULL
+ *         (free_payload is not called: the payload is still the caller's).
  */
-PATHCONFIG_API int pathconfig_loader_set_callback_v2(pathconfig_loader *loader,
-                                                     pathconfig_loader_callback cb, void *payload,
-                                                     pathconfig_loader_payload_free free_payload);
+PATHCONFIG_API int pathconfig_loader_set_callback(pathconfig_loader *loader,
+                                                  pathconfig_loader_callback cb, void *payload,
+                                                  pathconfig_loader_payload_free free_payload);
 
 /**
  * METHOD of pathconfig_loader. Runs the whole chain once, synchronously
@@ -258,11 +243,11 @@ PATHCONFIG_API int pathconfig_loader_set_callback_v2(pathconfig_loader *loader,
  * @param err  cleared on success; on failure filled from the last failed
  *             step, its message starting with the source ("server URL: ...");
  *             may be NULL.
- * @return 0 when a configuration is current, even if some sources failed
- *         (they were reported to the callback); otherwise the negated code of
- *         the last failure: -PATHCONFIG_E_DOWNLOAD, _IO, _JSON, _SCHEMA,
- *         _REGEX, _LIMIT; -PATHCONFIG_E_ARGUMENT when loader is NULL;
- *         -PATHCONFIG_E_MISUSE from inside the loader's callback, on the
+ * @return a status: PATHCONFIG_OK when a configuration is current, even if
+ *         some sources failed (they were reported to the callback); otherwise
+ *         the code of the last failure: PATHCONFIG_E_DOWNLOAD, _IO, _JSON,
+ *         _SCHEMA, _REGEX, _LIMIT; PATHCONFIG_E_ARGUMENT when loader is NULL;
+ *         PATHCONFIG_E_MISUSE from inside the loader's callback, on the
  *         thread running the chain: nothing is loaded or reported, and
  *         polling is not started.
  */
@@ -276,11 +261,11 @@ PATHCONFIG_API int pathconfig_loader_load(pathconfig_loader *loader, pathconfig_
  * cache file as they were.
  * @param err  cleared on success, filled from the last failed download
  *             otherwise; may be NULL.
- * @return 0 when no step failed (new configurations applied, or not
- *         modified; also with no server source); otherwise the negated code
- *         of the last failure (-PATHCONFIG_E_DOWNLOAD, _JSON, _SCHEMA, _REGEX,
- *         _LIMIT, ...); -PATHCONFIG_E_ARGUMENT when loader is NULL;
- *         -PATHCONFIG_E_MISUSE from inside the loader's callback, on the
+ * @return a status: PATHCONFIG_OK when no step failed (new configurations
+ *         applied, or not modified; also with no server source); otherwise
+ *         the code of the last failure (PATHCONFIG_E_DOWNLOAD, _JSON,
+ *         _SCHEMA, _REGEX, _LIMIT, ...); PATHCONFIG_E_ARGUMENT when loader is
+ *         NULL; PATHCONFIG_E_MISUSE from inside the loader's callback, on the
  *         thread running the chain: nothing is downloaded or reported.
  */
 PATHCONFIG_API int pathconfig_loader_refresh(pathconfig_loader *loader, pathconfig_error *err);
@@ -300,7 +285,7 @@ PATHCONFIG_API pathconfig *pathconfig_loader_current(const pathconfig_loader *lo
  * METHOD of pathconfig_loader. The path of the cache file that holds (or would
  * hold) url's copy; the file name is a hash of the whole URL.
  * @param url  NUL-terminated UTF-8, any URL (need not be one of the sources).
- * @return caller frees with pathconfig_free_string; NULL when the loader has
+ * @return caller frees with pathconfig_string_free; NULL when the loader has
  *         no cache_dir (last error cleared: code 0), or on failure
  *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
  */
@@ -309,7 +294,7 @@ PATHCONFIG_API char *pathconfig_loader_cache_file(const pathconfig_loader *loade
 /**
  * DESTRUCTOR. Stops polling (waiting for a refresh in progress and its
  * callback to end), removes the callback (freeing its payload, see
- * pathconfig_loader_set_callback_v2), then frees the loader; no callback runs
+ * pathconfig_loader_set_callback), then frees the loader; no callback runs
  * after it returns. Configurations obtained from it stay valid until
  * released. No other call on the loader may be in progress or start, except
  * the one whose callback this is called from.

@@ -7,20 +7,22 @@
  * conventions stated there (handles, ownership, text, errors) hold here.
  *
  *     static int add_token(void *ctx, pathconfig_request *req) {
- *         char patch[256];
- *         snprintf(patch, sizeof patch,
- *                  "{\"headers\":{\"X-HappyApp-Auth-Token\":\"%s\"}}", (const char *)ctx);
- *         return pathconfig_request_merge_properties(req, patch) == 0 ? 0 : -1;
+ *         const char *token = ctx;    (whatever the host holds now)
+ *         return pathconfig_request_set_header(req, "X-HappyApp-Auth-Token", token)
+ *                == PATHCONFIG_OK ? 0 : -1;
  *     }
  *     ...
  *     pathconfig *api = pathconfig_load_json(doc, len,
- *         "{\"profile\":\"siesta\",\"base_url\":\"https://api.example.com\",\"merge\":\"deep\"}", &err);
+ *         "{\"profile\":\"siesta\",\"base_url\":\"https://api.example.com\"}", &err);
  *     pathconfig_add_rule(api, "{\"globs\":[\"**\"],\"description\":\"auth token\"}",
- *                         NULL, add_token, token, NULL, &err);
- *     pathconfig_result *res = pathconfig_resolve_request(api, "/users/1", "POST", &err);
+ *                         NULL, add_token, token, NULL, NULL, &err);
+ *     pathconfig_result *res = pathconfig_resolve(api, "/users/1", "POST", &err);
  *     ...
  *     strcpy(token, new_token);     (or point ctx at wherever the host keeps it)
  *     pathconfig_invalidate(api);   (the next lookup runs add_token again)
+ *
+ * The setters take values, not JSON text: a token such as
+ * `abc", "X-Admin": "true` is stored as that string, in one header.
  */
 #ifndef PATHCONFIG_RULES_H
 #define PATHCONFIG_RULES_H
@@ -47,38 +49,8 @@ extern "C" {
  *   "methods"      the HTTP methods the rule applies to ("GET", "POST", ...;
  *                  any method when absent).
  *   "description"  free text, shown by explain and in messages.
- * The lookups of pathconfig/config.h are GET requests.
+ * pathconfig_resolve and pathconfig_explain take the request's method.
  * ------------------------------------------------------------------------- */
-
-/**
- * CONSTRUCTOR of pathconfig_result. pathconfig_resolve for a request with
- * an HTTP method: rules whose "methods" leave it out do not apply.
- * @param method  an HTTP method token ("GET", "post", "PROPFIND"; compared
- *                upper-cased), or NULL for "GET".
- * @param err     filled on failure, cleared on success; may be NULL.
- * @return caller frees with pathconfig_result_free; NULL on failure
- *         (PATHCONFIG_E_ARGUMENT: NULL or non-UTF-8 argument, a method that
- *         is not a token; PATHCONFIG_E_LIMIT: url_or_path longer than
- *         "max_url_bytes"; PATHCONFIG_E_URL: a URL the profile's app
- *         crashes on; PATHCONFIG_E_CALLBACK: a rule from code failed).
- */
-PATHCONFIG_API pathconfig_result *pathconfig_resolve_request(const pathconfig *cfg,
-                                                             const char *url_or_path,
-                                                             const char *method,
-                                                             pathconfig_error *err);
-
-/**
- * METHOD of pathconfig. pathconfig_explain for a request with an HTTP
- * method. Never memoised: predicates and configurers run again.
- * @param method  as pathconfig_resolve_request; NULL for "GET".
- * @param err     filled on failure, cleared on success; may be NULL.
- * @return a JSON object (input, method, url, matched_string, rules with the
- *         pattern, glob or predicate that matched, properties); caller frees
- *         with pathconfig_free_string; NULL on failure (as
- *         pathconfig_resolve_request, or PATHCONFIG_E_NOMEM).
- */
-PATHCONFIG_API char *pathconfig_explain_request(const pathconfig *cfg, const char *url_or_path,
-                                                const char *method, pathconfig_error *err);
 
 /* ---------------------------------------------------------------------------
  * Rules added from code
@@ -120,7 +92,8 @@ typedef struct pathconfig_request pathconfig_request;
  *         0 when it does not; for a configurer: 0 (or any positive value).
  *         A negative value reports failure: the lookup
  *         fails with PATHCONFIG_E_CALLBACK (and is not memoised); call
- *         pathconfig_request_fail first to say why.
+ *         pathconfig_request_fail first to say why. (The callback's own
+ *         convention, not a status of this library.)
  */
 typedef int (*pathconfig_rule_fn)(void *context, pathconfig_request *request);
 
@@ -138,27 +111,29 @@ typedef int (*pathconfig_rule_fn)(void *context, pathconfig_request *request);
  *                      the configuration is freed (its last reference
  *                      released), or before this function returns if it
  *                      fails. It may run on whichever thread releases last.
+ * @param index         receives the rule's index (explain reports it); may
+ *                      be NULL.
  * @param err           filled on failure, cleared on success; may be NULL.
- * @return the rule's index (>= 0; explain reports it); -1 on failure
- *         (PATHCONFIG_E_ARGUMENT, _JSON or _SCHEMA for rule_json, with line
- *         and column in it; PATHCONFIG_E_REGEX for a pattern; _LIMIT).
+ * @return a status: PATHCONFIG_OK; PATHCONFIG_E_ARGUMENT, _JSON or _SCHEMA
+ *         for rule_json, with line and column in it; PATHCONFIG_E_REGEX for a
+ *         pattern; _LIMIT.
  */
 PATHCONFIG_API int pathconfig_add_rule(pathconfig *cfg, const char *rule_json,
                                        pathconfig_rule_fn predicate,
                                        pathconfig_rule_fn configurer,
                                        void *context, void (*free_context)(void *context),
-                                       pathconfig_error *err);
+                                       size_t *index, pathconfig_error *err);
 
 /**
  * METHOD of pathconfig. Drops every memoised result, so that the next lookup
  * of each URL runs predicates and configurers again (Siesta's
  * invalidateConfiguration()). See "Threads" above.
- * @return 0; -1 (PATHCONFIG_E_ARGUMENT) when cfg is NULL.
+ * @return a status: PATHCONFIG_OK; PATHCONFIG_E_ARGUMENT when cfg is NULL.
  */
 PATHCONFIG_API int pathconfig_invalidate(pathconfig *cfg);
 
 /**
- * METHOD of pathconfig_request. The URL of the lookup as a request would be
+ * READER of pathconfig_request. The URL of the lookup as a request would be
  * made: an input without a scheme appended to "base_url" as Siesta's
  * resource(_:) appends it, the scheme lower-cased, characters a URL may not
  * hold percent-encoded, a host beyond ASCII IDNA-encoded, as Foundation's
@@ -168,37 +143,79 @@ PATHCONFIG_API int pathconfig_invalidate(pathconfig *cfg);
 PATHCONFIG_API const char *pathconfig_request_url(const pathconfig_request *request);
 
 /**
- * METHOD of pathconfig_request. The HTTP method, upper-cased ("GET" when the
+ * READER of pathconfig_request. The HTTP method, upper-cased ("GET" when the
  * lookup named none).
  * @return borrowed from request; NULL only when request is NULL (or _NOMEM).
  */
 PATHCONFIG_API const char *pathconfig_request_method(const pathconfig_request *request);
 
 /**
- * METHOD of pathconfig_request. In a configurer, the properties merged so far
+ * READER of pathconfig_request. In a configurer, the properties merged so far
  * (including this rule's fixed "properties") as a JSON object.
- * @return borrowed from request, valid until the callback returns (a later
- *         call gives a new string reflecting changes); NULL in a predicate
- *         (PATHCONFIG_E_ARGUMENT).
+ * @return borrowed from request, valid until the callback returns or the
+ *         next change (a later call gives a new string reflecting changes);
+ *         NULL in a predicate (PATHCONFIG_E_MISUSE).
  */
 PATHCONFIG_API const char *pathconfig_request_properties(const pathconfig_request *request);
 
+/* ---------------------------------------------------------------------------
+ * Changing the properties, in a configurer
+ *
+ * Each setter changes the properties merged so far, in place. Each returns a
+ * status: PATHCONFIG_OK; PATHCONFIG_E_ARGUMENT (a NULL or non-UTF-8
+ * argument, a non-finite double); PATHCONFIG_E_MISUSE (called from a
+ * predicate, which may not change anything). On failure the properties are
+ * unchanged. Keys and values are copied. A key that exists keeps its place
+ * in the key order; a new one goes last.
+ * ------------------------------------------------------------------------- */
+
+/** METHOD of pathconfig_request. Sets key to a string value. */
+PATHCONFIG_API int pathconfig_request_set_string(pathconfig_request *request, const char *key,
+                                                 const char *value);
+
+/** METHOD of pathconfig_request. Sets key to an integer. */
+PATHCONFIG_API int pathconfig_request_set_int64(pathconfig_request *request, const char *key,
+                                                int64_t value);
+
+/** METHOD of pathconfig_request. Sets key to a number (finite). */
+PATHCONFIG_API int pathconfig_request_set_double(pathconfig_request *request, const char *key,
+                                                 double value);
+
+/** METHOD of pathconfig_request. Sets key to true (value != 0) or false. */
+PATHCONFIG_API int pathconfig_request_set_bool(pathconfig_request *request, const char *key,
+                                               int value);
+
 /**
- * METHOD of pathconfig_request. In a configurer, replaces the properties
- * merged so far with json_object (copied).
- * @return 0; -1 on failure (PATHCONFIG_E_ARGUMENT: not an object, NULL, in a
- *         predicate; PATHCONFIG_E_JSON: not JSON); the properties are then
- *         unchanged.
+ * METHOD of pathconfig_request. Sets one HTTP header: the string value under
+ * name in the object "headers" (Siesta's request headers), keeping the other
+ * headers; "headers" is made an object first when it is absent or not one.
+ */
+PATHCONFIG_API int pathconfig_request_set_header(pathconfig_request *request, const char *name,
+                                                 const char *value);
+
+/**
+ * METHOD of pathconfig_request. Removes key (PATHCONFIG_OK also when it was
+ * absent).
+ */
+PATHCONFIG_API int pathconfig_request_remove(pathconfig_request *request, const char *key);
+
+/**
+ * METHOD of pathconfig_request. Replaces the properties merged so far with
+ * json_object (copied): for a host that holds a whole JSON document. Never
+ * build it by pasting values into text; set them with the setters above.
+ * @return PATHCONFIG_OK; PATHCONFIG_E_JSON (not JSON: line and column in the
+ *         last error), PATHCONFIG_E_ARGUMENT (not an object, NULL),
+ *         PATHCONFIG_E_MISUSE.
  */
 PATHCONFIG_API int pathconfig_request_set_properties(pathconfig_request *request,
                                                      const char *json_object);
 
 /**
- * METHOD of pathconfig_request. In a configurer, applies json_patch to the
- * properties merged so far as a JSON Merge Patch (RFC 7396): nested objects
- * merge key by key, null removes a key ("{\"headers\":{\"X-Token\":\"t\"}}"
- * sets one header and keeps the others).
- * @return 0; -1 on failure, as pathconfig_request_set_properties.
+ * METHOD of pathconfig_request. Applies json_patch to the properties merged
+ * so far as a JSON Merge Patch (RFC 7396): nested objects merge key by key,
+ * null removes a key. For a host that holds a patch as a JSON document;
+ * never build it by pasting values into text.
+ * @return as pathconfig_request_set_properties.
  */
 PATHCONFIG_API int pathconfig_request_merge_properties(pathconfig_request *request,
                                                        const char *json_patch);
@@ -207,8 +224,8 @@ PATHCONFIG_API int pathconfig_request_merge_properties(pathconfig_request *reque
  * METHOD of pathconfig_request. Records why the callback is about to return
  * a negative value; the lookup's error message quotes it.
  * @param message  NUL-terminated UTF-8 (copied), or NULL for a generic text.
- * @return 0; -1 (PATHCONFIG_E_ARGUMENT) when request is NULL or message is
- *         not UTF-8.
+ * @return a status: PATHCONFIG_OK; PATHCONFIG_E_ARGUMENT when request is
+ *         NULL or message is not UTF-8.
  */
 PATHCONFIG_API int pathconfig_request_fail(pathconfig_request *request, const char *message);
 

@@ -8,7 +8,7 @@
 # the library in /usr/lib/<multiarch>. Its files are split as Debian splits a
 # library, and every file must land in one package:
 #
-#   libpathconfig0     the shared library and its SONAME link; shlibs and
+#   libpathconfig1     the shared library and its SONAME link; shlibs and
 #                      symbols files; an ldconfig trigger
 #   libpathconfig-dev  the header (pathconfig.h, pathconfig/*.h), pathconfig.pc
 #                      and the unversioned libpathconfig.so link
@@ -33,7 +33,7 @@ repo=$(cd "$here/../.." && pwd)
 debversion="$version-1"
 arch=$(dpkg --print-architecture)
 libdir=usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)
-packages=(libpathconfig0 libpathconfig-dev pathconfig)
+packages=(libpathconfig1 libpathconfig-dev pathconfig)
 : "${SOURCE_DATE_EPOCH:=$(date +%s)}"
 export SOURCE_DATE_EPOCH
 
@@ -63,7 +63,7 @@ move() {
         mv "$root/$path" "$work/debian/$package/$path"
     done
 }
-move libpathconfig0 "$libdir/libpathconfig.so.0" "$libdir/libpathconfig.so.$version"
+move libpathconfig1 "$libdir/libpathconfig.so.1" "$libdir/libpathconfig.so.$version"
 move libpathconfig-dev usr/include "$libdir/libpathconfig.so" "$libdir/pkgconfig"
 move pathconfig usr/bin usr/share/man usr/share/bash-completion usr/share/zsh usr/share/fish
 left=$(find "$root" ! -type d)
@@ -87,15 +87,15 @@ gzip -9n debian/pathconfig/usr/share/man/man1/pathconfig.1
 # The library: not executable (Debian policy), found by the dynamic linker
 # after an ldconfig trigger; shlibs and symbols tell packages built against
 # it what to depend on.
-chmod 644 "debian/libpathconfig0/$libdir/libpathconfig.so.$version"
-echo "activate-noawait ldconfig" > debian/libpathconfig0/DEBIAN/triggers
-echo "libpathconfig 0 libpathconfig0 (>= $version)" > debian/libpathconfig0/DEBIAN/shlibs
+chmod 644 "debian/libpathconfig1/$libdir/libpathconfig.so.$version"
+echo "activate-noawait ldconfig" > debian/libpathconfig1/DEBIAN/triggers
+echo "libpathconfig 1 libpathconfig1 (>= $version)" > debian/libpathconfig1/DEBIAN/shlibs
 # Every symbol of this ABI dates from this upstream version; packages that
 # build against the library depend on it through libpathconfig-dev.
-dpkg-gensymbols -q -plibpathconfig0 -Pdebian/libpathconfig0 -v"$version" -edebian/libpathconfig0/"$libdir"/libpathconfig.so.0
-sed -i '1a\* Build-Depends-Package: libpathconfig-dev' debian/libpathconfig0/DEBIAN/symbols
+dpkg-gensymbols -q -plibpathconfig1 -Pdebian/libpathconfig1 -v"$version" -edebian/libpathconfig1/"$libdir"/libpathconfig.so.1
+sed -i '1a\* Build-Depends-Package: libpathconfig-dev' debian/libpathconfig1/DEBIAN/symbols
 
-dpkg-shlibdeps -Tdebian/libpathconfig0.substvars "debian/libpathconfig0/$libdir/libpathconfig.so.$version"
+dpkg-shlibdeps -Tdebian/libpathconfig1.substvars "debian/libpathconfig1/$libdir/libpathconfig.so.$version"
 dpkg-shlibdeps -Tdebian/pathconfig.substvars debian/pathconfig/usr/bin/pathconfig
 
 mkdir -p "$dist"

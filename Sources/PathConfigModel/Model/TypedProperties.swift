@@ -131,3 +131,24 @@ public enum TypedKey: String, Sendable, CaseIterable {
         }
     }
 }
+
+extension TypedKey {
+    /// The key's place in `allCases`, without searching it: its
+    /// `PATHCONFIG_KEY_*` number in the C API (a test checks the two agree).
+    package var index: Int {
+        switch self {
+        case .context: return 0
+        case .presentation: return 1
+        case .modalStyle: return 2
+        case .pullToRefreshEnabled: return 3
+        case .modalDismissGestureEnabled: return 4
+        case .viewController: return 5
+        case .animated: return 6
+        case .queryStringPresentation: return 7
+        case .title: return 8
+        case .uri: return 9
+        case .fallbackURI: return 10
+        case .historicalLocation: return 11
+        }
+    }
+}
