@@ -29,7 +29,7 @@ BINDIR  := $(OUT)/bin
 # include/pathconfig/ (the version macros are in pathconfig/common.h).
 HEADER_PARTS  := $(wildcard include/pathconfig/*.h)
 VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' include/pathconfig/common.h 2>/dev/null)
-SOVERSION     := 0
+SOVERSION     := 1
 
 .PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench bench-deps bench-ablation \
         check-version abi-check abi-baseline test-packaging dist-python dist-crate \
@@ -128,7 +128,7 @@ ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 install: lib cli man completions
 	@$(MAKE) --no-print-directory install-files
-	@# Refresh the loader's cache so programs find libpathconfig.so.0 in a system prefix.
+	@# Refresh the loader's cache so programs find libpathconfig.so.1 in a system prefix.
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
 
 ## install-files: what lib, cli, man and completions left in out/, copied
@@ -153,7 +153,7 @@ install-files:
 ## dist: every release artifact in dist/, all of one VERSION (the header's
 ## PATHCONFIG_VERSION), then dist/SHA256SUMS over every file there:
 ##   dist-tarball  libpathconfig-VERSION-linux-x86_64.tar.gz, a prefix to unpack anywhere
-##   dist-deb      the Debian packages libpathconfig0, libpathconfig-dev, pathconfig
+##   dist-deb      the Debian packages libpathconfig1, libpathconfig-dev, pathconfig
 ##   dist-python   the Python sdist and manylinux wheel (distribution libpathconfig)
 ##   dist-crate    the Rust crate (cargo package)
 ## Each replaces its own older files in dist/. Archives are sorted, root-owned

@@ -31,20 +31,36 @@ from typing import Any, Dict, List, Optional
 # Every peer, in table order: key (as the workers name it), column label,
 # what it times, group (the plot's line style).
 PEERS = [
-    ("swift_api", "Swift API", "libpathconfig's Swift API: `PathConfiguration.properties(for:)` and the result's count", "ours"),
-    ("c_resolve", "C resolve", "libpathconfig's C ABI: `pathconfig_resolve`, `pathconfig_result_json`, `pathconfig_result_free`", "ours"),
-    ("c_lookup", "C lookup", "libpathconfig's C ABI: `pathconfig_lookup` (the result lent, no free) and `pathconfig_result_json`", "ours"),
-    ("c_properties", "C properties", "libpathconfig's C ABI: `pathconfig_properties` and `pathconfig_free_string`", "ours"),
+    ("swift_typed", "Swift typed", "libpathconfig's Swift API: `properties(for:)`, then `context` and `presentation` (the headline: a lookup plus the two typed reads a visit proposal makes)", "ours"),
+    ("swift_api", "Swift lookup", "libpathconfig's Swift API: `PathConfiguration.properties(for:)` and the result's count", "ours"),
+    ("swift_raw", "Swift raw", "`properties(for:)` and one raw value (`[\"context\"]`)", "ours"),
+    ("swift_json", "Swift JSON", "`properties(for:)` and its JSON text (`json`)", "ours"),
+    ("c_typed", "C typed", "libpathconfig's C ABI: `pathconfig_resolve`, `pathconfig_result_typed_string` of `PATHCONFIG_KEY_CONTEXT` and `_PRESENTATION`, `pathconfig_result_release` (the headline)", "ours"),
+    ("c_resolve", "C resolve", "libpathconfig's C ABI: `pathconfig_resolve`, `pathconfig_result_json`, `pathconfig_result_release`", "ours"),
+    ("c_raw", "C raw", "`pathconfig_resolve`, one `pathconfig_result_get_string` (`context`), release", "ours"),
+    ("c_map", "C map", "`pathconfig_resolve`, then every key with its type and value through the getters (what a host's native map is built from), release", "ours"),
     ("c_resolve_cache", "C resolve, cache on", "C resolve with the default result cache (no `result_cache_size`)", "ours"),
-    ("py_binding", "Python binding", "libpathconfig's Python binding: `properties(url)` and `len()` of it (which decodes its JSON)", "ours"),
+    ("py_typed", "Python typed", "libpathconfig's Python binding: `properties(url)`, then `.context` and `.presentation` (the headline)", "ours"),
+    ("py_binding", "Python binding", "libpathconfig's Python binding: `properties(url)` and `len()` of it", "ours"),
+    ("py_raw", "Python raw", "`properties(url).get(\"context\")`", "ours"),
+    ("py_dict", "Python dict", "`dict(properties(url))`: the merged properties as a new `dict`", "ours"),
+    ("py_json", "Python JSON", "`properties(url)` and its JSON text", "ours"),
+    ("rust_typed", "Rust typed", "libpathconfig's Rust crate: `resolve`, then the typed `context` and `presentation` (the headline)", "ours"),
+    ("rust_resolve", "Rust resolve", "the Rust crate: `resolve` and the result's JSON text", "ours"),
+    ("rust_raw", "Rust raw", "the Rust crate: `resolve` and one raw string value (`context`)", "ours"),
+    ("rust_map", "Rust map", "the Rust crate: `resolve` and the native map of the result", "ours"),
     ("nsregex_loop", "NSRegex loop", "Swift loop over `NSRegularExpression` (ICU), compiled once", "loop"),
     ("pcre2_loop", "PCRE2-JIT loop", "C loop over PCRE2 (`PCRE2_UTF`, JIT), compiled once", "loop"),
     ("hyperscan", "hyperscan", "hyperscan through its C API, one database of every pattern", "engine"),
     ("re2set", "RE2::Set", "RE2::Set through its C++ API, every pattern", "engine"),
-    ("py_re", "Py `re` loop", "Python loop over `re` patterns, compiled once", "python"),
-    ("py_re2set", "Py `re2.Set`", "`re2.Set` from PyPI's google-re2", "python"),
-    ("py_hyperscan", "Py `hyperscan`", "`hyperscan.Database` from PyPI's hyperscan", "python"),
+    ("py_re", "Py `re` loop", "Python loop over `re` patterns, compiled once, merging the matched rules' properties into a `dict`", "python"),
+    ("py_re2set", "Py `re2.Set`", "`re2.Set` from PyPI's google-re2, merging the matched rules' properties into a `dict`", "python"),
+    ("py_hyperscan", "Py `hyperscan`", "`hyperscan.Database` from PyPI's hyperscan, merging the matched rules' properties into a `dict`", "python"),
 ]
+#: The headline figure of each host: a lookup plus the two typed reads.
+HEADLINE = {"Swift": "swift_typed", "C": "c_typed", "Python": "py_typed", "Rust": "rust_typed"}
+#: Each host's bare lookup, the base of its ratios.
+LOOKUP = {"Swift": "swift_api", "C": "c_resolve", "Python": "py_binding", "Rust": "rust_resolve"}
 LABEL = {key: label for key, label, _, _ in PEERS}
 
 
@@ -99,6 +115,8 @@ def run_size(args: argparse.Namespace, size: int) -> Dict[str, Any]:
     ]
     env = dict(os.environ, PYTHONPATH=args.binding, PATHCONFIG_LIBRARY=args.lib)
     workers.append(Worker("Python", [args.python, args.python_peers, rules, urls, "--check-every", every], env=env))
+    if args.rust and os.path.exists(args.rust):
+        workers.append(Worker("Rust", [args.rust, rules, urls, "--check-every", every]))
 
     samples: Dict[str, List[float]] = {}
     for r in range(args.rounds):
@@ -199,7 +217,7 @@ def legend() -> str:
 def check_table(results: Dict[str, Any]) -> str:
     columns = [
         ("Swift", "swift_api", "libpathconfig (Swift) vs NSRegex loop"),
-        ("C", "c_properties", "libpathconfig (C) vs PCRE2 loop"),
+        ("C", "c_resolve", "libpathconfig (C) vs PCRE2 loop"),
         ("C", "hyperscan", "hyperscan vs PCRE2 loop"),
         ("C", "re2set", "RE2::Set vs PCRE2 loop"),
         ("Python", "py_re2set", "Py `re2.Set` vs `re` loop"),
@@ -221,18 +239,19 @@ def check_table(results: Dict[str, Any]) -> str:
 
 def ratio_table(results: Dict[str, Any]) -> str:
     lines = [
-        "| rules | C resolve / best C engine | Swift / best C engine | C resolve / PCRE2 loop | "
-        "C resolve, cache off / default | Python binding / best Python peer | Python binding / `re` loop |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
+        "| rules | C typed / C resolve | C typed / best C engine | Swift typed / Swift lookup | Rust typed / Rust resolve | "
+        "Python typed / best Python peer | Python dict / best Python peer | C resolve, cache off / default |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for size, r in results["sizes"].items():
         us = r["median_us"]
         engine = best(us, ["hyperscan", "re2set"])
         python = best(us, ["py_re", "py_re2set", "py_hyperscan"])
         lines.append(
-            f"| {int(size):,} | {ratio(us.get('c_resolve'), engine)} | {ratio(us.get('swift_api'), engine)} | "
-            f"{ratio(us.get('c_resolve'), us.get('pcre2_loop'))} | {ratio(us.get('c_resolve'), us.get('c_resolve_cache'))} | "
-            f"{ratio(us.get('py_binding'), python)} | {ratio(us.get('py_binding'), us.get('py_re'))} |"
+            f"| {int(size):,} | {ratio(us.get('c_typed'), us.get('c_resolve'))} | {ratio(us.get('c_typed'), engine)} | "
+            f"{ratio(us.get('swift_typed'), us.get('swift_api'))} | {ratio(us.get('rust_typed'), us.get('rust_resolve'))} | "
+            f"{ratio(us.get('py_typed'), python)} | {ratio(us.get('py_dict'), python)} | "
+            f"{ratio(us.get('c_resolve'), us.get('c_resolve_cache'))} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -314,22 +333,40 @@ def targets_table(results: Dict[str, Any]) -> str:
     def python(r):
         return best(r["median_us"], ["py_re", "py_re2set", "py_hyperscan"])
 
+    def us(r, key):
+        return r["median_us"].get(key)
+
+    def within(r, key, base, factor):
+        a, b = us(r, key), us(r, base)
+        return a <= factor * b if a is not None and b is not None else None
+
     rows = []
     rows.append((
-        "C ABI full resolve (cache off) at or below the best engine's bare match, every size",
-        per_size(lambda r: ratio(r["median_us"].get("c_resolve"), engine(r))),
-        all_sizes(lambda r: r["median_us"].get("c_resolve", 1e30) <= engine(r) if engine(r) else None),
+        "C: lookup + two typed reads at most 1.5× lookup + JSON text, every size",
+        per_size(lambda r: ratio(us(r, "c_typed"), us(r, "c_resolve"))),
+        all_sizes(lambda r: within(r, "c_typed", "c_resolve", 1.5)),
     ))
     rows.append((
-        "Swift API lower still (below the C ABI resolve and the best engine), every size",
-        per_size(lambda r: ratio(r["median_us"].get("swift_api"), engine(r))),
-        all_sizes(lambda r: r["median_us"].get("swift_api", 1e30) <= min(engine(r) or 1e30, r["median_us"].get("c_resolve", 1e30))),
+        "C: lookup + two typed reads at or below the best native engine's bare match, every size",
+        per_size(lambda r: ratio(us(r, "c_typed"), engine(r))),
+        all_sizes(lambda r: us(r, "c_typed") <= engine(r) if engine(r) and us(r, "c_typed") is not None else None),
     ))
     rows.append((
-        "Python binding faster than each Python alternative (`re`, `re2.Set`, `hyperscan`), every size",
-        per_size(lambda r: ratio(r["median_us"].get("py_binding"), python(r))),
-        all_sizes(lambda r: r["median_us"].get("py_binding", 1e30) < python(r) if python(r) else None),
+        "Python: lookup + two typed reads faster than every Python peer producing a merged `dict`, every size",
+        per_size(lambda r: ratio(us(r, "py_typed"), python(r))),
+        all_sizes(lambda r: us(r, "py_typed") < python(r) if python(r) and us(r, "py_typed") is not None else None),
     ))
+    rows.append((
+        "Python: `dict(...)` of an answer faster than every Python peer producing a merged `dict`, every size",
+        per_size(lambda r: ratio(us(r, "py_dict"), python(r))),
+        all_sizes(lambda r: us(r, "py_dict") < python(r) if python(r) and us(r, "py_dict") is not None else None),
+    ))
+    for host in ("Swift", "Rust"):
+        rows.append((
+            f"{host}: lookup + two typed reads at most 1.5× its own lookup, every size",
+            per_size(lambda r, h=host: ratio(us(r, HEADLINE[h]), us(r, LOOKUP[h]))),
+            all_sizes(lambda r, h=host: within(r, HEADLINE[h], LOOKUP[h], 1.5)),
+        ))
     big = sizes.get("10000") or sizes.get(10000)
     if big:
         load, build = big["build_ms"].get("c_load"), big["build_ms"].get("re2set")
@@ -365,7 +402,7 @@ def targets_table(results: Dict[str, Any]) -> str:
             "not measurable here (the threads did not get the cores: see the control)" if starved
             else "yes" if worst >= 1 else "no",
         ))
-    ours_differ = sum(c.get(k, 0) for r in sizes.values() for c in r["check"].values() for k in ("swift_api", "c_properties"))
+    ours_differ = sum(c.get(k, 0) for r in sizes.values() for c in r["check"].values() for k in ("swift_api", "c_resolve"))
     checked = "; ".join(f"{int(s):,}: {r['check'].get('C', {}).get('urls', 0):,} URLs" for s, r in sizes.items())
     rows.append((
         "Results identical to the straightforward algorithm (libpathconfig against the PCRE2 and NSRegularExpression loops)",
@@ -406,7 +443,7 @@ when the run began, {meta['load_average_after']:.1f} when it ended.
 ## Ratios (of the medians above, same run)
 
 {ratio_table(results)}
-## Against the targets of issue 12
+## Against the targets (issues 12 and 29)
 
 {targets_table(results)}
 ## Loading and building (ms, median of 3 unless noted)
@@ -423,7 +460,7 @@ configurations have N one-pattern rules (200,000 is the default `maxRules`).
 ## Threads sharing one configuration
 
 Lookups per second of all threads together (and the ratio to one thread), each thread calling
-`pathconfig_resolve` and `pathconfig_result_free` on the URLs; medians of {meta['thread_rounds']}
+`pathconfig_resolve` and `pathconfig_result_release` on the URLs; medians of {meta['thread_rounds']}
 rounds of {meta['thread_seconds']} s (`bench/c/threads.c`). The control is the same number of
 threads running a loop that only counts, right after each measurement: its ratio to one thread
 says how many cores the threads actually got on this shared machine, which bounds the lookups'.
@@ -431,19 +468,21 @@ says how many cores the threads actually got on this shared machine, which bound
 {thread_table(results)}
 ## Method
 
-- **Side by side.** For each corpus size, three worker processes (Swift: `pathconfig-bench serve`,
-  C: `bench/c/peers.c`, Python: `bench/python/peers.py`) load everything and report ready, one
-  after another. Then in each of {meta['rounds']} rounds every peer of every worker runs in turn,
+- **Side by side.** For each corpus size, the worker processes (Swift: `pathconfig-bench serve`,
+  C: `bench/c/peers.c`, Python: `bench/python/peers.py`, Rust: the crate's `bench_worker`)
+  load everything and report ready, one after another. Then in each of {meta['rounds']} rounds every peer of every worker runs in turn,
   never two at once, for {meta['budget']} s over the 10,000 URLs (cycling, each peer resuming where
   its last round stopped; a different worker and peer first in each round). A figure is the median
   of a peer's rounds; ratios are ratios of medians from this one run.
 - **What is timed.** libpathconfig gets each URL as written and does everything: the string its
-  profile matches, matching, merging, the result (C: `pathconfig_resolve`, `pathconfig_result_json`,
-  `pathconfig_result_free`, or `pathconfig_properties` and `pathconfig_free_string`; Swift:
-  `properties(for:)` and the object's count; Python: `properties()` and `len()`, which decodes the
-  JSON). Every other peer gets the string libpathconfig's profile matches for the URL, worked out
-  once before any timing, and does the bare match: it counts the rules with a matching pattern,
-  merging nothing.
+  profile matches, matching, merging, the result, and then what a host reads from it: in every
+  host the headline is the lookup plus the two typed reads a visit proposal makes (`context`,
+  `presentation`), beside the bare lookup, one raw value, the host's native map and the JSON
+  text (the legend says which calls). The native engines (loops, hyperscan, RE2::Set) get the
+  string libpathconfig's profile matches for the URL, worked out once before any timing, and do
+  the bare match: they count the rules with a matching pattern, merging nothing. The Python peers
+  do what a Python user of them must: match, then merge the matched rules' properties into a
+  `dict`.
 - **The loops.** NSRegularExpression (ICU, as turbo-ios compiles each pattern, compiled once,
   `firstMatch` per pattern until one matches); PCRE2 10.42 with `PCRE2_UTF`, JIT-compiled,
   `pcre2_jit_match`, the patterns as written; Python `re.search` per pattern.
@@ -521,6 +560,7 @@ def main() -> int:
     p.add_argument("--python", default=sys.executable, help="the interpreter for bench/python/peers.py")
     p.add_argument("--python-peers", default=os.path.join(here, "python", "peers.py"))
     p.add_argument("--binding", default=os.path.join(root, "bindings", "python", "src"))
+    p.add_argument("--rust", default="", help="the Rust crate's bench worker (its rows are left empty without it)")
     p.add_argument("--lib", default=os.path.join(root, "out", "lib", "libpathconfig.so"))
     p.add_argument("--generated", default="80000,200000", help="generated sizes for the pretty/minified table")
     p.add_argument("--thread-sizes", default="10,100,10000")

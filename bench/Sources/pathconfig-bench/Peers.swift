@@ -59,6 +59,14 @@ struct SwiftPeers {
 
         let (config, subjects, rules) = (config, subjects, rules)
         lookups.append(Lookup(key: "swift_api", lookup: { config.properties(for: urls[$0]).count }))
+        // What a host reads after the lookup (issue 29): the two typed
+        // values a visit proposal reads, one raw value, the JSON text.
+        lookups.append(Lookup(key: "swift_typed", lookup: { i in
+            let p = config.properties(for: urls[i])
+            return (p.context == .modal ? 1 : 0) + (p.presentation == .default ? 0 : 2)
+        }))
+        lookups.append(Lookup(key: "swift_raw", lookup: { config.properties(for: urls[$0])["context"] == nil ? 0 : 1 }))
+        lookups.append(Lookup(key: "swift_json", lookup: { config.properties(for: urls[$0]).json.utf8.count }))
         lookups.append(Lookup(key: "nsregex_loop", lookup: { i in
             let subject = subjects[i]
             let range = NSRange(location: 0, length: subject.utf16.count)
