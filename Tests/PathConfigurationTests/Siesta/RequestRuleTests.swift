@@ -28,6 +28,23 @@ struct RequestRuleTests {
         #expect(try shallow.resolve("/door/knob").json == #"{"headers":{"Accept":"doorknob/round","X-Debug":null},"tags":["c"],"gone":null,"n":null}"#)
     }
 
+    /// Tokens that would break out of a JSON string pasted into text.
+    static let hostileTokens = [#"abc", "X-Admin": "true"#, #"abc\"#, "line\nbreak", #"}"#, #"{"X-Admin":"true"}"#,
+                                "caf\u{E9} \u{1F600}", "tab\there", #"\u0022"#, ""]
+
+    @Test("a configurer's header holds the host's token whole, whatever it holds: one header, that string", arguments: hostileTokens)
+    func hostileToken(token: String) throws {
+        let api = try PathConfiguration(json: #"{"rules": [{"globs": ["**"], "properties": {"headers": {"Accept": "a/b"}}}]}"#,
+                                        options: Self.options(merge: .deep))
+        try api.add(HostRule(globs: ["**"], configurer: { properties, _ in
+            properties.applyMergePatch(["headers": .object(["X-Auth-Token": .string(token)])])
+        }))
+        let result = try api.resolve("/users/1", method: "POST")
+        #expect(result["headers"] == .object(["Accept": .string("a/b"), "X-Auth-Token": .string(token)]))
+        let reparsed = try JSONValue(parsing: result.json).objectValue?["headers"]?.objectValue
+        #expect(reparsed?.keys == ["Accept", "X-Auth-Token"] && reparsed?["X-Auth-Token"] == .string(token), "the JSON text says the same")
+    }
+
     @Test("applyMergePatch follows RFC 7396's examples")
     func rfc7396() throws {
         // RFC 7396 appendix A, the cases whose target and patch are objects.
