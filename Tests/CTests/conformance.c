@@ -8,23 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The typed keys of the header's table, by kind. */
-static const char *const typed_string_keys[] = {
-    "context", "presentation", "modal_style", "query_string_presentation",
-    "view_controller", "title", "uri", "fallback_uri", NULL
-};
-static const char *const typed_bool_keys[] = {
-    "pull_to_refresh_enabled", "modal_dismiss_gesture_enabled", "animated", "historical_location", NULL
-};
-
-static int in_list(const char *const *list, const char *key)
+/* The typed key (its PATHCONFIG_KEY_* constant) the catalog names `name`,
+ * or -1 when it has none. */
+static int typed_key(const char *name)
 {
-    for (; *list != NULL; list++)
-        if (strcmp(*list, key) == 0) return 1;
-    return 0;
+    int key, n = (int)pathconfig_typed_key_count();
+    for (key = 0; key < n; key++)
+        if (strcmp(pathconfig_typed_key_name(key), name) == 0) return key;
+    return -1;
 }
 
-static cJSON *load_conformance(const char *dir, const char *name)
+void *conformance_file(const char *dir, const char *name)
 {
     char path[4096];
     size_t len = 0;
@@ -47,7 +41,7 @@ static const char *string_field(const cJSON *object, const char *key)
 
 /* Loads `fixture` (a cJSON object) under `profile` and `match_query_strings`
  * (-1: leave it to the profile). */
-static pathconfig *load_fixture(const cJSON *fixture, const char *profile, int mqs, pathconfig_error *err)
+pathconfig *conformance_load_fixture(const void *fixture, const char *profile, int mqs, pathconfig_error *err)
 {
     char options[256];
     char *text = cJSON_PrintUnformatted(fixture);
@@ -82,14 +76,14 @@ static int json_equals(const char *text, const cJSON *expected)
     return same;
 }
 
-/* The checks every resolving case shares: properties as JSON, through the
- * result object, the lent lookup and the one-shot call, key enumeration,
- * get_json per key, and the matched string. */
+/* The checks every resolving case shares: properties as JSON, the same
+ * answer for the method named "GET", key enumeration, get_json per key, and
+ * the matched string. (differential.c reads every value every way.) */
 static void check_resolution(pathconfig *cfg, const char *input, const cJSON *expected, const char *matched)
 {
     pathconfig_error err;
-    pathconfig_result *res = pathconfig_resolve(cfg, input, &err);
-    char *props, *ms;
+    pathconfig_result *res = pathconfig_resolve(cfg, input, NULL, &err);
+    char *ms;
     const cJSON *item;
     size_t i, count;
 
@@ -98,14 +92,12 @@ static void check_resolution(pathconfig *cfg, const char *input, const cJSON *ex
     CHECK(json_equals(pathconfig_result_json(res), expected), "properties %s, expected %s",
           pathconfig_result_json(res), show(expected));
 
-    props = pathconfig_properties(cfg, input);
-    CHECK(props != NULL && strcmp(props, pathconfig_result_json(res)) == 0,
-          "pathconfig_properties %s differs from the result's JSON", props ? props : "(null)");
-    pathconfig_free_string(props);
     {
-        const pathconfig_result *lent = pathconfig_lookup(cfg, input, NULL);
-        CHECK(lent != NULL && strcmp(pathconfig_result_json(lent), pathconfig_result_json(res)) == 0,
-              "pathconfig_lookup %s differs from the result's JSON", lent ? pathconfig_result_json(lent) : "(null)");
+        pathconfig_result *get = pathconfig_resolve(cfg, input, "GET", NULL);
+        CHECK(get != NULL && strcmp(pathconfig_result_json(get), pathconfig_result_json(res)) == 0 &&
+                  pathconfig_result_id(get) == pathconfig_result_id(res),
+              "for \"GET\": %s differs from the result's JSON", get ? pathconfig_result_json(get) : "(null)");
+        pathconfig_result_release(get);
     }
 
     count = pathconfig_result_count(res);
@@ -118,45 +110,47 @@ static void check_resolution(pathconfig *cfg, const char *input, const cJSON *ex
     cJSON_ArrayForEach(item, expected) {
         const char *json = NULL;
         int rc = pathconfig_result_get_json(res, item->string, &json);
-        CHECK(rc == PATHCONFIG_FOUND && json_equals(json, item), "get_json(%s) = %d %s", item->string, rc, json ? json : "(null)");
+        CHECK(rc == PATHCONFIG_OK && json_equals(json, item), "get_json(%s) = %d %s", item->string, rc, json ? json : "(null)");
     }
 
     if (matched != NULL) {
-        ms = pathconfig_matched_string(cfg, input);
+        ms = pathconfig_matched_string(cfg, input, NULL);
         CHECK(ms != NULL && strcmp(ms, matched) == 0, "matched string \"%s\", expected \"%s\"", ms ? ms : "(null)", matched);
-        pathconfig_free_string(ms);
+        pathconfig_string_free(ms);
     }
-    pathconfig_result_free(res);
+    pathconfig_result_release(res);
 }
 
 /* Checks a typed accessor value: a JSON bool through typed_bool, a string
  * through typed_string, null as "no value and no default". */
-static void check_typed(const pathconfig_result *res, const char *key, const cJSON *value)
+static void check_typed(const pathconfig_result *res, const char *name, const cJSON *value)
 {
+    int key = typed_key(name);
+    if (!CHECK(key >= 0, "%s is not a typed key of the catalog", name)) return;
     if (cJSON_IsBool(value)) {
         int b = pathconfig_result_typed_bool(res, key);
-        CHECK(b == (cJSON_IsTrue(value) ? 1 : 0), "typed_bool(%s) = %d, expected %d", key, b, cJSON_IsTrue(value));
+        CHECK(b == (cJSON_IsTrue(value) ? 1 : 0), "typed_bool(%s) = %d, expected %d", name, b, cJSON_IsTrue(value));
     } else if (cJSON_IsString(value)) {
         const char *s = pathconfig_result_typed_string(res, key);
         CHECK(s != NULL && strcmp(s, value->valuestring) == 0, "typed_string(%s) = %s, expected %s",
-              key, s ? s : "(null)", value->valuestring);
+              name, s ? s : "(null)", value->valuestring);
     } else if (cJSON_IsNull(value)) {
         const char *s = pathconfig_result_typed_string(res, key);
         CHECK(s == NULL && pathconfig_last_error()->code == PATHCONFIG_OK, "typed_string(%s) = %s, expected NULL",
-              key, s ? s : "(null)");
+              name, s ? s : "(null)");
     } else {
-        CHECK(0, "typed value of %s has an unexpected JSON type", key);
+        CHECK(0, "typed value of %s has an unexpected JSON type", name);
     }
 }
 
-static const char *ios_profile(const char *library)
+const char *conformance_ios_profile(const char *library)
 {
     if (strcmp(library, "turbo-ios") == 0) return "turbo-ios";
     if (strcmp(library, "hotwire-native-ios") == 0) return "hotwire-ios";
     return NULL;
 }
 
-static const char *android_profile(const char *implementation)
+const char *conformance_android_profile(const char *implementation)
 {
     if (strcmp(implementation, "hotwire-native-android") == 0) return "hotwire-android";
     if (strcmp(implementation, "turbo-android") == 0 || strcmp(implementation, "turbo-native") == 0) return "turbo-android";
@@ -166,7 +160,7 @@ static const char *android_profile(const char *implementation)
 /* Runs ios.json; returns how many cases ran to completion, *total the number in the file. */
 static int run_ios(const char *dir, int *total)
 {
-    cJSON *root = load_conformance(dir, "ios.json");
+    cJSON *root = conformance_file(dir, "ios.json");
     const cJSON *fixtures, *c;
     int cases = 0, n = 0;
     if (root == NULL) return 0;
@@ -175,7 +169,7 @@ static int run_ios(const char *dir, int *total)
              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "settings_cases"));
 
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(root, "cases")) {
-        const char *profile = ios_profile(string_field(c, "library"));
+        const char *profile = conformance_ios_profile(string_field(c, "library"));
         const char *fixture_name = string_field(c, "fixture");
         const char *input = string_field(c, "input");
         const cJSON *mqs = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "options"), "matchQueryStrings");
@@ -189,7 +183,7 @@ static int run_ios(const char *dir, int *total)
 
         test_set_context("ios case %d: %s %s %s", n++, string_field(c, "library"), fixture_name, input);
         if (!CHECK(profile != NULL && fixture_name != NULL && input != NULL, "malformed case")) continue;
-        cfg = load_fixture(cJSON_GetObjectItemCaseSensitive(fixtures, fixture_name), profile,
+        cfg = conformance_load_fixture(cJSON_GetObjectItemCaseSensitive(fixtures, fixture_name), profile,
                            cJSON_IsBool(mqs) ? cJSON_IsTrue(mqs) : -1, &err);
         if (!CHECK(cfg != NULL, "load failed: %s", err.message)) continue;
         cases++;
@@ -197,35 +191,35 @@ static int run_ios(const char *dir, int *total)
         check_resolution(cfg, input, cJSON_GetObjectItemCaseSensitive(c, "expected_properties"),
                          string_field(c, "matched_string"));
 
-        res = pathconfig_resolve(cfg, input, NULL);
+        res = pathconfig_resolve(cfg, input, NULL, NULL);
         if (CHECK(res != NULL, "resolve failed")) {
             cJSON_ArrayForEach(item, typed) check_typed(res, item->string, item);
             cJSON_ArrayForEach(item, accessor) {
                 const char *s = "unset";
-                int rc = pathconfig_result_get_string(res, item->string, &s);
+                int rc = pathconfig_result_get_string(res, item->string, &s, NULL);
                 if (cJSON_IsString(item))
-                    CHECK(rc == PATHCONFIG_FOUND && s != NULL && strcmp(s, item->valuestring) == 0,
+                    CHECK(rc == PATHCONFIG_OK && s != NULL && strcmp(s, item->valuestring) == 0,
                           "get_string(%s) = %d %s, expected %s", item->string, rc, s ? s : "(null)", item->valuestring);
                 else
-                    CHECK(rc != PATHCONFIG_FOUND && s == NULL, "get_string(%s) = %d, expected no string", item->string, rc);
+                    CHECK(rc != PATHCONFIG_OK && s == NULL, "get_string(%s) = %d, expected no string", item->string, rc);
             }
-            pathconfig_result_free(res);
+            pathconfig_result_release(res);
         }
         if (cJSON_IsBool(rule_match)) {
-            char *explain = pathconfig_explain(cfg, input);
+            char *explain = pathconfig_explain(cfg, input, NULL, NULL);
             cJSON *e = explain ? cJSON_Parse(explain) : NULL;
             int matched = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(e, "rules")) > 0;
             CHECK(e != NULL && matched == cJSON_IsTrue(rule_match), "explain %s, expected rule match %d",
                   explain ? explain : "(null)", cJSON_IsTrue(rule_match));
             cJSON_Delete(e);
-            pathconfig_free_string(explain);
+            pathconfig_string_free(explain);
         }
         pathconfig_release(cfg);
     }
 
     n = 0;
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(root, "settings_cases")) {
-        const char *profile = ios_profile(string_field(c, "library"));
+        const char *profile = conformance_ios_profile(string_field(c, "library"));
         const char *fixture_name = string_field(c, "fixture");
         const char *source = string_field(c, "source");
         const char *note = string_field(c, "note");
@@ -236,7 +230,7 @@ static int run_ios(const char *dir, int *total)
 
         test_set_context("ios settings case %d: %s %s", n++, string_field(c, "library"), fixture_name);
         if (!CHECK(profile != NULL && fixture_name != NULL, "malformed case")) continue;
-        cfg = load_fixture(cJSON_GetObjectItemCaseSensitive(fixtures, fixture_name), profile, -1, &err);
+        cfg = conformance_load_fixture(cJSON_GetObjectItemCaseSensitive(fixtures, fixture_name), profile, -1, &err);
         cases++;
         if (expected_error != NULL && !cJSON_IsNull(expected_error)) {
             CHECK(cfg == NULL, "loaded, expected %s", cJSON_IsString(expected_error) ? expected_error->valuestring : "an error");
@@ -248,10 +242,9 @@ static int run_ios(const char *dir, int *total)
         }
         if (!CHECK(cfg != NULL, "load failed: %s", err.message)) continue;
         {
-            char *settings = pathconfig_settings(cfg);
+            const char *settings = pathconfig_settings(cfg);
             CHECK(json_equals(settings, cJSON_GetObjectItemCaseSensitive(c, "expected_settings")), "settings %s",
                   settings ? settings : "(null)");
-            pathconfig_free_string(settings);
         }
         if (cJSON_IsNumber(rule_count)) {
             /* Decoder- and loader-level tests count the document's rules; the
@@ -271,7 +264,7 @@ static int run_ios(const char *dir, int *total)
 /* Runs android.json; returns how many cases ran, *total the number in the file. */
 static int run_android(const char *dir, int *total)
 {
-    cJSON *root = load_conformance(dir, "android.json");
+    cJSON *root = conformance_file(dir, "android.json");
     const cJSON *fixtures, *c;
     int cases = 0, n = 0;
     if (root == NULL) return 0;
@@ -279,7 +272,7 @@ static int run_android(const char *dir, int *total)
     *total = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "cases"));
 
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(root, "cases")) {
-        const char *profile = android_profile(string_field(c, "implementation"));
+        const char *profile = conformance_android_profile(string_field(c, "implementation"));
         const char *fixture_name = string_field(c, "fixture");
         const char *input = string_field(c, "input");
         const char *kind = string_field(c, "kind");
@@ -291,7 +284,7 @@ static int run_android(const char *dir, int *total)
         test_set_context("android case %d: %s %s %s", n++, string_field(c, "implementation"), fixture_name,
                          input ? input : "(settings)");
         if (!CHECK(profile != NULL && fixture_name != NULL, "malformed case")) continue;
-        cfg = load_fixture(cJSON_GetObjectItemCaseSensitive(fixtures, fixture_name), profile,
+        cfg = conformance_load_fixture(cJSON_GetObjectItemCaseSensitive(fixtures, fixture_name), profile,
                            cJSON_IsBool(mqs) ? cJSON_IsTrue(mqs) : -1, &err);
         if (!CHECK(cfg != NULL, "load failed: %s", err.message)) continue;
         cases++;
@@ -300,7 +293,7 @@ static int run_android(const char *dir, int *total)
             const cJSON *expected = cJSON_GetObjectItemCaseSensitive(c, "expected_setting");
             const char *assertion = string_field(expected, "assertion");
             const cJSON *value = cJSON_GetObjectItemCaseSensitive(expected, "value");
-            char *text = pathconfig_settings(cfg);
+            const char *text = pathconfig_settings(cfg);
             cJSON *settings = text ? cJSON_Parse(text) : NULL;
             if (CHECK(settings != NULL && cJSON_IsObject(settings), "settings %s", text ? text : "(null)")) {
                 if (assertion != NULL && strcmp(assertion, "size") == 0) {
@@ -316,7 +309,6 @@ static int run_android(const char *dir, int *total)
                 }
             }
             cJSON_Delete(settings);
-            pathconfig_free_string(text);
             pathconfig_release(cfg);
             continue;
         }
@@ -332,21 +324,21 @@ static int run_android(const char *dir, int *total)
             const char *key = string_field(property, "key");
             const cJSON *value = cJSON_GetObjectItemCaseSensitive(property, "value");
             const cJSON *raw = cJSON_GetObjectItemCaseSensitive(property, "raw_value");
-            pathconfig_result *res = pathconfig_resolve(cfg, input, NULL);
+            pathconfig_result *res = pathconfig_resolve(cfg, input, NULL, NULL);
             if (CHECK(res != NULL && key != NULL, "resolve failed")) {
                 const char *json = NULL;
                 int rc = pathconfig_result_get_json(res, key, &json);
-                if (in_list(typed_string_keys, key) || in_list(typed_bool_keys, key)) {
+                if (typed_key(key) >= 0) {
                     check_typed(res, key, value);
                 } else {
-                    CHECK(rc == PATHCONFIG_FOUND && json_equals(json, value), "raw %s = %s", key, json ? json : "(null)");
+                    CHECK(rc == PATHCONFIG_OK && json_equals(json, value), "raw %s = %s", key, json ? json : "(null)");
                 }
                 if (raw == NULL || cJSON_IsNull(raw))
                     CHECK(rc == PATHCONFIG_NOT_FOUND || (json != NULL && strcmp(json, "null") == 0),
                           "raw %s = %s, expected absent", key, json ? json : "(null)");
                 else
-                    CHECK(rc == PATHCONFIG_FOUND && json_equals(json, raw), "raw %s = %s", key, json ? json : "(null)");
-                pathconfig_result_free(res);
+                    CHECK(rc == PATHCONFIG_OK && json_equals(json, raw), "raw %s = %s", key, json ? json : "(null)");
+                pathconfig_result_release(res);
             }
         }
         pathconfig_release(cfg);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 char test_context[256];
@@ -158,4 +159,16 @@ int test_last_code(void)
 const char *test_show(const char *s)
 {
     return s ? s : "(null)";
+}
+
+char *test_properties(const pathconfig *cfg, const char *url_or_path)
+{
+    pathconfig_result *res = pathconfig_resolve(cfg, url_or_path, NULL, NULL);
+    const char *json;
+    char *copy;
+    if (res == NULL) return NULL; /* the last error is the lookup's */
+    json = pathconfig_result_json(res);
+    copy = json != NULL ? strdup(json) : NULL;
+    pathconfig_result_release(res);
+    return copy;
 }

@@ -5,12 +5,18 @@
 
 #include <stddef.h>
 
+#include <pathconfig.h>
+
 /* What the checks that follow are about (a case name), printed on failure. */
 extern char test_context[256];
 
 /* Records one check; on failure prints file:line, the context and the
  * printf-style explanation. Returns ok, so a check can guard later ones. */
-int test_check(int ok, const char *file, int line, const char *fmt, ...);
+int test_check(int ok, const char *file, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
 
 #define CHECK(cond, ...) test_check((cond) ? 1 : 0, __FILE__, __LINE__, __VA_ARGS__)
 
@@ -22,6 +28,11 @@ int test_summary(void);
 
 /* The code of the calling thread's last pathconfig error (pathconfig_last_error). */
 int test_last_code(void);
+
+/* The properties of url_or_path for GET as JSON text: pathconfig_resolve,
+ * then a copy of pathconfig_result_json (free with free()); NULL when the
+ * lookup failed, the last error saying why. */
+char *test_properties(const pathconfig *cfg, const char *url_or_path);
 
 /* s, or "(null)" where s is NULL: for printing a string a call may not return. */
 const char *test_show(const char *s);

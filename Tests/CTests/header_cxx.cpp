@@ -15,13 +15,13 @@ int main()
     bool ok = cfg != nullptr && std::strcmp(pathconfig_version(), PATHCONFIG_VERSION) == 0 &&
               pathconfig_rule_count(cfg) == 3;
     // result.h
-    pathconfig_result *res = pathconfig_resolve(cfg, "/x", nullptr);
-    ok = ok && res != nullptr && std::strcmp(pathconfig_result_context(res), "default") == 0;
-    pathconfig_result_free(res);
+    pathconfig_result *res = pathconfig_resolve(cfg, "/x", nullptr, nullptr);
+    ok = ok && res != nullptr && std::strcmp(pathconfig_result_typed_string(res, PATHCONFIG_KEY_CONTEXT), "default") == 0;
+    pathconfig_result_release(res);
     // rules.h: a lookup for a method, and invalidate
-    res = pathconfig_resolve_request(cfg, "/x", "POST", &err);
-    ok = ok && res != nullptr && err.code == PATHCONFIG_OK && pathconfig_invalidate(cfg) == 0;
-    pathconfig_result_free(res);
+    res = pathconfig_resolve(cfg, "/x", "POST", &err);
+    ok = ok && res != nullptr && err.code == PATHCONFIG_OK && pathconfig_invalidate(cfg) == PATHCONFIG_OK;
+    pathconfig_result_release(res);
     // catalog.h
     ok = ok && pathconfig_profile_count() >= 1;
     // loader.h (a new loader reads nothing yet)

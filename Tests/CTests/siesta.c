@@ -113,7 +113,7 @@ static pathconfig *pattern_configuration(const cJSON *c, pathconfig_error *err)
         cfg = load_siesta(NULL, base_url, NULL, err);
         if (cfg != NULL &&
             pathconfig_add_rule(cfg, text, resource ? url_equals : url_ends_with, NULL, (void *)(resource ? pattern : "foo"),
-                                NULL, err) < 0) {
+                                NULL, NULL, err) != PATHCONFIG_OK) {
             pathconfig_release(cfg);
             cfg = NULL;
         }
@@ -143,14 +143,14 @@ static int run_pattern_cases(const cJSON *cases)
         memset(&err, 0, sizeof err);
         cfg = pattern_configuration(c, &err);
         if (!CHECK(cfg != NULL, "setup: %s", err.message)) continue;
-        res = pathconfig_resolve_request(cfg, url, NULL, &err);
+        res = pathconfig_resolve(cfg, url, NULL, &err);
         if (CHECK(res != NULL, "resolve: %s", err.message)) {
-            int found = pathconfig_result_get_json(res, "hit", &hit) == PATHCONFIG_FOUND && strcmp(hit, "true") == 0;
-            char *why = pathconfig_explain_request(cfg, url, NULL, NULL);
+            int found = pathconfig_result_get_json(res, "hit", &hit) == PATHCONFIG_OK && strcmp(hit, "true") == 0;
+            char *why = pathconfig_explain(cfg, url, NULL, NULL);
             CHECK(found == cJSON_IsTrue(matches), "matched %d, expected %d; explain: %s", found, cJSON_IsTrue(matches),
                   why ? why : "(null)");
-            pathconfig_free_string(why);
-            pathconfig_result_free(res);
+            pathconfig_string_free(why);
+            pathconfig_result_release(res);
             ran++;
         }
         pathconfig_release(cfg);
@@ -183,7 +183,7 @@ static int is_value_case(const cJSON *c)
 static pathconfig *service(const char *base_url, pathconfig_error *err)
 {
     pathconfig *cfg = load_siesta(NULL, base_url, "deep", err);
-    if (cfg != NULL && pathconfig_add_rule(cfg, defaults_rule, always, NULL, NULL, NULL, err) < 0) {
+    if (cfg != NULL && pathconfig_add_rule(cfg, defaults_rule, always, NULL, NULL, NULL, NULL, err) != PATHCONFIG_OK) {
         pathconfig_release(cfg);
         return NULL;
     }
@@ -227,7 +227,11 @@ static int add_entry(pathconfig *cfg, const cJSON *e, const cJSON *properties, p
         snprintf(err->message, sizeof err->message, "an entry with both a predicate and a configurer");
         index = -1;
     } else {
-        index = pathconfig_add_rule(cfg, text, predicate, configurer, predicate ? predicate_context : context, NULL, err);
+        size_t added;
+        index = pathconfig_add_rule(cfg, text, predicate, configurer, predicate ? predicate_context : context, NULL, &added, err) ==
+                        PATHCONFIG_OK
+                    ? (int)added
+                    : -1;
     }
     cJSON_free(text);
     cJSON_Delete(rule);
@@ -263,20 +267,22 @@ static void check_expected(const cJSON *c, const cJSON *props)
 }
 
 /* Resolves `url` for `method` on `cfg`; the properties as cJSON (caller
- * deletes), NULL (after a failed check) on failure. The lent lookup must
- * give the same text. */
+ * deletes), NULL (after a failed check) on failure. A second lookup gives
+ * the same answer (id and text). */
 static cJSON *resolve_json(pathconfig *cfg, const char *url, const char *method)
 {
     pathconfig_error err;
-    pathconfig_result *res = pathconfig_resolve_request(cfg, url, method, &err);
-    const pathconfig_result *lent;
+    pathconfig_result *res = pathconfig_resolve(cfg, url, method, &err);
+    pathconfig_result *again;
     cJSON *props;
     if (!CHECK(res != NULL, "resolve %s %s: %s", method ? method : "(GET)", url, err.message)) return NULL;
-    lent = pathconfig_lookup(cfg, url, method);
-    CHECK(lent != NULL && strcmp(pathconfig_result_json(lent), pathconfig_result_json(res)) == 0,
-          "lookup %s %s differs from resolve_request", method ? method : "(GET)", url);
+    again = pathconfig_resolve(cfg, url, method, NULL);
+    CHECK(again != NULL && strcmp(pathconfig_result_json(again), pathconfig_result_json(res)) == 0 &&
+              pathconfig_result_id(again) == pathconfig_result_id(res),
+          "a second lookup of %s %s differs", method ? method : "(GET)", url);
+    pathconfig_result_release(again);
     props = cJSON_Parse(pathconfig_result_json(res));
-    pathconfig_result_free(res);
+    pathconfig_result_release(res);
     CHECK(props != NULL, "the result is JSON");
     return props;
 }

@@ -1,5 +1,5 @@
 /* The loader's callback through the C ABI: when a payload is used and when
- * it is freed (pathconfig_loader_set_callback_v2's free_payload), replacing
+ * it is freed (pathconfig_loader_set_callback's free_payload), replacing
  * and removing the callback from inside it and from another thread, and
  * pathconfig_loader_free from inside the loader's own callback, on the
  * loading thread and on the polling thread (against a real nginx).
@@ -96,8 +96,8 @@ static void on_event(const pathconfig_loader_event *ev, void *data)
     if (p->sleep_ms) sleep_ms(p->sleep_ms);
     if (act) {
         switch (p->action) {
-        case REPLACE: pathconfig_loader_set_callback_v2(p->loader, on_event, p->replacement, free_payload); break;
-        case REMOVE: pathconfig_loader_set_callback_v2(p->loader, NULL, NULL, NULL); break;
+        case REPLACE: pathconfig_loader_set_callback(p->loader, on_event, p->replacement, free_payload); break;
+        case REMOVE: pathconfig_loader_set_callback(p->loader, NULL, NULL, NULL); break;
         case FREE_LOADER: pathconfig_loader_free(p->loader); break;
         case NONE: break;
         }
@@ -128,25 +128,25 @@ static void test_free_payload_when_idle(void)
     payload_init(&b);
     payload_init(&c);
     payload_init(&unused);
-    CHECK(pathconfig_loader_set_callback_v2(NULL, on_event, &unused, free_payload) == -PATHCONFIG_E_ARGUMENT &&
+    CHECK(pathconfig_loader_set_callback(NULL, on_event, &unused, free_payload) == PATHCONFIG_E_ARGUMENT &&
               pathconfig_last_error()->code == PATHCONFIG_E_ARGUMENT,
-          "set_callback_v2(NULL loader)");
+          "set_callback(NULL loader)");
     CHECK(unused.freed == 0, "a refused payload stays the caller's: freed %d times", unused.freed);
 
     loader = new_loader(two_sources, NULL);
     if (loader == NULL) return;
-    CHECK(pathconfig_loader_set_callback_v2(loader, on_event, &a, free_payload) == 0, "set a");
+    CHECK(pathconfig_loader_set_callback(loader, on_event, &a, free_payload) == 0, "set a");
     CHECK(pathconfig_loader_load(loader, NULL) == 0 && a.calls == 2, "a called twice: %d", a.calls);
     CHECK(a.freed == 0, "a is in use");
-    CHECK(pathconfig_loader_set_callback_v2(loader, on_event, &b, free_payload) == 0, "replace a with b");
-    CHECK(a.freed == 1 && a.freed_on_main, "a freed once, before set_callback_v2 returned, on its thread: %d", a.freed);
-    CHECK(pathconfig_loader_set_callback(loader, NULL, NULL) == 0 && b.freed == 1,
+    CHECK(pathconfig_loader_set_callback(loader, on_event, &b, free_payload) == 0, "replace a with b");
+    CHECK(a.freed == 1 && a.freed_on_main, "a freed once, before set_callback returned, on its thread: %d", a.freed);
+    CHECK(pathconfig_loader_set_callback(loader, NULL, NULL, NULL) == 0 && b.freed == 1,
           "removing b with set_callback frees it: %d", b.freed);
-    CHECK(pathconfig_loader_set_callback_v2(loader, NULL, &unused, free_payload) == 0 && unused.freed == 0,
+    CHECK(pathconfig_loader_set_callback(loader, NULL, &unused, free_payload) == 0 && unused.freed == 0,
           "with cb NULL, payload and free_payload are ignored");
     CHECK(pathconfig_loader_load(loader, NULL) == 0 && a.calls == 2 && b.calls == 0, "no callback: none called");
-    CHECK(pathconfig_loader_set_callback_v2(loader, on_event, &c, NULL) == 0, "no free_payload");
-    CHECK(pathconfig_loader_set_callback_v2(loader, on_event, &c, free_payload) == 0 && c.freed == 0,
+    CHECK(pathconfig_loader_set_callback(loader, on_event, &c, NULL) == 0, "no free_payload");
+    CHECK(pathconfig_loader_set_callback(loader, on_event, &c, free_payload) == 0 && c.freed == 0,
           "replacing a callback without free_payload frees nothing");
     pathconfig_loader_free(loader);
     CHECK(c.freed == 1 && a.freed == 1 && b.freed == 1, "pathconfig_loader_free frees the last payload: %d", c.freed);
@@ -166,7 +166,7 @@ static void test_replace_and_remove_from_inside(void)
     a.action = REPLACE;
     a.on_call = 1;
     a.replacement = &b;
-    pathconfig_loader_set_callback_v2(loader, on_event, &a, free_payload);
+    pathconfig_loader_set_callback(loader, on_event, &a, free_payload);
     CHECK(pathconfig_loader_load(loader, NULL) == 0, "load");
     CHECK(a.calls == 1 && b.calls == 1, "the next event goes to the new callback: %d, %d", a.calls, b.calls);
     CHECK(a.freed_seen_inside == 0 && a.freed_while_running == 0, "the running callback's payload is not freed under it");
@@ -198,7 +198,7 @@ static void test_free_from_inside_a_load(void)
     a.loader = loader;
     a.action = FREE_LOADER;
     a.on_call = 1;
-    pathconfig_loader_set_callback_v2(loader, on_event, &a, free_payload);
+    pathconfig_loader_set_callback(loader, on_event, &a, free_payload);
     rc = pathconfig_loader_load(loader, &err);
     CHECK(rc == 0 && err.code == 0, "the load ran to its end: %d %s", rc, err.message);
     CHECK(a.calls == 1, "no event after free: %d calls", a.calls);
@@ -226,7 +226,7 @@ static void test_free_from_inside_on_the_polling_thread(void)
     a.action = FREE_LOADER;
     a.on_call = 1;
     a.on_main = -1;
-    pathconfig_loader_set_callback_v2(loader, on_event, &a, free_payload);
+    pathconfig_loader_set_callback(loader, on_event, &a, free_payload);
     CHECK(pathconfig_loader_load(loader, NULL) == 0, "load");
     for (i = 0; i < 1000 && get(&a, &a.freed) == 0; i++) sleep_ms(10); /* 10 s */
     CHECK(get(&a, &a.freed) == 1 && !a.freed_on_main, "freed once, on the polling thread: %d", a.freed);
@@ -256,7 +256,7 @@ static void test_free_from_inside_while_polling_waits(void)
     a.on_call = 1;
     a.on_main = 1;
     a.sleep_ms = 150; /* several intervals: the polling thread waits for this refresh */
-    pathconfig_loader_set_callback_v2(loader, on_event, &a, free_payload);
+    pathconfig_loader_set_callback(loader, on_event, &a, free_payload);
     alarm(30); /* a deadlock ends the test here */
     rc = pathconfig_loader_refresh(loader, NULL);
     alarm(0);
@@ -285,10 +285,10 @@ static void test_replaced_from_another_thread(void)
     if (loader == NULL) return;
     CHECK(pathconfig_loader_load(loader, NULL) == 0, "load starts polling");
     a.sleep_ms = 100;
-    pathconfig_loader_set_callback_v2(loader, on_event, &a, free_payload);
+    pathconfig_loader_set_callback(loader, on_event, &a, free_payload);
     for (i = 0; i < 1000 && !get(&a, &a.running); i++) sleep_ms(5); /* until a polling event is being delivered */
     CHECK(get(&a, &a.running), "a polling event reached the callback");
-    CHECK(pathconfig_loader_set_callback_v2(loader, NULL, NULL, NULL) == 0, "remove it");
+    CHECK(pathconfig_loader_set_callback(loader, NULL, NULL, NULL) == 0, "remove it");
     CHECK(!get(&a, &a.running), "returned while the callback was still running");
     CHECK(get(&a, &a.freed) == 1 && a.freed_on_main && a.freed_while_running == 0,
           "freed once, on this thread, before returning: %d", a.freed);

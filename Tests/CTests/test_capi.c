@@ -1,4 +1,5 @@
-/* The C ABI test: conformance cases, every error path, getters, ownership.
+/* The C ABI test: conformance cases, every error path, getters, ownership,
+ * every read path against the JSON text.
  *
  *   test_capi CONFORMANCE_DIR SCRATCH_DIR
  *
@@ -16,5 +17,6 @@ int main(int argc, char **argv)
     run_api_tests(argv[2]);
     run_catalog_tests();
     run_conformance(argv[1]);
+    run_differential_tests(argv[1]);
     return test_summary();
 }

@@ -74,14 +74,14 @@ static void version_of(pathconfig *cfg, char *buf, size_t size)
     const char *v = NULL, *r = NULL;
     buf[0] = '\0';
     if (cfg == NULL) return;
-    res = pathconfig_resolve(cfg, "/x", NULL);
+    res = pathconfig_resolve(cfg, "/x", NULL, NULL);
     if (res == NULL) return;
-    if (pathconfig_result_get_string(res, "version", &v) == PATHCONFIG_FOUND &&
-        pathconfig_result_get_string(res, "rule2", &r) == PATHCONFIG_FOUND && strcmp(v, r) == 0)
+    if (pathconfig_result_get_string(res, "version", &v, NULL) == PATHCONFIG_OK &&
+        pathconfig_result_get_string(res, "rule2", &r, NULL) == PATHCONFIG_OK && strcmp(v, r) == 0)
         snprintf(buf, size, "%s", v);
     else
         snprintf(buf, size, "?");
-    pathconfig_result_free(res);
+    pathconfig_result_release(res);
 }
 
 /* The version of the loader's current configuration. */
@@ -184,7 +184,7 @@ static void on_event(const pathconfig_loader_event *ev, void *payload)
         log->current_inside = cfg != NULL;
         pathconfig_release(cfg);
         /* Replacing the callback from inside it does not deadlock. */
-        log->replaced_inside = pathconfig_loader_set_callback(log->loader, on_event, log) == 0;
+        log->replaced_inside = pathconfig_loader_set_callback(log->loader, on_event, log, NULL) == 0;
     }
 }
 
@@ -271,7 +271,8 @@ static void test_codes(void)
 {
     test_set_context("codes");
     CHECK(strcmp(pathconfig_error_name(PATHCONFIG_E_DOWNLOAD), "PATHCONFIG_E_DOWNLOAD") == 0, "name 12");
-    CHECK(strcmp(pathconfig_error_name(-PATHCONFIG_E_CACHE), "PATHCONFIG_E_CACHE") == 0, "name -13");
+    CHECK(strcmp(pathconfig_error_name(PATHCONFIG_E_CACHE), "PATHCONFIG_E_CACHE") == 0, "name 13");
+    CHECK(strcmp(pathconfig_error_name(-PATHCONFIG_E_CACHE), "PATHCONFIG_E_UNKNOWN") == 0, "-13 is no code (codes are positive)");
     CHECK(strcmp(pathconfig_error_name(PATHCONFIG_E_MISUSE), "PATHCONFIG_E_MISUSE") == 0, "name 14");
     CHECK(strcmp(pathconfig_error_name(PATHCONFIG_E_URL + 1), "PATHCONFIG_E_UNKNOWN") == 0, "past the last code: unknown");
 }
@@ -326,12 +327,12 @@ static void test_bad_arguments(void)
 
     test_set_context("NULL arguments");
     memset(&err, 0x5A, sizeof err);
-    CHECK(pathconfig_loader_load(NULL, &err) == -PATHCONFIG_E_ARGUMENT && err.code == PATHCONFIG_E_ARGUMENT &&
+    CHECK(pathconfig_loader_load(NULL, &err) == PATHCONFIG_E_ARGUMENT && err.code == PATHCONFIG_E_ARGUMENT &&
               strstr(err.message, "loader is NULL") != NULL,
           "load(NULL): %s", err.message);
-    CHECK(pathconfig_loader_load(NULL, NULL) == -PATHCONFIG_E_ARGUMENT, "load(NULL, NULL)");
-    CHECK(pathconfig_loader_refresh(NULL, &err) == -PATHCONFIG_E_ARGUMENT && err.code == PATHCONFIG_E_ARGUMENT, "refresh(NULL)");
-    CHECK(pathconfig_loader_set_callback(NULL, on_event, NULL) == -PATHCONFIG_E_ARGUMENT &&
+    CHECK(pathconfig_loader_load(NULL, NULL) == PATHCONFIG_E_ARGUMENT, "load(NULL, NULL)");
+    CHECK(pathconfig_loader_refresh(NULL, &err) == PATHCONFIG_E_ARGUMENT && err.code == PATHCONFIG_E_ARGUMENT, "refresh(NULL)");
+    CHECK(pathconfig_loader_set_callback(NULL, on_event, NULL, NULL) == PATHCONFIG_E_ARGUMENT &&
               pathconfig_last_error()->code == PATHCONFIG_E_ARGUMENT,
           "set_callback(NULL)");
     CHECK(pathconfig_loader_current(NULL) == NULL && pathconfig_last_error()->code == PATHCONFIG_E_ARGUMENT, "current(NULL)");
@@ -346,14 +347,14 @@ static void test_bad_arguments(void)
           "cache_file(loader, NULL)");
     CHECK(pathconfig_loader_cache_file(loader, bad_utf8) == NULL && pathconfig_last_error()->code == PATHCONFIG_E_ARGUMENT,
           "cache_file(loader, non-UTF-8)");
-    CHECK(pathconfig_loader_set_callback(loader, NULL, NULL) == 0 && pathconfig_last_error()->code == 0, "removing no callback");
+    CHECK(pathconfig_loader_set_callback(loader, NULL, NULL, NULL) == 0 && pathconfig_last_error()->code == 0, "removing no callback");
 
     test_set_context("nothing loaded");
     (void)pathconfig_loader_current(NULL); /* sets an error, to see it cleared */
     CHECK(pathconfig_loader_current(loader) == NULL && pathconfig_last_error()->code == PATHCONFIG_OK,
           "current before load: NULL with code 0");
     memset(&err, 0x5A, sizeof err);
-    CHECK(pathconfig_loader_load(loader, &err) == -PATHCONFIG_E_IO && err.code == PATHCONFIG_E_IO, "missing file: %s",
+    CHECK(pathconfig_loader_load(loader, &err) == PATHCONFIG_E_IO && err.code == PATHCONFIG_E_IO, "missing file: %s",
           err.message);
     CHECK(strstr(err.message, "file /nonexistent.json: cannot open /nonexistent.json") != NULL, "message names the source: %s",
           err.message);
@@ -373,7 +374,7 @@ static void test_bad_arguments(void)
     loader = new_loader(files, "{\"timeout_ms\": 9223372036854775807, \"refresh_interval_ms\": 9223372036854775807,"
                                " \"max_body_bytes\": 9223372036854775807}");
     if (loader == NULL) return;
-    CHECK(pathconfig_loader_load(loader, NULL) == -PATHCONFIG_E_IO, "load");
+    CHECK(pathconfig_loader_load(loader, NULL) == PATHCONFIG_E_IO, "load");
     pathconfig_loader_free(loader);
     expect_new_error(files, "{\"timeout_ms\": 9223372036854775808}", PATHCONFIG_E_OPTIONS, "must be a positive integer");
 }
@@ -408,7 +409,7 @@ static void test_chain(void)
     if (loader == NULL) return;
     log.loader = loader;
     log.keep_server_config = 1;
-    CHECK(pathconfig_loader_set_callback(loader, on_event, &log) == 0, "set_callback");
+    CHECK(pathconfig_loader_set_callback(loader, on_event, &log, NULL) == 0, "set_callback");
     cache_file = pathconfig_loader_cache_file(loader, url);
     CHECK(cache_file != NULL && strncmp(cache_file, cache_dir, strlen(cache_dir)) == 0, "cache file %s in %s",
           cache_file ? cache_file : "NULL", cache_dir);
@@ -474,7 +475,7 @@ static void test_chain(void)
     server_fail500(&server, 1);
     memset(&err, 0x5A, sizeof err);
     rc = pathconfig_loader_refresh(loader, &err);
-    CHECK(rc == -PATHCONFIG_E_DOWNLOAD && err.code == PATHCONFIG_E_DOWNLOAD, "refresh: %d %s", rc, err.message);
+    CHECK(rc == PATHCONFIG_E_DOWNLOAD && err.code == PATHCONFIG_E_DOWNLOAD, "refresh: %d %s", rc, err.message);
     CHECK(strstr(err.message, "server ") == err.message && strstr(err.message, url) != NULL && strstr(err.message, "500") != NULL,
           "message names the source and the status: %s", err.message);
     CHECK(strcmp(summary(&log), "server:failed") == 0, "events: %s", summary(&log));
@@ -492,7 +493,7 @@ static void test_chain(void)
     log_clear(&log);
     server_put(&server, "config.json", "{\"rules\": [\n  {\"patterns\": [\".*\"],,}\n]}\n");
     rc = pathconfig_loader_refresh(loader, &err);
-    CHECK(rc == -PATHCONFIG_E_JSON && err.code == PATHCONFIG_E_JSON && err.line == 2 && err.column > 0,
+    CHECK(rc == PATHCONFIG_E_JSON && err.code == PATHCONFIG_E_JSON && err.line == 2 && err.column > 0,
           "refresh: %d %d:%d %s", rc, err.line, err.column, err.message);
     e = event_at(&log, 0);
     CHECK(e->kind == PATHCONFIG_EVENT_FAILED && e->error_code == PATHCONFIG_E_JSON && e->error_line == 2 && e->reason == 0 &&
@@ -506,7 +507,7 @@ static void test_chain(void)
     test_set_context("schema error on refresh");
     server_put(&server, "config.json", "{\"rules\": [{\"patterns\": \".*\", \"properties\": {}}]}");
     rc = pathconfig_loader_refresh(loader, &err);
-    CHECK(rc == -PATHCONFIG_E_SCHEMA && err.rule_index == 0, "refresh: %d rule %d %s", rc, err.rule_index, err.message);
+    CHECK(rc == PATHCONFIG_E_SCHEMA && err.rule_index == 0, "refresh: %d rule %d %s", rc, err.rule_index, err.message);
     CHECK(strcmp(current_version(loader), "v2") == 0, "current unchanged after a schema error");
 
     test_set_context("the same pathconfig stays valid");
@@ -526,7 +527,7 @@ static void test_chain(void)
     log_init(&log);
     offline = new_loader(sources, options);
     if (offline != NULL) {
-        pathconfig_loader_set_callback(offline, on_event, &log);
+        pathconfig_loader_set_callback(offline, on_event, &log, NULL);
         rc = pathconfig_loader_load(offline, &err);
         CHECK(rc == 0 && err.code == 0, "load with the server down still succeeds: %d %s", rc, err.message);
         CHECK(strcmp(summary(&log), "file:applied cache:applied server:failed") == 0, "events: %s", summary(&log));
@@ -540,7 +541,7 @@ static void test_chain(void)
 
         log_clear(&log);
         rc = pathconfig_loader_refresh(offline, &err);
-        CHECK(rc == -PATHCONFIG_E_DOWNLOAD && strcmp(summary(&log), "server:failed") == 0, "refresh, server down: %d %s",
+        CHECK(rc == PATHCONFIG_E_DOWNLOAD && strcmp(summary(&log), "server:failed") == 0, "refresh, server down: %d %s",
               rc, summary(&log));
         CHECK(strcmp(current_version(offline), "v2") == 0, "current unchanged");
         pathconfig_loader_free(offline);
@@ -556,7 +557,7 @@ static void test_chain(void)
         offline = new_loader(only, "{\"timeout_ms\": 2000}");
         if (offline != NULL) {
             rc = pathconfig_loader_load(offline, &err);
-            CHECK(rc == -PATHCONFIG_E_DOWNLOAD && err.code == PATHCONFIG_E_DOWNLOAD, "load: %d %s", rc, err.message);
+            CHECK(rc == PATHCONFIG_E_DOWNLOAD && err.code == PATHCONFIG_E_DOWNLOAD, "load: %d %s", rc, err.message);
             CHECK(pathconfig_loader_current(offline) == NULL && pathconfig_last_error()->code == 0, "nothing current");
             pathconfig_loader_free(offline);
         }
@@ -568,7 +569,7 @@ static void test_chain(void)
     log_init(&log);
     offline = new_loader(sources, options);
     if (offline != NULL) {
-        pathconfig_loader_set_callback(offline, on_event, &log);
+        pathconfig_loader_set_callback(offline, on_event, &log, NULL);
         rc = pathconfig_loader_load(offline, &err);
         CHECK(rc == 0, "load: %d %s", rc, err.message);
         CHECK(strcmp(summary(&log), "file:applied cache:warning server:failed") == 0, "events: %s", summary(&log));
@@ -585,7 +586,7 @@ static void test_chain(void)
         log_dispose(&log);
         log_init(&log);
         log.loader = loader;
-        pathconfig_loader_set_callback(loader, on_event, &log);
+        pathconfig_loader_set_callback(loader, on_event, &log, NULL);
         rc = pathconfig_loader_refresh(loader, &err);
         CHECK(rc == 0 && strcmp(current_version(loader), "v3") == 0, "refresh: %d %s, current %s", rc, err.message,
               current_version(loader));
@@ -597,7 +598,7 @@ static void test_chain(void)
 
     test_set_context("callback removed");
     log_clear(&log);
-    pathconfig_loader_set_callback(loader, NULL, &log);
+    pathconfig_loader_set_callback(loader, NULL, &log, NULL);
     CHECK(pathconfig_loader_refresh(loader, NULL) == 0 && log_count(&log) == 0, "no events: %s", summary(&log));
 
     test_set_context("misuse from inside the callback");
@@ -605,11 +606,11 @@ static void test_chain(void)
     log_init(&log);
     log.loader = loader;
     log.try_reentry = 1;
-    pathconfig_loader_set_callback(loader, on_event, &log);
+    pathconfig_loader_set_callback(loader, on_event, &log, NULL);
     rc = pathconfig_loader_refresh(loader, &err);
     CHECK(rc == 0, "the outer refresh: %d %s", rc, err.message);
-    CHECK(log.reentry_load == -PATHCONFIG_E_MISUSE && log.reentry_load_err == PATHCONFIG_E_MISUSE &&
-              log.reentry_refresh == -PATHCONFIG_E_MISUSE,
+    CHECK(log.reentry_load == PATHCONFIG_E_MISUSE && log.reentry_load_err == PATHCONFIG_E_MISUSE &&
+              log.reentry_refresh == PATHCONFIG_E_MISUSE,
           "load/refresh inside: %d %d %d", log.reentry_load, log.reentry_load_err, log.reentry_refresh);
     CHECK(log.current_inside && log.replaced_inside, "current and set_callback work inside");
     CHECK(strcmp(pathconfig_error_name(pathconfig_last_error()->code), "PATHCONFIG_OK") == 0, "the outer call's outcome is last");
@@ -617,7 +618,7 @@ static void test_chain(void)
     pathconfig_loader_free(loader);
     log_dispose(&log);
     free(cached);
-    pathconfig_free_string(cache_file);
+    pathconfig_string_free(cache_file);
 }
 
 /* Data sources, a body over the limit, a server that never answers. */
@@ -651,7 +652,7 @@ static void test_more_sources(void)
     log_init(&log);
     loader = new_loader(sources, "{\"max_body_bytes\": 16}");
     if (loader != NULL) {
-        pathconfig_loader_set_callback(loader, on_event, &log);
+        pathconfig_loader_set_callback(loader, on_event, &log, NULL);
         rc = pathconfig_loader_load(loader, &err);
         CHECK(rc == 0 && strcmp(summary(&log), "data:applied server:failed") == 0, "load: %d %s", rc, summary(&log));
         CHECK(strcmp(event_at(&log, 0)->location, "embedded") == 0 && event_at(&log, 0)->url_null, "data event: %s",
@@ -676,13 +677,13 @@ static void test_more_sources(void)
         log_init(&log);
         loader = new_loader(sources, "{\"timeout_ms\": 300}");
         if (loader != NULL) {
-            pathconfig_loader_set_callback(loader, on_event, &log);
+            pathconfig_loader_set_callback(loader, on_event, &log, NULL);
             rc = pathconfig_loader_load(loader, &err);
             CHECK(rc == 0 && strcmp(summary(&log), "file:applied server:failed") == 0, "load: %d %s", rc, summary(&log));
             CHECK(event_at(&log, 1)->reason == PATHCONFIG_DOWNLOAD_TIMEOUT, "timeout: reason %d: %s", event_at(&log, 1)->reason,
                   event_at(&log, 1)->message);
             rc = pathconfig_loader_refresh(loader, &err);
-            CHECK(rc == -PATHCONFIG_E_DOWNLOAD && strstr(err.message, "slow.json") != NULL, "refresh: %d %s", rc, err.message);
+            CHECK(rc == PATHCONFIG_E_DOWNLOAD && strstr(err.message, "slow.json") != NULL, "refresh: %d %s", rc, err.message);
             pathconfig_loader_free(loader);
         }
     }
@@ -706,7 +707,7 @@ static void test_polling(void)
     put_version("p1");
     loader = new_loader(sources, options);
     if (loader == NULL) return;
-    pathconfig_loader_set_callback(loader, on_event, &log);
+    pathconfig_loader_set_callback(loader, on_event, &log, NULL);
     CHECK(pathconfig_loader_load(loader, NULL) == 0 && strcmp(current_version(loader), "p1") == 0, "load: %s",
           current_version(loader));
     put_version("p2");
@@ -757,15 +758,15 @@ static void test_refused_load_starts_nothing(void)
     log_init(&log);
     log.loader = loader;
     log.try_reentry = 1;
-    pathconfig_loader_set_callback(loader, on_event, &log);
+    pathconfig_loader_set_callback(loader, on_event, &log, NULL);
     threads = test_thread_count_reaching(1); /* earlier tests' threads are gone */
     CHECK(threads > 0, "/proc/self/task is readable");
 
     rc = pathconfig_loader_refresh(loader, &err);
     CHECK(rc == 0 && strcmp(current_version(loader), "r1") == 0, "the outer refresh: %d %s", rc, err.message);
     CHECK(strcmp(summary(&log), "file:applied server:applied") == 0, "the chain ran once: %s", summary(&log));
-    CHECK(log.reentry_load == -PATHCONFIG_E_MISUSE && log.reentry_load_err == PATHCONFIG_E_MISUSE &&
-              log.reentry_refresh == -PATHCONFIG_E_MISUSE,
+    CHECK(log.reentry_load == PATHCONFIG_E_MISUSE && log.reentry_load_err == PATHCONFIG_E_MISUSE &&
+              log.reentry_refresh == PATHCONFIG_E_MISUSE,
           "load/refresh inside: %d %d %d", log.reentry_load, log.reentry_load_err, log.reentry_refresh);
     CHECK(strstr(log.reentry_message, "pathconfig_loader_load") != NULL && strstr(log.reentry_message, "own callback") != NULL,
           "the message names the call: %s", log.reentry_message);
@@ -824,7 +825,7 @@ static void test_set_callback_waits(void)
     pthread_mutex_init(&s.lock, NULL);
     s.inside = s.calls = 0;
     CHECK(pathconfig_loader_load(loader, NULL) == 0, "load");
-    pathconfig_loader_set_callback(loader, slow_callback, &s);
+    pathconfig_loader_set_callback(loader, slow_callback, &s, NULL);
     for (i = 0; i < 2000 && !inside; i++) { /* 10 s: until a polling event is being delivered */
         nanosleep(&pause, NULL);
         pthread_mutex_lock(&s.lock);
@@ -832,7 +833,7 @@ static void test_set_callback_waits(void)
         pthread_mutex_unlock(&s.lock);
     }
     CHECK(inside, "a polling event reached the callback");
-    CHECK(pathconfig_loader_set_callback(loader, NULL, NULL) == 0, "set_callback(NULL)");
+    CHECK(pathconfig_loader_set_callback(loader, NULL, NULL, NULL) == 0, "set_callback(NULL)");
     pthread_mutex_lock(&s.lock);
     inside = s.inside;
     calls = s.calls;

@@ -87,7 +87,7 @@ static int stamp(void *context, pathconfig_request *request)
 static unsigned number(const pathconfig_result *res, const char *key)
 {
     const char *json = NULL;
-    return pathconfig_result_get_json(res, key, &json) == PATHCONFIG_FOUND ? (unsigned)strtoul(json, NULL, 10) : 0;
+    return pathconfig_result_get_json(res, key, &json) == PATHCONFIG_OK ? (unsigned)strtoul(json, NULL, 10) : 0;
 }
 
 struct worker {
@@ -123,7 +123,7 @@ static void check_lookup(struct worker *w, pathconfig *cfg, size_t path, size_t 
     added = host.added;
     pthread_mutex_unlock(&host.lock);
     if (at_least > published) published = at_least;
-    res = pathconfig_resolve_request(cfg, paths[path], m, &err);
+    res = pathconfig_resolve(cfg, paths[path], m, &err);
     if (res == NULL) {
         fail(w, "failed (code %u)", paths[path], m, (unsigned)err.code, 0);
         return;
@@ -138,16 +138,16 @@ static void check_lookup(struct worker *w, pathconfig *cfg, size_t path, size_t 
     if (number(res, "added") < added) fail(w, "added %u after rule %u was added", paths[path], m, number(res, "added"), added);
     snprintf(expected_url, sizeof expected_url, "https://api.example.com%s", paths[path]);
     snprintf(json, sizeof json, "\"%s\"", expected_url);
-    if (pathconfig_result_get_json(res, "url", &s) != PATHCONFIG_FOUND || strcmp(s, json) != 0)
+    if (pathconfig_result_get_json(res, "url", &s) != PATHCONFIG_OK || strcmp(s, json) != 0)
         fail(w, "another lookup's URL", paths[path], m, 0, 0);
     for (i = 0; m != NULL && m[i] != '\0' && i + 1 < sizeof expected_method; i++)
         expected_method[i] = (char)(m[i] >= 'a' && m[i] <= 'z' ? m[i] - 'a' + 'A' : m[i]);
     expected_method[i] = '\0';
     snprintf(json, sizeof json, "\"%s\"", m ? expected_method : "GET");
-    if (pathconfig_result_get_json(res, "method", &s) != PATHCONFIG_FOUND || strcmp(s, json) != 0)
+    if (pathconfig_result_get_json(res, "method", &s) != PATHCONFIG_OK || strcmp(s, json) != 0)
         fail(w, "another lookup's method", paths[path], m, 0, 0);
     if (pathconfig_last_error()->code != PATHCONFIG_OK) fail(w, "an error left behind", paths[path], m, 0, 0);
-    pathconfig_result_free(res);
+    pathconfig_result_release(res);
 }
 
 static void *work(void *arg)
@@ -198,7 +198,7 @@ static void *change(void *arg)
         if (c->bumps % 8 == 0 && c->adds < MAX_ADDED) {
             char rule[128];
             snprintf(rule, sizeof rule, "{\"globs\": [\"**\"], \"properties\": {\"added\": %d}}", c->adds + 1);
-            if (pathconfig_add_rule(c->cfg, rule, NULL, NULL, NULL, count_free, NULL) < 0) {
+            if (pathconfig_add_rule(c->cfg, rule, NULL, NULL, NULL, count_free, NULL, NULL) != PATHCONFIG_OK) {
                 c->add_failures++;
             } else {
                 pthread_mutex_lock(&host.lock);
@@ -237,7 +237,7 @@ int main(int argc, char **argv)
     test_set_context("rule threads");
     cfg = pathconfig_load_json(doc, strlen(doc), options, &err);
     if (!CHECK(cfg != NULL, "load: %s", err.message)) return test_summary();
-    CHECK(pathconfig_add_rule(cfg, "{\"globs\": [\"**\"]}", NULL, stamp, NULL, count_free, &err) >= 0, "add: %s", err.message);
+    CHECK(pathconfig_add_rule(cfg, "{\"globs\": [\"**\"]}", NULL, stamp, NULL, count_free, NULL, &err) == PATHCONFIG_OK, "add: %s", err.message);
 
     memset(&changer, 0, sizeof changer);
     changer.cfg = pathconfig_retain(cfg);

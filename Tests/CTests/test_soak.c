@@ -212,14 +212,14 @@ static int64_t check_lookup(struct failure *f, size_t input, int64_t at_least)
         fail(f, url, "no current configuration (code %d)", pathconfig_last_error()->code);
         return 0;
     }
-    res = pathconfig_resolve(cfg, url, &err);
+    res = pathconfig_resolve(cfg, url, NULL, &err);
     if (res == NULL) {
         fail(f, url, "resolve failed (code %d)", err.code);
         pathconfig_release(cfg);
         return 0;
     }
     newest = __atomic_load_n(&written, __ATOMIC_ACQUIRE);
-    if (pathconfig_result_get_int64(res, "version", &version) != PATHCONFIG_FOUND) {
+    if (pathconfig_result_get_int64(res, "version", &version) != PATHCONFIG_OK) {
         fail(f, url, "no version");
     } else {
         if (version < at_least) fail(f, url, "version %lld after %lld", (long long)version, (long long)at_least);
@@ -228,16 +228,16 @@ static int64_t check_lookup(struct failure *f, size_t input, int64_t at_least)
             char key[8];
             int found;
             snprintf(key, sizeof key, "r%d", r);
-            found = pathconfig_result_get_int64(res, key, &value) == PATHCONFIG_FOUND;
+            found = pathconfig_result_get_int64(res, key, &value) == PATHCONFIG_OK;
             if (found != rule_matches(r, inputs[input].path, version))
                 fail(f, url, "r%d %s in version %lld", r, found ? "present" : "missing", (long long)version);
             else if (found && value != rule_value(version, r))
                 fail(f, url, "version %lld with another version's r%d: %lld", (long long)version, r, (long long)value);
         }
     }
-    if (strcmp(pathconfig_result_context(res), rule_matches(1, inputs[input].path, version) ? "modal" : "default") != 0)
-        fail(f, url, "context %s", pathconfig_result_context(res));
-    pathconfig_result_free(res);
+    if (strcmp(pathconfig_result_typed_string(res, PATHCONFIG_KEY_CONTEXT), rule_matches(1, inputs[input].path, version) ? "modal" : "default") != 0)
+        fail(f, url, "context %s", pathconfig_result_typed_string(res, PATHCONFIG_KEY_CONTEXT));
+    pathconfig_result_release(res);
     pathconfig_release(cfg);
     return version;
 }
@@ -302,10 +302,10 @@ static void *swap_loop(void *arg)
         __atomic_store_n(&written, next, __ATOMIC_RELEASE);
         if (pathconfig_loader_load(loader, &err) != 0) fail(&c->failure, c->path, "load of version %lld: %s", (long long)next, err.message);
         cfg = pathconfig_loader_current(loader);
-        res = cfg ? pathconfig_resolve(cfg, "/", NULL) : NULL;
-        if (res == NULL || pathconfig_result_get_int64(res, "version", &version) != PATHCONFIG_FOUND || version != next)
+        res = cfg ? pathconfig_resolve(cfg, "/", NULL, NULL) : NULL;
+        if (res == NULL || pathconfig_result_get_int64(res, "version", &version) != PATHCONFIG_OK || version != next)
             fail(&c->failure, c->path, "current is version %lld after loading %lld", (long long)version, (long long)next);
-        pathconfig_result_free(res);
+        pathconfig_result_release(res);
         pathconfig_release(cfg);
         c->count++;
         pause_us(SWAP_PAUSE_US);

@@ -3,8 +3,9 @@
  *   test_threads [THREADS [ITERATIONS]]
  *
  * The expected answers are computed on the main thread first; each worker
- * then resolves a rotating set of URLs through the result object, a lent
- * lookup and the one-shot call, retains and releases the shared handle,
+ * then resolves a rotating set of URLs (its answer's id, JSON text and
+ * values as on the main thread), for "GET" too, retains and releases the
+ * shared handle,
  * reads one result shared by all threads, and checks that its last error is
  * its own. The main thread drops its reference while the workers run, so
  * the configuration is freed by whichever worker finishes last. Prints "N passed, M failed". */
@@ -12,6 +13,7 @@
 #include "pathconfig.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,7 @@ static const char doc[] =
 static char urls[URL_COUNT][96];
 static char *expected_json[URL_COUNT];
 static char expected_context[URL_COUNT][16];
+static uint64_t expected_id[URL_COUNT];
 
 static pathconfig_result *shared_result;
 
@@ -57,52 +60,44 @@ static void *work(void *arg)
         int i = (w->index * 7 + it * 5) % URL_COUNT;
         pathconfig *ref;
         pathconfig_result *res;
-        char *props;
         const char *s = NULL;
 
         /* Through the result object. */
-        res = pathconfig_resolve(w->cfg, urls[i], NULL);
+        res = pathconfig_resolve(w->cfg, urls[i], NULL, NULL);
         if (res == NULL) {
             fail(w, "resolve returned NULL", i);
             continue;
         }
         if (strcmp(pathconfig_result_json(res), expected_json[i]) != 0) fail(w, "json differs", i);
-        if (strcmp(pathconfig_result_context(res), expected_context[i]) != 0) fail(w, "context differs", i);
-        if (pathconfig_result_get_string(res, "context", &s) != PATHCONFIG_FOUND || strcmp(s, expected_context[i]) != 0)
+        /* A thread may get a copy of its own: the same answer, the same id. */
+        if (pathconfig_result_id(res) != expected_id[i]) fail(w, "id differs", i);
+        if (strcmp(pathconfig_result_typed_string(res, PATHCONFIG_KEY_CONTEXT), expected_context[i]) != 0) fail(w, "context differs", i);
+        if (pathconfig_result_get_string(res, "context", &s, NULL) != PATHCONFIG_OK || strcmp(s, expected_context[i]) != 0)
             fail(w, "get_string(context) differs", i);
-        pathconfig_result_free(res);
+        pathconfig_result_release(res);
         w->resolved++;
 
-        /* Lent: the thread's own until its next lookup, whatever the others do. */
-        {
-            const pathconfig_result *lent = pathconfig_lookup(w->cfg, urls[i], NULL);
-            const pathconfig_result *again;
-            const char *json = lent ? pathconfig_result_json(lent) : NULL;
-            if (json == NULL || strcmp(json, expected_json[i]) != 0) fail(w, "lookup json differs", i);
-            again = pathconfig_lookup(w->cfg, urls[i], "GET");
-            if (again == NULL || strcmp(pathconfig_result_json(again), expected_json[i]) != 0) fail(w, "lookup GET differs", i);
-        }
-
-        /* Through the one-shot call, on a retained reference. */
+        /* For "GET", on a retained reference: the same answer. */
         ref = pathconfig_retain(w->cfg);
-        props = pathconfig_properties(ref, urls[i]);
-        if (props == NULL || strcmp(props, expected_json[i]) != 0) fail(w, "properties differ", i);
-        pathconfig_free_string(props);
+        res = pathconfig_resolve(ref, urls[i], "GET", NULL);
+        if (res == NULL || strcmp(pathconfig_result_json(res), expected_json[i]) != 0) fail(w, "GET json differs", i);
+        if (res != NULL && pathconfig_result_id(res) != expected_id[i]) fail(w, "GET id differs", i);
+        pathconfig_result_release(res);
         pathconfig_release(ref);
 
         /* The result every thread shares: same answers, same pointers. */
-        if (pathconfig_result_get_string(shared_result, "title", &s) != PATHCONFIG_FOUND || strcmp(s, "Message") != 0)
+        if (pathconfig_result_get_string(shared_result, "title", &s, NULL) != PATHCONFIG_OK || strcmp(s, "Message") != 0)
             fail(w, "shared result: title differs", i);
         if (w->title == NULL) w->title = s;
         if (s != w->title) fail(w, "shared result: title pointer changed", i);
-        if (pathconfig_result_typed_string(shared_result, "view_controller") == NULL ||
-            strcmp(pathconfig_result_typed_string(shared_result, "view_controller"), "message") != 0)
+        if (pathconfig_result_typed_string(shared_result, PATHCONFIG_KEY_VIEW_CONTROLLER) == NULL ||
+            strcmp(pathconfig_result_typed_string(shared_result, PATHCONFIG_KEY_VIEW_CONTROLLER), "message") != 0)
             fail(w, "shared result: view_controller", i);
         if (pathconfig_result_get_json(shared_result, urls[i] + 1, &s) != PATHCONFIG_NOT_FOUND) fail(w, "shared result: stray key", i);
 
         /* The last error belongs to this thread. */
         if (it % 16 == 0) {
-            if (pathconfig_resolve(w->cfg, NULL, NULL) != NULL || pathconfig_last_error()->code != PATHCONFIG_E_ARGUMENT)
+            if (pathconfig_resolve(w->cfg, NULL, NULL, NULL) != NULL || pathconfig_last_error()->code != PATHCONFIG_E_ARGUMENT)
                 fail(w, "own error not seen", i);
             if (pathconfig_rule_count(w->cfg) != 8 || pathconfig_last_error()->code != PATHCONFIG_OK)
                 fail(w, "own error not cleared", i);
@@ -124,7 +119,7 @@ struct errors_case {
 static void *fail_on_a_thread(void *arg)
 {
     struct errors_case *c = arg;
-    pathconfig_resolve(NULL, "/", NULL);
+    pathconfig_resolve(NULL, "/", NULL, NULL);
     c->code_after_failure = pathconfig_last_error()->code;
     if (c->succeed) {
         static const char empty[] = "{\"rules\": []}";
@@ -145,7 +140,7 @@ static void test_errors_across_threads(void)
     pthread_t t;
 
     test_set_context("last errors across threads");
-    CHECK(pathconfig_resolve(NULL, "/", NULL) == NULL && pathconfig_last_error()->code == PATHCONFIG_E_ARGUMENT, "main fails");
+    CHECK(pathconfig_resolve(NULL, "/", NULL, NULL) == NULL && pathconfig_last_error()->code == PATHCONFIG_E_ARGUMENT, "main fails");
     CHECK(pthread_create(&t, NULL, fail_on_a_thread, &kept) == 0 && pthread_join(t, NULL) == 0, "thread 1");
     CHECK(kept.code_after_failure == PATHCONFIG_E_ARGUMENT && kept.code_at_exit == PATHCONFIG_E_ARGUMENT, "thread 1 leaves with its error");
     CHECK(pthread_create(&t, NULL, fail_on_a_thread, &cleared) == 0 && pthread_join(t, NULL) == 0, "thread 2");
@@ -155,11 +150,11 @@ static void test_errors_across_threads(void)
         static const char empty[] = "{\"rules\": []}";
         pathconfig *cfg = pathconfig_load_json(empty, strlen(empty), NULL, NULL);
         CHECK(cfg != NULL && pathconfig_last_error()->code == PATHCONFIG_OK, "a success clears main's error");
-        CHECK(pathconfig_resolve(cfg, NULL, NULL) == NULL && pathconfig_last_error()->code == PATHCONFIG_E_ARGUMENT, "fails again");
+        CHECK(pathconfig_resolve(cfg, NULL, NULL, NULL) == NULL && pathconfig_last_error()->code == PATHCONFIG_E_ARGUMENT, "fails again");
         for (int i = 0; i < 2; i++) {
-            pathconfig_result *res = pathconfig_resolve(cfg, "/", NULL);
+            pathconfig_result *res = pathconfig_resolve(cfg, "/", NULL, NULL);
             CHECK(res != NULL && pathconfig_last_error()->code == PATHCONFIG_OK, i == 0 ? "and clears again" : "stays clear");
-            pathconfig_result_free(res);
+            pathconfig_result_release(res);
         }
         pathconfig_release(cfg);
     }
@@ -197,16 +192,17 @@ int main(int argc, char **argv)
         case 4: snprintf(urls[i], sizeof urls[i], "http://example.org:8080%s", path); break;
         default: snprintf(urls[i], sizeof urls[i], "https://example.com/t/%d%s", i, path); break;
         }
-        res = pathconfig_resolve(cfg, urls[i], &err);
+        res = pathconfig_resolve(cfg, urls[i], NULL, &err);
         if (!CHECK(res != NULL, "resolve %s: %s", urls[i], err.message)) return test_summary();
         expected_json[i] = malloc(strlen(pathconfig_result_json(res)) + 1);
         strcpy(expected_json[i], pathconfig_result_json(res));
-        snprintf(expected_context[i], sizeof expected_context[i], "%s", pathconfig_result_context(res));
-        pathconfig_result_free(res);
+        snprintf(expected_context[i], sizeof expected_context[i], "%s", pathconfig_result_typed_string(res, PATHCONFIG_KEY_CONTEXT));
+        expected_id[i] = pathconfig_result_id(res);
+        pathconfig_result_release(res);
     }
     CHECK(strcmp(expected_context[1], "modal") == 0 && strcmp(expected_context[2], "default") == 0, "expected answers");
 
-    shared_result = pathconfig_resolve(cfg, "/messages/7", NULL);
+    shared_result = pathconfig_resolve(cfg, "/messages/7", NULL, NULL);
     CHECK(shared_result != NULL, "shared result");
 
     workers = calloc((size_t)threads, sizeof *workers);
@@ -230,7 +226,7 @@ int main(int argc, char **argv)
     CHECK(strcmp(pathconfig_result_json(shared_result),
                  "{\"context\":\"default\",\"pull_to_refresh_enabled\":true,\"view_controller\":\"message\",\"title\":\"Message\"}") == 0,
           "shared result intact: %s", pathconfig_result_json(shared_result));
-    pathconfig_result_free(shared_result);
+    pathconfig_result_release(shared_result);
     for (i = 0; i < URL_COUNT; i++) free(expected_json[i]);
     free(workers);
     printf("threads: %d threads x %d iterations, %d lookups\n", threads, iterations, total);

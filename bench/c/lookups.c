@@ -2,14 +2,17 @@
  * pathconfig-lookups -- one configuration, every URL of a corpus, PASSES
  * times: the loop whose instructions per lookup a profiler counts.
  *
- *   pathconfig-lookups [--lent] RULES_JSON URLS_TXT PASSES|serve [OPTIONS_JSON]
+ *   pathconfig-lookups [--read json|typed|raw|map] RULES_JSON URLS_TXT PASSES|serve [OPTIONS_JSON]
  *
- * Each lookup is pathconfig_resolve, pathconfig_result_json and
- * pathconfig_result_free, as the "C resolve" column of make bench (with
- * --lent: pathconfig_lookup and pathconfig_result_json, the "C lookup"
- * column). Options default to {"profile":"turbo-ios","match_query_strings":true,
- * "result_cache_size":0}. It prints microseconds per lookup (a rough figure:
- * make bench is the measurement) and a checksum of the JSON lengths.
+ * Each lookup is pathconfig_resolve, a read and pathconfig_result_release,
+ * as make bench's C columns: --read json (the default, "C resolve"):
+ * pathconfig_result_json; typed ("C typed"): typed_string of
+ * PATHCONFIG_KEY_CONTEXT and PATHCONFIG_KEY_PRESENTATION; raw ("C raw"):
+ * one get_string of "context"; map ("C map"): every key through
+ * count/key/type and the getter its type needs. Options default to
+ * {"profile":"turbo-ios","match_query_strings":true,"result_cache_size":0}.
+ * It prints microseconds per lookup (a rough figure: make bench is the
+ * measurement) and a checksum of what was read.
  *
  * Instructions per lookup, free of loading and of the machine's noise: run
  * it under valgrind --tool=callgrind with PASSES 1 and 3, and divide the
@@ -25,6 +28,7 @@
  * "quit" or the end of the input.
  */
 #include <pathconfig.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,26 +44,59 @@
 #define CALLGRIND_DUMP_STATS_AT(name) ((void)0)
 #endif
 
-static int lent;
+enum read_mode { READ_JSON, READ_TYPED, READ_RAW, READ_MAP };
+static enum read_mode mode = READ_JSON;
 
-/* One pass over the URLs; the checksum of the JSON lengths, 0 on an error. */
+/* Every value of res through the getter its type needs; a sum of what was
+ * read (at least 1), 0 when a getter failed. */
+static size_t read_map(const pathconfig_result *res) {
+    size_t n = 1, count = pathconfig_result_count(res);
+    for (size_t k = 0; k < count; k++) {
+        const char *key = pathconfig_result_key(res, k), *text = NULL;
+        size_t len = 0;
+        int rc, b = 0;
+        int64_t v = 0;
+        double d = 0;
+        switch (pathconfig_result_type(res, k)) {
+        case PATHCONFIG_TYPE_STRING: rc = pathconfig_result_get_string(res, key, &text, &len); break;
+        case PATHCONFIG_TYPE_BOOL: rc = pathconfig_result_get_bool(res, key, &b); break;
+        case PATHCONFIG_TYPE_INT: rc = pathconfig_result_get_int64(res, key, &v); break;
+        case PATHCONFIG_TYPE_DOUBLE: rc = pathconfig_result_get_double(res, key, &d); break;
+        default: rc = pathconfig_result_get_json(res, key, &text); break;
+        }
+        if (rc != PATHCONFIG_OK) return 0;
+        n += len + (size_t)b + (size_t)v + (size_t)(d != 0) + (text ? (size_t)(unsigned char)text[0] : 0);
+    }
+    return n;
+}
+
+/* What one lookup reads of res, by mode: a non-zero checksum, 0 on a failure. */
+static size_t read_result(const pathconfig_result *res) {
+    const char *context;
+    size_t len = 0;
+    switch (mode) {
+    case READ_TYPED:
+        return strlen(pathconfig_result_typed_string(res, PATHCONFIG_KEY_CONTEXT)) +
+               strlen(pathconfig_result_typed_string(res, PATHCONFIG_KEY_PRESENTATION));
+    case READ_RAW: return 1 + (pathconfig_result_get_string(res, "context", &context, &len) == PATHCONFIG_OK ? len : 0);
+    case READ_MAP: return read_map(res);
+    case READ_JSON: break;
+    }
+    return strlen(pathconfig_result_json(res));
+}
+
+/* One pass over the URLs; the checksum of what was read, 0 on an error. */
 static size_t pass(pathconfig *cfg, char **urls, size_t count) {
     size_t checksum = 0;
     for (size_t i = 0; i < count; i++) {
-        if (lent) {
-            pathconfig_result *res = pathconfig_lookup(cfg, urls[i], NULL);
-            if (!res) goto failed;
-            checksum += strlen(pathconfig_result_json(res));
-            continue;
+        pathconfig_result *res = pathconfig_resolve(cfg, urls[i], NULL, NULL);
+        size_t n = res ? read_result(res) : 0;
+        pathconfig_result_release(res);
+        if (!n) {
+            fprintf(stderr, "%s: %s\n", urls[i], res ? "a read failed" : pathconfig_last_error()->message);
+            return 0;
         }
-        pathconfig_result *res = pathconfig_resolve(cfg, urls[i], NULL);
-        if (!res) goto failed;
-        checksum += strlen(pathconfig_result_json(res));
-        pathconfig_result_free(res);
-        continue;
-    failed:
-        fprintf(stderr, "%s: %s\n", urls[i], pathconfig_last_error()->message);
-        return 0;
+        checksum += n;
     }
     return checksum;
 }
@@ -86,12 +123,19 @@ static int serve(pathconfig *cfg, char **urls, size_t count) {
 }
 
 int main(int argc, char **argv) {
-    if (argc > 1 && strcmp(argv[1], "--lent") == 0) {
-        lent = 1;
-        argv++, argc--;
+    static const char *const modes[] = { "json", "typed", "raw", "map" };
+    if (argc > 2 && strcmp(argv[1], "--read") == 0) {
+        size_t m = 0;
+        while (m < 4 && strcmp(argv[2], modes[m]) != 0) m++;
+        if (m == 4) {
+            fprintf(stderr, "pathconfig-lookups: --read json, typed, raw or map, not %s\n", argv[2]);
+            return 2;
+        }
+        mode = (enum read_mode)m;
+        argv += 2, argc -= 2;
     }
-    if (argc < 4) {
-        fprintf(stderr, "usage: pathconfig-lookups [--lent] RULES_JSON URLS_TXT PASSES|serve [OPTIONS_JSON]\n");
+    if (argc < 4 || strncmp(argv[1], "--", 2) == 0) {
+        fprintf(stderr, "usage: pathconfig-lookups [--read json|typed|raw|map] RULES_JSON URLS_TXT PASSES|serve [OPTIONS_JSON]\n");
         return 2;
     }
     const char *options = argc > 4 ? argv[4] : "{\"profile\":\"turbo-ios\",\"match_query_strings\":true,\"result_cache_size\":0}";

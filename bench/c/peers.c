@@ -17,10 +17,20 @@
  * libpathconfig's profile matches for each URL (pathconfig_matched_string,
  * computed once, before any timing), so theirs is the bare match.
  *
+ * libpathconfig's peers, each a whole lookup as a host makes it, the result
+ * cache off but for the last: c_resolve (pathconfig_resolve, the JSON text,
+ * pathconfig_result_release), c_typed (resolve, typed_string of
+ * PATHCONFIG_KEY_CONTEXT and of PATHCONFIG_KEY_PRESENTATION, release), c_raw
+ * (resolve, one get_string of "context", release), c_map (resolve, every
+ * key through count/key/type and the getter its type needs, release) and
+ * c_resolve_cache (c_resolve with the default result cache).
+ *
  * The check, on every K-th URL (K = 1: all): libpathconfig's properties
  * against the straightforward algorithm (every pattern of every rule through
- * PCRE2 in order, the matching rules' properties merged shallowly) and the
- * rules hyperscan and RE2::Set find against that loop's.
+ * PCRE2 in order, the matching rules' properties merged shallowly): "check"
+ * key c_resolve; typed reads that gave no value (c_typed) and map reads with
+ * a failed getter (c_map), which should be none; the rules hyperscan and
+ * RE2::Set find against that loop's.
  */
 #define _GNU_SOURCE
 #include <pathconfig.h>
@@ -150,30 +160,74 @@ static pathconfig *load(const char *json, size_t len, const char *options) {
 
 static pathconfig *cfg_no_cache, *cfg_default_cache;
 
-/* libpathconfig: resolve, read the result's JSON, free (as a host does). */
+/* Each peer of libpathconfig is one lookup as a host makes it (resolve,
+ * read, release) and returns a byte of what it read, so nothing is skipped. */
+
+/* resolve, the result's JSON text, release. */
 static size_t c_resolve(size_t i) {
-    pathconfig_result *res = pathconfig_resolve(cfg_no_cache, urls[i], NULL);
+    pathconfig_result *res = pathconfig_resolve(cfg_no_cache, urls[i], NULL, NULL);
     size_t n = (size_t)(unsigned char)pathconfig_result_json(res)[1];
-    pathconfig_result_free(res);
+    pathconfig_result_release(res);
     return n;
 }
 
-/* libpathconfig: the lent lookup, its JSON read at once (no free follows). */
-static size_t c_lookup(size_t i) {
-    return (size_t)(unsigned char)pathconfig_result_json(pathconfig_lookup(cfg_no_cache, urls[i], NULL))[1];
+/* resolve, the two typed values a Hotwire host reads of every visit
+ * (context and presentation, defaults applied), release. */
+static size_t c_typed(size_t i) {
+    pathconfig_result *res = pathconfig_resolve(cfg_no_cache, urls[i], NULL, NULL);
+    size_t n = (size_t)(unsigned char)pathconfig_result_typed_string(res, PATHCONFIG_KEY_CONTEXT)[0] +
+               (size_t)(unsigned char)pathconfig_result_typed_string(res, PATHCONFIG_KEY_PRESENTATION)[0];
+    pathconfig_result_release(res);
+    return n;
 }
 
+/* resolve, one raw value (the string "context", when there is one), release. */
+static size_t c_raw(size_t i) {
+    pathconfig_result *res = pathconfig_resolve(cfg_no_cache, urls[i], NULL, NULL);
+    const char *context;
+    size_t len = 0;
+    size_t n = pathconfig_result_get_string(res, "context", &context, &len) == PATHCONFIG_OK ? len : 0;
+    pathconfig_result_release(res);
+    return n;
+}
+
+/* Every value of a result read through the getter its type needs, as a host
+ * converting an answer to its own map does; a byte count of what was read,
+ * or SIZE_MAX when a getter failed. */
+static size_t read_map(const pathconfig_result *res) {
+    size_t n = 0, count = pathconfig_result_count(res);
+    for (size_t k = 0; k < count; k++) {
+        const char *key = pathconfig_result_key(res, k), *text = NULL;
+        size_t len = 0;
+        int rc, b = 0;
+        int64_t v = 0;
+        double d = 0;
+        switch (pathconfig_result_type(res, k)) {
+        case PATHCONFIG_TYPE_STRING: rc = pathconfig_result_get_string(res, key, &text, &len); break;
+        case PATHCONFIG_TYPE_BOOL: rc = pathconfig_result_get_bool(res, key, &b); break;
+        case PATHCONFIG_TYPE_INT: rc = pathconfig_result_get_int64(res, key, &v); break;
+        case PATHCONFIG_TYPE_DOUBLE: rc = pathconfig_result_get_double(res, key, &d); break;
+        default: rc = pathconfig_result_get_json(res, key, &text); break; /* null, array, object */
+        }
+        if (rc != PATHCONFIG_OK) return SIZE_MAX;
+        n += len + (size_t)b + (size_t)v + (size_t)(d != 0) + (text ? (size_t)(unsigned char)text[0] : 0) + (size_t)(unsigned char)key[0];
+    }
+    return n;
+}
+
+/* resolve, every key with its type and value (count, key, type, getter), release. */
+static size_t c_map(size_t i) {
+    pathconfig_result *res = pathconfig_resolve(cfg_no_cache, urls[i], NULL, NULL);
+    size_t n = read_map(res);
+    pathconfig_result_release(res);
+    return n;
+}
+
+/* c_resolve with the default result cache. */
 static size_t c_resolve_cache(size_t i) {
-    pathconfig_result *res = pathconfig_resolve(cfg_default_cache, urls[i], NULL);
+    pathconfig_result *res = pathconfig_resolve(cfg_default_cache, urls[i], NULL, NULL);
     size_t n = (size_t)(unsigned char)pathconfig_result_json(res)[1];
-    pathconfig_result_free(res);
-    return n;
-}
-
-static size_t c_properties(size_t i) {
-    char *json = pathconfig_properties(cfg_no_cache, urls[i]);
-    size_t n = (size_t)(unsigned char)json[1];
-    pathconfig_free_string(json);
+    pathconfig_result_release(res);
     return n;
 }
 
@@ -333,7 +387,7 @@ static void build_re2(double *ms) {
 /* ---- the check --------------------------------------------------------- */
 
 typedef struct {
-    size_t checked, ours_differ, hyperscan_differ, re2_differ;
+    size_t checked, ours_differ, typed_failed, map_failed, hyperscan_differ, re2_differ;
     char first_difference[400];
 } check_result;
 
@@ -364,17 +418,25 @@ static check_result check(size_t every) {
     for (size_t i = 0; i < url_count; i += every) {
         size_t matched;
         char *expected = expected_properties(i, &matched);
-        char *ours = pathconfig_properties(cfg_no_cache, urls[i]);
+        pathconfig_result *res = pathconfig_resolve(cfg_no_cache, urls[i], NULL, NULL);
+        const char *ours = res ? pathconfig_result_json(res) : "(lookup failed)";
         cJSON *parsed = cJSON_Parse(ours);
         char *actual = cJSON_PrintUnformatted(parsed);
-        if (strcmp(expected, actual) != 0) {
+        if (actual == NULL || strcmp(expected, actual) != 0) {
             if (!c.ours_differ++)
                 snprintf(c.first_difference, sizeof c.first_difference, "%s: libpathconfig %s, PCRE2 loop %s", urls[i], ours, expected);
         }
+        /* The other read paths of the peers read something: no NULL typed
+         * value (both keys are enums), no failed getter. */
+        if (!res || !pathconfig_result_typed_string(res, PATHCONFIG_KEY_CONTEXT) ||
+            !pathconfig_result_typed_string(res, PATHCONFIG_KEY_PRESENTATION))
+            c.typed_failed++;
+        if (!res || read_map(res) == SIZE_MAX) c.map_failed++;
+        pathconfig_result_release(res);
         if (hs_db && hs_rules(i) != matched) c.hyperscan_differ++;
         if (re2 && re2_rules(i) != matched) c.re2_differ++;
         c.checked++;
-        free(expected), free(actual), cJSON_Delete(parsed), pathconfig_free_string(ours);
+        free(expected), free(actual), cJSON_Delete(parsed);
     }
     return c;
 }
@@ -434,7 +496,7 @@ int main(int argc, char **argv) {
     size_t rss1 = rss_bytes();
     /* And after one pass of lookups over the URLs: what a load leaves to
      * first use (plain patterns' automata, results per set of rules) built. */
-    for (size_t i = 0; i < url_count; i++) pathconfig_result_free(pathconfig_resolve(cfg_no_cache, urls[i], NULL));
+    for (size_t i = 0; i < url_count; i++) pathconfig_result_release(pathconfig_resolve(cfg_no_cache, urls[i], NULL, NULL));
     size_t rss2 = rss_bytes();
 
     double loads[3];
@@ -449,7 +511,7 @@ int main(int argc, char **argv) {
     subjects = malloc(url_count * sizeof *subjects);
     subject_lens = malloc(url_count * sizeof *subject_lens);
     for (size_t i = 0; i < url_count; i++) {
-        subjects[i] = pathconfig_matched_string(cfg_no_cache, urls[i]);
+        subjects[i] = pathconfig_matched_string(cfg_no_cache, urls[i], NULL);
         subject_lens[i] = strlen(subjects[i]);
     }
 
@@ -470,11 +532,12 @@ int main(int argc, char **argv) {
     if (pcre2_errors) note("PCRE2 reported %zu match errors (counted as no match)", pcre2_errors);
     if (re2_dfa_failures) note("RE2::Set's DFA ran out of memory on %zu lookups (counted as no match)", re2_dfa_failures);
 
-    peer peers[8];
+    peer peers[10];
     size_t peer_count = 0;
     peers[peer_count++] = (peer){"c_resolve", c_resolve, 0};
-    peers[peer_count++] = (peer){"c_lookup", c_lookup, 0};
-    peers[peer_count++] = (peer){"c_properties", c_properties, 0};
+    peers[peer_count++] = (peer){"c_typed", c_typed, 0};
+    peers[peer_count++] = (peer){"c_raw", c_raw, 0};
+    peers[peer_count++] = (peer){"c_map", c_map, 0};
     peers[peer_count++] = (peer){"c_resolve_cache", c_resolve_cache, 0};
     peers[peer_count++] = (peer){"pcre2_loop", pcre2_loop, 0};
     if (hs_db) peers[peer_count++] = (peer){"hyperscan", hs_rules, 0};
@@ -489,8 +552,9 @@ int main(int argc, char **argv) {
            rss2 > rss0 ? rss2 - rss0 : 0, hs_db_bytes);
     printf(",\"refused\":{\"pcre2_loop\":%zu,\"hyperscan\":%zu,\"hyperscan_allow_empty\":%zu,\"re2set\":%zu}",
            pcre2_refused, hs_refused, hs_allow_empty, re2_refused);
-    printf(",\"check\":{\"every\":%zu,\"urls\":%zu,\"c_properties\":%zu,\"hyperscan\":%zu,\"re2set\":%zu,\"first_difference\":",
-           every, c.checked, c.ours_differ, hs_db ? c.hyperscan_differ : 0, re2 ? c.re2_differ : 0);
+    printf(",\"check\":{\"every\":%zu,\"urls\":%zu,\"c_resolve\":%zu,\"c_typed\":%zu,\"c_map\":%zu,\"hyperscan\":%zu,\"re2set\":%zu,"
+           "\"first_difference\":",
+           every, c.checked, c.ours_differ, c.typed_failed, c.map_failed, hs_db ? c.hyperscan_differ : 0, re2 ? c.re2_differ : 0);
     put_json_string(stdout, c.first_difference);
     printf("},\"notes\":[");
     for (size_t k = 0; k < note_count; k++) {

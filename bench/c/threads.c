@@ -10,7 +10,7 @@
  * (profile turbo-ios, query strings on; "off" is result_cache_size 0,
  * "default" the library's own) and reads CORPUS_DIR/urls-SIZE.txt. Each round
  * runs every thread count in turn: T threads, released together, each calling
- * pathconfig_resolve and pathconfig_result_free on the URLs (thread t starts
+ * pathconfig_resolve and pathconfig_result_release on the URLs (thread t starts
  * at URL t*n/T and cycles) until S seconds have passed. It prints, per size,
  * setting and thread count, the median over the rounds of the lookups per
  * second of all threads together and its ratio to one thread's median, as a
@@ -28,7 +28,7 @@
  *
  * Needs only libpathconfig (and the libpcre2-8 and libidn2 it links): `make
  * -C bench/c threads` builds it against out/lib with an rpath of $ORIGIN
- * first, so the binary, libpathconfig.so.0, libpcre2-8.so.0, libidn2.so.0
+ * first, so the binary, libpathconfig.so.1, libpcre2-8.so.0, libidn2.so.0
  * and libunistring.so.2 copied into one folder run on a machine without Swift
  * (bench/README.md says how).
  */
@@ -68,9 +68,9 @@ static void *run_worker(void *arg) {
         return NULL;
     }
     while (!atomic_load_explicit(w->stop, memory_order_relaxed)) {
-        pathconfig_result *res = pathconfig_resolve(w->cfg, w->urls[i], NULL);
+        pathconfig_result *res = pathconfig_resolve(w->cfg, w->urls[i], NULL, NULL);
         if (!res) w->failed = 1;
-        pathconfig_result_free(res);
+        pathconfig_result_release(res);
         if (++i == w->url_count) i = 0;
         done++;
     }
