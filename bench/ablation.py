@@ -21,8 +21,7 @@ and `pathconfig-lookups` next to it. Then, per corpus size:
   threads (the cores this machine has).
 
 Layers with a runtime switch need no build of their own: the per-lookup
-result cache (`result_cache_size`), the lent lookup (`pathconfig_lookup`
-against resolve and free: `pathconfig-lookups --lent`), the Python
+result cache (`result_cache_size`), the Python
 binding's C extension (`PATHCONFIG_PURE_PYTHON=1`) and its decoded-result
 cache (capacity 0, set inside the worker).
 """
@@ -44,7 +43,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 OPTIONS = {"profile": "turbo-ios", "match_query_strings": True, "result_cache_size": 0}
 
-# name, what is switched off, how: ("build", FLAG) | ("options", JSON) | ("lent",) | ("pure",) | ("decoded",)
+# name, what is switched off, how: ("build", FLAG) | ("options", JSON) | ("pure",) | ("decoded",)
 VARIANTS: List[Any] = [
     ("base", "nothing: every layer on", ("build", None)),
     ("bytes", "byte fast path (resolveFromBytes)", ("build", "BYTES")),
@@ -56,13 +55,11 @@ VARIANTS: List[Any] = [
     ("threadresults", "ThreadResults (the shared rule-set map on every lookup)", ("build", "THREADRESULTS")),
     ("lasterror", "last-error skip (every success writes its buffer)", ("build", "LASTERROR")),
     ("lookupcache", "per-lookup ResultCache turned ON (default result_cache_size)", ("options", {"profile": "turbo-ios", "match_query_strings": True})),
-    ("lent", "LentResult ON: pathconfig_lookup instead of resolve + free", ("lent",)),
     ("py-pure", "Python C extension _speedups (PATHCONFIG_PURE_PYTHON=1)", ("pure",)),
     ("py-decoded", "Python decoded-result cache (capacity 0)", ("decoded",)),
-    ("py-pure-resolve", "LentResult in the binding's ctypes path: resolve + free (ratio to the ctypes path with it)", ("pureresolve",)),
 ]
 # A row's ratio is to every layer on, except these.
-BASELINE = {"py-pure-resolve": "py-pure"}
+BASELINE: Dict[str, str] = {}
 THREAD_VARIANTS = ["base", "threadresults"]
 
 
@@ -85,7 +82,7 @@ def lib_variant(name: str, how: Any) -> str:
 
 def build(name: str, flag: Optional[str], jobs: str) -> None:
     cmd = ["swift", "build", "-j", jobs, "-c", "release", "--product", "pathconfig", "--scratch-path", build_dir(name),
-           "--disable-local-rpath", "-Xswiftc", "-static-stdlib", "-Xlinker", "-soname=libpathconfig.so.0",
+           "--disable-local-rpath", "-Xswiftc", "-static-stdlib", "-Xlinker", "-soname=libpathconfig.so.1",
            "-Xlinker", f"--version-script={ROOT}/packaging/pathconfig.map", "-Xlinker", "-z", "-Xlinker", "nodelete"]
     if flag:
         cmd += ["-Xswiftc", f"-DPATHCONFIG_ABLATE_{flag}"]
@@ -93,10 +90,10 @@ def build(name: str, flag: Optional[str], jobs: str) -> None:
     subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     s = stage(name)
     os.makedirs(s, exist_ok=True)
-    so = os.path.join(s, "libpathconfig.so.0")
+    so = os.path.join(s, "libpathconfig.so.1")
     subprocess.run(["cp", os.path.join(build_dir(name), "release", "libpathconfig.so"), so], check=True)
     if not os.path.exists(os.path.join(s, "libpathconfig.so")):
-        os.symlink("libpathconfig.so.0", os.path.join(s, "libpathconfig.so"))
+        os.symlink("libpathconfig.so.1", os.path.join(s, "libpathconfig.so"))
     rpath = ["-Wl,--disable-new-dtags", "-Wl,-rpath,$ORIGIN"]
     c = os.path.join(HERE, "c")
     for prog, srcs, extra in (("pathconfig-lookups", ["lookups.c", "corpus.c"], []),
@@ -119,10 +116,7 @@ def instructions(name: str, rules: str, urls: str, count: int, how: Any, workdir
     out = os.path.join(workdir, f"cg-{name}")
     for old in glob.glob(out + "*"):
         os.remove(old)
-    argv = [os.path.join(stage(lib_variant(name, how)), "pathconfig-lookups")]
-    if how[0] == "lent":
-        argv.append("--lent")
-    argv += [rules, urls, "3"]
+    argv = [os.path.join(stage(lib_variant(name, how)), "pathconfig-lookups"), rules, urls, "3"]
     if how[0] == "options":
         argv.append(json.dumps(how[1]))
     env = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1")
@@ -162,33 +156,27 @@ def workers(name: str, how: Any, rules: str, urls: str, python: str) -> Dict[str
     made: Dict[str, Worker] = {}
     env = dict(os.environ)
     env.pop("PATHCONFIG_PURE_PYTHON", None)
-    if how[0] in ("build", "options", "lent"):
-        argv = [os.path.join(s, "pathconfig-lookups")] + (["--lent"] if how[0] == "lent" else []) + [rules, urls, "serve"]
+    if how[0] in ("build", "options"):
+        argv = [os.path.join(s, "pathconfig-lookups"), rules, urls, "serve"]
         if how[0] == "options":
             argv.append(json.dumps(how[1]))
         made["c"] = Worker(argv, env)
-    if how[0] in ("build", "pure", "decoded", "pureresolve"):
+    if how[0] in ("build", "pure", "decoded"):
         penv = dict(env, PYTHONPATH=os.path.join(ROOT, "bindings", "python", "src"),
                     PATHCONFIG_LIBRARY=os.path.join(s, "libpathconfig.so"))
-        if how[0] in ("pure", "pureresolve"):
+        if how[0] == "pure":
             penv["PATHCONFIG_PURE_PYTHON"] = "1"
-        argv = [python, os.path.abspath(__file__), "--py-worker", rules, urls] + (["--no-decoded-cache"] if how[0] == "decoded" else []) \
-            + (["--no-lent"] if how[0] == "pureresolve" else [])
+        argv = [python, os.path.abspath(__file__), "--py-worker", rules, urls] + (["--no-decoded-cache"] if how[0] == "decoded" else [])
         made["py"] = Worker(argv, penv)
     return made
 
 
-def py_worker(rules: str, urls: str, decoded: bool, lent: bool) -> int:
-    import threading
-
+def py_worker(rules: str, urls: str, decoded: bool) -> int:
     import pathconfig  # type: ignore
     from pathconfig import _result  # type: ignore
 
     if not decoded:
-        _result._DECODED_CAPACITY = 0
-    if not lent:
-        # As a lookup nested in another's gap would: resolve + free (look_up).
-        _result._lending.add(threading.get_ident())
+        _result._CAPACITY = 0
     with open(rules, "rb") as f:
         config = pathconfig.PathConfiguration.from_json(f.read(), **OPTIONS)
     with open(urls, encoding="utf-8") as f:
@@ -299,7 +287,6 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--py-worker", nargs=2, metavar=("RULES", "URLS"), help=argparse.SUPPRESS)
     p.add_argument("--no-decoded-cache", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--no-lent", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--corpus", default=os.path.join(ROOT, "..", "shared", "bench"))
     p.add_argument("--sizes", default="10,100,1000,10000")
     p.add_argument("--variants", default=",".join(n for n, _, _ in VARIANTS), help="which rows (default: all)")
@@ -318,7 +305,7 @@ def main() -> int:
                    "replacing it or adding it at the end; other sections, \"## Ablation: ...\" among them, are left as they are")
     a = p.parse_args()
     if a.py_worker:
-        return py_worker(*a.py_worker, decoded=not a.no_decoded_cache, lent=not a.no_lent)
+        return py_worker(*a.py_worker, decoded=not a.no_decoded_cache)
 
     started = time.time()
     chosen = set(a.variants.split(",")) | {"base"}
@@ -342,7 +329,7 @@ def main() -> int:
                 h.writelines(line for _, line in zip(range(a.callgrind_urls), f))
             n = sum(1 for line in open(head) if line.strip())
             for name, _, how in variants:
-                if how[0] in ("pure", "decoded", "pureresolve"):
+                if how[0] in ("pure", "decoded"):
                     continue
                 res["instructions"].setdefault(name, {})[s] = instructions(name, rules, head, n, how, workdir)
                 log(f"{s} rules, {name}: {res['instructions'][name][s]['per_lookup']:,.0f} instructions per lookup")

@@ -5,7 +5,7 @@ seconds per lookup printed as a Markdown table with the ratio new / old.
 
     python3 bench/compare.py OLD_LIB NEW_LIB [--rounds 9] [--budget 0.2] [--sizes 10,100,1000,10000]
 
-OLD_LIB and NEW_LIB are libpathconfig.so.0 files of the same ABI (for
+OLD_LIB and NEW_LIB are libpathconfig.so.1 files of the same ABI (for
 example `make lib` in a worktree of an older commit, and in this one). The
 C worker finds its library next to itself first (DT_RPATH of $ORIGIN), so
 each library gets a copy of the worker in a scratch directory beside it;
@@ -36,9 +36,9 @@ CORPUS = os.path.join(os.path.dirname(REPO), "shared", "bench")
 def workers(lib: str, scratch: str, rules: str, urls: str) -> Dict[str, subprocess.Popen]:
     """The C and the Python worker, each loading `lib`."""
     os.makedirs(scratch, exist_ok=True)
-    shutil.copy(lib, os.path.join(scratch, "libpathconfig.so.0"))
+    shutil.copy(lib, os.path.join(scratch, "libpathconfig.so.1"))
     shutil.copy(os.path.join(BENCH, "c", "build", "pathconfig-peers"), scratch)
-    env = dict(os.environ, PATHCONFIG_LIBRARY=os.path.join(scratch, "libpathconfig.so.0"),
+    env = dict(os.environ, PATHCONFIG_LIBRARY=os.path.join(scratch, "libpathconfig.so.1"),
                PYTHONPATH=os.path.join(REPO, "bindings", "python", "src"))
     python = os.path.join(BENCH, ".venv", "bin", "python")
     argvs = {"C": [os.path.join(scratch, "pathconfig-peers"), rules, urls],

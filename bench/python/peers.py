@@ -1,6 +1,7 @@
 """The Python side of ``make bench`` for one corpus size: libpathconfig's
-Python binding beside what a Python program could use instead (a loop over
-``re``, ``re2.Set`` from google-re2, ``hyperscan`` from PyPI).
+Python binding, read as a host reads an answer, beside what a Python program
+could use instead (a loop over ``re``, ``re2.Set`` from google-re2,
+``hyperscan`` from PyPI), each giving the merged ``dict`` a host needs.
 
     python peers.py RULES_JSON URLS_TXT [--check-every K]
 
@@ -13,9 +14,20 @@ The binding is imported from bindings/python/src (bench/run.py sets
 PYTHONPATH and PATHCONFIG_LIBRARY). google-re2 and hyperscan come from
 bench/.venv; a peer whose module is missing is left out with a note. The
 configuration is loaded with profile turbo-ios, query strings on and the
-result cache off; the other peers get the string that profile matches for
-each URL (``matched_string``, worked out once before any timing), so theirs
-is the bare match: the rules whose patterns match, counted, not merged.
+result cache off. The binding's rows, each a lookup of the URL and then:
+
+    py_binding    len() of the answer
+    py_typed      .context and .presentation (the typed accessors): the headline
+    py_raw        .get("context")
+    py_dict       dict() of it
+    py_json       its JSON text (.json)
+
+The other peers get the string that profile matches for each URL
+(``matched_string``, worked out once before any timing) and give what a
+user of them has to make: the properties of the rules whose patterns match,
+merged in rule order into a new ``dict`` (later rules replace whole keys, as
+the profile's shallow merge does). The check compares re2.Set's and
+hyperscan's dicts with the ``re`` loop's.
 """
 
 from __future__ import annotations
@@ -25,7 +37,7 @@ import json
 import re
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 import pathconfig
 
@@ -80,7 +92,7 @@ class Peers:
             self.urls = [line.rstrip("\r\n") for line in f if line.strip()]
         self.build_ms: Dict[str, float] = {}
         self.refused: Dict[str, int] = {}
-        self.lookups: List[Tuple[str, Callable[[int], int]]] = []
+        self.lookups: List[Tuple[str, Callable[[int], Any]]] = []
 
         self.config, self.build_ms["py_binding"] = timed(lambda: load_binding(text))
         self.subjects = [self.config.matched_string(u) for u in self.urls]
@@ -88,9 +100,23 @@ class Peers:
         # (rule index, pattern) for every pattern, in file order.
         self.patterns = [(r, p) for r, rule in enumerate(document["rules"]) for p in rule["patterns"]]
         self.rule_count = len(document["rules"])
+        #: Each rule's properties, what the peers merge.
+        self.rule_properties: List[Dict[str, Any]] = [rule.get("properties") or {} for rule in document["rules"]]
 
-        config, urls, subjects = self.config, self.urls, self.subjects
-        self.lookups.append(("py_binding", lambda i: len(config.properties(urls[i]))))
+        urls = self.urls
+        properties = self.config.properties
+
+        def typed(i: int) -> Any:
+            props = properties(urls[i])
+            return props.context, props.presentation
+
+        self.lookups += [
+            ("py_binding", lambda i: len(properties(urls[i]))),
+            ("py_typed", typed),
+            ("py_raw", lambda i: properties(urls[i]).get("context")),
+            ("py_dict", lambda i: dict(properties(urls[i]))),
+            ("py_json", lambda i: properties(urls[i]).json),
+        ]
         note(
             "the Python binding calls the library through its C extension (pathconfig._speedups)"
             if getattr(pathconfig, "SPEEDUPS", False)
@@ -118,16 +144,17 @@ class Peers:
         (rules, self.refused["py_re"]), self.build_ms["py_re"] = timed(build)
         if self.refused["py_re"]:
             note(f"re refused {self.refused['py_re']} of {len(self.patterns)} patterns")
-        subjects = self.subjects
+        subjects, rule_properties = self.subjects, self.rule_properties
+        rule_list = list(zip(rules, rule_properties))
 
-        def loop(i: int) -> int:
-            s, n = subjects[i], 0
-            for regexes in rules:
+        def loop(i: int) -> Dict[str, Any]:
+            s, merged = subjects[i], {}
+            for regexes, props in rule_list:
                 for regex in regexes:
                     if regex.search(s):
-                        n += 1
+                        merged.update(props)
                         break
-            return n
+            return merged
 
         self.re_rules = loop
         self.lookups.append(("py_re", loop))
@@ -162,11 +189,15 @@ class Peers:
             return
         if self.refused["py_re2set"]:
             note(f"re2.Set refused {self.refused['py_re2set']} of {len(self.patterns)} patterns")
-        subjects = self.subjects
+        subjects, rule_properties = self.subjects, self.rule_properties
 
-        def match(i: int) -> int:
+        def match(i: int) -> Dict[str, Any]:
+            merged: Dict[str, Any] = {}
             hits = s.Match(subjects[i])
-            return len({rule_of[h] for h in hits}) if hits else 0
+            if hits:
+                for r in sorted({rule_of[h] for h in hits}):
+                    merged.update(rule_properties[r])
+            return merged
 
         self.re2_rules = match
         self.lookups.append(("py_re2set", match))
@@ -231,13 +262,18 @@ class Peers:
         scratch = hyperscan.Scratch(db)
         data = [s.encode("utf-8") for s in self.subjects]
 
-        def on_match(id: int, start: int, end: int, flags: int, context: List[int]) -> None:
-            context[0] += 1
+        rule_properties = self.rule_properties
 
-        def scan(i: int) -> int:
-            found = [0]
+        def on_match(id: int, start: int, end: int, flags: int, context: Set[int]) -> None:
+            context.add(id)
+
+        def scan(i: int) -> Dict[str, Any]:
+            found: Set[int] = set()
             db.scan(data[i], match_event_handler=on_match, context=found, scratch=scratch)
-            return found[0]
+            merged: Dict[str, Any] = {}
+            for r in sorted(found):
+                merged.update(rule_properties[r])
+            return merged
 
         self.hs_rules = scan
         self.lookups.append(("py_hyperscan", scan))
@@ -245,22 +281,26 @@ class Peers:
     # --- check --------------------------------------------------------------
 
     def check(self, every: int) -> Dict[str, Any]:
-        """The rules re2.Set and hyperscan find against the re loop's, on
-        every `every`-th URL (libpathconfig itself is checked in C and Swift)."""
+        """The dicts re2.Set and hyperscan merge against the re loop's, on
+        every `every`-th URL (libpathconfig itself is checked in C and
+        Swift); the first URL where one differs, when any does."""
         result: Dict[str, Any] = {"every": every, "urls": 0}
-        for key, fn in (("py_re2set", getattr(self, "re2_rules", None)), ("py_hyperscan", getattr(self, "hs_rules", None))):
-            if fn:
-                result[key] = 0
+        peers = [(key, fn) for key, fn in (("py_re2set", getattr(self, "re2_rules", None)),
+                                           ("py_hyperscan", getattr(self, "hs_rules", None))) if fn]
+        for key, _ in peers:
+            result[key] = 0
         for i in range(0, len(self.urls), every):
             expected = self.re_rules(i)
-            for key, fn in (("py_re2set", getattr(self, "re2_rules", None)), ("py_hyperscan", getattr(self, "hs_rules", None))):
-                if fn and fn(i) != expected:
+            for key, fn in peers:
+                got = fn(i)
+                if got != expected:
                     result[key] += 1
+                    result.setdefault("first_difference", f"{key} on {self.urls[i]!r}: {got!r}, re: {expected!r}")
             result["urls"] += 1
         return result
 
 
-def measure(lookup: Callable[[int], int], count: int, cursor: int, budget: float) -> Tuple[float, int]:
+def measure(lookup: Callable[[int], Any], count: int, cursor: int, budget: float) -> Tuple[float, int]:
     """lookup over URL indexes from cursor (cycling) for budget seconds, at
     least 3 lookups, reading the clock once per batch (doubled while a batch
     takes under 0.1 ms); seconds per lookup and the next cursor."""

@@ -65,7 +65,8 @@ def test_every_backend_loads(backend: str) -> None:
 
 @pytest.mark.parametrize("profile", pathconfig.PROFILES)
 def test_every_typed_key_gives_its_default(profile: str) -> None:
-    with PathConfiguration.from_json(RULES, profile=profile) as cfg, cfg.properties("/nothing") as props:
+    with PathConfiguration.from_json(RULES, profile=profile) as cfg:
+        props = cfg.properties("/nothing")
         for name, key in pathconfig.TYPED_KEYS.items():
             expected = key.defaults[profile]
             assert_json_equal(getattr(props, name), expected, name)
@@ -95,7 +96,8 @@ def documents(profile: str) -> Iterator[tuple]:  # type: ignore[type-arg]
 def test_every_typed_value_reads_back(profile: str) -> None:
     for name, value in documents(profile):
         doc = json.dumps({"rules": [{"patterns": [".*"], "properties": {name: value}}]})
-        with PathConfiguration.from_json(doc, profile=profile) as cfg, cfg.properties("/x") as props:
+        with PathConfiguration.from_json(doc, profile=profile) as cfg:
+            props = cfg.properties("/x")
             assert_json_equal(getattr(props, name), value, f"{profile} {name}")
             assert_json_equal(props.typed(name), value, f"{profile} {name}")
             stored = str(value).lower() if isinstance(value, bool) and profile == "turbo-android" else value
@@ -103,7 +105,8 @@ def test_every_typed_value_reads_back(profile: str) -> None:
 
 
 def test_unknown_attribute_and_key() -> None:
-    with PathConfiguration.from_json(RULES) as cfg, cfg.properties("/x") as props:
+    with PathConfiguration.from_json(RULES) as cfg:
+        props = cfg.properties("/x")
         with pytest.raises(AttributeError, match="colour"):
             props.colour  # noqa: B018
         with pytest.raises(ConfigError) as info:
@@ -119,8 +122,15 @@ def test_every_warning_kind_reaches_python() -> None:
         warnings = cfg.warnings
         kinds: List[str] = [w.kind for w in warnings]
         assert sorted(kinds) == sorted(library_warning_kinds()), "the document makes one of each kind the library has"
-        # The structs say what the JSON form says.
-        assert [dataclasses.asdict(w) for w in warnings] == json.loads(_ffi.lib.pathconfig_warnings(cfg._ptr))
+        # One ConfigWarning per pathconfig_warning_get, each field copied.
+        assert len(warnings) == _ffi.lib.pathconfig_warning_count(cfg._ptr) == 4
+        first = _ffi.WarningStruct(version=_ffi.WARNING_VERSION)
+        _ffi.lib.pathconfig_warning_get(cfg._ptr, 0, first)
+        assert dataclasses.asdict(warnings[0]) == {
+            "kind": _ffi.lib.pathconfig_warning_kind_name(first.kind), "message": first.message.decode(),
+            "line": first.line, "column": first.column,
+            "rule_index": first.rule_index if first.rule_index >= 0 else None,
+            "pattern_index": first.pattern_index if first.pattern_index >= 0 else None}
         assert [str(w) for w in warnings] == [f"{w.line}:{w.column}: {w.message}" for w in warnings]
         assert all(isinstance(w, pathconfig.ConfigWarning) for w in warnings)
     with PathConfiguration.from_json('{"rules": []}') as cfg:

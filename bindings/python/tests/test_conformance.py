@@ -55,14 +55,14 @@ def test_ios_case(case: Dict[str, Any]) -> None:
     with load(IOS, case, IOS_PROFILES[case["library"]]) as cfg:
         assert cfg.matched_string(url) == case["matched_string"]
         assert_json_equal(json.loads(cfg.properties_json(url)), expected)
-        with cfg.properties(url) as props:
-            assert_json_equal(dict(props), expected)
-            assert props == expected
-            for key, value in (case.get("expected_typed") or {}).items():
-                assert_json_equal(getattr(props, key), value, key)
-                assert_json_equal(props.typed(key), value, key)
-            for key, value in (case.get("expected_string_accessor") or {}).items():
-                assert_json_equal(props.get_str(key), value, key)
+        props = cfg.properties(url)
+        assert_json_equal(dict(props), expected)
+        assert props == expected
+        for key, value in (case.get("expected_typed") or {}).items():
+            assert_json_equal(getattr(props, key), value, key)
+            assert_json_equal(props.typed(key), value, key)
+        for key, value in (case.get("expected_string_accessor") or {}).items():
+            assert_json_equal(props.get_str(key), value, key)
         explained = cfg.explain(url)
         assert explained["matched_string"] == case["matched_string"]
         assert_json_equal(explained["properties"], expected)
@@ -105,14 +105,14 @@ def test_android_case(case: Dict[str, Any]) -> None:
         url = case["input"]
         assert cfg.matched_string(url) == case["matched_string"]
         assert_json_equal(json.loads(cfg.properties_json(url)), case["expected_properties"])
-        with cfg.properties(url) as props:
-            assert_json_equal(dict(props), case["expected_properties"])
-            assert props == case["expected_properties"]
-            expected = case.get("expected_property")
-            if expected is not None:
-                key = expected["key"]
-                if key in pathconfig.TYPED_KEYS:
-                    assert_json_equal(getattr(props, key), expected["value"], key)
-                else:
-                    assert_json_equal(props[key], expected["value"], key)
-                assert_json_equal(props.get(key), expected["raw_value"], key)
+        props = cfg.properties(url)
+        assert_json_equal(dict(props), case["expected_properties"])
+        assert props == case["expected_properties"]
+        expected = case.get("expected_property")
+        if expected is not None:
+            key = expected["key"]
+            if key in pathconfig.TYPED_KEYS:
+                assert_json_equal(getattr(props, key), expected["value"], key)
+            else:
+                assert_json_equal(props[key], expected["value"], key)
+            assert_json_equal(props.get(key), expected["raw_value"], key)

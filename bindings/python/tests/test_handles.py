@@ -53,9 +53,10 @@ def test_with_releases_on_exception(sample_json: str) -> None:
         lambda c: c.rule_count,
         lambda c: c.document_rule_count,
         lambda c: c.profile,
+        lambda c: c.options,
     ],
     ids=["properties", "properties_json", "explain", "matched_string", "settings", "warnings",
-         "rule_count", "document_rule_count", "profile"],
+         "rule_count", "document_rule_count", "profile", "options"],
 )
 def test_configuration_use_after_close(sample_json: str, use) -> None:  # type: ignore[no-untyped-def]
     cfg = PathConfiguration.from_json(sample_json)
@@ -66,35 +67,16 @@ def test_configuration_use_after_close(sample_json: str, use) -> None:  # type: 
     assert isinstance(info.value, ValueError) and info.value.code is None
 
 
-@pytest.mark.parametrize(
-    "use",
-    [
-        lambda p: p["title"],
-        lambda p: dict(p),
-        lambda p: len(p),
-        lambda p: list(p),
-        lambda p: "title" in p,
-        lambda p: p == {},
-        lambda p: p.json,
-        lambda p: p.get_str("title"),
-        lambda p: p.get_json("title"),
-        lambda p: p.typed("context"),
-        lambda p: p.context,
-        lambda p: p.title,
-        lambda p: p.animated,
-    ],
-    ids=["getitem", "dict", "len", "iter", "contains", "eq", "json", "get_str", "get_json", "typed", "context", "title",
-         "animated"],
-)
-def test_result_use_after_close(sample, use) -> None:  # type: ignore[no-untyped-def]
+def test_results_have_nothing_to_close(sample) -> None:  # type: ignore[no-untyped-def]
+    """A Properties is shared by every lookup with its answer: it has no
+    close() and no with block (1.0); its C result goes with its last
+    reference."""
     props = sample.properties(URL)
-    use(props)
-    props.close()
-    props.close()
-    assert props.closed
-    with pytest.raises(ClosedError, match="closed Properties"):
-        use(props)
-    assert repr(props) == "<pathconfig.Properties (closed)>"
+    for name in ("close", "closed", "__enter__", "__exit__"):
+        assert not hasattr(props, name), name
+    with pytest.raises(TypeError):
+        with props:  # type: ignore[attr-defined]
+            pass
 
 
 def test_result_outlives_configuration(sample_json: str) -> None:
@@ -104,7 +86,6 @@ def test_result_outlives_configuration(sample_json: str) -> None:
     del cfg
     gc.collect()
     assert props["title"] == "Message" and props.view_controller == "message"
-    props.close()
 
 
 def test_finaliser_releases_unclosed_handles(sample_json: str) -> None:
@@ -152,9 +133,10 @@ def test_handles_are_distinct_pointer_types() -> None:
     assert load.restype is _ffi.ConfigPtr
     assert _ffi.lib.pathconfig_resolve.restype is _ffi.ResultPtr
     # a result handle cannot be passed where a configuration is expected
-    with PathConfiguration.from_json('{"rules": []}') as cfg, cfg.properties("/") as props:
+    with PathConfiguration.from_json('{"rules": []}') as cfg:
+        props = cfg.properties("/")
         with pytest.raises(ctypes.ArgumentError):
-            props._call(_ffi.lib.pathconfig_rule_count)
+            _ffi.lib.pathconfig_rule_count(props._ptr())
 
 
 def test_null_handles_are_errors_not_crashes() -> None:
@@ -162,12 +144,21 @@ def test_null_handles_are_errors_not_crashes() -> None:
         _ffi.lib.pathconfig_rule_count(None)
     assert info.value.code == pathconfig.ErrorCode.E_ARGUMENT
     with pytest.raises(pathconfig.ConfigError):
-        _ffi.lib.pathconfig_properties(None, b"/")
+        _ffi.lib.pathconfig_resolve(None, b"/", None, None)
     with pytest.raises(pathconfig.ConfigError):
-        _ffi.lib.pathconfig_result_context(None)
+        _ffi.lib.pathconfig_result_typed_string(None, 0)
+    # A typed bool of no result is 0 (false) with the last error set, never
+    # a negative number that reads as true (the errcheck raises it).
+    animated = pathconfig._catalog.KEY_INDEX["animated"]
+    with pytest.raises(pathconfig.ConfigError) as info:
+        _ffi.lib.pathconfig_result_typed_bool(None, animated)
+    assert info.value.code == pathconfig.ErrorCode.E_ARGUMENT
+    raw = _ffi.lib["pathconfig_result_typed_bool"]  # the same function, no errcheck
+    raw.argtypes, raw.restype = [ctypes.c_void_p, ctypes.c_int], ctypes.c_int
+    assert raw(None, animated) == 0 and _ffi.last_error().code == pathconfig.ErrorCode.E_ARGUMENT
     _ffi.lib.pathconfig_release(None)
-    _ffi.lib.pathconfig_result_free(None)
-    _ffi.lib.pathconfig_free_string(None)
+    _ffi.lib.pathconfig_result_release(None)
+    _ffi.lib.pathconfig_string_free(None)
 
 
 def test_library_is_cdll_so_the_gil_is_released() -> None:

@@ -119,7 +119,7 @@ def test_wheel_carries_the_library_and_runs_without_swift(tmp_path: Path, home: 
         names = zf.namelist()
         assert "pathconfig/libpathconfig.so" in names, names
         assert "pathconfig/_speedups.abi3.so" in names, names
-        assert "pathconfig/py.typed" in names
+        assert "pathconfig/py.typed" in names and "pathconfig/_speedups.pyi" in names
         info = zf.getinfo("pathconfig/libpathconfig.so")
         assert info.file_size == library_under_test().stat().st_size
         assert "Root-Is-Purelib: false" in zf.read(next(n for n in names if n.endswith(".dist-info/WHEEL"))).decode()
@@ -141,11 +141,11 @@ def test_build_runs_make_lib_when_the_library_is_missing(tmp_path: Path) -> None
 
     clone = tmp_path / "clone"
     shutil.copytree(REPO / "bindings" / "python", clone / "bindings" / "python",
-                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", "libpathconfig.so*", "tests"))
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", "libpathconfig.so*", "tests", ".venv"))
     (clone / "Package.swift").write_text("// stand-in\n")
     (clone / "Makefile").write_text(
-        "lib:\n\tmkdir -p out/lib\n\tcp \"$(PATHCONFIG_TEST_SOURCE)\" out/lib/libpathconfig.so.0.1.0\n"
-        "\tln -sf libpathconfig.so.0.1.0 out/lib/libpathconfig.so\n\ttouch made-lib\n"
+        "lib:\n\tmkdir -p out/lib\n\tcp \"$(PATHCONFIG_TEST_SOURCE)\" out/lib/libpathconfig.so.1.0.0\n"
+        "\tln -sf libpathconfig.so.1.0.0 out/lib/libpathconfig.so\n\ttouch made-lib\n"
     )
     env = {k: v for k, v in build_env().items() if k != "PATHCONFIG_LIBRARY"}
     env["PATHCONFIG_TEST_SOURCE"] = str(library_under_test())
@@ -162,7 +162,7 @@ def test_build_outside_a_clone_says_what_to_do(tmp_path: Path) -> None:
 
     lone = tmp_path / "pathconfig-src"
     shutil.copytree(REPO / "bindings" / "python", lone,
-                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", "libpathconfig.so*", "tests"))
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", "libpathconfig.so*", "tests", ".venv"))
     env = {k: v for k, v in build_env().items() if k != "PATHCONFIG_LIBRARY"}
     result = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", tmp_path / "w", str(lone)],
                             capture_output=True, text=True, env=env, timeout=600)

@@ -50,7 +50,10 @@ _C_TYPES = {
     "void": None,
     "int": ctypes.c_int,
     "size_t": ctypes.c_size_t,
-    "char *": ctypes.c_void_p,  # owned: copied, then freed with pathconfig_free_string
+    "int64_t": ctypes.c_int64,
+    "uint64_t": ctypes.c_uint64,
+    "double": ctypes.c_double,
+    "char *": ctypes.c_void_p,  # owned: copied, then freed with pathconfig_string_free
     "const char *": ctypes.c_char_p,  # borrowed: copied at once
     "pathconfig *": _ffi.ConfigPtr,
     "const pathconfig *": _ffi.ConfigPtr,
@@ -209,8 +212,9 @@ def test_codes_and_version_match_the_header() -> None:
     text = header()
     defines = {m[0]: int(m[1]) for m in re.findall(r"#define PATHCONFIG_(OK|E_\w+)\s+(-?\d+)", text)}
     assert defines == {code.name: code.value for code in pathconfig.ErrorCode}
-    assert int(re.search(r"#define PATHCONFIG_FOUND\s+(\d+)", text).group(1)) == _ffi.FOUND  # type: ignore[union-attr]
+    assert "PATHCONFIG_FOUND" not in text, "1.0: a getter returns PATHCONFIG_OK when it finds the key"
     assert int(re.search(r"#define PATHCONFIG_NOT_FOUND\s+(\d+)", text).group(1)) == _ffi.NOT_FOUND  # type: ignore[union-attr]
+    assert _ffi.OK == pathconfig.ErrorCode.OK and _ffi.E_TYPE == pathconfig.ErrorCode.E_TYPE
     version = re.search(r'#define PATHCONFIG_VERSION "([^"]+)"', text).group(1)  # type: ignore[union-attr]
     number = int(re.search(r"#define PATHCONFIG_VERSION_NUMBER (\d+)", text).group(1))  # type: ignore[union-attr]
     assert (_ffi.HEADER_VERSION, _ffi.HEADER_VERSION_NUMBER) == (version, number)
@@ -218,12 +222,21 @@ def test_codes_and_version_match_the_header() -> None:
     assert pathconfig.__version__ == version
 
 
+def test_typed_key_constants_are_the_catalogs_indices() -> None:
+    """PATHCONFIG_KEY_X is the index of the typed key "x" in the library's
+    catalog, which the binding reads its numbers from (KEY_INDEX)."""
+    defines = {name.lower(): int(n) for name, n in re.findall(r"#define PATHCONFIG_KEY_(\w+)\s+(\d+)", header())}
+    assert len(defines) == _ffi.lib.pathconfig_typed_key_count()
+    assert {name: _ffi.lib.pathconfig_typed_key_name(n) for name, n in defines.items()} == {n: n for n in defines}
+    assert dict(pathconfig._catalog.KEY_INDEX) == defines
+
+
 def test_version_and_symbol_checks() -> None:
-    too_new = types.SimpleNamespace(pathconfig_version_number=lambda: 1_000_000)
-    with pytest.raises(ImportError, match="1.0.0"):
+    too_new = types.SimpleNamespace(pathconfig_version_number=lambda: 2_000_000)
+    with pytest.raises(ImportError, match="2.0.0"):
         _ffi._check_version(too_new)  # type: ignore[arg-type]
-    too_old = types.SimpleNamespace(pathconfig_version_number=lambda: 999)
-    with pytest.raises(ImportError, match="0.0.999"):
+    too_old = types.SimpleNamespace(pathconfig_version_number=lambda: 1000)
+    with pytest.raises(ImportError, match="0.1.0"):
         _ffi._check_version(too_old)  # type: ignore[arg-type]
     with pytest.raises(ImportError, match="lacks pathconfig_version, "):
         _ffi._bind(types.SimpleNamespace())  # type: ignore[arg-type]
@@ -289,10 +302,10 @@ def test_packaged_copy(tmp_path: Path) -> None:
 def test_system_library_through_the_soname(tmp_path: Path) -> None:
     libdir = tmp_path / "lib"
     libdir.mkdir()
-    (libdir / "libpathconfig.so.0").symlink_to(os.environ["PATHCONFIG_LIBRARY"])
+    (libdir / "libpathconfig.so.1").symlink_to(os.environ["PATHCONFIG_LIBRARY"])
     run = run_import(tmp_path, {"LD_LIBRARY_PATH": str(libdir)}, with_packaged_copy=False)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines()[0] in ("libpathconfig.so.0", ctypes.util.find_library("pathconfig"))
+    assert run.stdout.splitlines()[0] in ("libpathconfig.so.1", ctypes.util.find_library("pathconfig"))
 
 
 def test_nothing_found_lists_everything_tried(tmp_path: Path) -> None:
@@ -306,7 +319,7 @@ def test_nothing_found_lists_everything_tried(tmp_path: Path) -> None:
     assert "PATHCONFIG_LIBRARY: not set" in err
     assert "libpathconfig.so: not installed in the package" in err
     assert "find_library('pathconfig'): nothing found" in err
-    assert "libpathconfig.so.0: " in err
+    assert "libpathconfig.so.1: " in err
     assert "set PATHCONFIG_LIBRARY=/path/to/libpathconfig.so" in err
 
 

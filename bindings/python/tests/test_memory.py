@@ -43,10 +43,10 @@ def cycle(n: int) -> None:
             # explicit release: with-blocks
             with PathConfiguration.from_json(DOC) as cfg:
                 cfg.properties_json(url)
-                with cfg.properties(url) as props:
-                    props.context
-                    props.title
-                    dict(props)
+                props = cfg.properties(url)
+                props.context
+                props.title
+                dict(props)
         else:
             # the finaliser releases what is never closed
             cfg = PathConfiguration.from_json(DOC, profile="hotwire-android")

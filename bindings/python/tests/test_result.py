@@ -1,17 +1,17 @@
-"""Properties as a read-only Mapping, JSON types, typed accessors and defaults,
+"""Properties as a read-only dict (one per answer), JSON types, typed accessors and defaults,
 and the configuration's other views (settings, explain, counts)."""
 
 from __future__ import annotations
 
+import gc
 import json
-import threading
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping
 
 import pytest
 from conftest import assert_json_equal
 
 import pathconfig
-from pathconfig import PathConfiguration, Properties, _result
+from pathconfig import PathConfiguration, Properties, _ffi, _result
 
 MESSAGE = {
     "context": "default",
@@ -31,52 +31,114 @@ def test_properties_json_is_the_library_text(sample) -> None:  # type: ignore[no
     assert type(text) is str
     assert_json_equal(json.loads(text), MESSAGE)
     assert list(json.loads(text)) == list(MESSAGE)  # order of first appearance
-    with sample.properties("https://example.com/messages/42") as props:
-        assert text == props.json == str(props)
+    props = sample.properties("https://example.com/messages/42")
+    assert text == props.json == str(props)
     assert sample.properties_json("https://example.com/messages/new") == '{"context":"modal","pull_to_refresh_enabled":false}'
 
 
 def test_no_match_is_empty() -> None:
     with PathConfiguration.from_json('{"rules": [{"patterns": ["^/only$"], "properties": {"a": 1}}]}') as cfg:
         assert cfg.properties_json("/other") == "{}"
-        with cfg.properties("/other") as props:
-            assert len(props) == 0 and dict(props) == {} and props == {}
-            assert props.context == "default"
+        props = cfg.properties("/other")
+        assert len(props) == 0 and dict(props) == {} and props == {}
+        assert props.context == "default"
 
 
-def test_properties_is_a_read_only_mapping(sample) -> None:  # type: ignore[no-untyped-def]
-    with sample.properties("https://example.com/messages/42") as props:
-        assert isinstance(props, Mapping) and not isinstance(props, MutableMapping)
-        assert isinstance(props, Properties)
-        assert props == MESSAGE and MESSAGE == props
-        assert props != {**MESSAGE, "count": 4}
-        assert dict(props) == MESSAGE and list(props) == list(MESSAGE)
-        assert len(props) == len(MESSAGE)
-        assert list(props.keys()) == list(MESSAGE)
-        assert list(props.items()) == list(MESSAGE.items())
-        assert list(props.values()) == list(MESSAGE.values())
-        assert "title" in props and "missing" not in props and 1 not in props
-        assert props["count"] == 3 and props.get("missing") is None and props.get("missing", 7) == 7
-        with pytest.raises(KeyError):
-            props["missing"]
-        with pytest.raises(TypeError):
-            props["title"] = "x"  # type: ignore[index]
-        with pytest.raises(TypeError):
-            del props["title"]  # type: ignore[attr-defined]
-        with pytest.raises(TypeError):
-            hash(props)
-        assert_json_equal(dict(props), MESSAGE)
-        # containers come out as copies: the mapping cannot be changed through them
-        props["tags"].append("x")
-        props["nested"]["k"] = 0
-        assert props["tags"] == ["a", 1, True] and props["nested"] == {"k": {"v": [None]}}
-        copy = dict(props)
-        copy["title"] = "changed"
-        assert props["title"] == "Message"
-        assert repr(props) == f"Properties({MESSAGE!r})"
-        assert str(props) == props.json
-        assert json.loads(props.json) == MESSAGE
-        assert props.json == json.dumps(MESSAGE, separators=(",", ":"))
+def test_properties_is_a_read_only_dict(sample) -> None:  # type: ignore[no-untyped-def]
+    props = sample.properties("https://example.com/messages/42")
+    assert isinstance(props, dict) and isinstance(props, Mapping) and isinstance(props, Properties)
+    assert props == MESSAGE and MESSAGE == props
+    assert props != {**MESSAGE, "count": 4}
+    assert dict(props) == MESSAGE and list(props) == list(MESSAGE)
+    assert type(dict(props)) is dict and type(props.copy()) is dict
+    assert len(props) == len(MESSAGE)
+    assert list(props.keys()) == list(MESSAGE)
+    assert list(props.items()) == list(MESSAGE.items())
+    assert list(props.values()) == list(MESSAGE.values())
+    assert "title" in props and "missing" not in props and 1 not in props
+    assert props["count"] == 3 and props.get("missing") is None and props.get("missing", 7) == 7
+    assert {**props} == MESSAGE and (props | {"count": 4})["count"] == 4
+    with pytest.raises(KeyError):
+        props["missing"]
+    with pytest.raises(TypeError):
+        hash(props)
+    assert_json_equal(dict(props), MESSAGE)
+    assert repr(props) == f"Properties({MESSAGE!r})"
+    assert str(props) == props.json
+    assert json.loads(props.json) == MESSAGE
+    assert props.json == json.dumps(MESSAGE, separators=(",", ":"))
+    with pytest.raises(TypeError):
+        Properties()
+
+
+@pytest.mark.parametrize("change", [
+    lambda p: p.__setitem__("title", "x"),
+    lambda p: p.__delitem__("title"),
+    lambda p: p.update(title="x"),
+    lambda p: p.setdefault("new", 1),
+    lambda p: p.pop("title"),
+    lambda p: p.popitem(),
+    lambda p: p.clear(),
+    lambda p: p.__ior__({"title": "x"}),
+    lambda p: setattr(p, "context", "modal"),
+    lambda p: setattr(p, "json", "{}"),
+    lambda p: delattr(p, "json"),
+    lambda p: p["tags"].append("x"),
+    lambda p: p["tags"].__setitem__(0, "x"),
+    lambda p: p["tags"].extend([1]),
+    lambda p: p["tags"].sort(),
+    lambda p: p["nested"].__setitem__("k", 0),
+    lambda p: p["nested"]["k"].pop("v"),
+    lambda p: p["nested"]["k"]["v"].clear(),
+    lambda p: dict(p)["tags"].append("x"),
+], ids=["setitem", "delitem", "update", "setdefault", "pop", "popitem", "clear", "ior", "setattr-typed",
+        "setattr-json", "delattr", "array-append", "array-setitem", "array-extend", "array-sort",
+        "object-setitem", "nested-pop", "nested-array-clear", "copy-shares-nested"])
+def test_a_shared_answer_cannot_be_changed(sample, change) -> None:  # type: ignore[no-untyped-def]
+    """Every lookup with the same answer gets the same object, so nothing
+    may change it, at any depth: each change raises TypeError (attributes:
+    AttributeError or TypeError) and the next reader sees the answer whole."""
+    props = sample.properties("https://example.com/messages/42")
+    props.context  # a typed value read and kept
+    with pytest.raises((TypeError, AttributeError)):
+        change(props)
+    again = sample.properties("https://example.com/messages/43")
+    assert again is props
+    assert_json_equal(dict(again), MESSAGE)
+    assert again.context == "default" and again.json == json.dumps(MESSAGE, separators=(",", ":"))
+
+
+def test_copies_are_plain_and_changeable(sample) -> None:  # type: ignore[no-untyped-def]
+    import copy
+    import pickle
+
+    props = sample.properties("https://example.com/messages/42")
+    assert isinstance(props["tags"], list) and isinstance(props["nested"], dict)
+    assert type(props["tags"]) is pathconfig.JSONArray and type(props["nested"]) is pathconfig.JSONObject
+    for made in (copy.deepcopy(props), pickle.loads(pickle.dumps(props)), copy.deepcopy(props["nested"])):
+        assert type(made) is dict
+    deep = copy.deepcopy(props)
+    assert deep == MESSAGE and type(deep["tags"]) is list and type(deep["nested"]["k"]) is dict
+    deep["tags"].append("x")
+    deep["nested"]["k"]["v"].append(1)
+    shallow = copy.copy(props)
+    assert type(shallow) is dict and shallow == MESSAGE
+    shallow["title"] = "changed"
+    assert type(copy.copy(props["tags"])) is list and type(pickle.loads(pickle.dumps(props["tags"]))) is list
+    assert props == MESSAGE, "the shared answer is untouched"
+
+
+def test_json_dumps_takes_properties(sample) -> None:  # type: ignore[no-untyped-def]
+    """json.dumps of an answer is the library's JSON, re-encoded: the same
+    value, keys in the same order, nested objects and arrays included."""
+    for url in ("https://example.com/messages/42", "/messages/new", "/"):
+        props = sample.properties(url)
+        text = json.dumps(props)
+        assert json.loads(text) == json.loads(props.json) == props
+        assert list(json.loads(text)) == list(json.loads(props.json))
+        assert json.dumps(props, separators=(",", ":")) == props.json
+    assert json.dumps({"answer": sample.properties("/messages/42")}, separators=(",", ":")) == (
+        '{"answer":' + sample.properties("/messages/42").json + "}")
 
 
 def test_number_literals_and_text_survive() -> None:
@@ -88,43 +150,45 @@ def test_number_literals_and_text_survive() -> None:
         expected = {"big": 123456789012345678901234567890, "neg": -5, "f": 1.25, "exp": 100.0, "zero": 0.0,
                     "u": "caf\u00e9 \u2603 \U0001F600", "esc": "\"\\\n\t"}
         assert_json_equal(json.loads(cfg.properties_json("/")), expected)
-        with cfg.properties("/") as props:
-            assert_json_equal(dict(props), expected)
-            assert '"big":123456789012345678901234567890' in props.json and '"exp":1e2' in props.json
+        props = cfg.properties("/")
+        assert_json_equal(dict(props), expected)
+        assert '"big":123456789012345678901234567890' in props.json and '"exp":1e2' in props.json
 
 
 def test_get_str(sample) -> None:  # type: ignore[no-untyped-def]
-    with sample.properties("/messages/42") as props:
-        assert props.get_str("title") == "Message"
-        for key in ("count", "ratio", "nothing", "tags", "nested", "pull_to_refresh_enabled", "missing"):
-            assert props.get_str(key) is None
+    props = sample.properties("/messages/42")
+    assert props.get_str("title") == "Message"
+    for key in ("count", "ratio", "nothing", "tags", "nested", "pull_to_refresh_enabled", "missing"):
+        assert props.get_str(key) is None
 
 
 def test_raw_getters_of_each_type(sample) -> None:  # type: ignore[no-untyped-def]
-    with sample.properties("/messages/42") as props:
-        getters = {"get_str": str, "get_bool": bool, "get_int": int, "get_float": float}
-        for key, value in MESSAGE.items():
-            for getter, kind in getters.items():
-                got = getattr(props, getter)(key)
-                # bool is an int in Python, not in JSON; any number is a float.
-                fits = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
-                fits = fits or (kind is float and type(value) in (int, float))
-                assert_json_equal(got, kind(value) if fits else None, f"{getter}({key})")
-            assert props.get_json(key) == json.dumps(value, separators=(",", ":")), key
-            assert props.get_json("missing") is None
+    props = sample.properties("/messages/42")
+    getters = {"get_str": str, "get_bool": bool, "get_int": int, "get_float": float}
+    for key, value in MESSAGE.items():
+        for getter, kind in getters.items():
+            got = getattr(props, getter)(key)
+            # bool is an int in Python, not in JSON; any number is a float.
+            fits = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+            fits = fits or (kind is float and type(value) in (int, float))
+            assert_json_equal(got, kind(value) if fits else None, f"{getter}({key})")
+        assert props.get_json(key) == json.dumps(value, separators=(",", ":")), key
+        assert props.get_json("missing") is None
     with PathConfiguration.from_json('{"rules": [{"patterns": [".*"], "properties": {"f": 1.50, "big": 1e400, "i": 9223372036854775808}}]}') as cfg:
-        with cfg.properties("/") as props:
-            assert props.get_json("f") == "1.50" and props.get_float("f") == 1.5 and props.get_int("f") is None
-            assert props.get_int("i") is None, "does not fit in 64 bits"
-            assert props.get_float("i") == 9223372036854775808.0
+        props = cfg.properties("/")
+        assert props.get_json("f") == "1.50" and props.get_float("f") == 1.5 and props.get_int("f") is None
+        assert props.get_int("i") is None, "does not fit in 64 bits"
+        assert props.get_float("i") == 9223372036854775808.0
 
 
 def test_typed_defaults_of_the_apps() -> None:
     """A few defaults as the apps have them (every key and profile:
     test_catalog.py, against the library's list)."""
-    with PathConfiguration.from_json('{"rules": []}', profile="hotwire-ios") as cfg, cfg.properties("/") as props:
+    with PathConfiguration.from_json('{"rules": []}', profile="hotwire-ios") as cfg:
+        props = cfg.properties("/")
         assert (props.view_controller, props.pull_to_refresh_enabled, props.modal_style) == ("web", True, "large")
-    with PathConfiguration.from_json('{"rules": []}', profile="hotwire-android") as cfg, cfg.properties("/") as props:
+    with PathConfiguration.from_json('{"rules": []}', profile="hotwire-android") as cfg:
+        props = cfg.properties("/")
         assert (props.view_controller, props.pull_to_refresh_enabled, props.title) == (None, False, None)
 
 
@@ -147,7 +211,8 @@ SET_EVERYTHING = {
 @pytest.mark.parametrize("profile", ["hotwire-ios", "turbo-ios", "hotwire-android"])
 def test_typed_values(profile: str) -> None:
     doc = json.dumps({"rules": [{"patterns": [".*"], "properties": SET_EVERYTHING}]})
-    with PathConfiguration.from_json(doc, profile=profile) as cfg, cfg.properties("/a") as props:
+    with PathConfiguration.from_json(doc, profile=profile) as cfg:
+        props = cfg.properties("/a")
         for key, value in SET_EVERYTHING.items():
             assert_json_equal(getattr(props, key), value, key)
 
@@ -165,7 +230,8 @@ def test_unknown_or_mistyped_values_fall_back_to_defaults() -> None:
         "animated": "no",
     }
     doc = json.dumps({"rules": [{"patterns": [".*"], "properties": wrong}]})
-    with PathConfiguration.from_json(doc, profile="hotwire-ios") as cfg, cfg.properties("/a") as props:
+    with PathConfiguration.from_json(doc, profile="hotwire-ios") as cfg:
+        props = cfg.properties("/a")
         for key in wrong:
             assert_json_equal(getattr(props, key), pathconfig.TYPED_KEYS[key].defaults["hotwire-ios"], key)
         assert props == wrong  # the raw values are untouched
@@ -174,10 +240,12 @@ def test_unknown_or_mistyped_values_fall_back_to_defaults() -> None:
 def test_ios_reads_strictly_android_leniently() -> None:
     values = {"presentation": "POP", "context": "Modal", "animated": "false", "pull_to_refresh_enabled": "TRUE"}
     doc = json.dumps({"rules": [{"patterns": [".*"], "properties": values}]})
-    with PathConfiguration.from_json(doc, profile="hotwire-ios") as cfg, cfg.properties("/a") as props:
+    with PathConfiguration.from_json(doc, profile="hotwire-ios") as cfg:
+        props = cfg.properties("/a")
         assert (props.presentation, props.context, props.animated, props.pull_to_refresh_enabled) == (
             "default", "default", True, True)
-    with PathConfiguration.from_json(doc, profile="hotwire-android") as cfg, cfg.properties("/a") as props:
+    with PathConfiguration.from_json(doc, profile="hotwire-android") as cfg:
+        props = cfg.properties("/a")
         assert (props.presentation, props.context, props.animated, props.pull_to_refresh_enabled) == (
             "pop", "modal", False, True)
         assert props["presentation"] == "POP"  # raw value kept
@@ -185,9 +253,11 @@ def test_ios_reads_strictly_android_leniently() -> None:
 
 def test_android_push_presentation() -> None:
     doc = '{"rules": [{"patterns": [".*"], "properties": {"presentation": "push"}}]}'
-    with PathConfiguration.from_json(doc, profile="hotwire-android") as cfg, cfg.properties("/a") as props:
+    with PathConfiguration.from_json(doc, profile="hotwire-android") as cfg:
+        props = cfg.properties("/a")
         assert props.presentation == "push"
-    with PathConfiguration.from_json(doc, profile="hotwire-ios") as cfg, cfg.properties("/a") as props:
+    with PathConfiguration.from_json(doc, profile="hotwire-ios") as cfg:
+        props = cfg.properties("/a")
         assert props.presentation == "default"
 
 
@@ -195,16 +265,16 @@ def test_turbo_android_stores_strings() -> None:
     doc = '{"settings": {"n": 1, "b": true}, "rules": [{"patterns": [".*"], "properties": {"n": 1, "animated": false}}]}'
     with PathConfiguration.from_json(doc, profile="turbo-android") as cfg:
         assert_json_equal(cfg.settings, {"n": "1", "b": "true"})
-        with cfg.properties("/a") as props:
-            assert_json_equal(dict(props), {"n": "1", "animated": "false"})
-            assert props.animated is False
+        props = cfg.properties("/a")
+        assert_json_equal(dict(props), {"n": "1", "animated": "false"})
+        assert props.animated is False
 
 
 def test_historical_location_builtins() -> None:
     with PathConfiguration.from_json('{"rules": []}', profile="hotwire-ios") as cfg:
         assert cfg.rule_count == 3 and cfg.document_rule_count == 0
-        with cfg.properties("https://example.com/recede_historical_location") as props:
-            assert props.historical_location is True and props.presentation == "pop"
+        props = cfg.properties("https://example.com/recede_historical_location")
+        assert props.historical_location is True and props.presentation == "pop"
         [rule] = cfg.explain("/resume_historical_location")["rules"]
         assert rule["builtin"] is True and rule["index"] == 1  # the second built-in
     with PathConfiguration.from_json('{"rules": []}', profile="turbo-ios") as cfg:
@@ -253,11 +323,28 @@ def test_counts_profile_repr(sample) -> None:  # type: ignore[no-untyped-def]
     assert repr(sample) == "<pathconfig.PathConfiguration profile='hotwire-ios' rules=3>"
 
 
+def test_options_are_the_librarys() -> None:
+    """``options`` is pathconfig_options: every option in effect, defaults
+    written out; loading again with them gives the same configuration."""
+    doc = '{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}]}'
+    with PathConfiguration.from_json(doc, profile="turbo-android", result_cache_size=0, merge="deep") as cfg:
+        options = cfg.options
+        assert options == json.loads(_ffi.lib.pathconfig_options(cfg._ptr))
+        assert options["profile"] == cfg.profile == "turbo-android"
+        assert options["result_cache_size"] == 0 and options["merge"] == "deep"
+        assert {"match_query_strings", "backend", "lenient", "base_url", "max_url_bytes"} <= set(options)
+        options["profile"] = "changed"  # a new dict on each access
+        assert cfg.options["profile"] == "turbo-android"
+        with PathConfiguration.from_json(doc, **cfg.options) as again:
+            assert again.options == cfg.options and again.properties("/a/new") == cfg.properties("/a/new")
+
+
 def test_result_equality_between_results(sample) -> None:  # type: ignore[no-untyped-def]
-    with sample.properties("/messages/1") as a, sample.properties("https://x.test/messages/2") as b:
-        assert a == b
-    with sample.properties("/messages/new") as c:
-        assert c != MESSAGE
+    a = sample.properties("/messages/1")
+    b = sample.properties("https://x.test/messages/2")
+    assert a == b
+    c = sample.properties("/messages/new")
+    assert c != MESSAGE
 
 
 def test_result_cache_size_option() -> None:
@@ -301,63 +388,50 @@ def test_url_the_app_crashes_on_is_a_url_error() -> None:
         assert turbo.properties(" url:https://x.dev/ ") == {}
 
 
-def test_results_matching_the_same_rules_share_one_decoded_map() -> None:
-    """The library hands out one result per set of matching rules; the binding
-    decodes it once, and no caller can change what another reads."""
-    rules = '{"rules": [{"patterns": ["/new$"], "properties": {"nested": {"a": [1, 2]}}}]}'
+def test_lookups_with_the_same_answer_share_one_properties() -> None:
+    """The library names each distinct answer (pathconfig_result_id); the
+    binding keeps one Properties per answer, decoded once, with each typed
+    value read from the library once and kept on it."""
+    rules = '{"rules": [{"patterns": ["/new$"], "properties": {"nested": {"a": [1, 2]}}}, {"patterns": ["^/p"], "properties": {"p": 1}}]}'
     with PathConfiguration.from_json(rules, result_cache_size=0) as cfg:
         first, second = cfg.properties("/a/new"), cfg.properties("/b/new")
-        assert first._values() is second._values()  # one decode for both URLs
-        nested = first["nested"]
-        nested["a"].append(3)  # a copy: the shared map is untouched
-        assert second["nested"] == {"a": [1, 2]}
-        first.close()
-        assert second["nested"] == {"a": [1, 2]}  # closing one handle leaves the other
-        assert cfg.properties("/c")._values() == {}
+        assert first is second  # one answer for both URLs
+        assert first._id == _ffi.lib.pathconfig_result_id(first._ptr())
+        assert _result._answers[first._id] is first
+        assert "context" not in vars(first)
+        assert first.context == "default"
+        assert vars(first)["context"] == "default"  # kept: the next read is an attribute read
+        other = cfg.properties("/p/new")
+        assert other is not first and other._id != first._id and other == {"nested": {"a": [1, 2]}, "p": 1}
+        assert cfg.properties("/c") is cfg.properties("/d") == {}
 
 
-def test_a_threads_own_copy_of_a_result_finds_the_map_decoded_for_the_shared_one() -> None:
-    """A thread that meets a set of rules often gets its own copy of their
-    result: another address, the same JSON text. The binding keys decoded
-    maps by the text, so every lookup of those rules finds one entry."""
-    rules = '{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}]}'
-    lookup = pathconfig._ffi.lookup
+def test_an_answer_outlives_its_entry() -> None:
+    """An answer dropped from the binding's table stays whole for whoever
+    holds it, and the next lookup of it makes a new, equal one."""
+    rules = '{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal", "tags": ["a"]}}]}'
     with PathConfiguration.from_json(rules, result_cache_size=0) as cfg:
-        lent, texts = set(), set()
-        for i in range(6):
-            address = lookup.lookup(cfg._address, f"/{i}/new".encode(), None)
-            lent.add(address)
-            texts.add(lookup.result_text(address))  # while it is lent: before the next lookup
-        assert len(lent) > 1 and len(texts) == 1  # the premise: copies, one text
-        found = {id(cfg.properties(f"/{i}/new")._result) for i in range(6, 12)}
-        assert found == {id(_result._decoded[texts.pop()])}  # one entry, the text's
+        props = cfg.properties("/q/new")
+        with _result._answers_lock:
+            del _result._answers[props._id]
+        again = cfg.properties("/r/new")
+        assert again is not props and again == props and again._id == props._id
+        assert props.presentation == again.presentation == "default" and props.get_str("context") == "modal"
+        del props, again
+        gc.collect()
+        assert cfg.properties("/s/new") == {"context": "modal", "tags": ["a"]}
 
 
-def test_a_lookup_during_a_lookup_on_the_same_thread_leaves_the_lent_result_alone() -> None:
-    """Through ctypes, properties() borrows each result until the thread's
-    next lookup and takes its own reference right after. A lookup made on
-    the same thread in between (here by a rule's configurer; a finaliser or
-    a signal handler could too) takes a result handed over instead, and both
-    answers hold. The C extension has no such window (it keeps the GIL until
-    the result is in hand): the nested lookup is an ordinary one, and both
-    answers hold too."""
-    rules = '{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}]}'
-    with PathConfiguration.from_json(rules, result_cache_size=0) as cfg:
-        seen = []
-
-        def configurer(request: pathconfig.Request, props: dict) -> None:  # type: ignore[type-arg]
-            seen.append((threading.get_ident() in _result._lending, dict(cfg.properties("/inner/new"))))
-            props["inner"] = len(seen)
-
-        cfg.add_rule(patterns=["^/outer"], configurer=configurer)
-        for n in range(1, 4):
-            assert cfg.properties("/outer/new") == {"context": "modal", "inner": n}
-            assert seen[-1] == (not _result.SPEEDUPS, {"context": "modal"})
-        assert cfg.properties("/inner/new") == {"context": "modal"}
-    assert not _result._lending  # every window closed, the failures' too
-    with pytest.raises(pathconfig.ConfigError):
-        PathConfiguration.from_json(rules).properties("/", method="NOT A TOKEN")
-    assert not _result._lending
+def test_the_table_of_answers_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rules from code give a new answer per URL: the table keeps the newest
+    _CAPACITY of them."""
+    monkeypatch.setattr(_result, "_CAPACITY", 8)
+    with PathConfiguration.from_json('{"rules": []}', profile="siesta", base_url="https://x.test") as cfg:
+        cfg.add_rule(globs=["**"], configurer=lambda request, props: props.update(url=request.url))
+        kept = [cfg.properties(f"/{i}") for i in range(20)]
+        assert len({p._id for p in kept}) == 20
+        assert len(_result._answers) <= 8 and kept[-1]._id in _result._answers and kept[0]._id not in _result._answers
+        assert [p["url"] for p in kept] == [f"https://x.test/{i}" for i in range(20)]
 
 
 def test_lookup_path_takes_every_url_and_method() -> None:
@@ -367,8 +441,8 @@ def test_lookup_path_takes_every_url_and_method() -> None:
     with PathConfiguration.from_json(rules, result_cache_size=0) as cfg:
         for url in ("/a/new", "https://x.test/a/new?q=1", "/caf\u00e9/new", "/\U0001F600", "", "/caf%C3%A9", "/a b"):
             for method in (None, "GET", "post"):
-                with cfg.properties(url, method=method) as props:
-                    assert dict(props) == json.loads(props.json) == json.loads(cfg.properties_json(url, method=method))
+                props = cfg.properties(url, method=method)
+                assert dict(props) == json.loads(props.json) == json.loads(cfg.properties_json(url, method=method))
         assert cfg.properties("/caf\u00e9/new") == {"n": 1, "c": True}
         with pytest.raises(pathconfig.ConfigError) as info:
             cfg.properties("/a", method="BAD METHOD")

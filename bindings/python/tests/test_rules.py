@@ -439,3 +439,156 @@ def test_host_failure_without_python_exception_is_a_callback_error() -> None:
         with _rules.host_exceptions():
             raise CallbackError("rule 9: the predicate failed", rule_index=9)
     assert getattr(_rules._failure, "exception", None) is None
+
+
+# --- typed setters -----------------------------------------------------------------------
+
+HOSTILE = [
+    'abc", "X-Admin": "true',
+    'abc\\", \\"X-Admin\\": \\"true',
+    "abc\n\"X-Admin\": \"true\"\n}",
+    "}, {\"X-Admin\": \"true\"}",
+    "t\u00e9k\u00f6n \u2603 \U0001F600 \u0000-free",
+    "\\u0022, \"X-Admin\": \"true",
+    "",
+]
+
+
+@pytest.mark.parametrize("token", HOSTILE)
+def test_a_hostile_token_is_one_header_with_exactly_that_value(token: str) -> None:
+    """A token set as a header, through the setter or through the dict,
+    arrives as exactly one header holding exactly that string: quotes,
+    backslashes, newlines, braces and non-ASCII text never make a header
+    or a key of their own."""
+    token = token.replace("\u0000", "")
+    for how in ("setter", "dict", "returned", "merge"):
+        def add_token(request: Request, props: Dict[str, Any], how: str = how) -> Any:
+            if how == "setter":
+                request.set_header(TOKEN_HEADER, token)
+            elif how == "dict":
+                props["headers"][TOKEN_HEADER] = token
+            elif how == "merge":
+                request.merge_properties({"headers": {TOKEN_HEADER: token}})
+            else:
+                return {**props, "headers": {**props["headers"], TOKEN_HEADER: token}}
+            return None
+
+        with api() as cfg:
+            cfg.add_rule(globs=["**"], configurer=add_token)
+            props = cfg.properties("/users/1", method="POST")
+            assert props["headers"] == {"Accept": "application/json", "Content-Type": "application/json",
+                                        TOKEN_HEADER: token}, how
+            assert list(props) == ["headers", "expirationTime"], how
+            assert props["headers"][TOKEN_HEADER] == token and "X-Admin" not in props["headers"], how
+            assert json.loads(props.json)["headers"][TOKEN_HEADER] == token, how
+
+
+def test_typed_setters_store_values_of_their_type() -> None:
+    def configure(request: Request, props: Dict[str, Any]) -> None:
+        request.set_str("s", 'a "quoted" value')
+        request.set_int("i", -(2**63))
+        request.set_int("big", 2**63 - 1)
+        request.set_float("f", 0.5)
+        request.set_float("from_int", 3)
+        request.set_bool("yes", True)
+        request.set_bool("no", False)
+        request.set_header("X-One", "1")
+        request.set_header("X-Two", "2")
+        request.set_str("expirationTime", "soon")  # an existing key keeps its place
+        request.remove("gone")
+        request.remove("never-there")
+
+    with api() as cfg:
+        cfg.add_rule(globs=["**"], properties={"gone": 1}, configurer=configure)
+        props = cfg.properties("/x")
+        assert list(props) == ["headers", "expirationTime", "s", "i", "big", "f", "from_int", "yes", "no"]
+        assert props == {"headers": {"Accept": "application/json", "X-One": "1", "X-Two": "2"},
+                         "expirationTime": "soon", "s": 'a "quoted" value', "i": -(2**63), "big": 2**63 - 1,
+                         "f": 0.5, "from_int": 3.0, "yes": True, "no": False}
+        assert type(props["from_int"]) is float and props.get_int("i") == -(2**63)
+
+
+def test_set_header_makes_headers_an_object() -> None:
+    with api("shallow", json.dumps({"rules": [{"globs": ["**"], "properties": {"headers": "not an object"}}]})) as cfg:
+        cfg.add_rule(globs=["**"], configurer=lambda request, props: request.set_header("A", "b"))
+        assert cfg.properties("/x") == {"headers": {"A": "b"}}
+
+
+def test_setters_and_the_dict_and_properties() -> None:
+    """request.properties() shows the setters' changes; a dict changed in
+    place (or returned) replaces the properties when the configurer returns;
+    an unchanged dict leaves the setters' changes alone."""
+    seen: List[Any] = []
+
+    def setters_only(request: Request, props: Dict[str, Any]) -> None:
+        request.set_int("n", 1)
+        seen.append(request.properties()["n"])
+        seen.append("n" in props)  # the dict is what the configurer was given
+
+    def dict_wins(request: Request, props: Dict[str, Any]) -> None:
+        request.set_int("n", 1)
+        props["m"] = 2
+
+    with api() as cfg:
+        cfg.add_rule(globs=["/a"], configurer=setters_only)
+        cfg.add_rule(globs=["/b"], configurer=dict_wins)
+        cfg.add_rule(globs=["/c"], configurer=lambda request, props: request.set_properties({"only": [1, {"x": None}]}))
+        assert cfg.properties("/a")["n"] == 1 and seen == [1, False]
+        assert cfg.properties("/b") == {"headers": {"Accept": "application/json"}, "expirationTime": 30, "m": 2}
+        assert cfg.properties("/c") == {"only": [1, {"x": None}]}
+
+
+def test_setter_errors() -> None:
+    kept: List[Request] = []
+
+    def configure(request: Request, props: Dict[str, Any]) -> None:
+        kept.append(request)
+        for call, error in (
+            (lambda: request.set_int("i", True), TypeError),
+            (lambda: request.set_int("i", 1.5), TypeError),
+            (lambda: request.set_int("i", 2**63), OverflowError),
+            (lambda: request.set_int("i", -(2**63) - 1), OverflowError),
+            (lambda: request.set_float("f", "1"), TypeError),
+            (lambda: request.set_float("f", True), TypeError),
+            (lambda: request.set_bool("b", 1), TypeError),
+            (lambda: request.set_str("s", 1), TypeError),
+            (lambda: request.set_str("s", "a\0b"), ValueError),
+            (lambda: request.set_header("H\0", "v"), ValueError),
+            (lambda: request.set_properties([("k", 1)]), TypeError),
+            (lambda: request.merge_properties({"x": math.nan}), ValueError),
+        ):
+            with pytest.raises(error):
+                call()
+        for value in (math.nan, math.inf):
+            with pytest.raises(ConfigError) as info:
+                request.set_float("f", value)
+            assert info.value.code == ErrorCode.E_ARGUMENT
+        props["ok"] = True
+
+    with api() as cfg:
+        cfg.add_rule(globs=["**"], configurer=configure)
+        assert cfg.properties("/x") == {"headers": {"Accept": "application/json"}, "expirationTime": 30, "ok": True}
+    with pytest.raises(pathconfig.MisuseError, match="only while"):
+        kept[0].set_str("late", "x")
+    with pytest.raises(pathconfig.MisuseError):
+        kept[0].properties()
+
+
+def test_a_predicate_may_not_change_anything() -> None:
+    """The library refuses a setter called from a predicate (E_MISUSE), and
+    so does request.properties() there; the predicate's error fails the lookup."""
+    def predicate(request: Request) -> bool:
+        request.set_str("k", "v")
+        return True
+
+    def reader(request: Request) -> bool:
+        request.properties()
+        return True
+
+    with api() as cfg:
+        cfg.add_rule(globs=["/set"], predicate=predicate)
+        cfg.add_rule(globs=["/read"], predicate=reader)
+        for url in ("/set", "/read"):
+            with pytest.raises(pathconfig.MisuseError) as info:
+                cfg.properties(url)
+            assert info.value.code == ErrorCode.E_MISUSE and isinstance(info.value.__cause__, CallbackError)

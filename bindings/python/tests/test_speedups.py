@@ -10,13 +10,12 @@ so they need the extension built: `make -C bindings/python speedups`.
 
 from __future__ import annotations
 
-import gc
 import importlib
 import json
 import os
 import random
 import threading
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import pytest
 from conftest import load_conformance
@@ -38,9 +37,9 @@ def speedups() -> Any:
 def test_the_mode_the_suite_was_asked_for() -> None:
     speedups()  # built, whatever the mode
     if os.environ.get("PATHCONFIG_PURE_PYTHON", "") not in ("", "0"):
-        assert pathconfig.SPEEDUPS is False and _result.fast_lookup is None
+        assert pathconfig.SPEEDUPS is False and _result.fast_resolve is None
     else:
-        assert pathconfig.SPEEDUPS is True and _result.fast_lookup is not None
+        assert pathconfig.SPEEDUPS is True and _result.fast_resolve is not None
         if os.environ.get("PATHCONFIG_EXPECT_SPEEDUPS"):
             assert _result._speedups.__file__.endswith("_speedups.abi3.so")
 
@@ -57,17 +56,14 @@ def outcome(call: Callable[[], Optional[Any]]) -> Outcome:
     if result is None:
         error = pathconfig._ffi.last_error()
         return ("error", (type(error).__name__, error.code, str(error)))
-    return ("ok", result.map())
+    return ("ok", (result.json, dict(result)))
 
 
 def bound() -> Any:
     """The extension, bound to the library ctypes loaded (in the pure mode
     the binding does not bind it itself)."""
-    import ctypes
-
     fast = speedups()
-    lookup = pathconfig._ffi.lookup
-    fast.bind(*(ctypes.cast(f, ctypes.c_void_p).value for f in (lookup.lookup, lookup.result_retain, lookup.result_text)))
+    fast.bind(*pathconfig._ffi.lookup.addresses())
     return fast
 
 
@@ -77,8 +73,8 @@ def both(cfg: PathConfiguration, url: Any, method: Any = None) -> Tuple[Outcome,
     fast = bound()
 
     def through_c() -> Optional[Any]:
-        got = fast.lookup(cfg._address, url, method, _result._decoded)
-        return got if type(got) is _result._Result else _result.settle(cfg._address, url, method, got)
+        got = fast.resolve(cfg._address, url, method, _result._answers)
+        return got if type(got) is pathconfig.Properties else _result.settle(cfg._address, url, method, got)
 
     return outcome(through_c), outcome(lambda: _result.look_up(cfg._address, url, method))
 
@@ -155,34 +151,42 @@ def test_random_inputs_answer_and_fail_the_same_through_both_paths(profile: str,
         assert {"ok", "TypeError", "ValueError", "ConfigError"} <= kinds, kinds
 
 
-def test_properties_use_the_extension_and_share_decoded_results() -> None:
+def test_properties_use_the_extension_and_share_answers() -> None:
     assert pathconfig.SPEEDUPS or os.environ.get("PATHCONFIG_PURE_PYTHON")
     with PathConfiguration.from_json(json.dumps(RULES), result_cache_size=0) as cfg:
         a, b = cfg.properties("/x/new"), cfg.properties("/y/edit")
         assert a == b == {"context": "modal"}
-        assert a._result is b._result  # one C result, one decoded map, for both URLs
+        assert a is b  # one answer, one Properties, for both URLs
         assert cfg.properties("/posts/7", method="POST") == {"context": "default", "presentation": "push", "n": 1.5}
         assert cfg.properties("/admin", method="POST")["admin"] == {"a": [1, 2]}
         assert cfg.properties("/admin") == {"context": "default"}
 
 
-def test_a_miss_takes_a_reference_that_the_cache_entry_frees() -> None:
-    """On a miss the extension takes a reference for the cache entry it
-    makes; after the entry and its last Properties go, the next lookup of
-    the same rules is a miss again and makes a new entry, which works."""
+def test_resolve_answers_a_known_id_with_its_object_and_a_new_one_with_the_result() -> None:
+    """resolve() returns the kept Properties for an id it finds (and
+    releases the result itself); for a new id, the result's address (a
+    reference the caller owns) and the id; 0 for a failed lookup; None for
+    an argument it leaves to the binding."""
+    fast = bound()
+    lookup = pathconfig._ffi.lookup
     with PathConfiguration.from_json(json.dumps(RULES), result_cache_size=0) as cfg:
-        props = cfg.properties("/q/new")
-        key = pathconfig._ffi.lookup.result_text(props._result.address)  # the entry's key: its JSON text
-        assert _result._decoded.get(key) is props._result
-        with _result._decoded_lock:
-            entry = _result._decoded.pop(key)
-        assert entry is props._result
-        del entry
-        again = cfg.properties("/r/edit")  # not in the cache now: a miss, a new entry
-        assert again._result is not props._result and again == props
-        del props
-        gc.collect()
+        answers: Dict[int, Any] = {}
+        address, answer_id = fast.resolve(cfg._address, "/q/new", None, answers)
+        assert answer_id == lookup.result_id(address) != 0
+        marker = object()
+        answers[answer_id] = marker
+        for url in ("/q/new", "/r/edit"):
+            assert fast.resolve(cfg._address, url, None, answers) is marker
+        lookup.result_release(address)  # the reference the miss handed over
+        assert fast.resolve(cfg._address, "/q", "NOT A TOKEN", answers) == 0
+        assert _ffi_last_code() == pathconfig.ErrorCode.E_ARGUMENT
+        for url, method in ((b"/q", None), ("/q\0", None), ("/\ud800", None), ("/q", 7), (None, None)):
+            assert fast.resolve(cfg._address, url, method, answers) is None
         assert cfg.properties("/s/new") == {"context": "modal"}
+
+
+def _ffi_last_code() -> int:
+    return int(pathconfig._ffi.last_error().code)
 
 
 def test_threads_share_the_cache_through_the_extension() -> None:
@@ -209,8 +213,8 @@ def test_threads_share_the_cache_through_the_extension() -> None:
 def test_bad_calls_to_the_extension_are_errors() -> None:
     fast = bound()
     with pytest.raises(TypeError):
-        fast.lookup(0, "/", None)  # three arguments
+        fast.resolve(0, "/", None)  # three arguments
     with pytest.raises(TypeError):
-        fast.lookup(0, "/", None, [])  # the cache is a dict
+        fast.resolve(0, "/", None, [])  # the answers are a dict
     with pytest.raises(ValueError):
         fast.bind(0, 0, 0)

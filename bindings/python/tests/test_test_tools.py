@@ -3,9 +3,11 @@ pass on a fresh Debian machine and not only where a tool happens to be there.
 
 Every module a test here imports is the standard library, the package, a
 helper of this folder, or a Debian package the script installs (DEBIAN); every
-`python -m TOOL` a test runs has its package too; the suite runs on the
-interpreter those packages serve (Debian's /usr/bin/python3); and the Rust
-version the script asks for is the crate's rust-version.
+`python -m TOOL` a test runs has its package too, or is pinned in
+tests/requirements.txt, which bindings/python's `make test` installs from
+PyPI into .venv (mypy); the suite runs on the interpreter those packages serve
+(Debian's /usr/bin/python3); and the Rust version the script asks for is the
+crate's rust-version.
 """
 
 from __future__ import annotations
@@ -62,14 +64,33 @@ def test_every_third_party_import_is_installed_by_the_script() -> None:
         assert DEBIAN[module] in packages, f"scripts/install-deps.sh does not install {DEBIAN[module]} ({module})"
 
 
+def from_pypi() -> Set[str]:
+    """What tests/requirements.txt pins (``name==version``), which
+    bindings/python's `make test` installs into .venv before the suite runs."""
+    pinned = set()
+    for line in (TESTS / "requirements.txt").read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            name, sep, version = line.partition("==")
+            assert sep and version, f"tests/requirements.txt: pin {line!r} (name==version)"
+            pinned.add(name.strip().lower())
+    makefile = (PACKAGE / "Makefile").read_text()
+    assert "-r tests/requirements.txt" in makefile and re.search(r"^test: .*\bvenv\b", makefile, re.MULTILINE)
+    return pinned
+
+
 def test_every_python_tool_the_tests_run_is_installed_by_the_script() -> None:
     packages = installed_by_script()
+    pypi = from_pypi()
     used = set()
     for path in TESTS.glob("*.py"):
         used.update(re.findall(r'"-m",\s*"(\w+)"', path.read_text()))
-    assert {"venv", "pip"} <= used, f"the scan missed test_install.py's venv and pip: {used}"
+    assert {"venv", "pip", "mypy"} <= used, f"the scan missed test_install.py's venv and pip, or mypy: {used}"
     for tool in used:
-        assert tool in TOOLS, f"a test runs `python -m {tool}`: add its Debian package to TOOLS and the script"
+        if tool in pypi:
+            continue
+        assert tool in TOOLS, (f"a test runs `python -m {tool}`: add its Debian package to TOOLS and the script, "
+                               "or pin it in tests/requirements.txt")
         assert TOOLS[tool] in packages, f"scripts/install-deps.sh does not install {TOOLS[tool]} (python -m {tool})"
 
 

@@ -39,9 +39,9 @@ def test_shared_configuration(sample: PathConfiguration) -> None:
             url = URLS[(seed + i) % len(URLS)]
             props, matched = expected[url]
             assert json.loads(sample.properties_json(url)) == props
-            with sample.properties(url) as result:
-                assert result == props
-                assert result.context == contexts[url]
+            result = sample.properties(url)
+            assert result == props
+            assert result.context == contexts[url]
             if i % 10 == 0:
                 assert sample.matched_string(url) == matched
                 assert sample.explain(url)["properties"] == props
@@ -63,7 +63,6 @@ def test_results_shared_between_threads(sample: PathConfiguration) -> None:
 
     with ThreadPoolExecutor(THREADS) as pool:
         list(pool.map(read, range(THREADS)))
-    props.close()
 
 
 def test_errors_are_per_thread(sample_json: str) -> None:
@@ -111,8 +110,8 @@ def test_close_while_in_use_never_crashes(sample_json: str) -> None:
             start.wait()
             for _ in range(200):
                 try:
-                    with cfg.properties("/messages/3") as props:
-                        props.title
+                    props = cfg.properties("/messages/3")
+                    props.title
                     cfg.properties("/messages/new")
                 except ClosedError:
                     outcomes.append("closed")

@@ -4,19 +4,25 @@
 
     with pathconfig.PathConfiguration.from_file("path-configuration.json", profile="hotwire-ios") as cfg:
         props = cfg.properties("https://example.com/messages/new")
-        props == {"context": "modal", "pull_to_refresh_enabled": False}   # a read-only mapping
+        props == {"context": "modal", "pull_to_refresh_enabled": False}   # a read-only dict
         props.context, props.presentation                    # ('modal', 'default'): typed, defaults applied
+        json.dumps(props), props.json                        # the same properties as JSON text
 
 A thin, typed layer over the C library (ctypes, no dependencies):
 
 - :class:`PathConfiguration`: load (``from_file``, ``from_json``), then
   ``properties(url, method=...)`` (:class:`Properties`), ``properties_json(url)``,
-  ``explain(url)``, ``matched_string(url)``, ``settings``, ``warnings``
-  (:class:`ConfigWarning`); rules added from code (``add_rule``, with a
-  predicate and a configurer that receive a :class:`Request`) and
+  ``explain(url)``, ``matched_string(url)``, ``settings``, ``options``,
+  ``warnings`` (:class:`ConfigWarning`); rules added from code
+  (``add_rule``, with a predicate and a configurer that receive a
+  :class:`Request`, whose typed setters change the properties) and
   ``invalidate()``.
-- :class:`Properties`: a read-only mapping with the raw getters and typed
-  accessors.
+- :class:`Properties`: one read-only ``dict`` per distinct answer, with its
+  JSON text, the typed accessors (typed for ``mypy --strict``:
+  :data:`Context`, :data:`Presentation`, :data:`ModalStyle`,
+  :data:`QueryStringPresentation`, ``bool``, ``Optional[str]``) and the raw
+  getters; its objects and arrays are :class:`JSONObject` and
+  :class:`JSONArray`, read-only too.
 - What the library knows, asked once: :data:`PROFILES`, :data:`PLATFORMS`,
   :data:`BACKENDS`, :data:`TYPED_KEYS` (:class:`TypedKey`: kind, allowed
   values and default per profile), :data:`STRING_KEYS`, :data:`BOOL_KEYS`.
@@ -40,7 +46,7 @@ is present; ``PATHCONFIG_PURE_PYTHON=1`` turns it off) or through ctypes.
 from __future__ import annotations
 
 from . import _ffi
-from ._catalog import BACKENDS, BOOL_KEYS, PLATFORMS, PROFILES, STRING_KEYS, TYPED_KEYS, TypedKey
+from ._catalog import BACKENDS, BOOL_KEYS, PLATFORMS, PROFILES, STRING_KEYS, TYPED_KEYS, TypedKey, TypedValue
 from ._config import ConfigWarning, PathConfiguration
 from ._errors import (
     CacheError,
@@ -56,7 +62,16 @@ from ._errors import (
     InternalError,
     MisuseError,
 )
-from ._result import SPEEDUPS, Properties
+from ._result import (
+    SPEEDUPS,
+    Context,
+    JSONArray,
+    JSONObject,
+    ModalStyle,
+    Presentation,
+    Properties,
+    QueryStringPresentation,
+)
 from ._rules import Request
 from ._events import EventKind, LoaderEvent, SourceKind
 from ._loader import Loader
@@ -77,6 +92,7 @@ __all__ = [
     "ClosedError",
     "ConfigError",
     "ConfigWarning",
+    "Context",
     "DataSource",
     "DownloadError",
     "DownloadReason",
@@ -86,15 +102,21 @@ __all__ = [
     "FileError",
     "FileSource",
     "InternalError",
+    "JSONArray",
+    "JSONObject",
     "Loader",
     "LoaderEvent",
     "MisuseError",
+    "ModalStyle",
     "PathConfiguration",
+    "Presentation",
     "Properties",
+    "QueryStringPresentation",
     "Request",
     "ServerSource",
     "SourceKind",
     "TypedKey",
+    "TypedValue",
     "__version__",
     "library_path",
     "library_version",
@@ -102,7 +124,7 @@ __all__ = [
 
 
 def library_version() -> str:
-    """The version of the loaded libpathconfig, e.g. ``"0.1.0"``."""
+    """The version of the loaded libpathconfig, e.g. ``"1.0.0"``."""
     return _ffi.lib.pathconfig_version()  # type: ignore[no-any-return]
 
 

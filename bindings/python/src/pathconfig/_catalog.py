@@ -3,8 +3,10 @@ built in and the typed keys (kind, allowed values and default per profile).
 
 Nothing here is written down in Python: a profile, backend or typed key added
 to the library appears in :data:`PROFILES`, :data:`BACKENDS` and
-:data:`TYPED_KEYS` (and as a :class:`~pathconfig.Properties` attribute)
-without a change to this package.
+:data:`TYPED_KEYS` (and is read by :meth:`~pathconfig.Properties.typed`)
+without a change to this package. The typed accessors of
+:class:`~pathconfig.Properties` are declared in Python, for type checkers;
+the test suite holds them to this catalog.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ class TypedKey(NamedTuple):
 
 
 def _typed_key(i: int, profiles: Tuple[str, ...]) -> TypedKey:
+    """The ``i``-th typed key (its ``PATHCONFIG_KEY_*`` number) as the
+    catalog describes it under each profile."""
     number = _lib.pathconfig_typed_key_kind(i)
     kind = _ffi.TYPED_KINDS.get(number, str(number))
     values: Dict[str, Tuple[str, ...]] = {}
@@ -68,6 +72,10 @@ BACKENDS: Tuple[str, ...] = tuple(_lib.pathconfig_backend_name(i) for i in range
 TYPED_KEYS: Mapping[str, TypedKey] = types.MappingProxyType(
     {key.name: key for key in (_typed_key(i, PROFILES) for i in range(_lib.pathconfig_typed_key_count()))}
 )
+
+#: The ``PATHCONFIG_KEY_*`` number of each typed key, by name: what the
+#: library's typed readers take.
+KEY_INDEX: Mapping[str, int] = types.MappingProxyType({name: i for i, name in enumerate(TYPED_KEYS)})
 
 #: The typed keys read as booleans (:meth:`Properties.typed` gives ``bool``).
 BOOL_KEYS: FrozenSet[str] = frozenset(name for name, key in TYPED_KEYS.items() if key.kind == "bool")

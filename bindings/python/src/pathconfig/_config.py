@@ -13,15 +13,14 @@ from ._catalog import warning_kind_name
 from ._errors import CallbackError, ClosedError, ConfigError
 from ._ffi import text_arg as _c_text
 from ._handle import OwnedHandle
-from ._result import Properties, _decoded, _Result
+from ._result import Properties, _answers
 from ._result import arguments as _arguments
-from ._result import fast_lookup as _fast_lookup
+from ._result import fast_resolve as _fast_resolve
 from ._result import look_up as _look_up
 from ._result import settle as _settle
 from ._rules import Configurer, Predicate, host_exceptions
 
 _lib = _ffi.lib
-_new = object.__new__
 
 StrPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 JSONText = Union[str, bytes, bytearray, memoryview]
@@ -196,6 +195,7 @@ class PathConfiguration(OwnedHandle):
     """
 
     _settings: Optional[str]
+    _options: Optional[Dict[str, Any]]
     _address: int  # of the handle, for the lookup declarations
 
     def __init__(self) -> None:
@@ -205,6 +205,7 @@ class PathConfiguration(OwnedHandle):
     def _wrap(cls, ptr: Any) -> "PathConfiguration":
         self = cls.__new__(cls)
         self._settings = None
+        self._options = None
         self._own(ptr, _lib.pathconfig_release)
         self._address = _ffi.address(ptr)
         return self
@@ -301,9 +302,10 @@ class PathConfiguration(OwnedHandle):
     def properties(self, url: str, *, method: Optional[str] = None) -> Properties:
         """The merged properties of every rule matching ``url`` (an absolute
         URL or a path) for a ``method`` request (``None``: GET): a
-        :class:`Properties`, a read-only mapping with JSON types (empty when no
-        rule matches) and the typed accessors (``context``, ``presentation``,
-        ...)."""
+        :class:`Properties`, a read-only ``dict`` with JSON types (empty when
+        no rule matches), its JSON text and the typed accessors (``context``,
+        ``presentation``, ...). Lookups with the same answer return the same
+        object."""
         # The hot path, kept short: the handle held for the call (what
         # OwnedHandle._call does, inline), no error struct: a failure raises
         # what the library's last error says.
@@ -314,10 +316,11 @@ class PathConfiguration(OwnedHandle):
             _arguments(url, method)  # an argument error first, as on an open one
             raise ClosedError("operation on a closed PathConfiguration")
         try:
-            if _fast_lookup is not None:
-                result = _fast_lookup(self._address, url, method, _decoded)
-                if type(result) is not _Result:  # not in the cache
-                    result = _settle(self._address, url, method, result)
+            result: Optional[Properties]
+            if _fast_resolve is not None:
+                answer = _fast_resolve(self._address, url, method, _answers)
+                # A known answer's Properties, else what settle makes of it.
+                result = answer if type(answer) is Properties else _settle(self._address, url, method, answer)
             else:
                 result = _look_up(self._address, url, method)
         finally:
@@ -329,19 +332,12 @@ class PathConfiguration(OwnedHandle):
             if isinstance(error, CallbackError):
                 _rules.reraise(error)
             raise error
-        props = _new(Properties)  # Properties.__init__ refuses callers; one per lookup
-        props._result = result
-        return props
+        return result
 
     def properties_json(self, url: str, *, method: Optional[str] = None) -> str:
-        """The merged properties of ``url`` as compact JSON text: the same
-        text as ``properties(url, method=method).json`` (without keeping a
-        :class:`Properties` for a GET: ``pathconfig_properties``)."""
-        if method is not None:
-            with self.properties(url, method=method) as props:
-                return props.json
-        with host_exceptions():
-            return cast(str, self._call(_lib.pathconfig_properties, _c_text(url, "url")))
+        """The merged properties of ``url`` as compact JSON text:
+        ``properties(url, method=method).json``."""
+        return self.properties(url, method=method).json
 
     def explain(self, url: str, *, method: Optional[str] = None) -> Dict[str, Any]:
         """Why ``url`` resolves as it does for a ``method`` request (``None``:
@@ -354,13 +350,13 @@ class PathConfiguration(OwnedHandle):
         memoised: predicates and configurers run again."""
         args = (_c_text(url, "url"), _c_method(method), _ffi.ErrorStruct())
         with host_exceptions():
-            text = self._call(_lib.pathconfig_explain_request, *args)
+            text = self._call(_lib.pathconfig_explain, *args)
         return json.loads(text)  # type: ignore[no-any-return]
 
     def matched_string(self, url: str) -> str:
         """The string the patterns see for ``url`` under this profile and
         options (e.g. ``"/messages/new?x=1"``)."""
-        return cast(str, self._call(_lib.pathconfig_matched_string, _c_text(url, "url")))
+        return cast(str, self._call(_lib.pathconfig_matched_string, _c_text(url, "url"), _ffi.ErrorStruct()))
 
     # --- rules added from code ---------------------------------------------------
 
@@ -370,7 +366,7 @@ class PathConfiguration(OwnedHandle):
         patterns: Optional[Sequence[str]] = None,
         globs: Optional[Sequence[str]] = None,
         methods: Optional[Sequence[str]] = None,
-        properties: Optional[Mapping] = None,  # type: ignore[type-arg]
+        properties: Optional[Mapping[str, Any]] = None,
         description: Optional[str] = None,
         predicate: Optional[Predicate] = None,
         configurer: Optional[Configurer] = None,
@@ -388,10 +384,15 @@ class PathConfiguration(OwnedHandle):
 
         - ``predicate(request)``: true when the rule applies; ``request`` is a
           :class:`Request` (``url``, ``method``).
-        - ``configurer(request, properties)``: changes the ``dict`` in place
-          and returns ``None``, or returns the properties to use instead. It
-          reads whatever the host holds at that moment (an auth token); call
-          :meth:`invalidate` when that changes.
+        - ``configurer(request, properties)``: changes the properties merged
+          so far through the request's typed setters (``request.set_header(
+          name, value)``, ``set_str``, ``set_int``, ``set_float``,
+          ``set_bool``, ``remove``, ``set_properties``, ``merge_properties``:
+          values, never JSON text), or changes the ``dict`` it receives in
+          place, or returns the properties to use instead (either replaces
+          the properties when it returns). It reads whatever the host holds
+          at that moment (an auth token); call :meth:`invalidate` when that
+          changes.
 
         Both run on the thread that resolves, possibly on several at once,
         once per method and URL until :meth:`invalidate`; they may call this
@@ -437,7 +438,7 @@ class PathConfiguration(OwnedHandle):
         ``pattern_index``; ``str()`` of one is ``"LINE:COLUMN: MESSAGE"``),
         read through ``pathconfig_warning_get``. The library never prints
         them."""
-        return cast(List[ConfigWarning], self._call(_read_warnings))
+        return self._call(_read_warnings)
 
     @property
     def rule_count(self) -> int:
@@ -450,9 +451,29 @@ class PathConfiguration(OwnedHandle):
         return cast(int, self._call(_lib.pathconfig_document_rule_count))
 
     @property
+    def options(self) -> Dict[str, Any]:
+        """Every load option in effect, defaults written out
+        (``pathconfig_options``), e.g. ``{"profile": "hotwire-ios",
+        "match_query_strings": True, "backend": "pcre2", "lenient": False,
+        "base_url": None, "merge": "shallow", "result_cache_size": 512,
+        "max_url_bytes": 65536}``: a new ``dict`` on each access, read from
+        the library once per configuration. Loading the same document with
+        these options gives the same configuration."""
+        return dict(self._read_options())
+
+    @property
     def profile(self) -> str:
-        """The profile the configuration was loaded with."""
-        return cast(str, self._call(_lib.pathconfig_profile))
+        """The profile the configuration was loaded with (its ``options``'s
+        ``"profile"``)."""
+        return cast(str, self._read_options()["profile"])
+
+    def _read_options(self) -> Dict[str, Any]:
+        """``pathconfig_options``, parsed on first use (``ClosedError`` once
+        closed)."""
+        options = self._options
+        if options is None or self._closed:
+            options = self._options = cast(Dict[str, Any], json.loads(self._call(_lib.pathconfig_options)))
+        return options
 
     def __repr__(self) -> str:
         if self._closed:

@@ -7,7 +7,7 @@ call), with its :class:`EventKind` and :class:`SourceKind`.
 The trampoline. Each time ``on_change`` is set, :func:`register` wraps it in a
 :class:`_Listener` (which also hands each event to the ``load()`` or
 ``refresh()`` running on that thread), makes a ``CFUNCTYPE`` trampoline of it,
-and registers that with ``pathconfig_loader_set_callback_v2``, whose payload
+and registers that with ``pathconfig_loader_set_callback``, whose payload
 is a key :func:`pathconfig._callbacks.hold` gave. The library calls
 :data:`pathconfig._callbacks.FREE` with the key once the trampoline is no
 longer used (replaced, removed or its loader freed, and no call of it
@@ -193,7 +193,7 @@ def register(ptr: Any, on_change: Optional[OnChange], collectors: Collectors, ow
     trampoline = _ffi.LoaderCallback(_Listener(on_change, collectors, owner))
     key = _callbacks.hold(trampoline)
     try:
-        _lib.pathconfig_loader_set_callback_v2(ptr, trampoline, key, _callbacks.FREE)
+        _lib.pathconfig_loader_set_callback(ptr, trampoline, key, _callbacks.FREE)
     except BaseException:
         _callbacks.release(key)  # refused: the library took nothing
         raise

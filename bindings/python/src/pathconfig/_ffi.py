@@ -1,20 +1,22 @@
 """The C API of include/pathconfig.h, declared once.
 
 One table, :data:`SIGNATURES`, gives each exported function its argument
-types, result type and an ``errcheck`` that turns the library's failure
-conventions into exceptions, so callers never see a NULL or a negative code:
+types, result type and an ``errcheck`` that turns the library's conventions
+(pathconfig.h, "Returns") into exceptions, so callers never see a NULL or a
+status code:
 
 - handles are typed pointers to opaque structures (``ConfigPtr``,
   ``ResultPtr``, ``LoaderPtr``), so one cannot be passed where another is
   expected;
 - strings the caller owns (``char *``) come back as ``c_void_p``, are copied
-  into a Python ``str`` and freed at once with ``pathconfig_free_string``;
+  into a Python ``str`` and freed at once with ``pathconfig_string_free``;
 - strings borrowed from a handle (``const char *``) come back as ``c_char_p``,
   which ctypes copies into ``bytes`` immediately, before anything can free them;
-- failures are read from the ``pathconfig_error`` the call filled (load,
-  resolve) or from the thread-local ``pathconfig_last_error()``, in the calling
-  thread, right after the call; a loader's ``int`` status (0 or a negated
-  code) raises what its ``err`` says.
+- a CONSTRUCTOR's NULL, a status other than ``PATHCONFIG_OK`` and a READER's
+  0 or NULL with the last error set raise what the ``pathconfig_error`` the
+  call filled (load, resolve, add a rule, the loader's chain) or the
+  thread-local ``pathconfig_last_error()`` says, read in the calling thread
+  right after the call.
 
 The loader's callback types (``LoaderCallback``, ``PayloadFree``) and event
 structure (``LoaderEventStruct``) are declared here too; :mod:`pathconfig._events`
@@ -29,19 +31,22 @@ for the duration of every call: resolving in several threads runs in parallel.
 from __future__ import annotations
 
 import ctypes
-from ctypes import POINTER, c_char, c_char_p, c_double, c_int, c_int64, c_size_t, c_void_p
+from ctypes import POINTER, c_char, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint64, c_void_p
 from typing import Any, Callable, Dict, NoReturn, Optional, Sequence, Tuple, cast
 
 from ._errors import Error, from_fields
 from ._library import load_library
 
 #: The header this module mirrors (PATHCONFIG_VERSION_NUMBER of pathconfig.h).
-HEADER_VERSION = "0.1.0"
-HEADER_VERSION_NUMBER = 1000
+HEADER_VERSION = "1.0.0"
+HEADER_VERSION_NUMBER = 1000000
 
-#: Return values of the raw value getters.
-FOUND = 1
-NOT_FOUND = 0
+#: ``PATHCONFIG_OK``: the status of a call that did what it was asked.
+OK = 0
+#: ``PATHCONFIG_NOT_FOUND``: a value getter's key is absent (not an error).
+NOT_FOUND = 100
+#: ``PATHCONFIG_E_TYPE``: a value getter found the key with another JSON type.
+E_TYPE = 11
 
 #: ``PATHCONFIG_TYPED_*``: what ``pathconfig_typed_key_kind`` returns, by the
 #: names :data:`pathconfig.TYPED_KEYS` uses.
@@ -205,9 +210,8 @@ def _raise_failure(args: Tuple[Any, ...]) -> NoReturn:
 
 
 def _check_new_handle(result: Any, func: Any, args: Tuple[Any, ...]) -> Any:
-    """Handles that are NULL only on failure (constructors, and the result
-    ``pathconfig_lookup`` lends): NULL raises what ``err`` (the last argument,
-    when there is one) or else the last error says."""
+    """A CONSTRUCTOR: NULL raises what ``err`` (the last argument, when there
+    is one) or else the last error says."""
     if not result:
         _raise_failure(args)
     return result
@@ -221,19 +225,21 @@ def _check_owned_text(result: Optional[int], func: Any, args: Tuple[Any, ...]) -
     try:
         data = ctypes.string_at(result)
     finally:
-        lib.pathconfig_free_string(result)
+        lib.pathconfig_string_free(result)
     return data.decode("utf-8")
 
 
 def _check_borrowed_text(result: Optional[bytes], func: Any, args: Tuple[Any, ...]) -> str:
-    """``const char *`` that is NULL only on failure (already copied by c_char_p)."""
+    """A READER's ``const char *`` that is NULL only on failure (already
+    copied by c_char_p)."""
     if result is None:
         _raise_last()
     return result.decode("utf-8")
 
 
 def _check_optional_text(result: Optional[bytes], func: Any, args: Tuple[Any, ...]) -> Optional[str]:
-    """``const char *`` where NULL with a cleared last error means "no value"."""
+    """A READER's ``const char *`` where NULL with a cleared last error means
+    "no value"."""
     if result is None:
         if _last_code() != 0:
             _raise_last()
@@ -241,35 +247,35 @@ def _check_optional_text(result: Optional[bytes], func: Any, args: Tuple[Any, ..
     return result.decode("utf-8")
 
 
-def _check_typed_bool(result: int, func: Any, args: Tuple[Any, ...]) -> bool:
-    """1 or 0, or a negated code."""
-    if result < 0:
-        _raise_last()
-    return bool(result)
-
-
-def _check_count(result: int, func: Any, args: Tuple[Any, ...]) -> int:
-    """``size_t`` where 0 may also mean failure."""
+def _check_reader(result: int, func: Any, args: Tuple[Any, ...]) -> int:
+    """A READER's number (a count, a kind, an id): 0 is a failure when the
+    last error is set, else the value."""
     if result == 0 and _last_code() != 0:
         _raise_last()
     return int(result)
 
 
+def _check_reader_bool(result: int, func: Any, args: Tuple[Any, ...]) -> bool:
+    """A READER's 1 or 0; 0 with the last error set is a failure."""
+    if result == 0 and _last_code() != 0:
+        _raise_last()
+    return bool(result)
+
+
 def _check_getter(result: int, func: Any, args: Tuple[Any, ...]) -> int:
-    """A value of zero or more (FOUND / NOT_FOUND, a typed key's kind), or a
-    negated code."""
-    if result < 0:
+    """A value getter's status: ``OK``, ``NOT_FOUND`` and ``E_TYPE`` (the key
+    holds another JSON type) are answers, returned; any other code raises the
+    last error."""
+    if result not in (OK, NOT_FOUND, E_TYPE):
         _raise_last()
     return int(result)
 
 
-def _check_status(result: int, func: Any, args: Tuple[Any, ...]) -> int:
-    """0 (or an index, zero or more), or a negative value: raises what ``err``
-    (the last argument, when it is a ``pathconfig_error``) or the last error
-    says."""
-    if result < 0:
+def _check_status(result: int, func: Any, args: Tuple[Any, ...]) -> None:
+    """A status: anything but ``OK`` raises what ``err`` (the last argument,
+    when it is a ``pathconfig_error``) or the last error says."""
+    if result != OK:
         _raise_failure(args)
-    return int(result)
 
 
 def _check_optional_handle(result: Any, func: Any, args: Tuple[Any, ...]) -> Any:
@@ -296,30 +302,39 @@ def _check_optional_owned_text(result: Optional[int], func: Any, args: Tuple[Any
 
 Signature = Tuple[Sequence[Any], Any, Optional[Callable[..., Any]]]
 
-#: name -> (argtypes, restype, errcheck), grouped by the header's sections.
+#: name -> (argtypes, restype, errcheck), grouped by the header's parts.
 SIGNATURES: Dict[str, Signature] = {
-    # Version and errors
+    # common.h: version and errors, strings
     "pathconfig_version": ([], c_char_p, _check_borrowed_text),
     "pathconfig_version_number": ([], c_int, None),
     "pathconfig_last_error": ([], ErrorPtr, None),
     "pathconfig_error_name": ([c_int], c_char_p, None),
-    # Loading
+    "pathconfig_string_free": ([c_void_p], None, None),
+    # config.h: loading
     "pathconfig_load_json": ([c_char_p, c_size_t, c_char_p, ErrorPtr], ConfigPtr, _check_new_handle),
     "pathconfig_load_file": ([c_char_p, c_char_p, ErrorPtr], ConfigPtr, _check_new_handle),
-    "pathconfig_retain": ([ConfigPtr], ConfigPtr, None),
+    "pathconfig_retain": ([ConfigPtr], ConfigPtr, _check_new_handle),
     "pathconfig_release": ([ConfigPtr], None, None),
-    # Resolving
-    "pathconfig_properties": ([ConfigPtr, c_char_p], c_void_p, _check_owned_text),
-    "pathconfig_resolve": ([ConfigPtr, c_char_p, ErrorPtr], ResultPtr, _check_new_handle),
-    "pathconfig_lookup": ([ConfigPtr, c_char_p, c_char_p], ResultPtr, _check_new_handle),
-    "pathconfig_result_free": ([ResultPtr], None, None),
-    "pathconfig_result_retain": ([ResultPtr], ResultPtr, None),
+    # config.h: resolving, inspecting
+    "pathconfig_resolve": ([ConfigPtr, c_char_p, c_char_p, ErrorPtr], ResultPtr, _check_new_handle),
+    "pathconfig_explain": ([ConfigPtr, c_char_p, c_char_p, ErrorPtr], c_void_p, _check_owned_text),
+    "pathconfig_matched_string": ([ConfigPtr, c_char_p, ErrorPtr], c_void_p, _check_owned_text),
+    "pathconfig_settings": ([ConfigPtr], c_char_p, _check_borrowed_text),
+    "pathconfig_options": ([ConfigPtr], c_char_p, _check_borrowed_text),
+    "pathconfig_warning_count": ([ConfigPtr], c_size_t, _check_reader),
+    "pathconfig_warning_get": ([ConfigPtr, c_size_t, WarningPtr], c_int, _check_status),
+    "pathconfig_warning_kind_name": ([c_int], c_char_p, _check_borrowed_text),
+    "pathconfig_rule_count": ([ConfigPtr], c_size_t, _check_reader),
+    "pathconfig_document_rule_count": ([ConfigPtr], c_size_t, _check_reader),
+    # result.h
+    "pathconfig_result_release": ([ResultPtr], None, None),
+    "pathconfig_result_retain": ([ResultPtr], ResultPtr, _check_new_handle),
+    "pathconfig_result_id": ([ResultPtr], c_uint64, _check_reader),
     "pathconfig_result_json": ([ResultPtr], c_char_p, _check_borrowed_text),
-    "pathconfig_result_count": ([ResultPtr], c_size_t, _check_count),
+    "pathconfig_result_count": ([ResultPtr], c_size_t, _check_reader),
     "pathconfig_result_key": ([ResultPtr, c_size_t], c_char_p, _check_borrowed_text),
-    # Raw values of a result
-    "pathconfig_result_get_string": ([ResultPtr, c_char_p, POINTER(c_char_p)], c_int, _check_getter),
-    "pathconfig_result_get_string_len": (
+    "pathconfig_result_type": ([ResultPtr, c_size_t], c_int, _check_reader),
+    "pathconfig_result_get_string": (
         [ResultPtr, c_char_p, POINTER(c_char_p), POINTER(c_size_t)],
         c_int,
         _check_getter,
@@ -328,51 +343,32 @@ SIGNATURES: Dict[str, Signature] = {
     "pathconfig_result_get_int64": ([ResultPtr, c_char_p, POINTER(c_int64)], c_int, _check_getter),
     "pathconfig_result_get_double": ([ResultPtr, c_char_p, POINTER(c_double)], c_int, _check_getter),
     "pathconfig_result_get_json": ([ResultPtr, c_char_p, POINTER(c_char_p)], c_int, _check_getter),
-    # Typed accessors of a result
-    "pathconfig_result_typed_string": ([ResultPtr, c_char_p], c_char_p, _check_optional_text),
-    "pathconfig_result_typed_bool": ([ResultPtr, c_char_p], c_int, _check_typed_bool),
-    "pathconfig_result_context": ([ResultPtr], c_char_p, _check_optional_text),
-    "pathconfig_result_presentation": ([ResultPtr], c_char_p, _check_optional_text),
-    "pathconfig_result_modal_style": ([ResultPtr], c_char_p, _check_optional_text),
-    "pathconfig_result_query_string_presentation": ([ResultPtr], c_char_p, _check_optional_text),
-    "pathconfig_result_view_controller": ([ResultPtr], c_char_p, _check_optional_text),
-    "pathconfig_result_title": ([ResultPtr], c_char_p, _check_optional_text),
-    "pathconfig_result_uri": ([ResultPtr], c_char_p, _check_optional_text),
-    "pathconfig_result_fallback_uri": ([ResultPtr], c_char_p, _check_optional_text),
-    "pathconfig_result_pull_to_refresh_enabled": ([ResultPtr], c_int, _check_typed_bool),
-    "pathconfig_result_modal_dismiss_gesture_enabled": ([ResultPtr], c_int, _check_typed_bool),
-    "pathconfig_result_animated": ([ResultPtr], c_int, _check_typed_bool),
-    "pathconfig_result_historical_location": ([ResultPtr], c_int, _check_typed_bool),
-    # What this library knows: profiles, backends, typed keys
+    "pathconfig_result_typed_string": ([ResultPtr, c_int], c_char_p, _check_optional_text),
+    "pathconfig_result_typed_bool": ([ResultPtr, c_int], c_int, _check_reader_bool),
+    # catalog.h
     "pathconfig_profile_count": ([], c_size_t, None),
     "pathconfig_profile_name": ([c_size_t], c_char_p, _check_borrowed_text),
     "pathconfig_profile_platform": ([c_size_t], c_char_p, _check_borrowed_text),
     "pathconfig_backend_count": ([], c_size_t, None),
     "pathconfig_backend_name": ([c_size_t], c_char_p, _check_borrowed_text),
     "pathconfig_typed_key_count": ([], c_size_t, None),
-    "pathconfig_typed_key_name": ([c_size_t], c_char_p, _check_borrowed_text),
-    "pathconfig_typed_key_kind": ([c_size_t], c_int, _check_getter),
-    "pathconfig_typed_key_value_count": ([c_size_t, c_char_p], c_size_t, _check_count),
-    "pathconfig_typed_key_value": ([c_size_t, c_char_p, c_size_t], c_char_p, _check_borrowed_text),
-    "pathconfig_typed_key_default_string": ([c_size_t, c_char_p], c_char_p, _check_optional_text),
-    "pathconfig_typed_key_default_bool": ([c_size_t, c_char_p], c_int, _check_typed_bool),
-    # Inspecting a configuration
-    "pathconfig_explain": ([ConfigPtr, c_char_p], c_void_p, _check_owned_text),
-    "pathconfig_matched_string": ([ConfigPtr, c_char_p], c_void_p, _check_owned_text),
-    "pathconfig_settings": ([ConfigPtr], c_void_p, _check_owned_text),
-    "pathconfig_warnings": ([ConfigPtr], c_void_p, _check_owned_text),
-    "pathconfig_warning_count": ([ConfigPtr], c_size_t, _check_count),
-    "pathconfig_warning_get": ([ConfigPtr, c_size_t, WarningPtr], c_int, _check_status),
-    "pathconfig_warning_kind_name": ([c_int], c_char_p, _check_borrowed_text),
-    "pathconfig_rule_count": ([ConfigPtr], c_size_t, _check_count),
-    "pathconfig_document_rule_count": ([ConfigPtr], c_size_t, _check_count),
-    "pathconfig_profile": ([ConfigPtr], c_char_p, _check_borrowed_text),
-    "pathconfig_free_string": ([c_void_p], None, None),
-    # Requests: methods, rules added from code, invalidation
-    "pathconfig_resolve_request": ([ConfigPtr, c_char_p, c_char_p, ErrorPtr], ResultPtr, _check_new_handle),
-    "pathconfig_explain_request": ([ConfigPtr, c_char_p, c_char_p, ErrorPtr], c_void_p, _check_owned_text),
+    "pathconfig_typed_key_name": ([c_int], c_char_p, _check_borrowed_text),
+    "pathconfig_typed_key_kind": ([c_int], c_int, _check_reader),
+    "pathconfig_typed_key_value_count": ([c_int, c_char_p], c_size_t, _check_reader),
+    "pathconfig_typed_key_value": ([c_int, c_char_p, c_size_t], c_char_p, _check_borrowed_text),
+    "pathconfig_typed_key_default_string": ([c_int, c_char_p], c_char_p, _check_optional_text),
+    "pathconfig_typed_key_default_bool": ([c_int, c_char_p], c_int, _check_reader_bool),
+    # loader.h
+    "pathconfig_loader_new": ([c_char_p, c_char_p, ErrorPtr], LoaderPtr, _check_new_handle),
+    "pathconfig_loader_set_callback": ([LoaderPtr, LoaderCallback, c_void_p, PayloadFree], c_int, _check_status),
+    "pathconfig_loader_load": ([LoaderPtr, ErrorPtr], c_int, _check_status),
+    "pathconfig_loader_refresh": ([LoaderPtr, ErrorPtr], c_int, _check_status),
+    "pathconfig_loader_current": ([LoaderPtr], ConfigPtr, _check_optional_handle),
+    "pathconfig_loader_cache_file": ([LoaderPtr, c_char_p], c_void_p, _check_optional_owned_text),
+    "pathconfig_loader_free": ([LoaderPtr], None, None),
+    # rules.h
     "pathconfig_add_rule": (
-        [ConfigPtr, c_char_p, RuleFn, RuleFn, c_void_p, PayloadFree, ErrorPtr],
+        [ConfigPtr, c_char_p, RuleFn, RuleFn, c_void_p, PayloadFree, POINTER(c_size_t), ErrorPtr],
         c_int,
         _check_status,
     ),
@@ -380,18 +376,15 @@ SIGNATURES: Dict[str, Signature] = {
     "pathconfig_request_url": ([RequestPtr], c_char_p, _check_borrowed_text),
     "pathconfig_request_method": ([RequestPtr], c_char_p, _check_borrowed_text),
     "pathconfig_request_properties": ([RequestPtr], c_char_p, _check_borrowed_text),
+    "pathconfig_request_set_string": ([RequestPtr, c_char_p, c_char_p], c_int, _check_status),
+    "pathconfig_request_set_int64": ([RequestPtr, c_char_p, c_int64], c_int, _check_status),
+    "pathconfig_request_set_double": ([RequestPtr, c_char_p, c_double], c_int, _check_status),
+    "pathconfig_request_set_bool": ([RequestPtr, c_char_p, c_int], c_int, _check_status),
+    "pathconfig_request_set_header": ([RequestPtr, c_char_p, c_char_p], c_int, _check_status),
+    "pathconfig_request_remove": ([RequestPtr, c_char_p], c_int, _check_status),
     "pathconfig_request_set_properties": ([RequestPtr, c_char_p], c_int, _check_status),
     "pathconfig_request_merge_properties": ([RequestPtr, c_char_p], c_int, _check_status),
     "pathconfig_request_fail": ([RequestPtr, c_char_p], c_int, _check_status),
-    # Loader: sources, cache and live updates
-    "pathconfig_loader_new": ([c_char_p, c_char_p, ErrorPtr], LoaderPtr, _check_new_handle),
-    "pathconfig_loader_set_callback": ([LoaderPtr, LoaderCallback, c_void_p], c_int, _check_status),
-    "pathconfig_loader_set_callback_v2": ([LoaderPtr, LoaderCallback, c_void_p, PayloadFree], c_int, _check_status),
-    "pathconfig_loader_load": ([LoaderPtr, ErrorPtr], c_int, _check_status),
-    "pathconfig_loader_refresh": ([LoaderPtr, ErrorPtr], c_int, _check_status),
-    "pathconfig_loader_current": ([LoaderPtr], ConfigPtr, _check_optional_handle),
-    "pathconfig_loader_cache_file": ([LoaderPtr, c_char_p], c_void_p, _check_optional_owned_text),
-    "pathconfig_loader_free": ([LoaderPtr], None, None),
 }
 
 
@@ -435,19 +428,24 @@ class Lookup:
     are the same functions of the same library, their types read from
     :data:`SIGNATURES` with ``c_void_p`` for every pointer type (a result
     comes back as a plain ``int``, 0 for NULL), and no ``errcheck``: their
-    callers check for 0 and raise the last error themselves. Nothing else may
-    use them; everything else goes through :data:`SIGNATURES`.
+    callers check for 0 and raise the last error themselves. Only the lookup
+    path (:mod:`pathconfig._result`) uses them; everything else goes through
+    :data:`SIGNATURES`.
     """
 
     def __init__(self, library: ctypes.CDLL) -> None:
-        self.lookup = self._declare(library, "pathconfig_lookup")
-        self.resolve_request = self._declare(library, "pathconfig_resolve_request")
-        self.result_retain = self._declare(library, "pathconfig_result_retain")
+        self.resolve = self._declare(library, "pathconfig_resolve")
+        self.result_id = self._declare(library, "pathconfig_result_id")
         self.result_json = self._declare(library, "pathconfig_result_json")
-        self.result_free = self._declare(library, "pathconfig_result_free")
-        # pathconfig_result_json again, for the text's address rather than
-        # its bytes: what the binding keys decoded results by.
-        self.result_text = self._declare(library, "pathconfig_result_json", restype=c_void_p)
+        self.result_release = self._declare(library, "pathconfig_result_release")
+
+    def addresses(self) -> Tuple[int, int, int]:
+        """The addresses of ``pathconfig_resolve``, ``pathconfig_result_id``
+        and ``pathconfig_result_release``, for ``pathconfig._speedups.bind``."""
+        return cast(
+            Tuple[int, int, int],
+            tuple(ctypes.cast(f, c_void_p).value for f in (self.resolve, self.result_id, self.result_release)),
+        )
 
     @staticmethod
     def _declare(library: ctypes.CDLL, name: str, restype: Any = None) -> Any:

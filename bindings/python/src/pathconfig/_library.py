@@ -30,10 +30,10 @@ PROBE_SYMBOL = "pathconfig_version_number"
 
 if sys.platform == "darwin":  # pragma: no cover - the library is built for Linux today
     PACKAGED_NAMES: Tuple[str, ...] = ("libpathconfig.dylib",)
-    SYSTEM_NAMES: Tuple[str, ...] = ("libpathconfig.0.dylib", "libpathconfig.dylib")
+    SYSTEM_NAMES: Tuple[str, ...] = ("libpathconfig.1.dylib", "libpathconfig.dylib")
 else:
     PACKAGED_NAMES = ("libpathconfig.so",)
-    SYSTEM_NAMES = ("libpathconfig.so.0",)
+    SYSTEM_NAMES = ("libpathconfig.so.1",)
 
 
 def _open(path: str) -> ctypes.CDLL:

@@ -17,7 +17,8 @@ import weakref
 from typing import Any, List, Optional, Sequence, Tuple, cast
 
 from . import _ffi
-from ._config import PathConfiguration, StrPath, _c_text, _load_options
+from ._config import PathConfiguration, StrPath, _load_options
+from ._ffi import text_arg as _c_text
 from ._errors import DownloadError
 from ._events import Collectors, LoaderEvent, OnChange, register
 from ._handle import OwnedHandle

@@ -1,103 +1,401 @@
-"""The properties of one URL: a read-only mapping, the library's raw getters
-and its typed accessors."""
+"""The properties of one URL: :class:`Properties`, one read-only ``dict`` per
+distinct answer, with its JSON text, typed accessors and the library's raw
+getters.
+
+Answers are shared. The library names each distinct answer with an id
+(``pathconfig_result_id``: results with the same id hold the same
+properties, and an id is never reused), and lookups that match the same rules
+give the same answer whatever the URL. The binding keeps one
+:class:`Properties` per id in :data:`_answers` (the newest
+:data:`_CAPACITY`), made the first time the id is seen: the JSON text read
+and decoded once, each typed value read from the library the first time it
+is asked for and kept on the object. A lookup whose answer is known costs
+the library's lookup and one dict lookup; every read of it then costs what
+reading a Python attribute or dict item costs.
+
+A :class:`Properties` holds a reference on one C result of its answer (for
+the typed values and raw getters it has not read yet), released when the
+object is garbage-collected. Nothing is keyed on a pointer.
+"""
 
 from __future__ import annotations
 
-import copy
 import ctypes
-import json
+import json as _json
 import os
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
-from typing import Any, Callable, Dict, Iterator, List, Optional, Set, TypeVar, cast
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Generic,
+    List,
+    Literal,
+    NoReturn,
+    Optional,
+    Tuple,
+    TypeVar,
+    Union,
+    cast,
+    overload,
+)
 
 from . import _ffi
-from ._catalog import TYPED_KEYS, TypedValue
-from ._errors import ClosedError, ConfigError, ErrorCode
+from ._catalog import KEY_INDEX, TYPED_KEYS, TypedValue
+from ._errors import ConfigError, ErrorCode
 from ._ffi import text_arg
 
 _lib = _ffi.lib
 _lookup = _ffi.lookup
-_get_ident = threading.get_ident
 
 T = TypeVar("T")
 
-# Results are shared: lookups that match the same rules get the same C result,
-# or one of the same JSON text (a thread's own copy of a result it meets
-# often), whatever the URL. Each text's map is decoded once and kept here,
-# keyed by the address of the result's JSON text (pathconfig_result_json: the
-# same pointer for a result and its copies), in a _Result that holds a
-# reference on one of those results, so that the text cannot be freed, nor its
-# address reused, while the entry lives. The oldest entries go first. The
-# capacity is generous (4,096 texts, a few KiB each at most): there are more
-# texts than distinct maps (different sets of matching rules can merge to the
-# same properties: the benchmark's 1,000 rules give 334 maps from 600 sets),
-# and a lookup whose text is not here takes a reference, and its first reader
-# decodes JSON, several times the cost of a lookup. Reads take no lock (one
-# dict lookup is atomic); changes take _decoded_lock.
-_DECODED_CAPACITY = 4096
-_decoded: "OrderedDict[int, _Result]" = OrderedDict()
-_decoded_lock = threading.Lock()
+# --- the typed values' types --------------------------------------------------------
+#
+# The catalog (pathconfig_typed_key_*) is the source of every typed key, its
+# kind and its values; these declarations say the same to type checkers, and
+# tests/test_typing.py holds them to the catalog: the accessors of Properties
+# are exactly its keys, each with its kind, and each Literal lists exactly
+# the values the catalog allows under some profile.
+
+#: ``context``: how a screen is shown.
+Context = Literal["default", "modal"]
+#: ``presentation``: what a visit does to the navigation stack (``"push"``
+#: only under the Android profiles).
+Presentation = Literal["default", "push", "pop", "replace", "refresh", "clear_all", "replace_root", "none"]
+#: ``modal_style``: how a modal screen is presented.
+ModalStyle = Literal["medium", "large", "full", "page_sheet", "form_sheet"]
+#: ``query_string_presentation``: what a visit that changes only the query does.
+QueryStringPresentation = Literal["default", "replace"]
 
 
-class _Result:
-    """One C result, a reference to it, and its map once decoded: what every
-    :class:`Properties` of that result shares. The reference goes with the
-    last of them and the cache entry."""
+class TypedAccessor(Generic[T]):
+    """One typed key as an attribute of :class:`Properties`: the value the
+    profile's app reads (defaults applied when the key is missing, mistyped
+    or unknown), of type ``T``.
 
-    __slots__ = ("address", "data")
+    Read from the library (``pathconfig_result_typed_string`` or
+    ``_typed_bool``, by the catalog's kind of the key) the first time it is
+    read on an answer, then kept in that answer's instance dictionary, where
+    Python finds it before this descriptor: every later read of it, from any
+    lookup with the same answer, is a plain attribute read.
+    """
 
-    def __init__(self, address: int) -> None:
-        self.address = address
-        # Decoded on first use: a result nobody reads costs no JSON decoding.
-        # Two threads may both decode it; either map is the same.
-        self.data: Optional[Dict[str, Any]] = None
+    def __init__(self, doc: str) -> None:
+        self.__doc__ = doc
+        self.name = ""
 
-    def map(self) -> Dict[str, Any]:
-        """The properties, decoded from the library's JSON on first use."""
-        data = self.data
-        if data is None:
-            data = self.data = json.loads(_lookup.result_json(self.address))
-        return data
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
 
-    def __del__(self, _finalizing: Callable[[], bool] = sys.is_finalizing, _free: Callable[[int], None] = _ffi.lookup.result_free) -> None:
+    @overload
+    def __get__(self, obj: None, owner: Optional[type] = None) -> "TypedAccessor[T]": ...
+
+    @overload
+    def __get__(self, obj: "Properties", owner: Optional[type] = None) -> T: ...
+
+    def __get__(self, obj: Optional["Properties"], owner: Optional[type] = None) -> Union[T, "TypedAccessor[T]"]:
+        if obj is None:
+            return self
+        value = obj._read_typed(self.name)
+        obj.__dict__[self.name] = value
+        return cast(T, value)
+
+
+# --- read-only JSON containers --------------------------------------------------------
+
+
+def _read_only(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
+    raise TypeError(
+        f"{type(self).__name__!r} object is read-only: every lookup with the same answer shares it "
+        "(copy it: dict(props), copy.deepcopy(props))"
+    )
+
+
+def _thaw(value: Any) -> Any:
+    """``value`` with every JSON object and array as a new ``dict`` and ``list``."""
+    if isinstance(value, dict):
+        return {k: _thaw(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_thaw(v) for v in value]
+    return value
+
+
+class JSONObject(Dict[str, Any]):
+    """A JSON object inside :class:`Properties`: a ``dict`` that refuses
+    changes (it is shared). ``copy.copy`` and ``copy.deepcopy`` of it, and
+    pickling, give a plain ``dict``."""
+
+    __slots__ = ()
+
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
+
+    def __copy__(self) -> Dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> Dict[str, Any]:
+        return cast(Dict[str, Any], _thaw(self))
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return (dict, (_thaw(self),))
+
+
+class JSONArray(List[Any]):
+    """A JSON array inside :class:`Properties`: a ``list`` that refuses
+    changes (it is shared). ``copy.copy`` and ``copy.deepcopy`` of it, and
+    pickling, give a plain ``list``."""
+
+    __slots__ = ()
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only
+    append = extend = insert = pop = remove = clear = sort = reverse = _read_only
+
+    def __copy__(self) -> List[Any]:
+        return list(self)
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> List[Any]:
+        return cast(List[Any], _thaw(self))
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return (list, (_thaw(self),))
+
+
+def _freeze(value: Any) -> Any:
+    """A decoded JSON value with its objects and arrays made read-only."""
+    kind = type(value)
+    if kind is dict:
+        return JSONObject((k, _freeze(v)) for k, v in value.items())
+    if kind is list:
+        return JSONArray(_freeze(v) for v in value)
+    return value
+
+
+# --- Properties --------------------------------------------------------------------------
+
+
+class Properties(Dict[str, Any]):
+    """The merged properties of one URL, from :meth:`PathConfiguration.properties`.
+
+    A read-only ``dict`` of ``str`` to the values as the configuration wrote
+    them, with their JSON types (``str``, ``int``, ``float``, ``bool``,
+    ``None``, and read-only :class:`JSONArray` and :class:`JSONObject` for
+    arrays and objects), in the order the keys first appeared in the matching
+    rules. Being a ``dict``, it is what ``json.dumps``, ``dict(props)`` (a
+    copy whose top level may be changed), ``==``, ``**props`` and every
+    ``dict`` reader take, at ``dict`` speed. Changing it raises
+    :class:`TypeError`: every lookup with the same answer returns this same
+    object (``cfg.properties(a) is cfg.properties(b)`` when both match the
+    same rules). ``copy.deepcopy(props)`` gives plain, changeable ``dict``
+    and ``list`` values all the way down.
+
+    :attr:`json` is the library's JSON text; ``str(props)`` is that text, as
+    ``print`` shows it in every host.
+
+    The typed accessors (:attr:`context`, :attr:`presentation`, ...,
+    :attr:`pull_to_refresh_enabled`, ...) read the well-known keys the way the
+    configuration's profile reads them: defaults apply when a key is missing,
+    has the wrong type or an unknown value, and Android profiles read
+    enumerations case-insensitively (``"POP"`` reads as ``"pop"``). Each is
+    typed for type checkers (``context`` is a :data:`Context`,
+    ``pull_to_refresh_enabled`` a ``bool``, ``title`` an ``Optional[str]``);
+    :meth:`typed` reads any key of :data:`pathconfig.TYPED_KEYS` by name.
+
+    One value of a given JSON type, through the library's getters, named for
+    its Python type: :meth:`get_str`, :meth:`get_bool`, :meth:`get_int`,
+    :meth:`get_float` (``None`` when the key is absent or holds another type)
+    and :meth:`get_json` (any value as JSON text, number literals kept).
+
+    A result does not depend on its configuration: it stays valid after the
+    configuration is closed, and is freed with its last reference. It is safe
+    to read from several threads.
+    """
+
+    # Instance attributes, in the instance dictionary: _address (of the C
+    # result this object holds a reference on), _id (its answer's id),
+    # _handle (a ResultPtr to it, made on first use), json, and each typed
+    # value once read (see TypedAccessor).
+    _address: int
+    _id: int
+
+    json: str
+    """The merged properties as compact JSON text, exactly as the library
+    writes them (key order and number literals kept)."""
+
+    context: TypedAccessor[Context] = TypedAccessor("``context``: ``\"default\"`` or ``\"modal\"``.")
+    presentation: TypedAccessor[Presentation] = TypedAccessor(
+        "``presentation``: ``\"default\"``, ``\"pop\"``, ``\"replace\"``, ... (``\"push\"`` on Android).")
+    modal_style: TypedAccessor[ModalStyle] = TypedAccessor(
+        "``modal_style``: ``\"large\"``, ``\"medium\"``, ``\"full\"``, ``\"page_sheet\"``, ``\"form_sheet\"``.")
+    query_string_presentation: TypedAccessor[QueryStringPresentation] = TypedAccessor(
+        "``query_string_presentation``: ``\"default\"`` or ``\"replace\"``.")
+    view_controller: TypedAccessor[Optional[str]] = TypedAccessor(
+        "``view_controller``: the native screen to show (``\"web\"`` by default on iOS, ``None`` on Android).")
+    title: TypedAccessor[Optional[str]] = TypedAccessor("``title``: the screen's title, or ``None``.")
+    uri: TypedAccessor[Optional[str]] = TypedAccessor("``uri``: the Android destination's URI, or ``None``.")
+    fallback_uri: TypedAccessor[Optional[str]] = TypedAccessor(
+        "``fallback_uri``: the Android destination used when ``uri`` has none, or ``None``.")
+    pull_to_refresh_enabled: TypedAccessor[bool] = TypedAccessor("``pull_to_refresh_enabled``.")
+    modal_dismiss_gesture_enabled: TypedAccessor[bool] = TypedAccessor("``modal_dismiss_gesture_enabled``.")
+    animated: TypedAccessor[bool] = TypedAccessor("``animated``.")
+    historical_location: TypedAccessor[bool] = TypedAccessor(
+        "``historical_location``: true for the built-in recede/resume/refresh rules.")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("Properties objects are made by PathConfiguration.properties()")
+
+    # --- read-only -------------------------------------------------------------------
+
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        _read_only(self)
+
+    def __delattr__(self, name: str) -> NoReturn:
+        _read_only(self)
+
+    def __copy__(self) -> Dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> Dict[str, Any]:
+        return cast(Dict[str, Any], _thaw(self))
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # Pickled as the plain dict it holds: a Properties needs its C result.
+        return (dict, (_thaw(self),))
+
+    def __repr__(self) -> str:
+        return f"Properties({dict.__repr__(self)})"
+
+    def __str__(self) -> str:
+        return self.json
+
+    def __del__(self, _finalizing: Callable[[], bool] = sys.is_finalizing,
+                _release: Callable[[int], None] = _lookup.result_release) -> None:
         # At shutdown module state may be gone, and the process frees all.
-        if not _finalizing():
-            _free(self.address)
+        address = self.__dict__.get("_address")
+        if address and not _finalizing():
+            _release(address)
+
+    # --- typed values ----------------------------------------------------------------
+
+    def typed(self, key: str) -> TypedValue:
+        """The typed value of ``key``, any key of :data:`pathconfig.TYPED_KEYS`
+        (the library's list, which may hold keys newer than the accessors): a
+        ``bool`` for the bool keys, else a ``str`` (or ``None`` when the key
+        has no value and no default). Another key raises :class:`ConfigError`
+        (``E_ARGUMENT``, a :class:`ValueError`)."""
+        text_arg(key, "key")
+        if key in ACCESSORS:
+            return cast(TypedValue, getattr(self, key))
+        return self._read_typed(key)
+
+    def _read_typed(self, name: str) -> TypedValue:
+        """The typed value of the key ``name``, from the library."""
+        info = TYPED_KEYS.get(name)
+        if info is None:
+            raise ConfigError(
+                f"{name!r} is not a typed key; the library's typed keys are {', '.join(TYPED_KEYS)}",
+                ErrorCode.E_ARGUMENT,
+            )
+        if info.kind == "bool":
+            return cast(bool, _lib.pathconfig_result_typed_bool(self._ptr(), KEY_INDEX[name]))
+        return cast(Optional[str], _lib.pathconfig_result_typed_string(self._ptr(), KEY_INDEX[name]))
+
+    def _ptr(self) -> Any:
+        """A ``ResultPtr`` to the C result, for the signature table's functions."""
+        handle = self.__dict__.get("_handle")
+        if handle is None:
+            handle = self.__dict__["_handle"] = _ffi.result_handle(self._address)
+        return handle
+
+    # --- raw values: pathconfig_result_get_* -------------------------------------------
+
+    def get_str(self, key: str) -> Optional[str]:
+        """The value of ``key`` when it is a JSON string, else ``None`` (as a
+        ``PathRule`` subscript reads it on iOS); whole, U+0000 included."""
+        out, size = ctypes.c_char_p(), ctypes.c_size_t()
+        if _lib.pathconfig_result_get_string(self._ptr(), text_arg(key, "key"), ctypes.byref(out),
+                                             ctypes.byref(size)) != _ffi.OK:
+            return None
+        # By address and length: c_char_p's own value would stop at a NUL.
+        return ctypes.string_at(cast(int, ctypes.c_void_p.from_buffer(out).value), size.value).decode("utf-8")
+
+    def get_bool(self, key: str) -> Optional[bool]:
+        """The value of ``key`` when it is a JSON boolean, else ``None`` (the
+        string ``"true"`` is not one; the typed accessors read it as the apps
+        do)."""
+        out = ctypes.c_int()
+        found = _lib.pathconfig_result_get_bool(self._ptr(), text_arg(key, "key"), ctypes.byref(out))
+        return bool(out.value) if found == _ffi.OK else None
+
+    def get_int(self, key: str) -> Optional[int]:
+        """The value of ``key`` when it is a JSON number written without
+        fraction or exponent that fits in 64 bits, else ``None``."""
+        out = ctypes.c_int64()
+        found = _lib.pathconfig_result_get_int64(self._ptr(), text_arg(key, "key"), ctypes.byref(out))
+        return int(out.value) if found == _ffi.OK else None
+
+    def get_float(self, key: str) -> Optional[float]:
+        """The value of ``key`` when it is any JSON number, as the nearest
+        ``float``, else ``None``."""
+        out = ctypes.c_double()
+        found = _lib.pathconfig_result_get_double(self._ptr(), text_arg(key, "key"), ctypes.byref(out))
+        return float(out.value) if found == _ffi.OK else None
+
+    def get_json(self, key: str) -> Optional[str]:
+        """Any value of ``key`` (objects, arrays and ``null`` included) as
+        compact JSON text, exactly as written (``"1.50"`` stays ``1.50``);
+        ``None`` when the key is absent."""
+        out = ctypes.c_char_p()
+        found = _lib.pathconfig_result_get_json(self._ptr(), text_arg(key, "key"), ctypes.byref(out))
+        return cast(bytes, out.value).decode("utf-8") if found == _ffi.OK else None
 
 
-def _shared(address: int, owned: bool, key: Optional[int] = None) -> _Result:
-    """The shared result for the result at ``address``: the cached one of
-    its JSON text (``key``, its address, when the caller has it), or a new
-    one holding a reference of its own (the caller's when ``owned``, which is
-    then taken; else one taken here, so the caller's must be valid for this
-    call). Raises the last error when the library cannot make the text
-    (``E_NOMEM``)."""
-    if key is None:
-        key = _lookup.result_text(address)
-    if not key:
-        if owned:
-            _lookup.result_free(address)
+#: The names of the typed accessors :class:`Properties` declares, in order.
+ACCESSORS: Tuple[str, ...] = tuple(
+    name for name, value in vars(Properties).items() if isinstance(value, TypedAccessor)
+)
+
+
+# --- the answers --------------------------------------------------------------------------
+
+#: How many answers :data:`_answers` keeps (the newest). A lookup of an
+#: answer that is not there makes its Properties again: one JSON decoding.
+_CAPACITY = 4096
+#: The Properties of each answer seen, by id, oldest first. Reads take no
+#: lock (one dict lookup is atomic); changes take _answers_lock.
+_answers: "OrderedDict[int, Properties]" = OrderedDict()
+_answers_lock = threading.Lock()
+_new_properties = dict.__new__
+
+
+def _answer(address: int, answer_id: int) -> Properties:
+    """The Properties of the result at ``address``, whose id ``answer_id``
+    was not in :data:`_answers`: made from it (taking the caller's reference
+    on it) and kept, or the one another thread kept first (the caller's
+    reference then goes with the one made here)."""
+    props = _new_properties(Properties)
+    attributes = props.__dict__
+    attributes["_address"] = address  # released by __del__ from here on
+    attributes["_id"] = answer_id
+    text = _lookup.result_json(address)
+    if text is None:
         raise _ffi.last_error()
-    entry = _decoded.get(key)
-    if entry is not None:
-        if owned:
-            _lookup.result_free(address)
-        return entry
-    if not owned:
-        _lookup.result_retain(address)
-    made = _Result(address)
-    evicted = None
-    with _decoded_lock:
-        entry = _decoded.get(key)
-        if entry is None:
-            _decoded[key] = entry = made
-            if len(_decoded) > _DECODED_CAPACITY:
-                evicted = _decoded.popitem(last=False)[1]
-    del evicted  # its reference goes now unless a Properties still holds it
-    return entry
+    json = attributes["json"] = text.decode("utf-8")
+    dict.update(props, {k: _freeze(v) for k, v in _json.loads(json).items()})
+    evicted = []
+    with _answers_lock:
+        kept = _answers.get(answer_id)
+        if kept is None:
+            _answers[answer_id] = kept = props
+            while len(_answers) > _CAPACITY:
+                evicted.append(_answers.popitem(last=False)[1])
+    del evicted  # their references go now unless a caller still holds them
+    return kept
 
 
 def _load_speedups() -> Any:
@@ -108,11 +406,10 @@ def _load_speedups() -> Any:
     if os.environ.get("PATHCONFIG_PURE_PYTHON", "") not in ("", "0"):
         return None
     try:
-        from . import _speedups  # type: ignore[attr-defined]
+        from . import _speedups
     except ImportError:
         return None
-    address = ctypes.c_void_p
-    _speedups.bind(*(ctypes.cast(f, address).value for f in (_lookup.lookup, _lookup.result_retain, _lookup.result_text)))
+    _speedups.bind(*_lookup.addresses())
     return _speedups
 
 
@@ -120,11 +417,11 @@ _speedups = _load_speedups()
 #: Whether :meth:`PathConfiguration.properties` calls the library through the
 #: C extension ``pathconfig._speedups`` (``False``: through ctypes alone).
 SPEEDUPS = _speedups is not None
-#: The extension's ``lookup(config, url, method, cache)`` (see _speedups.c),
-#: called with :data:`_decoded` as the cache; None without the extension:
+#: The extension's ``resolve(config, url, method, answers)`` (see
+#: _speedups.c), called with :data:`_answers`; None without the extension:
 #: then :func:`look_up` is the whole lookup.
-fast_lookup: Optional[Callable[[int, str, Optional[str], Dict[int, _Result]], Any]] = (
-    _speedups.lookup if _speedups is not None else None
+fast_resolve: Optional[Callable[[int, object, object, Dict[int, Any]], object]] = (
+    _speedups.resolve if _speedups is not None else None
 )
 
 
@@ -138,235 +435,31 @@ def arguments(url: str, method: Optional[str]) -> "tuple[bytes, Optional[bytes]]
     return raw, None if method is None else text_arg(method, "method")
 
 
-def settle(config: int, url: str, method: Optional[str], answer: Any) -> Optional[_Result]:
-    """The shared result for what :data:`fast_lookup` answered when the
-    cache did not have it: an address it took a reference on; ``0`` for a
-    failed lookup (``None`` here: the last error says why); ``None`` for an
-    argument it leaves to :func:`arguments`, looked up here with a result
-    handed over (``pathconfig_resolve_request``), which leaves nothing lent."""
-    if answer is None:
-        raw, c_method = arguments(url, method)
-        answer = _lookup.resolve_request(config, raw, c_method, None)
-    return _shared(answer, owned=True) if answer else None
-
-
-# The threads between a pathconfig_lookup and the reference _shared takes on
-# the result it lent (valid until the thread's next pathconfig_lookup).
-_lending: Set[int] = set()
-
-
-def look_up(config: int, url: str, method: Optional[str]) -> Optional[_Result]:
-    """The shared result of one lookup of ``url`` for ``method`` through
-    ctypes alone, on the configuration at ``config`` (held by the caller),
-    or ``None`` when it failed: the last error says why.
-
-    The lookup borrows its result (``pathconfig_lookup``: no free follows,
-    one ctypes call instead of two) unless this thread is already between
-    such a lookup and the reference taken on its result: then a rule's
-    callback, a finaliser or a signal handler is resolving in that gap, and
-    its lookup must not replace the result the thread is lending, so it takes
-    one handed over (``pathconfig_resolve_request``). The C extension has no
-    such gap: it holds the GIL from its lookup until the result is in hand."""
+def look_up(config: int, url: str, method: Optional[str]) -> Optional[Properties]:
+    """The Properties of one lookup of ``url`` for ``method`` through ctypes
+    alone, on the configuration at ``config`` (held by the caller), or
+    ``None`` when it failed: the last error says why."""
     raw, c_method = arguments(url, method)
-    thread = _get_ident()
-    if thread in _lending:
-        address = _lookup.resolve_request(config, raw, c_method, None)
-        return _shared(address, owned=True) if address else None
-    _lending.add(thread)
-    try:
-        address = _lookup.lookup(config, raw, c_method)
-        if not address:
-            return None
-        key = _lookup.result_text(address)
-        result = _decoded.get(key) if key else None  # _shared(address, owned=False), inline for a hit
-        return _shared(address, owned=False, key=key) if result is None else result
-    finally:
-        _lending.discard(thread)
+    address = _lookup.resolve(config, raw, c_method, None)
+    if not address:
+        return None
+    answer_id = _lookup.result_id(address)
+    known = _answers.get(answer_id)
+    if known is not None:
+        _lookup.result_release(address)
+        return known
+    return _answer(address, answer_id)
 
 
-class Properties(Mapping[str, Any]):
-    """The merged properties of one URL, from :meth:`PathConfiguration.properties`.
-
-    A read-only :class:`~collections.abc.Mapping` of ``str`` to the values as
-    the configuration wrote them, with their JSON types (``str``, ``int``,
-    ``float``, ``bool``, ``None``, ``list``, ``dict``), in the order the keys
-    first appeared in the matching rules. It compares equal to a ``dict`` with
-    the same items, and ``dict(props)`` is an independent copy. Container
-    values are returned as copies, so the mapping cannot be changed through
-    them. ``str(props)`` is :attr:`json`, the text ``print`` shows in every
-    host.
-
-    One value of a given JSON type, named for its Python type: :meth:`get_str`,
-    :meth:`get_bool`, :meth:`get_int`, :meth:`get_float` (``None`` when the key
-    is absent or holds another type) and :meth:`get_json` (any value as JSON
-    text).
-
-    The typed accessors read the well-known keys the way the configuration's
-    profile reads them: defaults apply when a key is missing, has the wrong
-    type or an unknown value, and Android profiles read enumerations
-    case-insensitively (``"POP"`` reads as ``"pop"``). Every key of
-    :data:`pathconfig.TYPED_KEYS` (which the library lists) is an attribute,
-    ``props.presentation``, and :meth:`typed` reads one by name.
-
-    A result does not depend on its configuration: it stays valid after the
-    configuration is closed. Lookups that match the same rules share one C
-    result and its decoded map (see :class:`_Result`); :meth:`close`, or the
-    end of a ``with`` block, lets this object's go, and any use after that
-    raises :class:`ClosedError`. It is safe to read from several threads.
-    """
-
-    __slots__ = ("_result",)
-
-    def __init__(self) -> None:
-        raise TypeError("Properties objects are made by PathConfiguration.properties()")
-
-    def _live(self) -> _Result:
-        """The shared result, or :class:`ClosedError` after :meth:`close`."""
-        result = self._result
-        if result is None:
-            raise ClosedError("operation on a closed Properties")
-        return result
-
-    def _call(self, func: Callable[..., T], *args: Any) -> T:
-        """``func(handle, *args)``, the shared result held for the call,
-        whatever ``close()`` does meanwhile."""
-        result = self._live()
-        return func(_ffi.result_handle(result.address), *args)
-
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`close` has been called (or the ``with`` block ended)."""
-        return self._result is None
-
-    def close(self) -> None:
-        """Lets go of the shared result (freed with its last user).
-        Idempotent; later use raises :class:`ClosedError`."""
-        self._result = None
-
-    def __enter__(self) -> "Properties":
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-    # --- mapping --------------------------------------------------------------
-
-    def _values(self) -> Dict[str, Any]:
-        """The whole map, decoded once per shared result."""
-        return self._live().map()
-
-    def __getitem__(self, key: str) -> Any:
-        value = self._values()[key]
-        return copy.deepcopy(value) if isinstance(value, (dict, list)) else value
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(list(self._values()))
-
-    def __len__(self) -> int:
-        result = self._result  # _values(), inline for a map already decoded
-        data = None if result is None else result.data
-        return len(self._values() if data is None else data)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._values()
-
-    def __repr__(self) -> str:
-        if self._result is None:
-            return "<pathconfig.Properties (closed)>"
-        return f"Properties({self._values()!r})"
-
-    def __str__(self) -> str:
-        return self.json
-
-    @property
-    def json(self) -> str:
-        """The merged properties as compact JSON text, exactly as the library
-        writes them (key order and number literals kept)."""
-        return cast(str, self._call(_lib.pathconfig_result_json))
-
-    # --- raw values: pathconfig_result_get_* ------------------------------------
-
-    def _get(self, key: str, read: Callable[[Any, bytes], Optional[T]]) -> Optional[T]:
-        """``read(res, key)`` while the handle is held (strings are borrowed
-        from it): the value, or ``None`` when the key is absent or holds
-        another JSON type (``PATHCONFIG_E_TYPE``)."""
-        arg = text_arg(key, "key")
-
-        def get(ptr: Any) -> Optional[T]:
-            try:
-                return read(ptr, arg)
-            except ConfigError as exc:
-                if exc.code == ErrorCode.E_TYPE:
-                    return None
-                raise
-
-        return self._call(get)
-
-    def get_str(self, key: str) -> Optional[str]:
-        """The value of ``key`` when it is a JSON string, else ``None`` (as a
-        ``PathRule`` subscript reads it on iOS); whole, U+0000 included
-        (``pathconfig_result_get_string_len``)."""
-
-        def read(ptr: Any, arg: bytes) -> Optional[str]:
-            out, size = ctypes.c_char_p(), ctypes.c_size_t()
-            if _lib.pathconfig_result_get_string_len(ptr, arg, ctypes.byref(out), ctypes.byref(size)) != _ffi.FOUND:
-                return None
-            # By address and length: c_char_p's own value would stop at a NUL.
-            return ctypes.string_at(ctypes.c_void_p.from_buffer(out).value, size.value).decode("utf-8")
-
-        return self._get(key, read)
-
-    def get_bool(self, key: str) -> Optional[bool]:
-        """The value of ``key`` when it is a JSON boolean, else ``None`` (the
-        string ``"true"`` is not one; :meth:`typed` reads it as the apps do)."""
-        return self._get(key, _scalar(_lib.pathconfig_result_get_bool, ctypes.c_int, bool))
-
-    def get_int(self, key: str) -> Optional[int]:
-        """The value of ``key`` when it is a JSON number written without
-        fraction or exponent that fits in 64 bits, else ``None``."""
-        return self._get(key, _scalar(_lib.pathconfig_result_get_int64, ctypes.c_int64, int))
-
-    def get_float(self, key: str) -> Optional[float]:
-        """The value of ``key`` when it is any JSON number, as the nearest
-        ``float``, else ``None``."""
-        return self._get(key, _scalar(_lib.pathconfig_result_get_double, ctypes.c_double, float))
-
-    def get_json(self, key: str) -> Optional[str]:
-        """Any value of ``key`` (objects, arrays and ``null`` included) as
-        compact JSON text, exactly as written (``"1.50"`` stays ``1.50``);
-        ``None`` when the key is absent."""
-        return self._get(key, _scalar(_lib.pathconfig_result_get_json, ctypes.c_char_p, lambda b: b.decode("utf-8")))
-
-    # --- typed accessors: pathconfig_result_typed_* ---------------------------
-
-    def typed(self, key: str) -> TypedValue:
-        """The typed value of ``key``, one of :data:`pathconfig.TYPED_KEYS`:
-        a ``bool`` for the bool keys, else a ``str`` (or ``None`` when the key
-        has no value and no default). Another key raises :class:`ConfigError`
-        (``E_ARGUMENT``, a :class:`ValueError`) with the library's message."""
-        arg = text_arg(key, "key")
-        info = TYPED_KEYS.get(key)
-        if info is not None and info.kind == "bool":
-            return cast(bool, self._call(_lib.pathconfig_result_typed_bool, arg))
-        return cast(Optional[str], self._call(_lib.pathconfig_result_typed_string, arg))
-
-    def __getattr__(self, name: str) -> TypedValue:
-        """The typed keys as attributes: ``props.presentation`` is
-        ``props.typed("presentation")``."""
-        if name in TYPED_KEYS:
-            return self.typed(name)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
-    def __dir__(self) -> List[str]:
-        return sorted(set(super().__dir__()) | set(TYPED_KEYS))
-
-
-def _scalar(getter: Callable[..., int], out_type: Any, convert: Callable[[Any], T]) -> Callable[[Any, bytes], Optional[T]]:
-    """A reader for :meth:`Properties._get` over ``getter(res, key, &out)``:
-    ``out`` converted when the key is found, else ``None``."""
-
-    def read(ptr: Any, arg: bytes) -> Optional[T]:
-        out = out_type()
-        return convert(out.value) if getter(ptr, arg, ctypes.byref(out)) == _ffi.FOUND else None
-
-    return read
+def settle(config: int, url: str, method: Optional[str], answer: object) -> Optional[Properties]:
+    """The Properties for what :data:`fast_resolve` answered when it was
+    not a known answer's: ``(address, id)`` of a new answer, with a
+    reference the caller takes; ``0`` for a failed lookup (``None`` here:
+    the last error says why); ``None`` for an argument it leaves to
+    :func:`arguments`, looked up here through ctypes."""
+    if answer is None:
+        return look_up(config, url, method)
+    if not answer:
+        return None
+    address, answer_id = cast(Tuple[int, int], answer)
+    return _answer(address, answer_id)

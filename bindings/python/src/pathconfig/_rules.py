@@ -25,14 +25,16 @@ slot before the outer trampoline fills it.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, NoReturn, Optional
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, Iterator, List, NoReturn, Optional, cast
 
 from . import _callbacks, _ffi
-from ._errors import CallbackError
+from ._errors import CallbackError, ErrorCode, MisuseError
+from ._ffi import text_arg as _c_text
 
 _lib = _ffi.lib
 
@@ -41,7 +43,24 @@ _lib = _ffi.lib
 class Request:
     """The lookup a rule's predicate or configurer is called for.
 
-    ``str(request)`` is ``"METHOD URL"``.
+    ``str(request)`` is ``"METHOD URL"``. Two requests are equal when their
+    URL and method are.
+
+    In a configurer, its methods change the properties merged so far, through
+    the library's setters: each takes a value (never JSON text), so a value
+    such as ``'abc", "X-Admin": "true'`` is stored as that string, in one
+    place. The typed setters are named for the Python type they take, as the
+    getters of :class:`Properties` are: :meth:`set_str`, :meth:`set_int`,
+    :meth:`set_float`, :meth:`set_bool`; :meth:`set_header` sets one HTTP
+    header under ``"headers"``; :meth:`remove` removes a key;
+    :meth:`set_properties` replaces them all with a mapping and
+    :meth:`merge_properties` applies one as a JSON Merge Patch (both
+    serialised with :func:`json.dumps`). Each change applies at once, and
+    the next :meth:`properties` shows it.
+
+    Called from a predicate, which may not change anything, they raise
+    :class:`MisuseError` (the library's ``E_MISUSE``); called after the
+    callback returned, they raise :class:`MisuseError` too.
     """
 
     url: str
@@ -51,16 +70,89 @@ class Request:
     header's ``pathconfig_request_url`` says exactly)."""
     method: str
     """The HTTP method, upper-cased (``"GET"`` when the lookup named none)."""
+    _ptr: Any = field(default=None, init=False, compare=False, repr=False)
 
     def __str__(self) -> str:
         return f"{self.method} {self.url}"
 
+    def _live(self) -> Any:
+        """The C request, or :class:`MisuseError` once its callback returned."""
+        ptr = self._ptr
+        if ptr is None:
+            raise MisuseError(
+                "a Request changes properties only while its rule's configurer runs", ErrorCode.E_MISUSE
+            )
+        return ptr
+
+    def properties(self) -> Dict[str, Any]:
+        """The properties merged so far, this rule's fixed ``properties`` and
+        every change made so far included, as a new ``dict`` (configurer
+        only: a predicate gets :class:`MisuseError`)."""
+        return cast(Dict[str, Any], json.loads(_lib.pathconfig_request_properties(self._live())))
+
+    def set_str(self, key: str, value: str) -> None:
+        """Sets ``key`` to the string ``value``."""
+        _lib.pathconfig_request_set_string(self._live(), _c_text(key, "key"), _c_text(value, "value"))
+
+    def set_int(self, key: str, value: int) -> None:
+        """Sets ``key`` to the integer ``value`` (64 bits: a larger one raises
+        :class:`OverflowError`)."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"value must be int, not {type(value).__name__} (set_bool sets a boolean)")
+        if not _INT64_MIN <= value <= _INT64_MAX:
+            raise OverflowError(f"value {value} does not fit in 64 bits")
+        _lib.pathconfig_request_set_int64(self._live(), _c_text(key, "key"), value)
+
+    def set_float(self, key: str, value: float) -> None:
+        """Sets ``key`` to the number ``value`` (an ``int`` is taken as a
+        ``float``; NaN and the infinities, which JSON lacks, raise
+        :class:`ConfigError`, ``E_ARGUMENT``)."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"value must be float, not {type(value).__name__}")
+        _lib.pathconfig_request_set_double(self._live(), _c_text(key, "key"), float(value))
+
+    def set_bool(self, key: str, value: bool) -> None:
+        """Sets ``key`` to ``true`` or ``false``."""
+        if not isinstance(value, bool):
+            raise TypeError(f"value must be bool, not {type(value).__name__}")
+        _lib.pathconfig_request_set_bool(self._live(), _c_text(key, "key"), int(value))
+
+    def set_header(self, name: str, value: str) -> None:
+        """Sets the HTTP header ``name`` to ``value``: the string under
+        ``name`` in the object ``"headers"`` (made an object first when it
+        is absent or not one), the other headers kept."""
+        _lib.pathconfig_request_set_header(self._live(), _c_text(name, "name"), _c_text(value, "value"))
+
+    def remove(self, key: str) -> None:
+        """Removes ``key`` (nothing happens when it is absent)."""
+        _lib.pathconfig_request_remove(self._live(), _c_text(key, "key"))
+
+    def set_properties(self, properties: Mapping[str, Any]) -> None:
+        """Replaces the properties merged so far with ``properties`` (a
+        mapping, serialised with :func:`json.dumps`; NaN and infinities raise
+        :class:`ValueError`)."""
+        if not isinstance(properties, Mapping):
+            raise TypeError(f"properties must be a mapping (a dict), not {type(properties).__name__}")
+        _lib.pathconfig_request_set_properties(self._live(), _json_arg(properties))
+
+    def merge_properties(self, patch: Mapping[str, Any]) -> None:
+        """Applies ``patch`` (a mapping, serialised with :func:`json.dumps`)
+        as a JSON Merge Patch (RFC 7396): nested objects merge key by key,
+        ``None`` removes a key."""
+        if not isinstance(patch, Mapping):
+            raise TypeError(f"patch must be a mapping (a dict), not {type(patch).__name__}")
+        _lib.pathconfig_request_merge_properties(self._live(), _json_arg(patch))
+
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
 
 #: ``predicate(request)``: true when the rule applies.
 Predicate = Callable[[Request], Any]
-#: ``configurer(request, properties)``: changes the dict in place and returns
-#: ``None``, or returns the properties to use instead.
-Configurer = Callable[[Request, Dict[str, Any]], Optional[Mapping]]  # type: ignore[type-arg]
+#: ``configurer(request, properties)``: changes the properties through the
+#: request's setters, or changes the dict in place, or returns the
+#: properties to use instead (a mapping).
+Configurer = Callable[[Request, Dict[str, Any]], Optional[Mapping[str, Any]]]
 
 
 # --- the rule as JSON ---------------------------------------------------------------
@@ -81,7 +173,7 @@ def rule_json(
     patterns: Optional[Sequence[str]],
     globs: Optional[Sequence[str]],
     methods: Optional[Sequence[str]],
-    properties: Optional[Mapping],  # type: ignore[type-arg]
+    properties: Optional[Mapping[str, Any]],
     description: Optional[str],
 ) -> bytes:
     """``add_rule``'s ``rule_json``: the keys given, checked for type only
@@ -102,7 +194,7 @@ def rule_json(
     return _json_arg(rule)
 
 
-def _json_arg(value: Mapping) -> bytes:  # type: ignore[type-arg]
+def _json_arg(value: Mapping[str, Any]) -> bytes:
     """``value`` as ASCII JSON (a NUL or lone surrogate travels escaped);
     NaN and infinities, which JSON lacks, raise :class:`ValueError`."""
     return json.dumps(value, allow_nan=False).encode("ascii")
@@ -128,7 +220,11 @@ _failure = threading.local()
 
 
 def _request(ptr: Any) -> Request:
-    return Request(url=_lib.pathconfig_request_url(ptr), method=_lib.pathconfig_request_method(ptr))
+    """The :class:`Request` for the C request ``ptr``, live (its setters
+    work) until :func:`_run` ends it."""
+    request = Request(url=_lib.pathconfig_request_url(ptr), method=_lib.pathconfig_request_method(ptr))
+    object.__setattr__(request, "_ptr", ptr)
+    return request
 
 
 def _describe(exc: BaseException) -> bytes:
@@ -139,11 +235,14 @@ def _describe(exc: BaseException) -> bytes:
     return text.replace("\0", "\\0").encode("utf-8", "backslashreplace")
 
 
-def _run(key: Optional[int], ptr: Any, body: Callable[[_HostRule, Any], int]) -> int:
+def _run(key: Optional[int], ptr: Any, body: Callable[[_HostRule, Request], int]) -> int:
     """``body(rule, request)``; anything it raises is kept for the lookup and
-    reported to the library as a failure (-1)."""
+    reported to the library as a failure (-1). The request is ended when it
+    returns: the C request is only borrowed for the call."""
+    request: Optional[Request] = None
     try:
-        return body(_callbacks.held(key), ptr)
+        request = _request(ptr)
+        return body(_callbacks.held(key), request)
     except BaseException as exc:
         _failure.exception = exc
         try:
@@ -151,21 +250,33 @@ def _run(key: Optional[int], ptr: Any, body: Callable[[_HostRule, Any], int]) ->
         except BaseException:  # pragma: no cover - only for a NULL request
             pass
         return -1
+    finally:
+        if request is not None:
+            object.__setattr__(request, "_ptr", None)
 
 
-def _predicate(rule: _HostRule, ptr: Any) -> int:
+def _predicate(rule: _HostRule, request: Request) -> int:
     assert rule.predicate is not None
-    return 1 if rule.predicate(_request(ptr)) else 0
+    return 1 if rule.predicate(request) else 0
 
 
-def _configure(rule: _HostRule, ptr: Any) -> int:
+def _configure(rule: _HostRule, request: Request) -> int:
+    """Runs the configurer. Its changes through the request's setters are
+    already applied; a mapping it returns, or the dict it was given when
+    changed in place (its JSON differs from what it was given), then
+    replaces the properties (``pathconfig_request_set_properties``)."""
     assert rule.configurer is not None
-    properties = json.loads(_lib.pathconfig_request_properties(ptr))
-    returned = rule.configurer(_request(ptr), properties)
-    result = properties if returned is None else returned
-    if not isinstance(result, Mapping):
-        raise TypeError(f"a configurer returns a dict or None, not {type(result).__name__}")
-    _lib.pathconfig_request_set_properties(ptr, _json_arg(result))
+    properties = request.properties()
+    given = _json_arg(properties)
+    returned = rule.configurer(request, properties)
+    if returned is not None:
+        if not isinstance(returned, Mapping):
+            raise TypeError(f"a configurer returns a dict or None, not {type(returned).__name__}")
+        request.set_properties(returned)
+    else:
+        text = _json_arg(properties)
+        if text != given:
+            _lib.pathconfig_request_set_properties(request._live(), text)
     return 0
 
 
@@ -190,24 +301,26 @@ def add(
         if value is not None and not callable(value):
             raise TypeError(f"{name} must be callable or None, not {type(value).__name__}")
     err = _ffi.ErrorStruct()
+    index = ctypes.c_size_t()
     if predicate is None and configurer is None:
-        return int(_lib.pathconfig_add_rule(ptr, rule, _NO_RULE_FN, _NO_RULE_FN, None, _NO_FREE, err))
+        _lib.pathconfig_add_rule(ptr, rule, _NO_RULE_FN, _NO_RULE_FN, None, _NO_FREE, ctypes.byref(index), err)
+        return index.value
     key = _callbacks.hold(_HostRule(predicate, configurer, owner))
     try:
-        return int(
-            _lib.pathconfig_add_rule(
-                ptr,
-                rule,
-                _NO_RULE_FN if predicate is None else _PREDICATE,
-                _NO_RULE_FN if configurer is None else _CONFIGURER,
-                key,
-                _callbacks.FREE,
-                err,
-            )
+        _lib.pathconfig_add_rule(
+            ptr,
+            rule,
+            _NO_RULE_FN if predicate is None else _PREDICATE,
+            _NO_RULE_FN if configurer is None else _CONFIGURER,
+            key,
+            _callbacks.FREE,
+            ctypes.byref(index),
+            err,
         )
     except BaseException:
         _callbacks.release(key)  # the library freed it already, or never took it
         raise
+    return index.value
 
 
 def reraise(exc: CallbackError) -> NoReturn:

@@ -15,7 +15,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
-from ._config import StrPath, _c_text
+from ._config import StrPath
+from ._ffi import text_arg as _c_text
 
 
 def _utf8(value: str, what: str) -> str:

@@ -4,15 +4,14 @@
  * which is in use), and it is built only where a C compiler and Python's
  * headers are present.
  *
- * Through ctypes, one lookup costs more than the library's work: argument
- * conversions, a foreign call, and the bookkeeping that makes a result lent
- * by pathconfig_lookup safe to take (pathconfig/_result.py). Here the call is
- * one C function that keeps the GIL from the lookup until it has the result
- * from the binding's cache (keyed by the address of the result's JSON text,
- * pathconfig_result_json, as pathconfig/_result.py explains) or a reference
- * of its own on it, so no Python
- * code (another lookup from a signal handler or a finaliser) can run in
- * between and replace what the thread was lent.
+ * Through ctypes, one lookup is three foreign calls (pathconfig_resolve,
+ * pathconfig_result_id, and pathconfig_result_release when the answer is
+ * known), each costing more than the library's work. Here the three are one
+ * C function: it resolves, reads the answer's id (pathconfig_result_id) and
+ * looks it up in the binding's dict of answers (pathconfig/_result.py). For
+ * a known id it releases the result itself and returns the Python object the
+ * binding keeps for that answer, so a lookup whose answer was seen before
+ * allocates nothing but the id's int.
  *
  * It never links libpathconfig: bind() receives the addresses of the three
  * functions it calls from the library ctypes loaded, so both paths always
@@ -21,6 +20,12 @@
  * is not UTF-8) is left to the binding's own checks, and a failed lookup's
  * error is read by the binding from pathconfig_last_error.
  *
+ * The GIL is held throughout, as re holds it for a match: a lookup takes
+ * well under a microsecond at a few hundred rules, less than giving the GIL
+ * up and taking it back. A rule's Python callback, run by the library inside
+ * pathconfig_resolve, takes the GIL on this same thread (ctypes does), which
+ * is allowed: this thread holds it.
+ *
  * The stable ABI of Python 3.9 (abi3): one build serves every later CPython.
  */
 
@@ -28,17 +33,18 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <stdint.h>
 #include <string.h>
 
-/* pathconfig_lookup, pathconfig_result_retain and pathconfig_result_json
- * (pathconfig/config.h). */
-typedef const void *(*lookup_fn)(const void *cfg, const char *url_or_path, const char *method);
-typedef void *(*retain_fn)(void *res);
-typedef const char *(*json_fn)(const void *res);
+/* pathconfig_resolve, pathconfig_result_id and pathconfig_result_release
+ * (pathconfig/config.h, pathconfig/result.h); handles as void *. */
+typedef void *(*resolve_fn)(const void *cfg, const char *url_or_path, const char *method, void *err);
+typedef uint64_t (*id_fn)(const void *res);
+typedef void (*release_fn)(void *res);
 
-static lookup_fn pc_lookup;
-static retain_fn pc_retain;
-static json_fn pc_json;
+static resolve_fn pc_resolve;
+static id_fn pc_result_id;
+static release_fn pc_result_release;
 
 /* The UTF-8 of `text` in a new bytes object, or NULL (no error set) when
  * the fast path does not take it: not exactly a str, not encodable, or
@@ -61,10 +67,10 @@ static PyObject *utf8_argument(PyObject *text) {
 }
 
 PyDoc_STRVAR(bind_doc,
-"bind(lookup, retain, json)\n--\n\n"
-"The addresses of pathconfig_lookup, pathconfig_result_retain and\n"
-"pathconfig_result_json in the library the binding loaded. Called once,\n"
-"before lookup().");
+"bind(resolve, result_id, result_release)\n--\n\n"
+"The addresses of pathconfig_resolve, pathconfig_result_id and\n"
+"pathconfig_result_release in the library the binding loaded. Called once,\n"
+"before resolve().");
 
 static PyObject *sp_bind(PyObject *self, PyObject *args) {
     (void)self;
@@ -78,37 +84,38 @@ static PyObject *sp_bind(PyObject *self, PyObject *args) {
             return NULL;
         }
     }
-    pc_lookup = (lookup_fn)addresses[0];
-    pc_retain = (retain_fn)addresses[1];
-    pc_json = (json_fn)addresses[2];
+    pc_resolve = (resolve_fn)addresses[0];
+    pc_result_id = (id_fn)addresses[1];
+    pc_result_release = (release_fn)addresses[2];
     Py_RETURN_NONE;
 }
 
-PyDoc_STRVAR(lookup_doc,
-"lookup(config, url, method, cache)\n--\n\n"
-"pathconfig_lookup(config, url, method) for the configuration at address\n"
-"config (which the caller holds), url a str and method a str or None (GET).\n"
-"Returns cache[text] when the address of the result's JSON text\n"
-"(pathconfig_result_json) is a key of the dict cache; otherwise the\n"
-"result's address as an int, with a reference taken on the\n"
-"result that the caller now owns (pathconfig_result_free); 0 when the\n"
-"lookup failed (pathconfig_last_error says why); None when url or method\n"
-"is not one this path takes as is (the caller's own path then checks it).");
+PyDoc_STRVAR(resolve_doc,
+"resolve(config, url, method, answers)\n--\n\n"
+"pathconfig_resolve(config, url, method, NULL) for the configuration at\n"
+"address config (which the caller holds), url a str and method a str or\n"
+"None (GET). Then, by the result's id (pathconfig_result_id):\n"
+"answers[id] when the id is a key of the dict answers (the result is\n"
+"released here); otherwise the tuple (result, id): the result's address as\n"
+"an int, a reference the caller now owns (pathconfig_result_release), and\n"
+"its id. 0 when the lookup failed (pathconfig_last_error says why); None\n"
+"when url or method is not one this path takes as is (the caller's own\n"
+"path then checks it).");
 
-static PyObject *sp_lookup(PyObject *self, PyObject *args) {
+static PyObject *sp_resolve(PyObject *self, PyObject *args) {
     (void)self;
-    if (pc_lookup == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "lookup: bind() was not called");
+    if (pc_resolve == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "resolve: bind() was not called");
         return NULL;
     }
     if (PyTuple_Size(args) != 4) {
-        PyErr_SetString(PyExc_TypeError, "lookup takes 4 arguments (config, url, method, cache)");
+        PyErr_SetString(PyExc_TypeError, "resolve takes 4 arguments (config, url, method, answers)");
         return NULL;
     }
     PyObject *config = PyTuple_GetItem(args, 0), *url = PyTuple_GetItem(args, 1);
-    PyObject *method = PyTuple_GetItem(args, 2), *cache = PyTuple_GetItem(args, 3);
-    if (!PyDict_Check(cache)) {
-        PyErr_SetString(PyExc_TypeError, "lookup: cache must be a dict");
+    PyObject *method = PyTuple_GetItem(args, 2), *answers = PyTuple_GetItem(args, 3);
+    if (!PyDict_Check(answers)) {
+        PyErr_SetString(PyExc_TypeError, "resolve: answers must be a dict");
         return NULL;
     }
     void *cfg = PyLong_AsVoidPtr(config);
@@ -122,41 +129,51 @@ static PyObject *sp_lookup(PyObject *self, PyObject *args) {
         Py_RETURN_NONE;
     }
 
-    /* The GIL is held throughout. A rule's callback may run Python code
-     * inside the lookup, before its result is lent; after it returns, none
-     * runs on this thread, so the result lent stays lent until it is in
-     * hand. */
-    const void *res = pc_lookup(cfg, PyBytes_AsString(url_bytes),
-                                method_bytes == NULL ? NULL : PyBytes_AsString(method_bytes));
+    void *res = pc_resolve(cfg, PyBytes_AsString(url_bytes),
+                           method_bytes == NULL ? NULL : PyBytes_AsString(method_bytes), NULL);
     Py_DECREF(url_bytes);
     Py_XDECREF(method_bytes);
     if (res == NULL) return PyLong_FromLong(0);
 
-    /* The entry of a key holds a reference on a result with that text, so
-     * the text at that address is the one just lent. NULL (no memory for
-     * the text) is left to the binding, which reports the last error. int
-     * keys hash and compare in C. */
-    const char *text = pc_json(res);
-    if (text != NULL) {
-        PyObject *key = PyLong_FromVoidPtr((void *)text);
-        if (key == NULL) return NULL;
-        PyObject *entry = PyDict_GetItemWithError(cache, key);
-        Py_DECREF(key);
-        if (entry != NULL) {
-            Py_INCREF(entry);
-            return entry;
-        }
-        if (PyErr_Occurred()) return NULL;
+    /* int keys hash and compare in C. An id is never 0 for a result. */
+    PyObject *id = PyLong_FromUnsignedLongLong((unsigned long long)pc_result_id(res));
+    if (id == NULL) {
+        pc_result_release(res);
+        return NULL;
     }
-    PyObject *address = PyLong_FromVoidPtr((void *)res);
-    if (address == NULL) return NULL;
-    pc_retain((void *)res);
-    return address;
+    PyObject *answer = PyDict_GetItemWithError(answers, id); /* borrowed */
+    if (answer != NULL) {
+        Py_DECREF(id);
+        pc_result_release(res);
+        Py_INCREF(answer);
+        return answer;
+    }
+    if (PyErr_Occurred()) {
+        Py_DECREF(id);
+        pc_result_release(res);
+        return NULL;
+    }
+    PyObject *address = PyLong_FromVoidPtr(res);
+    if (address == NULL) {
+        Py_DECREF(id);
+        pc_result_release(res);
+        return NULL;
+    }
+    PyObject *pair = PyTuple_New(2);
+    if (pair == NULL) {
+        Py_DECREF(id);
+        Py_DECREF(address);
+        pc_result_release(res);
+        return NULL;
+    }
+    PyTuple_SetItem(pair, 0, address); /* steals */
+    PyTuple_SetItem(pair, 1, id);
+    return pair;
 }
 
 static PyMethodDef methods[] = {
     {"bind", sp_bind, METH_VARARGS, bind_doc},
-    {"lookup", sp_lookup, METH_VARARGS, lookup_doc},
+    {"resolve", sp_resolve, METH_VARARGS, resolve_doc},
     {NULL, NULL, 0, NULL},
 };
 
