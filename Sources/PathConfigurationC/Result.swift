@@ -332,21 +332,23 @@ private func typedKey(_ key: Int32) throws(CFailure) -> TypedKey {
 @_cdecl("pathconfig_result_typed_string")
 public func pathconfig_result_typed_string(_ res: OpaquePointer?, _ key: Int32) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
+        let view = try ResultHandle.view(res)
         let k = try typedKey(key)
         guard k.kind != .boolean else {
             throw CFailure(.type, "\"\(k.rawValue)\" is a boolean key; use pathconfig_result_typed_bool")
         }
-        return try ResultHandle.view(res)._withUnsafeGuaranteedRef { $0.typedStrings[Int(key)] }
+        return view._withUnsafeGuaranteedRef { $0.typedStrings[Int(key)] }
     }
 }
 
 @_cdecl("pathconfig_result_typed_bool")
 public func pathconfig_result_typed_bool(_ res: OpaquePointer?, _ key: Int32) -> Int32 {
     boundary(or: 0) { () throws(CFailure) -> Int32 in
+        let view = try ResultHandle.view(res)
         let k = try typedKey(key)
         guard k.kind == .boolean else {
             throw CFailure(.type, "\"\(k.rawValue)\" is not a boolean key; use pathconfig_result_typed_string")
         }
-        return try ResultHandle.view(res)._withUnsafeGuaranteedRef { $0.typedBools[Int(key)] }
+        return view._withUnsafeGuaranteedRef { $0.typedBools[Int(key)] }
     }
 }

@@ -242,7 +242,8 @@ PATHCONFIG_API size_t pathconfig_warning_count(const pathconfig *cfg);
 
 /**
  * METHOD of pathconfig. Fills *out with the i-th warning
- * (0 <= i < pathconfig_warning_count), in document order.
+ * (0 <= i < pathconfig_warning_count), in the order the load noticed them
+ * (each carries its own position).
  * @param out  caller-allocated, its `version` set to PATHCONFIG_WARNING_VERSION.
  * @return a status: PATHCONFIG_OK; PATHCONFIG_E_ARGUMENT when cfg or out is
  *         NULL, out->version is below 1 or i is out of range (*out is then
