@@ -1,5 +1,5 @@
 //! A [`Loader`](crate::Loader)'s closure across the boundary: boxed as the
-//! payload of `pathconfig_loader_set_callback_v2`, called by an
+//! payload of `pathconfig_loader_set_callback`, called by an
 //! `extern "C"` trampoline, freed by the library.
 //!
 //! The library decides when the box may go: it calls [`free_registration`]
@@ -80,22 +80,21 @@ pub(crate) unsafe fn register(raw: *mut sys::pathconfig_loader, callback: Option
     let Some(callback) = callback else {
         // SAFETY: `raw` is live (this function's contract); with cb NULL the
         // payload and its free function are ignored.
-        let rc = unsafe { sys::pathconfig_loader_set_callback_v2(raw, None, ptr::null_mut(), None) };
-        debug_assert_eq!(rc, 0, "pathconfig_loader_set_callback_v2 on a live loader");
+        let rc = unsafe { sys::pathconfig_loader_set_callback(raw, None, ptr::null_mut(), None) };
+        debug_assert_eq!(rc, 0, "pathconfig_loader_set_callback on a live loader");
         return;
     };
     let payload = Box::into_raw(Box::new(Registration { callback, panic: Arc::clone(panic) }));
     // SAFETY: `raw` is live; `trampoline` and `free_registration` match the
     // header's function types and never unwind; from a successful call on
     // the library owns `payload` and frees it through `free_registration`.
-    let rc = unsafe {
-        sys::pathconfig_loader_set_callback_v2(raw, Some(trampoline), payload.cast(), Some(free_registration))
-    };
+    let rc =
+        unsafe { sys::pathconfig_loader_set_callback(raw, Some(trampoline), payload.cast(), Some(free_registration)) };
     if rc != 0 {
         // SAFETY: refused (only for a NULL loader), so the payload is still
         // ours: made by Box::into_raw above and not used since.
         drop(unsafe { Box::from_raw(payload) });
-        debug_assert_eq!(rc, 0, "pathconfig_loader_set_callback_v2 on a live loader");
+        debug_assert_eq!(rc, 0, "pathconfig_loader_set_callback on a live loader");
     }
 }
 

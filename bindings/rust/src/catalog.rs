@@ -2,15 +2,17 @@
 //! [`backends`] built in and the [`TypedKey`]s (kind, allowed values and
 //! default per profile).
 //!
-//! Nothing here is written down in Rust: a profile, backend or typed key
-//! added to the library is listed here, loads through [`Options`] and reads
-//! through [`Properties::typed`] without a change to this crate.
+//! Backends and typed keys are not written down in Rust: one added to the
+//! library is listed here and reads through [`Properties::typed`] without a
+//! change to this crate. Profiles are an enum ([`Profile`]), so that a
+//! misspelt one does not compile; the tests hold it to the library's list.
 //!
 //! [`Options`]: crate::Options
 //! [`Properties::typed`]: crate::Properties::typed
 
 use std::ffi::{c_char, c_int, CStr};
 use std::fmt;
+use std::str::FromStr;
 use std::sync::OnceLock;
 
 use crate::error::Error;
@@ -26,87 +28,149 @@ fn listed(p: *const c_char, what: &str) -> &'static str {
     text.to_str().unwrap_or_else(|e| panic!("{what} returned text that is not UTF-8: {e}"))
 }
 
-/// A profile the library knows: the app whose reading of the file is
-/// reproduced (see the README's profile table). Compares equal to its name.
+/// A profile: the app whose reading of the file is reproduced (see the
+/// README's profile table), as [`Options::profile`] takes it. An enum, so
+/// that a misspelt profile does not compile; the names are the library's
+/// (`pathconfig_profile_name`), and the crate's tests check that
+/// [`Profile::all`] lists exactly the library's catalog, in its order.
 ///
 /// ```
 /// use pathconfig::Profile;
 ///
-/// let default = Profile::all()[0];
-/// assert_eq!(default, "hotwire-ios");
-/// assert_eq!(Profile::named("turbo-android").map(|p| p.platform()), Some("android"));
-/// assert!(Profile::named("android").is_none());
+/// assert_eq!(Profile::default(), Profile::HotwireIos);
+/// assert_eq!(Profile::TurboAndroid.name(), "turbo-android");
+/// assert_eq!(Profile::TurboAndroid.platform(), "android");
+/// assert_eq!("siesta".parse::<Profile>()?, Profile::Siesta);
+/// assert!("android".parse::<Profile>().is_err());
+/// # Ok::<(), pathconfig::Error>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Profile {
-    name: &'static str,
-    platform: &'static str,
+///
+/// ```compile_fail
+/// let _ = pathconfig::Profile::HotwireIOS;
+/// ```
+///
+/// [`Options::profile`]: crate::Options::profile
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Profile {
+    /// `hotwire-ios` (the library's default): Hotwire Native iOS.
+    #[default]
+    HotwireIos,
+    /// `turbo-ios`: Turbo iOS 7.
+    TurboIos,
+    /// `hotwire-android`: Hotwire Native Android.
+    HotwireAndroid,
+    /// `turbo-android`: Turbo Android 7.
+    TurboAndroid,
+    /// `siesta`: Siesta's service configuration (patterns over the whole URL).
+    Siesta,
 }
 
+/// Each profile and its name, in the library's catalog order (checked by
+/// tests/catalog.rs against `pathconfig_profile_name`).
+const PROFILES: [(Profile, &str); 5] = [
+    (Profile::HotwireIos, "hotwire-ios"),
+    (Profile::TurboIos, "turbo-ios"),
+    (Profile::HotwireAndroid, "hotwire-android"),
+    (Profile::TurboAndroid, "turbo-android"),
+    (Profile::Siesta, "siesta"),
+];
+
 impl Profile {
-    /// Every profile the library has, the default first
-    /// (`pathconfig_profile_count`, `_name`, `_platform`).
+    /// Every profile, the default first, in the library's order.
     pub fn all() -> &'static [Profile] {
-        static ALL: OnceLock<Vec<Profile>> = OnceLock::new();
-        ALL.get_or_init(|| {
-            // SAFETY: no arguments; indexes below the count are valid.
-            let n = unsafe { sys::pathconfig_profile_count() };
-            (0..n)
-                .map(|i| Profile {
-                    // SAFETY: i < pathconfig_profile_count().
-                    name: listed(unsafe { sys::pathconfig_profile_name(i) }, "pathconfig_profile_name"),
-                    // SAFETY: as above.
-                    platform: listed(unsafe { sys::pathconfig_profile_platform(i) }, "pathconfig_profile_platform"),
-                })
-                .collect()
-        })
+        const ALL: [Profile; 5] = {
+            let mut all = [Profile::HotwireIos; 5];
+            let mut i = 0;
+            while i < 5 {
+                all[i] = PROFILES[i].0;
+                i += 1;
+            }
+            all
+        };
+        &ALL
     }
 
-    /// The profile called `name`, if the library has one.
+    /// The profile called `name` (as options take it), if there is one.
     pub fn named(name: &str) -> Option<Profile> {
-        Profile::all().iter().copied().find(|p| p.name == name)
+        PROFILES.iter().find(|(_, n)| *n == name).map(|(p, _)| *p)
     }
 
     /// The name options take, e.g. `"hotwire-ios"`.
     pub fn name(self) -> &'static str {
-        self.name
+        PROFILES.iter().find(|(p, _)| *p == self).map_or("", |(_, n)| n)
     }
 
-    /// The platform whose typed accessors and defaults the profile uses:
-    /// `"ios"` or `"android"`.
+    /// The platform whose typed accessors and defaults the profile uses, as
+    /// the library says (`pathconfig_profile_platform`): `"ios"` or
+    /// `"android"`.
     pub fn platform(self) -> &'static str {
-        self.platform
+        static PLATFORMS: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
+        let platforms = PLATFORMS.get_or_init(|| {
+            // SAFETY: no arguments; indexes below the count are valid.
+            let n = unsafe { sys::pathconfig_profile_count() };
+            (0..n)
+                .map(|i| {
+                    (
+                        // SAFETY: i < pathconfig_profile_count().
+                        listed(unsafe { sys::pathconfig_profile_name(i) }, "pathconfig_profile_name"),
+                        // SAFETY: as above.
+                        listed(unsafe { sys::pathconfig_profile_platform(i) }, "pathconfig_profile_platform"),
+                    )
+                })
+                .collect()
+        });
+        let name = self.name();
+        platforms.iter().find(|(n, _)| *n == name).map_or("", |(_, platform)| platform)
     }
 }
 
-/// The library's default profile (the first it lists).
-impl Default for Profile {
-    fn default() -> Profile {
-        Profile::all()[0]
+/// The names the library itself lists (`pathconfig_profile_count`,
+/// `_name`), in its order: what [`Profile::all`] must equal.
+pub fn profile_names() -> Vec<&'static str> {
+    // SAFETY: no arguments; indexes below the count are valid.
+    let n = unsafe { sys::pathconfig_profile_count() };
+    // SAFETY: i < pathconfig_profile_count().
+    (0..n).map(|i| listed(unsafe { sys::pathconfig_profile_name(i) }, "pathconfig_profile_name")).collect()
+}
+
+impl FromStr for Profile {
+    type Err = Error;
+
+    /// The profile called `name`; [`ErrorCode::Options`](crate::ErrorCode::Options)
+    /// naming the profiles there are otherwise.
+    fn from_str(name: &str) -> Result<Profile, Error> {
+        Profile::named(name).ok_or_else(|| {
+            let names: Vec<&str> = PROFILES.iter().map(|(_, n)| *n).collect();
+            Error::new(
+                crate::ErrorCode::Options,
+                format!("unknown profile {name:?}; the profiles are {}", names.join(", ")),
+            )
+        })
     }
 }
 
 impl fmt::Display for Profile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name)
+        f.write_str(self.name())
     }
 }
 
 impl AsRef<str> for Profile {
     fn as_ref(&self) -> &str {
-        self.name
+        self.name()
     }
 }
 
 impl PartialEq<str> for Profile {
     fn eq(&self, other: &str) -> bool {
-        self.name == other
+        self.name() == other
     }
 }
 
 impl PartialEq<&str> for Profile {
     fn eq(&self, other: &&str) -> bool {
-        self.name == *other
+        self.name() == *other
     }
 }
 
@@ -169,18 +233,18 @@ pub enum TypedValue<'a> {
 /// profile's defaults, as the library lists it (`pathconfig_typed_key_*`).
 ///
 /// ```
-/// use pathconfig::{TypedKey, TypedKind, TypedValue};
+/// use pathconfig::{Profile, TypedKey, TypedKind, TypedValue};
 ///
 /// let key = TypedKey::named("view_controller").expect("a typed key");
 /// assert_eq!(key.kind(), TypedKind::String);
-/// assert_eq!(key.default_value("hotwire-ios")?, TypedValue::Str(Some("web")));
-/// assert_eq!(key.default_value("hotwire-android")?, TypedValue::Str(None));
-/// assert!(TypedKey::named("presentation").unwrap().values("hotwire-android")?.contains(&"push"));
+/// assert_eq!(key.default_value(Profile::HotwireIos)?, TypedValue::Str(Some("web")));
+/// assert_eq!(key.default_value(Profile::HotwireAndroid)?, TypedValue::Str(None));
+/// assert!(TypedKey::named("presentation").unwrap().values(Profile::HotwireAndroid)?.contains(&"push"));
 /// # Ok::<(), pathconfig::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TypedKey {
-    index: usize,
+    key: c_int,
     name: &'static str,
     kind: TypedKind,
 }
@@ -192,13 +256,14 @@ impl TypedKey {
         ALL.get_or_init(|| {
             // SAFETY: no arguments; indexes below the count are valid.
             let n = unsafe { sys::pathconfig_typed_key_count() };
+            let n = c_int::try_from(n).unwrap_or(c_int::MAX);
             (0..n)
-                .map(|index| TypedKey {
-                    index,
-                    // SAFETY: index < pathconfig_typed_key_count().
-                    name: listed(unsafe { sys::pathconfig_typed_key_name(index) }, "pathconfig_typed_key_name"),
-                    // SAFETY: as above; a valid index never gives a negative code.
-                    kind: TypedKind::from_raw(unsafe { sys::pathconfig_typed_key_kind(index) }),
+                .map(|key| TypedKey {
+                    key,
+                    // SAFETY: key < pathconfig_typed_key_count().
+                    name: listed(unsafe { sys::pathconfig_typed_key_name(key) }, "pathconfig_typed_key_name"),
+                    // SAFETY: as above.
+                    kind: TypedKind::from_raw(unsafe { sys::pathconfig_typed_key_kind(key) }),
                 })
                 .collect()
         })
@@ -207,6 +272,12 @@ impl TypedKey {
     /// The typed key called `name`, if the library has one.
     pub fn named(name: &str) -> Option<TypedKey> {
         TypedKey::all().iter().copied().find(|k| k.name == name)
+    }
+
+    /// The key's number: its `PATHCONFIG_KEY_*` constant, its index in
+    /// [`all`](Self::all).
+    pub fn raw(self) -> i32 {
+        self.key
     }
 
     /// The key, e.g. `"presentation"`.
@@ -224,12 +295,12 @@ impl TypedKey {
     ///
     /// # Errors
     ///
-    /// [`ErrorCode::Argument`](crate::ErrorCode::Argument) for a profile the
-    /// library does not have, with its message.
-    pub fn values(self, profile: impl AsRef<str>) -> Result<Vec<&'static str>, Error> {
-        let profile = util::cstring(profile.as_ref())?;
+    /// [`ErrorCode::Argument`](crate::ErrorCode::Argument) when the library
+    /// refuses the profile (one newer than it).
+    pub fn values(self, profile: Profile) -> Result<Vec<&'static str>, Error> {
+        let profile = util::cstring(profile.name())?;
         // SAFETY: a valid index and a NUL-terminated profile name.
-        let n = unsafe { sys::pathconfig_typed_key_value_count(self.index, profile.as_ptr()) };
+        let n = unsafe { sys::pathconfig_typed_key_value_count(self.key, profile.as_ptr()) };
         if n == 0 {
             if let Some(err) = Error::last_if_set() {
                 return Err(err);
@@ -237,7 +308,7 @@ impl TypedKey {
         }
         let value = |j| {
             // SAFETY: j < the count the library just gave for this key and profile.
-            let p = unsafe { sys::pathconfig_typed_key_value(self.index, profile.as_ptr(), j) };
+            let p = unsafe { sys::pathconfig_typed_key_value(self.key, profile.as_ptr(), j) };
             listed(p, "pathconfig_typed_key_value")
         };
         Ok((0..n).map(value).collect())
@@ -248,17 +319,21 @@ impl TypedKey {
     ///
     /// # Errors
     ///
-    /// [`ErrorCode::Argument`](crate::ErrorCode::Argument) for a profile the
-    /// library does not have.
-    pub fn default_value(self, profile: impl AsRef<str>) -> Result<TypedValue<'static>, Error> {
-        let profile = util::cstring(profile.as_ref())?;
+    /// [`ErrorCode::Argument`](crate::ErrorCode::Argument) when the library
+    /// refuses the profile (one newer than it).
+    pub fn default_value(self, profile: Profile) -> Result<TypedValue<'static>, Error> {
+        let profile = util::cstring(profile.name())?;
         if self.kind == TypedKind::Bool {
             // SAFETY: a valid index and a NUL-terminated profile name.
-            let rc = unsafe { sys::pathconfig_typed_key_default_bool(self.index, profile.as_ptr()) };
-            return if rc < 0 { Err(Error::last_or(-rc)) } else { Ok(TypedValue::Bool(rc != 0)) };
+            let rc = unsafe { sys::pathconfig_typed_key_default_bool(self.key, profile.as_ptr()) };
+            // 0 is also the answer to a failure: the last error tells them apart.
+            return match (rc, Error::last_if_set()) {
+                (0, Some(err)) => Err(err),
+                _ => Ok(TypedValue::Bool(rc != 0)),
+            };
         }
         // SAFETY: as above; the result is static or NULL.
-        let p = unsafe { sys::pathconfig_typed_key_default_string(self.index, profile.as_ptr()) };
+        let p = unsafe { sys::pathconfig_typed_key_default_string(self.key, profile.as_ptr()) };
         if p.is_null() {
             return match Error::last_if_set() {
                 None => Ok(TypedValue::Str(None)),

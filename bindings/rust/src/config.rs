@@ -7,11 +7,13 @@ use std::ptr::{self, NonNull};
 
 use crate::catalog::Profile;
 use crate::error::{self, Error, ErrorCode};
+use crate::method::Method;
 use crate::options::Options;
 use crate::properties::Properties;
 use crate::rule::{self, RuleSpec};
 use crate::sys;
 use crate::util::{self, Binding};
+use crate::value::Value;
 use crate::warning::Warning;
 
 /// A loaded path configuration: shared, cheap to clone, immutable but for
@@ -34,11 +36,11 @@ use crate::warning::Warning;
 /// [`Properties`] does not borrow its configuration and may outlive it.
 ///
 /// ```
-/// use pathconfig::{Options, PathConfiguration};
+/// use pathconfig::{Options, PathConfiguration, Profile};
 ///
 /// let json = r#"{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}]}"#;
-/// let config = PathConfiguration::from_json(json, &Options::new().profile("turbo-ios"))?;
-/// assert_eq!(config.profile(), "turbo-ios");
+/// let config = PathConfiguration::from_json(json, &Options::new().profile(Profile::TurboIos))?;
+/// assert_eq!(config.profile(), Profile::TurboIos);
 /// let props = config.properties("https://example.com/messages/new")?;
 /// assert_eq!(props.context(), "modal");
 /// assert_eq!(props.json(), r#"{"context":"modal"}"#);
@@ -97,19 +99,22 @@ impl PathConfiguration {
     ///
     /// Those of [`from_json`](Self::from_json), and [`ErrorCode::Io`] when
     /// the file cannot be read; [`ErrorCode::Argument`] for a path that is
-    /// not UTF-8 or contains a NUL.
+    /// not UTF-8 or contains a NUL. Every error names the file
+    /// ([`Error::path`]; `Display` prints `PATH:LINE:COLUMN: MESSAGE`).
     pub fn from_file(path: impl AsRef<Path>, options: &Options) -> Result<PathConfiguration, Error> {
         let path = path.as_ref();
-        let path = path
-            .to_str()
-            .ok_or_else(|| Error::new(ErrorCode::Argument, format!("path is not valid UTF-8: {}", path.display())))?;
-        let path = util::cstring(path)?;
+        PathConfiguration::load_file(path, options).map_err(|e| e.with_path(path))
+    }
+
+    fn load_file(path: &Path, options: &Options) -> Result<PathConfiguration, Error> {
+        let text = path.to_str().ok_or_else(|| Error::new(ErrorCode::Argument, "path is not valid UTF-8"))?;
+        let text = util::cstring(text)?;
         let options = options_cstring(options)?;
         let mut err = error::blank();
-        // SAFETY: `path` and `options` (or NULL) are NUL-terminated strings
+        // SAFETY: `text` and `options` (or NULL) are NUL-terminated strings
         // and `err` a writable pathconfig_error, all alive across the call and
         // not retained.
-        let raw = unsafe { sys::pathconfig_load_file(path.as_ptr(), opt_ptr(&options), &mut err) };
+        let raw = unsafe { sys::pathconfig_load_file(text.as_ptr(), opt_ptr(&options), &mut err) };
         PathConfiguration::loaded(raw, &err)
     }
 
@@ -127,90 +132,79 @@ impl PathConfiguration {
     /// The merged properties of every rule matching `url_or_path` (an
     /// absolute URL, or a path: resolved against the
     /// [base URL](Options::base_url) when there is one, else matched as
-    /// given), for a GET request.
+    /// given), for a GET request: `request_properties(url_or_path, Method::Get)`.
     ///
     /// # Errors
     ///
     /// [`ErrorCode::Argument`] when `url_or_path` contains a NUL;
-    /// [`ErrorCode::Callback`] when a closure of a rule added from code
-    /// fails (see [`add_rule`](Self::add_rule)).
+    /// [`ErrorCode::Limit`] when it is longer than
+    /// [`max_url_bytes`](Options::max_url_bytes); [`ErrorCode::Url`] for a
+    /// URL the profile's app crashes on; [`ErrorCode::Callback`] when a
+    /// closure of a rule added from code fails (see [`add_rule`](Self::add_rule)).
     pub fn properties(&self, url_or_path: &str) -> Result<Properties, Error> {
-        let url = util::cstring(url_or_path)?;
-        let mut err = error::blank();
-        // SAFETY: self.ptr() is a live handle; `url` is NUL-terminated and
-        // `err` writable, both alive across the call.
-        let raw = unsafe { sys::pathconfig_resolve(self.ptr(), url.as_ptr(), &mut err) };
-        Properties::resolved(raw, &err)
+        self.resolve(url_or_path, &Method::Get)
     }
 
-    /// The merged properties for a request with an HTTP `method` (`"GET"`,
-    /// `"post"`, `"PROPFIND"`: compared upper-cased): rules whose
-    /// [`methods`](RuleSpec::methods) leave it out do not apply.
-    /// [`properties`](Self::properties) is `request_properties(url, "GET")`.
+    /// The merged properties for a request with an HTTP [`Method`]: rules
+    /// whose [`methods`](RuleSpec::methods) leave it out do not apply.
     ///
     /// ```
-    /// use pathconfig::{Options, PathConfiguration};
+    /// use pathconfig::{Method, Options, PathConfiguration, Profile};
     ///
     /// let json = r#"{"rules": [{"globs": ["/users/*"], "methods": ["POST"], "properties": {"retryTime": 5}}]}"#;
-    /// let options = Options::new().profile("siesta").base_url("https://api.example.com");
+    /// let options = Options::new().profile(Profile::Siesta).base_url("https://api.example.com");
     /// let config = PathConfiguration::from_json(json, &options)?;
-    /// assert_eq!(config.request_properties("/users/1", "post")?.get_i64("retryTime")?, Some(5));
-    /// assert_eq!(config.request_properties("https://api.example.com/users/1", "POST")?.json(), r#"{"retryTime":5}"#);
+    /// assert_eq!(config.request_properties("/users/1", Method::Post)?.get_i64("retryTime")?, Some(5));
+    /// assert_eq!(config.request_properties("https://api.example.com/users/1", "post".parse()?)?.json(), r#"{"retryTime":5}"#);
     /// assert_eq!(config.properties("/users/1")?.json(), "{}");
     /// # Ok::<(), pathconfig::Error>(())
     /// ```
     ///
     /// # Errors
     ///
-    /// [`ErrorCode::Argument`] when an argument contains a NUL or `method`
-    /// is not an HTTP token; [`ErrorCode::Callback`] as for
-    /// [`properties`](Self::properties).
-    pub fn request_properties(&self, url_or_path: &str, method: &str) -> Result<Properties, Error> {
-        let url = util::cstring(url_or_path)?;
-        let method = util::cstring(method)?;
-        let mut err = error::blank();
-        // SAFETY: self.ptr() is a live handle; `url` and `method` are
-        // NUL-terminated and `err` writable, all alive across the call.
-        let raw = unsafe { sys::pathconfig_resolve_request(self.ptr(), url.as_ptr(), method.as_ptr(), &mut err) };
-        Properties::resolved(raw, &err)
+    /// As [`properties`](Self::properties).
+    pub fn request_properties(&self, url_or_path: &str, method: Method) -> Result<Properties, Error> {
+        self.resolve(url_or_path, &method)
     }
 
-    /// The merged properties as a JSON object (`pathconfig_properties`),
-    /// without keeping a [`Properties`]: the same text as
-    /// [`Properties::json`].
-    pub fn properties_json(&self, url_or_path: &str) -> Result<String, Error> {
-        self.string_call(url_or_path, sys::pathconfig_properties, "pathconfig_properties")
+    fn resolve(&self, url_or_path: &str, method: &Method) -> Result<Properties, Error> {
+        // SAFETY: self.ptr() is a live handle; the URL is NUL-terminated and
+        // the method NULL (GET) or NUL-terminated, both alive across the
+        // call. `err` is NULL: no struct to clear on every lookup; a failure
+        // is read from the thread's last error, right after the call.
+        let raw = util::with_cstr(url_or_path, |url| unsafe {
+            sys::pathconfig_resolve(self.ptr(), url, method.as_ptr(), ptr::null_mut())
+        })?;
+        Properties::resolved(raw)
     }
 
     /// Why `url_or_path` resolves as it does for a GET request, as a JSON
     /// object: `input`, `method`, `url`, `matched_string`, `rules` (each
     /// `index`, and `pattern` or `glob` with `pattern_index`, or
     /// `predicate: true`; `description` when the rule has one,
-    /// `builtin: true` for a profile's rule, `from_code` and `configurer`
-    /// for a rule added from code), `properties`, and `limit_exceeded` when
-    /// a search ran out of its budget. Never memoised: the rules' closures
-    /// run again.
+    /// `builtin: true` for a profile's rule), `properties`, and
+    /// `limit_exceeded` when a search ran out of its budget. Never memoised:
+    /// the rules' closures run again. [`Value::from_json`] reads it.
     pub fn explain(&self, url_or_path: &str) -> Result<String, Error> {
-        self.string_call(url_or_path, sys::pathconfig_explain, "pathconfig_explain")
+        self.explain_request(url_or_path, Method::Get)
     }
 
-    /// [`explain`](Self::explain) for a request with an HTTP `method`.
+    /// [`explain`](Self::explain) for a request with an HTTP [`Method`].
     ///
     /// # Errors
     ///
     /// As [`request_properties`](Self::request_properties).
-    pub fn explain_request(&self, url_or_path: &str, method: &str) -> Result<String, Error> {
+    pub fn explain_request(&self, url_or_path: &str, method: Method) -> Result<String, Error> {
         let url = util::cstring(url_or_path)?;
-        let method = util::cstring(method)?;
         let mut err = error::blank();
-        // SAFETY: as in `request_properties`; the returned string is the
-        // caller's and take_string frees it right after this call.
-        let json = unsafe { sys::pathconfig_explain_request(self.ptr(), url.as_ptr(), method.as_ptr(), &mut err) };
+        // SAFETY: as in `resolve`; the returned string is the caller's and
+        // take_string frees it right after this call.
+        let json = unsafe { sys::pathconfig_explain(self.ptr(), url.as_ptr(), method.as_ptr(), &mut err) };
         if json.is_null() {
             return Err(Error::from_raw(&err));
         }
         // SAFETY: a non-NULL string the caller frees, not freed yet.
-        unsafe { util::take_string(json, "pathconfig_explain_request") }
+        unsafe { util::take_string(json, "pathconfig_explain") }
     }
 
     /// Adds `rule` after every rule this configuration has (the document's,
@@ -232,19 +226,15 @@ impl PathConfiguration {
     ///
     /// ```
     /// use std::sync::{Arc, RwLock};
-    /// use pathconfig::{Edit, Options, PathConfiguration, Request, RuleSpec};
+    /// use pathconfig::{Merge, Options, PathConfiguration, Profile, RuleSpec};
     ///
-    /// let options = Options::new().profile("siesta").base_url("https://api.example.com").merge("deep");
+    /// let options = Options::new().profile(Profile::Siesta).base_url("https://api.example.com").merge(Merge::Deep);
     /// let api = PathConfiguration::from_json(r#"{"rules": [{"globs": ["**"], "properties": {"headers": {"Accept": "application/json"}}}]}"#, &options)?;
     /// let token = Arc::new(RwLock::new(String::from("t1")));
     /// let current = Arc::clone(&token);
-    /// api.add_rule(RuleSpec::new().globs(["**"]).description("auth token").configurer(
-    ///     move |_: &Request, edit: &mut Edit| {
-    ///         let mut patch = String::from(r#"{"headers":{"X-HappyApp-Auth-Token":"#);
-    ///         patch.push_str(&format!("{:?}}}}}", current.read().unwrap())); // a JSON string for an ASCII token
-    ///         edit.merge(&patch)
-    ///     },
-    /// ))?;
+    /// api.add_rule(RuleSpec::new().globs(["**"]).description("auth token").configurer(move |_req, edit| {
+    ///     edit.set_header("X-HappyApp-Auth-Token", &current.read().unwrap())
+    /// }))?;
     /// let headers = |url: &str| api.properties(url).and_then(|p| p.get_json("headers").map(|h| h.map(str::to_owned)));
     /// assert_eq!(headers("/users/1")?.as_deref(), Some(r#"{"Accept":"application/json","X-HappyApp-Auth-Token":"t1"}"#));
     /// assert_eq!(headers("https://api.example.com.evil.com/")?, None);
@@ -280,31 +270,58 @@ impl PathConfiguration {
     }
 
     /// The string the patterns see for `url_or_path` under this
-    /// configuration's profile and options (e.g. `"/messages/new?x=1"`).
+    /// configuration's profile and options (e.g. `"/messages/new?x=1"`);
+    /// `""` for a URL the profile's app crashes on.
     pub fn matched_string(&self, url_or_path: &str) -> Result<String, Error> {
-        self.string_call(url_or_path, sys::pathconfig_matched_string, "pathconfig_matched_string")
+        let url = util::cstring(url_or_path)?;
+        let mut err = error::blank();
+        // SAFETY: a live handle, a NUL-terminated string and a writable
+        // error, alive across the call; the result is the caller's and
+        // take_string frees it right after.
+        let text = unsafe { sys::pathconfig_matched_string(self.ptr(), url.as_ptr(), &mut err) };
+        if text.is_null() {
+            return Err(Error::from_raw(&err));
+        }
+        // SAFETY: a non-NULL string the caller frees, not freed yet.
+        unsafe { util::take_string(text, "pathconfig_matched_string") }
     }
 
     /// The document's top-level `settings` as a JSON object (`"{}"` when
-    /// absent or not an object).
-    pub fn settings(&self) -> Result<String, Error> {
-        // SAFETY: self.ptr() is a live handle; the returned string is the
-        // caller's and take_string frees it right after this call.
-        unsafe { util::take_string(sys::pathconfig_settings(self.ptr()), "pathconfig_settings") }
+    /// absent or not an object); [`Value::from_json`] reads it.
+    pub fn settings(&self) -> &str {
+        // SAFETY: self.ptr() is a live handle; the text is borrowed from it.
+        let p = unsafe { sys::pathconfig_settings(self.ptr()) };
+        self.borrowed(p, "pathconfig_settings")
+    }
+
+    /// Every option in effect, defaults written out, as a JSON object, e.g.
+    /// `{"profile":"hotwire-ios","match_query_strings":true,...}`: loading
+    /// the same document with these options gives the same configuration.
+    pub fn options(&self) -> &str {
+        // SAFETY: self.ptr() is a live handle; the text is borrowed from it.
+        let p = unsafe { sys::pathconfig_options(self.ptr()) };
+        self.borrowed(p, "pathconfig_options")
+    }
+
+    /// A text borrowed from the configuration ("made on first call"):
+    /// NULL only when the library cannot allocate it.
+    fn borrowed(&self, p: *const std::ffi::c_char, what: &str) -> &str {
+        let err = if p.is_null() { Some(Error::last()) } else { None };
+        // SAFETY: `p` is NULL or a NUL-terminated text borrowed from the
+        // configuration, valid while `self` holds its reference.
+        match unsafe { util::borrowed_str(p, what) } {
+            Ok(Some(s)) => s,
+            Ok(None) => panic!("{what} failed: {}", err.map_or_else(String::new, |e| e.to_string())),
+            Err(e) => panic!("{e}"),
+        }
     }
 
     /// What the load noticed but accepted: duplicate keys, patterns skipped
-    /// by a [lenient](Options::lenient) load, settings ignored. The library
-    /// never prints them.
+    /// by a [lenient](Options::lenient) load, settings ignored, rules that
+    /// are not portable. The library never prints them.
     pub fn warnings(&self) -> Result<Vec<Warning>, Error> {
         // SAFETY: self.ptr() is a live handle for the whole call.
         unsafe { Warning::read_all(self.ptr()) }
-    }
-
-    /// The warnings as the library's JSON array (see [`warnings`](Self::warnings)).
-    pub fn warnings_json(&self) -> Result<String, Error> {
-        // SAFETY: as in `settings`.
-        unsafe { util::take_string(sys::pathconfig_warnings(self.ptr()), "pathconfig_warnings") }
     }
 
     /// The number of rules: the document's, the profile's built-in rules
@@ -321,34 +338,19 @@ impl PathConfiguration {
         unsafe { sys::pathconfig_document_rule_count(self.ptr()) }
     }
 
-    /// The profile's name as the library reports it, e.g. `"hotwire-ios"`.
-    pub fn profile_name(&self) -> &'static str {
-        // SAFETY: self.ptr() is a live handle; the result is a static
-        // string (NULL only for a NULL handle).
-        let name = unsafe { util::borrowed_str(sys::pathconfig_profile(self.ptr()), "pathconfig_profile") };
-        name.ok().flatten().unwrap_or("")
-    }
-
-    /// The profile the configuration was loaded with (one of
-    /// [`Profile::all`]).
+    /// The profile the configuration was loaded with, as
+    /// [`options`](Self::options) reports it.
+    ///
+    /// # Panics
+    ///
+    /// When the library reports a profile this crate does not know (a newer
+    /// library, loaded with a profile named through
+    /// [`Options::raw_option`]).
     pub fn profile(&self) -> Profile {
-        let name = self.profile_name();
-        Profile::named(name).unwrap_or_else(|| panic!("pathconfig_profile returned {name:?}, not a listed profile"))
-    }
-
-    /// Calls one of the `char *f(const pathconfig *, const char *url_or_path)` functions.
-    fn string_call(
-        &self,
-        url_or_path: &str,
-        f: unsafe extern "C" fn(*const sys::pathconfig, *const c_char) -> *mut c_char,
-        what: &str,
-    ) -> Result<String, Error> {
-        let url = util::cstring(url_or_path)?;
-        // SAFETY: `f` is one of the functions named above, which take a live
-        // handle and a NUL-terminated string (both valid across the call) and
-        // return a string the caller frees; take_string frees it, with no
-        // library call in between.
-        unsafe { util::take_string(f(self.ptr(), url.as_ptr()), what) }
+        let options = Value::from_json(self.options()).unwrap_or_else(|e| panic!("pathconfig_options: {e}"));
+        let name = options["profile"].as_str().unwrap_or("");
+        Profile::named(name)
+            .unwrap_or_else(|| panic!("pathconfig_options names the profile {name:?}, unknown to this crate"))
     }
 }
 
@@ -397,7 +399,7 @@ impl Binding for PathConfiguration {
 impl fmt::Debug for PathConfiguration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PathConfiguration")
-            .field("profile", &self.profile_name())
+            .field("profile", &self.profile().name())
             .field("rule_count", &self.rule_count())
             .field("document_rule_count", &self.document_rule_count())
             .finish()

@@ -3,6 +3,7 @@
 use std::ffi::{c_int, CStr, NulError};
 use std::fmt;
 use std::io;
+use std::path::{Path, PathBuf};
 
 use crate::sys;
 
@@ -80,9 +81,8 @@ const CODES: [(ErrorCode, c_int); 16] = [
 ];
 
 impl ErrorCode {
-    /// The code for a C status number; a getter's negated code is accepted too.
+    /// The code for a C status number (a `PATHCONFIG_E_*` constant).
     pub fn from_raw(code: i32) -> ErrorCode {
-        let code = code.checked_abs().unwrap_or(0);
         CODES.iter().find(|&&(_, raw)| raw == code).map_or(ErrorCode::Unknown, |&(c, _)| c)
     }
 
@@ -113,7 +113,7 @@ impl fmt::Display for ErrorCode {
 }
 
 /// The C name of a status code (`pathconfig_error_name`): `"PATHCONFIG_E_JSON"`
-/// for 1 or -1, `"PATHCONFIG_OK"` for 0, `"PATHCONFIG_E_UNKNOWN"` for a code
+/// for 1, `"PATHCONFIG_OK"` for 0, `"PATHCONFIG_E_UNKNOWN"` for a code
 /// the library does not know.
 pub fn error_name(code: i32) -> &'static str {
     // SAFETY: pathconfig_error_name accepts any int and returns a static,
@@ -130,8 +130,13 @@ pub fn error_name(code: i32) -> &'static str {
 /// number ([`raw_os_error`](Error::raw_os_error),
 /// [`io_error_kind`](Error::io_error_kind)), as [`std::io::Error`] does.
 ///
-/// `Display` prints `LINE:COLUMN: MESSAGE` when there is a position, else the
-/// message, as the C header recommends.
+/// An error of [`PathConfiguration::from_file`] names the file
+/// ([`path`](Error::path)), as the Python binding's do.
+///
+/// `Display` prints `PATH:LINE:COLUMN: MESSAGE` when there is a position
+/// (`LINE:COLUMN: MESSAGE` for a document given as text), as the
+/// `pathconfig` command and the C header print it; without a position, the
+/// message, after `PATH: ` when the message does not name the file itself.
 ///
 /// ```
 /// use pathconfig::{ErrorCode, Options, PathConfiguration};
@@ -140,7 +145,16 @@ pub fn error_name(code: i32) -> &'static str {
 /// assert_eq!(err.code(), ErrorCode::Json);
 /// assert_eq!((err.line(), err.column()), (Some(1), Some(12)));
 /// assert!(err.to_string().starts_with("1:12: "));
+///
+/// let file = std::env::temp_dir().join("pathconfig-doc-bad.json");
+/// std::fs::write(&file, "{\"rules\": [}").unwrap();
+/// let err = PathConfiguration::from_file(&file, &Options::new()).unwrap_err();
+/// assert_eq!(err.path(), Some(file.as_path()));
+/// assert!(err.to_string().starts_with(&format!("{}:1:12: ", file.display())));
+/// # std::fs::remove_file(&file).unwrap();
 /// ```
+///
+/// [`PathConfiguration::from_file`]: crate::PathConfiguration::from_file
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
     code: ErrorCode,
@@ -151,6 +165,7 @@ pub struct Error {
     pattern_index: Option<usize>,
     os_error: Option<i32>,
     message: String,
+    path: Option<PathBuf>,
 }
 
 impl Error {
@@ -165,7 +180,21 @@ impl Error {
             pattern_index: None,
             os_error: None,
             message: message.into(),
+            path: None,
         }
+    }
+
+    /// The same error, naming the file it is about.
+    pub(crate) fn with_path(mut self, path: &Path) -> Error {
+        self.path = Some(path.to_path_buf());
+        self
+    }
+
+    /// The same error, at a 1-based line and column.
+    pub(crate) fn at(mut self, line: usize, column: usize) -> Error {
+        self.line = u32::try_from(line).unwrap_or(u32::MAX);
+        self.column = u32::try_from(column).unwrap_or(u32::MAX);
+        self
     }
 
     /// The error a `pathconfig_error` holds. A cleared struct (code 0) means
@@ -190,6 +219,7 @@ impl Error {
             pattern_index: index(raw.pattern_index),
             os_error: (raw.os_error != 0).then_some(raw.os_error),
             message: if message.is_empty() { error_name(raw.code).to_string() } else { message },
+            path: None,
         }
     }
 
@@ -213,7 +243,7 @@ impl Error {
     }
 
     /// The last error if it has a code, else an error with `fallback`'s code
-    /// (for the getters, which return a negated code).
+    /// (for the calls that return a status).
     pub(crate) fn last_or(fallback: c_int) -> Error {
         match last_raw() {
             Some(raw) if raw.code != sys::PATHCONFIG_OK => Error::from_raw(&raw),
@@ -257,6 +287,12 @@ impl Error {
         &self.message
     }
 
+    /// The file the error is about: the one given to
+    /// [`PathConfiguration::from_file`](crate::PathConfiguration::from_file).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
     /// For an [`ErrorCode::Io`] error, the operating system's error number
     /// (`errno`: `ENOENT`, `EACCES`, ...) of the call that failed, as
     /// [`std::io::Error::raw_os_error`] gives it; `None` for other errors.
@@ -283,6 +319,12 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(path) = &self.path {
+            let shown = path.display().to_string();
+            if self.line > 0 || !self.message.contains(&shown) {
+                write!(f, "{shown}:{}", if self.line > 0 { "" } else { " " })?;
+            }
+        }
         if self.line > 0 {
             write!(f, "{}:{}: ", self.line, self.column)?;
         }

@@ -1,7 +1,7 @@
 //! The little JSON this crate writes: string literals, arrays of them and
-//! objects for the options and rules it passes to the library. It reads
-//! none: what the library reports comes through the C API's getters and
-//! structs.
+//! objects for the options and rules it passes to the library, every value
+//! escaped (never pasted into text). Reading is `value.rs`'s, for the
+//! nested arrays and objects of a result and the texts the library returns.
 
 use std::fmt::Write;
 

@@ -4,10 +4,10 @@
 //! Load a configuration once, then ask for the properties of each URL:
 //!
 //! ```
-//! use pathconfig::{Options, PathConfiguration};
+//! use pathconfig::{Options, PathConfiguration, Profile, Value};
 //!
 //! let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/path-configuration.json");
-//! let config = PathConfiguration::from_file(file, &Options::new().profile("hotwire-ios"))?;
+//! let config = PathConfiguration::from_file(file, &Options::new().profile(Profile::HotwireIos))?;
 //!
 //! let props = config.properties("https://example.com/messages/new")?;
 //! assert_eq!(props.json(), r#"{"context":"modal","pull_to_refresh_enabled":false}"#);
@@ -19,7 +19,10 @@
 //! assert_eq!(props.view_controller(), Some("message"));
 //! assert_eq!(props.get_str("title")?, Some("Message"));
 //!
-//! assert!(config.settings()?.contains(r#""feature_flags":{"new_composer":true}"#));
+//! assert_eq!(props.map()["title"], Value::from("Message"));
+//!
+//! let settings = Value::from_json(config.settings())?;
+//! assert_eq!(settings["feature_flags"]["new_composer"], Value::Bool(true));
 //! # Ok::<(), pathconfig::Error>(())
 //! ```
 //!
@@ -68,10 +71,16 @@
 //! - [`PathConfiguration`] (`pathconfig *`), [`Properties`]
 //!   (`pathconfig_result *`): owners of one handle each, freed in `Drop`,
 //!   [`Binding`] to reach the handle;
-//! - [`Error`] / [`ErrorCode`], [`Options`], [`Warning`] / [`WarningKind`];
-//! - what the library knows, asked once: [`Profile::all`], [`backends`],
-//!   [`TypedKey::all`] (kind, allowed values, default per profile), so the
-//!   crate repeats no list of the library's;
+//! - [`Error`] / [`ErrorCode`] (an error of a file names it: [`Error::path`]),
+//!   [`Options`], [`Warning`] / [`WarningKind`];
+//! - enums where a misspelling should not compile: [`Profile`] (held to the
+//!   library's catalog by the tests), [`Merge`], [`Method`] (an extension
+//!   method is a checked token, [`Method::parse`]);
+//! - typed values: [`Value`] and [`Map`] (`serde_json::Value`'s role
+//!   without the dependency: the crate builds offline, from std alone), from
+//!   [`Properties::value`] and [`Properties::map`];
+//! - what the library knows, asked once: [`Profile::platform`], [`backends`],
+//!   [`TypedKey::all`] (kind, allowed values, default per profile);
 //! - [`Loader`] (`pathconfig_loader *`): a configuration kept current from
 //!   [`Source`]s (data, files, server URLs with a cache), configured by
 //!   [`LoaderOptions`]; its change callback is a
@@ -85,9 +94,10 @@
 //!   [`explain_request`](PathConfiguration::explain_request) for an HTTP
 //!   method, [`PathConfiguration::add_rule`] with a [`RuleSpec`] (globs,
 //!   patterns, methods, fixed properties, and `Fn + Send + Sync` closures: a
-//!   predicate over the [`Request`], a configurer changing the properties
-//!   through an [`Edit`]), [`PathConfiguration::invalidate`]. The closures'
-//!   trampolines catch panics too; a failing closure fails its lookup with
+//!   predicate over the [`Request`] returning `bool`, a configurer changing
+//!   the properties through the typed setters of an [`Edit`]),
+//!   [`PathConfiguration::invalidate`]. The closures' trampolines catch
+//!   panics too; a failing closure fails its lookup with
 //!   [`ErrorCode::Callback`].
 //!
 //! A configuration kept current from a bundled file and a server:
@@ -138,6 +148,7 @@ mod error;
 mod event;
 mod json;
 mod loader;
+mod method;
 mod options;
 mod panic;
 mod properties;
@@ -147,6 +158,7 @@ mod source;
 #[allow(missing_docs)]
 pub mod sys;
 mod util;
+mod value;
 mod warning;
 
 use std::ffi::CStr;
@@ -156,23 +168,25 @@ use std::ffi::CStr;
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-pub use crate::catalog::{backends, Profile, TypedKey, TypedKind, TypedValue};
+pub use crate::catalog::{backends, profile_names, Profile, TypedKey, TypedKind, TypedValue};
 pub use crate::config::PathConfiguration;
 pub use crate::error::{error_name, Error, ErrorCode};
 pub use crate::event::{EventKind, LoaderEvent, Reason, SourceKind};
 pub use crate::loader::Loader;
-pub use crate::options::Options;
+pub use crate::method::{ExtensionMethod, Method};
+pub use crate::options::{Merge, Options};
 pub use crate::properties::{Iter, Keys, Properties};
 pub use crate::request::{Edit, Request};
 pub use crate::rule::RuleSpec;
 pub use crate::source::{LoaderOptions, Source};
 pub use crate::util::Binding;
+pub use crate::value::{Map, Value};
 pub use crate::warning::{Warning, WarningKind};
 
-/// The version of the header this crate was written against, e.g. `"0.1.0"`.
+/// The version of the header this crate was written against, e.g. `"1.0.0"`.
 pub const HEADER_VERSION: &str = sys::PATHCONFIG_VERSION;
 
-/// The version of the library loaded at run time, e.g. `"0.1.0"`; compare with
+/// The version of the library loaded at run time, e.g. `"1.0.0"`; compare with
 /// [`HEADER_VERSION`] to detect a mismatch.
 pub fn version() -> &'static str {
     // SAFETY: pathconfig_version takes no arguments and returns a static,

@@ -94,7 +94,7 @@ pub struct Loader {
 // guarantees. The panic slot is a Mutex behind an Arc.
 unsafe impl Send for Loader {}
 // SAFETY: (Sync) the `&self` methods call pathconfig_loader_load, _refresh,
-// _current, _cache_file and _set_callback_v2, which the header allows on one
+// _current, _cache_file and _set_callback, which the header allows on one
 // handle from any number of threads at once (it serialises load, refresh and
 // polling, documents pathconfig_loader_current as never waiting, and orders
 // callback replacements itself). Each call's error is read on the calling
@@ -216,10 +216,10 @@ impl Loader {
         if let Some(payload) = self.take_panic() {
             panic::resume_unwind(payload);
         }
-        if rc < 0 {
-            Err(Error::from_raw(&err))
-        } else {
+        if rc == sys::PATHCONFIG_OK {
             Ok(())
+        } else {
+            Err(Error::from_raw(&err))
         }
     }
 

@@ -1,7 +1,45 @@
 //! [`Options`]: how a configuration is loaded, serialised to the C API's
 //! options JSON.
 
+use std::fmt;
+
+use crate::catalog::Profile;
 use crate::json;
+
+/// How the properties of several matching rules combine (the `"merge"`
+/// option).
+///
+/// ```compile_fail
+/// let _ = pathconfig::Merge::Deeep;
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Merge {
+    /// `"shallow"` (the default, as the apps do): a later rule replaces whole
+    /// top-level keys.
+    #[default]
+    Shallow,
+    /// `"deep"`, as Siesta's configuration does: each rule's properties apply
+    /// as a JSON Merge Patch (RFC 7396): nested objects merge, `null`
+    /// removes a key.
+    Deep,
+}
+
+impl Merge {
+    /// The option's value, `"shallow"` or `"deep"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Merge::Shallow => "shallow",
+            Merge::Deep => "deep",
+        }
+    }
+}
+
+impl fmt::Display for Merge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// How to load a configuration: a builder, turned into the C API's options
 /// JSON by [`to_json`](Options::to_json). Only what is set is sent; the rest
@@ -12,22 +50,25 @@ use crate::json;
 /// list the ones it has.
 ///
 /// ```
-/// use pathconfig::Options;
+/// use pathconfig::{Merge, Options, Profile};
 ///
-/// let options = Options::new().profile("turbo-ios").match_query_strings(true);
+/// let options = Options::new().profile(Profile::TurboIos).match_query_strings(true);
 /// assert_eq!(options.to_json(), r#"{"profile":"turbo-ios","match_query_strings":true}"#);
-/// let options = Options::new().profile("siesta").base_url("https://api.example.com").merge("deep");
+/// let options = Options::new().profile(Profile::Siesta).base_url("https://api.example.com").merge(Merge::Deep);
 /// assert_eq!(options.to_json(), r#"{"profile":"siesta","base_url":"https://api.example.com","merge":"deep"}"#);
+/// assert_eq!(Options::new().result_cache_size(0).to_json(), r#"{"result_cache_size":0}"#);
 /// assert_eq!(Options::new().to_json(), "{}");
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Options {
-    profile: Option<String>,
+    profile: Option<Profile>,
     match_query_strings: Option<bool>,
     backend: Option<String>,
     lenient: Option<bool>,
     base_url: Option<String>,
-    merge: Option<String>,
+    merge: Option<Merge>,
+    result_cache_size: Option<usize>,
+    max_url_bytes: Option<usize>,
     raw: Vec<(String, String)>,
 }
 
@@ -38,10 +79,9 @@ impl Options {
         Options::default()
     }
 
-    /// The app whose reading of the file is reproduced (`"profile"`): a name
-    /// such as `"turbo-ios"`, or a [`Profile`](crate::Profile).
-    pub fn profile(mut self, profile: impl AsRef<str>) -> Options {
-        self.profile = Some(profile.as_ref().to_string());
+    /// The app whose reading of the file is reproduced (`"profile"`).
+    pub fn profile(mut self, profile: Profile) -> Options {
+        self.profile = Some(profile);
         self
     }
 
@@ -83,13 +123,26 @@ impl Options {
         self
     }
 
-    /// How matching rules' properties combine (`"merge"`): `"shallow"` (the
-    /// default, as the apps do: a later rule replaces whole top-level keys)
-    /// or `"deep"` (each rule's properties apply as a JSON Merge Patch,
-    /// RFC 7396: nested objects merge, `null` removes a key), as Siesta's
-    /// configuration does.
-    pub fn merge(mut self, mode: impl AsRef<str>) -> Options {
-        self.merge = Some(mode.as_ref().to_string());
+    /// How matching rules' properties combine (`"merge"`): [`Merge::Shallow`]
+    /// (the default, as the apps do) or [`Merge::Deep`] (as Siesta does).
+    pub fn merge(mut self, mode: Merge) -> Options {
+        self.merge = Some(mode);
+        self
+    }
+
+    /// Entries of the library's per-lookup result cache
+    /// (`"result_cache_size"`, default 512); 0 turns it off (for honest
+    /// benchmarks, and for hosts that never repeat a URL).
+    pub fn result_cache_size(mut self, entries: usize) -> Options {
+        self.result_cache_size = Some(entries);
+        self
+    }
+
+    /// The longest URL or path a lookup takes, in bytes (`"max_url_bytes"`,
+    /// default 65536): a longer one fails with
+    /// [`ErrorCode::Limit`](crate::ErrorCode::Limit) before any pattern runs.
+    pub fn max_url_bytes(mut self, bytes: usize) -> Options {
+        self.max_url_bytes = Some(bytes);
         self
     }
 
@@ -114,8 +167,8 @@ impl Options {
     /// (key, JSON text of the value): the loader's options extend them.
     pub(crate) fn members(&self) -> Vec<(String, String)> {
         let mut members = Vec::new();
-        if let Some(p) = &self.profile {
-            members.push(("profile".to_string(), string_literal(p)));
+        if let Some(p) = self.profile {
+            members.push(("profile".to_string(), string_literal(p.name())));
         }
         if let Some(on) = self.match_query_strings {
             members.push(("match_query_strings".to_string(), on.to_string()));
@@ -129,8 +182,14 @@ impl Options {
         if let Some(url) = &self.base_url {
             members.push(("base_url".to_string(), string_literal(url)));
         }
-        if let Some(mode) = &self.merge {
-            members.push(("merge".to_string(), string_literal(mode)));
+        if let Some(mode) = self.merge {
+            members.push(("merge".to_string(), string_literal(mode.as_str())));
+        }
+        if let Some(n) = self.result_cache_size {
+            members.push(("result_cache_size".to_string(), n.to_string()));
+        }
+        if let Some(n) = self.max_url_bytes {
+            members.push(("max_url_bytes".to_string(), n.to_string()));
         }
         members.extend(self.raw.iter().cloned());
         members

@@ -7,6 +7,7 @@ use std::marker::PhantomData;
 use std::ptr::NonNull;
 
 use crate::error::Error;
+use crate::method::Method;
 use crate::sys;
 use crate::util;
 
@@ -14,17 +15,17 @@ use crate::util;
 /// for: its URL and HTTP method. Borrowed for the call only.
 ///
 /// ```
-/// use pathconfig::{Options, PathConfiguration, Request, RuleSpec};
+/// use pathconfig::{Method, Options, PathConfiguration, Profile, RuleSpec};
 ///
-/// let options = Options::new().profile("siesta").base_url("https://api.example.com");
+/// let options = Options::new().profile(Profile::Siesta).base_url("https://api.example.com");
 /// let config = PathConfiguration::from_json(r#"{"rules": []}"#, &options)?;
 /// config.add_rule(
 ///     RuleSpec::new()
-///         .predicate(|request: &Request| Ok::<_, pathconfig::Error>(request.method() == "DELETE"))
+///         .predicate(|request| request.method() == Method::Delete)
 ///         .properties(r#"{"confirm": true}"#),
 /// )?;
-/// assert_eq!(config.request_properties("/users/1", "delete")?.json(), r#"{"confirm":true}"#);
-/// assert_eq!(config.request_properties("/users/1", "GET")?.json(), "{}");
+/// assert_eq!(config.request_properties("/users/1", Method::Delete)?.json(), r#"{"confirm":true}"#);
+/// assert_eq!(config.request_properties("/users/1", Method::Get)?.json(), "{}");
 /// # Ok::<(), pathconfig::Error>(())
 /// ```
 pub struct Request<'call> {
@@ -53,43 +54,58 @@ impl Request<'_> {
         borrowed(unsafe { sys::pathconfig_request_url(self.raw.as_ptr()) }, "pathconfig_request_url")
     }
 
-    /// The HTTP method, upper-cased (`"GET"` for the lookups that name none).
-    pub fn method(&self) -> &str {
+    /// The HTTP method ([`Method::Get`] for the lookups that name none).
+    pub fn method(&self) -> Method {
         // SAFETY: as in `url`.
-        borrowed(unsafe { sys::pathconfig_request_method(self.raw.as_ptr()) }, "pathconfig_request_method")
+        let name = borrowed(unsafe { sys::pathconfig_request_method(self.raw.as_ptr()) }, "pathconfig_request_method");
+        // The library took the method as a token: it parses again.
+        Method::parse(name).unwrap_or_else(|e| panic!("pathconfig_request_method returned {name:?}: {e}"))
     }
 }
 
 impl fmt::Debug for Request<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Request").field("method", &self.method()).field("url", &self.url()).finish()
+        let method = self.method();
+        f.debug_struct("Request").field("method", &method.as_str()).field("url", &self.url()).finish()
     }
 }
 
 /// The properties a configurer works on: those merged so far, this rule's
-/// fixed `properties` included, as JSON text. A configurer reads them with
-/// [`properties`](Self::properties) and changes them with
-/// [`merge`](Self::merge) or [`set`](Self::set); what they hold when it
-/// returns `Ok` is the lookup's result so far. The crate parses no JSON: the
-/// library does.
+/// fixed `properties` included. A configurer changes them with the typed
+/// setters ([`set_string`](Self::set_string), [`set_i64`](Self::set_i64),
+/// [`set_f64`](Self::set_f64), [`set_bool`](Self::set_bool),
+/// [`set_header`](Self::set_header), [`remove`](Self::remove)), which take
+/// values, never JSON text: a token such as `abc", "X-Admin": "true` is
+/// stored as that string, in one header. What the properties hold when the
+/// configurer returns `Ok` is the lookup's result so far.
 ///
 /// ```
-/// use pathconfig::{Edit, Options, PathConfiguration, Request, RuleSpec};
+/// use pathconfig::{Options, PathConfiguration, Profile, RuleSpec};
 ///
-/// let config = PathConfiguration::from_json(r#"{"rules": []}"#, &Options::new().profile("siesta"))?;
+/// let config = PathConfiguration::from_json(r#"{"rules": []}"#, &Options::new().profile(Profile::Siesta))?;
 /// config.add_rule(
 ///     RuleSpec::new()
 ///         .globs(["**"])
 ///         .properties(r#"{"headers": {"Accept": "application/json"}, "retryTime": 1}"#)
-///         .configurer(|_: &Request, edit: &mut Edit| {
+///         .configurer(|_req, edit| {
 ///             assert_eq!(edit.properties(), r#"{"headers":{"Accept":"application/json"},"retryTime":1}"#);
-///             edit.merge(r#"{"headers": {"X-Token": "t"}, "retryTime": null}"#) // RFC 7396
+///             edit.set_header("X-Token", "abc\", \"X-Admin\": \"true")?;
+///             edit.set_i64("retryTime", 3)?;
+///             edit.remove("retryTime")?;
+///             edit.set_string("flow", "authentication")
 ///         }),
 /// )?;
 /// let props = config.properties("https://example.com/a")?;
-/// assert_eq!(props.json(), r#"{"headers":{"Accept":"application/json","X-Token":"t"}}"#);
+/// let headers = props.value("headers")?.unwrap();
+/// assert_eq!(headers["X-Token"].as_str(), Some("abc\", \"X-Admin\": \"true"));
+/// assert_eq!(headers.as_object().unwrap().len(), 2);
+/// assert_eq!(props.get_str("flow")?, Some("authentication"));
 /// # Ok::<(), pathconfig::Error>(())
 /// ```
+///
+/// For a host that holds a whole JSON document, [`merge`](Self::merge)
+/// applies it as a JSON Merge Patch and [`replace`](Self::replace) replaces
+/// the properties with it; never build that text by pasting values into it.
 pub struct Edit<'call> {
     raw: NonNull<sys::pathconfig_request>,
     _call: PhantomData<&'call mut sys::pathconfig_request>,
@@ -107,16 +123,91 @@ impl Edit<'_> {
     }
 
     /// The properties merged so far, as a compact JSON object; after a
-    /// [`merge`](Self::merge) or [`set`](Self::set), the changed ones.
+    /// change, the changed ones.
     pub fn properties(&self) -> &str {
         // SAFETY: self.raw is the running configurer's request (from_raw's contract).
         borrowed(unsafe { sys::pathconfig_request_properties(self.raw.as_ptr()) }, "pathconfig_request_properties")
     }
 
-    /// Applies `json_patch`, a JSON object, as a JSON Merge Patch (RFC 7396):
-    /// nested objects merge key by key, `null` removes a key, anything else
-    /// replaces the value (`{"headers": {"X-Token": "t"}}` sets one header
-    /// and keeps the others).
+    /// Sets `key` to the string `value` (a key that exists keeps its place;
+    /// a new one goes last).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::Argument`](crate::ErrorCode::Argument) when `key` or
+    /// `value` contains a NUL byte; the properties are then unchanged.
+    pub fn set_string(&mut self, key: &str, value: &str) -> Result<(), Error> {
+        let (key, value) = (util::cstring(key)?, util::cstring(value)?);
+        // SAFETY: the running configurer's request and two NUL-terminated
+        // strings the library copies.
+        self.status(unsafe { sys::pathconfig_request_set_string(self.raw.as_ptr(), key.as_ptr(), value.as_ptr()) })
+    }
+
+    /// Sets `key` to the integer `value`.
+    ///
+    /// # Errors
+    ///
+    /// As [`set_string`](Self::set_string).
+    pub fn set_i64(&mut self, key: &str, value: i64) -> Result<(), Error> {
+        let key = util::cstring(key)?;
+        // SAFETY: the running configurer's request and a NUL-terminated key.
+        self.status(unsafe { sys::pathconfig_request_set_int64(self.raw.as_ptr(), key.as_ptr(), value) })
+    }
+
+    /// Sets `key` to the number `value`.
+    ///
+    /// # Errors
+    ///
+    /// As [`set_string`](Self::set_string), and
+    /// [`ErrorCode::Argument`](crate::ErrorCode::Argument) for a value that
+    /// is not finite (JSON has no NaN or infinity).
+    pub fn set_f64(&mut self, key: &str, value: f64) -> Result<(), Error> {
+        let key = util::cstring(key)?;
+        // SAFETY: the running configurer's request and a NUL-terminated key.
+        self.status(unsafe { sys::pathconfig_request_set_double(self.raw.as_ptr(), key.as_ptr(), value) })
+    }
+
+    /// Sets `key` to `true` or `false`.
+    ///
+    /// # Errors
+    ///
+    /// As [`set_string`](Self::set_string).
+    pub fn set_bool(&mut self, key: &str, value: bool) -> Result<(), Error> {
+        let key = util::cstring(key)?;
+        // SAFETY: the running configurer's request and a NUL-terminated key.
+        self.status(unsafe { sys::pathconfig_request_set_bool(self.raw.as_ptr(), key.as_ptr(), c_int::from(value)) })
+    }
+
+    /// Sets one HTTP header: the string `value` under `name` in the object
+    /// `headers` (Siesta's request headers), keeping the other headers;
+    /// `headers` is made an object first when it is absent or not one.
+    ///
+    /// # Errors
+    ///
+    /// As [`set_string`](Self::set_string).
+    pub fn set_header(&mut self, name: &str, value: &str) -> Result<(), Error> {
+        let (name, value) = (util::cstring(name)?, util::cstring(value)?);
+        // SAFETY: the running configurer's request and two NUL-terminated
+        // strings the library copies.
+        self.status(unsafe { sys::pathconfig_request_set_header(self.raw.as_ptr(), name.as_ptr(), value.as_ptr()) })
+    }
+
+    /// Removes `key` (`Ok` also when it was absent).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::Argument`](crate::ErrorCode::Argument) when `key`
+    /// contains a NUL byte.
+    pub fn remove(&mut self, key: &str) -> Result<(), Error> {
+        let key = util::cstring(key)?;
+        // SAFETY: the running configurer's request and a NUL-terminated key.
+        self.status(unsafe { sys::pathconfig_request_remove(self.raw.as_ptr(), key.as_ptr()) })
+    }
+
+    /// Applies `json_patch`, a JSON object the host holds as text, as a JSON
+    /// Merge Patch (RFC 7396): nested objects merge key by key, `null`
+    /// removes a key, anything else replaces the value. Never build the text
+    /// from values: use the setters.
     ///
     /// # Errors
     ///
@@ -127,12 +218,13 @@ impl Edit<'_> {
         self.change(json_patch, sys::pathconfig_request_merge_properties)
     }
 
-    /// Replaces the properties with `json_object`, a JSON object.
+    /// Replaces the properties with `json_object`, a JSON object the host
+    /// holds as text.
     ///
     /// # Errors
     ///
     /// As [`merge`](Self::merge).
-    pub fn set(&mut self, json_object: &str) -> Result<(), Error> {
+    pub fn replace(&mut self, json_object: &str) -> Result<(), Error> {
         self.change(json_object, sys::pathconfig_request_set_properties)
     }
 
@@ -145,9 +237,15 @@ impl Edit<'_> {
         // SAFETY: `f` is pathconfig_request_merge_properties or
         // _set_properties, which take the running configurer's request
         // (self.raw) and a NUL-terminated string they copy.
-        match unsafe { f(self.raw.as_ptr(), json.as_ptr()) } {
-            0 => Ok(()),
-            _ => Err(Error::last()),
+        self.status(unsafe { f(self.raw.as_ptr(), json.as_ptr()) })
+    }
+
+    /// A setter's status as a `Result` (the error read on this thread, right
+    /// after the call).
+    fn status(&self, rc: c_int) -> Result<(), Error> {
+        match rc {
+            sys::PATHCONFIG_OK => Ok(()),
+            rc => Err(Error::last_or(rc)),
         }
     }
 }

@@ -18,6 +18,7 @@ use std::ptr::{self, NonNull};
 
 use crate::error::{self, Error};
 use crate::json;
+use crate::method::Method;
 use crate::panic::{self, PanicPayload};
 use crate::request::{Edit, Request};
 use crate::sys;
@@ -49,10 +50,27 @@ type Configurer = Box<dyn Fn(&Request<'_>, &mut Edit<'_>) -> Result<(), String> 
 /// Only what is set is sent; the library checks it when the rule is added.
 ///
 /// ```
-/// use pathconfig::RuleSpec;
+/// use pathconfig::{Method, RuleSpec};
 ///
-/// let rule = RuleSpec::new().globs(["/users/*"]).methods(["POST", "PUT"]).properties(r#"{"retryTime": 5}"#);
+/// let rule = RuleSpec::new().globs(["/users/*"]).methods([Method::Post, Method::Put]).properties(r#"{"retryTime": 5}"#);
 /// assert_eq!(rule.to_json(), r#"{"globs":["/users/*"],"methods":["POST","PUT"],"properties":{"retryTime": 5}}"#);
+/// ```
+///
+/// A predicate is a closure returning `bool`; a configurer edits the
+/// properties through typed setters. Neither needs type annotations:
+///
+/// ```
+/// use pathconfig::{Options, PathConfiguration, RuleSpec};
+///
+/// let config = PathConfiguration::from_json(r#"{"rules": []}"#, &Options::new())?;
+/// config.add_rule(
+///     RuleSpec::new()
+///         .predicate(|req| req.url().ends_with("/x"))
+///         .configurer(|_req, edit| edit.set_bool("special", true)),
+/// )?;
+/// assert_eq!(config.properties("https://example.com/x")?.json(), r#"{"special":true}"#);
+/// assert_eq!(config.properties("https://example.com/y")?.json(), "{}");
+/// # Ok::<(), pathconfig::Error>(())
 /// ```
 ///
 /// The closures are `Fn + Send + Sync + 'static`: a lookup runs them on the
@@ -75,7 +93,7 @@ type Configurer = Box<dyn Fn(&Request<'_>, &mut Edit<'_>) -> Result<(), String> 
 /// let calls = Cell::new(0);
 /// RuleSpec::new().predicate(move |_: &Request| {
 ///     calls.set(calls.get() + 1);
-///     Ok::<_, String>(true)
+///     true
 /// });
 /// ```
 ///
@@ -84,7 +102,7 @@ type Configurer = Box<dyn Fn(&Request<'_>, &mut Edit<'_>) -> Result<(), String> 
 pub struct RuleSpec {
     patterns: Option<Vec<String>>,
     globs: Option<Vec<String>>,
-    methods: Option<Vec<String>>,
+    methods: Option<Vec<Method>>,
     description: Option<String>,
     properties: Option<String>,
     predicate: Option<Predicate>,
@@ -122,14 +140,10 @@ impl RuleSpec {
         self
     }
 
-    /// Adds HTTP methods the rule applies to (`"methods"`: `"GET"`,
-    /// `"POST"`, ...); without any, it applies to every method.
-    pub fn methods<I, S>(mut self, methods: I) -> RuleSpec
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.methods.get_or_insert_with(Vec::new).extend(methods.into_iter().map(Into::into));
+    /// Adds HTTP methods the rule applies to (`"methods"`); without any, it
+    /// applies to every method.
+    pub fn methods(mut self, methods: impl IntoIterator<Item = Method>) -> RuleSpec {
+        self.methods.get_or_insert_with(Vec::new).extend(methods);
         self
     }
 
@@ -150,10 +164,22 @@ impl RuleSpec {
     }
 
     /// Decides, for each request the patterns or globs (if any) match,
-    /// whether the rule applies: `Ok(true)` or `Ok(false)`. An `Err` (its
-    /// `Display` text) or a panic fails the lookup with
+    /// whether the rule applies. A panic fails the lookup with
+    /// [`ErrorCode::Callback`](crate::ErrorCode::Callback), quoting its
+    /// message; [`try_predicate`](Self::try_predicate) is for a predicate
+    /// that can fail.
+    pub fn predicate<F>(mut self, predicate: F) -> RuleSpec
+    where
+        F: Fn(&Request<'_>) -> bool + Send + Sync + 'static,
+    {
+        self.predicate = Some(Box::new(move |request| Ok(predicate(request))));
+        self
+    }
+
+    /// [`predicate`](Self::predicate) for a closure that can fail: an `Err`
+    /// (its `Display` text) fails the lookup with
     /// [`ErrorCode::Callback`](crate::ErrorCode::Callback).
-    pub fn predicate<F, E>(mut self, predicate: F) -> RuleSpec
+    pub fn try_predicate<F, E>(mut self, predicate: F) -> RuleSpec
     where
         F: Fn(&Request<'_>) -> Result<bool, E> + Send + Sync + 'static,
         E: fmt::Display,
@@ -164,7 +190,8 @@ impl RuleSpec {
 
     /// Changes the properties merged so far (this rule's fixed
     /// [`properties`](Self::properties) included) when the rule applies,
-    /// through [`Edit`]. An `Err` (its `Display` text) or a panic fails the
+    /// through [`Edit`]'s typed setters. An `Err` (its `Display` text; the
+    /// setters' own errors pass through with `?`) or a panic fails the
     /// lookup with [`ErrorCode::Callback`](crate::ErrorCode::Callback).
     pub fn configurer<F, E>(mut self, configurer: F) -> RuleSpec
     where
@@ -180,10 +207,14 @@ impl RuleSpec {
     /// `properties` (written as given).
     pub fn to_json(&self) -> String {
         let mut members = Vec::new();
-        for (key, list) in [("patterns", &self.patterns), ("globs", &self.globs), ("methods", &self.methods)] {
+        for (key, list) in [("patterns", &self.patterns), ("globs", &self.globs)] {
             if let Some(list) = list {
                 members.push((key.to_string(), json::string_array(list)));
             }
+        }
+        if let Some(methods) = &self.methods {
+            let names: Vec<String> = methods.iter().map(|m| m.as_str().to_string()).collect();
+            members.push(("methods".to_string(), json::string_array(&names)));
         }
         if let Some(description) = &self.description {
             let mut text = String::new();
@@ -229,14 +260,15 @@ pub(crate) unsafe fn add(raw: NonNull<sys::pathconfig>, rule: RuleSpec) -> Resul
         if has_closures { Box::into_raw(Box::new(Closures { predicate, configurer })) } else { ptr::null_mut() };
     let free_context: Option<unsafe extern "C" fn(*mut c_void)> = has_closures.then_some(free_closures);
     let mut err = error::blank();
+    let mut index: usize = 0;
     // SAFETY: `raw` is live (this function's contract); `json` is
-    // NUL-terminated and `err` writable, both alive across the call. The
+    // NUL-terminated, `index` and `err` writable, all alive across the call. The
     // trampolines and `free_closures` match the header's function types and
     // never unwind. From here on the library owns `context` (a Closures made
     // by Box::into_raw, or NULL with no callbacks) and frees it through
     // `free_closures` exactly once: when the configuration is freed, or
     // before returning if it refuses the rule.
-    let index = unsafe {
+    let rc = unsafe {
         sys::pathconfig_add_rule(
             raw.as_ptr(),
             json.as_ptr(),
@@ -244,10 +276,15 @@ pub(crate) unsafe fn add(raw: NonNull<sys::pathconfig>, rule: RuleSpec) -> Resul
             configurer_fn,
             context.cast(),
             free_context,
+            &mut index,
             &mut err,
         )
     };
-    usize::try_from(index).map_err(|_| Error::from_raw(&err))
+    if rc == sys::PATHCONFIG_OK {
+        Ok(index)
+    } else {
+        Err(Error::from_raw(&err))
+    }
 }
 
 /// The `pathconfig_rule_fn` of every predicate. Never unwinds.
@@ -326,19 +363,24 @@ mod tests {
             .patterns(["^/a"])
             .patterns(vec![String::from("/b$")])
             .globs(["**"])
-            .methods(["GET"])
+            .methods([Method::Get])
             .description("say \"hi\"")
             .properties("{\"k\":[1,{}]}");
         assert_eq!(
             rule.to_json(),
             r#"{"patterns":["^/a","/b$"],"globs":["**"],"methods":["GET"],"description":"say \"hi\"","properties":{"k":[1,{}]}}"#
         );
-        assert_eq!(RuleSpec::new().methods(Vec::<String>::new()).to_json(), r#"{"methods":[]}"#);
+        assert_eq!(RuleSpec::new().methods(Vec::new()).to_json(), r#"{"methods":[]}"#);
+        let propfind = Method::parse("propfind").unwrap();
+        assert_eq!(
+            RuleSpec::new().methods([propfind, Method::Delete]).to_json(),
+            r#"{"methods":["PROPFIND","DELETE"]}"#
+        );
     }
 
     #[test]
     fn debug_shows_the_json_and_which_closures() {
-        let rule = RuleSpec::new().globs(["**"]).configurer(|_: &Request, _: &mut Edit| Ok::<(), String>(()));
+        let rule = RuleSpec::new().globs(["**"]).configurer(|_, _| Ok::<(), String>(()));
         assert_eq!(
             format!("{rule:?}"),
             r#"RuleSpec { json: "{\"globs\":[\"**\"]}", predicate: false, configurer: true }"#

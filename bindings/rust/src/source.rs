@@ -140,7 +140,7 @@ fn utf8_path<'a>(path: &'a Path, what: &str) -> Result<&'a str, Error> {
 /// use pathconfig::LoaderOptions;
 ///
 /// let options = LoaderOptions::new()
-///     .profile("turbo-android")
+///     .profile(pathconfig::Profile::TurboAndroid)
 ///     .cache_dir("/var/cache/app")
 ///     .timeout(Duration::from_secs(10))
 ///     .refresh_interval(Duration::from_secs(15 * 60))
@@ -185,7 +185,7 @@ impl LoaderOptions {
     }
 
     /// [`Options::profile`] for every source.
-    pub fn profile(mut self, profile: impl AsRef<str>) -> LoaderOptions {
+    pub fn profile(mut self, profile: crate::Profile) -> LoaderOptions {
         self.options = self.options.profile(profile);
         self
     }
@@ -323,6 +323,7 @@ fn millis(d: Duration) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Profile;
 
     #[test]
     fn sources_are_escaped() {
@@ -372,6 +373,9 @@ mod tests {
         assert_eq!(millis(Duration::from_millis(5)), 5);
         assert_eq!(millis(Duration::MAX), 18446744073709551616000);
         assert!(LoaderOptions::new().is_default() && !LoaderOptions::new().lenient(false).is_default());
-        assert_eq!(LoaderOptions::new().profile("turbo-ios").options(), &Options::new().profile("turbo-ios"));
+        assert_eq!(
+            LoaderOptions::new().profile(Profile::TurboIos).options(),
+            &Options::new().profile(Profile::TurboIos)
+        );
     }
 }

@@ -23,12 +23,12 @@ use std::marker::{PhantomData, PhantomPinned};
 // ---------------------------------------------------------------------------
 
 /// The version of the header these declarations mirror.
-pub const PATHCONFIG_VERSION: &str = "0.1.0";
-pub const PATHCONFIG_VERSION_MAJOR: c_int = 0;
-pub const PATHCONFIG_VERSION_MINOR: c_int = 1;
+pub const PATHCONFIG_VERSION: &str = "1.0.0";
+pub const PATHCONFIG_VERSION_MAJOR: c_int = 1;
+pub const PATHCONFIG_VERSION_MINOR: c_int = 0;
 pub const PATHCONFIG_VERSION_PATCH: c_int = 0;
 /// MAJOR * 1000000 + MINOR * 1000 + PATCH; compare with `pathconfig_version_number()`.
-pub const PATHCONFIG_VERSION_NUMBER: c_int = 1000;
+pub const PATHCONFIG_VERSION_NUMBER: c_int = 1000000;
 
 // ---------------------------------------------------------------------------
 // Status codes
@@ -52,10 +52,31 @@ pub const PATHCONFIG_E_MISUSE: c_int = 14;
 pub const PATHCONFIG_E_CALLBACK: c_int = 15;
 pub const PATHCONFIG_E_URL: c_int = 16;
 
-/// A value getter found the key (the out value is written).
-pub const PATHCONFIG_FOUND: c_int = 1;
-/// A value getter did not find the key (not an error).
-pub const PATHCONFIG_NOT_FOUND: c_int = 0;
+/// A value getter's key is absent (not an error: the last error is cleared).
+pub const PATHCONFIG_NOT_FOUND: c_int = 100;
+
+// pathconfig_result_type: the JSON type of a value
+pub const PATHCONFIG_TYPE_NULL: c_int = 1;
+pub const PATHCONFIG_TYPE_BOOL: c_int = 2;
+pub const PATHCONFIG_TYPE_INT: c_int = 3;
+pub const PATHCONFIG_TYPE_DOUBLE: c_int = 4;
+pub const PATHCONFIG_TYPE_STRING: c_int = 5;
+pub const PATHCONFIG_TYPE_ARRAY: c_int = 6;
+pub const PATHCONFIG_TYPE_OBJECT: c_int = 7;
+
+// Typed keys: a key's PATHCONFIG_KEY_* constant is its index in the catalog
+pub const PATHCONFIG_KEY_CONTEXT: c_int = 0;
+pub const PATHCONFIG_KEY_PRESENTATION: c_int = 1;
+pub const PATHCONFIG_KEY_MODAL_STYLE: c_int = 2;
+pub const PATHCONFIG_KEY_PULL_TO_REFRESH_ENABLED: c_int = 3;
+pub const PATHCONFIG_KEY_MODAL_DISMISS_GESTURE_ENABLED: c_int = 4;
+pub const PATHCONFIG_KEY_VIEW_CONTROLLER: c_int = 5;
+pub const PATHCONFIG_KEY_ANIMATED: c_int = 6;
+pub const PATHCONFIG_KEY_QUERY_STRING_PRESENTATION: c_int = 7;
+pub const PATHCONFIG_KEY_TITLE: c_int = 8;
+pub const PATHCONFIG_KEY_URI: c_int = 9;
+pub const PATHCONFIG_KEY_FALLBACK_URI: c_int = 10;
+pub const PATHCONFIG_KEY_HISTORICAL_LOCATION: c_int = 11;
 
 // ---------------------------------------------------------------------------
 // Types
@@ -253,13 +274,14 @@ pub type pathconfig_rule_fn =
     Option<unsafe extern "C" fn(context: *mut c_void, request: *mut pathconfig_request) -> c_int>;
 
 extern "C" {
-    // -- Version and errors -------------------------------------------------
+    // -- Version and errors (pathconfig/common.h) -----------------------------
     pub fn pathconfig_version() -> *const c_char;
     pub fn pathconfig_version_number() -> c_int;
     pub fn pathconfig_last_error() -> *const pathconfig_error;
     pub fn pathconfig_error_name(code: c_int) -> *const c_char;
+    pub fn pathconfig_string_free(s: *mut c_char);
 
-    // -- Loading --------------------------------------------------------------
+    // -- Loading (pathconfig/config.h) ----------------------------------------
     pub fn pathconfig_load_json(
         json: *const c_char,
         len: usize,
@@ -274,31 +296,41 @@ extern "C" {
     pub fn pathconfig_retain(cfg: *mut pathconfig) -> *mut pathconfig;
     pub fn pathconfig_release(cfg: *mut pathconfig);
 
-    // -- Resolving ------------------------------------------------------------
-    pub fn pathconfig_properties(cfg: *const pathconfig, url_or_path: *const c_char) -> *mut c_char;
+    // -- Resolving and inspecting ---------------------------------------------
     pub fn pathconfig_resolve(
         cfg: *const pathconfig,
         url_or_path: *const c_char,
+        method: *const c_char,
         err: *mut pathconfig_error,
     ) -> *mut pathconfig_result;
-    pub fn pathconfig_result_free(res: *mut pathconfig_result);
-    pub fn pathconfig_result_retain(res: *mut pathconfig_result) -> *mut pathconfig_result;
-    pub fn pathconfig_lookup(
+    pub fn pathconfig_explain(
         cfg: *const pathconfig,
         url_or_path: *const c_char,
         method: *const c_char,
-    ) -> *const pathconfig_result;
+        err: *mut pathconfig_error,
+    ) -> *mut c_char;
+    pub fn pathconfig_matched_string(
+        cfg: *const pathconfig,
+        url_or_path: *const c_char,
+        err: *mut pathconfig_error,
+    ) -> *mut c_char;
+    pub fn pathconfig_settings(cfg: *const pathconfig) -> *const c_char;
+    pub fn pathconfig_options(cfg: *const pathconfig) -> *const c_char;
+    pub fn pathconfig_warning_count(cfg: *const pathconfig) -> usize;
+    pub fn pathconfig_warning_get(cfg: *const pathconfig, i: usize, out: *mut pathconfig_warning) -> c_int;
+    pub fn pathconfig_warning_kind_name(kind: c_int) -> *const c_char;
+    pub fn pathconfig_rule_count(cfg: *const pathconfig) -> usize;
+    pub fn pathconfig_document_rule_count(cfg: *const pathconfig) -> usize;
+
+    // -- A result (pathconfig/result.h) ---------------------------------------
+    pub fn pathconfig_result_release(res: *mut pathconfig_result);
+    pub fn pathconfig_result_retain(res: *mut pathconfig_result) -> *mut pathconfig_result;
+    pub fn pathconfig_result_id(res: *const pathconfig_result) -> u64;
     pub fn pathconfig_result_json(res: *const pathconfig_result) -> *const c_char;
     pub fn pathconfig_result_count(res: *const pathconfig_result) -> usize;
     pub fn pathconfig_result_key(res: *const pathconfig_result, i: usize) -> *const c_char;
-
-    // -- Raw values of a result -----------------------------------------------
+    pub fn pathconfig_result_type(res: *const pathconfig_result, i: usize) -> c_int;
     pub fn pathconfig_result_get_string(
-        res: *const pathconfig_result,
-        key: *const c_char,
-        out: *mut *const c_char,
-    ) -> c_int;
-    pub fn pathconfig_result_get_string_len(
         res: *const pathconfig_result,
         key: *const c_char,
         out: *mut *const c_char,
@@ -313,62 +345,30 @@ extern "C" {
         key: *const c_char,
         out: *mut *const c_char,
     ) -> c_int;
+    pub fn pathconfig_result_typed_string(res: *const pathconfig_result, key: c_int) -> *const c_char;
+    pub fn pathconfig_result_typed_bool(res: *const pathconfig_result, key: c_int) -> c_int;
 
-    // -- Typed accessors of a result ------------------------------------------
-    pub fn pathconfig_result_typed_string(res: *const pathconfig_result, key: *const c_char) -> *const c_char;
-    pub fn pathconfig_result_typed_bool(res: *const pathconfig_result, key: *const c_char) -> c_int;
-    pub fn pathconfig_result_context(res: *const pathconfig_result) -> *const c_char;
-    pub fn pathconfig_result_presentation(res: *const pathconfig_result) -> *const c_char;
-    pub fn pathconfig_result_modal_style(res: *const pathconfig_result) -> *const c_char;
-    pub fn pathconfig_result_query_string_presentation(res: *const pathconfig_result) -> *const c_char;
-    pub fn pathconfig_result_view_controller(res: *const pathconfig_result) -> *const c_char;
-    pub fn pathconfig_result_title(res: *const pathconfig_result) -> *const c_char;
-    pub fn pathconfig_result_uri(res: *const pathconfig_result) -> *const c_char;
-    pub fn pathconfig_result_fallback_uri(res: *const pathconfig_result) -> *const c_char;
-    pub fn pathconfig_result_pull_to_refresh_enabled(res: *const pathconfig_result) -> c_int;
-    pub fn pathconfig_result_modal_dismiss_gesture_enabled(res: *const pathconfig_result) -> c_int;
-    pub fn pathconfig_result_animated(res: *const pathconfig_result) -> c_int;
-    pub fn pathconfig_result_historical_location(res: *const pathconfig_result) -> c_int;
-
-    // -- What this library knows: profiles, backends, typed keys --------------
+    // -- What this library knows (pathconfig/catalog.h) -----------------------
     pub fn pathconfig_profile_count() -> usize;
     pub fn pathconfig_profile_name(i: usize) -> *const c_char;
     pub fn pathconfig_profile_platform(i: usize) -> *const c_char;
     pub fn pathconfig_backend_count() -> usize;
     pub fn pathconfig_backend_name(i: usize) -> *const c_char;
     pub fn pathconfig_typed_key_count() -> usize;
-    pub fn pathconfig_typed_key_name(i: usize) -> *const c_char;
-    pub fn pathconfig_typed_key_kind(i: usize) -> c_int;
-    pub fn pathconfig_typed_key_value_count(i: usize, profile: *const c_char) -> usize;
-    pub fn pathconfig_typed_key_value(i: usize, profile: *const c_char, j: usize) -> *const c_char;
-    pub fn pathconfig_typed_key_default_string(i: usize, profile: *const c_char) -> *const c_char;
-    pub fn pathconfig_typed_key_default_bool(i: usize, profile: *const c_char) -> c_int;
+    pub fn pathconfig_typed_key_name(key: c_int) -> *const c_char;
+    pub fn pathconfig_typed_key_kind(key: c_int) -> c_int;
+    pub fn pathconfig_typed_key_value_count(key: c_int, profile: *const c_char) -> usize;
+    pub fn pathconfig_typed_key_value(key: c_int, profile: *const c_char, j: usize) -> *const c_char;
+    pub fn pathconfig_typed_key_default_string(key: c_int, profile: *const c_char) -> *const c_char;
+    pub fn pathconfig_typed_key_default_bool(key: c_int, profile: *const c_char) -> c_int;
 
-    // -- Inspecting a configuration -------------------------------------------
-    pub fn pathconfig_explain(cfg: *const pathconfig, url_or_path: *const c_char) -> *mut c_char;
-    pub fn pathconfig_matched_string(cfg: *const pathconfig, url_or_path: *const c_char) -> *mut c_char;
-    pub fn pathconfig_settings(cfg: *const pathconfig) -> *mut c_char;
-    pub fn pathconfig_warnings(cfg: *const pathconfig) -> *mut c_char;
-    pub fn pathconfig_warning_count(cfg: *const pathconfig) -> usize;
-    pub fn pathconfig_warning_get(cfg: *const pathconfig, i: usize, out: *mut pathconfig_warning) -> c_int;
-    pub fn pathconfig_warning_kind_name(kind: c_int) -> *const c_char;
-    pub fn pathconfig_rule_count(cfg: *const pathconfig) -> usize;
-    pub fn pathconfig_document_rule_count(cfg: *const pathconfig) -> usize;
-    pub fn pathconfig_profile(cfg: *const pathconfig) -> *const c_char;
-    pub fn pathconfig_free_string(s: *mut c_char);
-
-    // -- Loader -----------------------------------------------------------------
+    // -- Loader (pathconfig/loader.h) -----------------------------------------
     pub fn pathconfig_loader_new(
         sources_json: *const c_char,
         options_json: *const c_char,
         err: *mut pathconfig_error,
     ) -> *mut pathconfig_loader;
     pub fn pathconfig_loader_set_callback(
-        loader: *mut pathconfig_loader,
-        cb: pathconfig_loader_callback,
-        payload: *mut c_void,
-    ) -> c_int;
-    pub fn pathconfig_loader_set_callback_v2(
         loader: *mut pathconfig_loader,
         cb: pathconfig_loader_callback,
         payload: *mut c_void,
@@ -380,19 +380,7 @@ extern "C" {
     pub fn pathconfig_loader_cache_file(loader: *const pathconfig_loader, url: *const c_char) -> *mut c_char;
     pub fn pathconfig_loader_free(loader: *mut pathconfig_loader);
 
-    // -- Request rules ------------------------------------------------------------
-    pub fn pathconfig_resolve_request(
-        cfg: *const pathconfig,
-        url_or_path: *const c_char,
-        method: *const c_char,
-        err: *mut pathconfig_error,
-    ) -> *mut pathconfig_result;
-    pub fn pathconfig_explain_request(
-        cfg: *const pathconfig,
-        url_or_path: *const c_char,
-        method: *const c_char,
-        err: *mut pathconfig_error,
-    ) -> *mut c_char;
+    // -- Request rules (pathconfig/rules.h) -----------------------------------
     pub fn pathconfig_add_rule(
         cfg: *mut pathconfig,
         rule_json: *const c_char,
@@ -400,12 +388,31 @@ extern "C" {
         configurer: pathconfig_rule_fn,
         context: *mut c_void,
         free_context: Option<unsafe extern "C" fn(context: *mut c_void)>,
+        index: *mut usize,
         err: *mut pathconfig_error,
     ) -> c_int;
     pub fn pathconfig_invalidate(cfg: *mut pathconfig) -> c_int;
     pub fn pathconfig_request_url(request: *const pathconfig_request) -> *const c_char;
     pub fn pathconfig_request_method(request: *const pathconfig_request) -> *const c_char;
     pub fn pathconfig_request_properties(request: *const pathconfig_request) -> *const c_char;
+    pub fn pathconfig_request_set_string(
+        request: *mut pathconfig_request,
+        key: *const c_char,
+        value: *const c_char,
+    ) -> c_int;
+    pub fn pathconfig_request_set_int64(request: *mut pathconfig_request, key: *const c_char, value: i64) -> c_int;
+    pub fn pathconfig_request_set_double(
+        request: *mut pathconfig_request,
+        key: *const c_char,
+        value: c_double,
+    ) -> c_int;
+    pub fn pathconfig_request_set_bool(request: *mut pathconfig_request, key: *const c_char, value: c_int) -> c_int;
+    pub fn pathconfig_request_set_header(
+        request: *mut pathconfig_request,
+        name: *const c_char,
+        value: *const c_char,
+    ) -> c_int;
+    pub fn pathconfig_request_remove(request: *mut pathconfig_request, key: *const c_char) -> c_int;
     pub fn pathconfig_request_set_properties(request: *mut pathconfig_request, json_object: *const c_char) -> c_int;
     pub fn pathconfig_request_merge_properties(request: *mut pathconfig_request, json_patch: *const c_char) -> c_int;
     pub fn pathconfig_request_fail(request: *mut pathconfig_request, message: *const c_char) -> c_int;

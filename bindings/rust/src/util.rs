@@ -2,6 +2,8 @@
 //! string conversions every call needs.
 
 use std::ffi::{c_char, CStr, CString};
+use std::mem::MaybeUninit;
+use std::ptr;
 
 use crate::error::{Error, ErrorCode};
 use crate::sys;
@@ -36,6 +38,31 @@ pub trait Binding: Sized {
 /// `s` as a C string; an interior NUL is an [`ErrorCode::Argument`] error.
 pub(crate) fn cstring(s: &str) -> Result<CString, Error> {
     Ok(CString::new(s)?)
+}
+
+/// Calls `f` with `s` as a NUL-terminated C string, copied into a buffer on
+/// the stack when it is short (the keys of the getters: no allocation per
+/// read), into a `CString` otherwise. An interior NUL is an
+/// [`ErrorCode::Argument`] error.
+pub(crate) fn with_cstr<R>(s: &str, f: impl FnOnce(*const c_char) -> R) -> Result<R, Error> {
+    const STACK: usize = 128;
+    let bytes = s.as_bytes();
+    if bytes.len() < STACK {
+        if bytes.contains(&0) {
+            return Err(CString::new(s).unwrap_err().into());
+        }
+        // Not zeroed first: only the copied bytes and the NUL are read.
+        let mut buf = [MaybeUninit::<u8>::uninit(); STACK];
+        // SAFETY: `bytes.len() < STACK`, so the bytes and the NUL after them
+        // fit in `buf`, which does not overlap `bytes`.
+        unsafe {
+            ptr::copy_nonoverlapping(bytes.as_ptr(), buf.as_mut_ptr().cast::<u8>(), bytes.len());
+        }
+        buf[bytes.len()].write(0);
+        return Ok(f(buf.as_ptr().cast()));
+    }
+    let c = cstring(s)?;
+    Ok(f(c.as_ptr()))
 }
 
 /// The text behind a pointer the library returned, as `&str` borrowed for
@@ -75,13 +102,13 @@ pub(crate) unsafe fn borrowed_str_len<'a>(p: *const c_char, len: usize, what: &s
 }
 
 /// Copies and frees a `char *` the library returned ("caller frees with
-/// pathconfig_free_string"); NULL means the call failed, and the thread's last
+/// pathconfig_string_free"); NULL means the call failed, and the thread's last
 /// error says why.
 ///
 /// # Safety
 ///
 /// `p` is NULL or a string returned by a libpathconfig function documented as
-/// "caller frees with pathconfig_free_string", not freed yet; it is freed here.
+/// "caller frees with pathconfig_string_free", not freed yet; it is freed here.
 /// Nothing may call into the library on this thread between that function and
 /// this one (the last error would be overwritten).
 pub(crate) unsafe fn take_string(p: *mut c_char, what: &str) -> Result<String, Error> {
@@ -94,7 +121,7 @@ pub(crate) unsafe fn take_string(p: *mut c_char, what: &str) -> Result<String, E
         fn drop(&mut self) {
             // SAFETY: self.0 came from the library, which allocated it with
             // malloc, and is freed exactly once, here.
-            unsafe { sys::pathconfig_free_string(self.0) }
+            unsafe { sys::pathconfig_string_free(self.0) }
         }
     }
     let owned = Owned(p);

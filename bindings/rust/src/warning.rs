@@ -128,8 +128,8 @@ impl Warning {
                 // version set; the message it receives is borrowed from cfg,
                 // which outlives this copy.
                 let rc = unsafe { sys::pathconfig_warning_get(cfg, i, &mut w) };
-                if rc < 0 {
-                    return Err(Error::last_or(-rc));
+                if rc != sys::PATHCONFIG_OK {
+                    return Err(Error::last_or(rc));
                 }
                 // SAFETY: on success `message` is a NUL-terminated string
                 // borrowed from cfg ("never NULL").

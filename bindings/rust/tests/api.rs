@@ -3,7 +3,7 @@
 
 mod support;
 
-use pathconfig::{sys, Binding, ErrorCode, Options, PathConfiguration};
+use pathconfig::{sys, Binding, ErrorCode, Merge, Options, PathConfiguration, Profile, Value};
 use support::Json;
 
 fn example(options: &Options) -> PathConfiguration {
@@ -41,7 +41,7 @@ fn library_and_header_versions_agree() {
 fn options_serialise_to_the_c_options_json() {
     assert_eq!(Options::new().to_json(), "{}");
     let all = Options::new()
-        .profile("hotwire-android")
+        .profile(Profile::HotwireAndroid)
         .match_query_strings(false)
         .backend("pcre2")
         .lenient(true)
@@ -59,6 +59,31 @@ fn options_serialise_to_the_c_options_json() {
     assert_eq!(o.to_json(), r#"{"lenient":false}"#);
     assert_eq!(o.clone(), o);
     assert_ne!(o, Options::new());
+    let o = Options::new().merge(Merge::Deep).result_cache_size(0).max_url_bytes(100).merge(Merge::Shallow);
+    assert_eq!(o.to_json(), r#"{"merge":"shallow","result_cache_size":0,"max_url_bytes":100}"#);
+}
+
+/// What the configuration reports it was loaded with: every option, the
+/// defaults written out, and the same configuration when loaded with them.
+#[test]
+fn options_in_effect() {
+    let options = Options::new().profile(Profile::TurboIos).merge(Merge::Deep).result_cache_size(7).max_url_bytes(99);
+    let config = rules_only(&options);
+    let effect = Value::from_json(config.options()).unwrap();
+    assert_eq!(effect["profile"], Value::from("turbo-ios"));
+    assert_eq!(effect["merge"], Value::from("deep"));
+    assert_eq!(effect["result_cache_size"], Value::Int(7));
+    assert_eq!(effect["max_url_bytes"], Value::Int(99));
+    assert_eq!(effect["match_query_strings"], Value::Bool(false), "turbo-ios's default, written out");
+    assert_eq!(config.profile(), Profile::TurboIos);
+    let long = format!("/{}", "a".repeat(99));
+    assert_eq!(config.properties(&long).unwrap_err().code(), ErrorCode::Limit);
+    let defaults = Value::from_json(rules_only(&Options::new()).options()).unwrap();
+    assert_eq!(defaults["profile"], Value::from("hotwire-ios"));
+    assert_eq!(defaults["merge"], Value::from("shallow"));
+    // Loading with the reported options gives the same options.
+    let again = PathConfiguration::from_json(RULES, &Options::new().raw_option("x", "1")).unwrap_err();
+    assert_eq!(again.code(), ErrorCode::Options, "an unknown option is refused: {again}");
 }
 
 #[test]
@@ -96,7 +121,7 @@ fn the_example_configuration() {
     assert!(rules.iter().any(|r| r.at("builtin").as_bool() == Some(true)), "{}", explain.to_json());
     assert_eq!(rules[0].at("description").as_str(), Some("Every page: pushed, pull to refresh"));
 
-    let settings = Json::parse(&config.settings().unwrap());
+    let settings = Json::parse(config.settings());
     assert_eq!(settings.at("tabs").as_array().len(), 2);
     assert_eq!(settings.at("feature_flags").at("new_composer").as_bool(), Some(true));
     assert!(config.warnings().unwrap().is_empty());
@@ -105,8 +130,8 @@ fn the_example_configuration() {
     let text = std::fs::read_to_string(support::example_config()).unwrap();
     let from_text = PathConfiguration::from_json(&text, &Options::new()).unwrap();
     assert_eq!(
-        from_text.properties_json("/messages/42/edit").unwrap(),
-        config.properties_json("/messages/42/edit").unwrap()
+        from_text.properties("/messages/42/edit").unwrap().json(),
+        config.properties("/messages/42/edit").unwrap().json()
     );
 }
 
@@ -125,8 +150,8 @@ fn rules_only(options: &Options) -> PathConfiguration {
 
 #[test]
 fn turbo_android_rejects_nested_settings() {
-    let e =
-        PathConfiguration::from_file(support::example_config(), &Options::new().profile("turbo-android")).unwrap_err();
+    let e = PathConfiguration::from_file(support::example_config(), &Options::new().profile(Profile::TurboAndroid))
+        .unwrap_err();
     assert_eq!((e.code(), e.line()), (ErrorCode::Schema, Some(3)), "{e}");
     assert!(e.message().contains("tabs"), "{e}");
 }
@@ -134,8 +159,8 @@ fn turbo_android_rejects_nested_settings() {
 #[test]
 fn profiles_read_the_same_file_differently() {
     let url = "https://example.com/Messages/New/?open_in_external_browser=true#top";
-    let matched: Vec<String> = ["hotwire-ios", "turbo-ios", "hotwire-android", "turbo-android"]
-        .iter()
+    let matched: Vec<String> = [Profile::HotwireIos, Profile::TurboIos, Profile::HotwireAndroid, Profile::TurboAndroid]
+        .into_iter()
         .map(|p| rules_only(&Options::new().profile(p)).matched_string(url).unwrap())
         .collect();
     assert_eq!(
@@ -147,24 +172,25 @@ fn profiles_read_the_same_file_differently() {
             "/Messages/New/?open_in_external_browser=true",
         ]
     );
-    let turbo_ios_q = rules_only(&Options::new().profile("turbo-ios").match_query_strings(true));
+    let turbo_ios_q = rules_only(&Options::new().profile(Profile::TurboIos).match_query_strings(true));
     assert_eq!(turbo_ios_q.matched_string(url).unwrap(), "/Messages/New?open_in_external_browser=true");
 
     // Case: iOS is case-sensitive, Android is not.
-    let turbo_ios = rules_only(&Options::new().profile("turbo-ios"));
+    let turbo_ios = rules_only(&Options::new().profile(Profile::TurboIos));
     assert_eq!(turbo_ios.properties("/Messages/New").unwrap().context(), "default");
-    let turbo_android = rules_only(&Options::new().profile("turbo-android"));
+    let turbo_android = rules_only(&Options::new().profile(Profile::TurboAndroid));
     assert_eq!(turbo_android.properties("/Messages/New").unwrap().context(), "modal");
 
     // Android defaults and readings.
-    let android = rules_only(&Options::new().profile("hotwire-android"));
+    let android = rules_only(&Options::new().profile(Profile::HotwireAndroid));
     let p = android.properties("https://example.com/recede_historical_location").unwrap();
     assert_eq!(p.get_str("presentation").unwrap(), Some("POP"), "raw value as the built-in rule writes it");
     assert_eq!(p.presentation(), "pop", "typed: lower case");
     assert_eq!(p.view_controller(), None, "no Android default");
-    let empty = PathConfiguration::from_json(r#"{"rules": []}"#, &Options::new().profile("hotwire-android")).unwrap();
+    let empty =
+        PathConfiguration::from_json(r#"{"rules": []}"#, &Options::new().profile(Profile::HotwireAndroid)).unwrap();
     assert!(!empty.properties("/x").unwrap().pull_to_refresh_enabled(), "Android default: false");
-    let empty = PathConfiguration::from_json(r#"{"rules": []}"#, &Options::new().profile("hotwire-ios")).unwrap();
+    let empty = PathConfiguration::from_json(r#"{"rules": []}"#, &Options::new().profile(Profile::HotwireIos)).unwrap();
     assert!(empty.properties("/x").unwrap().pull_to_refresh_enabled(), "iOS default: true");
 
     // turbo-android keeps every value as a string; typed bools read "true"/"false".
@@ -181,7 +207,7 @@ fn iteration_is_tied_to_the_result() {
         {"patterns": [".*"], "properties": {"a": 1, "b": "two", "c": null}},
         {"patterns": ["x"], "properties": {"d": {"nested": [true]}, "a": 10}}
     ]}"#;
-    let config = PathConfiguration::from_json(json, &Options::new().profile("turbo-ios")).unwrap();
+    let config = PathConfiguration::from_json(json, &Options::new().profile(Profile::TurboIos)).unwrap();
     let props = config.properties("/x").unwrap();
     assert_eq!(props.json(), r#"{"a":10,"b":"two","c":null,"d":{"nested":[true]}}"#);
     let keys = props.keys();
@@ -248,4 +274,31 @@ fn clone_shares_the_handle() {
     assert!(debug.contains("hotwire-ios") && debug.contains("rule_count: 8"), "{debug}");
     let props = copy.properties("/").unwrap();
     assert!(!props.raw().is_null());
+}
+
+/// The native map is worked out once per answer: results of the same answer
+/// (the same id) share it, a clone of a result shares it, another answer
+/// has its own; every one holds what the JSON text holds.
+#[test]
+fn the_native_map_is_made_once_per_answer() {
+    let config = rules_only(&Options::new().profile(Profile::TurboIos).result_cache_size(0));
+    let a = config.properties("/a/new").unwrap();
+    let b = config.properties("/b/new").unwrap();
+    assert_eq!(a.id(), b.id(), "the same rules matched");
+    assert!(std::ptr::eq(a.map(), b.map()), "one map for one answer");
+    assert!(std::ptr::eq(a.map(), a.clone().map()));
+    let other = config.properties("/sign_in").unwrap();
+    assert_ne!(other.id(), a.id());
+    assert_eq!(other.map()["flow"], Value::from("authentication"));
+    assert_eq!(a.map()["context"], Value::from("modal"));
+    assert_eq!(a.map().to_string(), a.json());
+    // On another thread, the same answer's map, built there.
+    let id = a.id();
+    let map = a.map().clone();
+    std::thread::spawn(move || {
+        let c = config.properties("/c/edit").unwrap();
+        assert_eq!((c.id(), c.map()), (id, &map));
+    })
+    .join()
+    .unwrap();
 }

@@ -8,8 +8,10 @@ mod support;
 
 use std::ffi::CStr;
 
-use pathconfig::{sys, ErrorCode, Options, PathConfiguration, Profile, TypedKey, TypedKind, TypedValue, WarningKind};
-use support::{convenience, Json};
+use pathconfig::{
+    sys, ErrorCode, Map, Options, PathConfiguration, Profile, TypedKey, TypedKind, TypedValue, Value, WarningKind,
+};
+use support::convenience;
 
 const RULES: &str = r#"{"rules": []}"#;
 
@@ -41,6 +43,18 @@ fn the_lists_are_the_librarys() {
     }
     assert_eq!(pathconfig::backends()[0], "pcre2", "the default first");
     assert_eq!(Profile::default().name(), Profile::all()[0].name());
+}
+
+/// The Profile enum is the library's catalog exactly: the same names, in the
+/// same order (the default first), each parsing back to its variant.
+#[test]
+fn the_profile_enum_is_the_catalog() {
+    let names: Vec<&str> = Profile::all().iter().map(|p| p.name()).collect();
+    assert_eq!(names, pathconfig::profile_names());
+    for &profile in Profile::all() {
+        assert_eq!(profile.name().parse::<Profile>().unwrap(), profile);
+        assert_eq!(profile.to_string(), profile.name());
+    }
 }
 
 #[test]
@@ -86,17 +100,24 @@ fn every_typed_value_reads_back() {
     for &profile in Profile::all() {
         for &key in TypedKey::all() {
             let written: Vec<(String, TypedValue<'_>)> = match key.default_value(profile).unwrap() {
-                TypedValue::Bool(b) => vec![((!b).to_string(), TypedValue::Bool(!b))],
+                TypedValue::Bool(b) => vec![(Value::Bool(!b).to_json(), TypedValue::Bool(!b))],
                 TypedValue::Str(_) if key.kind() == TypedKind::Enum => key
                     .values(profile)
                     .unwrap()
                     .into_iter()
-                    .map(|v| (format!("\"{v}\""), TypedValue::Str(Some(v))))
+                    .map(|v| (Value::from(v).to_json(), TypedValue::Str(Some(v))))
                     .collect(),
-                TypedValue::Str(_) => vec![("\"some text\"".to_string(), TypedValue::Str(Some("some text")))],
+                TypedValue::Str(_) => vec![(Value::from("some text").to_json(), TypedValue::Str(Some("some text")))],
             };
             for (json_value, expected) in written {
-                let doc = format!(r#"{{"rules": [{{"patterns": [".*"], "properties": {{"{key}": {json_value}}}}}]}}"#);
+                let value = Value::from_json(&json_value).unwrap();
+                let rule: Map = [
+                    ("patterns", Value::Array(vec![".*".into()])),
+                    ("properties", Map::from_iter([(key.name(), value)]).into()),
+                ]
+                .into_iter()
+                .collect();
+                let doc = Map::from_iter([("rules", Value::Array(vec![rule.into()]))]).to_string();
                 let config = PathConfiguration::from_json(&doc, &Options::new().profile(profile)).unwrap();
                 let props = config.properties("/x").unwrap();
                 assert_eq!(props.typed(key.name()).unwrap(), expected, "{profile} {key} = {json_value}");
@@ -117,10 +138,16 @@ fn unknown_names_are_the_librarys_errors() {
     for key in TypedKey::all() {
         assert!(e.message().contains(key.name()), "the library's message lists {key}: {e}");
     }
-    let e = TypedKey::all()[0].values("ios").unwrap_err();
-    assert_eq!(e.code(), ErrorCode::Argument, "a platform is not a profile: {e}");
-    assert!(TypedKey::all()[0].default_value("nope").is_err());
+    let e = "ios".parse::<Profile>().unwrap_err();
+    assert_eq!(e.code(), ErrorCode::Options, "a platform is not a profile: {e}");
+    assert!(e.message().contains("hotwire-ios"), "{e}");
     assert_eq!(TypedKey::named("colour"), None);
+    // The key numbers are the header's PATHCONFIG_KEY_* constants.
+    assert_eq!(TypedKey::named("context").unwrap().raw(), sys::PATHCONFIG_KEY_CONTEXT);
+    assert_eq!(TypedKey::named("historical_location").unwrap().raw(), sys::PATHCONFIG_KEY_HISTORICAL_LOCATION);
+    for (i, key) in TypedKey::all().iter().enumerate() {
+        assert_eq!(key.raw() as usize, i);
+    }
 }
 
 #[test]
@@ -143,16 +170,10 @@ fn every_warning_kind_reaches_rust() {
     let mut seen: Vec<i32> = warnings.iter().map(|w| w.kind.raw()).collect();
     seen.sort_unstable();
     assert_eq!(seen, kinds.iter().map(|&(raw, _)| raw).collect::<Vec<_>>(), "{warnings:?}");
-    let json = Json::parse(&config.warnings_json().unwrap());
-    assert_eq!(json.as_array().len(), warnings.len());
-    for (w, j) in warnings.iter().zip(json.as_array()) {
-        let number = |key: &str| j.at(key).as_f64();
-        assert_eq!(Some(w.kind.as_str()), j.at("kind").as_str());
-        assert_eq!(Some(w.message.as_str()), j.at("message").as_str());
-        assert_eq!(w.line.map(f64::from), number("line"));
-        assert_eq!(w.column.map(f64::from), number("column"));
-        assert_eq!(w.rule_index.map(|n| n as f64), number("rule_index"));
-        assert_eq!(w.pattern_index.map(|n| n as f64), number("pattern_index"));
-    }
+    let skipped = warnings.iter().find(|w| w.kind == WarningKind::SkippedPattern).unwrap();
+    assert_eq!((skipped.rule_index, skipped.pattern_index, skipped.line), (Some(0), Some(0), Some(2)), "{skipped}");
+    assert!(skipped.to_string().starts_with("2:"), "{skipped}");
+    let duplicate = warnings.iter().find(|w| w.kind == WarningKind::DuplicateKey).unwrap();
+    assert!(duplicate.message.contains('k'), "{duplicate}");
     assert!(PathConfiguration::from_json(RULES, &Options::new()).unwrap().warnings().unwrap().is_empty());
 }

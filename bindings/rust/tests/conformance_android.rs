@@ -2,7 +2,7 @@
 
 mod support;
 
-use pathconfig::{ErrorCode, Options, PathConfiguration, TypedKey};
+use pathconfig::{ErrorCode, Options, PathConfiguration, Profile, TypedKey};
 use support::{case_options, check_consistent, load_conformance, raw_value, run_all, typed_value, Json};
 
 fn profile_of(case: &Json) -> &'static str {
@@ -32,7 +32,7 @@ fn android_cases() {
         assert_eq!(config.rule_count(), config.document_rule_count() + builtins, "built-in rules");
 
         if is_settings {
-            let settings = Json::parse(&config.settings().unwrap());
+            let settings = Json::parse(config.settings());
             let expected = case.at("expected_setting");
             match expected.at("assertion").as_str() {
                 Some("size") => {
@@ -79,7 +79,7 @@ fn android_invalid_fixtures() {
     assert!(!invalid.is_empty());
     for (name, body) in invalid {
         let body = body.as_str().expect("raw body");
-        for profile in ["hotwire-android", "turbo-android"] {
+        for profile in [Profile::HotwireAndroid, Profile::TurboAndroid] {
             let err = PathConfiguration::from_json(body, &Options::new().profile(profile))
                 .expect_err(&format!("{name} must be rejected"));
             let bare_word = !body.contains(' ');

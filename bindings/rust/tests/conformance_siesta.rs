@@ -10,7 +10,7 @@ mod support;
 use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use pathconfig::{Edit, Options, PathConfiguration, Properties, Request, RuleSpec};
+use pathconfig::{Merge, Method, Options, PathConfiguration, Profile, Properties, RuleSpec};
 use support::{load_conformance, raw_value, run_all, Json};
 
 /// The properties a matching rule gives in the pattern cases.
@@ -20,7 +20,7 @@ const HIT: &str = r#"{"hit": true}"#;
 const DEFAULTS: &str = r#"{"expirationTime": 30, "retryTime": 1, "headers": {}}"#;
 
 fn siesta_options(base_url: Option<&str>) -> Options {
-    let options = Options::new().profile("siesta");
+    let options = Options::new().profile(Profile::Siesta);
     match base_url {
         Some(url) => options.base_url(url),
         None => options,
@@ -30,12 +30,12 @@ fn siesta_options(base_url: Option<&str>) -> Options {
 /// A rule from code applying when the URL equals `url` (`configure(resource)`).
 fn resource_rule(url: &str) -> RuleSpec {
     let url = url.to_string();
-    RuleSpec::new().predicate(move |request: &Request| Ok::<_, String>(request.url() == url))
+    RuleSpec::new().predicate(move |request| request.url() == url)
 }
 
 /// A rule from code applying when the URL ends with "foo" (the spec's predicate).
 fn suffix_rule() -> RuleSpec {
-    RuleSpec::new().predicate(|request: &Request| Ok::<_, String>(request.url().ends_with("foo")))
+    RuleSpec::new().predicate(|request| request.url().ends_with("foo"))
 }
 
 /// Whether a pattern case's rule applies to its URL, through the document
@@ -132,12 +132,9 @@ fn value_cases(doc: &Json) -> Vec<&Json> {
 /// A Siesta service: the siesta profile under `base_url`, merged deep, with
 /// the defaults as the first rule.
 fn service(base_url: &str) -> PathConfiguration {
-    let options = siesta_options(Some(base_url)).merge("deep");
+    let options = siesta_options(Some(base_url)).merge(Merge::Deep);
     let config = PathConfiguration::from_json(r#"{"rules": []}"#, &options).unwrap();
-    let defaults = RuleSpec::new()
-        .description("Siesta defaults")
-        .predicate(|_: &Request| Ok::<_, String>(true))
-        .properties(DEFAULTS);
+    let defaults = RuleSpec::new().description("Siesta defaults").predicate(|_| true).properties(DEFAULTS);
     config.add_rule(defaults).unwrap();
     config
 }
@@ -153,7 +150,7 @@ fn entry_rule(e: &Json) -> RuleSpec {
         other => panic!("unknown entry kind {other:?}"),
     };
     let rule = match e.get("methods") {
-        Some(Json::Array(methods)) => rule.methods(methods.iter().map(|m| m.as_str().unwrap())),
+        Some(Json::Array(methods)) => rule.methods(methods.iter().map(|m| Method::parse(m.as_str().unwrap()).unwrap())),
         _ => rule,
     };
     let rule = match e.at("description").as_str() {
@@ -175,7 +172,9 @@ fn ordering_cases_with_plain_values() {
             assert_eq!(config.add_rule(entry_rule(e)).unwrap(), i + 1, "rule index");
         }
         let (url, method) = (c.at("url").as_str().unwrap(), c.at("method").as_str().unwrap());
-        let props = config.request_properties(url, method).unwrap_or_else(|e| panic!("{method} {url}: {e}"));
+        let props = config
+            .request_properties(url, Method::parse(method).unwrap())
+            .unwrap_or_else(|e| panic!("{method} {url}: {e}"));
         let why = format!("{method} {url}: {}", props.json());
         for (key, expected) in c.at("expected").members() {
             match key.as_str() {
@@ -220,7 +219,7 @@ fn a_rule_added_later_drops_memoised_results() {
         }
         added = entries.len();
         let (url, method) = (c.at("url").as_str().unwrap(), c.at("method").as_str().unwrap());
-        let props = config.request_properties(url, method).unwrap();
+        let props = config.request_properties(url, Method::parse(method).unwrap()).unwrap();
         for (key, expected) in c.at("expected").members() {
             assert_eq!(raw_value(&props, key), *expected, "step {}: {}", c.at("step").to_json(), props.json());
         }
@@ -250,9 +249,11 @@ fn invalidate_case_steps() {
     let x = Arc::new(AtomicI64::new(0));
     let read = Arc::clone(&x);
     config
-        .add_rule(RuleSpec::new().globs(["**"]).configurer(move |_: &Request, edit: &mut Edit| {
-            edit.merge(&format!("{{\"expirationTime\": {}}}", read.load(Ordering::SeqCst)))
-        }))
+        .add_rule(
+            RuleSpec::new()
+                .globs(["**"])
+                .configurer(move |_, edit| edit.set_i64("expirationTime", read.load(Ordering::SeqCst))),
+        )
         .unwrap();
     let url = c.at("url").as_str().unwrap();
     let mut reads = 0;
@@ -285,18 +286,9 @@ fn repeated_request_picks_up_header_changes() {
     let flavor: Arc<Mutex<Option<String>>> = Arc::default();
     let (read, header) = (Arc::clone(&flavor), name.clone());
     config
-        .add_rule(RuleSpec::new().globs(["**"]).configurer(move |_: &Request, edit: &mut Edit| {
-            match read.lock().unwrap().as_deref() {
-                None => Ok(()),
-                Some(f) => {
-                    let mut patch = String::from("{\"headers\": {");
-                    support::write_string(&mut patch, &header);
-                    patch.push(':');
-                    support::write_string(&mut patch, f);
-                    patch.push_str("}}");
-                    edit.merge(&patch)
-                }
-            }
+        .add_rule(RuleSpec::new().globs(["**"]).configurer(move |_, edit| match read.lock().unwrap().as_deref() {
+            None => Ok(()),
+            Some(f) => edit.set_header(&header, f),
         }))
         .unwrap();
     let url = c.at("url").as_str().unwrap();
@@ -318,7 +310,7 @@ fn configuration_is_computed_only_by_a_lookup() {
     let calls = Arc::new(AtomicUsize::new(0));
     let counter = Arc::clone(&calls);
     config
-        .add_rule(RuleSpec::new().globs(["**"]).configurer(move |_: &Request, _: &mut Edit| {
+        .add_rule(RuleSpec::new().globs(["**"]).configurer(move |_, _| {
             counter.fetch_add(1, Ordering::SeqCst);
             Ok::<_, String>(())
         }))

@@ -94,7 +94,7 @@ fn a_new_program_builds_and_runs_against_make_install() {
         .env_remove("MAKELEVEL")
         .env_remove("PATHCONFIG_LIB_DIR"));
     for installed in
-        ["lib/libpathconfig.so", "lib/libpathconfig.so.0", "lib/pkgconfig/pathconfig.pc", "include/pathconfig.h"]
+        ["lib/libpathconfig.so", "lib/libpathconfig.so.1", "lib/pkgconfig/pathconfig.pc", "include/pathconfig.h"]
     {
         assert!(prefix.join(installed).exists(), "make install did not install {installed}");
     }
@@ -143,8 +143,8 @@ fn a_new_program_builds_and_runs_against_make_install() {
     let text = fs::read_to_string(&build_output).unwrap();
     assert!(text.contains("cargo:found_by=pkg-config"), "{}:\n{text}", build_output.display());
     assert!(text.contains(&format!("cargo:rustc-link-search=native={}\n", lib_dir.display())), "{text}");
-    let runtime_link = build_output.parent().unwrap().join("out/runtime/libpathconfig.so.0");
-    assert_eq!(fs::read_link(&runtime_link).unwrap(), lib_dir.join("libpathconfig.so.0"));
+    let runtime_link = build_output.parent().unwrap().join("out/runtime/libpathconfig.so.1");
+    assert_eq!(fs::read_link(&runtime_link).unwrap(), lib_dir.join("libpathconfig.so.1"));
 
     // 5. Errors: a missing file is reported as the README's program prints it.
     let missing = tmp.join("missing.json");
@@ -152,7 +152,15 @@ fn a_new_program_builds_and_runs_against_make_install() {
         app_cargo(&app, &prefix).args(["run", "--offline", "--quiet", "--"]).arg(&missing).arg("/x").output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.starts_with(&format!("{}:", missing.display())), "{stderr}");
+    assert!(stderr.contains(&missing.display().to_string()), "the message names the file: {stderr}");
+    //    A document error is "FILE:LINE:COLUMN: MESSAGE", as Python's ConfigError prints it.
+    let bad = tmp.join("bad.json");
+    fs::write(&bad, "{\"rules\": [}").unwrap();
+    let out =
+        app_cargo(&app, &prefix).args(["run", "--offline", "--quiet", "--"]).arg(&bad).arg("/x").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with(&format!("{}:1:12: ", bad.display())), "{stderr}");
 
     // 6. The README's rpath recipe: the binary then runs outside cargo, without LD_LIBRARY_PATH.
     fs::write(app.join("build.rs"), readme_block(&readme, "rust,no_run", "DEP_PATHCONFIG_LIB_DIR")).unwrap();

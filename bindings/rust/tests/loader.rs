@@ -20,7 +20,8 @@ use std::thread::{self, ThreadId};
 use std::time::{Duration, Instant};
 
 use pathconfig::{
-    ErrorCode, EventKind, Loader, LoaderEvent, LoaderOptions, Options, PathConfiguration, Reason, Source, SourceKind,
+    ErrorCode, EventKind, Loader, LoaderEvent, LoaderOptions, Options, PathConfiguration, Profile, Reason, Source,
+    SourceKind,
 };
 use support::nginx::{Nginx, TempDir};
 
@@ -275,7 +276,7 @@ fn load_options_apply_to_every_source() {
     let doc = r#"{"rules": [{"patterns": ["/a$", "(["], "properties": {"context": "modal"}}]}"#;
     let sources = [Source::data(doc, "d")];
     assert_eq!(Loader::new(&sources, &LoaderOptions::new()).unwrap().load().unwrap_err().code(), ErrorCode::Regex);
-    let loader = Loader::new(&sources, &LoaderOptions::new().lenient(true).profile("turbo-ios")).unwrap();
+    let loader = Loader::new(&sources, &LoaderOptions::new().lenient(true).profile(Profile::TurboIos)).unwrap();
     loader.load().unwrap();
     let config = loader.current().unwrap();
     assert_eq!(config.profile(), "turbo-ios");

@@ -87,6 +87,7 @@ fn rust_type(c: &str) -> String {
         "double" => "c_double",
         "size_t" => "usize",
         "int64_t" => "i64",
+        "uint64_t" => "u64",
         "void" => "c_void",
         other => other, // pathconfig, pathconfig_result, pathconfig_error
     }
@@ -352,6 +353,7 @@ fn the_translator_itself() {
     assert_eq!(rust_type("const char **"), "*mut *const c_char");
     assert_eq!(rust_type("const pathconfig_result *"), "*const pathconfig_result");
     assert_eq!(rust_type("size_t"), "usize");
+    assert_eq!(rust_type("uint64_t"), "u64");
     assert_eq!(rust_type("void"), "()");
     assert_eq!(split_decl("const char *key"), ("const char *".to_string(), "key".to_string()));
     assert_eq!(

@@ -1,5 +1,6 @@
-//! Test support: a small JSON reader/writer of the tests' own (the crate reads
-//! no JSON), the conformance files, and shared helpers.
+//! Test support: a small JSON reader/writer of the tests' own (independent
+//! of the crate's [`pathconfig::Value`], which the differential checks hold
+//! to it), the conformance files, and shared helpers.
 
 #![allow(dead_code)]
 
@@ -9,7 +10,7 @@ use std::fmt::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use pathconfig::{Options, Properties, TypedValue};
+use pathconfig::{Options, Profile, Properties, TypedValue, Value};
 
 /// A JSON value; objects keep their key order, numbers their text.
 #[derive(Debug, Clone)]
@@ -318,9 +319,14 @@ pub fn example_config() -> PathBuf {
     repo_root().join("examples/path-configuration.json")
 }
 
+/// The profile a conformance file names.
+pub fn profile(name: &str) -> Profile {
+    Profile::named(name).unwrap_or_else(|| panic!("{name:?} is not a profile"))
+}
+
 /// Options for a conformance case: profile plus `options.matchQueryStrings`.
-pub fn case_options(profile: &str, case: &Json) -> Options {
-    let mut options = Options::new().profile(profile);
+pub fn case_options(profile_name: &str, case: &Json) -> Options {
+    let mut options = Options::new().profile(profile(profile_name));
     if let Some(on) = case.at("options").at("matchQueryStrings").as_bool() {
         options = options.match_query_strings(on);
     }
@@ -397,6 +403,55 @@ pub fn check_consistent(props: &Properties, context: &str) {
         }
     }
     assert!(!props.contains_key("\u{1}no such key\u{1}").unwrap(), "{context}: contains_key(absent)");
+
+    // The native map (built from the C API's types and getters) and each
+    // value() (parsed from get_json) hold what the JSON text holds.
+    let map = props.map();
+    assert_eq!(map.len(), members.len(), "{context}: map len");
+    for ((key, value), (k, v)) in map.iter().zip(members) {
+        assert_eq!(key, k, "{context}: map key order");
+        assert_same(value, v, &format!("{context}: map()[{key}]"));
+        let one = props.value(key).unwrap().unwrap_or_else(|| panic!("{context}: value({key}) absent"));
+        assert_same(&one, v, &format!("{context}: value({key})"));
+    }
+}
+
+/// `value` (the crate's) holds what `json` (the tests' parser's) does:
+/// strings, booleans, null, arrays and objects in order, numbers as
+/// integers when written so and within i64, else as the nearest f64.
+pub fn assert_same(value: &Value, json: &Json, context: &str) {
+    match (value, json) {
+        (Value::Null, Json::Null) => {}
+        (Value::Bool(a), Json::Bool(b)) => assert_eq!(a, b, "{context}"),
+        (Value::String(a), Json::String(b)) => assert_eq!(a, b, "{context}"),
+        (Value::Int(a), Json::Number(text)) => assert_eq!(Some(*a), text.parse::<i64>().ok(), "{context}: {text}"),
+        (Value::Float(a), Json::Number(text)) => {
+            assert!(text.parse::<i64>().is_err(), "{context}: {text} read as a float");
+            assert_eq!(Some(*a), text.parse::<f64>().ok(), "{context}: {text}");
+        }
+        (Value::Array(a), Json::Array(b)) => {
+            assert_eq!(a.len(), b.len(), "{context}: array length");
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                assert_same(x, y, &format!("{context}[{i}]"));
+            }
+        }
+        (Value::Object(a), Json::Object(b)) => {
+            // A repeated key keeps its first place and its last value.
+            let mut expected: Vec<(&str, &Json)> = Vec::new();
+            for (k, v) in b {
+                match expected.iter_mut().find(|(ek, _)| ek == k) {
+                    Some(slot) => slot.1 = v,
+                    None => expected.push((k, v)),
+                }
+            }
+            assert_eq!(a.len(), expected.len(), "{context}: object size");
+            for ((ka, va), (kb, vb)) in a.iter().zip(expected) {
+                assert_eq!(ka, kb, "{context}: key order");
+                assert_same(va, vb, &format!("{context}.{ka}"));
+            }
+        }
+        _ => panic!("{context}: {value:?} is not {}", json.to_json()),
+    }
 }
 
 /// Runs `check` on every case, collects every failure, and fails once with all of them.
