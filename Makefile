@@ -365,8 +365,9 @@ $(SANBUILD)/libtsan_swift_mutex.so: Tests/Sanitizers/tsan_swift_mutex.c
 	@mkdir -p $(SANBUILD)
 	$(SAN_CC) -shared -fPIC -O1 -g -Wall -Wextra -Werror -o $@ $<
 
-## bench: the benchmark of issue 12, built in release: libpathconfig (Swift
-## API, C ABI, Python binding) beside the straightforward loops
+## bench: the benchmark of issues 12 and 29, built in release: libpathconfig
+## (Swift API, C ABI, Python binding, Rust crate: each lookup alone and with
+## what a host reads after it) beside the straightforward loops
 ## (NSRegularExpression, PCRE2-JIT), hyperscan and RE2::Set through their
 ## C/C++ APIs, and re, google-re2 and hyperscan from Python, on every corpus of
 ## ../shared/bench; loading, memory per rule and threads. Prints the table,
@@ -382,9 +383,11 @@ bench: bench-deps lib
 	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-bench
 	$(MAKE) -C bench/c --no-print-directory LIBDIR=$(LIBDIR)
 	$(MAKE) -C bindings/python --no-print-directory speedups PYTHON=$(PYTHON)
+	$(MAKE) -C bindings/rust --no-print-directory bench-worker LIBDIR=$(LIBDIR)
 	@bash bench/python/venv.sh $(PYTHON) $(BENCH_VENV)
 	$(PYTHON) bench/run.py --rounds $(BENCH_ROUNDS) \
 	    --swift "$$($(SWIFT) build -c release --show-bin-path)/pathconfig-bench" \
+	    --rust bindings/rust/target/release/examples/bench_worker \
 	    --python "$$(if [ -x $(BENCH_VENV)/bin/python ]; then echo $(BENCH_VENV)/bin/python; else echo $(PYTHON); fi)" \
 	    --lib $(LIBDIR)/libpathconfig.so --command "make bench BENCH_ROUNDS=$(BENCH_ROUNDS) $(BENCH_ARGS)" $(BENCH_ARGS)
 	$(PYTHON) bench/plot.py bench/results.json bench/scaling.png

@@ -45,6 +45,7 @@ PEERS = [
     ("py_raw", "Python raw", "`properties(url).get(\"context\")`", "ours"),
     ("py_dict", "Python dict", "`dict(properties(url))`: the merged properties as a new `dict`", "ours"),
     ("py_json", "Python JSON", "`properties(url)` and its JSON text", "ours"),
+    ("rust_lookup", "Rust lookup", "the Rust crate: `properties(url)` alone", "ours"),
     ("rust_typed", "Rust typed", "libpathconfig's Rust crate: `resolve`, then the typed `context` and `presentation` (the headline)", "ours"),
     ("rust_resolve", "Rust resolve", "the Rust crate: `resolve` and the result's JSON text", "ours"),
     ("rust_raw", "Rust raw", "the Rust crate: `resolve` and one raw string value (`context`)", "ours"),
@@ -60,7 +61,7 @@ PEERS = [
 #: The headline figure of each host: a lookup plus the two typed reads.
 HEADLINE = {"Swift": "swift_typed", "C": "c_typed", "Python": "py_typed", "Rust": "rust_typed"}
 #: Each host's bare lookup, the base of its ratios.
-LOOKUP = {"Swift": "swift_api", "C": "c_resolve", "Python": "py_binding", "Rust": "rust_resolve"}
+LOOKUP = {"Swift": "swift_api", "C": "c_resolve", "Python": "py_binding", "Rust": "rust_lookup"}
 LABEL = {key: label for key, label, _, _ in PEERS}
 
 
@@ -239,7 +240,7 @@ def check_table(results: Dict[str, Any]) -> str:
 
 def ratio_table(results: Dict[str, Any]) -> str:
     lines = [
-        "| rules | C typed / C resolve | C typed / best C engine | Swift typed / Swift lookup | Rust typed / Rust resolve | "
+        "| rules | C typed / C resolve | C typed / best C engine | Swift typed / Swift lookup | Rust typed / Rust lookup | "
         "Python typed / best Python peer | Python dict / best Python peer | C resolve, cache off / default |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
@@ -249,7 +250,7 @@ def ratio_table(results: Dict[str, Any]) -> str:
         python = best(us, ["py_re", "py_re2set", "py_hyperscan"])
         lines.append(
             f"| {int(size):,} | {ratio(us.get('c_typed'), us.get('c_resolve'))} | {ratio(us.get('c_typed'), engine)} | "
-            f"{ratio(us.get('swift_typed'), us.get('swift_api'))} | {ratio(us.get('rust_typed'), us.get('rust_resolve'))} | "
+            f"{ratio(us.get('swift_typed'), us.get('swift_api'))} | {ratio(us.get('rust_typed'), us.get('rust_lookup'))} | "
             f"{ratio(us.get('py_typed'), python)} | {ratio(us.get('py_dict'), python)} | "
             f"{ratio(us.get('c_resolve'), us.get('c_resolve_cache'))} |"
         )
