@@ -155,21 +155,22 @@ PATHCONFIG_API int pathconfig_result_get_json(const pathconfig_result *res, cons
  * The well-known keys read as the profile's app reads them, defaults applied
  * when the key is missing, of the wrong type or an unknown value. A key is
  * named by its PATHCONFIG_KEY_* constant, which is also its index in the
- * catalog (pathconfig_typed_key_name(PATHCONFIG_KEY_CONTEXT) is "context"):
+ * catalog (pathconfig_typed_key_name(PATHCONFIG_KEY_CONTEXT) is "context");
+ * the table is in that order:
  *
  *   key                             kind     iOS default  Android default
  *   context                         enum     "default"    "default"     default | modal
  *   presentation                    enum     "default"    "default"     default | pop | replace | refresh | clear_all |
  *                                                                        replace_root | none (Android adds push)
  *   modal_style                     enum     "large"      "large"       medium | large | full | page_sheet | form_sheet
- *   query_string_presentation       enum     "default"    "default"     default | replace
+ *   pull_to_refresh_enabled         bool     1            0
+ *   modal_dismiss_gesture_enabled   bool     1            1
  *   view_controller                 string   "web"        NULL
+ *   animated                        bool     1            1
+ *   query_string_presentation       enum     "default"    "default"     default | replace
  *   title                           string   NULL         NULL
  *   uri                             string   NULL         NULL
  *   fallback_uri                    string   NULL         NULL
- *   pull_to_refresh_enabled         bool     1            0
- *   modal_dismiss_gesture_enabled   bool     1            1
- *   animated                        bool     1            1
  *   historical_location             bool     0            0
  *
  * iOS profiles read strictly (exact strings, JSON booleans only). Android
