@@ -1,5 +1,7 @@
 """Draws bench/scaling.png from bench/results.json: rules against µs per URL,
 log-log, one line per engine (libpathconfig's solid, the others dashed).
+libpathconfig's line per host is its headline, a lookup plus the two typed
+reads a visit proposal makes (run.HEADLINE); the table has its other rows.
 
     python3 bench/plot.py [RESULTS_JSON] [OUT_PNG]
 
@@ -19,7 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
-from run import PEERS  # noqa: E402  (labels and groups, one place)
+from run import HEADLINE, PEERS  # noqa: E402  (labels, groups and the headline, one place)
 
 STYLE = {
     "ours": dict(linestyle="-", linewidth=2.4),
@@ -41,6 +43,8 @@ def main() -> int:
     sizes = sorted(int(s) for s in results["sizes"])
     fig, ax = plt.subplots(figsize=(10, 6.5), dpi=110)
     for n, (key, label, _, group) in enumerate(PEERS):
+        if group == "ours" and key not in HEADLINE.values():
+            continue
         points = [(s, results["sizes"][str(s)]["median_us"].get(key)) for s in sizes]
         points = [(s, us) for s, us in points if us]
         if not points:
@@ -54,7 +58,7 @@ def main() -> int:
     ax.set_xlabel("rules")
     ax.set_ylabel("µs per URL (median, single thread)")
     meta = results["meta"]
-    ax.set_title(f"Which rules apply to a URL: libpathconfig (solid) and the alternatives\n"
+    ax.set_title(f"A URL's properties: libpathconfig (solid: lookup + two typed reads, per host) and the alternatives\n"
                  f"turbo-ios, query strings on, result cache off unless labelled; {meta['cores']} cores, {meta['date'][:10]}",
                  fontsize=10)
     ax.grid(True, which="major", alpha=0.4)
