@@ -47,6 +47,10 @@ import PackageDescription
 ///   library target that imports Foundation (the bench and tests do too).
 /// - `PathConfigurationC`: the `@_cdecl` exports that make `libpathconfig.so`,
 ///   the library the C header describes and the Python and Rust bindings load.
+/// - `CRuntimeRoots`: a C destructor linked into `libpathconfig.so` that keeps,
+///   at exit, untagged copies of the statically linked Swift runtime's tagged
+///   table pointers, so valgrind counts those tables reachable (no
+///   suppressions needed).
 /// - `pathconfig-cli`: the `pathconfig` command line tool, which links the
 ///   core and the Foundation engine directly, not through the C library (the
 ///   product name differs from the dylib's only because SwiftPM needs unique
@@ -116,9 +120,16 @@ let package = Package(
             name: "PathConfigurationFoundation",
             dependencies: ["PathConfiguration"]
         ),
+        // Linked into libpathconfig.so for one exit-time destructor: untagged
+        // copies of the Swift runtime's tagged table pointers, so that valgrind
+        // reports those tables as still reachable, not "possibly lost"
+        // (Sources/CRuntimeRoots/runtime_roots.c says why).
+        .target(
+            name: "CRuntimeRoots"
+        ),
         .target(
             name: "PathConfigurationC",
-            dependencies: ["PathConfiguration"]
+            dependencies: ["PathConfiguration", "CRuntimeRoots"]
         ),
         .executableTarget(
             name: "pathconfig-cli",
