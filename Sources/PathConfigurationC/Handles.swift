@@ -29,26 +29,23 @@ final class ConfigHandle {
 
     /// `settings` as compact JSON, borrowed from the handle.
     var settingsText: UnsafePointer<CChar> {
-        get throws(CFailure) {
-            try texts.withLock { t throws(CFailure) -> OwnedCString in
-                if let made = t.settings { return made }
-                let made = try OwnedCString(JSONWriter.compact(configuration.settings))
-                t.settings = made
-                return made
-            }.borrowed
-        }
+        get throws(CFailure) { try kept(\.settings) { JSONWriter.compact(configuration.settings) } }
     }
 
     /// The options in effect as compact JSON, borrowed from the handle.
     var optionsText: UnsafePointer<CChar> {
-        get throws(CFailure) {
-            try texts.withLock { t throws(CFailure) -> OwnedCString in
-                if let made = t.options { return made }
-                let made = try OwnedCString(JSONWriter.compact(.object(configuration.options.jsonObject)))
-                t.options = made
-                return made
-            }.borrowed
-        }
+        get throws(CFailure) { try kept(\.options) { JSONWriter.compact(.object(configuration.options.jsonObject)) } }
+    }
+
+    /// The text in `slot`, made by `make` on the first request.
+    private func kept(_ slot: WritableKeyPath<(settings: OwnedCString?, options: OwnedCString?), OwnedCString?>,
+                      _ make: () -> String) throws(CFailure) -> UnsafePointer<CChar> {
+        try texts.withLock { t throws(CFailure) -> OwnedCString in
+            if let made = t[keyPath: slot] { return made }
+            let made = try OwnedCString(make())
+            t[keyPath: slot] = made
+            return made
+        }.borrowed
     }
 
     /// A new +1 handle for the host.

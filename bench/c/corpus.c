@@ -65,3 +65,27 @@ double now_seconds(void) {
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+/* Every value of a result read through the getter its type needs, as a host
+ * converting an answer to its own map does; a byte count of what was read,
+ * or SIZE_MAX when a getter failed. */
+size_t read_map(const pathconfig_result *res) {
+    size_t n = 0, count = pathconfig_result_count(res);
+    for (size_t k = 0; k < count; k++) {
+        const char *key = pathconfig_result_key(res, k), *text = NULL;
+        size_t len = 0;
+        int rc, b = 0;
+        int64_t v = 0;
+        double d = 0;
+        switch (pathconfig_result_type(res, k)) {
+        case PATHCONFIG_TYPE_STRING: rc = pathconfig_result_get_string(res, key, &text, &len); break;
+        case PATHCONFIG_TYPE_BOOL: rc = pathconfig_result_get_bool(res, key, &b); break;
+        case PATHCONFIG_TYPE_INT: rc = pathconfig_result_get_int64(res, key, &v); break;
+        case PATHCONFIG_TYPE_DOUBLE: rc = pathconfig_result_get_double(res, key, &d); break;
+        default: rc = pathconfig_result_get_json(res, key, &text); break; /* null, array, object */
+        }
+        if (rc != PATHCONFIG_OK) return SIZE_MAX;
+        n += len + (size_t)b + (size_t)v + (size_t)(d != 0) + (text ? (size_t)(unsigned char)text[0] : 0) + (size_t)(unsigned char)key[0];
+    }
+    return n;
+}

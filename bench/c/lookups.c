@@ -47,29 +47,6 @@
 enum read_mode { READ_JSON, READ_TYPED, READ_RAW, READ_MAP };
 static enum read_mode mode = READ_JSON;
 
-/* Every value of res through the getter its type needs; a sum of what was
- * read (at least 1), 0 when a getter failed. */
-static size_t read_map(const pathconfig_result *res) {
-    size_t n = 1, count = pathconfig_result_count(res);
-    for (size_t k = 0; k < count; k++) {
-        const char *key = pathconfig_result_key(res, k), *text = NULL;
-        size_t len = 0;
-        int rc, b = 0;
-        int64_t v = 0;
-        double d = 0;
-        switch (pathconfig_result_type(res, k)) {
-        case PATHCONFIG_TYPE_STRING: rc = pathconfig_result_get_string(res, key, &text, &len); break;
-        case PATHCONFIG_TYPE_BOOL: rc = pathconfig_result_get_bool(res, key, &b); break;
-        case PATHCONFIG_TYPE_INT: rc = pathconfig_result_get_int64(res, key, &v); break;
-        case PATHCONFIG_TYPE_DOUBLE: rc = pathconfig_result_get_double(res, key, &d); break;
-        default: rc = pathconfig_result_get_json(res, key, &text); break;
-        }
-        if (rc != PATHCONFIG_OK) return 0;
-        n += len + (size_t)b + (size_t)v + (size_t)(d != 0) + (text ? (size_t)(unsigned char)text[0] : 0);
-    }
-    return n;
-}
-
 /* What one lookup reads of res, by mode: a non-zero checksum, 0 on a failure. */
 static size_t read_result(const pathconfig_result *res) {
     const char *context;
@@ -79,7 +56,7 @@ static size_t read_result(const pathconfig_result *res) {
         return strlen(pathconfig_result_typed_string(res, PATHCONFIG_KEY_CONTEXT)) +
                strlen(pathconfig_result_typed_string(res, PATHCONFIG_KEY_PRESENTATION));
     case READ_RAW: return 1 + (pathconfig_result_get_string(res, "context", &context, &len) == PATHCONFIG_OK ? len : 0);
-    case READ_MAP: return read_map(res);
+    case READ_MAP: { size_t n = read_map(res); return n == SIZE_MAX ? 0 : n + 1; }
     case READ_JSON: break;
     }
     return strlen(pathconfig_result_json(res));
