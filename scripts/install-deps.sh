@@ -48,6 +48,10 @@ rust_ok() {
         [ "$(printf '%s\n%s\n' "$RUST_MIN" "$version" | sort -V | head -n1)" = "$RUST_MIN" ]
 }
 rust_ok || packages+=(cargo-web)
+# The crate's optional `serde` feature: Debian's serde and serde_json crate
+# sources under /usr/share/cargo/registry, which bindings/rust/.cargo/config.toml
+# puts in place of crates.io (cargo resolves them even with the feature off).
+packages+=(librust-serde-dev librust-serde-json-dev)
 
 . "$(dirname "$0")/apt-missing.sh"
 install_missing "" "${packages[@]}"

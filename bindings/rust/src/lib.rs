@@ -78,7 +78,10 @@
 //!   method is a checked token, [`Method::parse`]);
 //! - typed values: [`Value`] and [`Map`] (`serde_json::Value`'s role
 //!   without the dependency: the crate builds offline, from std alone), from
-//!   [`Properties::value`] and [`Properties::map`];
+//!   [`Properties::value`] and [`Properties::map`]; with the `serde` feature
+//!   (off by default; serde and serde_json), [`Properties`], [`Value`] and
+//!   [`Map`] are `serde::Serialize` (key order kept), and
+//!   `Properties::deserialize` reads an answer into a type of your own;
 //! - what the library knows, asked once: [`Profile::platform`], [`backends`],
 //!   [`TypedKey::all`] (kind, allowed values, default per profile);
 //! - [`Loader`] (`pathconfig_loader *`): a configuration kept current from
@@ -154,6 +157,8 @@ mod panic;
 mod properties;
 mod request;
 mod rule;
+#[cfg(feature = "serde")]
+mod serde_impl;
 mod source;
 #[allow(missing_docs)]
 pub mod sys;
