@@ -4,7 +4,8 @@ The .crate is unpacked outside the clone (so its build script cannot fall back
 on the clone's out/lib) and a new program depends on it by path. Its build
 finds the library through PATHCONFIG_LIB_DIR, or through pkg-config, or stops
 with an error naming both. Everything runs offline: the crate has no
-dependencies.
+required dependencies (serde and serde_json are optional, behind the
+`serde` feature, which this program leaves off).
 """
 
 from __future__ import annotations
