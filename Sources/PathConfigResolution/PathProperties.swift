@@ -70,11 +70,18 @@ public final class PathProperties: Sendable, CustomStringConvertible {
         Unmanaged<Answer>.fromOpaque(UnsafeRawPointer(bitPattern: madeAnswer())!).takeUnretainedValue()
     }
 
-    /// Runs `body` on the answer without counting a reference on it: the
-    /// result holds one for as long as the caller holds the result.
+    /// The answer without a reference counted on it: the result holds one
+    /// for as long as the caller holds the result. Not generic, so that a
+    /// read from another module (the C boundary's, on every typed read) is a
+    /// direct call.
+    package var unretainedAnswer: Unmanaged<Answer> {
+        Unmanaged<Answer>.fromOpaque(UnsafeRawPointer(bitPattern: madeAnswer())!)
+    }
+
+    /// Runs `body` on the answer without counting a reference on it.
     @inline(__always)
     package func withAnswer<T>(_ body: (Answer) throws -> T) rethrows -> T {
-        try Unmanaged<Answer>.fromOpaque(UnsafeRawPointer(bitPattern: madeAnswer())!)._withUnsafeGuaranteedRef(body)
+        try unretainedAnswer._withUnsafeGuaranteedRef(body)
     }
 
     @inline(__always)
@@ -176,22 +183,22 @@ package final class Answer: Sendable {
     /// A boolean key's typed value.
     package func flag(_ key: TypedKey) -> Bool { typed[key.index].boolValue ?? false }
 
-    /// The object `make` gives the first time this is called, kept with the
-    /// answer and released with it: where a host layer keeps what it derives
-    /// from an answer once (the C boundary's strings). Read without a lock;
-    /// when two threads make one at once, the first published wins. `T` must
-    /// be the same type at every call.
-    @inline(__always)
-    package func attachment<T: AnyObject & Sendable>(_ make: () -> T) -> Unmanaged<T> {
+    /// The address of the object `make` gives the first time this is
+    /// called, kept with the answer and released with it: where a host
+    /// layer keeps what it derives from an answer once (the C boundary's
+    /// strings). Read without a lock; when two threads make one at once, the
+    /// first published wins. Not generic (the caller knows its type), so
+    /// that a read from another module is a direct call and a load.
+    package func attachment(_ make: () -> AnyObject) -> UnsafeRawPointer {
         let kept = attached.load(ordering: .acquiring)
-        if kept != 0 { return Unmanaged<T>.fromOpaque(UnsafeRawPointer(bitPattern: kept)!) }
+        if kept != 0 { return UnsafeRawPointer(bitPattern: kept)! }
         let mine = Int(bitPattern: Unmanaged.passRetained(make()).toOpaque())
         let (published, current) = attached.compareExchange(expected: 0, desired: mine, ordering: .acquiringAndReleasing)
         guard published else {
-            Unmanaged<T>.fromOpaque(UnsafeRawPointer(bitPattern: mine)!).release()
-            return Unmanaged<T>.fromOpaque(UnsafeRawPointer(bitPattern: current)!)
+            Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: mine)!).release()
+            return UnsafeRawPointer(bitPattern: current)!
         }
-        return Unmanaged<T>.fromOpaque(UnsafeRawPointer(bitPattern: mine)!)
+        return UnsafeRawPointer(bitPattern: mine)!
     }
 
     deinit {

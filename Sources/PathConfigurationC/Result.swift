@@ -36,9 +36,10 @@ enum ResultHandle {
     /// it holds the result, which is what "borrowed from res" promises.
     @inline(__always)
     static func view(_ handle: OpaquePointer?) throws(CFailure) -> Unmanaged<CAnswer> {
-        try unmanaged(handle)._withUnsafeGuaranteedRef { properties in
-            properties.withAnswer { answer in answer.attachment { CAnswer(properties, answer) } }
+        let address = try unmanaged(handle)._withUnsafeGuaranteedRef { properties in
+            properties.unretainedAnswer._withUnsafeGuaranteedRef { answer in answer.attachment { CAnswer(properties, answer) } }
         }
+        return Unmanaged<CAnswer>.fromOpaque(address)
     }
 }
 
@@ -189,7 +190,7 @@ public func pathconfig_result_id(_ res: OpaquePointer?) -> UInt64 {
 @_cdecl("pathconfig_result_json")
 public func pathconfig_result_json(_ res: OpaquePointer?) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        try ResultHandle.unmanaged(res)._withUnsafeGuaranteedRef { p in p.withAnswer { $0.cString } }
+        try ResultHandle.unmanaged(res)._withUnsafeGuaranteedRef { $0.unretainedAnswer._withUnsafeGuaranteedRef { $0.cString } }
     }
 }
 
@@ -319,14 +320,15 @@ public func pathconfig_result_get_json(_ res: OpaquePointer?, _ key: UnsafePoint
 
 // MARK: - Typed values
 
-/// The typed key numbered `key` (`PATHCONFIG_KEY_*`; out of range is an argument error).
+/// The typed key numbered `key` (`PATHCONFIG_KEY_*`; out of range is an
+/// argument error). `TypedKey(index:)`, not the catalog's array: a typed
+/// read then touches no global.
 @inline(__always)
 private func typedKey(_ key: Int32) throws(CFailure) -> TypedKey {
-    let keys = Catalog.keys
-    guard key >= 0, Int(key) < keys.count else {
-        throw .argument("\(key) is not a typed key (PATHCONFIG_KEY_* runs from 0 to \(keys.count - 1))")
+    guard let k = TypedKey(index: Int(key)) else {
+        throw .argument("\(key) is not a typed key (PATHCONFIG_KEY_* runs from 0 to \(Catalog.keys.count - 1))")
     }
-    return keys[Int(key)]
+    return k
 }
 
 @_cdecl("pathconfig_result_typed_string")

@@ -86,7 +86,7 @@ struct CatalogTests {
         let numbers = try headerConstants("KEY")
         for (i, key) in TypedKey.allCases.enumerated() {
             let index = Int32(i)
-            #expect(key.index == i, "TypedKey.index of \(key)")
+            #expect(key.index == i && TypedKey(index: i) == key, "TypedKey.index and init(index:) of \(key)")
             #expect(numbers[key.rawValue.uppercased()] == index, "PATHCONFIG_KEY_\(key.rawValue.uppercased()) in the header")
             #expect(text(pathconfig_typed_key_name(index)) == key.rawValue)
             let expectedKind: String
@@ -118,6 +118,7 @@ struct CatalogTests {
             }
         }
         #expect(numbers.count == TypedKey.allCases.count, "one PATHCONFIG_KEY_* per typed key")
+        #expect(TypedKey(index: -1) == nil && TypedKey(index: TypedKey.allCases.count) == nil)
         let past = Int32(TypedKey.allCases.count)
         #expect(pathconfig_typed_key_name(past) == nil && lastCode() == 8)
         #expect(pathconfig_typed_key_name(-1) == nil && lastCode() == 8)

@@ -152,3 +152,25 @@ extension TypedKey {
         }
     }
 }
+
+extension TypedKey {
+    /// The key numbered `index` (`PATHCONFIG_KEY_*`), nil out of range: the
+    /// inverse of `index`, without making `allCases` (a test checks both).
+    package init?(index: Int) {
+        switch index {
+        case 0: self = .context
+        case 1: self = .presentation
+        case 2: self = .modalStyle
+        case 3: self = .pullToRefreshEnabled
+        case 4: self = .modalDismissGestureEnabled
+        case 5: self = .viewController
+        case 6: self = .animated
+        case 7: self = .queryStringPresentation
+        case 8: self = .title
+        case 9: self = .uri
+        case 10: self = .fallbackURI
+        case 11: self = .historicalLocation
+        default: return nil
+        }
+    }
+}
