@@ -29,10 +29,10 @@ VERSION = re.search(r'#define PATHCONFIG_VERSION "([^"]+)"',  # type: ignore[uni
 MAIN = r'''
 fn main() {
     let json = r#"{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}]}"#;
-    let options = pathconfig::Options::new().profile("hotwire-ios");
+    let options = pathconfig::Options::new().profile(pathconfig::Profile::HotwireIos);
     let config = pathconfig::PathConfiguration::from_json(json, &options).expect("the configuration loads");
-    let props = config.properties_json("https://example.com/messages/new").expect("a lookup");
-    println!("{} {props}", pathconfig::version());
+    let props = config.properties("https://example.com/messages/new").expect("a lookup");
+    println!("{} {}", pathconfig::version(), props.json());
 }
 '''
 
