@@ -47,12 +47,12 @@ check_c_host() {
         fail "examples/c did not build through pkg-config ($*)"
     got=$(cd "$REPO" && env -i PATH=$BARE_PATH "$@" "$build/host" "$EXAMPLE_CONFIG" "${EXAMPLE_INPUTS[@]}") ||
         fail "examples/c's host failed ($*)"
-    # Its JSON lines are the command's answers for the same inputs.
+    # Its JSON lines (indented, an object) are the command's answers for the same inputs.
     expected=$(cd "$REPO" && env -i PATH=$BARE_PATH "$PATHCONFIG" resolve --config "$EXAMPLE_CONFIG" "${EXAMPLE_INPUTS[@]}" |
         sed 's/^/  /')
-    [ "$(grep '^  ' <<<"$got")" = "$expected" ] ||
+    [ "$(grep '^  {' <<<"$got")" = "$expected" ] ||
         fail "examples/c's host printed"$'\n'"$got"$'\n'"where pathconfig resolve gives"$'\n'"$expected"
-    grep -qx 'context=modal presentation=default url=/messages/new' <<<"$got" ||
+    grep -qx 'context=modal presentation=default pull_to_refresh=0 url=/messages/new' <<<"$got" ||
         fail "examples/c's host did not read /messages/new as a modal: $got"
     echo "ok: examples/c built with pkg-config and ran (${*:-system pkg-config and linker})"
 }

@@ -96,7 +96,7 @@ echo "ok: pkg-config reads version $VERSION in $libdir"
 PATHCONFIG=/usr/bin/pathconfig
 check_command
 check_c_host "$tmp/example"
-linked=$(env -i PATH=$BARE_PATH ldd "$tmp/example/host" | sed -n 's/.*libpathconfig\.so\.0 => \([^ ]*\) .*/\1/p')
+linked=$(env -i PATH=$BARE_PATH ldd "$tmp/example/host" | sed -n 's/.*libpathconfig\.so\.1 => \([^ ]*\) .*/\1/p')
 [ -n "$linked" ] && [ "$(realpath "$linked")" = "$(realpath "$libdir/libpathconfig.so.$VERSION")" ] ||
     fail "the host loads libpathconfig.so.1 from '$linked', not the package's $libdir"
 echo "ok: the host loads the packaged library through the linker's cache"
@@ -112,7 +112,7 @@ check_completions /usr/share/bash-completion/completions/pathconfig \
 dpkg -r "${packages[@]}" >/dev/null
 left=$(while read -r path; do if [ -e "$path" ] || [ -L "$path" ]; then echo "$path"; fi; done < "$tmp/absent")
 [ -z "$left" ] || fail "dpkg -r left behind:"$'\n'"$left"
-if ldconfig -p | grep -q 'libpathconfig\.so\.0'; then
+if ldconfig -p | grep -q 'libpathconfig\.so\.1'; then
     fail "the dynamic linker's cache still lists libpathconfig.so.1 after dpkg -r"
 fi
 dpkg --purge "${packages[@]}" >/dev/null 2>&1
