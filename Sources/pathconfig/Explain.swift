@@ -2,13 +2,17 @@ import ArgumentParser
 import PathConfiguration
 
 extension PathConfigCommand {
-    /// `pathconfig explain`: which rules matched one input, through which pattern, and the result.
+    /// `pathconfig explain`: which rules matched each input, through which pattern, and the result.
     struct Explain: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the matched string, each matching rule and pattern, and the merged properties.",
             discussion: """
+                With no inputs, reads them from standard input, one per line. Several inputs \
+                get one explanation each, in input order (with --compact, one per line). \
                 An input the library refuses (one longer than max_url_bytes) gets null in \
-                place of the explanation, an error on standard error naming it, and exit code 1.
+                place of the explanation, an error on standard error naming it \
+                (<stdin>:LINE or input N); the other inputs still get theirs, and the exit \
+                code is then 1.
                 """
         )
 
@@ -19,14 +23,14 @@ extension PathConfigCommand {
 
         @OptionGroup var request: MethodOption
 
-        @Argument(help: ArgumentHelp("The URL or path to explain.", valueName: "url-or-path"))
-        var input: String
+        @Argument(help: ArgumentHelp("URLs or paths to explain (default: standard input, one per line).", valueName: "url-or-path"))
+        var inputs: [String] = []
 
         func run() throws {
             let (config, _) = try options.load()
             var out = Output()
             var refused = false
-            Inputs.each([input]) { input in
+            Inputs.each(inputs) { input in
                 do throws(ResolveError) {
                     let explanation = try config.explain(input.text, method: request.method)
                     out.line(compact ? explanation.json : JSONWriter.pretty(.object(explanation.jsonObject)))

@@ -37,6 +37,12 @@ extension PathConfigCommand {
 
         func run() throws {
             let file = try Self.read(cases)
+            // A file of no cases checks nothing: passing it would let a CI job
+            // that lost its cases go green.
+            guard !file.cases.isEmpty else {
+                StandardStreams.error("\(file.path): error: no cases: the file checks nothing; add at least one case to \"cases\"\n")
+                throw ExitCode(1)
+            }
             let runner = CaseRunner(configurations: ConfigurationSet(flags: options, sources: try options.sources()),
                                     defaultProfiles: options.profiles.isEmpty ? [options.profile] : options.distinctProfiles,
                                     defaultMethod: HTTPMethod.normalized(request.method) ?? HTTPMethod.defaultMethod)

@@ -100,6 +100,34 @@ struct CLITests {
         #expect(r.stdout == "{\"input\":\"https://example.com/messages/new?x=1#top\",\"method\":\"GET\",\"url\":\"https://example.com/messages/new?x=1#top\",\"matched_string\":\"/messages/new?x=1\",\"rules\":[{\"index\":0,\"pattern\":\".*\",\"pattern_index\":0,\"description\":\"Every page: pushed, pull to refresh\"}],\"properties\":{\"context\":\"default\",\"pull_to_refresh_enabled\":true}}\n")
     }
 
+    @Test("explain takes several inputs, as arguments or on standard input, one explanation each in input order")
+    func explainSeveral() throws {
+        let inputs = ["/messages/new", "/messages/42", "/nowhere"]
+        let singles = try inputs.map { input -> String in
+            let r = try CLI.run(["explain", "--compact", "--config", CLI.example, input])
+            #expect(r.status == 0)
+            return r.stdout
+        }
+        let arguments = try CLI.run(["explain", "--compact", "--config", CLI.example] + inputs)
+        #expect(arguments.status == 0)
+        #expect(arguments.stdout == singles.joined(), "the explanations one after another, in input order")
+        let stdin = try CLI.run(["explain", "--compact", "--config", CLI.example], stdin: inputs.joined(separator: "\n") + "\n")
+        #expect(stdin.status == 0)
+        #expect(stdin.stdout == singles.joined())
+        #expect(stdin.stdout.split(separator: "\n").count == 3 && singles.allSatisfy { $0.contains("\"input\"") })
+    }
+
+    @Test("test with no cases fails: a cases file that checks nothing is an error, not a pass")
+    func testWithoutCases() throws {
+        let r = try CLI.run(["test", "--config", CLI.example, "-"], stdin: #"{"cases": []}"#)
+        #expect(r.status == 1)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "<stdin>: error: no cases: the file checks nothing; add at least one case to \"cases\"\n")
+        let one = try CLI.run(["test", "--config", CLI.example, "-"],
+                              stdin: #"{"cases": [{"url": "/messages/new", "properties": {"context": "modal", "pull_to_refresh_enabled": false}}]}"#)
+        #expect(one.status == 0, "one case is enough")
+    }
+
     @Test("settings prints the settings object")
     func settings() throws {
         let r = try CLI.run(["settings", "--compact", "--config", CLI.example])
