@@ -2,11 +2,14 @@ import ArgumentParser
 import PathConfiguration
 import PathConfigurationFoundation
 
-// The core's names, as values of --profile, --merge and --backend: ArgumentParser
+// The core's names, as values of --profile, --merge, --backend and validate's
+// --allow and --deny: ArgumentParser
 // lists and checks them from the enums, so the command keeps no copy.
 
 extension Profile: ExpressibleByArgument {}
 extension MergeMode: ExpressibleByArgument {}
+/// validate's --allow and --deny.
+extension LintFinding.Kind: ExpressibleByArgument {}
 
 /// Every backend the core names: the command links both engines.
 extension Backend: ExpressibleByArgument {

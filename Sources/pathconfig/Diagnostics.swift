@@ -22,8 +22,9 @@ enum Diagnostics {
     }
 
     /// `FILE:LINE:COLUMN: warning: rule N ("description"): MESSAGE [kind]`.
-    static func finding(_ finding: LintFinding, file: String) {
-        emit(prefix(file, finding.location), .warning, finding.summary, kind: finding.kind.rawValue)
+    /// The same as an error when the finding's kind is denied (`validate --deny`).
+    static func finding(_ finding: LintFinding, file: String, denied: Bool = false) {
+        emit(prefix(file, finding.location), denied ? .error : .warning, finding.summary, kind: finding.kind.rawValue)
     }
 
     /// An input the library refuses to look up (one over `max_url_bytes`):

@@ -13,8 +13,10 @@ extension PathConfigCommand {
                 SOURCE: ok: ... for each that loads, with each lint warning on standard error \
                 as FILE:LINE:COLUMN: warning: rule N ("description"): MESSAGE [kind]; for one \
                 that does not load, FILE:LINE:COLUMN: error: MESSAGE. --format json prints one \
-                JSON document on standard output instead. Exits 0 when all load (and, with \
-                --strict, none has a warning), 1 otherwise.
+                JSON document on standard output instead. --allow KIND drops the warnings of \
+                a kind (a team that anchors patterns with $ on purpose allows \
+                query-string-anchor); --deny KIND makes them errors. Exits 0 when all load \
+                (and none has a denied finding, nor, with --strict, any warning), 1 otherwise.
                 """
         )
 
@@ -31,8 +33,20 @@ extension PathConfigCommand {
         @Flag(name: .long, help: "Fail (exit 1) when there is any lint warning, not only on errors.")
         var strict = false
 
+        @Option(name: .long, help: ArgumentHelp("Do not report the lint warnings of this kind (repeatable).", valueName: "kind"))
+        var allow: [LintFinding.Kind] = []
+
+        @Option(name: .long, help: ArgumentHelp("Report the lint warnings of this kind as errors, and fail (exit 1) on any (repeatable).", valueName: "kind"))
+        var deny: [LintFinding.Kind] = []
+
         @Option(name: .long, help: ArgumentHelp("text: compiler-style lines; json: one JSON document on standard output (file, ok, errors, findings with kind, severity, line, column, rule, pattern, message).", valueName: "format"))
         var format: Format = .text
+
+        func validate() throws {
+            if let both = allow.first(where: deny.contains) {
+                throw ValidationError("--allow and --deny both name \(both.rawValue)")
+            }
+        }
 
         func run() throws {
             let headers = try options.parsedHeaders()
@@ -44,9 +58,11 @@ extension PathConfigCommand {
                 var load = options.loadOptions
                 load.keepsSource = true  // lint reads the document again
                 let loader = try options.makeLoader([source], cached: false, load: load)
-                reports.append(FileReport(file: config, events: try loader.load(), loaded: loader.current, linter: linter))
+                reports.append(FileReport(file: config, events: try loader.load(), loaded: loader.current, linter: linter,
+                                          allowed: Set(allow)))
             }
-            let failed = reports.contains { !$0.passes(strict: strict) }
+            let denied = Set(deny)
+            let failed = reports.contains { !$0.passes(strict: strict, denied: denied) }
             switch format {
             case .text: printText(reports)
             case .json: printJSON(reports, failed: failed)
@@ -62,7 +78,7 @@ extension PathConfigCommand {
                     continue
                 }
                 if let error = report.lintError { Diagnostics.error(error, file: report.file) }
-                for finding in report.findings { Diagnostics.finding(finding, file: report.file) }
+                for finding in report.findings { Diagnostics.finding(finding, file: report.file, denied: deny.contains(finding.kind)) }
                 let builtIns = configuration.rules.count - configuration.documentRuleCount
                 out.line("\(report.file): ok: \(ValueText.count(configuration.documentRuleCount, "rule")) (+\(builtIns) built-in), \(ValueText.count(report.findings.count, "warning")), profile \(configuration.profile.rawValue)")
             }
@@ -73,6 +89,8 @@ extension PathConfigCommand {
             var document = JSONObject()
             document["ok"] = .bool(!failed)
             document["strict"] = .bool(strict)
+            document["allowed"] = .array(allow.map { .string($0.rawValue) })
+            document["denied"] = .array(deny.map { .string($0.rawValue) })
             document["profiles"] = .array(LintOptions(profiles: options.profiles).selectedProfiles.map { .string($0.rawValue) })
             document["files"] = .array(reports.map { .object($0.jsonObject) })
             var out = Output()
@@ -93,20 +111,23 @@ struct FileReport {
     /// what the load read, less strictly).
     let lintError: ConfigurationError?
 
-    init(file: String, events: [LoaderEvent], loaded: PathConfiguration?, linter: Linter) {
+    /// Lints `loaded`, keeping no finding of an `allowed` kind.
+    init(file: String, events: [LoaderEvent], loaded: PathConfiguration?, linter: Linter, allowed: Set<LintFinding.Kind> = []) {
         self.file = file
         self.events = events
         self.configuration = loaded
         var findings: [LintFinding] = [], lintError: ConfigurationError?
         if let loaded {
-            do { findings = try linter.lint(loaded.source?.bytes ?? []) } catch { lintError = error }
+            do { findings = try linter.lint(loaded.source?.bytes ?? []).filter { !allowed.contains($0.kind) } } catch { lintError = error }
         }
         self.findings = findings
         self.lintError = lintError
     }
 
-    func passes(strict: Bool) -> Bool {
-        configuration != nil && lintError == nil && !(strict && !findings.isEmpty)
+    /// Loaded, linted, and no finding fails it: none of a `denied` kind,
+    /// and none at all when `strict`.
+    func passes(strict: Bool, denied: Set<LintFinding.Kind> = []) -> Bool {
+        configuration != nil && lintError == nil && !(strict && !findings.isEmpty) && !findings.contains { denied.contains($0.kind) }
     }
 
     /// `file`, `ok` (loaded), `profile`, `rules`, `built_in_rules`,

@@ -75,6 +75,46 @@ struct ValidateLintCLITests {
         #expect(both.stdout.split(separator: "\n").count == 2)
     }
 
+    @Test("--allow KIND drops that kind's warnings; --deny KIND reports them as errors and fails; naming a kind both ways, or no kind, is a usage error")
+    func allowAndDeny() throws {
+        let file = try CLI.temporaryFile(Self.team)
+        let anchor = Self.expectedLines.filter { $0.hasSuffix("[query-string-anchor]") }
+        let others = Self.expectedLines.filter { !$0.hasSuffix("[query-string-anchor]") }
+        #expect(anchor.count == 1 && others.count == 5)
+
+        let allowed = try CLI.run(["validate", "--allow", "query-string-anchor", "--config", file])
+        #expect(allowed.status == 0)
+        #expect(allowed.stdout == "\(file): ok: 3 rules (+3 built-in), 5 warnings, profile hotwire-ios\n")
+        #expect(allowed.stderr == others.map { file + $0 + "\n" }.joined())
+        let strictAllowed = try CLI.run(["validate", "--strict", "--config", file] + Self.kinds(of: Self.expectedLines).flatMap { ["--allow", $0] })
+        #expect(strictAllowed.status == 0 && strictAllowed.stderr == "", "every kind allowed: nothing for --strict to fail on")
+
+        let denied = try CLI.run(["validate", "--deny", "unescaped-dot", "--config", file])
+        #expect(denied.status == 1)
+        let expected = Self.expectedLines.map { line in
+            file + (line.hasSuffix("[unescaped-dot]") ? line.replacingOccurrences(of: ": warning: ", with: ": error: ") : line) + "\n"
+        }
+        #expect(denied.stderr == expected.joined())
+        let clean = try CLI.temporaryFile(Self.clean)
+        #expect(try CLI.run(["validate", "--deny", "unescaped-dot", "--config", clean]).status == 0, "a file without the kind passes")
+
+        let json = try CLI.run(["validate", "--format", "json", "--allow", "trailing-comma", "--deny", "unescaped-dot", "--config", file])
+        #expect(json.status == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(document["ok"] as? Bool == false && document["allowed"] as? [String] == ["trailing-comma"]
+                && document["denied"] as? [String] == ["unescaped-dot"])
+
+        let both = try CLI.run(["validate", "--allow", "unescaped-dot", "--deny", "unescaped-dot", "--config", file])
+        #expect(both.status != 0 && both.stderr.contains("--allow and --deny both name unescaped-dot"))
+        let unknown = try CLI.run(["validate", "--allow", "query-string", "--config", file])
+        #expect(unknown.status != 0 && unknown.stderr.contains("query-string-anchor"), "the error lists the kinds")
+    }
+
+    /// The `[kind]` of each expected line.
+    static func kinds(of lines: [String]) -> [String] {
+        lines.compactMap { line in line.split(separator: "[").last.map { String($0.dropLast()) } }
+    }
+
     @Test("--profile, repeated, lints for those apps only; the load uses the last")
     func profiles() throws {
         let file = try CLI.temporaryFile(Self.team)
