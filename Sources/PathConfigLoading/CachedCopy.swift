@@ -65,8 +65,12 @@ struct CachedCopy: Sendable, Hashable {
         }
         guard lines.first == magic else { return .failure(DecodeFailure("it does not start with \(JSONWriter.quoted(magic))")) }
         for line in lines.dropFirst() {
-            guard let space = line.firstIndex(of: " ") else { return .failure(DecodeFailure("bad header line \(JSONWriter.quoted(line))")) }
-            fields[String(line[..<space])] = String(line[line.index(after: space)...])
+            // The first space byte, not the first " " Character: a value
+            // starting with a combining mark (an ETag may hold any text) forms
+            // one grapheme with the space before it.
+            let utf8 = line.utf8
+            guard let space = utf8.firstIndex(of: 0x20) else { return .failure(DecodeFailure("bad header line \(JSONWriter.quoted(line))")) }
+            fields[String(decoding: utf8[..<space], as: UTF8.self)] = String(decoding: utf8[utf8.index(after: space)...], as: UTF8.self)
         }
         guard let url = fields["url"] else { return .failure(DecodeFailure("it names no URL")) }
         guard let length = fields["body-length"].flatMap({ Int($0) }), length >= 0 else {
