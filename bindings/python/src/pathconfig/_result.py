@@ -176,7 +176,7 @@ def _freeze(value: Any) -> Any:
 # --- Properties --------------------------------------------------------------------------
 
 
-class Properties(Dict[str, Any]):
+class Properties(JSONObject):
     """The merged properties of one URL, from :meth:`PathConfiguration.properties`.
 
     A read-only ``dict`` of ``str`` to the values as the configuration wrote
@@ -246,26 +246,14 @@ class Properties(Dict[str, Any]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("Properties objects are made by PathConfiguration.properties()")
 
-    # --- read-only -------------------------------------------------------------------
-
-    __setitem__ = __delitem__ = __ior__ = _read_only
-    clear = pop = popitem = setdefault = update = _read_only
+    # --- read-only (JSONObject's mutators, copies and pickling: a plain dict,
+    # since a Properties needs its C result), its attributes too ------------
 
     def __setattr__(self, name: str, value: Any) -> NoReturn:
         _read_only(self)
 
     def __delattr__(self, name: str) -> NoReturn:
         _read_only(self)
-
-    def __copy__(self) -> Dict[str, Any]:
-        return dict(self)
-
-    def __deepcopy__(self, memo: Dict[int, Any]) -> Dict[str, Any]:
-        return cast(Dict[str, Any], _thaw(self))
-
-    def __reduce__(self) -> Tuple[Any, ...]:
-        # Pickled as the plain dict it holds: a Properties needs its C result.
-        return (dict, (_thaw(self),))
 
     def __repr__(self) -> str:
         return f"Properties({dict.__repr__(self)})"
