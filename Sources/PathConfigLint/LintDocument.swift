@@ -193,6 +193,14 @@ struct LintDocument {
         return message
     }
 
-    /// `hotwire-ios, turbo-ios`: profiles as messages list them.
+    /// `hotwire-ios, turbo-ios`: profiles as messages list them in parentheses.
     static func names(_ profiles: [Profile]) -> String { profiles.map(\.rawValue).joined(separator: ", ") }
+
+    /// `hotwire-ios, hotwire-android and turbo-android`: profiles as the
+    /// subject of a sentence (as `DocumentEffect.sentence` names them).
+    static func subject(_ profiles: [Profile]) -> String {
+        let names = profiles.map(\.rawValue)
+        guard names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
 }

@@ -42,6 +42,10 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         case notPortable = "not-portable"
         /// `settings` is not an object and is treated as `{}`.
         case ignoredSettings = "ignored-settings"
+        /// A `lint` marker (`{"allow": [KIND, ...]}`, at the top level or in
+        /// a rule) that lint cannot read: another shape, or a name that is
+        /// not a kind. It allows nothing where it is wrong (`LintMarkers`).
+        case lintMarker = "lint-marker"
     }
 
     /// How serious a finding is. Every finding is a warning today: the file

@@ -3,7 +3,8 @@ import PathConfigMatching
 import PathConfigResolution
 
 /// What lint checks a configuration against: the apps (profiles) it is meant
-/// for, and the load options that change what a pattern means.
+/// for, the load options that change what a pattern means, and the kinds of
+/// finding a team allows or denies.
 public struct LintOptions: Sendable {
     /// The profiles whose apps read the file. Patterns are compiled in each
     /// one's engine, the file is decoded under each, and the query-string and
@@ -20,6 +21,14 @@ public struct LintOptions: Sendable {
     public var limits: Limits
     /// The base URL relative globs are translated under.
     public var baseURL: BaseURL?
+    /// Kinds whose findings are not reported, in any document (`pathconfig
+    /// validate --allow`). A document allows kinds itself with a `lint`
+    /// marker (`LintReport.allowedByMarkers`).
+    public var allow: Set<LintFinding.Kind> = []
+    /// Kinds whose findings are always reported: a document's `lint` marker
+    /// does not allow them, and `allow` does not either (`pathconfig validate
+    /// --deny`, which also fails on them). A team's CI decides over its files.
+    public var deny: Set<LintFinding.Kind> = []
 
     /// The profiles a configuration is checked against when none are named:
     /// the four mobile apps' (`Profile.isMobileApp`), since one file usually
@@ -28,9 +37,12 @@ public struct LintOptions: Sendable {
 
     /// Options for `profiles` (empty: `defaultProfiles`), taking the engine,
     /// query-string matching, merge mode, limits and base URL from `load` (its
-    /// `profile` is not used).
-    public init(profiles: [Profile] = [], load: LoadOptions = LoadOptions()) {
+    /// `profile` is not used), with the kinds allowed and denied.
+    public init(profiles: [Profile] = [], load: LoadOptions = LoadOptions(), allow: Set<LintFinding.Kind> = [],
+                deny: Set<LintFinding.Kind> = []) {
         self.profiles = profiles
+        self.allow = allow
+        self.deny = deny
         self.engine = load.engine
         self.matchQueryStrings = load.matchQueryStrings
         self.merge = load.merge

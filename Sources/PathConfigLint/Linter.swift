@@ -17,6 +17,13 @@ import PathConfigModel
 /// (`trailing-comma`), and what the decoder knows the mobile apps reject or
 /// ignore (`not-portable`, `ignored-settings`). Findings come sorted by
 /// position in the document. Lint never traps and never prints.
+///
+/// A team chooses what it hears about: `LintOptions.allow` drops kinds
+/// everywhere, and a document allows kinds itself with a `lint` marker,
+/// `{"allow": ["query-string-anchor"]}`, at its top level (the whole file) or
+/// in a rule (that rule's findings); a marker lint cannot read is a
+/// `lint-marker` finding (`LintMarkers`). `LintOptions.deny` names kinds
+/// that are reported whatever a marker says.
 public struct Linter: Sendable {
     /// The profiles and load options checked against.
     public var options: LintOptions
@@ -30,22 +37,58 @@ public struct Linter: Sendable {
         TypedValueCheck(), OverriddenRuleCheck(),
     ]
 
-    /// The findings for a document's bytes, sorted by position. Throws the
-    /// error a load reports when the bytes are not a configuration at all
+    /// The findings for a document's bytes, sorted by position, without those
+    /// `options.allow` drops or the document's `lint` markers allow. Throws
+    /// the error a load reports when the bytes are not a configuration at all
     /// (not JSON, no `rules`, a limit exceeded).
-    public func lint(_ bytes: some Collection<UInt8>) throws(ConfigurationError) -> [LintFinding] {
+    public func lint(_ bytes: some Collection<UInt8>) throws(ConfigurationError) -> [LintFinding] { try report(bytes).findings }
+
+    /// The findings for a document given as text.
+    public func lint(_ text: String) throws(ConfigurationError) -> [LintFinding] { try lint(Array(text.utf8)) }
+
+    /// What lint found in a document's bytes: the findings to report, and
+    /// those its `lint` markers allowed. A kind `options.allow` names is in
+    /// neither; one `options.deny` names is always reported, whatever a
+    /// marker says. Throws as `lint` does.
+    public func report(_ bytes: some Collection<UInt8>) throws(ConfigurationError) -> LintReport {
         let document = try LintDocument(Array(bytes), options: options)
+        let markers = LintMarkers(document)
         var found: [(order: Int, finding: LintFinding)] = []
         for check in Self.checks {
             for finding in check.findings(in: document) { found.append((found.count, finding)) }
         }
+        for finding in markers.findings { found.append((found.count, finding)) }
         found.sort { a, b in
             let x = a.finding.location?.offset ?? -1, y = b.finding.location?.offset ?? -1
             return x != y ? x < y : a.order < b.order
         }
-        return found.map(\.finding)
+        var report = LintReport()
+        for (_, finding) in found {
+            if options.deny.contains(finding.kind) {
+                report.findings.append(finding)
+            } else if options.allow.contains(finding.kind) {
+                continue
+            } else if markers.allows(finding) {
+                report.allowedByMarkers.append(finding)
+            } else {
+                report.findings.append(finding)
+            }
+        }
+        return report
     }
 
-    /// The findings for a document given as text.
-    public func lint(_ text: String) throws(ConfigurationError) -> [LintFinding] { try lint(Array(text.utf8)) }
+    /// What lint found in a document given as text.
+    public func report(_ text: String) throws(ConfigurationError) -> LintReport { try report(Array(text.utf8)) }
+}
+
+/// What lint found in one document (`Linter.report`).
+public struct LintReport: Sendable, Hashable {
+    /// The findings to report, sorted by position in the document.
+    public var findings: [LintFinding] = []
+    /// The findings the document's own `lint` markers allowed, sorted by
+    /// position: not reported, but counted (`pathconfig validate` says how many).
+    public var allowedByMarkers: [LintFinding] = []
+
+    /// An empty report.
+    public init() {}
 }

@@ -15,7 +15,9 @@ extension PathConfigCommand {
                 that does not load, FILE:LINE:COLUMN: error: MESSAGE. --format json prints one \
                 JSON document on standard output instead. --allow KIND drops the warnings of \
                 a kind (a team that anchors patterns with $ on purpose allows \
-                query-string-anchor); --deny KIND makes them errors. Exits 0 when all load \
+                query-string-anchor), as does a file's own marker, "lint": {"allow": [KIND]}, \
+                at its top level or in a rule (that rule's warnings); --deny KIND makes them \
+                errors, whatever a marker allows. Exits 0 when all load \
                 (and none has a denied finding, nor, with --strict, any warning), 1 otherwise.
                 """
         )
@@ -36,10 +38,10 @@ extension PathConfigCommand {
         @Option(name: .long, help: ArgumentHelp("Do not report the lint warnings of this kind (repeatable).", valueName: "kind"))
         var allow: [LintFinding.Kind] = []
 
-        @Option(name: .long, help: ArgumentHelp("Report the lint warnings of this kind as errors, and fail (exit 1) on any (repeatable).", valueName: "kind"))
+        @Option(name: .long, help: ArgumentHelp("Report the lint warnings of this kind as errors, even where a file's \"lint\" marker allows them, and fail (exit 1) on any (repeatable).", valueName: "kind"))
         var deny: [LintFinding.Kind] = []
 
-        @Option(name: .long, help: ArgumentHelp("text: compiler-style lines; json: one JSON document on standard output (file, ok, errors, findings with kind, severity, line, column, rule, pattern, message).", valueName: "format"))
+        @Option(name: .long, help: ArgumentHelp("text: compiler-style lines; json: one JSON document on standard output (file, ok, errors, findings with kind, severity, line, column, rule, pattern, message, and allowed_by_file).", valueName: "format"))
         var format: Format = .text
 
         func validate() throws {
@@ -50,7 +52,7 @@ extension PathConfigCommand {
 
         func run() throws {
             let headers = try options.parsedHeaders()
-            let lintOptions = LintOptions(profiles: options.profiles, load: options.loadOptions)
+            let lintOptions = LintOptions(profiles: options.profiles, load: options.loadOptions, allow: Set(allow), deny: Set(deny))
             let linter = Linter(options: lintOptions)
             var reports: [FileReport] = []
             for config in options.config {
@@ -58,8 +60,7 @@ extension PathConfigCommand {
                 var load = options.loadOptions
                 load.keepsSource = true  // lint reads the document again
                 let loader = try options.makeLoader([source], cached: false, load: load)
-                reports.append(FileReport(file: config, events: try loader.load(), loaded: loader.current, linter: linter,
-                                          allowed: Set(allow)))
+                reports.append(FileReport(file: config, events: try loader.load(), loaded: loader.current, linter: linter))
             }
             let denied = Set(deny)
             let failed = reports.contains { !$0.passes(strict: strict, denied: denied) }
@@ -80,7 +81,12 @@ extension PathConfigCommand {
                 if let error = report.lintError { Diagnostics.error(error, file: report.file) }
                 for finding in report.findings { Diagnostics.finding(finding, file: report.file, denied: deny.contains(finding.kind)) }
                 let builtIns = configuration.rules.count - configuration.documentRuleCount
-                out.line("\(report.file): ok: \(ValueText.count(configuration.documentRuleCount, "rule")) (+\(builtIns) built-in), \(ValueText.count(report.findings.count, "warning")), profile \(configuration.profile.rawValue)")
+                // Denied findings are printed as errors, and counted so.
+                let errors = report.findings.filter { deny.contains($0.kind) }.count
+                var counts = ValueText.count(report.findings.count - errors, "warning")
+                if errors > 0 { counts += ", " + ValueText.count(errors, "error") }
+                if !report.allowedByMarkers.isEmpty { counts += ", \(report.allowedByMarkers.count) allowed by the file" }
+                out.line("\(report.file): ok: \(ValueText.count(configuration.documentRuleCount, "rule")) (+\(builtIns) built-in), \(counts), profile \(configuration.profile.rawValue)")
             }
             out.flush()
         }
@@ -92,7 +98,7 @@ extension PathConfigCommand {
             document["allowed"] = .array(allow.map { .string($0.rawValue) })
             document["denied"] = .array(deny.map { .string($0.rawValue) })
             document["profiles"] = .array(LintOptions(profiles: options.profiles).selectedProfiles.map { .string($0.rawValue) })
-            document["files"] = .array(reports.map { .object($0.jsonObject) })
+            document["files"] = .array(reports.map { .object($0.jsonObject(denied: Set(deny))) })
             var out = Output()
             out.line(JSONWriter.pretty(.object(document)))
             out.flush()
@@ -106,21 +112,25 @@ struct FileReport {
     let file: String
     let events: [LoaderEvent]
     let configuration: PathConfiguration?
+    /// The findings to report (the linter's options left out the allowed kinds).
     let findings: [LintFinding]
+    /// The findings the file's own `lint` markers allowed.
+    let allowedByMarkers: [LintFinding]
     /// Lint could not read a document that loaded (never expected: lint reads
     /// what the load read, less strictly).
     let lintError: ConfigurationError?
 
-    /// Lints `loaded`, keeping no finding of an `allowed` kind.
-    init(file: String, events: [LoaderEvent], loaded: PathConfiguration?, linter: Linter, allowed: Set<LintFinding.Kind> = []) {
+    /// Lints `loaded`.
+    init(file: String, events: [LoaderEvent], loaded: PathConfiguration?, linter: Linter) {
         self.file = file
         self.events = events
         self.configuration = loaded
-        var findings: [LintFinding] = [], lintError: ConfigurationError?
+        var report = LintReport(), lintError: ConfigurationError?
         if let loaded {
-            do { findings = try linter.lint(loaded.source?.bytes ?? []).filter { !allowed.contains($0.kind) } } catch { lintError = error }
+            do { report = try linter.report(loaded.source?.bytes ?? []) } catch { lintError = error }
         }
-        self.findings = findings
+        self.findings = report.findings
+        self.allowedByMarkers = report.allowedByMarkers
         self.lintError = lintError
     }
 
@@ -132,8 +142,10 @@ struct FileReport {
 
     /// `file`, `ok` (loaded), `profile`, `rules`, `built_in_rules`,
     /// `errors` (each `message`, `line`, `column`, `rule`, `pattern`; null where
-    /// unknown), `findings` (`LintFinding.jsonObject`).
-    var jsonObject: JSONObject {
+    /// unknown), `findings` (`LintFinding.jsonObject`, with `severity`
+    /// `error` for a `denied` kind, as the text says), `allowed_by_file`
+    /// (how many findings of each kind the file's markers allowed).
+    func jsonObject(denied: Set<LintFinding.Kind>) -> JSONObject {
         func error(_ message: String, _ e: ConfigurationError?) -> JSONValue {
             .object(["message": .string(message), "line": .integer(e?.location?.line), "column": .integer(e?.location?.column),
                      "rule": .integer(e?.ruleIndex), "pattern": .integer(e?.patternIndex)])
@@ -153,7 +165,17 @@ struct FileReport {
         o["rules"] = .integer(configuration?.documentRuleCount)
         o["built_in_rules"] = .integer(configuration.map { $0.rules.count - $0.documentRuleCount })
         o["errors"] = .array(errors)
-        o["findings"] = .array(findings.map { .object($0.jsonObject) })
+        o["findings"] = .array(findings.map { finding in
+            var object = finding.jsonObject
+            if denied.contains(finding.kind) { object["severity"] = .string("error") }
+            return .object(object)
+        })
+        var allowed = JSONObject()
+        for kind in LintFinding.Kind.allCases {
+            let count = allowedByMarkers.filter { $0.kind == kind }.count
+            if count > 0 { allowed[kind.rawValue] = .integer(count) }
+        }
+        o["allowed_by_file"] = .object(allowed)
         return o
     }
 }

@@ -41,9 +41,9 @@ struct ValidateLintCLITests {
         """#
 
     static let expectedLines = [
-        #":7:71: warning: rule 0 ("Default"): "pull_to_refresh_enabled": "true" is a string, not a boolean: hotwire-ios, turbo-ios ignore it and use the default, true; write true without quotes [string-boolean]"#,
-        #":11:25: warning: rule 1 ("Forms"): pattern 0 "/new$" stops matching when the URL has a query string, which hotwire-ios, hotwire-android, turbo-android match; "/new(?:$|\\?)" allows one [query-string-anchor]"#,
-        #":12:58: warning: rule 1 ("Forms"): "presentation": "push" is an unknown value: hotwire-ios, turbo-ios use the default "default" instead (known values: default, pop, replace, refresh, clear_all, replace_root, none) [unknown-value]"#,
+        #":7:71: warning: rule 0 ("Default"): "pull_to_refresh_enabled": "true" is a string, not the boolean true: hotwire-ios and turbo-ios ignore it and use true instead; write true without quotes [string-boolean]"#,
+        #":11:25: warning: rule 1 ("Forms"): pattern 0 "/new$" does not match URLs with a query string (such as ?page=2): hotwire-ios, hotwire-android and turbo-android match patterns against the path and query string together; write "/new(?:$|\\?)" to match with or without one [query-string-anchor]"#,
+        #":12:58: warning: rule 1 ("Forms"): "presentation" must be one of the values each app knows: hotwire-ios and turbo-ios ignore "push" and use "default" instead (they know default, pop, replace, refresh, clear_all, replace_root, none) [unknown-value]"#,
         #":15:32: warning: rule 2: pattern 0 "/reports/.*.pdf": the "." before "pdf" matches any character, not only a dot; escape it: "/reports/.*\\.pdf" [unescaped-dot]"#,
         #":15:49: warning: rule 2: pattern 1: invalid regular expression "/archive/\\y" at offset 9: not a valid Java pattern: unknown escape \y (under hotwire-android, turbo-android) [invalid-pattern]"#,
         #":16:68: warning: rule 2: trailing comma before "}": hotwire-ios and turbo-ios accept it; hotwire-android and turbo-android refuse the document (Gson: "Expected name") and ignore the whole file; strict JSON parsers (JSON.parse, jq, Python's json) reject the file [trailing-comma]"#,
@@ -91,6 +91,7 @@ struct ValidateLintCLITests {
 
         let denied = try CLI.run(["validate", "--deny", "unescaped-dot", "--config", file])
         #expect(denied.status == 1)
+        #expect(denied.stdout == "\(file): ok: 3 rules (+3 built-in), 5 warnings, 1 error, profile hotwire-ios\n")
         let expected = Self.expectedLines.map { line in
             file + (line.hasSuffix("[unescaped-dot]") ? line.replacingOccurrences(of: ": warning: ", with: ": error: ") : line) + "\n"
         }
@@ -110,6 +111,64 @@ struct ValidateLintCLITests {
         #expect(unknown.status != 0 && unknown.stderr.contains("query-string-anchor"), "the error lists the kinds")
     }
 
+    /// `team` with a marker that allows query-string-anchor in the whole file,
+    /// and one in rule 2 that allows unescaped-dot there.
+    static let marked = team
+        .replacingOccurrences(of: #"  "settings": {},"#, with: #"  "settings": {}, "lint": {"allow": ["query-string-anchor"]},"#)
+        .replacingOccurrences(of: #""patterns": ["/reports/"#, with: #""lint": {"allow": ["unescaped-dot"]}, "patterns": ["/reports/"#)
+
+    @Test("a file's lint marker drops the kinds it allows, and the ok line and --format json count them; --deny wins over it")
+    func marker() throws {
+        let file = try CLI.temporaryFile(Self.marked)
+        let r = try CLI.run(["validate", "--config", file])
+        #expect(r.status == 0)
+        #expect(r.stdout == "\(file): ok: 3 rules (+3 built-in), 4 warnings, 2 allowed by the file, profile hotwire-ios\n")
+        let kinds = Self.kinds(of: r.stderr.split(separator: "\n").map(String.init))
+        #expect(kinds == ["string-boolean", "unknown-value", "invalid-pattern", "trailing-comma"])
+        // The marker moved rule 2's columns: the lines are the team's, less the kinds allowed.
+        #expect(r.stderr.contains(#"warning: rule 2: pattern 1: invalid regular expression "/archive/\\y""#))
+
+        let json = try CLI.run(["validate", "--format", "json", "--config", file])
+        #expect(json.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let report = try #require((document["files"] as? [[String: Any]])?.first)
+        #expect(report["allowed_by_file"] as? [String: Int] == ["query-string-anchor": 1, "unescaped-dot": 1])
+        #expect((report["findings"] as? [Any])?.count == 4)
+
+        // The team's CI denies what the file allows: reported, as errors, and the run fails.
+        let denied = try CLI.run(["validate", "--deny", "query-string-anchor", "--config", file])
+        #expect(denied.status == 1)
+        #expect(denied.stdout == "\(file): ok: 3 rules (+3 built-in), 4 warnings, 1 error, 1 allowed by the file, profile hotwire-ios\n")
+        #expect(denied.stderr.contains(#":11:25: error: rule 1 ("Forms"): pattern 0 "/new$" does not match URLs with a query string"#))
+        let deniedJSON = try CLI.run(["validate", "--format", "json", "--deny", "query-string-anchor", "--config", file])
+        let deniedDocument = try #require(try JSONSerialization.jsonObject(with: Data(deniedJSON.stdout.utf8)) as? [String: Any])
+        let deniedReport = try #require((deniedDocument["files"] as? [[String: Any]])?.first)
+        #expect(deniedDocument["ok"] as? Bool == false)
+        #expect(deniedReport["allowed_by_file"] as? [String: Int] == ["unescaped-dot": 1])
+        let severities = (deniedReport["findings"] as? [[String: Any]])?.map { "\($0["kind"]!) \($0["severity"]!)" }
+        #expect(severities?.contains("query-string-anchor error") == true && severities?.contains("string-boolean warning") == true)
+
+        // --allow drops a kind before the file's marker counts it.
+        let allowed = try CLI.run(["validate", "--allow", "unescaped-dot", "--config", file])
+        #expect(allowed.stdout == "\(file): ok: 3 rules (+3 built-in), 4 warnings, 1 allowed by the file, profile hotwire-ios\n")
+        // The clean file has no marker: no count on its ok line, an empty object in JSON.
+        let clean = try CLI.temporaryFile(Self.clean)
+        let cleanJSON = try CLI.run(["validate", "--format", "json", "--config", clean])
+        #expect(cleanJSON.stdout.contains(#""allowed_by_file": {}"#))
+    }
+
+    @Test("a marker lint cannot read is a lint-marker warning at its line and column; --strict fails on it")
+    func badMarker() throws {
+        let text = Self.clean.replacingOccurrences(of: #"  "settings": {},"#, with: #"  "settings": {}, "lint": {"allow": ["query-string"]},"#)
+        let file = try CLI.temporaryFile(text)
+        let r = try CLI.run(["validate", "--config", file])
+        #expect(r.status == 0)
+        #expect(r.stderr.hasPrefix(#"\#(file):2:38: warning: "allow" lists "query-string", which is not a kind of lint finding; the kinds are invalid-pattern, "#))
+        #expect(r.stderr.hasSuffix(" [lint-marker]\n"))
+        #expect(try CLI.run(["validate", "--strict", "--config", file]).status == 1)
+        #expect(try CLI.run(["validate", "--allow", "lint-marker", "--strict", "--config", file]).status == 0)
+    }
+
     /// The `[kind]` of each expected line.
     static func kinds(of lines: [String]) -> [String] {
         lines.compactMap { line in line.split(separator: "[").last.map { String($0.dropLast()) } }
@@ -122,7 +181,7 @@ struct ValidateLintCLITests {
         #expect(r.status == 0)
         #expect(r.stdout.hasSuffix("profile hotwire-ios\n"))
         #expect(!r.stderr.contains("[invalid-pattern]"))  // no Android profile
-        #expect(r.stderr.contains("which hotwire-ios match;"))  // turbo-ios matches paths only
+        #expect(r.stderr.contains(": hotwire-ios matches patterns against the path and query string together"))  // turbo-ios matches paths only
         // Gson refuses the team's trailing comma in an object: without it, the file loads there.
         let loads = try CLI.temporaryFile(Self.team.replacingOccurrences(of: #""default",}"#, with: #""default"}"#))
         let refused = try CLI.run(["validate", "--profile", "turbo-android", "--lenient", "--config", file])
@@ -190,7 +249,7 @@ struct ValidateLintCLITests {
         #expect(!plain.stderr.contains("\u{1B}["))
         let forced = try CLI.run(["validate", "--config", file], environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": ""])
         #expect(forced.stderr == "\u{1B}[1m\(file):\(line + 1):\(column):\u{1B}[0m \u{1B}[1;35mwarning:\u{1B}[0m "
-            + #"rule 1 ("Forms"): pattern 0 "/new$" stops matching when the URL has a query string, which hotwire-ios, hotwire-android, turbo-android match; "/new(?:$|\\?)" allows one"#
+            + #"rule 1 ("Forms"): pattern 0 "/new$" does not match URLs with a query string (such as ?page=2): hotwire-ios, hotwire-android and turbo-android match patterns against the path and query string together; write "/new(?:$|\\?)" to match with or without one"#
             + "\u{1B}[2m [query-string-anchor]\u{1B}[0m\n")
         #expect(forced.stdout == plain.stdout)  // standard output is never coloured
         let noColor = try CLI.run(["validate", "--config", file], environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": "1"])

@@ -43,7 +43,8 @@ struct OverriddenRuleCheck: LintCheck {
                 guard let reason = overrides(rules[j], earlier, catchAll: catchAll[j], merge: d.options.merge) else { continue }
                 let keys = earlier.properties.keys.map(JSONWriter.quoted).joined(separator: ", ")
                 let later = rules[j].description.map { "rule \(j) (\(JSONWriter.quoted($0)))" } ?? "rule \(j)"
-                let message = "never changes a result: \(later) applies wherever it does (\(reason)) and sets every key it sets (\(keys))"
+                let message = "has no effect: the later \(later) applies to every URL this rule applies to (\(reason)) "
+                    + "and sets every key this rule sets (\(keys)), so its values always win"
                 let at = d.ruleNodes.indices.contains(i) ? d.location(d.ruleNodes[i].offset) : nil
                 out.append(d.finding(.overriddenRule, message, at: at, rule: i))
                 break
@@ -67,7 +68,7 @@ struct OverriddenRuleCheck: LintCheck {
             return "its pattern \(JSONWriter.quoted(catchAll)) matches every URL"
         }
         if earlier.patterns.allSatisfy(later.patterns.contains), earlier.globs.allSatisfy(later.globs.contains) {
-            return earlier.globs.isEmpty ? "it has all of its patterns" : "it has all of its patterns and globs"
+            return earlier.globs.isEmpty ? "it has all of this rule's patterns" : "it has all of this rule's patterns and globs"
         }
         return nil
     }

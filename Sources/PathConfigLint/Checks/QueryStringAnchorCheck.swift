@@ -21,8 +21,10 @@ struct QueryStringAnchorCheck: LintCheck {
                 let scalars = Array(pattern.unicodeScalars)
                 var suggested = String.UnicodeScalarView(scalars[..<dollar])
                 suggested.append(contentsOf: #"(?:$|\?)"#.unicodeScalars)
-                let message = "pattern \(p) \(JSONWriter.quoted(pattern)) stops matching when the URL has a query string, "
-                    + "which \(LintDocument.names(affected)) match; \(JSONWriter.quoted(String(suggested))) allows one"
+                let apps = LintDocument.subject(affected)
+                let message = "pattern \(p) \(JSONWriter.quoted(pattern)) does not match URLs with a query string (such as ?page=2): "
+                    + "\(apps) \(affected.count == 1 ? "matches" : "match") patterns against the path and query string together; "
+                    + "write \(JSONWriter.quoted(String(suggested))) to match with or without one"
                 out.append(d.finding(.queryStringAnchor, message, at: d.location(ofPattern: p, inRule: rule.index, scalar: dollar),
                                      rule: rule.index, pattern: p, profiles: affected))
             }

@@ -28,41 +28,55 @@ struct TypedValueCheck: LintCheck {
 
     private func check(_ key: TypedKey, _ node: JSONNode, rule: Int, in d: LintDocument) -> LintFinding? {
         let raw = node.value
-        let written = "\(JSONWriter.quoted(key.rawValue)): \(JSONWriter.compact(raw))"
+        let name = JSONWriter.quoted(key.rawValue), written = JSONWriter.compact(raw)
         if key.kind == .boolean, case .string(let s) = raw, ["true", "false"].contains(s.lowercased()) {
             let meant = JSONValue.bool(s.lowercased() == "true")
             let misread = d.profiles.filter { key.recognizedValue(raw, on: $0.platform) != meant }
             guard !misread.isEmpty else { return nil }
             // Android reads such a string as its boolean, so only the iOS apps
             // misread it: they ignore it and use the default.
-            let ignore = misread.count == 1 ? "ignores it and uses" : "ignore it and use"
-            let fallback = JSONWriter.compact(key.defaultValue(on: misread[0].platform))
-            return d.finding(.stringBoolean, "\(written) is a string, not a boolean: \(LintDocument.names(misread)) \(ignore) the default, \(fallback); write \(JSONWriter.compact(meant)) without quotes",
+            let uses = Self.groups(misread, ignoring: "it") { platform, one in Self.fallback(key, on: platform, one: one) }
+            return d.finding(.stringBoolean, "\(name): \(written) is a string, not the boolean \(JSONWriter.compact(meant)): \(uses); write \(JSONWriter.compact(meant)) without quotes",
                              at: d.location(node.offset), rule: rule, profiles: misread)
         }
         let unknown = d.profiles.filter { key.recognizedValue(raw, on: $0.platform) == nil }
         guard !unknown.isEmpty else { return nil }
-        let problem: String
+        let requirement: String
         switch key.kind {
-        case .enumeration: problem = "an unknown value"
-        case .boolean: problem = "not a boolean"
-        case .string: problem = "not a string"
+        case .enumeration: requirement = "one of the values each app knows"
+        case .boolean: requirement = "true or false"
+        case .string: requirement = "a string"
         }
-        let uses = Self.groups(unknown) { platform in
-            let known = key.kind == .enumeration ? " (known values: \(key.allowedValues(on: platform).joined(separator: ", ")))" : ""
-            return "the default \(JSONWriter.compact(key.defaultValue(on: platform))) instead\(known)"
+        let uses = Self.groups(unknown, ignoring: written) { platform, one in
+            let fallback = Self.fallback(key, on: platform, one: one)
+            guard key.kind == .enumeration else { return fallback }
+            return "\(fallback) (\(one ? "it knows" : "they know") \(key.allowedValues(on: platform).joined(separator: ", ")))"
         }
-        return d.finding(.unknownValue, "\(written) is \(problem): \(uses)", at: d.location(node.offset), rule: rule, profiles: unknown)
+        return d.finding(.unknownValue, "\(name) must be \(requirement): \(uses)", at: d.location(node.offset), rule: rule, profiles: unknown)
     }
 
-    /// `hotwire-ios, turbo-ios use X; hotwire-android uses Y`: what each
-    /// group of profiles on one platform uses instead of a value.
-    private static func groups(_ profiles: [Profile], _ what: (Profile.Platform) -> String) -> String {
-        var platforms: [Profile.Platform] = []
-        for p in profiles where !platforms.contains(p.platform) { platforms.append(p.platform) }
-        return platforms.map { platform in
-            let names = profiles.filter { $0.platform == platform }
-            return "\(LintDocument.names(names)) \(names.count == 1 ? "uses" : "use") \(what(platform))"
+    /// `use "default" instead`, or `read no title` where the default is
+    /// null: what an app does in place of a value it ignores (`uses` when
+    /// `one` app is the subject).
+    private static func fallback(_ key: TypedKey, on platform: Profile.Platform, one: Bool) -> String {
+        let value = key.defaultValue(on: platform)
+        guard value != .null else { return "\(one ? "reads" : "read") no \(key.rawValue)" }
+        return "\(one ? "uses" : "use") \(JSONWriter.compact(value)) instead"
+    }
+
+    /// `hotwire-ios and turbo-ios ignore VALUE and X; hotwire-android ignores
+    /// it and Y`: the profiles grouped by what they do in place of `value`
+    /// (named the first time, `it` after), which `what(platform, one)` says
+    /// for one app or several.
+    private static func groups(_ profiles: [Profile], ignoring value: String, _ what: (Profile.Platform, Bool) -> String) -> String {
+        var groups: [(does: String, profiles: [Profile])] = []
+        for p in profiles {
+            let does = what(p.platform, false)
+            if let g = groups.firstIndex(where: { $0.does == does }) { groups[g].profiles.append(p) } else { groups.append((does, [p])) }
+        }
+        return groups.enumerated().map { i, group in
+            let one = group.profiles.count == 1
+            return "\(LintDocument.subject(group.profiles)) \(one ? "ignores" : "ignore") \(i == 0 ? value : "it") and \(one ? what(group.profiles[0].platform, true) : group.does)"
         }.joined(separator: "; ")
     }
 }

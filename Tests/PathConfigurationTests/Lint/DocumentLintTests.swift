@@ -163,7 +163,7 @@ struct SeedLintTests {
         let findings = try Lint.run(block.json)
         #expect(findings.map(\.kind) == [.queryStringAnchor, .queryStringAnchor, .unknownValue, .trailingComma, .trailingComma])
         #expect(findings.map(\.location?.line) == [8, 9, 12, 17, 22])
-        #expect(findings[2].summary.hasPrefix(#"rule 0: "presentation": "modal" is an unknown value: hotwire-ios, turbo-ios use the default "default" instead"#))
+        #expect(findings[2].summary.hasPrefix(#"rule 0: "presentation" must be one of the values each app knows: hotwire-ios and turbo-ios ignore "modal" and use "default" instead"#))
         // The trailing commas: a null pattern, then a null rule, to Gson.
         #expect(findings[3].message.hasPrefix(#"trailing comma before "]": hotwire-ios and turbo-ios accept it; hotwire-android and turbo-android read it as a null pattern and crash (NullPointerException) on every lookup that no earlier pattern of its rule matches"#))
         #expect(findings[4].message.hasPrefix(#"trailing comma before "]": hotwire-ios and turbo-ios accept it; hotwire-android and turbo-android read it as a null rule and crash (NullPointerException) on every lookup"#))

@@ -15,7 +15,7 @@ struct OverriddenRuleLintTests {
         try #require(findings.count == 1)
         #expect(findings[0].ruleIndex == 0 && findings[0].ruleDescription == "Forms")
         #expect(findings[0].location == SourceLocation(line: 2, column: 3, offset: 14))
-        #expect(findings[0].summary == #"rule 0 ("Forms"): never changes a result: rule 1 ("Everything is a card") applies wherever it does (its pattern ".*" matches every URL) and sets every key it sets ("context", "pull_to_refresh_enabled")"#)
+        #expect(findings[0].summary == #"rule 0 ("Forms"): has no effect: the later rule 1 ("Everything is a card") applies to every URL this rule applies to (its pattern ".*" matches every URL) and sets every key this rule sets ("context", "pull_to_refresh_enabled"), so its values always win"#)
     }
 
     @Test("a later rule with the same patterns that sets every key")
@@ -26,7 +26,7 @@ struct OverriddenRuleLintTests {
             #"  {"patterns": ["/b$", "/a$", "/z"], "properties": {"presentation": "pop"}}"#)
         let findings = try Lint.run(json, kind: .overriddenRule)
         #expect(findings.map(\.ruleIndex) == [0])
-        #expect(findings.first?.message.contains("rule 2 applies wherever it does (it has all of its patterns)") == true)
+        #expect(findings.first?.message.contains("the later rule 2 applies to every URL this rule applies to (it has all of this rule's patterns)") == true)
     }
 
     @Test("not reported unless certain", arguments: [
@@ -87,9 +87,9 @@ struct TypedValueLintTests {
         let findings = try Lint.run(Self.properties(#"{"pull_to_refresh_enabled": "false", "animated": "TRUE", "title": "true"}"#), kind: .stringBoolean)
         #expect(findings.count == 2)
         #expect(findings.first?.profiles == [.hotwireIOS, .turboIOS])
-        #expect(findings.first?.message == #""pull_to_refresh_enabled": "false" is a string, not a boolean: hotwire-ios, turbo-ios ignore it and use the default, true; write false without quotes"#)
+        #expect(findings.first?.message == #""pull_to_refresh_enabled": "false" is a string, not the boolean false: hotwire-ios and turbo-ios ignore it and use true instead; write false without quotes"#)
         #expect(try Lint.run(Self.properties(#"{"animated": "false"}"#), kind: .stringBoolean, profiles: [.turboIOS]).first?.message
-                == #""animated": "false" is a string, not a boolean: turbo-ios ignores it and uses the default, true; write false without quotes"#)
+                == #""animated": "false" is a string, not the boolean false: turbo-ios ignores it and uses true instead; write false without quotes"#)
         #expect(try Lint.run(Self.properties(#"{"animated": "false"}"#), kind: .stringBoolean, profiles: [.hotwireAndroid, .turboAndroid]).isEmpty)
         #expect(try Lint.run(Self.properties(#"{"animated": false}"#), kind: .stringBoolean).isEmpty)
     }
@@ -112,9 +112,29 @@ struct TypedValueLintTests {
     @Test("the message says what each platform uses instead, and the known values")
     func message() throws {
         let findings = try Lint.run(Self.properties(#"{"presentation": "push"}"#), kind: .unknownValue)
-        #expect(findings.first?.message == #""presentation": "push" is an unknown value: hotwire-ios, turbo-ios use the default "default" instead (known values: default, pop, replace, refresh, clear_all, replace_root, none)"#)
+        #expect(findings.first?.message == #""presentation" must be one of the values each app knows: hotwire-ios and turbo-ios ignore "push" and use "default" instead (they know default, pop, replace, refresh, clear_all, replace_root, none)"#)
         let json = Self.properties(#"{"presentation": "push"}"#)
         #expect(findings.first?.location?.column == json.components(separatedBy: #""push""#)[0].unicodeScalars.count + 1)
+    }
+
+    @Test("plain words, from the TypedKey table: what the value must be, and what each app reads instead, grouped by what they do", arguments: [
+        // A null default: the app reads no value at all (the issue's "uses the default null").
+        (#"{"title": 42}"#, [Profile](), #""title" must be a string: hotwire-ios and turbo-ios ignore 42 and read no title"#),
+        (#"{"title": 42}"#, [Profile.turboIOS], #""title" must be a string: turbo-ios ignores 42 and reads no title"#),
+        // The same default on both platforms: one group.
+        (#"{"animated": 1}"#, [Profile](), #""animated" must be true or false: hotwire-ios, turbo-ios, hotwire-android and turbo-android ignore 1 and use true instead"#),
+        // Defaults that differ by platform: a group each, the value named once.
+        (#"{"pull_to_refresh_enabled": [true]}"#, [Profile.hotwireIOS, .hotwireAndroid], #""pull_to_refresh_enabled" must be true or false: hotwire-ios ignores [true] and uses true instead; hotwire-android ignores it and uses false instead"#),
+        (#"{"view_controller": 7}"#, [Profile.hotwireIOS, .turboIOS], #""view_controller" must be a string: hotwire-ios and turbo-ios ignore 7 and use "web" instead"#),
+        // Known values differ by platform.
+        (#"{"presentation": "modal"}"#, [Profile.turboIOS, .turboAndroid], #""presentation" must be one of the values each app knows: turbo-ios ignores "modal" and uses "default" instead (it knows default, pop, replace, refresh, clear_all, replace_root, none); turbo-android ignores it and uses "default" instead (it knows default, push, pop, replace, refresh, clear_all, replace_root, none)"#),
+    ])
+    func plainMessages(_ properties: String, _ profiles: [Profile], _ expected: String) throws {
+        let findings = try Lint.run(Self.properties(properties), kind: .unknownValue, profiles: profiles)
+        #expect(findings.map(\.message) == [expected])
+        for finding in findings {
+            #expect(!finding.message.contains("default null") && !finding.message.contains("which "))
+        }
     }
 
     @Test("a repeated key counts once, with its first value, as when loading")
