@@ -32,7 +32,7 @@ struct ConfigOptions: ParsableArguments {
     @Flag(name: .long, help: "Skip invalid patterns with a warning instead of failing, as the apps do.")
     var lenient = false
 
-    @Option(name: .customLong("base-url"), help: ArgumentHelp("The service's base URL (scheme://host[:port][/path]): relative globs and inputs without a scheme resolve against it, and a relative glob never matches another scheme, host or port.", valueName: "url"))
+    @Option(name: .customLong("base-url"), help: ArgumentHelp("The service's base URL (scheme://host[:port][/path]): relative globs and inputs without a scheme resolve against it, and a relative glob never matches another scheme, host or port. diff and test also read a path (/posts/new) as a page on it (default https://example.com).", valueName: "url"))
     var baseURL: String?
 
     @Option(name: .long, help: ArgumentHelp("How matching rules' properties combine: shallow (top-level keys replaced, as the apps do) or deep (JSON Merge Patch: nested objects merged, null removes).", valueName: "mode"))

@@ -17,9 +17,21 @@ extension PathConfigCommand {
                 what is added, removed or changed. Nested objects are compared key by key \
                 (headers.Accept); numbers by value and object keys in any order.
 
+                --compare typed compares what each app reads through its typed accessors \
+                instead: every key of the typed catalog (listed under --compare), defaults \
+                included, as the profile's platform reads it ("false" is not a boolean on \
+                iOS; POP is pop on Android). Such a key is shown as KEY (typed), each value \
+                followed by (default) where nothing is written and (written X) where the app \
+                read something other than the X written. Keys outside the catalog, which app \
+                code reads raw, are still compared as written.
+
                 URLs come from the arguments, or from standard input one per line (blank lines \
                 and lines starting with # are skipped). URLs that resolve alike are not \
-                printed; a summary line counts them.
+                printed; a summary line counts them. A path (an input starting with one /, \
+                not //) is read by each mobile app as the page at that path on --base-url \
+                (default https://example.com, which a note line then names), so that each \
+                app's URL handling applies: turbo-ios drops a trailing slash and the query. \
+                siesta reads a path as Siesta's resource(_:) does. Inputs are shown as given.
 
                 Exits 0 whether or not anything differs, like git diff; with --exit-code, 1 \
                 when something does. A configuration that fails to load exits 1; so does \
@@ -35,6 +47,8 @@ extension PathConfigCommand {
         var against: String?
 
         @OptionGroup var request: MethodOption
+
+        @OptionGroup var comparison: CompareOption
 
         @OptionGroup var report: ReportOptions
 
@@ -98,18 +112,22 @@ extension PathConfigCommand {
                           let after = try Self.configuration(new, profile, optional: optional) else { return nil }
                     return (before, after)
                 }
-                let comparison = VersionComparison(configurations: versions.map { ($0.0, $0.1.0, $0.1.1) }, method: method)
+                let comparison = VersionComparison(configurations: versions.map { ($0.0, $0.1.0, $0.1.1) }, method: method,
+                                                   mode: self.comparison.compare, resolvesPaths: true)
                 var changes: [VersionChange] = []
                 for url in urls {
                     do { changes += try comparison.compare(url.text) } catch { refusedCount += 1; Diagnostics.refused(url, error) }
                 }
                 let versionReport = VersionDiffReport(old: options.config.joined(separator: ","), new: against, profiles: versions.map(\.0),
-                                                      method: method, urlCount: urls.count - refusedCount, changes: changes)
+                                                      method: method, urlCount: urls.count - refusedCount, changes: changes,
+                                                      mode: self.comparison.compare, baseURL: try baseURL(versions.map(\.0)),
+                                                      pathsOnDefaultBase: Self.usesDefaultBase(urls, versions.map(\.1.0)))
                 differs = !changes.isEmpty
                 write(text: versionReport.text(style: report.style), json: versionReport.json(), to: &out)
             } else {
                 let configurations = try loaded { profile, optional in try Self.configuration(old, profile, optional: optional) }
-                let comparison = ProfileComparison(configurations: configurations.map { ($0.0, $0.1) }, method: method)
+                let comparison = ProfileComparison(configurations: configurations.map { ($0.0, $0.1) }, method: method,
+                                                   compare: self.comparison.compare, resolvesPaths: true)
                 var differences: [ProfileDifference] = []
                 for url in urls {
                     do { if let d = try comparison.compare(url.text) { differences.append(d) } } catch {
@@ -118,12 +136,27 @@ extension PathConfigCommand {
                     }
                 }
                 let profileReport = ProfileDiffReport(profiles: configurations.map(\.0), method: method, urlCount: urls.count - refusedCount,
-                                                      differences: differences)
+                                                      differences: differences, mode: self.comparison.compare,
+                                                      baseURL: try baseURL(configurations.map(\.0)),
+                                                      pathsOnDefaultBase: Self.usesDefaultBase(urls, configurations.map(\.1)))
                 differs = !differences.isEmpty
                 write(text: profileReport.text(style: report.style), json: profileReport.json(), to: &out)
             }
             out.flush()
             if refusedCount > 0 || (exitCode && differs) { throw ExitCode(1) }
+        }
+
+        /// The base URL the mobile apps read paths on (`PathInput`): --base-url,
+        /// else the default; nil when no profile compared is a mobile app's.
+        private func baseURL(_ profiles: [Profile]) throws -> BaseURL? {
+            guard profiles.contains(where: \.isMobileApp) else { return nil }
+            return try options.parsedBaseURL() ?? PathInput.defaultBase
+        }
+
+        /// Whether some input is a path that some configuration's app reads on
+        /// the default base URL.
+        private static func usesDefaultBase(_ urls: [Input], _ configurations: [PathConfiguration]) -> Bool {
+            urls.contains { url in configurations.contains { PathInput.usesDefaultBase(url.text, in: $0) } }
         }
 
         private func write(text: [String], json: JSONValue, to out: inout Output) {

@@ -8,13 +8,29 @@ extension PathConfigCommand {
             abstract: "Check a file of expected properties (a cases file) against a configuration.",
             discussion: """
                 CASES is JSON: {"cases": [{"url": ..., "properties": {...}}, ...]}, each case \
-                optionally with "profile" (a name or an array of names; default: every \
+                with "properties", "typed" or both, and optionally "profile" (a name or an array of names; default: every \
                 --profile given, else hotwire-ios), "method" (default: --method), "options" \
                 (load options as the C API names them, over the flags: match_query_strings, \
                 base_url, merge, ...), "match" ("exact", the default: no other key may \
                 appear; or "subset": the keys named must be there, others are ignored) and \
                 "description". Values compare as JSON: numbers by value, object keys in any \
                 order, no conversion between types. CASES may be - for standard input.
+
+                "typed" holds keys of the typed catalog (listed under --compare) with the \
+                value the app's typed accessor must read, defaults included: \
+                {"modal_style": "large"} passes where the key is unset. With --compare typed, \
+                "properties" compares so too: every key of the catalog as each side's app \
+                reads it, defaults included; keys outside the catalog, which app code reads \
+                raw, still as written. A typed key is shown as KEY (typed), each value \
+                followed by (default) where nothing is written and (written X) where the app \
+                read something other than the X written.
+
+                A "url" that is a path (it starts with one /, not //) is read by a mobile app \
+                as the page at that path on --base-url, or the case's "base_url" option \
+                (default https://example.com, which a note line then names), so that the \
+                app's URL handling applies: turbo-ios drops a trailing slash and the query. \
+                siesta reads a path as Siesta's resource(_:) does. Reports show the URL as the \
+                case gives it.
 
                 Prints each failing check with its differences key by key and the rules \
                 that matched, then a summary line. Exits 0 when every check passes, 1 when \
@@ -26,6 +42,8 @@ extension PathConfigCommand {
         @OptionGroup var options: ConfigOptions
 
         @OptionGroup var request: MethodOption
+
+        @OptionGroup var comparison: CompareOption
 
         @OptionGroup var report: ReportOptions
 
@@ -45,9 +63,11 @@ extension PathConfigCommand {
             }
             let runner = CaseRunner(configurations: ConfigurationSet(flags: options, sources: try options.sources()),
                                     defaultProfiles: options.profiles.isEmpty ? [options.profile] : options.distinctProfiles,
-                                    defaultMethod: HTTPMethod.normalized(request.method) ?? HTTPMethod.defaultMethod)
+                                    defaultMethod: HTTPMethod.normalized(request.method) ?? HTTPMethod.defaultMethod,
+                                    mode: comparison.compare)
             let results = try runner.run(file)
-            let testReport = TestReport(file: file.path, results: results, caseCount: file.cases.count)
+            let testReport = TestReport(file: file.path, results: results, caseCount: file.cases.count, mode: comparison.compare,
+                                        baseURL: try options.parsedBaseURL() ?? PathInput.defaultBase)
             var out = Output()
             switch report.format {
             case .text: for line in testReport.text(style: report.style, verbose: verbose) { out.line(line) }

@@ -6,6 +6,9 @@ import Testing
 @Suite("pathconfig diff")
 struct DiffCommandTests {
     static let next = CLI.root + "/examples/path-configuration.next.json"
+    /// The line the text reports open with when a path was read on the default base URL.
+    static let note = "note: paths resolve against https://example.com, the default base URL (--base-url sets another)"
+
     static let turboAndroidLeftOut = """
         \(CLI.example):3:13: warning: setting "tabs" is an array; the turbo-android profile stores every value as a string, so turbo-android refuses the document (Gson: "Expected a string but was BEGIN_ARRAY") and ignores the whole file
         pathconfig: warning: turbo-android left out: the configuration does not load under it
@@ -19,6 +22,7 @@ struct DiffCommandTests {
         #expect(r.status == 0)
         #expect(r.stderr == Self.turboAndroidLeftOut)
         #expect(r.stdout == """
+            \(Self.note)
             URL                                KEY                       hotwire-ios  turbo-ios  hotwire-android
             https://example.com/a/b.PDF        open_in_external_browser  (absent)     (absent)   true
             https://example.com/messages/new/  context                   "default"    "modal"    "default"
@@ -77,7 +81,7 @@ struct DiffCommandTests {
     func exitCode() throws {
         let alike = try CLI.run(["diff", "--exit-code", "--config", CLI.example, "--profile", "hotwire-ios", "--profile", "hotwire-android", "/messages/new", "/messages/7"])
         #expect(alike.status == 0)
-        #expect(alike.stdout == "0 of 2 URLs differ between hotwire-ios, hotwire-android; 2 resolve alike\n")
+        #expect(alike.stdout == "\(Self.note)\n0 of 2 URLs differ between hotwire-ios, hotwire-android; 2 resolve alike\n")
         let differ = try CLI.run(["diff", "--config", CLI.example, "--profile", "hotwire-ios", "--profile", "turbo-ios", "https://example.com/messages/new/"])
         #expect(differ.status == 0)
         let flagged = try CLI.run(["diff", "--exit-code", "--config", CLI.example, "--profile", "hotwire-ios", "--profile", "turbo-ios", "https://example.com/messages/new/"])
@@ -101,6 +105,7 @@ struct DiffCommandTests {
         #expect(r.status == 0)
         #expect(r.stderr == Self.turboAndroidLeftOut)
         #expect(r.stdout == """
+            \(Self.note)
             URL                                              PROFILES                     CHANGE   KEY                       OLD             NEW
             /messages/new                                    all                          added    modal_style               (absent)        "page_sheet"
             https://example.com/files/report.pdf?download=1  hotwire-ios,hotwire-android  added    open_in_external_browser  (absent)        true
@@ -110,7 +115,7 @@ struct DiffCommandTests {
             """)
         let flagged = try CLI.run(["diff", "--exit-code", "--config", CLI.example, "--against", Self.next, "/messages/42"])
         #expect(flagged.status == 0)
-        #expect(flagged.stdout.hasPrefix("0 of 1 URL change"))
+        #expect(flagged.stdout.hasPrefix("\(Self.note)\n0 of 1 URL change"))
     }
 
     @Test("--against with request rules: a nested key (headers.Accept) changed under deep merge; JSON parsed back")
@@ -197,15 +202,164 @@ struct DiffCommandTests {
         let r = try CLI.run(["diff", "--config", CLI.example, "--profile", "hotwire-ios", "--profile", "turbo-ios"],
                             stdin: "https://example.com/messages/new/\n\(long)\n")
         #expect(r.status == 1)
-        #expect(r.stderr == "<stdin>:2: error: \"/\(String(repeating: "a", count: 55))…\(String(repeating: "a", count: 23))\": the URL is 70001 bytes, more than the limit of 65536 (max_url_bytes)\n")
+        // Named as given; measured as the apps read it, on the base URL (19 bytes more).
+        #expect(r.stderr == "<stdin>:2: error: \"/\(String(repeating: "a", count: 55))…\(String(repeating: "a", count: 23))\": the URL is 70020 bytes, more than the limit of 65536 (max_url_bytes)\n")
         // Counted neither as differing nor as alike: it was not compared.
         #expect(r.stdout.hasSuffix("1 of 1 URL differ between hotwire-ios, turbo-ios; 0 resolve alike\n"))
+    }
+
+    /// The issue's rules: forms as modals, a title for one query.
+    static let pathRules = #"{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}, {"patterns": ["filter=mine"], "properties": {"title": "Mine"}}]}"#
+
+    @Test("a path is read as a page on https://example.com, so each app's URL handling applies: turbo-ios drops the trailing slash and the query; //host and relative inputs as given")
+    func barePaths() throws {
+        let config = try CLI.temporaryFile(Self.pathRules)
+        let profiles = ["--profile", "hotwire-ios", "--profile", "turbo-ios"]
+        let r = try CLI.run(["diff", "--config", config] + profiles + ["/posts/new/", "/posts?filter=mine", "/posts/new", "//posts/new/", "posts/new/"])
+        #expect(r.status == 0)
+        #expect(r.stderr == "")
+        #expect(r.stdout == """
+            \(Self.note)
+            URL                 KEY      hotwire-ios  turbo-ios
+            /posts/new/         context  (absent)     "modal"
+            /posts?filter=mine  title    "Mine"       (absent)
+            2 of 5 URLs differ between hotwire-ios, turbo-ios; 3 resolve alike
+
+            """)
+        // resolve still matches a path as given: turbo-ios sees the slash and the query.
+        let resolve = try CLI.run(["resolve", "--profile", "turbo-ios", "--config", config, "/posts/new/", "/posts?filter=mine"])
+        #expect(resolve.stdout == "{}\n{\"title\":\"Mine\"}\n")
+    }
+
+    @Test("--base-url: paths read on it (after its own path), no note; JSON names the base and shows inputs as given")
+    func baseURL() throws {
+        let config = try CLI.temporaryFile(Self.pathRules)
+        let flags = ["diff", "--config", config, "--profile", "hotwire-ios", "--profile", "turbo-ios", "--base-url", "https://app.example.org/m"]
+        let r = try CLI.run(flags + ["/posts/new/", "/posts?filter=mine"])
+        #expect(r.status == 0)
+        #expect(r.stdout == """
+            URL                 KEY      hotwire-ios  turbo-ios
+            /posts/new/         context  (absent)     "modal"
+            /posts?filter=mine  title    "Mine"       (absent)
+            2 of 2 URLs differ between hotwire-ios, turbo-ios; 0 resolve alike
+
+            """)
+        let json = try CLI.run(flags + ["--format", "json", "/posts?filter=mine"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(report["base_url"] as? String == "https://app.example.org/m/")
+        #expect(report["compare"] as? String == "json")
+        #expect((report["differences"] as? [[String: Any]])?.first?["url"] as? String == "/posts?filter=mine")
+        // Under siesta a path is Siesta's resource(_:): its "?" is percent-encoded
+        // into the path, so no query follows it.
+        let query = try CLI.temporaryFile(#"{"rules": [{"patterns": ["\\?filter=mine"], "properties": {"query": true}}]}"#)
+        let siesta = try CLI.run(["diff", "--config", query, "--profile", "hotwire-ios", "--profile", "turbo-ios", "--profile", "siesta",
+                                  "--base-url", "https://app.example.org/m", "/posts?filter=mine"])
+        #expect(siesta.stdout == """
+            URL                 KEY    hotwire-ios  turbo-ios  siesta
+            /posts?filter=mine  query  true         (absent)   (absent)
+            1 of 1 URL differ between hotwire-ios, turbo-ios, siesta; 0 resolve alike
+
+            """)
+    }
+
+    /// Forms pushed (which iOS does not know), pull to refresh off as a string.
+    static let typedRules = #"{"rules": [{"patterns": [".*"], "properties": {"pull_to_refresh_enabled": "false", "view_controller": "web"}}, {"patterns": ["/new$"], "properties": {"presentation": "push"}}]}"#
+
+    @Test("--compare typed: what each app reads, defaults included; \"false\" and push differ, the Android built-ins' POP and DEFAULT do not")
+    func typedAcrossProfiles() throws {
+        let config = try CLI.temporaryFile(Self.typedRules)
+        let flags = ["diff", "--config", config, "--profile", "hotwire-ios", "--profile", "hotwire-android", "/posts/new", "/recede_historical_location"]
+        let json = try CLI.run(flags)
+        #expect(json.stdout == """
+            \(Self.note)
+            URL                          KEY           hotwire-ios  hotwire-android
+            /recede_historical_location  context       "default"    "DEFAULT"
+                                         presentation  "pop"        "POP"
+            1 of 2 URLs differ between hotwire-ios, hotwire-android; 1 resolves alike
+
+            """)
+        let typed = try CLI.run(flags + ["--compare", "typed"])
+        #expect(typed.status == 0)
+        #expect(typed.stdout == """
+            \(Self.note)
+            URL                          KEY                              hotwire-ios                 hotwire-android
+            /posts/new                   presentation (typed)             "default" (written "push")  "push"
+                                         pull_to_refresh_enabled (typed)  true (written "false")      false (written "false")
+            /recede_historical_location  pull_to_refresh_enabled (typed)  true (written "false")      false (written "false")
+            2 of 2 URLs differ between hotwire-ios, hotwire-android; 0 resolve alike
+
+            """)
+        // Defaults count: with nothing set, the platforms' defaults differ.
+        let empty = try CLI.temporaryFile(#"{"rules": []}"#)
+        let defaults = try CLI.run(["diff", "--compare", "typed", "--config", empty, "--profile", "hotwire-ios", "--profile", "hotwire-android", "https://example.com/a"])
+        #expect(defaults.stdout == """
+            URL                    KEY                              hotwire-ios      hotwire-android
+            https://example.com/a  pull_to_refresh_enabled (typed)  true (default)   false (default)
+                                   view_controller (typed)          "web" (default)  null (default)
+            1 of 1 URL differ between hotwire-ios, hotwire-android; 0 resolve alike
+
+            """)
+    }
+
+    @Test("--compare typed --format json: typed keys marked, with what each profile wrote, and every typed value by profile")
+    func typedJSON() throws {
+        let config = try CLI.temporaryFile(Self.typedRules)
+        let r = try CLI.run(["diff", "--compare", "typed", "--format", "json", "--config", config,
+                             "--profile", "hotwire-ios", "--profile", "hotwire-android", "/posts/new"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(report["compare"] as? String == "typed")
+        #expect(report["base_url"] as? String == "https://example.com/")
+        let difference = try #require((report["differences"] as? [[String: Any]])?.first)
+        let keys = try #require(difference["keys"] as? [[String: Any]])
+        #expect(keys.map { $0["path"] as? [String] } == [["presentation"], ["pull_to_refresh_enabled"]])
+        #expect(keys.allSatisfy { $0["typed"] as? Bool == true })
+        #expect(keys[1]["values"] as? [String: Bool] == ["hotwire-ios": true, "hotwire-android": false])
+        #expect(keys[1]["written"] as? [String: String] == ["hotwire-ios": "false", "hotwire-android": "false"])
+        let typed = try #require(difference["typed"] as? [String: [String: Any]])
+        #expect(typed["hotwire-ios"]?["modal_style"] as? String == "large")
+        #expect(typed["hotwire-android"]?["presentation"] as? String == "push")
+        #expect(typed["hotwire-ios"]?.count == 12)
+        let properties = try #require(difference["properties"] as? [String: [String: String]])
+        #expect(properties["hotwire-ios"]?["pull_to_refresh_enabled"] == "false")
+    }
+
+    @Test("--against --compare typed: \"false\" to false changes only on iOS; setting modal_style to its default changes nothing")
+    func typedAgainst() throws {
+        let old = try CLI.temporaryFile(Self.typedRules)
+        let new = try CLI.temporaryFile(Self.typedRules.replacingOccurrences(of: #""false""#, with: "false")
+            .replacingOccurrences(of: #""push"}"#, with: #""push", "modal_style": "large"}"#))
+        let flags = ["diff", "--config", old, "--against", new, "--profile", "hotwire-ios", "--profile", "hotwire-android", "/posts/new"]
+        let json = try CLI.run(flags)
+        #expect(json.stdout == """
+            \(Self.note)
+            URL         PROFILES  CHANGE   KEY                      OLD       NEW
+            /posts/new  all       added    modal_style              (absent)  "large"
+                                  changed  pull_to_refresh_enabled  "false"   false
+            1 of 1 URL change from \(old) to \(new) under hotwire-ios, hotwire-android; 0 resolve alike
+
+            """)
+        let typed = try CLI.run(flags + ["--compare", "typed"])
+        #expect(typed.stdout == """
+            \(Self.note)
+            URL         PROFILES     CHANGE   KEY                              OLD                     NEW
+            /posts/new  hotwire-ios  changed  pull_to_refresh_enabled (typed)  true (written "false")  false
+            1 of 1 URL change from \(old) to \(new) under hotwire-ios, hotwire-android; 0 resolve alike
+
+            """)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(try CLI.run(flags + ["--compare", "typed", "--format", "json"]).stdout.utf8)) as? [String: Any])
+        let key = try #require(((report["changes"] as? [[String: Any]])?.first?["keys"] as? [[String: Any]])?.first)
+        #expect(key["typed"] as? Bool == true)
+        #expect(key["old"] as? Bool == true && key["new"] as? Bool == false)
+        let written = try #require(key["written"] as? [String: Any])
+        #expect(written["old"] as? String == "false" && written["new"] as? Bool == false && written.count == 2)
     }
 
     @Test("usage errors exit 2", arguments: [
         ["diff", "--config", CLI.example, "--profile", "hotwire-ios", "/a"],
         ["diff", "/a"],
         ["diff", "--config", CLI.example, "--format", "table", "/a"],
+        ["diff", "--config", CLI.example, "--compare", "types", "/a"],
+        ["diff", "--config", CLI.example, "--base-url", "example.com", "/a"],
     ])
     func usage(_ arguments: [String]) throws {
         let r = try CLI.run(arguments)

@@ -15,14 +15,15 @@ struct TestCommandTests {
         let r = try CLI.run(["test", "--config", CLI.example, Self.cases])
         #expect(r.status == 0)
         #expect(r.stderr == "")
-        #expect(r.stdout == "5 checks (4 cases): 5 passed, 0 failed\n")
+        #expect(r.stdout == "\(DiffCommandTests.note)\n5 checks (4 cases): 5 passed, 0 failed\n")
     }
 
     @Test("--verbose lists every check with its place in the cases file")
     func verbose() throws {
         let r = try CLI.run(["test", "--verbose", "--config", CLI.example, Self.cases])
         #expect(r.status == 0)
-        #expect(r.stdout.split(separator: "\n").prefix(2) == [
+        #expect(r.stdout.split(separator: "\n").prefix(3) == [
+            "\(DiffCommandTests.note)",
             "PASS \(Self.cases):4:5: case 0 (\"Forms open as modals\"): https://example.com/messages/new under hotwire-ios (GET, exact)",
             "PASS \(Self.cases):4:5: case 0 (\"Forms open as modals\"): https://example.com/messages/new under hotwire-android (GET, exact)",
         ])
@@ -93,7 +94,7 @@ struct TestCommandTests {
             ]}
             """)
         let r = try CLI.run(["test", "--config", config, cases])
-        #expect(r.stdout == "6 checks (4 cases): 6 passed, 0 failed\n")
+        #expect(r.stdout == "\(DiffCommandTests.note)\n6 checks (4 cases): 6 passed, 0 failed\n")
         #expect(r.status == 0)
     }
 
@@ -171,6 +172,7 @@ struct TestCommandTests {
         let r = try CLI.run(["test", "--config", config, cases])
         #expect(r.status == 1)
         #expect(r.stdout == """
+            \(DiffCommandTests.note)
             FAIL \(cases):1:12: case 0: /a/new under turbo-android (GET, exact)
                 key    expected  actual
                 depth  1         "1"
@@ -194,6 +196,7 @@ struct TestCommandTests {
         let r = try CLI.run(["test", "--config", config, cases])
         #expect(r.status == 1)
         #expect(r.stdout == """
+            \(DiffCommandTests.note)
             FAIL \(cases):3:3: case 1: /b under hotwire-ios (GET, exact)
                 key  expected                        actual
                 big  123456789012345678901234567891  123456789012345678901234567890
@@ -216,6 +219,7 @@ struct TestCommandTests {
         let r = try CLI.run(["test", "--config", config, cases])
         #expect(r.status == 1)
         #expect(r.stdout == """
+            \(DiffCommandTests.note)
             FAIL \(cases):3:3: case 1: /b under hotwire-ios (GET, exact)
                 key     expected  actual
                 a       false     (absent)
@@ -274,8 +278,8 @@ struct TestCommandTests {
         #expect(r.status == 1)
         #expect(r.stdout == "")
         #expect(r.stderr == """
-            \(cases):3:5: error: case 0 is missing required key "properties" (the expected properties; {} for none)
-            \(cases):3:19: error: unknown key "propeties" in case 0; expected one of url, properties, profile, method, options, match, description, comment
+            \(cases):3:5: error: case 0 is missing required key "properties" (the expected properties; {} for none) or "typed" (the values the app's typed accessors read)
+            \(cases):3:19: error: unknown key "propeties" in case 0; expected one of url, properties, typed, profile, method, options, match, description, comment
             \(cases):4:13: error: "url" of case 1 must be a string, found number
             \(cases):4:45: error: unknown profile "android" in case 1; expected one of hotwire-ios, turbo-ios, hotwire-android, turbo-android, siesta
             \(cases):4:66: error: "method" of case 1 must be an HTTP method token such as GET or POST, found "GE T"
@@ -301,7 +305,7 @@ struct TestCommandTests {
         let plain = try CLI.run(["test", "--config", CLI.example, Self.cases])
         #expect(!plain.stdout.contains("\u{1B}["))
         let painted = try CLI.run(["test", "--color", "always", "--config", CLI.example, Self.cases])
-        #expect(painted.stdout == "\u{1B}[32m5 checks (4 cases): 5 passed, 0 failed\u{1B}[0m\n")
+        #expect(painted.stdout == "\u{1B}[2m\(DiffCommandTests.note)\u{1B}[0m\n\u{1B}[32m5 checks (4 cases): 5 passed, 0 failed\u{1B}[0m\n")
     }
 
     #if os(Linux)
@@ -341,11 +345,152 @@ struct TestCommandTests {
     }
     #endif
 
+    /// Pull to refresh off as a string, forms pushed (which iOS does not know).
+    static let typedRules = DiffCommandTests.typedRules
+
+    @Test("a case's \"typed\" values checked against the app's typed reads, defaults included (an unset modal_style is large)")
+    func typedValues() throws {
+        let config = try CLI.temporaryFile(Self.typedRules)
+        let cases = try CLI.temporaryFile("""
+            {"cases": [
+              {"url": "/posts/new", "profile": ["hotwire-ios", "hotwire-android"],
+               "typed": {"presentation": "push", "modal_style": "large", "pull_to_refresh_enabled": false}},
+              {"url": "/recede_historical_location", "profile": ["hotwire-ios", "hotwire-android"],
+               "typed": {"presentation": "pop", "context": "default", "historical_location": true}}
+            ]}
+            """)
+        let r = try CLI.run(["test", "--config", config, cases])
+        #expect(r.status == 1)
+        #expect(r.stdout == """
+            \(DiffCommandTests.note)
+            FAIL \(cases):2:3: case 0: /posts/new under hotwire-ios (GET)
+                key                              expected  actual
+                presentation (typed)             "push"    "default" (written "push")
+                pull_to_refresh_enabled (typed)  false     true (written "false")
+              rules that matched:
+                rule 0, pattern ".*"
+                rule 1, pattern "/new$"
+            4 checks (2 cases): 3 passed, 1 failed
+
+            """)
+        let json = try CLI.run(["test", "--format", "json", "--config", config, cases])
+        let results = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["results"] as? [[String: Any]])
+        #expect(results[0]["expected"] == nil)
+        #expect(results[0]["differences"] == nil)
+        let typed = try #require(results[0]["typed"] as? [String: Any])
+        #expect(typed.count == 3 && typed["presentation"] as? String == "push" && typed["pull_to_refresh_enabled"] as? Bool == false)
+        #expect((results[0]["actual_typed"] as? [String: Any])?["modal_style"] as? String == "large")
+        let differences = try #require(results[0]["typed_differences"] as? [[String: Any]])
+        #expect(differences.map { $0["path"] as? [String] } == [["presentation"], ["pull_to_refresh_enabled"]])
+        #expect(differences[1]["expected"] as? Bool == false && differences[1]["actual"] as? Bool == true)
+        #expect(differences[1]["typed"] as? Bool == true)
+        let written = try #require(differences[1]["written"] as? [String: Any])
+        #expect(written["expected"] as? Bool == false && written["actual"] as? String == "false" && written.count == 2)
+    }
+
+    @Test("--compare typed: properties compared as each app reads them; the built-ins' POP is pop, turbo-android's \"false\" is false")
+    func compareTyped() throws {
+        let config = try CLI.temporaryFile(Self.typedRules)
+        let cases = try CLI.temporaryFile("""
+            {"cases": [
+              {"url": "/recede_historical_location", "profile": ["hotwire-ios", "hotwire-android"],
+               "properties": {"presentation": "pop", "context": "default"}, "match": "subset"},
+              {"url": "https://example.com/posts/new", "profile": "turbo-android",
+               "properties": {"pull_to_refresh_enabled": false, "view_controller": "web", "presentation": "push"}},
+              {"url": "https://example.com/posts/new", "profile": "hotwire-ios",
+               "properties": {"pull_to_refresh_enabled": false, "view_controller": "web"}},
+            ]}
+            """)
+        let json = try CLI.run(["test", "--config", config, cases])
+        #expect(json.status == 1)
+        #expect(json.stdout.hasSuffix("4 checks (3 cases): 1 passed, 3 failed\n"))
+        let typed = try CLI.run(["test", "--compare", "typed", "--config", config, cases])
+        #expect(typed.status == 1)
+        #expect(typed.stdout == """
+            \(DiffCommandTests.note)
+            FAIL \(cases):6:3: case 2: https://example.com/posts/new under hotwire-ios (GET, exact, typed)
+                key                              expected  actual
+                pull_to_refresh_enabled (typed)  false     true (written "false")
+              rules that matched:
+                rule 0, pattern ".*"
+                rule 1, pattern "/new$"
+            4 checks (3 cases): 3 passed, 1 failed
+
+            """)
+        // Exact, typed: a key set to its default is no extra key.
+        let explicit = try CLI.temporaryFile(#"{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal", "modal_style": "large"}}]}"#)
+        let modal = #"{"cases": [{"url": "https://example.com/a/new", "properties": {"context": "modal"}}]}"#
+        #expect(try CLI.run(["test", "--config", explicit, "-"], stdin: modal).status == 1)
+        #expect(try CLI.run(["test", "--compare", "typed", "--config", explicit, "-"], stdin: modal).stdout == "1 check (1 case): 1 passed, 0 failed\n")
+    }
+
+    @Test("a case's \"typed\": unknown keys and values no accessor returns are errors at their line and column")
+    func typedErrors() throws {
+        let r = try CLI.run(["test", "--config", CLI.example, "-"], stdin: """
+            {"cases": [
+              {"url": "/a", "typed": {"modal_styl": "large", "pull_to_refresh_enabled": "false", "modal_style": "huge", "title": 3}},
+              {"url": "/b", "typed": {}},
+              {"url": "/c", "typed": []},
+              {"url": "/d", "typed": {"title": null, "presentation": "push", "uri": "turbo://fragment/x"}}
+            ]}
+            """)
+        #expect(r.status == 1)
+        #expect(r.stdout == "")
+        #expect(r.stderr == """
+            <stdin>:2:27: error: unknown typed key "modal_styl" in case 0; expected one of context, presentation, modal_style, pull_to_refresh_enabled, modal_dismiss_gesture_enabled, view_controller, animated, query_string_presentation, title, uri, fallback_uri, historical_location
+            <stdin>:2:77: error: typed "pull_to_refresh_enabled" of case 0 must be true or false, found "false"
+            <stdin>:2:101: error: typed "modal_style" of case 0 must be one of "medium", "large", "full", "page_sheet", "form_sheet", found "huge"
+            <stdin>:2:118: error: typed "title" of case 0 must be a string or null, found 3
+            <stdin>:3:26: error: "typed" of case 1 names no key, and the case has no "properties": it checks nothing
+            <stdin>:4:26: error: "typed" of case 2 must be an object of typed keys and values, found array
+
+            """)
+    }
+
+    @Test("a case's path is read on https://example.com (or --base-url, or its base_url option): turbo-ios drops the trailing slash and the query; a full URL as given")
+    func barePaths() throws {
+        let config = try CLI.temporaryFile(DiffCommandTests.pathRules)
+        let cases = try CLI.temporaryFile("""
+            {"cases": [
+              {"url": "/posts/new/", "profile": ["hotwire-ios", "turbo-ios"], "properties": {}},
+              {"url": "/posts?filter=mine", "profile": ["hotwire-ios", "turbo-ios"], "properties": {"title": "Mine"}},
+              {"url": "https://example.com/posts/new/", "profile": "turbo-ios", "properties": {"context": "modal"}},
+            ]}
+            """)
+        let r = try CLI.run(["test", "--config", config, cases])
+        #expect(r.status == 1)
+        #expect(r.stdout == """
+            \(DiffCommandTests.note)
+            FAIL \(cases):2:3: case 0: /posts/new/ under turbo-ios (GET, exact)
+                key      expected  actual
+                context  (absent)  "modal"
+              rules that matched:
+                rule 0, pattern "/new$"
+            FAIL \(cases):3:3: case 1: /posts?filter=mine under turbo-ios (GET, exact)
+                key    expected  actual
+                title  "Mine"    (absent)
+              no rule matched
+            5 checks (3 cases): 3 passed, 2 failed
+
+            """)
+        // Another base: no note; the case's own base_url option counts too.
+        let based = try CLI.run(["test", "--base-url", "https://app.example.org", "--config", config, cases])
+        #expect(based.stdout.hasPrefix("FAIL \(cases):2:3: case 0: /posts/new/ under turbo-ios"))
+        let own = try CLI.run(["test", "--config", config, "-"],
+                              stdin: #"{"cases": [{"url": "/a/new/", "profile": "turbo-ios", "options": {"base_url": "https://x.dev"}, "properties": {"context": "modal"}}]}"#)
+        #expect(own.stdout == "1 check (1 case): 1 passed, 0 failed\n")
+        let json = try CLI.run(["test", "--format", "json", "--config", config, cases])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(report["base_url"] as? String == "https://example.com/")
+        #expect((report["results"] as? [[String: Any]])?.map { $0["url"] as? String }.prefix(2) == ["/posts/new/", "/posts/new/"])
+    }
+
     @Test("usage errors exit 2", arguments: [
         ["test", "--config", CLI.example],
         ["test", "--config", CLI.example, "--format", "yaml", TestCommandTests.cases],
         ["test", "--config", CLI.example, "--color", "sometimes", TestCommandTests.cases],
         ["test", TestCommandTests.cases],
+        ["test", "--config", CLI.example, "--compare", "typed-values", TestCommandTests.cases],
     ])
     func usage(_ arguments: [String]) throws {
         let r = try CLI.run(arguments)

@@ -11,9 +11,14 @@ struct CaseFileError: Error, Sendable {
 /// Reads a cases file: JSON (trailing commas accepted, as in configurations)
 /// of the form
 ///
-///     {"cases": [{"url": "...", "properties": {...}, "profile"?: "..." or [...],
-///                 "method"?: "...", "options"?: {...}, "match"?: "exact" | "subset",
-///                 "description"?: "..."}]}
+///     {"cases": [{"url": "...", "properties": {...}, "typed": {...},
+///                 "profile"?: "..." or [...], "method"?: "...", "options"?: {...},
+///                 "match"?: "exact" | "subset", "description"?: "..."}]}
+///
+/// A case has `properties`, `typed` or both. `typed` names keys of the
+/// core's typed catalog (`TypedKey`) with the value the app's accessor must
+/// read: a key the catalog lacks, or a value no accessor returns (a boolean
+/// key's `"false"`, an unknown `modal_style`), is an error.
 ///
 /// Every problem is reported with its line and column, all of them at once
 /// rather than the first alone: unknown keys (a misspelt `propeties` would
@@ -22,7 +27,7 @@ struct CaseFileError: Error, Sendable {
 /// and repeated keys (which JSON tools read differently).
 struct CaseFileDecoder {
     /// The keys a case may hold.
-    static let caseKeys = ["url", "properties", "profile", "method", "options", "match", "description", "comment"]
+    static let caseKeys = ["url", "properties", "typed", "profile", "method", "options", "match", "description", "comment"]
     /// The keys the top-level object may hold.
     static let fileKeys = ["cases", "description", "comment"]
 
@@ -88,14 +93,24 @@ struct CaseFileDecoder {
         unknownKeys(members, allowed: Self.caseKeys, what: "case \(index)")
         let url = requiredString(node, "url", index: index)
         let expected = properties(node, index: index)
+        let typed = typedValues(node.member("typed"), index: index)
+        if node.member("properties") == nil {
+            if let member = node.member("typed") {
+                if case .object(let members) = member.value.kind, members.isEmpty {
+                    fail(member.value.offset, "\"typed\" of case \(index) names no key, and the case has no \"properties\": it checks nothing")
+                }
+            } else {
+                fail(node.offset, "case \(index) is missing required key \"properties\" (the expected properties; {} for none) or \"typed\" (the values the app's typed accessors read)")
+            }
+        }
         let description = string(node.member("description") ?? node.member("comment"), index: index)
         let profiles = profileList(node.member("profile"), index: index)
         let method = methodName(node.member("method"), index: index)
         let options = optionMembers(node.member("options"), index: index)
         let match = matchMode(node.member("match"), index: index)
-        guard errors.count == before, let url, let expected else { return nil }
-        return TestCase(index: index, location: source.location(node.offset), url: url, profiles: profiles,
-                        method: method, options: options, expected: expected, match: match, description: description)
+        guard errors.count == before, let url else { return nil }
+        return TestCase(index: index, location: source.location(node.offset), url: url, profiles: profiles, method: method,
+                        options: options, expected: expected, typed: typed, match: match, description: description)
     }
 
     private mutating func requiredString(_ node: JSONNode, _ key: String, index: Int) -> String? {
@@ -116,15 +131,55 @@ struct CaseFileDecoder {
     }
 
     private mutating func properties(_ node: JSONNode, index: Int) -> JSONObject? {
-        guard let member = node.member("properties") else {
-            fail(node.offset, "case \(index) is missing required key \"properties\" (the expected properties; {} for none)")
-            return nil
-        }
+        guard let member = node.member("properties") else { return nil }
         guard let object = member.value.value.objectValue else {
             fail(member.value.offset, "\"properties\" of case \(index) must be an object, found \(member.value.typeName)")
             return nil
         }
         return object
+    }
+
+    /// The `typed` members: each a key of the typed catalog with a value its
+    /// accessor can return on some platform (an enumeration's names,
+    /// `true`/`false`, a string or null), each problem reported at its place.
+    private mutating func typedValues(_ member: JSONNode.Member?, index: Int) -> [(key: TypedKey, value: JSONValue)] {
+        guard let member else { return [] }
+        guard case .object(let members) = member.value.kind else {
+            fail(member.value.offset, "\"typed\" of case \(index) must be an object of typed keys and values, found \(member.value.typeName)")
+            return []
+        }
+        var out: [(key: TypedKey, value: JSONValue)] = []
+        for m in members {
+            guard let key = TypedKey(rawValue: m.key) else {
+                fail(m.keyOffset, "unknown typed key \(JSONWriter.quoted(m.key)) in case \(index); expected one of \(TypedKey.allCases.map(\.rawValue).joined(separator: ", "))")
+                continue
+            }
+            let value = m.value.value
+            if let expected = Self.typedValueProblem(key, value) {
+                fail(m.value.offset, "typed \(JSONWriter.quoted(m.key)) of case \(index) must be \(expected), found \(JSONWriter.compact(value))")
+                continue
+            }
+            out.append((key, value))
+        }
+        return out
+    }
+
+    /// What `value` should be for `key`'s accessor, when it is not a value
+    /// the accessor returns on either platform; nil when it is.
+    private static func typedValueProblem(_ key: TypedKey, _ value: JSONValue) -> String? {
+        switch key.kind {
+        case .enumeration:
+            var names: [String] = []
+            for platform in [Profile.Platform.ios, .android] {
+                for name in key.allowedValues(on: platform) where !names.contains(name) { names.append(name) }
+            }
+            if let s = value.stringValue, names.contains(s) { return nil }
+            return "one of " + names.map(JSONWriter.quoted).joined(separator: ", ")
+        case .boolean:
+            return value.boolValue == nil ? "true or false" : nil
+        case .string:
+            return value.stringValue == nil && value != .null ? "a string or null" : nil
+        }
     }
 
     private mutating func profileList(_ member: JSONNode.Member?, index: Int) -> [Profile] {

@@ -10,20 +10,33 @@ struct CheckResult: Sendable {
     let method: String
     /// What resolved; nil when the lookup failed.
     let actual: JSONObject?
-    /// Where expected and actual disagree (`values`: expected, then actual), sorted.
+    /// The typed value of every key of the catalog, as the profile's app
+    /// reads `actual` (`PropertyComparison.typedValues`); nil when the
+    /// lookup failed, or when neither the mode nor the case asks for typed values.
+    let actualTyped: JSONObject?
+    /// Where the expected properties and what resolved disagree (`values`:
+    /// expected, then actual), sorted; typed reads where the mode is typed.
     let differences: [ValueDifference]
+    /// Where the case's `typed` values and the app's typed reads disagree
+    /// (`values`: expected, then read; `written`: expected, then what the
+    /// properties hold), in the case's order.
+    let typedDifferences: [ValueDifference]
     /// The rules that matched, for a failure (empty for a pass).
     let rules: [Explanation.MatchedRule]
     /// Why the lookup failed (a method or URL the library refuses).
     let error: String?
+    /// Whether the case's URL is a path the app read on the default base
+    /// URL (`PathInput.usesDefaultBase`).
+    let usesDefaultBase: Bool
 
-    /// True when the properties are as expected.
-    var passed: Bool { error == nil && differences.isEmpty }
+    /// True when the properties and typed values are as expected.
+    var passed: Bool { error == nil && differences.isEmpty && typedDifferences.isEmpty }
 }
 
 /// Checks the cases of a file against a configuration: each case under each
 /// of its profiles (the command's `--profile`s for a case that names none),
-/// in file order.
+/// in file order. A path is read as a page on the configuration's base URL
+/// (`PathInput`).
 struct CaseRunner {
     /// The configuration, loaded as the checks need it.
     let configurations: ConfigurationSet
@@ -31,6 +44,8 @@ struct CaseRunner {
     let defaultProfiles: [Profile]
     /// The method of a case that names none.
     let defaultMethod: String
+    /// How expected properties are compared with what resolves.
+    var mode: CompareMode = .json
 
     /// Every check of `file`, in order: case by case, profile by profile.
     func run(_ file: CaseFile) throws -> [CheckResult] {
@@ -46,16 +61,29 @@ struct CaseRunner {
 
     private func check(_ testCase: TestCase, profile: Profile, in configuration: PathConfiguration) -> CheckResult {
         let method = testCase.method ?? defaultMethod
+        let input = PathInput.url(for: testCase.url, in: configuration)
+        let usesDefaultBase = PathInput.usesDefaultBase(testCase.url, in: configuration)
         do {
-            let actual = try configuration.resolve(testCase.url, method: method).object
-            let differences = JSONComparison.differences([.object(testCase.expected), .object(actual)],
-                                                         keysOf: testCase.match == .subset ? 0 : nil)
-            let rules = differences.isEmpty ? [] : try configuration.explain(testCase.url, method: method).rules
-            return CheckResult(testCase: testCase, profile: profile, method: method, actual: actual,
-                               differences: differences, rules: rules, error: nil)
+            let answer = try configuration.resolve(input, method: method)
+            var differences: [ValueDifference] = []
+            if let expected = testCase.expected {
+                differences = PropertyComparison.differences([PathProperties(expected, platform: profile.platform), answer], mode: mode,
+                                                             keysOf: testCase.match == .subset ? 0 : nil)
+            }
+            let typedDifferences = testCase.typed.compactMap { key, value -> ValueDifference? in
+                let read = answer.typed(key)
+                if JSONComparison.equal(value, read) { return nil }
+                return ValueDifference(path: KeyPath([key.rawValue]), values: [value, read], written: [value, answer[key.rawValue]])
+            }
+            let failed = !differences.isEmpty || !typedDifferences.isEmpty
+            let rules = failed ? try configuration.explain(input, method: method).rules : []
+            let typed = mode == .typed || !testCase.typed.isEmpty ? PropertyComparison.typedValues(answer) : nil
+            return CheckResult(testCase: testCase, profile: profile, method: method, actual: answer.object, actualTyped: typed,
+                               differences: differences, typedDifferences: typedDifferences, rules: rules, error: nil,
+                               usesDefaultBase: usesDefaultBase)
         } catch {
-            return CheckResult(testCase: testCase, profile: profile, method: method, actual: nil,
-                               differences: [], rules: [], error: error.message)
+            return CheckResult(testCase: testCase, profile: profile, method: method, actual: nil, actualTyped: nil,
+                               differences: [], typedDifferences: [], rules: [], error: error.message, usesDefaultBase: usesDefaultBase)
         }
     }
 }

@@ -7,6 +7,19 @@ struct ValueDifference: Hashable, Sendable {
     let path: KeyPath
     /// One value per side; nil when that side has no such key.
     let values: [JSONValue?]
+    /// For a typed read (`PropertyComparison`): what each side wrote for
+    /// the key (nil where it wrote nothing), from which its app read
+    /// `values`. nil when the values are compared as written.
+    let written: [JSONValue?]?
+
+    init(path: KeyPath, values: [JSONValue?], written: [JSONValue?]? = nil) {
+        self.path = path
+        self.values = values
+        self.written = written
+    }
+
+    /// True when `values` are typed reads.
+    var isTyped: Bool { written != nil }
 }
 
 /// Compares JSON values as the apps read them, and lists where several

@@ -7,6 +7,10 @@ struct ProfileDifference: Sendable {
     /// The properties under each profile, in the comparison's order; nil
     /// where the profile's app crashes on the URL.
     let properties: [JSONObject?]
+    /// Typed comparisons only: the typed value of every key of the catalog
+    /// under each profile (`PropertyComparison.typedValues`), nil where the
+    /// app crashes. nil when comparing as written.
+    let typed: [JSONObject?]?
     /// Why the app crashes, under each profile whose app does; nil elsewhere.
     let crashes: [String?]
     /// Where they disagree (one value per profile; nil for a key a profile
@@ -21,6 +25,22 @@ struct ProfileComparison {
     let configurations: [(profile: Profile, configuration: PathConfiguration)]
     /// The method of every lookup.
     let method: String
+    /// Compare values as written or as typed reads (`PropertyComparison`).
+    let mode: CompareMode
+    /// Whether a path is read as a page on each configuration's base URL
+    /// (`PathInput`), as `diff` reads it; false: every input as given.
+    let resolvesPaths: Bool
+
+    /// A comparison of `configurations` (in column order) for lookups with
+    /// `method`, comparing as `compare` says, reading paths as pages on a
+    /// base URL when `resolvesPaths` (`PathInput`).
+    init(configurations: [(profile: Profile, configuration: PathConfiguration)], method: String,
+         compare: CompareMode = .json, resolvesPaths: Bool = false) {
+        self.configurations = configurations
+        self.method = method
+        self.mode = compare
+        self.resolvesPaths = resolvesPaths
+    }
 
     /// How `url` differs between the profiles; nil when it resolves alike
     /// under all of them. A profile whose app crashes on the URL (a lookup
@@ -28,26 +48,44 @@ struct ProfileComparison {
     /// differs from every profile that answers; throws when no profile
     /// answers.
     func compare(_ url: String) throws(ResolveError) -> ProfileDifference? {
-        var properties: [JSONObject?] = [], crashes: [String?] = []
+        var answers: [PathProperties?] = [], crashes: [String?] = []
         var lastCrash: ResolveError?
         for (_, configuration) in configurations {
             do throws(ResolveError) {
-                properties.append(try configuration.resolve(url, method: method).object)
+                answers.append(try configuration.resolve(resolvesPaths ? PathInput.url(for: url, in: configuration) : url, method: method))
                 crashes.append(nil)
             } catch where error.code == .unreadableURL {
-                properties.append(nil)
+                answers.append(nil)
                 crashes.append(error.message)
                 lastCrash = error
             }
         }
-        if let lastCrash, !properties.contains(where: { $0 != nil }) { throw lastCrash }
-        var differences = JSONComparison.differences(properties.map { .object($0 ?? [:]) })
-            .map { ValueDifference(path: $0.path, values: zip($0.values, properties).map { $1 == nil ? nil : $0 }) }
+        if let lastCrash, !answers.contains(where: { $0 != nil }) { throw lastCrash }
+        let properties = answers.map { $0?.object }
+        // As written, an app that crashes has no keys: every key an app that
+        // answers has differs from it. Typed, every app that answers has
+        // every key of the catalog, so only where those apps disagree is shown.
+        let compared = mode == .json ? Array(answers.indices) : answers.indices.filter { answers[$0] != nil }
+        let sides = compared.map { answers[$0] ?? PathProperties(JSONObject(), platform: configurations[$0].profile.platform) }
+        var differences = PropertyComparison.differences(sides, mode: mode).map { d in
+            ValueDifference(path: d.path, values: Self.spread(d.values, over: compared, answers),
+                            written: d.written.map { Self.spread($0, over: compared, answers) })
+        }
         if differences.isEmpty && lastCrash != nil {
             // The apps that answer agree (on nothing, perhaps): the whole
             // answer differs from the crash.
             differences = [ValueDifference(path: KeyPath([]), values: properties.map { $0.map(JSONValue.object) })]
         }
-        return differences.isEmpty ? nil : ProfileDifference(url: url, properties: properties, crashes: crashes, differences: differences)
+        guard !differences.isEmpty else { return nil }
+        let typed = mode == .typed ? answers.map { $0.map { PropertyComparison.typedValues($0) } } : nil
+        return ProfileDifference(url: url, properties: properties, typed: typed, crashes: crashes, differences: differences)
+    }
+
+    /// `values`, one for each of the profiles at the positions `compared`,
+    /// spread to one per profile: nil where the app crashed.
+    private static func spread(_ values: [JSONValue?], over compared: [Int], _ answers: [PathProperties?]) -> [JSONValue?] {
+        var out = [JSONValue?](repeating: nil, count: answers.count)
+        for (value, i) in zip(values, compared) where answers[i] != nil { out[i] = value }
+        return out
     }
 }

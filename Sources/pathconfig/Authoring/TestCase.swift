@@ -12,13 +12,15 @@ enum MatchMode: String, Sendable, CaseIterable {
 }
 
 /// One expectation of a cases file: a URL, how to look it up, and the
-/// properties it must resolve to.
+/// properties it must resolve to, the values the app's typed accessors must
+/// read, or both.
 struct TestCase: Sendable {
     /// 0-based position in the file's `cases`.
     let index: Int
     /// Where the case's object starts.
     let location: SourceLocation
-    /// The URL or path to resolve.
+    /// The URL or path to resolve, as written (a path is read on a base
+    /// URL: `PathInput`).
     let url: String
     /// The profiles to check it under; empty means the command's `--profile`s.
     let profiles: [Profile]
@@ -26,12 +28,23 @@ struct TestCase: Sendable {
     let method: String?
     /// Load options applied over the command's (`LoadOptions.jsonKeys`).
     let options: [JSONNode.Member]
-    /// The expected properties.
-    let expected: JSONObject
-    /// Exact or subset.
+    /// The expected properties; nil when the case names none (it checks
+    /// typed values alone).
+    let expected: JSONObject?
+    /// The values the app's typed accessors must read (`PathProperties.typed`,
+    /// defaults included), in the file's order; empty when the case names none.
+    let typed: [(key: TypedKey, value: JSONValue)]
+    /// Exact or subset (for `expected`).
     let match: MatchMode
     /// The case's `description` (or `comment`), if any.
     let description: String?
+
+    /// `typed` as a JSON object, keys as the file names them.
+    var typedObject: JSONObject {
+        var object = JSONObject()
+        for (key, value) in typed { object[key.rawValue] = value }
+        return object
+    }
 
     /// The options as compact JSON text: configurations loaded for equal
     /// texts (and profiles) are shared between cases.

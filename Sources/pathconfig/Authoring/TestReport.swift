@@ -10,6 +10,11 @@ struct TestReport {
     let results: [CheckResult]
     /// How many cases the file holds.
     let caseCount: Int
+    /// How expected properties were compared.
+    var mode: CompareMode = .json
+    /// The base URL paths were read on unless a case's `base_url` option
+    /// named another (`PathInput`), for the JSON report.
+    var baseURL: BaseURL? = nil
 
     /// Checks that failed.
     var failed: Int { results.filter { !$0.passed }.count }
@@ -19,9 +24,12 @@ struct TestReport {
         "\(ValueText.count(results.count, "check")) (\(ValueText.count(caseCount, "case"))): \(results.count - failed) passed, \(failed) failed"
     }
 
-    /// The text report: failures (and with `verbose`, passes too), then the summary.
+    /// The text report: the note on the default base URL (when a case's
+    /// path was read on it), failures (and with `verbose`, passes too),
+    /// then the summary. A typed read's key says `(typed)`, and its values
+    /// where they came from (`ValueText.text(_:written:side:)`).
     func text(style: Style, verbose: Bool) -> [String] {
-        var lines: [String] = []
+        var lines: [String] = results.contains(where: \.usesDefaultBase) ? [style.dim(PathInput.defaultBaseNote)] : []
         for result in results {
             if result.passed {
                 if verbose { lines.append(style.green("PASS") + " " + heading(result)) }
@@ -35,9 +43,10 @@ struct TestReport {
             var table = TextTable()
             table.append([TextTable.Cell("key", painted: style.bold("key")), TextTable.Cell("expected", painted: style.bold("expected")),
                           TextTable.Cell("actual", painted: style.bold("actual"))])
-            for d in result.differences {
-                let expected = ValueText.text(d.values[0]), actual = ValueText.text(d.values[1])
-                table.append([TextTable.Cell(d.path.text), TextTable.Cell(expected, painted: style.green(expected)),
+            for d in result.differences + result.typedDifferences {
+                let expected = ValueText.text(d.values[0], written: d.written, side: 0)
+                let actual = ValueText.text(d.values[1], written: d.written, side: 1)
+                table.append([TextTable.Cell(ValueText.key(d)), TextTable.Cell(expected, painted: style.green(expected)),
                               TextTable.Cell(actual, painted: style.red(actual))])
             }
             lines += table.lines(indent: "    ")
@@ -49,25 +58,43 @@ struct TestReport {
         return lines
     }
 
-    /// `FILE:LINE:COLUMN: case N ("description"): URL under PROFILE (METHOD, MATCH)`,
-    /// a URL over 80 characters shortened (`Inputs.shortened`; the JSON report has it whole).
+    /// `FILE:LINE:COLUMN: case N ("description"): URL under PROFILE (METHOD, MATCH[, typed])`:
+    /// the match only for a case with `properties`, `typed` when they were
+    /// compared as typed reads; a URL over 80 characters shortened
+    /// (`Inputs.shortened`; the JSON report has it whole).
     private func heading(_ result: CheckResult) -> String {
         let c = result.testCase
         var text = "\(file):\(c.location.line):\(c.location.column): case \(c.index)"
         if let description = c.description { text += " (\(JSONWriter.quoted(description)))" }
-        return text + ": \(Inputs.shortened(c.url)) under \(result.profile.rawValue) (\(result.method), \(c.match.rawValue))"
+        var how = [result.method]
+        if c.expected != nil {
+            how.append(c.match.rawValue)
+            if mode == .typed { how.append("typed") }
+        }
+        return text + ": \(Inputs.shortened(c.url)) under \(result.profile.rawValue) (\(how.joined(separator: ", ")))"
     }
 
-    /// The JSON report: `file`, `cases`, `checks`, `passed`, `failed`, and
-    /// `results`, one per check: `case`, `line`, `column`, `description`
-    /// (when present), `url`, `profile`, `method`, `match`, `passed`,
-    /// `expected`, `actual` (absent when the lookup failed: `error` instead),
-    /// and for a failure `differences` (`path`: the keys, `expected` and
-    /// `actual`, each left out where the key is absent) and `rules` (as
-    /// `explain` lists them).
+    /// The JSON report: `file`, `compare` (`json` or `typed`), `base_url`
+    /// (what paths were read on unless a case's options name another),
+    /// `cases`, `checks`, `passed`, `failed`, and `results`, one per check:
+    /// `case`, `line`, `column`, `description` (when present), `url` (as
+    /// the case gives it), `profile`, `method`, `match`, `passed`,
+    /// `expected` (when the case has `properties`), `typed` (the case's
+    /// typed values, when it has them), `actual` (absent when the lookup
+    /// failed: `error` instead), `actual_typed` (every typed key's value as
+    /// the app reads `actual`, with `--compare typed` or a case with
+    /// `typed`), and for a failure `differences` (for a case with
+    /// `properties`) and `typed_differences` (for a case with `typed`: the
+    /// values the app does not read as the case says), each a `path` of
+    /// keys with `expected` and `actual`, each left out where the key is
+    /// absent, and for a typed read `typed: true` and `written`: what the
+    /// case and the properties hold, each left out where nothing is
+    /// written; and `rules` (as `explain` lists them).
     func json() -> JSONValue {
         var o = JSONObject()
         o["file"] = .string(file)
+        o["compare"] = .string(mode.rawValue)
+        if let baseURL { o["base_url"] = .string(baseURL.string) }
         o["cases"] = .integer(caseCount)
         o["checks"] = .integer(results.count)
         o["passed"] = .integer(results.count - failed)
@@ -84,20 +111,33 @@ struct TestReport {
             r["method"] = .string(result.method)
             r["match"] = .string(c.match.rawValue)
             r["passed"] = .bool(result.passed)
-            r["expected"] = .object(c.expected)
+            if let expected = c.expected { r["expected"] = .object(expected) }
+            if !c.typed.isEmpty { r["typed"] = .object(c.typedObject) }
             if let actual = result.actual { r["actual"] = .object(actual) }
+            if let typed = result.actualTyped { r["actual_typed"] = .object(typed) }
             if let error = result.error { r["error"] = .string(error) }
             if !result.passed && result.error == nil {
-                r["differences"] = .array(result.differences.map { d in
-                    var e: JSONObject = ["path": d.path.json]
-                    if let v = d.values[0] { e["expected"] = v }
-                    if let v = d.values[1] { e["actual"] = v }
-                    return .object(e)
-                })
+                if c.expected != nil { r["differences"] = .array(result.differences.map(Self.json)) }
+                if !c.typed.isEmpty { r["typed_differences"] = .array(result.typedDifferences.map(Self.json)) }
                 r["rules"] = .array(result.rules.map { .object($0.jsonObject) })
             }
             return .object(r)
         })
         return .object(o)
+    }
+
+    /// One difference of a check for the JSON report.
+    private static func json(_ d: ValueDifference) -> JSONValue {
+        var e: JSONObject = ["path": d.path.json]
+        if let v = d.values[0] { e["expected"] = v }
+        if let v = d.values[1] { e["actual"] = v }
+        if let written = d.written {
+            var raw = JSONObject()
+            if let v = written[0] { raw["expected"] = v }
+            if let v = written[1] { raw["actual"] = v }
+            e["typed"] = .bool(true)
+            e["written"] = .object(raw)
+        }
+        return .object(e)
     }
 }

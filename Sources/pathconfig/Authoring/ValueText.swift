@@ -8,6 +8,23 @@ enum ValueText {
         value.map(JSONWriter.compact) ?? "(absent)"
     }
 
+    /// A value a difference shows for one side: as `text(_:)`, or, for a
+    /// typed read (`written` given), the value the app read followed by
+    /// where it came from when that is not the same value as written:
+    /// `"large" (default)` where nothing was written (or null),
+    /// `true (written "false")` where the app read something else.
+    static func text(_ value: JSONValue?, written: [JSONValue?]?, side: Int) -> String {
+        guard let written, let value else { return text(value) }
+        guard let raw = written[side], raw != .null else { return text(value) + " (default)" }
+        return JSONComparison.equal(raw, value) ? text(value) : text(value) + " (written \(JSONWriter.compact(raw)))"
+    }
+
+    /// A difference's key as the text reports show it: its path, and
+    /// ` (typed)` when the values are typed reads.
+    static func key(_ difference: ValueDifference) -> String {
+        difference.path.text + (difference.isTyped ? " (typed)" : "")
+    }
+
     /// What a profile's column shows where its app crashes on the URL
     /// (`ProfileDifference.crashes` says why).
     static let crash = "(app crashes)"

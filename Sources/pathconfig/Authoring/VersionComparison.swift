@@ -18,6 +18,21 @@ struct KeyChange: Hashable, Sendable {
     let old: JSONValue?
     /// The new value (nil when absent).
     let new: JSONValue?
+    /// For a typed read (`PropertyComparison`): what the old and the new
+    /// version wrote for the key (nil where nothing), from which the app
+    /// read `old` and `new`. nil when the values are compared as written.
+    let written: [JSONValue?]?
+
+    /// The change of `path` from `old` to `new` (`written`: see there).
+    init(path: KeyPath, old: JSONValue?, new: JSONValue?, written: [JSONValue?]? = nil) {
+        self.path = path
+        self.old = old
+        self.new = new
+        self.written = written
+    }
+
+    /// The difference this change is: values old, then new.
+    var difference: ValueDifference { ValueDifference(path: path, values: [old, new], written: written) }
 
     /// Added, removed or changed.
     var kind: Kind {
@@ -47,6 +62,11 @@ struct VersionComparison {
     let configurations: [(profile: Profile, old: PathConfiguration, new: PathConfiguration)]
     /// The method of every lookup.
     let method: String
+    /// Compare values as written or as typed reads (`PropertyComparison`).
+    var mode: CompareMode = .json
+    /// Whether a path is read as a page on the configurations' base URL
+    /// (`PathInput`), as `diff` reads it; false: every input as given.
+    var resolvesPaths = false
 
     /// What changes for `url`, one entry per group of profiles that see the
     /// same changes (groups in the order of their first profile); empty when
@@ -56,15 +76,15 @@ struct VersionComparison {
     func compare(_ url: String) throws(ResolveError) -> [VersionChange] {
         var groups: [(profiles: [Profile], keys: [KeyChange])] = []
         for (profile, old, new) in configurations {
-            let before: JSONObject, after: JSONObject
+            let before: PathProperties, after: PathProperties
             do throws(ResolveError) {
-                before = try old.resolve(url, method: method).object
-                after = try new.resolve(url, method: method).object
+                before = try old.resolve(resolvesPaths ? PathInput.url(for: url, in: old) : url, method: method)
+                after = try new.resolve(resolvesPaths ? PathInput.url(for: url, in: new) : url, method: method)
             } catch where error.code == .unreadableURL {
                 continue
             }
-            let keys = JSONComparison.differences([.object(before), .object(after)])
-                .map { KeyChange(path: $0.path, old: $0.values[0], new: $0.values[1]) }
+            let keys = PropertyComparison.differences([before, after], mode: mode)
+                .map { KeyChange(path: $0.path, old: $0.values[0], new: $0.values[1], written: $0.written) }
             guard !keys.isEmpty else { continue }
             if let i = groups.firstIndex(where: { $0.keys == keys }) {
                 groups[i].profiles.append(profile)

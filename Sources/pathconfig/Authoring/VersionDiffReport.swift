@@ -16,6 +16,14 @@ struct VersionDiffReport {
     let urlCount: Int
     /// The changes, URL by URL in input order.
     let changes: [VersionChange]
+    /// How values were compared.
+    var mode: CompareMode = .json
+    /// The base URL paths were read on (`PathInput`), for the JSON report;
+    /// nil when paths were read as given.
+    var baseURL: BaseURL? = nil
+    /// Whether a path was read on `PathInput.defaultBase`: the text report
+    /// then opens with `PathInput.defaultBaseNote`.
+    var pathsOnDefaultBase = false
 
     /// URLs with at least one change.
     var changedCount: Int { Set(changes.map(\.url)).count }
@@ -26,10 +34,13 @@ struct VersionDiffReport {
         return "\(changedCount) of \(ValueText.count(urlCount, "URL")) change from \(old) to \(new) under \(names); \(ValueText.alike(urlCount - changedCount))"
     }
 
-    /// The table (when anything changes) and the summary. The profiles
-    /// column says `all` when every profile compared sees the change.
+    /// The note on the default base URL (when a path was read on it), the
+    /// table (when anything changes) and the summary. The profiles column
+    /// says `all` when every profile compared sees the change; a typed
+    /// read's key says `(typed)`, and its values where they came from
+    /// (`ValueText.text(_:written:side:)`).
     func text(style: Style) -> [String] {
-        var lines: [String] = []
+        var lines: [String] = pathsOnDefaultBase ? [style.dim(PathInput.defaultBaseNote)] : []
         if !changes.isEmpty {
             var table = TextTable()
             let header = ["URL", "PROFILES", "CHANGE", "KEY", "OLD", "NEW"]
@@ -47,27 +58,34 @@ struct VersionDiffReport {
                     case .removed: painted = style.red(kind)
                     case .changed: painted = style.yellow(kind)
                     }
+                    let d = key.difference
                     table.append([TextTable.Cell(url), TextTable.Cell(i == 0 ? who : ""), TextTable.Cell(kind, painted: painted),
-                                  TextTable.Cell(key.path.text), TextTable.Cell(ValueText.text(key.old)), TextTable.Cell(ValueText.text(key.new))])
+                                  TextTable.Cell(ValueText.key(d)), TextTable.Cell(ValueText.text(key.old, written: d.written, side: 0)),
+                                  TextTable.Cell(ValueText.text(key.new, written: d.written, side: 1))])
                 }
             }
-            lines = table.lines()
+            lines += table.lines()
         }
         lines.append(summary)
         return lines
     }
 
-    /// `old`, `new`, `profiles`, `method`, `urls` (compared), `changed`,
-    /// `unchanged`, and `changes`: per URL and group of profiles that see
-    /// the same changes, `url`, `profiles` and `keys` (`path`, `change`:
-    /// added, removed or changed, and `old` and `new`, each left out where
-    /// the key is absent).
+    /// `old`, `new`, `profiles`, `method`, `compare` (`json` or `typed`),
+    /// `base_url` (when paths were read on one), `urls` (compared),
+    /// `changed`, `unchanged`, and `changes`: per URL and group of profiles
+    /// that see the same changes, `url` (as given), `profiles` and `keys`
+    /// (`path`, `change`: added, removed or changed, and `old` and `new`,
+    /// each left out where the key is absent; for a typed read `typed: true`,
+    /// `old` and `new` the typed values, and `written`: `old` and `new` as
+    /// the versions write them, each left out where nothing is written).
     func json() -> JSONValue {
         var o = JSONObject()
         o["old"] = .string(old)
         o["new"] = .string(new)
         o["profiles"] = .array(profiles.map { .string($0.rawValue) })
         o["method"] = .string(method)
+        o["compare"] = .string(mode.rawValue)
+        if let baseURL { o["base_url"] = .string(baseURL.string) }
         o["urls"] = .integer(urlCount)
         o["changed"] = .integer(changedCount)
         o["unchanged"] = .integer(urlCount - changedCount)
@@ -79,6 +97,13 @@ struct VersionDiffReport {
                 var k: JSONObject = ["path": key.path.json, "change": .string(key.kind.rawValue)]
                 if let v = key.old { k["old"] = v }
                 if let v = key.new { k["new"] = v }
+                if let written = key.written {
+                    var raw = JSONObject()
+                    if let v = written[0] { raw["old"] = v }
+                    if let v = written[1] { raw["new"] = v }
+                    k["typed"] = .bool(true)
+                    k["written"] = .object(raw)
+                }
                 return .object(k)
             })
             return .object(c)

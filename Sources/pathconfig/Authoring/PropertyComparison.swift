@@ -1,0 +1,50 @@
+import PathConfiguration
+
+/// Compares properties as `--compare` says: as written (`JSONComparison`),
+/// or as the apps read them through their typed accessors.
+///
+/// Typed, every key of the catalog (`TypedKey.allCases`) is compared by the
+/// value the accessor of the properties' platform returns
+/// (`PathProperties.typed`): a default where the key is missing, null, of
+/// the wrong type or unknown (`"pull_to_refresh_enabled": "false"` is true on
+/// iOS, false on Android; `POP` is `pop` on Android). Keys outside the
+/// catalog are compared as written: app code reads them raw.
+enum PropertyComparison {
+    /// What `mode` compares for `properties`: its object, or (typed) the
+    /// typed value of each key of `typedKeys`, then every other key outside
+    /// the catalog as written.
+    static func compared(_ properties: PathProperties, mode: CompareMode,
+                         typedKeys: [TypedKey] = TypedKey.allCases) -> JSONObject {
+        guard mode == .typed else { return properties.object }
+        var out = typedValues(properties, keys: typedKeys)
+        for (key, value) in properties.object where TypedKey(rawValue: key) == nil { out[key] = value }
+        return out
+    }
+
+    /// Where `sides` disagree under `mode`, sorted by path
+    /// (`JSONComparison.differences`); typed, a catalog key's difference
+    /// carries what each side wrote (`ValueDifference.written`).
+    ///
+    /// - Parameter keysOf: the side whose keys alone are compared (a subset
+    ///   check); typed, its catalog keys are only those it holds.
+    static func differences(_ sides: [PathProperties], mode: CompareMode, keysOf: Int? = nil) -> [ValueDifference] {
+        let objects = sides.enumerated().map { i, side -> JSONValue in
+            let keys = i == keysOf ? TypedKey.allCases.filter { side.object.contains(key: $0.rawValue) } : TypedKey.allCases
+            return .object(compared(side, mode: mode, typedKeys: keys))
+        }
+        let differences = JSONComparison.differences(objects, keysOf: keysOf)
+        guard mode == .typed else { return differences }
+        return differences.map { d in
+            guard d.path.components.count == 1, TypedKey(rawValue: d.path.components[0]) != nil else { return d }
+            return ValueDifference(path: d.path, values: d.values, written: sides.map { $0[d.path.components[0]] })
+        }
+    }
+
+    /// The typed value of each of `keys` (every key of the catalog unless
+    /// told), as a JSON object (the JSON reports' typed members).
+    static func typedValues(_ properties: PathProperties, keys: [TypedKey] = TypedKey.allCases) -> JSONObject {
+        var out = JSONObject()
+        for key in keys { out[key.rawValue] = properties.typed(key) }
+        return out
+    }
+}
