@@ -24,14 +24,19 @@ struct LintMarkers {
     /// What lint cannot read in the markers (`lint-marker`).
     private(set) var findings: [LintFinding] = []
 
+    /// The marker's key, at the top level or in a rule.
+    static let key = "lint"
+    /// The marker's one key: the kinds it allows.
+    static let allowKey = "allow"
+
     /// The example every message about a marker's shape shows.
     static let example = #"{"allow": ["query-string-anchor"]}"#
 
     /// Reads the markers of `d`: the top level's, then each rule's.
     init(_ d: LintDocument) {
-        if let marker = d.tree.root.member("lint") { document = read(marker.value, rule: nil, in: d) }
+        if let marker = d.tree.root.member(Self.key) { document = read(marker.value, rule: nil, in: d) }
         for (index, node) in d.ruleNodes.enumerated() {
-            guard let marker = node.member("lint") else { continue }
+            guard let marker = node.member(Self.key) else { continue }
             rules[index] = read(marker.value, rule: index, in: d)
         }
     }
@@ -52,7 +57,7 @@ struct LintMarkers {
         var allowed: Set<LintFinding.Kind> = []
         var seen = Set<String>()
         for member in members where seen.insert(member.key).inserted {
-            guard member.key == "allow" else {
+            guard member.key == Self.allowKey else {
                 findings.append(d.finding(.lintMarker, "\"lint\" has the key \(JSONWriter.quoted(member.key)), which lint does not read; its one key is \"allow\", as in \(Self.example)",
                                           at: d.location(member.keyOffset), rule: rule))
                 continue

@@ -9,6 +9,7 @@
 #   check_command       PATHCONFIG runs with a bare environment: --version, resolve
 #   check_manual FILE   the manual (plain or .gz) documents every subcommand of --help
 #   check_completions BASH ZSH FISH   each loads or declares pathconfig, with every subcommand
+#   check_schema FILE   the installed JSON Schema is what PATHCONFIG schema prints
 #
 # Needs REPO (the clone), VERSION and PATHCONFIG (the installed command).
 
@@ -83,4 +84,11 @@ check_completions() {
         grep -qw -- "$name" "$fish_file" || fail "$fish_file does not complete $name"
     done
     echo "ok: bash, zsh and fish completions for pathconfig"
+}
+
+check_schema() {
+    local file=$1
+    [ -f "$file" ] || fail "no JSON Schema at $file"
+    env -i PATH=$BARE_PATH "$PATHCONFIG" schema | cmp -s - "$file" || fail "$file is not what $PATHCONFIG schema prints"
+    echo "ok: $file is the JSON Schema $PATHCONFIG schema prints"
 }

@@ -108,6 +108,9 @@ if command -v man >/dev/null; then
 fi
 check_completions /usr/share/bash-completion/completions/pathconfig \
     /usr/share/zsh/vendor-completions/_pathconfig /usr/share/fish/vendor_completions.d/pathconfig.fish
+check_schema /usr/share/pathconfig/path-configuration.schema.json
+[ "$(dpkg -S /usr/share/pathconfig/path-configuration.schema.json)" = "pathconfig: /usr/share/pathconfig/path-configuration.schema.json" ] ||
+    fail "the JSON Schema is not in the pathconfig package"
 
 dpkg -r "${packages[@]}" >/dev/null
 left=$(while read -r path; do if [ -e "$path" ] || [ -L "$path" ]; then echo "$path"; fi; done < "$tmp/absent")

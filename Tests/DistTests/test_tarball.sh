@@ -74,4 +74,5 @@ if command -v man >/dev/null; then
 fi
 check_completions "$prefix/share/bash-completion/completions/pathconfig" \
     "$prefix/share/zsh/site-functions/_pathconfig" "$prefix/share/fish/vendor_completions.d/pathconfig.fish"
+check_schema "$prefix/share/pathconfig/path-configuration.schema.json"
 echo "test_tarball: all checks passed"

@@ -12,7 +12,8 @@
 #                      symbols files; an ldconfig trigger
 #   libpathconfig-dev  the header (pathconfig.h, pathconfig/*.h), pathconfig.pc
 #                      and the unversioned libpathconfig.so link
-#   pathconfig         the command, its manual and its completions
+#   pathconfig         the command, its manual, its completions and the JSON
+#                      Schema of a path configuration (/usr/share/pathconfig)
 #
 # Each also gets /usr/share/doc/PACKAGE/: copyright (this directory's, with
 # the licence text of LICENSE), changelog.Debian.gz and changelog.gz
@@ -65,7 +66,7 @@ move() {
 }
 move libpathconfig1 "$libdir/libpathconfig.so.1" "$libdir/libpathconfig.so.$version"
 move libpathconfig-dev usr/include "$libdir/libpathconfig.so" "$libdir/pkgconfig"
-move pathconfig usr/bin usr/share/man usr/share/bash-completion usr/share/zsh usr/share/fish
+move pathconfig usr/bin usr/share/man usr/share/bash-completion usr/share/zsh usr/share/fish usr/share/pathconfig
 left=$(find "$root" ! -type d)
 if [ -n "$left" ]; then
     echo "build-debs: staged files in no package:" >&2

@@ -13,7 +13,7 @@ public enum RegexDialect: String, Sendable, Hashable, CaseIterable {
     case java
 
     /// How messages name the dialect ("ICU", "Java").
-    var displayName: String {
+    package var displayName: String {
         switch self {
         case .icu: return "ICU"
         case .java: return "Java"
