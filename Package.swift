@@ -5,16 +5,16 @@ import PackageDescription
 /// and Hotwire Native apps do.
 ///
 /// Targets by role, each depending only on targets below it (a line down is
-/// "depends on"). The core is five targets, so the compiler keeps its
+/// "depends on"). The core is six targets, so the compiler keeps its
 /// layering; docs/ARCHITECTURE.md ("Files") draws the same graph:
 ///
 ///     pathconfig-cli    PathConfigurationC    PathConfigurationFoundation
 ///                 \     (libpathconfig.so)     /
 ///                  \            |             /
-///                       PathConfiguration          re-exports the five below
-///                      /                 \
-///     PathConfigLoading (+ CHTTP)     PathConfigLint
-///                      \                 /
+///                       PathConfiguration          re-exports the six below
+///                      /        |         \
+///     PathConfigLoading (+ CHTTP)  PathConfigLint  PathConfigPort
+///                      \        |         /
 ///                      PathConfigResolution
 ///                               |
 ///                      PathConfigMatching (+ CPCRE2, CIDN2)
@@ -34,9 +34,13 @@ import PackageDescription
 /// - `PathConfigResolution`: the public `PathConfiguration` and
 ///   `LoadOptions`: lookups, results, their caches, rules from code.
 /// - `PathConfigLoading`: the loader: sources, cache, downloads.
-/// - `PathConfigLint`: `Linter` and its checks.
+/// - `PathConfigLint`: `Linter` and its checks, and the JSON Schema of a
+///   configuration (`ConfigurationSchema`).
+/// - `PathConfigPort`: `ConfigurationPort`, a configuration rewritten so
+///   that other apps read it as a reference app reads the original
+///   (`pathconfig port`).
 /// - `PathConfiguration`: what Swift code imports: `@_exported import` of
-///   the five, and no code of its own. No Foundation in any of them: JSON
+///   the six, and no code of its own. No Foundation in any of them: JSON
 ///   through the core's own reader.
 /// - `CPCRE2`: the system library libpcre2-8, found with pkg-config.
 /// - `CIDN2`: the system library libidn2 (IDNA: host names beyond ASCII, as
@@ -113,8 +117,12 @@ let package = Package(
             dependencies: ["PathConfigModel", "PathConfigMatching", "PathConfigResolution"]
         ),
         .target(
+            name: "PathConfigPort",
+            dependencies: ["PathConfigModel", "PathConfigMatching", "PathConfigResolution"]
+        ),
+        .target(
             name: "PathConfiguration",
-            dependencies: ["PathConfigModel", "PathConfigMatching", "PathConfigResolution", "PathConfigLoading", "PathConfigLint"]
+            dependencies: ["PathConfigModel", "PathConfigMatching", "PathConfigResolution", "PathConfigLoading", "PathConfigLint", "PathConfigPort"]
         ),
         .target(
             name: "PathConfigurationFoundation",

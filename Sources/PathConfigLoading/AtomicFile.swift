@@ -12,14 +12,14 @@ import Synchronization
 /// Replaces a file's contents so that readers, and a crash, see either the
 /// old contents or the new ones, never a mix: write a temporary file in the
 /// same directory, fsync it, rename it over the target, fsync the directory.
-enum AtomicFile {
+package enum AtomicFile {
     /// Why a write failed; the target is unchanged.
-    struct Failure: Error {
-        let message: String
+    package struct Failure: Error {
+        package let message: String
     }
 
     /// Writes `bytes` to `path` atomically, creating the file with `mode`.
-    static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws(Failure) {
+    package static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws(Failure) {
         let (directory, name) = split(path)
         let temporary = "\(directory)/.\(name).tmp-\(getpid())-\(StableHash.hex(UInt64.random(in: .min ... .max)))"
         let simulated = simulatedFailure(directory)

@@ -6,3 +6,4 @@
 @_exported import PathConfigResolution
 @_exported import PathConfigLoading
 @_exported import PathConfigLint
+@_exported import PathConfigPort

@@ -3,7 +3,9 @@ import PathConfiguration
 
 /// The `pathconfig` command: resolve URLs against a path configuration,
 /// explain a match, print settings, validate a file, check expectations
-/// (test), compare profiles and versions (diff), fetch server copies.
+/// (test), compare profiles and versions (diff), rewrite a file so that every
+/// app reads it alike (port), print the JSON Schema (schema), fetch server
+/// copies.
 ///
 /// Exit codes: 0 success, 1 bad configuration or input, 2 usage error.
 @main
@@ -12,7 +14,7 @@ struct PathConfigCommand: ParsableCommand {
         commandName: "pathconfig",
         abstract: "Resolve URLs against a Turbo / Hotwire Native path configuration.",
         version: PathConfigCommand.version,
-        subcommands: [Resolve.self, Explain.self, Settings.self, Validate.self, Test.self, Diff.self, Fetch.self]
+        subcommands: [Resolve.self, Explain.self, Settings.self, Validate.self, Test.self, Diff.self, Port.self, Fetch.self, Schema.self]
     )
 
     static let version = "\(PathConfigurationVersion.string)"

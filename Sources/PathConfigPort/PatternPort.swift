@@ -1,0 +1,252 @@
+import PathConfigModel
+
+/// How one pattern is rewritten for one app so that, on every URL port
+/// covers, it matches the app's string exactly when the original matches
+/// the reference's.
+///
+/// On a covered URL (`CoveredURLs`) the matched strings are printable ASCII,
+/// and hotwire-ios, hotwire-android and turbo-android see the same string,
+/// the path and `?query`; turbo-ios sees the path alone. So what can differ
+/// is:
+/// - case: the Android apps match case-insensitively. From an iOS
+///   reference, the pattern starts with `(?-i)`, which both engines read;
+///   from an Android one, each ASCII letter is written with its other case
+///   (`/new` as `/[nN][eE][wW]`, `[a-c]` as `[a-cA-C]`), which every engine
+///   reads alike with case folding on or off (an inline `(?i)` would do on
+///   iOS, but ICU folds whole strings, `st` against `ﬆ`, which the pcre2
+///   backend cannot follow). A character beyond ASCII is refused there,
+///   since ICU and Java fold those differently (`ı`, `ß`, `K`);
+/// - dialect: `\d`, `\w` and `\s` are spelled out as the ASCII sets they
+///   stand for on these strings, which every engine reads alike;
+/// - the query, when the reference sees none (turbo-ios) and the app does:
+///   the pattern is confined to the path (`confinedToPath`);
+/// - the query, when the reference sees it and the app does not
+///   (turbo-ios): only a pattern whose answer cannot depend on it ports
+///   (`isQueryBlind`).
+struct PatternPort {
+    /// The reference app.
+    let reference: Profile
+    /// The app the pattern is rewritten for.
+    let target: Profile
+    /// `(?-i)`, written before every pattern: set when the reference
+    /// matches case-sensitively and some selected app does not, so that
+    /// one file serves apps of both kinds.
+    let caseFlag: String?
+    /// Whether ASCII letters are written with both cases: set when the
+    /// reference matches case-insensitively and some selected app does not.
+    let expandsCase: Bool
+    /// Whether `\d`, `\w` and `\s` are spelled out: set when some selected
+    /// app reads another dialect than the reference.
+    let spellsOutShorthands: Bool
+
+    /// The rewritten pattern, or why it cannot be ported.
+    enum Outcome: Equatable {
+        case ported(String)
+        case refused(String)
+    }
+
+    /// Whether the reference matches the query and the target does not.
+    var loosesQuery: Bool { Self.seesQuery(reference) && !Self.seesQuery(target) }
+    /// Whether the target matches the query and the reference does not.
+    var gainsQuery: Bool { !Self.seesQuery(reference) && Self.seesQuery(target) }
+    /// Whether the app's case mode differs from the reference's.
+    var changesCase: Bool { reference.regexOptions.caseInsensitive != target.regexOptions.caseInsensitive }
+
+    /// Whether an app matches `?query` with the app's own settings.
+    static func seesQuery(_ profile: Profile) -> Bool { profile.matchesQueryStringsByDefault }
+
+    /// `pattern`, rewritten for the target.
+    func port(_ pattern: String) -> Outcome {
+        let parsed: PortablePattern
+        do { parsed = try PortablePattern.parse(pattern) } catch {
+            return .refused("\(error.construct) is outside what port can prove ICU and Java read alike")
+        }
+        if loosesQuery, !Self.isQueryBlind(parsed) {
+            return .refused("\(target.rawValue) never sees the query string, which \(reference.rawValue) matches, "
+                + "and this pattern's answer can depend on it")
+        }
+        var out = ""
+        for token in parsed.tokens {
+            switch rewrite(token) {
+            case .ported(let text): out += text
+            case .refused(let why): return .refused(why)
+            }
+        }
+        // An empty pattern matches everywhere, but ICU rejects it: ^ says the same.
+        if out.isEmpty { out = "^" }
+        if gainsQuery { out = "^[^?]*?(?:" + out + ")" }
+        return .ported((caseFlag ?? "") + out)
+    }
+
+    /// One token's text for the target.
+    private func rewrite(_ token: PortablePattern.Token) -> Outcome {
+        switch token.kind {
+        case .literal(let c):
+            if changesCase, !c.isASCII { return refusedCase(c) }
+            if gainsQuery, c == "?" { return .ported("(?!)") }
+            if expandsCase, let other = Self.otherCase(c) { return .ported("[" + String(Character(c)) + String(Character(other)) + "]") }
+            return .ported(String(token.text))
+        case .any:
+            return .ported(gainsQuery ? "[^?]" : ".")
+        case .characterClass(let items, let negated):
+            return rewriteClass(token, items: items, negated: negated)
+        case .shorthand(let kind, let negated):
+            guard spellsOutShorthands || (gainsQuery && negated) else { return .ported(String(token.text)) }
+            let set = spellsOutShorthands ? asciiSet(kind) : "\\" + String(kind.rawValue)
+            if negated { return .ported("[^" + set + (gainsQuery ? "?" : "") + "]") }
+            return .ported("[" + set + "]")
+        case .end:
+            return .ported(gainsQuery ? "(?![^?])" : String(token.text))
+        case .start, .wordBoundary, .groupOpen, .groupClose, .alternation, .quantifier:
+            return .ported(String(token.text))
+        }
+    }
+
+    /// A class, rewritten when a shorthand in it is spelled out, the query
+    /// must stay out of it, or its characters go beyond ASCII under a case change.
+    private func rewriteClass(_ token: PortablePattern.Token, items: [PortablePattern.ClassItem], negated: Bool) -> Outcome {
+        var needsRewrite = negated && gainsQuery
+        var body = "", otherCases = ""
+        for item in items {
+            switch item {
+            case .character(let c):
+                if changesCase, !c.isASCII { return refusedCase(c) }
+                if gainsQuery, c == "?" {
+                    if negated { body += "\\?" } else { needsRewrite = true }
+                    continue
+                }
+                body += Self.classText(c)
+                if expandsCase, let other = Self.otherCase(c) { otherCases += String(Character(other)) }
+            case .range(let low, let high):
+                if changesCase, !low.isASCII || !high.isASCII { return refusedCase(low.isASCII ? high : low) }
+                if gainsQuery, low.value <= 0x3F, high.value >= 0x3F {
+                    return .refused("the class \(token.text) holds ?, which the reference never sees in a path")
+                }
+                body += Self.classText(low) + "-" + Self.classText(high)
+                if expandsCase { otherCases += Self.otherCases(low.value...high.value) }
+            case .shorthand(let kind):
+                if spellsOutShorthands {
+                    needsRewrite = true
+                    body += asciiSet(kind)
+                } else {
+                    body += "\\" + String(kind.rawValue)
+                }
+            }
+        }
+        if !otherCases.isEmpty {
+            needsRewrite = true
+            body += otherCases
+        }
+        guard needsRewrite else { return .ported(String(token.text)) }
+        if negated {
+            return .ported("[^" + body + (gainsQuery && !body.hasSuffix("\\?") ? "\\?" : "") + "]")
+        }
+        return .ported(body.isEmpty ? "(?!)" : "[" + body + "]")
+    }
+
+    /// What a shorthand matches, in the reference's dialect, among the
+    /// printable ASCII of a covered URL (and the ASCII controls besides),
+    /// written inside a class.
+    private func asciiSet(_ kind: PortablePattern.Shorthand) -> String {
+        switch kind {
+        case .digit: return "0-9"
+        case .word: return "A-Za-z0-9_"
+        // ICU's \s is [\t\n\f\r\p{Z}]; Java's adds \x0B.
+        case .space: return reference.regexOptions.dialect == .java ? "\\t\\n\\x0B\\f\\r " : "\\t\\n\\f\\r "
+        }
+    }
+
+    private func refusedCase(_ c: Unicode.Scalar) -> Outcome {
+        .refused("\(Character(c)) is beyond ASCII and \(target.rawValue) matches case "
+            + (target.regexOptions.caseInsensitive ? "insensitively" : "sensitively")
+            + ", unlike \(reference.rawValue); ICU and Java fold such characters differently")
+    }
+
+    /// The other case of an ASCII letter.
+    private static func otherCase(_ c: Unicode.Scalar) -> Unicode.Scalar? {
+        switch c.value {
+        case 0x41...0x5A: return Unicode.Scalar(c.value + 0x20)
+        case 0x61...0x7A: return Unicode.Scalar(c.value - 0x20)
+        default: return nil
+        }
+    }
+
+    /// The other case of the ASCII letters in `range`, as class ranges.
+    private static func otherCases(_ range: ClosedRange<UInt32>) -> String {
+        var out = ""
+        for (letters, shift) in [(UInt32(0x41)...0x5A, Int64(0x20)), (UInt32(0x61)...0x7A, Int64(-0x20))] where range.overlaps(letters) {
+            let low = max(range.lowerBound, letters.lowerBound), high = min(range.upperBound, letters.upperBound)
+            let a = Character(Unicode.Scalar(UInt32(Int64(low) + shift))!), b = Character(Unicode.Scalar(UInt32(Int64(high) + shift))!)
+            out += low == high ? String(a) : String(a) + "-" + String(b)
+        }
+        return out
+    }
+
+    /// `c` as written inside a class: escaped when the class syntax gives
+    /// it a meaning, `\xhh` for an ASCII control.
+    private static func classText(_ c: Unicode.Scalar) -> String {
+        if c.value < 0x20 || c.value == 0x7F {
+            let hex = String(c.value, radix: 16, uppercase: true)
+            return "\\x" + (hex.count < 2 ? "0" + hex : hex)
+        }
+        return "\\[]^-&".unicodeScalars.contains(c) ? "\\" + String(Character(c)) : String(Character(c))
+    }
+
+    /// Whether the pattern's answer is the same on `path?query` as on
+    /// `path` for every path and query: it matches every string (`.*`,
+    /// `^`, the empty pattern), or each alternative starts at `^` and no
+    /// token can match `?` or look at the end of the string or past a
+    /// match (then a match starts at 0 and stops before the `?`, and is a
+    /// match in the path alone).
+    static func isQueryBlind(_ pattern: PortablePattern) -> Bool {
+        if matchesEverything(pattern) { return true }
+        var depth = 0
+        var atAlternativeStart = true
+        for token in pattern.tokens {
+            if atAlternativeStart {
+                guard case .start = token.kind else { return false }
+                atAlternativeStart = false
+                continue
+            }
+            switch token.kind {
+            case .literal(let c):
+                if c == "?" { return false }
+            case .any, .end, .wordBoundary:
+                return false
+            case .shorthand(_, let negated):
+                if negated { return false }
+            case .characterClass(let items, let negated):
+                if negated || items.contains(where: { item in
+                    switch item {
+                    case .character(let c): return c == "?"
+                    case .range(let low, let high): return low.value <= 0x3F && high.value >= 0x3F
+                    case .shorthand: return false
+                    }
+                }) { return false }
+            case .groupOpen(let kind):
+                guard kind == .capturing || kind == .nonCapturing || kind == .atomic else { return false }
+                depth += 1
+            case .groupClose:
+                depth -= 1
+            case .alternation:
+                // An alternative inside a group starts after the group's own start.
+                if depth == 0 { atAlternativeStart = true }
+            case .start, .quantifier:
+                break
+            }
+        }
+        return !atAlternativeStart
+    }
+
+    /// Whether the pattern is `.*`, `^.*`, `.*$`, `^.*$`, `^` or empty,
+    /// which match every string of printable characters.
+    static func matchesEverything(_ pattern: PortablePattern) -> Bool {
+        var kinds = pattern.tokens.map(\.kind)
+        if case .start? = kinds.first { kinds.removeFirst() }
+        if case .end? = kinds.last { kinds.removeLast() }
+        if kinds.isEmpty { return pattern.tokens.count <= 1 && !(pattern.tokens.first.map { $0.kind == .end } ?? false) }
+        guard kinds.count == 2, kinds[0] == .any, kinds[1] == .quantifier else { return false }
+        let star = pattern.tokens.first { $0.kind == .quantifier }?.text
+        return star == "*" || star == "*?"
+    }
+}

@@ -1,0 +1,170 @@
+import PathConfiguration
+import Testing
+
+/// `ConfigurationPort`: each app, on its ported file, answers every covered
+/// URL as the reference answers it on the original, for the conformance
+/// fixtures, the examples and random configurations; what it refuses, it
+/// names.
+@Suite("port: each app answers as the reference")
+struct ConfigurationPortTests {
+    static let mobile: [Profile] = Profile.allCases.filter(\.isMobileApp)
+
+    /// URLs from segments, trailing slashes, queries and fragments, in and out of the covered set.
+    static let generatedURLs: [String] = {
+        let paths = ["", "/", "/posts", "/posts/new", "/posts/new/", "/posts/42/edit", "/Posts/NEW", "/messages/42", "/messages/4a",
+                     "/sign_in", "/a/b.pdf", "/a/b.PDF", "/caf%C3%A9/new", "/x%2Fnew", "/recede_historical_location",
+                     "/RESUME_historical_location", "/refresh_historical_location/", "/new-ish", "/~u/edit", "/a;b=c/new",
+                     "/messages/\u{0663}", "/p q/new"]
+        let queries = ["", "?", "?x=1", "?next=/posts/new", "?open_in_external_browser=true", "?q=new&r=/edit", "?a?b"]
+        let fragments = ["", "#top"]
+        var urls: [String] = []
+        for path in paths {
+            for query in queries {
+                for fragment in fragments where fragment.isEmpty || query.count < 3 {
+                    urls.append("https://example.com" + path + query + fragment)
+                }
+            }
+        }
+        return urls
+    }()
+
+    /// Every conformance case's URL.
+    static let conformanceURLs: [String] = {
+        var urls: Set<String> = []
+        func collect(_ value: JSONValue) {
+            switch value {
+            case .object(let o):
+                for (key, v) in o {
+                    if key == "url", let s = v.stringValue { urls.insert(s) } else { collect(v) }
+                }
+            case .array(let a): a.forEach(collect)
+            default: break
+            }
+        }
+        collect(.object(Conformance.ios))
+        collect(.object(Conformance.android))
+        return urls.sorted()
+    }()
+
+    /// Checks `document` ported from every mobile reference to the four
+    /// mobile apps together, and to each alone (which writes for one
+    /// platform, with fewer rewrites): agreement on every covered URL of
+    /// `urls` for each app without a refusal. Returns how many pairs of a
+    /// reference and another app were checked.
+    @discardableResult
+    static func checkAgreement(_ document: String, urls: [String], label: String) throws -> Int {
+        var checked = 0
+        for reference in mobile {
+            guard let original = try? PathConfiguration(json: document, options: LoadOptions(profile: reference)) else { continue }
+            for apps in [mobile] + mobile.map({ [$0] }) {
+                checked += try checkAgreement(original, to: apps, urls: urls, label: label)
+            }
+        }
+        return checked
+    }
+
+    /// `checkAgreement` for one reference and one selection of apps.
+    static func checkAgreement(_ original: PathConfiguration, to apps: [Profile], urls: [String], label: String) throws -> Int {
+        var checked = 0
+        let reference = original.profile
+        let port = ConfigurationPort(original, to: apps)
+        for output in port.outputs {
+            for app in output.apps where !port.refusals.contains(where: { $0.app == app }) {
+                let ported = try PathConfiguration(json: output.text, options: LoadOptions(profile: app))
+                if app != reference { checked += 1 }
+                for url in urls where port.coveredURLs.contains(url) {
+                    let expected = Self.answer(original, url), actual = Self.answer(ported, url)
+                    #expect(expected == actual, "\(label): \(reference.rawValue) -> \(app.rawValue) on \(url)\n\(output.text)")
+                }
+            }
+        }
+        return checked
+    }
+
+    static func answer(_ configuration: PathConfiguration, _ url: String) -> String {
+        do { return JSONWriter.compact(try configuration.resolve(url).object) } catch { return "error: \(error.code)" }
+    }
+
+    @Test("the conformance fixtures: every app without a refusal answers each covered URL as the reference")
+    func conformanceFixtures() throws {
+        var checked = 0
+        for file in [Conformance.ios, Conformance.android] {
+            for (name, fixture) in file["fixtures"]?.objectValue ?? [:] {
+                checked += try Self.checkAgreement(JSONWriter.compact(fixture), urls: Self.conformanceURLs + Self.generatedURLs, label: name)
+            }
+        }
+        #expect(checked > 20)
+    }
+
+    @Test("the examples: every app without a refusal answers each covered URL as the reference")
+    func examples() throws {
+        var checked = 0
+        for name in ["path-configuration.json", "path-configuration.next.json"] {
+            let text = String(decoding: try Conformance.readFile(Conformance.repositoryRoot + "/examples/" + name), as: UTF8.self)
+            checked += try Self.checkAgreement(text, urls: Self.generatedURLs, label: name)
+        }
+        #expect(checked > 0)
+    }
+
+    @Test("random configurations and URLs: every app without a refusal agrees with the reference", arguments: 0..<4)
+    func randomConfigurations(seed: UInt64) throws {
+        var random = SplitMix(state: 0x5EED_0000 + seed)
+        let pieces = ["^", "/posts", "/new", "/edit", "\\d+", "[0-9]+", "[a-z]+", ".*", ".", "$", "/", "(?:new|edit)",
+                      "\\.pdf", "\\?", "[^/]+", "\\w+", "(new|EDIT)", "s?", "[?=]", "\\D", "\\b", "(?=/)", "x{1,2}", "\\/",
+                      "_historical_location", "|", "N", "\\s*", "%2F", "[\\d.]", "(?!/new)"]
+        var checked = 0, total = 0
+        for _ in 0..<60 {
+            var rules: [String] = []
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                var patterns: [String] = []
+                for _ in 0..<Int.random(in: 1...2, using: &random) {
+                    var p = ""
+                    for _ in 0..<Int.random(in: 1...4, using: &random) { p += pieces.randomElement(using: &random)! }
+                    if p.hasSuffix("|") || p.hasPrefix("|") { p = p.filter { $0 != "|" } }
+                    patterns.append(JSONWriter.quoted(p))
+                }
+                let value = Bool.random(using: &random) ? "\"v\(Int.random(in: 0...9, using: &random))\"" : (Bool.random(using: &random) ? "true" : "7")
+                rules.append("{\"patterns\": [\(patterns.joined(separator: ","))], \"properties\": {\"k\(Int.random(in: 0...2, using: &random))\": \(value)}}")
+            }
+            let document = "{\"settings\": {}, \"rules\": [\(rules.joined(separator: ","))]}"
+            total += 4
+            checked += try Self.checkAgreement(document, urls: Self.generatedURLs, label: document)
+        }
+        // Not vacuous: many pairs port without a refusal and are checked.
+        #expect(checked > total, "only \(checked) of \(total * 3) pairs of two apps checked")
+    }
+
+    @Test("what port refuses, it names by app, rule and pattern")
+    func refusals() throws {
+        let original = try PathConfiguration(json: """
+            {"rules": [
+              {"patterns": ["/new$"], "properties": {"context": "modal"}, "description": "Forms"},
+              {"patterns": ["(?i)/edit"], "properties": {"flag": true}},
+              {"patterns": ["^/posts"], "properties": {"section": "posts"}}
+            ]}
+            """, options: LoadOptions(profile: .hotwireIOS))
+        let port = ConfigurationPort(original, to: Self.mobile, strict: true)
+        let lines = port.refusals.map(\.description)
+        #expect(lines.contains { $0.hasPrefix("turbo-ios: rule 0 (\"Forms\") pattern 0 \"/new$\": turbo-ios never sees the query string") })
+        #expect(lines.contains { $0.hasPrefix("hotwire-android: rule 1 pattern 0 \"(?i)/edit\": inline flags") })
+        #expect(lines.contains { $0.hasPrefix("turbo-android: rule 1: turbo-android keeps every value as a string, so \"flag\": true") })
+        // hotwire-android's own built-in rules: their URLs are not covered.
+        #expect(!port.coveredURLs.contains("https://example.com/RECEDE_historical_location?x"))
+        #expect(port.coveredURLs.contains("https://example.com/recede"))
+        // ^/posts is blind to the query: not refused for turbo-ios.
+        #expect(!lines.contains { $0.hasPrefix("turbo-ios: rule 2") })
+        // --strict: an app with a refusal gets no file.
+        #expect(port.outputs.flatMap(\.apps).isEmpty || port.outputs.flatMap(\.apps) == [.hotwireIOS])
+    }
+
+    @Test("one file when one serves every app")
+    func oneFile() throws {
+        let original = try PathConfiguration(json: """
+            {"settings": {}, "rules": [{"patterns": ["^/posts/\\\\d+$", ".*"], "properties": {"context": "modal"}}]}
+            """, options: LoadOptions(profile: .hotwireAndroid))
+        let port = ConfigurationPort(original, to: [.hotwireAndroid, .hotwireIOS])
+        // hotwire-ios's built-ins differ from hotwire-android's: their URLs are not covered.
+        #expect(port.outputs.count == 1)
+        #expect(port.outputs.first?.text.contains("\"^/[pP][oO][sS][tT][sS]/[0-9]+$\"") == true)
+    }
+}
