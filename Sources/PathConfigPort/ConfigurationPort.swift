@@ -16,7 +16,8 @@ import PathConfigResolution
 /// - values: turbo-android keeps every value as a string, so a rule whose
 ///   properties hold another type is refused for it; a reference that is
 ///   turbo-android gives every app its strings;
-/// - `globs` and `methods`, which no mobile app reads, are left out.
+/// - a rule with `globs` or `methods`, which no mobile app reads but this
+///   library applies, is refused (the apps and the library disagree on it).
 ///
 /// Rules are taken as the reference loads them (its Gson reading for the
 /// Android apps, its values as stored), and every output is loaded under
@@ -154,6 +155,13 @@ public struct ConfigurationPort: Sendable {
                     refusals.append(Refusal(app: app, ruleIndex: rule.index, ruleDescription: label, patternIndex: i, pattern: pattern, reason: why))
                     patterns.append(.string(pattern))
                 }
+            }
+            if !rule.globs.isEmpty || rule.methods != nil {
+                refusals.append(Refusal(
+                    app: app, ruleIndex: rule.index, ruleDescription: label, patternIndex: nil, pattern: nil,
+                    reason: "\"globs\" and \"methods\" are for an API client (siesta): the mobile apps do not read them "
+                        + "(they ignore methods and refuse a rule without patterns), while this library applies them; "
+                        + "take them out of the file first"))
             }
             if app.storesValuesAsStrings, !reference.storesValuesAsStrings,
                let (key, value) = rule.properties.first(where: { $0.value.stringValue == nil }) {

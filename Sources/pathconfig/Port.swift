@@ -10,16 +10,17 @@ extension PathConfigCommand {
                 Loads --config as the reference app (--like) reads it and writes a configuration \
                 that each app (--profile, repeated; default: the four mobile apps) reads exactly as \
                 the reference reads the original, on every URL as servers write them (the report's \
-                "covered" line says which). Patterns gain the reference's case rule as an inline flag \
-                ((?-i) or (?i)), \\d, \\w and \\s are spelled out, patterns are confined to the path for \
-                an app that sees the query when the reference does not, the historical-location rules \
-                are written out for an app without them, and globs and methods are left out.
+                "covered" line says which). Patterns keep the reference's case rule ((?-i) before each \
+                from an iOS app, letters in both cases from an Android one), \\d, \\w and \\s are spelled \
+                out, patterns are confined to the path for an app that sees the query when the \
+                reference does not, and the historical-location rules are written out for an app \
+                without them. A rule with globs or methods, which the apps do not read, is refused.
 
                 One file is written when one serves every app (to --output, or standard output); \
                 otherwise one per app, named after --output with the app before the extension \
                 (paths.json: paths.hotwire-ios.json, ...). What stops an app from agreeing (a pattern \
                 whose answer depends on a query string the app never sees, a value turbo-android would \
-                keep as a string, built-in rules that differ) is reported on standard error by rule, \
+                keep as a string, a rule with globs or methods) is reported on standard error by rule, \
                 pattern and app; under --strict nothing is written for such an app, and the command \
                 exits 1.
 
@@ -49,6 +50,10 @@ extension PathConfigCommand {
         func validate() throws {
             if like == .siesta || apps.contains(.siesta) {
                 throw ValidationError("port is for the mobile apps: siesta matches whole URLs and reads globs and methods")
+            }
+            // Each app is reproduced with its own settings, which a file cannot change.
+            if options.queryStrings != nil || options.merge != .shallow || options.baseURL != nil {
+                throw ValidationError("port reads each app with the app's own settings: --query-strings, --no-query-strings, --merge and --base-url do not apply")
             }
         }
 
