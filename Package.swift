@@ -62,7 +62,7 @@ import PackageDescription
 ///   install` installs it as `pathconfig`).
 /// - `pathconfig-bench`: `make bench`, libpathconfig against the apps' own loop.
 /// - `pathconfig-fuzz-prefilter`, `-load`, `-resolve`, `-globs`, `-loader`,
-///   `-exchange`, `-lint`: the libFuzzer targets (`make fuzz`, one per entry point;
+///   `-exchange`, `-lint`, `-port`: the libFuzzer targets (`make fuzz`, one per entry point;
 ///   built plainly, the prefilter's is a seeded random loop and the others
 ///   replay the files they are given); not in `products`, though `swift
 ///   build --product` builds them as it does any executable target of the
@@ -210,6 +210,12 @@ let package = Package(
             name: "pathconfig-fuzz-lint",
             dependencies: ["EntryPointFuzzing"],
             path: "Fuzz/Lint",
+            exclude: ["seeds", "crashes"]
+        ),
+        .executableTarget(
+            name: "pathconfig-fuzz-port",
+            dependencies: ["EntryPointFuzzing"],
+            path: "Fuzz/Port",
             exclude: ["seeds", "crashes"]
         ),
         // A real nginx and a raw-socket HTTP server, for the loader's tests.

@@ -322,6 +322,44 @@ def lint_seeds():
     return seeds
 
 
+MOBILE = PROFILES[:4]
+
+PORT_CASES = [
+    ("anchored", b'{"rules": [{"patterns": ["^/posts/\\d+$", "/new$"], "properties": {"context": "modal"}}]}'),
+    ("query-blind", b'{"rules": [{"patterns": ["^/posts/", ".*"], "properties": {"section": "posts"}}]}'),
+    ("classes", b'{"rules": [{"patterns": ["[^/]+\\.pdf$", "[a-c?]x", "\\W\\s\\D"], "properties": {"k": "v"}}]}'),
+    ("lookaround", b'{"rules": [{"patterns": ["(?=/new)/n", "(?<!x)/edit\\b", "(new|EDIT)+"], "properties": {"k": "v"}}]}'),
+    ("refused", b'{"rules": [{"patterns": ["(?i)x", "\\p{L}", "[[a]]"], "properties": {"k": true}}]}'),
+]
+
+
+def port_selector(reference, apps=()):
+    """The byte PortFuzzer reads: the reference's index, and the apps as bits 2 to 5."""
+    selector = MOBILE.index(reference)
+    for app in apps:
+        selector |= 1 << (2 + MOBILE.index(app))
+    return bytes([selector])
+
+
+def port_seeds():
+    seeds = []
+    urls = b"https://example.com/posts/7\nhttps://example.com/POSTS/7?x=/new\nhttps://example.com/a/new/"
+    for i, name in enumerate(["path-configuration.json", "android-path-configuration.json", "path-configuration.next.json"]):
+        for j, reference in enumerate(MOBILE):
+            apps = () if j % 2 == 0 else (MOBILE[(i + j) % 4],)
+            seeds.append((f"example-{name[:-5]}-{j}", port_selector(reference, apps) + read(ROOT, "examples", name) + b"\0" + urls))
+    for i, (name, doc) in enumerate(PORT_CASES):
+        for j, reference in enumerate(MOBILE):
+            seeds.append((f"{name}-{j}", port_selector(reference, () if i % 2 else (MOBILE[(i + j + 1) % 4],)) + doc + b"\0" + urls))
+    ios = json.loads(read(SHARED, "conformance", "ios.json"))
+    android = json.loads(read(SHARED, "conformance", "android.json"))
+    fixtures = list(ios["fixtures"].items()) + list(android.get("fixtures", {}).items())
+    for i, (name, fixture) in enumerate(fixtures):
+        doc = fixture.encode() if isinstance(fixture, str) else compact(fixture)
+        seeds.append((f"fixture-{name}", port_selector(MOBILE[i % 4]) + doc))
+    return seeds
+
+
 if __name__ == "__main__":
     write_seeds("Load", load_seeds())
     write_seeds("Resolve", resolve_seeds())
@@ -329,3 +367,4 @@ if __name__ == "__main__":
     write_seeds("Loader", loader_seeds())
     write_seeds("Exchange", exchange_seeds())
     write_seeds("Lint", lint_seeds())
+    write_seeds("Port", port_seeds())

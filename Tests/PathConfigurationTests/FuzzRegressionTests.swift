@@ -16,6 +16,7 @@ struct FuzzRegressionTests {
         ("Loader", LoaderFuzzer.check),
         ("Exchange", ExchangeFuzzer.check),
         ("Lint", LintFuzzer.check),
+        ("Port", PortFuzzer.check),
     ]
 
     @Test("seeds and stored crashes pass their target's check", arguments: targets.map(\.0))

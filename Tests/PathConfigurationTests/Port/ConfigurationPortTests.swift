@@ -1,3 +1,4 @@
+import EntryPointFuzzing
 import PathConfiguration
 import Testing
 
@@ -7,26 +8,8 @@ import Testing
 /// names.
 @Suite("port: each app answers as the reference")
 struct ConfigurationPortTests {
-    static let mobile: [Profile] = Profile.allCases.filter(\.isMobileApp)
-
-    /// URLs from segments, trailing slashes, queries and fragments, in and out of the covered set.
-    static let generatedURLs: [String] = {
-        let paths = ["", "/", "/posts", "/posts/new", "/posts/new/", "/posts/42/edit", "/Posts/NEW", "/messages/42", "/messages/4a",
-                     "/sign_in", "/a/b.pdf", "/a/b.PDF", "/caf%C3%A9/new", "/x%2Fnew", "/recede_historical_location",
-                     "/RESUME_historical_location", "/refresh_historical_location/", "/new-ish", "/~u/edit", "/a;b=c/new",
-                     "/messages/\u{0663}", "/p q/new"]
-        let queries = ["", "?", "?x=1", "?next=/posts/new", "?open_in_external_browser=true", "?q=new&r=/edit", "?a?b"]
-        let fragments = ["", "#top"]
-        var urls: [String] = []
-        for path in paths {
-            for query in queries {
-                for fragment in fragments where fragment.isEmpty || query.count < 3 {
-                    urls.append("https://example.com" + path + query + fragment)
-                }
-            }
-        }
-        return urls
-    }()
+    static let mobile = PortFuzzer.apps
+    static let generatedURLs = PortFuzzer.urls
 
     /// Every conformance case's URL.
     static let conformanceURLs: [String] = {
@@ -63,26 +46,13 @@ struct ConfigurationPortTests {
         return checked
     }
 
-    /// `checkAgreement` for one reference and one selection of apps.
+    /// `PortFuzzer`'s checks for one reference and one selection of apps,
+    /// recorded as an issue when one fails.
     static func checkAgreement(_ original: PathConfiguration, to apps: [Profile], urls: [String], label: String) throws -> Int {
-        var checked = 0
-        let reference = original.profile
-        let port = ConfigurationPort(original, to: apps)
-        for output in port.outputs {
-            for app in output.apps where !port.refusals.contains(where: { $0.app == app }) {
-                let ported = try PathConfiguration(json: output.text, options: LoadOptions(profile: app))
-                if app != reference { checked += 1 }
-                for url in urls where port.coveredURLs.contains(url) {
-                    let expected = Self.answer(original, url), actual = Self.answer(ported, url)
-                    #expect(expected == actual, "\(label): \(reference.rawValue) -> \(app.rawValue) on \(url)\n\(output.text)")
-                }
-            }
+        do { return try PortFuzzer.check(original, to: apps, urls: urls) } catch {
+            Issue.record("\(label): \(error)")
+            return 0
         }
-        return checked
-    }
-
-    static func answer(_ configuration: PathConfiguration, _ url: String) -> String {
-        do { return JSONWriter.compact(try configuration.resolve(url).object) } catch { return "error: \(error.code)" }
     }
 
     @Test("the conformance fixtures: every app without a refusal answers each covered URL as the reference")

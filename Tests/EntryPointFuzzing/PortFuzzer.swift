@@ -1,0 +1,98 @@
+import PathConfiguration
+
+/// `pathconfig-fuzz-port`: a document ported from a reference app to apps
+/// picked by the input, and every app without a refusal checked against the
+/// reference on every covered URL.
+///
+/// Input: a selector byte, the document, a NUL, then URLs one per line. The
+/// selector's low two bits pick the reference among the four mobile apps
+/// (`Profile.allCases` order); bits 2 to 5 the apps (none set: all four).
+///
+/// Checks, when the document loads under the reference:
+/// - every refusal names an app asked for, and a rule the reference has;
+///   each app asked for without a refusal has exactly one file;
+/// - each such file loads under its app;
+/// - on every URL of `urls` and of the input that `CoveredURLs` covers, the
+///   app's answer on its file is the reference's on the document (the
+///   properties as JSON text, or the same lookup error).
+public enum PortFuzzer {
+    /// The mobile apps, in `Profile.allCases` order.
+    public static let apps = Profile.allCases.filter(\.isMobileApp)
+
+    /// URLs from paths, queries and fragments that patterns tell apart
+    /// (case, trailing slashes, escapes, a query that holds a path), in and
+    /// out of the covered ones.
+    public static let urls: [String] = {
+        let paths = ["", "/", "/posts", "/posts/new", "/posts/new/", "/posts/42/edit", "/Posts/NEW", "/messages/42", "/messages/4a",
+                     "/sign_in", "/a/b.pdf", "/a/b.PDF", "/caf%C3%A9/new", "/x%2Fnew", "/recede_historical_location",
+                     "/RESUME_historical_location", "/refresh_historical_location/", "/new-ish", "/~u/edit", "/a;b=c/new",
+                     "/messages/\u{0663}", "/p q/new"]
+        let queries = ["", "?", "?x=1", "?next=/posts/new", "?open_in_external_browser=true", "?q=new&r=/edit", "?a?b"]
+        var urls: [String] = []
+        for path in paths {
+            for query in queries {
+                urls.append("https://example.com" + path + query)
+                if query.count < 3 { urls.append("https://example.com" + path + query + "#top") }
+            }
+        }
+        return urls
+    }()
+
+    /// Builds an input.
+    public static func input(reference: Profile, apps selected: [Profile] = [], document: [UInt8], urls extra: [String] = []) -> [UInt8] {
+        var selector = UInt8(apps.firstIndex(of: reference) ?? 0)
+        for app in selected { selector |= 1 << (2 + UInt8(apps.firstIndex(of: app) ?? 0)) }
+        return [selector] + document + [0] + Array(extra.joined(separator: "\n").utf8)
+    }
+
+    /// Runs every check on one input; the first property broken, or nil.
+    public static func check(_ bytes: [UInt8]) -> Violation? {
+        var reader = FuzzReader(bytes)
+        let selector = reader.byte()
+        let reference = apps[Int(selector & 3)]
+        var selected = apps.enumerated().filter { selector & (1 << (2 + UInt8($0.offset))) != 0 }.map(\.element)
+        if selected.isEmpty { selected = apps }
+        let document = reader.field()
+        let extra = String(decoding: reader.rest(), as: UTF8.self).split(separator: "\n").map(String.init)
+        guard let original = try? PathConfiguration(json: document, options: LoadOptions(profile: reference)) else { return nil }
+        do throws(Violation) {
+            try check(original, to: selected, urls: urls + extra)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The checks for one reference configuration and one selection of
+    /// apps; returns how many apps other than the reference were compared.
+    @discardableResult
+    public static func check(_ original: PathConfiguration, to selected: [Profile], urls: [String]) throws(Violation) -> Int {
+        var compared = 0
+        let port = ConfigurationPort(original, to: selected)
+        for refusal in port.refusals {
+            guard selected.contains(refusal.app) else { throw Violation("a refusal for \(refusal.app.rawValue), which was not asked for") }
+            if let rule = refusal.ruleIndex, rule >= original.rules.count { throw Violation("a refusal names rule \(rule) of \(original.rules.count)") }
+        }
+        for app in selected where !port.refusals.contains(where: { $0.app == app }) {
+            let files = port.outputs.filter { $0.apps.contains(app) }
+            guard files.count == 1, let file = files.first else { throw Violation("\(app.rawValue) has \(files.count) files") }
+            let ported: PathConfiguration
+            do { ported = try PathConfiguration(json: file.text, options: LoadOptions(profile: app)) } catch {
+                throw Violation("the file for \(app.rawValue) does not load: \(error.message)")
+            }
+            if app != original.profile { compared += 1 }
+            for url in urls where port.coveredURLs.contains(url) {
+                let expected = answer(original, url), actual = answer(ported, url)
+                if expected != actual {
+                    throw Violation("\(original.profile.rawValue) -> \(app.rawValue) on \(url): \(expected) against \(actual)\n\(file.text)")
+                }
+            }
+        }
+        return compared
+    }
+
+    /// The properties as JSON text, or the lookup's error code.
+    static func answer(_ configuration: PathConfiguration, _ url: String) -> String {
+        do { return JSONWriter.compact(try configuration.resolve(url).object) } catch { return "error: \(error.code)" }
+    }
+}
