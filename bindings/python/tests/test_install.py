@@ -135,26 +135,32 @@ def test_wheel_carries_the_library_and_runs_without_swift(tmp_path: Path, home: 
 
 
 def test_build_runs_make_lib_when_the_library_is_missing(tmp_path: Path) -> None:
-    """In a clone without out/lib/libpathconfig.so, the build runs `make -C <clone> lib`.
-    (A stand-in clone whose `make lib` copies the library under test, so no Swift build runs.)"""
+    """In a clone without out/lib/libpathconfig.so (and out/bin/pathconfig), the build runs
+    `make -C <clone> lib` (and `cli`). (A stand-in clone whose `make lib` copies the library
+    under test and whose `make cli` writes a stand-in command, so no Swift build runs.)"""
     import shutil
 
     clone = tmp_path / "clone"
     shutil.copytree(REPO / "bindings" / "python", clone / "bindings" / "python",
-                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", "libpathconfig.so*", "tests", ".venv"))
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", "libpathconfig.so*", "_bin",
+                                                  "path-configuration.schema.json", "tests", ".venv"))
+    (clone / "docs").mkdir()
+    shutil.copyfile(REPO / "docs" / "path-configuration.schema.json", clone / "docs" / "path-configuration.schema.json")
     (clone / "Package.swift").write_text("// stand-in\n")
     (clone / "Makefile").write_text(
         "lib:\n\tmkdir -p out/lib\n\tcp \"$(PATHCONFIG_TEST_SOURCE)\" out/lib/libpathconfig.so.1.0.0\n"
         "\tln -sf libpathconfig.so.1.0.0 out/lib/libpathconfig.so\n\ttouch made-lib\n"
+        "cli:\n\tmkdir -p out/bin\n\tprintf '#!/bin/sh\\necho stand-in\\n' > out/bin/pathconfig\n\ttouch made-cli\n"
     )
     env = {k: v for k, v in build_env().items() if k != "PATHCONFIG_LIBRARY"}
     env["PATHCONFIG_TEST_SOURCE"] = str(library_under_test())
     wheels = tmp_path / "wheels"
     run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", wheels, "./bindings/python"], cwd=clone, env=env)
-    assert (clone / "made-lib").is_file()
+    assert (clone / "made-lib").is_file() and (clone / "made-cli").is_file()
     [wheel] = list(wheels.glob("libpathconfig-*.whl"))
     with zipfile.ZipFile(wheel) as zf:
         assert zf.getinfo("pathconfig/libpathconfig.so").file_size == library_under_test().stat().st_size
+        assert zf.read("pathconfig/_bin/pathconfig") == (clone / "out" / "bin" / "pathconfig").read_bytes()
 
 
 def test_build_outside_a_clone_says_what_to_do(tmp_path: Path) -> None:

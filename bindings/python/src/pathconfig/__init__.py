@@ -36,6 +36,10 @@ A thin, typed layer over the C library (ctypes, no dependencies):
   :class:`MisuseError`, :class:`CallbackError`; :class:`ErrorCode`, :class:`DownloadReason`,
   :class:`CacheReason`.
 
+The wheel also carries the ``pathconfig`` command (run by the console script
+of the module ``_pathconfig_command``, beside this package) and the JSON
+Schema for path configurations, :func:`schema_path`.
+
 The library is the copy installed inside this package, or the one named by
 the ``PATHCONFIG_LIBRARY`` environment variable (see :mod:`pathconfig._library`).
 :data:`SPEEDUPS` says whether ``properties()`` calls it through the optional C
@@ -73,6 +77,7 @@ from ._result import (
     QueryStringPresentation,
 )
 from ._rules import Request
+from ._schema import schema_path
 from ._events import EventKind, LoaderEvent, SourceKind
 from ._loader import Loader
 from ._sources import DataSource, FileSource, ServerSource
@@ -120,6 +125,7 @@ __all__ = [
     "__version__",
     "library_path",
     "library_version",
+    "schema_path",
 ]
 
 
