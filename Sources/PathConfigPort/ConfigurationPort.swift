@@ -81,7 +81,8 @@ public struct ConfigurationPort: Sendable {
     /// - Parameters:
     ///   - original: the configuration as the reference loads it (its
     ///     profile is the reference).
-    ///   - apps: the apps to write for (the mobile apps; siesta is refused).
+    ///   - apps: the apps to write for (the mobile apps: siesta, as the
+    ///     reference or an app, is refused).
     ///   - strict: write nothing for an app that has a refusal.
     public init(_ original: PathConfiguration, to apps: [Profile], strict: Bool = false) {
         let reference = original.profile
@@ -102,6 +103,12 @@ public struct ConfigurationPort: Sendable {
         var documents: [(app: Profile, text: String)] = []
         for app in apps {
             var appRefusals: [Refusal] = []
+            guard reference.isMobileApp, app.isMobileApp else {
+                // siesta matches whole URLs and reads globs and methods: no file of the apps' reads as it does.
+                refusals.append(Refusal(app: app, ruleIndex: nil, ruleDescription: nil, patternIndex: nil, pattern: nil,
+                                        reason: "port is for the mobile apps: siesta, an API client, matches whole URLs"))
+                continue
+            }
             let port = PatternPort(reference: reference, target: app, caseFlag: caseFlag, expandsCase: expandsCase,
                                    spellsOutShorthands: spansPlatforms)
             let rules = Self.rules(of: original, for: app, port: port, refusals: &appRefusals)
@@ -178,8 +185,9 @@ public struct ConfigurationPort: Sendable {
         }
     }
 
-    /// Whether two lists of built-in rules give the same answers (same
-    /// patterns, case mode and properties).
+    /// Whether two lists of built-in rules are the same patterns with the
+    /// same properties (hotwire-ios's and hotwire-android's differ in their
+    /// values, and in case besides).
     private static func sameAnswers(_ a: [Rule], _ b: [Rule]) -> Bool {
         a.map(\.patterns) == b.map(\.patterns) && a.map(\.properties) == b.map(\.properties)
     }

@@ -18,11 +18,12 @@ import PathConfigModel
 ///   since ICU and Java fold those differently (`ı`, `ß`, `K`);
 /// - dialect: `\d`, `\w` and `\s` are spelled out as the ASCII sets they
 ///   stand for on these strings, which every engine reads alike;
-/// - the query, when the reference sees none (turbo-ios) and the app does:
-///   the pattern is confined to the path (`confinedToPath`);
+/// - the query, when the reference sees none (turbo-ios) and the app does
+///   (`gainsQuery`): the pattern is confined to the path, `^[^?]*?(?:...)`
+///   with `$` as `(?![^?])` and nothing that can match `?`;
 /// - the query, when the reference sees it and the app does not
-///   (turbo-ios): only a pattern whose answer cannot depend on it ports
-///   (`isQueryBlind`).
+///   (turbo-ios, `losesQuery`): only a pattern whose answer cannot depend on
+///   it ports (`isQueryBlind`).
 struct PatternPort {
     /// The reference app.
     let reference: Profile
@@ -46,7 +47,7 @@ struct PatternPort {
     }
 
     /// Whether the reference matches the query and the target does not.
-    var loosesQuery: Bool { Self.seesQuery(reference) && !Self.seesQuery(target) }
+    var losesQuery: Bool { Self.seesQuery(reference) && !Self.seesQuery(target) }
     /// Whether the target matches the query and the reference does not.
     var gainsQuery: Bool { !Self.seesQuery(reference) && Self.seesQuery(target) }
     /// Whether the app's case mode differs from the reference's.
@@ -61,7 +62,7 @@ struct PatternPort {
         do { parsed = try PortablePattern.parse(pattern) } catch {
             return .refused("\(error.construct) is outside what port can prove ICU and Java read alike")
         }
-        if loosesQuery, !Self.isQueryBlind(parsed) {
+        if losesQuery, !Self.isQueryBlind(parsed) {
             return .refused("\(target.rawValue) never sees the query string, which \(reference.rawValue) matches, "
                 + "and this pattern's answer can depend on it")
         }

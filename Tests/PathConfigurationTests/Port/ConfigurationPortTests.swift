@@ -127,6 +127,16 @@ struct ConfigurationPortTests {
         #expect(port.outputs.flatMap(\.apps).isEmpty || port.outputs.flatMap(\.apps) == [.hotwireIOS])
     }
 
+    @Test("siesta, an API client, is refused as the reference and as an app, and gets no file")
+    func siesta() throws {
+        let document = #"{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}]}"#
+        let fromSiesta = ConfigurationPort(try PathConfiguration(json: document, options: LoadOptions(profile: .siesta)), to: [.hotwireIOS])
+        #expect(fromSiesta.refusals.map(\.app) == [.hotwireIOS] && fromSiesta.outputs.isEmpty)
+        let toSiesta = ConfigurationPort(try PathConfiguration(json: document, options: LoadOptions(profile: .hotwireIOS)), to: [.siesta, .hotwireAndroid])
+        #expect(toSiesta.refusals.map(\.app) == [.siesta])
+        #expect(toSiesta.outputs.map(\.apps) == [[.hotwireAndroid]])
+    }
+
     @Test("one file when one serves every app")
     func oneFile() throws {
         let original = try PathConfiguration(json: """
