@@ -44,6 +44,9 @@ extension PathConfigCommand {
         @Option(name: [.short, .long], help: ArgumentHelp("Where to write (default: standard output, when one file serves every app).", valueName: "file"))
         var output: String?
 
+        @Option(name: .long, help: ArgumentHelp("text (the report on standard error) or json (one JSON document on standard output: the report, the checks, and the files' text unless --output writes them).", valueName: "format"))
+        var format: OutputFormat = .text
+
         /// The apps to write for.
         var apps: [Profile] { options.profiles.isEmpty ? PathConfigCommand.Diff.defaultProfiles : options.distinctProfiles }
 
@@ -61,11 +64,31 @@ extension PathConfigCommand {
             let set = ConfigurationSet(flags: options, sources: try options.sources())
             let original = try set.configuration(profile: like)
             let port = ConfigurationPort(original, to: apps, strict: strict)
-            let files = try write(port)
-            report(port, files: files)
-            var failed = strict && !port.refusals.isEmpty
-            if !check.isEmpty { failed = try runCheck(port, original: original) || failed }
-            if failed { throw ExitCode(1) }
+            let urls = try checkURLs()
+            // A JSON report without --output carries the files' text instead.
+            let files = format == .json && output == nil ? [] : try write(port)
+            let checks = try urls.map { try Self.check(port, original: original, urls: $0) } ?? []
+            switch format {
+            case .text:
+                StandardStreams.error((reportLines(port, files: files) + checks.flatMap(\.lines)).joined(separator: "\n") + "\n")
+            case .json:
+                StandardStreams.output(Array((JSONWriter.compact(json(port, files: files, checks: checks, urlCount: urls?.count)) + "\n").utf8))
+            }
+            let coveredDiffers = checks.contains { $0.differences.contains(where: \.covered) }
+            if (strict && !port.refusals.isEmpty) || coveredDiffers { throw ExitCode(1) }
+        }
+
+        /// The URLs of the `--check` files, or nil without any; exit 1 when one cannot be read.
+        private func checkURLs() throws -> [Input]? {
+            guard !check.isEmpty else { return nil }
+            var lines: [String] = []
+            for file in check {
+                do { lines += String(decoding: try FileBytes.read(file), as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init) } catch {
+                    StandardStreams.error("pathconfig: error: --check: \(error.message)\n")
+                    throw ExitCode(1)
+                }
+            }
+            return URLList.read(lines)
         }
 
         /// Writes the outputs; returns each file's name and the apps it serves.
@@ -97,8 +120,8 @@ extension PathConfigCommand {
             return files
         }
 
-        /// The report, on standard error.
-        private func report(_ port: ConfigurationPort, files: [(name: String, apps: [Profile])]) {
+        /// The text report, for standard error.
+        private func reportLines(_ port: ConfigurationPort, files: [(name: String, apps: [Profile])]) -> [String] {
             var lines = ["pathconfig port: as \(port.reference.rawValue) reads \(options.config.joined(separator: ",")), for "
                 + port.apps.map(\.rawValue).joined(separator: ", ")]
             lines.append("covered: \(port.coveredURLs)")
@@ -109,41 +132,89 @@ extension PathConfigCommand {
             if strict, !refusedApps.isEmpty {
                 lines.append("nothing written for \(refusedApps.map(\.rawValue).joined(separator: ", ")) (--strict)")
             }
-            StandardStreams.error(lines.joined(separator: "\n") + "\n")
+            return lines
+        }
+
+        /// The JSON report: what the text report says, the files (their
+        /// text when none was written) and the checks.
+        private func json(_ port: ConfigurationPort, files: [(name: String, apps: [Profile])], checks: [CheckResult], urlCount: Int?) -> JSONValue {
+            func names(_ apps: [Profile]) -> JSONValue { .array(apps.map { .string($0.rawValue) }) }
+            var o: JSONObject = ["reference": .string(port.reference.rawValue), "apps": names(port.apps),
+                                 "covered": .string(port.coveredURLs.description),
+                                 "rewrites": .array(port.rewrites.map(JSONValue.string))]
+            o["refusals"] = .array(port.refusals.map { r in
+                var e: JSONObject = ["app": .string(r.app.rawValue), "reason": .string(r.reason)]
+                if let rule = r.ruleIndex { e["rule"] = .integer(rule) }
+                if let description = r.ruleDescription { e["description"] = .string(description) }
+                if let index = r.patternIndex { e["pattern_index"] = .integer(index) }
+                if let pattern = r.pattern { e["pattern"] = .string(pattern) }
+                return .object(e)
+            })
+            o["files"] = files.isEmpty && output == nil
+                ? .array(port.outputs.map { .object(["apps": names($0.apps), "text": .string($0.text)]) })
+                : .array(files.map { .object(["path": .string($0.name), "apps": names($0.apps)]) })
+            if let urlCount {
+                o["check"] = .array(checks.map { c in
+                    .object(["app": .string(c.app.rawValue), "urls": .integer(urlCount), "differ": .integer(c.differences.count),
+                             "differences": .array(c.differences.map { d in
+                                 .object(["url": .string(d.url), "covered": .bool(d.covered), "keys": .array(d.keys.map { k in
+                                     var e: JSONObject = ["path": k.path.json]
+                                     if let v = k.values[0] { e["reference"] = v }
+                                     if let v = k.values[1] { e["app"] = v }
+                                     return .object(e)
+                                 })])
+                             })])
+                })
+            }
+            return .object(o)
+        }
+
+        /// What `--check` found for one app.
+        struct CheckResult {
+            struct Difference {
+                let url: String
+                let covered: Bool
+                let keys: [ValueDifference]
+            }
+            let app: Profile
+            let reference: Profile
+            let urlCount: Int
+            let differences: [Difference]
+
+            /// The text report's lines.
+            var lines: [String] {
+                differences.map { d in
+                    "check: \(app.rawValue) differs on \(d.url)\(d.covered ? "" : " (not covered)"): " + d.keys.map { k in
+                        "\(k.path.text): " + zip([reference, app], k.values)
+                            .map { "\($0.rawValue) \($1.map(JSONWriter.compact) ?? "(absent)")" }.joined(separator: ", ")
+                    }.joined(separator: "; ")
+                } + ["check: \(app.rawValue): \(urlCount - differences.count) of \(urlCount) URLs answer as \(reference.rawValue)"]
+            }
         }
 
         /// `--check`: each app's answers on its file against the
-        /// reference's on the original. True when a covered URL differs.
-        private func runCheck(_ port: ConfigurationPort, original: PathConfiguration) throws -> Bool {
-            let urls = URLList.read(check.flatMap { file -> [String] in
-                guard let bytes = try? FileBytes.read(file) else { return [] }
-                return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
-            })
-            var coveredDiffers = false
-            var lines: [String] = []
+        /// reference's on the original, with diff's comparison.
+        private static func check(_ port: ConfigurationPort, original: PathConfiguration, urls: [Input]) throws -> [CheckResult] {
+            var results: [CheckResult] = []
             for output in port.outputs {
                 for app in output.apps {
                     let ported = try PathConfiguration(json: output.text, options: LoadOptions(profile: app))
                     let comparison = ProfileComparison(configurations: [(port.reference, original), (app, ported)],
                                                        method: HTTPMethod.defaultMethod)
-                    var differing = 0
+                    var differences: [CheckResult.Difference] = []
                     for url in urls {
-                        guard let difference = try? comparison.compare(url.text) else { continue }
-                        differing += 1
-                        let covered = port.coveredURLs.contains(url.text)
-                        if covered { coveredDiffers = true }
-                        let keys = difference.differences.map { d in
-                            "\(d.path.text): " + zip([port.reference, app], d.values)
-                                .map { "\($0.rawValue) \($1.map(JSONWriter.compact) ?? "(absent)")" }.joined(separator: ", ")
+                        let difference: ProfileDifference?
+                        do { difference = try comparison.compare(url.text) } catch {
+                            Diagnostics.refused(url, error)
+                            continue
                         }
-                        lines.append("check: \(app.rawValue) differs on \(url.text)\(covered ? "" : " (not covered)"): "
-                            + keys.joined(separator: "; "))
+                        guard let difference else { continue }
+                        differences.append(.init(url: url.text, covered: port.coveredURLs.contains(url.text), keys: difference.differences))
                     }
-                    lines.append("check: \(app.rawValue): \(urls.count - differing) of \(urls.count) URLs answer as \(port.reference.rawValue)")
+                    results.append(CheckResult(app: app, reference: port.reference, urlCount: urls.count, differences: differences))
                 }
             }
-            StandardStreams.error(lines.joined(separator: "\n") + "\n")
-            return coveredDiffers
+            return results
         }
     }
 }

@@ -70,6 +70,34 @@ struct PortCommandTests {
         #expect(r2.stderr.contains("check: turbo-ios differs on https://example.com/messages/new?draft=1: context: hotwire-ios \"default\", turbo-ios \"modal\""))
     }
 
+    @Test("--format json: one document on standard output, the files' text in it when --output writes none; a --check file that cannot be read exits 1")
+    func json() throws {
+        let urls = try CLI.temporaryFile("https://example.com/POSTS/7\nhttps://example.com/recede_historical_location\n")
+        let r = try CLI.run(["port", "--config", Self.android, "--like", "hotwire-android", "--profile", "hotwire-ios",
+                             "--profile", "turbo-android", "--format", "json", "--check", urls])
+        // turbo-android, refused (it would keep true as "true"), differs on a covered URL: exit 1.
+        #expect(r.status == 1)
+        #expect(r.stderr == "")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(report["reference"] as? String == "hotwire-android")
+        #expect(report["apps"] as? [String] == ["hotwire-ios", "turbo-android"])
+        let refusals = try #require(report["refusals"] as? [[String: Any]])
+        #expect(refusals.first?["app"] as? String == "turbo-android" && refusals.first?["rule"] as? Int == 0)
+        #expect((refusals.first?["reason"] as? String)?.hasPrefix("turbo-android keeps every value as a string") == true)
+        let files = try #require(report["files"] as? [[String: Any]])
+        #expect(files.map { $0["apps"] as? [String] ?? [] } == [["hotwire-ios"], ["turbo-android"]])
+        #expect((files.first?["text"] as? String)?.contains(#""/[nN][eE][wW]$""#) == true)
+        let checks = try #require(report["check"] as? [[String: Any]])
+        #expect(checks.map { $0["differ"] as? Int } == [1, 2])
+        let difference = try #require((checks.first?["differences"] as? [[String: Any]])?.first)
+        #expect(difference["url"] as? String == "https://example.com/recede_historical_location" && difference["covered"] as? Bool == false)
+
+        let missing = try CLI.run(["port", "--config", Self.android, "--like", "hotwire-android", "--check", "/no/such/urls.txt"])
+        #expect(missing.status == 1)
+        #expect(missing.stdout == "")
+        #expect(missing.stderr == "pathconfig: error: --check: cannot open /no/such/urls.txt: No such file or directory\n")
+    }
+
     @Test("siesta is no mobile app: a usage error")
     func siesta() throws {
         let r = try CLI.run(["port", "--config", CLI.example, "--like", "siesta"])
