@@ -75,6 +75,9 @@ public struct ConfigurationPort: Sendable {
     public let rewrites: [String]
     /// The URLs on which the outputs are meant to agree with the reference.
     public let coveredURLs: CoveredURLs
+    /// Each app's file as the app loads it (loaded once, to check that it
+    /// does); none for an app whose file does not load, or has no file.
+    public let configurations: [Profile: PathConfiguration]
 
     /// Ports `reference`'s configuration to `apps`.
     ///
@@ -101,6 +104,7 @@ public struct ConfigurationPort: Sendable {
 
         var refusals: [Refusal] = []
         var documents: [(app: Profile, text: String)] = []
+        var configurations: [Profile: PathConfiguration] = [:]
         for app in apps {
             var appRefusals: [Refusal] = []
             guard reference.isMobileApp, app.isMobileApp else {
@@ -116,14 +120,20 @@ public struct ConfigurationPort: Sendable {
             document["settings"] = .object(original.settings)
             document["rules"] = .array(rules)
             let text = JSONWriter.pretty(.object(document)) + "\n"
-            do { _ = try PathConfiguration(json: text, options: LoadOptions(profile: app)) } catch {
+            let loaded: PathConfiguration?
+            do { loaded = try PathConfiguration(json: text, options: LoadOptions(profile: app)) } catch {
+                loaded = nil
                 appRefusals.append(Refusal(app: app, ruleIndex: nil, ruleDescription: nil, patternIndex: nil, pattern: nil,
                                            reason: "the file written for it does not load there: \(error.message)"))
             }
             refusals += appRefusals
-            if !(strict && !appRefusals.isEmpty) { documents.append((app, text)) }
+            if !(strict && !appRefusals.isEmpty) {
+                documents.append((app, text))
+                configurations[app] = loaded
+            }
         }
         self.refusals = refusals
+        self.configurations = configurations
         var outputs: [Output] = []
         for (app, text) in documents {
             if let i = outputs.firstIndex(where: { $0.text == text }) {
@@ -205,7 +215,7 @@ public struct ConfigurationPort: Sendable {
         if spansPlatforms {
             lines.append("\\d, \\w and \\s are spelled out ([0-9], [A-Za-z0-9_], ...): ICU and Java read them differently beyond ASCII")
         }
-        let gaining = apps.filter { PatternPort(reference: reference, target: $0, caseFlag: nil, expandsCase: false, spellsOutShorthands: false).gainsQuery }
+        let gaining = apps.filter { !PatternPort.seesQuery(reference) && PatternPort.seesQuery($0) }
         if !gaining.isEmpty {
             lines.append("for \(gaining.map(\.rawValue).joined(separator: ", ")), which see the query string that "
                 + "\(reference.rawValue) does not, each pattern is confined to the path (^[^?]*?(?:...), $ as (?![^?]), . as [^?])")

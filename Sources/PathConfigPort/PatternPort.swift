@@ -86,20 +86,20 @@ struct PatternPort {
             if changesCase, !c.isASCII { return refusedCase(c) }
             if gainsQuery, c == "?" { return .ported("(?!)") }
             if expandsCase, let other = Self.otherCase(c) { return .ported("[" + String(Character(c)) + String(Character(other)) + "]") }
-            return .ported(String(token.text))
+            return .ported(token.text)
         case .any:
             return .ported(gainsQuery ? "[^?]" : ".")
         case .characterClass(let items, let negated):
             return rewriteClass(token, items: items, negated: negated)
         case .shorthand(let kind, let negated):
-            guard spellsOutShorthands || (gainsQuery && negated) else { return .ported(String(token.text)) }
+            guard spellsOutShorthands || (gainsQuery && negated) else { return .ported(token.text) }
             let set = spellsOutShorthands ? asciiSet(kind) : "\\" + String(kind.rawValue)
             if negated { return .ported("[^" + set + (gainsQuery ? "?" : "") + "]") }
             return .ported("[" + set + "]")
         case .end:
-            return .ported(gainsQuery ? "(?![^?])" : String(token.text))
+            return .ported(gainsQuery ? "(?![^?])" : token.text)
         case .start, .wordBoundary, .groupOpen, .groupClose, .alternation, .quantifier:
-            return .ported(String(token.text))
+            return .ported(token.text)
         }
     }
 
@@ -138,7 +138,7 @@ struct PatternPort {
             needsRewrite = true
             body += otherCases
         }
-        guard needsRewrite else { return .ported(String(token.text)) }
+        guard needsRewrite else { return .ported(token.text) }
         if negated {
             return .ported("[^" + body + (gainsQuery && !body.hasSuffix("\\?") ? "\\?" : "") + "]")
         }
@@ -242,12 +242,12 @@ struct PatternPort {
     /// Whether the pattern is `.*`, `^.*`, `.*$`, `^.*$`, `^` or empty,
     /// which match every string of printable characters.
     static func matchesEverything(_ pattern: PortablePattern) -> Bool {
-        var kinds = pattern.tokens.map(\.kind)
-        if case .start? = kinds.first { kinds.removeFirst() }
-        if case .end? = kinds.last { kinds.removeLast() }
-        if kinds.isEmpty { return pattern.tokens.count <= 1 && !(pattern.tokens.first.map { $0.kind == .end } ?? false) }
-        guard kinds.count == 2, kinds[0] == .any, kinds[1] == .quantifier else { return false }
-        let star = pattern.tokens.first { $0.kind == .quantifier }?.text
-        return star == "*" || star == "*?"
+        var tokens = pattern.tokens[...]
+        if tokens.first?.kind == .start { tokens.removeFirst() }
+        // "" and "^"; not "$" alone, nor "^$".
+        if tokens.isEmpty { return true }
+        if tokens.last?.kind == .end { tokens.removeLast() }
+        guard tokens.count == 2, tokens.first?.kind == .any, let star = tokens.last, star.kind == .quantifier else { return false }
+        return star.text == "*" || star.text == "*?"
     }
 }

@@ -41,7 +41,7 @@ struct PortablePattern: Equatable {
         /// What the construct is.
         let kind: Kind
         /// The construct as written.
-        let text: Substring
+        let text: String
     }
 
     /// The three shorthand classes.
@@ -81,25 +81,24 @@ struct PortablePattern: Equatable {
 /// The tokenizer behind `PortablePattern.parse`.
 private struct Reader {
     let scalars: [Unicode.Scalar]
-    let text: String.UnicodeScalarView
     var position = 0
     var depth = 0
     /// Whether the last token may take a quantifier.
     var quantifiable = false
 
     init(_ pattern: String) {
-        text = pattern.unicodeScalars
         scalars = Array(pattern.unicodeScalars)
     }
 
     typealias Token = PortablePattern.Token
     typealias Unsupported = PortablePattern.Unsupported
 
-    /// The pattern's text from scalar `from` to the current position.
-    func slice(from: Int) -> Substring {
-        let start = text.index(text.startIndex, offsetBy: from)
-        let end = text.index(start, offsetBy: position - from)
-        return Substring(text[start..<end])
+    /// The pattern's text from scalar `from` to the current position (in
+    /// time proportional to its length, not to its place in the pattern).
+    func slice(from: Int) -> String {
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: scalars[from..<position])
+        return String(text)
     }
 
     mutating func readAll() throws(Unsupported) -> [Token] {
