@@ -154,6 +154,24 @@ struct LintDocument {
     /// The file's rules.
     var rules: [Rule] { document.rules }
 
+    /// The document as `profile`'s app decodes it, where that may differ
+    /// from `document`: an Android app keeps the last value of a key a rule
+    /// or the top level repeats (`"patterns"` given twice), where `document`
+    /// keeps the first, as the iOS apps do. nil under an iOS profile, or
+    /// where the app refuses the document.
+    func decoded(as profile: Profile) -> ConfigurationDocument? {
+        guard case .gson = profile.documentReading else { return nil }
+        return try? ConfigurationDecoder(profile: profile, limits: options.limits).decode(original)
+    }
+
+    /// Where string `scalar` of a string value of `decoded` starts, its
+    /// opening quote at `stringOffset` there: located in this document when
+    /// both read the same text, else nil.
+    func location(ofScalar scalar: Int, inStringAt stringOffset: Int, of decoded: ConfigurationDocument) -> SourceLocation? {
+        guard decoded.source.bytes == source.bytes else { return nil }
+        return location(ofScalar: scalar, inStringAt: stringOffset)
+    }
+
     /// The rule whose object holds the value, key or container starting at `offset`.
     func rule(at offset: Int) -> Int? { ruleByOffset[offset] }
 

@@ -4,9 +4,11 @@ import PathConfigResolution
 
 /// `invalid-pattern`: a pattern that the engine rejects under one of the
 /// selected profiles. Profiles that read patterns alike (the iOS ones: ICU;
-/// the Android ones: Java) are checked once, together; the finding points at
-/// the character where the engine stopped, when it says. Globs compile the
-/// same under every profile; one the engine rejects is said once.
+/// the Android ones: Java) are checked once, together, on the patterns as
+/// the first of them decodes the document (an Android app keeps the last of
+/// two `"patterns"` in a rule, the iOS apps the first); the finding points
+/// at the character where the engine stopped, when it says. Globs compile
+/// the same under every profile; one the engine rejects is said once.
 struct PatternCompileCheck: LintCheck {
     func findings(in d: LintDocument) -> [LintFinding] {
         var groups: [(options: RegexOptions, profiles: [Profile])] = []
@@ -19,27 +21,31 @@ struct PatternCompileCheck: LintCheck {
         }
         // One finding per pattern and reason: profiles whose engines reject a
         // pattern for the same reason at the same place are listed together.
-        var rejections: [(rule: Int, pattern: Int, error: RegexCompileError, profiles: [Profile])] = []
+        var rejections: [(rule: Int, pattern: Int, text: String, error: RegexCompileError, location: SourceLocation?, profiles: [Profile])] = []
         for group in groups {
-            for rule in d.rules {
+            let decoded = group.profiles.lazy.compactMap(d.decoded(as:)).first
+            for rule in decoded?.rules ?? d.rules {
                 for (p, pattern) in rule.patterns.enumerated() {
                     do {
                         _ = try d.options.engine.compile(pattern, options: group.options, limits: d.options.limits)
                     } catch {
-                        if let same = rejections.firstIndex(where: { $0.rule == rule.index && $0.pattern == p && $0.error == error }) {
+                        if let same = rejections.firstIndex(where: { $0.rule == rule.index && $0.pattern == p && $0.text == pattern && $0.error == error }) {
                             rejections[same].profiles += group.profiles
-                        } else {
-                            rejections.append((rule.index, p, error, group.profiles))
+                            continue
                         }
+                        let scalar = error.offset ?? 0
+                        let location = decoded.map { decoded in
+                            rule.patternOffsets.indices.contains(p)
+                                ? d.location(ofScalar: scalar, inStringAt: rule.patternOffsets[p], of: decoded) : nil
+                        } ?? d.location(ofPattern: p, inRule: rule.index, scalar: scalar)
+                        rejections.append((rule.index, p, pattern, error, location, group.profiles))
                     }
                 }
             }
         }
         var out = rejections.map { r in
-            let pattern = d.rules[r.rule].patterns[r.pattern]
-            let message = "pattern \(r.pattern): \(RuleCompiler.rejection(of: pattern, isGlob: false, r.error)) (under \(LintDocument.names(r.profiles)))"
-            return d.finding(.invalidPattern, message, at: d.location(ofPattern: r.pattern, inRule: r.rule, scalar: r.error.offset ?? 0),
-                             rule: r.rule, pattern: r.pattern, profiles: r.profiles)
+            let message = "pattern \(r.pattern): \(RuleCompiler.rejection(of: r.text, isGlob: false, r.error)) (under \(LintDocument.names(r.profiles)))"
+            return d.finding(.invalidPattern, message, at: r.location, rule: r.rule, pattern: r.pattern, profiles: r.profiles)
         }
         for rule in d.rules {
             for (g, glob) in rule.globs.enumerated() {

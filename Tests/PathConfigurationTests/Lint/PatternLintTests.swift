@@ -32,6 +32,25 @@ struct InvalidPatternLintTests {
         #expect(findings.first?.message == "pattern 1: invalid regular expression \"/a(\" at offset 3: missing closing parenthesis (under hotwire-ios, turbo-ios, hotwire-android, turbo-android)")
     }
 
+    @Test("a rule that gives \"patterns\" twice: each app's patterns checked, the iOS apps' first and the Android apps' last, each at its place")
+    func repeatedPatterns() throws {
+        // The lint fuzzer found this: the iOS apps reject (?<n>/a, which the Android apps never read.
+        let json = #"{"settings": {}, "rules": [{"patterns": ["(?<n>/a"], "properties": {"k": "v"}, "patterns": ["/b", "[x"]}]}"#
+        let findings = try Lint.run(json, kind: .invalidPattern)
+        try #require(findings.count == 2)
+        #expect(findings[0].profiles == [.hotwireIOS, .turboIOS] && findings[0].patternIndex == 0)
+        #expect(findings[0].message.hasPrefix("pattern 0: invalid regular expression \"(?<n>/a\""))
+        #expect(findings[0].location?.column == 50)  // the pattern starts at column 43; the engine stopped 7 in
+        #expect(findings[1].profiles == [.hotwireAndroid, .turboAndroid] && findings[1].patternIndex == 1)
+        #expect(findings[1].message.hasPrefix("pattern 1: invalid regular expression \"[x\""))
+        #expect(findings[1].location?.line == 1 && findings[1].location!.column > 90)
+        // And under each app alone, exactly when its strict load fails on a pattern.
+        for profile in [Profile.hotwireIOS, .hotwireAndroid] {
+            let loads = (try? PathConfiguration(json: json, options: LoadOptions(profile: profile))) != nil
+            #expect(try Lint.run(json, kind: .invalidPattern, profiles: [profile]).isEmpty == loads)
+        }
+    }
+
     @Test("valid patterns give no finding", arguments: [".*", "/messages/\\d+$", "^/users/[a-z]+/edit", "(?i)/help"])
     func valid(_ pattern: String) throws {
         #expect(try Lint.run(Lint.rule([pattern]), kind: .invalidPattern).isEmpty)
