@@ -43,6 +43,7 @@ public struct PCRE2Engine: RegexEngine {
             throw RegexCompileError(message: DialectMessages.refusal("\\b (this PCRE2 lacks the Unicode properties it needs)", dialect: options.dialect),
                                     offset: offset, isUnsupported: true)
         }
+        if translation.firstWordBoundary != nil { flags |= WordBoundaries.compileOptions }
         var errorCode: Int32 = 0
         var errorOffset = 0
         let bytes = translation.bytes

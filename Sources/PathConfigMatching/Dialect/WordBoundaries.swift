@@ -10,9 +10,11 @@ import CPCRE2
 /// (`Kind`), and the pcre2 backend runs such a pattern under a match context
 /// whose callout function is `callout`. PCRE2 treats a callout's answer as
 /// an assertion's: 0, the boundary test holds and matching goes on; 1, it
-/// fails here and matching backtracks. Its optimizations may skip a callout
-/// only where the match would fail anyway, which is sound for a test that
-/// depends on nothing but the subject and the position.
+/// fails here and matching backtracks. Its start-of-match optimizations
+/// may skip a callout only where the match would fail anyway, which is
+/// sound for a test that depends on nothing but the subject and the
+/// position; auto-possessification is not, and is off for these patterns
+/// (`compileOptions`).
 ///
 /// The answers come from `BoundaryTable`: the subject's boundaries in one
 /// pass, made on a search's first callout and read by its others. Characters
@@ -46,6 +48,19 @@ enum WordBoundaries {
         /// The PCRE2 text the translation writes.
         var callout: String { "(?C\(rawValue))" }
     }
+
+    /// The compile options a pattern holding the callouts needs:
+    /// PCRE2_NO_AUTO_POSSESS. Auto-possessification steps over a callout
+    /// when it checks what follows a repeat, so in `.+\b`, `[a-z]+\B` or
+    /// `(.+)\b` it found nothing after the repeat that could fail and made
+    /// it possessive: a boundary test that failed at the repeat's end never
+    /// got the positions before it (`/users/.+\b` missed "/users/abc/").
+    /// PCRE2's other optimizations that skip callouts (start-of-match
+    /// checks, `.*` anchoring, PCRE2_NO_START_OPTIMIZE and
+    /// PCRE2_NO_DOTSTAR_ANCHOR turn them off) only leave out start
+    /// positions where no match can start whatever a callout answers, so
+    /// they stay on.
+    static let compileOptions = UInt32(PCRE2_NO_AUTO_POSSESS)
 
     /// PCRE2's callout function for the `Kind`s: 0 where the test holds, 1
     /// where it fails. Runs inside `pcre2_match`, so it never throws or

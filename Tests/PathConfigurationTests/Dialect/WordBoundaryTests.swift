@@ -20,7 +20,7 @@ struct WordBoundaryTests {
         let translation = try PatternTranslator.translate(pattern, dialect: dialect, caseInsensitive: false)
         var errorCode: Int32 = 0
         var errorOffset = 0
-        let code = try #require(pcre2_compile_8(translation.bytes, translation.bytes.count, UInt32(PCRE2_UTF), &errorCode, &errorOffset, nil))
+        let code = try #require(pcre2_compile_8(translation.bytes, translation.bytes.count, UInt32(PCRE2_UTF) | WordBoundaries.compileOptions, &errorCode, &errorOffset, nil))
         defer { pcre2_code_free_8(code) }
         let context = pcre2_match_context_create_8(nil)!
         defer { pcre2_match_context_free_8(context) }
@@ -218,6 +218,49 @@ struct WordBoundaryTests {
                 #expect(pcre2 == java, "\(pattern.debugDescription) on \(subject.unicodeScalars.map { String($0.value, radix: 16) }): PCRE2 \(pcre2), JDK \(java)")
             }
         }
+    }
+
+    /// A boundary right after a greedy repeat: PCRE2's auto-possessification
+    /// would make the repeat possessive (nothing after it but the callout,
+    /// which it steps over), so the repeat never gave back the characters
+    /// that put the boundary in place.
+    static let afterRepeat = ["/users/.+\\b", ".*\\b", "[a-z/]+\\b", "(.+)\\b", ".{1,5}\\b", "a|.+\\b", "\\w+\\b", "\\p{L}+\\b",
+                              ".+?\\b", ".+(?=\\b)", "^.+\\b$", "x.*\\b"]
+    static let afterRepeatICU = ["[a-z]+\\B", "\\p{L}+\\B", "\\w+\\B", "\\W?\\B", ".+\\B", "(.+)\\B"]
+    static let afterRepeatSubjects = ["/users/abc/", "/a/", "aa", "a", "/", "", "ab cd", "a/", "/users/abc", "é\u{301}/", "xy-", "--"]
+
+    @Test("a boundary after a greedy repeat backtracks into the repeat, as in ICU and the JDK")
+    func boundaryAfterGreedyRepeat() throws {
+        let icuOptions = RegexOptions(caseInsensitive: false, unicodeClasses: true, dialect: .icu)
+        for pattern in Self.afterRepeat + Self.afterRepeatICU {
+            let outcome = DialectHarness.compileBoth(pattern, options: icuOptions)
+            guard let (icu, pcre2) = outcome.patterns else {
+                Issue.record("\(pattern): ICU \(outcome.icu), PCRE2 \(outcome.pcre2)")
+                continue
+            }
+            for subject in Self.afterRepeatSubjects {
+                DialectHarness.expectAgreement(pattern, options: icuOptions, icu: icu, pcre2: pcre2, subject: subject)
+            }
+        }
+        let javaOptions = Profile.hotwireAndroid.regexOptions
+        var questions: [JavaOracle.Question] = []
+        for pattern in Self.afterRepeat {
+            for subject in Self.afterRepeatSubjects { questions.append(.finds(pattern: pattern, subject: subject, caseInsensitive: true)) }
+        }
+        let answers = try JavaOracle.ask(questions)
+        var k = 0
+        for pattern in Self.afterRepeat {
+            let compiled = try PCRE2Engine().compile(pattern, options: javaOptions, limits: Limits())
+            for subject in Self.afterRepeatSubjects {
+                let java = answers[k] == "1"
+                k += 1
+                let pcre2 = compiled.search(MatchSubject(subject)) == .match
+                #expect(pcre2 == java, "\(pattern.debugDescription) on \(subject.debugDescription): PCRE2 \(pcre2), JDK \(java)")
+            }
+        }
+        // The reported case itself.
+        let users = try PCRE2Engine().compile("/users/.+\\b", options: icuOptions, limits: Limits())
+        #expect(users.search(MatchSubject("/users/abc/")) == .match)
     }
 
     // MARK: - What stays refused, and what it costs
