@@ -21,7 +21,21 @@ public class RegexOracle {
         return b.toString();
     }
 
+    // The JDK's Pattern compiles and matches recursively, a frame or more a
+    // node: a pattern at the 16 KB limit (16,384 `.`) overflows the main
+    // thread's stack, so the questions run on a thread with a larger one.
     public static void main(String[] args) throws Exception {
+        Throwable[] failure = new Throwable[1];
+        Thread worker = new Thread(null, () -> {
+            try { answer(); } catch (Throwable t) { failure[0] = t; }
+        }, "oracle", 1L << 30);
+        worker.start();
+        worker.join();
+        if (failure[0] instanceof Exception) throw (Exception) failure[0];
+        if (failure[0] != null) throw new RuntimeException(failure[0]);
+    }
+
+    static void answer() throws Exception {
         StringBuilder out = new StringBuilder("java " + System.getProperty("java.specification.version") + "\n");
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
         for (String line; (line = in.readLine()) != null; ) {

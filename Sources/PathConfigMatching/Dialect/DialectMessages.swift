@@ -34,11 +34,20 @@ enum DialectMessages {
     /// limit of PCRE2 10.42 on a pattern the dialect accepts (then worded
     /// as `refusal`). A lookbehind that reaches PCRE2 has a bounded length
     /// (the translation rejects an unbounded one, as both dialects do), so
-    /// PCRE2's "not fixed length" is its own limit.
+    /// PCRE2's "not fixed length" is its own limit; so is "too large", for
+    /// a pattern the loader's size limit let through.
     static func pcre2Error(_ text: String, dialect: RegexDialect) -> (message: String, isRefusal: Bool) {
         if text.hasPrefix("lookbehind assertion is not fixed length") {
             return (refusal("a lookbehind whose alternatives have different lengths (\(dialect.displayName) accepts a bounded one;"
                             + " PCRE2 10.42 needs each alternative to have one length)", dialect: dialect), true)
+        }
+        if text.hasPrefix("regular expression is too large") {
+            // Within the 16 KB limit on patterns, which the loader checks
+            // first, PCRE2's 64 KB of compiled code (LINK_SIZE 2) is its
+            // own limit, not the dialect's: the apps compile such a pattern.
+            return (refusal("a pattern whose translation is too large for PCRE2 (more than its 64 KB of compiled code;"
+                            + " runs of one character or class, and case-insensitive ASCII letters, are written compactly)",
+                            dialect: dialect), true)
         }
         return (text, false)
     }

@@ -35,22 +35,70 @@ extension PatternTranslator {
     /// reads them (`Pattern.atom`): one literal alone is a `single`, two or
     /// more a slice, except that before a quantifier the last stands alone
     /// (and so does the first, when only two).
+    ///
+    /// PCRE2 holds at most 64 KB of compiled code (`countRepeat`), so the run
+    /// is written compactly, meaning exactly the same: `k` and `s`, whose
+    /// sets are what PCRE2's own case-insensitive matching matches
+    /// (`pcre2Caseless`), as the letter under `(?i)` (`k` is 4 bytes of
+    /// code, `[Kk\x{212A}]` 41; a letter with two cases, `[Ee]`, is 2 bytes
+    /// either way, and stays a class), and the same item four or more times over as `X{n}`. The last
+    /// literal before a quantifier is one item of its own, `(?i:k)`.
     mutating func writeJavaRun(beforeQuantifier: Bool) {
         let run = javaRun
         javaRun.removeAll()
+        repeatRun = nil
+        // Each literal's PCRE2 atom, and whether it is written under (?i).
+        var atoms: [(text: String, caseless: Bool, source: Int)] = []
         for (k, literal) in run.enumerated() {
             let alone = run.count == 1 || (beforeQuantifier && (k == run.count - 1 || run.count == 2))
             let values = alone ? JavaCaseFolding.single(literal.value) : JavaCaseFolding.inSlice(literal.value)
             noteItem(matching: Self.set(of: values))
-            foldLast()
-            atom = .item(out.count)
             if values == [literal.value] {
-                out.emitLiteral(literal.value, from: literal.source)
+                atoms.append((CharSetEmitter.literal(literal.value), false, literal.source))
+            } else if values.count > 2, values == Self.pcre2Caseless(literal.value) {
+                atoms.append((CharSetEmitter.literal(literal.value), true, literal.source))
             } else {
-                out.emit(CharSetEmitter.emit(Self.set(of: values), caseless: false), from: literal.source)
+                atoms.append((CharSetEmitter.emit(Self.set(of: values), caseless: false), false, literal.source))
             }
-            lastNullable = false
         }
+        foldLast()
+        let quantified = beforeQuantifier ? atoms.popLast() : nil
+        var caseless = false
+        var k = 0
+        while k < atoms.count {
+            var n = 1
+            while k + n < atoms.count, atoms[k + n].text == atoms[k].text, atoms[k + n].caseless == atoms[k].caseless { n += 1 }
+            let (text, wantsCaseless, source) = atoms[k]
+            if wantsCaseless != caseless {
+                out.emit(wantsCaseless ? "(?i)" : "(?-i)", from: source)
+                caseless = wantsCaseless
+            }
+            atom = .item(out.count)
+            out.emit(n >= 4 ? text + "{\(n)}" : String(repeating: text, count: n), from: source)
+            k += n
+        }
+        if caseless { out.emit("(?-i)", from: atoms[atoms.count - 1].source) }
+        if let (text, wantsCaseless, source) = quantified {
+            atom = .item(out.count)
+            out.emit(wantsCaseless ? "(?i:" + text + ")" : text, from: source)
+        }
+        lastNullable = false
+    }
+
+    /// The code points PCRE2 10.42's own case-insensitive matching (UTF
+    /// mode) matches for an ASCII letter: the letter and its other case,
+    /// with the Kelvin sign for `k` and the long s for `s` (Unicode's case
+    /// folding; `i` does not take `İ` or `ı` there, as the JDK does). Nil
+    /// for any other character. The JDK's set for a letter is compared with
+    /// it before PCRE2's `(?i)` stands for it (`writeJavaRun`), and each is
+    /// checked against PCRE2 itself (PatternSizeTests).
+    static func pcre2Caseless(_ c: UInt32) -> [UInt32]? {
+        let lower = c | 0x20
+        guard lower >= 0x61, lower <= 0x7A else { return nil }
+        var values: [UInt32] = [lower - 0x20, lower]
+        if lower == 0x6B { values.append(0x212A) }
+        if lower == 0x73 { values.append(0x17F) }
+        return values.sorted()
     }
 
     /// Records that an item matching `set` (nil: anything) is written: the

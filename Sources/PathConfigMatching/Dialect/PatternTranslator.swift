@@ -85,6 +85,8 @@ struct PatternTranslator {
     /// Java: what the back references need checked once every group is
     /// known (`finishJavaBackReferences`).
     var javaBackReferences = JavaBackReferences()
+    /// The run of one repeated item the output ends with (`countRepeat`).
+    var repeatRun: RepeatRun?
     /// Where the first `\b` or `\B` is, once one was written as a callout.
     var firstWordBoundary: Int?
     /// Where the first ICU `^` under `(?m)` (without `(?d)`) is.
@@ -197,8 +199,9 @@ struct PatternTranslator {
     mutating func write(_ text: String, at source: Int, as kind: Kind, nullable: Bool = false, matching set: CharSet? = nil) {
         if kind == .item { noteItem(matching: set) }
         foldLast()
-        let start = out.count
+        var start = out.count
         out.emit(text, from: source)
+        if kind == .item { start = countRepeat(from: start, at: source) }
         switch kind {
         case .item: atom = .item(start)
         case .anchor: atom = .anchor(start)
@@ -229,9 +232,83 @@ struct PatternTranslator {
             literalRun.append(value)
         }
         foldLast()
-        atom = .item(out.count)
+        let start = out.count
         out.emitLiteral(value, from: source)
+        atom = .item(countRepeat(from: start, at: source))
         lastNullable = false
+    }
+
+    /// A run of one item written again and again, as PCRE2 text: the
+    /// copies before the last, written out or as `X{n}`, and the last copy.
+    struct RepeatRun {
+        var start: Int
+        var last: Int
+        var end: Int
+        var copies: Int
+        let source: Int
+    }
+
+    /// Writes the item just written at `start` (to the end of the output)
+    /// as one more copy of the run before it, when it is the same text as
+    /// that run's last copy, right after it, and a single-character atom
+    /// (`isSingleCharacterAtom`); returns where that last copy now starts.
+    ///
+    /// PCRE2 10.42, as Debian builds it (LINK_SIZE 2), holds at most 64 KB
+    /// of compiled code, and copies each class in full: 1,490 of the Java
+    /// `.` (a class of 45 bytes) or 1,338 case-insensitive `[a-z]` are too
+    /// many, though a pattern may be 16 KB long. So from the fourth copy on
+    /// the copies before the last are `X{n}`, which PCRE2 compiles to one
+    /// class and a count, and which is exactly `n` copies for an atom that
+    /// matches one character and captures nothing. The last copy stays
+    /// apart, for a quantifier that may follow (`kkkk+` is `k{3}k+`).
+    mutating func countRepeat(from start: Int, at source: Int) -> Int {
+        let end = out.count
+        guard let run = repeatRun, run.end == start, run.copies < 65_000, run.last < start,
+              out.bytes[run.last..<start].elementsEqual(out.bytes[start..<end]),
+              Self.isSingleCharacterAtom(out.bytes[start..<end]) else {
+            repeatRun = RepeatRun(start: start, last: start, end: end, copies: 0, source: source)
+            return start
+        }
+        let copies = run.copies + 1
+        guard copies >= 3 else {
+            repeatRun = RepeatRun(start: run.start, last: start, end: end, copies: copies, source: run.source)
+            return start
+        }
+        let unit = String(decoding: out.bytes[start..<end], as: UTF8.self)
+        let prefix = unit + "{\(copies)}"
+        out.replace(run.start..<start, with: prefix, from: run.source)
+        let last = run.start + prefix.utf8.count
+        repeatRun = RepeatRun(start: run.start, last: last, end: out.count, copies: copies, source: run.source)
+        return last
+    }
+
+    /// Whether PCRE2 text is one atom that matches exactly one character
+    /// and holds no group: a letter or digit, an escaped character or `\V`,
+    /// `\x{..}`, `\p{..}`, or a class without a nested one (as
+    /// `CharSetEmitter` writes them).
+    static func isSingleCharacterAtom(_ text: ArraySlice<UInt8>) -> Bool {
+        guard let first = text.first, let lastByte = text.last else { return false }
+        let body = text.dropFirst().dropLast()
+        switch first {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"):
+            return text.count == 1
+        case UInt8(ascii: "["):
+            return lastByte == UInt8(ascii: "]") && text.count > 2 && !body.contains(UInt8(ascii: "[")) && !body.contains(UInt8(ascii: "]"))
+        case UInt8(ascii: "\\"):
+            guard text.count > 1 else { return false }
+            let second = text[text.startIndex + 1]
+            if text.count == 2 {
+                // `\V`, `\v`, or an escaped ASCII punctuation character.
+                return second == UInt8(ascii: "V") || second == UInt8(ascii: "v")
+                    || (second >= 0x21 && second < 0x7F && !(second >= 0x30 && second <= 0x39)
+                        && !(second >= 0x41 && second <= 0x5A) && !(second >= 0x61 && second <= 0x7A))
+            }
+            guard second == UInt8(ascii: "x") || second == UInt8(ascii: "p") || second == UInt8(ascii: "P"),
+                  text[text.startIndex + 2] == UInt8(ascii: "{"), lastByte == UInt8(ascii: "}") else { return false }
+            return !text.dropFirst(3).dropLast().contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }
+        default:
+            return false
+        }
     }
 
     /// The code point `set` holds when it holds exactly one, as written.
@@ -316,6 +393,7 @@ struct PatternTranslator {
     /// `(?:...)` around the output from `start`, so PCRE2 accepts a
     /// quantifier on it.
     private mutating func wrap(from start: Int, at source: Int) {
+        repeatRun = nil
         out.insert("(?:", at: start, from: source)
         out.emit(")", from: source)
     }
