@@ -10,7 +10,8 @@
 // point that Character.toUpperCase(int) or toLowerCase(int) changes, as
 // "c:upper:lower" in hex, one line per pattern: "E" and the
 // PatternSyntaxException's description, or one character per subject, 1
-// where the pattern is found and 0 where not.
+// where the pattern is found and 0 where not. (A pattern whose search throws,
+// as JDK 17's does for some classes, is an "E" line too, naming the exception.)
 import java.io.*;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -40,7 +41,13 @@ public class RegexProbe {
                 continue;
             }
             StringBuilder row = new StringBuilder(subjects.size());
-            for (String subject : subjects) row.append(pattern.matcher(subject).find() ? '1' : '0');
+            try {
+                for (String subject : subjects) row.append(pattern.matcher(subject).find() ? '1' : '0');
+            } catch (RuntimeException e) {
+                // JDK 17 compiles some classes it cannot run: [[b]a&&]
+                // throws a NullPointerException when a search tries it.
+                row = new StringBuilder("E " + e.getClass().getSimpleName() + " from find()");
+            }
             out.println(row);
         }
         out.flush();

@@ -74,11 +74,17 @@ enum JavaCaseFolding {
 
     /// What a character of a class matches (`Pattern.bitsOrSingle`).
     static func inClass(_ c: UInt32) -> [UInt32] {
-        let special: Set<UInt32> = [0xFF, 0xB5, 0x49, 0x69, 0x53, 0x73, 0x4B, 0x6B, 0xC5, 0xE5]
-        guard c < 0x100, !special.contains(c) else { return single(c) }
+        guard isBitClassCharacter(c) else { return single(c) }
         // BitClass.add: ASCII letters by ASCII rules, the rest of Latin-1 by the JDK's.
         let others = c < 0x80 ? [c >= 0x61 && c <= 0x7A ? c - 0x20 : c, c >= 0x41 && c <= 0x5A ? c + 0x20 : c] : [lower(c), upper(c)]
         return Array(Set([c] + others)).sorted()
+    }
+
+    /// Whether a class character goes into the class's bit set
+    /// (`bitsOrSingle`, case-insensitively): below U+0100, but for
+    /// `I i S s K k Å å ÿ µ`, which fold beyond it.
+    static func isBitClassCharacter(_ c: UInt32) -> Bool {
+        c < 0x100 && ![0xFF, 0xB5, 0x49, 0x69, 0x53, 0x73, 0x4B, 0x6B, 0xC5, 0xE5].contains(c)
     }
 
     /// What a class range `low-high` matches (`CIRangeU`): the range, and

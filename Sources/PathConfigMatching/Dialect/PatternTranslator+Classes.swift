@@ -11,8 +11,10 @@ extension PatternTranslator {
     static let maximumClassDepth = 32
     static let maximumOperators = 64
 
-    /// The class opened by the `[` at `openedAt` (already taken).
+    /// The class opened by the `[` at `openedAt` (already taken). Java's
+    /// classes are read as the JDK reads them (`javaClass`); this reads ICU's.
     mutating func classExpression(openedAt: Int) throws(TranslationError) -> CharSet {
+        if dialect == .java { return try javaClass(openedAt: openedAt, consume: true) }
         if dialect == .icu, reader.peek() == 0x3A, let set = try posixProperty(openedAt: openedAt) { return set }
         classDepth += 1
         defer { classDepth -= 1 }
@@ -73,14 +75,14 @@ extension PatternTranslator {
             switch try classElement(at: at) {
             case .character(let low):
                 if let high = try rangeEnd(after: low) {
-                    operand.append(javaCaseless ? Self.set(of: JavaCaseFolding.range(low, high)) : .range(low, high))
+                    operand.append(.range(low, high))
                     bare.append(low...high)
                 } else {
-                    operand.append(javaCaseless ? Self.set(of: JavaCaseFolding.inClass(low)) : .scalar(low))
+                    operand.append(.scalar(low))
                     bare.append(low...low)
                 }
             case .characters(let values):
-                operand.append(javaCaseless ? .union(values.map { Self.set(of: JavaCaseFolding.inClass($0)) }) : .items(values.map { .scalar($0) }))
+                operand.append(.items(values.map { .scalar($0) }))
                 bare += values.map { $0...$0 }
             case .set(let set):
                 operand.append(set)
@@ -99,7 +101,7 @@ extension PatternTranslator {
 
     /// Java, case-insensitive: characters and ranges match what
     /// `JavaCaseFolding` says, written out.
-    private var javaCaseless: Bool { dialect == .java && flags.caseless }
+    var javaCaseless: Bool { dialect == .java && flags.caseless }
 
     /// Code points (sorted) as a set of ranges.
     static func set(of values: [UInt32]) -> CharSet { set(of: JavaCaseFolding.ranges(of: values)) }
@@ -133,7 +135,7 @@ extension PatternTranslator {
     }
 
     /// One element of a class: a character, an escape, or `\Q...\E`.
-    private mutating func classElement(at source: Int) throws(TranslationError) -> EscapeValue {
+    mutating func classElement(at source: Int) throws(TranslationError) -> EscapeValue {
         let c = reader.next()!
         guard c == 0x5C else { return .character(c) }
         return try characterEscape(at: source, inClass: true)

@@ -347,6 +347,16 @@ struct PatternTranslator {
         default: (text, low, high) = try interval(at: source)
         }
         try flushLiterals(beforeQuantifier: true)
+        if dialect == .java, first == 0x7B, emptyJavaAtom {
+            // The JDK reads a `{` where no atom is, or after a quantifier
+            // (`a?{2}`, `a{2}{3}`, `{2}` at the start), as a repeat count on
+            // an empty atom (`Pattern.atom` reads nothing, and `closure` the
+            // count): it matches the empty string, so `a?{2}` is `a?`, never
+            // `(?:a?){2}`. `a**` and `a{2}*` are errors there, as here.
+            if let suffix = reader.peekSignificant(), suffix == 0x3F || suffix == 0x2B { reader.position += 1 }
+            atom = .quantified
+            return
+        }
         switch atom {
         case .none:
             throw .syntax("quantifier does not follow a repeatable item", at: source)
@@ -383,6 +393,15 @@ struct PatternTranslator {
         out.emit(text, from: source)
         atom = .quantified
         if low == 0 { lastNullable = true }
+    }
+
+    /// Whether no atom is there for a quantifier: at the start of a group or
+    /// an alternative, or after a quantifier.
+    private var emptyJavaAtom: Bool {
+        switch atom {
+        case .none, .quantified: return true
+        case .item, .anchor, .assertion: return false
+        }
     }
 
     /// Whether the innermost lookaround around the position is a lookbehind,

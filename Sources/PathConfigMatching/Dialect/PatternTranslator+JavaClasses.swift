@@ -1,0 +1,183 @@
+/// Java classes, read as OpenJDK 17's `Pattern.clazz` reads them, step for
+/// step: its intersection has quirks no grammar states, and a pattern the
+/// JDK compiles must mean here what it means there.
+///
+/// - `&&` takes as its right operand the union of the nested classes and
+///   the class characters up to the next `]` or `&` (a run of characters is
+///   read by a nested `clazz(false)`, which has its own `&&`). With no right operand
+///   (`[x&&]`, `[x&&&&y]`) it intersects with the last element read:
+///   `[x&&]` is `[x]`; with nothing on the left, the right operand is the
+///   class (`[&&x]` is `[x]`); with neither, "Bad class syntax".
+/// - Characters below U+0100 (but, case-insensitively, `I i S s K k Å å ÿ
+///   µ`) go into one bit set per class level, which every reference to it
+///   sees complete, whatever was added after the reference: in `[a&&&]`
+///   the third `&` is a literal added to the set after `a&&` took it, so the
+///   class is `a` and `&`.
+/// - After a class character, `-` and any character but `[` or `]` make a
+///   range, `&` included: `[a-&&b]` is out of order, `[!-&&b]` is `!-&`,
+///   `&` and `b`.
+/// - `^` negates only right after `[`.
+extension PatternTranslator {
+    /// A class as `clazz` builds it, with the level's bit set as a
+    /// reference (`bits`), resolved when the level ends.
+    private indirect enum JavaClassNode {
+        case set(CharSet)
+        case bits
+        case union(JavaClassNode, JavaClassNode)
+        case and(JavaClassNode, JavaClassNode)
+
+        func resolved(bits: CharSet) -> CharSet {
+            switch self {
+            case .set(let set): return set
+            case .bits: return bits
+            case .union(let a, let b): return .union([a.resolved(bits: bits), b.resolved(bits: bits)])
+            case .and(let a, let b): return .intersection(a.resolved(bits: bits), b.resolved(bits: bits))
+            }
+        }
+    }
+
+    /// What `range` read: a set of its own, or a character for the level's
+    /// bit set (`bitsOrSingle` said bits).
+    private enum JavaClassElement {
+        case predicate(CharSet)
+        case bits([CharSet])
+    }
+
+    /// `clazz(consume)`: the class whose first character (or `^`) is at the
+    /// reader's position; `consume` takes its `]` (a right operand of `&&`
+    /// leaves it to the class around it).
+    mutating func javaClass(openedAt: Int, consume: Bool) throws(TranslationError) -> CharSet {
+        classDepth += 1
+        defer { classDepth -= 1 }
+        if classDepth > Self.maximumClassDepth {
+            throw .refused(dialect, "a class nested more than \(Self.maximumClassDepth) deep", because: "the translation's limit", at: openedAt)
+        }
+        var prev: JavaClassNode?
+        var curr: JavaClassNode?
+        var bits: [CharSet] = []
+        var hasBits = false
+        var negated = false
+        var operators = 0
+        var ch = reader.peekSignificant()
+        if ch == 0x5E, reader.position > 0, reader.scalars[reader.position - 1] == 0x5B { // ^ right after [
+            reader.position += 1
+            ch = reader.peekSignificant()
+            negated = true
+        }
+        func union(_ a: JavaClassNode?, _ b: JavaClassNode) -> JavaClassNode { a.map { .union($0, b) } ?? b }
+        while true {
+            guard let c = ch else { throw .syntax("missing terminating ] for character class", at: reader.scalars.count) }
+            let at = reader.position
+            switch c {
+            case 0x5B: // [
+                reader.position += 1
+                let nested = JavaClassNode.set(try javaClass(openedAt: at, consume: true))
+                curr = nested
+                prev = union(prev, nested)
+                ch = reader.peekSignificant()
+                continue
+            case 0x26: // &
+                reader.position += 1
+                guard reader.peekSignificant() == 0x26 else {
+                    // A literal &: the JDK steps back one character, which
+                    // is the & unless free spacing skipped a space after it
+                    // (then the & is lost, as there).
+                    reader.position -= 1
+                    break
+                }
+                operators += 1
+                if operators > Self.maximumOperators {
+                    throw .refused(dialect, "a class with more than \(Self.maximumOperators) set operators", because: "the translation's limit", at: at)
+                }
+                reader.position += 1
+                ch = reader.peekSignificant()
+                var right: JavaClassNode?
+                while let r = ch, r != 0x5D, r != 0x26 {
+                    if r == 0x5B {
+                        let start = reader.position
+                        reader.position += 1
+                        let nested = JavaClassNode.set(try javaClass(openedAt: start, consume: true))
+                        right = union(right, nested)
+                    } else { // abc&&def: the characters, read as a class of their own up to `]` or `&&`
+                        right = union(right, .set(try javaClass(openedAt: reader.position, consume: false)))
+                    }
+                    ch = reader.peekSignificant()
+                }
+                if ch == nil { throw .syntax("missing terminating ] for character class", at: reader.scalars.count) }
+                if hasBits {
+                    // The bits read so far: union binds tighter.
+                    if prev == nil { curr = .bits }
+                    prev = union(prev, .bits)
+                    hasBits = false
+                }
+                if let right { curr = right }
+                if let left = prev {
+                    // The JDK intersects with the last element read; with
+                    // none (`[[b]a&&]`) JDK 17 fails with a
+                    // NullPointerException (later JDKs: "Bad intersection
+                    // syntax").
+                    guard let curr else { throw .invalid(dialect, "&& with nothing after it to intersect with", at: at) }
+                    prev = .and(left, curr)
+                } else {
+                    guard let right else { throw .invalid(dialect, "bad class syntax (&& with nothing on either side)", at: at) }
+                    prev = right
+                }
+                continue
+            case 0x5D where prev != nil || hasBits: // ]
+                if consume { reader.position += 1 }
+                var node = prev ?? .bits
+                if prev != nil && hasBits { node = .union(node, .bits) }
+                let bitSet: CharSet = bits.isEmpty ? .items([]) : (bits.count == 1 ? bits[0] : .union(bits))
+                let body = node.resolved(bits: bitSet)
+                return negated ? .complement(body) : body
+            default:
+                break
+            }
+            switch try javaClassRange() {
+            case .predicate(let set):
+                curr = .set(set)
+                prev = union(prev, .set(set))
+            case .bits(let added):
+                bits += added
+                hasBits = true
+                curr = nil
+            }
+            ch = reader.peekSignificant()
+        }
+    }
+
+    /// `Pattern.range`: one class element at the reader's position, a
+    /// range when `-` and a character other than `[` or `]` follow it.
+    private mutating func javaClassRange() throws(TranslationError) -> JavaClassElement {
+        _ = reader.peekSignificant()
+        let at = reader.position
+        let low: UInt32
+        switch try classElement(at: at) {
+        case .set(let set): return .predicate(set)
+        case .characters(let values):
+            // `\Q...\E`: each a class character (the JDK escapes them before
+            // it reads the class).
+            return .bits(values.map { Self.javaClassCharacter($0, caseless: javaCaseless) })
+        case .character(let value): low = value
+        }
+        if reader.peekSignificant() == 0x2D, let end = reader.peek(1), end != 0x5B, end != 0x5D { // -
+            let dash = reader.position
+            reader.position += 1
+            guard reader.peekSignificant() != nil else { throw .syntax("missing terminating ] for character class", at: reader.scalars.count) }
+            guard case .character(let high) = try classElement(at: reader.position) else {
+                throw .invalid(dialect, "a range must end in a single character", at: dash)
+            }
+            guard low <= high else { throw .invalid(dialect, "illegal character range (out of order)", at: dash) }
+            return .predicate(javaCaseless ? Self.set(of: JavaCaseFolding.range(low, high)) : .range(low, high))
+        }
+        if javaCaseless, !JavaCaseFolding.isBitClassCharacter(low) {
+            return .predicate(Self.javaClassCharacter(low, caseless: true))
+        }
+        return low < 0x100 ? .bits([Self.javaClassCharacter(low, caseless: javaCaseless)]) : .predicate(.scalar(low))
+    }
+
+    /// What one class character matches.
+    static func javaClassCharacter(_ value: UInt32, caseless: Bool) -> CharSet {
+        caseless ? set(of: JavaCaseFolding.inClass(value)) : .scalar(value)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import PathConfigModel
+@testable import PathConfigMatching
+
+/// How the Java dialect reads classes and quantifiers, judged by the JDK
+/// itself (Tests/JVM/RegexProbe.java, under an Android profile's
+/// CASE_INSENSITIVE | UNICODE_CASE): a pattern the JVM rejects is rejected
+/// here (as invalid, not refused), one it compiles compiles and finds what
+/// it finds, on every subject.
+@Suite("Dialect: the Java reader against the JDK")
+struct JavaSyntaxDifferentialTests {
+    /// Class intersections and ranges, as `Pattern.clazz` reads them.
+    static let classPatterns = [
+        "[x&&]", "[&&x]", "[x&&&&y]", "[a&&&]", "[a&&[b]&c]", "[a&&[b]c]", "[&&]", "[a-&&b]", "[!-&&b]", "[0-&&[?z]]", "[[b]a&&]",
+        "[^&&a]", "[a&&b&&c]", "[ab&&[bc]]", "[[a]&&]", "[&&[a]]", "[&]", "[&&&]", "[&a]", "[a&]", "[a&&&&]", "[]&&a]", "[a&&^b]",
+        "[^a&&b]", "[a-c&&b-d]", "[a-c&&[b-d]x]", "[a&&[b]&&c]", "[^]", "[^]a]", "[a-]", "[a-[b]]", "[--a]", "[\\d-z]", "[a&&\\d]",
+        "(?x)[a& &b]", "(?x)[a& b]", "(?x)[a & b]", "(?x)[ ^a]", "[a&&b]]", "[x&&[]]]", "[k&&&]", "[k&&]", "[&&k]", "[a-z&&[^aeiou]]",
+        "[\\w&&[^\\d]]", "[a-z&&k-m&&[^l]]", "[^a-c&&b]", "[a&&[^b]]", "[[a-c]&&[b-d]&&[c-e]]", "[a[b]&&[bc]c]", "[&-a]", "[a&&-]",
+        "[a-&]", "[!-&]", "[&&&&]", "[a&&[&]]", "[\\&&&&]", "[&\\&&a]", "[s&&[\\x{17F}]]", "[i&&[I]]", "[a&&[b]&&]",
+    ]
+
+    /// A count after a quantifier, or where no atom is: the JDK reads it
+    /// on an empty atom.
+    static let quantifierPatterns = [
+        "xa?{2}y", "xa*{2}y", "xa{2}{3}y", "x(?:ab)?{1,2}y", "xa+?{2}y", "xa?+{2}y", "a**", "a{2}*", "{2}", "x{2}{", "x?{,2}", "x?{2,1}",
+        "x?{2", "(a){2}{3}", "a{2}{3}+", "a{2}{3}?", "a{2}+{3}", "^{2}a", "a|{2}", "({2})", "a?{0}b", "a?{2}?b", "a?{2}{3}b",
+        "(?x)a? {2}b", "a?(?x) {2}", "x{1}{2}{3}y", "(?<=a{2}{2,})x", "(?<=a{1}{0}b)x", "(?<=a{2}{2,5})x", "(?i){2}a", "xk?{3}y", "x[a-c]*{1}y",
+    ]
+
+    static let subjects: [String] = {
+        var all = "abcdekxyzABK&!-?0^[]#\"$%' \u{212A}\u{17F}\u{130}".map(String.init)
+        all += ["xaay", "xay", "xaaay", "xaaaaaay", "xababy", "xaby", "xy", "ab", "aa", "a", "x", "b", "xky", "xKy", "xaby", "aaaaab", ""]
+        return all
+    }()
+
+    @Test("classes and quantifiers: what the JDK rejects is rejected, what it compiles finds what it finds")
+    func againstTheJDK() throws {
+        let patterns = Self.classPatterns + Self.quantifierPatterns
+        let lines = try JVM.run("RegexProbe.java", lines: Self.subjects.map(JVM.hex) + ["-"] + patterns.map(JVM.hex))
+        try #require(lines.count == patterns.count + 1)
+        let options = RegexOptions(caseInsensitive: true, unicodeClasses: false, dialect: .java)
+        var wrong: [String] = []
+        var compared = 0
+        for (pattern, row) in zip(patterns, lines.dropFirst()) {
+            let compiled = Result { () throws(RegexCompileError) in try PCRE2Engine().compile(pattern, options: options, limits: Limits()) }
+            switch (compiled, row.hasPrefix("E")) {
+            case (.failure(let error), true):
+                if error.isUnsupported { wrong.append("\(pattern): refused (\(error.message)), the JVM rejects it: \(row)") }
+            case (.failure(let error), false):
+                wrong.append("\(pattern): rejected (\(error.message)), the JVM compiles it")
+            case (.success, true):
+                wrong.append("\(pattern): compiled, the JVM rejects it: \(row)")
+            case (.success(let compiled), false):
+                for (subject, bit) in zip(Self.subjects, row) {
+                    compared += 1
+                    let found = compiled.search(MatchSubject(subject)) == .match
+                    if found != (bit == "1") { wrong.append("\(pattern) on \(subject.debugDescription): PCRE2 \(found), JDK \(bit == "1")") }
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
+        #expect(compared > 2_000)
+    }
+
+    /// Class expressions made of the pieces whose order decides how the
+    /// JDK reads them.
+    static let randomClasses: [String] = {
+        var generator = SplitMix(state: 17)
+        let pieces = ["a", "b", "k", "&", "&&", "-", "^", "[a]", "[^b]", "[b-d]", "\\d", "x", "]", "!", "[&]", "\\&"]
+        var out: [String] = []
+        for _ in 0..<1_500 {
+            let count = Int.random(in: 1...6, using: &generator)
+            out.append("[" + (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined() + "]")
+        }
+        return out
+    }()
+
+    @Test("1,500 random class expressions of &, &&, -, ^, ] and nested classes, read as the JDK reads them")
+    func randomClassesAgainstTheJDK() throws {
+        let patterns = Self.randomClasses
+        let subjects = "abcdkx&-^]![1K\u{212A}".map(String.init) + [""]
+        let lines = try JVM.run("RegexProbe.java", lines: subjects.map(JVM.hex) + ["-"] + patterns.map(JVM.hex))
+        try #require(lines.count == patterns.count + 1)
+        let options = RegexOptions(caseInsensitive: true, unicodeClasses: false, dialect: .java)
+        var wrong: [String] = []
+        var compiledByBoth = 0
+        for (pattern, row) in zip(patterns, lines.dropFirst()) {
+            let compiled = try? PCRE2Engine().compile(pattern, options: options, limits: Limits())
+            switch (compiled, row.hasPrefix("E")) {
+            case (nil, true): break
+            case (nil, false): wrong.append("\(pattern): rejected, the JVM compiles it")
+            case (.some, true): wrong.append("\(pattern): compiled, the JVM rejects it: \(row)")
+            case (.some(let compiled), false):
+                compiledByBoth += 1
+                for (subject, bit) in zip(subjects, row) where (compiled.search(MatchSubject(subject)) == .match) != (bit == "1") {
+                    wrong.append("\(pattern) on \(subject.debugDescription): JDK \(bit == "1")")
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
+        #expect(compiledByBoth > 500)
+    }
+}
