@@ -22,8 +22,8 @@ extension URLParts {
     /// back (`foundationString`; without its query unless `query`), or
     /// `invalidURLString` where `URL(string:)` is nil.
     ///
-    /// Most URLs Foundation keeps exactly as written: a lower-case scheme,
-    /// an authority of plain characters (no escapes, brackets or bytes
+    /// Most URLs Foundation keeps exactly as written: a scheme (lower-case
+    /// with `lowercasingHost`), an authority of plain characters (no escapes, brackets or bytes
     /// beyond ASCII) with a numeric port, and valid path, query and fragment.
     /// Those are told from their bytes in one pass and returned as they are,
     /// with no parse into substrings and no new string (`keptAsWritten`).
@@ -45,7 +45,9 @@ extension URLParts {
     /// unchanged: true only where that is certain (anything unusual is left
     /// to `foundationString`).
     private static func keptAsWritten(_ url: Split, in bytes: UnsafeBufferPointer<UInt8>, query keepQuery: Bool, lowercasingHost: Bool) -> Bool {
-        for i in url.scheme where bytes[i] >= 0x41 && bytes[i] <= 0x5A { return false }
+        if lowercasingHost {
+            for i in url.scheme where bytes[i] >= 0x41 && bytes[i] <= 0x5A { return false }
+        }
         func valid(_ range: Range<Int>, _ component: Component) -> Bool {
             isValid(UnsafeBufferPointer(rebasing: bytes[range]), as: component)
         }
@@ -80,10 +82,12 @@ extension URLParts {
     private static let plainAuthorityBytes: [Bool] = (0...255).map { userMask.contains(UInt8($0)) || $0 == Int(UInt8(ascii: "@")) }
 
     /// The URL as `URL(string:)` writes it back, or nil where `URL(string:)`
-    /// is nil. The scheme is lower-cased; with `lowercasingHost`, so are the
-    /// host's ASCII letters (globs compare hosts case-insensitively).
+    /// is nil. The scheme is as written (`HTTPS://x.dev/a b` is
+    /// `HTTPS://x.dev/a%20b`: Foundation writes the scheme it parsed back
+    /// unchanged); with `lowercasingHost`, the scheme and the host's ASCII
+    /// letters are lower-cased (globs compare them case-insensitively).
     func foundationString(lowercasingHost: Bool = false) -> String? {
-        var out = scheme
+        var out = lowercasingHost ? scheme : String(writtenScheme)
         out += ":"
         let pathValid = URLParts.isValid(path, as: .path)
         let queryValid = query.map { URLParts.isValid($0, as: .query) } ?? true

@@ -15,6 +15,8 @@ import Darwin
 @usableFromInline package struct URLParts: Equatable {
     /// The scheme, lower-cased.
     var scheme: String
+    /// The scheme as written (Foundation's `absoluteString` keeps its case).
+    var writtenScheme: Substring
     /// The authority (`user@host:port`), when the URL has `//`.
     var authority: Substring?
     /// The path, as written (still percent-encoded).
@@ -37,6 +39,7 @@ import Darwin
         let utf8 = input.utf8
         func at(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
         self.scheme = scheme
+        writtenScheme = input[..<at(split.scheme.upperBound)]
         authority = split.authority.map { input[at($0.lowerBound)..<at($0.upperBound)] }
         path = input[at(split.path.lowerBound)..<at(split.path.upperBound)]
         query = split.query.map { input[at($0.lowerBound)..<at($0.upperBound)] }
@@ -122,21 +125,30 @@ import Darwin
     /// followed by two hex digits) is kept exactly as written. One that is not
     /// is percent-encoded whole: every byte outside the allowed set becomes
     /// `%XX` (upper-case), `%` included, so `/caf%C3%A9/é` becomes
-    /// `/caf%25C3%25A9/%C3%A9`. This is what `URL.path()` and `URL.query()`
+    /// `/caf%25C3%25A9/%C3%A9`. A path's first segment (before its first
+    /// `/`: only in a path that does not start with one, as after
+    /// `mailto:`) has `:` encoded too, so that the path cannot be read as a
+    /// scheme: `mailto:a:b c` becomes `mailto:a%3Ab%20c` (swift-foundation's
+    /// `RFC3986Parser.percentEncodePath`, with `URLComponentAllowedMask.pathFirstSegment`,
+    /// the path's characters but `:`). This is what `URL.path()` and `URL.query()`
     /// return on iOS; it was measured against swift-foundation.
     static func foundationEncoded(_ s: Substring, as component: Component) -> Substring {
-        isValid(s, as: component) ? s : percentEncoded(s, as: component)
+        isValid(s, as: component) ? s : percentEncoded(s, as: component, encodingColonInFirstSegment: component == .path)
     }
 
     /// `s` with every byte `component` does not allow as `%XX`, `%`
     /// included, whatever escapes it already holds (Foundation's
     /// `addingPercentEncoding(forURLComponent:)`, which `URLComponents.path`'s
     /// setter and `URL.appendingPathComponent` use).
-    static func percentEncoded(_ s: Substring, as component: Component) -> Substring {
+    /// With `encodingColonInFirstSegment`, `:` is encoded too before the
+    /// first `/` (`foundationEncoded`).
+    static func percentEncoded(_ s: Substring, as component: Component, encodingColonInFirstSegment: Bool = false) -> Substring {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count * 3)
+        var firstSegment = encodingColonInFirstSegment
         for b in s.utf8 {
-            if component.allows(b) {
+            if b == UInt8(ascii: "/") { firstSegment = false }
+            if component.allows(b), !(firstSegment && b == UInt8(ascii: ":")) {
                 out.append(b)
             } else {
                 out.append(UInt8(ascii: "%"))

@@ -8,7 +8,7 @@ import PathConfigMatching
 ///   always needed (it keys the result cache).
 /// - `url`: the URL as a request would be made. An input with a scheme, as
 ///   Foundation's `URL(string:)` writes it back (`URLParts.foundationString`:
-///   scheme lower-cased; user, password, path, query and fragment
+///   scheme as written; user, password, path, query and fragment
 ///   percent-encoded only where they hold characters a URL may not; a host
 ///   beyond ASCII IDNA-encoded), or `:` where `URL(string:)` is nil (the
 ///   URL Siesta gives such a resource); an input without one resolved
@@ -17,7 +17,7 @@ import PathConfigMatching
 ///   `https://api.example.com/v1/users/1`, `/items?x=1` becomes
 ///   `https://api.example.com/v1/items%3Fx=1`) and taken as given otherwise.
 ///   Host predicates receive it.
-/// - `globSubject`: `url` with its host lower-cased, for globs.
+/// - `globSubject`: `url` with its scheme and host lower-cased, for globs.
 ///
 /// Used by one thread: a lookup's strings are its own.
 final class Lookup {

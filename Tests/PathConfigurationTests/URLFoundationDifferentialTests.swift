@@ -13,15 +13,30 @@ struct URLFoundationDifferentialTests {
     static let pieces = ["a", "/", "//", "%2F", "%20", " ", "%C3%A9", "é", "%zz", "%", "%ff", "%e2%82", "[", "]",
                          "|", "{", "\\", "\"", ":", "@", "!$&'()*+,;=", "~", "-._", "?", "%3F", "€", "日本", "\t", "^", "\u{301}", "#", "#\u{301}", "?\u{301}", "/\u{301}"]
 
+    /// Schemes in the cases Foundation keeps as written (`HTTPS` stays
+    /// `HTTPS` in `absoluteString`).
+    static let schemes = ["https", "https", "HTTPS", "Https", "hTtP", "mailto", "MAILTO", "x-app", "tel"]
+    /// First path segments of a URL without `//`, which Foundation encodes
+    /// with `:` when it encodes the path (`mailto:a:b c` as `mailto:a%3Ab%20c`).
+    static let firstSegments = ["a", "a:b", ":", "a:", ":b", "user:x@y", "+1:555", "%3A", "a%zz:", "é:"]
+
+    /// URLs with and without an authority: `scheme://example.com/path`, or
+    /// `scheme:segment` and more path.
     static func urls(count: Int, seed: UInt64) -> [String] {
         var rng = SplitMix(state: seed)
+        func piece() -> String { pieces[Int(rng.next() % UInt64(pieces.count))] }
         return (0..<count).map { _ in
-            var path = "/"
-            for _ in 0..<Int(rng.next() % 5) { path += pieces[Int(rng.next() % UInt64(pieces.count))] }
-            var url = "https://example.com" + path
+            let scheme = schemes[Int(rng.next() % UInt64(schemes.count))]
+            var url: String
+            if rng.next() % 3 != 0 {
+                url = scheme + "://example.com/"
+            } else {
+                url = scheme + ":" + firstSegments[Int(rng.next() % UInt64(firstSegments.count))]
+            }
+            for _ in 0..<Int(rng.next() % 5) { url += piece() }
             if rng.next() % 2 == 0 {
                 url += "?"
-                for _ in 0..<Int(rng.next() % 4) { url += pieces[Int(rng.next() % UInt64(pieces.count))] }
+                for _ in 0..<Int(rng.next() % 4) { url += piece() }
             }
             if rng.next() % 4 == 0 { url += "#f" }
             return url
@@ -30,15 +45,17 @@ struct URLFoundationDifferentialTests {
 
     @Test("hotwire-ios: URL.path() and URL.query(), still percent-encoded")
     func hotwireIOS() {
-        var compared = 0
+        var compared = 0, encodedColon = 0
         for input in Self.urls(count: 4000, seed: 7) {
             guard let url = URL(string: input) else { continue }
             var expected = url.path()
             if let query = url.query() { expected += "?" + query }
             #expect(Profile.hotwireIOS.matchedString(for: input, matchQueryStrings: true) == expected, "\(input)")
             compared += 1
+            if !input.contains("%3A"), url.path().contains("%3A") { encodedColon += 1 }
         }
         #expect(compared > 3000)
+        #expect(encodedColon > 200)
     }
 
     @Test("turbo-ios: URL.path, decoded")
@@ -50,5 +67,21 @@ struct URLFoundationDifferentialTests {
             compared += 1
         }
         #expect(compared > 3000)
+    }
+
+    @Test("siesta: URL.absoluteString, the scheme's case kept, or : where URL(string:) is nil")
+    func siesta() {
+        var compared = 0, upperCase = 0, encodedColon = 0
+        for input in Self.urls(count: 4000, seed: 13) {
+            let expected = URL(string: input)?.absoluteString ?? ":"
+            #expect(Profile.siesta.matchedString(for: input, matchQueryStrings: true) == expected, "\(input)")
+            compared += 1
+            if expected.utf8.first.map({ $0 >= 0x41 && $0 <= 0x5A }) ?? false { upperCase += 1 }
+            if !input.contains("%3A"), expected.contains("%3A") { encodedColon += 1 }
+        }
+        // The generator reaches both classes.
+        #expect(compared == 4000)
+        #expect(upperCase > 500)
+        #expect(encodedColon > 200)
     }
 }

@@ -154,15 +154,18 @@ public struct ConfigurationDecoder: Sendable {
 
     /// Reads UTF-8 bytes as JSONSerialization does.
     private func decodeJSON(_ buffer: UnsafeBufferPointer<UInt8>) throws(ConfigurationError) -> ConfigurationDocument {
-        let root: JSONNode
-        let duplicates: [JSONDuplicateKey]
+        let read: JSONReadResult
         do {
-            (root, duplicates) = try JSONReader.parse(buffer, maxDepth: limits.maxNestingDepth)
+            read = try JSONReader.read(buffer, maxDepth: limits.maxNestingDepth)
         } catch {
             throw error.configurationError(in: buffer)
         }
+        let root = read.root
+        if let number = read.firstNumberBeyondDouble(), case .number(let n) = number.kind {
+            throw numberBeyondDouble(n.text, location: SourceLocation(offset: number.offset, in: buffer))
+        }
         var walker = Walker(source: SourceText(buffer), profile: profile, limits: limits)
-        for d in duplicates {
+        for d in read.duplicateKeys {
             let first = walker.location(d.firstOffset)
             walker.warnings.append(ConfigurationWarning(
                 kind: .duplicateKey,
@@ -170,6 +173,20 @@ public struct ConfigurationDecoder: Sendable {
                 location: walker.location(d.offset)))
         }
         return try walker.document(root)
+    }
+}
+
+extension ConfigurationDecoder {
+    /// The error for a number too large for a `Double` (`JSONReader.isBeyondDouble`):
+    /// JSONSerialization refuses the document, so the app ignores the file.
+    /// A long literal is shortened.
+    func numberBeyondDouble(_ literal: String, location: SourceLocation) -> ConfigurationError {
+        let shown = literal.utf8.count <= 40 ? literal : "\(literal.prefix(24))... (\(literal.utf8.count) characters)"
+        return ConfigurationError(
+            code: .invalidJSON,
+            message: "number \(shown) is too large for a Double: \(profile.rawValue)'s JSONSerialization refuses the document "
+                + "(\"Number \(shown) is not representable in Swift.\") and the app ignores the whole file",
+            location: location)
     }
 }
 

@@ -122,6 +122,8 @@ package struct JSONReader {
     private(set) var duplicateKeys: [JSONDuplicateKey] = []
     /// Trailing commas seen while reading, in document order.
     private(set) var trailingCommas: [JSONTrailingComma] = []
+    /// Offsets of the numbers whose `Double` is infinite, in document order.
+    private(set) var numbersBeyondDouble: [Int] = []
 
     /// Parses one JSON document from `bytes`.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONSyntaxError) -> (JSONNode, [JSONDuplicateKey]) {
@@ -140,7 +142,8 @@ package struct JSONReader {
         if reader.pos < bytes.count {
             throw JSONSyntaxError(offset: reader.pos, message: "unexpected \(reader.describeCurrent()) after the end of the document")
         }
-        return JSONReadResult(root: node, duplicateKeys: reader.duplicateKeys, trailingCommas: reader.trailingCommas)
+        return JSONReadResult(root: node, duplicateKeys: reader.duplicateKeys, trailingCommas: reader.trailingCommas,
+                              numbersBeyondDouble: reader.numbersBeyondDouble)
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
@@ -303,6 +306,7 @@ package struct JSONReader {
             return r.pos - s
         }
         if bytes[pos] == UInt8(ascii: "-") { pos += 1 }
+        let integerStart = pos
         guard pos < bytes.count, bytes[pos] >= 0x30, bytes[pos] <= 0x39 else {
             throw JSONSyntaxError(offset: start, message: "invalid number: expected a digit after '-'")
         }
@@ -314,17 +318,37 @@ package struct JSONReader {
         } else {
             _ = digits(&self)
         }
+        let integerDigits = pos - integerStart
         if pos < bytes.count, bytes[pos] == UInt8(ascii: ".") {
             pos += 1
             if digits(&self) == 0 { throw JSONSyntaxError(offset: pos, message: "invalid number: expected a digit after '.'") }
         }
+        var hasExponent = false
         if pos < bytes.count, bytes[pos] == UInt8(ascii: "e") || bytes[pos] == UInt8(ascii: "E") {
+            hasExponent = true
             pos += 1
             if pos < bytes.count, bytes[pos] == UInt8(ascii: "+") || bytes[pos] == UInt8(ascii: "-") { pos += 1 }
             if digits(&self) == 0 { throw JSONSyntaxError(offset: pos, message: "invalid number: expected a digit in the exponent") }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
+        // Below 10^308 without an exponent, a number is a finite Double:
+        // only the others are converted to find out.
+        if hasExponent || integerDigits > 308, Self.isBeyondDouble(text) { numbersBeyondDouble.append(start) }
         return JSONNumber(literal: text)
+    }
+
+    /// Whether `literal`, a JSON number, is too large for a `Double`: the
+    /// `Double` that Swift's `Double(_:)` (correctly rounded) makes of it is
+    /// infinite. That is the number swift-corelibs-foundation's
+    /// `JSONSerialization` refuses (`NSNumber.fromJSONNumber` in
+    /// JSONSerialization.swift: an integer that fits Int64 or UInt64, or a
+    /// long mantissa that fits a Decimal, is read as such, but both hold
+    /// less than a Double, so neither saves a number beyond one; then
+    /// `Double(string)`, refused unless finite). A number too small for a
+    /// Double is `0` there, and accepted.
+    static func isBeyondDouble(_ literal: String) -> Bool {
+        guard let value = Double(literal) else { return false }
+        return value.isInfinite
     }
 
     private func hexValue(_ b: UInt8) -> UInt32? {
@@ -449,11 +473,43 @@ package struct JSONReadResult: Sendable {
     let duplicateKeys: [JSONDuplicateKey]
     /// Trailing commas, in document order.
     package let trailingCommas: [JSONTrailingComma]
+    /// Offsets of the numbers too large for a `Double`
+    /// (`JSONReader.isBeyondDouble`), in document order.
+    package let numbersBeyondDouble: [Int]
 
-    package init(root: JSONNode, duplicateKeys: [JSONDuplicateKey], trailingCommas: [JSONTrailingComma]) {
+    package init(root: JSONNode, duplicateKeys: [JSONDuplicateKey], trailingCommas: [JSONTrailingComma], numbersBeyondDouble: [Int] = []) {
         self.root = root
         self.duplicateKeys = duplicateKeys
         self.trailingCommas = trailingCommas
+        self.numbersBeyondDouble = numbersBeyondDouble
+    }
+
+    /// The first number, in document order, that JSONSerialization converts
+    /// and finds too large for a `Double`, or nil. It parses the whole
+    /// document, a repeated key keeping its last value (`object[key] = value`
+    /// in `JSONParser.parseObject`), and only then converts the values it
+    /// kept: a number in a value a later repeat of its key replaces is never
+    /// converted.
+    package func firstNumberBeyondDouble() -> JSONNode? {
+        guard !numbersBeyondDouble.isEmpty else { return nil }
+        let offsets = Set(numbersBeyondDouble)
+        func find(_ node: JSONNode) -> JSONNode? {
+            switch node.kind {
+            case .number: return offsets.contains(node.offset) ? node : nil
+            case .array(let items):
+                for item in items { if let found = find(item) { return found } }
+                return nil
+            case .object(let members):
+                var lastIndex: [String: Int] = [:]
+                for (i, m) in members.enumerated() { lastIndex[m.key] = i }
+                for (i, m) in members.enumerated() where lastIndex[m.key] == i {
+                    if let found = find(m.value) { return found }
+                }
+                return nil
+            default: return nil
+            }
+        }
+        return find(root)
     }
 }
 
