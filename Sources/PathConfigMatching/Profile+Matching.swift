@@ -33,13 +33,13 @@ extension Profile {
     /// a null path), this still gives `""`, and a lookup throws
     /// (`patternSubject(for:matchQueryStrings:)`).
     public func matchedString(for input: String, matchQueryStrings: Bool) -> String {
-        switch self {
-        case .siesta:
+        switch release.behaviour.subject {
+        case .foundationAbsoluteString:
             return URLParts.foundationForm(of: input, query: matchQueryStrings)
-        case .hotwireAndroid, .turboAndroid:
+        case .javaPath, .javaPathCrashingOnRejected:
             guard case .success(let subject) = javaSubject(for: input, matchQueryStrings: matchQueryStrings) else { return "" }
             return subject
-        case .hotwireIOS, .turboIOS:
+        case .foundationDecodedPath, .foundationEncodedPath:
             return foundationPath(for: input, matchQueryStrings: matchQueryStrings)
         }
     }
@@ -50,7 +50,7 @@ extension Profile {
         guard let url = URLParts(input) else { return input }
         // Substrings until the end, so that the result is the one string made.
         var path: Substring
-        if self == .hotwireIOS {
+        if release.behaviour.subject == .foundationEncodedPath {
             // URL.pathPreservingSlash is URL.path() on iOS 16+: percent-encoded.
             path = URLParts.foundationEncoded(url.path, as: .path)
         } else {
@@ -80,8 +80,8 @@ extension Profile {
         case .noProtocol:
             return .success(input)
         case .rejected(let reason):
-            guard self == .turboAndroid else { return .success("") }
-            return .failure(ResolveError(code: .unreadableURL, message: "turbo-android crashes on this URL: java.net.URL rejects it (\(reason)), "
+            guard release.behaviour.subject == .javaPathCrashingOnRejected else { return .success("") }
+            return .failure(ResolveError(code: .unreadableURL, message: "\(rawValue) crashes on this URL: java.net.URL rejects it (\(reason)), "
                 + "and TurboPathConfiguration does not catch the MalformedURLException"))
         case .nullPath:
             return .failure(ResolveError(code: .unreadableURL, message: "\(rawValue) crashes on this URL: java.net.URL reads it "
@@ -131,17 +131,17 @@ extension Profile {
     /// generated corpus, and another the Android rules against the JVM.
     func matchedRange(of url: URLParts.Split, in bytes: UnsafeBufferPointer<UInt8>, matchQueryStrings: Bool) -> Range<Int>? {
         let path = UnsafeBufferPointer(rebasing: bytes[url.path])
-        switch self {
-        case .siesta:
+        switch release.behaviour.subject {
+        case .foundationAbsoluteString:
             return nil
-        case .hotwireIOS:
+        case .foundationEncodedPath:
             // foundationEncoded keeps a valid component as written.
             guard URLParts.isValid(path, as: .path) else { return nil }
-        case .turboIOS:
+        case .foundationDecodedPath:
             // Without a `%`, decoding changes nothing; trailing slashes go.
             guard URLParts.isValid(path, as: .path), !path.contains(UInt8(ascii: "%")),
                   path.count <= 1 || path[path.count - 1] != UInt8(ascii: "/") else { return nil }
-        case .hotwireAndroid, .turboAndroid:
+        case .javaPath, .javaPathCrashingOnRejected:
             guard Self.javaReadsAsSplit(url, bytes) else { return nil }
         }
         guard matchQueryStrings, let query = url.query else { return url.path }

@@ -9,10 +9,11 @@ import PathConfigModel
 ///   3986 allows there, everything else percent-encoded (`%` and two hex
 ///   digits): letters, digits, `-._~!$&'()*+,;=:@/`, and `?` after the
 ///   path;
-/// - when turbo-ios is the reference or one of the apps: a path without a
+/// - when an app that decodes the path takes part (turbo-ios, and every
+///   release of hotwire-ios) beside one that does not: a path without a
 ///   `%` escape and without a trailing slash (the root `/` aside), since
-///   turbo-ios decodes the path and drops trailing slashes before matching,
-///   which no pattern of the other apps can undo or see.
+///   `url.path` decodes the path and drops trailing slashes before
+///   matching, which no pattern of the other apps can undo or see.
 ///
 /// - when an app appends historical-location rules that differ from the
 ///   reference's (hotwire-android's answer `POP` where hotwire-ios's answer
@@ -23,15 +24,19 @@ import PathConfigModel
 /// On those URLs the matched strings are printable ASCII, and hotwire-ios,
 /// hotwire-android and turbo-android see the same one.
 public struct CoveredURLs: Sendable, Hashable, CustomStringConvertible {
-    /// Whether turbo-ios's reading narrows the paths covered.
+    /// Whether `url.path`'s reading narrows the paths covered.
     public let excludesEscapesAndTrailingSlashes: Bool
+    /// The apps that decode the path, when that narrows the paths covered.
+    private let decoding: [Profile]
     /// The built-in rules' paths a covered URL does not hold, lower-cased.
     public let excludedBuiltInPaths: [String]
 
     /// The URLs covered when `profiles` (the reference and the apps) take
     /// part, less those holding `excludedBuiltInPaths`.
     public init(profiles: [Profile], excludedBuiltInPaths: [String] = []) {
-        excludesEscapesAndTrailingSlashes = profiles.contains(.turboIOS)
+        let decoding = profiles.filter { $0.release.behaviour.subject == .foundationDecodedPath }
+        excludesEscapesAndTrailingSlashes = !decoding.isEmpty && decoding.count < profiles.count
+        self.decoding = excludesEscapesAndTrailingSlashes ? Array(Set(decoding)).sorted { $0.rawValue < $1.rawValue } : []
         self.excludedBuiltInPaths = excludedBuiltInPaths.map { $0.lowercased() }
     }
 
@@ -39,7 +44,9 @@ public struct CoveredURLs: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var s = "http(s) URLs as servers write them: printable ASCII, anything RFC 3986 does not allow percent-encoded"
         if excludesEscapesAndTrailingSlashes {
-            s += ", whose path has no %-escape and no trailing slash (turbo-ios decodes the path and drops trailing slashes)"
+            let names = decoding.map(\.rawValue).joined(separator: " and ")
+            s += ", whose path has no %-escape and no trailing slash (\(names) \(decoding.count == 1 ? "decodes" : "decode") the path and "
+                + "\(decoding.count == 1 ? "drops" : "drop") trailing slashes)"
         }
         if !excludedBuiltInPaths.isEmpty {
             s += ", and which hold none of " + excludedBuiltInPaths.joined(separator: ", ")

@@ -74,7 +74,7 @@ public struct LoadOptions: Sendable {
 
     /// Parses options from a JSON object, as the C ABI and bindings pass them.
     ///
-    /// Keys: `profile` (a `Profile` name), `match_query_strings` (bool or
+    /// Keys: `profile` (a `Profile` name: `APP` or `APP@VERSION`), `match_query_strings` (bool or
     /// null), `backend` (a key of `engines`), `lenient` (bool), `base_url`
     /// (a URL, or null), `merge` (a `MergeMode` name), `result_cache_size`
     /// (entries, 0 for none: `Limits.resultCacheCapacity`), `max_url_bytes`
@@ -107,7 +107,8 @@ public struct LoadOptions: Sendable {
             }
             switch m.key {
             case "profile":
-                profile = try named("profile")
+                guard let name = value.stringValue else { throw bad("a string") }
+                do { profile = try Profile(name: name) } catch { throw ConfigurationError(code: .invalidOption, message: error.message) }
             case "match_query_strings":
                 if value == .null { matchQueryStrings = nil; continue }
                 guard let b = value.boolValue else { throw bad("true, false or null") }

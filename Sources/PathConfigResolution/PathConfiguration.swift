@@ -132,7 +132,7 @@ public final class PathConfiguration: Sendable {
     /// from code never throw; when one does, this returns the properties
     /// without any rule (`{}`): call `resolve(_:method:)` to see the error.
     public func properties(for urlOrPath: String) -> PathProperties {
-        (try? resolve(urlOrPath)) ?? PathProperties([:], platform: options.profile.platform)
+        (try? resolve(urlOrPath)) ?? PathProperties([:], typedReading: options.profile.typedReading)
     }
 
     /// The rules that match a URL or path (first matching pattern or glob of
@@ -161,7 +161,7 @@ public final class PathConfiguration: Sendable {
                                            fromCode: m.ruleIndex >= rules.count,
                                            hasConfigurer: hostByIndex[m.ruleIndex]?.configurer != nil)
         }
-        let properties = PathProperties(evaluation.properties, platform: options.profile.platform)
+        let properties = PathProperties(evaluation.properties, typedReading: options.profile.typedReading)
         return Explanation(input: urlOrPath, method: method, url: target.url, matchedString: target.patternSubject,
                            rules: matched, limitExceeded: evaluation.limitExceeded, properties: properties)
     }

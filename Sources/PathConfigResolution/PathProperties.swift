@@ -12,22 +12,24 @@ import PathConfigModel
 public final class PathProperties: Sendable, CustomStringConvertible {
     /// The merged properties, in the order keys first appeared.
     public let object: JSONObject
+    /// How the profile's app reads the typed keys.
+    public let typedReading: TypedReading
     /// The platform whose accessor rules apply.
-    public let platform: Profile.Platform
+    public var platform: Profile.Platform { typedReading.platform }
     /// The address of the result's `Answer` once made, 0 before (a reference
     /// owned by the result, released in deinit). An address, read without a
     /// lock, so that the class stays `Sendable`.
     private let made = Atomic<Int>(0)
 
-    /// Creates a result.
-    public init(_ object: JSONObject, platform: Profile.Platform) {
+    /// Creates a result read as `typedReading` says.
+    public init(_ object: JSONObject, typedReading: TypedReading) {
         self.object = object
-        self.platform = platform
+        self.typedReading = typedReading
     }
 
-    private init(_ object: JSONObject, platform: Profile.Platform, answer: Answer) {
+    private init(_ object: JSONObject, typedReading: TypedReading, answer: Answer) {
         self.object = object
-        self.platform = platform
+        self.typedReading = typedReading
         made.store(Int(bitPattern: Unmanaged.passRetained(answer).toOpaque()), ordering: .releasing)
     }
 
@@ -35,7 +37,7 @@ public final class PathProperties: Sendable, CustomStringConvertible {
     /// now if it was not yet): a thread's own copy of a shared result
     /// (`ThreadResults`), whose reference count no other thread touches.
     /// The copy has the original's `answer.id`, JSON text and host strings.
-    func copy() -> PathProperties { PathProperties(object, platform: platform, answer: answer) }
+    func copy() -> PathProperties { PathProperties(object, typedReading: typedReading, answer: answer) }
 
     /// The raw value of `key`, or nil.
     public subscript(key: String) -> JSONValue? { object[key] }
@@ -92,7 +94,7 @@ public final class PathProperties: Sendable, CustomStringConvertible {
     }
 
     private func publish() -> Int {
-        let mine = Int(bitPattern: Unmanaged.passRetained(Answer(object, platform: platform)).toOpaque())
+        let mine = Int(bitPattern: Unmanaged.passRetained(Answer(object, typedReading: typedReading)).toOpaque())
         let (published, current) = made.compareExchange(expected: 0, desired: mine, ordering: .acquiringAndReleasing)
         guard published else {
             Unmanaged<Answer>.fromOpaque(UnsafeRawPointer(bitPattern: mine)!).release()
@@ -105,8 +107,18 @@ public final class PathProperties: Sendable, CustomStringConvertible {
         if let kept = UnsafeRawPointer(bitPattern: made.load(ordering: .acquiring)) { Unmanaged<Answer>.fromOpaque(kept).release() }
     }
 
-    /// The value of a well-known key through its typed accessor (default applied).
+    /// The value of a well-known key through its typed accessor (default
+    /// applied), or the default where the app crashes reading it:
+    /// `read(_:)` tells the two apart.
     public func typed(_ key: TypedKey) -> JSONValue { answer.typed[key.index] }
+
+    /// What the app's typed accessor gives for `key`: its value (default
+    /// applied), or the exception the app throws reading it (a
+    /// `ClassCastException` where hotwire-android 1.2 and later read a
+    /// boolean that is not one).
+    public func read(_ key: TypedKey) -> TypedRead {
+        withAnswer { answer in answer.crash(key).map(TypedRead.crash) ?? .value(answer.typed[key.index]) }
+    }
 
     /// `context` (default `default`).
     public var context: Context { withAnswer { $0.context } }
@@ -147,8 +159,12 @@ package final class Answer: Sendable {
     /// stays `Sendable`). JSON text never holds a NUL byte (U+0000 is written
     /// `\u0000`).
     private let bytes: Int
-    /// Every typed key's value, default applied, in `TypedKey.allCases` order.
+    /// Every typed key's value, default applied (also where the app
+    /// crashes), in `TypedKey.allCases` order.
     package let typed: [JSONValue]
+    /// Where the app crashes reading a typed key, the exception, in
+    /// `TypedKey.allCases` order; empty when it crashes on none.
+    private let crashes: [String?]
     package let context: Context
     package let presentation: Presentation
     package let modalStyle: ModalStyle
@@ -159,7 +175,7 @@ package final class Answer: Sendable {
 
     private static let counter = Atomic<UInt64>(0)
 
-    init(_ object: JSONObject, platform: Profile.Platform) {
+    init(_ object: JSONObject, typedReading: TypedReading) {
         id = Self.counter.wrappingAdd(1, ordering: .relaxed).newValue
         json = JSONWriter.compact(object)
         var text = json
@@ -169,8 +185,21 @@ package final class Answer: Sendable {
             p[utf8.count] = 0
             return Int(bitPattern: p.baseAddress!)
         }
-        let typed = TypedKey.allCases.map { $0.value(from: object[$0.rawValue], on: platform) }
+        var typed: [JSONValue] = []
+        var crashes: [String?] = []
+        typed.reserveCapacity(TypedKey.allCases.count)
+        for key in TypedKey.allCases {
+            switch key.read(object[key.rawValue], by: typedReading) {
+            case .value(let v):
+                typed.append(v)
+            case .crash(let why):
+                if crashes.isEmpty { crashes = Array(repeating: nil, count: TypedKey.allCases.count) }
+                crashes[key.index] = why
+                typed.append(key.defaultValue(on: typedReading.platform))
+            }
+        }
         self.typed = typed
+        self.crashes = crashes
         context = Context(rawValue: typed[TypedKey.context.index].stringValue ?? "") ?? .default
         presentation = Presentation(rawValue: typed[TypedKey.presentation.index].stringValue ?? "") ?? .default
         modalStyle = ModalStyle(rawValue: typed[TypedKey.modalStyle.index].stringValue ?? "") ?? .large
@@ -182,6 +211,9 @@ package final class Answer: Sendable {
 
     /// A boolean key's typed value.
     package func flag(_ key: TypedKey) -> Bool { typed[key.index].boolValue ?? false }
+
+    /// The exception the app throws reading `key`, nil where it reads a value.
+    package func crash(_ key: TypedKey) -> String? { crashes.isEmpty ? nil : crashes[key.index] }
 
     /// The address of the object `make` gives the first time this is
     /// called, kept with the answer and released with it: where a host

@@ -113,7 +113,7 @@ final class RuleResolver: Sendable {
         func compute() throws(ResolveError) -> PathProperties {
             guard host.isEmpty else {
                 let evaluation = try Resolver.evaluate(file: file, host: host, subjects: target, method: method, merge: options.merge)
-                return PathProperties(evaluation.properties, platform: options.profile.platform)
+                return PathProperties(evaluation.properties, typedReading: options.profile.typedReading)
             }
             return result(of: file.matches(target, method: method))
         }
@@ -188,7 +188,7 @@ final class RuleResolver: Sendable {
     private func result(ofRulesIn matches: UnsafeBufferPointer<RuleMatch>) -> PathProperties {
         cacheRef._withUnsafeGuaranteedRef { cache in
             cache.value(forRulesIn: matches) { [unowned(unsafe) self] in
-                PathProperties(Resolver.merge(Array(matches), of: file.rules, by: options.merge), platform: options.profile.platform)
+                PathProperties(Resolver.merge(Array(matches), of: file.rules, by: options.merge), typedReading: options.profile.typedReading)
             }
         }
     }

@@ -21,6 +21,8 @@ enum CABI {
     /// `PATHCONFIG_E_URL`: a URL the profile's app crashes on.
     static let urlCode: Int32 = 16
     static let typeCode: Int32 = 11
+    /// `PATHCONFIG_E_CRASH`: a typed read the profile's app crashes on.
+    static let crashCode: Int32 = 17
 
     /// Calls `body` with a zeroed `pathconfig_error`, then reads it.
     static func withError<T>(_ body: (UnsafeMutableRawPointer) -> T) -> (T, Failure?) {

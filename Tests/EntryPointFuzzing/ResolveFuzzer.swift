@@ -200,7 +200,7 @@ public enum ResolveFuzzer {
                     let result = pathconfig_resolve(handle, u, m, err)
                     defer { pathconfig_result_release(result) }
                     guard let result, let text = pathconfig_result_json(result).map({ String(cString: $0) }) else { return nil }
-                    do throws(Violation) { try checkReads(result, json: text, platform: subject.cached.profile.platform) } catch { readViolation = error }
+                    do throws(Violation) { try checkReads(result, json: text, reading: subject.cached.profile.typedReading) } catch { readViolation = error }
                     return text
                 }
             }
@@ -245,7 +245,7 @@ public enum ResolveFuzzer {
     /// Every way C reads a result against its JSON text: the keys in order,
     /// each value's type, text and scalar through its getter, and every
     /// typed value against the core's reading of the same JSON.
-    static func checkReads(_ result: OpaquePointer, json: String, platform: Profile.Platform) throws(Violation) {
+    static func checkReads(_ result: OpaquePointer, json: String, reading: TypedReading) throws(Violation) {
         let parsed: JSONValue
         do throws(ConfigurationError) { parsed = try JSONValue(parsing: json) } catch { throw Violation("JSON text \(json) does not parse: \(error.message)") }
         guard let object = parsed.objectValue else { throw Violation("JSON text \(json) is not an object") }
@@ -306,7 +306,16 @@ public enum ResolveFuzzer {
             if let violation { throw violation }
         }
         for key in TypedKey.allCases {
-            let expected = key.value(from: object[key.rawValue], on: platform)
+            guard case .value(let expected) = key.read(object[key.rawValue], by: reading) else {
+                // The app crashes reading the key: no value, PATHCONFIG_E_CRASH.
+                let read = key.kind == .boolean ? pathconfig_result_typed_bool(result, Int32(key.index))
+                    : (pathconfig_result_typed_string(result, Int32(key.index)) == nil ? 0 : 1)
+                let code = pathconfig_last_error().load(as: Int32.self)
+                guard read == 0, code == CABI.crashCode else {
+                    throw Violation("typed \(key.rawValue) read \(read), error \(code), where the app crashes")
+                }
+                continue
+            }
             if key.kind == .boolean {
                 let b = pathconfig_result_typed_bool(result, Int32(key.index))
                 guard b == (expected.boolValue == true ? 1 : 0) else { throw Violation("typed \(key.rawValue) is \(b), the JSON reads \(expected)") }

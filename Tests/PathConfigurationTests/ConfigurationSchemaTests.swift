@@ -82,8 +82,9 @@ struct ConfigurationSchemaTests {
         #expect(presentation.contains("iOS (hotwire-ios, turbo-ios, siesta) reads \"default\", \"pop\""))
         #expect(presentation.contains("exactly as written") && presentation.contains("in any case"))
         let refresh = try #require(Self.definition("properties", "properties", "pull_to_refresh_enabled")?["description"]?.stringValue)
-        #expect(refresh.contains("iOS (hotwire-ios, turbo-ios, siesta) reads true or false, and anything else as true."))
-        #expect(refresh.contains("Android (hotwire-android, turbo-android) reads true, false, or a string (\"true\" in any case as true, any other as false), and anything else as false."))
+        #expect(refresh.contains("iOS (hotwire-ios, turbo-ios, siesta) reads true or false (0 and 1 too), and anything else as true."))
+        #expect(refresh.contains("Android (hotwire-android) reads true or false, and crashes on anything else (java.lang.ClassCastException)."))
+        #expect(refresh.contains("Android (turbo-android) reads true, false, or a string (\"true\" in any case as true, any other as false), and anything else as false."))
         let patterns = try #require(Self.definition("rule", "properties", "patterns")?["description"]?.stringValue)
         #expect(patterns.contains("hotwire-ios, turbo-ios, siesta: ICU, case-sensitive; hotwire-android, turbo-android: Java, case-insensitive."))
     }

@@ -4,24 +4,33 @@ import PathConfiguration
 @testable import PathConfigResolution
 import Testing
 
+extension Profile {
+    /// hotwire-ios's main branch, which matches the path still percent-encoded.
+    static let hotwireIOSMain = try! Profile(name: "hotwire-ios@main")
+}
+
 @Suite("Profiles")
 struct ProfileTests {
     @Test("the string the patterns see", arguments: [
-        (Profile.hotwireIOS, true, "https://x.dev/a/b/", "/a/b/"),
+        (Profile.hotwireIOSMain, true, "https://x.dev/a/b/", "/a/b/"),
         (.turboIOS, false, "https://x.dev/a/b/", "/a/b"),
         (.turboIOS, false, "https://x.dev/", "/"),
+        // Every release of hotwire-ios matches url.path, as turbo-ios does, and the query.
+        (.hotwireIOS, true, "https://x.dev/a/b/", "/a/b"),
+        (.hotwireIOS, true, "https://x.dev/caf%C3%A9/?q=%20#frag", "/café?q=%20"),
+        (.hotwireIOS, false, "https://x.dev/a%2Fb/c", "/a/b/c"),
         (.turboIOS, false, "https://x.dev", ""),
-        (.hotwireIOS, true, "https://x.dev/caf%C3%A9?q=%20#frag", "/caf%C3%A9?q=%20"),
+        (.hotwireIOSMain, true, "https://x.dev/caf%C3%A9?q=%20#frag", "/caf%C3%A9?q=%20"),
         // hotwire-ios reads URL.path(): percent-encoded, as URL(string:) keeps it.
-        (.hotwireIOS, false, "https://x.dev/café/new", "/caf%C3%A9/new"),
-        (.hotwireIOS, false, "https://x.dev/a%2Fb/c", "/a%2Fb/c"),
-        (.hotwireIOS, false, "https://x.dev/a%20b", "/a%20b"),
-        (.hotwireIOS, false, "https://x.dev/a b", "/a%20b"),
-        (.hotwireIOS, false, "https://x.dev/caf%C3%A9/é", "/caf%25C3%25A9/%C3%A9"),
-        (.hotwireIOS, false, "https://x.dev/a%zz", "/a%25zz"),
-        (.hotwireIOS, true, "https://x.dev/s?q=caf%C3%A9&x=%2F", "/s?q=caf%C3%A9&x=%2F"),
-        (.hotwireIOS, true, "https://x.dev/s?q=café x", "/s?q=caf%C3%A9%20x"),
-        (.hotwireIOS, true, "https://x.dev/s?q=%20&x=é", "/s?q=%2520&x=%C3%A9"),
+        (.hotwireIOSMain, false, "https://x.dev/café/new", "/caf%C3%A9/new"),
+        (.hotwireIOSMain, false, "https://x.dev/a%2Fb/c", "/a%2Fb/c"),
+        (.hotwireIOSMain, false, "https://x.dev/a%20b", "/a%20b"),
+        (.hotwireIOSMain, false, "https://x.dev/a b", "/a%20b"),
+        (.hotwireIOSMain, false, "https://x.dev/caf%C3%A9/é", "/caf%25C3%25A9/%C3%A9"),
+        (.hotwireIOSMain, false, "https://x.dev/a%zz", "/a%25zz"),
+        (.hotwireIOSMain, true, "https://x.dev/s?q=caf%C3%A9&x=%2F", "/s?q=caf%C3%A9&x=%2F"),
+        (.hotwireIOSMain, true, "https://x.dev/s?q=café x", "/s?q=caf%C3%A9%20x"),
+        (.hotwireIOSMain, true, "https://x.dev/s?q=%20&x=é", "/s?q=%2520&x=%C3%A9"),
         // turbo-ios reads URL.path: decoded, one trailing slash dropped.
         (.turboIOS, false, "https://x.dev/caf%C3%A9/", "/café"),
         (.turboIOS, false, "https://x.dev/a%2Fb/", "/a/b"),
@@ -84,7 +93,7 @@ struct ProfileTests {
     }
 
     @Test("where a URL's matched string is a run of its bytes, those bytes are exactly it: generated URLs, every profile",
-          arguments: Profile.allCases)
+          arguments: Profile.everyRelease)
     func matchedRangeAgrees(_ profile: Profile) {
         let schemes = ["https", "http", "HTTPS", "ftp", "file", "jar", "foo", "a+b.c-d", "url:https", " https"]
         let authorities = ["//x.dev", "//user@X.Dev:8080", "//", "", "///", "//x.dev:abc", "//x.dev:-1", "//x.dev:", "//[::1]",
@@ -110,21 +119,24 @@ struct ProfileTests {
             }
         }
         #expect(wrong.first == nil, "\(wrong.count) differ, such as \(wrong.prefix(3))")
-        if profile == .siesta {
+        if profile.app == .siesta {
             #expect(taken == 0, "siesta matches the whole URL, written back")
         } else {
             #expect(taken > 2_000, "the byte path is exercised: \(taken)")
         }
     }
 
-    @Test("a rule written for the app's percent-encoded path matches under hotwire-ios", arguments: Conformance.engineNames)
+    @Test("a rule written for the percent-encoded path matches under hotwire-ios@main, the decoded one under its releases",
+          arguments: Conformance.engineNames)
     func percentEncodedRules(engine: String) throws {
         let json = #"{"rules": [{"patterns": ["/caf%C3%A9/new$"], "properties": {"encoded": true}},"#
             + #"{"patterns": ["/café/new$"], "properties": {"decoded": true}}]}"#
         let e = Conformance.engine(engine)
-        let hotwire = try PathConfiguration(json: json, options: LoadOptions(profile: .hotwireIOS, engine: e))
-        #expect(hotwire.properties(for: "https://x.dev/café/new").json == #"{"encoded":true}"#)
-        #expect(hotwire.properties(for: "https://x.dev/caf%C3%A9/new").json == #"{"encoded":true}"#)
+        let main = try PathConfiguration(json: json, options: LoadOptions(profile: .hotwireIOSMain, engine: e))
+        #expect(main.properties(for: "https://x.dev/café/new").json == #"{"encoded":true}"#)
+        #expect(main.properties(for: "https://x.dev/caf%C3%A9/new").json == #"{"encoded":true}"#)
+        let released = try PathConfiguration(json: json, options: LoadOptions(profile: .hotwireIOS, engine: e))
+        #expect(released.properties(for: "https://x.dev/caf%C3%A9/new/").json == #"{"decoded":true}"#)
         let turbo = try PathConfiguration(json: json, options: LoadOptions(profile: .turboIOS, engine: e))
         #expect(turbo.properties(for: "https://x.dev/caf%C3%A9/new").json == #"{"decoded":true}"#)
     }

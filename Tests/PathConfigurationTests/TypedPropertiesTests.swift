@@ -24,7 +24,7 @@ struct TypedPropertiesTests {
         #expect(p.id != 0 && p.id == p.answer.id)
         #expect(p.context == .modal && p.title == "café" && p.presentation == .default && p.viewController == "web")
         for key in TypedKey.allCases {
-            #expect(p.typed(key) == key.value(from: p.object[key.rawValue], on: .ios), "\(key)")
+            #expect(p.typed(key) == key.value(from: p.object[key.rawValue], by: .foundation), "\(key)")
         }
         #expect(p.json == #"{"title":"café","n":[1,2.50],"s":"a\u0000b","context":"modal"}"#)
     }
@@ -73,9 +73,10 @@ struct TypedPropertiesTests {
         #expect(p.viewController == "web")
     }
 
-    @Test("Android reads like Kotlin: any case, strings as booleans, push allowed")
+    @Test("Android before hotwire-android 1.2 reads like Kotlin on strings: any case, strings as booleans, push allowed")
     func androidLoose() throws {
-        let p = try props("{\"context\": \"MODAL\", \"presentation\": \"Push\", \"pull_to_refresh_enabled\": \"TRUE\", \"animated\": \"no\", \"uri\": \"hotwire://x\", \"title\": 5}", .hotwireAndroid)
+        let p = try props("{\"context\": \"MODAL\", \"presentation\": \"Push\", \"pull_to_refresh_enabled\": \"TRUE\", \"animated\": \"no\", \"uri\": \"hotwire://x\", \"title\": 5}",
+                          Profile(name: "hotwire-android@1.1.3"))
         #expect(p.context == .modal)
         #expect(p.presentation == .push)
         #expect(p.pullToRefreshEnabled)
@@ -83,6 +84,20 @@ struct TypedPropertiesTests {
         #expect(p.uri == "hotwire://x")
         #expect(p.title == "5")
         #expect(p.fallbackURI == nil)
+    }
+
+    @Test("hotwire-android 1.2 and later: enumerations in any case, strings by toString(), booleans by `as Boolean`, which throws")
+    func androidCasts() throws {
+        let p = try props(#"{"context": "MODAL", "presentation": true, "pull_to_refresh_enabled": "TRUE", "animated": 1, "title": 5, "uri": [1, {"k": 1.5}]}"#,
+                          .hotwireAndroid)
+        #expect(p.context == .modal)
+        #expect(p.presentation == .default)
+        #expect(p.read(.pullToRefreshEnabled) == .crash("java.lang.ClassCastException: java.lang.String cannot be cast to java.lang.Boolean"))
+        #expect(p.read(.animated) == .crash("java.lang.ClassCastException: java.lang.Long cannot be cast to java.lang.Boolean"))
+        #expect(!p.pullToRefreshEnabled, "the convenience accessor gives the default where the app crashes")
+        #expect(p.title == "5")
+        #expect(p.uri == "[1, {k=1.5}]")
+        #expect(p.read(.historicalLocation) == .value(.bool(false)))
     }
 
     @Test("turbo-android's stringified booleans read back as booleans")

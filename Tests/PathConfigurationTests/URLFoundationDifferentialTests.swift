@@ -43,19 +43,33 @@ struct URLFoundationDifferentialTests {
         }
     }
 
-    @Test("hotwire-ios: URL.path() and URL.query(), still percent-encoded")
-    func hotwireIOS() {
+    @Test("hotwire-ios@main: URL.path() and URL.query(), still percent-encoded (pathPreservingSlash on iOS 16 and later)")
+    func hotwireIOSMain() throws {
+        let main = try Profile(name: "hotwire-ios@main")
         var compared = 0, encodedColon = 0
         for input in Self.urls(count: 4000, seed: 7) {
             guard let url = URL(string: input) else { continue }
             var expected = url.path()
             if let query = url.query() { expected += "?" + query }
-            #expect(Profile.hotwireIOS.matchedString(for: input, matchQueryStrings: true) == expected, "\(input)")
+            #expect(main.matchedString(for: input, matchQueryStrings: true) == expected, "\(input)")
             compared += 1
             if !input.contains("%3A"), url.path().contains("%3A") { encodedColon += 1 }
         }
         #expect(compared > 3000)
         #expect(encodedColon > 200)
+    }
+
+    @Test("hotwire-ios, every release: \"\\(url.path)?\\(query)\" with url.query, the path decoded")
+    func hotwireIOSReleases() {
+        var compared = 0
+        for input in Self.urls(count: 4000, seed: 13) {
+            guard let url = URL(string: input) else { continue }
+            var expected = url.path
+            if let query = url.query { expected = "\(url.path)?\(query)" }
+            #expect(Profile.hotwireIOS.matchedString(for: input, matchQueryStrings: true) == expected, "\(input)")
+            compared += 1
+        }
+        #expect(compared > 3000)
     }
 
     @Test("turbo-ios: URL.path, decoded")

@@ -25,8 +25,8 @@ struct DiffCommandTests {
             \(Self.note)
             URL                                KEY                       hotwire-ios  turbo-ios  hotwire-android
             https://example.com/a/b.PDF        open_in_external_browser  (absent)     (absent)   true
-            https://example.com/messages/new/  context                   "default"    "modal"    "default"
-                                               pull_to_refresh_enabled   true         false      true
+            https://example.com/messages/new/  context                   "modal"      "modal"    "default"
+                                               pull_to_refresh_enabled   false        false      true
             /recede_historical_location        context                   "default"    "default"  "DEFAULT"
                                                historical_location       true         (absent)   true
                                                presentation              "pop"        (absent)   "POP"
@@ -82,12 +82,13 @@ struct DiffCommandTests {
         let alike = try CLI.run(["diff", "--exit-code", "--config", CLI.example, "--profile", "hotwire-ios", "--profile", "hotwire-android", "/messages/new", "/messages/7"])
         #expect(alike.status == 0)
         #expect(alike.stdout == "\(Self.note)\n0 of 2 URLs differ between hotwire-ios, hotwire-android; 2 resolve alike\n")
-        let differ = try CLI.run(["diff", "--config", CLI.example, "--profile", "hotwire-ios", "--profile", "turbo-ios", "https://example.com/messages/new/"])
+        // hotwire-ios's main branch keeps the trailing slash that every release drops.
+        let differ = try CLI.run(["diff", "--config", CLI.example, "--profile", "hotwire-ios@main", "--profile", "turbo-ios", "https://example.com/messages/new/"])
         #expect(differ.status == 0)
-        let flagged = try CLI.run(["diff", "--exit-code", "--config", CLI.example, "--profile", "hotwire-ios", "--profile", "turbo-ios", "https://example.com/messages/new/"])
+        let flagged = try CLI.run(["diff", "--exit-code", "--config", CLI.example, "--profile", "hotwire-ios@main", "--profile", "turbo-ios", "https://example.com/messages/new/"])
         #expect(flagged.status == 1)
         #expect(flagged.stdout == differ.stdout)
-        #expect(flagged.stdout.hasSuffix("1 of 1 URL differ between hotwire-ios, turbo-ios; 0 resolve alike\n"))
+        #expect(flagged.stdout.hasSuffix("1 of 1 URL differ between hotwire-ios@main, turbo-ios; 0 resolve alike\n"))
     }
 
     @Test("a profile named with --profile must load: exit 1 with the load error")
@@ -199,33 +200,36 @@ struct DiffCommandTests {
     @Test("a URL the library refuses is an error on standard error (shortened); the others are still compared; exit 1")
     func refusedURL() throws {
         let long = "/" + String(repeating: "a", count: 70_000)
-        let r = try CLI.run(["diff", "--config", CLI.example, "--profile", "hotwire-ios", "--profile", "turbo-ios"],
+        let r = try CLI.run(["diff", "--config", CLI.example, "--profile", "hotwire-ios@main", "--profile", "turbo-ios"],
                             stdin: "https://example.com/messages/new/\n\(long)\n")
         #expect(r.status == 1)
         // Named as given; measured as the apps read it, on the base URL (19 bytes more).
         #expect(r.stderr == "<stdin>:2: error: \"/\(String(repeating: "a", count: 55))…\(String(repeating: "a", count: 23))\": the URL is 70020 bytes, more than the limit of 65536 (max_url_bytes)\n")
         // Counted neither as differing nor as alike: it was not compared.
-        #expect(r.stdout.hasSuffix("1 of 1 URL differ between hotwire-ios, turbo-ios; 0 resolve alike\n"))
+        #expect(r.stdout.hasSuffix("1 of 1 URL differ between hotwire-ios@main, turbo-ios; 0 resolve alike\n"))
     }
 
     /// The issue's rules: forms as modals, a title for one query.
     static let pathRules = #"{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}, {"patterns": ["filter=mine"], "properties": {"title": "Mine"}}]}"#
 
-    @Test("a path is read as a page on https://example.com, so each app's URL handling applies: turbo-ios drops the trailing slash and the query; //host and relative inputs as given")
+    @Test("a path is read as a page on https://example.com, so each app's URL handling applies: turbo-ios drops the trailing slash and the query, hotwire-ios@main neither; //host and relative inputs as given")
     func barePaths() throws {
         let config = try CLI.temporaryFile(Self.pathRules)
-        let profiles = ["--profile", "hotwire-ios", "--profile", "turbo-ios"]
+        let profiles = ["--profile", "hotwire-ios@main", "--profile", "turbo-ios"]
         let r = try CLI.run(["diff", "--config", config] + profiles + ["/posts/new/", "/posts?filter=mine", "/posts/new", "//posts/new/", "posts/new/"])
         #expect(r.status == 0)
         #expect(r.stderr == "")
         #expect(r.stdout == """
             \(Self.note)
-            URL                 KEY      hotwire-ios  turbo-ios
-            /posts/new/         context  (absent)     "modal"
-            /posts?filter=mine  title    "Mine"       (absent)
-            2 of 5 URLs differ between hotwire-ios, turbo-ios; 3 resolve alike
+            URL                 KEY      hotwire-ios@main  turbo-ios
+            /posts/new/         context  (absent)          "modal"
+            /posts?filter=mine  title    "Mine"            (absent)
+            2 of 5 URLs differ between hotwire-ios@main, turbo-ios; 3 resolve alike
 
             """)
+        // Every release of hotwire-ios drops the trailing slash too, and keeps the query.
+        let released = try CLI.run(["diff", "--config", config, "--profile", "hotwire-ios", "--profile", "turbo-ios", "/posts/new/", "/posts?filter=mine"])
+        #expect(released.stdout.hasSuffix("1 of 2 URLs differ between hotwire-ios, turbo-ios; 1 resolves alike\n"))
         // resolve still matches a path as given: turbo-ios sees the slash and the query.
         let resolve = try CLI.run(["resolve", "--profile", "turbo-ios", "--config", config, "/posts/new/", "/posts?filter=mine"])
         #expect(resolve.stdout == "{}\n{\"title\":\"Mine\"}\n")
@@ -234,14 +238,14 @@ struct DiffCommandTests {
     @Test("--base-url: paths read on it (after its own path), no note; JSON names the base and shows inputs as given")
     func baseURL() throws {
         let config = try CLI.temporaryFile(Self.pathRules)
-        let flags = ["diff", "--config", config, "--profile", "hotwire-ios", "--profile", "turbo-ios", "--base-url", "https://app.example.org/m"]
+        let flags = ["diff", "--config", config, "--profile", "hotwire-ios@main", "--profile", "turbo-ios", "--base-url", "https://app.example.org/m"]
         let r = try CLI.run(flags + ["/posts/new/", "/posts?filter=mine"])
         #expect(r.status == 0)
         #expect(r.stdout == """
-            URL                 KEY      hotwire-ios  turbo-ios
-            /posts/new/         context  (absent)     "modal"
-            /posts?filter=mine  title    "Mine"       (absent)
-            2 of 2 URLs differ between hotwire-ios, turbo-ios; 0 resolve alike
+            URL                 KEY      hotwire-ios@main  turbo-ios
+            /posts/new/         context  (absent)          "modal"
+            /posts?filter=mine  title    "Mine"            (absent)
+            2 of 2 URLs differ between hotwire-ios@main, turbo-ios; 0 resolve alike
 
             """)
         let json = try CLI.run(flags + ["--format", "json", "/posts?filter=mine"])

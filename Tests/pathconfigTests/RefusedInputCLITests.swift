@@ -81,13 +81,13 @@ struct RefusedInputCLITests {
     @Test("diff: the refused URL named by its line; the others still compared; exit 1")
     func diff() throws {
         let config = try CLI.temporaryFile(Self.config)
-        let r = try CLI.run(["diff", "--config", config, "--profile", "hotwire-ios", "--profile", "turbo-ios"],
+        let r = try CLI.run(["diff", "--config", config, "--profile", "hotwire-ios@main", "--profile", "turbo-ios"],
                             stdin: "# URLs\nhttps://x.dev/new/\n\n\(Self.long)\nhttps://x.dev/new\n")
         #expect(r.stderr == "<stdin>:4: error: \"\(Self.shown)\": \(Self.limit)\n")
         #expect(r.stdout == """
-            URL                 KEY      hotwire-ios  turbo-ios
-            https://x.dev/new/  context  (absent)     "modal"
-            1 of 2 URLs differ between hotwire-ios, turbo-ios; 1 resolves alike
+            URL                 KEY      hotwire-ios@main  turbo-ios
+            https://x.dev/new/  context  (absent)          "modal"
+            1 of 2 URLs differ between hotwire-ios@main, turbo-ios; 1 resolves alike
 
             """)
         #expect(r.status == 1)

@@ -281,7 +281,7 @@ struct TestCommandTests {
             \(cases):3:5: error: case 0 is missing required key "properties" (the expected properties; {} for none) or "typed" (the values the app's typed accessors read)
             \(cases):3:19: error: unknown key "propeties" in case 0; expected one of url, properties, typed, profile, method, options, match, description, comment
             \(cases):4:13: error: "url" of case 1 must be a string, found number
-            \(cases):4:45: error: unknown profile "android" in case 1; expected one of hotwire-ios, turbo-ios, hotwire-android, turbo-android, siesta
+            \(cases):4:45: error: unknown profile "android"; expected one of hotwire-ios, turbo-ios, hotwire-android, turbo-android, siesta, each optionally with @VERSION (hotwire-ios@1.2.2, hotwire-ios@main) (case 1)
             \(cases):4:66: error: "method" of case 1 must be an HTTP method token such as GET or POST, found "GE T"
             \(cases):4:83: error: "match" of case 1 must be "exact" or "subset", found "all"
             \(cases):5:18: error: case 1: unknown merge mode "deeper"; expected one of shallow, deep
@@ -447,13 +447,13 @@ struct TestCommandTests {
             """)
     }
 
-    @Test("a case's path is read on https://example.com (or --base-url, or its base_url option): turbo-ios drops the trailing slash and the query; a full URL as given")
+    @Test("a case's path is read on https://example.com (or --base-url, or its base_url option): turbo-ios drops the trailing slash and the query, hotwire-ios@main neither; a full URL as given")
     func barePaths() throws {
         let config = try CLI.temporaryFile(DiffCommandTests.pathRules)
         let cases = try CLI.temporaryFile("""
             {"cases": [
-              {"url": "/posts/new/", "profile": ["hotwire-ios", "turbo-ios"], "properties": {}},
-              {"url": "/posts?filter=mine", "profile": ["hotwire-ios", "turbo-ios"], "properties": {"title": "Mine"}},
+              {"url": "/posts/new/", "profile": ["hotwire-ios@main", "turbo-ios"], "properties": {}},
+              {"url": "/posts?filter=mine", "profile": ["hotwire-ios@main", "turbo-ios"], "properties": {"title": "Mine"}},
               {"url": "https://example.com/posts/new/", "profile": "turbo-ios", "properties": {"context": "modal"}},
             ]}
             """)

@@ -41,7 +41,7 @@ struct ValidateLintCLITests {
         """#
 
     static let expectedLines = [
-        #":7:71: warning: rule 0 ("Default"): "pull_to_refresh_enabled": "true" is a string, not the boolean true: hotwire-ios and turbo-ios ignore it and use true instead; write true without quotes [string-boolean]"#,
+        #":7:71: warning: rule 0 ("Default"): "pull_to_refresh_enabled": "true" is a string, not the boolean true: hotwire-ios and turbo-ios ignore it and use true instead; hotwire-android crashes reading it (java.lang.ClassCastException: java.lang.String cannot be cast to java.lang.Boolean); write true without quotes [string-boolean]"#,
         #":11:25: warning: rule 1 ("Forms"): pattern 0 "/new$" does not match URLs with a query string (such as ?page=2): hotwire-ios, hotwire-android and turbo-android match patterns against the path and query string together; write "/new(?:$|\\?)" to match with or without one [query-string-anchor]"#,
         #":12:58: warning: rule 1 ("Forms"): "presentation" must be one of the values each app knows: hotwire-ios and turbo-ios ignore "push" and use "default" instead (they know default, pop, replace, refresh, clear_all, replace_root, none) [unknown-value]"#,
         #":15:32: warning: rule 2: pattern 0 "/reports/.*.pdf": the "." before "pdf" matches any character, not only a dot; escape it: "/reports/.*\\.pdf" [unescaped-dot]"#,

@@ -6,10 +6,12 @@ import PathConfigModel
 ///
 /// - `string-boolean`: `"true"` or `"false"` (any case) for a boolean key,
 ///   when some selected app does not read it as that boolean (the iOS apps
-///   take JSON booleans only and use the default).
+///   take JSON booleans only and use the default; hotwire-android 1.2 and
+///   later crash, casting a string to `Boolean`).
 /// - `unknown-value`: any other value (not null) that some selected app does
-///   not recognize and replaces with its default: `presentation: "push"` on
-///   iOS, `"modal"` as a presentation anywhere, a number as a title on iOS.
+///   not recognize and replaces with its default, or crashes on:
+///   `presentation: "push"` on iOS, `"modal"` as a presentation anywhere, a
+///   number as a title on iOS, a number as a boolean on hotwire-android.
 ///
 /// Only the first value of a repeated key counts, as when loading.
 struct TypedValueCheck: LintCheck {
@@ -31,15 +33,15 @@ struct TypedValueCheck: LintCheck {
         let name = JSONWriter.quoted(key.rawValue), written = JSONWriter.compact(raw)
         if key.kind == .boolean, case .string(let s) = raw, ["true", "false"].contains(s.lowercased()) {
             let meant = JSONValue.bool(s.lowercased() == "true")
-            let misread = d.profiles.filter { key.recognizedValue(raw, on: $0.platform) != meant }
+            let misread = d.profiles.filter { key.recognizedValue(raw, by: $0.typedReading) != meant }
             guard !misread.isEmpty else { return nil }
-            // Android reads such a string as its boolean, so only the iOS apps
-            // misread it: they ignore it and use the default.
-            let uses = Self.groups(misread, ignoring: "it") { platform, one in Self.fallback(key, on: platform, one: one) }
+            // The Android apps that keep strings read such a string as its
+            // boolean; the iOS apps ignore it, and the later hotwire-android crashes.
+            let uses = Self.groups(misread, key, raw, ignoring: "it") { profile, one in Self.fallback(key, on: profile.platform, one: one) }
             return d.finding(.stringBoolean, "\(name): \(written) is a string, not the boolean \(JSONWriter.compact(meant)): \(uses); write \(JSONWriter.compact(meant)) without quotes",
                              at: d.location(node.offset), rule: rule, profiles: misread)
         }
-        let unknown = d.profiles.filter { key.recognizedValue(raw, on: $0.platform) == nil }
+        let unknown = d.profiles.filter { key.recognizedValue(raw, by: $0.typedReading) == nil }
         guard !unknown.isEmpty else { return nil }
         let requirement: String
         switch key.kind {
@@ -47,10 +49,10 @@ struct TypedValueCheck: LintCheck {
         case .boolean: requirement = "true or false"
         case .string: requirement = "a string"
         }
-        let uses = Self.groups(unknown, ignoring: written) { platform, one in
-            let fallback = Self.fallback(key, on: platform, one: one)
+        let uses = Self.groups(unknown, key, raw, ignoring: written) { profile, one in
+            let fallback = Self.fallback(key, on: profile.platform, one: one)
             guard key.kind == .enumeration else { return fallback }
-            return "\(fallback) (\(one ? "it knows" : "they know") \(key.allowedValues(on: platform).joined(separator: ", ")))"
+            return "\(fallback) (\(one ? "it knows" : "they know") \(key.allowedValues(on: profile.platform).joined(separator: ", ")))"
         }
         return d.finding(.unknownValue, "\(name) must be \(requirement): \(uses)", at: d.location(node.offset), rule: rule, profiles: unknown)
     }
@@ -64,19 +66,24 @@ struct TypedValueCheck: LintCheck {
         return "\(one ? "uses" : "use") \(JSONWriter.compact(value)) instead"
     }
 
-    /// `hotwire-ios and turbo-ios ignore VALUE and X; hotwire-android ignores
-    /// it and Y`: the profiles grouped by what they do in place of `value`
-    /// (named the first time, `it` after), which `what(platform, one)` says
-    /// for one app or several.
-    private static func groups(_ profiles: [Profile], ignoring value: String, _ what: (Profile.Platform, Bool) -> String) -> String {
-        var groups: [(does: String, profiles: [Profile])] = []
+    /// `hotwire-ios and turbo-ios ignore VALUE and X; hotwire-android crashes
+    /// reading it (...)`: the profiles grouped by what they do in place of
+    /// reading `raw` (named the first time, `it` after): crash where their
+    /// accessor throws, else what `what(profile, one)` says for one app or
+    /// several.
+    private static func groups(_ profiles: [Profile], _ key: TypedKey, _ raw: JSONValue, ignoring value: String,
+                               _ what: (Profile, Bool) -> String) -> String {
+        var groups: [(does: String, crash: Bool, profiles: [Profile])] = []
         for p in profiles {
-            let does = what(p.platform, false)
-            if let g = groups.firstIndex(where: { $0.does == does }) { groups[g].profiles.append(p) } else { groups.append((does, [p])) }
+            let does: String, crash: Bool
+            if case .crash(let why) = key.read(raw, by: p.typedReading) { (does, crash) = (why, true) } else { (does, crash) = (what(p, false), false) }
+            if let g = groups.firstIndex(where: { $0.does == does }) { groups[g].profiles.append(p) } else { groups.append((does, crash, [p])) }
         }
         return groups.enumerated().map { i, group in
             let one = group.profiles.count == 1
-            return "\(LintDocument.subject(group.profiles)) \(one ? "ignores" : "ignore") \(i == 0 ? value : "it") and \(one ? what(group.profiles[0].platform, true) : group.does)"
+            let subject = LintDocument.subject(group.profiles)
+            if group.crash { return "\(subject) \(one ? "crashes" : "crash") reading \(i == 0 ? value : "it") (\(group.does))" }
+            return "\(subject) \(one ? "ignores" : "ignore") \(i == 0 ? value : "it") and \(one ? what(group.profiles[0], true) : group.does)"
         }.joined(separator: "; ")
     }
 }

@@ -222,6 +222,20 @@ public enum ConfigurationSchema {
         return out
     }
 
+    /// The ways apps read typed values, each with its profiles, in
+    /// `Profile.allCases` order.
+    static var readings: [(reading: TypedReading, profiles: [Profile])] {
+        var out: [(reading: TypedReading, profiles: [Profile])] = []
+        for profile in Profile.allCases {
+            if let i = out.firstIndex(where: { $0.reading == profile.typedReading }) {
+                out[i].profiles.append(profile)
+            } else {
+                out.append((profile.typedReading, [profile]))
+            }
+        }
+        return out
+    }
+
     /// "iOS", "Android".
     static func platformName(_ platform: Profile.Platform) -> String {
         switch platform {

@@ -2,8 +2,8 @@ import PathConfigModel
 
 /// The JSON Schema of each well-known typed property (`TypedKey`), made
 /// from the key's own table: its kind, its values and defaults on each
-/// platform, and how each platform reads a value (what
-/// `TypedKey.recognizedValue(_:on:)` answers), said in its description.
+/// platform, and how each app reads a value and which crash on a wrong one
+/// (what `TypedKey.read(_:by:)` answers), said in its description.
 ///
 /// A typed key accepts the values as the table lists them, and null (which
 /// every app reads as its default): for an enumeration the exact strings
@@ -51,9 +51,18 @@ enum TypedKeySchema {
     /// it, and what the schema accepts.
     static func description(of key: TypedKey) -> String {
         var sentences = ["Typed property (\(kindName(key.kind)))."]
-        for (platform, profiles) in ConfigurationSchema.platforms {
+        for (typedReading, profiles) in ConfigurationSchema.readings {
+            let platform = typedReading.platform
             let fallback = JSONWriter.compact(key.defaultValue(on: platform))
-            sentences.append("\(ConfigurationSchema.name(platform, profiles)) reads \(reading(key, on: platform)), and anything else as \(fallback).")
+            // A value of another kind: what the app does with anything it does not read.
+            let other: JSONValue = key.kind == .boolean ? .integer(2) : .array([])
+            let otherwise: String
+            if case .crash(let why) = key.read(other, by: typedReading) {
+                otherwise = "crashes on anything else (\(why.prefix { $0 != ":" }))"
+            } else {
+                otherwise = "anything else as \(fallback)"
+            }
+            sentences.append("\(ConfigurationSchema.name(platform, profiles)) reads \(reading(key, by: typedReading)), and \(otherwise).")
         }
         let all = values(of: key)
         for (platform, _) in ConfigurationSchema.platforms {
@@ -86,17 +95,18 @@ enum TypedKeySchema {
         }
     }
 
-    /// What `platform` reads as a value of `key`, found by asking
-    /// `recognizedValue(_:on:)`.
-    private static func reading(_ key: TypedKey, on platform: Profile.Platform) -> String {
-        func read(_ raw: JSONValue) -> JSONValue? { key.recognizedValue(raw, on: platform) }
+    /// What an app reading as `typedReading` reads as a value of `key`,
+    /// found by asking `recognizedValue(_:by:)`.
+    private static func reading(_ key: TypedKey, by typedReading: TypedReading) -> String {
+        let platform = typedReading.platform
+        func read(_ raw: JSONValue) -> JSONValue? { key.recognizedValue(raw, by: typedReading) }
         switch key.kind {
         case .enumeration:
             let allowed = key.allowedValues(on: platform)
             let anyCase = allowed.allSatisfy { read(.string($0.uppercased())) == .string($0) }
             return "\(list(allowed, joiner: "or")), \(anyCase ? "in any case" : "exactly as written")"
         case .boolean:
-            var text = "true or false"
+            var text = read(.integer(0)) == .bool(false) && read(.integer(1)) == .bool(true) ? "true or false (0 and 1 too)" : "true or false"
             if read(.string("true")) == .bool(true) {
                 let anyCase = read(.string("TRUE")) == .bool(true) && read(.string("FALSE")) == .bool(false)
                 text = "true, false, or a string (\"true\"\(anyCase ? " in any case" : "") as true, "

@@ -130,7 +130,7 @@ public struct ConfigurationDecoder: Sendable {
             let location = source.location(error.offset)
             switch error.kind {
             case .gson(let gson):
-                throw ConfigurationError(code: .invalidJSON, message: "\(error.what): \(app.name) \(DocumentEffect.refuses(gson: gson).phrase(plural: false))\(hint)",
+                throw ConfigurationError(code: .invalidJSON, message: "\(error.what): \(app.name) \(app.refusal(gson: gson))\(hint)",
                                          location: location)
             case .depthLimit:
                 throw ConfigurationError(code: .limit, message: error.what, location: location)

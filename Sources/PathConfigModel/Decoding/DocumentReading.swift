@@ -33,11 +33,8 @@ package enum DocumentReading: Sendable {
 extension Profile {
     /// How this profile's app reads a document.
     package var documentReading: DocumentReading {
-        switch self {
-        case .hotwireIOS, .turboIOS, .siesta: return .jsonSerialization
-        case .hotwireAndroid: return .gson(.hotwireAndroid)
-        case .turboAndroid: return .gson(.turboAndroid)
-        }
+        guard let gson = GsonApp(self) else { return .jsonSerialization }
+        return .gson(gson)
     }
 }
 

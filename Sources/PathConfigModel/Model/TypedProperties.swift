@@ -87,49 +87,106 @@ public enum TypedKey: String, Sendable, CaseIterable {
         }
     }
 
-    /// The accessor's value for `raw` (the merged property, if any) on `platform`:
-    /// what `recognizedValue(_:on:)` reads, or the default when the key is
-    /// missing or null or the value is not recognized.
-    public func value(from raw: JSONValue?, on platform: Profile.Platform) -> JSONValue {
-        guard let raw, raw != .null else { return defaultValue(on: platform) }
-        return recognizedValue(raw, on: platform) ?? defaultValue(on: platform)
+    /// What the app's accessor gives for `raw` (the merged property, if
+    /// any), read by `reading`: a value (the default when the key is
+    /// missing or null or the value is not recognized), or the exception
+    /// the app throws.
+    public func read(_ raw: JSONValue?, by reading: TypedReading) -> TypedRead {
+        guard let raw, raw != .null else {
+            if self == .uri {
+                if reading == .turboKotlinStrings { return .crash("java.lang.NullPointerException: uriString") }
+                if reading == .kotlinStringsWithFragmentURI { return .value(.string("turbo://fragment/web")) }
+            }
+            return .value(defaultValue(on: reading.platform))
+        }
+        switch interpret(raw, by: reading) {
+        case .value(let v): return .value(v)
+        case .unrecognized: return .value(defaultValue(on: reading.platform))
+        case .crash(let message): return .crash(message)
+        }
     }
 
-    /// What the app on `platform` reads from `raw`, or nil when it does not
-    /// recognize the value (unknown, or of the wrong type) and falls back to
-    /// the default.
+    /// The accessor's value for `raw` (see `read(_:by:)`), the default where the app crashes.
+    public func value(from raw: JSONValue?, by reading: TypedReading) -> JSONValue {
+        if case .value(let v) = read(raw, by: reading) { return v }
+        return defaultValue(on: reading.platform)
+    }
+
+    /// What the app reads from `raw`, or nil when it does not recognize the
+    /// value (unknown, or of the wrong type) and falls back to the default,
+    /// or when it crashes (`read(_:by:)` says which).
+    public func recognizedValue(_ raw: JSONValue, by reading: TypedReading) -> JSONValue? {
+        if case .value(let v) = interpret(raw, by: reading) { return v }
+        return nil
+    }
+
+    /// What the app makes of a present, non-null value.
+    private enum Interpretation { case value(JSONValue), unrecognized, crash(String) }
+
+    /// iOS reads with `as?`: an enumeration must be one of its exact
+    /// strings, a boolean a JSON boolean or a number that is exactly 0 or 1
+    /// (an `NSNumber` bridges to `Bool` then), a string a JSON string.
     ///
-    /// iOS reads strictly: an enumeration must be one of its exact strings and a
-    /// boolean a JSON boolean (`"true"` is not one). Android reads as Kotlin
-    /// does: enumerations compare case-insensitively (the built-ins say `POP`),
-    /// and a boolean may be the string `"true"` or `"false"` in any case.
-    public func recognizedValue(_ raw: JSONValue, on platform: Profile.Platform) -> JSONValue? {
-        switch kind {
-        case .enumeration:
-            let allowed = allowedValues(on: platform)
-            switch (platform, raw) {
-            case (.ios, .string(let s)) where allowed.contains(s): return .string(s)
-            case (.android, .string(let s)):
-                let lower = s.lowercased()
-                if allowed.contains(lower) { return .string(lower) }
-            default: break
+    /// Android before hotwire-android 1.2 (and turbo-android) holds every
+    /// value as the string Gson made of it: enumerations are upper-cased and
+    /// looked up (any case), booleans are `String.toBoolean()` (`"true"` in
+    /// any case), strings as held (a number's literal text).
+    ///
+    /// hotwire-android 1.2 and later hold Gson's leaves: enumerations read
+    /// `toString()` (so only strings match), strings `toString()` (a number
+    /// as Java prints a `Long` or `Double`), and booleans `as Boolean`,
+    /// which throws `ClassCastException` for anything but a JSON boolean.
+    private func interpret(_ raw: JSONValue, by reading: TypedReading) -> Interpretation {
+        switch (kind, reading) {
+        case (.enumeration, .foundation):
+            guard case .string(let s) = raw, allowedValues(on: .ios).contains(s) else { return .unrecognized }
+            return .value(.string(s))
+        case (.enumeration, _):
+            // `Presentation.valueOf(value.uppercase())`: "puſh" is PUSH.
+            guard case .string(let s) = raw else { return .unrecognized }
+            let upper = s.uppercased()
+            guard let name = allowedValues(on: .android).first(where: { $0.uppercased() == upper }) else { return .unrecognized }
+            return .value(.string(name))
+        case (.boolean, .foundation):
+            switch raw {
+            case .bool(let b): return .value(.bool(b))
+            case .number(let n):
+                let d = n.doubleValue
+                guard d == 0 || d == 1 else { return .unrecognized }
+                return .value(.bool(d == 1))
+            default: return .unrecognized
             }
-            return nil
-        case .boolean:
-            switch (platform, raw) {
-            case (_, .bool(let b)): return .bool(b)
-            case (.android, .string(let s)): return .bool(s.lowercased() == "true")
-            default: return nil
+        case (.boolean, .kotlinCasts):
+            if case .bool(let b) = raw { return .value(.bool(b)) }
+            return .crash("java.lang.ClassCastException: \(GsonLeaf.className(of: raw)) cannot be cast to java.lang.Boolean")
+        case (.boolean, _):
+            switch raw {
+            case .bool(let b): return .value(.bool(b))
+            case .string(let s): return .value(.bool(s.lowercased() == "true"))
+            default: return .value(.bool(false))  // a number's text is never "true"
             }
-        case .string:
-            switch (platform, raw) {
-            case (_, .string(let s)): return .string(s)
-            case (.android, .number(let n)): return .string(n.text)
-            case (.android, .bool(let b)): return .string(b ? "true" : "false")
-            default: return nil
+        case (.string, .foundation):
+            guard case .string(let s) = raw else { return .unrecognized }
+            return .value(.string(s))
+        case (.string, .kotlinCasts):
+            return .value(.string(GsonLeaf.javaString(of: raw)))
+        case (.string, _):
+            switch raw {
+            case .string(let s): return .value(.string(s))
+            case .number(let n): return .value(.string(n.text))
+            case .bool(let b): return .value(.string(b ? "true" : "false"))
+            default: return .unrecognized  // arrays and objects never load as strings
             }
         }
     }
+}
+
+/// What a typed accessor gives: a value (`.null` for none), or the
+/// exception the app throws reading the key.
+public enum TypedRead: Sendable, Hashable {
+    case value(JSONValue)
+    /// The exception, as the app's log would name it, and why.
+    case crash(String)
 }
 
 extension TypedKey {
@@ -173,4 +230,28 @@ extension TypedKey {
         default: return nil
         }
     }
+}
+
+/// How an app's typed accessors read a stored value.
+public enum TypedReading: Sendable, Hashable {
+    /// iOS: `properties["key"] as? String` and `as? Bool`: exact strings and
+    /// JSON booleans (or 0 and 1); anything else reads as the default.
+    case foundation
+    /// Android apps that keep every value as a string
+    /// (`HashMap<String, String>`): enumerations in any case, booleans by
+    /// `String.toBoolean()`.
+    case kotlinStrings
+    /// As `kotlinStrings`, but `uri` is `Uri.parse(get("uri"))`, which
+    /// throws when the key is missing or null (turbo-android).
+    case turboKotlinStrings
+    /// As `kotlinStrings`, but a missing or null `uri` reads as the default
+    /// fragment's, `turbo://fragment/web` (hotwire-android 0.1 to 0.1.2).
+    case kotlinStringsWithFragmentURI
+    /// Android apps that keep values as Gson leaves them
+    /// (`HashMap<String, Any>`) and cast them: a value of another type
+    /// throws `ClassCastException` where the app reads the key.
+    case kotlinCasts
+
+    /// The platform whose allowed values and defaults apply.
+    public var platform: Profile.Platform { self == .foundation ? .ios : .android }
 }

@@ -194,9 +194,13 @@ struct CaseFileDecoder {
         }
         var profiles: [Profile] = []
         for name in names {
-            guard case .string(let text) = name.kind, let profile = Profile(rawValue: text) else {
-                let shown = JSONWriter.compact(name.value)
-                fail(name.offset, "unknown profile \(shown) in case \(index); expected one of \(Profile.allCases.map(\.rawValue).joined(separator: ", "))")
+            guard case .string(let text) = name.kind else {
+                fail(name.offset, "a profile name in case \(index) must be a string, found \(JSONWriter.compact(name.value))")
+                continue
+            }
+            let profile: Profile
+            do { profile = try Profile(name: text) } catch {
+                fail(name.offset, "\(error.message) (case \(index))")
                 continue
             }
             if !profiles.contains(profile) { profiles.append(profile) }

@@ -67,11 +67,11 @@ struct CaseRunner {
             let answer = try configuration.resolve(input, method: method)
             var differences: [ValueDifference] = []
             if let expected = testCase.expected {
-                differences = PropertyComparison.differences([PathProperties(expected, platform: profile.platform), answer], mode: mode,
+                differences = PropertyComparison.differences([PathProperties(expected, typedReading: profile.typedReading), answer], mode: mode,
                                                              keysOf: testCase.match == .subset ? 0 : nil)
             }
             let typedDifferences = testCase.typed.compactMap { key, value -> ValueDifference? in
-                let read = answer.typed(key)
+                let read = PropertyComparison.typedValue(answer, key)
                 if JSONComparison.equal(value, read) { return nil }
                 return ValueDifference(path: KeyPath([key.rawValue]), values: [value, read], written: [value, answer[key.rawValue]])
             }

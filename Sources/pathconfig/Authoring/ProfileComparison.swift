@@ -66,7 +66,7 @@ struct ProfileComparison {
         // answers has differs from it. Typed, every app that answers has
         // every key of the catalog, so only where those apps disagree is shown.
         let compared = mode == .json ? Array(answers.indices) : answers.indices.filter { answers[$0] != nil }
-        let sides = compared.map { answers[$0] ?? PathProperties(JSONObject(), platform: configurations[$0].profile.platform) }
+        let sides = compared.map { answers[$0] ?? PathProperties(JSONObject(), typedReading: configurations[$0].profile.typedReading) }
         var differences = PropertyComparison.differences(sides, mode: mode).map { d in
             ValueDifference(path: d.path, values: Self.spread(d.values, over: compared, answers),
                             written: d.written.map { Self.spread($0, over: compared, answers) })

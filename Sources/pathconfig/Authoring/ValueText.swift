@@ -15,6 +15,7 @@ enum ValueText {
     /// `true (written "false")` where the app read something else.
     static func text(_ value: JSONValue?, written: [JSONValue?]?, side: Int) -> String {
         guard let written, let value else { return text(value) }
+        if PropertyComparison.isCrash(value) { return crash + (written[side].map { " (written \(JSONWriter.compact($0)))" } ?? "") }
         guard let raw = written[side], raw != .null else { return text(value) + " (default)" }
         return JSONComparison.equal(raw, value) ? text(value) : text(value) + " (written \(JSONWriter.compact(raw)))"
     }
@@ -26,7 +27,7 @@ enum ValueText {
     }
 
     /// What a profile's column shows where its app crashes on the URL
-    /// (`ProfileDifference.crashes` says why).
+    /// (`ProfileDifference.crashes` says why), or reading a typed key.
     static let crash = "(app crashes)"
 
     /// A matched rule as a person reads it: `rule 3, pattern "/new$": Forms

@@ -82,15 +82,19 @@ struct OverriddenRuleLintTests {
 struct TypedValueLintTests {
     static func properties(_ json: String) -> String { Lint.rule(["/a"], json) }
 
-    @Test("\"true\"/\"false\" for a boolean key: reported for the apps that misread it, not for Android")
+    @Test("\"true\"/\"false\" for a boolean key: reported for the apps that misread it or crash on it, not for the Android apps that keep strings")
     func stringBoolean() throws {
         let findings = try Lint.run(Self.properties(#"{"pull_to_refresh_enabled": "false", "animated": "TRUE", "title": "true"}"#), kind: .stringBoolean)
         #expect(findings.count == 2)
-        #expect(findings.first?.profiles == [.hotwireIOS, .turboIOS])
-        #expect(findings.first?.message == #""pull_to_refresh_enabled": "false" is a string, not the boolean false: hotwire-ios and turbo-ios ignore it and use true instead; write false without quotes"#)
+        #expect(findings.first?.profiles == [.hotwireIOS, .turboIOS, .hotwireAndroid])
+        #expect(findings.first?.message == #""pull_to_refresh_enabled": "false" is a string, not the boolean false: hotwire-ios and turbo-ios ignore it and use true instead; "#
+                + #"hotwire-android crashes reading it (java.lang.ClassCastException: java.lang.String cannot be cast to java.lang.Boolean); write false without quotes"#)
         #expect(try Lint.run(Self.properties(#"{"animated": "false"}"#), kind: .stringBoolean, profiles: [.turboIOS]).first?.message
                 == #""animated": "false" is a string, not the boolean false: turbo-ios ignores it and uses true instead; write false without quotes"#)
-        #expect(try Lint.run(Self.properties(#"{"animated": "false"}"#), kind: .stringBoolean, profiles: [.hotwireAndroid, .turboAndroid]).isEmpty)
+        #expect(try Lint.run(Self.properties(#"{"animated": "false"}"#), kind: .stringBoolean, profiles: [.hotwireAndroid, .turboAndroid]).first?.profiles
+                == [.hotwireAndroid])
+        #expect(try Lint.run(Self.properties(#"{"animated": "false"}"#), kind: .stringBoolean,
+                             profiles: [Profile(name: "hotwire-android@1.1.3"), .turboAndroid]).isEmpty)
         #expect(try Lint.run(Self.properties(#"{"animated": false}"#), kind: .stringBoolean).isEmpty)
     }
 
@@ -100,7 +104,7 @@ struct TypedValueLintTests {
         (#"{"presentation": "modal"}"#, [Profile.hotwireIOS, .turboIOS, .hotwireAndroid, .turboAndroid]),  // the seed documents' mistake
         (#"{"modal_style": "sheet"}"#, [Profile.hotwireIOS, .turboIOS, .hotwireAndroid, .turboAndroid]),
         (#"{"title": 5}"#, [Profile.hotwireIOS, .turboIOS]),
-        (#"{"animated": 1}"#, [Profile.hotwireIOS, .turboIOS, .hotwireAndroid, .turboAndroid]),
+        (#"{"animated": 2}"#, [Profile.hotwireIOS, .turboIOS, .hotwireAndroid]),  // 0 and 1 are NSNumber booleans; "2" is false to turbo-android
         (#"{"context": "modal", "presentation": "replace_root", "title": null, "view-controller": "x"}"#, [Profile]()),
     ])
     func unknown(_ properties: String, _ expected: [Profile]) throws {
@@ -121,10 +125,10 @@ struct TypedValueLintTests {
         // A null default: the app reads no value at all (the issue's "uses the default null").
         (#"{"title": 42}"#, [Profile](), #""title" must be a string: hotwire-ios and turbo-ios ignore 42 and read no title"#),
         (#"{"title": 42}"#, [Profile.turboIOS], #""title" must be a string: turbo-ios ignores 42 and reads no title"#),
-        // The same default on both platforms: one group.
-        (#"{"animated": 1}"#, [Profile](), #""animated" must be true or false: hotwire-ios, turbo-ios, hotwire-android and turbo-android ignore 1 and use true instead"#),
+        // The same default on both platforms: one group; the app that crashes, another.
+        (#"{"animated": 2}"#, [Profile](), #""animated" must be true or false: hotwire-ios and turbo-ios ignore 2 and use true instead; hotwire-android crashes reading it (java.lang.ClassCastException: java.lang.Long cannot be cast to java.lang.Boolean)"#),
         // Defaults that differ by platform: a group each, the value named once.
-        (#"{"pull_to_refresh_enabled": [true]}"#, [Profile.hotwireIOS, .hotwireAndroid], #""pull_to_refresh_enabled" must be true or false: hotwire-ios ignores [true] and uses true instead; hotwire-android ignores it and uses false instead"#),
+        (#"{"pull_to_refresh_enabled": [true]}"#, [Profile.hotwireIOS, try! Profile(name: "hotwire-android@1.2.0")], #""pull_to_refresh_enabled" must be true or false: hotwire-ios ignores [true] and uses true instead; hotwire-android@1.2.0 crashes reading it (java.lang.ClassCastException: java.util.ArrayList cannot be cast to java.lang.Boolean)"#),
         (#"{"view_controller": 7}"#, [Profile.hotwireIOS, .turboIOS], #""view_controller" must be a string: hotwire-ios and turbo-ios ignore 7 and use "web" instead"#),
         // Known values differ by platform.
         (#"{"presentation": "modal"}"#, [Profile.turboIOS, .turboAndroid], #""presentation" must be one of the values each app knows: turbo-ios ignores "modal" and uses "default" instead (it knows default, pop, replace, refresh, clear_all, replace_root, none); turbo-android ignores it and uses "default" instead (it knows default, push, pop, replace, refresh, clear_all, replace_root, none)"#),

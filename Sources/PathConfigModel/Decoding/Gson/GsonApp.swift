@@ -23,8 +23,8 @@
 /// a null pattern throws in `Regex(null)` once the patterns before it in its
 /// rule did not match; null `properties` throw in `putAll` when the rule matches.
 package struct GsonApp: Sendable, Hashable {
-    /// The profile that reproduces the app.
-    let profile: Profile
+    /// The app's name in messages.
+    let name: String
     /// The Gson the app declares.
     let gsonVersion: String
     /// JsonReader's nesting limit (Gson 2.11 and later), nil before.
@@ -37,8 +37,9 @@ package struct GsonApp: Sendable, Hashable {
     let defaultsMissingFields: Bool
     /// When a null `rules` crashes the app.
     let nullRulesCrash: String
-    /// When a null `settings` crashes the app.
-    let nullSettingsCrash: String
+    /// When a null `settings` crashes the app; nil where the app never
+    /// reads its settings, and keeps a null one.
+    let nullSettingsCrash: String?
     /// A null `settings` crashes the app outside its path configuration
     /// (turbo-android's session, when a web screen is left), not in a
     /// lookup: the configuration loads, with a `not-portable` warning. A
@@ -46,16 +47,43 @@ package struct GsonApp: Sendable, Hashable {
     /// answers, and the load's warning and lint say it (see docs/format-and-profiles.md,
     /// "Android documents: Gson").
     let loadsDespiteNullSettings: Bool
+    /// The app's loader does not catch what Gson throws, and a null
+    /// document reaches its callback: a file Gson cannot read crashes the
+    /// app at start-up rather than being ignored (turbo-android before 7.1.4).
+    var crashesOnUnreadableDocument = false
 
-    static let hotwireAndroid = GsonApp(profile: .hotwireAndroid, gsonVersion: "2.12.1", nestingLimit: 255, valuesAsStrings: false,
+    static let hotwireAndroid = GsonApp(name: "hotwire-android", gsonVersion: "2.12.1", nestingLimit: 255, valuesAsStrings: false,
                                         defaultsMissingFields: true, nullRulesCrash: "at start-up", nullSettingsCrash: "at start-up",
                                         loadsDespiteNullSettings: false)
-    static let turboAndroid = GsonApp(profile: .turboAndroid, gsonVersion: "2.10.1", nestingLimit: nil, valuesAsStrings: true,
+    /// hotwire-native-android 0.1 to 0.1.2 (Gson 2.10.1): `PathConfiguration`
+    /// itself is the class Gson fills, through its no-argument constructor
+    /// (so `rules` and `settings` default); values are strings; a null
+    /// `settings` crashes where the session reads `screenshots_enabled`.
+    static let hotwireAndroid01 = GsonApp(name: "hotwire-android", gsonVersion: "2.10.1", nestingLimit: nil, valuesAsStrings: true,
+                                          defaultsMissingFields: true, nullRulesCrash: "on every lookup",
+                                          nullSettingsCrash: "whenever it reads screenshots_enabled", loadsDespiteNullSettings: true)
+    /// hotwire-native-android 0.1.3 to 1.1.3 (Gson 2.10.1, then 2.11.0): as
+    /// 0.1, but the settings are never read.
+    static let hotwireAndroidStrings = GsonApp(name: "hotwire-android", gsonVersion: "2.11.0", nestingLimit: nil, valuesAsStrings: true,
+                                               defaultsMissingFields: true, nullRulesCrash: "on every lookup",
+                                               nullSettingsCrash: nil, loadsDespiteNullSettings: true)
+    /// hotwire-native-android 1.2.0 to 1.2.6 (Gson 2.12.1): values are Gson's
+    /// objects; the loader appends the built-in rules to `rules` as it
+    /// takes a file, so a null `rules` crashes at start-up; the settings
+    /// are never read.
+    static let hotwireAndroidMaps = GsonApp(name: "hotwire-android", gsonVersion: "2.12.1", nestingLimit: 255, valuesAsStrings: false,
+                                            defaultsMissingFields: true, nullRulesCrash: "at start-up",
+                                            nullSettingsCrash: nil, loadsDespiteNullSettings: true)
+    /// turbo-android before 7.1.4 (Gson 2.8.6, then 2.10): as `turboAndroid`,
+    /// but a document Gson cannot read crashes the app.
+    static let turboAndroidUncaught: GsonApp = {
+        var app = GsonApp.turboAndroid
+        app.crashesOnUnreadableDocument = true
+        return app
+    }()
+    static let turboAndroid = GsonApp(name: "turbo-android", gsonVersion: "2.10.1", nestingLimit: nil, valuesAsStrings: true,
                                       defaultsMissingFields: false, nullRulesCrash: "on every lookup",
                                       nullSettingsCrash: "whenever it leaves a web screen", loadsDespiteNullSettings: true)
-
-    /// The app's name in messages.
-    var name: String { profile.rawValue }
 
     /// What a `null` element of an array at `place` does (an explicit
     /// `null`, or one a comma made).
@@ -82,5 +110,30 @@ package struct GsonApp: Sendable, Hashable {
         case .value: return valuesAsStrings ? .refuses(gson: "Expected a string but was BEGIN_OBJECT") : .keepsLast
         case .rules, .patterns, .mapEntry, .unread: return .ignores
         }
+    }
+}
+
+extension GsonApp {
+    /// The app as `profile` reads documents, nil for an app that does not use Gson.
+    init?(_ profile: Profile) {
+        guard let gson = profile.release.behaviour.gson else { return nil }
+        self = gson
+    }
+}
+
+extension GsonApp {
+    /// `refuses the document (Gson: "…") and ignores the whole file`, or,
+    /// where the app does not catch Gson's exception, `… and crashes at
+    /// start-up`: what the app does with a document Gson cannot read.
+    func refusal(gson: String?) -> String {
+        let phrase = DocumentEffect.refuses(gson: gson).phrase(plural: false)
+        guard crashesOnUnreadableDocument else { return phrase }
+        let quoted = gson.map { " (Gson: \"\($0)\")" } ?? ""
+        return "refuses the document\(quoted), which crashes the app at start-up (its loader does not catch the exception)"
+    }
+
+    /// `the app ignores the file`, or `the app crashes at start-up`.
+    var dropsFile: String {
+        crashesOnUnreadableDocument ? "the app crashes at start-up (its loader does not catch it)" : "the app ignores the file"
     }
 }

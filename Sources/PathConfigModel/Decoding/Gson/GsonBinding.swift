@@ -44,7 +44,7 @@ struct GsonBinding {
 
     private func refusal(_ what: String, gson: String?, at offset: Int, code: ConfigurationError.Code = .schema,
                          rule: Int? = nil, pattern: Int? = nil, joiner: String = ": ") -> ConfigurationError {
-        ConfigurationError(code: code, message: "\(what)\(joiner)\(app.name) \(DocumentEffect.refuses(gson: gson).phrase(plural: false))",
+        ConfigurationError(code: code, message: "\(what)\(joiner)\(app.name) \(app.refusal(gson: gson))",
                            location: source.location(offset), ruleIndex: rule, patternIndex: pattern)
     }
 
@@ -104,12 +104,12 @@ struct GsonBinding {
     /// refuses or crashes on. `root` nil: an empty document.
     mutating func bind(_ root: JSONNode?) throws(ConfigurationError) -> JSONNode {
         guard let root else {
-            throw ConfigurationError(code: .invalidJSON, message: "an empty document: \(app.name)'s Gson reads it as null and the app ignores the file",
+            throw ConfigurationError(code: .invalidJSON, message: "an empty document: \(app.name)'s Gson reads it as null and \(app.dropsFile)",
                                      location: source.location(source.bytes.count))
         }
         guard case .object(let members) = root.kind else {
             if case .null = root.kind {
-                throw ConfigurationError(code: .schema, message: "the document is null: \(app.name)'s Gson reads it as no configuration and the app ignores the file",
+                throw ConfigurationError(code: .schema, message: "the document is null: \(app.name)'s Gson reads it as no configuration and \(app.dropsFile)",
                                          location: source.location(root.offset))
             }
             throw wrongType("the top level", expected: "BEGIN_OBJECT", found: root)
@@ -132,7 +132,7 @@ struct GsonBinding {
             case "settings":
                 if let previous = settings { warnLastKept("settings", at: m.keyOffset, previous: previous.keyOffset) }
                 if case .null = m.value.kind {
-                    settings = (nil, [crash("\"settings\" is null", .crashes(what: "settings map", when: app.nullSettingsCrash), at: m.value.offset)], m.keyOffset)
+                    settings = (nil, nullSettingsCrashes(at: m.value.offset, "\"settings\" is null"), m.keyOffset)
                 } else {
                     settings = (try map(m.value, what: "\"settings\"", member: "setting", rule: nil), [], m.keyOffset)
                 }
@@ -144,7 +144,7 @@ struct GsonBinding {
             crashes.append(crash("no \"rules\"", .crashes(what: "rules list", when: app.nullRulesCrash), at: root.offset))
         }
         if settings == nil, !app.defaultsMissingFields {
-            settings = (nil, [crash("no \"settings\"", .crashes(what: "settings map", when: app.nullSettingsCrash), at: root.offset)], root.offset)
+            settings = (nil, nullSettingsCrashes(at: root.offset, "no \"settings\""), root.offset)
         }
         crashes += rules?.crashes ?? []
         for c in settings?.crashes ?? [] {
@@ -165,6 +165,12 @@ struct GsonBinding {
         out.append(JSONNode.Member(key: "rules", keyOffset: rules?.keyOffset ?? root.offset,
                                    value: rules?.node ?? JSONNode(kind: .array([]), offset: root.offset)))
         return JSONNode(kind: .object(out), offset: root.offset)
+    }
+
+    /// The crash a null `settings` causes, none where the app never reads them.
+    private func nullSettingsCrashes(at offset: Int, _ what: String) -> [Crash] {
+        guard let when = app.nullSettingsCrash else { return [] }
+        return [crash(what, .crashes(what: "settings map", when: when), at: offset)]
     }
 
     /// `rules`: a list of rules (a null rule crashes on every lookup).
