@@ -45,19 +45,31 @@ enum Catalog {
         return Int(i)
     }
 
-    /// The index of the profile a host names.
+    /// The index of the profile a host names (`APP` or `APP@VERSION`: the app's).
     static func profileIndex(_ name: UnsafePointer<CChar>?) throws(CFailure) -> Int {
         let text = try hostString(name, "profile")
-        guard let i = profiles.firstIndex(where: { $0.rawValue == text }) else {
-            throw .argument("unknown profile \(JSONWriter.quoted(text)); expected one of \(profiles.map(\.rawValue).joined(separator: ", "))")
-        }
-        return i
+        let profile: Profile
+        do { profile = try Profile(name: text) } catch { throw .argument(error.message) }
+        return profiles.firstIndex { $0.app == profile.app } ?? 0
     }
 
-    static func profileName(_ i: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(profileNames[i]) }
-    static func profileName(of profile: Profile) throws(CFailure) -> UnsafePointer<CChar> {
-        try profileName(profiles.firstIndex(of: profile) ?? 0)
+    /// By profile, then release line: the name `--profile` takes for the
+    /// line (`hotwire-ios@1.2.0`, `hotwire-ios@main`), its tags
+    /// (space-separated), its commit.
+    private static let releaseNames: [[OwnedCString?]] = profiles.map { p in
+        p.app.releases.map { permanent(p.app.rawValue + "@" + ($0.tags.first ?? "main")) }
     }
+    private static let releaseTags: [[OwnedCString?]] = profiles.map { p in p.app.releases.map { permanent($0.tags.joined(separator: " ")) } }
+    private static let releaseCommits: [[OwnedCString?]] = profiles.map { p in p.app.releases.map { permanent($0.commit) } }
+
+    static func releaseCount(_ i: Int) -> Int { releaseNames[i].count }
+    static func releaseName(_ i: Int, _ j: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(releaseNames[i][j]) }
+    static func releaseTags(_ i: Int, _ j: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(releaseTags[i][j]) }
+    static func releaseCommit(_ i: Int, _ j: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(releaseCommits[i][j]) }
+    /// The line the bare name reads as.
+    static func bareRelease(_ i: Int) -> Int { profiles[i].app.releases.firstIndex(of: profiles[i].release) ?? 0 }
+
+    static func profileName(_ i: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(profileNames[i]) }
     static func platformName(_ i: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(platformNames[i]) }
     static func backendName(_ i: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(backendNames[i]) }
     static func keyName(_ i: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(keyNames[i]) }
@@ -110,6 +122,33 @@ public func pathconfig_profile_platform(_ i: UInt) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
         try Catalog.platformName(Catalog.index(i, below: Catalog.profiles.count, "profiles"))
     }
+}
+
+@_cdecl("pathconfig_profile_release_count")
+public func pathconfig_profile_release_count(_ i: UInt) -> UInt {
+    i < UInt(Catalog.profiles.count) ? UInt(Catalog.releaseCount(Int(i))) : 0
+}
+
+/// Checks `i` and `j`, then reads the release line's C string.
+private func releaseString(_ i: UInt, _ j: UInt, _ read: (Int, Int) throws(CFailure) -> UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
+        let p = try Catalog.index(i, below: Catalog.profiles.count, "profiles")
+        return try read(p, Catalog.index(j, below: Catalog.releaseCount(p), "release lines of \(Catalog.profiles[p].rawValue)"))
+    }
+}
+
+@_cdecl("pathconfig_profile_release_name")
+public func pathconfig_profile_release_name(_ i: UInt, _ j: UInt) -> UnsafePointer<CChar>? { releaseString(i, j, Catalog.releaseName) }
+
+@_cdecl("pathconfig_profile_release_tags")
+public func pathconfig_profile_release_tags(_ i: UInt, _ j: UInt) -> UnsafePointer<CChar>? { releaseString(i, j, Catalog.releaseTags) }
+
+@_cdecl("pathconfig_profile_release_commit")
+public func pathconfig_profile_release_commit(_ i: UInt, _ j: UInt) -> UnsafePointer<CChar>? { releaseString(i, j, Catalog.releaseCommit) }
+
+@_cdecl("pathconfig_profile_default_release")
+public func pathconfig_profile_default_release(_ i: UInt) -> UInt {
+    i < UInt(Catalog.profiles.count) ? UInt(Catalog.bareRelease(Int(i))) : 0
 }
 
 @_cdecl("pathconfig_backend_count")

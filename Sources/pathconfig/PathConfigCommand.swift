@@ -14,7 +14,7 @@ struct PathConfigCommand: ParsableCommand {
         commandName: "pathconfig",
         abstract: "Resolve URLs against a Turbo / Hotwire Native path configuration.",
         version: PathConfigCommand.version,
-        subcommands: [Resolve.self, Explain.self, Settings.self, Validate.self, Test.self, Diff.self, Port.self, Fetch.self, Schema.self]
+        subcommands: [Resolve.self, Explain.self, Settings.self, Validate.self, Test.self, Diff.self, Port.self, Fetch.self, Schema.self, Profiles.self]
     )
 
     static let version = "\(PathConfigurationVersion.string)"

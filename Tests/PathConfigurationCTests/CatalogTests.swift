@@ -69,6 +69,28 @@ struct CatalogTests {
         #expect(pathconfig_profile_name(0) != nil && lastCode() == 0, "success clears the last error")
     }
 
+    @Test("release lines: every line of every app, its name loading as a profile, its tags and commit, the bare name's line")
+    func releases() throws {
+        for (i, profile) in Profile.allCases.enumerated() {
+            let lines = profile.app.releases
+            #expect(pathconfig_profile_release_count(UInt(i)) == UInt(lines.count))
+            for (j, line) in lines.enumerated() {
+                let name = try #require(text(pathconfig_profile_release_name(UInt(i), UInt(j))))
+                #expect(try Profile(name: name).release == line, "\(name)")
+                #expect(text(pathconfig_profile_release_tags(UInt(i), UInt(j))) == line.tags.joined(separator: " "))
+                #expect(text(pathconfig_profile_release_commit(UInt(i), UInt(j))) == line.commit)
+            }
+            #expect(lines[Int(pathconfig_profile_default_release(UInt(i)))] == profile.release)
+            #expect(pathconfig_profile_release_name(UInt(i), UInt(lines.count)) == nil && lastCode() == 8)
+        }
+        let past = UInt(Profile.allCases.count)
+        #expect(pathconfig_profile_release_count(past) == 0)
+        #expect(pathconfig_profile_release_tags(past, 0) == nil && lastCode() == 8)
+        // A versioned name is the app's for the typed-key tables.
+        #expect(pathconfig_typed_key_value_count(Int32(TypedKey.presentation.index), "hotwire-android@1.1.3") == 8)
+        #expect(pathconfig_typed_key_value_count(Int32(TypedKey.presentation.index), "hotwire-android@9") == 0 && lastCode() == 8)
+    }
+
     @Test("backends: the core's built-in engines, in Backend order")
     func backends() {
         let builtIn = Backend.allCases.filter { Backend.builtIn[$0.rawValue] != nil }.map(\.rawValue)

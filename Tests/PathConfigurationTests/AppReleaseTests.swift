@@ -114,3 +114,28 @@ struct AppReleaseTests {
         #expect(why.hasPrefix("java.lang.NullPointerException"))
     }
 }
+
+/// docs/app-versions.md's tables are the release table.
+@Suite("App releases: the docs")
+struct AppReleaseDocsTests {
+    @Test("every release line has a row in its app's table with its commit, and every tag appears in the rows")
+    func docsTable() throws {
+        let root = String(#filePath).components(separatedBy: "/Tests/")[0]
+        let text = try String(contentsOfFile: root + "/docs/app-versions.md", encoding: .utf8)
+        for app in Profile.App.allCases {
+            let header = "### \(app.rawValue)"
+            let section = try #require(text.components(separatedBy: header).dropFirst().first?.components(separatedBy: "\n### ").first,
+                                       "no section \(header)")
+            let rows = section.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| line") }
+            #expect(rows.count == app.releases.count, "\(app): \(rows.count) rows for \(app.releases.count) lines")
+            for (row, line) in zip(rows, app.releases) {
+                #expect(row.hasPrefix("| \(line.name)"), "\(app) \(line.name): \(row)")
+                #expect(row.contains(line.commit), "\(app) \(line.name): the row names no \(line.commit)")
+                #expect(row.contains("(bare name)") == (line == Profile(app).release), "\(app) \(line.name): (bare name)")
+                if let first = line.tags.first, let last = line.tags.last {
+                    #expect(row.contains(first) && row.contains(last), "\(app) \(line.name): tags \(first) .. \(last)")
+                }
+            }
+        }
+    }
+}

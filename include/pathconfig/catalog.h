@@ -29,7 +29,8 @@ extern "C" {
  * from 0 to the count minus one; one out of range is PATHCONFIG_E_ARGUMENT.
  * A typed key is its PATHCONFIG_KEY_* constant (pathconfig/result.h), which
  * is its index here. A `profile` argument is a name pathconfig_profile_name
- * returns; NULL or another name is PATHCONFIG_E_ARGUMENT. Every string
+ * returns, optionally with "@VERSION" (the app's tables do not change with
+ * its version); NULL or another name is PATHCONFIG_E_ARGUMENT. Every string
  * returned is static. The counts never fail and leave the last error alone.
  * ------------------------------------------------------------------------- */
 
@@ -57,6 +58,47 @@ PATHCONFIG_API const char *pathconfig_profile_name(size_t i);
  * @return static; NULL when i is out of range (PATHCONFIG_E_ARGUMENT).
  */
 PATHCONFIG_API const char *pathconfig_profile_platform(size_t i);
+
+/**
+ * (1.1.0) The number of release lines of the i-th profile's app: its
+ * tagged releases grouped by how they read a configuration, oldest first,
+ * its main branch last (docs/app-versions.md). A profile name may carry any
+ * tag of a line, or "main", after "@": "hotwire-ios@1.2.2".
+ * @return at least 1; 0 when i is out of range.
+ */
+PATHCONFIG_API size_t pathconfig_profile_release_count(size_t i);
+
+/**
+ * (1.1.0) The j-th release line of the i-th profile, named as options_json's
+ * "profile" takes it: the app, "@" and the line's first tag
+ * ("hotwire-ios@1.2.0"), or "@main" for the main branch.
+ * @return static; NULL when i or j is out of range (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API const char *pathconfig_profile_release_name(size_t i, size_t j);
+
+/**
+ * (1.1.0) Every tag of the j-th release line of the i-th profile, oldest
+ * first, separated by single spaces ("1.2.0 1.2.1 1.2.2 1.3.0-beta"); ""
+ * for the main branch.
+ * @return static; NULL when i or j is out of range (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API const char *pathconfig_profile_release_tags(size_t i, size_t j);
+
+/**
+ * (1.1.0) The upstream commit (abbreviated) that made the j-th release line
+ * of the i-th profile read files as it does; for the main branch, the
+ * commit it models.
+ * @return static; NULL when i or j is out of range (PATHCONFIG_E_ARGUMENT).
+ */
+PATHCONFIG_API const char *pathconfig_profile_release_commit(size_t i, size_t j);
+
+/**
+ * (1.1.0) The release line the i-th profile's bare name reads as: the app's
+ * latest stable release.
+ * @return an index below pathconfig_profile_release_count(i); 0 when i is
+ *         out of range.
+ */
+PATHCONFIG_API size_t pathconfig_profile_default_release(size_t i);
 
 /**
  * The number of regex backends built into this library.
