@@ -30,7 +30,7 @@ extension PathConfigCommand {
                 printed; a summary line counts them. A path (an input starting with one /, \
                 not //) is read by each mobile app as the page at that path on --base-url \
                 (default https://example.com, which a note line then names), so that each \
-                app's URL handling applies: turbo-ios drops a trailing slash and the query. \
+                app's URL handling applies: turbo-ios drops a trailing slash and the query, hotwire-ios the slash. \
                 siesta reads a path as Siesta's resource(_:) does. Inputs are shown as given.
 
                 Exits 0 whether or not anything differs, like git diff; with --exit-code, 1 \

@@ -28,7 +28,7 @@ extension PathConfigCommand {
                 A "url" that is a path (it starts with one /, not //) is read by a mobile app \
                 as the page at that path on --base-url, or the case's "base_url" option \
                 (default https://example.com, which a note line then names), so that the \
-                app's URL handling applies: turbo-ios drops a trailing slash and the query. \
+                app's URL handling applies: turbo-ios drops a trailing slash and the query, hotwire-ios the slash. \
                 siesta reads a path as Siesta's resource(_:) does. Reports show the URL as the \
                 case gives it.
 

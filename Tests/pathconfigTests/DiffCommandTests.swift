@@ -269,7 +269,7 @@ struct DiffCommandTests {
     /// Forms pushed (which iOS does not know), pull to refresh off as a string.
     static let typedRules = #"{"rules": [{"patterns": [".*"], "properties": {"pull_to_refresh_enabled": "false", "view_controller": "web"}}, {"patterns": ["/new$"], "properties": {"presentation": "push"}}]}"#
 
-    @Test("--compare typed: what each app reads, defaults included; \"false\" and push differ, the Android built-ins' POP and DEFAULT do not")
+    @Test("--compare typed: what each app reads, defaults included; \"false\" (which crashes hotwire-android) and push differ, the Android built-ins' POP and DEFAULT do not")
     func typedAcrossProfiles() throws {
         let config = try CLI.temporaryFile(Self.typedRules)
         let flags = ["diff", "--config", config, "--profile", "hotwire-ios", "--profile", "hotwire-android", "/posts/new", "/recede_historical_location"]
@@ -288,8 +288,8 @@ struct DiffCommandTests {
             \(Self.note)
             URL                          KEY                              hotwire-ios                 hotwire-android
             /posts/new                   presentation (typed)             "default" (written "push")  "push"
-                                         pull_to_refresh_enabled (typed)  true (written "false")      false (written "false")
-            /recede_historical_location  pull_to_refresh_enabled (typed)  true (written "false")      false (written "false")
+                                         pull_to_refresh_enabled (typed)  true (written "false")      (app crashes) (written "false")
+            /recede_historical_location  pull_to_refresh_enabled (typed)  true (written "false")      (app crashes) (written "false")
             2 of 2 URLs differ between hotwire-ios, hotwire-android; 0 resolve alike
 
             """)
@@ -317,7 +317,9 @@ struct DiffCommandTests {
         let keys = try #require(difference["keys"] as? [[String: Any]])
         #expect(keys.map { $0["path"] as? [String] } == [["presentation"], ["pull_to_refresh_enabled"]])
         #expect(keys.allSatisfy { $0["typed"] as? Bool == true })
-        #expect(keys[1]["values"] as? [String: Bool] == ["hotwire-ios": true, "hotwire-android": false])
+        let values = try #require(keys[1]["values"] as? [String: Any])
+        #expect(values["hotwire-ios"] as? Bool == true)
+        #expect((values["hotwire-android"] as? [String: String])?["app_crashes"]?.hasPrefix("java.lang.ClassCastException") == true)
         #expect(keys[1]["written"] as? [String: String] == ["hotwire-ios": "false", "hotwire-android": "false"])
         let typed = try #require(difference["typed"] as? [String: [String: Any]])
         #expect(typed["hotwire-ios"]?["modal_style"] as? String == "large")
@@ -327,7 +329,7 @@ struct DiffCommandTests {
         #expect(properties["hotwire-ios"]?["pull_to_refresh_enabled"] == "false")
     }
 
-    @Test("--against --compare typed: \"false\" to false changes only on iOS; setting modal_style to its default changes nothing")
+    @Test("--against --compare typed: \"false\" to false changes iOS's value and ends hotwire-android's crash; setting modal_style to its default changes nothing")
     func typedAgainst() throws {
         let old = try CLI.temporaryFile(Self.typedRules)
         let new = try CLI.temporaryFile(Self.typedRules.replacingOccurrences(of: #""false""#, with: "false")
@@ -345,8 +347,9 @@ struct DiffCommandTests {
         let typed = try CLI.run(flags + ["--compare", "typed"])
         #expect(typed.stdout == """
             \(Self.note)
-            URL         PROFILES     CHANGE   KEY                              OLD                     NEW
-            /posts/new  hotwire-ios  changed  pull_to_refresh_enabled (typed)  true (written "false")  false
+            URL         PROFILES         CHANGE   KEY                              OLD                              NEW
+            /posts/new  hotwire-ios      changed  pull_to_refresh_enabled (typed)  true (written "false")           false
+                        hotwire-android  changed  pull_to_refresh_enabled (typed)  (app crashes) (written "false")  false
             1 of 1 URL change from \(old) to \(new) under hotwire-ios, hotwire-android; 0 resolve alike
 
             """)
@@ -356,6 +359,34 @@ struct DiffCommandTests {
         #expect(key["old"] as? Bool == true && key["new"] as? Bool == false)
         let written = try #require(key["written"] as? [String: Any])
         #expect(written["old"] as? String == "false" && written["new"] as? Bool == false && written.count == 2)
+    }
+
+    @Test("versions of one app: the upgrade diff, and a typed read the newer release crashes on shown as (app crashes)")
+    func versions() throws {
+        let upgrade = try CLI.run(["diff", "--config", CLI.example, "--profile", "hotwire-ios@1.2.2", "--profile", "hotwire-ios@main",
+                                   "https://example.com/messages/42/", "https://example.com/messages/42"])
+        #expect(upgrade.status == 0)
+        #expect(upgrade.stdout == """
+            URL                               KEY              hotwire-ios@1.2.2  hotwire-ios@main
+            https://example.com/messages/42/  title            "Message"          (absent)
+                                              view_controller  "message"          (absent)
+            1 of 2 URLs differ between hotwire-ios@1.2.2, hotwire-ios@main; 1 resolves alike
+
+            """)
+        let config = try CLI.temporaryFile(#"{"rules": [{"patterns": [".*"], "properties": {"pull_to_refresh_enabled": "true", "title": 5}}]}"#)
+        let typed = try CLI.run(["diff", "--config", config, "--compare", "typed", "--profile", "hotwire-android@1.1.3", "--profile", "hotwire-android",
+                                 "https://x.dev/a"])
+        #expect(typed.stdout == """
+            URL              KEY                              hotwire-android@1.1.3  hotwire-android
+            https://x.dev/a  pull_to_refresh_enabled (typed)  true (written "true")  (app crashes) (written "true")
+            1 of 1 URL differ between hotwire-android@1.1.3, hotwire-android; 0 resolve alike
+
+            """)
+        let json = try CLI.run(["diff", "--config", config, "--compare", "typed", "--format", "json", "--profile", "hotwire-ios", "--profile", "hotwire-android", "https://x.dev/a"])
+        #expect(json.stdout.contains("java.lang.ClassCastException: java.lang.String cannot be cast to java.lang.Boolean"))
+        let unknown = try CLI.run(["diff", "--config", config, "--profile", "hotwire-android@7.1.0", "https://x.dev/a"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("hotwire-android has no release \"7.1.0\"; its releases are 0.1, 0.1.1"))
     }
 
     @Test("usage errors exit 2", arguments: [

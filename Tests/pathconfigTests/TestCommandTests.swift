@@ -348,7 +348,7 @@ struct TestCommandTests {
     /// Pull to refresh off as a string, forms pushed (which iOS does not know).
     static let typedRules = DiffCommandTests.typedRules
 
-    @Test("a case's \"typed\" values checked against the app's typed reads, defaults included (an unset modal_style is large)")
+    @Test("a case's \"typed\" values checked against the app's typed reads, defaults included (an unset modal_style is large); \"false\" crashes hotwire-android")
     func typedValues() throws {
         let config = try CLI.temporaryFile(Self.typedRules)
         let cases = try CLI.temporaryFile("""
@@ -370,7 +370,13 @@ struct TestCommandTests {
               rules that matched:
                 rule 0, pattern ".*"
                 rule 1, pattern "/new$"
-            4 checks (2 cases): 3 passed, 1 failed
+            FAIL \(cases):2:3: case 0: /posts/new under hotwire-android (GET)
+                key                              expected  actual
+                pull_to_refresh_enabled (typed)  false     (app crashes) (written "false")
+              rules that matched:
+                rule 0, pattern ".*"
+                rule 1, pattern "/new$"
+            4 checks (2 cases): 2 passed, 2 failed
 
             """)
         let json = try CLI.run(["test", "--format", "json", "--config", config, cases])
@@ -496,5 +502,22 @@ struct TestCommandTests {
         let r = try CLI.run(arguments)
         #expect(r.status == 2)
         #expect(r.stdout == "")
+    }
+
+    @Test("a typed check where the app crashes reading the key fails, showing (app crashes); each release of the app is its own profile")
+    func typedCrash() throws {
+        let config = try CLI.temporaryFile(#"{"rules": [{"patterns": [".*"], "properties": {"pull_to_refresh_enabled": "true"}}]}"#)
+        let cases = try CLI.temporaryFile(#"{"cases": [{"url": "https://x.dev/a", "profile": ["hotwire-android@1.1.3", "hotwire-android"], "typed": {"pull_to_refresh_enabled": true}}]}"#)
+        let r = try CLI.run(["test", "--config", config, cases])
+        #expect(r.status == 1)
+        #expect(r.stdout == """
+            FAIL \(cases):1:12: case 0: https://x.dev/a under hotwire-android (GET)
+                key                              expected  actual
+                pull_to_refresh_enabled (typed)  true      (app crashes) (written "true")
+              rules that matched:
+                rule 0, pattern ".*"
+            2 checks (1 case): 1 passed, 1 failed
+
+            """)
     }
 }
