@@ -34,6 +34,11 @@
 #include <link.h>
 #include <stddef.h>
 #include <stdint.h>
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#else
+#define VALGRIND_MAKE_MEM_DEFINED(address, length) ((void)0)
+#endif
 
 /* Room for every tagged-looking word of the .bss: about 120 after a long
  * host, the tables a few dozen of them. A word past the end is not copied,
@@ -63,6 +68,11 @@ static int keep_tagged_words(struct dl_phdr_info *info, size_t size, void *unuse
         for (const uintptr_t *word = (const uintptr_t *)bss; (uintptr_t)word < (end & ~(uintptr_t)7); word++) {
             /* Relaxed: a thread still running at exit may be writing it. */
             uintptr_t value = __atomic_load_n(word, __ATOMIC_RELAXED);
+            /* The scan reads padding between globals too (a Swift struct's
+             * bytes copied from the heap, never written): under valgrind
+             * the copy is marked defined, as a garbage collector's scan is;
+             * a no-op elsewhere. */
+            VALGRIND_MAKE_MEM_DEFINED(&value, sizeof value);
             if ((value & 7) - 1 < 3 && value >= 4096) {
                 runtime_roots[kept++] = (void *)(value & ~(uintptr_t)3);
                 if (kept == RUNTIME_ROOTS_CAPACITY)

@@ -32,6 +32,7 @@ enum CCode: Int32 {
     case misuse = 14
     case callback = 15
     case url = 16
+    case crash = 17
 
     init(_ code: ConfigurationError.Code) {
         self = CCode(rawValue: Int32(code.rawValue)) ?? .internal
@@ -61,6 +62,7 @@ enum CCode: Int32 {
         case .misuse: return "PATHCONFIG_E_MISUSE"
         case .callback: return "PATHCONFIG_E_CALLBACK"
         case .url: return "PATHCONFIG_E_URL"
+        case .crash: return "PATHCONFIG_E_CRASH"
         }
     }
 }

@@ -71,6 +71,9 @@ final class CAnswer: @unchecked Sendable {
     let typedStrings: [UnsafePointer<CChar>?]
     /// By `PATHCONFIG_KEY_*`: a bool key's value (0 for the other kinds).
     let typedBools: [Int32]
+    /// By `PATHCONFIG_KEY_*`: where the app crashes reading the key, the
+    /// exception; nil when it crashes on none (most answers).
+    let typedCrashes: [String?]?
     private let storage: UnsafeMutableRawPointer
 
     init(_ properties: PathProperties, _ answer: Answer) {
@@ -107,6 +110,8 @@ final class CAnswer: @unchecked Sendable {
         }
         let typedOffsets = TypedKey.allCases.map { key in key.kind == .boolean ? nil : answer.typed[key.index].stringValue.map(add) }
         typedBools = TypedKey.allCases.map { key in key.kind == .boolean && answer.flag(key) ? 1 : 0 }
+        let crashes = TypedKey.allCases.map(answer.crash)
+        typedCrashes = crashes.contains { $0 != nil } ? crashes : nil
 
         let block = UnsafeMutableRawPointer.allocate(byteCount: max(arena.count, 1), alignment: 1)
         arena.withUnsafeBytes { if let from = $0.baseAddress { block.copyMemory(from: from, byteCount: $0.count) } }
@@ -339,7 +344,9 @@ public func pathconfig_result_typed_string(_ res: OpaquePointer?, _ key: Int32) 
         guard k.kind != .boolean else {
             throw CFailure(.type, "\"\(k.rawValue)\" is a boolean key; use pathconfig_result_typed_bool")
         }
-        return view._withUnsafeGuaranteedRef { $0.typedStrings[Int(key)] }
+        let (value, crash) = view._withUnsafeGuaranteedRef { v in (v.typedStrings[Int(key)], v.typedCrashes.flatMap { $0[Int(key)] }) }
+        if let crash { throw crashFailure(k, crash) }
+        return value
     }
 }
 
@@ -351,6 +358,13 @@ public func pathconfig_result_typed_bool(_ res: OpaquePointer?, _ key: Int32) ->
         guard k.kind == .boolean else {
             throw CFailure(.type, "\"\(k.rawValue)\" is not a boolean key; use pathconfig_result_typed_string")
         }
-        return view._withUnsafeGuaranteedRef { $0.typedBools[Int(key)] }
+        let (value, crash) = view._withUnsafeGuaranteedRef { v in (v.typedBools[Int(key)], v.typedCrashes.flatMap { $0[Int(key)] }) }
+        if let crash { throw crashFailure(k, crash) }
+        return value
     }
+}
+
+/// `PATHCONFIG_E_CRASH`: the profile's app throws reading `key`.
+private func crashFailure(_ key: TypedKey, _ why: String) -> CFailure {
+    CFailure(.crash, "the app crashes reading \"\(key.rawValue)\": \(why)")
 }

@@ -79,6 +79,7 @@ static void test_error_names(void)
         { PATHCONFIG_E_MISUSE, "PATHCONFIG_E_MISUSE" },
         { PATHCONFIG_E_CALLBACK, "PATHCONFIG_E_CALLBACK" },
         { PATHCONFIG_E_URL, "PATHCONFIG_E_URL" },
+        { PATHCONFIG_E_CRASH, "PATHCONFIG_E_CRASH" },
         { PATHCONFIG_NOT_FOUND, "PATHCONFIG_NOT_FOUND" },
     };
     size_t i;
@@ -99,7 +100,7 @@ static void test_error_names(void)
     for (i = 1; i < sizeof names / sizeof names[0]; i++)
         CHECK(names[i].code > 0 && (names[i].code < PATHCONFIG_NOT_FOUND || names[i].code == PATHCONFIG_NOT_FOUND),
               "%s = %d", names[i].name, names[i].code);
-    CHECK(PATHCONFIG_E_URL < PATHCONFIG_NOT_FOUND, "NOT_FOUND outside the range of error codes");
+    CHECK(PATHCONFIG_E_CRASH < PATHCONFIG_NOT_FOUND, "NOT_FOUND outside the range of error codes");
 }
 
 /* Loads `json`, expects failure with `code` at line:column (0: unchecked) and
@@ -683,9 +684,15 @@ static void test_invalid_utf8_arguments(void)
     }
     /* Valid non-ASCII is fine. */
     {
-        /* hotwire-ios matches URL.path(): the path percent-encoded, as iOS keeps it. */
-        char *ms = pathconfig_matched_string(cfg, "https://example.com/caf\xc3\xa9/\xe2\x9c\x93", NULL);
+        /* hotwire-ios@main matches URL.path(): the path percent-encoded, as iOS keeps it. */
+        pathconfig *main_branch = LOAD("{\"rules\": []}", "{\"profile\": \"hotwire-ios@main\"}", NULL);
+        char *ms = pathconfig_matched_string(main_branch, "https://example.com/caf\xc3\xa9/\xe2\x9c\x93", NULL);
         CHECK(ms != NULL && strcmp(ms, "/caf%C3%A9/%E2%9C%93") == 0, "encoded path %s", ms ? ms : "(null)");
+        pathconfig_string_free(ms);
+        pathconfig_release(main_branch);
+        /* The bare hotwire-ios (its latest release) matches url.path: decoded. */
+        ms = pathconfig_matched_string(cfg, "https://example.com/caf\xc3\xa9/\xe2\x9c\x93", NULL);
+        CHECK(ms != NULL && strcmp(ms, "/caf\xc3\xa9/\xe2\x9c\x93") == 0, "decoded path %s", ms ? ms : "(null)");
         pathconfig_string_free(ms);
     }
     pathconfig_result_release(res);
@@ -841,11 +848,18 @@ static void test_typed_getters(void)
         "]}";
     pathconfig *ios = LOAD(doc, "{\"profile\": \"hotwire-ios\"}", NULL);
     pathconfig *android = LOAD(doc, "{\"profile\": \"hotwire-android\"}", NULL);
+    /* hotwire-android before 1.2 keeps every value as a string. */
+    pathconfig *android_strings = LOAD(doc, "{\"profile\": \"hotwire-android@1.1.3\"}", NULL);
     pathconfig_result *res;
     const char *s;
 
     test_set_context("typed getters");
-    if (!CHECK(ios != NULL && android != NULL, "setup")) return;
+    if (!CHECK(ios != NULL && android != NULL && android_strings != NULL, "setup")) {
+        pathconfig_release(ios);
+        pathconfig_release(android);
+        pathconfig_release(android_strings);
+        return;
+    }
 
     /* Every key set. */
     res = pathconfig_resolve(ios, "/modal", NULL, NULL);
@@ -889,14 +903,28 @@ static void test_typed_getters(void)
     CHECK(pathconfig_result_typed_string(res, PATHCONFIG_KEY_TITLE) == NULL, "number title on iOS");
     pathconfig_result_release(res);
 
-    /* Android reads leniently. */
+    /* Android before hotwire-android 1.2 reads leniently: every value a string. */
+    res = pathconfig_resolve(android_strings, "https://example.com/odd", NULL, NULL);
+    CHECK(strcmp(pathconfig_result_typed_string(res, PATHCONFIG_KEY_CONTEXT), "modal") == 0, "MODAL reads as modal on Android");
+    CHECK(strcmp(pathconfig_result_typed_string(res, PATHCONFIG_KEY_PRESENTATION), "push") == 0, "push on Android");
+    CHECK(pathconfig_result_typed_bool(res, PATHCONFIG_KEY_ANIMATED) == 0 && test_last_code() == PATHCONFIG_OK,
+          "\"false\" on Android 1.1.3");
+    CHECK(pathconfig_result_typed_bool(res, PATHCONFIG_KEY_PULL_TO_REFRESH_ENABLED) == 1 && test_last_code() == PATHCONFIG_OK,
+          "\"TRUE\" on Android 1.1.3");
+    s = pathconfig_result_typed_string(res, PATHCONFIG_KEY_TITLE);
+    CHECK(s != NULL && strcmp(s, "12") == 0, "number title on Android: %s", s ? s : "(null)");
+    pathconfig_result_release(res);
+    /* hotwire-android 1.2 and later (the bare name) read enumerations alike,
+     * a number's toString() as a string, but a string as a boolean throws. */
     res = pathconfig_resolve(android, "https://example.com/odd", NULL, NULL);
     CHECK(strcmp(pathconfig_result_typed_string(res, PATHCONFIG_KEY_CONTEXT), "modal") == 0, "MODAL reads as modal on Android");
     CHECK(strcmp(pathconfig_result_typed_string(res, PATHCONFIG_KEY_PRESENTATION), "push") == 0, "push on Android");
-    CHECK(pathconfig_result_typed_bool(res, PATHCONFIG_KEY_ANIMATED) == 0, "\"false\" on Android");
-    CHECK(pathconfig_result_typed_bool(res, PATHCONFIG_KEY_PULL_TO_REFRESH_ENABLED) == 1, "\"TRUE\" on Android");
+    CHECK(pathconfig_result_typed_bool(res, PATHCONFIG_KEY_ANIMATED) == 0 && test_last_code() == PATHCONFIG_E_CRASH,
+          "\"false\" on hotwire-android: the app crashes");
+    CHECK(pathconfig_result_typed_bool(res, PATHCONFIG_KEY_PULL_TO_REFRESH_ENABLED) == 0 && test_last_code() == PATHCONFIG_E_CRASH,
+          "\"TRUE\" on hotwire-android: the app crashes");
     s = pathconfig_result_typed_string(res, PATHCONFIG_KEY_TITLE);
-    CHECK(s != NULL && strcmp(s, "12") == 0, "number title on Android: %s", s ? s : "(null)");
+    CHECK(s != NULL && strcmp(s, "12") == 0 && test_last_code() == PATHCONFIG_OK, "number title on Android: %s", s ? s : "(null)");
     pathconfig_result_release(res);
     res = pathconfig_resolve(android, "https://example.com/nothing", NULL, NULL);
     CHECK(pathconfig_result_typed_string(res, PATHCONFIG_KEY_VIEW_CONTROLLER) == NULL && test_last_code() == PATHCONFIG_OK, "no view_controller on Android");
@@ -953,6 +981,7 @@ static void test_typed_getters(void)
 
     pathconfig_release(ios);
     pathconfig_release(android);
+    pathconfig_release(android_strings);
 }
 
 static void test_ownership(void)
@@ -1068,8 +1097,16 @@ static void test_inspection(void)
 
     test_set_context("matched string");
     text = pathconfig_matched_string(cfg, "https://example.com/a/b/?q=1#f", NULL);
-    CHECK(text != NULL && strcmp(text, "/a/b/?q=1") == 0, "hotwire-ios keeps the slash, adds the query: %s", text ? text : "(null)");
+    CHECK(text != NULL && strcmp(text, "/a/b?q=1") == 0, "hotwire-ios drops the slash, adds the query: %s", text ? text : "(null)");
     pathconfig_string_free(text);
+    {
+        pathconfig *main_branch = LOAD(doc, "{\"lenient\": true, \"profile\": \"hotwire-ios@main\"}", &err);
+        text = pathconfig_matched_string(main_branch, "https://example.com/a/b/?q=1#f", NULL);
+        CHECK(text != NULL && strcmp(text, "/a/b/?q=1") == 0, "hotwire-ios@main keeps the slash, adds the query: %s",
+              text ? text : "(null)");
+        pathconfig_string_free(text);
+        pathconfig_release(main_branch);
+    }
     text = pathconfig_matched_string(cfg, "relative/path?q", NULL);
     CHECK(text != NULL && strcmp(text, "relative/path?q") == 0, "a path is matched as given");
     pathconfig_string_free(text);

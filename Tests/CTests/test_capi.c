@@ -16,6 +16,7 @@ int main(int argc, char **argv)
     }
     run_api_tests(argv[2]);
     run_catalog_tests();
+    run_version_tests();
     run_conformance(argv[1]);
     run_differential_tests(argv[1]);
     return test_summary();

@@ -25,6 +25,11 @@ void run_api_tests(const char *scratch_dir);
  * warning kinds), each entry exercised, and warnings as structs. */
 void run_catalog_tests(void);
 
+/* App versions (1.1.0): profiles named "APP@VERSION" (matching, options,
+ * unknown versions), the catalog's release lines, typed reads the app
+ * crashes on (PATHCONFIG_E_CRASH), hotwire-android before 1.2 reading strings. */
+void run_version_tests(void);
+
 /* Every case of siesta.json about choosing and merging configuration, in
  * `dir`, through pathconfig/rules.h (globs, patterns, C predicates, rules from
  * code merged deep, invalidation). */

@@ -197,6 +197,6 @@ struct CLITests {
         #expect(help.stdout.contains("SUBCOMMANDS:"))
         for sub in ["resolve", "explain", "settings", "validate", "test", "diff"] { #expect(help.stdout.contains(sub)) }
         let version = try CLI.run(["--version"])
-        #expect(version.stdout == "1.0.0\n")
+        #expect(version.stdout == "1.1.0\n")
     }
 }

@@ -69,6 +69,18 @@ def test_every_typed_key_gives_its_default(profile: str) -> None:
         props = cfg.properties("/nothing")
         for name, key in pathconfig.TYPED_KEYS.items():
             expected = key.defaults[profile]
+            if (profile, name) == ("turbo-android", "uri"):
+                # turbo-android reads a missing uri with Uri.parse(null): the app
+                # crashes, every time it is read (docs/app-versions.md).
+                for _ in range(2):
+                    with pytest.raises(ConfigError) as info:
+                        getattr(props, name)
+                    assert info.value.code == ErrorCode.E_CRASH and "NullPointerException" in info.value.message
+                    with pytest.raises(ConfigError) as info:
+                        props.typed(name)
+                    assert info.value.code == ErrorCode.E_CRASH
+                assert expected is None and name not in props.__dict__
+                continue
             assert_json_equal(getattr(props, name), expected, name)
             assert_json_equal(props.typed(name), expected, name)
             assert name in dir(props)

@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from conftest import assert_json_equal, load_conformance
 
 import pathconfig
-from pathconfig import PathConfiguration, Properties, _ffi
+from pathconfig import ConfigError, ErrorCode, PathConfiguration, Properties, _ffi
 from pathconfig._catalog import KEY_INDEX
 
 lib = _ffi.lib
@@ -70,10 +70,24 @@ def compare(props: Properties, res: Any, where: str) -> None:
     assert props.get("no such key") is None and props.get_json("no such key") is None
     for name, info in pathconfig.TYPED_KEYS.items():
         index = KEY_INDEX[name]
-        if info.kind == "bool":
-            direct: Any = lib.pathconfig_result_typed_bool(res, index)
-        else:
-            direct = lib.pathconfig_result_typed_string(res, index)
+        try:
+            if info.kind == "bool":
+                direct: Any = lib.pathconfig_result_typed_bool(res, index)
+            else:
+                direct = lib.pathconfig_result_typed_string(res, index)
+        except ConfigError as crash:
+            # The profile's app throws reading the key (E_CRASH): the
+            # accessors raise the same, every time (nothing is kept).
+            assert crash.code == ErrorCode.E_CRASH, f"{where} {name}: {crash!r}"
+            for read in (lambda: getattr(props, name), lambda: props.typed(name), lambda: getattr(props, name)):
+                try:
+                    read()
+                except ConfigError as again:
+                    assert (again.code, again.message) == (crash.code, crash.message), f"{where} {name}"
+                else:
+                    raise AssertionError(f"{where} {name}: read a value where the app crashes: {crash.message}")
+            assert name not in props.__dict__, f"{where} {name}: a crash kept as a value"
+            continue
         assert_json_equal(getattr(props, name), direct, f"{where} {name}")
         assert_json_equal(props.typed(name), direct, f"{where} {name}")
 

@@ -148,8 +148,8 @@ def test_build_runs_make_lib_when_the_library_is_missing(tmp_path: Path) -> None
     shutil.copyfile(REPO / "docs" / "path-configuration.schema.json", clone / "docs" / "path-configuration.schema.json")
     (clone / "Package.swift").write_text("// stand-in\n")
     (clone / "Makefile").write_text(
-        "lib:\n\tmkdir -p out/lib\n\tcp \"$(PATHCONFIG_TEST_SOURCE)\" out/lib/libpathconfig.so.1.0.0\n"
-        "\tln -sf libpathconfig.so.1.0.0 out/lib/libpathconfig.so\n\ttouch made-lib\n"
+        "lib:\n\tmkdir -p out/lib\n\tcp \"$(PATHCONFIG_TEST_SOURCE)\" out/lib/libpathconfig.so.1.1.0\n"
+        "\tln -sf libpathconfig.so.1.1.0 out/lib/libpathconfig.so\n\ttouch made-lib\n"
         "cli:\n\tmkdir -p out/bin\n\tprintf '#!/bin/sh\\necho stand-in\\n' > out/bin/pathconfig\n\ttouch made-cli\n"
     )
     env = {k: v for k, v in build_env().items() if k != "PATHCONFIG_LIBRARY"}

@@ -11,7 +11,7 @@ import pytest
 from conftest import assert_json_equal
 
 import pathconfig
-from pathconfig import PathConfiguration, Properties, _ffi, _result
+from pathconfig import ConfigError, ErrorCode, PathConfiguration, Properties, _ffi, _result
 
 MESSAGE = {
     "context": "default",
@@ -174,11 +174,16 @@ def test_raw_getters_of_each_type(sample) -> None:  # type: ignore[no-untyped-de
             assert_json_equal(got, kind(value) if fits else None, f"{getter}({key})")
         assert props.get_json(key) == json.dumps(value, separators=(",", ":")), key
         assert props.get_json("missing") is None
-    with PathConfiguration.from_json('{"rules": [{"patterns": [".*"], "properties": {"f": 1.50, "big": 1e400, "i": 9223372036854775808}}]}') as cfg:
+    with PathConfiguration.from_json('{"rules": [{"patterns": [".*"], "properties": {"f": 1.50, "big": 1e308, "i": 9223372036854775808}}]}') as cfg:
         props = cfg.properties("/")
         assert props.get_json("f") == "1.50" and props.get_float("f") == 1.5 and props.get_int("f") is None
         assert props.get_int("i") is None, "does not fit in 64 bits"
         assert props.get_float("i") == 9223372036854775808.0
+        assert props.get_json("big") == "1e308" and props.get_float("big") == 1e308 and props.get_int("big") is None
+    # A number beyond a Double: the iOS apps' JSONSerialization refuses the document.
+    with pytest.raises(ConfigError) as info:
+        PathConfiguration.from_json('{"rules": [{"patterns": [".*"], "properties": {"big": 1e400}}]}')
+    assert info.value.code == ErrorCode.E_JSON and "too large for a Double" in info.value.message
 
 
 def test_typed_defaults_of_the_apps() -> None:
@@ -226,7 +231,7 @@ def test_unknown_or_mistyped_values_fall_back_to_defaults() -> None:
         "view_controller": 1,
         "title": False,
         "pull_to_refresh_enabled": "false",
-        "modal_dismiss_gesture_enabled": 0,
+        "modal_dismiss_gesture_enabled": 2,
         "animated": "no",
     }
     doc = json.dumps({"rules": [{"patterns": [".*"], "properties": wrong}]})
@@ -235,6 +240,12 @@ def test_unknown_or_mistyped_values_fall_back_to_defaults() -> None:
         for key in wrong:
             assert_json_equal(getattr(props, key), pathconfig.TYPED_KEYS[key].defaults["hotwire-ios"], key)
         assert props == wrong  # the raw values are untouched
+    # iOS reads a boolean with `as? Bool`: a number that is exactly 0 or 1
+    # bridges (an NSNumber), any other does not.
+    doc = json.dumps({"rules": [{"patterns": [".*"], "properties": {"modal_dismiss_gesture_enabled": 0, "animated": 1.0}}]})
+    with PathConfiguration.from_json(doc, profile="hotwire-ios") as cfg:
+        props = cfg.properties("/a")
+        assert (props.modal_dismiss_gesture_enabled, props.animated) == (False, True)
 
 
 def test_ios_reads_strictly_android_leniently() -> None:
@@ -244,10 +255,20 @@ def test_ios_reads_strictly_android_leniently() -> None:
         props = cfg.properties("/a")
         assert (props.presentation, props.context, props.animated, props.pull_to_refresh_enabled) == (
             "default", "default", True, True)
-    with PathConfiguration.from_json(doc, profile="hotwire-android") as cfg:
+    # hotwire-android before 1.2 keeps every value as a string: booleans by toBoolean().
+    with PathConfiguration.from_json(doc, profile="hotwire-android@1.1.3") as cfg:
         props = cfg.properties("/a")
         assert (props.presentation, props.context, props.animated, props.pull_to_refresh_enabled) == (
             "pop", "modal", False, True)
+        assert props["presentation"] == "POP"  # raw value kept
+    # From 1.2 (the bare name): enumerations alike, but `as Boolean` on a string throws.
+    with PathConfiguration.from_json(doc, profile="hotwire-android") as cfg:
+        props = cfg.properties("/a")
+        assert (props.presentation, props.context) == ("pop", "modal")
+        for key in ("animated", "pull_to_refresh_enabled"):
+            with pytest.raises(ConfigError) as info:
+                getattr(props, key)
+            assert info.value.code == ErrorCode.E_CRASH and "ClassCastException" in info.value.message
         assert props["presentation"] == "POP"  # raw value kept
 
 
@@ -289,10 +310,15 @@ def test_query_strings_option() -> None:
         assert cfg.matched_string(url) == "/a" and cfg.properties(url) == {}
     with PathConfiguration.from_json(doc, profile="turbo-ios", match_query_strings=True) as cfg:
         assert cfg.matched_string(url) == "/a?tab=1" and cfg.properties(url) == {"q": True}
-    with PathConfiguration.from_json(doc) as cfg:
+    with PathConfiguration.from_json(doc, profile="hotwire-ios@main") as cfg:
         assert cfg.matched_string(url) == "/a/?tab=1" and cfg.properties(url) == {"q": True}
-    with PathConfiguration.from_json(doc, match_query_strings=False) as cfg:
+    with PathConfiguration.from_json(doc, profile="hotwire-ios@main", match_query_strings=False) as cfg:
         assert cfg.matched_string(url) == "/a/" and cfg.properties(url) == {}
+    # The bare hotwire-ios (its latest release) matches url.path: the slash dropped.
+    with PathConfiguration.from_json(doc) as cfg:
+        assert cfg.matched_string(url) == "/a?tab=1" and cfg.properties(url) == {"q": True}
+    with PathConfiguration.from_json(doc, match_query_strings=False) as cfg:
+        assert cfg.matched_string(url) == "/a" and cfg.properties(url) == {}
 
 
 def test_explain_as_the_cli_prints_it(sample) -> None:  # type: ignore[no-untyped-def]

@@ -139,4 +139,12 @@ def test_every_typed_value_has_its_declared_type(profile: str) -> None:
         with PathConfiguration.from_json(doc, profile=profile) as cfg:
             props = cfg.properties("/x")
             for name in _result.ACCESSORS:
-                assert fits(getattr(props, name), declared(name)), (profile, properties, name)
+                try:
+                    value = getattr(props, name)
+                except pathconfig.ConfigError as crash:
+                    # No value to type: turbo-android reads a missing uri with
+                    # Uri.parse(null), and the app crashes (E_CRASH).
+                    assert crash.code == pathconfig.ErrorCode.E_CRASH, crash
+                    assert (profile, name) == ("turbo-android", "uri") and name not in properties, crash
+                    continue
+                assert fits(value, declared(name)), (profile, properties, name)

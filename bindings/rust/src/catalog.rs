@@ -1,6 +1,6 @@
-//! What the library knows, asked once per process: its [`Profile`]s, the
-//! [`backends`] built in and the [`TypedKey`]s (kind, allowed values and
-//! default per profile).
+//! What the library knows, asked once per process: its [`Profile`]s and
+//! their apps' [`Release`] lines, the [`backends`] built in and the
+//! [`TypedKey`]s (kind, allowed values and default per profile).
 //!
 //! Backends and typed keys are not written down in Rust: one added to the
 //! library is listed here and reads through [`Properties::typed`] without a
@@ -122,6 +122,151 @@ impl Profile {
         });
         let name = self.name();
         platforms.iter().find(|(n, _)| *n == name).map_or("", |(_, platform)| platform)
+    }
+}
+
+/// One release line of a profile's app, as the library lists it
+/// (`pathconfig_profile_release_*`): a run of tagged releases that read a
+/// configuration alike, or the app's main branch (docs/app-versions.md).
+///
+/// ```
+/// use pathconfig::Profile;
+///
+/// let lines = Profile::HotwireIos.release_lines();
+/// let bare = &lines[Profile::HotwireIos.default_release_index()];
+/// assert_eq!(bare.name(), "hotwire-ios@1.2.0");
+/// assert_eq!(bare.version(), "1.2.0");
+/// assert!(bare.tags().contains(&"1.2.2"));
+/// assert_eq!(lines.last().unwrap().name(), "hotwire-ios@main");
+/// assert!(lines.last().unwrap().tags().is_empty());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Release {
+    name: &'static str,
+    tags: Vec<&'static str>,
+    commit: &'static str,
+}
+
+impl Release {
+    /// The name options take for the line: the app, `@` and the line's first
+    /// tag (`"hotwire-ios@1.2.0"`), or `"APP@main"`.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The part of [`name`](Self::name) after `@`: the line's first tag, or
+    /// `"main"`; what [`Options::version`](crate::Options::version) takes.
+    pub fn version(&self) -> &'static str {
+        self.name.split_once('@').map_or("", |(_, v)| v)
+    }
+
+    /// Every tag of the line, oldest first (empty for the main branch); each
+    /// names the line in [`Options::version`](crate::Options::version) too.
+    pub fn tags(&self) -> &[&'static str] {
+        &self.tags
+    }
+
+    /// The upstream commit (abbreviated) that made the line read files as it
+    /// does; for the main branch, the commit it models.
+    pub fn commit(&self) -> &'static str {
+        self.commit
+    }
+}
+
+/// One profile's release lines, their names, and the index of the one its
+/// bare name reads as.
+struct ReleaseLines {
+    lines: Vec<Release>,
+    names: Vec<&'static str>,
+    default: usize,
+}
+
+/// By profile, in the library's order: its [`ReleaseLines`].
+fn release_catalog() -> &'static [ReleaseLines] {
+    static ALL: OnceLock<Vec<ReleaseLines>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        // SAFETY: no arguments; indexes below the counts are valid.
+        let n = unsafe { sys::pathconfig_profile_count() };
+        (0..n)
+            .map(|i| {
+                // SAFETY: i < pathconfig_profile_count().
+                let count = unsafe { sys::pathconfig_profile_release_count(i) };
+                let lines: Vec<Release> = (0..count)
+                    .map(|j| {
+                        // SAFETY: i and j below their counts; the strings are static.
+                        let (name, tags, commit) = unsafe {
+                            (
+                                sys::pathconfig_profile_release_name(i, j),
+                                sys::pathconfig_profile_release_tags(i, j),
+                                sys::pathconfig_profile_release_commit(i, j),
+                            )
+                        };
+                        Release {
+                            name: listed(name, "pathconfig_profile_release_name"),
+                            tags: listed(tags, "pathconfig_profile_release_tags").split_whitespace().collect(),
+                            commit: listed(commit, "pathconfig_profile_release_commit"),
+                        }
+                    })
+                    .collect();
+                let names = lines.iter().map(Release::name).collect();
+                // SAFETY: i < pathconfig_profile_count().
+                let default = unsafe { sys::pathconfig_profile_default_release(i) };
+                ReleaseLines { lines, names, default }
+            })
+            .collect()
+    })
+}
+
+impl Profile {
+    /// The profile's place in the library's catalog.
+    fn catalog_index(self) -> Option<usize> {
+        profile_names().iter().position(|n| *n == self.name())
+    }
+
+    /// The release lines of the profile's app, in the library's order: oldest
+    /// first, the main branch last (since libpathconfig 1.1.0).
+    pub fn release_lines(self) -> &'static [Release] {
+        self.catalog_entry().map_or(&[], |entry| entry.lines.as_slice())
+    }
+
+    fn catalog_entry(self) -> Option<&'static ReleaseLines> {
+        self.catalog_index().and_then(|i| release_catalog().get(i))
+    }
+
+    /// The names of the profile's release lines
+    /// ([`release_lines`](Self::release_lines)' [`Release::name`]), as the
+    /// library lists them: `["hotwire-ios@1.0.0", "hotwire-ios@1.2.0",
+    /// "hotwire-ios@main"]`. Each, and any tag of its line, is a version
+    /// [`Options::version`](crate::Options::version) takes.
+    ///
+    /// ```
+    /// use pathconfig::{Options, PathConfiguration, Profile};
+    ///
+    /// for &profile in Profile::all() {
+    ///     for line in profile.release_lines() {
+    ///         let options = Options::new().profile(profile).version(line.version());
+    ///         let config = PathConfiguration::from_json(r#"{"rules": []}"#, &options)?;
+    ///         assert_eq!(config.version().as_deref(), Some(line.version()));
+    ///     }
+    ///     assert_eq!(profile.releases().len(), profile.release_lines().len());
+    /// }
+    /// # Ok::<(), pathconfig::Error>(())
+    /// ```
+    pub fn releases(self) -> &'static [&'static str] {
+        self.catalog_entry().map_or(&[], |entry| entry.names.as_slice())
+    }
+
+    /// The index in [`release_lines`](Self::release_lines) of the line the
+    /// bare profile reads as (`pathconfig_profile_default_release`): the
+    /// app's latest stable release.
+    pub fn default_release_index(self) -> usize {
+        self.catalog_entry().map_or(0, |entry| entry.default)
+    }
+
+    /// The name of the line the bare profile reads as, e.g.
+    /// `"hotwire-ios@1.2.0"`.
+    pub fn default_release(self) -> &'static str {
+        self.release_lines().get(self.default_release_index()).map_or("", Release::name)
     }
 }
 

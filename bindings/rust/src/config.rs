@@ -339,18 +339,47 @@ impl PathConfiguration {
     }
 
     /// The profile the configuration was loaded with, as
-    /// [`options`](Self::options) reports it.
+    /// [`options`](Self::options) reports it: the app, also when the options
+    /// named one of its releases (`"hotwire-ios@1.2.2"` is
+    /// [`Profile::HotwireIos`]; [`version`](Self::version) gives `"1.2.2"`).
     ///
     /// # Panics
     ///
-    /// When the library reports a profile this crate does not know (a newer
+    /// When the library reports an app this crate does not know (a newer
     /// library, loaded with a profile named through
     /// [`Options::raw_option`]).
     pub fn profile(&self) -> Profile {
-        let options = Value::from_json(self.options()).unwrap_or_else(|e| panic!("pathconfig_options: {e}"));
-        let name = options["profile"].as_str().unwrap_or("");
-        Profile::named(name)
+        let name = self.profile_option();
+        let app = name.split_once('@').map_or(name.as_str(), |(app, _)| app);
+        Profile::named(app)
             .unwrap_or_else(|| panic!("pathconfig_options names the profile {name:?}, unknown to this crate"))
+    }
+
+    /// The release of the profile's app the configuration was loaded with,
+    /// as the options named it after `@` (`"1.2.2"`, `"main"`), or `None`
+    /// for the bare app, which reads as its latest stable release
+    /// ([`Profile::default_release`]). See [`Options::version`].
+    ///
+    /// ```
+    /// use pathconfig::{Options, PathConfiguration, Profile};
+    ///
+    /// let options = Options::new().profile(Profile::HotwireAndroid).version("1.1.3");
+    /// let config = PathConfiguration::from_json(r#"{"rules": []}"#, &options)?;
+    /// assert_eq!(config.profile(), Profile::HotwireAndroid);
+    /// assert_eq!(config.version().as_deref(), Some("1.1.3"));
+    /// assert!(config.options().contains(r#""profile":"hotwire-android@1.1.3""#));
+    /// let config = PathConfiguration::from_json(r#"{"rules": []}"#, &Options::new())?;
+    /// assert_eq!(config.version(), None);
+    /// # Ok::<(), pathconfig::Error>(())
+    /// ```
+    pub fn version(&self) -> Option<String> {
+        self.profile_option().split_once('@').map(|(_, version)| version.to_string())
+    }
+
+    /// `"profile"` of [`options`](Self::options), as the library reports it.
+    fn profile_option(&self) -> String {
+        let options = Value::from_json(self.options()).unwrap_or_else(|e| panic!("pathconfig_options: {e}"));
+        options["profile"].as_str().unwrap_or("").to_string()
     }
 }
 
@@ -399,7 +428,7 @@ impl Binding for PathConfiguration {
 impl fmt::Debug for PathConfiguration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PathConfiguration")
-            .field("profile", &self.profile().name())
+            .field("profile", &self.profile_option())
             .field("rule_count", &self.rule_count())
             .field("document_rule_count", &self.document_rule_count())
             .finish()

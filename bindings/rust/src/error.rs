@@ -56,12 +56,24 @@ pub enum ErrorCode {
     /// rejects: an unknown scheme, a port that is not a number, a bad IPv6
     /// literal); the message says why.
     Url,
+    /// `PATHCONFIG_E_CRASH` (17, since 1.1.0): the profile's app throws where
+    /// it reads a typed key, so the key has no value: hotwire-android 1.2
+    /// and later read a boolean key with `as Boolean`, which throws
+    /// `ClassCastException` for a string (`"true"` included) or a number;
+    /// turbo-android reads a missing `uri` with `Uri.parse(null)`. Returned
+    /// by [`Properties::typed`], [`typed_bool`] and [`typed_str`]; the
+    /// message names the exception.
+    ///
+    /// [`Properties::typed`]: crate::Properties::typed
+    /// [`typed_bool`]: crate::Properties::typed_bool
+    /// [`typed_str`]: crate::Properties::typed_str
+    Crash,
     /// A code this crate does not know; see [`Error::raw_code`].
     Unknown,
 }
 
 /// Each code and its C number: the one place a code is mapped.
-const CODES: [(ErrorCode, c_int); 16] = [
+const CODES: [(ErrorCode, c_int); 17] = [
     (ErrorCode::Json, sys::PATHCONFIG_E_JSON),
     (ErrorCode::Schema, sys::PATHCONFIG_E_SCHEMA),
     (ErrorCode::Regex, sys::PATHCONFIG_E_REGEX),
@@ -78,6 +90,7 @@ const CODES: [(ErrorCode, c_int); 16] = [
     (ErrorCode::Misuse, sys::PATHCONFIG_E_MISUSE),
     (ErrorCode::Callback, sys::PATHCONFIG_E_CALLBACK),
     (ErrorCode::Url, sys::PATHCONFIG_E_URL),
+    (ErrorCode::Crash, sys::PATHCONFIG_E_CRASH),
 ];
 
 impl ErrorCode {

@@ -173,7 +173,7 @@ use std::ffi::CStr;
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-pub use crate::catalog::{backends, profile_names, Profile, TypedKey, TypedKind, TypedValue};
+pub use crate::catalog::{backends, profile_names, Profile, Release, TypedKey, TypedKind, TypedValue};
 pub use crate::config::PathConfiguration;
 pub use crate::error::{error_name, Error, ErrorCode};
 pub use crate::event::{EventKind, LoaderEvent, Reason, SourceKind};

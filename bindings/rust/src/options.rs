@@ -49,11 +49,17 @@ impl fmt::Display for Merge {
 /// [`Profile::all`](crate::Profile::all) and [`backends`](crate::backends)
 /// list the ones it has.
 ///
+/// [`version`](Options::version) names a release of the profile's app
+/// (`"profile":"APP@VERSION"`, docs/app-versions.md); without it the
+/// profile reads as its app's latest stable release.
+///
 /// ```
 /// use pathconfig::{Merge, Options, Profile};
 ///
 /// let options = Options::new().profile(Profile::TurboIos).match_query_strings(true);
 /// assert_eq!(options.to_json(), r#"{"profile":"turbo-ios","match_query_strings":true}"#);
+/// let options = Options::new().profile(Profile::HotwireIos).version("1.2.2");
+/// assert_eq!(options.to_json(), r#"{"profile":"hotwire-ios@1.2.2"}"#);
 /// let options = Options::new().profile(Profile::Siesta).base_url("https://api.example.com").merge(Merge::Deep);
 /// assert_eq!(options.to_json(), r#"{"profile":"siesta","base_url":"https://api.example.com","merge":"deep"}"#);
 /// assert_eq!(Options::new().result_cache_size(0).to_json(), r#"{"result_cache_size":0}"#);
@@ -62,6 +68,7 @@ impl fmt::Display for Merge {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Options {
     profile: Option<Profile>,
+    version: Option<String>,
     match_query_strings: Option<bool>,
     backend: Option<String>,
     lenient: Option<bool>,
@@ -79,9 +86,47 @@ impl Options {
         Options::default()
     }
 
-    /// The app whose reading of the file is reproduced (`"profile"`).
+    /// The app whose reading of the file is reproduced (`"profile"`), as
+    /// its latest stable release reads it unless [`version`](Self::version)
+    /// names another.
     pub fn profile(mut self, profile: Profile) -> Options {
         self.profile = Some(profile);
+        self
+    }
+
+    /// A release of the profile's app (since libpathconfig 1.1.0): any tag
+    /// of the app (`"1.2.2"`, `"1.3.0-beta"`) or `"main"`, its main branch.
+    /// The options then say `"profile":"APP@VERSION"`
+    /// (`"hotwire-ios@1.2.2"`); without a [`profile`](Self::profile), the
+    /// version applies to the default profile ([`Profile::default`],
+    /// `hotwire-ios`). The library checks it when it loads: a version that is
+    /// not a release of the app is an
+    /// [`ErrorCode::Options`](crate::ErrorCode::Options) error whose message
+    /// lists the app's releases. [`Profile::releases`] lists the release
+    /// lines; [`PathConfiguration::version`] reads the version back.
+    ///
+    /// ```
+    /// use pathconfig::{ErrorCode, Options, PathConfiguration, Profile};
+    ///
+    /// let json = r#"{"rules": [{"patterns": ["/numbers$"], "properties": {"view_controller": "numbers"}}]}"#;
+    /// let url = "https://hotwire-native-demo.dev/numbers/";
+    /// let released = PathConfiguration::from_json(json, &Options::new().profile(Profile::HotwireIos).version("1.2.2"))?;
+    /// assert_eq!(released.properties(url)?.json(), r#"{"view_controller":"numbers"}"#); // url.path: no slash
+    /// let main = PathConfiguration::from_json(json, &Options::new().version("main"))?; // hotwire-ios@main
+    /// assert_eq!(main.properties(url)?.json(), "{}"); // the encoded path, its slash kept
+    /// assert_eq!((main.profile(), main.version().as_deref()), (Profile::HotwireIos, Some("main")));
+    ///
+    /// let err = PathConfiguration::from_json(json, &Options::new().version("1.4.0")).unwrap_err();
+    /// assert_eq!(err.code(), ErrorCode::Options);
+    /// assert!(err.message().contains("its releases are 1.0.0"), "{err}");
+    /// # Ok::<(), pathconfig::Error>(())
+    /// ```
+    ///
+    /// [`Profile::default`]: crate::Profile::default
+    /// [`Profile::releases`]: crate::Profile::releases
+    /// [`PathConfiguration::version`]: crate::PathConfiguration::version
+    pub fn version(mut self, version: &str) -> Options {
+        self.version = Some(version.to_string());
         self
     }
 
@@ -167,8 +212,13 @@ impl Options {
     /// (key, JSON text of the value): the loader's options extend them.
     pub(crate) fn members(&self) -> Vec<(String, String)> {
         let mut members = Vec::new();
-        if let Some(p) = self.profile {
-            members.push(("profile".to_string(), string_literal(p.name())));
+        match (self.profile, &self.version) {
+            (Some(p), None) => members.push(("profile".to_string(), string_literal(p.name()))),
+            (p, Some(version)) => {
+                let name = format!("{}@{version}", p.unwrap_or_default().name());
+                members.push(("profile".to_string(), string_literal(&name)));
+            }
+            (None, None) => {}
         }
         if let Some(on) = self.match_query_strings {
             members.push(("match_query_strings".to_string(), on.to_string()));

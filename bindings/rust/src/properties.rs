@@ -7,7 +7,7 @@ use std::iter::FusedIterator;
 use std::ptr::{self, NonNull};
 use std::sync::{Arc, OnceLock};
 
-use crate::catalog::{TypedKey, TypedKind, TypedValue};
+use crate::catalog::{Profile, TypedKey, TypedKind, TypedValue};
 use crate::error::{Error, ErrorCode};
 use crate::sys;
 use crate::util::{self, Binding};
@@ -27,12 +27,17 @@ use crate::value::{Map, Value};
 /// - the typed accessors: the well-known keys ([`TypedKey::all`]) as the
 ///   profile's app reads them, defaults applied (a missing key, a value of
 ///   the wrong type or an unknown value gives the default; Android profiles
-///   compare enumerations case-insensitively, return them in lower case and
-///   read `"true"` as `true`): [`context`](Self::context),
-///   [`presentation`](Self::presentation), [`modal_style`](Self::modal_style),
-///   ... each one call of `pathconfig_result_typed_string` or `_typed_bool`
-///   with its `PATHCONFIG_KEY_*`; [`typed`](Self::typed) reads any of them
-///   by name;
+///   compare enumerations case-insensitively and return them in lower case;
+///   hotwire-android before 1.2 and turbo-android read `"true"` as `true`):
+///   [`context`](Self::context), [`presentation`](Self::presentation),
+///   [`modal_style`](Self::modal_style), ... each one call of
+///   `pathconfig_result_typed_string` or `_typed_bool` with its
+///   `PATHCONFIG_KEY_*`; [`typed`](Self::typed) reads any of them by name.
+///   Where the profile's app crashes reading a key (hotwire-android 1.2 and
+///   later on `"pull_to_refresh_enabled": "true"`, turbo-android on a
+///   missing `uri`), [`typed`](Self::typed), [`typed_bool`](Self::typed_bool)
+///   and [`typed_str`](Self::typed_str) return an [`ErrorCode::Crash`]
+///   error, and the named accessors, which cannot, the default;
 /// - the raw getters ([`get_str`](Self::get_str), [`get_bool`](Self::get_bool),
 ///   [`get_i64`](Self::get_i64), [`get_f64`](Self::get_f64),
 ///   [`get_json`](Self::get_json)): a value as the file wrote it, `Ok(None)`
@@ -86,7 +91,7 @@ use crate::value::{Map, Value};
 /// iterators, the typed accessors, [`map`](Self::map)) panic only if
 /// the library cannot allocate the string it returns
 /// (`PATHCONFIG_E_NOMEM`), as Rust's own collections give up when
-/// allocation fails.
+/// allocation fails; never where the app crashes reading a key.
 ///
 /// [`PathConfiguration::properties`]: crate::PathConfiguration::properties
 pub struct Properties {
@@ -435,7 +440,26 @@ impl Properties {
     /// # Errors
     ///
     /// [`ErrorCode::Argument`] for a key the library does not list (its
-    /// message names the keys it has).
+    /// message names the keys it has); [`ErrorCode::Crash`] where the
+    /// profile's app throws reading the key, so that it has no value (the
+    /// message names the exception; every read returns it again):
+    ///
+    /// ```
+    /// use pathconfig::{ErrorCode, Options, PathConfiguration, Profile, TypedValue};
+    ///
+    /// let json = r#"{"rules": [{"patterns": [".*"], "properties": {"pull_to_refresh_enabled": "true"}}]}"#;
+    /// let android = PathConfiguration::from_json(json, &Options::new().profile(Profile::HotwireAndroid))?;
+    /// let props = android.properties("/a")?;
+    /// let err = props.typed("pull_to_refresh_enabled").unwrap_err();
+    /// assert_eq!(err.code(), ErrorCode::Crash);
+    /// assert!(err.message().contains("java.lang.ClassCastException"), "{err}");
+    /// assert!(!props.pull_to_refresh_enabled()); // the accessor: the default
+    /// // Before 1.2 the app keeps every value as a string: "true" is true.
+    /// let older = Options::new().profile(Profile::HotwireAndroid).version("1.1.3");
+    /// let props = PathConfiguration::from_json(json, &older)?.properties("/a")?;
+    /// assert_eq!(props.typed("pull_to_refresh_enabled")?, TypedValue::Bool(true));
+    /// # Ok::<(), pathconfig::Error>(())
+    /// ```
     pub fn typed(&self, key: &str) -> Result<TypedValue<'_>, Error> {
         let key = typed_key(key)?;
         match key.kind() {
@@ -450,7 +474,8 @@ impl Properties {
     /// # Errors
     ///
     /// [`ErrorCode::Argument`] for a key that is not a [`TypedKey`],
-    /// [`ErrorCode::Type`] for a bool key.
+    /// [`ErrorCode::Type`] for a bool key, [`ErrorCode::Crash`] where the
+    /// profile's app throws reading the key (turbo-android's missing `uri`).
     pub fn typed_str(&self, key: &str) -> Result<Option<&str>, Error> {
         self.typed_str_checked(typed_key(key)?.raw())
     }
@@ -460,7 +485,9 @@ impl Properties {
     /// # Errors
     ///
     /// [`ErrorCode::Argument`] for a key that is not a [`TypedKey`],
-    /// [`ErrorCode::Type`] for an enum or string key.
+    /// [`ErrorCode::Type`] for an enum or string key, [`ErrorCode::Crash`]
+    /// where the profile's app throws reading the key (hotwire-android 1.2
+    /// and later on a string or a number).
     pub fn typed_bool(&self, key: &str) -> Result<bool, Error> {
         self.typed_bool_checked(typed_key(key)?.raw())
     }
@@ -490,12 +517,19 @@ impl Properties {
 
     /// An enum or string key's typed value: the fast path of the accessors
     /// (`key` is one of the header's string keys, so the call cannot fail
-    /// on a live result but for want of memory).
+    /// on a live result but for want of memory, or where the app crashes
+    /// reading the key: then the default).
     fn typed_string(&self, key: c_int) -> Option<&str> {
         // SAFETY: a live result and a PATHCONFIG_KEY_* constant.
         let p = unsafe { sys::pathconfig_result_typed_string(self.ptr(), key) };
         if p.is_null() {
             if let Some(err) = Error::last_if_set() {
+                if err.code() == ErrorCode::Crash {
+                    return match crash_default(key) {
+                        Some(TypedValue::Str(s)) => s,
+                        _ => None,
+                    };
+                }
                 panic!("pathconfig_result_typed_string({key}) failed: {err}");
             }
             return None;
@@ -512,10 +546,16 @@ impl Properties {
     }
 
     /// A bool key's typed value: the fast path of the accessors (`key` is
-    /// one of the header's bool keys: the call cannot fail on a live result).
+    /// one of the header's bool keys: the call cannot fail on a live result
+    /// but where the app crashes reading the key, which reads 0 with
+    /// `PATHCONFIG_E_CRASH`: then the default).
     fn typed_flag(&self, key: c_int) -> bool {
         // SAFETY: a live result and a PATHCONFIG_KEY_* constant.
-        unsafe { sys::pathconfig_result_typed_bool(self.ptr(), key) != 0 }
+        let rc = unsafe { sys::pathconfig_result_typed_bool(self.ptr(), key) };
+        if rc == 0 && last_code() == sys::PATHCONFIG_E_CRASH {
+            return matches!(crash_default(key), Some(TypedValue::Bool(true)));
+        }
+        rc != 0
     }
 
     /// `context`: `"default"` or `"modal"` (default `"default"`).
@@ -552,7 +592,9 @@ impl Properties {
         self.typed_string(sys::PATHCONFIG_KEY_TITLE)
     }
 
-    /// `uri` (Android's destination), when it is a string.
+    /// `uri` (Android's destination), when it is a string. Where
+    /// turbo-android crashes reading a missing one, `None` (the default);
+    /// [`typed_str`](Self::typed_str) gives the [`ErrorCode::Crash`] error.
     pub fn uri(&self) -> Option<&str> {
         self.typed_string(sys::PATHCONFIG_KEY_URI)
     }
@@ -563,6 +605,9 @@ impl Properties {
     }
 
     /// `pull_to_refresh_enabled` (default `true` on iOS, `false` on Android).
+    /// Like every bool accessor, the default where the app crashes reading
+    /// the key (hotwire-android 1.2 and later on `"true"` or a number);
+    /// [`typed_bool`](Self::typed_bool) gives the [`ErrorCode::Crash`] error.
     pub fn pull_to_refresh_enabled(&self) -> bool {
         self.typed_flag(sys::PATHCONFIG_KEY_PULL_TO_REFRESH_ENABLED)
     }
@@ -582,6 +627,26 @@ impl Properties {
     pub fn historical_location(&self) -> bool {
         self.typed_flag(sys::PATHCONFIG_KEY_HISTORICAL_LOCATION)
     }
+}
+
+/// The calling thread's last error code (`pathconfig_last_error()->code`),
+/// read without copying the struct.
+fn last_code() -> c_int {
+    // SAFETY: pathconfig_last_error never returns NULL; the struct is the
+    // calling thread's and valid until its next call into the library.
+    unsafe { (*sys::pathconfig_last_error()).code }
+}
+
+/// What a named accessor gives where the app crashes reading `key`: the
+/// key's default on the app's platform, as the library's own accessors
+/// give it. Only the Android apps throw (Java's `ClassCastException`,
+/// `NullPointerException`), and every Android profile has the platform's
+/// defaults: the default under the first Android profile of the catalog.
+fn crash_default(key: c_int) -> Option<TypedValue<'static>> {
+    static ANDROID: OnceLock<Option<Profile>> = OnceLock::new();
+    let profile = (*ANDROID.get_or_init(|| Profile::all().iter().copied().find(|p| p.platform() == "android")))?;
+    let key = *TypedKey::all().get(usize::try_from(key).ok()?)?;
+    key.default_value(profile).ok()
 }
 
 /// The typed key called `name`, or an [`ErrorCode::Argument`] error naming

@@ -23,12 +23,12 @@ use std::marker::{PhantomData, PhantomPinned};
 // ---------------------------------------------------------------------------
 
 /// The version of the header these declarations mirror.
-pub const PATHCONFIG_VERSION: &str = "1.0.0";
+pub const PATHCONFIG_VERSION: &str = "1.1.0";
 pub const PATHCONFIG_VERSION_MAJOR: c_int = 1;
-pub const PATHCONFIG_VERSION_MINOR: c_int = 0;
+pub const PATHCONFIG_VERSION_MINOR: c_int = 1;
 pub const PATHCONFIG_VERSION_PATCH: c_int = 0;
 /// MAJOR * 1000000 + MINOR * 1000 + PATCH; compare with `pathconfig_version_number()`.
-pub const PATHCONFIG_VERSION_NUMBER: c_int = 1000000;
+pub const PATHCONFIG_VERSION_NUMBER: c_int = 1001000;
 
 // ---------------------------------------------------------------------------
 // Status codes
@@ -51,6 +51,9 @@ pub const PATHCONFIG_E_CACHE: c_int = 13;
 pub const PATHCONFIG_E_MISUSE: c_int = 14;
 pub const PATHCONFIG_E_CALLBACK: c_int = 15;
 pub const PATHCONFIG_E_URL: c_int = 16;
+/// (1.1.0) A typed read the profile's app crashes on (`pathconfig_result_typed_bool`,
+/// `_typed_string`).
+pub const PATHCONFIG_E_CRASH: c_int = 17;
 
 /// A value getter's key is absent (not an error: the last error is cleared).
 pub const PATHCONFIG_NOT_FOUND: c_int = 100;
@@ -352,6 +355,16 @@ extern "C" {
     pub fn pathconfig_profile_count() -> usize;
     pub fn pathconfig_profile_name(i: usize) -> *const c_char;
     pub fn pathconfig_profile_platform(i: usize) -> *const c_char;
+    /// (1.1.0)
+    pub fn pathconfig_profile_release_count(i: usize) -> usize;
+    /// (1.1.0)
+    pub fn pathconfig_profile_release_name(i: usize, j: usize) -> *const c_char;
+    /// (1.1.0)
+    pub fn pathconfig_profile_release_tags(i: usize, j: usize) -> *const c_char;
+    /// (1.1.0)
+    pub fn pathconfig_profile_release_commit(i: usize, j: usize) -> *const c_char;
+    /// (1.1.0)
+    pub fn pathconfig_profile_default_release(i: usize) -> usize;
     pub fn pathconfig_backend_count() -> usize;
     pub fn pathconfig_backend_name(i: usize) -> *const c_char;
     pub fn pathconfig_typed_key_count() -> usize;

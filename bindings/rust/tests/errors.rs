@@ -312,6 +312,7 @@ fn codes_and_names() {
         (14, ErrorCode::Misuse, "PATHCONFIG_E_MISUSE"),
         (15, ErrorCode::Callback, "PATHCONFIG_E_CALLBACK"),
         (16, ErrorCode::Url, "PATHCONFIG_E_URL"),
+        (17, ErrorCode::Crash, "PATHCONFIG_E_CRASH"),
     ];
     for (n, code, name) in codes {
         assert_eq!(ErrorCode::from_raw(n), code);

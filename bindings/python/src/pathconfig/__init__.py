@@ -24,8 +24,11 @@ A thin, typed layer over the C library (ctypes, no dependencies):
   getters; its objects and arrays are :class:`JSONObject` and
   :class:`JSONArray`, read-only too.
 - What the library knows, asked once: :data:`PROFILES`, :data:`PLATFORMS`,
-  :data:`BACKENDS`, :data:`TYPED_KEYS` (:class:`TypedKey`: kind, allowed
-  values and default per profile), :data:`STRING_KEYS`, :data:`BOOL_KEYS`.
+  the apps' release lines (:data:`RELEASES`, :data:`DEFAULT_RELEASES`,
+  :data:`RELEASE_LINES` of :class:`Release`: a ``profile=`` may name one,
+  ``"hotwire-ios@1.2.2"``), :data:`BACKENDS`, :data:`TYPED_KEYS`
+  (:class:`TypedKey`: kind, allowed values and default per profile),
+  :data:`STRING_KEYS`, :data:`BOOL_KEYS`.
 - :class:`Loader`: a configuration kept current from files, data and server
   copies (:class:`FileSource`, :class:`DataSource`, :class:`ServerSource`),
   with a cache directory, ``refresh()`` and an ``on_change`` callable that
@@ -50,7 +53,20 @@ is present; ``PATHCONFIG_PURE_PYTHON=1`` turns it off) or through ctypes.
 from __future__ import annotations
 
 from . import _ffi
-from ._catalog import BACKENDS, BOOL_KEYS, PLATFORMS, PROFILES, STRING_KEYS, TYPED_KEYS, TypedKey, TypedValue
+from ._catalog import (
+    BACKENDS,
+    BOOL_KEYS,
+    DEFAULT_RELEASES,
+    PLATFORMS,
+    PROFILES,
+    RELEASE_LINES,
+    RELEASES,
+    STRING_KEYS,
+    TYPED_KEYS,
+    Release,
+    TypedKey,
+    TypedValue,
+)
 from ._config import ConfigWarning, PathConfiguration
 from ._errors import (
     CacheError,
@@ -86,8 +102,11 @@ from ._version import __version__
 __all__ = [
     "BACKENDS",
     "BOOL_KEYS",
+    "DEFAULT_RELEASES",
     "PLATFORMS",
     "PROFILES",
+    "RELEASES",
+    "RELEASE_LINES",
     "SPEEDUPS",
     "STRING_KEYS",
     "TYPED_KEYS",
@@ -117,6 +136,7 @@ __all__ = [
     "Presentation",
     "Properties",
     "QueryStringPresentation",
+    "Release",
     "Request",
     "ServerSource",
     "SourceKind",
@@ -130,7 +150,7 @@ __all__ = [
 
 
 def library_version() -> str:
-    """The version of the loaded libpathconfig, e.g. ``"1.0.0"``."""
+    """The version of the loaded libpathconfig, e.g. ``"1.1.0"``."""
     return _ffi.lib.pathconfig_version()  # type: ignore[no-any-return]
 
 

@@ -1,12 +1,13 @@
-"""What the library knows, asked once per process: the profiles, the backends
-built in and the typed keys (kind, allowed values and default per profile).
+"""What the library knows, asked once per process: the profiles and their
+apps' release lines, the backends built in and the typed keys (kind, allowed
+values and default per profile).
 
-Nothing here is written down in Python: a profile, backend or typed key added
-to the library appears in :data:`PROFILES`, :data:`BACKENDS` and
-:data:`TYPED_KEYS` (and is read by :meth:`~pathconfig.Properties.typed`)
-without a change to this package. The typed accessors of
-:class:`~pathconfig.Properties` are declared in Python, for type checkers;
-the test suite holds them to this catalog.
+Nothing here is written down in Python: a profile, release line, backend or
+typed key added to the library appears in :data:`PROFILES`, :data:`RELEASES`,
+:data:`BACKENDS` and :data:`TYPED_KEYS` (and is read by
+:meth:`~pathconfig.Properties.typed`) without a change to this package.
+The typed accessors of :class:`~pathconfig.Properties` are declared in
+Python, for type checkers; the test suite holds them to this catalog.
 """
 
 from __future__ import annotations
@@ -63,6 +64,62 @@ PROFILES: Tuple[str, ...] = tuple(_lib.pathconfig_profile_name(i) for i in range
 #: The platform of each profile, ``"ios"`` or ``"android"``.
 PLATFORMS: Mapping[str, str] = types.MappingProxyType(
     {name: _lib.pathconfig_profile_platform(i) for i, name in enumerate(PROFILES)}
+)
+
+
+class Release(NamedTuple):
+    """One release line of a profile's app, as ``pathconfig_profile_release_*``
+    describe it: a run of tagged releases that read a configuration alike, or
+    the app's main branch (docs/app-versions.md)."""
+
+    name: str
+    """The name ``profile=`` takes for the line: the app, ``@`` and the
+    line's first tag (``"hotwire-ios@1.2.0"``), or ``"APP@main"``."""
+    profile: str
+    """The app's profile, one of :data:`PROFILES` (``"hotwire-ios"``)."""
+    tags: Tuple[str, ...]
+    """Every tag of the line, oldest first; each also names the line after
+    ``@`` (``"hotwire-ios@1.2.2"``). Empty for the main branch."""
+    commit: str
+    """The upstream commit (abbreviated) that made the line read files as it
+    does; for the main branch, the commit it models."""
+
+
+def _releases(i: int, profile: str) -> Tuple[Release, ...]:
+    """The release lines of the ``i``-th profile, in the library's order
+    (oldest first, the main branch last)."""
+    return tuple(
+        Release(
+            _lib.pathconfig_profile_release_name(i, j),
+            profile,
+            tuple(_lib.pathconfig_profile_release_tags(i, j).split()),
+            _lib.pathconfig_profile_release_commit(i, j),
+        )
+        for j in range(_lib.pathconfig_profile_release_count(i))
+    )
+
+
+_RELEASE_LINES: Dict[str, Tuple[Release, ...]] = {name: _releases(i, name) for i, name in enumerate(PROFILES)}
+
+#: By profile, the names of its app's release lines (``profile=`` values
+#: such as ``"hotwire-ios@1.2.0"`` and ``"hotwire-ios@main"``), in the
+#: library's order: oldest first, the main branch last. Any tag of a line
+#: (:data:`RELEASE_LINES`) names it too.
+RELEASES: Mapping[str, Tuple[str, ...]] = types.MappingProxyType(
+    {name: tuple(r.name for r in lines) for name, lines in _RELEASE_LINES.items()}
+)
+
+#: Each release line by its name (a value of :data:`RELEASES`): its
+#: profile, tags and commit.
+RELEASE_LINES: Mapping[str, Release] = types.MappingProxyType(
+    {r.name: r for lines in _RELEASE_LINES.values() for r in lines}
+)
+
+#: By profile, the release line its bare name reads as (the app's latest
+#: stable release, ``pathconfig_profile_default_release``): ``"hotwire-ios"``
+#: answers as ``DEFAULT_RELEASES["hotwire-ios"]`` does.
+DEFAULT_RELEASES: Mapping[str, str] = types.MappingProxyType(
+    {name: RELEASES[name][_lib.pathconfig_profile_default_release(i)] for i, name in enumerate(PROFILES)}
 )
 
 #: The regex backends built into the library (``backend=`` values), the default first.

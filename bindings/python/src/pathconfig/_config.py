@@ -157,9 +157,15 @@ class PathConfiguration(OwnedHandle):
     Make one with :meth:`from_file` or :meth:`from_json`; the options are
     keyword-only:
 
-    - ``profile``: whose reading of the file to reproduce, one of
+    - ``profile``: whose reading of the file to reproduce: an app, one of
       :data:`pathconfig.PROFILES` (the library's list; ``"hotwire-ios"`` by
-      default).
+      default), which reads as the app's latest stable release
+      (:data:`pathconfig.DEFAULT_RELEASES`), or ``"APP@VERSION"``, a release
+      of the app: any tag (``"hotwire-ios@1.2.2"``) or ``main``
+      (``"hotwire-ios@main"``); :data:`pathconfig.RELEASES` lists the
+      lines. The library checks the name: an unknown app or version raises
+      :class:`ConfigError` with code ``E_OPTIONS``, its message listing the
+      app's releases.
     - ``match_query_strings``: append ``?query`` to URL paths before matching;
       ``None`` (default) takes the profile's default (on for all but turbo-ios).
     - ``backend``: the regex engine, one of :data:`pathconfig.BACKENDS`
@@ -464,7 +470,8 @@ class PathConfiguration(OwnedHandle):
     @property
     def profile(self) -> str:
         """The profile the configuration was loaded with (its ``options``'s
-        ``"profile"``)."""
+        ``"profile"``), as it was given: ``"hotwire-ios"``, or with a version,
+        ``"hotwire-ios@1.2.2"`` (the app is the part before ``@``)."""
         return cast(str, self._read_options()["profile"])
 
     def _read_options(self) -> Dict[str, Any]:

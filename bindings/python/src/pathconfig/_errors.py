@@ -6,7 +6,8 @@ base class, a subclass per kind, the code and its name on each, as CPython's
 
 - :class:`ConfigError` (also a :class:`ValueError`): the document, the options
   or an argument was rejected (``PATHCONFIG_E_JSON`` ... ``PATHCONFIG_E_ARGUMENT``),
-  or a lookup's URL is one the profile's app crashes on (``PATHCONFIG_E_URL``).
+  or a lookup's URL is one the profile's app crashes on (``PATHCONFIG_E_URL``),
+  or a typed read is one the profile's app crashes on (``PATHCONFIG_E_CRASH``).
 - :class:`FileError`, a :class:`ConfigError` that is also an :class:`OSError`:
   the file could not be opened or read (``PATHCONFIG_E_IO``). It is raised as
   the :class:`OSError` subclass Python itself makes of the library's ``errno``
@@ -79,6 +80,15 @@ class ErrorCode(enum.IntEnum):
     E_URL = 16
     """The profile's app crashes on the URL looked up, so there is no answer
     (turbo-android on a URL ``java.net.URL`` rejects); a :class:`ConfigError`."""
+    E_CRASH = 17
+    """(1.1.0) The profile's app throws where it reads a typed key, so the key
+    has no value: hotwire-android 1.2 and later read a boolean key with
+    ``as Boolean``, which throws ``ClassCastException`` for a string
+    (``"true"`` included) or a number; turbo-android reads a missing ``uri``
+    with ``Uri.parse(null)``. Raised by the typed accessors
+    (:attr:`Properties.pull_to_refresh_enabled`, :meth:`Properties.typed`, ...)
+    every time they are read; a :class:`ConfigError` whose message names the
+    exception."""
 
 
 class DownloadReason(enum.IntEnum):
@@ -130,6 +140,7 @@ _CONFIG_CODES = frozenset(
         ErrorCode.E_ARGUMENT,
         ErrorCode.E_TYPE,
         ErrorCode.E_URL,
+        ErrorCode.E_CRASH,
     }
 )
 
@@ -203,10 +214,12 @@ class ConfigError(Error, ValueError):
     :meth:`PathConfiguration.from_json` (codes ``E_JSON``, ``E_SCHEMA``,
     ``E_REGEX``, ``E_OPTIONS``, ``E_IO``, ``E_LIMIT``, ``E_BACKEND``,
     ``E_ARGUMENT``), by any call whose argument the library refuses
-    (``E_ARGUMENT``, ``E_LIMIT`` for a URL over ``max_url_bytes``), and by a
+    (``E_ARGUMENT``, ``E_LIMIT`` for a URL over ``max_url_bytes``), by a
     lookup of a URL the profile's app crashes on (``E_URL``: turbo-android on
     a URL ``java.net.URL`` rejects, such as ``mailto:`` or a port that is not
-    a number).
+    a number), and by a typed read the profile's app crashes on (``E_CRASH``:
+    hotwire-android 1.2 and later reading ``"pull_to_refresh_enabled": "true"``
+    as a boolean, turbo-android reading a missing ``uri``).
 
     Attributes (besides :class:`Error`'s):
         line, column: 1-based position in the document (column in Unicode

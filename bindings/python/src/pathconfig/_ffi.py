@@ -38,8 +38,8 @@ from ._errors import Error, from_fields
 from ._library import load_library
 
 #: The header this module mirrors (PATHCONFIG_VERSION_NUMBER of pathconfig.h).
-HEADER_VERSION = "1.0.0"
-HEADER_VERSION_NUMBER = 1000000
+HEADER_VERSION = "1.1.0"
+HEADER_VERSION_NUMBER = 1001000
 
 #: ``PATHCONFIG_OK``: the status of a call that did what it was asked.
 OK = 0
@@ -349,6 +349,11 @@ SIGNATURES: Dict[str, Signature] = {
     "pathconfig_profile_count": ([], c_size_t, None),
     "pathconfig_profile_name": ([c_size_t], c_char_p, _check_borrowed_text),
     "pathconfig_profile_platform": ([c_size_t], c_char_p, _check_borrowed_text),
+    "pathconfig_profile_release_count": ([c_size_t], c_size_t, None),
+    "pathconfig_profile_release_name": ([c_size_t, c_size_t], c_char_p, _check_borrowed_text),
+    "pathconfig_profile_release_tags": ([c_size_t, c_size_t], c_char_p, _check_borrowed_text),
+    "pathconfig_profile_release_commit": ([c_size_t, c_size_t], c_char_p, _check_borrowed_text),
+    "pathconfig_profile_default_release": ([c_size_t], c_size_t, None),
     "pathconfig_backend_count": ([], c_size_t, None),
     "pathconfig_backend_name": ([c_size_t], c_char_p, _check_borrowed_text),
     "pathconfig_typed_key_count": ([], c_size_t, None),

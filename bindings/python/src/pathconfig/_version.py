@@ -1,3 +1,3 @@
 """The binding's version (the library's is :func:`pathconfig.library_version`)."""
 
-__version__ = "1.0.0"
+__version__ = "1.1.0"

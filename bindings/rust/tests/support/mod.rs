@@ -356,8 +356,35 @@ pub fn convenience<'a>(props: &'a Properties, key: &str) -> Option<TypedValue<'a
 
 /// A typed value read by name and, when the crate has one, through its
 /// convenience method, which must agree; as JSON (`null` for no value).
+/// Where the profile's app crashes reading the key ([`ErrorCode::Crash`]),
+/// `{"crash": MESSAGE}`: every read by name returns the error again, and the
+/// convenience method gives the key's default on Android (the only apps
+/// that throw), without panicking.
+///
+/// [`ErrorCode::Crash`]: pathconfig::ErrorCode::Crash
 pub fn typed_value(props: &Properties, key: &str) -> Json {
-    let by_name = props.typed(key).unwrap_or_else(|e| panic!("typed({key}): {e}"));
+    let by_name = match props.typed(key) {
+        Ok(value) => value,
+        Err(e) if e.code() == pathconfig::ErrorCode::Crash => {
+            let again = props.typed(key).expect_err("a crash is a crash every time");
+            assert_eq!((again.code(), again.message()), (e.code(), e.message()), "typed({key}) again");
+            assert!(e.message().starts_with(&format!("the app crashes reading \"{key}\": java.lang.")), "{e}");
+            if let Some(by_method) = convenience(props, key) {
+                let typed = pathconfig::TypedKey::named(key).unwrap();
+                let defaults: Vec<TypedValue<'_>> = Profile::all()
+                    .iter()
+                    .filter(|p| p.platform() == "android")
+                    .map(|&p| typed.default_value(p).unwrap())
+                    .collect();
+                assert!(
+                    !defaults.is_empty() && defaults.iter().all(|d| *d == by_method),
+                    "{key}: {by_method:?}, {defaults:?}"
+                );
+            }
+            return Json::Object(vec![("crash".to_string(), Json::String(e.message().to_string()))]);
+        }
+        Err(e) => panic!("typed({key}): {e}"),
+    };
     if let Some(by_method) = convenience(props, key) {
         assert_eq!(by_name, by_method, "typed({key}) vs its method");
     }
