@@ -62,12 +62,12 @@ import PackageDescription
 ///   install` installs it as `pathconfig`).
 /// - `pathconfig-bench`: `make bench`, libpathconfig against the apps' own loop.
 /// - `pathconfig-fuzz-prefilter`, `-load`, `-resolve`, `-globs`, `-loader`,
-///   `-exchange`, `-lint`, `-port`: the libFuzzer targets (`make fuzz`, one per entry point;
+///   `-exchange`, `-lint`, `-port`, `-dialect`: the libFuzzer targets (`make fuzz`, one per entry point;
 ///   built plainly, the prefilter's is a seeded random loop and the others
 ///   replay the files they are given); not in `products`, though `swift
 ///   build --product` builds them as it does any executable target of the
 ///   root package.
-/// - `PrefilterFuzzing`, `EntryPointFuzzing`, `HTTPTestSupport`: code the tests
+/// - `PrefilterFuzzing`, `EntryPointFuzzing`, `DialectFuzzing`, `HTTPTestSupport`: code the tests
 ///   (and the fuzz targets) share; the three test targets, by what they test.
 let package = Package(
     name: "libpathconfig",
@@ -218,6 +218,22 @@ let package = Package(
             path: "Fuzz/Port",
             exclude: ["seeds", "crashes"]
         ),
+        // The dialects' differential fuzzing: patterns from the grammar the ICU
+        // and Java dialects accept, pcre2 against ICU (Foundation) and against
+        // the JDK (batched JVM runs of DialectOracle.java); shared by the fuzz
+        // target and the Swift suite, which replays its seeds.
+        .target(
+            name: "DialectFuzzing",
+            dependencies: ["PathConfiguration", "PathConfigurationFoundation", "PrefilterFuzzing", "EntryPointFuzzing"],
+            path: "Tests/DialectFuzzing",
+            exclude: ["DialectOracle.java"]
+        ),
+        .executableTarget(
+            name: "pathconfig-fuzz-dialect",
+            dependencies: ["DialectFuzzing"],
+            path: "Fuzz/Dialect",
+            exclude: ["seeds", "crashes", "open"]
+        ),
         // A real nginx and a raw-socket HTTP server, for the loader's tests.
         .target(
             name: "HTTPTestSupport",
@@ -225,7 +241,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PathConfigurationTests",
-            dependencies: ["PathConfiguration", "PathConfigurationFoundation", "HTTPTestSupport", "PrefilterFuzzing", "EntryPointFuzzing"]
+            dependencies: ["PathConfiguration", "PathConfigurationFoundation", "HTTPTestSupport", "PrefilterFuzzing", "EntryPointFuzzing", "DialectFuzzing"]
         ),
         // The C ABI's lists against the core's tables they are made from, and
         // against the header's constants.

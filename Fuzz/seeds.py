@@ -360,6 +360,54 @@ def port_seeds():
     return seeds
 
 
+# ---- dialect: [odd] + pattern + (NUL + subject)*, or [even] + grammar choices (DialectInput)
+
+DIALECT_SUBJECTS = ["/users/abc/", "/a/", "aa", "ab/", "/", ""]
+
+DIALECT_CASES = [
+    # \b and \B after a greedy loop: where the search backtracks to find a boundary.
+    ("users-dot-plus-b", "/users/.+\\b", ["/users/abc/", "/users/", "/users/a"]),
+    ("dot-star-b", ".*\\b", ["/a/", "/", ""]),
+    ("class-plus-B", "[a-z]+\\B", ["aa", "a", "ab/"]),
+    ("w-plus-B", "\\w+\\B", ["aa", "a/", "/users/abc/", "\u00e9\u00e9"]),
+    ("group-dot-plus-b", "(.+)\\b", ["/a/", "/users/abc/", "//"]),
+    ("dot-1-5-b", ".{1,5}\\b", ["/a/", "/abcdefg/", "//"]),
+    ("alt-dot-plus-b", "a|.+\\b", ["/a/", "/", "b/"]),
+    ("W-opt-B", "\\W?\\B", ["/a/", "aa", "", "//"]),
+    # Repeat counts after a quantifier and odd class intersections (JDK 17's readings).
+    ("a-opt-count", "a?{2}", ["a", "aa", ""]),
+    ("count-count", "a{2}{3}", ["aa", "aaaaaa", "a"]),
+    # [a-&&b] is an error in both dialects; the ICU translation still accepts it: Fuzz/Dialect/open/range-to-amp.
+    ("x-amp-amp", "[x&&]", ["x", "&", "y"]),
+    ("amp-amp-x", "[&&x]", ["x", "&"]),
+    ("a-amp-amp-amp", "[a&&&]", ["a", "&", "b"]),
+    ("a-star-star", "a**", ["a"]),
+    ("kelvin", "k", ["K", "\u212a", "x"]),
+    ("long-s", "s+", ["\u017f", "S"]),
+    ("dotless-i", "[a-z]i", ["xI", "x\u0131", "x\u0130"]),
+    ("inline-flags", "(?i)k(?-i)k", ["KK", "Kk", "\u212ak"]),
+    ("lookbehind", "(?<=/a)/b\\b", ["/a/b", "/a/bc"]),
+]
+
+
+def dialect_seeds():
+    import random
+    seeds = []
+    for name, pattern, subjects in DIALECT_CASES:
+        seeds.append((name, b"\1" + pattern.encode() + b"".join(b"\0" + t.encode() for t in subjects)))
+    # At the sizes the issue names: 1,490 `.`, 1,599 `k` (the Java dialect's case-insensitive `k`).
+    seeds.append(("dots-1490", b"\1" + b"." * 1490 + b"\0" + b"k" * 1490 + b"\0" + b"k" * 1489 + b"\0" + b"/a/"))
+    seeds.append(("k-1599", b"\1" + b"k" * 1599 + b"\0" + b"K" * 1599 + b"\0" + "\u212a".encode() * 1599 + b"\0" + b"k" * 1598))
+    # The grammar (an even first byte; 0x3e: a long shape, one unit each: `.`, `k`, `[a-z]`, words), from a fixed seed
+    # (bit 5 cleared in the others, so none is a long shape).
+    rng = random.Random(1)
+    for i in range(24):
+        seeds.append((f"grammar-{i}", bytes([2 * rng.randrange(64) & 0xDE]) + bytes(rng.randrange(256) for _ in range(rng.randrange(8, 96)))))
+    for i in range(4):
+        seeds.append((f"long-{i}", bytes([0x3E]) + bytes([i * 4, rng.randrange(256), rng.randrange(256), rng.randrange(256)]) + bytes(rng.randrange(256) for _ in range(16))))
+    return seeds
+
+
 if __name__ == "__main__":
     write_seeds("Load", load_seeds())
     write_seeds("Resolve", resolve_seeds())
@@ -368,3 +416,4 @@ if __name__ == "__main__":
     write_seeds("Exchange", exchange_seeds())
     write_seeds("Lint", lint_seeds())
     write_seeds("Port", port_seeds())
+    write_seeds("Dialect", dialect_seeds())

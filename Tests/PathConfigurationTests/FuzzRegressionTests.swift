@@ -1,4 +1,5 @@
 import Foundation
+import DialectFuzzing
 import EntryPointFuzzing
 import Testing
 
@@ -17,6 +18,7 @@ struct FuzzRegressionTests {
         ("Exchange", ExchangeFuzzer.check),
         ("Lint", LintFuzzer.check),
         ("Port", PortFuzzer.check),
+        ("Dialect", DialectFuzzer.check),
     ]
 
     @Test("seeds and stored crashes pass their target's check", arguments: targets.map(\.0))
@@ -30,6 +32,17 @@ struct FuzzRegressionTests {
             if let violation = check(bytes) { violations.append("\(file): \(violation)") }
         }
         #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))")
+    }
+
+    /// The dialect target's other half: its seeds and stored crashes under
+    /// the Android profile, pcre2 against the JDK (one JVM run for all).
+    @Test("the dialect target's seeds and stored crashes: pcre2 finds what the JDK finds")
+    func dialectJava() throws {
+        let files = ["seeds", "crashes"].flatMap { FuzzFiles.inputs(at: FuzzFiles.inRepository("Fuzz/Dialect/\($0)")) }
+        let sides = try files.map { DialectFuzzer.javaCase(try #require(FuzzFiles.read($0))) }
+        defer { JDKOracle.removeScratch() }
+        let violations = try sides.compactMap(\.1) + DialectFuzzer.compare(sides.compactMap(\.0)).get().map(\.0)
+        #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
     }
 
     /// The checks are not vacuous: inputs that break each property are caught.

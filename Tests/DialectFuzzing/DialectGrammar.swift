@@ -1,0 +1,301 @@
+import PrefilterFuzzing
+
+/// Patterns from the grammar the ICU and Java dialects share, driven by a
+/// source of choices (the fuzzer's bytes): literals (ASCII, non-ASCII, the
+/// letters whose case variants are odd: `k` `K` U+212A, `s` `ſ`, `i` `İ`
+/// `ı`), `.`, classes (ranges, negation, nested classes, `&&`, `--`, and the
+/// shapes the JDK reads oddly: `[x&&]`, `[&&x]`, `[a&&&]`, `[a-&&b]`),
+/// escapes (`\d` `\w` `\s`, their negations, `\b` `\B`, `\p{L}`, `\x{..}`),
+/// anchors, groups (capturing, non-capturing, named, atomic, lookahead,
+/// lookbehind of fixed length), alternations, quantifiers (`?` `*` `+`
+/// `{n}` `{n,}` `{n,m}`, lazy and possessive), quantifiers after assertions
+/// and after quantifiers (`a?{2}`, `a{2}{3}`), inline flags, and, now and
+/// then, long runs and alternations up to the 16 KB pattern limit.
+///
+/// Every pattern is tame for ICU and the JDK, which have no match budget:
+/// at most four quantifiers, and a quantified item holds neither another
+/// quantifier nor an alternation (a count stacked on a quantifier, which
+/// repeats a single atom a bounded number of times, is the one nested
+/// form), so a search of a subject of 40 characters backtracks at most
+/// polynomially. Long shapes have no quantifier at all.
+public struct DialectGrammar {
+    /// Quantified items left to generate in this pattern.
+    private var budget = 4
+    /// Named groups generated so far (each name is used once).
+    private var names = 0
+
+    /// Creates the grammar.
+    public init() {}
+
+    /// A pattern of the shared grammar.
+    public mutating func pattern(_ c: inout some Choices) -> PatternNode {
+        budget = 4
+        names = 0
+        var items: [PatternNode] = []
+        if c.oneIn(5) { items.append(.atom(c.pick(Self.flags), samples: [""])) }
+        items.append(alternation(&c, depth: 0, inside: false))
+        if c.oneIn(8) { items.append(.atom(c.pick(Self.flags), samples: [""])) }
+        return .sequence(items)
+    }
+
+    // MARK: Structure
+
+    private mutating func alternation(_ c: inout some Choices, depth: Int, inside: Bool) -> PatternNode {
+        // No alternation under a quantifier: `(a|a)+` backtracks exponentially.
+        let count = !inside && c.oneIn(5) ? 2 + c.below(3) : 1
+        let branches = (0..<count).map { _ in sequence(&c, depth: depth, inside: inside) }
+        if count > 1, c.oneIn(6) { return .alternation(branches + [.atom("", samples: [""])]) }
+        return branches.count == 1 ? branches[0] : .alternation(branches)
+    }
+
+    private mutating func sequence(_ c: inout some Choices, depth: Int, inside: Bool) -> PatternNode {
+        .sequence((0..<(1 + c.below(inside ? 3 : 5))).map { _ in item(&c, depth: depth, inside: inside) })
+    }
+
+    /// One item; `inside` when an enclosing group is quantified, so this
+    /// one may not be.
+    private mutating func item(_ c: inout some Choices, depth: Int, inside: Bool) -> PatternNode {
+        let quantify = !inside && budget > 0 && c.oneIn(3)
+        if quantify { budget -= 1 }
+        let base: PatternNode
+        switch c.below(64) {
+        case 0..<20: base = literal(&c, length: quantify ? 1 : 1 + c.below(5))
+        case 20..<26: base = .atom(".", samples: ["x", "/", "é", "\u{212A}", "\n"])
+        case 26..<36: base = charClass(&c, depth: 0)
+        case 36..<46: base = c.pick(Self.escapes)
+        case 46..<50: base = c.pick(Self.assertions)
+        case 50..<59 where depth < 3: base = group(&c, depth: depth + 1, inside: inside || quantify)
+        case 59, 60: base = .atom(c.pick(Self.flags), samples: [""])
+        default: base = literal(&c, length: 1)
+        }
+        return quantify ? quantified(base, &c) : base
+    }
+
+    private mutating func quantified(_ base: PatternNode, _ c: inout some Choices) -> PatternNode {
+        var (quantifier, minimum) = c.pick(Self.quantifiers)
+        switch c.below(8) {
+        case 0: quantifier += "?"
+        case 1: quantifier += "+"
+        default: break
+        }
+        // A count or a quantifier after a quantifier: an error in ICU, a count
+        // on an empty atom in Java (`a?{2}` is `a?`; `a**` an error).
+        if c.oneIn(6) {
+            let (second, times) = c.pick(Self.stacked)
+            quantifier += second
+            minimum *= times
+        }
+        return .repeated(base, quantifier: quantifier, minimum: minimum)
+    }
+
+    private mutating func group(_ c: inout some Choices, depth: Int, inside: Bool) -> PatternNode {
+        switch c.below(16) {
+        case 0..<2:
+            // Lookbehind: fixed length, now and then not (which PCRE2 refuses).
+            let open = c.oneIn(3) ? "(?<!" : "(?<="
+            let length = 1 + c.below(3)
+            var items: [PatternNode] = (0..<length).map { _ in fixedWidth(&c) }
+            if c.oneIn(8) { items.append(.repeated(literal(&c, length: 1), quantifier: c.pick(["?", "{1,2}", "{2}"]), minimum: 0)) }
+            return .group(open: open, .sequence(items), close: ")", consumes: false)
+        case 2..<4:
+            let open = c.oneIn(3) ? "(?!" : "(?="
+            return .group(open: open, alternation(&c, depth: depth, inside: true), close: ")", consumes: open == "(?=")
+        case 4:
+            names += 1
+            return .group(open: "(?<g\(names)>", alternation(&c, depth: depth, inside: inside), close: ")", consumes: true)
+        case 5:
+            return .group(open: "(?>", alternation(&c, depth: depth, inside: inside), close: ")", consumes: true)
+        case 6, 7:
+            return .group(open: c.pick(Self.flagGroups), alternation(&c, depth: depth, inside: inside), close: ")", consumes: true)
+        case 8..<12:
+            return .group(open: "(?:", alternation(&c, depth: depth, inside: inside), close: ")", consumes: true)
+        default:
+            return .group(open: "(", alternation(&c, depth: depth, inside: inside), close: ")", consumes: true)
+        }
+    }
+
+    /// An item one character wide, for a lookbehind.
+    private func fixedWidth(_ c: inout some Choices) -> PatternNode {
+        switch c.below(6) {
+        case 0: return .atom(".", samples: ["x"])
+        case 1: return c.pick(Self.escapes.filter { !$0.text.hasPrefix("\\1") })
+        case 2: return .atom(c.pick(["[a-z]", "[^/]", "[kK]", "[\\d]", "[a-z&&[^k]]"]), samples: ["a", "k", "1"])
+        case 3: return .repeated(literal(&c, length: 1), quantifier: "{2}", minimum: 2)
+        default: return literal(&c, length: 1 + c.below(3))
+        }
+    }
+
+    /// A run of literal characters, escaped where they are syntax.
+    private func literal(_ c: inout some Choices, length: Int) -> PatternNode {
+        var text = ""
+        var sample = ""
+        for _ in 0..<length {
+            let (written, matched) = c.oneIn(6) ? c.pick(Self.nonASCII) : c.pick(Self.ascii)
+            text += written
+            sample += matched
+        }
+        return .atom(text, samples: [sample, sample.uppercased(), sample.lowercased()])
+    }
+
+    /// A class: items (characters, ranges, escapes, nested classes) joined
+    /// by union, `&&` or `--`, or one of the shapes the JDK reads oddly.
+    private func charClass(_ c: inout some Choices, depth: Int) -> PatternNode {
+        if depth == 0, c.oneIn(6) { return c.pick(Self.oddClasses) }
+        var text = c.oneIn(4) ? "[^" : "["
+        var samples: [String] = []
+        for i in 0..<(1 + c.below(4)) {
+            if i > 0, c.oneIn(4) { text += c.pick(["&&", "&&", "--", "&", "-"]) }
+            switch c.below(10) {
+            case 0..<4:
+                let (written, matched) = c.pick(Self.classCharacters)
+                text += written
+                samples.append(matched)
+            case 4, 5:
+                let (range, inRange) = c.pick(Self.ranges)
+                text += range
+                samples.append(inRange)
+            case 6, 7:
+                let escape = c.pick(Self.classEscapes)
+                text += escape.0
+                samples.append(escape.1)
+            default:
+                if depth < 2 {
+                    let nested = charClass(&c, depth: depth + 1)
+                    text += nested.text
+                    samples.append(nested.sample(&c))
+                } else {
+                    text += "k"
+                    samples.append("k")
+                }
+            }
+        }
+        text += "]"
+        samples.append(c.pick(["\u{212A}", "\u{17F}", "\u{130}", "\u{131}", "K", "S", "-", "&"]))
+        return .atom(text, samples: samples)
+    }
+
+    // MARK: Long shapes
+
+    /// A pattern up to the 16 KB limit with its subjects: a run of one unit
+    /// (`.`, `k`, `[a-z]`, ...), or an alternation of three-letter words;
+    /// `mustCompile` for the shapes that compile at the limit in both
+    /// dialects (Tests/PathConfigurationTests/Dialect/PatternSizeTests.swift:
+    /// runs of `.`, of `k` and of `[a-z]`, and the alternation of words;
+    /// a run of a class here is at most 400 long).
+    public static func long(_ c: inout some Choices, limit: Int) -> (pattern: String, subjects: [String], mustCompile: Bool) {
+        let (unit, sample, promised) = c.pick(longUnits)
+        if unit == "|" {
+            // `aaa|bbb|...`, or `kkk|sss|iii|...` (letters with odd case variants).
+            let letters = c.oneIn(2) ? (0..<26).map { String(Unicode.Scalar(UInt8(0x61 + $0))) } : ["k", "s", "i", "K", "S", "I", "\u{17F}", "\u{212A}"]
+            let size = c.oneIn(2) ? limit : 16 + c.below(limit - 16)
+            var words: [String] = []
+            var length = -1
+            var k = 0
+            while true {
+                let word = String(repeating: letters[k % letters.count], count: 3)
+                if length + 1 + word.utf8.count > size { break }
+                words.append(word)
+                length += 1 + word.utf8.count
+                k += 1
+            }
+            let pattern = words.joined(separator: "|")
+            return (pattern, ["/kkk/", "/\u{212A}\u{212A}\u{212A}/", "zzz", "/ſſſ/", "III", "\u{131}\u{131}\u{131}", "/ab/", "SSS", ""],
+                    promised && letters.count == 26)
+        }
+        // A class with a range costs the Java translation about a millisecond
+        // in the instrumented build (its case closure, `JavaCaseFolding.range`):
+        // runs of one stop at 400 (PatternSizeTests covers `[a-z]` at the limit).
+        let most = unit.hasPrefix("[") ? 400 : limit / unit.utf8.count
+        let count = min(most, c.pick([1_490, 1_599, 1_489, 2_048, 4_096, 16 + c.below(2_000), 16 + c.below(2_000), most]))
+        var pattern = String(repeating: unit, count: count)
+        var extra = false
+        if c.oneIn(4) {
+            let affix = c.pick(["\\b", "$", "\\B", "^", "(?i)", "/"])
+            if pattern.utf8.count + affix.utf8.count <= limit {
+                pattern = affix == "^" || affix == "(?i)" ? affix + pattern : pattern + affix
+                extra = true
+            }
+        }
+        let variant = c.pick(["\u{212A}", "K", "\u{17F}", "S", "\u{130}", "\u{131}", "\n", "/", "é"])
+        var subjects = [String(repeating: sample, count: count), String(repeating: sample, count: count - 1),
+                        String(repeating: sample, count: count + 1) + "/", String(repeating: sample.uppercased(), count: count), "/a/", ""]
+        var mixed = Array(String(repeating: sample, count: count))
+        mixed[c.below(mixed.count)] = Character(variant)
+        subjects.append(String(mixed))
+        subjects.append(String(repeating: variant, count: count))
+        return (pattern, subjects, promised && !extra)
+    }
+
+    /// A long run's unit, what one copy matches, and whether a run of it at
+    /// the limit must compile; `|` for the alternation of words.
+    static let longUnits: [(String, String, Bool)] = [
+        (".", "k", true), ("k", "k", true), ("[a-z]", "k", true), ("|", "", true), ("K", "K", false), ("s", "s", false),
+        ("i", "i", false), ("\\w", "a", false), ("\\d", "7", false), ("a", "a", false), ("/", "/", false), ("é", "é", false),
+        ("\u{17F}", "s", false), ("[^/]", "x", false), ("ab/", "ab/", false),
+    ]
+
+    // MARK: Vocabulary
+
+    /// Literal characters as written, and the text each matches.
+    static let ascii: [(String, String)] = "abcdeikKsSxyzIAZ019/-_=&%:~,;@!".map { (String($0), String($0)) }
+        + [("\\.", "."), ("\\/", "/"), ("\\?", "?"), ("\\+", "+"), ("\\*", "*"), ("\\(", "("), ("\\[", "["), ("\\{", "{"),
+           ("\\|", "|"), ("\\$", "$"), ("\\^", "^"), ("\\\\", "\\"), (" ", " "), ("#", "#")]
+    static let nonASCII: [(String, String)] = ["é", "ß", "ẞ", "ſ", "\u{212A}", "ı", "İ", "日", "µ", "Å", "ÿ", "ς", "Σ"].map { ($0, $0) }
+
+    static let escapes: [PatternNode] = [
+        ("\\d", ["1", "\u{663}"]), ("\\D", ["a", "/"]), ("\\w", ["a", "_", "é", "\u{212A}"]), ("\\W", ["/", "-"]), ("\\s", [" ", "\t"]),
+        ("\\S", ["x"]), ("\\p{L}", ["a", "é"]), ("\\P{L}", ["1", "/"]), ("\\p{Lu}", ["B", "\u{212A}"]), ("\\p{Ll}", ["k", "\u{17F}"]),
+        ("\\x{41}", ["A", "a"]), ("\\x{6B}", ["k", "K", "\u{212A}"]), ("\\x{212A}", ["\u{212A}", "k"]), ("\\x{E9}", ["é", "É"]),
+        ("\\x{2F}", ["/"]), ("\\x{17F}", ["\u{17F}", "s"]), ("\\x{130}", ["\u{130}", "i"]), ("\\x{131}", ["\u{131}", "I"]),
+        ("\\u006B", ["k", "K"]), ("\\t", ["\t"]), ("\\n", ["\n"]), ("\\1", [""]),
+    ].map { PatternNode.atom($0.0, samples: $0.1) }
+
+    static let assertions: [PatternNode] = [
+        ("^", [""]), ("$", [""]), ("\\b", [""]), ("\\B", [""]), ("\\b", [""]), ("\\B", [""]),
+    ].map { PatternNode.atom($0.0, samples: $0.1) }
+
+    static let classCharacters: [(String, String)] = "abkKsSiIxz09/_.:=?+*$".map { (String($0), String($0)) }
+        + [("\\-", "-"), ("\\]", "]"), ("\\[", "["), ("\\^", "^"), ("\\\\", "\\"), ("\\&", "&"), ("&", "&"), ("-", "-"),
+           ("\u{212A}", "\u{212A}"), ("\u{17F}", "\u{17F}"), ("\u{130}", "\u{130}"), ("\u{131}", "\u{131}"), ("é", "é"), ("ß", "ß")]
+
+    static let ranges: [(String, String)] = [
+        ("a-z", "q"), ("A-Z", "Q"), ("0-9", "5"), ("h-j", "i"), ("a-c", "b"), ("k-m", "k"), ("r-t", "s"), ("J-L", "K"),
+        ("\\x{100}-\\x{17F}", "\u{17F}"), ("à-ÿ", "é"), ("!-&", "&"), ("\\x{2000}-\\x{2200}", "\u{212A}"),
+    ]
+
+    static let classEscapes: [(String, String)] = [
+        ("\\d", "7"), ("\\w", "w"), ("\\s", " "), ("\\D", "x"), ("\\W", "/"), ("\\S", "s"), ("\\p{L}", "é"), ("\\P{L}", "1"),
+        ("\\p{Lu}", "K"), ("\\x{6B}", "k"), ("\\x{17F}", "\u{17F}"), ("\\x{212A}", "\u{212A}"),
+    ]
+
+    /// Classes whose reading differs between the dialects, or that JDK 17
+    /// reads in a way of its own (docs/format-and-profiles.md, "Dialects").
+    static let oddClasses: [PatternNode] = [
+        ("[x&&]", ["x", "&"]), ("[&&x]", ["x", "&"]), ("[a&&&]", ["a", "&"]), ("[a-&&b]", ["a", "b", "&"]), ("[!-&&b]", ["!", "&", "b"]),
+        ("[^&&a]", ["b", "a"]), ("[a&&[b]&c]", ["a", "b", "&"]), ("[[b]a&&]", ["a", "b"]), ("[a--b]", ["a", "-"]),
+        ("[a-z--[aeiou]]", ["b", "a"]), ("[\\w&&[^\\d]]", ["w", "1"]), ("[a-z&&[^aeiou]]", ["b", "e"]), ("[k&&]", ["k", "\u{212A}"]),
+        ("[&&k]", ["K", "\u{212A}"]), ("[&]", ["&"]), ("[&&]", ["&"]), ("[a&&]", ["a"]), ("[^]a]", ["b"]), ("[]a]", ["]"]),
+        ("[a-]", ["-"]), ("[--a]", ["-"]), ("[s&&[\\x{17F}]]", ["s", "\u{17F}"]), ("[i&&[I]]", ["i", "I"]), ("[a&&\\d]", ["a"]),
+        ("[a[b]]", ["b"]), ("[a-c[x-z]]", ["y"]), ("[^a[b]]", ["b", "c"]), ("[[a-z]--[k]]", ["k", "j"]),
+    ].map { PatternNode.atom($0.0, samples: $0.1) }
+
+    /// A quantifier, and the fewest times it repeats.
+    static let quantifiers: [(String, Int)] = [
+        ("?", 0), ("*", 0), ("+", 1), ("?", 0), ("*", 0), ("+", 1), ("{0}", 0), ("{1}", 1), ("{2}", 2), ("{3}", 3), ("{1,}", 1),
+        ("{2,}", 2), ("{0,1}", 0), ("{1,3}", 1), ("{2,5}", 2), ("{1,5}", 1),
+    ]
+
+    /// What follows a quantifier in `a?{2}`, `a{2}{3}`, `a**`.
+    static let stacked: [(String, Int)] = [("{2}", 2), ("{3}", 3), ("{1,2}", 1), ("{0}", 0), ("?", 1), ("*", 1), ("+", 1), ("{2,}", 2)]
+
+    static let flags = ["(?i)", "(?-i)", "(?s)", "(?m)", "(?x)", "(?-x)", "(?is)", "(?i-s)", "(?-m)", "(?i)", "(?i)"]
+    static let flagGroups = ["(?i:", "(?-i:", "(?s:", "(?m:", "(?x:", "(?i-x:", "(?-i:"]
+
+    /// Subjects that are not samples: URL paths and queries.
+    static let urls = [
+        "/users/abc/", "/a/", "aa", "/", "", "/users/42/edit", "/api/v1/items?id=12&sort=asc", "/new", "/search?q=k%20s",
+        "/\u{17F}/\u{212A}/\u{130}/\u{131}", "/Kelvin/KELVIN/\u{212A}elvin", "/caf\u{E9}/", "/STRASSE/stra\u{DF}e", "/a-b_c.d",
+        "/x/y/z?a=1#f", "a\nb", "a\r\nb", "/a/\n", "日本/語", "/IIİı", "ab", "k", "\u{212A}",
+    ]
+    static let fillers = ["", "/", "x", "/a/", "?q=1", "A", "é", "\u{212A}", " ", "\u{131}", "\u{130}", "/users/", "&k=v"]
+}
