@@ -544,7 +544,8 @@ struct PatternTranslator {
             case 0x2D where on:
                 on = false
             case 0x29, 0x3A:
-                if letters == 0 && on { throw .invalid(dialect, "empty flag group", at: source) }
+                // ICU refuses `(?)`; the JDK reads it as setting no flag.
+                if letters == 0 && on && dialect == .icu { throw .invalid(dialect, "empty flag group", at: source) }
                 try checkFlags(new, at: source)
                 // Java's case-insensitivity is written out, not passed on.
                 let caseText = new.caseless == flags.caseless || dialect == .java ? "" : (new.caseless ? "i" : "-i")

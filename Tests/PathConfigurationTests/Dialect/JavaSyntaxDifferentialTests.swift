@@ -26,6 +26,8 @@ struct JavaSyntaxDifferentialTests {
         "xa?{2}y", "xa*{2}y", "xa{2}{3}y", "x(?:ab)?{1,2}y", "xa+?{2}y", "xa?+{2}y", "a**", "a{2}*", "{2}", "x{2}{", "x?{,2}", "x?{2,1}",
         "x?{2", "(a){2}{3}", "a{2}{3}+", "a{2}{3}?", "a{2}+{3}", "^{2}a", "a|{2}", "({2})", "a?{0}b", "a?{2}?b", "a?{2}{3}b",
         "(?x)a? {2}b", "a?(?x) {2}", "x{1}{2}{3}y", "(?<=a{2}{2,})x", "(?<=a{1}{0}b)x", "(?<=a{2}{2,5})x", "(?i){2}a", "xk?{3}y", "x[a-c]*{1}y",
+        // Flag groups: the JDK reads `(?)` as setting none (the dialect fuzzer's find).
+        "a(?)b", "a(?-)b", "(?)", "a(?):b", "(?)*a",
     ]
 
     static let subjects: [String] = {
