@@ -16,8 +16,9 @@ extension Profile {
     /// A string without a URL scheme (`/new`, `foo`) is matched as given. For
     /// a URL, iOS profiles read it as Foundation's `URL(string:)` does
     /// (a component with characters a URL may not hold is percent-encoded):
-    /// hotwire-ios takes the path still percent-encoded (`URL.path()`),
-    /// turbo-ios the decoded path without trailing slashes (`URL.path`).
+    /// hotwire-ios's main branch takes the path still percent-encoded
+    /// (`URL.path()`), every release of hotwire-ios and turbo-ios the decoded
+    /// path without trailing slashes (`URL.path`): the release's `Subject`.
     /// The fragment never counts; `?query` (still percent-encoded) is
     /// appended when `matchQueryStrings` is true and the URL has a `?`.
     /// siesta takes the whole URL (`URLParts.foundationForm`: a host beyond
@@ -28,8 +29,8 @@ extension Profile {
     /// `getPath()`, and `?` and `getQuery()` when there is a query; a string
     /// in which it finds no protocol is matched as given; one it rejects
     /// (an unknown scheme, a port that is not a number, a bad IPv6 literal)
-    /// gives `""`, as hotwire-android matches. Where the app crashes instead
-    /// (turbo-android on a rejected URL, both apps on a `jar:` URL read with
+    /// gives `""`, as hotwire-android 1.3.1 matches. Where the app crashes instead
+    /// (turbo-android and hotwire-android before 1.3.1 on a rejected URL, both apps on a `jar:` URL read with
     /// a null path), this still gives `""`, and a lookup throws
     /// (`patternSubject(for:matchQueryStrings:)`).
     public func matchedString(for input: String, matchQueryStrings: Bool) -> String {
@@ -82,7 +83,7 @@ extension Profile {
         case .rejected(let reason):
             guard release.behaviour.subject == .javaPathCrashingOnRejected else { return .success("") }
             return .failure(ResolveError(code: .unreadableURL, message: "\(rawValue) crashes on this URL: java.net.URL rejects it (\(reason)), "
-                + "and TurboPathConfiguration does not catch the MalformedURLException"))
+                + "and the app does not catch the MalformedURLException"))
         case .nullPath:
             return .failure(ResolveError(code: .unreadableURL, message: "\(rawValue) crashes on this URL: java.net.URL reads it "
                 + "with a null path, which the app's lookup does not allow (a NullPointerException)"))
