@@ -211,26 +211,23 @@ public enum ConfigurationSchema {
 
     /// The platforms, each with its profiles, in `Profile.allCases` order.
     static var platforms: [(platform: Profile.Platform, profiles: [Profile])] {
-        var out: [(platform: Profile.Platform, profiles: [Profile])] = []
-        for profile in Profile.allCases {
-            if let i = out.firstIndex(where: { $0.platform == profile.platform }) {
-                out[i].profiles.append(profile)
-            } else {
-                out.append((profile.platform, [profile]))
-            }
-        }
-        return out
+        grouped(by: \.platform).map { (platform: $0.key, profiles: $0.profiles) }
     }
 
     /// The ways apps read typed values, each with its profiles, in
     /// `Profile.allCases` order.
     static var readings: [(reading: TypedReading, profiles: [Profile])] {
-        var out: [(reading: TypedReading, profiles: [Profile])] = []
+        grouped(by: \.typedReading).map { (reading: $0.key, profiles: $0.profiles) }
+    }
+
+    /// `Profile.allCases` grouped by `key`, in order of first appearance.
+    private static func grouped<Key: Equatable>(by key: (Profile) -> Key) -> [(key: Key, profiles: [Profile])] {
+        var out: [(key: Key, profiles: [Profile])] = []
         for profile in Profile.allCases {
-            if let i = out.firstIndex(where: { $0.reading == profile.typedReading }) {
+            if let i = out.firstIndex(where: { $0.key == key(profile) }) {
                 out[i].profiles.append(profile)
             } else {
-                out.append((profile.typedReading, [profile]))
+                out.append((key(profile), [profile]))
             }
         }
         return out
@@ -251,17 +248,9 @@ public enum ConfigurationSchema {
 
     /// How each profile compiles patterns: dialect and case, grouped.
     private static var dialects: String {
-        var groups: [(options: RegexOptions, profiles: [Profile])] = []
-        for profile in Profile.allCases {
-            if let i = groups.firstIndex(where: { $0.options == profile.regexOptions }) {
-                groups[i].profiles.append(profile)
-            } else {
-                groups.append((profile.regexOptions, [profile]))
-            }
-        }
-        return groups.map { group in
-            "\(group.profiles.map(\.rawValue).joined(separator: ", ")): \(group.options.dialect.displayName), "
-                + (group.options.caseInsensitive ? "case-insensitive" : "case-sensitive")
+        grouped(by: \.regexOptions).map { group in
+            "\(group.profiles.map(\.rawValue).joined(separator: ", ")): \(group.key.dialect.displayName), "
+                + (group.key.caseInsensitive ? "case-insensitive" : "case-sensitive")
         }.joined(separator: "; ") + "."
     }
 
