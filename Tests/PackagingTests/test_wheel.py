@@ -191,11 +191,11 @@ def test_the_command_runs_from_the_venv_as_the_debian_binary_does(installed: Ins
     assert tested.returncode == 1 and "FAIL " in tested.stdout, tested
     assert tested.stdout.endswith("2 checks (2 cases): 1 passed, 1 failed\n"), tested.stdout
 
-    # URLs from standard input; turbo-ios drops the trailing slash before /new$ sees it.
+    # URLs from standard input; turbo-ios drops the trailing slash before /new$ sees it, hotwire-ios's main branch does not.
     urls = "https://example.com/messages/new/\nhttps://example.com/messages/42\n"
-    differ = installed.same_as_debian("diff", "--config", "path-configuration.json", "--profile", "hotwire-ios",
+    differ = installed.same_as_debian("diff", "--config", "path-configuration.json", "--profile", "hotwire-ios@main",
                                       "--profile", "turbo-ios", "--exit-code", stdin=urls)
-    assert differ.returncode == 1 and "1 of 2 URLs differ between hotwire-ios, turbo-ios" in differ.stdout, differ
+    assert differ.returncode == 1 and "1 of 2 URLs differ between hotwire-ios@main, turbo-ios" in differ.stdout, differ
     changes = installed.same_as_debian("diff", "--config", "path-configuration.json", "--against",
                                        "path-configuration.next.json", "--format", "json", "/messages/1/edit")
     assert changes.returncode == 0 and '"page_sheet"' in changes.stdout, changes
