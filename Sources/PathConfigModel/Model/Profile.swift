@@ -49,7 +49,7 @@ public struct Profile: RawRepresentable, Sendable, Hashable, CaseIterable, Custo
     ///   is not one of them.
     public init(_ app: App, version: String) throws(ProfileError) {
         guard let release = app.release(named: version) else {
-            throw ProfileError(message: "\(app.rawValue) has no release \(Self.quoted(version)); its releases are "
+            throw ProfileError(message: "\(app.rawValue) has no release \(JSONWriter.quoted(version)); its releases are "
                 + app.releases.flatMap(\.tags).joined(separator: ", ") + ", and main")
         }
         self.app = app
@@ -62,7 +62,7 @@ public struct Profile: RawRepresentable, Sendable, Hashable, CaseIterable, Custo
     public init(name: String) throws(ProfileError) {
         let parts = name.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
         guard let app = App(rawValue: String(parts[0])) else {
-            throw ProfileError(message: "unknown profile \(Self.quoted(name)); expected one of "
+            throw ProfileError(message: "unknown profile \(JSONWriter.quoted(name)); expected one of "
                 + App.allCases.map(\.rawValue).joined(separator: ", ") + ", each optionally with @VERSION (hotwire-ios@1.2.2, hotwire-ios@main)")
         }
         if parts.count == 1 { self.init(app) } else { try self.init(app, version: String(parts[1])) }
@@ -144,8 +144,6 @@ public struct Profile: RawRepresentable, Sendable, Hashable, CaseIterable, Custo
                         isBuiltIn: true)
         }
     }
-
-    private static func quoted(_ s: String) -> String { JSONWriter.quoted(s) }
 }
 
 extension Profile.App {
