@@ -47,8 +47,15 @@ public struct PCRE2Engine: RegexEngine {
         var errorCode: Int32 = 0
         var errorOffset = 0
         let bytes = translation.bytes
-        let code = bytes.withUnsafeBufferPointer { buf in
-            pcre2_compile_8(buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, flags, &errorCode, &errorOffset, nil)
+        func compile(_ flags: UInt32) -> OpaquePointer? {
+            bytes.withUnsafeBufferPointer { buf in
+                pcre2_compile_8(buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, flags, &errorCode, &errorOffset, nil)
+            }
+        }
+        var code = compile(flags)
+        if let compiled = code, Self.mayTakeAssertedFirstUnitTwice(compiled, translation: bytes) {
+            pcre2_code_free_8(compiled)
+            code = compile(flags | UInt32(PCRE2_NO_START_OPTIMIZE))
         }
         guard let code else {
             var message = [UInt8](repeating: 0, count: 256)
@@ -68,6 +75,28 @@ public struct PCRE2Engine: RegexEngine {
         let context = PCRE2MatchContext.shared(for: limits)
         if translation.firstWordBoundary != nil { return PCRE2BoundaryPattern(code: code, context: context) }
         return PCRE2Pattern(code: code, context: context)
+    }
+
+    /// Whether `code` may meet a fault of PCRE2 10.42's start-of-match
+    /// analysis (fixed in 10.45, PCRE2Project/pcre2#444): where nothing
+    /// before a lookahead fixes the first code unit (`b{0}(?=x)x`,
+    /// `(?=a)b?a`), it takes the lookahead's first unit as the pattern's,
+    /// and when that is also the last unit every match needs, the search
+    /// wants two of it and misses "x" and "a". The first and last units
+    /// alike and a `(?=` in the text cover every such pattern; those are
+    /// compiled again without the start-of-match optimisations, which
+    /// changes no answer.
+    static func mayTakeAssertedFirstUnitTwice(_ code: OpaquePointer, translation: [UInt8]) -> Bool {
+        var firstType: UInt32 = 0
+        var lastType: UInt32 = 0
+        var first: UInt32 = 0
+        var last: UInt32 = 0
+        guard pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTCODETYPE), &firstType) == 0, firstType == 1,
+              pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_LASTCODETYPE), &lastType) == 0, lastType == 1,
+              pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTCODEUNIT), &first) == 0,
+              pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_LASTCODEUNIT), &last) == 0, first == last else { return false }
+        let lookahead: [UInt8] = Array("(?=".utf8)
+        return translation.indices.contains { translation[$0...].starts(with: lookahead) }
     }
 
     /// Whether PCRE2's own analysis of `code` proves that every match is

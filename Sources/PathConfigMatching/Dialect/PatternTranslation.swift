@@ -70,6 +70,9 @@ struct TranslationError: Error, Equatable {
 struct TranslationBuilder {
     private(set) var bytes: [UInt8] = []
     private var sources: [Int] = []
+    /// Stretches of output that may be replaced once the whole pattern is
+    /// read (`mark`), kept in step with every insertion and replacement.
+    private(set) var marks: [Range<Int>] = []
 
     /// An empty builder with room for about `capacity` bytes.
     init(capacity: Int = 0) {
@@ -109,13 +112,30 @@ struct TranslationBuilder {
         let utf8 = Array(text.utf8)
         bytes.insert(contentsOf: utf8, at: index)
         sources.insert(contentsOf: Array(repeating: source, count: utf8.count), at: index)
+        for k in marks.indices where marks[k].lowerBound >= index { marks[k] = marks[k].lowerBound + utf8.count ..< marks[k].upperBound + utf8.count }
     }
 
-    /// Replaces the bytes at `range` with ASCII `text`.
+    /// Replaces the bytes at `range` with ASCII `text`. A mark after it
+    /// moves with it; a mark that is `range` becomes the new text.
     mutating func replace(_ range: Range<Int>, with text: String, from source: Int) {
         let utf8 = Array(text.utf8)
         bytes.replaceSubrange(range, with: utf8)
         sources.replaceSubrange(range, with: Array(repeating: source, count: utf8.count))
+        let delta = utf8.count - range.count
+        for k in marks.indices {
+            if marks[k] == range {
+                marks[k] = range.lowerBound ..< range.lowerBound + utf8.count
+            } else if marks[k].lowerBound >= range.upperBound {
+                marks[k] = marks[k].lowerBound + delta ..< marks[k].upperBound + delta
+            }
+        }
+    }
+
+    /// Remembers the output from `start` to the end, to `replace` later:
+    /// returns its number in `marks`.
+    mutating func mark(from start: Int) -> Int {
+        marks.append(start ..< bytes.count)
+        return marks.count - 1
     }
 
     /// The finished translation; `end` is the original pattern's length.

@@ -131,12 +131,27 @@ extension PatternTranslator {
         if dialect == .icu && flags.caseless {
             throw .refused(dialect, "back reference under (?i)", because: "ICU compares the captured text with full case folding", at: source)
         }
-        guard dialect == .java else { return write(text, at: source, as: .item, nullable: true) }
+        guard dialect == .java else {
+            let start = out.count
+            write(text, at: source, as: .item, nullable: true)
+            if case .number(let n) = group { icuBackReferences.append((out.mark(from: start), n, false)) }
+            return
+        }
         // Java: PCRE2 folds the back reference (the rest is written out),
         // checked, with a reference to a group the pattern lacks, at the end.
         let start = out.count
         write(flags.caseless ? "(?i:" + text + ")" : text, at: source, as: .item, nullable: true, matching: .items([]))
-        noteBackReference(to: group, caseless: flags.caseless, output: start..<out.count, at: source)
+        noteBackReference(to: group, caseless: flags.caseless, from: start, at: source)
+    }
+
+    /// Once every group is known: ICU checks a back reference against the
+    /// groups only where a zero repeat did not drop it, and PCRE2 checks
+    /// every one, so a dropped one to a group the pattern lacks becomes
+    /// `(?!)` (it is never tried).
+    mutating func finishICUBackReferences() {
+        for ref in icuBackReferences.reversed() where ref.dropped && ref.group > captures {
+            out.replace(out.marks[ref.mark], with: "(?!)", from: 0)
+        }
     }
 
     /// The characters of `\Q...\E` (after `\Q`), with their offsets; an
@@ -259,7 +274,7 @@ extension PatternTranslator {
     }
 
     /// `\N{NAME}`.
-    private mutating func namedCharacter(at source: Int) throws(TranslationError) -> UInt32 {
+    mutating func namedCharacter(at source: Int) throws(TranslationError) -> UInt32 {
         guard reader.next() == 0x7B else { throw .invalid(dialect, "\\N must be followed by {NAME}", at: source) }
         var name = ""
         var closed = false
@@ -277,7 +292,7 @@ extension PatternTranslator {
     }
 
     /// `\p{NAME}` or `\P{NAME}` (the JDK also takes `\pL`).
-    private mutating func property(negated: Bool, inClass: Bool, at source: Int) throws(TranslationError) -> CharSet {
+    mutating func property(negated: Bool, inClass: Bool, at source: Int) throws(TranslationError) -> CharSet {
         var name = ""
         if reader.peek() == 0x7B {
             reader.position += 1

@@ -15,8 +15,8 @@ extension PatternTranslator {
         struct Reference {
             let group: Group
             let caseless: Bool
-            /// Its text in the output.
-            let output: Range<Int>
+            /// Its text in the output (`TranslationBuilder.mark`).
+            let mark: Int
             let source: Int
             /// The capture groups open around it, which capture what it matches.
             let inside: [Int]
@@ -109,9 +109,10 @@ extension PatternTranslator {
         for frame in frames { if let group = frame.capture { javaBackReferences.mayCaptureMismatch.insert(group) } }
     }
 
-    /// Records a Java back reference written at `output`.
-    mutating func noteBackReference(to group: JavaBackReferences.Group, caseless: Bool, output: Range<Int>, at source: Int) {
-        javaBackReferences.references.append(.init(group: group, caseless: caseless, output: output, source: source,
+    /// Records a Java back reference written from `start` to the end of
+    /// the output.
+    mutating func noteBackReference(to group: JavaBackReferences.Group, caseless: Bool, from start: Int, at source: Int) {
+        javaBackReferences.references.append(.init(group: group, caseless: caseless, mark: out.mark(from: start), source: source,
                                                    inside: frames.compactMap(\.capture)))
     }
 
@@ -139,7 +140,7 @@ extension PatternTranslator {
         }
         for ref in refs.references.reversed() {
             guard let target = number(ref.group) else {
-                if case .number = ref.group { out.replace(ref.output, with: "(?!)", from: ref.source) }
+                if case .number = ref.group { out.replace(out.marks[ref.mark], with: "(?!)", from: ref.source) }
                 continue
             }
             if ref.caseless && refs.mayCaptureMismatch.contains(target) {

@@ -70,6 +70,13 @@ struct PatternTranslator {
     var groupNames: Set<String> = []
     /// Classes open around the current position.
     var classDepth = 0
+    /// ICU: the last character a class added as itself, where a range
+    /// written after a `-` starts; kept from one class to the next, as
+    /// regexcmp.cpp keeps it (`[b][&-z]` holds `b` to `z`).
+    var icuLastSetLiteral: UInt32?
+    /// ICU: the numbered back references written, and whether a zero
+    /// repeat dropped each (`finishICUBackReferences`).
+    var icuBackReferences: [(mark: Int, group: Int, dropped: Bool)] = []
     /// ICU, case-insensitive: the literal characters written since the last
     /// other construct, checked for full case folding.
     var literalRun: [UInt32] = []
@@ -102,6 +109,7 @@ struct PatternTranslator {
         var translator = PatternTranslator(pattern, dialect: dialect, caseInsensitive: caseInsensitive)
         try translator.run()
         if dialect == .java { try translator.finishJavaBackReferences() }
+        if dialect == .icu { translator.finishICUBackReferences() }
         if translator.usesAnyNewline { translator.out.insert("(*ANY)", at: 0, from: 0) }
         let end = translator.reader.scalars.count
         var translation = translator.out.finish(end: end)
@@ -357,6 +365,7 @@ struct PatternTranslator {
             atom = .quantified
             return
         }
+        let itemStart: Int
         switch atom {
         case .none:
             throw .syntax("quantifier does not follow a repeatable item", at: source)
@@ -365,6 +374,7 @@ struct PatternTranslator {
         case .assertion(let start):
             guard dialect == .java else { throw .invalid(dialect, "quantifier after a zero-width assertion", at: source) }
             wrap(from: start, at: source)
+            itemStart = start
         case .anchor(let start):
             // Both dialects take `^*` or `$?`, as PCRE2 does `(?:$)?`. ICU
             // compiles a greedy loop on an item that can match the empty
@@ -373,8 +383,17 @@ struct PatternTranslator {
             // loops differ (`$*?a|` finds nothing in ""), and are refused
             // below for every item that can match the empty string.
             wrap(from: start, at: source)
-        case .item:
-            break
+            itemStart = start
+        case .item(let start):
+            itemStart = start
+            // ICU drops an item repeated at most zero times, unread
+            // (compileInterval, regexcmp.cpp): a back reference in it is
+            // never checked against the groups.
+            if dialect == .icu && high == 0 {
+                for k in icuBackReferences.indices where out.marks[icuBackReferences[k].mark].lowerBound >= start {
+                    icuBackReferences[k].dropped = true
+                }
+            }
         }
         if high == nil && inLookbehind {
             throw .invalid(dialect, "a lookbehind needs a bounded length, and \(text) repeats without limit", at: source)
@@ -390,7 +409,18 @@ struct PatternTranslator {
                                because: "ICU's loop then gives up where PCRE2's goes on", at: source)
             }
         }
-        out.emit(text, from: source)
+        if high == 0 {
+            // Repeated at most zero times, the item matches the empty string
+            // and sets no group; PCRE2 10.42's start-of-match analysis still
+            // reads it (`(?:k|(?=a)b){0}` finds only text holding an `a`),
+            // but skips a group it never runs: `(?(DEFINE)...)`, which keeps
+            // the groups' numbers.
+            repeatRun = nil
+            out.insert("(?(DEFINE)", at: itemStart, from: source)
+            out.emit(")", from: source)
+        } else {
+            out.emit(text, from: source)
+        }
         atom = .quantified
         if low == 0 { lastNullable = true }
     }

@@ -1,4 +1,5 @@
 import PathConfiguration
+import PathConfigurationFoundation
 @testable import PathConfigMatching
 @testable import PathConfigResolution
 import Testing
@@ -78,6 +79,22 @@ struct DialectClassTests {
         ("[\\Q]-[\\E]", .same), ("[\\p{Lu}&&[\\p{Greek}\\p{Latin}]]", .same), ("[\\h\\v]", .same), ("[^\\s\\S]", .same),
     ]
 
+    /// ICU's class grammar where it surprises (regexcst.txt's set states):
+    /// single `-` and `&` between sets are operators, elsewhere characters;
+    /// a range starts at the last character added as itself; an escape
+    /// after `[a-` ends the range at its letter; what a pending right
+    /// operand takes.
+    static let grammar: [(String, Expectation)] = [
+        ("[a&-z]", .same), ("[!-&&b]", .same), ("[!-&&]", .same), ("[=--&&/]", .same), ("[[x]-[é]]", .same),
+        ("[[a-z]&[k]]", .same), ("[\\p{L}-[a-z]]", .same), ("[\\p{L}&[a-z]]", .same), ("[[a]-[b]\\p{Lu}]", .same),
+        ("[[a]-[b]&c]", .same), ("[[a]-[b]&-z]", .same), ("[[a-z]-k]", .same), ("[a-z-[k]]", .same), ("[a-\\p{Lu}]", .same),
+        ("[a-\\h]", .same), ("[a-\\N{LATIN SMALL LETTER Z}]", .same), ("[a\\Q-\\Ez]", .same), ("[a-\\Qz\\E]", .same),
+        ("[\\Qab\\E-z]", .same), ("[\\w-a]", .same), ("[a--[b]c]", .same), ("[a-z&&[^b]c]", .same), ("[[:Lu:]-[A-Z]]", .same),
+        ("[:a]", .same), ("[::]", .same), ("[:]", .same), ("[]a]", .same), ("[^]a]", .same), ("[-a]", .same), ("[a-]", .same),
+        ("[&a]", .same), ("[a&]", .same), ("[a--&]", .same), ("[a&&-]", .same), ("[\\x41-\\x5A]", .same), ("[\\0141-z]", .same),
+        ("(?x)[a - z]", .same), ("(?x)[a # comment\n b]", .same), ("[\\]-a]", .same), ("[\\--a]", .same),
+    ]
+
     static let caseInsensitive: [(String, Expectation)] = [
         ("(?i)[a-z]", .same), ("(?i)k", .same), ("(?i)[^k]", .same), ("(?i)\\u212A", .same), ("(?i)[\\u212A]", .same),
         ("(?i)\\w", .same), ("(?i)\\d", .same), ("(?i)\\s", .same), ("(?i)[\\w--\\d]", .same), ("(?i)\\p{Greek}", .refused),
@@ -112,8 +129,8 @@ struct DialectClassTests {
            "javaJavaIdentifierPart", "javaUnicodeIdentifierPart", "javaDigit", "word", "xdigit", "print", "blank"]
     ).map { ("(?i)\\p{\($0)}", caseOpen.contains($0) ? Expectation.refused : .same) }
 
-    static let all = shorthands + generalCategories + binaryProperties + scripts + special + java + posixAndSets + caseInsensitive
-        + underCaseInsensitive
+    static let all = shorthands + generalCategories + binaryProperties + scripts + special + java + posixAndSets + grammar
+        + caseInsensitive + underCaseInsensitive
 
     @Test("each translated class matches exactly ICU's code points; the rest are refused", arguments: all)
     func exhaustive(_ pattern: String, _ expectation: Expectation) throws {
@@ -133,5 +150,32 @@ struct DialectClassTests {
         case (.failure(let error), .same):
             Issue.record("\(pattern) refused: \(error.message)")
         }
+    }
+
+    @Test("classes ICU rejects are rejected as invalid", arguments: [
+        "[&-z]", "[a-&&b]", "[a-\\d]", "[a-\\w]", "[:a]b:]", "[--a]", "[&&a]", "[a--]", "[a&&]", "[a-\\x{20}]", "[[a]--]",
+        "[:Lu:\\Q]\\E]",
+    ])
+    func rejected(_ pattern: String) throws {
+        #expect(DialectHarness.icuMembers(pattern, caseInsensitive: false) == nil, "ICU compiles \(pattern)")
+        switch DialectHarness.pcre2Members(pattern) {
+        case .success: Issue.record("\(pattern) translated, but ICU rejects it")
+        case .failure(let error):
+            // Invalid, or (`[:a]b:]`, whose name runs to the `:]`) a name the table lacks.
+            #expect(!error.message.contains("libpathconfig's pcre2 backend") || error.message.contains("not in the dialect table"),
+                    "\(pattern): \(error.message)")
+        }
+    }
+
+    @Test("a range starts at the last character a class added as itself, in an earlier class too")
+    func rangeAcrossClasses() throws {
+        for pattern in ["[b][&-z]", "[b-c][&-z]", "[\\x{62}][&-z]", "[b]x[&-z]"] {
+            let icu = try FoundationEngine().compile(pattern, options: Profile.hotwireIOS.regexOptions, limits: Limits())
+            let pcre2 = try PCRE2Engine().compile(pattern, options: Profile.hotwireIOS.regexOptions, limits: Limits())
+            for subject in ["b&", "ba", "bb", "bz", "b-", "c&", "cb", "bx&", "bxz"] {
+                #expect(pcre2.search(MatchSubject(subject)) == icu.search(MatchSubject(subject)), "\(pattern) on \(subject)")
+            }
+        }
+        #expect(throws: RegexCompileError.self) { try PCRE2Engine().compile("[&-z]", options: Profile.hotwireIOS.regexOptions, limits: Limits()) }
     }
 }

@@ -124,4 +124,33 @@ struct DialectTests {
         let pcre2 = try PCRE2Engine().compile(pattern, options: ios, limits: Limits())
         #expect(pcre2.search(MatchSubject("/12")) == .match)
     }
+
+    @Test("PCRE2 10.42 takes a lookahead's first unit twice (PCRE2 pull request #444), or one in an item repeated zero times: such patterns match",
+          arguments: [("b{0}(?=x)x", "x"), ("(?=a)b?a", "a"), ("(?:b){0}(?=/x)/x", "/x"), ("c?(?=d)d", "d"), ("(?:k|(?=a)b){0}", "x"),
+                      ("(?:k|(?=a)b){0,0}?/", "/"), ("(?<=a{0}b)c", "bc"), ("(a){0}b", "b")])
+    func assertedFirstUnit(_ pattern: String, _ subject: String) throws {
+        for (profile, reference) in [(Profile.hotwireIOS, "ICU"), (.hotwireAndroid, "the JDK")] {
+            let pcre2 = try PCRE2Engine().compile(pattern, options: profile.regexOptions, limits: Limits())
+            #expect(pcre2.search(MatchSubject(subject)) == .match, "\(pattern) on \(subject) matches in \(reference)")
+        }
+        let icu = try FoundationEngine().compile(pattern, options: Profile.hotwireIOS.regexOptions, limits: Limits())
+        #expect(icu.search(MatchSubject(subject)) == .match)
+    }
+
+    @Test("a back reference is rewritten where it is, after the output before it moved (Java's quantified lookahead)")
+    func movedBackReference() throws {
+        #expect(try PatternTranslator.translate("x(?=\\1)?", dialect: .java, caseInsensitive: true).pattern == "[Xx](?:(?=(?!)))?")
+        #expect(try PatternTranslator.translate("(?=a\\1)?", dialect: .java, caseInsensitive: false).pattern == "(?:(?=a(?!)))?")
+        #expect(try PatternTranslator.translate("(a)(?=\\1)?", dialect: .java, caseInsensitive: false).pattern == "(a)(?:(?=\\g{1}))?")
+    }
+
+    @Test("ICU drops an item repeated zero times unread: a back reference in it to a missing group compiles, and never matches")
+    func droppedBackReference() throws {
+        #expect(try PatternTranslator.translate("a\\1{0}", dialect: .icu, caseInsensitive: false).pattern == "a(?(DEFINE)(?!))")
+        #expect(try PatternTranslator.translate("a(?:b\\2){0,0}(c)", dialect: .icu, caseInsensitive: false).pattern == "a(?(DEFINE)(?:b(?!)))(c)")
+        #expect(throws: RegexCompileError.self) { try PCRE2Engine().compile("a\\1{0,1}", options: Profile.hotwireIOS.regexOptions, limits: Limits()) }
+        #expect(throws: (any Error).self) { try FoundationEngine().compile("a\\1{0,1}", options: Profile.hotwireIOS.regexOptions, limits: Limits()) }
+        let pcre2 = try PCRE2Engine().compile("a\\2{0}(b)", options: Profile.hotwireIOS.regexOptions, limits: Limits())
+        #expect(pcre2.search(MatchSubject("ab")) == .match)
+    }
 }
