@@ -227,7 +227,7 @@ schema: deps
 ## where it says, as its other broken documents do
 SCHEMA_VENV := $(OUT)/schema-venv
 test-schema: deps $(SCHEMA_VENV)/installed
-	PATHCONFIG_CONFORMANCE=$(CURDIR)/../shared/conformance \
+	PATHCONFIG_CONFORMANCE=$(CURDIR)/Tests/Fixtures/conformance \
 	    $(SCHEMA_VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/SchemaTests
 
 # Made again when the requirements change.
@@ -247,7 +247,7 @@ test-rust: lib
 ## exports, and examples/c built against an installed copy
 test-c: lib
 	$(MAKE) -C Tests/CTests --no-print-directory check valgrind symbols example \
-	    ROOT=$(CURDIR) LIBDIR=$(LIBDIR) INCDIR=$(OUT)/include CONFORMANCE=$(CURDIR)/../shared/conformance
+	    ROOT=$(CURDIR) LIBDIR=$(LIBDIR) INCDIR=$(OUT)/include CONFORMANCE=$(CURDIR)/Tests/Fixtures/conformance
 
 ## test-readme: every code block of README.md, of each page of docs/ and of
 ## the bindings' READMEs, run as a reader would, each file on its own
@@ -376,7 +376,7 @@ define sanitized
 	@ln -sf libpathconfig.so $(SANBUILD)/$(1)/release/libpathconfig.so.$(SOVERSION)
 	$(SAN_ENV_$(1)) $(MAKE) -C Tests/CTests --no-print-directory sanitize \
 	    ROOT=$(CURDIR) LIBDIR=$(CURDIR)/$(SANBUILD)/$(1)/release INCDIR=$(CURDIR)/include BUILD=$(CURDIR)/$(SANBUILD)/$(1)/c \
-	    CONFORMANCE=$(CURDIR)/../shared/conformance CC=$(SAN_CC) CFLAGS="$(SAN_CFLAGS_$(1))" \
+	    CONFORMANCE=$(CURDIR)/Tests/Fixtures/conformance CC=$(SAN_CC) CFLAGS="$(SAN_CFLAGS_$(1))" \
 	    SANITIZER_SOURCES="$(SAN_SOURCES_$(1))" SANITIZER_LIBS="$(SAN_LIBS_$(1))"
 	$(SWIFT) build -j $(JOBS) --build-tests --sanitize=$(1) --scratch-path $(SANBUILD)/$(1)-tests
 	$(SAN_ENV_$(1)) $(SAN_SWIFT_ENV_$(1)) $(SWIFT) test -j $(JOBS) --skip-build --disable-xctest --sanitize=$(1) \
@@ -402,7 +402,7 @@ $(SANBUILD)/libtsan_swift_mutex.so: Tests/Sanitizers/tsan_swift_mutex.c
 ## what a host reads after it) beside the straightforward loops
 ## (NSRegularExpression, PCRE2-JIT), hyperscan and RE2::Set through their
 ## C/C++ APIs, and re, google-re2 and hyperscan from Python, on every corpus of
-## ../shared/bench; loading, memory per rule and threads. Prints the table,
+## bench/corpora; loading, memory per rule and threads. Prints the table,
 ## writes bench/results.md, bench/results.json and bench/scaling.png. Installs
 ## what it needs that `make test` does not (scripts/install-bench-deps.sh,
 ## and bench/.venv from PyPI, whose absence only empties the Python peers'
@@ -489,17 +489,14 @@ $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_run,$(t))))
 
 fuzz-build: $(addprefix fuzz-build-,$(FUZZ_TARGETS))
 
-# The targets `fuzz` runs (all of them unless told). fuzz-short leaves out
-# dialect, which finds the open disagreements of Fuzz/Dialect/open/ within
-# seconds (docs/fuzzing-and-sanitizers.md, "The dialects"); it is built there.
+# The targets `fuzz` runs (all of them unless told).
 FUZZ_RUN          ?= $(FUZZ_TARGETS)
-FUZZ_SHORT_TARGETS := $(filter-out dialect,$(FUZZ_TARGETS))
 
 fuzz: fuzz-build
 	@for t in $(FUZZ_RUN); do $(MAKE) --no-print-directory fuzz-$$t FUZZ_BUILT=1 FUZZ_SECONDS=$(FUZZ_SECONDS) || exit 1; done
 
 fuzz-short:
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SHORT_SECONDS) FUZZ_RUN="$(FUZZ_SHORT_TARGETS)"
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SHORT_SECONDS)
 
 fuzz-prefilter-loop: deps
 	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-fuzz-prefilter

@@ -232,7 +232,7 @@ let package = Package(
             name: "pathconfig-fuzz-dialect",
             dependencies: ["DialectFuzzing"],
             path: "Fuzz/Dialect",
-            exclude: ["seeds", "crashes", "open"]
+            exclude: ["seeds", "crashes"]
         ),
         // A real nginx and a raw-socket HTTP server, for the loader's tests.
         .target(

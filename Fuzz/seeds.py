@@ -3,8 +3,8 @@
 
 Run from anywhere: python3 Fuzz/seeds.py (or one target's:
 python3 -c 'import seeds; seeds.write_seeds("Lint", seeds.lint_seeds())' in Fuzz/). Reads the repository's examples/ and
-../shared (conformance fixtures and cases, the benchmark's small corpora, the
-seed documents' JSON blocks); each seed is laid out as the target's check reads
+Tests/Fixtures (conformance fixtures and cases, the seed documents' JSON
+blocks) and bench/corpora (the benchmark's small corpora); each seed is laid out as the target's check reads
 its input (Tests/EntryPointFuzzing). Replaces the seeds/ directories whole.
 """
 import gzip
@@ -15,7 +15,9 @@ import re
 import shutil
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.path.join(ROOT, "..", "shared")
+CONFORMANCE = os.path.join(ROOT, "Tests", "Fixtures", "conformance")
+SEED_DOCUMENTS = os.path.join(ROOT, "Tests", "Fixtures", "seeds")
+BENCH = os.path.join(ROOT, "bench", "corpora")
 PROFILES = ["hotwire-ios", "turbo-ios", "hotwire-android", "turbo-android", "siesta"]  # Profile.allCases order
 
 
@@ -61,22 +63,22 @@ def load_seeds():
     seeds.append(("api-siesta-deep", load_selector("siesta", deep=True, base=2, backend=True) + read(ROOT, "examples", "api-configuration.json")))
     seeds.append(("broken", load_selector("hotwire-ios") + read(ROOT, "examples", "broken.json")))
     seeds.append(("broken-lenient", load_selector("hotwire-android", lenient=True) + read(ROOT, "examples", "broken.json")))
-    seeds.append(("rules-10-android", load_selector("hotwire-android", cache=1) + read(SHARED, "bench", "rules-10.json")))
-    seeds.append(("rules-10-siesta", load_selector("siesta", lenient=True, deep=True) + read(SHARED, "bench", "rules-10.json")))
-    ios = json.loads(read(SHARED, "conformance", "ios.json"))
+    seeds.append(("rules-10-android", load_selector("hotwire-android", cache=1) + read(BENCH, "rules-10.json")))
+    seeds.append(("rules-10-siesta", load_selector("siesta", lenient=True, deep=True) + read(BENCH, "rules-10.json")))
+    ios = json.loads(read(CONFORMANCE, "ios.json"))
     for name, fixture in ios["fixtures"].items():
         doc = fixture.encode() if isinstance(fixture, str) else compact(fixture)
         profile = "turbo-ios" if "turbo" in name else "hotwire-ios"
         seeds.append((f"ios-{name}", load_selector(profile, lenient="invalid" in name) + doc))
-    android = json.loads(read(SHARED, "conformance", "android.json"))
+    android = json.loads(read(CONFORMANCE, "android.json"))
     for group in ("fixtures", "invalid_fixtures"):
         for name, fixture in android.get(group, {}).items():
             doc = fixture.encode() if isinstance(fixture, str) else compact(fixture)
             profile = "turbo-android" if name.startswith("ta_") else "hotwire-android"
             seeds.append((f"android-{name}", load_selector(profile) + doc))
     # JSON blocks of the seed documents.
-    for name in sorted(os.listdir(os.path.join(SHARED, "seeds"))):
-        text = read(SHARED, "seeds", name).decode("utf-8", "replace")
+    for name in sorted(os.listdir(SEED_DOCUMENTS)):
+        text = read(SEED_DOCUMENTS, name).decode("utf-8", "replace")
         for i, block in enumerate(re.findall(r"```(?:json)?\n(.*?)```", text, re.S)):
             if '"rules"' in block or '"patterns"' in block:
                 seeds.append((f"doc-{name[:3]}-{i}", load_selector(PROFILES[i % 5], lenient=True) + block.encode()))
@@ -110,10 +112,10 @@ def resolve_selector(document, profile, base=False, rules_from_code=False, metho
 
 def resolve_seeds():
     seeds = []
-    bench = read(SHARED, "bench", "urls-100.txt").decode().split("\n")[:6]
-    android = [c["input"] for c in json.loads(read(SHARED, "conformance", "android.json"))["cases"][:6]]
-    ios = [c["input"] for c in json.loads(read(SHARED, "conformance", "ios.json"))["cases"][:6]]
-    siesta = [c["url"] for c in json.loads(read(SHARED, "conformance", "siesta.json"))["pattern_cases"][:6]]
+    bench = read(BENCH, "urls-100.txt").decode().split("\n")[:6]
+    android = [c["input"] for c in json.loads(read(CONFORMANCE, "android.json"))["cases"][:6]]
+    ios = [c["input"] for c in json.loads(read(CONFORMANCE, "ios.json"))["cases"][:6]]
+    siesta = [c["url"] for c in json.loads(read(CONFORMANCE, "siesta.json"))["pattern_cases"][:6]]
     hostile = [
         b"https://example.com/%ZZ/../a?b=%00#frag", b"\xff\xfe/new", b"/new\x00/edit", b"HTTPS://EXAMPLE.COM:443/users/1?x=1#f",
         b"//evil.com/admin", b"/users/123", b"\\users\\1", b"javascript:alert(1)", b"/caf\xc3\xa9/\xcc\x81", b"/a?",
@@ -139,7 +141,7 @@ def glob_input(glob, base, urls):
 
 def glob_seeds():
     seeds = []
-    cases = [c for c in json.loads(read(SHARED, "conformance", "siesta.json"))["pattern_cases"] if c["pattern_kind"] == "glob"]
+    cases = [c for c in json.loads(read(CONFORMANCE, "siesta.json"))["pattern_cases"] if c["pattern_kind"] == "glob"]
     by_glob = {}
     for c in cases:
         by_glob.setdefault((c["pattern"], c["baseURL"]), []).append(c["url"])
@@ -186,7 +188,7 @@ def fnv1a64(data):
 
 def loader_seeds(url_placeholder="{url}"):
     body = read(ROOT, "examples", "path-configuration.json")
-    other = read(SHARED, "bench", "rules-10.json")
+    other = read(BENCH, "rules-10.json")
     seeds = []
 
     def add(name, selector, cache, responses):
@@ -246,7 +248,7 @@ def exchange_error(name):
 
 def exchange_seeds():
     body = read(ROOT, "examples", "path-configuration.json")
-    other = read(SHARED, "bench", "rules-10.json")
+    other = read(BENCH, "rules-10.json")
     seeds = []
 
     def add(name, selector, cache, exchanges):
@@ -306,14 +308,14 @@ def lint_seeds():
             seeds.append((f"example-{name[:-5]}-{i}", lint_selector(profiles, deep=i == 3, query=i % 3) + read(ROOT, "examples", name)))
     for i, (name, doc) in enumerate(LINT_CASES):
         seeds.append((name, lint_selector(selections[i % len(selections)], query=i % 3) + doc))
-    ios = json.loads(read(SHARED, "conformance", "ios.json"))
-    android = json.loads(read(SHARED, "conformance", "android.json"))
+    ios = json.loads(read(CONFORMANCE, "ios.json"))
+    android = json.loads(read(CONFORMANCE, "android.json"))
     fixtures = list(ios["fixtures"].items()) + [item for g in ("fixtures", "invalid_fixtures") for item in android.get(g, {}).items()]
     for i, (name, fixture) in enumerate(fixtures):
         doc = fixture.encode() if isinstance(fixture, str) else compact(fixture)
         seeds.append((f"fixture-{name}", lint_selector(selections[i % len(selections)]) + doc))
-    for name in sorted(os.listdir(os.path.join(SHARED, "seeds"))):
-        text = read(SHARED, "seeds", name).decode("utf-8", "replace")
+    for name in sorted(os.listdir(SEED_DOCUMENTS)):
+        text = read(SEED_DOCUMENTS, name).decode("utf-8", "replace")
         for i, block in enumerate(re.findall(r"```(?:json)?\n(.*?)```", text, re.S)):
             if block.lstrip().startswith("["):
                 block = '{"rules": ' + block + "}"
@@ -351,8 +353,8 @@ def port_seeds():
     for i, (name, doc) in enumerate(PORT_CASES):
         for j, reference in enumerate(MOBILE):
             seeds.append((f"{name}-{j}", port_selector(reference, () if i % 2 else (MOBILE[(i + j + 1) % 4],)) + doc + b"\0" + urls))
-    ios = json.loads(read(SHARED, "conformance", "ios.json"))
-    android = json.loads(read(SHARED, "conformance", "android.json"))
+    ios = json.loads(read(CONFORMANCE, "ios.json"))
+    android = json.loads(read(CONFORMANCE, "android.json"))
     fixtures = list(ios["fixtures"].items()) + list(android.get("fixtures", {}).items())
     for i, (name, fixture) in enumerate(fixtures):
         doc = fixture.encode() if isinstance(fixture, str) else compact(fixture)
