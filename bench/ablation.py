@@ -287,7 +287,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--py-worker", nargs=2, metavar=("RULES", "URLS"), help=argparse.SUPPRESS)
     p.add_argument("--no-decoded-cache", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--corpus", default=os.path.join(ROOT, "..", "shared", "bench"))
+    p.add_argument("--corpus", default=os.path.join(ROOT, "bench", "corpora"))
     p.add_argument("--sizes", default="10,100,1000,10000")
     p.add_argument("--variants", default=",".join(n for n, _, _ in VARIANTS), help="which rows (default: all)")
     p.add_argument("--callgrind-urls", type=int, default=400, help="URLs per size under callgrind (default 400)")

@@ -30,7 +30,7 @@ from typing import Dict, List, Tuple
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(BENCH)
-CORPUS = os.path.join(os.path.dirname(REPO), "shared", "bench")
+CORPUS = os.path.join(REPO, "bench", "corpora")
 
 
 def workers(lib: str, scratch: str, rules: str, urls: str) -> Dict[str, subprocess.Popen]:

@@ -1,4 +1,4 @@
-/* Every case of ../shared/conformance/ios.json and android.json, through the
+/* Every case of Tests/Fixtures/conformance/ios.json and android.json, through the
  * C ABI only: load the fixture with the case's profile and options, resolve
  * the input, compare with what the reference apps' tests expect. */
 #include "tests.h"

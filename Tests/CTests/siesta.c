@@ -1,4 +1,4 @@
-/* Every case of ../shared/conformance/siesta.json that is about choosing and
+/* Every case of Tests/Fixtures/conformance/siesta.json that is about choosing and
  * merging configuration, through the C ABI only (pathconfig/rules.h), as
  * Tests/PathConfigurationTests/Siesta/SiestaConformanceTests.swift maps them:
  *

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Files the fuzz targets and their regression tests read: the repository's
-/// examples, the shared corpora beside it, and stored inputs.
+/// examples, fixtures and bench corpora, and stored inputs.
 public enum FuzzFiles {
     /// The repository root, from this file's path.
     public static let repositoryRoot: String = {
@@ -11,7 +11,7 @@ public enum FuzzFiles {
         return parts.joined(separator: "/")
     }()
 
-    /// `path` relative to the repository root (`../shared/...` for the shared corpora).
+    /// `path` relative to the repository root.
     public static func inRepository(_ path: String) -> String { repositoryRoot + "/" + path }
 
     /// The contents of `path`, or nil when it cannot be read.
@@ -24,7 +24,7 @@ public enum FuzzFiles {
     /// checkout: the target traps on it like on any other).
     static func required(_ path: String) throws(Violation) -> [UInt8] {
         guard let bytes = read(inRepository(path)) else {
-            throw Violation("cannot read \(inRepository(path)): the fuzz targets need the repository and ../shared beside it")
+            throw Violation("cannot read \(inRepository(path)): the fuzz targets read files of the repository")
         }
         return bytes
     }

@@ -30,7 +30,7 @@ import Synchronization
 public enum ResolveFuzzer {
     /// The documents: the README's example, the API client's, and the
     /// benchmark's 100 rules.
-    static let documents = ["examples/path-configuration.json", "examples/api-configuration.json", "../shared/bench/rules-100.json"]
+    static let documents = ["examples/path-configuration.json", "examples/api-configuration.json", "bench/corpora/rules-100.json"]
 
     /// The base URL a configuration may get.
     static let baseURL = "https://api.example.com/v1"

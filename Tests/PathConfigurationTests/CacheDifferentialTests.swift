@@ -14,7 +14,7 @@ struct CacheDifferentialTests {
 
     @Test("cached, uncached and hand-merged results agree", arguments: corpora, [Profile.hotwireIOS, .turboIOS, .hotwireAndroid, .siesta])  // turbo-android rejects the corpora's nested settings
     func agree(_ corpus: (String, Int), _ profile: Profile) throws {
-        let bench = Conformance.repositoryRoot + "/../shared/bench/"
+        let bench = Conformance.repositoryRoot + "/bench/corpora/"
         let json = try Conformance.readFile(bench + "rules-\(corpus.0).json")
         let urls = String(decoding: try Conformance.readFile(bench + "urls-\(corpus.0).txt"), as: UTF8.self)
             .split(separator: "\n").prefix(corpus.1).map(String.init)
@@ -38,7 +38,7 @@ struct CacheDifferentialTests {
     @Test("a path or plain URL looked up from its bytes gets the string lookup's result, and other inputs are left to it",
           arguments: [Profile.hotwireIOS, .turboIOS, .hotwireAndroid, .siesta])
     func bytesAgainstString(_ profile: Profile) throws {
-        let bench = Conformance.repositoryRoot + "/../shared/bench/"
+        let bench = Conformance.repositoryRoot + "/bench/corpora/"
         let json = try Conformance.readFile(bench + "rules-100.json")
         let urls = String(decoding: try Conformance.readFile(bench + "urls-100.txt"), as: UTF8.self)
             .split(separator: "\n").prefix(2_000).map(String.init)

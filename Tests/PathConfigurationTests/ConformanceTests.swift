@@ -1,7 +1,7 @@
 import PathConfiguration
 import Testing
 
-/// Every case of ../shared/conformance through every engine.
+/// Every case of Tests/Fixtures/conformance through every engine.
 @Suite("Conformance")
 struct ConformanceTests {
     static let iosCases = Conformance.cases(Conformance.ios, "cases")

@@ -141,7 +141,7 @@ struct JavaURLDifferentialTests {
         var all = crafted + generated(count: 30_000, seed: 0x4A41_5641)
         let cases = Conformance.cases(Conformance.android, "cases") { $0["input"]?.stringValue != nil }
         all += cases.compactMap { $0["input"]?.stringValue }
-        let bench = (try? String(contentsOfFile: Conformance.repositoryRoot + "/../shared/bench/urls-10.txt", encoding: .utf8)) ?? ""
+        let bench = (try? String(contentsOfFile: Conformance.repositoryRoot + "/bench/corpora/urls-10.txt", encoding: .utf8)) ?? ""
         let paths = bench.split(separator: "\n").prefix(2_000).map(String.init)
         all += paths + paths.map { "https://x.dev" + $0 }
         return all

@@ -259,7 +259,7 @@ struct PlanAutomatonTests {
     @Test("the benchmark corpora: the automaton and the candidates agree on every URL, by rule and pattern",
           arguments: [("10", 10_000), ("100", 10_000), ("1000", 4_000)])
     func corpora(_ corpus: (String, Int)) throws {
-        let bench = Conformance.repositoryRoot + "/../shared/bench/"
+        let bench = Conformance.repositoryRoot + "/bench/corpora/"
         let json = try Conformance.readFile(bench + "rules-\(corpus.0).json")
         let urls = String(decoding: try Conformance.readFile(bench + "urls-\(corpus.0).txt"), as: UTF8.self)
             .split(separator: "\n").prefix(corpus.1).map(String.init)
@@ -282,7 +282,7 @@ struct PlanAutomatonTests {
 
     @Test("threads making states at once get the answers one thread gets")
     func threads() throws {
-        let bench = Conformance.repositoryRoot + "/../shared/bench/"
+        let bench = Conformance.repositoryRoot + "/bench/corpora/"
         let json = try Conformance.readFile(bench + "rules-100.json")
         let urls = String(decoding: try Conformance.readFile(bench + "urls-100.txt"), as: UTF8.self)
             .split(separator: "\n").prefix(2_000).map(String.init)

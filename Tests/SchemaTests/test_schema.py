@@ -2,7 +2,7 @@
 
 jsonschema (from PyPI, pinned in requirements.txt) reads the committed
 schema as draft 2020-12 and checks it against every example configuration,
-every fixture of ../shared/conformance and the documents of
+every fixture of Tests/Fixtures/conformance and the documents of
 expectations.json. The Swift suites check the other half: that the file is
 what `pathconfig schema` prints (SchemaCommandTests) and that
 expectations.json says truly which profiles load each document
@@ -21,7 +21,7 @@ from jsonschema import Draft202012Validator
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_PATH = ROOT / "docs" / "path-configuration.schema.json"
-CONFORMANCE = Path(os.environ.get("PATHCONFIG_CONFORMANCE", ROOT.parent / "shared" / "conformance"))
+CONFORMANCE = Path(os.environ.get("PATHCONFIG_CONFORMANCE", ROOT / "Tests" / "Fixtures" / "conformance"))
 EXPECTATIONS = json.loads((Path(__file__).resolve().parent / "expectations.json").read_text(encoding="utf-8"))
 
 # The names fixed for the repository (the shared names of issue 30).

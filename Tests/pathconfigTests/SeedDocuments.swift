@@ -1,15 +1,15 @@
 import Foundation
 
-/// The seed documents of ../shared/seeds (the Turbo iOS, Hotwire Native and
+/// The seed documents of Tests/Fixtures/seeds (the Turbo iOS, Hotwire Native and
 /// Jumpstart Pro pages on path configurations), and the JSON they show,
 /// taken out as written: trailing commas and all.
 enum SeedDocuments {
     /// The text of the seed whose file name starts with `prefix` (`000_`).
     static func text(_ prefix: String) -> String {
-        let directory = CLI.root + "/../shared/seeds"
+        let directory = CLI.root + "/Tests/Fixtures/seeds"
         guard let name = try? FileManager.default.contentsOfDirectory(atPath: directory).sorted().first(where: { $0.hasPrefix(prefix) }),
               let data = FileManager.default.contents(atPath: directory + "/" + name) else {
-            fatalError("no seed \(prefix)* in \(directory); shared/ must sit beside the repository")
+            fatalError("no seed \(prefix)* in \(directory); the repository's Tests/Fixtures is missing")
         }
         return String(decoding: data, as: UTF8.self)
     }

@@ -1,15 +1,15 @@
 import Foundation
 import Testing
 
-/// ../shared/conformance/siesta.json, read as plain JSON objects (this target
+/// Tests/Fixtures/conformance/siesta.json, read as plain JSON objects (this target
 /// runs the binary and does not link the core).
 enum SiestaCases {
     /// The whole file (read on each call: `[String: Any]` cannot be a shared constant).
     static var file: [String: Any] {
-        let path = CLI.root + "/../shared/conformance/siesta.json"
+        let path = CLI.root + "/Tests/Fixtures/conformance/siesta.json"
         guard let data = FileManager.default.contents(atPath: path),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            fatalError("cannot read \(path); shared/ must sit beside the repository")
+            fatalError("cannot read \(path); the repository's Tests/Fixtures is missing")
         }
         return object
     }

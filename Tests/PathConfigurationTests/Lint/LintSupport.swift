@@ -33,10 +33,10 @@ enum Lint {
         return [lines.count, lines[lines.count - 1].unicodeScalars.count + 1]
     }
 
-    /// The JSON blocks of the seed documents (../shared/seeds: the Turbo and
+    /// The JSON blocks of the seed documents (Tests/Fixtures/seeds: the Turbo and
     /// Hotwire READMEs as published), each with its document's name.
     static let seedBlocks: [(name: String, json: String)] = {
-        let directory = Conformance.repositoryRoot + "/../shared/seeds"
+        let directory = Conformance.repositoryRoot + "/Tests/Fixtures/seeds"
         var blocks: [(String, String)] = []
         for name in ["000_60f8878f60bcf8e0.txt", "001_c9f8284772d0b0de.txt", "002_aef3b0278a5ab875.txt",
                      "003_80894fcf96649ce2.txt", "004_01483b288d11e071.txt"] {

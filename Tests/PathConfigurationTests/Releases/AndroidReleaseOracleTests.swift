@@ -107,7 +107,7 @@ struct AndroidReleaseOracleTests {
             ("malformed", "{\"rules\":[{"),
         ]
         var corpus = docs.map { ($0.0, Array($0.1.utf8)) }
-        // ../shared/conformance/android.json: its fixtures and invalid bodies.
+        // Tests/Fixtures/conformance/android.json: its fixtures and invalid bodies.
         let android = Conformance.android
         for (name, fixture) in android["fixtures"]?.objectValue ?? [:] {
             corpus.append(("conformance fixture \(name)", Array(JSONWriter.compact(fixture).utf8)))

@@ -1,7 +1,7 @@
 import PathConfiguration
 import Testing
 
-/// Every case of ../shared/conformance/siesta.json that is about choosing and
+/// Every case of Tests/Fixtures/conformance/siesta.json that is about choosing and
 /// merging configuration (the rest pin Siesta's request pipeline, not rules),
 /// through both engines.
 @Suite("Siesta conformance")

@@ -1,7 +1,8 @@
 import PathConfiguration
 import PathConfigurationFoundation
 
-/// The shared conformance cases (../shared/conformance beside the repository).
+/// The conformance cases (Tests/Fixtures/conformance: the reference apps'
+/// own test cases, as data).
 enum Conformance {
     /// The repository root, from this file's path.
     static let repositoryRoot: String = {
@@ -10,12 +11,12 @@ enum Conformance {
         return parts.joined(separator: "/")
     }()
 
-    static var directory: String { repositoryRoot + "/../shared/conformance" }
+    static var directory: String { repositoryRoot + "/Tests/Fixtures/conformance" }
 
     static func load(_ name: String) -> JSONObject {
         let path = directory + "/" + name
         guard let bytes = try? readFile(path), let value = try? JSONValue(parsing: bytes), let object = value.objectValue else {
-            fatalError("cannot read conformance file \(path); shared/ must sit beside the repository")
+            fatalError("cannot read conformance file \(path); the repository's Tests/Fixtures is missing")
         }
         return object
     }

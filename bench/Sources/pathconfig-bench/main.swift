@@ -29,7 +29,7 @@ struct Arguments {
     var rules = ""
     var urls = ""
     var checkEvery = 1
-    var corpus = "../shared/bench"
+    var corpus = "bench/corpora"
     var sizes = [10, 100, 1000, 10000]
     var generated = [80_000, 200_000]
     var rounds = 5

@@ -2,7 +2,7 @@
 
 - The library is $PATHCONFIG_LIBRARY (the Makefile sets it from LIBDIR); when
   unset, the clone's out/lib/libpathconfig.so if `make lib` made it.
-- The conformance cases are $PATHCONFIG_CONFORMANCE, else ../shared/conformance
+- The conformance cases are $PATHCONFIG_CONFORMANCE, else Tests/Fixtures/conformance
   next to the clone. A missing file fails the suite (never skips).
 - `pathconfig` is imported from src/ (pytest's pythonpath), not from any
   installed copy.
@@ -20,7 +20,7 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 PACKAGE = TESTS.parent  # bindings/python
 REPO = PACKAGE.parent.parent
-CONFORMANCE = Path(os.environ.get("PATHCONFIG_CONFORMANCE") or REPO.parent / "shared" / "conformance")
+CONFORMANCE = Path(os.environ.get("PATHCONFIG_CONFORMANCE") or REPO / "Tests" / "Fixtures" / "conformance")
 
 if not os.environ.get("PATHCONFIG_LIBRARY"):
     _built = REPO / "out" / "lib" / "libpathconfig.so"
@@ -40,7 +40,7 @@ def load_conformance(name: str) -> Optional[Any]:
 
 def conformance_missing(name: str) -> None:
     pytest.fail(
-        f"conformance file {CONFORMANCE / name} not found: the cases live in ../shared/conformance "
+        f"conformance file {CONFORMANCE / name} not found: the cases live in Tests/Fixtures/conformance "
         "next to the clone; set PATHCONFIG_CONFORMANCE=/path/to/conformance to point elsewhere",
         pytrace=False,
     )

@@ -1,4 +1,4 @@
-"""Every case of ../shared/conformance/ios.json and android.json, through the binding."""
+"""Every case of Tests/Fixtures/conformance/ios.json and android.json, through the binding."""
 
 from __future__ import annotations
 

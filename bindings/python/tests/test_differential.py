@@ -100,7 +100,7 @@ def conformance() -> List[Tuple[Any, str, Optional[bool], str]]:
     for data, profiles in ((load_conformance("ios.json"), {"turbo-ios": "turbo-ios", "hotwire-native-ios": "hotwire-ios"}),
                            (load_conformance("android.json"), {"hotwire-native-android": "hotwire-android",
                                                                "turbo-android": "turbo-android"})):
-        assert data is not None, "the conformance files are missing (../shared/conformance)"
+        assert data is not None, "the conformance files are missing (Tests/Fixtures/conformance)"
         for case in data["cases"]:
             if case.get("kind") == "settings":
                 continue

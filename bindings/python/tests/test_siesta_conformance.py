@@ -1,4 +1,4 @@
-"""The cases of ../shared/conformance/siesta.json about choosing and merging
+"""The cases of Tests/Fixtures/conformance/siesta.json about choosing and merging
 configuration, through the binding, mapped onto rules as
 Tests/PathConfigurationTests/Siesta/SiestaConformanceTests.swift maps them:
 

@@ -83,7 +83,7 @@ def conformance_cases() -> List[Any]:
     cases = []
     for data, profiles in ((IOS, {"turbo-ios": "turbo-ios", "hotwire-native-ios": "hotwire-ios"}),
                            (ANDROID, {"hotwire-native-android": "hotwire-android", "turbo-android": "turbo-android"})):
-        assert data is not None, "the conformance files are missing (../shared/conformance)"
+        assert data is not None, "the conformance files are missing (Tests/Fixtures/conformance)"
         for case in data["cases"]:
             if case.get("kind") == "settings":
                 continue

@@ -1,4 +1,4 @@
-//! Every case of ../shared/conformance/android.json through the crate.
+//! Every case of Tests/Fixtures/conformance/android.json through the crate.
 
 mod support;
 

@@ -1,4 +1,4 @@
-//! Every case of ../shared/conformance/ios.json through the crate.
+//! Every case of Tests/Fixtures/conformance/ios.json through the crate.
 
 mod support;
 

@@ -1,4 +1,4 @@
-//! ../shared/conformance/siesta.json through the crate: every pattern case,
+//! Tests/Fixtures/conformance/siesta.json through the crate: every pattern case,
 //! the ordering cases that choose and merge plain values, and the cases
 //! about memoising and invalidation, as
 //! Tests/PathConfigurationTests/Siesta/SiestaConformanceTests.swift maps

@@ -296,13 +296,13 @@ pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("repository root")
 }
 
-/// `<repo>/../shared/conformance`; fails (never skips) when it is missing.
+/// `<repo>/Tests/Fixtures/conformance`; fails (never skips) when it is missing.
 pub fn conformance_dir() -> PathBuf {
-    let dir = repo_root().join("../shared/conformance");
+    let dir = repo_root().join("Tests/Fixtures/conformance");
     assert!(
         dir.join("ios.json").is_file() && dir.join("android.json").is_file(),
         "the conformance cases are missing: expected ios.json and android.json in {} \
-         (the shared directory next to the repository). They are required; this test does not skip.",
+         (in the repository). They are required; this test does not skip.",
         dir.display()
     );
     dir
