@@ -146,6 +146,8 @@ def run_size(args: argparse.Namespace, size: int) -> Dict[str, Any]:
         if w.name == "C":
             result["rss_delta_bytes"] = ready["rss_delta_bytes"]
             result["rss_after_pass_bytes"] = ready.get("rss_after_pass_bytes")
+            result["peak_load_bytes"] = ready.get("peak_load_bytes")
+            result["document_bytes"] = ready.get("document_bytes")
             result["rules"] = ready["rules"]
             result["patterns"] = ready["patterns"]
             result["hyperscan_db_bytes"] = ready["hyperscan_db_bytes"]
@@ -264,19 +266,27 @@ def per_rule(r: Dict[str, Any], key: str) -> str:
     return f"{r[key] / r['rules']:,.0f} B"
 
 
+def per_document_byte(r: Dict[str, Any]) -> str:
+    """Peak RSS growth over the load per byte of the document, formatted ("" when not measured)."""
+    if not r.get("document_bytes") or r.get("peak_load_bytes") is None:
+        return ""
+    return f"{r['peak_load_bytes'] / r['document_bytes']:.1f} B"
+
+
 def load_table(results: Dict[str, Any]) -> str:
     loads = {row["load"]: row for row in results["load"] if not row["generated"]}
     lines = [
         "| rules | libpathconfig, C ABI (ms) | libpathconfig, Swift (ms) | memory per rule | memory per rule, after a pass | "
+        "peak load memory per document byte | "
         "PCRE2 compile + JIT (ms) | hyperscan (ms) | RE2::Set (ms) | `re` (ms) | `re2.Set`, Python (ms) | `hyperscan`, Python (ms) |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for size, r in results["sizes"].items():
         b = r["build_ms"]
         memory, after_pass = (per_rule(r, key) for key in ("rss_delta_bytes", "rss_after_pass_bytes"))
         swift = loads.get(int(size), {}).get("minified_ms")
         lines.append(
-            f"| {int(size):,} | {fmt_ms(b.get('c_load'))} | {fmt_ms(b.get('swift_api'))} | {memory} | {after_pass} | "
+            f"| {int(size):,} | {fmt_ms(b.get('c_load'))} | {fmt_ms(b.get('swift_api'))} | {memory} | {after_pass} | {per_document_byte(r)} | "
             f"{fmt_ms(b.get('pcre2_loop'))} | {fmt_ms(b.get('hyperscan'))} | {fmt_ms(b.get('re2set'))} | "
             f"{fmt_ms(b.get('py_re'))} | {fmt_ms(b.get('py_re2set'))} | {fmt_ms(b.get('py_hyperscan'))} |"
         )
@@ -430,7 +440,7 @@ def report(results: Dict[str, Any]) -> str:
     text = f"""# Benchmark results
 
 Produced by `{meta['command'].strip()}`, {meta['date']}, on {meta['cores']} cores ({meta['machine']}),
-Python {meta['python']}. Corpora: `../shared/bench/rules-N.json` with `urls-N.txt` (10,000 URLs each);
+Python {meta['python']}. Corpora: `bench/corpora/rules-N.json` with `urls-N.txt` (10,000 URLs each);
 every configuration loaded with `{{"profile":"turbo-ios","match_query_strings":true}}` and, unless a
 column says otherwise, `"result_cache_size": 0`. Load average (1 min) {meta['load_average_before']:.1f}
 when the run began, {meta['load_average_after']:.1f} when it ended.
@@ -508,7 +518,9 @@ says how many cores the threads actually got on this shared machine, which bound
   resident set over loading the configuration, divided by the rules (after a first tiny load has
   paid for the library's one-time setup); **after a pass**, the same once every URL has been
   resolved once, which builds what a load leaves to first use (a plain pattern's automaton is
-  built on its first search) and the results of each set of matching rules.
+  built on its first search) and the results of each set of matching rules. **Peak load memory
+  per document byte** is the highest the resident set rose while loading (its high-water mark,
+  reset just before) over the document's size in bytes.
 - **Checks** (before timing, table below): libpathconfig's properties against the straightforward
   algorithm on every URL up to 1,000 rules and every {args_every(meta)}th above: in C against the
   PCRE2 loop with the matching rules' properties merged in order (compared as JSON, key order
@@ -549,7 +561,7 @@ def main() -> int:
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(here)
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--corpus", default=os.path.join(root, "..", "shared", "bench"))
+    p.add_argument("--corpus", default=os.path.join(root, "bench", "corpora"))
     p.add_argument("--sizes", default="10,100,1000,10000")
     p.add_argument("--rounds", type=int, default=7, help="rounds per size (default 7)")
     p.add_argument("--budget", type=float, default=0.25, help="seconds per peer per round (default 0.25)")

@@ -45,6 +45,19 @@ struct PrefilterTests {
         #expect(RequiredLiteral.of(pattern, caseInsensitive: false) == Array(expected.utf8))
     }
 
+    @Test("a long required literal is cut to its first 64 bytes, which every match contains too, and still finds the rule")
+    func longLiteral() throws {
+        let pattern = "/7" + String(repeating: "a", count: 16_000)
+        let literal = try #require(RequiredLiteral.of(pattern, caseInsensitive: false))
+        #expect(literal == Array(("/7" + String(repeating: "a", count: 62)).utf8))
+        let json = #"{"rules": [{"patterns": ["\#(pattern)"], "properties": {"long": true}}, {"patterns": ["/8"], "properties": {"other": true}}]}"#
+        for profile in [Profile.hotwireIOS, .hotwireAndroid] {
+            let config = try PathConfiguration(json: Array(json.utf8), options: LoadOptions(profile: profile))
+            #expect(try config.resolve("https://x.dev" + pattern + "/end").json == #"{"long":true}"#)
+            #expect(try config.resolve("https://x.dev/7" + String(repeating: "a", count: 100) + "/8").json == #"{"other":true}"#)
+        }
+    }
+
     @Test("patterns the analysis refuses to guess about", arguments: [
         ".*", "/a|/b", "(?i)/new", "/é", "^$", "a", "/(a|b)(?i:c)", "/new)", "(/new",
         "x(*ACCEPT)yz", "(*UTF)/new", "/ab(*F)|/cd",      // verbs and start options
@@ -106,7 +119,7 @@ struct PrefilterTests {
 
     @Test("prefiltered and unfiltered plans agree on the benchmark corpora", arguments: corpora, [Profile.hotwireIOS, .hotwireAndroid])
     func equivalence(_ corpus: (String, Int), _ profile: Profile) throws {
-        let bench = Conformance.repositoryRoot + "/../shared/bench/"
+        let bench = Conformance.repositoryRoot + "/bench/corpora/"
         let json = try Conformance.readFile(bench + "rules-\(corpus.0).json")
         let urls = String(decoding: try Conformance.readFile(bench + "urls-\(corpus.0).txt"), as: UTF8.self)
             .split(separator: "\n").prefix(corpus.1).map(String.init)

@@ -111,6 +111,29 @@ static size_t rss_bytes(void) {
     return (size_t)resident * (size_t)sysconf(_SC_PAGESIZE);
 }
 
+/* The resident set's high-water mark (VmHWM), and its reset to the current
+ * size (Linux 4.0 on: "5" to clear_refs), so that a peak can be measured
+ * from a point on. */
+static size_t peak_rss_bytes(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    size_t kb = 0;
+    if (f) {
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "VmHWM: %zu kB", &kb) == 1) break;
+        fclose(f);
+    }
+    return kb * 1024;
+}
+
+static void reset_peak_rss(void) {
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (f) {
+        fputs("5", f);
+        fclose(f);
+    }
+}
+
 static int compare_doubles(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -467,9 +490,11 @@ int main(int argc, char **argv) {
      * configuration has paid for the library's one-time setup. */
     static const char tiny[] = "{\"rules\":[{\"patterns\":[\"^/x$\"],\"properties\":{\"a\":1}}]}";
     pathconfig_release(load(tiny, sizeof tiny - 1, OPTIONS_NO_CACHE));
+    reset_peak_rss();
     size_t rss0 = rss_bytes();
     cfg_no_cache = load(json, json_len, OPTIONS_NO_CACHE);
     size_t rss1 = rss_bytes();
+    size_t peak = peak_rss_bytes();
     /* And after one pass of lookups over the URLs: what a load leaves to
      * first use (plain patterns' automata, results per set of rules) built. */
     for (size_t i = 0; i < url_count; i++) pathconfig_result_release(pathconfig_resolve(cfg_no_cache, urls[i], NULL, NULL));
@@ -524,8 +549,9 @@ int main(int argc, char **argv) {
     printf("],\"build_ms\":{\"c_load\":%.3f,\"pcre2_loop\":%.3f", median3(loads[0], loads[1], loads[2]), pcre2_ms);
     if (hs_db) printf(",\"hyperscan\":%.3f", hs_ms);
     if (re2) printf(",\"re2set\":%.3f", re2_ms);
-    printf("},\"rss_delta_bytes\":%zu,\"rss_after_pass_bytes\":%zu,\"hyperscan_db_bytes\":%zu", rss1 > rss0 ? rss1 - rss0 : 0,
-           rss2 > rss0 ? rss2 - rss0 : 0, hs_db_bytes);
+    printf("},\"rss_delta_bytes\":%zu,\"rss_after_pass_bytes\":%zu,\"peak_load_bytes\":%zu,\"document_bytes\":%zu,"
+           "\"hyperscan_db_bytes\":%zu", rss1 > rss0 ? rss1 - rss0 : 0, rss2 > rss0 ? rss2 - rss0 : 0, peak > rss0 ? peak - rss0 : 0,
+           json_len, hs_db_bytes);
     printf(",\"refused\":{\"pcre2_loop\":%zu,\"hyperscan\":%zu,\"hyperscan_allow_empty\":%zu,\"re2set\":%zu}",
            pcre2_refused, hs_refused, hs_allow_empty, re2_refused);
     printf(",\"check\":{\"every\":%zu,\"urls\":%zu,\"c_resolve\":%zu,\"c_typed\":%zu,\"c_map\":%zu,\"hyperscan\":%zu,\"re2set\":%zu,"
