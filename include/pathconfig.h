@@ -93,7 +93,7 @@
  *   pathconfig/common.h   version macros and the ABI promise (what stays
  *                         stable within a major version), PATHCONFIG_API,
  *                         status codes, the handle and error types, version
- *                         and error functions, pathconfig_free_string
+ *                         and error functions, pathconfig_string_free
  *   pathconfig/config.h   loading a configuration, resolving, inspecting it
  *   pathconfig/result.h   a result's JSON, keys, raw values and typed values
  *   pathconfig/catalog.h  what this library knows: profiles, backends, typed

@@ -8,8 +8,8 @@ import Darwin
 
 /// One instance of a class per thread: made on the thread's first call,
 /// released when the thread ends. What a lookup reuses without a lock
-/// (`MatchScratch`, `PCRE2ThreadState`, `ThreadResults`, and the C
-/// boundary's `LentResult`) is kept in one, held by a `static let` of its type.
+/// (`MatchScratch`, `PCRE2ThreadState`, `ThreadResults`) is kept in one,
+/// held by a `static let` of its type.
 @usableFromInline package struct ThreadLocal<Value: AnyObject>: Sendable {
     @usableFromInline let key: pthread_key_t
 

@@ -146,7 +146,8 @@ typedef struct pathconfig_error {
  * ------------------------------------------------------------------------- */
 
 /**
- * The library's version string, e.g. "0.1.0".
+ * The library's version string, "MAJOR.MINOR.PATCH" as PATHCONFIG_VERSION
+ * spells it.
  * @return static; never NULL. Compare with PATHCONFIG_VERSION to detect a
  *         header/library mismatch.
  */
