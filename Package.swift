@@ -8,9 +8,8 @@ import PackageDescription
 /// "depends on"). The core is six targets, so the compiler keeps its
 /// layering; docs/ARCHITECTURE.md ("Files") draws the same graph:
 ///
-///     pathconfig-cli    PathConfigurationC    PathConfigurationFoundation
-///                 \     (libpathconfig.so)     /
-///                  \            |             /
+///     pathconfig-cli                      PathConfigurationFoundation
+///                 \                         /
 ///                       PathConfiguration          re-exports the six below
 ///                      /        |         \
 ///     PathConfigLoading (+ CHTTP)  PathConfigLint  PathConfigPort
@@ -20,6 +19,10 @@ import PackageDescription
 ///                      PathConfigMatching (+ CPCRE2, CIDN2)
 ///                               |
 ///                        PathConfigModel
+///
+/// `PathConfigurationC` (libpathconfig.so, with `CPathConfigHeader`) depends
+/// on Loading, Resolution, Matching and Model: not on Lint or Port, which C
+/// never calls.
 ///
 /// - `PathConfigModel`: the configuration as data, and reading it: JSON
 ///   values, reader and writer (positions, errors), rules, settings, typed
@@ -51,6 +54,9 @@ import PackageDescription
 ///   library target that imports Foundation (the bench and tests do too).
 /// - `PathConfigurationC`: the `@_cdecl` exports that make `libpathconfig.so`,
 ///   the library the C header describes and the Python and Rust bindings load.
+///   It links only what the C API calls (not Lint or Port).
+/// - `CPathConfigHeader`: the public header, include/pathconfig.h, as a
+///   module: the C boundary's structs and constants, written once.
 /// - `CRuntimeRoots`: a C destructor linked into `libpathconfig.so` that keeps,
 ///   at exit, untagged copies of the statically linked Swift runtime's tagged
 ///   table pointers, so valgrind counts those tables reachable (no
@@ -135,9 +141,17 @@ let package = Package(
         .target(
             name: "CRuntimeRoots"
         ),
+        // The public header as a module: the C boundary's structs and
+        // constants, read from include/pathconfig.h (module.modulemap says why).
+        .systemLibrary(
+            name: "CPathConfigHeader",
+            path: "Sources/CPathConfigHeader"
+        ),
         .target(
             name: "PathConfigurationC",
-            dependencies: ["PathConfiguration", "CRuntimeRoots"]
+            // Only what the C API calls: not Lint or Port, which C never reaches.
+            dependencies: ["PathConfigModel", "PathConfigMatching", "PathConfigResolution", "PathConfigLoading", "CRuntimeRoots",
+                           "CPathConfigHeader"]
         ),
         .executableTarget(
             name: "pathconfig-cli",

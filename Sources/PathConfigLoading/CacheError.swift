@@ -2,7 +2,8 @@
 /// ignores the copy (reading) or keeps the configuration (writing) and
 /// reports this as a warning.
 public struct CacheError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The kind of problem. The raw values are stable: the C ABI exposes them.
+    /// The kind of problem. The raw values are stable (the C ABI has its own
+    /// constants for them, `PATHCONFIG_CACHE_*`).
     public enum Code: Int, Sendable, Hashable, CaseIterable {
         /// The file exists but is not a complete cache entry for the URL
         /// (bad header, wrong length or checksum, another URL's entry).

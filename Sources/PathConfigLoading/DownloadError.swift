@@ -1,6 +1,7 @@
 /// Why a download brought no usable response.
 public struct DownloadError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The kind of failure. The raw values are stable: the C ABI exposes them.
+    /// The kind of failure. The raw values are stable (the C ABI has its own
+    /// constants for them, `PATHCONFIG_DOWNLOAD_*`).
     public enum Code: Int, Sendable, Hashable, CaseIterable {
         /// libcurl could not be loaded (not installed, or too old).
         case unavailable = 1

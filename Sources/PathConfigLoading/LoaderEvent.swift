@@ -23,8 +23,8 @@ public struct LoaderEvent: Sendable, CustomStringConvertible {
         case warning(LoaderError)
     }
 
-    /// Which kind of source an event is about. The raw values are stable:
-    /// the C ABI exposes them.
+    /// Which kind of source an event is about. The raw values are stable
+    /// (the C ABI has its own constants for them, `PATHCONFIG_SOURCE_*`).
     public enum Origin: Int, Sendable, Hashable, CaseIterable {
         /// A `.data` source.
         case data = 0

@@ -1,4 +1,8 @@
-import PathConfiguration
+import CPathConfigHeader
+import PathConfigLoading
+import PathConfigMatching
+import PathConfigModel
+import PathConfigResolution
 
 // What this library knows, listed for hosts so that none keeps a copy: the
 // profiles, the backends built in, the typed keys (kind, allowed values and
@@ -99,9 +103,9 @@ enum Catalog {
 /// `PATHCONFIG_TYPED_*`: how a typed key is read.
 private func kindNumber(_ kind: TypedKey.Kind) -> Int32 {
     switch kind {
-    case .string: return 1
-    case .boolean: return 2
-    case .enumeration: return 3
+    case .string: return PATHCONFIG_TYPED_STRING
+    case .boolean: return PATHCONFIG_TYPED_BOOL
+    case .enumeration: return PATHCONFIG_TYPED_ENUM
     }
 }
 

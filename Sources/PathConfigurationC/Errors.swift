@@ -5,42 +5,68 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PathConfiguration
+import CPathConfigHeader
+import PathConfigLoading
+import PathConfigMatching
+import PathConfigModel
+import PathConfigResolution
 import Synchronization
 
 /// The `PATHCONFIG_E_*` error codes of include/pathconfig/common.h (and
-/// PATHCONFIG_OK).
+/// PATHCONFIG_OK), their numbers read from the header.
 ///
-/// 1 to 7 are `ConfigurationError.Code` raw values; 8 to 11 belong to the C
-/// boundary, 12 to 14 to the loader, 15 to rules added from code, 16 to
-/// lookups of URLs the app crashes on. Stable: hosts compare against them.
-enum CCode: Int32 {
-    case ok = 0
-    case json = 1
-    case schema = 2
-    case regex = 3
-    case options = 4
-    case io = 5
-    case limit = 6
-    case backend = 7
-    case argument = 8
-    case noMemory = 9
-    case `internal` = 10
-    case type = 11
-    case download = 12
-    case cache = 13
-    case misuse = 14
-    case callback = 15
-    case url = 16
-    case crash = 17
+/// JSON to backend are a `ConfigurationError.Code`'s; argument to type
+/// belong to the C boundary, download to misuse to the loader, callback to
+/// rules added from code, url and crash to lookups the app crashes on.
+enum CCode: CaseIterable {
+    case ok, json, schema, regex, options, io, limit, backend, argument, noMemory, `internal`, type, download, cache, misuse
+    case callback, url, crash
+
+    /// The constant's value.
+    var rawValue: Int32 {
+        switch self {
+        case .ok: PATHCONFIG_OK
+        case .json: PATHCONFIG_E_JSON
+        case .schema: PATHCONFIG_E_SCHEMA
+        case .regex: PATHCONFIG_E_REGEX
+        case .options: PATHCONFIG_E_OPTIONS
+        case .io: PATHCONFIG_E_IO
+        case .limit: PATHCONFIG_E_LIMIT
+        case .backend: PATHCONFIG_E_BACKEND
+        case .argument: PATHCONFIG_E_ARGUMENT
+        case .noMemory: PATHCONFIG_E_NOMEM
+        case .internal: PATHCONFIG_E_INTERNAL
+        case .type: PATHCONFIG_E_TYPE
+        case .download: PATHCONFIG_E_DOWNLOAD
+        case .cache: PATHCONFIG_E_CACHE
+        case .misuse: PATHCONFIG_E_MISUSE
+        case .callback: PATHCONFIG_E_CALLBACK
+        case .url: PATHCONFIG_E_URL
+        case .crash: PATHCONFIG_E_CRASH
+        }
+    }
+
+    /// The code whose constant is `rawValue`, nil when none is.
+    init?(rawValue: Int32) {
+        guard let code = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = code
+    }
 
     init(_ code: ConfigurationError.Code) {
-        self = CCode(rawValue: Int32(code.rawValue)) ?? .internal
+        switch code {
+        case .invalidJSON: self = .json
+        case .schema: self = .schema
+        case .invalidPattern: self = .regex
+        case .invalidOption: self = .options
+        case .io: self = .io
+        case .limit: self = .limit
+        case .backendUnavailable: self = .backend
+        }
     }
 
     /// `PATHCONFIG_NOT_FOUND`: what a value getter returns for an absent key.
     /// A status, not an error: never a failure's code.
-    static let notFound: Int32 = 100
+    static let notFound = PATHCONFIG_NOT_FOUND
 
     /// The constant's name in the header.
     var name: StaticString {
@@ -101,29 +127,24 @@ struct CFailure: Error {
     static let noMemory = CFailure(.noMemory, "out of memory")
 }
 
-/// The memory layout of `struct pathconfig_error` (`int`s around the message).
-/// Tests/CTests checks these against `offsetof` in the header.
+/// Writes `struct pathconfig_error`, as the header lays it out.
 enum ErrorLayout {
-    static let code = 0
-    static let line = 4
-    static let column = 8
-    static let message = 12
-    static let messageCapacity = 512
-    static let ruleIndex = message + messageCapacity      // 524
-    static let patternIndex = ruleIndex + 4               // 528
-    static let osError = patternIndex + 4                 // 532
-    static let size = osError + 4                         // 536
+    static let size = MemoryLayout<pathconfig_error>.size
+    static let code = MemoryLayout<pathconfig_error>.offset(of: \.code)!
+    /// The bytes of `message`, its NUL included.
+    static let messageCapacity = MemoryLayout.size(ofValue: pathconfig_error().message)
 
     /// Writes `failure` (nil: success) into the struct at `p`.
     static func write(_ failure: CFailure?, to p: UnsafeMutableRawPointer) {
         let f = failure ?? CFailure(.ok, "")
-        p.storeBytes(of: f.code.rawValue, toByteOffset: code, as: Int32.self)
-        p.storeBytes(of: f.line, toByteOffset: line, as: Int32.self)
-        p.storeBytes(of: f.column, toByteOffset: column, as: Int32.self)
-        p.storeBytes(of: f.ruleIndex, toByteOffset: ruleIndex, as: Int32.self)
-        p.storeBytes(of: f.patternIndex, toByteOffset: patternIndex, as: Int32.self)
-        p.storeBytes(of: f.osError, toByteOffset: osError, as: Int32.self)
-        let text = p + message
+        let e = p.assumingMemoryBound(to: pathconfig_error.self)
+        e.pointer(to: \.code)!.pointee = f.code.rawValue
+        e.pointer(to: \.line)!.pointee = f.line
+        e.pointer(to: \.column)!.pointee = f.column
+        e.pointer(to: \.rule_index)!.pointee = f.ruleIndex
+        e.pointer(to: \.pattern_index)!.pointee = f.patternIndex
+        e.pointer(to: \.os_error)!.pointee = f.osError
+        let text = UnsafeMutableRawPointer(e.pointer(to: \.message)!)
         if failure == nil {
             text.storeBytes(of: 0, as: UInt8.self)
             return

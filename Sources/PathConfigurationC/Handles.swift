@@ -1,4 +1,7 @@
-import PathConfiguration
+import PathConfigLoading
+import PathConfigMatching
+import PathConfigModel
+import PathConfigResolution
 import Synchronization
 
 /// What a `pathconfig *` points at: a loaded configuration.

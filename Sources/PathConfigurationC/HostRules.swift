@@ -1,4 +1,7 @@
-import PathConfiguration
+import PathConfigLoading
+import PathConfigMatching
+import PathConfigModel
+import PathConfigResolution
 
 // Rules added from code through the C ABI: pathconfig_add_rule with a
 // predicate and/or configurer function pointer and a context, the

@@ -1,4 +1,8 @@
-import PathConfiguration
+import CPathConfigHeader
+import PathConfigLoading
+import PathConfigMatching
+import PathConfigModel
+import PathConfigResolution
 
 // What a loaded configuration says about itself and about one lookup:
 // explain, the matched string, settings, options, warnings, rule counts.
@@ -38,28 +42,16 @@ public func pathconfig_options(_ cfg: OpaquePointer?) -> UnsafePointer<CChar>? {
     }
 }
 
-/// The memory layout of `struct pathconfig_warning` version 1: six `int`s,
-/// then the message pointer. Tests/CTests checks these against `offsetof`.
+/// Writes `struct pathconfig_warning` version 1, every field this library
+/// has, as the header lays it out.
 enum WarningLayout {
-    /// The version this library fills.
-    static let version: Int32 = 1
-    static let kind = 4
-    static let line = 8
-    static let column = 12
-    static let ruleIndex = 16
-    static let patternIndex = 20
-    static let message = 24
-
     /// Writes `warning` (its message already a C string) into the struct at `p`.
     static func write(_ warning: ConfigurationWarning, message text: UnsafePointer<CChar>, to p: UnsafeMutableRawPointer) {
         func int(_ n: Int?, or none: Int32) -> Int32 { n.map { Int32(clamping: $0) } ?? none }
-        p.storeBytes(of: version, as: Int32.self)
-        p.storeBytes(of: Catalog.number(of: warning.kind), toByteOffset: kind, as: Int32.self)
-        p.storeBytes(of: int(warning.location?.line, or: 0), toByteOffset: line, as: Int32.self)
-        p.storeBytes(of: int(warning.location?.column, or: 0), toByteOffset: column, as: Int32.self)
-        p.storeBytes(of: int(warning.ruleIndex, or: -1), toByteOffset: ruleIndex, as: Int32.self)
-        p.storeBytes(of: int(warning.patternIndex, or: -1), toByteOffset: patternIndex, as: Int32.self)
-        p.storeBytes(of: UnsafeRawPointer(text), toByteOffset: message, as: UnsafeRawPointer.self)
+        p.assumingMemoryBound(to: pathconfig_warning.self).pointee = pathconfig_warning(
+            version: PATHCONFIG_WARNING_VERSION, kind: Catalog.number(of: warning.kind), line: int(warning.location?.line, or: 0),
+            column: int(warning.location?.column, or: 0), rule_index: int(warning.ruleIndex, or: -1),
+            pattern_index: int(warning.patternIndex, or: -1), message: text)
     }
 }
 

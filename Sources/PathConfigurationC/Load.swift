@@ -1,4 +1,7 @@
-import PathConfiguration
+import PathConfigLoading
+import PathConfigMatching
+import PathConfigModel
+import PathConfigResolution
 
 /// The regex backends this library offers. The Foundation engine is not linked
 /// into libpathconfig.so (it would pull in full Foundation and ICU), so

@@ -1,4 +1,7 @@
-import PathConfiguration
+import PathConfigLoading
+import PathConfigMatching
+import PathConfigModel
+import PathConfigResolution
 
 // The loader handle: a thin translation of `ConfigurationLoader`. Sources and
 // options are parsed by the core (`ConfigurationSource.list(json:)`,

@@ -1,34 +1,15 @@
-import PathConfiguration
+import CPathConfigHeader
+import PathConfigLoading
+import PathConfigMatching
+import PathConfigModel
+import PathConfigResolution
 
 // A `LoaderEvent` on its way to a host callback: `struct
-// pathconfig_loader_event` laid out by hand, and the host's callback wrapped
-// as the loader's event handler.
+// pathconfig_loader_event` as the header lays it out, and the host's callback
+// wrapped as the loader's event handler.
 
 /// The C function pointer type `pathconfig_loader_callback`.
 typealias LoaderCallback = @convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Void
-
-/// The memory layout of `struct pathconfig_loader_event`: four `int`, an
-/// `int64_t`, two `int`, then five pointers, so that no field needs padding
-/// on 32- or 64-bit ABIs. Tests/CTests checks these against `offsetof`.
-enum EventLayout {
-    /// `PATHCONFIG_LOADER_EVENT_VERSION`.
-    static let version: Int32 = 1
-
-    static let versionOffset = 0
-    static let kind = 4
-    static let sourceKind = 8
-    static let sourceIndex = 12
-    static let byteCount = 16
-    static let httpStatus = 24
-    static let reason = 28
-    private static let p = MemoryLayout<UnsafeRawPointer>.size
-    static let location = 32
-    static let url = 32 + p
-    static let error = 32 + 2 * p
-    static let configuration = 32 + 3 * p
-    static let description = 32 + 4 * p
-    static let size = 32 + 5 * p
-}
 
 /// The C view of one event's fields (strings and pointers excluded).
 struct CEvent {
@@ -43,13 +24,18 @@ struct CEvent {
 
     init(_ event: LoaderEvent) {
         switch event.outcome {
-        case .applied: kind = 1
-        case .superseded: kind = 2
-        case .notModified: kind = 3
-        case .failed: kind = 4
-        case .warning: kind = 5
+        case .applied: kind = PATHCONFIG_EVENT_APPLIED
+        case .superseded: kind = PATHCONFIG_EVENT_SUPERSEDED
+        case .notModified: kind = PATHCONFIG_EVENT_NOT_MODIFIED
+        case .failed: kind = PATHCONFIG_EVENT_FAILED
+        case .warning: kind = PATHCONFIG_EVENT_WARNING
         }
-        sourceKind = Int32(event.origin.rawValue)
+        switch event.origin {
+        case .data: sourceKind = PATHCONFIG_SOURCE_DATA
+        case .file: sourceKind = PATHCONFIG_SOURCE_FILE
+        case .cache: sourceKind = PATHCONFIG_SOURCE_CACHE
+        case .server: sourceKind = PATHCONFIG_SOURCE_SERVER
+        }
         sourceIndex = Int32(clamping: event.sourceIndex)
         byteCount = event.byteCount.map { Int64($0) } ?? -1
         httpStatus = 0
@@ -58,13 +44,35 @@ struct CEvent {
             failure = CFailure(error)
             switch error {
             case .download(let e):
-                reason = Int32(e.code.rawValue)
+                reason = Self.reason(e.code)
                 httpStatus = e.httpStatus.map { Int32(clamping: $0) } ?? 0
             case .cache(let e):
-                reason = Int32(e.code.rawValue)
+                reason = Self.reason(e.code)
             case .configuration, .reentrantCall:
                 break
             }
+        }
+    }
+
+    /// `PATHCONFIG_DOWNLOAD_*`.
+    private static func reason(_ code: DownloadError.Code) -> Int32 {
+        switch code {
+        case .unavailable: PATHCONFIG_DOWNLOAD_UNAVAILABLE
+        case .transport: PATHCONFIG_DOWNLOAD_TRANSPORT
+        case .timeout: PATHCONFIG_DOWNLOAD_TIMEOUT
+        case .tooLarge: PATHCONFIG_DOWNLOAD_TOO_LARGE
+        case .truncated: PATHCONFIG_DOWNLOAD_TRUNCATED
+        case .httpStatus: PATHCONFIG_DOWNLOAD_HTTP_STATUS
+        case .noMemory: PATHCONFIG_DOWNLOAD_NOMEM
+        }
+    }
+
+    /// `PATHCONFIG_CACHE_*`.
+    private static func reason(_ code: CacheError.Code) -> Int32 {
+        switch code {
+        case .corrupt: PATHCONFIG_CACHE_CORRUPT
+        case .unreadable: PATHCONFIG_CACHE_UNREADABLE
+        case .unwritable: PATHCONFIG_CACHE_UNWRITABLE
         }
     }
 }
@@ -121,29 +129,19 @@ final class HostCallback: @unchecked Sendable {  // the payload is the host's; t
         let fields = CEvent(event)
         let configuration = event.configuration.map { ConfigHandle.pass($0) }
         defer { if let configuration { Unmanaged<ConfigHandle>.fromOpaque(UnsafeRawPointer(configuration)).release() } }
-        withUnsafeTemporaryAllocation(byteCount: EventLayout.size + ErrorLayout.size, alignment: 8) { memory in
-            guard let base = memory.baseAddress else { return }
-            let error = base + EventLayout.size
+        var error = pathconfig_error()
+        withUnsafeMutablePointer(to: &error) { error in
             ErrorLayout.write(fields.failure, to: error)
-            base.storeBytes(of: EventLayout.version, toByteOffset: EventLayout.versionOffset, as: Int32.self)
-            base.storeBytes(of: fields.kind, toByteOffset: EventLayout.kind, as: Int32.self)
-            base.storeBytes(of: fields.sourceKind, toByteOffset: EventLayout.sourceKind, as: Int32.self)
-            base.storeBytes(of: fields.sourceIndex, toByteOffset: EventLayout.sourceIndex, as: Int32.self)
-            base.storeBytes(of: fields.byteCount, toByteOffset: EventLayout.byteCount, as: Int64.self)
-            base.storeBytes(of: fields.httpStatus, toByteOffset: EventLayout.httpStatus, as: Int32.self)
-            base.storeBytes(of: fields.reason, toByteOffset: EventLayout.reason, as: Int32.self)
-            base.storeBytes(of: fields.failure == nil ? nil : UnsafeRawPointer(error), toByteOffset: EventLayout.error,
-                            as: UnsafeRawPointer?.self)
-            base.storeBytes(of: configuration.map { UnsafeRawPointer($0) }, toByteOffset: EventLayout.configuration,
-                            as: UnsafeRawPointer?.self)
             event.location.withCString { location in
                 withOptionalCString(event.url) { url in
                     event.description.withCString { description in
-                        base.storeBytes(of: UnsafeRawPointer(location), toByteOffset: EventLayout.location, as: UnsafeRawPointer.self)
-                        base.storeBytes(of: url.map { UnsafeRawPointer($0) }, toByteOffset: EventLayout.url, as: UnsafeRawPointer?.self)
-                        base.storeBytes(of: UnsafeRawPointer(description), toByteOffset: EventLayout.description,
-                                        as: UnsafeRawPointer.self)
-                        callback(UnsafeRawPointer(base), payload)
+                        var c = pathconfig_loader_event(
+                            version: PATHCONFIG_LOADER_EVENT_VERSION, kind: fields.kind, source_kind: fields.sourceKind,
+                            source_index: fields.sourceIndex, byte_count: fields.byteCount, http_status: fields.httpStatus,
+                            reason: fields.reason, location: location, url: url,
+                            error: fields.failure == nil ? nil : UnsafePointer(error), configuration: configuration,
+                            description: description)
+                        withUnsafePointer(to: &c) { callback(UnsafeRawPointer($0), payload) }
                     }
                 }
             }

@@ -5,7 +5,11 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PathConfiguration
+import CPathConfigHeader
+import PathConfigLoading
+import PathConfigMatching
+import PathConfigModel
+import PathConfigResolution
 
 /// What a `pathconfig_result *` points at: the core's `PathProperties`
 /// itself, one reference of it held by the host.
@@ -96,15 +100,15 @@ final class CAnswer: @unchecked Sendable {
             var string: Int?
             var length = 0
             switch value {
-            case .null: type = 1
-            case .bool: type = 2
-            case .number: type = value.int64Value != nil ? 3 : 4
+            case .null: type = PATHCONFIG_TYPE_NULL
+            case .bool: type = PATHCONFIG_TYPE_BOOL
+            case .number: type = value.int64Value != nil ? PATHCONFIG_TYPE_INT : PATHCONFIG_TYPE_DOUBLE
             case .string(let s):
-                type = 5
+                type = PATHCONFIG_TYPE_STRING
                 string = add(s)
                 length = s.utf8.count
-            case .array: type = 6
-            case .object: type = 7
+            case .array: type = PATHCONFIG_TYPE_ARRAY
+            case .object: type = PATHCONFIG_TYPE_OBJECT
             }
             entries.append((type, string, length, add(JSONWriter.compact(value)), value.int64Value, value.doubleValue, value.boolValue))
         }
@@ -251,11 +255,21 @@ private func rawValue(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?) throw
     try ResultHandle.view(res).takeUnretainedValue().value(key)
 }
 
-private let typeNames = ["", "null", "a boolean", "a number", "a number", "a string", "an array", "an object"]
+/// What a value of `PATHCONFIG_TYPE_*` `type` is, in a message.
+private func typeName(_ type: Int32) -> String {
+    switch type {
+    case PATHCONFIG_TYPE_NULL: "null"
+    case PATHCONFIG_TYPE_BOOL: "a boolean"
+    case PATHCONFIG_TYPE_INT, PATHCONFIG_TYPE_DOUBLE: "a number"
+    case PATHCONFIG_TYPE_STRING: "a string"
+    case PATHCONFIG_TYPE_ARRAY: "an array"
+    default: "an object"
+    }
+}
 
 private func typeMismatch(_ key: UnsafePointer<CChar>?, _ value: CAnswer.Value, expected: String) -> CFailure {
     let name = key.map { String(cString: $0) } ?? ""
-    let found = value.type == 1 ? "null" : typeNames[Int(value.type)]
+    let found = typeName(value.type)
     return CFailure(.type, "property \(JSONWriter.quoted(name)) is \(found), not \(expected)")
 }
 
@@ -291,7 +305,7 @@ public func pathconfig_result_get_int64(_ res: OpaquePointer?, _ key: UnsafePoin
     getter { () throws(CFailure) -> Bool in
         guard let value = try rawValue(res, key) else { return false }
         guard let n = value.int64 else {
-            if value.type == 4 {
+            if value.type == PATHCONFIG_TYPE_DOUBLE {
                 throw CFailure(.type, "property \(JSONWriter.quoted(String(cString: key!))) is the number \(String(cString: value.json)), not an integer that fits in 64 bits")
             }
             throw typeMismatch(key, value, expected: "an integer")

@@ -1,4 +1,7 @@
-import PathConfiguration
+import PathConfigLoading
+import PathConfigMatching
+import PathConfigModel
+import PathConfigResolution
 
 @_cdecl("pathconfig_version")
 public func pathconfig_version() -> UnsafePointer<CChar> {

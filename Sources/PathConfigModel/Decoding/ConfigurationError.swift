@@ -4,7 +4,8 @@
 /// for syntax and schema errors, the rule and pattern index and the offset in
 /// the pattern for a regular expression the engine rejected.
 public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The kind of failure. The raw values are stable: the C ABI exposes them.
+    /// The kind of failure. The raw values are stable (the C ABI has its own
+    /// constants for them, `PATHCONFIG_E_*`).
     public enum Code: Int, Sendable, Hashable, CaseIterable {
         /// The bytes are not JSON as the profile's app reads it (strict JSON
         /// in UTF-8, UTF-16 or UTF-32 on iOS; Gson's lenient JSON on Android),
