@@ -24,7 +24,8 @@ public func pathconfig_matched_string(_ cfg: OpaquePointer?, _ urlOrPath: Unsafe
     boundary(err, or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
         let config = try ConfigHandle.borrow(cfg)
         let input = try hostString(urlOrPath, "url_or_path")
-        return try mallocCString(config.matchedString(for: input))
+        let matched = try resolving { () throws(ResolveError) in try config.checkedMatchedString(for: input) }
+        return try mallocCString(matched)
     }
 }
 
@@ -45,6 +46,15 @@ public func pathconfig_options(_ cfg: OpaquePointer?) -> UnsafePointer<CChar>? {
 /// Writes `struct pathconfig_warning` version 1, every field this library
 /// has, as the header lays it out.
 enum WarningLayout {
+    /// Where the fields are, from the header's struct (for the tests, which
+    /// read what the library wrote).
+    static let kind = MemoryLayout<pathconfig_warning>.offset(of: \.kind)!
+    static let line = MemoryLayout<pathconfig_warning>.offset(of: \.line)!
+    static let column = MemoryLayout<pathconfig_warning>.offset(of: \.column)!
+    static let ruleIndex = MemoryLayout<pathconfig_warning>.offset(of: \.rule_index)!
+    static let patternIndex = MemoryLayout<pathconfig_warning>.offset(of: \.pattern_index)!
+    static let message = MemoryLayout<pathconfig_warning>.offset(of: \.message)!
+
     /// Writes `warning` (its message already a C string) into the struct at `p`.
     static func write(_ warning: ConfigurationWarning, message text: UnsafePointer<CChar>, to p: UnsafeMutableRawPointer) {
         func int(_ n: Int?, or none: Int32) -> Int32 { n.map { Int32(clamping: $0) } ?? none }
