@@ -93,6 +93,14 @@ public final class PathConfiguration: Sendable {
                                       matchQueryStrings: options.effectiveMatchQueryStrings)
     }
 
+    /// `matchedString(for:)`, refusing an input longer than
+    /// `Limits.maxURLBytes` as a lookup of it does (the C boundary's
+    /// `pathconfig_matched_string`).
+    package func checkedMatchedString(for urlOrPath: String) throws(ResolveError) -> String {
+        try resolver.checkLength(urlOrPath.utf8.count)
+        return matchedString(for: urlOrPath)
+    }
+
     /// The URL a lookup of `urlOrPath` is about (`RuleRequest.url`): what host
     /// predicates receive.
     public func requestURL(for urlOrPath: String) -> String {

@@ -207,7 +207,7 @@ final class RuleResolver: Sendable {
     /// `Limits.maxURLBytes`. The comparison inline, the error out of line:
     /// every lookup makes the one, almost none the other.
     @inline(__always)
-    private func checkLength(_ length: Int) throws(ResolveError) {
+    func checkLength(_ length: Int) throws(ResolveError) {
         guard length > options.limits.maxURLBytes else { return }
         throw tooLong(length)
     }

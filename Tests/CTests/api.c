@@ -1291,6 +1291,11 @@ static void test_url_limit(void)
     CHECK(text != NULL && strcmp(text, "{}") == 0, "4 bytes");
     free(text);
     CHECK(test_properties(small, "/abcd") == NULL && test_last_code() == PATHCONFIG_E_LIMIT, "5 bytes");
+    /* The matched string is refused as the lookup is, and given for one within the limit. */
+    text = pathconfig_matched_string(small, "/abc", NULL);
+    CHECK(text != NULL && strcmp(text, "/abc") == 0, "matched string, 4 bytes: %s", text ? text : "NULL");
+    pathconfig_string_free(text);
+    CHECK(pathconfig_matched_string(small, "/abcd", NULL) == NULL && test_last_code() == PATHCONFIG_E_LIMIT, "matched string, 5 bytes");
     pathconfig_release(small);
     expect_load_error("max_url_bytes 0", "{\"rules\": []}", "{\"max_url_bytes\": 0}", PATHCONFIG_E_OPTIONS, 0, 0, -1, -1);
 }

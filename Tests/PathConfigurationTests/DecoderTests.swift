@@ -77,6 +77,17 @@ struct DecoderTests {
         #expect(config.warnings.map(\.kind) == [.duplicateKey])
         #expect(config.warnings[0].location?.line == 2)
         #expect(config.warnings[0].message.contains("line 1"))
+        #expect(config.warnings[0].ruleIndex == 0)
+    }
+
+    @Test("iOS: a repeated key names the rule it is in, and none outside the rules (Gson refuses these documents)",
+          arguments: [Profile.hotwireIOS, .turboIOS])
+    func duplicateKeyRule(_ profile: Profile) throws {
+        let json = #"{"settings": {"s": 1, "s": 2}, "rules": [{"patterns": ["/a"], "properties": {}}, "#
+            + #"{"patterns": ["/b"], "properties": {"k": {"x": 1, "x": 2}}}]}"#
+        let config = try PathConfiguration(json: json, options: LoadOptions(profile: profile))
+        let warnings = config.warnings.filter { $0.kind == .duplicateKey }
+        #expect(warnings.map(\.ruleIndex) == [nil, 1], "\(warnings)")
     }
 
     @Test("turbo-android stores every value as a string")

@@ -45,6 +45,8 @@ struct LoadOptionsTests {
         ("{\"max_url_bytes\": 2147483648}", .invalidOption, "a whole number of bytes"),
         ("{\"max_url_bytes\": \"64k\"}", .invalidOption, "a whole number of bytes"),
         ("{\"profile\": ", .invalidOption, "not valid JSON"),
+        ("{\"profile\": \"turbo-ios\", \"lenient\": true, \"profile\": \"hotwire-ios\"}", .invalidOption,
+         "options give \"profile\" twice; give each once"),
         // Quoted input is JSON-escaped: a NUL cannot cut the message short for C hosts.
         ("{\"a\\u0000b\\n\": 1}", .invalidOption, "unknown option \"a\\u0000b\\n\"; known options"),
     ])

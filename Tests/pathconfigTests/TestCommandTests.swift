@@ -269,7 +269,7 @@ struct TestCommandTests {
               "cases": [
                 {"url": "/a", "propeties": {}},
                 {"url": 3, "properties": {}, "profile": "android", "method": "GE T", "match": "all",
-                 "options": {"merge": "deeper", "match_query_strings": false}},
+                 "options": {"merge": "deeper", "match_query_strings": false, "nope": 1, "lenient": true, "lenient": false}},
                 {"url": "/a", "properties": {"a": 1, "a": 2}},
               ],
             }
@@ -285,6 +285,8 @@ struct TestCommandTests {
             \(cases):4:66: error: "method" of case 1 must be an HTTP method token such as GET or POST, found "GE T"
             \(cases):4:83: error: "match" of case 1 must be "exact" or "subset", found "all"
             \(cases):5:18: error: case 1: unknown merge mode "deeper"; expected one of shallow, deep
+            \(cases):5:67: error: case 1: unknown option "nope"; known options here: match_query_strings, backend, lenient, base_url, merge, result_cache_size, max_url_bytes
+            \(cases):5:95: error: key "lenient" repeated (first at line 5, column 78); JSON tools disagree on which one counts
             \(cases):6:42: error: key "a" repeated (first at line 6, column 34); JSON tools disagree on which one counts
 
             """)

@@ -176,7 +176,8 @@ PATHCONFIG_API char *pathconfig_explain(const pathconfig *cfg, const char *url_o
  * (whose lookups fail with PATHCONFIG_E_URL).
  * @param err  filled on failure, cleared on success; may be NULL.
  * @return caller frees with pathconfig_string_free; NULL on failure
- *         (PATHCONFIG_E_ARGUMENT, _NOMEM).
+ *         (PATHCONFIG_E_ARGUMENT, _NOMEM; PATHCONFIG_E_LIMIT
+ *         for a url_or_path longer than "max_url_bytes", as a lookup of it).
  */
 PATHCONFIG_API char *pathconfig_matched_string(const pathconfig *cfg, const char *url_or_path,
                                                pathconfig_error *err);

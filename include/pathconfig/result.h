@@ -89,7 +89,7 @@ PATHCONFIG_API const char *pathconfig_result_key(const pathconfig_result *res, s
 #define PATHCONFIG_TYPE_NULL    1  /**< JSON null. */
 #define PATHCONFIG_TYPE_BOOL    2  /**< true or false: pathconfig_result_get_bool. */
 #define PATHCONFIG_TYPE_INT     3  /**< A number written without fraction or exponent that fits in int64_t: pathconfig_result_get_int64 (and _get_double). */
-#define PATHCONFIG_TYPE_DOUBLE  4  /**< Any other number: pathconfig_result_get_double. */
+#define PATHCONFIG_TYPE_DOUBLE  4  /**< Any other number: pathconfig_result_get_double. An integer beyond int64_t (12345678901234567890) is one too, where JSON readers keep an integer: C has no wider integer to return it in; pathconfig_result_get_double gives the nearest double and pathconfig_result_get_json the digits as written. */
 #define PATHCONFIG_TYPE_STRING  5  /**< A string: pathconfig_result_get_string. */
 #define PATHCONFIG_TYPE_ARRAY   6  /**< An array: pathconfig_result_get_json. */
 #define PATHCONFIG_TYPE_OBJECT  7  /**< An object: pathconfig_result_get_json. */

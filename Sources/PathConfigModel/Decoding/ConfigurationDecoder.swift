@@ -170,13 +170,31 @@ public struct ConfigurationDecoder: Sendable {
             walker.warnings.append(ConfigurationWarning(
                 kind: .duplicateKey,
                 message: "duplicate key \(JSONWriter.quoted(d.key)); the first value (line \(first.line), column \(first.column)) is kept",
-                location: walker.location(d.offset)))
+                location: walker.location(d.offset), ruleIndex: Self.rule(holdingKeyAt: d.firstOffset, in: root)))
         }
         return try walker.document(root)
     }
 }
 
 extension ConfigurationDecoder {
+    /// The index of the rule (an element of the top-level `"rules"` array)
+    /// whose object, or something inside it, has a key at byte `offset`;
+    /// nil when the key is outside every rule.
+    static func rule(holdingKeyAt offset: Int, in root: JSONNode) -> Int? {
+        guard case .object(let top) = root.kind, let rules = top.last(where: { $0.key == "rules" }),
+              case .array(let elements) = rules.value.kind else { return nil }
+        func holds(_ node: JSONNode) -> Bool {
+            switch node.kind {
+            case .object(let members): return members.contains { $0.keyOffset == offset || holds($0.value) }
+            case .array(let items): return items.contains(where: holds)
+            default: return false
+            }
+        }
+        // Rules lie in document order: the last one starting before the key is the only one that can hold it.
+        guard let index = elements.lastIndex(where: { $0.offset < offset }) else { return nil }
+        return holds(elements[index]) ? index : nil
+    }
+
     /// The error for a number too large for a `Double` (`JSONReader.isBeyondDouble`):
     /// JSONSerialization refuses the document, so the app ignores the file.
     /// A long literal is shortened.

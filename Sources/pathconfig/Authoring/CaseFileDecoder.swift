@@ -226,9 +226,15 @@ struct CaseFileDecoder {
             return []
         }
         var scratch = LoadOptions()
+        // A case names its app with its own "profile", so its options know every load option but that one.
+        let known = LoadOptions.jsonKeys.filter { $0 != "profile" }
         for m in members {
             if m.key == "profile" {
                 fail(m.keyOffset, "give the profile as the case's \"profile\", not among its \"options\"")
+                continue
+            }
+            guard known.contains(m.key) else {
+                fail(m.keyOffset, "case \(index): unknown option \(JSONWriter.quoted(m.key)); known options here: \(known.joined(separator: ", "))")
                 continue
             }
             do { try scratch.apply([m], engines: Backend.engines) } catch { fail(m.keyOffset, "case \(index): \(error.message)") }
