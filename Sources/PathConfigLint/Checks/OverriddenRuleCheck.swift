@@ -23,23 +23,52 @@ struct OverriddenRuleCheck: LintCheck {
     func findings(in d: LintDocument) -> [LintFinding] {
         var out: [LintFinding] = []
         let rules = d.rules
-        // Only two kinds of rule can override another: one with a catch-all
-        // pattern, and one that has the other's first pattern (or glob). Index
-        // both, so that a long file costs about one pass, not one per pair.
+        let deep = d.options.merge == .deep
+        // A rule that overrides rule `i` has every one of `i`'s tokens: each
+        // key `i` sets ("k:" and the key; under `merge: deep`, "v:" and a key
+        // whose value in `i` is an object, which the later rule must set to
+        // something else), and, unless it matches every string, each of
+        // `i`'s patterns ("p:") and globs ("g:"). Each token lists the rules
+        // that have it, in order; the rarest of `i`'s tokens gives the only
+        // rules that can override it, so a file whose rules share a pattern
+        // but set other keys costs a pass, not one per pair of rules.
         var catchAll: [Int: String] = [:]
-        var byFirst: [String: [Int]] = [:]
+        var catchAllByToken: [String: [Int]] = [:]
+        var byToken: [String: [Int]] = [:]
         for (j, rule) in rules.enumerated() {
+            var tokens = Set(rule.properties.keys.map { "k:" + $0 })
+            if deep { for (key, value) in rule.properties where value.objectValue == nil { tokens.insert("v:" + key) } }
             if let always = rule.patterns.first(where: { MatchPlan.Pattern.matchesEverySubject($0) && compilesEverywhere($0, in: d) }) {
                 catchAll[j] = always
+                for token in tokens { catchAllByToken[token, default: []].append(j) }
             }
-            for key in Set(rule.patterns.map { "p" + $0 } + rule.globs.map { "g" + $0 }) { byFirst[key, default: []].append(j) }
+            tokens.formUnion(rule.patterns.map { "p:" + $0 } + rule.globs.map { "g:" + $0 })
+            for token in tokens { byToken[token, default: []].append(j) }
         }
-        let catchAllRules = catchAll.keys.sorted()
         for i in rules.indices {
             let earlier = rules[i]
-            guard !earlier.properties.isEmpty, let first = earlier.patterns.first.map({ "p" + $0 }) ?? earlier.globs.first.map({ "g" + $0 }) else { continue }
-            let candidates = Set(catchAllRules.filter { $0 > i } + (byFirst[first] ?? []).filter { $0 > i }).sorted()
-            for j in candidates {
+            guard !earlier.properties.isEmpty, !(earlier.patterns.isEmpty && earlier.globs.isEmpty) else { continue }
+            let keyTokens = earlier.properties.map { key, value in deep && value.objectValue != nil ? "v:" + key : "k:" + key }
+            let allTokens = keyTokens + earlier.patterns.map { "p:" + $0 } + earlier.globs.map { "g:" + $0 }
+            // The rules after `i` in the rarest list of each kind, in order: the first that overrides is the one reported.
+            func later(_ index: [String: [Int]], _ tokens: [String]) -> ArraySlice<Int> {
+                let lists = tokens.map { index[$0] ?? [] }
+                let rarest = lists.min { $0.count < $1.count } ?? []
+                return rarest[Self.firstIndex(after: i, in: rarest)...]
+            }
+            let byPattern = later(byToken, allTokens), byCatchAll = later(catchAllByToken, keyTokens)
+            var a = byPattern.startIndex, b = byCatchAll.startIndex
+            while a < byPattern.endIndex || b < byCatchAll.endIndex {
+                // The two lists merged, in order, each rule once.
+                let j: Int
+                if b == byCatchAll.endIndex || (a < byPattern.endIndex && byPattern[a] <= byCatchAll[b]) {
+                    j = byPattern[a]
+                    a += 1
+                    if b < byCatchAll.endIndex && byCatchAll[b] == j { b += 1 }
+                } else {
+                    j = byCatchAll[b]
+                    b += 1
+                }
                 guard let reason = overrides(rules[j], earlier, catchAll: catchAll[j], merge: d.options.merge) else { continue }
                 let keys = earlier.properties.keys.map(JSONWriter.quoted).joined(separator: ", ")
                 let later = rules[j].description.map { "rule \(j) (\(JSONWriter.quoted($0)))" } ?? "rule \(j)"
@@ -51,6 +80,16 @@ struct OverriddenRuleCheck: LintCheck {
             }
         }
         return out
+    }
+
+    /// The index of the first element of `sorted` above `i`.
+    private static func firstIndex(after i: Int, in sorted: [Int]) -> Int {
+        var lo = 0, hi = sorted.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sorted[mid] <= i { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     /// Why `later` overrides `earlier` (to say in the message), or nil when

@@ -29,6 +29,18 @@ struct OverriddenRuleLintTests {
         #expect(findings.first?.message.contains("the later rule 2 applies to every URL this rule applies to (it has all of this rule's patterns)") == true)
     }
 
+    @Test("20,000 rules sharing a pattern: each setting a key of its own is never reported; each of a run setting the same key is, by the next")
+    func manyRules() throws {
+        let own = "{\"rules\": [" + (0..<20_000).map { #"{"patterns": ["/x"], "properties": {"k\#($0)": \#($0)}}"# }.joined(separator: ",") + "]}"
+        #expect(try Lint.run(own, kind: .overriddenRule).isEmpty)
+        let same = "{\"rules\": [" + (0..<20_000).map { #"{"patterns": ["/x", "/y\#($0 % 2)"], "properties": {"k": \#($0)}}"# }.joined(separator: ",")
+            + #", {"patterns": [".*"], "properties": {"k": "last"}}]}"#
+        let findings = try Lint.run(same, kind: .overriddenRule)
+        #expect(findings.count == 20_000)
+        #expect(findings.prefix(2).map(\.message).allSatisfy { $0.contains("the later rule 2 applies") || $0.contains("the later rule 3 applies") })
+        #expect(findings.last?.message.contains("the later rule 20000 applies to every URL this rule applies to (its pattern \".*\" matches every URL)") == true)
+    }
+
     @Test("not reported unless certain", arguments: [
         // the later rule leaves a key of the earlier one alone
         [#"{"patterns": ["/a"], "properties": {"context": "modal", "title": "A"}}"#, #"{"patterns": [".*"], "properties": {"context": "default"}}"#],
