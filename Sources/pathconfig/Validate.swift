@@ -8,8 +8,9 @@ extension PathConfigCommand {
             abstract: "Check that configurations load, and lint them.",
             discussion: """
                 Checks each --config on its own (a URL is downloaded, never taken from a \
-                cache). Each loads under the last --profile (hotwire-ios when none) and is \
-                linted for every --profile given (the four mobile apps when none). Prints \
+                cache). Each loads under every --profile given (hotwire-ios when none), and \
+                fails when one of them refuses it, whatever their order; it is linted for \
+                every --profile given (the four mobile apps when none). Prints \
                 SOURCE: ok: ... for each that loads, with each lint warning on standard error \
                 as FILE:LINE:COLUMN: warning: rule N ("description"): MESSAGE [kind]; for one \
                 that does not load, FILE:LINE:COLUMN: error: MESSAGE. --format json prints one \
@@ -52,15 +53,37 @@ extension PathConfigCommand {
 
         func run() throws {
             let headers = try options.parsedHeaders()
-            let lintOptions = LintOptions(profiles: options.profiles, load: options.loadOptions, allow: Set(allow), deny: Set(deny))
+            // Every profile given, in one order whatever the command line's, so
+            // that the outcome never depends on the order of --profile.
+            let given = Set(options.profiles).sorted { $0.rawValue < $1.rawValue }
+            let loadProfiles = given.isEmpty ? [options.profile] : given
+            var lintLoad = options.loadOptions
+            lintLoad.profile = loadProfiles[loadProfiles.count - 1]
+            let lintOptions = LintOptions(profiles: given, load: lintLoad, allow: Set(allow), deny: Set(deny))
             let linter = Linter(options: lintOptions)
             var reports: [FileReport] = []
             for config in options.config {
                 let source: ConfigurationSource = ConfigOptions.isURL(config) ? .server(config, headers: headers) : .file(config)
-                var load = options.loadOptions
-                load.keepsSource = true  // lint reads the document again
-                let loader = try options.makeLoader([source], cached: false, load: load)
-                reports.append(FileReport(file: config, events: try loader.load(), loaded: loader.current, linter: linter))
+                var failures: [LoaderEvent] = []
+                var loaded: PathConfiguration?
+                for profile in loadProfiles {
+                    var load = options.loadOptions
+                    load.profile = profile
+                    load.keepsSource = true  // lint reads the document again
+                    let loader = try options.makeLoader([source], cached: false, load: load)
+                    let events = try loader.load()
+                    if let current = loader.current {
+                        if loaded == nil { loaded = current }
+                    } else {
+                        // Both iOS apps refuse a document in the same words: say it once.
+                        for event in events {
+                            guard let said = Diagnostics.placeAndMessage(event) else { continue }
+                            if !failures.contains(where: { Diagnostics.placeAndMessage($0).map { $0 == said } ?? false }) { failures.append(event) }
+                        }
+                    }
+                }
+                reports.append(FileReport(file: config, events: failures, loaded: failures.isEmpty ? loaded : nil, linter: linter,
+                                          profiles: loadProfiles))
             }
             let denied = Set(deny)
             let failed = reports.contains { !$0.passes(strict: strict, denied: denied) }
@@ -86,7 +109,9 @@ extension PathConfigCommand {
                 var counts = ValueText.count(report.findings.count - errors, "warning")
                 if errors > 0 { counts += ", " + ValueText.count(errors, "error") }
                 if !report.allowedByMarkers.isEmpty { counts += ", \(report.allowedByMarkers.count) allowed by the file" }
-                out.line("\(report.file): ok: \(ValueText.count(configuration.documentRuleCount, "rule")) (+\(builtIns) built-in), \(counts), profile \(configuration.profile.rawValue)")
+                let profiles = report.profiles.count == 1 ? "profile " + report.profiles[0].rawValue
+                    : "profiles " + report.profiles.map(\.rawValue).joined(separator: ", ")
+                out.line("\(report.file): ok: \(ValueText.count(configuration.documentRuleCount, "rule")) (+\(builtIns) built-in), \(counts), \(profiles)")
             }
             out.flush()
         }
@@ -97,7 +122,8 @@ extension PathConfigCommand {
             document["strict"] = .bool(strict)
             document["allowed"] = .array(allow.map { .string($0.rawValue) })
             document["denied"] = .array(deny.map { .string($0.rawValue) })
-            document["profiles"] = .array(LintOptions(profiles: options.profiles).selectedProfiles.map { .string($0.rawValue) })
+            document["profiles"] = .array(LintOptions(profiles: Set(options.profiles).sorted { $0.rawValue < $1.rawValue }).selectedProfiles
+                .map { .string($0.rawValue) })
             document["files"] = .array(reports.map { .object($0.jsonObject(denied: Set(deny))) })
             var out = Output()
             out.line(JSONWriter.pretty(.object(document)))
@@ -119,10 +145,13 @@ struct FileReport {
     /// Lint could not read a document that loaded (never expected: lint reads
     /// what the load read, less strictly).
     let lintError: ConfigurationError?
+    /// The profiles it was loaded under.
+    let profiles: [Profile]
 
     /// Lints `loaded`.
-    init(file: String, events: [LoaderEvent], loaded: PathConfiguration?, linter: Linter) {
+    init(file: String, events: [LoaderEvent], loaded: PathConfiguration?, linter: Linter, profiles: [Profile]) {
         self.file = file
+        self.profiles = profiles
         self.events = events
         self.configuration = loaded
         var report = LintReport(), lintError: ConfigurationError?

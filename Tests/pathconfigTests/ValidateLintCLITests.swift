@@ -174,12 +174,20 @@ struct ValidateLintCLITests {
         lines.compactMap { line in line.split(separator: "[").last.map { String($0.dropLast()) } }
     }
 
-    @Test("--profile, repeated, lints for those apps only; the load uses the last")
+    @Test("--profile, repeated, loads under each and lints for those apps only; the outcome is the same in every order")
     func profiles() throws {
         let file = try CLI.temporaryFile(Self.team)
         let r = try CLI.run(["validate", "--profile", "turbo-ios", "--profile", "hotwire-ios", "--config", file])
         #expect(r.status == 0)
-        #expect(r.stdout.hasSuffix("profile hotwire-ios\n"))
+        #expect(r.stdout.hasSuffix("profiles hotwire-ios, turbo-ios\n"))
+        let reversed = try CLI.run(["validate", "--profile", "hotwire-ios", "--profile", "turbo-ios", "--config", file])
+        #expect(reversed.status == r.status && reversed.stdout == r.stdout && reversed.stderr == r.stderr)
+        // The team's trailing comma: Gson refuses it, so a run with an Android app fails in either order.
+        for order in [["hotwire-android", "hotwire-ios"], ["hotwire-ios", "hotwire-android"]] {
+            let both = try CLI.run(["validate", "--profile", order[0], "--profile", order[1], "--config", file])
+            #expect(both.status == 1, "\(order)")
+            #expect(both.stderr.contains("hotwire-android refuses the document"), "\(order): \(both.stderr)")
+        }
         #expect(!r.stderr.contains("[invalid-pattern]"))  // no Android profile
         #expect(r.stderr.contains(": hotwire-ios matches patterns against the path and query string together"))  // turbo-ios matches paths only
         // Gson refuses the team's trailing comma in an object: without it, the file loads there.
