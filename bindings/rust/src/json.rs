@@ -1,6 +1,6 @@
 //! The little JSON this crate writes: string literals, arrays of them and
 //! objects for the options and rules it passes to the library, every value
-//! escaped (never pasted into text). Reading is `value.rs`'s, for the
+//! escaped (never pasted into text). Reading is `value/parse.rs`'s, for the
 //! nested arrays and objects of a result and the texts the library returns.
 
 use std::fmt::Write;

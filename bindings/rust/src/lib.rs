@@ -76,12 +76,12 @@
 //! - enums where a misspelling should not compile: [`Profile`] (held to the
 //!   library's catalog by the tests), [`Merge`], [`Method`] (an extension
 //!   method is a checked token, [`Method::parse`]);
-//! - typed values: [`Value`] and [`Map`] (`serde_json::Value`'s role
-//!   without the dependency: the crate builds offline, from std alone), from
-//!   [`Properties::value`] and [`Properties::map`]; with the `serde` feature
-//!   (off by default; serde and serde_json), [`Properties`], [`Value`] and
-//!   [`Map`] are `serde::Serialize` (key order kept), and
-//!   `Properties::deserialize` reads an answer into a type of your own;
+//! - typed values: [`Value`] and [`Map`], from [`Properties::value`] and
+//!   [`Properties::map`], in `serde_json::Value`'s role (see [below](#why-its-own-value));
+//!   with the `serde` feature (off by default; serde and serde_json),
+//!   [`Properties`], [`Value`] and [`Map`] are `serde::Serialize` (key order
+//!   kept), and `Properties::deserialize` reads an answer into a type of
+//!   your own, `serde_json::Value` included;
 //! - what the library knows, asked once: [`Profile::platform`], [`backends`],
 //!   [`TypedKey::all`] (kind, allowed values, default per profile);
 //! - [`Loader`] (`pathconfig_loader *`): a configuration kept current from
@@ -122,6 +122,28 @@
 //! println!("{}", config.properties("https://example.com/messages/new")?.context());
 //! # Ok::<(), pathconfig::Error>(())
 //! ```
+//!
+//! # Why its own Value
+//!
+//! [`Map`] keeps the answer's keys in order (the rules' order, as
+//! [`Properties::json`] writes them) with no dependency. `serde_json::Map`
+//! sorts them unless serde_json's `preserve_order` feature is on, which adds
+//! indexmap and hashbrown: Debian packages them without checksums, so the
+//! offline build could not lock them correctly for crates.io, and the
+//! feature would hold for every crate of a program. serde_json is also
+//! slower at what [`Properties::map`] does: `make -C bindings/rust
+//! value-bench RUNS=31` (`examples/value_bench.rs`: the same walk over the C
+//! API into a [`Map`] or a `serde_json::Map`, and the JSON text parsed whole
+//! by [`Value::from_json`] or `serde_json::from_str`, over 10,000 results;
+//! medians of six invocations) measured serde_json's time over the crate's
+//! at 1.11 to 1.14 (keys sorted) and 1.34 to 1.37 (keys in order) for the
+//! map, 0.89 to 0.94 (sorted) and 1.29 to 1.33 (in order) for parsing. A
+//! [`Map`] took 0.4 to 0.8 µs per answer of the bench corpus, and
+//! [`Properties::map`] builds each answer's map once per thread and caches
+//! it: a small difference, paid once per answer. The README's "Why its own
+//! Value" has the table; replacing [`Value`] would also break every program
+//! naming `Value::Int` or [`Value::from_json`], a major version, which the
+//! crate shares with the library.
 //!
 //! # Linking
 //!
