@@ -245,7 +245,7 @@ static void test_warning_structs(void)
     static const struct { int kind, line, column, rule, pattern; } expected[] = {
         { PATHCONFIG_WARNING_IGNORED_SETTINGS, 1, 14, -1, -1 },
         { PATHCONFIG_WARNING_SKIPPED_PATTERN, 2, 26, 0, 0 },
-        { PATHCONFIG_WARNING_DUPLICATE_KEY, 2, 63, -1, -1 },
+        { PATHCONFIG_WARNING_DUPLICATE_KEY, 2, 63, 0, -1 },
         { PATHCONFIG_WARNING_NOT_PORTABLE, 3, 43, 1, -1 },
     };
     pathconfig *cfg = LOAD(doc, "{\"lenient\": true}", NULL);

@@ -96,6 +96,7 @@ fn duplicate_keys_warn() {
     assert_eq!(warnings[0].kind, WarningKind::DuplicateKey);
     assert_eq!(warnings[0].kind.as_str(), "duplicate-key");
     assert!(warnings[0].line.is_some() && warnings[0].column.is_some());
+    assert_eq!(warnings[0].rule_index, Some(0), "the rule it is in");
     assert_eq!(config.properties("/a").unwrap().get_i64("k").unwrap(), Some(1), "the first value is kept");
     assert!(load(OK_DOC).unwrap().warnings().unwrap().is_empty());
 }
