@@ -110,12 +110,21 @@ struct ConfigOptions: ParsableArguments {
 
     /// Runs the chain of `sources` once with `load` in place of the options
     /// the flags give (test and diff load one file under several), reporting
-    /// as `load()` does.
-    func load(_ sources: [ConfigurationSource], with load: LoadOptions) throws -> (configuration: PathConfiguration, location: String) {
+    /// as `load()` does; with `errorsAsJSON` (a command's `--format json`),
+    /// a chain that gives no configuration is reported as one JSON document
+    /// on standard output instead (`Diagnostics.loadFailureJSON`).
+    func load(_ sources: [ConfigurationSource], with load: LoadOptions, errorsAsJSON: Bool = false) throws
+        -> (configuration: PathConfiguration, location: String) {
         let loader = try makeLoader(sources, load: load)
         let events = try loader.load()
         guard let configuration = loader.current, let origin = loader.currentEvent else {
-            for event in events { Diagnostics.report(event, failuresAreErrors: true) }
+            if errorsAsJSON {
+                var out = Output()
+                out.line(JSONWriter.pretty(Diagnostics.loadFailureJSON(events, profile: load.profile)))
+                out.flush()
+            } else {
+                for event in events { Diagnostics.report(event, failuresAreErrors: true) }
+            }
             throw ExitCode(1)
         }
         for event in events { Diagnostics.report(event, failuresAreErrors: false) }

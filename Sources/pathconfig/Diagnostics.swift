@@ -52,6 +52,23 @@ enum Diagnostics {
         emit(place, severity, message)
     }
 
+    /// A load that gave no configuration, as the JSON document `test`, `diff`
+    /// and `port` print under `--format json`: `ok` false, the `profile`, and
+    /// `errors`, each failure's `file`, `message`, `line`, `column`, `rule`
+    /// and `pattern` (null where unknown), as `validate` gives its errors.
+    static func loadFailureJSON(_ events: [LoaderEvent], profile: Profile) -> JSONValue {
+        var errors: [JSONValue] = []
+        for event in events where event.isFailure {
+            guard let (_, message) = placeAndMessage(event) else { continue }
+            var e: ConfigurationError?
+            if case .configuration(let error)? = event.error { e = error }
+            errors.append(.object(["file": .string(documentName(event)), "message": .string(message), "line": .integer(e?.location?.line),
+                                   "column": .integer(e?.location?.column), "rule": .integer(e?.ruleIndex),
+                                   "pattern": .integer(e?.patternIndex)]))
+        }
+        return .object(["ok": .bool(false), "profile": .string(profile.rawValue), "errors": .array(errors)])
+    }
+
     /// Where a failure or warning event points and what it says (nil for
     /// other events): the same words `report` prints, for JSON output too.
     static func placeAndMessage(_ event: LoaderEvent) -> (place: String, message: String)? {

@@ -98,7 +98,7 @@ extension PathConfigCommand {
 
         func run() throws {
             let method = HTTPMethod.normalized(request.method) ?? HTTPMethod.defaultMethod
-            let old = ConfigurationSet(flags: options, sources: try options.sources())
+            let old = ConfigurationSet(flags: options, sources: try options.sources(), errorsAsJSON: report.format == .json)
             let urls = URLList.read(inputs)
             var out = Output()
             var refusedCount = 0
@@ -106,7 +106,7 @@ extension PathConfigCommand {
             if let against {
                 let source: ConfigurationSource = ConfigOptions.isURL(against)
                     ? .server(against, headers: try options.parsedHeaders()) : .file(against)
-                let new = ConfigurationSet(flags: options, sources: [source])
+                let new = ConfigurationSet(flags: options, sources: [source], errorsAsJSON: report.format == .json)
                 let versions = try loaded { profile, optional -> (PathConfiguration, PathConfiguration)? in
                     guard let before = try Self.configuration(old, profile, optional: optional),
                           let after = try Self.configuration(new, profile, optional: optional) else { return nil }

@@ -61,7 +61,7 @@ extension PathConfigCommand {
         }
 
         func run() throws {
-            let set = ConfigurationSet(flags: options, sources: try options.sources())
+            let set = ConfigurationSet(flags: options, sources: try options.sources(), errorsAsJSON: format == .json)
             let original = try set.configuration(profile: like)
             let port = ConfigurationPort(original, to: apps, strict: strict)
             let urls = try checkURLs()

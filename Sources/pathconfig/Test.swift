@@ -61,7 +61,8 @@ extension PathConfigCommand {
                 StandardStreams.error("\(file.path): error: no cases: the file checks nothing; add at least one case to \"cases\"\n")
                 throw ExitCode(1)
             }
-            let runner = CaseRunner(configurations: ConfigurationSet(flags: options, sources: try options.sources()),
+            let configurations = ConfigurationSet(flags: options, sources: try options.sources(), errorsAsJSON: report.format == .json)
+            let runner = CaseRunner(configurations: configurations,
                                     defaultProfiles: options.profiles.isEmpty ? [options.profile] : options.distinctProfiles,
                                     defaultMethod: HTTPMethod.normalized(request.method) ?? HTTPMethod.defaultMethod,
                                     mode: comparison.compare)

@@ -233,6 +233,22 @@ struct TestCommandTests {
             """)
     }
 
+    @Test("--format json when the file does not load: test, diff and port answer one JSON document on standard output, nothing on standard error, exit 1")
+    func jsonLoadFailure() throws {
+        let broken = try CLI.temporaryFile("{\"rules\": [\n")
+        let cases = try CLI.temporaryFile(#"{"cases": [{"url": "/a", "properties": {}}]}"#)
+        for arguments in [["test", cases], ["diff", "--profile", "hotwire-ios", "--profile", "turbo-ios", "/a"],
+                          ["port", "--like", "hotwire-ios", "--profile", "turbo-ios"]] {
+            let r = try CLI.run(arguments + ["--format", "json", "--config", broken])
+            #expect(r.status == 1 && r.stderr.isEmpty, "\(arguments[0]): \(r.stderr)")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(arguments[0])")
+            #expect(document["ok"] as? Bool == false && document["profile"] as? String == "hotwire-ios")
+            let errors = try #require(document["errors"] as? [[String: Any]])
+            #expect(errors.count == 1 && errors[0]["file"] as? String == broken && errors[0]["line"] as? Int == 2 && errors[0]["column"] as? Int == 1,
+                    "\(arguments[0]): \(errors)")
+        }
+    }
+
     @Test("--format json: every check, with differences and rules, parsed back")
     func json() throws {
         let r = try CLI.run(["test", "--config", CLI.example, "--format", "json", "-"],

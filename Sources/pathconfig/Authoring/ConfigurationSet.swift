@@ -11,12 +11,16 @@ import PathConfiguration
 final class ConfigurationSet {
     private let flags: ConfigOptions
     private let sources: [ConfigurationSource]
+    private let errorsAsJSON: Bool
     private var loaded: [String: PathConfiguration] = [:]
 
-    /// The configuration `sources` describe, loaded with `flags`' options.
-    init(flags: ConfigOptions, sources: [ConfigurationSource]) {
+    /// The configuration `sources` describe, loaded with `flags`' options;
+    /// `errorsAsJSON` (`--format json`): a load that fails is reported as a
+    /// JSON document on standard output.
+    init(flags: ConfigOptions, sources: [ConfigurationSource], errorsAsJSON: Bool = false) {
         self.flags = flags
         self.sources = sources
+        self.errorsAsJSON = errorsAsJSON
     }
 
     /// The configuration under `profile`, with `overrides` (load options as
@@ -33,7 +37,7 @@ final class ConfigurationSet {
                 throw ExitCode(1)
             }
         }
-        let configuration = try flags.load(sources, with: options).configuration
+        let configuration = try flags.load(sources, with: options, errorsAsJSON: errorsAsJSON).configuration
         loaded[cacheKey] = configuration
         return configuration
     }
