@@ -229,31 +229,21 @@ extension PatternTranslator {
                 add(operatorCharacter)
                 state = .afterLiteral
                 continue
-            case .setAmp, .literalAmp, .rangeAmp:
-                if c.is(0x26) {
-                    try push(.intersection, at: at)
+            case .setAmp, .literalAmp, .rangeAmp, .setDash, .rangeDash:
+                // After one `&` or `-`: a second makes `&&` or `--`; after a
+                // set, a `[` makes the old single-character operator;
+                // anything else leaves the `&` or `-` a character.
+                let amp = state == .setAmp || state == .literalAmp || state == .rangeAmp
+                let operatorCharacter: UInt32 = amp ? 0x26 : 0x2D
+                if c.is(operatorCharacter) {
+                    try push(amp ? .intersection : .difference, at: at)
                     state = .afterOperator
-                } else if state == .setAmp && c.is(0x5B) {
-                    try begin(.legacyIntersection, at: at)
+                } else if (state == .setAmp || state == .setDash) && c.is(0x5B) {
+                    try begin(amp ? .legacyIntersection : .legacyDifference, at: at)
                     returns.append(.afterSet)
                     state = .open
                 } else {
-                    add(0x26)
-                    state = .afterLiteral
-                    continue
-                }
-                c = try icuNextCharacter(&scan)
-                continue
-            case .setDash, .rangeDash:
-                if c.is(0x2D) {
-                    try push(.difference, at: at)
-                    state = .afterOperator
-                } else if state == .setDash && c.is(0x5B) {
-                    try begin(.legacyDifference, at: at)
-                    returns.append(.afterSet)
-                    state = .open
-                } else {
-                    add(0x2D)
+                    add(operatorCharacter)
                     state = .afterLiteral
                     continue
                 }
