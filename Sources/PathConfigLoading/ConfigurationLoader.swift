@@ -27,9 +27,12 @@ import PathConfigResolution
 /// configuration; a caller holding an older one keeps it valid. Operations
 /// (`load`, `refresh`, polling) run one at a time. The event handler runs on
 /// the thread performing the operation, one event at a time; it may read
-/// `current`, replace or remove itself (`setEventHandler`) and `stop()`, and
-/// must not capture the loader strongly (that would keep it alive forever).
-/// `load()` and `refresh()` called from it throw `LoaderError.reentrantCall`.
+/// `current`, replace or remove itself (`setEventHandler`), `stop()` and
+/// `close()`, and must not capture the loader strongly (that would keep it
+/// alive forever). `load()` and `refresh()` called from it throw
+/// `LoaderError.reentrantCall`, and `.handlerRunning` while it runs on
+/// another thread. Nothing waits for a running handler, so a handler that
+/// hands its work to another thread and waits for it deadlocks nothing.
 ///
 /// The handler is never released while it runs, however it is replaced;
 /// the C library and the bindings build their callbacks on that (the C
@@ -86,17 +89,15 @@ public final class ConfigurationLoader: Sendable {
     /// The event that made `current` current, nil before any.
     public var currentEvent: LoaderEvent? { engine.currentEvent }
 
-    /// Replaces the event handler (nil removes it).
+    /// Replaces the event handler (nil removes it). It never waits: the old
+    /// handler is not called again once this returns (the next event goes
+    /// to the new one).
     ///
-    /// - Called while no call of the old handler runs, or while one runs on
-    ///   another thread: waits for that call to return. When this returns the
-    ///   old handler is not running, will not be called again, and has been
-    ///   released (with whatever it captured) on this thread. Do not call it
-    ///   while holding a lock that the running handler waits for.
-    /// - Called from inside the handler, on the thread running it: does not
-    ///   wait for itself; the next event goes to the new handler. The running
-    ///   call goes on to its end, and the old handler is released on this
-    ///   thread once it has returned.
+    /// - While no call of the old handler runs, the old handler is released
+    ///   (with whatever it captured) on this thread, before this returns.
+    /// - While one runs, on this thread or another, that call goes on to its
+    ///   end, and the old handler is released on the call's thread once it
+    ///   has returned.
     public func setEventHandler(_ handler: EventHandler?) { engine.setHandler(handler) }
 
     /// Runs the whole chain once, synchronously, and starts polling when
@@ -122,19 +123,38 @@ public final class ConfigurationLoader: Sendable {
     @discardableResult
     public func refresh() throws(LoaderError) -> [LoaderEvent] { try engine.refresh() }
 
-    /// Stops background polling and waits for a refresh in progress to end.
-    /// Idempotent; also done when the loader is released.
+    /// Stops background polling: no refresh starts, and a polling refresh
+    /// in progress delivers no more events. Idempotent; also done when the
+    /// loader is released.
     ///
-    /// From inside the event handler it does not wait (the operation running
-    /// the handler may be the polling thread's, or one the polling thread
-    /// waits for): polling ends as that operation does, with no refresh after.
+    /// It waits for a polling refresh in progress to end (at most a download,
+    /// bounded by `options.timeout`), unless a call of the event handler is
+    /// in progress, on this thread or any other: then it returns at once and
+    /// the refresh ends on its own. Waiting for a handler would deadlock a
+    /// host whose handler waits for this thread, as an FFI that runs the
+    /// callback's body on a thread of its own does.
     public func stop() {
         let thread = poller.withLock { poller in
             defer { poller.thread = nil }
             poller.stops += 1
             return poller.thread
         }
-        thread?.stop(waiting: !engine.isInsideOperation)
+        // Asked once the thread is marked stopped: from then on, no event of
+        // its refresh starts (`LoaderEngine.emit` checks under the same lock
+        // that says whether one runs).
+        thread?.stop(waiting: { [engine] in !engine.isInsideOperation && !engine.isHandlerRunning })
+    }
+
+    /// Stops polling and delivering events, and removes the handler: what
+    /// `pathconfig_loader_free` does before releasing the loader. No call of
+    /// the handler starts once it returns; one in progress on another thread
+    /// goes on to its end, and the handler is then released on that thread.
+    /// It never waits for a handler (see `stop()`). Idempotent; the loader
+    /// can still load, with no events.
+    public func close() {
+        _ = engine.close()
+        stop()
+        engine.setHandler(nil)
     }
 
     /// The cache file that holds `url`'s copy, nil without a cache directory.

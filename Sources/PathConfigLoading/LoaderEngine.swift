@@ -29,13 +29,22 @@ final class LoaderEngine: Sendable {
     let cache: CacheStore?
     private let http: HTTPClient
 
+    /// Whether a call of the handler is in progress, and whether calls may
+    /// still start: under one lock, so that `close()` and a stopping poller
+    /// know for certain whether one runs or can still start.
+    private struct Calls {
+        var running = false
+        var closed = false
+    }
+
     private let published = Mutex(Published())
     private let handler: Mutex<ConfigurationLoader.EventHandler?>
     /// Serialises load, refresh and polling.
     private let operation = OperationLock()
-    /// Held while the handler runs, so that replacing it waits for a call in
-    /// progress (and knows when it is called from inside one).
-    private let handlerCall = OperationLock()
+    private let calls = Mutex(Calls())
+    /// The running operation's "stopped" (a polling refresh's), checked
+    /// before each event: a stopped poller's events are not delivered.
+    private let operationCancelled = Mutex<@Sendable () -> Bool>({ false })
     /// Per server source; read and written only under `operation`.
     private let copies = Mutex<[Int: ServerCopy]>([:])
     private let hasLoaded = Atomic<Bool>(false)
@@ -59,33 +68,43 @@ final class LoaderEngine: Sendable {
     /// (it is inside the event handler, or the polling thread's refresh).
     var isInsideOperation: Bool { operation.isHeldByCurrentThread }
 
+    /// True while a call of the handler is in progress, on any thread.
+    var isHandlerRunning: Bool { calls.withLock { $0.running } }
+
     /// Replaces the handler: the one place that keeps the guarantees
-    /// `ConfigurationLoader.setEventHandler` documents.
+    /// `ConfigurationLoader.setEventHandler` documents. It never waits: no
+    /// call starts with the old handler once it is swapped out, and a call
+    /// in progress holds its own reference (see `emit`), so the old handler
+    /// is released by whichever lets go last: this thread, or the running
+    /// call's once it has returned.
     ///
-    /// - No call starts with the old handler once it is called (it swaps
-    ///   first): an operation's next event goes to the new handler.
-    /// - From another thread it then takes `handlerCall`, so it waits for a
-    ///   call in progress; the old handler is released here, before
-    ///   returning, outside both locks (its captures may call back into the
-    ///   loader).
-    /// - From inside the handler it cannot wait for itself: it swaps at once.
-    ///   The running call holds its own reference (see `emit`), so the old
-    ///   handler is released only when that call has returned.
+    /// Waiting for the running call would deadlock a host whose FFI runs the
+    /// callback's body on another thread (ruby-ffi does, for callbacks from
+    /// a thread Ruby did not make) when that body, or a thread it waits for,
+    /// replaces the callback.
     func setHandler(_ handler: ConfigurationLoader.EventHandler?) {
         var handler = handler
-        // Swap first, so that no call starts with the old handler from here
-        // on (an operation's next event goes to the new one)...
         self.handler.withLock { swap(&$0, &handler) }
-        // ...then wait for a call already running, unless it is this thread's.
-        if !handlerCall.isHeldByCurrentThread { _ = handlerCall.run {} }
-        _ = handler  // now the old handler: released on the way out
+        _ = handler  // now the old handler: released on the way out, unless a call holds it
+    }
+
+    /// Delivers no more events: no call of the handler starts once this
+    /// returns. True when one was in progress (on any thread) as it closed.
+    func close() -> Bool {
+        calls.withLock { state in
+            state.closed = true
+            return state.running
+        }
     }
 
     // MARK: Operations
 
-    /// Runs the chain once. Throws `.reentrantCall`, having done nothing,
-    /// when this thread is already running an operation (a handler's call).
+    /// Runs the chain once. Throws, having done nothing, `.reentrantCall`
+    /// when this thread is already running an operation (a handler's call),
+    /// and `.handlerRunning` when a call of the handler is in progress on
+    /// another thread (see `refuseWhileHandlerRuns`).
     func load() throws(LoaderError) -> [LoaderEvent] {
+        try refuseWhileHandlerRuns()
         let events = operation.run { () -> [LoaderEvent] in
             var events: [LoaderEvent] = []
             for (index, source) in sources.enumerated() {
@@ -112,14 +131,17 @@ final class LoaderEngine: Sendable {
     }
 
     /// Downloads every server source again (runs `load()` before the first
-    /// load). Throws `.reentrantCall` as `load()` does. Does nothing when
-    /// `cancelled()` is true once it holds the operation lock (a polling
-    /// thread stopped while it waited for another operation).
-    func refresh(unless cancelled: () -> Bool = { false }) throws(LoaderError) -> [LoaderEvent] {
+    /// load). Throws as `load()` does. Does nothing when `cancelled()` is
+    /// true once it holds the operation lock (a polling thread stopped while
+    /// it waited for another operation), and delivers no event once it is.
+    func refresh(unless cancelled: @escaping @Sendable () -> Bool = { false }) throws(LoaderError) -> [LoaderEvent] {
         guard hasLoaded.load(ordering: .acquiring) else { return try load() }
+        try refuseWhileHandlerRuns()
         let events = operation.run { () -> [LoaderEvent] in
             var events: [LoaderEvent] = []
             if cancelled() { return events }
+            operationCancelled.withLock { $0 = cancelled }
+            defer { operationCancelled.withLock { $0 = { false } } }
             for (index, source) in sources.enumerated() {
                 guard case .server(let url, let headers) = source else { continue }
                 events += download(index: index, url: url, headers: headers)
@@ -128,6 +150,17 @@ final class LoaderEngine: Sendable {
         }
         guard let events else { throw .reentrantCall }
         return events
+    }
+
+    /// Throws `.handlerRunning` when a call of the handler is in progress
+    /// on a thread other than this one. Waiting for the operation that runs
+    /// it would deadlock a host whose FFI runs the callback's body on the
+    /// calling thread (the call is then made from inside the callback), and
+    /// the library cannot tell that host from one calling from elsewhere.
+    /// On the running operation's own thread the operation lock refuses
+    /// instead (`.reentrantCall`).
+    private func refuseWhileHandlerRuns() throws(LoaderError) {
+        if !operation.isHeldByCurrentThread, isHandlerRunning { throw .handlerRunning }
     }
 
     // MARK: Steps
@@ -278,19 +311,26 @@ final class LoaderEngine: Sendable {
         }
     }
 
-    /// Hands `event` to the handler, holding the operation lock and
-    /// `handlerCall` (never the lock readers of `current` take).
+    /// Hands `event` to the handler, on the operation's thread (holding the
+    /// operation lock, never the lock readers of `current` take), unless
+    /// the loader is closed or the operation's poller stopped.
     ///
-    /// The call holds its own reference to the handler: replaced from inside
-    /// itself, the handler (and what it captured) is released when the call
-    /// returns, still under `handlerCall`, so a `setHandler` waiting on
-    /// another thread sees it released too.
+    /// The call holds its own reference to the handler: replaced during the
+    /// call, the handler (and what it captured) is released when the call
+    /// returns, on this thread. The check and the "running" mark are made
+    /// under one lock, so `close()` and a stopping poller see either this
+    /// call running or no call starting.
     @discardableResult
     private func emit(_ event: LoaderEvent) -> LoaderEvent {
-        _ = handlerCall.run {
-            let handler = self.handler.withLock { $0 }
-            handler?(event)
+        let cancelled = operationCancelled.withLock { $0 }
+        let handler = calls.withLock { state -> ConfigurationLoader.EventHandler? in
+            guard !state.closed, !cancelled(), let handler = self.handler.withLock({ $0 }) else { return nil }
+            state.running = true
+            return handler
         }
+        guard let handler else { return event }
+        handler(event)
+        calls.withLock { $0.running = false }
         return event
     }
 }

@@ -13,6 +13,12 @@ public enum LoaderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// event handler, on the thread running an operation: nothing was done,
     /// and polling was not started. Never the error of an event.
     case reentrantCall
+    /// Thrown by `load()` or `refresh()` called while a call of the loader's
+    /// event handler is in progress on another thread: nothing was done.
+    /// That is how a call from inside the handler looks when the host's FFI
+    /// runs the handler's body on a thread of its own; from elsewhere, call
+    /// again once the handler has returned. Never the error of an event.
+    case handlerRunning
 
     public var description: String {
         switch self {
@@ -20,6 +26,7 @@ public enum LoaderError: Error, Sendable, Hashable, CustomStringConvertible {
         case .download(let e): return e.description
         case .cache(let e): return e.description
         case .reentrantCall: return "load() or refresh() called from the loader's event handler; call it from another thread"
+        case .handlerRunning: return "load() or refresh() called while the loader's event handler runs on another thread; call it once the handler has returned"
         }
     }
 }

@@ -8,12 +8,12 @@ import Darwin
 
 /// A thread that calls `tick` every `interval` until stopped.
 ///
-/// `stop()` wakes the thread at once, waits for a running tick to end and
-/// joins it, so nothing of the loader runs after `stop()` returns. A tick
-/// gets `isStopped`, to check once it has waited for the loader's lock.
+/// `stop()` wakes the thread at once and, unless told not to wait, waits for
+/// a running tick to end and joins it. A tick gets `isStopped`, to check
+/// once it has waited for the loader's lock and before each event.
 final class PollingThread: @unchecked Sendable {
     private let interval: Duration
-    private let tick: @Sendable (_ isStopped: () -> Bool) -> Void
+    private let tick: @Sendable (_ isStopped: @escaping @Sendable () -> Bool) -> Void
     // Guarded by `mutex`.
     private var stopping = false
     private var thread: pthread_t?
@@ -21,7 +21,7 @@ final class PollingThread: @unchecked Sendable {
     private let wakeup: UnsafeMutablePointer<pthread_cond_t>
 
     /// Starts the thread.
-    init(interval: Duration, tick: @escaping @Sendable (_ isStopped: () -> Bool) -> Void) {
+    init(interval: Duration, tick: @escaping @Sendable (_ isStopped: @escaping @Sendable () -> Bool) -> Void) {
         self.interval = interval
         self.tick = tick
         mutex = .allocate(capacity: 1)
@@ -60,12 +60,12 @@ final class PollingThread: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Stops the thread and, when `waiting`, waits for it. It detaches the
-    /// thread instead when called from the thread itself, or without
-    /// `waiting` (from inside an operation the tick may be waiting for): a
+    /// Stops the thread and, when `waiting()` (asked once the thread is
+    /// marked stopped) is true, waits for it. It detaches the thread instead
+    /// when called from the thread itself, or when `waiting()` is false: a
     /// tick in progress then ends on its own, and one that has yet to start
     /// its refresh sees `isStopped`. Idempotent.
-    func stop(waiting: Bool = true) {
+    func stop(waiting: () -> Bool = { true }) {
         pthread_mutex_lock(mutex)
         stopping = true
         let joinable = thread
@@ -73,7 +73,7 @@ final class PollingThread: @unchecked Sendable {
         pthread_cond_signal(wakeup)
         pthread_mutex_unlock(mutex)
         guard let joinable else { return }
-        if !waiting || pthread_equal(joinable, pthread_self()) != 0 {
+        if pthread_equal(joinable, pthread_self()) != 0 || !waiting() {
             pthread_detach(joinable)
         } else {
             pthread_join(joinable, nil)
@@ -87,7 +87,7 @@ final class PollingThread: @unchecked Sendable {
     }
 
     private func loop() {
-        while waitForNextTick() { tick { self.isStopped } }
+        while waitForNextTick() { tick { [self] in self.isStopped } }
     }
 
     /// Sleeps one interval; false when stopped meanwhile.

@@ -31,13 +31,16 @@ enum LoaderHandle {
 }
 
 /// Runs a loader operation. The core refuses one called from inside the
-/// loader's own callback, before doing or starting anything: that is
-/// PATHCONFIG_E_MISUSE, named after `function`.
+/// loader's own callback, or while that callback runs on another thread,
+/// before doing or starting anything: that is PATHCONFIG_E_MISUSE, named
+/// after `function`.
 private func operation(_ function: StaticString, _ body: () throws(LoaderError) -> [LoaderEvent]) throws(CFailure) -> [LoaderEvent] {
     do throws(LoaderError) {
         return try body()
     } catch .reentrantCall {
         throw CFailure(.misuse, "\(function) called from the loader's own callback, on the thread running the chain; nothing was done; call it from another thread")
+    } catch .handlerRunning {
+        throw CFailure(.misuse, "\(function) called while the loader's callback runs on another thread (or from inside it, where an FFI runs callbacks on a thread of its own); nothing was done; call it once the callback has returned")
     } catch {
         throw CFailure(error)
     }
@@ -120,12 +123,10 @@ public func pathconfig_loader_cache_file(_ loader: OpaquePointer?, _ url: Unsafe
 public func pathconfig_loader_free(_ loader: OpaquePointer?) {
     guard let loader else { return }
     let unmanaged = Unmanaged<ConfigurationLoader>.fromOpaque(UnsafeRawPointer(loader))
-    let handle = unmanaged.takeUnretainedValue()
-    // Stop polling (joining the thread, which waits for a refresh in progress
-    // and its callback), then remove the callback (waiting for one running
-    // elsewhere). From inside the loader's own callback neither waits: the
-    // core keeps the running callback, and the loader, until the call ends.
-    handle.stop()
-    handle.setEventHandler(nil)
+    // No event after this; polling stops, the callback is removed, and
+    // nothing waits for a callback in progress, here or on another thread:
+    // the core keeps the running callback, and an operation in progress
+    // keeps the loader, until its call ends (`ConfigurationLoader.close`).
+    unmanaged.takeUnretainedValue().close()
     unmanaged.release()
 }

@@ -48,7 +48,7 @@ struct CEvent {
                 httpStatus = e.httpStatus.map { Int32(clamping: $0) } ?? 0
             case .cache(let e):
                 reason = Self.reason(e.code)
-            case .configuration, .reentrantCall:
+            case .configuration, .reentrantCall, .handlerRunning:
                 break
             }
         }
@@ -85,7 +85,7 @@ extension CFailure {
         case .configuration(let e): self.init(e)
         case .download(let e): self.init(.download, e.message)
         case .cache(let e): self.init(.cache, e.message)
-        case .reentrantCall: self.init(.misuse, error.description)
+        case .reentrantCall, .handlerRunning: self.init(.misuse, error.description)
         }
     }
 

@@ -81,7 +81,7 @@ enum Diagnostics {
             return (event.location, e.message)
         case .cache(let e):
             return (documentName(event), e.message)
-        case .reentrantCall:
+        case .reentrantCall, .handlerRunning:
             return ("pathconfig", "\(error)")
         }
     }

@@ -2,7 +2,11 @@
  * it is freed (pathconfig_loader_set_callback's free_payload), replacing
  * and removing the callback from inside it and from another thread, and
  * pathconfig_loader_free from inside the loader's own callback, on the
- * loading thread and on the polling thread (against a real nginx).
+ * loading thread and on the polling thread (against a real nginx). Each
+ * also "proxied": the callback hands the call to another thread and waits
+ * for it, as ruby-ffi runs a callback that arrives on a thread Ruby did not
+ * make; nothing may wait for the running callback then, or it deadlocks
+ * (alarm() ends such a test).
  *
  *   test_callbacks SCRATCH_DIR
  *
@@ -37,7 +41,7 @@ static void sleep_ms(int ms)
 
 /* ---- a payload that records what happens to it --------------------------- */
 
-enum action { NONE, REPLACE, REMOVE, FREE_LOADER };
+enum action { NONE, REPLACE, REMOVE, FREE_LOADER, LOAD, REFRESH };
 
 struct payload {
     pthread_mutex_t lock;
@@ -53,6 +57,8 @@ struct payload {
     int sleep_ms;            /* first, in every call */
     struct payload *replacement;
     int acted, freed_seen_inside; /* after acting, inside the call: was this payload freed? */
+    int proxied;             /* act on a thread of its own, waiting for it inside the call */
+    int action_rc;           /* what LOAD or REFRESH returned */
 };
 
 static void payload_init(struct payload *p)
@@ -70,6 +76,10 @@ static int get(struct payload *p, const int *field)
     return v;
 }
 
+static void on_event(const pathconfig_loader_event *ev, void *data);
+
+static void on_event_forward(const pathconfig_loader_event *ev, void *data) { on_event(ev, data); }
+
 static void free_payload(void *data)
 {
     struct payload *p = data;
@@ -78,6 +88,20 @@ static void free_payload(void *data)
     if (p->running) p->freed_while_running++;
     p->freed_on_main = pthread_equal(pthread_self(), main_thread) != 0;
     pthread_mutex_unlock(&p->lock);
+}
+
+static void *perform(void *data)
+{
+    struct payload *p = data;
+    switch (p->action) {
+    case REPLACE: pathconfig_loader_set_callback(p->loader, on_event_forward, p->replacement, free_payload); break;
+    case REMOVE: pathconfig_loader_set_callback(p->loader, NULL, NULL, NULL); break;
+    case FREE_LOADER: pathconfig_loader_free(p->loader); break;
+    case LOAD: p->action_rc = pathconfig_loader_load(p->loader, NULL); break;
+    case REFRESH: p->action_rc = pathconfig_loader_refresh(p->loader, NULL); break;
+    case NONE: break;
+    }
+    return NULL;
 }
 
 static void on_event(const pathconfig_loader_event *ev, void *data)
@@ -95,12 +119,9 @@ static void on_event(const pathconfig_loader_event *ev, void *data)
     pthread_mutex_unlock(&p->lock);
     if (p->sleep_ms) sleep_ms(p->sleep_ms);
     if (act) {
-        switch (p->action) {
-        case REPLACE: pathconfig_loader_set_callback(p->loader, on_event, p->replacement, free_payload); break;
-        case REMOVE: pathconfig_loader_set_callback(p->loader, NULL, NULL, NULL); break;
-        case FREE_LOADER: pathconfig_loader_free(p->loader); break;
-        case NONE: break;
-        }
+        pthread_t proxy;
+        if (p->proxied && pthread_create(&proxy, NULL, perform, p) == 0) pthread_join(proxy, NULL);
+        else perform(p);
         p->freed_seen_inside = get(p, &p->freed);
     }
     pthread_mutex_lock(&p->lock);
@@ -207,6 +228,58 @@ static void test_free_from_inside_a_load(void)
     /* The loader is gone: valgrind sees any use of it from here. */
 }
 
+static void test_proxied_from_a_load(void)
+{
+    static const struct { enum action action; const char *name; } cases[] = {
+        { FREE_LOADER, "pathconfig_loader_free" }, { REMOVE, "set_callback(NULL)" }, { REPLACE, "set_callback(other)" },
+        { LOAD, "pathconfig_loader_load" }, { REFRESH, "pathconfig_loader_refresh" },
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct payload a, b;
+        pathconfig_loader *loader;
+        pathconfig_error err;
+        int rc;
+        char context[160];
+
+        snprintf(context, sizeof context, "%s on another thread, waited for inside the callback of a load", cases[i].name);
+        test_set_context(context);
+        payload_init(&a);
+        payload_init(&b);
+        loader = new_loader(two_sources, NULL);
+        if (loader == NULL) return;
+        a.loader = loader;
+        a.action = cases[i].action;
+        a.on_call = 1;
+        a.proxied = 1;
+        a.replacement = &b;
+        pathconfig_loader_set_callback(loader, on_event, &a, free_payload);
+        alarm(30); /* a deadlock ends the test here */
+        rc = pathconfig_loader_load(loader, &err);
+        alarm(0);
+        CHECK(rc == 0 && err.code == 0, "the load ran to its end: %d %s", rc, err.message);
+        CHECK(a.freed_seen_inside == 0 && a.freed_while_running == 0, "the running callback's payload is not freed under it");
+        switch (cases[i].action) {
+        case LOAD:
+        case REFRESH:
+            CHECK(a.action_rc == PATHCONFIG_E_MISUSE, "refused with PATHCONFIG_E_MISUSE: %d", a.action_rc);
+            CHECK(a.calls == 2 && a.freed == 0, "the load's own events all arrived: %d", a.calls);
+            break;
+        case REPLACE:
+            CHECK(a.calls == 1 && b.calls == 1, "the next event goes to the new callback: %d, %d", a.calls, b.calls);
+            CHECK(a.freed == 1 && a.freed_on_main, "freed once, after its call, on the call's thread: %d", a.freed);
+            break;
+        default:
+            CHECK(a.calls == 1, "no event after it: %d calls", a.calls);
+            CHECK(a.freed == 1 && a.freed_on_main, "freed once, after its call, on the call's thread: %d", a.freed);
+            break;
+        }
+        if (cases[i].action != FREE_LOADER) pathconfig_loader_free(loader);
+        CHECK(a.freed == 1 && b.freed == (cases[i].action == REPLACE), "each payload freed once: %d, %d", a.freed, b.freed);
+    }
+}
+
 /* ---- against nginx ------------------------------------------------------------ */
 
 static void test_free_from_inside_on_the_polling_thread(void)
@@ -271,6 +344,43 @@ static void test_free_from_inside_while_polling_waits(void)
           threads);
 }
 
+static void test_free_from_inside_on_the_polling_thread_proxied(void)
+{
+    char sources[256];
+    struct payload a;
+    pathconfig_loader *loader;
+    int i, threads;
+
+    test_set_context("pathconfig_loader_free on another thread, waited for inside a callback on the polling thread");
+    payload_init(&a);
+    snprintf(sources, sizeof sources, "[{\"server\": \"%s\"}]", url);
+    threads = test_thread_count_reaching(1);
+    loader = new_loader(sources, "{\"refresh_interval_ms\": 20, \"timeout_ms\": 5000}");
+    if (loader == NULL) return;
+    a.loader = loader;
+    a.action = FREE_LOADER;
+    a.on_call = 1;
+    a.on_main = -1;
+    a.proxied = 1;
+    pathconfig_loader_set_callback(loader, on_event, &a, free_payload);
+    CHECK(pathconfig_loader_load(loader, NULL) == 0, "load");
+    for (i = 0; i < 1000 && get(&a, &a.freed) == 0; i++) sleep_ms(10); /* 10 s; a deadlock stays at 0 */
+    CHECK(get(&a, &a.freed) == 1 && !a.freed_on_main, "freed once, on the polling thread: %d", a.freed);
+    CHECK(a.freed_seen_inside == 0 && a.freed_while_running == 0, "the running callback's payload is not freed under it");
+    sleep_ms(200);
+    CHECK(get(&a, &a.calls_after_free) == 0, "no call after free: %d", a.calls_after_free);
+    CHECK(test_thread_count_reaching(threads) == threads, "the polling thread ended: %d threads, %d before", test_thread_count(),
+          threads);
+}
+
+/* Waits (10 s at most) until a polling event is being delivered to `a`. */
+static int until_running(struct payload *a)
+{
+    int i;
+    for (i = 0; i < 2000 && !get(a, &a->running); i++) sleep_ms(5);
+    return get(a, &a->running);
+}
+
 static void test_replaced_from_another_thread(void)
 {
     char sources[256];
@@ -286,14 +396,46 @@ static void test_replaced_from_another_thread(void)
     CHECK(pathconfig_loader_load(loader, NULL) == 0, "load starts polling");
     a.sleep_ms = 100;
     pathconfig_loader_set_callback(loader, on_event, &a, free_payload);
-    for (i = 0; i < 1000 && !get(&a, &a.running); i++) sleep_ms(5); /* until a polling event is being delivered */
-    CHECK(get(&a, &a.running), "a polling event reached the callback");
+    CHECK(until_running(&a), "a polling event reached the callback");
     CHECK(pathconfig_loader_set_callback(loader, NULL, NULL, NULL) == 0, "remove it");
-    CHECK(!get(&a, &a.running), "returned while the callback was still running");
-    CHECK(get(&a, &a.freed) == 1 && a.freed_on_main && a.freed_while_running == 0,
-          "freed once, on this thread, before returning: %d", a.freed);
+    CHECK(get(&a, &a.running) && get(&a, &a.freed) == 0, "returned at once: the callback still runs, its payload is not freed");
+    CHECK(pathconfig_loader_refresh(loader, NULL) == PATHCONFIG_E_MISUSE, "refresh while it runs: PATHCONFIG_E_MISUSE");
+    for (i = 0; i < 1000 && get(&a, &a.freed) == 0; i++) sleep_ms(10);
+    CHECK(get(&a, &a.freed) == 1 && !a.freed_on_main && a.freed_while_running == 0,
+          "freed once, on the polling thread, after its call: %d", a.freed);
+    CHECK(pathconfig_loader_refresh(loader, NULL) == 0, "refresh once it returned");
     pathconfig_loader_free(loader);
     CHECK(get(&a, &a.freed) == 1 && get(&a, &a.calls_after_free) == 0, "nothing after");
+}
+
+/* What a garbage collector's finalizer does: free the loader from a thread
+ * of its own while the polling thread's callback runs. */
+static void test_freed_from_another_thread(void)
+{
+    char sources[256];
+    struct payload a;
+    pathconfig_loader *loader;
+    int i, threads;
+
+    test_set_context("pathconfig_loader_free from another thread while the callback runs");
+    payload_init(&a);
+    snprintf(sources, sizeof sources, "[{\"server\": \"%s\"}]", url);
+    threads = test_thread_count_reaching(1);
+    loader = new_loader(sources, "{\"refresh_interval_ms\": 10, \"timeout_ms\": 5000}");
+    if (loader == NULL) return;
+    CHECK(pathconfig_loader_load(loader, NULL) == 0, "load starts polling");
+    a.sleep_ms = 100;
+    pathconfig_loader_set_callback(loader, on_event, &a, free_payload);
+    CHECK(until_running(&a), "a polling event reached the callback");
+    pathconfig_loader_free(loader);
+    CHECK(get(&a, &a.running) && get(&a, &a.freed) == 0, "returned at once: the callback still runs, its payload is not freed");
+    for (i = 0; i < 1000 && get(&a, &a.freed) == 0; i++) sleep_ms(10);
+    CHECK(get(&a, &a.freed) == 1 && !a.freed_on_main && a.freed_while_running == 0,
+          "freed once, on the polling thread, after its call: %d", a.freed);
+    sleep_ms(100);
+    CHECK(get(&a, &a.calls_after_free) == 0, "no call after free: %d", a.calls_after_free);
+    CHECK(test_thread_count_reaching(threads) == threads, "the polling thread ended: %d threads, %d before", test_thread_count(),
+          threads);
 }
 
 int main(int argc, char **argv)
@@ -308,6 +450,7 @@ int main(int argc, char **argv)
     test_free_payload_when_idle();
     test_replace_and_remove_from_inside();
     test_free_from_inside_a_load();
+    test_proxied_from_a_load();
 
     /* Absolute: nginx reads relative paths from its prefix. */
     if (argv[1][0] == '/') snprintf(doc, sizeof doc, "%s", argv[1]);
@@ -322,7 +465,9 @@ int main(int argc, char **argv)
         server_put(&server, "config.json", "{\"rules\": []}");
         test_free_from_inside_on_the_polling_thread();
         test_free_from_inside_while_polling_waits();
+        test_free_from_inside_on_the_polling_thread_proxied();
         test_replaced_from_another_thread();
+        test_freed_from_another_thread();
     }
     server_destroy(&server);
     test_remove_tree(dir);

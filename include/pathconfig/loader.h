@@ -208,17 +208,27 @@ PATHCONFIG_API pathconfig_loader *pathconfig_loader_new(const char *sources_json
  * event->configuration and use any configuration. It must return normally
  * (no longjmp, no C++ exception out of it).
  *
+ * (1.2.0) No loader function waits for a running callback, so a callback may
+ * hand its work to another thread and wait for it, as an FFI that runs a
+ * callback's body on a thread of its own does (ruby-ffi, for a call from
+ * the polling thread): from any thread while a call of the callback is in
+ * progress, _set_callback and _free return at once (the call goes on to its
+ * end, and no later event is delivered to the callback they replaced or
+ * removed), and _load and _refresh fail with PATHCONFIG_E_MISUSE, having done
+ * nothing, as they do inside it (call them again once it has returned).
+ *
  * The library calls free_payload(payload) exactly once, when the payload is
  * no longer used, so a host needs no bookkeeping of its own (a binding's
  * boxed closure is freed there):
- *   - when cb is replaced or removed from another thread (or from no
- *     callback at all), by that thread, before that call returns: after a
- *     call of cb in progress elsewhere has returned. Do not call it while
- *     holding a lock that the running callback waits for;
- *   - when cb replaces or removes itself, by its thread, right after the
- *     running call has returned (the next event goes to the new callback);
- *   - by pathconfig_loader_free (likewise: after its own callback returned,
- *     when called from inside it).
+ *   - when cb is replaced or removed (by pathconfig_loader_set_callback or
+ *     pathconfig_loader_free) while no call of it is in progress, by the
+ *     thread replacing it, before that call returns;
+ *   - when it is replaced or removed while a call of it is in progress (from
+ *     inside it, or from any other thread), by the thread running that call,
+ *     right after it has returned. Without free_payload, a payload replaced
+ *     from another thread may still be in use by that call when
+ *     pathconfig_loader_set_callback returns: pass free_payload to know when
+ *     it is not.
  * free_payload may use the loader as the callback may, free it included (a
  * binding's closure may own the last reference to the loader's owner);
  * except when called by pathconfig_loader_free, when the loader is going.
@@ -247,9 +257,9 @@ PATHCONFIG_API int pathconfig_loader_set_callback(pathconfig_loader *loader,
  *         some sources failed (they were reported to the callback); otherwise
  *         the code of the last failure: PATHCONFIG_E_DOWNLOAD, _IO, _JSON,
  *         _SCHEMA, _REGEX, _LIMIT; PATHCONFIG_E_ARGUMENT when loader is NULL;
- *         PATHCONFIG_E_MISUSE from inside the loader's callback, on the
- *         thread running the chain: nothing is loaded or reported, and
- *         polling is not started.
+ *         PATHCONFIG_E_MISUSE from inside the loader's callback, or while
+ *         it runs on another thread (see pathconfig_loader_set_callback):
+ *         nothing is loaded or reported, and polling is not started.
  */
 PATHCONFIG_API int pathconfig_loader_load(pathconfig_loader *loader, pathconfig_error *err);
 
@@ -265,8 +275,8 @@ PATHCONFIG_API int pathconfig_loader_load(pathconfig_loader *loader, pathconfig_
  *         applied, or not modified; also with no server source); otherwise
  *         the code of the last failure (PATHCONFIG_E_DOWNLOAD, _JSON,
  *         _SCHEMA, _REGEX, _LIMIT, ...); PATHCONFIG_E_ARGUMENT when loader is
- *         NULL; PATHCONFIG_E_MISUSE from inside the loader's callback, on the
- *         thread running the chain: nothing is downloaded or reported.
+ *         NULL; PATHCONFIG_E_MISUSE from inside the loader's callback, or
+ *         while it runs on another thread: nothing is downloaded or reported.
  */
 PATHCONFIG_API int pathconfig_loader_refresh(pathconfig_loader *loader, pathconfig_error *err);
 
@@ -292,15 +302,17 @@ PATHCONFIG_API pathconfig *pathconfig_loader_current(const pathconfig_loader *lo
 PATHCONFIG_API char *pathconfig_loader_cache_file(const pathconfig_loader *loader, const char *url);
 
 /**
- * DESTRUCTOR. Stops polling (waiting for a refresh in progress and its
- * callback to end), removes the callback (freeing its payload, see
- * pathconfig_loader_set_callback), then frees the loader; no callback runs
- * after it returns. Configurations obtained from it stay valid until
- * released. No other call on the loader may be in progress or start, except
- * the one whose callback this is called from.
+ * DESTRUCTOR. Delivers no more events, stops polling, removes the callback
+ * (freeing its payload, see pathconfig_loader_set_callback), then frees the
+ * loader; no call of the callback starts after it returns. Configurations
+ * obtained from it stay valid until released. No other call on the loader
+ * may be in progress or start, except the one whose callback is running.
  *
- * From inside the loader's own callback it does not wait for that callback:
- * it returns at once, the running call goes on, and no later event is
+ * It waits for a polling refresh in progress to end (a download, at most
+ * timeout_ms), but never for a running callback (1.2.0): called while one
+ * runs, from inside it or from any other thread (a garbage collector's
+ * finalizer, the thread an FFI runs the callback's body on), it returns at
+ * once, the running call goes on to its end, and no later event is
  * delivered. The operation running the callback ends normally (a
  * pathconfig_loader_load or _refresh returns to its caller, who must not use
  * the loader again; a polling thread stops, with no refresh after), and the

@@ -6,8 +6,9 @@ import Testing
 
 /// The event handler's guarantees, which the C callback and the bindings'
 /// trampolines rely on and do not repeat: a handler is never released while
-/// it runs; replacing it waits for a call on another thread and works from
-/// inside it; stopping and removing it from inside never waits for itself.
+/// it runs; nothing waits for a running handler (replacing it, closing the
+/// loader, from another thread or from inside); load and refresh refuse to
+/// start while it runs.
 @Suite("Loader: the event handler")
 struct LoaderHandlerTests {
     /// Two data sources: two events per load.
@@ -16,7 +17,7 @@ struct LoaderHandlerTests {
                                           .data(Array(Fixture.version("b").utf8), name: "b")])
     }
 
-    @Test("replaced from another thread: waits for the running call, and the old handler is released before it returns")
+    @Test("replaced from another thread: returns at once; the old handler is released by its call's thread when it returns")
     func replacedFromAnotherThread() throws {
         let loader = try Self.twoSources()
         let entered = DispatchSemaphore(value: 0)
@@ -35,10 +36,34 @@ struct LoaderHandlerTests {
         }
         entered.wait()
         loader.setEventHandler(nil)
-        #expect(finished.value == 1, "returned while the old handler was running")
-        #expect(released.isSet, "the old handler (and its captures) is released when setEventHandler returns")
+        #expect(finished.value == 0, "setEventHandler waited for the running handler")
+        #expect(!released.isSet, "the old handler was released while it ran")
+        #expect(throws: LoaderError.handlerRunning) { try loader.refresh() }
         done.wait()
         #expect(finished.value == 1, "the old handler was called after it was removed")
+        #expect(released.isSet, "the old handler is released once its call has returned")
+    }
+
+    @Test("a handler that waits for another thread to close the loader: no deadlock, and no event after")
+    func closedByAThreadTheHandlerWaitsFor() throws {
+        let loader = try Self.twoSources()
+        let calls = Counter()
+        let refused = Flag()
+        loader.setEventHandler { [weak loader] _ in
+            calls.add(1)
+            let done = DispatchSemaphore(value: 0)
+            let target = loader
+            Thread.detachNewThread {
+                // As ruby-ffi runs a callback's body: on a thread of its own.
+                do { try target?.load() } catch LoaderError.handlerRunning { refused.set() } catch {}
+                target?.close()
+                done.signal()
+            }
+            #expect(done.wait(timeout: .now() + 20) == .success, "close() or load() waited for this handler")
+        }
+        try loader.load()
+        #expect(refused.isSet, "load() while the handler runs elsewhere throws .handlerRunning")
+        #expect(calls.value == 1, "no event after close()")
     }
 
     @Test("replaced from inside: no wait, the next event goes to the new handler, the old one is released after its call")

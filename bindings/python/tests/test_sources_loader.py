@@ -457,6 +457,36 @@ def test_callable_kept_alive_while_registered(server: Nginx, bundle: Path, cache
     assert third_alive() is None, "close() releases on_change"
 
 
+def test_calls_handed_to_another_thread_from_inside_the_callback(server: Nginx, bundle: Path, cache_dir: Path) -> None:
+    """As an FFI that runs a callback's body on a thread of its own would:
+    the callback waits for a thread that loads, replaces the callback and
+    closes the loader. Nothing may wait for the running callback."""
+    results: List[Any] = []
+    loader: Optional[Loader] = None
+
+    def elsewhere() -> None:
+        assert loader is not None
+        try:
+            loader.load()
+        except MisuseError as exc:
+            results.append(exc)
+        loader.on_change = results.append
+        loader.close()
+        results.append("closed")
+
+    def on_change(event: LoaderEvent) -> None:
+        worker = threading.Thread(target=elsewhere)
+        worker.start()
+        worker.join(20)
+        results.append("joined" if not worker.is_alive() else "deadlocked")
+
+    loader = Loader(chain(bundle, server), cache_dir=cache_dir, timeout=5, on_change=on_change)
+    assert summary(loader.load()) == "file:applied server:applied", "the load ran to its end"
+    # One call of on_change: no event was delivered after close().
+    assert [type(r).__name__ for r in results] == ["MisuseError", "str", "str"] and results[1:] == ["closed", "joined"]
+    assert "another thread" in results[0].message
+
+
 def test_calls_from_inside_the_callback(server: Nginx, bundle: Path, cache_dir: Path) -> None:
     results: List[Any] = []
     loader: Optional[Loader] = None
@@ -731,7 +761,7 @@ def test_garbage_collected_on_its_own_polling_thread(
     assert freed_on[0] != threading.get_ident(), "freed on the polling thread, inside its own callback"
 
 
-def test_setting_on_change_waits_for_a_running_callback(server: Nginx, bundle: Path, cache_dir: Path) -> None:
+def test_setting_on_change_does_not_wait_for_a_running_callback(server: Nginx, bundle: Path, cache_dir: Path) -> None:
     state = {"inside": False, "calls": 0}
     lock = threading.Lock()
 
@@ -749,8 +779,11 @@ def test_setting_on_change_waits_for_a_running_callback(server: Nginx, bundle: P
         assert wait_for(lambda: bool(state["inside"])), "a polling event reached the callback"
         loader.on_change = None
         with lock:
-            assert not state["inside"], "the setter returned while the old callback was still running"
+            assert state["inside"], "the setter waited for the running callback"
             calls = state["calls"]
+        with pytest.raises(MisuseError):
+            loader.refresh()  # refused while the callback runs on the polling thread
+        assert wait_for(lambda: not state["inside"]), "the running callback returned"
         time.sleep(0.1)
         assert state["calls"] == calls, "the old callback was called after it was replaced"
 

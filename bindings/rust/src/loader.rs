@@ -266,12 +266,12 @@ impl Loader {
     /// [`LoaderEvent`] per source step, in order), replacing the previous
     /// one; `None` removes it.
     ///
-    /// When the previous closure is running on another thread, this waits
-    /// until it has returned (so do not call it while holding a lock that
-    /// closure waits for); once this returns, the previous closure is never
-    /// called again, and it has been dropped on this thread. Called from
-    /// inside the running closure, it does not wait: the running closure is
-    /// dropped when it returns.
+    /// It never waits: once this returns, the previous closure is never
+    /// called again. When no call of it is running, it has been dropped on
+    /// this thread; when one is (on this thread or another), that call goes
+    /// on to its end and the closure is dropped on its thread as it returns.
+    /// [`load`](Self::load) and [`refresh`](Self::refresh) fail with
+    /// `ErrorCode::Misuse` while a call of the closure runs.
     ///
     /// ```
     /// use pathconfig::{Loader, LoaderEvent, LoaderOptions, Source};
@@ -317,8 +317,9 @@ impl Loader {
 }
 
 impl Drop for Loader {
-    /// Stops polling (waiting for a refresh in progress and its callback to
-    /// end), drops the closure, and frees the loader. Configurations
+    /// Stops polling (waiting for a refresh in progress, but never for a
+    /// running closure, which goes on to its end), drops the closure, and
+    /// frees the loader; no event is delivered after. Configurations
     /// obtained from it stay valid.
     ///
     /// Dropped inside its own callback (the closure held the last `Arc` of
@@ -338,7 +339,7 @@ impl Binding for Loader {
     type Raw = *mut sys::pathconfig_loader;
 
     /// Takes ownership of a loader made by C code. Its C callback, if any,
-    /// is removed (waiting for a running one).
+    /// is removed (a running one goes on to its end).
     unsafe fn from_raw(raw: *mut sys::pathconfig_loader) -> Loader {
         Loader::adopt(NonNull::new(raw).expect("Loader::from_raw: NULL handle"))
     }

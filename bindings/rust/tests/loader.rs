@@ -728,7 +728,7 @@ fn a_panic_is_resumed_on_the_thread_whose_call_ran_the_callback() {
 }
 
 #[test]
-fn server_set_callback_waits_for_a_running_callback() {
+fn server_set_callback_does_not_wait_for_a_running_callback() {
     let bed = Bed::new();
     let loader =
         Loader::new(&[Source::server(&bed.url)], &bed.options().refresh_interval(Duration::from_millis(10))).unwrap();
@@ -746,8 +746,10 @@ fn server_set_callback_waits_for_a_running_callback() {
     }));
     wait_for("a polling event in the closure", || inside.load(Ordering::SeqCst));
     loader.clear_callback();
-    assert!(!inside.load(Ordering::SeqCst), "set_callback returned while the old closure was running");
-    assert!(dropped.load(Ordering::SeqCst), "the old closure is dropped when set_callback returns");
+    assert!(inside.load(Ordering::SeqCst), "set_callback waited for the running closure");
+    assert!(!dropped.load(Ordering::SeqCst), "the old closure was dropped while it ran");
+    assert!(matches!(loader.refresh(), Err(ref e) if e.code() == ErrorCode::Misuse), "refresh while it runs is refused");
+    wait_for("the running closure to return and be dropped", || dropped.load(Ordering::SeqCst));
     let n = calls.load(Ordering::SeqCst);
     thread::sleep(Duration::from_millis(100));
     assert_eq!(calls.load(Ordering::SeqCst), n, "the old closure was called after it was replaced");

@@ -19,7 +19,7 @@ from typing import Any, List, Optional, Sequence, Tuple, cast
 from . import _ffi
 from ._config import PathConfiguration, StrPath, _load_options
 from ._ffi import text_arg as _c_text
-from ._errors import DownloadError
+from ._errors import ClosedError, DownloadError
 from ._events import Collectors, LoaderEvent, OnChange, register
 from ._handle import OwnedHandle
 from ._sources import Source, _loader_options, _sources_json
@@ -246,10 +246,10 @@ class Loader(OwnedHandle):
         (printed to stderr by default) and the chain goes on.
 
         The callable is kept alive while the library may call it. Setting it
-        replaces the old one and returns once a call of the old one running on
-        another thread has returned (so do not set it while holding a lock the
-        running callback waits for); set from inside the old one, it applies
-        from the next event. After :meth:`close`, it is not called again.
+        replaces the old one at once, from any thread: the old one is not
+        called again, though a call of it in progress goes on to its end;
+        :meth:`load` and :meth:`refresh` raise :class:`MisuseError` while
+        one runs. After :meth:`close`, it is not called again.
         """
         if self._closed:
             return None
@@ -274,13 +274,27 @@ class Loader(OwnedHandle):
         return self._sources
 
     def close(self) -> None:
-        """Stops polling (waiting for a refresh in progress and its callback),
-        then frees the C loader; ``on_change`` is not called again. Idempotent;
+        """Stops polling (waiting for a refresh in progress, but never for a
+        running ``on_change``), then frees the C loader; ``on_change`` is not
+        called again. Idempotent;
         later use raises :class:`ClosedError`. Configurations obtained from
         the loader stay valid. When another thread is inside a call on this
         loader, the loader is freed as that call returns. Inside ``on_change``
         it is freed at once (the library allows that), and ``on_change`` is
         released when it returns."""
+        if not self._closed:
+            try:
+                ptr = self._acquire()
+            except ClosedError:  # closed meanwhile by another thread
+                ptr = None
+            if ptr is not None:
+                try:
+                    # The callback goes now, even when the C loader is freed
+                    # later (another thread is inside a call): removing it
+                    # never waits for a running call (1.2.0).
+                    register(ptr, None, self._collectors, self._owner)
+                finally:
+                    self._done()
         super().close()
         self._on_change = None  # the library holds it until it is no longer called
 
