@@ -5,37 +5,34 @@ import PackageDescription
 /// and Hotwire Native apps do.
 ///
 /// Targets by role, each depending only on targets below it (a line down is
-/// "depends on"). The core is six targets, so the compiler keeps its
-/// layering; docs/ARCHITECTURE.md ("Files") draws the same graph:
+/// "depends on"). docs/ARCHITECTURE.md ("Files") draws the same graph:
 ///
 ///     pathconfig-cli                      PathConfigurationFoundation
 ///                 \                         /
-///                       PathConfiguration          re-exports the six below
+///                       PathConfiguration          re-exports the four below
 ///                      /        |         \
 ///     PathConfigLoading (+ CHTTP)  PathConfigLint  PathConfigPort
 ///                      \        |         /
-///                      PathConfigResolution
-///                               |
-///                      PathConfigMatching (+ CPCRE2, CIDN2)
-///                               |
-///                        PathConfigModel
+///                        PathConfigCore (+ CPCRE2, CIDN2)
 ///
 /// `PathConfigurationC` (libpathconfig.so, with `CPathConfigHeader`) depends
-/// on Loading, Resolution, Matching and Model: not on Lint or Port, which C
-/// never calls.
+/// on Core and Loading: not on Lint or Port, which C never calls.
 ///
-/// - `PathConfigModel`: the configuration as data, and reading it: JSON
-///   values, reader and writer (positions, errors), rules, settings, typed
-///   keys, the profiles table's facts (`Profile`), `Limits`, `HTTPMethod`,
-///   `ResolveError`, the Gson reader, `ConfigurationDecoder`, files through
-///   POSIX calls (`FileReader`), and `ThreadLocal` (a per-thread instance,
-///   which Matching, Resolution and the C boundary use).
-/// - `PathConfigMatching`: what patterns match: the dialect translation,
-///   the `RegexEngine` protocol and the default PCRE2 engine, match plans
-///   (prefilter, automata), a profile's pattern subject, URL parts, globs,
-///   IDNA.
-/// - `PathConfigResolution`: the public `PathConfiguration` and
-///   `LoadOptions`: lookups, results, their caches, rules from code.
+/// - `PathConfigCore`: the hot path, one module, with a folder per role:
+///   - `Model/`: the configuration as data: JSON values and writer, rules,
+///     settings, typed keys, the profiles table's facts (`Profile`),
+///     `Limits`, `HTTPMethod`, `ResolveError`;
+///   - `Decoding/`: reading it: the JSON reader (positions, errors), the
+///     Gson reader, `ConfigurationDecoder`, files through POSIX calls
+///     (`FileReader`);
+///   - `Matching/`: what patterns match: the dialect translation, the
+///     `RegexEngine` protocol and the default PCRE2 engine, match plans
+///     (prefilter, automata), a profile's pattern subject, URL parts, globs,
+///     IDNA;
+///   - `Resolution/`: the public `PathConfiguration` and `LoadOptions`:
+///     lookups, results, their caches, rules from code;
+///   - `ThreadLocal`: a per-thread instance (Matching, Resolution and the C
+///     boundary use it).
 /// - `PathConfigLoading`: the loader: sources, cache, downloads.
 /// - `PathConfigLint`: `Linter` and its checks, and the JSON Schema of a
 ///   configuration (`ConfigurationSchema`).
@@ -43,7 +40,7 @@ import PackageDescription
 ///   that other apps read it as a reference app reads the original
 ///   (`pathconfig port`).
 /// - `PathConfiguration`: what Swift code imports: `@_exported import` of
-///   the six, and no code of its own. No Foundation in any of them: JSON
+///   the four, and no code of its own. No Foundation in any of them: JSON
 ///   through the core's own reader.
 /// - `CPCRE2`: the system library libpcre2-8, found with pkg-config.
 /// - `CIDN2`: the system library libidn2 (IDNA: host names beyond ASCII, as
@@ -104,31 +101,24 @@ let package = Package(
             name: "CHTTP"
         ),
         .target(
-            name: "PathConfigModel"
-        ),
-        .target(
-            name: "PathConfigMatching",
-            dependencies: ["PathConfigModel", "CPCRE2", "CIDN2"]
-        ),
-        .target(
-            name: "PathConfigResolution",
-            dependencies: ["PathConfigModel", "PathConfigMatching"]
+            name: "PathConfigCore",
+            dependencies: ["CPCRE2", "CIDN2"]
         ),
         .target(
             name: "PathConfigLoading",
-            dependencies: ["PathConfigModel", "PathConfigMatching", "PathConfigResolution", "CHTTP"]
+            dependencies: ["PathConfigCore", "CHTTP"]
         ),
         .target(
             name: "PathConfigLint",
-            dependencies: ["PathConfigModel", "PathConfigMatching", "PathConfigResolution"]
+            dependencies: ["PathConfigCore"]
         ),
         .target(
             name: "PathConfigPort",
-            dependencies: ["PathConfigModel", "PathConfigMatching", "PathConfigResolution"]
+            dependencies: ["PathConfigCore"]
         ),
         .target(
             name: "PathConfiguration",
-            dependencies: ["PathConfigModel", "PathConfigMatching", "PathConfigResolution", "PathConfigLoading", "PathConfigLint", "PathConfigPort"]
+            dependencies: ["PathConfigCore", "PathConfigLoading", "PathConfigLint", "PathConfigPort"]
         ),
         .target(
             name: "PathConfigurationFoundation",
@@ -150,7 +140,7 @@ let package = Package(
         .target(
             name: "PathConfigurationC",
             // Only what the C API calls: not Lint or Port, which C never reaches.
-            dependencies: ["PathConfigModel", "PathConfigMatching", "PathConfigResolution", "PathConfigLoading", "CRuntimeRoots",
+            dependencies: ["PathConfigCore", "PathConfigLoading", "CRuntimeRoots",
                            "CPathConfigHeader"]
         ),
         .executableTarget(

@@ -1,8 +1,8 @@
-// Writes Sources/PathConfigMatching/Dialect/JavaCaseMapping.swift:
+// Writes Sources/PathConfigCore/Matching/Dialect/JavaCaseMapping.swift:
 // Character.toUpperCase(int) and Character.toLowerCase(int) of the JDK that
 // runs it, as runs of code points with one offset each.
 //
-//   java scripts/JavaCaseTable.java > Sources/PathConfigMatching/Dialect/JavaCaseMapping.swift
+//   java scripts/JavaCaseTable.java > Sources/PathConfigCore/Matching/Dialect/JavaCaseMapping.swift
 //
 // Run it with a JDK 17 (the version whose java.util.regex the Android
 // profiles reproduce: Unicode 13.0). JavaCaseDifferentialTests compares the

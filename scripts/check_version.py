@@ -6,7 +6,7 @@ The version is ``PATHCONFIG_VERSION`` (and its ``_MAJOR``, ``_MINOR``,
 that cannot read it at build time state it again, and this script compares
 each of them with it:
 
-- Sources/PathConfigResolution/Version.swift (the library's ``pathconfig_version()``
+- Sources/PathConfigCore/Resolution/Version.swift (the library's ``pathconfig_version()``
   and ``pathconfig --version``),
 - bindings/python/src/pathconfig/_version.py (``__version__``, which
   pyproject.toml reads) and ``HEADER_VERSION`` of _ffi.py,
@@ -98,7 +98,7 @@ def sys_rs_version(text: str) -> Optional[str]:
 
 #: (file, what it states, how to read it, whether it also states the number)
 SOURCES: List[Tuple[str, str, Callable[[str], Optional[str]], bool]] = [
-    ("Sources/PathConfigResolution/Version.swift", "PathConfigurationVersion", swift_version, False),
+    ("Sources/PathConfigCore/Resolution/Version.swift", "PathConfigurationVersion", swift_version, False),
     ("bindings/python/src/pathconfig/_version.py", "__version__", python_version, False),
     ("bindings/python/src/pathconfig/_ffi.py", "HEADER_VERSION (HEADER_VERSION_NUMBER)", ffi_version, True),
     ("bindings/rust/Cargo.toml", "[package] version", cargo_version, False),

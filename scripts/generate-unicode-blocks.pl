@@ -1,9 +1,9 @@
 #!/usr/bin/perl
-# Writes Sources/PathConfigMatching/Dialect/UnicodeBlocks.swift: every
+# Writes Sources/PathConfigCore/Matching/Dialect/UnicodeBlocks.swift: every
 # Unicode block's range with the names ICU accepts for it (Blocks.txt and the
 # blk values of PropertyValueAliases.txt), from the Unicode data of the Perl
 # that runs it. Run with Debian 12's perl (5.36: Unicode 14.0.0, PCRE2 10.42's
-# version):  perl scripts/generate-unicode-blocks.pl > Sources/PathConfigMatching/Dialect/UnicodeBlocks.swift
+# version):  perl scripts/generate-unicode-blocks.pl > Sources/PathConfigCore/Matching/Dialect/UnicodeBlocks.swift
 use strict;
 use warnings;
 use Unicode::UCD qw(charblocks prop_value_aliases);

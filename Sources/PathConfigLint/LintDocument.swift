@@ -1,4 +1,4 @@
-import PathConfigModel
+import PathConfigCore
 
 /// A document as lint sees it: the located syntax tree (with the reader's
 /// trailing commas), the rules decoded with their values as written, where

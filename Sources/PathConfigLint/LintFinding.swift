@@ -1,4 +1,4 @@
-import PathConfigModel
+import PathConfigCore
 
 /// One thing lint found in a configuration that loads: something that
 /// probably does not do what its author meant, or that another app or tool

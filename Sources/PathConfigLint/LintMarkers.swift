@@ -1,4 +1,4 @@
-import PathConfigModel
+import PathConfigCore
 
 /// A document's `lint` markers, read once: the kinds a team allows in its
 /// own file, and what is wrong with the markers.

@@ -1,6 +1,4 @@
-import PathConfigModel
-import PathConfigMatching
-import PathConfigResolution
+import PathConfigCore
 
 /// What lint checks a configuration against: the apps (profiles) it is meant
 /// for, the load options that change what a pattern means, and the kinds of

@@ -1,4 +1,4 @@
-import PathConfigModel
+import PathConfigCore
 
 /// Checks a path configuration for what loads but probably does not do what
 /// its author meant, for every app it is meant for.

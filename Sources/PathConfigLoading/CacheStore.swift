@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PathConfigModel
+import PathConfigCore
 
 /// The cache directory: one file per server URL, named by a stable hash of
 /// the whole URL (so versioned URLs never share a copy), replaced atomically.

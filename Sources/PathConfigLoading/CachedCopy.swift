@@ -1,4 +1,4 @@
-import PathConfigModel
+import PathConfigCore
 
 /// One server response kept on disk: the body with the validators that let
 /// the next request ask "has it changed?".

@@ -1,6 +1,5 @@
 import Synchronization
-import PathConfigModel
-import PathConfigResolution
+import PathConfigCore
 
 /// Keeps a path configuration current from an ordered list of sources: a
 /// bundled file or data, then server copies (cached, downloaded, polled).

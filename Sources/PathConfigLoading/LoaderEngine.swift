@@ -1,6 +1,5 @@
 import Synchronization
-import PathConfigModel
-import PathConfigResolution
+import PathConfigCore
 
 /// The work behind `ConfigurationLoader`: the chain, the downloads, the
 /// cache, and the atomic swap of the current configuration.

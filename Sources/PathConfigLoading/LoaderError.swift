@@ -1,4 +1,4 @@
-import PathConfigModel
+import PathConfigCore
 
 /// Why a source gave no configuration, or what a loader noticed on the way.
 public enum LoaderError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import PathConfigResolution
+import PathConfigCore
 
 /// What one step of a `ConfigurationLoader` did: a configuration applied,
 /// a copy found unchanged, a failure, or a warning.

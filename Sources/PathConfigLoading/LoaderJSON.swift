@@ -1,6 +1,4 @@
-import PathConfigModel
-import PathConfigMatching
-import PathConfigResolution
+import PathConfigCore
 
 /// Loader options and sources from JSON, as the C ABI and the bindings pass
 /// them, parsed here so that every host reads them the same way.

@@ -1,4 +1,4 @@
-import PathConfigResolution
+import PathConfigCore
 
 /// How a `ConfigurationLoader` loads, downloads, caches and polls.
 public struct LoaderOptions: Sendable {

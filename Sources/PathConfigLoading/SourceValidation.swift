@@ -1,4 +1,4 @@
-import PathConfigModel
+import PathConfigCore
 
 /// Checks the sources a loader is created with, so that a bad URL or header
 /// is an error at creation instead of a failure at every download.

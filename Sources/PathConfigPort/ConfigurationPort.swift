@@ -1,6 +1,4 @@
-import PathConfigModel
-import PathConfigMatching
-import PathConfigResolution
+import PathConfigCore
 
 /// A configuration rewritten so that other apps read it as a reference app
 /// reads the original: for every URL `CoveredURLs` describes, each app

@@ -1,4 +1,4 @@
-import PathConfigModel
+import PathConfigCore
 
 /// The URLs on which a port promises that every app answers as the
 /// reference: URLs as servers write them.

@@ -1,4 +1,4 @@
-import PathConfigModel
+import PathConfigCore
 
 /// How one pattern is rewritten for one app so that, on every URL port
 /// covers, it matches the app's string exactly when the original matches

@@ -1,8 +1,6 @@
 import CPathConfigHeader
 import PathConfigLoading
-import PathConfigMatching
-import PathConfigModel
-import PathConfigResolution
+import PathConfigCore
 
 // What this library knows, listed for hosts so that none keeps a copy: the
 // profiles, the backends built in, the typed keys (kind, allowed values and

@@ -7,9 +7,7 @@ import Darwin
 #endif
 import CPathConfigHeader
 import PathConfigLoading
-import PathConfigMatching
-import PathConfigModel
-import PathConfigResolution
+import PathConfigCore
 import Synchronization
 
 /// The `PATHCONFIG_E_*` error codes of include/pathconfig/common.h (and

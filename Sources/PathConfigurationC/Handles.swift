@@ -1,7 +1,5 @@
 import PathConfigLoading
-import PathConfigMatching
-import PathConfigModel
-import PathConfigResolution
+import PathConfigCore
 import Synchronization
 
 /// What a `pathconfig *` points at: a loaded configuration.

@@ -1,7 +1,5 @@
 import PathConfigLoading
-import PathConfigMatching
-import PathConfigModel
-import PathConfigResolution
+import PathConfigCore
 
 // Rules added from code through the C ABI: pathconfig_add_rule with a
 // predicate and/or configurer function pointer and a context, the

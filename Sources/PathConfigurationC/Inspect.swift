@@ -1,8 +1,6 @@
 import CPathConfigHeader
 import PathConfigLoading
-import PathConfigMatching
-import PathConfigModel
-import PathConfigResolution
+import PathConfigCore
 
 // What a loaded configuration says about itself and about one lookup:
 // explain, the matched string, settings, options, warnings, rule counts.

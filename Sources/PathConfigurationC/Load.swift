@@ -1,7 +1,5 @@
 import PathConfigLoading
-import PathConfigMatching
-import PathConfigModel
-import PathConfigResolution
+import PathConfigCore
 
 /// The regex backends this library offers. The Foundation engine is not linked
 /// into libpathconfig.so (it would pull in full Foundation and ICU), so

@@ -1,7 +1,5 @@
 import PathConfigLoading
-import PathConfigMatching
-import PathConfigModel
-import PathConfigResolution
+import PathConfigCore
 
 // The loader handle: a thin translation of `ConfigurationLoader`. Sources and
 // options are parsed by the core (`ConfigurationSource.list(json:)`,

@@ -1,8 +1,6 @@
 import CPathConfigHeader
 import PathConfigLoading
-import PathConfigMatching
-import PathConfigModel
-import PathConfigResolution
+import PathConfigCore
 
 // A `LoaderEvent` on its way to a host callback: `struct
 // pathconfig_loader_event` as the header lays it out, and the host's callback

@@ -7,9 +7,7 @@ import Darwin
 #endif
 import CPathConfigHeader
 import PathConfigLoading
-import PathConfigMatching
-import PathConfigModel
-import PathConfigResolution
+import PathConfigCore
 
 /// What a `pathconfig_result *` points at: the core's `PathProperties`
 /// itself, one reference of it held by the host.

@@ -1,7 +1,5 @@
 import PathConfigLoading
-import PathConfigMatching
-import PathConfigModel
-import PathConfigResolution
+import PathConfigCore
 
 @_cdecl("pathconfig_version")
 public func pathconfig_version() -> UnsafePointer<CChar> {

@@ -1,7 +1,5 @@
 import PathConfiguration
-@testable import PathConfigModel
-@testable import PathConfigMatching
-@testable import PathConfigResolution
+@testable import PathConfigCore
 import Testing
 
 /// The memoised answers against the straightforward ones on the benchmark

@@ -1,8 +1,7 @@
 import Foundation
 import HTTPTestSupport
 import PathConfiguration
-@testable import PathConfigModel
-@testable import PathConfigResolution
+@testable import PathConfigCore
 @testable import PathConfigLint
 import Testing
 

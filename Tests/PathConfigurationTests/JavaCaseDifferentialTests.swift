@@ -1,9 +1,7 @@
 import CPCRE2
 import Foundation
 import PathConfiguration
-@testable import PathConfigModel
-@testable import PathConfigMatching
-@testable import PathConfigResolution
+@testable import PathConfigCore
 import Testing
 
 /// The Android profiles match case-insensitively as OpenJDK 17's

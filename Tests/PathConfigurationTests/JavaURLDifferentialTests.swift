@@ -1,8 +1,6 @@
 import Foundation
 import PathConfiguration
-@testable import PathConfigModel
-@testable import PathConfigMatching
-@testable import PathConfigResolution
+@testable import PathConfigCore
 import Testing
 
 /// The Android profiles read a URL as `java.net.URL` does. This runs the

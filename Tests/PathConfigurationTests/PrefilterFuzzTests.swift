@@ -1,8 +1,6 @@
 import Foundation
 import PathConfiguration
-@testable import PathConfigModel
-@testable import PathConfigMatching
-@testable import PathConfigResolution
+@testable import PathConfigCore
 import PathConfigurationFoundation
 import PrefilterFuzzing
 import Testing

@@ -1,7 +1,5 @@
 import PathConfiguration
-@testable import PathConfigModel
-@testable import PathConfigMatching
-@testable import PathConfigResolution
+@testable import PathConfigCore
 import Testing
 
 extension Profile {

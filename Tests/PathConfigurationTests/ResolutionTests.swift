@@ -1,6 +1,5 @@
 import PathConfiguration
-@testable import PathConfigModel
-@testable import PathConfigResolution
+@testable import PathConfigCore
 import Testing
 
 @Suite("Resolution")

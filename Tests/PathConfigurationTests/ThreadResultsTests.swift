@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import PathConfiguration
-@testable import PathConfigResolution
+@testable import PathConfigCore
 import Testing
 
 /// The per-thread front of the rule-set results (`ThreadResults`): a thread

@@ -2,6 +2,7 @@ import Dispatch
 import PathConfiguration
 import Synchronization
 import Testing
+@testable import PathConfigCore
 
 @Suite("Typed accessors")
 struct TypedPropertiesTests {

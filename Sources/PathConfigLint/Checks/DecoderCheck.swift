@@ -1,4 +1,4 @@
-import PathConfigModel
+import PathConfigCore
 
 /// What the decoder knows, as findings: the warnings it gives with a
 /// configuration (`ignored-settings`, `not-portable`), and the selected

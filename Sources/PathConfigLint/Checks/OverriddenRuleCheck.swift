@@ -1,6 +1,4 @@
-import PathConfigModel
-import PathConfigMatching
-import PathConfigResolution
+import PathConfigCore
 
 /// `overridden-rule`: a rule that never changes a result, because a later
 /// rule applies to every request it does and sets every key it sets. (Only

@@ -1,6 +1,4 @@
-import PathConfigModel
-import PathConfigMatching
-import PathConfigResolution
+import PathConfigCore
 
 /// `invalid-pattern`: a pattern that the engine rejects under one of the
 /// selected profiles. Profiles that read patterns alike (the iOS ones: ICU;

@@ -1,4 +1,4 @@
-import PathConfigModel
+import PathConfigCore
 
 /// `query-string-anchor`: a pattern that ends in `$` right after a literal
 /// character (`/new$`), under profiles that append `?query` before matching.

@@ -1,4 +1,4 @@
-import PathConfigModel
+import PathConfigCore
 
 /// `duplicate-key`: a key an object already has, and which value each
 /// selected app keeps, as loading decides it

@@ -1,4 +1,4 @@
-import PathConfigModel
+import PathConfigCore
 
 /// `trailing-comma`: a comma before the `]` or `}` that closes an array or
 /// object, and what each selected app does with it, as loading decides it

@@ -1,4 +1,4 @@
-import PathConfigModel
+import PathConfigCore
 
 /// `string-boolean` and `unknown-value`: values of the well-known typed keys
 /// (`TypedKey`, the table the accessors and the C catalog share) that an app

@@ -1,4 +1,4 @@
-import PathConfigModel
+import PathConfigCore
 
 /// `unescaped-dot`: an unescaped `.` where a literal dot is clearly meant.
 ///

@@ -1,5 +1,4 @@
-import PathConfigModel
-import PathConfigMatching
+import PathConfigCore
 
 /// The JSON Schema (draft 2020-12) of a path configuration, for editors and
 /// CI: `pathconfig schema` prints `text`, and the repository keeps it at

@@ -1,4 +1,4 @@
-import PathConfigModel
+import PathConfigCore
 
 /// The JSON Schema of each well-known typed property (`TypedKey`), made
 /// from the key's own table: its kind, its values and defaults on each

@@ -1,7 +1,6 @@
 import PathConfiguration
 import PathConfigurationFoundation
-@testable import PathConfigMatching
-@testable import PathConfigResolution
+@testable import PathConfigCore
 import Testing
 
 /// Every class the ICU dialect translates, compared code point by code

@@ -1,6 +1,5 @@
 import PathConfiguration
-@testable import PathConfigMatching
-@testable import PathConfigResolution
+@testable import PathConfigCore
 import Testing
 
 /// A corpus of ICU-syntax patterns, each compiled by ICU (the Foundation

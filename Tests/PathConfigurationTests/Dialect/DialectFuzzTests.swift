@@ -1,6 +1,5 @@
 import PathConfiguration
-@testable import PathConfigMatching
-@testable import PathConfigResolution
+@testable import PathConfigCore
 import Testing
 
 /// Random ICU patterns from a fixed seed, run through both backends: any

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-@testable import PathConfigModel
-@testable import PathConfigMatching
+@testable import PathConfigCore
 
 /// How the Java dialect reads classes and quantifiers, judged by the JDK
 /// itself (Tests/JVM/RegexProbe.java, under an Android profile's

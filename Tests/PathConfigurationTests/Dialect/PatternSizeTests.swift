@@ -2,9 +2,7 @@ import Foundation
 import PathConfiguration
 import PathConfigurationFoundation
 import Testing
-@testable import PathConfigModel
-@testable import PathConfigMatching
-@testable import PathConfigResolution
+@testable import PathConfigCore
 
 /// Long patterns on the pcre2 backend: PCRE2 10.42 as Debian builds it
 /// (LINK_SIZE 2) holds at most 64 KB of compiled code, and a pattern may be

@@ -2,9 +2,7 @@ import Foundation
 import Testing
 import PathConfigurationFoundation
 import PathConfiguration
-@testable import PathConfigModel
-@testable import PathConfigMatching
-@testable import PathConfigResolution
+@testable import PathConfigCore
 
 /// ICU's `\p{InX}` and `\p{Block=X}` on the pcre2 backend: every block of
 /// `UnicodeBlocks` under every name it lists, against ICU itself.

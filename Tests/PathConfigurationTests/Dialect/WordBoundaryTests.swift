@@ -3,9 +3,7 @@ import Foundation
 import Testing
 import PathConfigurationFoundation
 import PathConfiguration
-@testable import PathConfigModel
-@testable import PathConfigMatching
-@testable import PathConfigResolution
+@testable import PathConfigCore
 
 /// `\b` and `\B` on the pcre2 backend (`WordBoundaries`), against the real
 /// engines: ICU as Foundation links it, and the JDK's `java.util.regex` run

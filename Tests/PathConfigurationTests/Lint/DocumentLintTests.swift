@@ -1,7 +1,6 @@
 import Foundation
 import PathConfiguration
-@testable import PathConfigModel
-@testable import PathConfigResolution
+@testable import PathConfigCore
 @testable import PathConfigLint
 import Testing
 

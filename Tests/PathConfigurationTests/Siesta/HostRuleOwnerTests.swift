@@ -1,5 +1,6 @@
 import PathConfiguration
 import Testing
+@testable import PathConfigCore
 
 /// What a rule added from code keeps alive: its `owner` (the C ABI's host
 /// context), for as long as the configuration holding the rule exists.

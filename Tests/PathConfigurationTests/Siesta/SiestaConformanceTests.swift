@@ -1,5 +1,6 @@
 import PathConfiguration
 import Testing
+@testable import PathConfigCore
 
 /// Every case of Tests/Fixtures/conformance/siesta.json that is about choosing and
 /// merging configuration (the rest pin Siesta's request pipeline, not rules),

@@ -3,9 +3,7 @@ import Foundation
 import Testing
 import PathConfigurationFoundation
 import PathConfiguration
-@testable import PathConfigModel
-@testable import PathConfigMatching
-@testable import PathConfigResolution
+@testable import PathConfigCore
 
 /// Runs one pattern through both sides of the dialect layer: ICU as
 /// Foundation links it (what iOS runs) and PCRE2 on the translation.

@@ -1,6 +1,6 @@
 import Foundation
 import PathConfiguration
-@testable import PathConfigResolution
+@testable import PathConfigCore
 @testable import PathConfigLoading
 
 /// A directory made read-only or full for a test, the most real way this

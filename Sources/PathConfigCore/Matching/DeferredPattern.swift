@@ -1,0 +1,56 @@
+import Synchronization
+
+/// A plain pattern's engine form, compiled on its first search.
+///
+/// A pattern `SmallPattern` reads is decided by the automaton on every
+/// printable ASCII subject, which is nearly every URL: its engine form is
+/// needed only for the rare other subject. Compiling it at load time would
+/// cost as much as the rest of loading it (translation and PCRE2's compile),
+/// so it is compiled on first use instead, once, by whichever thread gets
+/// there first (a thread that loses the race drops its copy).
+///
+/// Deferring cannot hide an error: every construct the reader accepts is
+/// valid in ICU, Java and PCRE2 alike, which the tests check on every pattern
+/// of the plain grammar under both dialects and both engines. Should a
+/// compile fail all the same, the pattern counts as not matching that
+/// subject, as a search that runs out of budget does.
+package final class DeferredPattern: CompiledPattern, @unchecked Sendable {
+    private let pattern: String
+    private let engine: any RegexEngine
+    private let options: RegexOptions
+    private let limits: Limits
+    /// The compiled pattern (a retained `Box`), once made.
+    private let compiled = Atomic<UnsafeRawPointer?>(nil)
+
+    private final class Box {
+        let pattern: any CompiledPattern
+        init(_ pattern: any CompiledPattern) { self.pattern = pattern }
+    }
+
+    package init(_ pattern: String, engine: any RegexEngine, options: RegexOptions, limits: Limits) {
+        self.pattern = pattern
+        self.engine = engine
+        self.options = options
+        self.limits = limits
+    }
+
+    deinit {
+        if let made = compiled.load(ordering: .acquiring) { Unmanaged<Box>.fromOpaque(made).release() }
+    }
+
+    /// Whether the engine form has been made (for tests).
+    var isCompiled: Bool { compiled.load(ordering: .acquiring) != nil }
+
+    package func search(_ subject: MatchSubject) -> MatchOutcome {
+        if let made = compiled.load(ordering: .acquiring) {
+            return Unmanaged<Box>.fromOpaque(made).takeUnretainedValue().pattern.search(subject)
+        }
+        guard let fresh = try? engine.compile(pattern, options: options, limits: limits) else { return .noMatch }
+        let box = Unmanaged.passRetained(Box(fresh))
+        let (stored, existing) = compiled.compareExchange(expected: nil, desired: UnsafeRawPointer(box.toOpaque()),
+                                                          ordering: .acquiringAndReleasing)
+        if !stored { box.release() }
+        let winner = stored ? box.takeUnretainedValue() : Unmanaged<Box>.fromOpaque(existing!).takeUnretainedValue()
+        return winner.pattern.search(subject)
+    }
+}

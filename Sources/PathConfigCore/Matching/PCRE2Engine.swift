@@ -1,0 +1,213 @@
+import CPCRE2
+
+/// The default engine: PCRE2, run by its interpreter.
+///
+/// A pattern is first translated from its dialect (`RegexOptions.dialect`)
+/// by `PatternTranslator`, which refuses what PCRE2 cannot match the same
+/// way; error offsets point into the pattern as written. Patterns are
+/// compiled in UTF mode; `unicodeClasses` maps to `PCRE2_UCP` and, for
+/// ICU, `caseInsensitive` to `PCRE2_CASELESS` (Java's case rules are the
+/// JDK's own, written out by the translation: `JavaCaseFolding`). Searches run under a match
+/// context carrying the `Limits`, so a catastrophic pattern stops with
+/// `.limitExceeded` instead of spinning.
+///
+/// ICU's and the JDK's `\b` and `\B` are callouts (`WordBoundaries`): a
+/// pattern with one is a `PCRE2BoundaryPattern`, which runs under the match
+/// context's second form, the one with the callout function; every other
+/// pattern is a `PCRE2Pattern`, searched as before.
+///
+/// Patterns are not JIT-compiled. PCRE2 10.42 (Debian 12's) has JIT bugs
+/// that miss matches its interpreter finds (`(1|)b*1` on `/12`, PCRE2 issue
+/// #336, fixed in 10.43), and behind the prefilter the interpreter answers
+/// as fast (make bench: 2.9 against 4.2 µs per lookup at 10,000 rules, 1.7
+/// against 1.8 at 1,000, the same at 10 and 100) and loads twice as fast.
+public struct PCRE2Engine: RegexEngine {
+    /// Creates the engine.
+    public init() {}
+
+    public var name: String { "pcre2" }
+
+    public func compile(_ pattern: String, options: RegexOptions, limits: Limits) throws(RegexCompileError) -> any CompiledPattern {
+        var flags = UInt32(PCRE2_UTF)
+        // Java's case-insensitivity is written out by the translation.
+        if options.caseInsensitive && options.dialect == .icu { flags |= UInt32(PCRE2_CASELESS) }
+        if options.unicodeClasses { flags |= UInt32(PCRE2_UCP) }
+        let translation: PatternTranslation
+        do {
+            translation = try PatternTranslator.translate(pattern, dialect: options.dialect, caseInsensitive: options.caseInsensitive)
+        } catch {
+            throw RegexCompileError(message: error.message, offset: error.offset, isUnsupported: error.isRefusal)
+        }
+        if let offset = translation.firstWordBoundary, !WordBoundaries.isAvailable(for: options.dialect) {
+            throw RegexCompileError(message: DialectMessages.refusal("\\b (this PCRE2 lacks the Unicode properties it needs)", dialect: options.dialect),
+                                    offset: offset, isUnsupported: true)
+        }
+        if translation.firstWordBoundary != nil { flags |= WordBoundaries.compileOptions }
+        var errorCode: Int32 = 0
+        var errorOffset = 0
+        let bytes = translation.bytes
+        func compile(_ flags: UInt32) -> OpaquePointer? {
+            bytes.withUnsafeBufferPointer { buf in
+                pcre2_compile_8(buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, flags, &errorCode, &errorOffset, nil)
+            }
+        }
+        var code = compile(flags)
+        if let compiled = code, Self.mayTakeAssertedFirstUnitTwice(compiled, translation: bytes) {
+            pcre2_code_free_8(compiled)
+            code = compile(flags | UInt32(PCRE2_NO_START_OPTIMIZE))
+        }
+        guard let code else {
+            var message = [UInt8](repeating: 0, count: 256)
+            let n = message.withUnsafeMutableBufferPointer { pcre2_get_error_message_8(errorCode, $0.baseAddress, $0.count) }
+            let text = n > 0 ? String(decoding: message[0..<Int(n)], as: UTF8.self) : "error \(errorCode)"
+            let (wording, isRefusal) = DialectMessages.pcre2Error(text, dialect: options.dialect)
+            throw RegexCompileError(message: wording, offset: translation.originalOffset(forByte: errorOffset), isUnsupported: isRefusal)
+        }
+        if let offset = translation.multilineCaret, !Self.noMatchStartsWithLineFeed(code) {
+            pcre2_code_free_8(code)
+            throw RegexCompileError(
+                message: DialectMessages.refusal(
+                    "the ICU construct ^ under (?m), where a match could start with a line feed (ICU's search may or may not try the position"
+                        + " between CR and LF, by the pattern's shape)", dialect: options.dialect),
+                offset: offset, isUnsupported: true)
+        }
+        let context = PCRE2MatchContext.shared(for: limits)
+        if translation.firstWordBoundary != nil { return PCRE2BoundaryPattern(code: code, context: context) }
+        return PCRE2Pattern(code: code, context: context)
+    }
+
+    /// Whether `code` may meet a fault of PCRE2 10.42's start-of-match
+    /// analysis (fixed in 10.45, PCRE2Project/pcre2#444): where nothing
+    /// before a lookahead fixes the first code unit (`b{0}(?=x)x`,
+    /// `(?=a)b?a`), it takes the lookahead's first unit as the pattern's,
+    /// and when that is also the last unit every match needs, the search
+    /// wants two of it and misses "x" and "a". The first and last units
+    /// alike and a `(?=` in the text cover every such pattern; those are
+    /// compiled again without the start-of-match optimisations, which
+    /// changes no answer.
+    static func mayTakeAssertedFirstUnitTwice(_ code: OpaquePointer, translation: [UInt8]) -> Bool {
+        var firstType: UInt32 = 0
+        var lastType: UInt32 = 0
+        var first: UInt32 = 0
+        var last: UInt32 = 0
+        guard pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTCODETYPE), &firstType) == 0, firstType == 1,
+              pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_LASTCODETYPE), &lastType) == 0, lastType == 1,
+              pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTCODEUNIT), &first) == 0,
+              pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_LASTCODEUNIT), &last) == 0, first == last else { return false }
+        let lookahead: [UInt8] = Array("(?=".utf8)
+        return translation.indices.contains { translation[$0...].starts(with: lookahead) }
+    }
+
+    /// Whether PCRE2's own analysis of `code` proves that every match is
+    /// at least one character long and starts with a character other than
+    /// LF: a fixed first code unit, or a bitmap of first bytes without LF's.
+    /// (PCRE2 skips start positions by this analysis, so it holds for every
+    /// match.) Then no match starts between CR and LF, the one place ICU's
+    /// `(?m)^` and its search disagree.
+    static func noMatchStartsWithLineFeed(_ code: OpaquePointer) -> Bool {
+        var minLength: UInt32 = 0
+        var firstType: UInt32 = 0
+        guard pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_MINLENGTH), &minLength) == 0, minLength > 0,
+              pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTCODETYPE), &firstType) == 0 else { return false }
+        if firstType == 1 {
+            var unit: UInt32 = 0
+            return pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTCODEUNIT), &unit) == 0 && unit != 0x0A
+        }
+        var bitmap: UnsafePointer<UInt8>?
+        guard pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTBITMAP), &bitmap) == 0, let bitmap else { return false }
+        return bitmap[0x0A / 8] & (1 << (0x0A % 8)) == 0
+    }
+}
+
+/// A compiled PCRE2 pattern. The code is immutable once compiled, and PCRE2
+/// documents it as shareable between threads.
+final class PCRE2Pattern: CompiledPattern, @unchecked Sendable {
+    private let code: OpaquePointer
+    private let context: PCRE2MatchContext
+
+    init(code: OpaquePointer, context: PCRE2MatchContext) {
+        self.code = code
+        self.context = context
+    }
+
+    deinit { pcre2_code_free_8(code) }
+
+    func search(_ subject: MatchSubject) -> MatchOutcome {
+        pcre2Search(code, subject, context.pointer)
+    }
+}
+
+/// One search of `code` in `subject` under `context`, with match data of its
+/// own, freed after: a search's backtracking frames are neither kept nor lent
+/// to a later search with a smaller limit. A limit reached is
+/// `.limitExceeded`; any other failure, `PCRE2_ERROR_CALLOUT` among them
+/// (which the boundary callout returns only for what a checked UTF-8
+/// subject never has), is `.noMatch`.
+private func pcre2Search(_ code: OpaquePointer, _ subject: MatchSubject, _ context: OpaquePointer) -> MatchOutcome {
+    let matchData = pcre2_match_data_create_8(1, nil)!
+    defer { pcre2_match_data_free_8(matchData) }
+    let rc = subject.withUTF8 { buf in
+        pcre2_match_8(code, buf.baseAddress ?? UnsafePointer(bitPattern: 1)!, buf.count, 0,
+                      UInt32(PCRE2_NO_UTF_CHECK), matchData, context)
+    }
+    if rc >= 0 { return .match }
+    switch rc {
+    case PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT:
+        return .limitExceeded
+    default:
+        return .noMatch
+    }
+}
+
+/// A compiled PCRE2 pattern with `\b` or `\B` callouts (`WordBoundaries`):
+/// searched as `PCRE2Pattern` is, but under the match context's callout
+/// form, with the thread's boundary table reset before and after each search
+/// (the next search's subject may lie where this one's did). A class of its
+/// own, so that other patterns' searches test nothing for it.
+final class PCRE2BoundaryPattern: CompiledPattern, @unchecked Sendable {
+    private let code: OpaquePointer
+    private let context: PCRE2MatchContext
+
+    init(code: OpaquePointer, context: PCRE2MatchContext) {
+        self.code = code
+        self.context = context
+    }
+
+    deinit { pcre2_code_free_8(code) }
+
+    func search(_ subject: MatchSubject) -> MatchOutcome {
+        let state = PCRE2ThreadState.current
+        state.boundaries.reset()
+        defer { state.boundaries.reset() }
+        return pcre2Search(code, subject, context.withWordBoundaries)
+    }
+}
+
+/// A PCRE2 match context holding the search limits; read-only once made, so
+/// one per distinct `Limits` is shared by all patterns and threads. It comes
+/// in two forms, alike but for the callout function, which only the second
+/// has: patterns without `\b` or `\B` never run with one.
+final class PCRE2MatchContext: @unchecked Sendable {
+    let pointer: OpaquePointer
+    /// The same limits, with `WordBoundaries.callout` as the callout function.
+    let withWordBoundaries: OpaquePointer
+
+    private init(limits: Limits) {
+        pointer = pcre2_match_context_create_8(nil)!
+        pcre2_set_match_limit_8(pointer, limits.matchLimit)
+        pcre2_set_heap_limit_8(pointer, limits.heapLimitKiB)
+        withWordBoundaries = pcre2_match_context_copy_8(pointer)!
+        pcre2_set_callout_8(withWordBoundaries, WordBoundaries.callout, nil)
+    }
+
+    deinit {
+        pcre2_match_context_free_8(pointer)
+        pcre2_match_context_free_8(withWordBoundaries)
+    }
+
+    private static let cache = LockedCache<Limits, PCRE2MatchContext>()
+
+    static func shared(for limits: Limits) -> PCRE2MatchContext {
+        cache.value(for: limits) { PCRE2MatchContext(limits: limits) }
+    }
+}

@@ -1,0 +1,264 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An RFC 3986 split of a URL into the parts profiles care about.
+///
+/// Deliberately small and exact: no normalisation, nothing encoded or decoded
+/// unless a profile asks (what Foundation makes of the whole URL, IDNA
+/// included, is `foundationString`, in FoundationURL.swift). Parsing never fails; a string without a scheme is
+/// not a URL and is matched as given.
+package struct URLParts: Equatable {
+    /// The scheme, lower-cased.
+    var scheme: String
+    /// The scheme as written (Foundation's `absoluteString` keeps its case).
+    var writtenScheme: Substring
+    /// The authority (`user@host:port`), when the URL has `//`.
+    var authority: Substring?
+    /// The path, as written (still percent-encoded).
+    var path: Substring
+    /// The query without `?`, when the URL has a `?` (possibly empty).
+    var query: Substring?
+    /// The fragment without `#`, when the URL has a `#` (possibly empty).
+    var fragment: Substring?
+
+    /// Splits `input`, or returns nil when it does not start with a scheme.
+    package init?(_ input: String) {
+        // Most inputs without a scheme are paths: told apart by their first byte.
+        guard let first = input.utf8.first, Self.isAlpha(first) else { return nil }
+        var input = input
+        // In place for a native string.
+        guard let (split, scheme) = input.withUTF8({ bytes in Split(bytes).map { ($0, $0.scheme(in: bytes)) } }) else { return nil }
+        // Delimiters are found by byte, never by Character: "#" followed by a
+        // combining mark is one Character but still ends the path. Every
+        // offset is at an ASCII byte, so on a scalar boundary.
+        let utf8 = input.utf8
+        func at(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+        self.scheme = scheme
+        writtenScheme = input[..<at(split.scheme.upperBound)]
+        authority = split.authority.map { input[at($0.lowerBound)..<at($0.upperBound)] }
+        path = input[at(split.path.lowerBound)..<at(split.path.upperBound)]
+        query = split.query.map { input[at($0.lowerBound)..<at($0.upperBound)] }
+        fragment = split.fragment.map { input[at($0.lowerBound)..<at($0.upperBound)] }
+    }
+
+    /// Where the parts of a URL are, as byte offsets: found in one pass over
+    /// contiguous bytes, since a generic walk over `String.UTF8View` costs
+    /// several times as much, and every lookup of an absolute URL makes one
+    /// (or reads its matched string straight from them:
+    /// `Profile.matchedRange(of:in:matchQueryStrings:)`).
+    struct Split {
+        /// The scheme's bytes, before the `:`.
+        var scheme: Range<Int>
+        var authority: Range<Int>?
+        var path: Range<Int>
+        var query: Range<Int>?
+        var fragment: Range<Int>?
+
+        /// nil when `bytes` does not start with a scheme.
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            let n = bytes.count
+            guard let i = URLParts.schemeEnd(bytes) else { return nil }
+            scheme = 0..<i
+            var start = i + 1
+            let end = URLParts.index(of: UInt8(ascii: "#"), in: bytes, from: start, to: n)
+            if end - start >= 2, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") {
+                // The authority ends at the first `/` or `?`.
+                let slash = URLParts.index(of: UInt8(ascii: "/"), in: bytes, from: start + 2, to: end)
+                let authorityEnd = URLParts.index(of: UInt8(ascii: "?"), in: bytes, from: start + 2, to: slash)
+                authority = (start + 2)..<authorityEnd
+                start = authorityEnd
+            } else {
+                authority = nil
+            }
+            fragment = end < n ? (end + 1)..<n : nil
+            let q = URLParts.index(of: UInt8(ascii: "?"), in: bytes, from: start, to: end)
+            if q < end {
+                path = start..<q
+                query = (q + 1)..<end
+            } else {
+                path = start..<end
+                query = nil
+            }
+        }
+
+        /// The scheme, lower-cased (made only when asked for).
+        func scheme(in bytes: UnsafeBufferPointer<UInt8>) -> String {
+            String(unsafeUninitializedCapacity: scheme.count) { out in
+                for k in scheme { out[k] = URLParts.asciiLowercased(bytes[k]) }
+                return scheme.count
+            }
+        }
+    }
+
+    /// The offset of the first `byte` in `bytes[from..<to]`, or `to`
+    /// (`memchr`: a word or more at a time, where a loop takes a byte).
+    private static func index(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
+        guard from < to, let base = bytes.baseAddress, let hit = memchr(base + from, Int32(byte), to - from) else { return to }
+        return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// The offset of the `:` that ends the scheme `bytes` start with, or nil.
+    private static func schemeEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = bytes.count
+        guard n > 0, isAlpha(bytes[0]) else { return nil }
+        var i = 1
+        while i < n, isSchemeChar(bytes[i]) { i += 1 }
+        return i < n && bytes[i] == UInt8(ascii: ":") ? i : nil
+    }
+
+    /// Whether `b` is an ASCII letter, as every scheme's first byte is: a
+    /// path, which starts with `/`, is told apart before any split.
+    static func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+    private static func isSchemeChar(_ b: UInt8) -> Bool {
+        isAlpha(b) || (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+    }
+
+    /// A URL component as Foundation's `URL(string:)` keeps it (the RFC 3986
+    /// parser of iOS 17 and later, and of swift-foundation).
+    ///
+    /// A component that is already valid (every byte allowed in it, every `%`
+    /// followed by two hex digits) is kept exactly as written. One that is not
+    /// is percent-encoded whole: every byte outside the allowed set becomes
+    /// `%XX` (upper-case), `%` included, so `/caf%C3%A9/é` becomes
+    /// `/caf%25C3%25A9/%C3%A9`. A path's first segment (before its first
+    /// `/`: only in a path that does not start with one, as after
+    /// `mailto:`) has `:` encoded too, so that the path cannot be read as a
+    /// scheme: `mailto:a:b c` becomes `mailto:a%3Ab%20c` (swift-foundation's
+    /// `RFC3986Parser.percentEncodePath`, with `URLComponentAllowedMask.pathFirstSegment`,
+    /// the path's characters but `:`). This is what `URL.path()` and `URL.query()`
+    /// return on iOS; it was measured against swift-foundation.
+    static func foundationEncoded(_ s: Substring, as component: Component) -> Substring {
+        isValid(s, as: component) ? s : percentEncoded(s, as: component, encodingColonInFirstSegment: component == .path)
+    }
+
+    /// `s` with every byte `component` does not allow as `%XX`, `%`
+    /// included, whatever escapes it already holds (Foundation's
+    /// `addingPercentEncoding(forURLComponent:)`, which `URLComponents.path`'s
+    /// setter and `URL.appendingPathComponent` use).
+    /// With `encodingColonInFirstSegment`, `:` is encoded too before the
+    /// first `/` (`foundationEncoded`).
+    static func percentEncoded(_ s: Substring, as component: Component, encodingColonInFirstSegment: Bool = false) -> Substring {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count * 3)
+        var firstSegment = encodingColonInFirstSegment
+        for b in s.utf8 {
+            if b == UInt8(ascii: "/") { firstSegment = false }
+            if component.allows(b), !(firstSegment && b == UInt8(ascii: ":")) {
+                out.append(b)
+            } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigits[Int(b >> 4)])
+                out.append(hexDigits[Int(b & 0xF)])
+            }
+        }
+        return Substring(String(decoding: out, as: UTF8.self))
+    }
+
+    /// The URL components whose allowed characters differ.
+    enum Component {
+        /// The path: RFC 3986 `pchar` and `/`.
+        case path
+        /// The query: `pchar`, `/` and `?`.
+        case query
+        /// The fragment: as the query.
+        case fragment
+
+        /// The bit this component has in `allowedBits`.
+        var bit: UInt8 { self == .path ? 1 : 2 }
+
+        /// For each byte, the bits of the components whose `allows` takes it
+        /// (1 the path, 2 the query and fragment): what `isValid` reads, one
+        /// load a byte.
+        static let allowedBits: [UInt8] = (0...255).map {
+            (Component.path.allows(UInt8($0)) ? 1 : 0) | (Component.query.allows(UInt8($0)) ? 2 : 0)
+        }
+
+        /// Whether byte `b` may appear unencoded (`%` is never allowed
+        /// bare; valid escapes are checked apart).
+        func allows(_ b: UInt8) -> Bool {
+            switch b {
+            case 0x61...0x7A, 0x41...0x5A, 0x30...0x39: return true
+            // unreserved - . _ ~, sub-delims ! $ & ' ( ) * + , ; =, and : @ /
+            case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+                 UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+                 UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+                 UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"),
+                 UInt8(ascii: "@"), UInt8(ascii: "/"):
+                return true
+            case UInt8(ascii: "?"): return self != .path
+            default: return false
+            }
+        }
+    }
+
+    /// `authority` with its host (and port) lower-cased, user information
+    /// kept: hosts compare case-insensitively, user names need not.
+    static func lowercasingHost(_ authority: Substring) -> String {
+        guard let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) else { return asciiLowercased(authority) }
+        return String(authority[..<at]) + asciiLowercased(authority[at...])
+    }
+
+    /// `s` with ASCII letters lower-cased and every other byte kept.
+    static func asciiLowercased(_ s: Substring) -> String {
+        String(decoding: s.utf8.map(asciiLowercased), as: UTF8.self)
+    }
+
+    /// `b` lower-cased when it is an ASCII upper-case letter.
+    static func asciiLowercased(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+
+    /// `isValid` of a substring (in place for a native string).
+    static func isValid(_ s: Substring, as component: Component) -> Bool {
+        var s = s
+        return s.withUTF8 { isValid($0, as: component) }
+    }
+
+    /// Whether `bytes` are a valid `component` as written (every byte
+    /// allowed, every `%` followed by two hex digits): what
+    /// `foundationEncoded` keeps unchanged.
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, as component: Component) -> Bool {
+        let bit = component.bit
+        return Component.allowedBits.withUnsafeBufferPointer { allowed in
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                i += 1
+                if allowed[Int(b)] & bit != 0 { continue }
+                guard b == UInt8(ascii: "%"), i + 1 < bytes.count, hexValue(bytes[i]) != nil, hexValue(bytes[i + 1]) != nil else { return false }
+                i += 2
+            }
+            return true
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// `s` with `%XX` escapes decoded, or nil when an escape is malformed or
+    /// the result is not UTF-8 (Foundation's `URL.path` gives up the same way).
+    static func percentDecoded(_ s: Substring) -> Substring? {
+        var text = s
+        guard text.withUTF8({ $0.contains(UInt8(ascii: "%")) }) else { return s }
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count)
+        var it = s.utf8.makeIterator()
+        while let b = it.next() {
+            if b != UInt8(ascii: "%") { out.append(b); continue }
+            guard let h = it.next(), let l = it.next(), let hv = hexValue(h), let lv = hexValue(l) else { return nil }
+            out.append(hv << 4 | lv)
+        }
+        return String(validating: out, as: UTF8.self).map { Substring($0) }
+    }
+
+    private static func hexValue(_ b: UInt8) -> UInt8? {
+        switch b {
+        case 0x30...0x39: return b - 0x30
+        case 0x41...0x46: return b - 0x41 + 10
+        case 0x61...0x66: return b - 0x61 + 10
+        default: return nil
+        }
+    }
+}

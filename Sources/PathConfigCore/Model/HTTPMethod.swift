@@ -1,0 +1,26 @@
+/// HTTP method names as rules and lookups spell them.
+public enum HTTPMethod {
+    /// The method of a lookup that names none (Siesta's `resource.configuration`).
+    public static var defaultMethod: String { "GET" }
+
+    /// `name` upper-cased (`get` is `GET`), or nil when it is not an HTTP
+    /// method token (RFC 9110: one or more of the letters, digits and
+    /// ``!#$%&'*+-.^_`|~``).
+    public static func normalized(_ name: String) -> String? {
+        guard !name.isEmpty, name.utf8.count <= maxLength, name.utf8.allSatisfy(isTokenByte) else { return nil }
+        // ASCII letters upper-cased, every other byte kept.
+        return String(decoding: name.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 & ~0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// The longest method name read, in bytes.
+    package static let maxLength = 64
+
+    /// Whether `b` may appear in a method token (the JSON Schema's pattern
+    /// for `methods` is made from this).
+    package static func isTokenByte(_ b: UInt8) -> Bool {
+        switch b {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+        default: return Array("!#$%&'*+-.^_`|~".utf8).contains(b)
+        }
+    }
+}

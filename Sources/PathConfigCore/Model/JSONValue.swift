@@ -1,0 +1,173 @@
+/// A JSON value that keeps everything the document said.
+///
+/// Integers stay integers, numbers keep their literal text (so `1.50` and
+/// `1e3` round-trip byte for byte), and object keys keep their order.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case number(JSONNumber)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// `n` as a JSON number.
+    public static func integer(_ n: Int) -> JSONValue { .number(JSONNumber(Int64(n))) }
+
+    /// `n` as a JSON number, or `null` when there is none.
+    public static func integer(_ n: Int?) -> JSONValue { n.map { integer($0) } ?? .null }
+
+    /// The string, when this is a JSON string.
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// The boolean, when this is `true` or `false` (a string `"true"` is not a bool).
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+
+    /// The integer, when this is a number written without fraction or exponent
+    /// that fits in 64 bits.
+    public var int64Value: Int64? {
+        if case .number(let n) = self { return n.int64Value }
+        return nil
+    }
+
+    /// The number as a double, when this is a number.
+    public var doubleValue: Double? {
+        if case .number(let n) = self { return n.doubleValue }
+        return nil
+    }
+
+    /// The object, when this is a JSON object.
+    public var objectValue: JSONObject? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
+
+    /// The elements, when this is a JSON array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    /// The JSON type name used in error messages: `null`, `boolean`, `number`,
+    /// `string`, `array` or `object`.
+    public var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .number: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+}
+
+/// A JSON number, kept as the literal text of the document.
+///
+/// Keeping the text makes values lossless: integers beyond 64 bits, `1.0`
+/// versus `1`, and exponents all serialise exactly as they were read.
+public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
+    /// The literal, as written in the document (always valid JSON number syntax).
+    public let text: String
+
+    /// Creates a number from JSON literal text. The caller guarantees the syntax.
+    init(literal: String) { self.text = literal }
+
+    /// Creates an integer number.
+    public init(_ value: Int64) { self.text = String(value) }
+
+    /// Creates a number from a double. Non-finite values have no JSON form and become `0`.
+    public init(_ value: Double) {
+        self.text = value.isFinite ? "\(value)" : "0"
+    }
+
+    /// True when the literal has no fraction and no exponent.
+    public var isInteger: Bool {
+        !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
+    }
+
+    /// The value as a 64-bit integer, when it is an integer literal that fits.
+    public var int64Value: Int64? { isInteger ? Int64(text) : nil }
+
+    /// The value as a double (nearest representable).
+    public var doubleValue: Double { Double(text) ?? 0 }
+
+    public var description: String { text }
+}
+
+/// A JSON object that keeps its keys in document order.
+///
+/// Lookup by key is O(1) through an index built alongside the ordered entries.
+/// When a document repeats a key, the decoder keeps the first occurrence and
+/// reports the repeat as a warning.
+public struct JSONObject: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
+    /// One key and its value.
+    public typealias Element = (key: String, value: JSONValue)
+
+    /// The keys in order; written only here.
+    private(set) var keysInOrder: [String] = []
+    private var values: [String: JSONValue] = [:]
+
+    /// An empty object.
+    public init() {}
+
+    /// An empty object with room for `minimumCapacity` keys.
+    public init(minimumCapacity: Int) {
+        keysInOrder.reserveCapacity(minimumCapacity)
+        values.reserveCapacity(minimumCapacity)
+    }
+
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        for (k, v) in elements { self[k] = v }
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { keysInOrder.count }
+    /// The number of keys.
+    public var count: Int { keysInOrder.count }
+    /// True when the object has no key.
+    public var isEmpty: Bool { keysInOrder.isEmpty }
+    public subscript(position: Int) -> Element {
+        let key = keysInOrder[position]
+        return (key, values[key]!)
+    }
+
+    /// The keys, in document order.
+    public var keys: [String] { keysInOrder }
+
+    /// The value for `key`, or nil. Setting a new key appends it; setting an
+    /// existing key replaces the value in place; setting nil removes the key.
+    public subscript(key: String) -> JSONValue? {
+        get { values[key] }
+        set {
+            if let newValue {
+                if values.updateValue(newValue, forKey: key) == nil { keysInOrder.append(key) }
+            } else if values.removeValue(forKey: key) != nil {
+                keysInOrder.removeAll { $0 == key }
+            }
+        }
+    }
+
+    /// True when the object has `key`.
+    public func contains(key: String) -> Bool { values[key] != nil }
+
+    /// Shallow merge: every key of `other` replaces or appends to this object,
+    /// later keys winning; a nested object is replaced whole.
+    public mutating func merge(_ other: JSONObject) {
+        for (k, v) in other { self[k] = v }
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.keysInOrder == rhs.keysInOrder && lhs.values == rhs.values
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(keysInOrder)
+        for k in keysInOrder { hasher.combine(values[k]) }
+    }
+}

@@ -1,0 +1,86 @@
+/// Compiles rules' patterns and globs with a configuration's engine and
+/// options: the one place a pattern or glob the engine rejects becomes an
+/// error (strict) or a skipped-pattern warning (lenient).
+package struct RuleCompiler {
+    let options: LoadOptions
+    var warnings: [ConfigurationWarning] = []
+
+    /// One rule's compiled patterns and globs, with their required literals
+    /// for the prefilter (parallel arrays).
+    struct Compiled {
+        var patterns: [MatchPlan.Pattern] = []
+        var patternLiterals: [[UInt8]?] = []
+        var globs: [MatchPlan.Pattern] = []
+        var globLiterals: [[UInt8]?] = []
+    }
+
+    init(options: LoadOptions) { self.options = options }
+
+    /// How globs compile, whatever the profile: translated to ICU syntax,
+    /// always case-sensitive (scheme and host are lower-cased on both sides instead).
+    package static let globOptions = RegexOptions(caseInsensitive: false, unicodeClasses: true, dialect: .icu)
+
+    /// `invalid regular expression "PATTERN" at offset N: WHY` (or `invalid
+    /// glob ...`): how every message says that the engine rejected a pattern;
+    /// `unsupported regular expression ...` when the pattern is valid and
+    /// the engine cannot match it exactly (`RegexCompileError.isUnsupported`:
+    /// the message then says so, and what to do).
+    package static func rejection(of shown: String, isGlob: Bool, _ error: RegexCompileError) -> String {
+        let at = error.offset.map { " at offset \($0)" } ?? ""
+        let kind = error.isUnsupported ? "unsupported" : "invalid"
+        return "\(kind) \(isGlob ? "glob" : "regular expression") \(JSONWriter.quoted(shown))\(at): \(error.message)"
+    }
+
+    /// Compiles `rule`; `location(kind, i)` says where its pattern or glob `i` is in the document.
+    mutating func compile(_ rule: Rule, location: (RuleMatch.Kind, Int) -> SourceLocation?) throws(ConfigurationError) -> Compiled {
+        var out = Compiled()
+        let regexOptions = options.profile.regexOptions
+        out.patterns.reserveCapacity(rule.patterns.count)
+        for (p, pattern) in rule.patterns.enumerated() {
+            guard let compiled = try compile(pattern, what: "pattern", index: p, of: rule, options: regexOptions,
+                                             location: { location(.pattern, p) }) else { continue }
+            out.patterns.append(compiled)
+            out.patternLiterals.append(RequiredLiteral.of(pattern, caseInsensitive: regexOptions.caseInsensitive))
+        }
+        let globOptions = Self.globOptions
+        for (g, glob) in rule.globs.enumerated() {
+            let regex = GlobPattern.regex(for: glob, base: options.baseURL)
+            guard let compiled = try compile(regex, what: "glob", index: g, of: rule, options: globOptions,
+                                             location: { location(.glob, g) }, shownAs: glob) else { continue }
+            out.globs.append(compiled)
+            out.globLiterals.append(RequiredLiteral.of(regex, caseInsensitive: false))
+        }
+        return out
+    }
+
+    private mutating func compile(_ pattern: String, what: String, index: Int, of rule: Rule, options regexOptions: RegexOptions,
+                                  location: () -> SourceLocation?, shownAs shown: String? = nil) throws(ConfigurationError) -> MatchPlan.Pattern? {
+        do {
+            // With the prefilter, plain patterns are decided by an automaton
+            // where the subject allows (`SmallPattern`), and compiled by the
+            // engine only for the first subject it cannot take
+            // (`DeferredPattern`); without it, every search runs the engine,
+            // as in the apps.
+            let small = options.usePrefilter ? SmallPattern(pattern, caseInsensitive: regexOptions.caseInsensitive) : nil
+            #if PATHCONFIG_ABLATE_DEFERRED
+            let defers = false  // make bench-ablation: the layer off
+            #else
+            let defers = small != nil
+            #endif
+            let compiled: any CompiledPattern = defers
+                ? DeferredPattern(pattern, engine: options.engine, options: regexOptions, limits: options.limits)
+                : try options.engine.compile(pattern, options: regexOptions, limits: options.limits)
+            return MatchPlan.Pattern(index: index, compiled: compiled, source: shown == nil ? pattern : nil, small: small)
+        } catch {
+            let location = location()
+            let message = "\(rule.label), \(what) \(index): \(Self.rejection(of: shown ?? pattern, isGlob: shown != nil, error))"
+            guard options.lenient else {
+                throw ConfigurationError(code: .invalidPattern, message: message, location: location,
+                                         ruleIndex: rule.index, patternIndex: index, patternOffset: shown == nil ? error.offset : nil)
+            }
+            warnings.append(ConfigurationWarning(kind: .skippedPattern, message: message + " (skipped)", location: location,
+                                                 ruleIndex: rule.index, patternIndex: index))
+            return nil
+        }
+    }
+}
