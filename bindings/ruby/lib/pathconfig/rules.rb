@@ -214,12 +214,12 @@ module Pathconfig
     def guard_lookup
       Thread.current[SLOT] = nil
       yield
-    rescue CallbackError
+    rescue CallbackError => e
       original = Thread.current[SLOT]
       raise unless original
 
       Thread.current[SLOT] = nil
-      raise original
+      raise original, cause: e
     ensure
       Thread.current[SLOT] = nil
     end
