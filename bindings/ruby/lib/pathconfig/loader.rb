@@ -51,6 +51,12 @@ module Pathconfig
         @delivering = false
       end
 
+      # The C function the library calls: made here, so that its block
+      # captures this state, never the Loader (which stays collectable).
+      def callback
+        FFI::Function.new(:void, %i[pointer pointer]) { |event, _payload| receive(event) }
+      end
+
       # The library's callback: copy, hand over, queue. Nothing raised here
       # may reach C.
       def receive(event_pointer)
@@ -194,7 +200,7 @@ module Pathconfig
       # Registered once, even without on_change: load and refresh collect
       # their events through it. The function is held until the library
       # frees the payload (when the loader is freed).
-      function = FFI::Function.new(:void, %i[pointer pointer]) { |event, _payload| state.receive(event) }
+      function = state.callback
       payload = Callbacks.hold(function)
       status = Native.pathconfig_loader_set_callback(pointer, function, payload, Callbacks::FREE)
       unless status == Native::OK
