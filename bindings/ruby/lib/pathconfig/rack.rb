@@ -34,8 +34,12 @@ module Pathconfig
 
       attr_reader :entries
 
-      def initialize(mapping, app: nil, cache_control: "no-cache")
+      # mapping: { path => source }; written without braces, its String keys
+      # arrive as keywords, which are taken too.
+      def initialize(mapping = {}, app: nil, cache_control: "no-cache", **paths)
         raise TypeError, "mapping must be a Hash of path => source" unless mapping.is_a?(Hash)
+
+        mapping = mapping.merge(paths)
 
         @app = app
         @cache_control = cache_control
