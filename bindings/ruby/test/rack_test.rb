@@ -61,7 +61,7 @@ class RackServerTest < Minitest::Test
     head = @http.request(Net::HTTP::Head.new("/configurations/ios_v1.json"))
     assert_equal ["200", ios["etag"]], [head.code, head["etag"]]
     assert_equal "404", get("/configurations/ios_v2.json").code
-    assert_equal "405", @http.request(Net::HTTP::Post.new("/configurations/ios_v1.json"), "").code
+    assert_equal "405", @http.request(Net::HTTP::Post.new("/configurations/ios_v1.json", "Content-Type" => "text/plain"), "").code
   end
 
   def test_as_middleware_it_passes_other_paths_on
