@@ -219,26 +219,32 @@ class LoaderTest < Minitest::Test
       puts "ok"
     RUBY
     # raw: a GC finalizer that frees a polling loader, run on ffi's callback
-    # thread inside the callback
+    # thread inside the callback (it must run there: the test checks it).
+    # The finalizer's proc is made by a method, so that it captures ptr and
+    # freed only: a proc made where the finalized object is a local variable
+    # captures that variable, and an object its own finalizer references is
+    # never collected (the finalizer would never run, whatever the library).
     "raw_finalizer_frees_on_the_callback_thread" => <<~RUBY,
       ptr = raw_loader
       freed = Queue.new
-      make = lambda do
-        holder = Object.new
-        ObjectSpace.define_finalizer(holder, proc { Pathconfig::Native.pathconfig_loader_free(ptr); freed << Thread.current })
-        nil
+      def freeing(ptr, freed)
+        proc { Pathconfig::Native.pathconfig_loader_free(ptr); freed << [Thread.current, $inside] }
       end
       callback = FFI::Function.new(:void, %i[pointer pointer]) do |_event, _payload|
         next if Thread.current.equal?(MAIN) || $made
         $made = true
-        make.call
+        $inside = true
+        ObjectSpace.define_finalizer(Object.new, freeing(ptr, freed))
         GC.start
         200.times { Thread.pass }
+        $inside = false
       end
       Pathconfig::Native.pathconfig_loader_set_callback(ptr, callback, nil, nil)
       Pathconfig::Native.pathconfig_loader_load(ptr, nil)
       GC.start while freed.empty? && (sleep 0.01 || true)
-      puts "freed on \#{freed.pop.equal?(MAIN) ? 'the main thread' : 'another thread'}"
+      thread, inside = freed.pop
+      puts "freed on \#{thread.equal?(MAIN) ? 'the main thread' : thread.name}\#{' inside the callback' if inside}"
+      raise "the finalizer did not run inside the polling callback" unless inside && !thread.equal?(MAIN)
       puts "ok"
     RUBY
   }.freeze
