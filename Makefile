@@ -32,7 +32,7 @@ HEADER_PARTS  := $(wildcard include/pathconfig/*.h)
 VERSION       := $(shell sed -n 's/^\#define PATHCONFIG_VERSION "\(.*\)"/\1/p' include/pathconfig/common.h 2>/dev/null)
 SOVERSION     := 1
 
-.PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-readme install bench bench-deps bench-ablation \
+.PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-ruby test-readme install bench bench-deps bench-ablation \
         check-version abi-check abi-baseline test-packaging dist-python dist-crate \
         fuzz fuzz-build fuzz-short fuzz-prefilter-loop test-sanitize test-sanitize-address test-sanitize-thread soak clean \
         man completions install-files dist dist-tarball dist-deb deb-deps test-dist
@@ -243,6 +243,10 @@ test-python: lib cli
 test-rust: lib
 	$(MAKE) -C bindings/rust test LIBDIR=$(LIBDIR)
 
+## test-ruby: the Ruby gem's suites (Minitest and RSpec), against out/lib
+test-ruby: lib
+	$(MAKE) -C bindings/ruby test LIBDIR=$(LIBDIR)
+
 ## test-c: the C ABI suite (conformance, errors, getters), threads, valgrind,
 ## exports, and examples/c built against an installed copy
 test-c: lib
@@ -254,7 +258,7 @@ test-c: lib
 ## (Tests/ReadmeTests/readme_test.py says how). docs/ARCHITECTURE.md is left
 ## out: its blocks are diagrams and listings, not code.
 READMES := README.md $(sort $(filter-out docs/ARCHITECTURE.md,$(wildcard docs/*.md))) \
-           bindings/python/README.md bindings/rust/README.md
+           bindings/python/README.md bindings/rust/README.md bindings/ruby/README.md
 test-readme: lib cli
 	$(PYTHON) -m pytest -q -p no:cacheprovider Tests/ReadmeTests
 	$(PYTHON) Tests/ReadmeTests/readme_test.py --repo $(CURDIR) --lib $(LIBDIR) $(READMES)
@@ -312,7 +316,7 @@ test-packaging: dist-python dist-crate
 	PATHCONFIG_DIST=$(DIST) PATHCONFIG_DIST_TOOLS=$(OUT)/dist-python/venv \
 	    $(PYTHON) -m pytest -q -p no:cacheprovider Tests/PackagingTests
 
-test: test-swift test-schema test-c test-python test-rust test-readme check-version abi-check test-packaging fuzz-short test-dist
+test: test-swift test-schema test-c test-python test-rust test-ruby test-readme check-version abi-check test-packaging fuzz-short test-dist
 
 ## soak: the C soak test alone, for SOAK_SECONDS (default 10): readers
 ## resolving through a loader's configuration while it is swapped and

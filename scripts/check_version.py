@@ -12,6 +12,8 @@ each of them with it:
   pyproject.toml reads) and ``HEADER_VERSION`` of _ffi.py,
 - bindings/rust/Cargo.toml and Cargo.lock (the crate's version) and
   ``PATHCONFIG_VERSION*`` of src/sys.rs,
+- bindings/ruby/lib/pathconfig/version.rb (the gem's ``Pathconfig::VERSION``,
+  which pathconfig.gemspec reads) and ``HEADER_VERSION*`` of native.rb,
 
 the SONAME's number (``SOVERSION`` in the Makefile), which is the MAJOR
 version (the header's ABI promise), and, when given, what the built artefacts say: ``pathconfig_version()`` and
@@ -79,6 +81,17 @@ def ffi_version(text: str) -> Optional[str]:
     return f"{string.group(1)} ({number.group(1)})" if string and number else None
 
 
+def ruby_version(text: str) -> Optional[str]:
+    match = re.search(r'^\s*VERSION = "([^"]*)"', text, re.M)
+    return match.group(1) if match else None
+
+
+def ruby_native_version(text: str) -> Optional[str]:
+    string = re.search(r'^\s*HEADER_VERSION = "([^"]*)"', text, re.M)
+    number = re.search(r"^\s*HEADER_VERSION_NUMBER = (\d+)", text, re.M)
+    return f"{string.group(1)} ({number.group(1)})" if string and number else None
+
+
 def cargo_version(text: str) -> Optional[str]:
     return tomllib.loads(text).get("package", {}).get("version")
 
@@ -104,6 +117,8 @@ SOURCES: List[Tuple[str, str, Callable[[str], Optional[str]], bool]] = [
     ("bindings/rust/Cargo.toml", "[package] version", cargo_version, False),
     ("bindings/rust/Cargo.lock", "the pathconfig package's version", lock_version, False),
     ("bindings/rust/src/sys.rs", "PATHCONFIG_VERSION (PATHCONFIG_VERSION_NUMBER)", sys_rs_version, True),
+    ("bindings/ruby/lib/pathconfig/version.rb", "Pathconfig::VERSION", ruby_version, False),
+    ("bindings/ruby/lib/pathconfig/native.rb", "HEADER_VERSION (HEADER_VERSION_NUMBER)", ruby_native_version, True),
 ]
 
 

@@ -26,6 +26,9 @@ packages+=(openssl)
 # extension (pathconfig._speedups), which the suite builds and tests beside
 # the ctypes path.
 packages+=(python3 python3-pytest python3-venv python3-pip python3-dev)
+# The Ruby gem's suites (`make test-ruby`): Debian's ruby with ffi, Minitest,
+# RSpec, Rack and WEBrick (the Rack server's test runs it on localhost).
+packages+=(ruby ruby-ffi ruby-minitest ruby-rspec ruby-rack ruby-webrick)
 # The ABI guard (make abi-check): libabigail's abidw and abidiff.
 packages+=(abigail-tools)
 # The Android profiles' differential tests (Tests/PathConfigurationTests:

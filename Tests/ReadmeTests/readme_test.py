@@ -22,6 +22,9 @@ Swift package snippet's `../libpathconfig`), a new /tmp and a new
   that write the same Package.swift share that package's build (its folder is
   a link to one folder, emptied of all but the build for each file), so the
   library builds once, not once a file.
+- Ruby blocks run with Debian's ruby, the gem loaded from bindings/ruby/lib
+  (`ruby -I`) and PATHCONFIG_LIBRARY naming the built library; an `output`
+  block after one shows what it prints.
 - Rust blocks are built as programs depending on bindings/rust by path, and
   run unless marked no_run.
 - json blocks must parse; text, toml and other data blocks are shown, not run.
@@ -203,6 +206,8 @@ class Document:
             return self.run_c(block)
         if lang in ("python", "py"):
             return self.run_python(block)
+        if lang in ("ruby", "rb"):
+            return self.run_ruby(block)
         if lang == "swift":
             return self.run_swift(block)
         if lang == "rust":
@@ -271,6 +276,14 @@ class Document:
         ran = self.program([sys.executable, str(HERE / "python_values.py"), str(script)], env, self.repo)
         values = ran.stderr.count(": ok (line ")
         return self.finish(ran, f"ran, {values} values checked")
+
+    def run_ruby(self, block: Block) -> str:
+        script = self.work / f"rb_{block.line}.rb"
+        script.write_text(self.substitute(block.text), encoding="utf-8")
+        env = dict(self.env, PATHCONFIG_LIBRARY=str(self.lib / "libpathconfig.so"))
+        ruby = os.environ.get("RUBY", "ruby")
+        ran = self.program([ruby, "-I", str(self.repo / "bindings" / "ruby" / "lib"), str(script)], env, self.repo)
+        return self.finish(ran, "ran")
 
     def shared_package(self, folder: Path, manifest: str) -> Path:
         """The folder of a Package.swift, ~/DIR: a link to a folder shared by every

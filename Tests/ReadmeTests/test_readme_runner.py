@@ -124,6 +124,15 @@ def test_a_python_value_comment_must_be_the_value(repo: Path) -> None:
     assert wrong.returncode == 1 and "the README shows 3, the code gives 2" in wrong.stdout, wrong.stdout
 
 
+def test_a_ruby_block_runs_and_its_output_block_is_checked(repo: Path) -> None:
+    right = run_readme(repo, "```ruby\nputs [1, 2].sum\n```\n\n<!-- readme-test: output -->\n```text\n3\n```\n")
+    assert right.returncode == 0 and "2 passed, 0 failed" in right.stdout, right.stdout + right.stderr
+    wrong = run_readme(repo, "```ruby\nputs [1, 2].sum\n```\n\n<!-- readme-test: output -->\n```text\n4\n```\n")
+    assert wrong.returncode == 1 and "the README shows" in wrong.stdout, wrong.stdout
+    failing = run_readme(repo, "```ruby\nraise 'no'\n```\n")
+    assert failing.returncode == 1 and "exit status 1" in failing.stdout, failing.stdout
+
+
 def test_a_block_nothing_can_run_must_be_marked(repo: Path) -> None:
     unmarked = run_readme(repo, "```\nsome text\n```\n")
     assert unmarked.returncode == 1 and "no runner for" in unmarked.stdout, unmarked.stdout

@@ -1,0 +1,42 @@
+# frozen_string_literal: true
+
+module Pathconfig
+  # Ruby objects the library holds for a while: a rule's predicate and
+  # configurer, a loader's event state. C keeps a `void *` (a rule's context,
+  # a loader's payload) and calls one free function with it once it no longer
+  # needs it. Here that pointer is a key into a Hash, and FREE is the one free
+  # function every registration names: it drops the key, and with it the
+  # reference the gem keeps. So an object stays alive exactly as long as C may
+  # use it.
+  module Callbacks
+    @held = {}
+    @next_key = 0
+    @lock = Mutex.new
+
+    class << self
+      # Keeps `object` until the library calls FREE with the returned
+      # pointer (pass it as the context or payload).
+      def hold(object)
+        key = @lock.synchronize { @next_key += 1 }
+        @held[key] = object
+        FFI::Pointer.new(key)
+      end
+
+      def held(pointer)
+        @held[pointer.address]
+      end
+
+      def release(pointer)
+        @held.delete(pointer.address)
+      end
+
+      def size
+        @held.size
+      end
+    end
+
+    # pathconfig_loader_payload_free and pathconfig_add_rule's free_context;
+    # lives as long as the process.
+    FREE = FFI::Function.new(:void, [:pointer]) { |pointer| Callbacks.release(pointer) }
+  end
+end

@@ -1,0 +1,360 @@
+# frozen_string_literal: true
+
+require_relative "test_helper"
+require_relative "support/servers"
+require "open3"
+require "timeout"
+
+# The loader: sources, events, and its safety with ffi, which runs a callback
+# that arrives on a foreign native thread (the library's polling thread) on a
+# Ruby thread of its own.
+#
+# Each scenario that could hang runs in a child process, all of them at once
+# (so a hang costs SCENARIO_TIMEOUT once, not once per test); a child still
+# running after SCENARIO_TIMEOUT seconds is killed and its test FAILS with
+# "hung" (a hung loader can hang every thread of its process, even against
+# SIGTERM, so no in-process timeout would do).
+#
+# "gem_*" scenarios use the gem's API, whose design keeps user code out of
+# the library's callback (events are queued and delivered on the loader's own
+# thread). "raw_*" scenarios call the C API through ffi directly, with the
+# callback on ffi's thread, as a host without that design would: they hold
+# the library to its header's promise ("never deadlocks, from any thread")
+# and are the Ruby tests of issue 39, item 1.
+class LoaderTest < Minitest::Test
+  SCENARIO_TIMEOUT = Integer(ENV.fetch("PATHCONFIG_SCENARIO_TIMEOUT", "10"))
+  LIB = File.expand_path("../lib", __dir__)
+  SUPPORT = File.join(__dir__, "support", "servers.rb")
+
+  PRELUDE = <<~RUBY
+    $LOAD_PATH.unshift #{LIB.inspect}
+    require "pathconfig"
+    require #{SUPPORT.inspect}
+    require "tmpdir"
+    $stdout.sync = true
+    ROOT_DIR = Dir.mktmpdir
+    File.write(File.join(ROOT_DIR, "c.json"), File.read(#{EXAMPLE.inspect}))
+    SERVER = FileServer.new(ROOT_DIR)
+    URL = SERVER.url("c.json")
+    MAIN = Thread.current
+    def wait_for(what, seconds = 5)
+      deadline = Time.now + seconds
+      sleep 0.01 until yield || Time.now > deadline
+      raise "timed out waiting for \#{what}" unless yield
+    end
+    # Raw: a polling loader through the C API, with `callback` (an FFI::Function).
+    def raw_loader(interval_ms = 30)
+      err = Pathconfig::Native::ErrorStruct.new
+      ptr = Pathconfig::Native.pathconfig_loader_new(JSON.generate([{ server: URL }]),
+                                                   JSON.generate(refresh_interval_ms: interval_ms), err)
+      raise Pathconfig.error_from(err) if ptr.null?
+      ptr
+    end
+    at_exit { SERVER.stop }
+  RUBY
+
+  SCENARIOS = {
+    # close (free) from inside an on_change block, while the polling thread delivers
+    "gem_close_from_inside_the_block" => <<~RUBY,
+      closed = Queue.new
+      loader = Pathconfig::Loader.new([Pathconfig::ServerSource.new(URL)], refresh_interval: 0.03)
+      loader.on_change = lambda do |event|
+        next if event.applied? # the first load's
+        loader.close
+        closed << Thread.current.name
+      end
+      loader.load
+      puts "closed on #{'#{closed.pop}'}"
+      before = SERVER.count
+      sleep 0.2
+      raise "still polling after close" if SERVER.count > before + 1
+      puts "ok"
+    RUBY
+    # load and refresh from inside an on_change block: MisuseError, nothing run
+    "gem_load_from_inside_the_block" => <<~RUBY,
+      outcome = Queue.new
+      loader = Pathconfig::Loader.new([Pathconfig::ServerSource.new(URL)], refresh_interval: 0.03)
+      loader.on_change = lambda do |event|
+        next unless event.not_modified?
+        begin
+          loader.load
+          outcome << "load returned"
+        rescue Pathconfig::MisuseError => e
+          begin
+            loader.refresh
+            outcome << "refresh returned"
+          rescue Pathconfig::MisuseError => e2
+            outcome << [e.code, e2.code, e.name]
+          end
+        end
+      end
+      loader.load
+      p outcome.pop
+      loader.close
+      puts "ok"
+    RUBY
+    # close while the polling thread is delivering: the running block has
+    # returned when close returns, and no block runs after
+    "gem_close_while_delivering" => <<~RUBY,
+      running = Queue.new
+      calls = 0
+      finished = false
+      loader = Pathconfig::Loader.new([Pathconfig::ServerSource.new(URL)], refresh_interval: 0.02)
+      loader.on_change = lambda do |event|
+        calls += 1
+        running << true
+        sleep 0.3
+        finished = true
+      end
+      loader.load
+      running.pop
+      loader.close
+      raise "close returned while the block ran" unless finished
+      after = calls
+      sleep 0.2
+      raise "a block ran after close" unless calls == after
+      puts "ok"
+    RUBY
+    # a polling loader nobody references is garbage-collected: freed (by the
+    # gem's reaper thread), polling stops
+    "gem_gc_finalizes_a_polling_loader" => <<~RUBY,
+      events = Queue.new
+      # The block must not see the loader (a closure that does keeps it alive).
+      def handler(events)
+        ->(event) { events << event.kind }
+      end
+      def start(events)
+        loader = Pathconfig::Loader.new([Pathconfig::ServerSource.new(URL)], refresh_interval: 0.02)
+        loader.on_change = handler(events)
+        loader.load
+        nil
+      end
+      start(events)
+      events.pop
+      3.times { GC.start; sleep 0.05 }
+      wait_for("polling to stop") do
+        a = SERVER.count
+        sleep 0.15
+        SERVER.count == a
+      end
+      raise "the loader was not freed" unless Pathconfig::Loader::OPEN.empty?
+      puts "ok"
+    RUBY
+    # exit with a polling loader open (at_exit closes it while Ruby still runs callbacks)
+    "gem_exit_with_a_polling_loader_open" => <<~RUBY,
+      seen = Queue.new
+      $loader = Pathconfig::Loader.new([Pathconfig::ServerSource.new(URL)], refresh_interval: 0.01)
+      $loader.on_change = ->(event) { seen << event }
+      $loader.load
+      3.times { seen.pop }
+      puts "ok"
+    RUBY
+    # raw: pathconfig_loader_free from inside the callback on the polling
+    # thread (run by ffi on its own thread): the header says it returns at once
+    "raw_free_from_inside_the_polling_callback" => <<~RUBY,
+      ptr = raw_loader
+      done = Queue.new
+      callback = FFI::Function.new(:void, %i[pointer pointer]) do |_event, _payload|
+        next if Thread.current.equal?(MAIN) || !done.empty?
+        Pathconfig::Native.pathconfig_loader_free(ptr)
+        done << true
+      end
+      Pathconfig::Native.pathconfig_loader_set_callback(ptr, callback, nil, nil)
+      Pathconfig::Native.pathconfig_loader_load(ptr, nil)
+      done.pop
+      puts "ok"
+    RUBY
+    # raw: pathconfig_loader_load from inside the callback on the polling
+    # thread: the header says PATHCONFIG_E_MISUSE at once
+    "raw_load_from_inside_the_polling_callback" => <<~RUBY,
+      ptr = raw_loader
+      codes = Queue.new
+      callback = FFI::Function.new(:void, %i[pointer pointer]) do |_event, _payload|
+        next if Thread.current.equal?(MAIN) || !codes.empty?
+        codes << Pathconfig::Native.pathconfig_loader_load(ptr, nil)
+      end
+      Pathconfig::Native.pathconfig_loader_set_callback(ptr, callback, nil, nil)
+      Pathconfig::Native.pathconfig_loader_load(ptr, nil)
+      code = codes.pop
+      raise "load from inside the callback returned \#{code}, not PATHCONFIG_E_MISUSE" unless code == Pathconfig::ErrorCode::E_MISUSE
+      Pathconfig::Native.pathconfig_loader_free(ptr)
+      puts "ok"
+    RUBY
+    # raw: pathconfig_loader_set_callback from inside the callback on the
+    # polling thread (it replaces itself): the header says it works
+    "raw_set_callback_from_inside_the_polling_callback" => <<~RUBY,
+      ptr = raw_loader
+      done = Queue.new
+      other = FFI::Function.new(:void, %i[pointer pointer]) { |_e, _p| }
+      callback = FFI::Function.new(:void, %i[pointer pointer]) do |_event, _payload|
+        next if Thread.current.equal?(MAIN) || !done.empty?
+        done << Pathconfig::Native.pathconfig_loader_set_callback(ptr, other, nil, nil)
+      end
+      Pathconfig::Native.pathconfig_loader_set_callback(ptr, callback, nil, nil)
+      Pathconfig::Native.pathconfig_loader_load(ptr, nil)
+      done.pop
+      Pathconfig::Native.pathconfig_loader_free(ptr)
+      puts "ok"
+    RUBY
+    # raw: pathconfig_loader_free from another thread that holds the GVL (an
+    # attachment without blocking: true) while the polling thread's callback
+    # waits for the GVL: the library must not wait for that callback
+    "raw_free_holding_the_gvl_while_the_polling_callback_runs" => <<~RUBY,
+      module Held
+        extend FFI::Library
+        ffi_lib Pathconfig::Native::LIBRARY_PATH
+        attach_function :pathconfig_loader_free, [:pointer], :void # GVL held
+      end
+      ptr = raw_loader
+      inside = Queue.new
+      callback = FFI::Function.new(:void, %i[pointer pointer]) do |_event, _payload|
+        next if Thread.current.equal?(MAIN)
+        inside << true
+        sleep 0.3 # gives up the GVL; needs it back to return
+      end
+      Pathconfig::Native.pathconfig_loader_set_callback(ptr, callback, nil, nil)
+      Pathconfig::Native.pathconfig_loader_load(ptr, nil)
+      inside.pop
+      Held.pathconfig_loader_free(ptr)
+      puts "ok"
+    RUBY
+    # raw: a GC finalizer that frees a polling loader, run on ffi's callback
+    # thread inside the callback (it must run there: the test checks it).
+    # The finalizer's proc is made by a method, so that it captures ptr and
+    # freed only: a proc made where the finalized object is a local variable
+    # captures that variable, and an object its own finalizer references is
+    # never collected (the finalizer would never run, whatever the library).
+    "raw_finalizer_frees_on_the_callback_thread" => <<~RUBY,
+      ptr = raw_loader
+      freed = Queue.new
+      def freeing(ptr, freed)
+        proc { Pathconfig::Native.pathconfig_loader_free(ptr); freed << [Thread.current, $inside] }
+      end
+      callback = FFI::Function.new(:void, %i[pointer pointer]) do |_event, _payload|
+        next if Thread.current.equal?(MAIN) || $made
+        $made = true
+        $inside = true
+        ObjectSpace.define_finalizer(Object.new, freeing(ptr, freed))
+        GC.start
+        200.times { Thread.pass }
+        $inside = false
+      end
+      Pathconfig::Native.pathconfig_loader_set_callback(ptr, callback, nil, nil)
+      Pathconfig::Native.pathconfig_loader_load(ptr, nil)
+      GC.start while freed.empty? && (sleep 0.01 || true)
+      thread, inside = freed.pop
+      puts "freed on \#{thread.equal?(MAIN) ? 'the main thread' : thread.name}\#{' inside the callback' if inside}"
+      raise "the finalizer did not run inside the polling callback" unless inside && !thread.equal?(MAIN)
+      puts "ok"
+    RUBY
+  }.freeze
+
+  Outcome = Struct.new(:status, :output, :hung, :seconds)
+
+  # Every scenario, run once, at once.
+  def self.outcomes
+    @outcomes ||= begin
+      threads = SCENARIOS.to_h do |name, body|
+        [name, Thread.new { run_scenario(PRELUDE + body) }]
+      end
+      threads.transform_values(&:value)
+    end
+  end
+
+  def self.run_scenario(script)
+    started = Time.now
+    stdin, out, waiter = Open3.popen2e(RbConfig.ruby, "-e", script, pgroup: true)
+    stdin.close
+    reader = Thread.new { out.read }
+    if waiter.join(SCENARIO_TIMEOUT)
+      Outcome.new(waiter.value, reader.value, false, Time.now - started)
+    else
+      Process.kill("KILL", -waiter.pid)
+      waiter.join
+      Outcome.new(waiter.value, reader.value, true, Time.now - started)
+    end
+  end
+
+  SCENARIOS.each_key do |name|
+    define_method("test_#{name}") do
+      outcome = self.class.outcomes.fetch(name)
+      flunk "#{name}: hung (killed after #{SCENARIO_TIMEOUT} s); it printed:\n#{outcome.output}" if outcome.hung
+      assert outcome.status.success?, "#{name}: #{outcome.status}\n#{outcome.output}"
+      assert_equal "ok", outcome.output.lines.last&.chomp, outcome.output
+    end
+  end
+
+  # --- sources and events, in this process ---------------------------------------
+
+  def with_server
+    dir = Dir.mktmpdir
+    File.write(File.join(dir, "c.json"), File.read(EXAMPLE))
+    server = FileServer.new(dir)
+    yield server, dir
+  ensure
+    server&.stop
+  end
+
+  def test_file_then_server_with_cache_and_304
+    with_server do |server, dir|
+      cache = File.join(dir, "cache")
+      bundle = File.join(dir, "bundle.json")
+      File.write(bundle, '{"rules":[{"patterns":[".*"],"properties":{"from":"bundle"}}]}')
+      loader = Pathconfig::Loader.new([Pathconfig::FileSource.new(bundle), Pathconfig::ServerSource.new(server.url("c.json"))],
+                                      cache_dir: cache, timeout: 5)
+      events = loader.load
+      assert_equal %i[applied applied], events.map(&:kind)
+      assert_equal %i[file server], events.map(&:source_kind)
+      assert_equal "modal", loader.current.properties("/a/new").context
+      assert_kind_of Pathconfig::PathConfiguration, events.last.configuration
+      assert File.file?(loader.cache_file(server.url("c.json")))
+      assert_equal %i[not_modified], loader.refresh.map(&:kind)
+      loader.close
+      assert_raises(Pathconfig::ClosedError) { loader.load }
+    end
+  end
+
+  def test_failures_are_events_and_load_raises_only_when_nothing_is_current
+    with_server do |server, dir|
+      good = Pathconfig::DataSource.new(File.read(EXAMPLE), "bundled")
+      loader = Pathconfig::Loader.new([good, Pathconfig::ServerSource.new(server.url("missing.json"))])
+      events = loader.load
+      assert_equal %i[applied failed], events.map(&:kind)
+      failure = events.last.error
+      assert_kind_of Pathconfig::DownloadError, failure
+      assert_equal [Pathconfig::DownloadReason::HTTP_STATUS, 404], [failure.reason, failure.http_status]
+      assert_equal "bundled", events.first.location
+      loader.close
+
+      broken = File.join(dir, "broken.json")
+      File.write(broken, "{\n  \"rules\": 3\n}")
+      only = Pathconfig::Loader.new([{ file: broken }])
+      error = assert_raises(Pathconfig::ConfigError) { only.load }
+      assert_equal [Pathconfig::ErrorCode::E_SCHEMA, 2], [error.code, error.line]
+      assert_nil only.current
+      only.close
+    end
+  end
+
+  def test_arguments_are_checked
+    assert_raises(TypeError) { Pathconfig::Loader.new("file.json") }
+    assert_raises(TypeError) { Pathconfig::Loader.new([], timeout: "1") }
+    error = assert_raises(Pathconfig::ConfigError) { Pathconfig::Loader.new([{ server: "ftp://x/y" }]) }
+    assert_equal Pathconfig::ErrorCode::E_OPTIONS, error.code
+    assert_raises(Pathconfig::ConfigError) { Pathconfig::Loader.new([], profile: "nope") }
+  end
+
+  def test_events_reach_on_change_on_the_loaders_own_thread_in_order
+    with_server do |server, _dir|
+      seen = Queue.new
+      loader = Pathconfig::Loader.new([Pathconfig::ServerSource.new(server.url("c.json"))]) do |event|
+        seen << [event.kind, Thread.current.name, Thread.current.equal?(Thread.main)]
+      end
+      loader.load
+      loader.refresh
+      assert_equal [:applied, "pathconfig loader events", false], seen.pop
+      assert_equal [:not_modified, "pathconfig loader events", false], seen.pop
+      loader.close
+    end
+  end
+end

@@ -1,0 +1,40 @@
+# frozen_string_literal: true
+
+# Shared set-up of the Minitest suites: the library is $PATHCONFIG_LIBRARY
+# (the Makefile sets it from LIBDIR; when unset, the clone's out/lib if
+# `make lib` made it), the conformance cases $PATHCONFIG_CONFORMANCE (else
+# Tests/Fixtures/conformance of the clone). The gem is loaded from lib/.
+ROOT = File.expand_path("../../..", __dir__)
+unless ENV["PATHCONFIG_LIBRARY"]
+  built = File.join(ROOT, "out", "lib", "libpathconfig.so")
+  ENV["PATHCONFIG_LIBRARY"] = built if File.file?(built)
+end
+CONFORMANCE = ENV["PATHCONFIG_CONFORMANCE"] || File.join(ROOT, "Tests", "Fixtures", "conformance")
+
+$LOAD_PATH.unshift File.expand_path("../lib", __dir__)
+require "minitest/autorun"
+require "json"
+require "tmpdir"
+require "pathconfig"
+
+EXAMPLE = File.join(ROOT, "examples", "path-configuration.json")
+
+module JSONAssertions
+  # Equality that also compares JSON types (1 and 1.0, true and 1 differ).
+  def assert_json_equal(expected, actual, where = "$")
+    case expected
+    when Hash
+      assert_kind_of Hash, actual, where
+      assert_equal expected.keys, actual.keys, "#{where}: keys"
+      expected.each { |k, v| assert_json_equal(v, actual[k], "#{where}.#{k}") }
+    when Array
+      assert_kind_of Array, actual, where
+      assert_equal expected.size, actual.size, "#{where}: length"
+      expected.each_with_index { |v, i| assert_json_equal(v, actual[i], "#{where}[#{i}]") }
+    when nil
+      assert_nil actual, where
+    else
+      assert_equal [expected.class, expected], [actual.class, actual], where
+    end
+  end
+end
