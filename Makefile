@@ -3,7 +3,7 @@
 #   make run ARGS="resolve --config examples/path-configuration.json /messages/new"
 #   make test        installs what is missing (as root, apt-get) and runs every suite
 #   make install PREFIX=/usr/local
-#   make dist        every release artifact in dist/ (tarball, .debs, Python sdist and wheel, crate), SHA256SUMS
+#   make dist        every release artifact in dist/ (tarball, .debs, Python sdist and wheel, crate, gem), SHA256SUMS
 #   make cli         the pathconfig command alone, in out/bin
 #   make test-readme every code block of README.md, docs/ and the bindings' READMEs, run as a reader would
 #   make schema      docs/path-configuration.schema.json written again from the library (make test-schema: checked with jsonschema)
@@ -35,7 +35,7 @@ SOVERSION     := 1
 .PHONY: all deps build cli run lib test test-swift test-c test-python test-rust test-ruby test-readme install bench bench-deps bench-ablation \
         check-version abi-check abi-baseline test-packaging dist-python dist-crate \
         fuzz fuzz-build fuzz-short fuzz-prefilter-loop test-sanitize test-sanitize-address test-sanitize-thread soak clean \
-        man completions install-files dist dist-tarball dist-deb deb-deps test-dist
+        man completions install-files dist dist-tarball dist-deb deb-deps test-dist dist-gem
 
 all: build
 
@@ -159,13 +159,14 @@ install-files:
 ##   dist-deb      the Debian packages libpathconfig1, libpathconfig-dev, pathconfig
 ##   dist-python   the Python sdist and manylinux wheel (distribution libpathconfig)
 ##   dist-crate    the Rust crate (cargo package)
+##   dist-gem      the Ruby gem (gem build)
 ## Each replaces its own older files in dist/. Archives are sorted, root-owned
 ## and dated SOURCE_DATE_EPOCH (the last commit's date), so packaging the same
 ## build again gives the same bytes.
 DIST      := $(CURDIR)/dist
 DISTSTAGE := $(OUT)/dist
 TARBALL   := libpathconfig-$(VERSION)-linux-x86_64
-dist: dist-tarball dist-deb dist-python dist-crate
+dist: dist-tarball dist-deb dist-python dist-crate dist-gem
 	cd $(DIST) && rm -f SHA256SUMS && \
 	    find . -type f ! -name SHA256SUMS -printf '%P\n' | LC_ALL=C sort | xargs -r sha256sum > SHA256SUMS
 	@cat $(DIST)/SHA256SUMS
@@ -298,6 +299,11 @@ abi-baseline: lib
 ## (scripts/dist-python.sh; its tools come from PyPI into out/dist-python)
 dist-python: lib cli
 	@bash scripts/dist-python.sh $(PYTHON) $(LIBDIR)/libpathconfig.so $(BINDIR)/pathconfig $(DIST) $(OUT)/dist-python
+
+## dist-gem: the Ruby gem (`gem build`) into dist/pathconfig-VERSION.gem;
+## it installs with `gem install --local` and finds the installed library
+dist-gem:
+	$(MAKE) -C bindings/ruby --no-print-directory gem DIST=$(DIST)
 
 ## dist-crate: the Rust crate (`cargo package --offline`, verified by
 ## building it against out/lib) into dist/pathconfig-VERSION.crate
