@@ -208,7 +208,7 @@ PATHCONFIG_API pathconfig_loader *pathconfig_loader_new(const char *sources_json
  * event->configuration and use any configuration. It must return normally
  * (no longjmp, no C++ exception out of it).
  *
- * (1.2.0) No loader function waits for a running callback, so a callback may
+ * (1.1.0) No loader function waits for a running callback, so a callback may
  * hand its work to another thread and wait for it, as an FFI that runs a
  * callback's body on a thread of its own does (ruby-ffi, for a call from
  * the polling thread): from any thread while a call of the callback is in
@@ -309,7 +309,7 @@ PATHCONFIG_API char *pathconfig_loader_cache_file(const pathconfig_loader *loade
  * may be in progress or start, except the one whose callback is running.
  *
  * It waits for a polling refresh in progress to end (a download, at most
- * timeout_ms), but never for a running callback (1.2.0): called while one
+ * timeout_ms), but never for a running callback (1.1.0): called while one
  * runs, from inside it or from any other thread (a garbage collector's
  * finalizer, the thread an FFI runs the callback's body on), it returns at
  * once, the running call goes on to its end, and no later event is

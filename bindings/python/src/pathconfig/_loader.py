@@ -291,7 +291,7 @@ class Loader(OwnedHandle):
                 try:
                     # The callback goes now, even when the C loader is freed
                     # later (another thread is inside a call): removing it
-                    # never waits for a running call (1.2.0).
+                    # never waits for a running call (1.1.0).
                     register(ptr, None, self._collectors, self._owner)
                 finally:
                     self._done()
