@@ -193,9 +193,9 @@ struct LintDocument {
     /// A finding about rule `rule` (its description filled in), or about the
     /// document when `rule` is nil.
     func finding(_ kind: LintFinding.Kind, _ message: String, at location: SourceLocation?, rule: Int? = nil,
-                 pattern: Int? = nil, profiles: [Profile] = []) -> LintFinding {
+                 pattern: Int? = nil, profiles: [Profile] = [], severity: LintFinding.Severity = .warning) -> LintFinding {
         let description = rule.flatMap { rules.indices.contains($0) ? rules[$0].description : nil }
-        return LintFinding(kind: kind, message: message, location: location, ruleIndex: rule, patternIndex: pattern,
+        return LintFinding(kind: kind, severity: severity, message: message, location: location, ruleIndex: rule, patternIndex: pattern,
                            ruleDescription: description, profiles: profiles)
     }
 

@@ -4,8 +4,10 @@ import PathConfigCore
 /// probably does not do what its author meant, or that another app or tool
 /// reads differently.
 ///
-/// Findings are warnings; `pathconfig validate --strict` turns them into
-/// failures. Each names its rule (by index and, when present, its
+/// Most findings are warnings, which `pathconfig validate --strict` turns
+/// into failures; a finding that an app among the selected profiles crashes
+/// on, or refuses the file for, is an error, which fails `validate` always.
+/// Each names its rule (by index and, when present, its
 /// `description` or `comment`) and points at the exact line and column.
 public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
     /// What was found. The raw values are stable identifiers (kebab-case, as
@@ -48,11 +50,15 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         case lintMarker = "lint-marker"
     }
 
-    /// How serious a finding is. Every finding is a warning today: the file
-    /// loads; `--strict` is how a team makes warnings fail.
+    /// How serious a finding is.
     public enum Severity: String, Sendable, Hashable, CaseIterable {
-        /// Loads, but probably not as meant.
+        /// Loads, but probably not as meant; `--strict` is how a team makes
+        /// warnings fail.
         case warning
+        /// An app among the finding's `profiles` crashes on what it reads
+        /// there, or refuses the whole file: the file does not work in that
+        /// app, so `validate` fails whatever its options.
+        case error
     }
 
     /// What was found.

@@ -22,9 +22,10 @@ enum Diagnostics {
     }
 
     /// `FILE:LINE:COLUMN: warning: rule N ("description"): MESSAGE [kind]`.
-    /// The same as an error when the finding's kind is denied (`validate --deny`).
+    /// An error when the finding is one (an app crashes or refuses the file)
+    /// or its kind is denied (`validate --deny`).
     static func finding(_ finding: LintFinding, file: String, denied: Bool = false) {
-        emit(prefix(file, finding.location), denied ? .error : .warning, finding.summary, kind: finding.kind.rawValue)
+        emit(prefix(file, finding.location), denied || finding.severity == .error ? .error : .warning, finding.summary, kind: finding.kind.rawValue)
     }
 
     /// An input the library refuses to look up (one over `max_url_bytes`):

@@ -18,8 +18,11 @@ extension PathConfigCommand {
                 a kind (a team that anchors patterns with $ on purpose allows \
                 query-string-anchor), as does a file's own marker, "lint": {"allow": [KIND]}, \
                 at its top level or in a rule (that rule's warnings); --deny KIND makes them \
-                errors, whatever a marker allows. Exits 0 when all load \
-                (and none has a denied finding, nor, with --strict, any warning), 1 otherwise.
+                errors, whatever a marker allows. A finding that a selected app crashes on, \
+                or refuses the whole file for (a trailing comma the Android apps read as a null \
+                rule, a string where hotwire-android casts to Boolean), is an error, not a \
+                warning. Exits 0 when all load (and none has an error or a denied finding, \
+                nor, with --strict, any warning), 1 otherwise.
                 """
         )
 
@@ -104,8 +107,8 @@ extension PathConfigCommand {
                 if let error = report.lintError { Diagnostics.error(error, file: report.file) }
                 for finding in report.findings { Diagnostics.finding(finding, file: report.file, denied: deny.contains(finding.kind)) }
                 let builtIns = configuration.rules.count - configuration.documentRuleCount
-                // Denied findings are printed as errors, and counted so.
-                let errors = report.findings.filter { deny.contains($0.kind) }.count
+                // Errors, and denied findings, are printed as errors and counted so.
+                let errors = report.findings.filter { $0.severity == .error || deny.contains($0.kind) }.count
                 var counts = ValueText.count(report.findings.count - errors, "warning")
                 if errors > 0 { counts += ", " + ValueText.count(errors, "error") }
                 if !report.allowedByMarkers.isEmpty { counts += ", \(report.allowedByMarkers.count) allowed by the file" }
@@ -163,10 +166,12 @@ struct FileReport {
         self.lintError = lintError
     }
 
-    /// Loaded, linted, and no finding fails it: none of a `denied` kind,
-    /// and none at all when `strict`.
+    /// Loaded, linted, and no finding fails it: no error (an app crashes or
+    /// refuses the file), none of a `denied` kind, and none at all when
+    /// `strict`.
     func passes(strict: Bool, denied: Set<LintFinding.Kind> = []) -> Bool {
-        configuration != nil && lintError == nil && !(strict && !findings.isEmpty) && !findings.contains { denied.contains($0.kind) }
+        configuration != nil && lintError == nil && !(strict && !findings.isEmpty)
+            && !findings.contains { $0.severity == .error || denied.contains($0.kind) }
     }
 
     /// `file`, `ok` (loaded), `profile`, `rules`, `built_in_rules`,

@@ -6,7 +6,7 @@ import PathConfigCore
 /// refuses nested values, the Android apps crash on a null rule, for some).
 /// A rejection at a trailing comma or a repeated key is left to
 /// `TrailingCommaCheck` and `RepeatedKeyCheck`, which say what every app does
-/// there; repeated keys are theirs altogether.
+/// there; repeated keys are theirs altogether. A rejection is an error.
 struct DecoderCheck: LintCheck {
     func findings(in d: LintDocument) -> [LintFinding] {
         var out: [LintFinding] = []
@@ -33,7 +33,7 @@ struct DecoderCheck: LintCheck {
                 if let offset = error.location?.offset, explained.contains(offset) { continue }
                 let rule = error.ruleIndex ?? error.location.flatMap { d.rule(at: $0.offset) }
                 out.append(d.finding(.notPortable, "the \(profile.rawValue) app rejects this file: \(d.withoutRuleName(error.message, rule: rule))", at: error.location,
-                                     rule: rule, pattern: error.patternIndex, profiles: [profile]))
+                                     rule: rule, pattern: error.patternIndex, profiles: [profile], severity: .error))
             }
         }
         for w in warnings ?? d.document.warnings where w.kind != .duplicateKey {

@@ -5,7 +5,8 @@ import PathConfigCore
 /// (`DocumentReading.trailingCommaEffect`): JSONSerialization accepts it;
 /// Gson reads one more `null` element in an array (a null rule or pattern
 /// crashes the app) and refuses the document for one in an object. Strict
-/// JSON parsers (`JSON.parse`, `jq`, Python's `json`) reject the file.
+/// JSON parsers (`JSON.parse`, `jq`, Python's `json`) reject the file. An
+/// error where a selected app crashes or refuses the file, else a warning.
 struct TrailingCommaCheck: LintCheck {
     func findings(in d: LintDocument) -> [LintFinding] {
         d.tree.trailingCommas.map { comma in
@@ -16,7 +17,8 @@ struct TrailingCommaCheck: LintCheck {
             let fatal = effects.filter { $0.1.isFatal }.map(\.0)
             return d.finding(.trailingComma,
                              "trailing comma before \"\(inObject ? "}" : "]")\": \(DocumentEffect.sentence(effects)); strict JSON parsers (JSON.parse, jq, Python's json) reject the file",
-                             at: d.location(comma.offset), rule: d.rule(at: comma.containerOffset), profiles: fatal)
+                             at: d.location(comma.offset), rule: d.rule(at: comma.containerOffset), profiles: fatal,
+                             severity: fatal.isEmpty ? .warning : .error)
         }
     }
 }

@@ -13,7 +13,8 @@ import PathConfigCore
 ///   `presentation: "push"` on iOS, `"modal"` as a presentation anywhere, a
 ///   number as a title on iOS, a number as a boolean on hotwire-android.
 ///
-/// Only the first value of a repeated key counts, as when loading.
+/// Only the first value of a repeated key counts, as when loading. An error
+/// where a selected app crashes reading the value, else a warning.
 struct TypedValueCheck: LintCheck {
     func findings(in d: LintDocument) -> [LintFinding] {
         var out: [LintFinding] = []
@@ -39,7 +40,7 @@ struct TypedValueCheck: LintCheck {
             // boolean; the iOS apps ignore it, and the later hotwire-android crashes.
             let uses = Self.groups(misread, key, raw, ignoring: "it") { profile, one in Self.fallback(key, on: profile.platform, one: one) }
             return d.finding(.stringBoolean, "\(name): \(written) is a string, not the boolean \(JSONWriter.compact(meant)): \(uses); write \(JSONWriter.compact(meant)) without quotes",
-                             at: d.location(node.offset), rule: rule, profiles: misread)
+                             at: d.location(node.offset), rule: rule, profiles: misread, severity: Self.severity(key, raw, misread))
         }
         let unknown = d.profiles.filter { key.recognizedValue(raw, by: $0.typedReading) == nil }
         guard !unknown.isEmpty else { return nil }
@@ -54,7 +55,13 @@ struct TypedValueCheck: LintCheck {
             guard key.kind == .enumeration else { return fallback }
             return "\(fallback) (\(one ? "it knows" : "they know") \(key.allowedValues(on: profile.platform).joined(separator: ", ")))"
         }
-        return d.finding(.unknownValue, "\(name) must be \(requirement): \(uses)", at: d.location(node.offset), rule: rule, profiles: unknown)
+        return d.finding(.unknownValue, "\(name) must be \(requirement): \(uses)", at: d.location(node.offset), rule: rule, profiles: unknown,
+                         severity: Self.severity(key, raw, unknown))
+    }
+
+    /// `.error` when one of `profiles` crashes reading `raw` as `key`.
+    private static func severity(_ key: TypedKey, _ raw: JSONValue, _ profiles: [Profile]) -> LintFinding.Severity {
+        profiles.contains { if case .crash = key.read(raw, by: $0.typedReading) { true } else { false } } ? .error : .warning
     }
 
     /// `use "default" instead`, or `read no title` where the default is
