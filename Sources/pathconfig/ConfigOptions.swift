@@ -88,10 +88,14 @@ struct ConfigOptions: ParsableArguments {
 
     /// The sources, in the order the loader runs them: files, then URLs,
     /// each group in command-line order.
-    func sources() throws -> [ConfigurationSource] {
+    func sources() throws -> [ConfigurationSource] { try sources(config) }
+
+    /// The sources of the chain `configs` (files or URLs, as `--config`
+    /// takes them), in the order the loader runs them, as `sources()`.
+    func sources(_ configs: [String]) throws -> [ConfigurationSource] {
         let headers = try parsedHeaders()
-        let files = config.filter { !Self.isURL($0) }.map { ConfigurationSource.file($0) }
-        let urls = config.filter(Self.isURL).map { ConfigurationSource.server($0, headers: headers) }
+        let files = configs.filter { !Self.isURL($0) }.map { ConfigurationSource.file($0) }
+        let urls = configs.filter(Self.isURL).map { ConfigurationSource.server($0, headers: headers) }
         return files + urls
     }
 
