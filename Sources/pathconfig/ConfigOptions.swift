@@ -43,12 +43,20 @@ struct ConfigOptions: ParsableArguments {
     var resultCacheSize: Int?
 
     func validate() throws {
-        guard !config.isEmpty else { throw ValidationError("Missing expected argument '--config <file-or-url>'") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
         _ = try parsedHeaders()
         _ = try parsedBaseURL()
         if let n = resultCacheSize, n < 0 { throw ValidationError("--result-cache-size must be 0 or more") }
     }
+
+    /// At least one `--config`, or a usage error: what every command but
+    /// `test` (whose cases may name their own files) checks in `validate()`.
+    func requireConfig() throws {
+        guard !config.isEmpty else { throw ValidationError(Self.missingConfig) }
+    }
+
+    /// The usage error of a command given no `--config`.
+    static let missingConfig = "Missing expected argument '--config <file-or-url>'"
 
     /// `--base-url`, validated.
     func parsedBaseURL() throws -> BaseURL? {

@@ -117,6 +117,7 @@ extension PathConfigCommand {
         }
 
         func validate() throws {
+            try options.requireConfig()
             if let pairs = try pairs() {
                 if against != nil { throw ValidationError("--against compares two versions of one configuration: give one --config, not pairs") }
                 if pairs.reduce(0, { $0 + $1.profiles.count }) < 2 {
