@@ -43,12 +43,20 @@ struct ConfigOptions: ParsableArguments {
     var resultCacheSize: Int?
 
     func validate() throws {
-        guard !config.isEmpty else { throw ValidationError("Missing expected argument '--config <file-or-url>'") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
         _ = try parsedHeaders()
         _ = try parsedBaseURL()
         if let n = resultCacheSize, n < 0 { throw ValidationError("--result-cache-size must be 0 or more") }
     }
+
+    /// At least one `--config`, or a usage error: what every command but
+    /// `test` (whose cases may name their own files) checks in `validate()`.
+    func requireConfig() throws {
+        guard !config.isEmpty else { throw ValidationError(Self.missingConfig) }
+    }
+
+    /// The usage error of a command given no `--config`.
+    static let missingConfig = "Missing expected argument '--config <file-or-url>'"
 
     /// `--base-url`, validated.
     func parsedBaseURL() throws -> BaseURL? {
@@ -88,10 +96,14 @@ struct ConfigOptions: ParsableArguments {
 
     /// The sources, in the order the loader runs them: files, then URLs,
     /// each group in command-line order.
-    func sources() throws -> [ConfigurationSource] {
+    func sources() throws -> [ConfigurationSource] { try sources(config) }
+
+    /// The sources of the chain `configs` (files or URLs, as `--config`
+    /// takes them), in the order the loader runs them, as `sources()`.
+    func sources(_ configs: [String]) throws -> [ConfigurationSource] {
         let headers = try parsedHeaders()
-        let files = config.filter { !Self.isURL($0) }.map { ConfigurationSource.file($0) }
-        let urls = config.filter(Self.isURL).map { ConfigurationSource.server($0, headers: headers) }
+        let files = configs.filter { !Self.isURL($0) }.map { ConfigurationSource.file($0) }
+        let urls = configs.filter(Self.isURL).map { ConfigurationSource.server($0, headers: headers) }
         return files + urls
     }
 

@@ -17,13 +17,28 @@ extension PathConfigCommand {
                 what is added, removed or changed. Nested objects are compared key by key \
                 (headers.Accept); numbers by value and object keys in any order.
 
+                Pairs: a team with one file per app gives each --config the --profile(s) \
+                that read it, in order: --config ios.json --profile hotwire-ios --config \
+                android.json --profile hotwire-android. Each file is read under its own \
+                profiles, one column each (named by profile, or FILE:PROFILE where a \
+                profile comes twice); every one must load. Consecutive --configs are one \
+                chain, as without pairs. Not with --against.
+
+                Across profiles, a summary by rule and key comes before the table: one \
+                line per key and cause, the rule that set the value in each column \
+                (rule 3 "/new$": context differs on 120 URLs, for example /posts/new); \
+                --summary-only prints it without the table. --ignore-key KEY (repeated) \
+                leaves a key out of every comparison.
+
                 --compare typed compares what each app reads through its typed accessors \
                 instead: every key of the typed catalog (listed under --compare), defaults \
                 included, as the profile's platform reads it ("false" is not a boolean on \
                 iOS; POP is pop on Android). Such a key is shown as KEY (typed), each value \
                 followed by (default) where nothing is written and (written X) where the app \
                 read something other than the X written. Keys outside the catalog, which app \
-                code reads raw, are still compared as written.
+                code reads raw, are still compared as written. Across profiles, a key of \
+                the catalog that one app never reads (view_controller on Android, title \
+                on iOS) is not compared, and a note names it.
 
                 URLs come from the arguments, or from standard input one per line (blank lines \
                 and lines starting with # are skipped). URLs that resolve alike are not \
@@ -52,6 +67,11 @@ extension PathConfigCommand {
 
         @OptionGroup var report: ReportOptions
 
+        @OptionGroup var ignoring: IgnoreKeyOption
+
+        @Flag(name: .customLong("summary-only"), help: "Print the summary by rule and key without the per-URL table (not with --against).")
+        var summaryOnly = false
+
         @Flag(name: .customLong("exit-code"), help: "Exit 1 when any URL differs (and 0 when none does), as git diff --exit-code.")
         var exitCode = false
 
@@ -64,6 +84,12 @@ extension PathConfigCommand {
         static let defaultProfiles: [Profile] = Profile.allCases.filter { $0 != .siesta }
 
         var profiles: [Profile] { options.profiles.isEmpty ? Self.defaultProfiles : options.distinctProfiles }
+
+        /// The pair form's groups (`ConfigPairs`), read from the command
+        /// line; nil when the arguments are not in that form.
+        private func pairs() throws -> [ConfigPairs.Group]? {
+            try ConfigPairs.groups(in: Array(CommandLine.arguments.dropFirst()), configs: options.config, profiles: options.profiles)
+        }
 
         /// The profiles to compare, each with what `load` gives under it.
         /// Named profiles must load (else exit 1); a default one that does
@@ -91,6 +117,15 @@ extension PathConfigCommand {
         }
 
         func validate() throws {
+            try options.requireConfig()
+            if let pairs = try pairs() {
+                if against != nil { throw ValidationError("--against compares two versions of one configuration: give one --config, not pairs") }
+                if pairs.reduce(0, { $0 + $1.profiles.count }) < 2 {
+                    throw ValidationError("diff compares at least two columns: give each --config its --profile")
+                }
+                return
+            }
+            if summaryOnly, against != nil { throw ValidationError("--summary-only summarises a diff across profiles, not --against") }
             if against == nil, profiles.count < 2 {
                 throw ValidationError("diff compares profiles: name at least two with --profile (or none, for the mobile apps'), or give --against")
             }
@@ -113,7 +148,7 @@ extension PathConfigCommand {
                     return (before, after)
                 }
                 let comparison = VersionComparison(configurations: versions.map { ($0.0, $0.1.0, $0.1.1) }, method: method,
-                                                   mode: self.comparison.compare, resolvesPaths: true)
+                                                   mode: self.comparison.compare, resolvesPaths: true, ignored: ignoring.ignored)
                 var changes: [VersionChange] = []
                 for url in urls {
                     do { changes += try comparison.compare(url.text) } catch { refusedCount += 1; Diagnostics.refused(url, error) }
@@ -121,13 +156,28 @@ extension PathConfigCommand {
                 let versionReport = VersionDiffReport(old: options.config.joined(separator: ","), new: against, profiles: versions.map(\.0),
                                                       method: method, urlCount: urls.count - refusedCount, changes: changes,
                                                       mode: self.comparison.compare, baseURL: try baseURL(versions.map(\.0)),
-                                                      pathsOnDefaultBase: Self.usesDefaultBase(urls, versions.map(\.1.0)))
+                                                      pathsOnDefaultBase: Self.usesDefaultBase(urls, versions.map(\.1.0)),
+                                                      ignored: ignoring.ignored)
                 differs = !changes.isEmpty
                 write(text: versionReport.text(style: report.style), json: versionReport.json(), to: &out)
             } else {
-                let configurations = try loaded { profile, optional in try Self.configuration(old, profile, optional: optional) }
-                let comparison = ProfileComparison(configurations: configurations.map { ($0.0, $0.1) }, method: method,
-                                                   compare: self.comparison.compare, resolvesPaths: true)
+                let columns: [DiffColumn], configurations: [PathConfiguration]
+                if let pairs = try pairs() {
+                    // Each file under its own profiles: every one named, so every one must load.
+                    columns = DiffColumn.columns(pairs: pairs)
+                    var loaded: [PathConfiguration] = []
+                    for group in pairs {
+                        let set = ConfigurationSet(flags: options, sources: try options.sources(group.configs), errorsAsJSON: report.format == .json)
+                        for profile in group.profiles { loaded.append(try set.configuration(profile: profile)) }
+                    }
+                    configurations = loaded
+                } else {
+                    let loaded = try loaded { profile, optional in try Self.configuration(old, profile, optional: optional) }
+                    columns = DiffColumn.columns(config: options.config.joined(separator: ","), profiles: loaded.map(\.0))
+                    configurations = loaded.map(\.1)
+                }
+                let comparison = ProfileComparison(configurations: Array(zip(columns.map(\.profile), configurations)), method: method,
+                                                   compare: self.comparison.compare, resolvesPaths: true, ignored: ignoring.ignored)
                 var differences: [ProfileDifference] = []
                 for url in urls {
                     do { if let d = try comparison.compare(url.text) { differences.append(d) } } catch {
@@ -135,10 +185,11 @@ extension PathConfigCommand {
                         Diagnostics.refused(url, error)
                     }
                 }
-                let profileReport = ProfileDiffReport(profiles: configurations.map(\.0), method: method, urlCount: urls.count - refusedCount,
+                let profileReport = ProfileDiffReport(columns: columns, method: method, urlCount: urls.count - refusedCount,
                                                       differences: differences, mode: self.comparison.compare,
-                                                      baseURL: try baseURL(configurations.map(\.0)),
-                                                      pathsOnDefaultBase: Self.usesDefaultBase(urls, configurations.map(\.1)))
+                                                      baseURL: try baseURL(columns.map(\.profile)),
+                                                      pathsOnDefaultBase: Self.usesDefaultBase(urls, configurations),
+                                                      unreadKeys: comparison.unreadKeys, ignored: ignoring.ignored, summaryOnly: summaryOnly)
                 differs = !differences.isEmpty
                 write(text: profileReport.text(style: report.style), json: profileReport.json(), to: &out)
             }

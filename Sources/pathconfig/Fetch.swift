@@ -18,6 +18,7 @@ extension PathConfigCommand {
         @OptionGroup var options: ConfigOptions
 
         func validate() throws {
+            try options.requireConfig()
             guard options.cacheDirectory != nil else { throw ValidationError("Missing expected argument '--cache-dir <dir>'") }
             for config in options.config where !ConfigOptions.isURL(config) {
                 throw ValidationError("fetch needs http:// or https:// URLs; '\(config)' is not one")

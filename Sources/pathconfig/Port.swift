@@ -51,6 +51,7 @@ extension PathConfigCommand {
         var apps: [Profile] { options.profiles.isEmpty ? PathConfigCommand.Diff.defaultProfiles : options.distinctProfiles }
 
         func validate() throws {
+            try options.requireConfig()
             if like == .siesta || apps.contains(.siesta) {
                 throw ValidationError("port is for the mobile apps: siesta matches whole URLs and reads globs and methods")
             }

@@ -24,6 +24,8 @@ extension PathConfigCommand {
 
         @OptionGroup var options: ConfigOptions
 
+        func validate() throws { try options.requireConfig() }
+
         @OptionGroup var request: MethodOption
 
         @Argument(help: ArgumentHelp("URLs or paths to resolve (default: standard input, one per line).", valueName: "url-or-path"))

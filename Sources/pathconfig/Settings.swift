@@ -8,6 +8,8 @@ extension PathConfigCommand {
 
         @OptionGroup var options: ConfigOptions
 
+        func validate() throws { try options.requireConfig() }
+
         @Flag(name: .long, help: "Print compact JSON on one line instead of indented JSON.")
         var compact = false
 

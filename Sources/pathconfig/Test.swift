@@ -8,13 +8,17 @@ extension PathConfigCommand {
             abstract: "Check a file of expected properties (a cases file) against a configuration.",
             discussion: """
                 CASES is JSON: {"cases": [{"url": ..., "properties": {...}}, ...]}, each case \
-                with "properties", "typed" or both, and optionally "profile" (a name or an array of names; default: every \
+                with "properties", "typed" or both, and optionally "config" (the file, or \
+                http(s):// URL, the case is checked against, as --config names one; default: \
+                --config, which may then be left out when every case names its own), \
+                "profile" (a name or an array of names; default: every \
                 --profile given, else hotwire-ios), "method" (default: --method), "options" \
                 (load options as the C API names them, over the flags: match_query_strings, \
                 base_url, merge, ...), "match" ("exact", the default: no other key may \
                 appear; or "subset": the keys named must be there, others are ignored) and \
                 "description". Values compare as JSON: numbers by value, object keys in any \
-                order, no conversion between types. CASES may be - for standard input.
+                order, no conversion between types; --ignore-key KEY (repeated) leaves a \
+                key out of every check. CASES may be - for standard input.
 
                 "typed" holds keys of the typed catalog (listed under --compare) with the \
                 value the app's typed accessor must read, defaults included: \
@@ -47,6 +51,8 @@ extension PathConfigCommand {
 
         @OptionGroup var report: ReportOptions
 
+        @OptionGroup var ignoring: IgnoreKeyOption
+
         @Flag(name: .long, help: "List the checks that pass too.")
         var verbose = false
 
@@ -61,14 +67,23 @@ extension PathConfigCommand {
                 StandardStreams.error("\(file.path): error: no cases: the file checks nothing; add at least one case to \"cases\"\n")
                 throw ExitCode(1)
             }
-            let configurations = ConfigurationSet(flags: options, sources: try options.sources(), errorsAsJSON: report.format == .json)
+            // A case that names no file is checked against --config: without
+            // one, a usage error at each such case.
+            if options.config.isEmpty {
+                let unnamed = file.cases.filter { $0.config == nil }
+                for c in unnamed {
+                    StandardStreams.error("\(Diagnostics.prefix(file.path, c.location)): error: case \(c.index) names no \"config\", and no --config was given\n")
+                }
+                if !unnamed.isEmpty { throw ExitCode(2) }
+            }
+            let configurations = ConfigurationSets(flags: options, errorsAsJSON: report.format == .json)
             let runner = CaseRunner(configurations: configurations,
                                     defaultProfiles: options.profiles.isEmpty ? [options.profile] : options.distinctProfiles,
                                     defaultMethod: HTTPMethod.normalized(request.method) ?? HTTPMethod.defaultMethod,
-                                    mode: comparison.compare)
+                                    mode: comparison.compare, ignored: ignoring.ignored)
             let results = try runner.run(file)
             let testReport = TestReport(file: file.path, results: results, caseCount: file.cases.count, mode: comparison.compare,
-                                        baseURL: try options.parsedBaseURL() ?? PathInput.defaultBase)
+                                        baseURL: try options.parsedBaseURL() ?? PathInput.defaultBase, ignored: ignoring.ignored)
             var out = Output()
             switch report.format {
             case .text: for line in testReport.text(style: report.style, verbose: verbose) { out.line(line) }

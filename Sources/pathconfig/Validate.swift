@@ -49,6 +49,7 @@ extension PathConfigCommand {
         var format: Format = .text
 
         func validate() throws {
+            try options.requireConfig()
             if let both = allow.first(where: deny.contains) {
                 throw ValidationError("--allow and --deny both name \(both.rawValue)")
             }

@@ -26,10 +26,13 @@ struct CLI {
         let stderr: String
     }
 
-    static func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
+    /// Runs the binary with `arguments`, `stdin` on its standard input, in
+    /// the working directory `cwd` (default: the test process's).
+    static func run(_ arguments: [String], stdin: String? = nil, cwd: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err

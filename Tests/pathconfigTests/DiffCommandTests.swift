@@ -8,6 +8,8 @@ struct DiffCommandTests {
     static let next = CLI.root + "/examples/path-configuration.next.json"
     /// The line the text reports open with when a path was read on the default base URL.
     static let note = "note: paths resolve against https://example.com, the default base URL (--base-url sets another)"
+    /// The note of a typed diff between hotwire-ios and hotwire-android on the keys one of them never reads.
+    static let unreadNote = "note: typed keys an app never reads are not compared: hotwire-ios never reads title, uri, fallback_uri; hotwire-android never reads modal_style, modal_dismiss_gesture_enabled, view_controller"
 
     static let turboAndroidLeftOut = """
         \(CLI.example):3:13: warning: setting "tabs" is an array; the turbo-android profile stores every value as a string, so turbo-android refuses the document (Gson: "Expected a string but was BEGIN_ARRAY") and ignores the whole file
@@ -23,6 +25,11 @@ struct DiffCommandTests {
         #expect(r.stderr == Self.turboAndroidLeftOut)
         #expect(r.stdout == """
             \(Self.note)
+            by rule and key:
+              hotwire-ios no rule, turbo-ios no rule, hotwire-android rule 4 "\\\\.pdf$": open_in_external_browser differs on 1 URL, for example https://example.com/a/b.PDF
+              hotwire-ios rule 1 "/new$", turbo-ios rule 1 "/new$", hotwire-android rule 0 ".*": context and pull_to_refresh_enabled differ on 1 URL, for example https://example.com/messages/new/
+              hotwire-ios rule 5 "/recede_historical_location" (built-in), turbo-ios rule 0 ".*", hotwire-android rule 5 "/recede_historical_location" (built-in): context differs on 1 URL, for example /recede_historical_location
+              hotwire-ios rule 5 "/recede_historical_location" (built-in), turbo-ios no rule, hotwire-android rule 5 "/recede_historical_location" (built-in): historical_location and presentation differ on 1 URL, for example /recede_historical_location
             URL                                KEY                       hotwire-ios  turbo-ios  hotwire-android
             https://example.com/a/b.PDF        open_in_external_browser  (absent)     (absent)   true
             https://example.com/messages/new/  context                   "modal"      "modal"    "default"
@@ -47,6 +54,8 @@ struct DiffCommandTests {
                 + "pathconfig: warning: \($0) left out: the configuration does not load under it\n"
         }.joined())
         #expect(r.stdout == """
+            by rule and key:
+              hotwire-ios rule 0 "/new$", turbo-ios no rule: presentation differs on 1 URL, for example https://example.com/sign_in?next=/posts/new
             URL                                          KEY           hotwire-ios  turbo-ios
             https://example.com/sign_in?next=/posts/new  presentation  "modal"      (absent)
             1 of 3 URLs differ between hotwire-ios, turbo-ios; 2 resolve alike
@@ -161,6 +170,9 @@ struct DiffCommandTests {
         #expect(r.stderr == "")
         #expect(r.status == 0)
         #expect(r.stdout == """
+            by rule and key:
+              hotwire-ios rule 0 "/new$", turbo-ios rule 0 "/new$", hotwire-android no rule, turbo-android app crashes: context differs on 1 URL, for example https://x.dev:abc/new
+              hotwire-ios no rule, turbo-ios no rule, hotwire-android rule 1 "^$", turbo-android app crashes: home differs on 1 URL, for example https://x.dev:abc/new
             URL                    KEY      hotwire-ios  turbo-ios  hotwire-android  turbo-android
             https://x.dev:abc/new  context  "modal"      "modal"    (absent)         (app crashes)
                                    home     (absent)     (absent)   true             (app crashes)
@@ -171,6 +183,8 @@ struct DiffCommandTests {
         let alike = try CLI.run(["diff", "--config", config, "--profile", "hotwire-ios", "--profile", "turbo-android", "https://x.dev:abc/zzz"])
         #expect(alike.status == 0)
         #expect(alike.stdout == """
+            by rule and key:
+              hotwire-ios no rule, turbo-android app crashes: (properties) differs on 1 URL, for example https://x.dev:abc/zzz
             URL                    KEY           hotwire-ios  turbo-android
             https://x.dev:abc/zzz  (properties)  {}           (app crashes)
             1 of 1 URL differ between hotwire-ios, turbo-android; 0 resolve alike
@@ -221,6 +235,9 @@ struct DiffCommandTests {
         #expect(r.stderr == "")
         #expect(r.stdout == """
             \(Self.note)
+            by rule and key:
+              hotwire-ios@main no rule, turbo-ios rule 0 "/new$": context differs on 1 URL, for example /posts/new/
+              hotwire-ios@main rule 1 "filter=mine", turbo-ios no rule: title differs on 1 URL, for example /posts?filter=mine
             URL                 KEY      hotwire-ios@main  turbo-ios
             /posts/new/         context  (absent)          "modal"
             /posts?filter=mine  title    "Mine"            (absent)
@@ -242,6 +259,9 @@ struct DiffCommandTests {
         let r = try CLI.run(flags + ["/posts/new/", "/posts?filter=mine"])
         #expect(r.status == 0)
         #expect(r.stdout == """
+            by rule and key:
+              hotwire-ios@main no rule, turbo-ios rule 0 "/new$": context differs on 1 URL, for example /posts/new/
+              hotwire-ios@main rule 1 "filter=mine", turbo-ios no rule: title differs on 1 URL, for example /posts?filter=mine
             URL                 KEY      hotwire-ios@main  turbo-ios
             /posts/new/         context  (absent)          "modal"
             /posts?filter=mine  title    "Mine"            (absent)
@@ -259,6 +279,8 @@ struct DiffCommandTests {
         let siesta = try CLI.run(["diff", "--config", query, "--profile", "hotwire-ios", "--profile", "turbo-ios", "--profile", "siesta",
                                   "--base-url", "https://app.example.org/m", "/posts?filter=mine"])
         #expect(siesta.stdout == """
+            by rule and key:
+              hotwire-ios rule 0 "\\\\?filter=mine", turbo-ios no rule, siesta no rule: query differs on 1 URL, for example /posts?filter=mine
             URL                 KEY    hotwire-ios  turbo-ios  siesta
             /posts?filter=mine  query  true         (absent)   (absent)
             1 of 1 URL differ between hotwire-ios, turbo-ios, siesta; 0 resolve alike
@@ -276,6 +298,8 @@ struct DiffCommandTests {
         let json = try CLI.run(flags)
         #expect(json.stdout == """
             \(Self.note)
+            by rule and key:
+              rule 2 "/recede_historical_location" (built-in): context and presentation differ on 1 URL, for example /recede_historical_location
             URL                          KEY           hotwire-ios  hotwire-android
             /recede_historical_location  context       "default"    "DEFAULT"
                                          presentation  "pop"        "POP"
@@ -286,6 +310,10 @@ struct DiffCommandTests {
         #expect(typed.status == 0)
         #expect(typed.stdout == """
             \(Self.note)
+            \(Self.unreadNote)
+            by rule and key:
+              rule 0 ".*": pull_to_refresh_enabled (typed) differs on 2 URLs, for example /posts/new
+              rule 1 "/new$": presentation (typed) differs on 1 URL, for example /posts/new
             URL                          KEY                              hotwire-ios                 hotwire-android
             /posts/new                   presentation (typed)             "default" (written "push")  "push"
                                          pull_to_refresh_enabled (typed)  true (written "false")      (app crashes) (written "false")
@@ -293,13 +321,16 @@ struct DiffCommandTests {
             2 of 2 URLs differ between hotwire-ios, hotwire-android; 0 resolve alike
 
             """)
-        // Defaults count: with nothing set, the platforms' defaults differ.
+        // Defaults count: with nothing set, the platforms' defaults differ;
+        // view_controller, "web" on iOS, is not compared: hotwire-android never reads it.
         let empty = try CLI.temporaryFile(#"{"rules": []}"#)
         let defaults = try CLI.run(["diff", "--compare", "typed", "--config", empty, "--profile", "hotwire-ios", "--profile", "hotwire-android", "https://example.com/a"])
         #expect(defaults.stdout == """
-            URL                    KEY                              hotwire-ios      hotwire-android
-            https://example.com/a  pull_to_refresh_enabled (typed)  true (default)   false (default)
-                                   view_controller (typed)          "web" (default)  null (default)
+            \(Self.unreadNote)
+            by rule and key:
+              no rule: pull_to_refresh_enabled (typed) differs on 1 URL, for example https://example.com/a
+            URL                    KEY                              hotwire-ios     hotwire-android
+            https://example.com/a  pull_to_refresh_enabled (typed)  true (default)  false (default)
             1 of 1 URL differ between hotwire-ios, hotwire-android; 0 resolve alike
 
             """)
@@ -367,6 +398,8 @@ struct DiffCommandTests {
                                    "https://example.com/messages/42/", "https://example.com/messages/42"])
         #expect(upgrade.status == 0)
         #expect(upgrade.stdout == """
+            by rule and key:
+              hotwire-ios@1.2.2 rule 3 "^/messages/\\\\d+$", hotwire-ios@main no rule: title and view_controller differ on 1 URL, for example https://example.com/messages/42/
             URL                               KEY              hotwire-ios@1.2.2  hotwire-ios@main
             https://example.com/messages/42/  title            "Message"          (absent)
                                               view_controller  "message"          (absent)
@@ -377,6 +410,8 @@ struct DiffCommandTests {
         let typed = try CLI.run(["diff", "--config", config, "--compare", "typed", "--profile", "hotwire-android@1.1.3", "--profile", "hotwire-android",
                                  "https://x.dev/a"])
         #expect(typed.stdout == """
+            by rule and key:
+              rule 0 ".*": pull_to_refresh_enabled (typed) differs on 1 URL, for example https://x.dev/a
             URL              KEY                              hotwire-android@1.1.3  hotwire-android
             https://x.dev/a  pull_to_refresh_enabled (typed)  true (written "true")  (app crashes) (written "true")
             1 of 1 URL differ between hotwire-android@1.1.3, hotwire-android; 0 resolve alike

@@ -85,6 +85,8 @@ struct RefusedInputCLITests {
                             stdin: "# URLs\nhttps://x.dev/new/\n\n\(Self.long)\nhttps://x.dev/new\n")
         #expect(r.stderr == "<stdin>:4: error: \"\(Self.shown)\": \(Self.limit)\n")
         #expect(r.stdout == """
+            by rule and key:
+              hotwire-ios@main no rule, turbo-ios rule 0 "/new$": context differs on 1 URL, for example https://x.dev/new/
             URL                 KEY      hotwire-ios@main  turbo-ios
             https://x.dev/new/  context  (absent)          "modal"
             1 of 2 URLs differ between hotwire-ios@main, turbo-ios; 1 resolves alike

@@ -295,7 +295,7 @@ struct TestCommandTests {
         #expect(r.stdout == "")
         #expect(r.stderr == """
             \(cases):3:5: error: case 0 is missing required key "properties" (the expected properties; {} for none) or "typed" (the values the app's typed accessors read)
-            \(cases):3:19: error: unknown key "propeties" in case 0; expected one of url, properties, typed, profile, method, options, match, description, comment
+            \(cases):3:19: error: unknown key "propeties" in case 0; expected one of url, properties, typed, config, profile, method, options, match, description, comment
             \(cases):4:13: error: "url" of case 1 must be a string, found number
             \(cases):4:45: error: unknown profile "android"; expected one of hotwire-ios, turbo-ios, hotwire-android, turbo-android, siesta, each optionally with @VERSION (hotwire-ios@1.2.2, hotwire-ios@main) (case 1)
             \(cases):4:66: error: "method" of case 1 must be an HTTP method token such as GET or POST, found "GE T"

@@ -12,7 +12,7 @@ struct CaseFileError: Error, Sendable {
 /// of the form
 ///
 ///     {"cases": [{"url": "...", "properties": {...}, "typed": {...},
-///                 "profile"?: "..." or [...], "method"?: "...", "options"?: {...},
+///                 "config"?: "...", "profile"?: "..." or [...], "method"?: "...", "options"?: {...},
 ///                 "match"?: "exact" | "subset", "description"?: "..."}]}
 ///
 /// A case has `properties`, `typed` or both. `typed` names keys of the
@@ -27,7 +27,7 @@ struct CaseFileError: Error, Sendable {
 /// and repeated keys (which JSON tools read differently).
 struct CaseFileDecoder {
     /// The keys a case may hold.
-    static let caseKeys = ["url", "properties", "typed", "profile", "method", "options", "match", "description", "comment"]
+    static let caseKeys = ["url", "properties", "typed", "config", "profile", "method", "options", "match", "description", "comment"]
     /// The keys the top-level object may hold.
     static let fileKeys = ["cases", "description", "comment"]
 
@@ -104,12 +104,13 @@ struct CaseFileDecoder {
             }
         }
         let description = string(node.member("description") ?? node.member("comment"), index: index)
+        let config = configName(node.member("config"), index: index)
         let profiles = profileList(node.member("profile"), index: index)
         let method = methodName(node.member("method"), index: index)
         let options = optionMembers(node.member("options"), index: index)
         let match = matchMode(node.member("match"), index: index)
         guard errors.count == before, let url else { return nil }
-        return TestCase(index: index, location: source.location(node.offset), url: url, profiles: profiles, method: method,
+        return TestCase(index: index, location: source.location(node.offset), url: url, config: config, profiles: profiles, method: method,
                         options: options, expected: expected, typed: typed, match: match, description: description)
     }
 
@@ -180,6 +181,17 @@ struct CaseFileDecoder {
         case .string:
             return value.stringValue == nil && value != .null ? "a string or null" : nil
         }
+    }
+
+    /// The case's `config`: the file (or http(s) URL) it is checked
+    /// against, as `--config` names one; a non-empty string.
+    private mutating func configName(_ member: JSONNode.Member?, index: Int) -> String? {
+        guard let text = string(member, index: index), let member else { return nil }
+        guard !text.isEmpty else {
+            fail(member.value.offset, "\"config\" of case \(index) must name a file or an http(s):// URL, found \"\"")
+            return nil
+        }
+        return text
     }
 
     private mutating func profileList(_ member: JSONNode.Member?, index: Int) -> [Profile] {

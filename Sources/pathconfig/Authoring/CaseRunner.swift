@@ -33,26 +33,30 @@ struct CheckResult: Sendable {
     var passed: Bool { error == nil && differences.isEmpty && typedDifferences.isEmpty }
 }
 
-/// Checks the cases of a file against a configuration: each case under each
-/// of its profiles (the command's `--profile`s for a case that names none),
-/// in file order. A path is read as a page on the configuration's base URL
+/// Checks the cases of a file against a configuration: each case against
+/// its own file (`config`, else the command's `--config`), under each of
+/// its profiles (the command's `--profile`s for a case that names none), in
+/// file order. A path is read as a page on the configuration's base URL
 /// (`PathInput`).
 struct CaseRunner {
-    /// The configuration, loaded as the checks need it.
-    let configurations: ConfigurationSet
+    /// The configurations, loaded as the checks need them.
+    let configurations: ConfigurationSets
     /// The profiles of a case that names none.
     let defaultProfiles: [Profile]
     /// The method of a case that names none.
     let defaultMethod: String
     /// How expected properties are compared with what resolves.
     var mode: CompareMode = .json
+    /// The keys left out of every check (`--ignore-key`).
+    var ignored = IgnoredKeys()
 
     /// Every check of `file`, in order: case by case, profile by profile.
     func run(_ file: CaseFile) throws -> [CheckResult] {
         var results: [CheckResult] = []
         for testCase in file.cases {
             for profile in testCase.profiles.isEmpty ? defaultProfiles : testCase.profiles {
-                let configuration = try configurations.configuration(profile: profile, overrides: testCase.options, key: testCase.optionsKey)
+                let configuration = try configurations.set(for: testCase.config)
+                    .configuration(profile: profile, overrides: testCase.options, key: testCase.optionsKey)
                 results.append(check(testCase, profile: profile, in: configuration))
             }
         }
@@ -67,10 +71,11 @@ struct CaseRunner {
             let answer = try configuration.resolve(input, method: method)
             var differences: [ValueDifference] = []
             if let expected = testCase.expected {
-                differences = PropertyComparison.differences([PathProperties(expected, typedReading: profile.typedReading), answer], mode: mode,
-                                                             keysOf: testCase.match == .subset ? 0 : nil)
+                differences = ignored.filter(PropertyComparison.differences([PathProperties(expected, typedReading: profile.typedReading), answer],
+                                                                            mode: mode, keysOf: testCase.match == .subset ? 0 : nil))
             }
             let typedDifferences = testCase.typed.compactMap { key, value -> ValueDifference? in
+                if ignored.ignores(KeyPath([key.rawValue])) { return nil }
                 let read = PropertyComparison.typedValue(answer, key)
                 if JSONComparison.equal(value, read) { return nil }
                 return ValueDifference(path: KeyPath([key.rawValue]), values: [value, read], written: [value, answer[key.rawValue]])

@@ -58,6 +58,32 @@ final class ConfigurationSet {
     }
 }
 
+/// The configurations `test` checks against: the command's `--config`
+/// chain, and each file a case names (`TestCase.config`), each a
+/// `ConfigurationSet` made once.
+final class ConfigurationSets {
+    private let flags: ConfigOptions
+    private let errorsAsJSON: Bool
+    private var sets: [String: ConfigurationSet] = [:]
+
+    /// The sets `flags` describe (`errorsAsJSON`: as `ConfigurationSet`).
+    init(flags: ConfigOptions, errorsAsJSON: Bool = false) {
+        self.flags = flags
+        self.errorsAsJSON = errorsAsJSON
+    }
+
+    /// The set a case with `config` is checked against: that file (or URL)
+    /// alone, or the command's `--config` chain when nil.
+    func set(for config: String?) throws -> ConfigurationSet {
+        let configs = config.map { [$0] } ?? flags.config
+        let key = configs.joined(separator: "\n")
+        if let set = sets[key] { return set }
+        let set = ConfigurationSet(flags: flags, sources: try flags.sources(configs), errorsAsJSON: errorsAsJSON)
+        sets[key] = set
+        return set
+    }
+}
+
 extension ConfigOptions {
     /// The profiles named with `--profile`, each once, in order (test and
     /// diff check under every one).

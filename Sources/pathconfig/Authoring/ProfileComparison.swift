@@ -16,6 +16,10 @@ struct ProfileDifference: Sendable {
     /// Where they disagree (one value per profile; nil for a key a profile
     /// lacks, and under a profile whose app crashes), sorted by path.
     let differences: [ValueDifference]
+    /// For each of `differences`, the rule that set the value under each
+    /// profile (`RuleAttribution`); nil where no rule did (absent, a
+    /// default) or the app crashes.
+    let rules: [[Explanation.MatchedRule?]]
 }
 
 /// Resolves URLs under every profile of a list and keeps those whose
@@ -30,16 +34,43 @@ struct ProfileComparison {
     /// Whether a path is read as a page on each configuration's base URL
     /// (`PathInput`), as `diff` reads it; false: every input as given.
     let resolvesPaths: Bool
+    /// The keys left out of the comparison (`--ignore-key`).
+    let ignored: IgnoredKeys
+    /// Typed, the keys of the catalog compared: those every profile's app
+    /// reads (`Profile.reads`). The others are left out: an app that never
+    /// reads a key behaves alike whatever it holds.
+    let typedKeys: [TypedKey]
 
     /// A comparison of `configurations` (in column order) for lookups with
     /// `method`, comparing as `compare` says, reading paths as pages on a
-    /// base URL when `resolvesPaths` (`PathInput`).
+    /// base URL when `resolvesPaths` (`PathInput`), leaving out `ignored`.
     init(configurations: [(profile: Profile, configuration: PathConfiguration)], method: String,
-         compare: CompareMode = .json, resolvesPaths: Bool = false) {
+         compare: CompareMode = .json, resolvesPaths: Bool = false, ignored: IgnoredKeys = IgnoredKeys()) {
         self.configurations = configurations
         self.method = method
         self.mode = compare
         self.resolvesPaths = resolvesPaths
+        self.ignored = ignored
+        self.typedKeys = Self.typedKeys(readBy: configurations.map(\.profile))
+    }
+
+    /// The keys of the catalog that every one of `profiles` reads.
+    static func typedKeys(readBy profiles: [Profile]) -> [TypedKey] {
+        TypedKey.allCases.filter { key in profiles.allSatisfy { $0.reads(key) } }
+    }
+
+    /// Typed, the keys of the catalog left out because one profile's app
+    /// never reads them while another's does: each such profile (once, in
+    /// column order) with those keys. Empty as written, and where the apps
+    /// read the same keys (a key no app compared reads differs nowhere).
+    var unreadKeys: [(profile: Profile, keys: [TypedKey])] {
+        guard mode == .typed else { return [] }
+        let profiles = configurations.map(\.profile)
+        var seen: Set<Profile> = []
+        return profiles.filter { seen.insert($0).inserted }.compactMap { profile in
+            let keys = profile.unreadTypedKeys.filter { key in profiles.contains { $0.reads(key) } }
+            return keys.isEmpty ? nil : (profile, keys)
+        }
     }
 
     /// How `url` differs between the profiles; nil when it resolves alike
@@ -67,7 +98,7 @@ struct ProfileComparison {
         // every key of the catalog, so only where those apps disagree is shown.
         let compared = mode == .json ? Array(answers.indices) : answers.indices.filter { answers[$0] != nil }
         let sides = compared.map { answers[$0] ?? PathProperties(JSONObject(), typedReading: configurations[$0].profile.typedReading) }
-        var differences = PropertyComparison.differences(sides, mode: mode).map { d in
+        var differences = ignored.filter(PropertyComparison.differences(sides, mode: mode, typedKeys: typedKeys)).map { d in
             ValueDifference(path: d.path, values: Self.spread(d.values, over: compared, answers),
                             written: d.written.map { Self.spread($0, over: compared, answers) })
         }
@@ -78,7 +109,24 @@ struct ProfileComparison {
         }
         guard !differences.isEmpty else { return nil }
         let typed = mode == .typed ? answers.map { $0.map { PropertyComparison.typedValues($0) } } : nil
-        return ProfileDifference(url: url, properties: properties, typed: typed, crashes: crashes, differences: differences)
+        return ProfileDifference(url: url, properties: properties, typed: typed, crashes: crashes, differences: differences,
+                                 rules: try rules(setting: differences, for: url, answered: answers.map { $0 != nil }))
+    }
+
+    /// For each of `differences` of `url`, the rule that set the value under
+    /// each profile whose app answered (`RuleAttribution`).
+    private func rules(setting differences: [ValueDifference], for url: String, answered: [Bool]) throws(ResolveError)
+        -> [[Explanation.MatchedRule?]] {
+        var explanations: [Explanation?] = []
+        for ((_, configuration), answers) in zip(configurations, answered) {
+            explanations.append(answers
+                ? try configuration.explain(resolvesPaths ? PathInput.url(for: url, in: configuration) : url, method: method) : nil)
+        }
+        return differences.map { d in
+            zip(explanations, configurations).map { explanation, side in
+                explanation.flatMap { RuleAttribution.rule(setting: d.path, in: $0, of: side.configuration) }
+            }
+        }
     }
 
     /// `values`, one for each of the profiles at the positions `compared`,

@@ -1,11 +1,12 @@
 import PathConfiguration
 
-/// Writes `pathconfig diff` across profiles: a table of the URLs whose
-/// properties differ (one row per differing key, one column per profile),
-/// then a summary line; or one JSON document.
+/// Writes `pathconfig diff` across profiles: the summary by rule and key
+/// (`RuleKeySummary`), a table of the URLs whose properties differ (one row
+/// per differing key, one column per profile, or per file and profile in
+/// the pair form), then a summary line; or one JSON document.
 struct ProfileDiffReport {
-    /// The profiles, in column order.
-    let profiles: [Profile]
+    /// The columns, in order.
+    let columns: [DiffColumn]
     /// The method of the lookups.
     let method: String
     /// How many distinct URLs were compared (refused ones left out).
@@ -20,21 +21,61 @@ struct ProfileDiffReport {
     /// Whether a path was read on `PathInput.defaultBase`: the text report
     /// then opens with `PathInput.defaultBaseNote`.
     var pathsOnDefaultBase = false
+    /// Typed, each profile whose app never reads some keys of the catalog,
+    /// with those keys, which are left out (`ProfileComparison.unreadKeys`).
+    var unreadKeys: [(profile: Profile, keys: [TypedKey])] = []
+    /// The keys left out with `--ignore-key`.
+    var ignored = IgnoredKeys()
+    /// Print the summary by rule and key without the per-URL table.
+    var summaryOnly = false
 
-    /// `2 of 6 URLs differ between hotwire-ios, turbo-ios, ...; 4 resolve alike`.
+    /// Whether the columns read one configuration (not the pair form): a
+    /// rule index then names the same rule in every column.
+    private var oneConfiguration: Bool { Set(columns.map(\.config)).count == 1 }
+
+    /// `2 of 6 URLs differ between hotwire-ios, turbo-ios, ...; 4 resolve
+    /// alike`; in the pair form, each configuration with its profiles:
+    /// `between ios.json under hotwire-ios, android.json under hotwire-android`.
     var summary: String {
-        let names = profiles.map(\.rawValue).joined(separator: ", ")
-        return "\(differences.count) of \(ValueText.count(urlCount, "URL")) differ between \(names); \(ValueText.alike(urlCount - differences.count))"
+        var names: [String] = []
+        if oneConfiguration {
+            names = columns.map(\.profile.rawValue)
+        } else {
+            for column in columns {
+                if let last = names.last, last.hasPrefix(column.config + " under ") {
+                    names[names.count - 1] += " and \(column.profile.rawValue)"
+                } else {
+                    names.append("\(column.config) under \(column.profile.rawValue)")
+                }
+            }
+        }
+        return "\(differences.count) of \(ValueText.count(urlCount, "URL")) differ between \(names.joined(separator: ", ")); \(ValueText.alike(urlCount - differences.count))"
     }
 
-    /// The note on the default base URL (when a path was read on it), the
-    /// table (when any URL differs) and the summary. A typed read's key says
-    /// `(typed)`, and its values where they came from (`ValueText.text(_:written:side:)`).
+    /// The note on keys left out, typed, because an app never reads them:
+    /// `note: not compared, as an app never reads them: hotwire-ios: title,
+    /// uri, fallback_uri; hotwire-android: modal_style, ...`; nil when none is.
+    var unreadNote: String? {
+        guard !unreadKeys.isEmpty else { return nil }
+        let apps = unreadKeys.map { "\($0.profile.rawValue) never reads \($0.keys.map(\.rawValue).joined(separator: ", "))" }
+        return "note: typed keys an app never reads are not compared: " + apps.joined(separator: "; ")
+    }
+
+    /// The notes (the default base URL when a path was read on it, keys an
+    /// app never reads, keys ignored), then, when any URL differs, the
+    /// summary by rule and key and (unless `summaryOnly`) the table, then
+    /// the summary line. A typed read's key says `(typed)`, and its values
+    /// where they came from (`ValueText.text(_:written:side:)`).
     func text(style: Style) -> [String] {
         var lines: [String] = pathsOnDefaultBase ? [style.dim(PathInput.defaultBaseNote)] : []
+        for note in [unreadNote, ignored.note] { if let note { lines.append(style.dim(note)) } }
         if !differences.isEmpty {
+            lines.append(style.bold("by rule and key:"))
+            lines += RuleKeySummary(differences).lines(labels: columns.map(\.label), sharedRules: oneConfiguration, style: style)
+        }
+        if !differences.isEmpty && !summaryOnly {
             var table = TextTable()
-            let header = ["URL", "KEY"] + profiles.map(\.rawValue)
+            let header = ["URL", "KEY"] + columns.map(\.label)
             table.append(header.map { TextTable.Cell($0, painted: style.bold($0)) })
             for difference in differences {
                 for (i, d) in difference.differences.enumerated() {
@@ -51,10 +92,15 @@ struct ProfileDiffReport {
         return lines
     }
 
-    /// `profiles`, `method`, `compare` (`json` or `typed`), `base_url` (when
-    /// paths were read on one), `urls` (compared), `differing`, `alike`, and
+    /// `profiles`, `columns` (each column's `label`, `config` and `profile`),
+    /// `method`, `compare` (`json` or `typed`), `base_url` (when paths were
+    /// read on one), `urls` (compared), `differing`, `alike`, `ignored_keys`
+    /// (`--ignore-key`), typed `unread_keys` (by profile name, the keys of
+    /// the catalog its app never reads, left out of the comparison), `by_rule`
+    /// (`RuleKeySummary.json`), and, unless `summaryOnly`,
     /// `differences`: per URL, `url` (as given), `keys` (`path`, and
-    /// `values`: the value under each profile, by profile name, a profile
+    /// `values`: the value under each column, by column label (the profile's
+    /// name but in the pair form with a profile twice), a profile
     /// left out where the key is absent or the app crashes; for a typed read
     /// `typed: true`, `values` the typed values and `written` what each
     /// profile's properties hold, left out where they hold nothing),
@@ -64,35 +110,45 @@ struct ProfileDiffReport {
     /// profile name).
     func json() -> JSONValue {
         var o = JSONObject()
-        o["profiles"] = .array(profiles.map { .string($0.rawValue) })
+        let labels = columns.map(\.label)
+        o["profiles"] = .array(columns.map { .string($0.profile.rawValue) })
+        o["columns"] = .array(columns.map { .object(["label": .string($0.label), "config": .string($0.config), "profile": .string($0.profile.rawValue)]) })
         o["method"] = .string(method)
         o["compare"] = .string(mode.rawValue)
         if let baseURL { o["base_url"] = .string(baseURL.string) }
         o["urls"] = .integer(urlCount)
         o["differing"] = .integer(differences.count)
         o["alike"] = .integer(urlCount - differences.count)
+        o["ignored_keys"] = .array(ignored.keys.map(JSONValue.string))
+        if mode == .typed {
+            var unread = JSONObject()
+            for (profile, keys) in unreadKeys { unread[profile.rawValue] = .array(keys.map { .string($0.rawValue) }) }
+            o["unread_keys"] = .object(unread)
+        }
+        o["by_rule"] = RuleKeySummary(differences).json(labels: labels)
+        if summaryOnly { return .object(o) }
         o["differences"] = .array(differences.map { difference in
             var u = JSONObject()
             u["url"] = .string(difference.url)
             u["keys"] = .array(difference.differences.map { d in
                 var values = JSONObject()
-                for (profile, value) in zip(profiles, d.values) { values[profile.rawValue] = value }
+                for (label, value) in zip(labels, d.values) { values[label] = value }
                 var key: JSONObject = ["path": d.path.json, "values": .object(values)]
                 if let written = d.written {
                     var raw = JSONObject()
-                    for (profile, value) in zip(profiles, written) { raw[profile.rawValue] = value }
+                    for (label, value) in zip(labels, written) { raw[label] = value }
                     key["typed"] = .bool(true)
                     key["written"] = .object(raw)
                 }
                 return .object(key)
             })
             var properties = JSONObject(), crashes = JSONObject()
-            for (profile, object) in zip(profiles, difference.properties) { if let object { properties[profile.rawValue] = .object(object) } }
-            for (profile, crash) in zip(profiles, difference.crashes) { if let crash { crashes[profile.rawValue] = .string(crash) } }
+            for (label, object) in zip(labels, difference.properties) { if let object { properties[label] = .object(object) } }
+            for (label, crash) in zip(labels, difference.crashes) { if let crash { crashes[label] = .string(crash) } }
             u["properties"] = .object(properties)
             if let typed = difference.typed {
                 var values = JSONObject()
-                for (profile, object) in zip(profiles, typed) { if let object { values[profile.rawValue] = .object(object) } }
+                for (label, object) in zip(labels, typed) { if let object { values[label] = .object(object) } }
                 u["typed"] = .object(values)
             }
             if !crashes.isEmpty { u["crashes"] = .object(crashes) }

@@ -25,11 +25,15 @@ enum PropertyComparison {
     /// (`JSONComparison.differences`); typed, a catalog key's difference
     /// carries what each side wrote (`ValueDifference.written`).
     ///
-    /// - Parameter keysOf: the side whose keys alone are compared (a subset
-    ///   check); typed, its catalog keys are only those it holds.
-    static func differences(_ sides: [PathProperties], mode: CompareMode, keysOf: Int? = nil) -> [ValueDifference] {
+    /// - Parameters:
+    ///   - keysOf: the side whose keys alone are compared (a subset check);
+    ///     typed, its catalog keys are only those it holds.
+    ///   - typedKeys: typed, the keys of the catalog compared (every one
+    ///     unless told); the others are left out, not compared as written.
+    static func differences(_ sides: [PathProperties], mode: CompareMode, keysOf: Int? = nil,
+                            typedKeys: [TypedKey] = TypedKey.allCases) -> [ValueDifference] {
         let objects = sides.enumerated().map { i, side -> JSONValue in
-            let keys = i == keysOf ? TypedKey.allCases.filter { side.object.contains(key: $0.rawValue) } : TypedKey.allCases
+            let keys = i == keysOf ? typedKeys.filter { side.object.contains(key: $0.rawValue) } : typedKeys
             return .object(compared(side, mode: mode, typedKeys: keys))
         }
         let differences = JSONComparison.differences(objects, keysOf: keysOf)

@@ -22,6 +22,9 @@ struct TestCase: Sendable {
     /// The URL or path to resolve, as written (a path is read on a base
     /// URL: `PathInput`).
     let url: String
+    /// The configuration to check it against (a file, or an http(s) URL, as
+    /// `--config` takes them); nil for the command's `--config`.
+    let config: String?
     /// The profiles to check it under; empty means the command's `--profile`s.
     let profiles: [Profile]
     /// The HTTP method (normalised), or nil for the command's `--method`.

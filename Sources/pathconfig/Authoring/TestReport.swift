@@ -15,6 +15,8 @@ struct TestReport {
     /// The base URL paths were read on unless a case's `base_url` option
     /// named another (`PathInput`), for the JSON report.
     var baseURL: BaseURL? = nil
+    /// The keys left out of every check (`--ignore-key`).
+    var ignored = IgnoredKeys()
 
     /// Checks that failed.
     var failed: Int { results.filter { !$0.passed }.count }
@@ -30,6 +32,7 @@ struct TestReport {
     /// where they came from (`ValueText.text(_:written:side:)`).
     func text(style: Style, verbose: Bool) -> [String] {
         var lines: [String] = results.contains(where: \.usesDefaultBase) ? [style.dim(PathInput.defaultBaseNote)] : []
+        if let note = ignored.note { lines.append(style.dim(note)) }
         for result in results {
             if result.passed {
                 if verbose { lines.append(style.green("PASS") + " " + heading(result)) }
@@ -58,7 +61,8 @@ struct TestReport {
         return lines
     }
 
-    /// `FILE:LINE:COLUMN: case N ("description"): URL under PROFILE (METHOD, MATCH[, typed])`:
+    /// `FILE:LINE:COLUMN: case N ("description"): URL [in CONFIG] under PROFILE (METHOD, MATCH[, typed])`:
+    /// `in CONFIG` for a case that names its configuration;
     /// the match only for a case with `properties`, `typed` when they were
     /// compared as typed reads; a URL over 80 characters shortened
     /// (`Inputs.shortened`; the JSON report has it whole).
@@ -71,14 +75,16 @@ struct TestReport {
             how.append(c.match.rawValue)
             if mode == .typed { how.append("typed") }
         }
-        return text + ": \(Inputs.shortened(c.url)) under \(result.profile.rawValue) (\(how.joined(separator: ", ")))"
+        let config = c.config.map { " in \($0)" } ?? ""
+        return text + ": \(Inputs.shortened(c.url))\(config) under \(result.profile.rawValue) (\(how.joined(separator: ", ")))"
     }
 
     /// The JSON report: `file`, `compare` (`json` or `typed`), `base_url`
     /// (what paths were read on unless a case's options name another),
-    /// `cases`, `checks`, `passed`, `failed`, and `results`, one per check:
-    /// `case`, `line`, `column`, `description` (when present), `url` (as
-    /// the case gives it), `profile`, `method`, `match`, `passed`,
+    /// `ignored_keys` (`--ignore-key`), `cases`, `checks`, `passed`,
+    /// `failed`, and `results`, one per check: `case`, `line`, `column`,
+    /// `description` (when present), `url` (as the case gives it), `config`
+    /// (when the case names it), `profile`, `method`, `match`, `passed`,
     /// `expected` (when the case has `properties`), `typed` (the case's
     /// typed values, when it has them), `actual` (absent when the lookup
     /// failed: `error` instead), `actual_typed` (every typed key's value as
@@ -95,6 +101,7 @@ struct TestReport {
         o["file"] = .string(file)
         o["compare"] = .string(mode.rawValue)
         if let baseURL { o["base_url"] = .string(baseURL.string) }
+        o["ignored_keys"] = .array(ignored.keys.map(JSONValue.string))
         o["cases"] = .integer(caseCount)
         o["checks"] = .integer(results.count)
         o["passed"] = .integer(results.count - failed)
@@ -107,6 +114,7 @@ struct TestReport {
             r["column"] = .integer(c.location.column)
             if let d = c.description { r["description"] = .string(d) }
             r["url"] = .string(c.url)
+            if let config = c.config { r["config"] = .string(config) }
             r["profile"] = .string(result.profile.rawValue)
             r["method"] = .string(result.method)
             r["match"] = .string(c.match.rawValue)

@@ -67,6 +67,8 @@ struct VersionComparison {
     /// Whether a path is read as a page on the configurations' base URL
     /// (`PathInput`), as `diff` reads it; false: every input as given.
     var resolvesPaths = false
+    /// The keys left out of the comparison (`--ignore-key`).
+    var ignored = IgnoredKeys()
 
     /// What changes for `url`, one entry per group of profiles that see the
     /// same changes (groups in the order of their first profile); empty when
@@ -83,7 +85,7 @@ struct VersionComparison {
             } catch where error.code == .unreadableURL {
                 continue
             }
-            let keys = PropertyComparison.differences([before, after], mode: mode)
+            let keys = ignored.filter(PropertyComparison.differences([before, after], mode: mode))
                 .map { KeyChange(path: $0.path, old: $0.values[0], new: $0.values[1], written: $0.written) }
             guard !keys.isEmpty else { continue }
             if let i = groups.firstIndex(where: { $0.keys == keys }) {

@@ -24,6 +24,8 @@ struct VersionDiffReport {
     /// Whether a path was read on `PathInput.defaultBase`: the text report
     /// then opens with `PathInput.defaultBaseNote`.
     var pathsOnDefaultBase = false
+    /// The keys left out with `--ignore-key`.
+    var ignored = IgnoredKeys()
 
     /// URLs with at least one change.
     var changedCount: Int { Set(changes.map(\.url)).count }
@@ -34,13 +36,14 @@ struct VersionDiffReport {
         return "\(changedCount) of \(ValueText.count(urlCount, "URL")) change from \(old) to \(new) under \(names); \(ValueText.alike(urlCount - changedCount))"
     }
 
-    /// The note on the default base URL (when a path was read on it), the
-    /// table (when anything changes) and the summary. The profiles column
+    /// The notes (the default base URL, when a path was read on it; the
+    /// keys ignored), the table (when anything changes) and the summary. The profiles column
     /// says `all` when every profile compared sees the change; a typed
     /// read's key says `(typed)`, and its values where they came from
     /// (`ValueText.text(_:written:side:)`).
     func text(style: Style) -> [String] {
         var lines: [String] = pathsOnDefaultBase ? [style.dim(PathInput.defaultBaseNote)] : []
+        if let note = ignored.note { lines.append(style.dim(note)) }
         if !changes.isEmpty {
             var table = TextTable()
             let header = ["URL", "PROFILES", "CHANGE", "KEY", "OLD", "NEW"]
@@ -71,7 +74,8 @@ struct VersionDiffReport {
     }
 
     /// `old`, `new`, `profiles`, `method`, `compare` (`json` or `typed`),
-    /// `base_url` (when paths were read on one), `urls` (compared),
+    /// `base_url` (when paths were read on one), `ignored_keys`
+    /// (`--ignore-key`), `urls` (compared),
     /// `changed`, `unchanged`, and `changes`: per URL and group of profiles
     /// that see the same changes, `url` (as given), `profiles` and `keys`
     /// (`path`, `change`: added, removed or changed, and `old` and `new`,
@@ -86,6 +90,7 @@ struct VersionDiffReport {
         o["method"] = .string(method)
         o["compare"] = .string(mode.rawValue)
         if let baseURL { o["base_url"] = .string(baseURL.string) }
+        o["ignored_keys"] = .array(ignored.keys.map(JSONValue.string))
         o["urls"] = .integer(urlCount)
         o["changed"] = .integer(changedCount)
         o["unchanged"] = .integer(urlCount - changedCount)
