@@ -1,5 +1,3 @@
-import PathConfigModel
-
 /// Which apps read each key of the typed catalog (`TypedKey`) at all.
 ///
 /// The catalog gives every key a reading and a default on both platforms,
@@ -27,9 +25,7 @@ import PathConfigModel
 /// counted as read by every release (hotwire-android before 1.1.3 has no
 /// `animated`).
 ///
-/// This is the catalog's one record of who reads what; it belongs beside
-/// `TypedKey` in the model, and sits here, with the other per-app facts the
-/// authoring tools use, until the core's targets are merged.
+/// This is the catalog's one record of who reads what, beside `TypedKey`.
 extension Profile {
     /// The keys of the catalog this profile's app never reads, in catalog order.
     public var unreadTypedKeys: [TypedKey] {
