@@ -33,10 +33,11 @@ module Pathconfig
   # match the same rules give the same answer. The gem keeps one Properties per
   # id (the newest ANSWER_CAPACITY), made the first time the id is seen: the
   # JSON decoded and every typed value read from the library, once. A lookup
-  # whose answer is known costs the library's lookup and one Hash read, a
-  # typed read one instance variable. A Properties holds one reference on a C
-  # result of its answer, released when it is garbage-collected. It does not
-  # depend on its configuration, and is safe to read from several threads.
+  # whose answer is known costs the library's lookup and one Hash read (in
+  # one C call with the extension, Pathconfig::SPEEDUPS), a typed read one
+  # instance variable. A Properties holds one reference on a C result of its
+  # answer, released when it is garbage-collected. It does not depend on its
+  # configuration, and is safe to read from several threads.
   class Properties < Hash
     # How many answers the gem keeps (the newest).
     ANSWER_CAPACITY = 4096
@@ -166,10 +167,10 @@ module Pathconfig
     def read_typed(info)
       index = info.index
       if info.kind == :bool
-        value = self.class.ffi_typed_bool(@_result, index)
+        value = SPEEDUPS ? Speedups.typed_bool(@_result, index) : self.class.ffi_typed_bool(@_result, index)
         raise Pathconfig.last_error if value.nil?
       else
-        value = self.class.ffi_typed_string(@_result, index)
+        value = SPEEDUPS ? Speedups.typed_string(@_result, index) : self.class.ffi_typed_string(@_result, index)
         raise Pathconfig.last_error if value == false
       end
       value
@@ -193,8 +194,8 @@ module Pathconfig
     end
 
     class << self
-      # pathconfig_result_typed_bool through ffi: true or false, nil when the
-      # read failed.
+      # pathconfig_result_typed_bool through ffi, as Speedups.typed_bool
+      # answers: true or false, nil when the read failed.
       def ffi_typed_bool(address, index)
         v = Native.pathconfig_result_typed_bool(address, index)
         return nil if v.zero? && Native.last_code != 0
@@ -202,8 +203,9 @@ module Pathconfig
         v == 1
       end
 
-      # pathconfig_result_typed_string through ffi: a frozen UTF-8 String,
-      # nil (no value, no default), false when the read failed.
+      # pathconfig_result_typed_string through ffi, as Speedups.typed_string
+      # answers: a frozen UTF-8 String, nil (no value, no default), false
+      # when the read failed.
       def ffi_typed_string(address, index)
         v = Native.pathconfig_result_typed_string(address, index)
         return Native.last_code.zero? ? nil : false if v.nil?
