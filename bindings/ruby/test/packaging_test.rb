@@ -68,6 +68,30 @@ class PackagingTest < Minitest::Test
     assert answer["extension"]&.start_with?(self.class.installed), "loaded the extension #{answer['extension'].inspect}"
   end
 
+  # extconf.rb where Ruby's headers or a C compiler are missing (simulated
+  # by changing mkmf's configuration in the extconf.rb process, through
+  # RUBYOPT): `gem install` still succeeds, without the extension, and
+  # says why.
+  def test_gem_installs_without_headers_or_compiler
+    build = Dir.mktmpdir("pathconfig-gem-build-")
+    out, status = Open3.capture2e("gem", "build", File.join(GEM_DIR, "pathconfig.gemspec"), "--output",
+                                  File.join(build, "pathconfig.gem"), chdir: GEM_DIR)
+    assert status.success?, out
+    { "rubyhdrdir" => "Ruby's headers", "CC" => "a C compiler" }.each do |key, what|
+      hack = File.join(build, "no-#{key}.rb")
+      value = key == "CC" ? "/bin/false" : "/nonexistent"
+      File.write(hack, "require 'rbconfig'\nif $0.end_with?('extconf.rb')\n  " \
+                       "RbConfig::CONFIG[#{key.inspect}] = RbConfig::MAKEFILE_CONFIG[#{key.inspect}] = #{value.inspect}\nend\n")
+      home = Dir.mktmpdir("pathconfig-gem-home-")
+      env = { "GEM_HOME" => home, "GEM_PATH" => [home, *Gem.path].join(":"), "RUBYOPT" => "-r#{hack}" }
+      out, status = Open3.capture2e(env, "gem", "install", "--local", "--no-document", "--verbose",
+                                    File.join(build, "pathconfig.gem"), chdir: build)
+      assert status.success?, "without #{what}: #{out}"
+      assert_includes out, "the C extension pathconfig/speedups is not built", "without #{what}"
+      assert_empty Dir[File.join(home, "gems", "pathconfig-*", "lib", "pathconfig", "speedups.*")], "without #{what}"
+    end
+  end
+
   def test_without_the_extension_the_gem_works_through_ffi
     home = self.class.installed
     gem_dir = Dir[File.join(home, "gems", "pathconfig-*")].first

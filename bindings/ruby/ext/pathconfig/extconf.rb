@@ -21,10 +21,15 @@ end
 begin
   require "mkmf"
 rescue SystemExit, LoadError => e # mkmf aborts when Ruby's headers are missing
-  without_extension("mkmf: #{e.message}")
+  without_extension("mkmf: #{e.message.lines.first.strip}")
 end
 
-without_extension("no working C compiler") unless try_compile("int main(void) { return 0; }")
+compiles = begin
+  try_compile("int main(void) { return 0; }")
+rescue RuntimeError # mkmf raises when the compiler cannot be run at all
+  false
+end
+without_extension("no working C compiler") unless compiles
 
 # -Wno-unused-parameter: Ruby's own headers trip it. The gem's Makefile adds
 # -Werror.
