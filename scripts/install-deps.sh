@@ -27,8 +27,10 @@ packages+=(openssl)
 # the ctypes path.
 packages+=(python3 python3-pytest python3-venv python3-pip python3-dev)
 # The Ruby gem's suites (`make test-ruby`): Debian's ruby with ffi, Minitest,
-# RSpec, Rack and WEBrick (the Rack server's test runs it on localhost).
-packages+=(ruby ruby-ffi ruby-minitest ruby-rspec ruby-rack ruby-webrick)
+# RSpec, Rack and WEBrick (the Rack server's test runs it on localhost);
+# ruby-dev for the gem's C extension (pathconfig/speedups), which the suite
+# builds and tests beside the ffi path.
+packages+=(ruby ruby-dev ruby-ffi ruby-minitest ruby-rspec ruby-rack ruby-webrick)
 # The ABI guard (make abi-check): libabigail's abidw and abidiff.
 packages+=(abigail-tools)
 # The Android profiles' differential tests (Tests/PathConfigurationTests:

@@ -7,6 +7,10 @@
 #
 #   ruby peers.rb RULES_JSON URLS_TXT [--check-every K]
 #
+# With the gem's C extension (Pathconfig::SPEEDUPS) every peer below runs.
+# Under PATHCONFIG_PURE_RUBY=1 (the gem through ffi alone) only the gem's
+# own two run, named rb_typed_ffi and rb_lookup_ffi.
+#
 # Speaks bench/run.py's worker protocol (bench/README.md): one JSON line
 # {"ready": ...} when loaded, then for each "round SECONDS" line one JSON line
 # of seconds per lookup for every peer, until "quit". The configuration is
@@ -15,6 +19,8 @@
 #
 #   rb_typed          properties(url), then .context and .presentation (the headline)
 #   rb_lookup         properties(url) alone: the frozen Hash of the answer
+#   rb_empty          the timing loop around a peer that does nothing: what
+#                     every Ruby figure includes and the C worker's do not
 #   rb_direct_typed   direct calls, no gem: resolve, typed_string of context
 #                     and presentation, release (what the issue measured)
 #   rb_hash_json      direct calls: resolve, JSON.parse(result_json, freeze: true),
@@ -94,9 +100,12 @@ build_by_getters = lambda do |res|
 end
 
 releaser = N.method(:pathconfig_result_release)
-PEERS = {
+GEM_PEERS = {
   "rb_typed" => ->(u, _s) { props = config.properties(u); props.context; props.presentation },
-  "rb_lookup" => ->(u, _s) { config.properties(u) },
+  "rb_lookup" => ->(u, _s) { config.properties(u) }
+}.freeze
+RAW_PEERS = {
+  "rb_empty" => ->(_u, _s) {},
   "rb_direct_typed" => lambda { |u, _s|
     res = N.pathconfig_resolve(address, u, nil, nil)
     N.pathconfig_result_typed_string(res, CONTEXT)
@@ -122,6 +131,11 @@ PEERS = {
   },
   "rb_regexp" => ->(_u, s) { regexp_loop.call(s) }
 }.freeze
+PEERS = if Pathconfig::SPEEDUPS
+          GEM_PEERS.merge(RAW_PEERS)
+        else
+          GEM_PEERS.transform_keys { |name| "#{name}_ffi" }
+        end.freeze
 
 # The check: the gem's Hash, the getters' Hash and the JSON Hash agree; the
 # Regexp loop's Hash against the gem's (Onigmo is not the apps' engine: the
@@ -138,7 +152,7 @@ urls.each_with_index do |u, i|
   res = N.pathconfig_resolve(address, u, nil, nil)
   getters = build_by_getters.call(res)
   N.pathconfig_result_release(res)
-  binding_mismatch += 1 unless props == getters && props == PEERS["rb_hash_json"].call(u, nil)
+  binding_mismatch += 1 unless props == getters && props == RAW_PEERS["rb_hash_json"].call(u, nil)
   mine = regexp_loop.call(subjects[i])
   next if mine == props
 
@@ -151,7 +165,7 @@ puts JSON.generate("ready" => "ruby", "rules" => document["rules"].size, "peers"
                    "build_ms" => { "rb_load" => load_ms }, "refused" => { "rb_regexp" => refused },
                    "check" => { "urls" => checked, "binding" => binding_mismatch, "rb_regexp" => regexp_mismatch,
                                 "first_difference" => first_difference },
-                   "ruby" => RUBY_DESCRIPTION, "ffi" => FFI::VERSION)
+                   "ruby" => RUBY_DESCRIPTION, "ffi" => FFI::VERSION, "speedups" => Pathconfig::SPEEDUPS)
 
 positions = Hash.new(0)
 round = 0

@@ -1,8 +1,9 @@
 # frozen_string_literal: true
 
 # Runs the Ruby benchmark: for each corpus size, the C worker (bench/c's
-# pathconfig-peers: the library's C ABI, as `make bench` runs it) and the
-# Ruby worker (peers.rb) side by side, as bench/run.py drives its workers:
+# pathconfig-peers: the library's C ABI, as `make bench` runs it) and two
+# Ruby workers (peers.rb: one with the gem's C extension, one through ffi
+# alone, PATHCONFIG_PURE_RUBY=1) side by side, as bench/run.py drives its workers:
 # round after round each worker runs every one of its peers for --budget
 # seconds (never two workers at once, a different one first in each round);
 # a peer's figure is the median of its rounds. Prints a Markdown table of
@@ -30,10 +31,10 @@ abort "bench/run.rb: --peers PATH (bench/c/build/pathconfig-peers) is needed" un
 class Worker
   attr_reader :ready, :name
 
-  def initialize(name, argv)
+  def initialize(name, argv, env = {})
     @name = name
-    warn "  starting #{name}: #{argv.join(' ')}"
-    @stdin, @stdout, @thread = Open3.popen2(*argv)
+    warn "  starting #{name}: #{env.map { |k, v| "#{k}=#{v} " }.join}#{argv.join(' ')}"
+    @stdin, @stdout, @thread = Open3.popen2(env, *argv)
     @ready = read
   end
 
@@ -67,8 +68,13 @@ options[:sizes].each do |size|
   urls = File.join(options[:corpus], "urls-#{size}.txt")
   every = (size > 1000 ? 10 : 1).to_s
   warn "#{size} rules"
+  ruby = [RbConfig.ruby, File.join(__dir__, "peers.rb"), rules, urls, "--check-every", every]
   workers = [Worker.new("C", [options[:peers], rules, urls, "--check-every", every]),
-             Worker.new("Ruby", [RbConfig.ruby, File.join(__dir__, "peers.rb"), rules, urls, "--check-every", every])]
+             Worker.new("Ruby", ruby, "PATHCONFIG_PURE_RUBY" => "0"),
+             Worker.new("Ruby (ffi alone)", ruby, "PATHCONFIG_PURE_RUBY" => "1")]
+  unless workers[1].ready["speedups"]
+    abort "bench: the gem's C extension did not load (make -C bindings/ruby speedups); its columns would be the ffi path's"
+  end
   samples = Hash.new { |h, k| h[k] = [] }
   options[:rounds].times do |r|
     workers.rotate(r).each { |w| w.round(options[:budget]).each { |k, s| samples[k] << s } }
@@ -76,29 +82,35 @@ options[:sizes].each do |size|
   end
   workers.each(&:quit)
   results[size] = { "median_us" => samples.transform_values { |xs| median(xs) * 1e6 },
-                    "check" => workers.last.ready["check"], "refused" => workers.last.ready["refused"] }
+                    "check" => workers[1].ready["check"], "check_ffi" => workers[2].ready["check"],
+                    "refused" => workers[1].ready["refused"] }
 end
 
 us = ->(size, key) { results[size]["median_us"][key] }
 fmt = ->(x) { x.nil? ? "" : (x >= 100 ? format("%.0f", x) : format("%.2f", x)) }
-puts "| rules | C typed | Ruby typed (gem) | Ruby typed / C typed | Ruby typed, direct calls | C resolve | C map | " \
-     "Ruby lookup + Hash (gem) | Ruby Hash, JSON per lookup | Ruby Hash, getters per lookup | Ruby typed, AutoPointer | " \
-     "Ruby Regexp loop + Hash | Regexp loop / gem lookup + Hash |"
-puts "|---:|#{'---:|' * 12}"
+ratio = ->(a, b) { a && b ? format("%.2f×", a / b) : "" }
+puts "| rules | C typed | Ruby typed (gem, C extension) | / C typed | Ruby typed (gem, ffi alone) | / C typed | " \
+     "Ruby typed, direct calls | Ruby loop alone | C resolve | C map | Ruby lookup + Hash (gem, C extension) | " \
+     "Ruby lookup + Hash (gem, ffi alone) | Ruby Hash, JSON per lookup | Ruby Hash, getters per lookup | " \
+     "Ruby typed, AutoPointer | Ruby Regexp loop + Hash | Regexp loop / gem lookup + Hash (C extension) | " \
+     "Regexp loop / gem lookup + Hash (ffi alone) |"
+puts "|---:|#{'---:|' * 17}"
 results.each_key do |size|
-  cells = [us[size, "c_typed"], us[size, "rb_typed"], nil, us[size, "rb_direct_typed"], us[size, "c_resolve"],
-           us[size, "c_map"], us[size, "rb_lookup"], us[size, "rb_hash_json"], us[size, "rb_hash_getters"],
-           us[size, "rb_autopointer"], us[size, "rb_regexp"], nil].map { |x| fmt[x] }
-  cells[2] = format("%.2f×", us[size, "rb_typed"] / us[size, "c_typed"])
-  cells[11] = format("%.1f×", us[size, "rb_regexp"] / us[size, "rb_lookup"])
+  c_typed = us[size, "c_typed"]
+  cells = [fmt[c_typed], fmt[us[size, "rb_typed"]], ratio[us[size, "rb_typed"], c_typed],
+           fmt[us[size, "rb_typed_ffi"]], ratio[us[size, "rb_typed_ffi"], c_typed],
+           fmt[us[size, "rb_direct_typed"]], fmt[us[size, "rb_empty"]], fmt[us[size, "c_resolve"]], fmt[us[size, "c_map"]],
+           fmt[us[size, "rb_lookup"]], fmt[us[size, "rb_lookup_ffi"]], fmt[us[size, "rb_hash_json"]],
+           fmt[us[size, "rb_hash_getters"]], fmt[us[size, "rb_autopointer"]], fmt[us[size, "rb_regexp"]],
+           ratio[us[size, "rb_regexp"], us[size, "rb_lookup"]], ratio[us[size, "rb_regexp"], us[size, "rb_lookup_ffi"]]]
   puts "| #{size} | #{cells.join(' | ')} |"
 end
 puts
 results.each do |size, r|
   c = r["check"]
   puts "- #{size} rules: #{c['urls']} URLs checked; the gem's Hash, the JSON Hash and the getters' Hash differ on " \
-       "#{c['binding']}; the Ruby Regexp loop answers differently on #{c['rb_regexp']} " \
-       "(Onigmo is not the apps' engine)#{"; first: #{c['first_difference']}" if c['first_difference']}; " \
+       "#{c['binding']} (through ffi alone: #{r['check_ffi']['binding']}); the Ruby Regexp loop answers differently on " \
+       "#{c['rb_regexp']} (Onigmo is not the apps' engine)#{"; first: #{c['first_difference']}" if c['first_difference']}; " \
        "Regexp refused #{r['refused']['rb_regexp']} patterns"
 end
 File.write(options[:json], JSON.pretty_generate(results)) if options[:json]

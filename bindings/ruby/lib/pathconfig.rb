@@ -10,7 +10,9 @@
 #   props.json            # the same as the library's JSON text
 #
 # The library is the one PATHCONFIG_LIBRARY names, else the system's
-# libpathconfig.so.1 (Pathconfig::Library).
+# libpathconfig.so.1 (Pathconfig::Library). Lookups and typed reads go
+# through the gem's optional C extension where it is built
+# (Pathconfig::SPEEDUPS, Pathconfig::FastPath), else through ffi.
 
 require "set"
 require_relative "pathconfig/version"
@@ -21,6 +23,7 @@ require_relative "pathconfig/catalog"
 require_relative "pathconfig/options"
 require_relative "pathconfig/warning"
 require_relative "pathconfig/properties"
+require_relative "pathconfig/fast_path"
 require_relative "pathconfig/callbacks"
 require_relative "pathconfig/rules"
 require_relative "pathconfig/configuration"

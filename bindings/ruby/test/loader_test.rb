@@ -344,6 +344,29 @@ class LoaderTest < Minitest::Test
     assert_raises(Pathconfig::ConfigError) { Pathconfig::Loader.new([], profile: "nope") }
   end
 
+  # The library refuses load and refresh while the callback runs on another
+  # thread (the polling thread delivering an event); the gem waits for its
+  # callback instead of raising. Every few milliseconds an event is being
+  # delivered, so without the wait some of these calls would raise.
+  def test_refresh_while_the_polling_thread_delivers_events_never_raises_misuse
+    with_server do |server, _dir|
+      delivered = Queue.new
+      loader = Pathconfig::Loader.new([Pathconfig::ServerSource.new(server.url("c.json"))],
+                                      refresh_interval: 0.005) { |event| delivered << event }
+      loader.load
+      calls = 0
+      deadline = Time.now + 1.5
+      while Time.now < deadline
+        assert_equal %i[not_modified], loader.refresh.map(&:kind)
+        calls += 1
+      end
+      sleep 0.05
+      # load's event, one per refresh, and the polling thread's own
+      assert_operator delivered.size, :>, calls + 1, "the polling thread delivered events meanwhile"
+      loader.close
+    end
+  end
+
   def test_events_reach_on_change_on_the_loaders_own_thread_in_order
     with_server do |server, _dir|
       seen = Queue.new

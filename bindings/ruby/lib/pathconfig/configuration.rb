@@ -92,6 +92,15 @@ module Pathconfig
     # a path) for a `method` request: a frozen Properties (a Hash), one per
     # distinct answer.
     def properties(url, method: nil)
+      # With the C extension, a url and method it takes as they are (UTF-8
+      # or US-ASCII Strings, valid, without NUL) skip the checks below; nil
+      # leaves them to those checks. Nothing yields the GVL between reading
+      # the address and the library's call (as below).
+      if SPEEDUPS && !@host_rules && (address = @address) != 0
+        answer = Speedups.lookup(address, url, method)
+        return answer if answer
+        raise Pathconfig.last_error if answer == false
+      end
       url = Text.arg(url, "url")
       method = Text.arg(method, "method") unless method.nil?
       return Rules.guard_lookup { held { |address| look_up(address, url, method) } } if @host_rules
@@ -266,8 +275,20 @@ module Pathconfig
       @options_text ||= held { |address| Native.utf8(Native.pathconfig_options(address)) or raise Pathconfig.last_error }.freeze
     end
 
-    # One lookup: the kept Properties of its answer, or a new one.
+    # One lookup: the kept Properties of its answer, or a new one; through
+    # the C extension when it is in use (url and method are checked).
     def look_up(address, url, method)
+      if SPEEDUPS
+        answer = Speedups.lookup(address, url, method)
+        return answer if answer
+        raise Pathconfig.last_error if answer == false
+      end
+      look_up_ffi(address, url, method)
+    end
+
+    # The same lookup through ffi: resolve, the answer's id, and release
+    # when the answer is kept.
+    def look_up_ffi(address, url, method)
       result = Native.pathconfig_resolve(address, url, method, nil)
       raise Pathconfig.last_error if result.zero?
 

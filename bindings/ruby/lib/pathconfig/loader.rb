@@ -31,6 +31,12 @@ module Pathconfig
   # close, the callback's registration) release the GVL, so a callback
   # arriving meanwhile on another thread can always run.
   #
+  # While the callback runs on another thread (the polling thread delivering
+  # an event), the library refuses load and refresh with E_MISUSE, having
+  # done nothing (loader.h, 1.2.0). The gem's callback only copies and
+  # queues, so #load and #refresh wait for it to return and call again:
+  # they never raise MisuseError for an event being delivered elsewhere.
+  #
   # The C loader is freed by #close, when the object is garbage-collected (by
   # a thread of the gem's, never inside a finalizer, which may run on ffi's
   # callback thread), or at exit. Configurations already obtained stay valid.
@@ -39,7 +45,7 @@ module Pathconfig
     # never the Loader itself, so that it can be garbage-collected.
     class State
       attr_accessor :pointer, :inflight, :closed, :on_change, :thread, :delivering
-      attr_reader :lock, :queue, :collectors, :name
+      attr_reader :lock, :queue, :collectors, :name, :receiver
 
       def initialize(name)
         @name = name
@@ -58,16 +64,25 @@ module Pathconfig
       end
 
       # The library's callback: copy, hand over, queue. Nothing raised here
-      # may reach C.
+      # may reach C. #close may run meanwhile on another thread (the
+      # library's free does not wait for a running callback): the queue may
+      # be closed under it, and the event is then dropped.
       def receive(event_pointer)
+        @receiver = Thread.current
         collector = @collectors[Thread.current]
         return if collector.nil? && @on_change.nil?
 
         event = LoaderEvent.from_c(event_pointer)
         collector&.push(event)
-        @queue.push(event) if @on_change && !@queue.closed?
+        begin
+          @queue.push(event) if @on_change
+        rescue ClosedQueueError
+          nil
+        end
       rescue Exception => e # rubocop:disable Lint/RescueException -- nothing may unwind into C
         warn "pathconfig: #{@name}: an event could not be copied: #{e.class}: #{e.message}"
+      ensure
+        @receiver = nil
       end
 
       # Starts the delivery thread, once.
@@ -152,9 +167,14 @@ module Pathconfig
     # Loaders not closed yet: closed at exit, while Ruby can still run the
     # callbacks a polling thread is delivering.
     OPEN = Set.new
-    # Frees loaders their finalizers gave up: a finalizer may run on any
-    # Ruby thread, ffi's callback thread included, where waiting for the
-    # library would wait for itself.
+    # Closes loaders their finalizers gave up. A finalizer may run on any
+    # Ruby thread at any moment: on the delivery thread, on a thread its
+    # on_change block waits for (where joining the delivery thread, as
+    # close does, would wait for itself), or on ffi's callback thread inside
+    # the library's callback, where freeing waits for that callback with a
+    # 1.1.0 library built before issue 39's fix (it reports the same version,
+    # so the gem cannot tell). The reaper, a thread of its own, is safe in
+    # each case.
     REAPER = Queue.new
     @reaper = nil
     @reaper_lock = Mutex.new
@@ -300,6 +320,26 @@ module Pathconfig
       end
     end
 
+    # The first and longest pause, in seconds, between calls that the library
+    # refused because its callback was running on another thread.
+    MISUSE_PAUSE = 0.0002
+    MISUSE_PAUSE_MAX = 0.01
+
+    # Calls load or refresh until the library stops refusing it because this
+    # loader's callback runs on another thread (E_MISUSE, nothing done). The
+    # gem's callback only copies and queues, so it returns soon; on the
+    # thread running it (a finalizer there) the refusal is final.
+    def call_past_the_callback(function, pointer, err)
+      pause = MISUSE_PAUSE
+      loop do
+        status = Native.public_send(function, pointer, err)
+        return status unless status == ErrorCode::E_MISUSE && !Thread.current.equal?(@state.receiver)
+
+        sleep pause
+        pause = [pause * 2, MISUSE_PAUSE_MAX].min
+      end
+    end
+
     def run(function, name)
       if @state.delivering_here?
         raise MisuseError.new("Loader##{name} from inside this loader's own on_change: nothing was run " \
@@ -311,7 +351,7 @@ module Pathconfig
       collectors[Thread.current] = events
       err = Native::ErrorStruct.new
       begin
-        status = call { |pointer| Native.public_send(function, pointer, err) }
+        status = call { |pointer| call_past_the_callback(function, pointer, err) }
       ensure
         if outer
           collectors[Thread.current] = outer

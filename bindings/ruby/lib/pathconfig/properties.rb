@@ -32,9 +32,10 @@ module Pathconfig
   # (pathconfig_result_id: never reused within the process), and lookups that
   # match the same rules give the same answer. The gem keeps one Properties per
   # id (the newest ANSWER_CAPACITY), made the first time the id is seen: the
-  # JSON decoded once, each typed value read from the library the first time
-  # it is asked for. A lookup whose answer is known costs the library's lookup
-  # and one Hash read. A Properties holds one reference on a C result of its
+  # JSON decoded and every typed value read from the library, once. A lookup
+  # whose answer is known costs the library's lookup and one Hash read (in
+  # one C call with the extension, Pathconfig::SPEEDUPS), a typed read one
+  # instance variable. A Properties holds one reference on a C result of its
   # answer, released when it is garbage-collected. It does not depend on its
   # configuration, and is safe to read from several threads.
   class Properties < Hash
@@ -111,7 +112,7 @@ module Pathconfig
         raise ConfigError.new("#{name.inspect} is not a typed key; the library's typed keys are " \
                               "#{TYPED_KEYS.keys.join(', ')}", ErrorCode::E_ARGUMENT)
       end
-      typed_value(info)
+      ACCESSORS.include?(name) ? public_send(name) : read_typed(info)
     end
 
     def get_str(key)
@@ -146,50 +147,87 @@ module Pathconfig
     private
 
     def bind(address, answer_id, json)
-      @address = address
+      @_result = address
       @answer_id = answer_id
       @json = json
-      @typed = {}
+      keep_typed_values
       ObjectSpace.define_finalizer(self, self.class.releaser(address))
       freeze
     end
 
     def getter(function, key, *outs)
-      status = Native.public_send(function, @address, Text.arg(key, "key"), *outs)
+      status = Native.public_send(function, @_result, Text.arg(key, "key"), *outs)
       return status if [Native::OK, Native::NOT_FOUND, Native::E_TYPE].include?(status)
 
       raise Pathconfig.last_error
     end
 
-    # The typed value from the library, kept on this answer once read (a
-    # crash of the app is raised every time, never kept).
-    def typed_value(info)
-      @typed.fetch(info.name) do
-        value = if info.kind == :bool
-                  v = Native.pathconfig_result_typed_bool(@address, info.index)
-                  raise Pathconfig.last_error if v.zero? && Native.last_code != 0
+    # The typed value of `info`'s key, read from the library; raises what the
+    # read fails with (a crash of the app: ConfigError, E_CRASH).
+    def read_typed(info)
+      index = info.index
+      if info.kind == :bool
+        value = SPEEDUPS ? Speedups.typed_bool(@_result, index) : self.class.ffi_typed_bool(@_result, index)
+        raise Pathconfig.last_error if value.nil?
+      else
+        value = SPEEDUPS ? Speedups.typed_string(@_result, index) : self.class.ffi_typed_string(@_result, index)
+        raise Pathconfig.last_error if value == false
+      end
+      value
+    end
 
-                  v == 1
-                else
-                  v = Native.pathconfig_result_typed_string(@address, info.index)
-                  raise Pathconfig.last_error if v.nil? && Native.last_code != 0
-
-                  v&.force_encoding(Encoding::UTF_8)&.freeze
-                end
-        @typed[info.name] = value
+    # Reads every typed key with an accessor once, when the answer is new,
+    # and keeps each value in the instance variable its accessor reads. A key
+    # whose read fails (a crash of the app) keeps nothing: this answer's
+    # accessor for it reads it again, and raises, every time.
+    def keep_typed_values
+      ACCESSORS.each do |name, ivar|
+        info = TYPED_KEYS[name]
+        begin
+          instance_variable_set(ivar, read_typed(info))
+        rescue Error
+          reader = -> { read_typed(info) }
+          define_singleton_method(name, &reader)
+          define_singleton_method(:"#{name}?", &reader) if info.kind == :bool
+        end
       end
     end
 
-    # One accessor per typed key of the library's catalog.
-    TYPED_KEYS.each_value do |info|
-      next unless info.name.match?(/\A[a-z_][a-z0-9_]*\z/) && !method_defined?(info.name)
+    class << self
+      # pathconfig_result_typed_bool through ffi, as Speedups.typed_bool
+      # answers: true or false, nil when the read failed.
+      def ffi_typed_bool(address, index)
+        v = Native.pathconfig_result_typed_bool(address, index)
+        return nil if v.zero? && Native.last_code != 0
 
-      class_eval <<~RUBY, __FILE__, __LINE__ + 1
-        def #{info.name}
-          @typed.fetch(#{info.name.inspect}) { typed_value(TYPED_KEYS[#{info.name.inspect}]) }
-        end
-      RUBY
-      alias_method "#{info.name}?", info.name if info.kind == :bool
+        v == 1
+      end
+
+      # pathconfig_result_typed_string through ffi, as Speedups.typed_string
+      # answers: a frozen UTF-8 String, nil (no value, no default), false
+      # when the read failed.
+      def ffi_typed_string(address, index)
+        v = Native.pathconfig_result_typed_string(address, index)
+        return Native.last_code.zero? ? nil : false if v.nil?
+
+        v.force_encoding(Encoding::UTF_8).freeze
+      end
+    end
+
+    # The typed keys with an accessor (each of the library's typed keys whose
+    # name is a method name that Hash does not have), and the instance
+    # variable that keeps its value: each accessor is an attr_reader.
+    ACCESSORS = TYPED_KEYS.each_key.filter_map do |name|
+      next unless name.match?(/\A[a-z][a-z0-9_]*\z/) && !method_defined?(name) && !private_method_defined?(name)
+
+      [name, :"@#{name}"]
+    end.to_h.freeze
+
+    public
+
+    ACCESSORS.each do |name, _ivar|
+      attr_reader name
+      alias_method "#{name}?", name if TYPED_KEYS[name].kind == :bool
     end
   end
 end

@@ -1,0 +1,215 @@
+/*
+ * pathconfig/speedups: PathConfiguration#properties's call into the library
+ * and the typed readers, in C. Optional: the gem works without it
+ * (Pathconfig::SPEEDUPS says which is in use; PATHCONFIG_PURE_RUBY=1 turns
+ * it off), and `gem install` leaves it out, with a warning, where Ruby's
+ * headers or a C compiler are missing (extconf.rb).
+ *
+ * Through ffi, one lookup is three foreign calls (pathconfig_resolve,
+ * pathconfig_result_id, and pathconfig_result_release when the answer is
+ * known), each costing about as much as the library's lookup at ten rules.
+ * Here the three are one C function, lookup(): it resolves, reads the
+ * answer's id and looks it up in the gem's Hash of answers
+ * (Pathconfig::Properties.answers). For a known id it releases the result
+ * itself and returns the Properties the gem keeps for that answer, so a
+ * lookup whose answer was seen before allocates nothing. For a new id it
+ * hands the result to the gem (Properties.adopt), which makes and keeps its
+ * Properties. typed_string() and typed_bool() are the typed readers the gem
+ * calls the first time an answer's typed key is read (it keeps the value on
+ * the Properties).
+ *
+ * It never links libpathconfig: bind() receives the addresses of the
+ * functions it calls from the library ffi loaded (FFI::DynamicLibrary), so
+ * both paths always use the same library. It decides nothing the library or
+ * the gem decides: an argument it does not take as is (not a String, an
+ * encoding other than UTF-8 or US-ASCII, text not valid in it, a NUL) is
+ * left to the gem's own checks, and a failure is only reported (false or
+ * nil): the gem reads why from pathconfig_last_error and raises.
+ *
+ * The GVL is held throughout, as ffi holds it for these calls: a lookup
+ * takes well under a microsecond at a few hundred rules, less than giving
+ * the GVL up and taking it back. A rule's Ruby callback, run by the library
+ * inside pathconfig_resolve on this thread, runs at once (ffi sees that the
+ * thread holds the GVL); the gem keeps its exceptions out of C.
+ */
+
+#include <ruby.h>
+#include <ruby/encoding.h>
+
+#include <stdint.h>
+#include <string.h>
+
+/* The library's functions (pathconfig/config.h, result.h, common.h), with
+ * handles as void *. pathconfig_last_error's struct starts with its code. */
+typedef void *(*resolve_fn)(const void *cfg, const char *url_or_path, const char *method, void *err);
+typedef uint64_t (*id_fn)(const void *res);
+typedef void (*release_fn)(void *res);
+typedef const char *(*typed_string_fn)(const void *res, int key);
+typedef int (*typed_bool_fn)(const void *res, int key);
+typedef const int *(*last_error_fn)(void);
+
+static resolve_fn pc_resolve;
+static id_fn pc_result_id;
+static release_fn pc_result_release;
+static typed_string_fn pc_typed_string;
+static typed_bool_fn pc_typed_bool;
+static last_error_fn pc_last_error;
+
+/* The gem's Hash of answers by id, and the class whose adopt(address, id)
+ * makes the Properties of a new answer. */
+static VALUE answers = Qnil;
+static VALUE properties_class = Qnil;
+static ID id_adopt;
+
+static void *address_of(VALUE number) {
+    return (void *)(uintptr_t)NUM2ULL(number);
+}
+
+/* The bytes of `text` as a NUL-terminated C string, or NULL when this path
+ * does not take it as is: not a String, not UTF-8 or US-ASCII, not valid
+ * in its encoding, or holding a NUL (which C would read as its end). A
+ * String whose bytes are not followed by a NUL (a shared substring) is
+ * copied into *copy. */
+static const char *text_as_is(VALUE text, VALUE *copy) {
+    if (!RB_TYPE_P(text, T_STRING)) return NULL;
+    int encoding = rb_enc_get_index(text);
+    if (encoding != rb_utf8_encindex() && encoding != rb_usascii_encindex()) return NULL;
+    if (rb_enc_str_coderange(text) == ENC_CODERANGE_BROKEN) return NULL;
+    const char *bytes = RSTRING_PTR(text);
+    long size = RSTRING_LEN(text);
+    if (memchr(bytes, 0, (size_t)size) != NULL) return NULL;
+    if (bytes[size] != '\0') {
+        *copy = rb_str_new(bytes, size);
+        return RSTRING_PTR(*copy);
+    }
+    return bytes;
+}
+
+static int last_code(void) {
+    const int *error = pc_last_error();
+    return error == NULL ? 0 : *error;
+}
+
+/*
+ * call-seq: Pathconfig::Speedups.bind(functions, answers, properties_class) -> nil
+ *
+ * functions: a Hash of the addresses (Integers) of pathconfig_resolve,
+ * pathconfig_result_id, pathconfig_result_release,
+ * pathconfig_result_typed_string, pathconfig_result_typed_bool and
+ * pathconfig_last_error in the library ffi loaded, by those names. answers:
+ * the gem's Hash of Properties by answer id. properties_class: the class
+ * whose adopt(address, id) makes a new answer's Properties. Called once,
+ * before the other functions.
+ */
+static VALUE sp_bind(VALUE self, VALUE functions, VALUE answers_hash, VALUE klass) {
+    (void)self;
+    static const char *const names[] = {
+        "pathconfig_resolve", "pathconfig_result_id", "pathconfig_result_release",
+        "pathconfig_result_typed_string", "pathconfig_result_typed_bool", "pathconfig_last_error",
+    };
+    void *addresses[6];
+    Check_Type(functions, T_HASH);
+    Check_Type(answers_hash, T_HASH);
+    Check_Type(klass, T_CLASS);
+    for (int i = 0; i < 6; i++) {
+        VALUE address = rb_hash_lookup2(functions, rb_str_new_cstr(names[i]), Qnil);
+        if (NIL_P(address)) rb_raise(rb_eArgError, "bind: no address for %s", names[i]);
+        addresses[i] = address_of(address);
+        if (addresses[i] == NULL) rb_raise(rb_eArgError, "bind: the address of %s is 0", names[i]);
+    }
+    pc_resolve = (resolve_fn)addresses[0];
+    pc_result_id = (id_fn)addresses[1];
+    pc_result_release = (release_fn)addresses[2];
+    pc_typed_string = (typed_string_fn)addresses[3];
+    pc_typed_bool = (typed_bool_fn)addresses[4];
+    pc_last_error = (last_error_fn)addresses[5];
+    answers = answers_hash;
+    properties_class = klass;
+    return Qnil;
+}
+
+static void check_bound(void) {
+    if (pc_resolve == NULL) rb_raise(rb_eRuntimeError, "Pathconfig::Speedups: bind was not called");
+}
+
+/*
+ * call-seq: Pathconfig::Speedups.lookup(config, url, method) -> Properties, false or nil
+ *
+ * pathconfig_resolve(config, url, method, NULL) for the configuration at
+ * address config (which the caller holds), url a String and method a String
+ * or nil (GET). Then, by the result's id: the kept Properties when the id
+ * is a key of the answers (the result is released here), else
+ * properties_class.adopt(result, id), which owns the result from then on.
+ * false when the lookup failed (pathconfig_last_error says why); nil when
+ * url or method is not one this path takes as is (the gem's own path then
+ * checks it).
+ */
+static VALUE sp_lookup(VALUE self, VALUE config, VALUE url, VALUE method) {
+    (void)self;
+    check_bound();
+    void *cfg = address_of(config);
+    VALUE url_copy = Qnil, method_copy = Qnil;
+    const char *c_url = text_as_is(url, &url_copy);
+    if (c_url == NULL) return Qnil;
+    const char *c_method = NULL;
+    if (!NIL_P(method) && (c_method = text_as_is(method, &method_copy)) == NULL) return Qnil;
+
+    void *res = pc_resolve(cfg, c_url, c_method, NULL);
+    RB_GC_GUARD(url);
+    RB_GC_GUARD(method);
+    RB_GC_GUARD(url_copy);
+    RB_GC_GUARD(method_copy);
+    if (res == NULL) return Qfalse;
+
+    /* An id is never 0 for a result, and a small Integer: no allocation. */
+    VALUE id = ULL2NUM((unsigned long long)pc_result_id(res));
+    VALUE known = rb_hash_lookup2(answers, id, Qundef);
+    if (known != Qundef) {
+        pc_result_release(res);
+        return known;
+    }
+    return rb_funcall(properties_class, id_adopt, 2, ULL2NUM((unsigned long long)(uintptr_t)res), id);
+}
+
+/*
+ * call-seq: Pathconfig::Speedups.typed_string(result, key) -> String, nil or false
+ *
+ * pathconfig_result_typed_string(result, key) for the result at address
+ * result (which the caller holds): a frozen UTF-8 String, nil when the key
+ * has no value and no default, false when the read failed
+ * (pathconfig_last_error says why).
+ */
+static VALUE sp_typed_string(VALUE self, VALUE result, VALUE key) {
+    (void)self;
+    check_bound();
+    const char *value = pc_typed_string(address_of(result), NUM2INT(key));
+    if (value == NULL) return last_code() == 0 ? Qnil : Qfalse;
+    return rb_obj_freeze(rb_utf8_str_new_cstr(value));
+}
+
+/*
+ * call-seq: Pathconfig::Speedups.typed_bool(result, key) -> true, false or nil
+ *
+ * pathconfig_result_typed_bool(result, key) for the result at address
+ * result (which the caller holds): true or false, nil when the read failed
+ * (pathconfig_last_error says why).
+ */
+static VALUE sp_typed_bool(VALUE self, VALUE result, VALUE key) {
+    (void)self;
+    check_bound();
+    int value = pc_typed_bool(address_of(result), NUM2INT(key));
+    if (value == 0 && last_code() != 0) return Qnil;
+    return value == 1 ? Qtrue : Qfalse;
+}
+
+void Init_speedups(void) {
+    VALUE pathconfig = rb_define_module("Pathconfig");
+    VALUE speedups = rb_define_module_under(pathconfig, "Speedups");
+    rb_gc_register_address(&answers);
+    rb_gc_register_address(&properties_class);
+    id_adopt = rb_intern("adopt");
+    rb_define_module_function(speedups, "bind", sp_bind, 3);
+    rb_define_module_function(speedups, "lookup", sp_lookup, 3);
+    rb_define_module_function(speedups, "typed_string", sp_typed_string, 2);
+    rb_define_module_function(speedups, "typed_bool", sp_typed_bool, 2);
+}

@@ -1,0 +1,56 @@
+# frozen_string_literal: true
+
+module Pathconfig
+  # The optional C extension, pathconfig/speedups (ext/pathconfig/speedups.c):
+  # PathConfiguration#properties's three calls into the library (resolve,
+  # the answer's id, release) and the Hash read of the kept answer in one C
+  # function, and the typed readers a Properties calls the first time a
+  # typed key is read. `gem install` builds it where Ruby's headers and a C
+  # compiler are present; without it, or with PATHCONFIG_PURE_RUBY set to
+  # anything but "" or "0", the gem makes the same calls through ffi, with
+  # the same answers and errors. Pathconfig::SPEEDUPS says which is in use.
+  #
+  # The extension never links libpathconfig: it is given the addresses of
+  # the functions it calls in the library ffi loaded, so both paths use the
+  # same library.
+  module FastPath
+    ENV_VAR = "PATHCONFIG_PURE_RUBY"
+    FUNCTIONS = %w[pathconfig_resolve pathconfig_result_id pathconfig_result_release
+                   pathconfig_result_typed_string pathconfig_result_typed_bool pathconfig_last_error].freeze
+
+    module_function
+
+    def wanted?
+      ["", "0"].include?(ENV.fetch(ENV_VAR, ""))
+    end
+
+    # Loads the extension (next to this file, built in place or by `gem
+    # install`, else on the load path) and binds it to the library; false
+    # when it is turned off or not built.
+    def load
+      return false unless wanted?
+
+      begin
+        require_relative "speedups.so"
+      rescue LoadError
+        begin
+          require "pathconfig/speedups.so"
+        rescue LoadError
+          return false
+        end
+      end
+      bind
+      true
+    end
+
+    def bind
+      library = Native.ffi_libraries.first
+      addresses = FUNCTIONS.to_h { |name| [name, library.find_function(name).address] }
+      Speedups.bind(addresses, Properties.answers, Properties)
+    end
+  end
+
+  # true when lookups and typed reads go through the C extension
+  # pathconfig/speedups, false when through ffi alone (Pathconfig::FastPath).
+  SPEEDUPS = FastPath.load
+end

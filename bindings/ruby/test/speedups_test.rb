@@ -1,0 +1,286 @@
+# frozen_string_literal: true
+
+require_relative "test_helper"
+
+# The C extension (pathconfig/speedups, ext/pathconfig/speedups.c) against
+# the ffi path: the same answers, errors and shared Properties for every
+# input, the same typed values, and the mode the suite was asked to run in,
+# as bindings/python/tests/test_speedups.py checks pathconfig._speedups.
+#
+# `make test` builds the extension in place and runs every suite with it
+# (PATHCONFIG_EXPECT_SPEEDUPS=1), then the suites that look URLs up once more
+# without it (PATHCONFIG_PURE_RUBY=1). These tests call both paths directly,
+# so they need the extension built (`make -C bindings/ruby speedups`); in
+# the pure mode they bind it themselves.
+class SpeedupsTest < Minitest::Test
+  include JSONAssertions
+
+  def self.data(name)
+    path = File.join(CONFORMANCE, name)
+    File.file?(path) ? JSON.parse(File.read(path)) : nil
+  end
+
+  IOS = data("ios.json")
+  ANDROID = data("android.json")
+  PROFILES = { "turbo-ios" => "turbo-ios", "hotwire-native-ios" => "hotwire-ios",
+               "hotwire-native-android" => "hotwire-android", "turbo-android" => "turbo-android" }.freeze
+  PURE = !["", "0"].include?(ENV.fetch("PATHCONFIG_PURE_RUBY", ""))
+  EXTENSION = File.expand_path("../lib/pathconfig/speedups.#{RbConfig::CONFIG['DLEXT']}", __dir__)
+
+  RULES = {
+    "rules" => [
+      { "patterns" => [".*"], "properties" => { "context" => "default" } },
+      { "patterns" => ["/new$", "/edit$"], "properties" => { "context" => "modal" } },
+      { "patterns" => ["^/posts/[0-9]+$"], "properties" => { "presentation" => "push", "n" => 1.50 } },
+      { "patterns" => ["caf\u00e9"], "properties" => { "accent" => true, "title" => "Caf\u00e9" } },
+      { "patterns" => ["/admin"], "methods" => ["POST"], "properties" => { "admin" => { "a" => [1, 2] } } },
+      { "patterns" => ["/flag"], "properties" => { "pull_to_refresh_enabled" => "true" } },
+      { "patterns" => ["(a+)+$"], "properties" => { "nested" => nil } }
+    ]
+  }.freeze
+
+  # The extension, bound to the library ffi loaded (in the pure mode the gem
+  # does not load or bind it itself).
+  def fast
+    begin
+      require EXTENSION
+    rescue LoadError => e
+      flunk "#{EXTENSION} is not built (#{e.message}): run `make -C bindings/ruby speedups`"
+    end
+    Pathconfig::FastPath.bind
+    Pathconfig::Speedups
+  end
+
+  def test_the_mode_the_suite_was_asked_for
+    fast # built, whatever the mode
+    if PURE
+      assert_equal false, Pathconfig::SPEEDUPS
+    else
+      assert_equal true, Pathconfig::SPEEDUPS
+      assert_includes $LOADED_FEATURES, EXTENSION if ENV["PATHCONFIG_EXPECT_SPEEDUPS"]
+    end
+  end
+
+  # [:ok, json, Hash, the object's id] or [:error, class, code, message] of one lookup.
+  def outcome
+    result = yield
+    [:ok, result.json, result.to_h, result.object_id]
+  rescue StandardError => e
+    [:error, e.class, e.respond_to?(:code) ? e.code : nil, e.message]
+  end
+
+  # Whether the extension takes `text` as it is (the gem's checks would keep it unchanged).
+  def as_is?(text)
+    text.is_a?(String) && [Encoding::UTF_8, Encoding::US_ASCII].include?(text.encoding) &&
+      text.valid_encoding? && !text.include?("\0")
+  end
+
+  # The lookup through the extension (falling back to the gem's checks and
+  # the ffi path for what it leaves to them, as properties does), whether it
+  # left the arguments to the gem, and the lookup through ffi alone.
+  def both(config, url, method = nil)
+    address = config.instance_variable_get(:@address)
+    declined = false
+    through_c = outcome do
+      answer = fast.lookup(address, url, method)
+      raise Pathconfig.last_error if answer == false
+
+      if answer.nil?
+        declined = true
+        through_ffi_lookup(config, address, url, method)
+      else
+        answer
+      end
+    end
+    [through_c, declined, outcome { through_ffi_lookup(config, address, url, method) }]
+  end
+
+  def through_ffi_lookup(config, address, url, method)
+    url = Pathconfig::Text.arg(url, "url")
+    method = Pathconfig::Text.arg(method, "method") unless method.nil?
+    config.send(:look_up_ffi, address, url, method)
+  end
+
+  def conformance_cases
+    cases = []
+    [IOS, ANDROID].each do |data|
+      refute_nil data, "the conformance files are missing (#{CONFORMANCE})"
+      data["cases"].each do |c|
+        next if c["kind"] == "settings"
+
+        cases << [data["fixtures"][c["fixture"]], PROFILES.fetch(c["library"] || c["implementation"]),
+                  (c["options"] || {})["matchQueryStrings"], c["input"]]
+      end
+    end
+    cases
+  end
+
+  def test_every_conformance_case_answers_the_same_through_both_paths
+    cases = conformance_cases
+    assert_operator cases.size, :>, 50
+    cases.each do |fixture, profile, queries, url|
+      Pathconfig::PathConfiguration.from_json(JSON.generate(fixture), profile: profile, match_query_strings: queries) do |config|
+        2.times do # a new answer, then a kept one
+          through_c, declined, through_ffi = both(config, url)
+          assert_equal through_ffi, through_c, [profile, url].inspect
+          assert_equal :ok, through_c.first
+          refute declined
+        end
+      end
+    end
+  end
+
+  # URLs and methods of every kind the gem is given: ASCII paths and URLs,
+  # text beyond ASCII, NULs, invalid UTF-8, binary Strings, UTF-16, Symbols,
+  # nil, numbers, long ones; good, bad and odd methods.
+  def random_inputs(seed, count)
+    rng = Random.new(seed)
+    pieces = ["/", "posts", "new", "edit", "admin", "caf\u00e9", "12", "?q=1", "#f", "a", "aaaa", "%2F", " ",
+              "\0", "flag", "\u{1F600}", "https://example.com", "//x", "..", "\u212a"]
+    methods = [nil, nil, nil, "GET", "POST", "post", "PATCH", "NOT A TOKEN", "", "G\0T", "P\xFFST".b, :POST, 7,
+               "GET".encode("UTF-16LE"), "POST".b]
+    Array.new(count) do
+      url = Array.new(rng.rand(0..8)) { pieces.sample(random: rng) }.join
+      roll = rng.rand
+      url = if roll < 0.03 then url.b
+            elsif roll < 0.05 then url.encode("UTF-16LE")
+            elsif roll < 0.06 then "#{url}\xFF".b.force_encoding(Encoding::UTF_8)
+            elsif roll < 0.07 then url.to_sym
+            elsif roll < 0.08 then nil
+            elsif roll < 0.09 then 42
+            elsif roll < 0.11 then "/#{'x' * [4095, 4096, 70_000].sample(random: rng)}"
+            elsif roll < 0.13 then url.dup.force_encoding(Encoding::US_ASCII)
+            elsif roll < 0.15 then "#{url}/new"[1..] # a shared substring
+            else url
+            end
+      [url, methods.sample(random: rng)]
+    end
+  end
+
+  [0, nil].each do |cache|
+    %w[turbo-ios hotwire-android].each do |profile|
+      define_method("test_random_inputs_answer_and_fail_the_same_through_both_paths_#{profile}_cache_#{cache.inspect}") do
+        Pathconfig::PathConfiguration.from_json(JSON.generate(RULES), profile: profile, result_cache_size: cache,
+                                                                      max_url_bytes: 8192) do |config|
+          kinds = Set.new
+          random_inputs(profile.size, 3000).each do |url, method|
+            through_c, declined, through_ffi = both(config, url, method)
+            shown = [url.is_a?(String) && url.size > 100 ? url[0, 100] : url, method].inspect
+            assert_equal through_ffi, through_c, shown
+            assert_equal !(as_is?(url) && (method.nil? || as_is?(method))), declined, "declined: #{shown}"
+            # The public method, in whichever mode the suite runs, answers the same.
+            public_outcome = outcome { config.properties(url, method: method) }
+            assert_equal through_ffi, public_outcome, shown
+            kinds << (through_c.first == :ok ? :ok : through_c[1])
+          end
+          # Both kinds of answer were compared: results, the gem's errors and the library's.
+          assert_operator kinds, :superset?, Set[:ok, TypeError, ArgumentError, Encoding::InvalidByteSequenceError,
+                                                 Pathconfig::ConfigError]
+        end
+      end
+    end
+  end
+
+  def test_lookup_answers_a_kept_id_with_its_properties_and_adopts_a_new_one
+    speedups = fast
+    Pathconfig::PathConfiguration.from_json(JSON.generate(RULES), result_cache_size: 0) do |config|
+      address = config.instance_variable_get(:@address)
+      first = speedups.lookup(address, "/q/new", nil)
+      assert_instance_of Pathconfig::Properties, first
+      assert_same first, Pathconfig::Properties.answers[first.answer_id]
+      assert_equal({ "context" => "modal" }, first)
+      assert_same first, speedups.lookup(address, "/r/edit", nil) # another URL, the same answer
+      assert_same first, speedups.lookup(address, "/s/new", "GET")
+      assert_same first, config.properties("/t/new")
+      assert_equal false, speedups.lookup(address, "/q", "NOT A TOKEN")
+      assert_equal Pathconfig::ErrorCode::E_ARGUMENT, Pathconfig.last_error.code
+      [["/q".b, nil], ["/q\0", nil], ["/\xFF", nil], [:"/q", nil], [nil, nil], [7, nil], ["/q".encode("UTF-16LE"), nil],
+       ["/q", 7], ["/q", :GET], ["/q", "G\0T"], ["/q", "GET".b]].each do |url, method|
+        assert_nil speedups.lookup(address, url, method), [url, method].inspect
+      end
+    end
+  end
+
+  def test_typed_reads_are_the_same_through_both_paths
+    speedups = fast
+    documents = conformance_cases.map { |fixture, profile, queries, url| [JSON.generate(fixture), profile, queries, url] }
+    documents << [JSON.generate(RULES), "hotwire-android", nil, "/flag"] # a bool read the app crashes on
+    documents << ['{"rules": [{"patterns": [".*"], "properties": {"context": "modal"}}]}', "turbo-android", nil,
+                  "/x"] # uri: a read the app crashes on
+    documents << [JSON.generate(RULES), "hotwire-ios", nil, "/caf\u00e9"]
+    crashes = 0
+    documents.each do |text, profile, queries, url|
+      Pathconfig::PathConfiguration.from_json(text, profile: profile, match_query_strings: queries) do |config|
+        props = config.properties(url)
+        address = props.instance_variable_get(:@_result)
+        Pathconfig::TYPED_KEYS.each_value do |info|
+          c, ffi = if info.kind == :bool
+                     [speedups.typed_bool(address, info.index), Pathconfig::Properties.ffi_typed_bool(address, info.index)]
+                   else
+                     [speedups.typed_string(address, info.index), Pathconfig::Properties.ffi_typed_string(address, info.index)]
+                   end
+          ffi.nil? ? assert_nil(c, info.name) : assert_equal(ffi, c, [profile, url, info.name].inspect)
+          assert_equal ffi.encoding, c.encoding if c.is_a?(String)
+          assert c.frozen? if c.is_a?(String)
+          failed = info.kind == :bool ? c.nil? : c == false
+          next unless failed
+
+          crashes += 1
+          error = assert_raises(Pathconfig::ConfigError) { props.public_send(info.name) }
+          assert_equal Pathconfig::ErrorCode::E_CRASH, error.code
+          assert_raises(Pathconfig::ConfigError) { props.typed(info.name) } # every time
+        end
+      end
+    end
+    assert_operator crashes, :>=, 2
+  end
+
+  def test_accessors_read_what_typed_reads
+    Pathconfig::PathConfiguration.from_json(JSON.generate(RULES), profile: "hotwire-ios") do |config|
+      props = config.properties("/caf\u00e9/new")
+      assert_equal "modal", props.context
+      assert_equal "Caf\u00e9", props.title
+      assert_equal Encoding::UTF_8, props.title.encoding
+      assert_equal "default", props.presentation
+      Pathconfig::Properties::ACCESSORS.each_key { |name| assert_equal props.typed(name), props.public_send(name), name }
+      assert props.frozen?
+    end
+  end
+
+  def test_threads_share_the_answers_through_the_extension
+    Pathconfig::PathConfiguration.from_json(JSON.generate(RULES), result_cache_size: 0) do |config|
+      urls = Array.new(300) { |i| (i % 3).zero? ? "/posts/#{i}" : "/#{i}/new" }
+      expected = urls.to_h { |u| [u, config.properties(u).to_h] }
+      failures = Queue.new
+      threads = Array.new(8) do |t|
+        Thread.new do
+          rng = Random.new(t)
+          3000.times do
+            u = urls.sample(random: rng)
+            props = config.properties(u)
+            failures << u unless props == expected[u] && props.context == (u.end_with?("/new") ? "modal" : "default")
+          end
+        end
+      end
+      threads.each(&:join)
+      assert_empty failures.size.times.map { failures.pop }
+    end
+  end
+
+  def test_bad_calls_to_the_extension_are_errors
+    speedups = fast
+    assert_raises(ArgumentError) { speedups.lookup(0, "/") }
+    assert_raises(TypeError) { speedups.lookup("0", "/", nil) }
+    assert_raises(TypeError) { speedups.typed_string(nil, 0) }
+    assert_raises(TypeError) { speedups.bind([], {}, Pathconfig::Properties) }
+    assert_raises(TypeError) { speedups.bind({}, [], Pathconfig::Properties) }
+    error = assert_raises(ArgumentError) { speedups.bind({}, {}, Pathconfig::Properties) }
+    assert_includes error.message, "pathconfig_resolve"
+    addresses = Pathconfig::FastPath::FUNCTIONS.to_h { |name| [name, 0] }
+    assert_raises(ArgumentError) { speedups.bind(addresses, {}, Pathconfig::Properties) }
+    # Still bound as before: the failed calls changed nothing.
+    Pathconfig::PathConfiguration.from_json(JSON.generate(RULES)) do |config|
+      assert_equal "modal", config.properties("/a/new").context
+    end
+  end
+end
