@@ -452,11 +452,11 @@ bench-ablation: deps
 ## seeds (Fuzz/<Target>/seeds) and dictionary (Fuzz/dict/*.dict). A crash or a
 ## broken check stops the run and leaves the input in
 ## .build-fuzz/artifacts/<target>/; the corpus grows in .build-fuzz/corpus/<target>/.
-## fuzz-short: 20 s each, part of `make test`. fuzz-<target>: one target.
+## fuzz-short: 10 s each, part of `make test` (a smoke run: the 30-minute CI budget). fuzz-<target>: one target.
 ## The Swift suite replays every seed and every stored crash (Fuzz regressions).
 ## fuzz-prefilter-loop: the prefilter's seeded random loop, for toolchains without libFuzzer.
 FUZZ_SECONDS ?= 60
-FUZZ_SHORT_SECONDS ?= 20
+FUZZ_SHORT_SECONDS ?= 10
 FUZZBUILD    := .build-fuzz
 FUZZ_TARGETS := prefilter load resolve globs loader exchange lint port dialect
 FUZZ_FLAGS   := -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld \

@@ -19,6 +19,11 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         /// A rule that never changes a result: every key it sets is set again
         /// by a later rule that applies wherever it does.
         case overriddenRule = "overridden-rule"
+        /// A pattern that cannot match what an app matches it against: `^`
+        /// and a first character a path never starts with, a scheme and host
+        /// where the app sees the path, a character beyond ASCII where it
+        /// sees the URL percent-encoded.
+        case deadPattern = "dead-pattern"
         /// An object repeats a key; the message says which value each app
         /// keeps, or that it refuses the file.
         case duplicateKey = "duplicate-key"

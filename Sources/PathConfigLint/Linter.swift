@@ -34,6 +34,7 @@ public struct Linter: Sendable {
     /// The checks, in the order their findings are listed at one position.
     static let checks: [any LintCheck] = [
         DecoderCheck(), TrailingCommaCheck(), RepeatedKeyCheck(), PatternCompileCheck(), QueryStringAnchorCheck(), UnescapedDotCheck(),
+        DeadPatternCheck(),
         TypedValueCheck(), OverriddenRuleCheck(),
     ]
 
