@@ -131,16 +131,16 @@ public struct ConfigurationPort: Sendable {
                 continue
             }
             let port = PatternPort(reference: reference, target: app, caseFlag: caseFlag, spellsOutShorthands: spansPlatforms)
+            var changed = false
             let rules = Self.rules(of: original, written: written?.rules, for: app, among: apps, port: port,
-                                   refusals: &appRefusals, notes: &notes)
+                                   refusals: &appRefusals, notes: &notes, changed: &changed)
             let text: String
-            if let written, let source {
-                let document = written.document(rules: rules)
-                // Nothing changed, and the app reads documents as the
+            if let source, !changed, Self.readsDocumentsAlike(reference, app) {
+                // Nothing to change, and the app reads documents as the
                 // reference does: the file as it was, byte for byte.
-                text = document == written.top && Self.readsDocumentsAlike(reference, app)
-                    ? String(decoding: source, as: UTF8.self)
-                    : JSONWriter.pretty(.object(document)) + "\n"
+                text = String(decoding: source, as: UTF8.self)
+            } else if let written {
+                text = JSONWriter.pretty(.object(written.document(rules: rules))) + "\n"
             } else {
                 var document = JSONObject()
                 document["settings"] = .object(original.settings)
@@ -200,7 +200,7 @@ public struct ConfigurationPort: Sendable {
     /// lines up with the rules loaded) with `patterns` and `properties`
     /// ported, every other key as it is.
     private static func rules(of original: PathConfiguration, written: [JSONObject]?, for app: Profile, among apps: [Profile],
-                              port: PatternPort, refusals: inout [Refusal], notes: inout Notes) -> [JSONValue] {
+                              port: PatternPort, refusals: inout [Refusal], notes: inout Notes, changed: inout Bool) -> [JSONValue] {
         let reference = original.profile
         let appBuiltIns = app.builtInRules(firstIndex: 0)
         var ported: [Rule] = original.rules.filter { !$0.isBuiltIn }
@@ -208,6 +208,7 @@ public struct ConfigurationPort: Sendable {
         if appBuiltIns.isEmpty {
             // Written out as rules of the file.
             ported += referenceBuiltIns
+            if !referenceBuiltIns.isEmpty { changed = true }
         }
         // An app whose own built-in rules differ from the reference's: no
         // file can change them, so their URLs are left out of the covered
@@ -236,6 +237,7 @@ public struct ConfigurationPort: Sendable {
                         continue
                     }
                     patterns.append(.string(text))
+                    if text != pattern { changed = true }
                     if port.spellsOutShorthands, text != pattern, PatternPort.hasShorthand(pattern) { notes.spelledOutShorthands = true }
                 case .refused(let why):
                     refuse(why)
@@ -257,6 +259,7 @@ public struct ConfigurationPort: Sendable {
                     properties[key] = value
                 case .rewritten(let value, let from):
                     properties[key] = value
+                    changed = true
                     let change = "\(JSONWriter.quoted(key)): \(JSONWriter.compact(from)) as \(JSONWriter.compact(value))"
                     if let i = notes.values.firstIndex(where: { $0.change == change }) {
                         if !notes.values[i].apps.contains(app.rawValue) { notes.values[i].apps.append(app.rawValue) }
