@@ -9,13 +9,18 @@ import PathConfigCore
 /// the path and `?query`; turbo-ios sees the path alone. So what can differ
 /// is:
 /// - case: the Android apps match case-insensitively. From an iOS
-///   reference, the pattern starts with `(?-i)`, which both engines read;
-///   from an Android one, each ASCII letter is written with its other case
-///   (`/new` as `/[nN][eE][wW]`, `[a-c]` as `[a-cA-C]`), which every engine
-///   reads alike with case folding on or off (an inline `(?i)` would do on
-///   iOS, but ICU folds whole strings, `st` against `ﬆ`, which the pcre2
-///   backend cannot follow). A character beyond ASCII is refused there,
-///   since ICU and Java fold those differently (`ı`, `ß`, `K`);
+///   reference, the pattern starts with `(?-i)`; from an Android one, with
+///   `(?i)`. Both engines read both flags, and on a covered URL's printable
+///   ASCII they fold alike: what tells ICU's folding from Java's (`ß`
+///   against `ss`, `ﬆ` against `st`, `ı`, `K`) needs a character beyond
+///   ASCII in the subject or in the pattern, and a pattern with one is
+///   refused where its case rule changes. Where this library's reading of
+///   ICU cannot take `(?i)` (a literal such as `st` or `ss`, which ICU
+///   matches against `ﬆ` and `ß` by folding whole strings, as the pcre2
+///   backend cannot), each ASCII letter is written with its other case
+///   instead (`expandsCase`: `/posts` as `/[pP][oO][sS][tT][sS]`, `[a-c]`
+///   as `[a-cA-C]`), which every engine reads alike with case folding on or
+///   off;
 /// - dialect: `\d`, `\w` and `\s` are spelled out as the ASCII sets they
 ///   stand for on these strings, which every engine reads alike;
 /// - the query, when the reference sees none (turbo-ios) and the app does
@@ -29,13 +34,13 @@ struct PatternPort {
     let reference: Profile
     /// The app the pattern is rewritten for.
     let target: Profile
-    /// `(?-i)`, written before every pattern: set when the reference
-    /// matches case-sensitively and some selected app does not, so that
-    /// one file serves apps of both kinds.
+    /// `(?-i)` or `(?i)`, the reference's case rule, written before every
+    /// pattern: set when some selected app matches case otherwise than the
+    /// reference, so that one file serves apps of both kinds.
     let caseFlag: String?
-    /// Whether ASCII letters are written with both cases: set when the
-    /// reference matches case-insensitively and some selected app does not.
-    let expandsCase: Bool
+    /// Whether ASCII letters are written with both cases, in place of the
+    /// case flag `(?i)` (see `port(_:expandingCase:)`).
+    private(set) var expandsCase = false
     /// Whether `\d`, `\w` and `\s` are spelled out: set when some selected
     /// app reads another dialect than the reference.
     let spellsOutShorthands: Bool
@@ -56,8 +61,26 @@ struct PatternPort {
     /// Whether an app matches `?query` with the app's own settings.
     static func seesQuery(_ profile: Profile) -> Bool { profile.matchesQueryStringsByDefault }
 
+    /// Whether the target reads every pattern as the reference does, so
+    /// that a pattern is kept as written, whatever its syntax: the same
+    /// dialect and case rule, the same view of the query, and no flag
+    /// written for another app.
+    var isIdentity: Bool {
+        caseFlag == nil && !spellsOutShorthands && !gainsQuery && !losesQuery
+            && reference.regexOptions == target.regexOptions
+    }
+
+    /// `pattern`, rewritten for the target, with ASCII letters in both
+    /// cases in place of the flag when `expandingCase`.
+    func port(_ pattern: String, expandingCase: Bool) -> Outcome {
+        var port = self
+        port.expandsCase = expandingCase
+        return port.port(pattern)
+    }
+
     /// `pattern`, rewritten for the target.
     func port(_ pattern: String) -> Outcome {
+        if isIdentity { return .ported(pattern) }
         let parsed: PortablePattern
         do { parsed = try PortablePattern.parse(pattern) } catch {
             return .refused("\(error.construct) is outside what port can prove ICU and Java read alike")
@@ -76,7 +99,7 @@ struct PatternPort {
         // An empty pattern matches everywhere, but ICU rejects it: ^ says the same.
         if out.isEmpty { out = "^" }
         if gainsQuery { out = "^[^?]*?(?:" + out + ")" }
-        return .ported((caseFlag ?? "") + out)
+        return .ported((expandsCase ? "" : caseFlag ?? "") + out)
     }
 
     /// One token's text for the target.
@@ -104,7 +127,8 @@ struct PatternPort {
     }
 
     /// A class, rewritten when a shorthand in it is spelled out, the query
-    /// must stay out of it, or its characters go beyond ASCII under a case change.
+    /// must stay out of it, or its letters are written in both cases;
+    /// refused when its characters go beyond ASCII under a case change.
     private func rewriteClass(_ token: PortablePattern.Token, items: [PortablePattern.ClassItem], negated: Bool) -> Outcome {
         var needsRewrite = negated && gainsQuery
         var body = "", otherCases = ""
@@ -154,6 +178,20 @@ struct PatternPort {
         case .word: return "A-Za-z0-9_"
         // ICU's \s is [\t\n\f\r\p{Z}]; Java's adds \x0B.
         case .space: return reference.regexOptions.dialect == .java ? "\\t\\n\\x0B\\f\\r " : "\\t\\n\\f\\r "
+        }
+    }
+
+    /// Whether `pattern` holds `\d`, `\w` or `\s` (or a negation), in a
+    /// class or not: what `spellsOutShorthands` rewrites.
+    static func hasShorthand(_ pattern: String) -> Bool {
+        guard let parsed = try? PortablePattern.parse(pattern) else { return false }
+        return parsed.tokens.contains { token in
+            switch token.kind {
+            case .shorthand: return true
+            case .characterClass(let items, _):
+                return items.contains { if case .shorthand = $0 { return true } else { return false } }
+            default: return false
+            }
         }
     }
 

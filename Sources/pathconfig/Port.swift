@@ -11,22 +11,35 @@ extension PathConfigCommand {
                 that each app (--profile, repeated; default: the four mobile apps) reads exactly as \
                 the reference reads the original, on every URL as servers write them (the report's \
                 "covered" line says which). Patterns keep the reference's case rule ((?-i) before each \
-                from an iOS app, letters in both cases from an Android one), \\d, \\w and \\s are spelled \
-                out, patterns are confined to the path for an app that sees the query when the \
-                reference does not, and the historical-location rules are written out for an app \
-                without them. A rule with globs or methods, which the apps do not read, is refused.
+                from an iOS app, (?i) from an Android one), \\d, \\w and \\s are spelled out, patterns \
+                are confined to the path for an app that sees the query when the reference does not, \
+                values are written as each app reads them alike (typed keys through the app's typed \
+                accessors), and the historical-location rules are written out for an app without them. \
+                Everything else ($schema, version, lint, settings, comments, keys no app reads) stays as \
+                written, in its place; a port to the file's own app writes the file unchanged.
 
-                One file is written when one serves every app (to --output, or standard output); \
-                otherwise one per app, named after --output with the app before the extension \
-                (paths.json: paths.hotwire-ios.json, ...). What stops an app from agreeing (a pattern \
-                whose answer depends on a query string the app never sees, a value turbo-android would \
-                keep as a string, a rule with globs or methods) is reported on standard error by rule, \
-                pattern and app; under --strict nothing is written for such an app, and the command \
-                exits 1.
+                Apps whose files are identical share one. When one file serves every app, it is written \
+                to --output, or standard output; otherwise --output is needed, and each file is named after \
+                it with its apps before the extension (paths.json: paths.hotwire-ios+hotwire-android.json, \
+                paths.turbo-ios.json). Every file is loaded under each of its apps before any is written, \
+                a file that does not load is never written, and the files are written all or none.
+
+                What stops an app from agreeing (a pattern whose answer depends on a query string the app \
+                never sees, a rewrite the app's engine would not load, a value the app cannot read alike, \
+                a rule with globs or methods) is reported on standard error by app, rule, pattern and \
+                reason. Without --strict the files are written all the same (those rules do not answer \
+                there as the reference), and the command exits 3; under --strict nothing is written for \
+                such an app, and the command exits 1.
 
                 --check FILE (repeatable; - for standard input) resolves the URLs in FILE, one per line, \
-                under the reference and under each app with its file, and prints those that differ; \
-                it exits 1 when a covered URL differs.
+                under the reference and under each app with its file, and prints those where the app \
+                reads a value otherwise: typed keys by what the apps' typed accessors return (POP and pop \
+                alike), other keys as written, keys neither answer holds not at all. It exits 1 when a \
+                covered URL differs.
+
+                Exit status: 0 every app agrees and its file is written; 1 an error, --strict with a \
+                refusal, or a covered URL that differs under --check; 2 a usage error; 3 without --strict, \
+                some rule refused for some app (the files are written).
                 """
         )
 
@@ -35,7 +48,7 @@ extension PathConfigCommand {
         @Option(name: .long, help: ArgumentHelp("The reference app, whose reading of --config the others must reproduce.", valueName: "profile"))
         var like: Profile
 
-        @Flag(name: .long, help: "Write nothing for an app that cannot be made to agree, and exit 1.")
+        @Flag(name: .long, help: "Write nothing for an app that cannot be made to agree, and exit 1 (without it, such an app's file is written and the command exits 3).")
         var strict = false
 
         @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Check the result on the URLs in this file, one per line (- for standard input; repeatable).", valueName: "file"))
@@ -61,9 +74,14 @@ extension PathConfigCommand {
             }
         }
 
+        /// The exit status of a port without `--strict` that refused some rule for some app.
+        static let refusedStatus: Int32 = 3
+
         func run() throws {
-            let set = ConfigurationSet(flags: options, sources: try options.sources(), errorsAsJSON: format == .json)
-            let original = try set.configuration(profile: like)
+            var load = options.loadOptions
+            load.profile = like
+            load.keepsSource = true  // the port keeps what the document says beyond its rules
+            let (original, _) = try options.load(try options.sources(), with: load, errorsAsJSON: format == .json)
             let port = ConfigurationPort(original, to: apps, strict: strict)
             let urls = try checkURLs()
             // A JSON report without --output carries the files' text instead.
@@ -77,6 +95,7 @@ extension PathConfigCommand {
             }
             let coveredDiffers = checks.contains { $0.differences.contains(where: \.covered) }
             if (strict && !port.refusals.isEmpty) || coveredDiffers { throw ExitCode(1) }
+            if !port.refusals.isEmpty { throw ExitCode(Self.refusedStatus) }
         }
 
         /// The URLs of the `--check` files, or nil without any; exit 1 when one cannot be read.
@@ -92,33 +111,27 @@ extension PathConfigCommand {
             return URLList.read(lines)
         }
 
-        /// Writes the outputs; returns each file's name and the apps it serves.
+        /// Writes the outputs, all or none; returns each file's name and the
+        /// apps it serves. One file: --output, or standard output. Several:
+        /// each named after --output with its apps (`paths.hotwire-ios+hotwire-android.json`).
         private func write(_ port: ConfigurationPort) throws -> [(name: String, apps: [Profile])] {
             guard !port.outputs.isEmpty else { return [] }
-            if port.outputs.count == 1 {
-                let out = port.outputs[0]
-                guard let output, output != "-" else {
-                    StandardStreams.output(Array(out.text.utf8))
-                    return [("standard output", out.apps)]
-                }
-                try FileOutput.write(out.text, to: output)
-                return [(output, out.apps)]
+            if port.outputs.count == 1, output == nil || output == "-" {
+                StandardStreams.output(Array(port.outputs[0].text.utf8))
+                return [("standard output", port.outputs[0].apps)]
             }
             guard let output, output != "-" else {
                 StandardStreams.error("pathconfig: error: the apps need different files ("
                     + port.outputs.map { $0.apps.map(\.rawValue).joined(separator: ", ") }.joined(separator: "; ")
-                    + "): name one with --output, and each app's is written beside it\n")
+                    + "): name one with --output, and each is written beside it\n")
                 throw ExitCode(1)
             }
-            var files: [(String, [Profile])] = []
-            for out in port.outputs {
-                for app in out.apps {
-                    let name = FileOutput.name(output, inserting: app.rawValue)
-                    try FileOutput.write(out.text, to: name)
-                    files.append((name, [app]))
-                }
+            let files = port.outputs.map { out in
+                (name: port.outputs.count == 1 ? output : FileOutput.name(output, inserting: out.apps.map(\.rawValue).joined(separator: "+")),
+                 text: out.text, apps: out.apps)
             }
-            return files
+            try FileOutput.writeAll(files.map { ($0.text, $0.name) })
+            return files.map { ($0.name, $0.apps) }
         }
 
         /// The text report, for standard error.
@@ -130,8 +143,17 @@ extension PathConfigCommand {
             for refusal in port.refusals { lines.append("refused: \(refusal)") }
             for file in files { lines.append("wrote \(file.name) for \(file.apps.map(\.rawValue).joined(separator: ", "))") }
             let refusedApps = port.apps.filter { app in port.refusals.contains { $0.app == app } }
-            if strict, !refusedApps.isEmpty {
-                lines.append("nothing written for \(refusedApps.map(\.rawValue).joined(separator: ", ")) (--strict)")
+            let unwritten = refusedApps.filter { port.configurations[$0] == nil }
+            if !unwritten.isEmpty {
+                lines.append("nothing written for \(unwritten.map(\.rawValue).joined(separator: ", "))" + (strict ? " (--strict)" : ""))
+            }
+            if !strict {
+                for app in refusedApps where port.configurations[app] != nil {
+                    let rules = port.refusals.filter { $0.app == app }.compactMap(\.ruleIndex)
+                    let unique = rules.enumerated().filter { !rules[..<$0.offset].contains($0.element) }.map(\.element)
+                    lines.append("not ported for \(app.rawValue): " + (unique.isEmpty ? "the file" : "rule" + (unique.count == 1 ? " " : "s ")
+                        + unique.map(String.init).joined(separator: ", ")) + " (written all the same; exit \(Self.refusedStatus))")
+                }
             }
             return lines
         }
@@ -158,12 +180,15 @@ extension PathConfigCommand {
                 o["check"] = .array(checks.map { c in
                     .object(["app": .string(c.app.rawValue), "urls": .integer(urlCount), "differ": .integer(c.differences.count),
                              "differences": .array(c.differences.map { d in
-                                 .object(["url": .string(d.url), "covered": .bool(d.covered), "keys": .array(d.keys.map { k in
-                                     var e: JSONObject = ["path": k.path.json]
-                                     if let v = k.values[0] { e["reference"] = v }
-                                     if let v = k.values[1] { e["app"] = v }
+                                 var e: JSONObject = ["url": .string(d.url), "covered": .bool(d.covered), "keys": .array(d.keys.map { k in
+                                     var e: JSONObject = ["path": KeyPath([k.key]).json]
+                                     if let v = k.reference { e["reference"] = v }
+                                     if let v = k.app { e["app"] = v }
                                      return .object(e)
-                                 })])
+                                 })]
+                                 if let why = d.errors.0 { e["reference_error"] = .string(why) }
+                                 if let why = d.errors.1 { e["app_error"] = .string(why) }
+                                 return .object(e)
                              })])
                 })
             }
@@ -175,7 +200,10 @@ extension PathConfigCommand {
             struct Difference {
                 let url: String
                 let covered: Bool
-                let keys: [ValueDifference]
+                /// The keys read otherwise; empty where one side could not read the URL.
+                let keys: [PortComparison.Mismatch]
+                /// Where the reference or the app cannot read the URL, why (reference's, app's).
+                let errors: (String?, String?)
             }
             let app: Profile
             let reference: Profile
@@ -185,33 +213,42 @@ extension PathConfigCommand {
             /// The text report's lines.
             var lines: [String] {
                 differences.map { d in
-                    "check: \(app.rawValue) differs on \(d.url)\(d.covered ? "" : " (not covered)"): " + d.keys.map { k in
-                        "\(k.path.text): " + zip([reference, app], k.values)
-                            .map { "\($0.rawValue) \($1.map(JSONWriter.compact) ?? "(absent)")" }.joined(separator: ", ")
-                    }.joined(separator: "; ")
+                    let what: String
+                    if d.errors.0 != nil || d.errors.1 != nil {
+                        what = zip([reference, app], [d.errors.0, d.errors.1])
+                            .map { "\($0.rawValue) \($1.map { "cannot read it (\($0))" } ?? "answers")" }.joined(separator: ", ")
+                    } else {
+                        what = d.keys.map { k in
+                            "\(KeyPath([k.key]).text): " + zip([reference, app], [k.reference, k.app])
+                                .map { "\($0.rawValue) \($1.map(JSONWriter.compact) ?? "(absent)")" }.joined(separator: ", ")
+                        }.joined(separator: "; ")
+                    }
+                    return "check: \(app.rawValue) differs on \(d.url)\(d.covered ? "" : " (not covered)"): " + what
                 } + ["check: \(app.rawValue): \(urlCount - differences.count) of \(urlCount) URLs answer as \(reference.rawValue)"]
             }
         }
 
         /// `--check`: each app's answers on its file against the
-        /// reference's on the original, with diff's comparison.
+        /// reference's on the original, as the apps read them (`PortComparison`).
         private static func check(_ port: ConfigurationPort, original: PathConfiguration, urls: [Input]) -> [CheckResult] {
             var results: [CheckResult] = []
             for output in port.outputs {
                 for app in output.apps {
-                    // A file that does not load is refused, and has nothing to check.
                     guard let ported = port.configurations[app] else { continue }
-                    let comparison = ProfileComparison(configurations: [(port.reference, original), (app, ported)],
-                                                       method: HTTPMethod.defaultMethod)
                     var differences: [CheckResult.Difference] = []
                     for url in urls {
-                        let difference: ProfileDifference?
-                        do { difference = try comparison.compare(url.text) } catch {
-                            Diagnostics.refused(url, error)
-                            continue
+                        let covered = port.coveredURLs.contains(url.text)
+                        var expected: PathProperties?, actual: PathProperties?
+                        var errors: (String?, String?) = (nil, nil)
+                        do { expected = try original.resolve(url.text) } catch { errors.0 = error.message }
+                        do { actual = try ported.resolve(url.text) } catch { errors.1 = error.message }
+                        if let expected, let actual {
+                            let keys = PortComparison.mismatches(expected, actual)
+                            if !keys.isEmpty { differences.append(.init(url: url.text, covered: covered, keys: keys, errors: (nil, nil))) }
+                        } else if expected != nil || actual != nil {
+                            differences.append(.init(url: url.text, covered: covered, keys: [], errors: errors))
                         }
-                        guard let difference else { continue }
-                        differences.append(.init(url: url.text, covered: port.coveredURLs.contains(url.text), keys: difference.differences))
+                        // Neither reads it: the same refusal, nothing to compare.
                     }
                     results.append(CheckResult(app: app, reference: port.reference, urlCount: urls.count, differences: differences))
                 }

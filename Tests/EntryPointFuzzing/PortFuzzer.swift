@@ -13,8 +13,12 @@ import PathConfiguration
 ///   each app asked for without a refusal has exactly one file;
 /// - each such file was loaded under its app (`configurations`);
 /// - on every URL of `urls` and of the input that `CoveredURLs` covers, the
-///   app's answer on its file is the reference's on the document (the
-///   properties as JSON text, or the same lookup error).
+///   app's answer on its file is the reference's on the document, as the
+///   apps read them (`PortComparison`: typed keys through each app's typed
+///   accessors, other keys as written), or the same lookup error;
+/// - a port to the reference's own app alone, where it writes a file,
+///   writes the document's own text;
+/// - every file loads under each app it is offered to.
 public enum PortFuzzer {
     /// The mobile apps, in `Profile.allCases` order.
     public static let apps = Profile.allCases.filter(\.isMobileApp)
@@ -54,7 +58,9 @@ public enum PortFuzzer {
         if selected.isEmpty { selected = apps }
         let document = reader.field()
         let extra = String(decoding: reader.rest(), as: UTF8.self).split(separator: "\n").map(String.init)
-        guard let original = try? PathConfiguration(json: document, options: LoadOptions(profile: reference)) else { return nil }
+        var options = LoadOptions(profile: reference)
+        options.keepsSource = true
+        guard let original = try? PathConfiguration(json: document, options: options) else { return nil }
         do throws(Violation) {
             try check(original, to: selected, urls: urls + extra)
             return nil
@@ -79,17 +85,20 @@ public enum PortFuzzer {
             guard let ported = port.configurations[app] else { throw Violation("the file for \(app.rawValue) was not loaded") }
             if app != original.profile { compared += 1 }
             for url in urls where port.coveredURLs.contains(url) {
-                let expected = answer(original, url), actual = answer(ported, url)
-                if expected != actual {
-                    throw Violation("\(original.profile.rawValue) -> \(app.rawValue) on \(url): \(expected) against \(actual)\n\(file.text)")
+                if let difference = PortComparison.disagreement(original, ported, on: url) {
+                    throw Violation("\(original.profile.rawValue) -> \(app.rawValue) on \(url): \(difference)\n\(file.text)")
                 }
             }
         }
+        for file in port.outputs {
+            for app in file.apps where (try? PathConfiguration(json: file.text, options: LoadOptions(profile: app))) == nil {
+                throw Violation("the file offered to \(app.rawValue) does not load there\n\(file.text)")
+            }
+        }
+        if selected == [original.profile], let source = original.source, let file = port.outputs.first,
+           file.text != String(decoding: source.bytes, as: UTF8.self) {
+            throw Violation("a port to \(original.profile.rawValue) alone rewrote its own file:\n\(file.text)")
+        }
         return compared
-    }
-
-    /// The properties as JSON text, or the lookup's error code.
-    static func answer(_ configuration: PathConfiguration, _ url: String) -> String {
-        do { return JSONWriter.compact(try configuration.resolve(url).object) } catch { return "error: \(error.code)" }
     }
 }
