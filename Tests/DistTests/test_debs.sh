@@ -134,8 +134,8 @@ check_schema /usr/share/pathconfig/path-configuration.schema.json
 dpkg -r "${packages[@]}" >/dev/null
 left=$(while read -r path; do if [ -e "$path" ] || [ -L "$path" ]; then echo "$path"; fi; done < "$tmp/absent")
 [ -z "$left" ] || fail "dpkg -r left behind:"$'\n'"$left"
-if ldconfig -p | grep -q 'libpathconfig\.so\.1'; then
-    fail "the dynamic linker's cache still lists libpathconfig.so.1 after dpkg -r"
+if ldconfig -p | grep 'libpathconfig\.so\.1 ' | grep -q "=> $libdir/"; then
+    fail "the dynamic linker's cache still lists $libdir/libpathconfig.so.1 after dpkg -r"
 fi
 dpkg --purge "${packages[@]}" >/dev/null 2>&1
 installed=0
