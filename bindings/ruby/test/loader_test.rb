@@ -2,6 +2,7 @@
 
 require_relative "test_helper"
 require_relative "support/servers"
+require "minitest/mock"
 require "open3"
 require "timeout"
 
@@ -365,6 +366,27 @@ class LoaderTest < Minitest::Test
       assert_operator delivered.size, :>, calls + 1, "the polling thread delivered events meanwhile"
       loader.close
     end
+  end
+
+  # A refusal that does not end (which the library never gives for long) is
+  # raised once Loader.misuse_patience has passed, not waited on forever.
+  def test_a_refusal_that_lasts_is_raised_after_the_patience
+    loader = Pathconfig::Loader.new([Pathconfig::DataSource.new('{"rules": []}', "a")])
+    loader.load
+    patience = Pathconfig::Loader.misuse_patience
+    Pathconfig::Loader.misuse_patience = 0.05
+    refused = ->(_pointer, err) { Pathconfig::ErrorCode::E_MISUSE.tap { err[:code] = Pathconfig::ErrorCode::E_MISUSE } }
+    started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    Pathconfig::Native.stub(:pathconfig_loader_refresh, refused) do
+      Timeout.timeout(5) { assert_raises(Pathconfig::MisuseError) { loader.refresh } }
+    end
+    elapsed = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
+    assert_operator elapsed, :>=, 0.05, "it kept calling for the patience"
+    assert_operator elapsed, :<, 2, "and then gave up"
+    assert_equal [], loader.refresh.map(&:kind), "the real library answers again: a data source has nothing to refresh"
+  ensure
+    Pathconfig::Loader.misuse_patience = patience if patience
+    loader&.close
   end
 
   def test_events_reach_on_change_on_the_loaders_own_thread_in_order

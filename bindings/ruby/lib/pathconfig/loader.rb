@@ -325,15 +325,27 @@ module Pathconfig
     MISUSE_PAUSE = 0.0002
     MISUSE_PAUSE_MAX = 0.01
 
+    class << self
+      # How long, in seconds, load and refresh keep calling while the library
+      # refuses them because the callback runs on another thread, before the
+      # refusal is raised (MisuseError). 5 by default.
+      attr_accessor :misuse_patience
+    end
+    self.misuse_patience = 5.0
+
     # Calls load or refresh until the library stops refusing it because this
     # loader's callback runs on another thread (E_MISUSE, nothing done). The
-    # gem's callback only copies and queues, so it returns soon; on the
-    # thread running it (a finalizer there) the refusal is final.
+    # gem's callback only copies and queues, so it returns within
+    # microseconds; a refusal that lasts Loader.misuse_patience seconds is returned
+    # as it is (raised as MisuseError), and so is one on the thread running
+    # the callback (a finalizer there).
     def call_past_the_callback(function, pointer, err)
       pause = MISUSE_PAUSE
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + Loader.misuse_patience
       loop do
         status = Native.public_send(function, pointer, err)
         return status unless status == ErrorCode::E_MISUSE && !Thread.current.equal?(@state.receiver)
+        return status if Process.clock_gettime(Process::CLOCK_MONOTONIC) >= deadline
 
         sleep pause
         pause = [pause * 2, MISUSE_PAUSE_MAX].min
