@@ -282,14 +282,17 @@ static void test_proxied_from_a_load(void)
 
 /* ---- against nginx ------------------------------------------------------------ */
 
-static void test_free_from_inside_on_the_polling_thread(void)
+/* pathconfig_loader_free inside the callback on the polling thread; when
+ * `proxied`, on another thread the callback waits for. */
+static void test_free_from_inside_on_the_polling_thread(int proxied)
 {
     char sources[256];
     struct payload a;
     pathconfig_loader *loader;
     int i, threads;
 
-    test_set_context("pathconfig_loader_free inside the callback, on the polling thread");
+    test_set_context(proxied ? "pathconfig_loader_free on another thread, waited for inside a callback on the polling thread"
+                             : "pathconfig_loader_free inside the callback, on the polling thread");
     payload_init(&a);
     snprintf(sources, sizeof sources, "[{\"server\": \"%s\"}]", url);
     threads = test_thread_count_reaching(1);
@@ -299,9 +302,10 @@ static void test_free_from_inside_on_the_polling_thread(void)
     a.action = FREE_LOADER;
     a.on_call = 1;
     a.on_main = -1;
+    a.proxied = proxied;
     pathconfig_loader_set_callback(loader, on_event, &a, free_payload);
     CHECK(pathconfig_loader_load(loader, NULL) == 0, "load");
-    for (i = 0; i < 1000 && get(&a, &a.freed) == 0; i++) sleep_ms(10); /* 10 s */
+    for (i = 0; i < 1000 && get(&a, &a.freed) == 0; i++) sleep_ms(10); /* 10 s; a deadlock stays at 0 */
     CHECK(get(&a, &a.freed) == 1 && !a.freed_on_main, "freed once, on the polling thread: %d", a.freed);
     CHECK(a.freed_seen_inside == 0 && a.freed_while_running == 0, "the running callback's payload is not freed under it");
     sleep_ms(200);
@@ -344,35 +348,6 @@ static void test_free_from_inside_while_polling_waits(void)
           threads);
 }
 
-static void test_free_from_inside_on_the_polling_thread_proxied(void)
-{
-    char sources[256];
-    struct payload a;
-    pathconfig_loader *loader;
-    int i, threads;
-
-    test_set_context("pathconfig_loader_free on another thread, waited for inside a callback on the polling thread");
-    payload_init(&a);
-    snprintf(sources, sizeof sources, "[{\"server\": \"%s\"}]", url);
-    threads = test_thread_count_reaching(1);
-    loader = new_loader(sources, "{\"refresh_interval_ms\": 20, \"timeout_ms\": 5000}");
-    if (loader == NULL) return;
-    a.loader = loader;
-    a.action = FREE_LOADER;
-    a.on_call = 1;
-    a.on_main = -1;
-    a.proxied = 1;
-    pathconfig_loader_set_callback(loader, on_event, &a, free_payload);
-    CHECK(pathconfig_loader_load(loader, NULL) == 0, "load");
-    for (i = 0; i < 1000 && get(&a, &a.freed) == 0; i++) sleep_ms(10); /* 10 s; a deadlock stays at 0 */
-    CHECK(get(&a, &a.freed) == 1 && !a.freed_on_main, "freed once, on the polling thread: %d", a.freed);
-    CHECK(a.freed_seen_inside == 0 && a.freed_while_running == 0, "the running callback's payload is not freed under it");
-    sleep_ms(200);
-    CHECK(get(&a, &a.calls_after_free) == 0, "no call after free: %d", a.calls_after_free);
-    CHECK(test_thread_count_reaching(threads) == threads, "the polling thread ended: %d threads, %d before", test_thread_count(),
-          threads);
-}
-
 /* Waits (10 s at most) until a polling event is being delivered to `a`. */
 static int until_running(struct payload *a)
 {
@@ -381,43 +356,19 @@ static int until_running(struct payload *a)
     return get(a, &a->running);
 }
 
-static void test_replaced_from_another_thread(void)
-{
-    char sources[256];
-    struct payload a;
-    pathconfig_loader *loader;
-    int i;
-
-    test_set_context("replaced from another thread while the callback runs");
-    payload_init(&a);
-    snprintf(sources, sizeof sources, "[{\"server\": \"%s\"}]", url);
-    loader = new_loader(sources, "{\"refresh_interval_ms\": 10, \"timeout_ms\": 5000}");
-    if (loader == NULL) return;
-    CHECK(pathconfig_loader_load(loader, NULL) == 0, "load starts polling");
-    a.sleep_ms = 100;
-    pathconfig_loader_set_callback(loader, on_event, &a, free_payload);
-    CHECK(until_running(&a), "a polling event reached the callback");
-    CHECK(pathconfig_loader_set_callback(loader, NULL, NULL, NULL) == 0, "remove it");
-    CHECK(get(&a, &a.running) && get(&a, &a.freed) == 0, "returned at once: the callback still runs, its payload is not freed");
-    CHECK(pathconfig_loader_refresh(loader, NULL) == PATHCONFIG_E_MISUSE, "refresh while it runs: PATHCONFIG_E_MISUSE");
-    for (i = 0; i < 1000 && get(&a, &a.freed) == 0; i++) sleep_ms(10);
-    CHECK(get(&a, &a.freed) == 1 && !a.freed_on_main && a.freed_while_running == 0,
-          "freed once, on the polling thread, after its call: %d", a.freed);
-    CHECK(pathconfig_loader_refresh(loader, NULL) == 0, "refresh once it returned");
-    pathconfig_loader_free(loader);
-    CHECK(get(&a, &a.freed) == 1 && get(&a, &a.calls_after_free) == 0, "nothing after");
-}
-
-/* What a garbage collector's finalizer does: free the loader from a thread
- * of its own while the polling thread's callback runs. */
-static void test_freed_from_another_thread(void)
+/* While the polling thread's callback runs, another thread removes the
+ * callback or, as a garbage collector's finalizer does, frees the loader:
+ * either returns at once, and the payload is freed by the polling thread
+ * once the call has returned. */
+static void test_while_the_polling_callback_runs(int free_loader)
 {
     char sources[256];
     struct payload a;
     pathconfig_loader *loader;
     int i, threads;
 
-    test_set_context("pathconfig_loader_free from another thread while the callback runs");
+    test_set_context(free_loader ? "pathconfig_loader_free from another thread while the callback runs"
+                                 : "replaced from another thread while the callback runs");
     payload_init(&a);
     snprintf(sources, sizeof sources, "[{\"server\": \"%s\"}]", url);
     threads = test_thread_count_reaching(1);
@@ -427,13 +378,20 @@ static void test_freed_from_another_thread(void)
     a.sleep_ms = 100;
     pathconfig_loader_set_callback(loader, on_event, &a, free_payload);
     CHECK(until_running(&a), "a polling event reached the callback");
-    pathconfig_loader_free(loader);
+    if (free_loader) pathconfig_loader_free(loader);
+    else CHECK(pathconfig_loader_set_callback(loader, NULL, NULL, NULL) == 0, "remove it");
     CHECK(get(&a, &a.running) && get(&a, &a.freed) == 0, "returned at once: the callback still runs, its payload is not freed");
+    if (!free_loader)
+        CHECK(pathconfig_loader_refresh(loader, NULL) == PATHCONFIG_E_MISUSE, "refresh while it runs: PATHCONFIG_E_MISUSE");
     for (i = 0; i < 1000 && get(&a, &a.freed) == 0; i++) sleep_ms(10);
     CHECK(get(&a, &a.freed) == 1 && !a.freed_on_main && a.freed_while_running == 0,
           "freed once, on the polling thread, after its call: %d", a.freed);
+    if (!free_loader) {
+        CHECK(pathconfig_loader_refresh(loader, NULL) == 0, "refresh once it returned");
+        pathconfig_loader_free(loader);
+    }
     sleep_ms(100);
-    CHECK(get(&a, &a.calls_after_free) == 0, "no call after free: %d", a.calls_after_free);
+    CHECK(get(&a, &a.freed) == 1 && get(&a, &a.calls_after_free) == 0, "nothing after: %d calls after", a.calls_after_free);
     CHECK(test_thread_count_reaching(threads) == threads, "the polling thread ended: %d threads, %d before", test_thread_count(),
           threads);
 }
@@ -463,11 +421,11 @@ int main(int argc, char **argv)
     if (CHECK(server_start(&server, dir) == 0, "nginx started")) {
         server_url(&server, "config.json", url, sizeof url);
         server_put(&server, "config.json", "{\"rules\": []}");
-        test_free_from_inside_on_the_polling_thread();
+        test_free_from_inside_on_the_polling_thread(0);
         test_free_from_inside_while_polling_waits();
-        test_free_from_inside_on_the_polling_thread_proxied();
-        test_replaced_from_another_thread();
-        test_freed_from_another_thread();
+        test_free_from_inside_on_the_polling_thread(1);
+        test_while_the_polling_callback_runs(0);
+        test_while_the_polling_callback_runs(1);
     }
     server_destroy(&server);
     test_remove_tree(dir);
