@@ -34,40 +34,41 @@ struct DeadPatternCheck: LintCheck {
     }
 
     private func findings(_ pattern: String, _ p: Int, rule: Int, _ facts: [SubjectFacts], in d: LintDocument) -> [LintFinding] {
-        let quoted = JSONWriter.quoted(pattern)
-        let paths = facts.filter(\.isPath).map(\.profile)
-        if !paths.isEmpty, let first = Self.anchoredFirstLiteral(pattern), first != "/", first != "?" {
-            let message = "pattern \(p) \(quoted) never matches: \(Self.apps(paths)) \(paths.count == 1 ? "matches" : "match") "
-                + "patterns against the URL's path (and query), which starts with \"/\" or \"?\", never with \(JSONWriter.quoted(String(first)))"
-            return [d.finding(.deadPattern, message, at: d.location(ofPattern: p, inRule: rule), rule: rule, pattern: p, profiles: paths)]
-        }
+        // Inline flags change what the rest reads; a pattern with one is left alone.
         guard !pattern.contains("(?") else { return [] }
+        let tokens = PatternScanner.scan(pattern).flatMap { tokens in
+            tokens.contains { $0.kind == .alternation && $0.depth == 0 } ? nil : tokens
+        }
+        func finding(_ apps: [Profile], _ says: String, _ sees: String, at scalar: Int = 0) -> LintFinding {
+            let message = "pattern \(p) \(JSONWriter.quoted(pattern)) \(says): \(LintDocument.subject(apps)) "
+                + "\(apps.count == 1 ? "matches" : "match") patterns against \(sees)"
+            return d.finding(.deadPattern, message, at: d.location(ofPattern: p, inRule: rule, scalar: scalar), rule: rule, pattern: p,
+                             profiles: apps)
+        }
+        let paths = facts.filter(\.isPath).map(\.profile)
+        if !paths.isEmpty, pattern.hasPrefix("^"), let first = tokens.flatMap(Self.anchoredFirstLiteral), first != "/", first != "?" {
+            return [finding(paths, "never matches",
+                            "the URL's path (and query), which starts with \"/\" or \"?\", never with \(JSONWriter.quoted(String(first)))")]
+        }
         var out: [LintFinding] = []
-        if !paths.isEmpty, let literal = RequiredLiteral.of(pattern, caseInsensitive: false), Self.contains(literal, Array("://".utf8)) {
-            let message = "pattern \(p) \(quoted) matches only a path that holds another URL: \(Self.apps(paths)) "
-                + "\(paths.count == 1 ? "matches" : "match") patterns against the URL's path (and query), never its scheme and host; "
-                + "match the path alone"
-            out.append(d.finding(.deadPattern, message, at: d.location(ofPattern: p, inRule: rule), rule: rule, pattern: p, profiles: paths))
+        if !paths.isEmpty, let literal = RequiredLiteral.of(pattern, caseInsensitive: false), literal.firstRange(of: Array("://".utf8)) != nil {
+            out.append(finding(paths, "matches only a path that holds another URL",
+                               "the URL's path (and query), never its scheme and host; match the path alone"))
         }
         let ascii = facts.filter(\.isASCII).map(\.profile)
-        if !ascii.isEmpty, let scalar = Self.requiredBeyondASCII(pattern) {
-            let message = "pattern \(p) \(quoted) never matches: \(Self.apps(ascii)) \(ascii.count == 1 ? "matches" : "match") "
-                + "patterns against the percent-encoded URL, which holds no character beyond ASCII; write the character "
-                + "percent-encoded, as the app sees it"
-            out.append(d.finding(.deadPattern, message, at: d.location(ofPattern: p, inRule: rule, scalar: scalar), rule: rule, pattern: p,
-                                 profiles: ascii))
+        if !ascii.isEmpty, let scalar = tokens.flatMap(Self.requiredBeyondASCII) {
+            out.append(finding(ascii, "never matches", "the percent-encoded URL, which holds no character beyond ASCII; "
+                                   + "write the character percent-encoded, as the app sees it", at: scalar))
         }
         return out
     }
 
-    /// The first character of `pattern` when it is `^` and then a literal
-    /// character that every match starts with: read by `PatternScanner`, no
-    /// `|` at the top level, no inline flags, and the literal not followed
-    /// by a quantifier (which might repeat it zero times).
-    static func anchoredFirstLiteral(_ pattern: String) -> Unicode.Scalar? {
-        guard pattern.hasPrefix("^"), !pattern.contains("(?"), let tokens = PatternScanner.scan(pattern), tokens.count >= 2,
-              tokens[0].kind == .other, tokens[0].scalar == 0,
-              !tokens.contains(where: { $0.kind == .alternation && $0.depth == 0 }) else { return nil }
+    /// The first character every match starts with, when the tokens (read
+    /// by `PatternScanner`, no `|` at the top level) of a pattern that starts
+    /// with `^` are that `^` and then a literal character not followed by a
+    /// quantifier (which might repeat it zero times).
+    static func anchoredFirstLiteral(_ tokens: [PatternScanner.Token]) -> Unicode.Scalar? {
+        guard tokens.count >= 2, tokens[0].kind == .other, tokens[0].scalar == 0 else { return nil }
         if tokens.count > 2, tokens[2].kind == .quantifier { return nil }
         switch tokens[1].kind {
         case .literal(let c), .escaped(let c): return c
@@ -75,13 +76,11 @@ struct DeadPatternCheck: LintCheck {
         }
     }
 
-    /// Where `pattern` holds a character beyond ASCII that every match
-    /// holds: a literal one outside every group, with no `|` at the top
-    /// level, not repeated (a quantifier might repeat it zero times); read
-    /// by `PatternScanner`.
-    static func requiredBeyondASCII(_ pattern: String) -> Int? {
-        guard let tokens = PatternScanner.scan(pattern),
-              !tokens.contains(where: { $0.kind == .alternation && $0.depth == 0 }) else { return nil }
+    /// Where the tokens (read by `PatternScanner`, no `|` at the top level)
+    /// hold a character beyond ASCII that every match holds: a literal one
+    /// outside every group, not repeated (a quantifier might repeat it zero
+    /// times).
+    static func requiredBeyondASCII(_ tokens: [PatternScanner.Token]) -> Int? {
         for (i, token) in tokens.enumerated() where token.depth == 0 {
             guard case .literal(let c) = token.kind, !c.isASCII else { continue }
             if i + 1 < tokens.count, tokens[i + 1].kind == .quantifier { continue }
@@ -89,13 +88,6 @@ struct DeadPatternCheck: LintCheck {
         }
         return nil
     }
-
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard haystack.count >= needle.count else { return false }
-        return (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<($0 + needle.count)]) == needle }
-    }
-
-    private static func apps(_ profiles: [Profile]) -> String { LintDocument.subject(profiles) }
 
     /// What one profile's app matches patterns against, asked of the profile.
     struct SubjectFacts {
