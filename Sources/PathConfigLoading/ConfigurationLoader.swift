@@ -151,7 +151,7 @@ public final class ConfigurationLoader: Sendable {
     /// It never waits for a handler (see `stop()`). Idempotent; the loader
     /// can still load, with no events.
     public func close() {
-        _ = engine.close()
+        engine.close()
         stop()
         engine.setHandler(nil)
     }

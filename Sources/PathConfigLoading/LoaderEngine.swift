@@ -88,12 +88,9 @@ final class LoaderEngine: Sendable {
     }
 
     /// Delivers no more events: no call of the handler starts once this
-    /// returns. True when one was in progress (on any thread) as it closed.
-    func close() -> Bool {
-        calls.withLock { state in
-            state.closed = true
-            return state.running
-        }
+    /// returns (one in progress goes on to its end).
+    func close() {
+        calls.withLock { $0.closed = true }
     }
 
     // MARK: Operations

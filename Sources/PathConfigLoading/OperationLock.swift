@@ -10,11 +10,10 @@ import Synchronization
 /// A lock that knows whether the calling thread holds it.
 ///
 /// The loader holds one while an operation (load, refresh, polling) runs, so
-/// that two never download or write the cache at once, and another while the
-/// event handler runs, so that replacing the handler waits for a call in
-/// progress. A thread that asks for the lock it already holds (an event
-/// handler calling `refresh()` or `setEventHandler`) is refused instead of
-/// deadlocking, and can ask first (`isHeldByCurrentThread`).
+/// that two never download or write the cache at once. A thread that asks
+/// for the lock it already holds (an event handler calling `refresh()`) is
+/// refused instead of deadlocking, and can ask first
+/// (`isHeldByCurrentThread`).
 final class OperationLock: @unchecked Sendable {
     // Heap-allocated: a pthread mutex must not move.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
