@@ -8,16 +8,7 @@ require_relative "test_helper"
 class ConformanceTest < Minitest::Test
   include JSONAssertions
 
-  def self.data(name)
-    path = File.join(CONFORMANCE, name)
-    File.file?(path) ? JSON.parse(File.read(path)) : nil
-  end
-
-  IOS = data("ios.json")
-  ANDROID = data("android.json")
-  SIESTA = data("siesta.json")
-  IOS_PROFILES = { "turbo-ios" => "turbo-ios", "hotwire-native-ios" => "hotwire-ios" }.freeze
-  ANDROID_PROFILES = { "hotwire-native-android" => "hotwire-android", "turbo-android" => "turbo-android" }.freeze
+  include Conformance
   DOCUMENT_LEVEL = %w[test_json_ Loader Decoder].freeze
 
   def test_conformance_files_are_present

@@ -12,8 +12,7 @@ require_relative "test_helper"
 class SiestaConformanceTest < Minitest::Test
   include JSONAssertions
 
-  path = File.join(CONFORMANCE, "siesta.json")
-  SIESTA = File.file?(path) ? JSON.parse(File.read(path)) : nil
+  include Conformance
   HIT = { "hit" => true }.freeze
   DEFAULTS = { "expirationTime" => 30, "retryTime" => 1, "headers" => {} }.freeze
   PLAIN = %w[expirationTime retryTime headers].freeze

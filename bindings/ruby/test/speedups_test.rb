@@ -14,16 +14,8 @@ require_relative "test_helper"
 # the pure mode they bind it themselves.
 class SpeedupsTest < Minitest::Test
   include JSONAssertions
+  include Conformance
 
-  def self.data(name)
-    path = File.join(CONFORMANCE, name)
-    File.file?(path) ? JSON.parse(File.read(path)) : nil
-  end
-
-  IOS = data("ios.json")
-  ANDROID = data("android.json")
-  PROFILES = { "turbo-ios" => "turbo-ios", "hotwire-native-ios" => "hotwire-ios",
-               "hotwire-native-android" => "hotwire-android", "turbo-android" => "turbo-android" }.freeze
   PURE = !["", "0"].include?(ENV.fetch("PATHCONFIG_PURE_RUBY", ""))
   EXTENSION = File.expand_path("../lib/pathconfig/speedups.#{RbConfig::CONFIG['DLEXT']}", __dir__)
 

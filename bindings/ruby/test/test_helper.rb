@@ -19,6 +19,25 @@ require "pathconfig"
 
 EXAMPLE = File.join(ROOT, "examples", "path-configuration.json")
 
+# The conformance cases, read once for every suite that runs them.
+module Conformance
+  # The parsed file `name` of CONFORMANCE, or nil when it is missing (the
+  # suites then fail, naming it).
+  def self.data(name)
+    path = File.join(CONFORMANCE, name)
+    File.file?(path) ? JSON.parse(File.read(path)) : nil
+  end
+
+  IOS = data("ios.json")
+  ANDROID = data("android.json")
+  SIESTA = data("siesta.json")
+  # The profile that reads as each app of ios.json ("library") and
+  # android.json ("implementation") does.
+  IOS_PROFILES = { "turbo-ios" => "turbo-ios", "hotwire-native-ios" => "hotwire-ios" }.freeze
+  ANDROID_PROFILES = { "hotwire-native-android" => "hotwire-android", "turbo-android" => "turbo-android" }.freeze
+  PROFILES = IOS_PROFILES.merge(ANDROID_PROFILES).freeze
+end
+
 module JSONAssertions
   # Equality that also compares JSON types (1 and 1.0, true and 1 differ).
   def assert_json_equal(expected, actual, where = "$")
