@@ -25,7 +25,13 @@ package enum RequiredLiteral {
     /// only for ASCII subjects, since Unicode case folding maps some non-ASCII
     /// characters (KELVIN SIGN, LONG S, `ß`) onto ASCII letters.
     package static func of(_ pattern: String, caseInsensitive: Bool) -> [UInt8]? {
-        guard let facts = RequiredLiteralReader.read(pattern, caseInsensitive: caseInsensitive) else { return nil }
+        of(try? PatternSyntax.read(pattern), caseInsensitive: caseInsensitive)
+    }
+
+    /// The longest required literal of the pattern read as `syntax` (nil:
+    /// not read, and nothing is known), or nil.
+    static func of(_ syntax: PatternSyntax?, caseInsensitive: Bool) -> [UInt8]? {
+        guard let syntax, let facts = RequiredLiteralReader.read(syntax, caseInsensitive: caseInsensitive) else { return nil }
         let literal = facts.longest
         return literal.count >= minimumLength ? Array(literal.prefix(maximumLength)) : nil
     }

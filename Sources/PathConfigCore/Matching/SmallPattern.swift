@@ -38,8 +38,13 @@ package final class SmallPattern: @unchecked Sendable {
 
     /// `pattern`, when it is plain (`SmallPatternReader`) and needs at most
     /// `maxPositions` positions; nil otherwise.
-    package init?(_ pattern: String, caseInsensitive: Bool) {
-        guard SmallPatternReader.read(pattern, caseInsensitive: caseInsensitive) != nil else { return nil }
+    package convenience init?(_ pattern: String, caseInsensitive: Bool) {
+        self.init(pattern, syntax: try? PatternSyntax.read(pattern), caseInsensitive: caseInsensitive)
+    }
+
+    /// `pattern`, read as `syntax` (nil: not read), when it is plain.
+    init?(_ pattern: String, syntax: PatternSyntax?, caseInsensitive: Bool) {
+        guard let syntax, SmallPatternReader.read(syntax, caseInsensitive: caseInsensitive) != nil else { return nil }
         self.pattern = pattern
         self.caseInsensitive = caseInsensitive
     }
@@ -60,7 +65,9 @@ package final class SmallPattern: @unchecked Sendable {
 
     /// The pattern as read (read again: `init` read it, and a reading of
     /// the same text never changes). What `PlanAutomaton` combines.
-    var reading: SmallPatternReader.Reading? { SmallPatternReader.read(pattern, caseInsensitive: caseInsensitive) }
+    var reading: SmallPatternReader.Reading? {
+        (try? PatternSyntax.read(pattern)).flatMap { SmallPatternReader.read($0, caseInsensitive: caseInsensitive) }
+    }
 
     private func build() -> UnsafeRawPointer {
         guard let reading else { preconditionFailure("a plain pattern no longer reads as plain") }

@@ -37,23 +37,26 @@ package struct RuleCompiler {
         let regexOptions = options.profile.regexOptions
         out.patterns.reserveCapacity(rule.patterns.count)
         for (p, pattern) in rule.patterns.enumerated() {
-            guard let compiled = try compile(pattern, what: "pattern", index: p, of: rule, options: regexOptions,
+            // Read once, for both the plain automaton and the prefilter.
+            let syntax = options.usePrefilter ? try? PatternSyntax.read(pattern) : nil
+            guard let compiled = try compile(pattern, syntax: syntax, what: "pattern", index: p, of: rule, options: regexOptions,
                                              location: { location(.pattern, p) }) else { continue }
             out.patterns.append(compiled)
-            out.patternLiterals.append(RequiredLiteral.of(pattern, caseInsensitive: regexOptions.caseInsensitive))
+            out.patternLiterals.append(RequiredLiteral.of(syntax, caseInsensitive: regexOptions.caseInsensitive))
         }
         let globOptions = Self.globOptions
         for (g, glob) in rule.globs.enumerated() {
             let regex = GlobPattern.regex(for: glob, base: options.baseURL)
-            guard let compiled = try compile(regex, what: "glob", index: g, of: rule, options: globOptions,
+            let syntax = options.usePrefilter ? try? PatternSyntax.read(regex) : nil
+            guard let compiled = try compile(regex, syntax: syntax, what: "glob", index: g, of: rule, options: globOptions,
                                              location: { location(.glob, g) }, shownAs: glob) else { continue }
             out.globs.append(compiled)
-            out.globLiterals.append(RequiredLiteral.of(regex, caseInsensitive: false))
+            out.globLiterals.append(RequiredLiteral.of(syntax, caseInsensitive: false))
         }
         return out
     }
 
-    private mutating func compile(_ pattern: String, what: String, index: Int, of rule: Rule, options regexOptions: RegexOptions,
+    private mutating func compile(_ pattern: String, syntax: PatternSyntax?, what: String, index: Int, of rule: Rule, options regexOptions: RegexOptions,
                                   location: () -> SourceLocation?, shownAs shown: String? = nil) throws(ConfigurationError) -> MatchPlan.Pattern? {
         do {
             // With the prefilter, plain patterns are decided by an automaton
@@ -61,7 +64,7 @@ package struct RuleCompiler {
             // engine only for the first subject it cannot take
             // (`DeferredPattern`); without it, every search runs the engine,
             // as in the apps.
-            let small = options.usePrefilter ? SmallPattern(pattern, caseInsensitive: regexOptions.caseInsensitive) : nil
+            let small = SmallPattern(pattern, syntax: syntax, caseInsensitive: regexOptions.caseInsensitive)
             #if PATHCONFIG_ABLATE_DEFERRED
             let defers = false  // make bench-ablation: the layer off
             #else

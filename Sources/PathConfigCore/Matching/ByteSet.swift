@@ -1,0 +1,147 @@
+/// A set of ASCII bytes, one bit each.
+package struct ByteSet: Equatable, Hashable, Sendable {
+    private(set) var low: UInt64 = 0
+    private(set) var high: UInt64 = 0
+
+    /// Whether `b` (ASCII) is in the set.
+    @inline(__always)
+    func contains(_ b: UInt8) -> Bool {
+        b < 64 ? low >> UInt64(b) & 1 != 0 : b < 128 && high >> UInt64(b - 64) & 1 != 0
+    }
+
+    /// The number of bytes in the set.
+    var count: Int { low.nonzeroBitCount + high.nonzeroBitCount }
+
+    /// The smallest byte in the set, if any.
+    var min: UInt8? {
+        if low != 0 { return UInt8(low.trailingZeroBitCount) }
+        return high != 0 ? UInt8(64 + high.trailingZeroBitCount) : nil
+    }
+
+    /// Calls `body` with each byte of the set, in order.
+    func forEach(_ body: (UInt8) -> Void) {
+        var bits = low
+        while bits != 0 {
+            body(UInt8(bits.trailingZeroBitCount))
+            bits &= bits - 1
+        }
+        bits = high
+        while bits != 0 {
+            body(64 + UInt8(bits.trailingZeroBitCount))
+            bits &= bits - 1
+        }
+    }
+
+    mutating func insert(_ b: UInt8) {
+        if b < 64 { low |= 1 << UInt64(b) } else { high |= 1 << UInt64(b - 64) }
+    }
+
+    mutating func formUnion(_ other: ByteSet) {
+        low |= other.low
+        high |= other.high
+    }
+
+    func subtracting(_ other: ByteSet) -> ByteSet {
+        ByteSet(low: low & ~other.low, high: high & ~other.high)
+    }
+
+    /// The set with both cases of every ASCII letter in it.
+    var caseClosed: ByteSet {
+        var out = self
+        for b in UInt8(ascii: "A")...UInt8(ascii: "Z") where contains(b) || contains(b | 0x20) {
+            out.insert(b)
+            out.insert(b | 0x20)
+        }
+        return out
+    }
+
+    static func of(_ range: ClosedRange<UInt8>) -> ByteSet {
+        var set = ByteSet()
+        for b in range { set.insert(b) }
+        return set
+    }
+
+    /// The printable ASCII characters, space to `~`: every byte a subject
+    /// matched by `SmallPattern` may hold.
+    static let printable = ByteSet.of(0x20...0x7E)
+
+    static func isPrintable(_ b: UInt8) -> Bool { b >= 0x20 && b <= 0x7E }
+
+    /// Whether every byte of `bytes` is printable: `allSatisfy(isPrintable)`,
+    /// eight bytes at a time, the last eight (which may overlap the word
+    /// before them) read as one more word rather than byte by byte.
+    package static func allPrintable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let n = bytes.count
+        guard n >= 8 else {
+            for i in 0..<n where !isPrintable(base[i]) { return false }
+            return true
+        }
+        var i = 0
+        while i + 8 < n {
+            if !allPrintable(word: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) { return false }
+            i += 8
+        }
+        return allPrintable(word: UnsafeRawPointer(base + n - 8).loadUnaligned(as: UInt64.self))
+    }
+
+    /// Whether the eight bytes of `x` are all printable. A word has a byte
+    /// below 0x20 when subtracting 0x20 from every byte borrows into a byte
+    /// whose top bit was clear, and one above 0x7E when adding 1 to every
+    /// byte, or the byte itself, sets a top bit (a carry out of an 0xFF byte
+    /// can only flag a word that already has a top bit set).
+    @inline(__always)
+    static func allPrintable(word x: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let below = (x &- 0x20 &* ones) & ~x & highs
+        let above = ((x &+ ones) | x) & highs
+        return below | above == 0
+    }
+
+    static let digits = ByteSet.of(0x30...0x39)
+    static let word: ByteSet = {
+        var set = ByteSet.digits
+        set.formUnion(.of(0x41...0x5A))
+        set.formUnion(.of(0x61...0x7A))
+        set.insert(UInt8(ascii: "_"))
+        return set
+    }()
+
+    /// `\d`, `\D`, `\w`, `\W` on printable ASCII text.
+    static func shorthand(_ e: UInt8) -> ByteSet? {
+        switch e {
+        case UInt8(ascii: "d"): return digits
+        case UInt8(ascii: "D"): return printable.subtracting(digits)
+        case UInt8(ascii: "w"): return word
+        case UInt8(ascii: "W"): return printable.subtracting(word)
+        default: return nil
+        }
+    }
+
+    /// Punctuation that a backslash turns into itself in all three dialects.
+    static func escapable(_ b: UInt8) -> Bool { escapes.contains(b) }
+    private static let escapes = ByteSet.from(#".\/?-+*()[]{}|^$=&:@,;!%~#'"<>"#)
+
+    /// Characters that stand for themselves outside a class.
+    static func standsForItself(_ b: UInt8) -> Bool { isPrintable(b) && !specials.contains(b) }
+    private static let specials = ByteSet.from(#"\.[](){}*+?|^$# "#)
+
+    /// Characters a class may hold unescaped.
+    static func isClassMember(_ b: UInt8) -> Bool { word.contains(b) || classPunctuation.contains(b) }
+    /// (Not `:`: ICU reads a class opening `[:` as a POSIX-like property.)
+    private static let classPunctuation = ByteSet.from("/.,@=%~!;")
+
+    /// Whether `lo-hi` is a range all three dialects read alike: two digits,
+    /// two lower-case or two upper-case letters, in order.
+    static func isRange(_ lo: UInt8, _ hi: UInt8) -> Bool {
+        guard lo <= hi else { return false }
+        for kind in [ByteSet.digits, .of(0x41...0x5A), .of(0x61...0x7A)] where kind.contains(lo) { return kind.contains(hi) }
+        return false
+    }
+
+    private static func from(_ text: String) -> ByteSet {
+        var set = ByteSet()
+        for b in text.utf8 { set.insert(b) }
+        return set
+    }
+}

@@ -1,0 +1,184 @@
+/// A pattern read once into its constructs, each with where it was written:
+/// the one reading every analysis of a pattern's shape starts from.
+///
+/// It reads the syntax ICU (iOS), `java.util.regex` (Android) and PCRE2 (the
+/// glob regexes, and every pattern after translation) delimit alike: where
+/// each construct starts and ends, what a character escape stands for, what
+/// a group is, what a quantifier repeats. What the engines delimit
+/// differently, or what changes how the rest of the pattern reads, is not
+/// read at all (`Unsupported`, naming it): `\Q...\E`, the `(?x)` flag,
+/// backtracking verbs `(*...)`, conditionals, recursion and callouts, a `{`
+/// that is not a repeat count `{n}`, `{n,}` or `{n,m}`, a quantifier with
+/// nothing to repeat or after another, unbalanced parentheses, and nesting
+/// deeper than `maxDepth`. Classes are read as ICU and Java nest them.
+///
+/// What a construct *means* is left to the reader of the syntax, each with
+/// its own whitelist: `SmallPattern` (the plain patterns it decides without
+/// the engine), `RequiredLiteral` (the prefilter's literals), port (the
+/// subset it can prove ICU and Java read alike) and lint (a pattern's
+/// shape). The exact dialect, for the engines themselves, is
+/// `PatternTranslator`'s.
+///
+/// The syntax is a tree in pre-order: a group's node names the index of its
+/// closing node, and a quantifier follows the item it repeats.
+package struct PatternSyntax: Sendable {
+    /// One construct, and the UTF-8 bytes of the pattern it was written as.
+    package struct Node: Equatable, Sendable {
+        package var kind: Kind
+        /// Where it starts, in UTF-8 bytes of the pattern.
+        package var start: Int32
+        /// Where it ends (exclusive), in UTF-8 bytes of the pattern.
+        package var end: Int32
+    }
+
+    /// What a construct is.
+    package enum Kind: Equatable, Sendable {
+        /// A character matched as itself, as it was written.
+        case character(UInt32, Spelling)
+        /// `.`.
+        case dot
+        /// `^`.
+        case caret
+        /// `$`.
+        case dollar
+        /// An escape that is not one character (`\d`, `\b`, `\p{L}`, `\1`).
+        case escape(Escape)
+        /// `[...]`: its index in `classes`.
+        case characterClass(Int32)
+        /// `(`, with what the group does and the index of its `)` node.
+        case group(Group, close: Int32)
+        /// `)`.
+        case groupClose
+        /// `|`.
+        case alternation
+        /// `*`, `+`, `?`, `{n}`, `{n,}` or `{n,m}`, with its mode; `max` is
+        /// nil when the repeat has no bound.
+        case quantifier(min: Int32, max: Int32?, Mode)
+        /// Inline flags `(?flags)`, to the end of the enclosing group (its
+        /// letters are the node's text).
+        case flags
+        /// `(?#...)`, to the first `)`.
+        case comment
+    }
+
+    /// How a character was written.
+    package enum Spelling: UInt8, Equatable, Sendable {
+        /// As itself (`a`, `/`, `é`).
+        case plain
+        /// A backslash before an ASCII character that is not a letter or
+        /// digit (`\.`, `\/`, `\ `): the character itself in every engine.
+        case escaped
+        /// `\t`, `\n`, `\r` or `\f`.
+        case control
+        /// `\xHH`.
+        case hex
+        /// `\x{H...}` (up to 8 digits; the value may be beyond Unicode).
+        case hexBraced
+        /// `\uHHHH`.
+        case unicode
+        /// `\UHHHHHHHH`.
+        case longUnicode
+    }
+
+    /// An escape that does not stand for one character.
+    package enum Escape: Equatable, Sendable {
+        /// `\d`, `\D`, `\w`, `\W`, `\s` or `\S` (the letter).
+        case shorthand(UInt8)
+        /// `\A`, `\z`, `\Z`, `\b`, `\B` or `\G` outside a class (the letter).
+        case assertion(UInt8)
+        /// Any other (its letter or first digit, or 0x80 for a non-ASCII
+        /// character): a property `\p{..}`, a back reference or octal `\12`,
+        /// `\k<..>`, `\cX`, `\N{..}`, `\K`, `\R`, `\x` without two digits.
+        case other(UInt8)
+    }
+
+    /// What a group does.
+    package enum Group: Equatable, Sendable {
+        case capturing
+        /// `(?<name>`, `(?P<name>` or `(?'name'`.
+        case named
+        case nonCapturing
+        /// `(?>`.
+        case atomic
+        /// `(?|` (PCRE2's branch reset).
+        case branchReset
+        case lookahead, negativeLookahead, lookbehind, negativeLookbehind
+        /// `(?flags:`; its letters are the text between `(?` and `:`.
+        case flags
+    }
+
+    /// A quantifier's mode.
+    package enum Mode: UInt8, Equatable, Sendable { case greedy, lazy, possessive }
+
+    /// A class `[...]`.
+    package struct CharacterClass: Equatable, Sendable {
+        /// `[^...]`.
+        package var negated = false
+        /// A `]` first (after `^`), which the engines read differently.
+        package var opensWithBracket = false
+        package var items: [ClassItem] = []
+    }
+
+    /// One item of a class.
+    package enum ClassItem: Equatable, Sendable {
+        case character(UInt32, Spelling)
+        /// `a-z`, each end a character.
+        case range(UInt32, Spelling, UInt32, Spelling)
+        /// An escape that is not a character (`\d`, `\p{L}`).
+        case escape(Escape)
+        /// A class nested in this one (ICU and Java): its index in `classes`.
+        case nested(Int32)
+    }
+
+    /// Why a pattern is not read: a construct the engines delimit
+    /// differently, or that changes how the rest reads.
+    package struct Unsupported: Error, Equatable, Sendable {
+        /// The construct, named as a person would (`the (?x) flag`).
+        package let construct: String
+        /// Where it starts, in UTF-8 bytes of the pattern.
+        package let offset: Int
+    }
+
+    /// Deepest group nesting read.
+    package static let maxDepth = 200
+
+    /// The pattern's UTF-8 bytes.
+    package let text: [UInt8]
+    /// The constructs, in the order written.
+    package internal(set) var nodes: [Node] = []
+    /// The classes, nested ones included.
+    package internal(set) var classes: [CharacterClass] = []
+
+    init(text: [UInt8]) { self.text = text }
+
+    /// Reads `pattern`, or throws the first construct it does not read.
+    package static func read(_ pattern: String) throws(Unsupported) -> PatternSyntax {
+        var reader = PatternSyntaxReader(Array(pattern.utf8))
+        try reader.readAll()
+        return reader.syntax
+    }
+
+    /// The text of `node`, as written.
+    package func source(of node: Node) -> Substring {
+        Substring(decoding: text[Int(node.start)..<Int(node.end)], as: UTF8.self)
+    }
+
+    /// The index of the node after the item that starts at `index` (a
+    /// group's `)` included), not counting a quantifier after it.
+    package func itemEnd(_ index: Int) -> Int {
+        if case .group(_, let close) = nodes[index].kind { return Int(close) + 1 }
+        return index + 1
+    }
+
+    /// The quantifier after the item at `index`, if any.
+    package func quantifier(after index: Int) -> (min: Int, max: Int?, mode: Mode)? {
+        let next = itemEnd(index)
+        guard next < nodes.count, case .quantifier(let min, let max, let mode) = nodes[next].kind else { return nil }
+        return (Int(min), max.map(Int.init), mode)
+    }
+
+    /// `byteOffset` counted in Unicode scalars.
+    package func scalarOffset(_ byteOffset: Int) -> Int {
+        text[..<min(byteOffset, text.count)].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+    }
+}
