@@ -123,8 +123,16 @@ package struct ByteSet: Equatable, Hashable, Sendable {
     private static let escapes = ByteSet.from(#".\/?-+*()[]{}|^$=&:@,;!%~#'"<>"#)
 
     /// Characters that stand for themselves outside a class.
-    static func standsForItself(_ b: UInt8) -> Bool { isPrintable(b) && !specials.contains(b) }
-    private static let specials = ByteSet.from(#"\.[](){}*+?|^$# "#)
+    static func standsForItself(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "\\"), UInt8(ascii: "."), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "("), UInt8(ascii: ")"),
+             UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"), UInt8(ascii: "|"),
+             UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: "#"), UInt8(ascii: " "):
+            return false
+        default:
+            return isPrintable(b)
+        }
+    }
 
     /// Characters a class may hold unescaped.
     static func isClassMember(_ b: UInt8) -> Bool { word.contains(b) || classPunctuation.contains(b) }

@@ -96,12 +96,16 @@ struct LiteralFacts {
         case (true, let b?):
             exact!.append(contentsOf: b)
         case (true, nil):
-            self = LiteralFacts(exact: nil, prefix: exact! + next.prefix, suffix: next.suffix, inner: next.inner)
+            // (Appending in place: `exact! + next.prefix` would copy even
+            // when `next` is `.unknown`, the most common case.)
+            var prefix = exact!
+            prefix.append(contentsOf: next.prefix)
+            self = LiteralFacts(exact: nil, prefix: prefix, suffix: next.suffix, inner: next.inner)
         case (false, let b?):
             suffix.append(contentsOf: b) // the old suffix stays a prefix of it
         case (false, nil):
             // The suffix and `next`'s prefix meet; both are inside the join.
-            inner = Self.longer(Self.longer(inner, next.inner), suffix + next.prefix)
+            inner = Self.longer(Self.longer(inner, next.inner), next.prefix.isEmpty ? suffix : suffix + next.prefix)
             suffix = next.suffix
         }
     }

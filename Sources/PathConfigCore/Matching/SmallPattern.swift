@@ -44,7 +44,7 @@ package final class SmallPattern: @unchecked Sendable {
 
     /// `pattern`, read as `syntax` (nil: not read), when it is plain.
     init?(_ pattern: String, syntax: PatternSyntax?, caseInsensitive: Bool) {
-        guard let syntax, SmallPatternReader.read(syntax, caseInsensitive: caseInsensitive) != nil else { return nil }
+        guard let syntax, SmallPatternReader.isPlain(syntax) else { return nil }
         self.pattern = pattern
         self.caseInsensitive = caseInsensitive
     }

@@ -63,19 +63,30 @@ struct SmallPatternReader {
     /// positions. With `caseInsensitive`, every letter also stands for its
     /// other case.
     static func read(_ syntax: PatternSyntax, caseInsensitive: Bool) -> Reading? {
-        guard !syntax.text.isEmpty, syntax.text.allSatisfy(ByteSet.isPrintable) else { return nil }
+        read(syntax, caseInsensitive: caseInsensitive, recording: true)
+    }
+
+    /// Whether `read` reads the pattern: the same walk, with positions
+    /// counted but not recorded (what a load asks of each pattern; the
+    /// automaton is built from a `read` on the first search).
+    static func isPlain(_ syntax: PatternSyntax) -> Bool {
+        read(syntax, caseInsensitive: false, recording: false) != nil
+    }
+
+    private static func read(_ syntax: PatternSyntax, caseInsensitive: Bool, recording: Bool) -> Reading? {
+        guard !syntax.text.isEmpty, syntax.text.withUnsafeBufferPointer(ByteSet.allPrintable) else { return nil }
         let nodes = syntax.nodes
         var from = 0, to = nodes.count
         var anchoredStart = false, anchoredEnd = false
-        if nodes[0].kind == .caret {
+        if case .caret = nodes[0].kind {
             anchoredStart = true
             from = 1
         }
-        if to > from, nodes[to - 1].kind == .dollar {
+        if to > from, case .dollar = nodes[to - 1].kind {
             anchoredEnd = true
             to -= 1
         }
-        var reader = SmallPatternReader(syntax: syntax, caseInsensitive: caseInsensitive)
+        var reader = SmallPatternReader(syntax: syntax, caseInsensitive: caseInsensitive, recording: recording)
         var k = from
         guard let (facts, branches) = reader.alternation(&k, end: to) else { return nil }
         // `^a|b`: the anchor binds to the first branch only.
@@ -84,13 +95,20 @@ struct SmallPatternReader {
     }
 
     private let syntax: PatternSyntax
+    private let nodes: [PatternSyntax.Node]
     private let caseInsensitive: Bool
+    /// Whether positions are recorded (`sets`, `follow`) or only counted.
+    private let recording: Bool
+    private var positions = 0
     private var sets: [ByteSet] = []
     private var follow: [UInt64] = []
 
-    private init(syntax: PatternSyntax, caseInsensitive: Bool) {
+    private init(syntax: PatternSyntax, caseInsensitive: Bool, recording: Bool) {
         self.syntax = syntax
+        self.nodes = syntax.nodes
         self.caseInsensitive = caseInsensitive
+        self.recording = recording
+        guard recording else { return }
         // About a position per character (a counted repetition makes more):
         // one allocation each, rather than one per doubling.
         let positions = Swift.min(syntax.nodes.count, Self.maxPositions)
@@ -116,12 +134,12 @@ struct SmallPatternReader {
     /// `(atom quantifier?)*`, up to `|` or `end`.
     private mutating func sequence(_ k: inout Int, end: Int) -> Facts? {
         var facts = Facts.empty
-        while k < end, syntax.nodes[k].kind != .alternation {
+        while k < end, !nodes[k].isAlternation {
             let start = k
             guard let atom = atom(at: k) else { return nil }
-            k = syntax.itemEnd(k)
+            k = nodes[k].itemEnd(at: k)
             var item = atom
-            if k < end, case .quantifier(let min, let max, let mode) = syntax.nodes[k].kind {
+            if k < end, case .quantifier(let min, let max, let mode) = nodes[k].kind {
                 guard mode == .greedy, let repeated = quantified(atom, at: start, min: Int(min), max: max.map(Int.init)) else { return nil }
                 item = repeated
                 k += 1
@@ -133,7 +151,8 @@ struct SmallPatternReader {
 
     /// One atom: its positions added.
     private mutating func atom(at k: Int) -> Facts? {
-        switch syntax.nodes[k].kind {
+        let caseInsensitive = self.caseInsensitive  // (read before `position`, which mutates)
+        switch nodes[k].kind {
         case .group(.capturing, let close), .group(.nonCapturing, let close):
             var inner = k + 1
             return alternation(&inner, end: Int(close))?.0
@@ -146,9 +165,9 @@ struct SmallPatternReader {
             guard let set = ByteSet.shorthand(e) else { return nil }
             return position(set)
         case .character(let c, .plain) where c < 0x80 && ByteSet.standsForItself(UInt8(c)):
-            return position(literal(UInt8(c)))
+            return position(Self.literal(UInt8(c), caseInsensitive: caseInsensitive))
         case .character(let c, .escaped) where ByteSet.escapable(UInt8(c)):
-            return position(literal(UInt8(c)))
+            return position(Self.literal(UInt8(c), caseInsensitive: caseInsensitive))
         default:
             return nil
         }
@@ -171,7 +190,7 @@ struct SmallPatternReader {
                 guard let again = self.atom(at: k) else { return nil }
                 copy = again
             }
-            if max == nil && c == copies - 1 { each(copy.last) { follow[$0] |= copy.first } }
+            if max == nil && c == copies - 1 && recording { each(copy.last) { follow[$0] |= copy.first } }
             if c >= min { copy.nullable = true }
             facts = concatenate(facts, copy)
         }
@@ -200,23 +219,26 @@ struct SmallPatternReader {
         return set.negated ? ByteSet.printable.subtracting(bytes) : bytes
     }
 
-    private func literal(_ b: UInt8) -> ByteSet {
+    private static func literal(_ b: UInt8, caseInsensitive: Bool) -> ByteSet {
         var set = ByteSet()
         set.insert(b)
         return caseInsensitive ? set.caseClosed : set
     }
 
     /// A new position for `set`; nil past `maxPositions`.
-    private mutating func position(_ set: ByteSet) -> Facts? {
-        guard sets.count < Self.maxPositions else { return nil }
-        let bit: UInt64 = 1 << UInt64(sets.count)
-        sets.append(set)
-        follow.append(0)
+    private mutating func position(_ set: @autoclosure () -> ByteSet) -> Facts? {
+        guard positions < Self.maxPositions else { return nil }
+        let bit: UInt64 = 1 << UInt64(positions)
+        positions += 1
+        if recording {
+            sets.append(set())
+            follow.append(0)
+        }
         return Facts(nullable: false, first: bit, last: bit)
     }
 
     private mutating func concatenate(_ a: Facts, _ b: Facts) -> Facts {
-        each(a.last) { follow[$0] |= b.first }
+        if recording { each(a.last) { follow[$0] |= b.first } }
         return Facts(nullable: a.nullable && b.nullable,
                      first: a.nullable ? a.first | b.first : a.first,
                      last: b.nullable ? a.last | b.last : b.last)

@@ -29,6 +29,25 @@ package struct PatternSyntax: Sendable {
         package var start: Int32
         /// Where it ends (exclusive), in UTF-8 bytes of the pattern.
         package var end: Int32
+
+        /// The index of the node after the item this node, at `index`,
+        /// starts (a group's `)` included), not counting a quantifier after it.
+        package func itemEnd(at index: Int) -> Int {
+            if case .group(_, let close) = kind { return Int(close) + 1 }
+            return index + 1
+        }
+
+        /// Whether the node is `|` (a test cheaper than `==` on `Kind`).
+        package var isAlternation: Bool {
+            if case .alternation = kind { return true }
+            return false
+        }
+
+        /// Whether the node is a quantifier.
+        package var isQuantifier: Bool {
+            if case .quantifier = kind { return true }
+            return false
+        }
     }
 
     /// What a construct is.
@@ -163,16 +182,9 @@ package struct PatternSyntax: Sendable {
         Substring(decoding: text[Int(node.start)..<Int(node.end)], as: UTF8.self)
     }
 
-    /// The index of the node after the item that starts at `index` (a
-    /// group's `)` included), not counting a quantifier after it.
-    package func itemEnd(_ index: Int) -> Int {
-        if case .group(_, let close) = nodes[index].kind { return Int(close) + 1 }
-        return index + 1
-    }
-
     /// The quantifier after the item at `index`, if any.
     package func quantifier(after index: Int) -> (min: Int, max: Int?, mode: Mode)? {
-        let next = itemEnd(index)
+        let next = nodes[index].itemEnd(at: index)
         guard next < nodes.count, case .quantifier(let min, let max, let mode) = nodes[next].kind else { return nil }
         return (Int(min), max.map(Int.init), mode)
     }

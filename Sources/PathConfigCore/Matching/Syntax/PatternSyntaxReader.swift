@@ -3,7 +3,8 @@ struct PatternSyntaxReader {
     typealias Unsupported = PatternSyntax.Unsupported
 
     private(set) var syntax: PatternSyntax
-    private var p: [UInt8] { syntax.text }
+    /// The pattern's bytes (`syntax.text`, the same storage).
+    private let p: [UInt8]
     private var i = 0
     /// The open groups' node indices.
     private var open: [Int] = []
@@ -11,6 +12,7 @@ struct PatternSyntaxReader {
     private var repeatable = false
 
     init(_ bytes: [UInt8]) {
+        p = bytes
         syntax = PatternSyntax(text: bytes)
         // About a node per byte for most patterns.
         syntax.nodes.reserveCapacity(bytes.count)
@@ -53,9 +55,11 @@ struct PatternSyntaxReader {
         case UInt8(ascii: "$"): add(.dollar, from: start, repeatable: true)
         case UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"), UInt8(ascii: "{"):
             try quantifier(c, at: start)
-        default:
+        case 0x80...:
             i = start
             add(.character(scalar(), .plain), from: start, repeatable: true)
+        default:
+            add(.character(UInt32(c), .plain), from: start, repeatable: true)
         }
     }
 
