@@ -158,7 +158,8 @@ package struct PatternSyntax: Sendable {
         package let offset: Int
     }
 
-    /// Deepest group nesting read.
+    /// Deepest nesting of groups, or of classes, read (the readers of the
+    /// syntax recurse into both).
     package static let maxDepth = 200
 
     /// The pattern's UTF-8 bytes.

@@ -303,7 +303,10 @@ struct PatternSyntaxReader {
 
     /// The class whose `[` is at `start`, read as ICU and Java nest classes:
     /// its index in `classes`.
-    private mutating func characterClass(at start: Int) throws(Unsupported) -> Int {
+    private mutating func characterClass(at start: Int, depth: Int = 1) throws(Unsupported) -> Int {
+        guard depth <= PatternSyntax.maxDepth else {
+            throw Unsupported(construct: "classes nested deeper than \(PatternSyntax.maxDepth)", offset: start)
+        }
         let index = syntax.classes.count
         syntax.classes.append(PatternSyntax.CharacterClass())
         var set = PatternSyntax.CharacterClass()
@@ -323,7 +326,7 @@ struct PatternSyntaxReader {
             let lower: (UInt32, PatternSyntax.Spelling)
             switch c {
             case UInt8(ascii: "["):
-                set.items.append(.nested(Int32(try characterClass(at: itemStart))))
+                set.items.append(.nested(Int32(try characterClass(at: itemStart, depth: depth + 1))))
                 continue
             case UInt8(ascii: "\\"):
                 switch try escape(at: itemStart, inClass: true) {
