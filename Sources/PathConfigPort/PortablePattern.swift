@@ -1,3 +1,5 @@
+import PathConfigCore
+
 /// A pattern read as a list of tokens of the subset of regular expressions
 /// that ICU and `java.util.regex` both read, and read alike on the URLs port
 /// covers (`CoveredURLs`): literals, escaped punctuation, `.`, simple
@@ -64,274 +66,183 @@ struct PortablePattern: Equatable {
     struct Unsupported: Error, Equatable {
         /// The construct, named as a person would (`inline flags (?i)`).
         let construct: String
-        /// Where it starts, in Unicode scalars.
+        /// Where it starts, in Unicode scalars; for a construct inside a
+        /// class, where the class starts.
         let offset: Int
     }
 
     /// The tokens, in order.
     let tokens: [Token]
 
-    /// Reads `pattern`, or throws the first construct outside the subset.
+    /// Reads `pattern`, or throws the first construct outside the subset:
+    /// one `PatternSyntax` does not read, or one it reads that is outside.
     static func parse(_ pattern: String) throws(Unsupported) -> PortablePattern {
-        var reader = Reader(pattern)
-        return PortablePattern(tokens: try reader.readAll())
+        let syntax: PatternSyntax
+        do { syntax = try PatternSyntax.read(pattern) } catch {
+            let at = pattern.utf8.index(pattern.utf8.startIndex, offsetBy: error.offset)
+            throw Unsupported(construct: error.construct, offset: pattern.unicodeScalars.distance(from: pattern.startIndex, to: at))
+        }
+        let subset = Subset(syntax: syntax)
+        var tokens: [Token] = []
+        tokens.reserveCapacity(syntax.nodes.count)
+        for k in syntax.nodes.indices {
+            tokens.append(Token(kind: try subset.kind(at: k), text: String(syntax.source(of: syntax.nodes[k]))))
+        }
+        return PortablePattern(tokens: tokens)
     }
 }
 
-/// The tokenizer behind `PortablePattern.parse`.
-private struct Reader {
-    let scalars: [Unicode.Scalar]
-    var position = 0
-    var depth = 0
-    /// Whether the last token may take a quantifier.
-    var quantifiable = false
-
-    init(_ pattern: String) {
-        scalars = Array(pattern.unicodeScalars)
-    }
+/// The subset, as a whitelist over `PatternSyntax`'s nodes: each node is a
+/// token, or the construct that puts the pattern outside.
+private struct Subset {
+    let syntax: PatternSyntax
 
     typealias Token = PortablePattern.Token
     typealias Unsupported = PortablePattern.Unsupported
 
-    /// The pattern's text from scalar `from` to the current position (in
-    /// time proportional to its length, not to its place in the pattern).
-    func slice(from: Int) -> String {
-        var text = String.UnicodeScalarView()
-        text.append(contentsOf: scalars[from..<position])
-        return String(text)
+    func refusal(_ construct: String, at byteOffset: Int32) -> Unsupported {
+        Unsupported(construct: construct, offset: syntax.scalarOffset(Int(byteOffset)))
     }
 
-    mutating func readAll() throws(Unsupported) -> [Token] {
-        var tokens: [Token] = []
-        while position < scalars.count {
-            let start = position
-            let kind = try readToken()
-            tokens.append(Token(kind: kind, text: slice(from: start)))
-        }
-        guard depth == 0 else { throw Unsupported(construct: "a group without its )", offset: scalars.count) }
-        return tokens
-    }
-
-    mutating func readToken() throws(Unsupported) -> Token.Kind {
-        let start = position
-        let c = scalars[position]
-        position += 1
-        switch c {
-        case "\\":
-            let kind = try readEscape(start: start)
-            switch kind {
-            case .start, .end, .wordBoundary: quantifiable = false
-            default: quantifiable = true
+    /// The token node `k` is.
+    func kind(at k: Int) throws(Unsupported) -> Token.Kind {
+        let node = syntax.nodes[k]
+        switch node.kind {
+        case .character(let c, let spelling):
+            if spelling == .plain, c == 0x5D || c == 0x7D {
+                throw refusal("an unescaped \(Character(Unicode.Scalar(UInt8(c)))) (ICU and Java read it differently)", at: node.start)
             }
-            return kind
-        case ".":
-            quantifiable = true
-            return .any
-        case "[":
-            quantifiable = true
-            return try readClass(start: start)
-        case "^":
-            quantifiable = false
-            return .start
-        case "$":
-            quantifiable = false
-            return .end
-        case "|":
-            quantifiable = false
-            return .alternation
-        case "(":
-            quantifiable = false
-            depth += 1
-            return .groupOpen(try readGroupKind(start: start))
-        case ")":
-            guard depth > 0 else { throw Unsupported(construct: "an unmatched )", offset: start) }
-            depth -= 1
-            quantifiable = true
-            return .groupClose
-        case "*", "+", "?", "{":
-            guard quantifiable else {
-                throw Unsupported(construct: "a quantifier \(Character(c)) with nothing to repeat", offset: start)
+            guard let scalar = literal(c, spelling) else { throw refusal(Self.outside(c, spelling), at: node.start) }
+            return .literal(scalar)
+        case .dot: return .any
+        case .caret: return .start
+        case .dollar: return .end
+        case .escape(.shorthand(let letter)):
+            return .shorthand(Self.shorthand(letter), negated: letter < UInt8(ascii: "a"))
+        case .escape(.assertion(UInt8(ascii: "A"))): return .start
+        case .escape(.assertion(UInt8(ascii: "z"))), .escape(.assertion(UInt8(ascii: "Z"))): return .end
+        case .escape(.assertion(UInt8(ascii: "b"))), .escape(.assertion(UInt8(ascii: "B"))): return .wordBoundary
+        case .escape(.other(UInt8(ascii: "x"))):
+            throw refusal("an escape \\x or \\u without its hex digits", at: node.start)
+        case .escape:
+            // `\G`, `\p{..}`, back references, `\k<..>`, `\cX`, ...: the escape's first character names it.
+            throw refusal("the escape " + String(String.UnicodeScalarView(syntax.source(of: node).unicodeScalars.prefix(2))), at: node.start)
+        case .characterClass(let index):
+            return try characterClass(Int(index), at: node.start)
+        case .group(let group, _):
+            return .groupOpen(try groupKind(group, at: node.start))
+        case .groupClose: return .groupClose
+        case .alternation: return .alternation
+        case .quantifier:
+            // PatternSyntax reads a quantifier after an anchor or a boundary (`^*`); the subset does not.
+            switch syntax.nodes[k - 1].kind {
+            case .caret, .dollar, .escape(.assertion):
+                throw refusal("a quantifier \(syntax.source(of: node).prefix(1)) with nothing to repeat", at: node.start)
+            default: return .quantifier
             }
-            if c == "{" { try readBraces(start: start) }
-            if position < scalars.count, scalars[position] == "?" || scalars[position] == "+" { position += 1 }
-            quantifiable = false
-            return .quantifier
-        case "]", "}":
-            throw Unsupported(construct: "an unescaped \(Character(c)) (ICU and Java read it differently)", offset: start)
-        default:
-            quantifiable = true
-            return .literal(c)
+        case .flags: throw refusal("inline flags or an option group (?...)", at: node.start)
+        case .comment: throw refusal("a comment (?#...)", at: node.start)
         }
     }
 
-    /// `{n}`, `{n,}` or `{n,m}` (the `{` read).
-    mutating func readBraces(start: Int) throws(Unsupported) {
-        var sawDigit = false, sawComma = false
-        while position < scalars.count {
-            let c = scalars[position]
-            position += 1
-            if c == "}" {
-                guard sawDigit else { break }
-                return
-            }
-            if c == ",", !sawComma, sawDigit { sawComma = true; continue }
-            guard c.properties.numericType == .decimal, c.isASCII else { break }
-            sawDigit = true
-        }
-        throw Unsupported(construct: "a { that is not a quantifier {n}, {n,} or {n,m}", offset: start)
-    }
-
-    /// What follows `(`.
-    mutating func readGroupKind(start: Int) throws(Unsupported) -> PortablePattern.GroupKind {
-        guard position < scalars.count, scalars[position] == "?" else { return .capturing }
-        let rest = scalars[position...].prefix(4).map(Character.init)
-        let kinds: [(String, PortablePattern.GroupKind)] = [
-            ("?:", .nonCapturing), ("?>", .atomic), ("?=", .lookahead), ("?!", .negativeLookahead),
-            ("?<=", .lookbehind), ("?<!", .negativeLookbehind),
-        ]
-        for (prefix, kind) in kinds where rest.starts(with: prefix) {
-            position += prefix.count
-            return kind
-        }
-        if rest.starts(with: "?<") { throw Unsupported(construct: "a named group (?<name>...)", offset: start) }
-        throw Unsupported(construct: "inline flags or an option group (?...)", offset: start)
-    }
-
-    /// An escape outside a class (the `\` read).
-    mutating func readEscape(start: Int) throws(Unsupported) -> Token.Kind {
-        guard position < scalars.count else { throw Unsupported(construct: "a \\ at the end of the pattern", offset: start) }
-        let c = scalars[position]
-        position += 1
-        switch c {
-        case "d", "w", "s", "D", "W", "S":
-            return .shorthand(shorthand(c), negated: c.properties.isUppercase)
-        case "A": return .start
-        case "z", "Z": return .end
-        case "b", "B": return .wordBoundary
-        default:
-            if let literal = try readLiteralEscape(c, start: start) { return .literal(literal) }
-            throw Unsupported(construct: "the escape \\\(Character(c))", offset: start)
+    func groupKind(_ group: PatternSyntax.Group, at start: Int32) throws(Unsupported) -> PortablePattern.GroupKind {
+        switch group {
+        case .capturing: return .capturing
+        case .nonCapturing: return .nonCapturing
+        case .atomic: return .atomic
+        case .lookahead: return .lookahead
+        case .negativeLookahead: return .negativeLookahead
+        case .lookbehind: return .lookbehind
+        case .negativeLookbehind: return .negativeLookbehind
+        case .named: throw refusal("a named group (?<name>...)", at: start)
+        case .branchReset: throw refusal("a branch reset (?|...)", at: start)
+        case .flags: throw refusal("inline flags or an option group (?...)", at: start)
         }
     }
 
-    /// The character an escape stands for, when it is one both engines read
-    /// alike: escaped ASCII punctuation, `\t` `\n` `\r` `\f`, `\xhh`, `\uhhhh`.
-    mutating func readLiteralEscape(_ c: Unicode.Scalar, start: Int) throws(Unsupported) -> Unicode.Scalar? {
-        switch c {
-        case "t": return "\t"
-        case "n": return "\n"
-        case "r": return "\r"
-        case "f": return "\u{0C}"
-        case "x": return try readHex(count: 2, start: start)
-        case "u": return try readHex(count: 4, start: start)
-        default:
-            // ICU and Java both read an escaped ASCII character that is not a
-            // letter or digit as itself.
-            guard c.isASCII, c.value > 0x20, c.value < 0x7F,
-                  !c.properties.isAlphabetic, c.properties.numericType == nil else { return nil }
-            return c
+    /// A character ICU and Java both read as `c`: written as itself, as
+    /// escaped ASCII punctuation, `\t` `\n` `\r` `\f`, `\xhh` or `\uhhhh`
+    /// (not a surrogate); nil for another spelling (`\ `, `\x{..}`, `\U`).
+    func literal(_ c: UInt32, _ spelling: PatternSyntax.Spelling) -> Unicode.Scalar? {
+        switch spelling {
+        case .plain, .control, .hex, .unicode: return Unicode.Scalar(c)
+        case .escaped: return c > 0x20 && c < 0x7F ? Unicode.Scalar(c) : nil
+        case .hexBraced, .longUnicode: return nil
         }
     }
 
-    /// `count` hex digits (after `\x` or `\u`) as a scalar.
-    mutating func readHex(count: Int, start: Int) throws(Unsupported) -> Unicode.Scalar {
-        var value: UInt32 = 0
-        for _ in 0..<count {
-            guard position < scalars.count, let digit = Character(scalars[position]).hexDigitValue, scalars[position].isASCII else {
-                throw Unsupported(construct: "an escape \\x or \\u without its hex digits", offset: start)
-            }
-            value = value * 16 + UInt32(digit)
-            position += 1
+    /// Why `literal` refused `c` written as `spelling`.
+    static func outside(_ c: UInt32, _ spelling: PatternSyntax.Spelling, inClass: Bool = false) -> String {
+        let escape: String
+        switch spelling {
+        case .unicode: return "a surrogate escape"
+        case .hexBraced: escape = "x{...}"
+        case .longUnicode: escape = "U"
+        default: escape = String(Character(Unicode.Scalar(c) ?? "?"))
         }
-        guard let scalar = Unicode.Scalar(value), !(0xD800...0xDFFF).contains(value) else {
-            throw Unsupported(construct: "a surrogate escape", offset: start)
-        }
-        return scalar
+        return "the escape \\\(escape)" + (inClass ? " inside a class" : "")
     }
 
-    func shorthand(_ c: Unicode.Scalar) -> PortablePattern.Shorthand {
-        switch Character(c).lowercased() {
-        case "d": return .digit
-        case "w": return .word
+    static func shorthand(_ letter: UInt8) -> PortablePattern.Shorthand {
+        switch letter | 0x20 {
+        case UInt8(ascii: "d"): return .digit
+        case UInt8(ascii: "w"): return .word
         default: return .space
         }
     }
 
-    /// A class (the `[` read).
-    mutating func readClass(start: Int) throws(Unsupported) -> Token.Kind {
-        var negated = false
-        if position < scalars.count, scalars[position] == "^" {
-            negated = true
-            position += 1
+    /// The class `classes[index]`, whose `[` is at `start`: no nested class,
+    /// no `&&`, no `]` first, a `-` only first or last unless in a range,
+    /// ranges of characters in order, and of escapes only the characters
+    /// `literal` reads and `\d` `\w` `\s`.
+    func characterClass(_ index: Int, at start: Int32) throws(Unsupported) -> Token.Kind {
+        let set = syntax.classes[index]
+        if set.opensWithBracket {
+            // Java reads a ] first in a class as a literal, ICU as the end.
+            throw refusal("an empty class or a ] first in a class", at: start + (set.negated ? 2 : 1))
+        }
+        if set.items.contains(where: { if case .nested = $0 { return true } else { return false } }) {
+            throw refusal("a nested class [...[...]]", at: start)
         }
         var items: [PortablePattern.ClassItem] = []
-        var first = true
-        while true {
-            guard position < scalars.count else { throw Unsupported(construct: "a class without its ]", offset: start) }
-            let itemStart = position
-            let c = scalars[position]
-            position += 1
-            if c == "]" {
-                // Java reads a ] first in a class as a literal, ICU as the end.
-                guard !first else { throw Unsupported(construct: "an empty class or a ] first in a class", offset: itemStart) }
-                break
+        for (n, item) in set.items.enumerated() {
+            // ICU and Java read a plain `-` alike first (a range from it
+            // included) or last; and a plain `&` alike unless another follows.
+            let isLast = n == set.items.count - 1
+            if Self.starts(item, with: 0x2D), n > 0, !(isLast && item == .character(0x2D, .plain)) {
+                throw refusal("a - inside a class that is not a range", at: start)
             }
-            first = false
-            var scalar: Unicode.Scalar
-            switch c {
-            case "[":
-                throw Unsupported(construct: "a nested class [...[...]]", offset: itemStart)
-            case "&":
-                if position < scalars.count, scalars[position] == "&" {
-                    throw Unsupported(construct: "a class intersection &&", offset: itemStart)
-                }
-                scalar = c
-            case "-":
-                // A dash only first or last, where both read it as itself.
-                guard items.isEmpty || (position < scalars.count && scalars[position] == "]") else {
-                    throw Unsupported(construct: "a - inside a class that is not a range", offset: itemStart)
-                }
-                scalar = c
-            case "\\":
-                guard position < scalars.count else { throw Unsupported(construct: "a class without its ]", offset: start) }
-                let e = scalars[position]
-                position += 1
-                if e == "d" || e == "w" || e == "s" {
-                    items.append(.shorthand(shorthand(e)))
-                    continue
-                }
-                guard let literal = try readLiteralEscape(e, start: itemStart) else {
-                    throw Unsupported(construct: "the escape \\\(Character(e)) inside a class", offset: itemStart)
-                }
-                scalar = literal
-            default:
-                scalar = c
+            if item == .character(0x26, .plain), !isLast, Self.starts(set.items[n + 1], with: 0x26) {
+                throw refusal("a class intersection &&", at: start)
             }
-            // A range a-z (not a-] and not a-\d).
-            if position + 1 < scalars.count, scalars[position] == "-", scalars[position + 1] != "]" {
-                position += 1
-                let upperStart = position
-                var upper = scalars[position]
-                position += 1
-                if upper == "\\" {
-                    guard position < scalars.count else { throw Unsupported(construct: "a class without its ]", offset: start) }
-                    let e = scalars[position]
-                    position += 1
-                    guard let literal = try readLiteralEscape(e, start: upperStart) else {
-                        throw Unsupported(construct: "a range ending in \\\(Character(e))", offset: upperStart)
-                    }
-                    upper = literal
-                } else if upper == "[" {
-                    throw Unsupported(construct: "a nested class [...[...]]", offset: upperStart)
-                }
-                guard scalar.value <= upper.value else {
-                    throw Unsupported(construct: "a range out of order", offset: itemStart)
-                }
-                items.append(.range(scalar, upper))
-            } else {
+            switch item {
+            case .character(let c, let spelling):
+                guard let scalar = literal(c, spelling) else { throw refusal(Self.outside(c, spelling, inClass: true), at: start) }
                 items.append(.character(scalar))
+            case .range(let lo, let loSpelling, let hi, let hiSpelling):
+                guard let low = literal(lo, loSpelling) else { throw refusal(Self.outside(lo, loSpelling, inClass: true), at: start) }
+                guard let high = literal(hi, hiSpelling) else { throw refusal(Self.outside(hi, hiSpelling, inClass: true), at: start) }
+                guard lo <= hi else { throw refusal("a range out of order", at: start) }
+                items.append(.range(low, high))
+            case .escape(.shorthand(let letter)) where letter >= UInt8(ascii: "a"):
+                items.append(.shorthand(Self.shorthand(letter)))
+            case .escape(.other(UInt8(ascii: "x"))):
+                throw refusal("an escape \\x or \\u without its hex digits", at: start)
+            case .escape(.shorthand(let e)), .escape(.other(let e)), .escape(.assertion(let e)):
+                let escape = e < 0x80 ? "the escape \\\(Character(Unicode.Scalar(e)))" : "an escaped character beyond ASCII"
+                throw refusal(escape + " inside a class", at: start)
+            case .nested:
+                break // refused above
             }
         }
-        return .characterClass(items: items, negated: negated)
+        return .characterClass(items: items, negated: set.negated)
+    }
+
+    /// Whether a class item is `c` written as itself, or a range from it.
+    static func starts(_ item: PatternSyntax.ClassItem, with c: UInt32) -> Bool {
+        switch item {
+        case .character(c, .plain), .range(c, .plain, _, _): return true
+        default: return false
+        }
     }
 }

@@ -43,7 +43,11 @@ struct DialectCLITests {
             + "the ICU construct \\X (grapheme clusters follow each engine's own Unicode version and rules)" + Self.icuAdvice + " (skipped)\n")
         let validate = try CLI.run(["validate", "--lenient", "--profile", "hotwire-ios", "--config", path])
         #expect(validate.status == 0)
-        #expect(validate.stderr == path + ":2:36: warning: rule 0: pattern 1: unsupported regular expression \"/\\\\X+$\" at offset 1: "
+        // Lint reads \u00e9 as the é it is: a literal before the final $, which a query string stops matching.
+        #expect(validate.stderr == path + ":2:30: warning: rule 0: pattern 0 \"^/caf\\\\u00e9$\" does not match URLs with a query string "
+            + "(such as ?page=2): hotwire-ios matches patterns against the path and query string together; "
+            + "write \"^/caf\\\\u00e9(?:$|\\\\?)\" to match with or without one [query-string-anchor]\n"
+            + path + ":2:36: warning: rule 0: pattern 1: unsupported regular expression \"/\\\\X+$\" at offset 1: "
             + "the ICU construct \\X (grapheme clusters follow each engine's own Unicode version and rules)" + Self.icuAdvice
             + " (under hotwire-ios) [invalid-pattern]\n")
     }

@@ -16,11 +16,12 @@ import PathConfigCore
 ///   `/café` as `/caf%C3%A9`) sees ASCII only. A pattern that requires a
 ///   character beyond ASCII (`/café$`) never matches it.
 ///
-/// Said only when certain, of patterns without inline flags: the anchored
-/// form and the character beyond ASCII are read by `PatternScanner` (no `|`
-/// at the top level, the character outside every group and not repeated),
-/// and the scheme and host are in the core's own required literal
-/// (`RequiredLiteral`, the prefilter's, sound by construction).
+/// Said only when certain, of patterns `PatternSyntax` reads, without inline
+/// flags: the anchored form and the character beyond ASCII (written as
+/// itself or by code, `\u00E9`) are read from its syntax (no `|` at the top
+/// level, the character outside every group and not repeated), and the
+/// scheme and host are in the core's own required literal (`RequiredLiteral`,
+/// the prefilter's, sound by construction).
 struct DeadPatternCheck: LintCheck {
     func findings(in d: LintDocument) -> [LintFinding] {
         let facts = d.profiles.map { SubjectFacts($0, matchQueryStrings: d.options.matchesQueryStrings($0)) }
@@ -35,10 +36,8 @@ struct DeadPatternCheck: LintCheck {
 
     private func findings(_ pattern: String, _ p: Int, rule: Int, _ facts: [SubjectFacts], in d: LintDocument) -> [LintFinding] {
         // Inline flags change what the rest reads; a pattern with one is left alone.
-        guard !pattern.contains("(?") else { return [] }
-        let tokens = PatternScanner.scan(pattern).flatMap { tokens in
-            tokens.contains { $0.kind == .alternation && $0.depth == 0 } ? nil : tokens
-        }
+        guard let syntax = try? PatternSyntax.read(pattern), !syntax.hasFlags else { return [] }
+        let oneAlternative = !syntax.hasTopLevelAlternation
         func finding(_ apps: [Profile], _ says: String, _ sees: String, at scalar: Int = 0) -> LintFinding {
             let message = "pattern \(p) \(JSONWriter.quoted(pattern)) \(says): \(LintDocument.subject(apps)) "
                 + "\(apps.count == 1 ? "matches" : "match") patterns against \(sees)"
@@ -46,7 +45,7 @@ struct DeadPatternCheck: LintCheck {
                              profiles: apps)
         }
         let paths = facts.filter(\.isPath).map(\.profile)
-        if !paths.isEmpty, pattern.hasPrefix("^"), let first = tokens.flatMap(Self.anchoredFirstLiteral), first != "/", first != "?" {
+        if !paths.isEmpty, oneAlternative, let first = Self.anchoredFirstLiteral(syntax), first != "/", first != "?" {
             return [finding(paths, "never matches",
                             "the URL's path (and query), which starts with \"/\" or \"?\", never with \(JSONWriter.quoted(String(first)))")]
         }
@@ -56,37 +55,29 @@ struct DeadPatternCheck: LintCheck {
                                "the URL's path (and query), never its scheme and host; match the path alone"))
         }
         let ascii = facts.filter(\.isASCII).map(\.profile)
-        if !ascii.isEmpty, let scalar = tokens.flatMap(Self.requiredBeyondASCII) {
+        if !ascii.isEmpty, oneAlternative, let scalar = Self.requiredBeyondASCII(syntax) {
             out.append(finding(ascii, "never matches", "the percent-encoded URL, which holds no character beyond ASCII; "
                                    + "write the character percent-encoded, as the app sees it", at: scalar))
         }
         return out
     }
 
-    /// The first character every match starts with, when the tokens (read
-    /// by `PatternScanner`, no `|` at the top level) of a pattern that starts
-    /// with `^` are that `^` and then a literal character not followed by a
-    /// quantifier (which might repeat it zero times).
-    static func anchoredFirstLiteral(_ tokens: [PatternScanner.Token]) -> Unicode.Scalar? {
-        guard tokens.count >= 2, tokens[0].kind == .other, tokens[0].scalar == 0 else { return nil }
-        if tokens.count > 2, tokens[2].kind == .quantifier { return nil }
-        switch tokens[1].kind {
-        case .literal(let c), .escaped(let c): return c
-        default: return nil
-        }
+    /// The first character every match starts with, when the pattern (one
+    /// alternative) is `^` and then a character not followed by a quantifier
+    /// (which might repeat it zero times).
+    static func anchoredFirstLiteral(_ syntax: PatternSyntax) -> Unicode.Scalar? {
+        guard syntax.nodes.count >= 2, syntax.nodes[0].kind == .caret, syntax.quantifier(after: 1) == nil else { return nil }
+        return syntax.character(at: 1)
     }
 
-    /// Where the tokens (read by `PatternScanner`, no `|` at the top level)
-    /// hold a character beyond ASCII that every match holds: a literal one
-    /// outside every group, not repeated (a quantifier might repeat it zero
-    /// times).
-    static func requiredBeyondASCII(_ tokens: [PatternScanner.Token]) -> Int? {
-        for (i, token) in tokens.enumerated() where token.depth == 0 {
-            guard case .literal(let c) = token.kind, !c.isASCII else { continue }
-            if i + 1 < tokens.count, tokens[i + 1].kind == .quantifier { continue }
-            return token.scalar
-        }
-        return nil
+    /// Where the pattern (one alternative) holds a character beyond ASCII
+    /// that every match holds: one outside every group, not repeated (a
+    /// quantifier might repeat it zero times).
+    static func requiredBeyondASCII(_ syntax: PatternSyntax) -> Int? {
+        syntax.topLevel.first { k in
+            guard let c = syntax.character(at: k), !c.isASCII else { return false }
+            return syntax.quantifier(after: k) == nil
+        }.map(syntax.scalar(at:))
     }
 
     /// What one profile's app matches patterns against, asked of the profile.

@@ -6,10 +6,10 @@ import PathConfigCore
 /// matches carries a query string (`/messages/new?draft=1`), it matches no
 /// more.
 ///
-/// Said only when that is certain: the `$` is the pattern's last token,
-/// outside every group, with no `|` at the top level; the pattern mentions
-/// no literal `?` (`\?`, or one in a class: it already expects a query); and
-/// `PatternScanner` reads the whole pattern.
+/// Said only when that is certain: `PatternSyntax` reads the pattern; the
+/// `$` is its last construct, outside every group, with no `|` at the top
+/// level; and the pattern mentions no literal `?` (`\?`, `\x3F`, or one in a
+/// class, in a range included: it already expects a query).
 struct QueryStringAnchorCheck: LintCheck {
     func findings(in d: LintDocument) -> [LintFinding] {
         let affected = d.profiles.filter(d.options.matchesQueryStrings)
@@ -35,18 +35,19 @@ struct QueryStringAnchorCheck: LintCheck {
     /// The scalar index of the final `$` when the pattern is of the shape
     /// described above, else nil.
     static func finalAnchor(_ pattern: String) -> Int? {
-        guard let tokens = PatternScanner.scan(pattern), tokens.count >= 2,
-              let last = tokens.last, last.kind == .dollar, last.depth == 0 else { return nil }
-        for t in tokens {
-            switch t.kind {
-            case .alternation where t.depth == 0: return nil
-            case .escaped("?"), .characterClass(hasQuestionMark: true): return nil
-            default: continue
+        guard let syntax = try? PatternSyntax.read(pattern), syntax.nodes.count >= 2, syntax.nodes.last?.kind == .dollar,
+              !syntax.hasTopLevelAlternation, syntax.character(at: syntax.nodes.count - 2) != nil else { return nil }
+        let question: UInt32 = 0x3F
+        let mentionsQuestionMark = syntax.nodes.contains { if case .character(question, _) = $0.kind { true } else { false } }
+            || syntax.classes.contains { set in
+                set.items.contains { item in
+                    switch item {
+                    case .character(let c, _): c == question
+                    case .range(let low, _, let high, _): low <= question && question <= high
+                    case .escape, .nested: false
+                    }
+                }
             }
-        }
-        switch tokens[tokens.count - 2].kind {
-        case .literal(let c), .escaped(let c): return c == "?" ? nil : last.scalar
-        default: return nil
-        }
+        return mentionsQuestionMark ? nil : syntax.scalar(at: syntax.nodes.count - 1)
     }
 }

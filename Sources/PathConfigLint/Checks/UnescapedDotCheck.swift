@@ -6,7 +6,7 @@ import PathConfigCore
 /// is followed by a file extension that ends the pattern: two to five ASCII
 /// letters or digits, at least one a letter, then `$` or the end of the
 /// pattern (`/file.pdf$`, `.json$`, `/feed.rss`). `.` there matches any
-/// character (`/filexpdf`); `\.` is the dot. Patterns `PatternScanner` does
+/// character (`/filexpdf`); `\.` is the dot. Patterns `PatternSyntax` does
 /// not read are left alone.
 struct UnescapedDotCheck: LintCheck {
     func findings(in d: LintDocument) -> [LintFinding] {
@@ -31,18 +31,20 @@ struct UnescapedDotCheck: LintCheck {
 
     /// The scalar indices of the dots of `pattern` that clearly mean a literal dot.
     static func literalDots(_ pattern: String) -> [Int] {
-        guard let tokens = PatternScanner.scan(pattern) else { return [] }
+        guard let syntax = try? PatternSyntax.read(pattern) else { return [] }
+        let nodes = syntax.nodes
         var dots: [Int] = []
-        for (i, token) in tokens.enumerated() where token.kind == .dot {
+        for (i, node) in nodes.enumerated() where node.kind == .dot {
+            // The extension: ASCII letters and digits written as themselves.
             var j = i + 1
             var hasLetter = false
-            while j < tokens.count, case .literal(let c) = tokens[j].kind, c.isASCIIAlphanumeric {
-                if c.properties.isAlphabetic { hasLetter = true }
+            while j < nodes.count, case .character(let c, .plain) = nodes[j].kind, let s = Unicode.Scalar(c), s.isASCIIAlphanumeric {
+                if s.properties.isAlphabetic { hasLetter = true }
                 j += 1
             }
             let length = j - i - 1
             guard (2...5).contains(length), hasLetter else { continue }
-            if j == tokens.count || (tokens[j].kind == .dollar && j == tokens.count - 1) { dots.append(token.scalar) }
+            if j == nodes.count || (nodes[j].kind == .dollar && j == nodes.count - 1) { dots.append(syntax.scalar(at: i)) }
         }
         return dots
     }

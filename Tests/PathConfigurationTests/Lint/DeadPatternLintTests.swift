@@ -19,7 +19,7 @@ struct DeadPatternLintTests {
 
     @Test("what lint calls dead matches none of the URLs it was written for, in the apps it names",
           arguments: ["^https://example.com/admin", "^admin/", "http://localhost:3000/recede_historical_location",
-                      "/caf\u{E9}$", "/\u{4E2D}\u{6587}/"])
+                      "/caf\u{E9}$", "/\u{4E2D}\u{6587}/", "/caf\\u00E9$", "^\\x68ttps://example.com/", "/(?:x)caf\u{E9}$"])
     func deadIsDead(_ pattern: String) throws {
         let json = Lint.rule([pattern], #"{"dead": true}"#)
         var profiles = Profile.allCases
@@ -69,8 +69,18 @@ struct DeadPatternLintTests {
         #expect(resolved["context"] != nil, "and it does match there")
     }
 
+    @Test("a character written by code is read as the character: \\u00E9 is beyond ASCII, ^\\x68 starts with h")
+    func byCode() throws {
+        let main = try Profile(name: "hotwire-ios@main")
+        let encoded = try Lint.run(Lint.rule([#"/caf\u00E9$"#]), kind: .deadPattern, profiles: [main])
+        #expect(encoded.count == 1 && encoded.first?.message.contains("percent-encoded URL") == true)
+        let anchored = try Lint.run(Lint.rule([#"^\x68ttps://example.com/"#]), kind: .deadPattern, profiles: [.hotwireIOS])
+        #expect(anchored.first?.message.hasSuffix("never with \"h\"") == true)
+    }
+
     @Test("patterns that can match give no finding",
-          arguments: ["^/admin", "\\dadmin", "^\\?tab=1", "^a?/b", "^h|/b", "^(?i)/x", ".*", "/caf%C3%A9$", "^$", "(?i)caf\u{E9}", "/caf\u{E9}?$", "/(caf\u{E9})?$", "/caf\u{E9}|/cafe"])
+          arguments: ["^/admin", "\\dadmin", "^\\?tab=1", "^a?/b", "^h|/b", "^(?i)/x", ".*", "/caf%C3%A9$", "^$", "(?i)caf\u{E9}", "/caf\u{E9}?$", "/(caf\u{E9})?$", "/caf\u{E9}|/cafe",
+                      "^\\x2Fadmin", "/caf\\u00E9?$", "(?i:/caf\u{E9})", "^\\Qh\\E"])
     func alive(_ pattern: String) throws {
         #expect(try Lint.run(Lint.rule([pattern]), kind: .deadPattern).isEmpty)
         #expect(try Lint.run(Lint.rule([pattern]), kind: .deadPattern, profiles: [try Profile(name: "hotwire-ios@main")]).isEmpty)

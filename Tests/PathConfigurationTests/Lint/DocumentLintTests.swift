@@ -181,18 +181,33 @@ struct SeedLintTests {
 
 @Suite("Lint: reading patterns and strings")
 struct LintReadingTests {
-    @Test("the scanner refuses what it does not follow", arguments: ["\\Qa.b\\E", "(?x)a.b", "(?#c)a", "\\x2Epdf", "\\u002E", "[a", "a\\"])
-    func refused(_ pattern: String) {
-        #expect(PatternScanner.scan(pattern) == nil)
+    @Test("the shape checks leave alone what PatternSyntax does not read",
+          arguments: ["\\Qa.pdf$\\E", "(?x)/a.pdf$", "/a[.pdf$", "/a.pdf$\\", "/a{x}.pdf$", "/a**.pdf$"])
+    func notRead(_ pattern: String) {
+        #expect(UnescapedDotCheck.literalDots(pattern).isEmpty)
+        #expect(QueryStringAnchorCheck.finalAnchor(pattern) == nil)
+        #expect(throws: PatternSyntax.Unsupported.self) { try PatternSyntax.read(pattern) }
     }
 
-    @Test("the scanner's tokens: escapes, classes, groups and their depth")
-    func tokens() throws {
-        let tokens = try #require(PatternScanner.scan(#"(/a)\.[?x]b+$"#))
-        #expect(tokens.map(\.kind) == [.group, .literal("/"), .literal("a"), .group, .escaped("."), .characterClass(hasQuestionMark: true),
-                                       .literal("b"), .quantifier, .dollar])
-        #expect(tokens.map(\.depth) == [0, 1, 1, 0, 0, 0, 0, 0, 0])
-        #expect(tokens.map(\.scalar) == [0, 1, 2, 3, 4, 6, 10, 11, 12])
+    @Test("the shape checks read characters however written, and positions in scalars")
+    func shapes() throws {
+        // \x2E is a literal dot, not an unescaped one; é counts one scalar (two UTF-8 bytes).
+        #expect(UnescapedDotCheck.literalDots(#"/a\x2Epdf$"#).isEmpty)
+        #expect(UnescapedDotCheck.literalDots("/caf\u{E9}(x)/menu.pdf$") == [13])
+        #expect(QueryStringAnchorCheck.finalAnchor(#"/a\x41$"#) == 6)
+        #expect(QueryStringAnchorCheck.finalAnchor("(/a)\\.[x]b$") == 10)
+        // A ? by code, or in a range, already expects a query.
+        #expect(QueryStringAnchorCheck.finalAnchor(#"/a\x3Fb$"#) == nil)
+        #expect(QueryStringAnchorCheck.finalAnchor(#"/a[>-@]b$"#) == nil)
+        #expect(QueryStringAnchorCheck.finalAnchor(#"/(a$)"#) == nil)
+        let syntax = try PatternSyntax.read(#"^\x61(é)?b|(c)é"#)
+        #expect(Array(syntax.topLevel).map { syntax.source(of: syntax.nodes[$0]) } == ["^", #"\x61"#, "(", "?", "b", "|", "(", "é"])
+        #expect(syntax.hasTopLevelAlternation && !syntax.hasFlags)
+        let one = try PatternSyntax.read(#"^\x61(é)?b\u00E9"#)
+        #expect(DeadPatternCheck.anchoredFirstLiteral(one) == "a")
+        #expect(DeadPatternCheck.requiredBeyondASCII(one) == 10)
+        #expect(try PatternSyntax.read("a(?i:b)").hasFlags)
+        #expect(try PatternSyntax.read("(?-i)a").hasFlags)
     }
 
     @Test("positions in a JSON string count characters through escapes, surrogate pairs and UTF-8")

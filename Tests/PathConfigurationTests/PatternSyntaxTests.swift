@@ -1,0 +1,201 @@
+import PathConfiguration
+@testable import PathConfigCore
+import Testing
+
+/// `PatternSyntax`, the one reading of a pattern's constructs: what each is
+/// read as and the text it was written as, what is refused and where, and
+/// that the nodes tile the pattern.
+@Suite("PatternSyntax")
+struct PatternSyntaxTests {
+    typealias Kind = PatternSyntax.Kind
+    typealias Item = PatternSyntax.ClassItem
+
+    /// A pattern and its nodes: each kind and the text it was written as.
+    struct Reading: Sendable, CustomTestStringConvertible {
+        let pattern: String
+        let nodes: [(Kind, String)]
+        var testDescription: String { pattern }
+        init(_ pattern: String, _ nodes: [(Kind, String)]) {
+            self.pattern = pattern
+            self.nodes = nodes
+        }
+    }
+
+    static func a(_ c: Character) -> Kind { .character(c.unicodeScalars.first!.value, .plain) }
+    static func q(_ min: Int32, _ max: Int32?, _ mode: PatternSyntax.Mode = .greedy) -> Kind { .quantifier(min: min, max: max, mode) }
+    static func esc(_ letter: Character) -> UInt8 { letter.asciiValue! }
+
+    static let readings: [Reading] = [
+        // Characters as themselves, ASCII and not.
+        Reading("a/é😀", [(a("a"), "a"), (a("/"), "/"), (a("é"), "é"), (.character(0x1F600, .plain), "😀")]),
+        Reading(#"]}"#, [(a("]"), "]"), (a("}"), "}")]),
+        // Escaped ASCII that is not a letter or digit, space included.
+        Reading(#"\.\/\ \-"#, [(.character(0x2E, .escaped), #"\."#), (.character(0x2F, .escaped), #"\/"#),
+                               (.character(0x20, .escaped), #"\ "#), (.character(0x2D, .escaped), #"\-"#)]),
+        Reading(#"\t\n\r\f"#, [(.character(0x09, .control), #"\t"#), (.character(0x0A, .control), #"\n"#),
+                               (.character(0x0D, .control), #"\r"#), (.character(0x0C, .control), #"\f"#)]),
+        // Characters by code.
+        Reading(#"\x41\x{1F600}\u00E9\U0001F600"#, [(.character(0x41, .hex), #"\x41"#), (.character(0x1F600, .hexBraced), #"\x{1F600}"#),
+                                                     (.character(0xE9, .unicode), #"\u00E9"#), (.character(0x1F600, .longUnicode), #"\U0001F600"#)]),
+        Reading(#"\x{7FFFFFFF}"#, [(.character(0x7FFF_FFFF, .hexBraced), #"\x{7FFFFFFF}"#)]),
+        // Shorthands and assertions.
+        Reading(#"\d\D\w\W\s\S"#, ["d", "D", "w", "W", "s", "S"].map { (.escape(.shorthand(esc($0))), "\\" + String($0)) }),
+        Reading(#"\A\z\Z\b\B\G"#, ["A", "z", "Z", "b", "B", "G"].map { (.escape(.assertion(esc($0))), "\\" + String($0)) }),
+        // Other escapes, each to its end.
+        Reading(#"\p{L}\pL\P{Lu}\12\0\K\R\h"#, [(.escape(.other(esc("p"))), #"\p{L}"#), (.escape(.other(esc("p"))), #"\pL"#),
+                                               (.escape(.other(esc("P"))), #"\P{Lu}"#), (.escape(.other(esc("1"))), #"\12"#),
+                                               (.escape(.other(esc("0"))), #"\0"#), (.escape(.other(esc("K"))), #"\K"#),
+                                               (.escape(.other(esc("R"))), #"\R"#), (.escape(.other(esc("h"))), #"\h"#)]),
+        Reading(#"\k<n>\k{n}\g{1}\g-1\g2\cA\N{U+41}\o{101}\N"#, [
+            (.escape(.other(esc("k"))), #"\k<n>"#), (.escape(.other(esc("k"))), #"\k{n}"#), (.escape(.other(esc("g"))), #"\g{1}"#),
+            (.escape(.other(esc("g"))), #"\g-1"#), (.escape(.other(esc("g"))), #"\g2"#), (.escape(.other(esc("c"))), #"\cA"#),
+            (.escape(.other(esc("N"))), #"\N{U+41}"#), (.escape(.other(esc("o"))), #"\o{101}"#), (.escape(.other(esc("N"))), #"\N"#),
+        ]),
+        // \x with fewer than two digits, and an escaped character beyond ASCII.
+        Reading(#"\x4\xg\é"#, [(.escape(.other(esc("x"))), #"\x4"#), (.escape(.other(esc("x"))), #"\x"#), (a("g"), "g"),
+                               (.escape(.other(0x80)), #"\é"#)]),
+        Reading(".^$|", [(.dot, "."), (.caret, "^"), (.dollar, "$"), (.alternation, "|")]),
+        // Groups, each with the index of its `)`.
+        Reading("((a)|b)", [(.group(.capturing, close: 6), "("), (.group(.capturing, close: 3), "("), (a("a"), "a"), (.groupClose, ")"),
+                            (.alternation, "|"), (a("b"), "b"), (.groupClose, ")")]),
+        Reading("(?:)(?>)(?|)(?=)(?!)(?<=)(?<!)", [
+            (.group(.nonCapturing, close: 1), "(?:"), (.groupClose, ")"), (.group(.atomic, close: 3), "(?>"), (.groupClose, ")"),
+            (.group(.branchReset, close: 5), "(?|"), (.groupClose, ")"), (.group(.lookahead, close: 7), "(?="), (.groupClose, ")"),
+            (.group(.negativeLookahead, close: 9), "(?!"), (.groupClose, ")"), (.group(.lookbehind, close: 11), "(?<="), (.groupClose, ")"),
+            (.group(.negativeLookbehind, close: 13), "(?<!"), (.groupClose, ")"),
+        ]),
+        Reading("(?<n1>)(?P<n_2>)(?'n')", [(.group(.named, close: 1), "(?<n1>"), (.groupClose, ")"), (.group(.named, close: 3), "(?P<n_2>"),
+                                          (.groupClose, ")"), (.group(.named, close: 5), "(?'n'"), (.groupClose, ")")]),
+        // Flags, alone and as a group; a comment to the first `)`.
+        Reading("(?i)a(?-i:b)(?^s)", [(.flags, "(?i)"), (a("a"), "a"), (.group(.flags, close: 4), "(?-i:"), (a("b"), "b"), (.groupClose, ")"),
+                                     (.flags, "(?^s)")]),
+        Reading("a(?#no (te)b", [(a("a"), "a"), (.comment, "(?#no (te)"), (a("b"), "b")]),
+        // Quantifiers, every form and mode.
+        Reading("a*a+a?a{2}a{2,}a{2,5}", [(a("a"), "a"), (q(0, nil), "*"), (a("a"), "a"), (q(1, nil), "+"), (a("a"), "a"), (q(0, 1), "?"),
+                                         (a("a"), "a"), (q(2, 2), "{2}"), (a("a"), "a"), (q(2, nil), "{2,}"), (a("a"), "a"), (q(2, 5), "{2,5}")]),
+        Reading("a*?a+?a??a{2}?", [(a("a"), "a"), (q(0, nil, .lazy), "*?"), (a("a"), "a"), (q(1, nil, .lazy), "+?"), (a("a"), "a"),
+                                  (q(0, 1, .lazy), "??"), (a("a"), "a"), (q(2, 2, .lazy), "{2}?")]),
+        Reading("a*+a++a?+a{0,99999}+", [(a("a"), "a"), (q(0, nil, .possessive), "*+"), (a("a"), "a"), (q(1, nil, .possessive), "++"),
+                                        (a("a"), "a"), (q(0, 1, .possessive), "?+"), (a("a"), "a"), (q(0, 99999, .possessive), "{0,99999}+")]),
+        Reading("(ab){3}[a]+.*^?$*", [(.group(.capturing, close: 3), "("), (a("a"), "a"), (a("b"), "b"), (.groupClose, ")"), (q(3, 3), "{3}"),
+                                     (.characterClass(0), "[a]"), (q(1, nil), "+"), (.dot, "."), (q(0, nil), "*"), (.caret, "^"), (q(0, 1), "?"),
+                                     (.dollar, "$"), (q(0, nil), "*")]),
+        // Classes: one node each, as written.
+        Reading(#"x[a-z][^\d\]][]a][[b]c]"#, [(a("x"), "x"), (.characterClass(0), "[a-z]"), (.characterClass(1), #"[^\d\]]"#),
+                                              (.characterClass(2), "[]a]"), (.characterClass(3), "[[b]c]")]),
+    ]
+
+    @Test("each construct: its kind and the text it was written as", arguments: readings)
+    func reads(_ reading: Reading) throws {
+        let syntax = try PatternSyntax.read(reading.pattern)
+        #expect(syntax.nodes.map(\.kind) == reading.nodes.map(\.0))
+        #expect(syntax.nodes.map { String(syntax.source(of: $0)) } == reading.nodes.map(\.1))
+    }
+
+    @Test("classes: ranges, escapes, negation, a ] first and nested classes, as ICU and Java read them", arguments: [
+        ("[a-z0-9_]", [PatternSyntax.CharacterClass(items: [.range(0x61, .plain, 0x7A, .plain), .range(0x30, .plain, 0x39, .plain), .character(0x5F, .plain)])]),
+        (#"[^\d\x41-\x5A\-.]"#, [PatternSyntax.CharacterClass(negated: true, items: [
+            .escape(.shorthand(0x64)), .range(0x41, .hex, 0x5A, .hex), .character(0x2D, .escaped), .character(0x2E, .plain)])]),
+        ("[]a]", [PatternSyntax.CharacterClass(opensWithBracket: true, items: [.character(0x5D, .plain), .character(0x61, .plain)])]),
+        ("[^]]", [PatternSyntax.CharacterClass(negated: true, opensWithBracket: true, items: [.character(0x5D, .plain)])]),
+        ("[a[b-c]]", [PatternSyntax.CharacterClass(items: [.character(0x61, .plain), .nested(1)]),
+                      PatternSyntax.CharacterClass(items: [.range(0x62, .plain, 0x63, .plain)])]),
+        // A - first or last, or before an escape that is not a character, is itself.
+        ("[-a-]", [PatternSyntax.CharacterClass(items: [.character(0x2D, .plain), .character(0x61, .plain), .character(0x2D, .plain)])]),
+        (#"[a-\d]"#, [PatternSyntax.CharacterClass(items: [.character(0x61, .plain), .character(0x2D, .plain), .escape(.shorthand(0x64))])]),
+        (#"[\t-\u00FF]"#, [PatternSyntax.CharacterClass(items: [.range(0x09, .control, 0xFF, .unicode)])]),
+        // \b in a class is not an assertion; \p{..} is an escape.
+        (#"[\b\p{L}&&é-ü]"#, [PatternSyntax.CharacterClass(items: [.escape(.other(0x62)), .escape(.other(0x70)), .character(0x26, .plain),
+                                                                 .character(0x26, .plain), .range(0xE9, .plain, 0xFC, .plain)])]),
+    ])
+    func classes(_ pattern: String, _ expected: [PatternSyntax.CharacterClass]) throws {
+        let syntax = try PatternSyntax.read(pattern)
+        #expect(syntax.classes == expected)
+        #expect(syntax.nodes.map(\.kind) == [.characterClass(0)])
+    }
+
+    @Test("what the engines delimit differently is refused, naming it, at its first UTF-8 byte", arguments: [
+        (#"\Qa\E"#, "quoting \\Q...\\E", 0), (#"ab\E?"#, "quoting \\Q...\\E", 2), (#"[\Q]"#, "quoting \\Q...\\E", 1),
+        ("é(?x)a", "the (?x) flag", 2), ("a(?ix:b)", "the (?x) flag", 1),
+        ("(*UTF)a", "a backtracking verb", 0), ("(?(1)a|b)", "a conditional, recursion or callout", 0),
+        ("(?1)", "a conditional, recursion or callout", 0), ("(?&n)", "a conditional, recursion or callout", 0),
+        ("a{x", "a { that is not a quantifier", 1), ("a{,2}", "a { that is not a quantifier", 1),
+        ("a{123456}", "a { that is not a quantifier", 1), ("a{2", "a { that is not a quantifier", 1),
+        ("{2}", "a quantifier { with nothing to repeat", 0), ("*a", "a quantifier * with nothing to repeat", 0),
+        ("a|+", "a quantifier + with nothing to repeat", 2), ("(?:?)", "a quantifier ? with nothing to repeat", 3),
+        ("(?i)*", "a quantifier * with nothing to repeat", 4), ("a**", "a quantifier after a quantifier", 2),
+        ("a{2}{3}", "a quantifier after a quantifier", 4), ("a*??", "a quantifier after a quantifier", 3),
+        ("(a", "a group without its )", 2), ("(", "a group without its )", 0), ("(?", "a group without its )", 0),
+        ("éa)", "an unmatched )", 3), ("[a", "a class without its ]", 0), ("[]", "a class without its ]", 0),
+        ("x[b[c]", "a class without its ]", 1), ("a\\", "a \\ at the end of the pattern", 1),
+        (#"\x{zz}"#, "an escape \\x{...} without its hex digits", 0), (#"\x{123456789}"#, "an escape \\x{...} without its hex digits", 0),
+        (#"\u12"#, "an escape \\u without its hex digits", 0), (#"a\U1234"#, "an escape \\U without its hex digits", 1),
+        (#"\p"#, "a property \\p without its name", 0), (#"\p{L"#, "an escape without its }", 0), (#"\k"#, "a reference \\k without its name", 0),
+        (#"\k<n"#, "an escape without its >", 0), (#"\c"#, "an escape \\c without its letter", 0),
+        ("(?<a-b>x)", "a group name that is not letters, digits and _", 0), ("(?#abc", "a comment (?#... without its )", 0),
+        (String(repeating: "(", count: 201) + String(repeating: ")", count: 201), "groups nested deeper than 200", 200),
+    ])
+    func refused(_ pattern: String, _ construct: String, _ offset: Int) {
+        #expect {
+            try PatternSyntax.read(pattern)
+        } throws: { error in
+            guard let error = error as? PatternSyntax.Unsupported else { return false }
+            return error.construct.hasPrefix(construct) && error.offset == offset
+        }
+    }
+
+    @Test("offsets are UTF-8 bytes; scalarOffset counts them in Unicode scalars")
+    func offsets() throws {
+        let syntax = try PatternSyntax.read("é😀a+")
+        #expect(syntax.nodes.map(\.start) == [0, 2, 6, 7] && syntax.nodes.map(\.end) == [2, 6, 7, 8])
+        #expect([0, 2, 6, 7, 8, 99].map(syntax.scalarOffset) == [0, 1, 2, 3, 4, 4])
+        #expect(syntax.quantifier(after: 2)! == (1, nil, .greedy) && syntax.quantifier(after: 1) == nil)
+        let groups = try PatternSyntax.read("(a)*b")
+        #expect(groups.itemEnd(0) == 3 && groups.itemEnd(1) == 2 && groups.quantifier(after: 0)! == (0, nil, .greedy))
+    }
+
+    /// Every pattern of the conformance fixtures and the bench corpora.
+    static let corpus: [String] = {
+        var out: [String] = []
+        func collect(_ value: JSONValue, key: String?) {
+            switch value {
+            case .object(let o): for (k, v) in o { collect(v, key: k) }
+            case .array(let a): for v in a { collect(v, key: key) }
+            case .string(let s): if key == "patterns" || key == "pattern" { out.append(s) }
+            default: break
+            }
+        }
+        for file in [Conformance.ios, Conformance.android, Conformance.siesta] { collect(.object(file), key: nil) }
+        for size in [10, 100, 1000, 10000] {
+            let path = Conformance.repositoryRoot + "/bench/corpora/rules-\(size).json"
+            guard let bytes = try? Conformance.readFile(path), let value = try? JSONValue(parsing: bytes) else { fatalError("cannot read \(path)") }
+            collect(value, key: nil)
+        }
+        return out
+    }()
+
+    @Test("the nodes tile the pattern: in order, without gaps or overlaps, a class's contents inside its node; groups close where they say")
+    func tiles() throws {
+        var read = 0
+        for pattern in Self.corpus + Self.readings.map(\.pattern) {
+            guard let syntax = try? PatternSyntax.read(pattern) else { continue }
+            read += 1
+            #expect(syntax.nodes.map { String(syntax.source(of: $0)) }.joined() == pattern, "\(pattern)")
+            let bounds = [0] + syntax.nodes.flatMap { [Int($0.start), Int($0.end)] } + [syntax.text.count]
+            #expect(stride(from: 0, to: bounds.count, by: 2).allSatisfy { bounds[$0] == bounds[$0 + 1] }, "\(pattern)")
+            #expect(syntax.nodes.allSatisfy { $0.start < $0.end }, "\(pattern)")
+            var open: [Int] = []
+            for (k, node) in syntax.nodes.enumerated() {
+                if case .group = node.kind { open.append(k) }
+                guard node.kind == .groupClose else { continue }
+                guard case .group(_, let close) = syntax.nodes[open.removeLast()].kind, close == k else {
+                    Issue.record("\(pattern): ) at node \(k) closes another group")
+                    break
+                }
+            }
+            #expect(open.isEmpty, "\(pattern)")
+        }
+        // Not vacuous: the corpora's patterns are read.
+        #expect(Self.corpus.count > 1000 && read > Self.corpus.count * 9 / 10, "\(read) of \(Self.corpus.count)")
+    }
+}

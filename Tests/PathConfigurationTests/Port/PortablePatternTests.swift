@@ -1,0 +1,61 @@
+@testable import PathConfigPort
+import Testing
+
+/// `PortablePattern`: the subset of patterns port proves ICU and Java read
+/// alike, as a whitelist over `PatternSyntax`: what it takes as tokens, and
+/// what it refuses, naming the construct.
+@Suite("port: the portable subset")
+struct PortablePatternTests {
+    @Test("the tokens, each with the text it was written as")
+    func tokens() throws {
+        let parsed = try PortablePattern.parse(#"^(?:/a\.b|\x41\u00E9)[^a-c\d-]+?\S\b.{2,}\z"#)
+        #expect(parsed.tokens.map(\.kind) == [
+            .start, .groupOpen(.nonCapturing), .literal("/"), .literal("a"), .literal("."), .literal("b"), .alternation,
+            .literal("A"), .literal("\u{E9}"), .groupClose, .characterClass(items: [.range("a", "c"), .shorthand(.digit), .character("-")], negated: true),
+            .quantifier, .shorthand(.space, negated: true), .wordBoundary, .any, .quantifier, .end,
+        ])
+        #expect(parsed.tokens.map(\.text) == ["^", "(?:", "/", "a", #"\."#, "b", "|", #"\x41"#, #"\u00E9"#, ")", #"[^a-c\d-]"#, "+?", #"\S"#,
+                                              #"\b"#, ".", "{2,}", #"\z"#])
+    }
+
+    @Test("inside the subset", arguments: [
+        "", "a", "é😀", #"\t\n\r\f"#, #"\x7E\u00FF"#, #"\!\/\-\]\}\{\[\\\^\$\~"#, #"\d\w\s\D\W\S"#, #"\A\z\Z\b\B"#,
+        "(a)(?:a)(?>a)(?=a)(?!a)(?<=a)(?<!a)", "a*a+a?a{2}a{2,}a{2,5}a*?a++a{2}?", "(a)*[a]+.?", "a{3,2}",
+        "[-a]", "[a-]", "[^-a]", "[--/]", "[!--]", "[--]", "[a-c-]", "[&]", "[a&b]", #"[a\&&b]"#, "[&-&&]", "[!-&&b]", "[\\d-]",
+        #"[\d\w\s\t\x41\u00E9\.\]\[\^\-]"#, "[é-ü]", "[a^]", "[$.|()*+?{}]", "[a-a]",
+    ])
+    func accepted(_ pattern: String) {
+        #expect(throws: Never.self) { try PortablePattern.parse(pattern) }
+    }
+
+    @Test("outside the subset, naming the construct at its first character", arguments: [
+        // Escapes beyond those both engines read alike.
+        (#"a\ "#, #"the escape \ "#, 1), (#"\y"#, #"the escape \y"#, 0), (#"\G"#, #"the escape \G"#, 0), (#"\1"#, #"the escape \1"#, 0),
+        (#"\p{L}"#, #"the escape \p"#, 0), (#"é\é"#, #"the escape \é"#, 1), (#"\x4"#, #"an escape \x or \u without its hex digits"#, 0),
+        (#"\x{41}"#, #"the escape \x{...}"#, 0), (#"\U00000041"#, #"the escape \U"#, 0), (#"\uD800"#, "a surrogate escape", 0),
+        // Groups other than plain, non-capturing, atomic and lookaround; flags, comments.
+        ("(?<n>a)", "a named group (?<name>...)", 0), ("(?P<n>a)", "a named group (?<name>...)", 0), ("(?|a)", "a branch reset (?|...)", 0),
+        ("(?i)/edit", "inline flags or an option group (?...)", 0), ("a(?i:b)", "inline flags or an option group (?...)", 1),
+        ("a(?#c)", "a comment (?#...)", 1),
+        // A quantifier after an anchor or a boundary; an unescaped ] or } outside a class.
+        ("^*", "a quantifier * with nothing to repeat", 1), ("a$+", "a quantifier + with nothing to repeat", 2),
+        (#"\A?"#, "a quantifier ? with nothing to repeat", 2), (#"\b{2}"#, "a quantifier { with nothing to repeat", 2),
+        ("a]", "an unescaped ] (ICU and Java read it differently)", 1), ("a}", "an unescaped } (ICU and Java read it differently)", 1),
+        // Classes: a ] first, nesting, &&, a - inside, ranges, escapes.
+        ("[]a]", "an empty class or a ] first in a class", 1), ("é[^]a]", "an empty class or a ] first in a class", 3),
+        ("a[b[c]]", "a nested class [...[...]]", 1), ("[a&&b]", "a class intersection &&", 0), ("[&&-z]", "a class intersection &&", 0),
+        ("[a-b-c]", "a - inside a class that is not a range", 0), (#"[a\d--/]"#, "a - inside a class that is not a range", 0),
+        (#"[a-\d]"#, "a - inside a class that is not a range", 0), ("[z-a]", "a range out of order", 0),
+        (#"[\D]"#, #"the escape \D inside a class"#, 0), (#"[\b]"#, #"the escape \b inside a class"#, 0),
+        (#"[\ ]"#, #"the escape \  inside a class"#, 0), (#"[\x{41}]"#, #"the escape \x{...} inside a class"#, 0),
+        (#"[a-\U00000041]"#, #"the escape \U inside a class"#, 0), (#"[\uD800-\uDBFF]"#, "a surrogate escape", 0),
+        (#"[\x4]"#, #"an escape \x or \u without its hex digits"#, 0), (#"[\é]"#, "an escaped character beyond ASCII inside a class", 0),
+        // What PatternSyntax does not read: its own words, its offset in scalars.
+        (#"é\Qa\E"#, #"quoting \Q...\E"#, 1), ("(?x)a", "the (?x) flag, which makes white space and # insignificant", 0),
+        ("éa{x}", "a { that is not a quantifier {n}, {n,} or {n,m}", 2), ("a{123456}", "a { that is not a quantifier {n}, {n,} or {n,m}", 1),
+        ("(a", "a group without its )", 2), ("a)", "an unmatched )", 1), ("[a", "a class without its ]", 0), ("a**", "a quantifier after a quantifier", 2),
+    ])
+    func refused(_ pattern: String, _ construct: String, _ offset: Int) {
+        #expect(throws: PortablePattern.Unsupported(construct: construct, offset: offset)) { try PortablePattern.parse(pattern) }
+    }
+}
