@@ -8,7 +8,7 @@ extension PatternSyntax {
     /// The nodes outside every group, in order: a group stands there for
     /// itself by its `(`, a quantifier after an item by itself.
     var topLevel: some Sequence<Int> {
-        sequence(first: 0) { self.itemEnd($0) }.prefix { $0 < self.nodes.count }
+        sequence(first: 0) { self.nodes[$0].itemEnd(at: $0) }.prefix { $0 < self.nodes.count }
     }
 
     /// Whether a `|` outside every group makes the pattern alternatives.

@@ -134,6 +134,7 @@ struct PatternSyntaxTests {
         (#"\k<n"#, "an escape without its >", 0), (#"\c"#, "an escape \\c without its letter", 0),
         ("(?<a-b>x)", "a group name that is not letters, digits and _", 0), ("(?#abc", "a comment (?#... without its )", 0),
         (String(repeating: "(", count: 201) + String(repeating: ")", count: 201), "groups nested deeper than 200", 200),
+        (String(repeating: "[", count: 100_000), "classes nested deeper than 200", 200),
     ])
     func refused(_ pattern: String, _ construct: String, _ offset: Int) {
         #expect {
@@ -151,7 +152,7 @@ struct PatternSyntaxTests {
         #expect([0, 2, 6, 7, 8, 99].map(syntax.scalarOffset) == [0, 1, 2, 3, 4, 4])
         #expect(syntax.quantifier(after: 2)! == (1, nil, .greedy) && syntax.quantifier(after: 1) == nil)
         let groups = try PatternSyntax.read("(a)*b")
-        #expect(groups.itemEnd(0) == 3 && groups.itemEnd(1) == 2 && groups.quantifier(after: 0)! == (0, nil, .greedy))
+        #expect(groups.nodes[0].itemEnd(at: 0) == 3 && groups.nodes[1].itemEnd(at: 1) == 2 && groups.quantifier(after: 0)! == (0, nil, .greedy))
     }
 
     /// Every pattern of the conformance fixtures and the bench corpora.
