@@ -27,12 +27,20 @@ public final class PathConfiguration: Sendable {
     private let resolver: RuleResolver
 
     /// Compiles a decoded document.
-    public init(document: ConfigurationDocument, options: LoadOptions = LoadOptions()) throws(ConfigurationError) {
+    public init(document: consuming ConfigurationDocument, options: LoadOptions = LoadOptions()) throws(ConfigurationError) {
         self.options = options
         self.source = options.keepsSource ? document.source : nil
         self.settings = document.settings
         self.documentRuleCount = document.rules.count
-        let rules = document.rules + options.profile.builtInRules(firstIndex: document.rules.count)
+        // The document's rules become the configuration's, built-ins
+        // appended, without a copy when the document is not shared (the
+        // loads from bytes): a copy was held through compiling, 88 bytes a
+        // rule. The document then holds the same array; built-ins have no
+        // offsets, so it places none of them, as before.
+        var rules = document.rules
+        document.rules = []
+        rules.append(contentsOf: options.profile.builtInRules(firstIndex: rules.count))
+        document.rules = rules
         self.rules = rules
         let (resolver, warnings) = try RuleResolver.compile(rules, options: options) { kind, i, r in
             kind == .glob ? document.location(ofGlob: i, inRule: r) : document.location(ofPattern: i, inRule: r)
