@@ -29,7 +29,7 @@ public final class PathConfiguration: Sendable {
     /// Compiles a decoded document.
     public init(document: consuming ConfigurationDocument, options: LoadOptions = LoadOptions()) throws(ConfigurationError) {
         self.options = options
-        self.source = options.keepsSource ? document.source : nil
+        self.source = options.keepsSource ? document.source.keptCopy() : nil
         self.settings = document.settings
         self.documentRuleCount = document.rules.count
         // The document's rules become the configuration's, built-ins
@@ -55,10 +55,11 @@ public final class PathConfiguration: Sendable {
         try self.init(document: try decoder.decode(bytes), options: options)
     }
 
-    /// Loads a configuration from JSON bytes in memory the caller owns (no copy).
+    /// Loads a configuration from JSON bytes in memory the caller owns (no
+    /// copy: the document borrows them while it is compiled).
     public convenience init(json buffer: UnsafeBufferPointer<UInt8>, options: LoadOptions = LoadOptions()) throws(ConfigurationError) {
         let decoder = ConfigurationDecoder(profile: options.profile, limits: options.limits)
-        try self.init(document: try decoder.decode(buffer), options: options)
+        try self.init(document: try decoder.decode(borrowing: buffer), options: options)
     }
 
     /// Loads a configuration from bytes that came from `transport` (the
@@ -66,8 +67,7 @@ public final class PathConfiguration: Sendable {
     /// through OkHttp, which honours a byte-order mark).
     package convenience init(json bytes: [UInt8], options: LoadOptions, transport: DocumentTransport) throws(ConfigurationError) {
         let decoder = ConfigurationDecoder(profile: options.profile, limits: options.limits)
-        let document = try bytes.withUnsafeBufferPointer { buffer throws(ConfigurationError) in try decoder.decode(buffer, transport: transport) }
-        try self.init(document: document, options: options)
+        try self.init(document: try decoder.decode(bytes, transport: transport), options: options)
     }
 
     /// Loads a configuration from JSON text.
