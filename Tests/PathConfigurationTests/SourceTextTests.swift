@@ -32,6 +32,23 @@ struct SourceTextTests {
         #expect(document.source.isIndexed == false)
     }
 
+    @Test("a load from a buffer borrows it, and keeps a copy only when asked to")
+    func bufferLoadKeepsACopy() throws {
+        let json = Array(#"{"rules":[{"patterns":["/new$","^/a(b"],"properties":{"context":"modal"}}]}"#.utf8)
+        var options = LoadOptions(lenient: true)
+        options.keepsSource = true
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: json.count)
+        _ = buffer.initialize(from: json)
+        let config = try PathConfiguration(json: UnsafeBufferPointer(buffer), options: options)
+        let warning = try #require(config.warnings.first)
+        buffer.update(repeating: 0x20)  // the caller's bytes change, then go
+        buffer.deallocate()
+        #expect(config.source?.bytes == json)
+        #expect(config.source?.location(json.count).offset == json.count)
+        #expect(warning.location?.column == 32)
+        #expect(try PathConfiguration(json: json, options: LoadOptions(lenient: true)).source == nil)
+    }
+
     @Test("an invalid pattern at the end of a long minified document is located exactly")
     func lateErrorOnOneLine() throws {
         let count = 20_000

@@ -48,16 +48,24 @@ public struct ConfigurationDecoder: Sendable {
         self.limits = limits
     }
 
-    /// Decodes a document from UTF-8 JSON bytes.
+    /// Decodes a document from UTF-8 JSON bytes (the document's `source`
+    /// holds them: no copy of an array).
     public func decode(_ bytes: some Collection<UInt8>) throws(ConfigurationError) -> ConfigurationDocument {
         let contiguous = Array(bytes)
-        return try contiguous.withUnsafeBufferPointer { buf throws(ConfigurationError) in try decode(buf) }
+        return try contiguous.withUnsafeBufferPointer { buf throws(ConfigurationError) in try decode(buffer: buf, keeping: .array(contiguous)) }
     }
 
     /// Decodes a document from UTF-8 JSON bytes in memory the caller owns
-    /// (the C ABI's entry point: no copy, no generic code).
+    /// (no generic code; the document's `source` holds a copy).
     public func decode(_ buffer: UnsafeBufferPointer<UInt8>) throws(ConfigurationError) -> ConfigurationDocument {
-        try decode(buffer: buffer)
+        try decode(buffer: buffer, keeping: .copy)
+    }
+
+    /// Decodes a document whose `source` borrows `buffer` (no copy): for a
+    /// caller that is done with the document while it holds the bytes
+    /// (`PathConfiguration(json:options:)` of a buffer, the C ABI's load).
+    package func decode(borrowing buffer: UnsafeBufferPointer<UInt8>) throws(ConfigurationError) -> ConfigurationDocument {
+        try decode(buffer: buffer, keeping: .borrow)
     }
 
     /// Decodes a document from JSON text.
@@ -78,51 +86,85 @@ public struct ConfigurationDecoder: Sendable {
             } catch {
                 throw error.configurationError(in: buffer)
             }
-            var walker = Walker(source: SourceText(buffer), profile: profile, limits: limits)
+            var walker = Walker(source: SourceText(borrowing: buffer), profile: profile, limits: limits)
             return try walker.rule(root, index: index, fromCode: true)
         }
     }
 
     /// Decodes a document that came from `transport` (the Android apps read
     /// a download's byte-order mark, not a bundled file's).
-    package func decode(_ buffer: UnsafeBufferPointer<UInt8>, transport: DocumentTransport) throws(ConfigurationError) -> ConfigurationDocument {
-        try decode(buffer: buffer, transport: transport)
+    package func decode(_ bytes: [UInt8], transport: DocumentTransport) throws(ConfigurationError) -> ConfigurationDocument {
+        try bytes.withUnsafeBufferPointer { buffer throws(ConfigurationError) in
+            try decode(buffer: buffer, transport: transport, keeping: .array(bytes))
+        }
     }
 
-    private func decode(buffer: UnsafeBufferPointer<UInt8>, transport: DocumentTransport = .file) throws(ConfigurationError) -> ConfigurationDocument {
+    /// How a decoded document holds the bytes it was read from.
+    private enum Keeping {
+        /// A copy of them.
+        case copy
+        /// This array, whose bytes they are.
+        case array([UInt8])
+        /// Where they are (`SourceText(borrowing:)`).
+        case borrow
+
+        /// The text of `buffer`, the bytes read.
+        func source(_ buffer: UnsafeBufferPointer<UInt8>) -> SourceText {
+            switch self {
+            case .copy: return SourceText(buffer)
+            case .array(let bytes): return SourceText(bytes)
+            case .borrow: return SourceText(borrowing: buffer)
+            }
+        }
+
+        /// How to keep a part of the bytes: an array holds more than it.
+        var forPart: Keeping {
+            if case .array = self { return .copy }
+            return self
+        }
+    }
+
+    private func decode(buffer: UnsafeBufferPointer<UInt8>, transport: DocumentTransport = .file,
+                        keeping: Keeping) throws(ConfigurationError) -> ConfigurationDocument {
         guard buffer.count <= limits.maxDocumentBytes else {
             throw ConfigurationError(code: .limit, message: "the document is \(buffer.count) bytes, more than the limit of \(limits.maxDocumentBytes)")
         }
         switch profile.documentReading {
         case .jsonSerialization:
             let (encoding, bomLength) = DocumentEncoding.jsonSerialization(buffer)
-            guard encoding != .utf8 else { return try decodeJSON(buffer) }
+            guard encoding != .utf8 else { return try decodeJSON(buffer, keeping: keeping) }
             let utf8 = try DocumentText.utf8(from: buffer, encoding: encoding, bomLength: bomLength, reader: "JSONSerialization")
-            return try utf8.withUnsafeBufferPointer { converted throws(ConfigurationError) in try decodeJSON(converted) }
+            return try utf8.withUnsafeBufferPointer { converted throws(ConfigurationError) in try decodeJSON(converted, keeping: .array(utf8)) }
         case .gson(let app):
-            return try decodeGson(buffer, app: app, transport: transport)
+            return try decodeGson(buffer, app: app, transport: transport, keeping: keeping)
         }
     }
 
     /// Reads bytes as Gson does in `app`: the text as the app makes it
     /// (OkHttp honours a download's byte-order mark; a bundled file is
     /// UTF-8), Gson's lenient reader, the app's classes.
-    private func decodeGson(_ buffer: UnsafeBufferPointer<UInt8>, app: GsonApp, transport: DocumentTransport) throws(ConfigurationError) -> ConfigurationDocument {
+    private func decodeGson(_ buffer: UnsafeBufferPointer<UInt8>, app: GsonApp, transport: DocumentTransport,
+                            keeping: Keeping) throws(ConfigurationError) -> ConfigurationDocument {
         var hint = ""
         if transport == .download, let (encoding, bomLength) = DocumentEncoding.byteOrderMark(buffer) {
-            if encoding == .utf8 { return try readGson(UnsafeBufferPointer(rebasing: buffer[bomLength...]), app: app, hint: hint) }
+            if encoding == .utf8 {
+                return try readGson(UnsafeBufferPointer(rebasing: buffer[bomLength...]), app: app, hint: hint, keeping: keeping.forPart)
+            }
             let converted = try DocumentText.utf8(from: buffer, encoding: encoding, bomLength: bomLength, reader: "\(app.name) (OkHttp)")
-            return try converted.withUnsafeBufferPointer { utf8 throws(ConfigurationError) in try readGson(utf8, app: app, hint: hint) }
+            return try converted.withUnsafeBufferPointer { utf8 throws(ConfigurationError) in
+                try readGson(utf8, app: app, hint: hint, keeping: .array(converted))
+            }
         }
         let encoding = DocumentEncoding.jsonSerialization(buffer).encoding
         if encoding != .utf8 {
             hint = " (the document is \(encoding.name); \(app.name) reads \(transport == .file ? "a bundled file" : "a download without a byte-order mark") as UTF-8)"
         }
-        return try readGson(buffer, app: app, hint: hint)
+        return try readGson(buffer, app: app, hint: hint, keeping: keeping)
     }
 
-    private func readGson(_ utf8: UnsafeBufferPointer<UInt8>, app: GsonApp, hint: String) throws(ConfigurationError) -> ConfigurationDocument {
-        let source = SourceText(utf8)
+    private func readGson(_ utf8: UnsafeBufferPointer<UInt8>, app: GsonApp, hint: String,
+                          keeping: Keeping) throws(ConfigurationError) -> ConfigurationDocument {
+        let source = keeping.source(utf8)
         let read: GsonReader.Result
         do {
             read = try GsonReader.read(utf8, maxDepth: limits.maxNestingDepth, nestingLimit: app.nestingLimit)
@@ -153,7 +195,7 @@ public struct ConfigurationDecoder: Sendable {
     }
 
     /// Reads UTF-8 bytes as JSONSerialization does.
-    private func decodeJSON(_ buffer: UnsafeBufferPointer<UInt8>) throws(ConfigurationError) -> ConfigurationDocument {
+    private func decodeJSON(_ buffer: UnsafeBufferPointer<UInt8>, keeping: Keeping) throws(ConfigurationError) -> ConfigurationDocument {
         let read: JSONReadResult
         do {
             read = try JSONReader.read(buffer, maxDepth: limits.maxNestingDepth)
@@ -164,7 +206,7 @@ public struct ConfigurationDecoder: Sendable {
         if let number = read.firstNumberBeyondDouble(), case .number(let n) = number.kind {
             throw numberBeyondDouble(n.text, location: SourceLocation(offset: number.offset, in: buffer))
         }
-        var walker = Walker(source: SourceText(buffer), profile: profile, limits: limits)
+        var walker = Walker(source: keeping.source(buffer), profile: profile, limits: limits)
         for d in read.duplicateKeys {
             let first = walker.location(d.firstOffset)
             walker.warnings.append(ConfigurationWarning(

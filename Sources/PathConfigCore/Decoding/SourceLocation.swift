@@ -45,34 +45,74 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 /// costs a binary search and a scan of at most one block. A minified
 /// document (one long line) therefore costs no more than a pretty-printed
 /// one, however many locations are asked for.
-public final class SourceText: Sendable, Hashable {
-    /// The document's bytes.
-    public let bytes: [UInt8]
+public final class SourceText: @unchecked Sendable, Hashable {
+    /// The document's bytes (a copy of them when this text only borrows
+    /// them: `init(borrowing:)`).
+    public var bytes: [UInt8] { kept ?? Array(lent) }
+    /// The bytes, when this text holds them.
+    private let kept: [UInt8]?
+    /// The bytes, when this text borrows them (empty otherwise).
+    private let lent: UnsafeBufferPointer<UInt8>
     private let index = Mutex<SourceIndex?>(nil)
 
     /// Keeps a copy of `bytes`.
-    public init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = Array(bytes) }
+    public convenience init(_ bytes: UnsafeBufferPointer<UInt8>) { self.init(Array(bytes)) }
 
     /// Keeps `bytes`.
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    public init(_ bytes: [UInt8]) {
+        kept = bytes
+        lent = UnsafeBufferPointer(start: nil, count: 0)
+    }
+
+    /// Reads `bytes` where they are, without a copy: for a document decoded
+    /// and compiled while its caller holds the bytes (`PathConfiguration`'s
+    /// loads), which must not outlive them (`kept()` makes one that may).
+    /// A copy of a large document was most of a load's transient memory.
+    package init(borrowing bytes: UnsafeBufferPointer<UInt8>) {
+        kept = nil
+        lent = bytes
+    }
+
+    /// This text, holding its bytes: itself when it does, a copy otherwise.
+    package func keptCopy() -> SourceText { kept != nil ? self : SourceText(Array(lent)) }
+
+    /// The number of bytes.
+    package var count: Int { kept?.count ?? lent.count }
+
+    /// `body` of the bytes, where they are.
+    package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        if let kept { return try kept.withUnsafeBufferPointer(body) }
+        return try body(lent)
+    }
 
     /// The line and column of byte `offset` (clamped to the document).
     public func location(_ offset: Int) -> SourceLocation {
-        let built = index.withLock { cached in
-            if let cached { return cached }
-            let made = SourceIndex(bytes)
-            cached = made
-            return made
+        withBytes { bytes in
+            let built = index.withLock { cached in
+                if let cached { return cached }
+                let made = SourceIndex(bytes)
+                cached = made
+                return made
+            }
+            return built.location(min(max(offset, 0), bytes.count), in: bytes)
         }
-        return built.location(min(max(offset, 0), bytes.count), in: bytes)
     }
 
     /// Whether a location has been asked for (the index is built then);
     /// tests use it to check that a clean load asks for none.
     var isIndexed: Bool { index.withLock { $0 != nil } }
 
-    public static func == (a: SourceText, b: SourceText) -> Bool { a === b || a.bytes == b.bytes }
-    public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+    public static func == (a: SourceText, b: SourceText) -> Bool {
+        a === b || a.withBytes { x in b.withBytes { y in x.elementsEqual(y) } }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        // As `[UInt8]` hashes: the count, then every element.
+        withBytes { bytes in
+            hasher.combine(bytes.count)
+            for b in bytes { hasher.combine(b) }
+        }
+    }
 }
 
 /// Line starts and scalar counts of a document (see `SourceText`).
@@ -83,7 +123,7 @@ private struct SourceIndex: Sendable {
     /// Unicode scalars before byte `i << blockShift`, for every block.
     let scalarsBefore: [Int]
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         var starts = [0]
         var scalars: [Int] = []
         scalars.reserveCapacity(bytes.count >> Self.blockShift + 1)
@@ -101,14 +141,14 @@ private struct SourceIndex: Sendable {
     }
 
     /// Scalars in `bytes[0..<offset]`.
-    func scalars(before offset: Int, in bytes: [UInt8]) -> Int {
+    func scalars(before offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
         let block = offset >> Self.blockShift
         var count = scalarsBefore[min(block, scalarsBefore.count - 1)]
         for i in (block << Self.blockShift)..<offset where bytes[i] & 0xC0 != 0x80 { count += 1 }
         return count
     }
 
-    func location(_ offset: Int, in bytes: [UInt8]) -> SourceLocation {
+    func location(_ offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourceLocation {
         var lo = 0, hi = lineStarts.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) >> 1

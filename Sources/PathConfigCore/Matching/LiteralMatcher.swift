@@ -9,7 +9,9 @@
 /// (the table of 10,000 rules' literals then fits a core's cache better),
 /// four otherwise. A set of literals whose table would exceed
 /// `maxDenseEntries` is scanned on the edge lists instead, following the
-/// failure function at match time.
+/// failure function at match time. A dense matcher keeps only its table and
+/// each state's outputs: the trie's edge lists (some 60 bytes a state) are
+/// dropped once the table is made.
 /// Immutable after construction, so one instance serves every thread.
 struct LiteralMatcher: Sendable {
     private struct State: Sendable {
@@ -21,7 +23,10 @@ struct LiteralMatcher: Sendable {
         var outputLink: Int32 = -1
     }
 
+    /// The trie: kept only when there is no dense table (empty otherwise).
     private var states: [State] = [State()]
+    /// Each state's `output` and `outputLink`, what `report` reads.
+    private var outputs: [(output: Int32, link: Int32)] = []
     /// Number of distinct literals.
     let count: Int
 
@@ -65,9 +70,13 @@ struct LiteralMatcher: Sendable {
             }
             states[s].output = Int32(id)
         }
-        // Breadth-first failure links.
-        var queue: [Int] = states[0].edges.map { Int($0.target) }
-        var head = 0
+        // Breadth-first failure links; `queue` ends up listing every state,
+        // the root first.
+        var queue: [Int] = []
+        queue.reserveCapacity(states.count)
+        queue.append(0)
+        for e in states[0].edges { queue.append(Int(e.target)) }
+        var head = 1
         while head < queue.count {
             let s = queue[head]
             head += 1
@@ -85,7 +94,9 @@ struct LiteralMatcher: Sendable {
                 queue.append(Int(t))
             }
         }
-        buildTable(breadthFirst: [0] + queue, literals: literals, maxEntries: maxDenseEntries, maxCompactStates: maxCompactStates)
+        outputs = states.map { ($0.output, $0.outputLink) }
+        buildTable(breadthFirst: queue, literals: literals, maxEntries: maxDenseEntries, maxCompactStates: maxCompactStates)
+        if isDense { states = [] }
     }
 
     /// Fills `table`, rows in breadth-first order so that a state's failure
@@ -102,27 +113,34 @@ struct LiteralMatcher: Sendable {
         }
         for b in 0..<256 { foldedClassOf[b] = classOf[Int(RequiredLiteral.fold(UInt8(b), true))] }
         classCount = width
-        // A state's row is its failure state's row (complete: rows are
-        // filled breadth first) with its own edges written over it; the
-        // root's is zero but for its edges. Class 0 stays 0 in every row.
-        var targets = [Int32](repeating: 0, count: states.count * width)
-        targets.withUnsafeMutableBufferPointer { targets in
+        // Targets that end some literal are complemented.
+        let ends = states.map { $0.output >= 0 || $0.outputLink >= 0 }
+        if states.count <= min(maxCompactStates, Int(Int16.max)) {
+            compactTable = rows(Int16.self, breadthFirst: order, width: width, ends: ends)
+        } else {
+            table = rows(Int32.self, breadthFirst: order, width: width, ends: ends)
+        }
+    }
+
+    /// The dense table's rows, entries of type `Entry`, written in place. A
+    /// state's row is its failure state's row (complete: rows are filled
+    /// breadth first) with its own edges written over it; the root's is the
+    /// root but for its edges. Class 0 stays the root in every row.
+    private func rows<Entry: FixedWidthInteger & SignedInteger>(_: Entry.Type, breadthFirst order: [Int], width: Int,
+                                                                ends: [Bool]) -> [Entry] {
+        func entry(_ t: Int32) -> Entry { Entry(truncatingIfNeeded: ends[Int(t)] ? ~t : t) }
+        var rows = [Entry](repeating: entry(0), count: states.count * width)
+        rows.withUnsafeMutableBufferPointer { rows in
             for s in order {
                 let row = s * width
                 if s != 0 {
                     let failRow = Int(states[s].fail) * width
-                    for c in 0..<width { targets[row + c] = targets[failRow + c] }
+                    for c in 0..<width { rows[row + c] = rows[failRow + c] }
                 }
-                for (b, t) in states[s].edges { targets[row + Int(classOf[Int(b)])] = t }
+                for (b, t) in states[s].edges { rows[row + Int(classOf[Int(b)])] = entry(t) }
             }
         }
-        // Targets that end some literal are complemented.
-        let ends = states.map { $0.output >= 0 || $0.outputLink >= 0 }
-        if states.count <= min(maxCompactStates, Int(Int16.max)) {
-            compactTable = targets.map { Int16(truncatingIfNeeded: ends[Int($0)] ? ~$0 : $0) }
-        } else {
-            table = targets.map { ends[Int($0)] ? ~$0 : $0 }
-        }
+        return rows
     }
 
     private static func edge(_ edges: [(byte: UInt8, target: Int32)], _ b: UInt8) -> Int32? {
@@ -171,10 +189,10 @@ struct LiteralMatcher: Sendable {
     /// those along its failure chain.
     @inline(__always)
     private func report(_ s: Int, _ found: (Int) -> Void) {
-        var o = states[s].output >= 0 ? Int32(s) : states[s].outputLink
+        var o = outputs[s].output >= 0 ? Int32(s) : outputs[s].link
         while o >= 0 {
-            found(Int(states[Int(o)].output))
-            o = states[Int(o)].outputLink
+            found(Int(outputs[Int(o)].output))
+            o = outputs[Int(o)].link
         }
     }
 }

@@ -205,12 +205,20 @@ package struct MatchPlan: Sendable {
     /// compare the two).
     package init(patternsByRule: [[Pattern]], literals: [[[UInt8]?]], caseInsensitive: Bool, usePrefilter: Bool, kind: RuleMatch.Kind = .pattern,
          combinesPatterns: Bool = true) {
-        var slots = ContiguousArray<Slot>()
+        // Both lists at their exact size: grown by appending, they took up
+        // to twice what they hold, for as long as the plan lives.
+        let total = patternsByRule.reduce(0) { $0 + $1.count }
+        var slots = ContiguousArray<Slot>(), all = ContiguousArray<Pattern>()
+        slots.reserveCapacity(total)
+        all.reserveCapacity(total)
         for (r, patterns) in patternsByRule.enumerated() {
-            for p in patterns { slots.append(Slot(rule: r, p)) }
+            for p in patterns {
+                slots.append(Slot(rule: r, p))
+                all.append(p)
+            }
         }
         self.slots = slots
-        self.patterns = ContiguousArray(patternsByRule.joined())
+        self.patterns = all
         self.kind = kind
         ruleCount = patternsByRule.count
         let combined = usePrefilter && combinesPatterns
@@ -222,9 +230,13 @@ package struct MatchPlan: Sendable {
         #if PATHCONFIG_ABLATE_PREFILTER
         prefilter = nil; return  // make bench-ablation: the layer off
         #endif
-        var ids: [[UInt8]: Int] = [:]
+        // Each literal's id (in order of first use) and how many patterns
+        // require it; then each literal's patterns, in ordinal order, in one
+        // list (a list per literal, grown as found, cost a small array each).
+        var ids: [[UInt8]: Int32] = [:]
         var distinct: [[UInt8]] = []
-        var ordinalsByLiteral: [[Int32]] = []
+        var counts: [Int32] = []
+        var idOfOrdinal = [Int32](repeating: -1, count: slots.count)
         var unfiltered = [UInt64](repeating: 0, count: (slots.count + 63) / 64)
         var ordinal = 0
         for ruleLiterals in literals {
@@ -232,19 +244,29 @@ package struct MatchPlan: Sendable {
                 defer { ordinal += 1 }
                 guard let literal else { unfiltered[ordinal >> 6] |= 1 << UInt64(ordinal & 63); continue }
                 if let id = ids[literal] {
-                    ordinalsByLiteral[id].append(Int32(ordinal))
+                    counts[Int(id)] += 1
+                    idOfOrdinal[ordinal] = id
                 } else {
-                    ids[literal] = distinct.count
+                    let id = Int32(distinct.count)
+                    ids[literal] = id
                     distinct.append(literal)
-                    ordinalsByLiteral.append([Int32(ordinal)])
+                    counts.append(1)
+                    idOfOrdinal[ordinal] = id
                 }
             }
         }
+        ids = [:]
         guard !distinct.isEmpty else { prefilter = nil; return }
         var ordinalStarts: [Int32] = [0]
-        ordinalStarts.reserveCapacity(ordinalsByLiteral.count + 1)
-        for list in ordinalsByLiteral { ordinalStarts.append(ordinalStarts.last! + Int32(list.count)) }
-        prefilter = Prefilter(matcher: LiteralMatcher(distinct), ordinalStarts: ordinalStarts, ordinals: Array(ordinalsByLiteral.joined()),
+        ordinalStarts.reserveCapacity(counts.count + 1)
+        for count in counts { ordinalStarts.append(ordinalStarts.last! + count) }
+        var ordinals = [Int32](repeating: 0, count: Int(ordinalStarts.last!))
+        var next = ordinalStarts
+        for (ordinal, id) in idOfOrdinal.enumerated() where id >= 0 {
+            ordinals[Int(next[Int(id)])] = Int32(ordinal)
+            next[Int(id)] += 1
+        }
+        prefilter = Prefilter(matcher: LiteralMatcher(distinct), ordinalStarts: ordinalStarts, ordinals: ordinals,
                               wordCount: unfiltered.count,
                               unfiltered: unfiltered.enumerated().filter { $0.element != 0 }.map { (word: $0.offset, bits: $0.element) },
                               caseInsensitive: caseInsensitive)

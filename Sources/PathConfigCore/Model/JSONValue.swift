@@ -102,24 +102,31 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
 /// A JSON object that keeps its keys in document order.
 ///
-/// Lookup by key is O(1) through an index built alongside the ordered entries.
+/// The members are one array, in order. An object of more than
+/// `indexedAbove` keys also has an index of their positions, for O(1)
+/// lookup by key; a smaller one is searched (a few comparisons cost no more
+/// than hashing the key, and a rule's properties, two or three keys, took
+/// 296 bytes as an ordered key list and a dictionary, 112 as one array).
 /// When a document repeats a key, the decoder keeps the first occurrence and
 /// reports the repeat as a warning.
 public struct JSONObject: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     /// One key and its value.
     public typealias Element = (key: String, value: JSONValue)
 
-    /// The keys in order; written only here.
-    private(set) var keysInOrder: [String] = []
-    private var values: [String: JSONValue] = [:]
+    /// The members in order; written only here.
+    private var members: [Element] = []
+    /// Each key's position in `members`, when there are more than `indexedAbove`.
+    private var positions: [String: Int]?
+
+    /// The most keys an object has without an index.
+    static let indexedAbove = 8
 
     /// An empty object.
     public init() {}
 
     /// An empty object with room for `minimumCapacity` keys.
     public init(minimumCapacity: Int) {
-        keysInOrder.reserveCapacity(minimumCapacity)
-        values.reserveCapacity(minimumCapacity)
+        members.reserveCapacity(minimumCapacity)
     }
 
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
@@ -127,34 +134,56 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { keysInOrder.count }
+    public var endIndex: Int { members.count }
     /// The number of keys.
-    public var count: Int { keysInOrder.count }
+    public var count: Int { members.count }
     /// True when the object has no key.
-    public var isEmpty: Bool { keysInOrder.isEmpty }
-    public subscript(position: Int) -> Element {
-        let key = keysInOrder[position]
-        return (key, values[key]!)
-    }
+    public var isEmpty: Bool { members.isEmpty }
+    public subscript(position: Int) -> Element { members[position] }
 
     /// The keys, in document order.
-    public var keys: [String] { keysInOrder }
+    public var keys: [String] { members.map(\.key) }
+
+    /// The position of `key` in `members`, or nil.
+    private func position(of key: String) -> Int? {
+        if let positions { return positions[key] }
+        return members.firstIndex { $0.key == key }
+    }
 
     /// The value for `key`, or nil. Setting a new key appends it; setting an
     /// existing key replaces the value in place; setting nil removes the key.
     public subscript(key: String) -> JSONValue? {
-        get { values[key] }
+        get { position(of: key).map { members[$0].value } }
         set {
             if let newValue {
-                if values.updateValue(newValue, forKey: key) == nil { keysInOrder.append(key) }
-            } else if values.removeValue(forKey: key) != nil {
-                keysInOrder.removeAll { $0 == key }
+                if let i = position(of: key) {
+                    members[i].value = newValue
+                } else {
+                    members.append((key, newValue))
+                    if positions != nil {
+                        positions![key] = members.count - 1
+                    } else if members.count > Self.indexedAbove {
+                        index()
+                    }
+                }
+            } else if let i = position(of: key) {
+                members.remove(at: i)
+                if positions != nil { index() }
             }
         }
     }
 
+    /// Makes `positions` anew (nil when there are too few keys for one).
+    private mutating func index() {
+        guard members.count > Self.indexedAbove else { positions = nil; return }
+        var made: [String: Int] = [:]
+        made.reserveCapacity(members.count)
+        for (i, m) in members.enumerated() { made[m.key] = i }
+        positions = made
+    }
+
     /// True when the object has `key`.
-    public func contains(key: String) -> Bool { values[key] != nil }
+    public func contains(key: String) -> Bool { position(of: key) != nil }
 
     /// Shallow merge: every key of `other` replaces or appends to this object,
     /// later keys winning; a nested object is replaced whole.
@@ -162,12 +191,16 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         for (k, v) in other { self[k] = v }
     }
 
+    /// The same keys in the same order, with equal values.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.keysInOrder == rhs.keysInOrder && lhs.values == rhs.values
+        lhs.members.count == rhs.members.count
+            && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(keysInOrder)
-        for k in keysInOrder { hasher.combine(values[k]) }
+        // As before the members were one array: the keys as an array, then the values.
+        hasher.combine(members.count)
+        for m in members { hasher.combine(m.key) }
+        for m in members { hasher.combine(m.value) }
     }
 }

@@ -27,12 +27,20 @@ public final class PathConfiguration: Sendable {
     private let resolver: RuleResolver
 
     /// Compiles a decoded document.
-    public init(document: ConfigurationDocument, options: LoadOptions = LoadOptions()) throws(ConfigurationError) {
+    public init(document: consuming ConfigurationDocument, options: LoadOptions = LoadOptions()) throws(ConfigurationError) {
         self.options = options
-        self.source = options.keepsSource ? document.source : nil
+        self.source = options.keepsSource ? document.source.keptCopy() : nil
         self.settings = document.settings
         self.documentRuleCount = document.rules.count
-        let rules = document.rules + options.profile.builtInRules(firstIndex: document.rules.count)
+        // The document's rules become the configuration's, built-ins
+        // appended, without a copy when the document is not shared (the
+        // loads from bytes): a copy was held through compiling, 88 bytes a
+        // rule. The document then holds the same array; built-ins have no
+        // offsets, so it places none of them, as before.
+        var rules = document.rules
+        document.rules = []
+        rules.append(contentsOf: options.profile.builtInRules(firstIndex: rules.count))
+        document.rules = rules
         self.rules = rules
         let (resolver, warnings) = try RuleResolver.compile(rules, options: options) { kind, i, r in
             kind == .glob ? document.location(ofGlob: i, inRule: r) : document.location(ofPattern: i, inRule: r)
@@ -47,10 +55,11 @@ public final class PathConfiguration: Sendable {
         try self.init(document: try decoder.decode(bytes), options: options)
     }
 
-    /// Loads a configuration from JSON bytes in memory the caller owns (no copy).
+    /// Loads a configuration from JSON bytes in memory the caller owns (no
+    /// copy: the document borrows them while it is compiled).
     public convenience init(json buffer: UnsafeBufferPointer<UInt8>, options: LoadOptions = LoadOptions()) throws(ConfigurationError) {
         let decoder = ConfigurationDecoder(profile: options.profile, limits: options.limits)
-        try self.init(document: try decoder.decode(buffer), options: options)
+        try self.init(document: try decoder.decode(borrowing: buffer), options: options)
     }
 
     /// Loads a configuration from bytes that came from `transport` (the
@@ -58,8 +67,7 @@ public final class PathConfiguration: Sendable {
     /// through OkHttp, which honours a byte-order mark).
     package convenience init(json bytes: [UInt8], options: LoadOptions, transport: DocumentTransport) throws(ConfigurationError) {
         let decoder = ConfigurationDecoder(profile: options.profile, limits: options.limits)
-        let document = try bytes.withUnsafeBufferPointer { buffer throws(ConfigurationError) in try decoder.decode(buffer, transport: transport) }
-        try self.init(document: document, options: options)
+        try self.init(document: try decoder.decode(bytes, transport: transport), options: options)
     }
 
     /// Loads a configuration from JSON text.

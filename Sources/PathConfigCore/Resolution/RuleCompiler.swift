@@ -4,6 +4,9 @@
 package struct RuleCompiler {
     let options: LoadOptions
     var warnings: [ConfigurationWarning] = []
+    /// What deferred patterns compile with, one for each `RegexOptions` in
+    /// use (the profile's for patterns, `globOptions` for globs).
+    private var deferredCompilers: [DeferredPattern.Compiler] = []
 
     /// One rule's compiled patterns and globs, with their required literals
     /// for the prefilter (parallel arrays).
@@ -56,6 +59,14 @@ package struct RuleCompiler {
         return out
     }
 
+    /// The shared `DeferredPattern.Compiler` for `regexOptions`.
+    private mutating func deferredCompiler(_ regexOptions: RegexOptions) -> DeferredPattern.Compiler {
+        if let made = deferredCompilers.first(where: { $0.options == regexOptions }) { return made }
+        let made = DeferredPattern.Compiler(engine: options.engine, options: regexOptions, limits: options.limits)
+        deferredCompilers.append(made)
+        return made
+    }
+
     private mutating func compile(_ pattern: String, syntax: PatternSyntax?, what: String, index: Int, of rule: Rule, options regexOptions: RegexOptions,
                                   location: () -> SourceLocation?, shownAs shown: String? = nil) throws(ConfigurationError) -> MatchPlan.Pattern? {
         do {
@@ -71,7 +82,7 @@ package struct RuleCompiler {
             let defers = small != nil
             #endif
             let compiled: any CompiledPattern = defers
-                ? DeferredPattern(pattern, engine: options.engine, options: regexOptions, limits: options.limits)
+                ? DeferredPattern(pattern, compiler: deferredCompiler(regexOptions))
                 : try options.engine.compile(pattern, options: regexOptions, limits: options.limits)
             return MatchPlan.Pattern(index: index, compiled: compiled, source: shown == nil ? pattern : nil, small: small)
         } catch {

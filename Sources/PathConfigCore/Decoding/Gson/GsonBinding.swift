@@ -65,11 +65,13 @@ struct GsonBinding {
     /// that made it, or as written.
     private func nullName(_ node: JSONNode, written: String) -> String {
         guard commaNulls.contains(node.offset) else { return written }
-        let b = source.bytes
-        let atComma = b.indices.contains(node.offset) && (b[node.offset] == UInt8(ascii: ",") || b[node.offset] == UInt8(ascii: ";"))
-        var next = node.offset + 1
-        while next < b.count, [0x20, 0x09, 0x0A, 0x0D].contains(b[next]) { next += 1 }
-        if atComma, next < b.count, b[next] == UInt8(ascii: "]") { return "trailing comma before \"]\"" }
+        let beforeBracket = source.withBytes { b in
+            let atComma = b.indices.contains(node.offset) && (b[node.offset] == UInt8(ascii: ",") || b[node.offset] == UInt8(ascii: ";"))
+            var next = node.offset + 1
+            while next < b.count, [0x20, 0x09, 0x0A, 0x0D].contains(b[next]) { next += 1 }
+            return atComma && next < b.count && b[next] == UInt8(ascii: "]")
+        }
+        if beforeBracket { return "trailing comma before \"]\"" }
         return "empty element (\(written))"
     }
 
@@ -105,7 +107,7 @@ struct GsonBinding {
     mutating func bind(_ root: JSONNode?) throws(ConfigurationError) -> JSONNode {
         guard let root else {
             throw ConfigurationError(code: .invalidJSON, message: "an empty document: \(app.name)'s Gson reads it as null and \(app.dropsFile)",
-                                     location: source.location(source.bytes.count))
+                                     location: source.location(source.count))
         }
         guard case .object(let members) = root.kind else {
             if case .null = root.kind {
