@@ -193,6 +193,43 @@ class SpeedupsTest < Minitest::Test
     end
   end
 
+  # With the extension, #properties is its C function; what it does not
+  # take itself goes to the gem's Ruby method, with the same outcome.
+  def test_properties_is_the_extensions_method_and_hands_the_rest_to_the_gem
+    method = Pathconfig::PathConfiguration.instance_method(:properties)
+    if PURE
+      refute_nil method.source_location, "the Ruby method, through ffi alone"
+      return
+    end
+    assert_nil method.source_location, "a C function"
+    assert Pathconfig::PathConfiguration.private_method_defined?(:checked_properties)
+    Pathconfig::PathConfiguration.from_json(JSON.generate(RULES), result_cache_size: 0) do |config|
+      modal = config.properties("/a/new")
+      assert_same modal, config.properties("/b/new", method: "GET")
+      assert_same modal, config.properties("/b/new", method: nil)
+      assert_same modal, config.properties("/b/new".encode("UTF-16LE")) # converted by the gem
+      assert_same modal, config.properties(:"/b/new", method: :GET)
+      assert_equal({ "context" => "default", "admin" => { "a" => [1, 2] } }, config.properties("/admin", method: "POST"))
+      assert_raises(ArgumentError) { config.properties }
+      assert_raises(ArgumentError) { config.properties("/a", "GET") }
+      assert_raises(ArgumentError) { config.properties("/a", methods: "GET") }
+      assert_raises(ArgumentError) { config.properties("/a", method: "GET", x: 1) }
+      assert_raises(ArgumentError) { config.properties("/a\0") }
+      assert_raises(TypeError) { config.properties(nil) }
+      assert_raises(Encoding::InvalidByteSequenceError) { config.properties("/\xFF") }
+      error = assert_raises(Pathconfig::ConfigError) { config.properties("/q", method: "NOT A TOKEN") }
+      assert_equal Pathconfig::ErrorCode::E_ARGUMENT, error.code
+      # Rules with Ruby callbacks: the gem's method runs them.
+      config.add_rule(patterns: ["/cb$"], configurer: ->(request, _props) { request.set_str("title", "from Ruby") })
+      assert_equal "from Ruby", config.properties("/x/cb")["title"]
+      config.add_rule(patterns: ["/boom$"], predicate: ->(_request) { raise IOError, "boom" })
+      assert_raises(IOError) { config.properties("/x/boom") }
+      config.close
+      assert_raises(Pathconfig::ClosedError) { config.properties("/a/new") }
+      assert_same modal, Pathconfig::Properties.answers[modal.answer_id] # still the kept answer
+    end
+  end
+
   def test_typed_reads_are_the_same_through_both_paths
     speedups = fast
     documents = conformance_cases.map { |fixture, profile, queries, url| [JSON.generate(fixture), profile, queries, url] }

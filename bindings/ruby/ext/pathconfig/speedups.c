@@ -18,6 +18,15 @@
  * calls the first time an answer's typed key is read (it keeps the value on
  * the Properties).
  *
+ * PathConfiguration#properties itself is properties() here
+ * (define_properties): at ten rules the Ruby method around lookup() cost
+ * about as much as the library's lookup. It takes (url) and (url, method:)
+ * on the configuration's @lookup_address, and hands everything else to the
+ * gem's Ruby method (an argument lookup() does not take as is, other
+ * arguments, a closed configuration, rules with Ruby callbacks: then
+ * @lookup_address is 0), which checks, converts and raises as it always
+ * did.
+ *
  * It never links libpathconfig: bind() receives the addresses of the
  * functions it calls from the library ffi loaded (FFI::DynamicLibrary), so
  * both paths always use the same library. It decides nothing the library or
@@ -61,6 +70,15 @@ static VALUE answers = Qnil;
 static VALUE properties_class = Qnil;
 static ID id_adopt;
 
+/* properties(): the module whose last_error it raises, the ivars it reads,
+ * the method keyword it takes, and the gem's Ruby method it hands the rest
+ * to (define_properties). */
+static VALUE pathconfig_module = Qnil;
+static ID id_last_error, id_lookup_address, id_checked;
+static VALUE sym_method = Qnil;
+static int utf8_index, usascii_index;
+
+
 static void *address_of(VALUE number) {
     return (void *)(uintptr_t)NUM2ULL(number);
 }
@@ -72,9 +90,14 @@ static void *address_of(VALUE number) {
  * copied into *copy. */
 static const char *text_as_is(VALUE text, VALUE *copy) {
     if (!RB_TYPE_P(text, T_STRING)) return NULL;
-    int encoding = rb_enc_get_index(text);
-    if (encoding != rb_utf8_encindex() && encoding != rb_usascii_encindex()) return NULL;
-    if (rb_enc_str_coderange(text) == ENC_CODERANGE_BROKEN) return NULL;
+    /* The index kept in the String's flags (an encoding past the inlined
+     * ones reads as ENCODING_INLINE_MAX: neither of these), and the
+     * String's cached coderange, scanned only when it is not yet known. */
+    int encoding = RB_ENCODING_GET_INLINED(text);
+    if (encoding != utf8_index && encoding != usascii_index) return NULL;
+    int coderange = RB_ENC_CODERANGE(text);
+    if (coderange == RUBY_ENC_CODERANGE_UNKNOWN) coderange = rb_enc_str_coderange(text);
+    if (coderange == RUBY_ENC_CODERANGE_BROKEN) return NULL;
     const char *bytes = RSTRING_PTR(text);
     long size = RSTRING_LEN(text);
     if (memchr(bytes, 0, (size_t)size) != NULL) return NULL;
@@ -144,10 +167,7 @@ static void check_bound(void) {
  * url or method is not one this path takes as is (the gem's own path then
  * checks it).
  */
-static VALUE sp_lookup(VALUE self, VALUE config, VALUE url, VALUE method) {
-    (void)self;
-    check_bound();
-    void *cfg = address_of(config);
+static VALUE lookup(void *cfg, VALUE url, VALUE method) {
     VALUE url_copy = Qnil, method_copy = Qnil;
     const char *c_url = text_as_is(url, &url_copy);
     if (c_url == NULL) return Qnil;
@@ -169,6 +189,61 @@ static VALUE sp_lookup(VALUE self, VALUE config, VALUE url, VALUE method) {
         return known;
     }
     return rb_funcall(properties_class, id_adopt, 2, ULL2NUM((unsigned long long)(uintptr_t)res), id);
+}
+
+static VALUE sp_lookup(VALUE self, VALUE config, VALUE url, VALUE method) {
+    (void)self;
+    check_bound();
+    return lookup(address_of(config), url, method);
+}
+
+/*
+ * call-seq: properties(url, method: nil) -> Properties
+ *
+ * PathConfiguration#properties, once define_properties has made it so:
+ * lookup() for (url) or (url, method: m) on an open configuration without
+ * Ruby callbacks, raising Pathconfig.last_error when the library fails;
+ * every other call, and every url or method lookup() does not take as is,
+ * goes to the gem's Ruby method, with the same arguments.
+ */
+static VALUE sp_properties(int argc, VALUE *argv, VALUE self) {
+    VALUE method = Qnil;
+    int keywords = rb_keyword_given_p();
+    if (argc == 2 && keywords) {
+        VALUE options = argv[1];
+        if (!RB_TYPE_P(options, T_HASH) || RHASH_SIZE(options) != 1) goto checked;
+        method = rb_hash_lookup2(options, sym_method, Qundef);
+        if (method == Qundef) goto checked;
+    } else if (argc != 1 || keywords) {
+        goto checked;
+    }
+    /* One instance variable (each rb_ivar_get is a table lookup): the
+     * address, 0 when closed or when rules have Ruby callbacks. Nothing
+     * yields the GVL between this read and the library's call, so #close
+     * on another thread cannot release the address in between. */
+    VALUE address = rb_ivar_get(self, id_lookup_address);
+    if (!FIXNUM_P(address) || address == INT2FIX(0)) goto checked;
+    VALUE answer = lookup(address_of(address), argv[0], method);
+    if (answer == Qfalse) rb_exc_raise(rb_funcall(pathconfig_module, id_last_error, 0));
+    if (!NIL_P(answer)) return answer;
+checked:
+    return rb_funcallv_kw(self, id_checked, argc, argv, keywords);
+}
+
+/*
+ * call-seq: Pathconfig::Speedups.define_properties(klass, checked) -> nil
+ *
+ * Makes properties() klass's public method properties (PathConfiguration),
+ * handing what it does not take itself to klass's method named checked (a
+ * Symbol: the gem's Ruby method). After bind.
+ */
+static VALUE sp_define_properties(VALUE self, VALUE klass, VALUE checked) {
+    (void)self;
+    check_bound();
+    Check_Type(klass, T_CLASS);
+    id_checked = rb_sym2id(checked);
+    rb_define_method(klass, "properties", sp_properties, -1);
+    return Qnil;
 }
 
 /*
@@ -208,8 +283,17 @@ void Init_speedups(void) {
     rb_gc_register_address(&answers);
     rb_gc_register_address(&properties_class);
     id_adopt = rb_intern("adopt");
+    pathconfig_module = pathconfig;
+    rb_gc_register_address(&pathconfig_module);
+    id_last_error = rb_intern("last_error");
+    id_lookup_address = rb_intern("@lookup_address");
+    sym_method = ID2SYM(rb_intern("method"));
+    rb_gc_register_address(&sym_method);
+    utf8_index = rb_utf8_encindex();
+    usascii_index = rb_usascii_encindex();
     rb_define_module_function(speedups, "bind", sp_bind, 3);
     rb_define_module_function(speedups, "lookup", sp_lookup, 3);
     rb_define_module_function(speedups, "typed_string", sp_typed_string, 2);
     rb_define_module_function(speedups, "typed_bool", sp_typed_bool, 2);
+    rb_define_module_function(speedups, "define_properties", sp_define_properties, 2);
 }

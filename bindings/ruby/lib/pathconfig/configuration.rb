@@ -91,16 +91,13 @@ module Pathconfig
     # The merged properties of every rule matching `url` (an absolute URL or
     # a path) for a `method` request: a frozen Properties (a Hash), one per
     # distinct answer.
+    #
+    # With the C extension (Pathconfig::SPEEDUPS) this method is the
+    # extension's (FastPath.define_properties): a url and method it takes as
+    # they are (UTF-8 or US-ASCII Strings, valid, without NUL) on an open
+    # configuration without Ruby callbacks are looked up there, in one C
+    # call; everything else comes here, as checked_properties.
     def properties(url, method: nil)
-      # With the C extension, a url and method it takes as they are (UTF-8
-      # or US-ASCII Strings, valid, without NUL) skip the checks below; nil
-      # leaves them to those checks. Nothing yields the GVL between reading
-      # the address and the library's call (as below).
-      if SPEEDUPS && !@host_rules && (address = @address) != 0
-        answer = Speedups.lookup(address, url, method)
-        return answer if answer
-        raise Pathconfig.last_error if answer == false
-      end
       url = Text.arg(url, "url")
       method = Text.arg(method, "method") unless method.nil?
       return Rules.guard_lookup { held { |address| look_up(address, url, method) } } if @host_rules
@@ -167,7 +164,10 @@ module Pathconfig
                  predicate: nil, configurer: nil)
       rule = Rules.rule_json(patterns: patterns, globs: globs, methods: methods, properties: properties,
                              description: description)
-      @host_rules = true if predicate || configurer
+      if predicate || configurer
+        @host_rules = true
+        @lookup_address = 0
+      end
       held { |address| Rules.add(address, rule, predicate, configurer) }
     end
 
@@ -218,6 +218,7 @@ module Pathconfig
     def close
       address = @lock.synchronize do
         a = @address
+        @lookup_address = 0
         @address = 0
         @handle[0] = 0
         a
@@ -249,6 +250,10 @@ module Pathconfig
       @handle = [address]
       @lock = Mutex.new
       @host_rules = false
+      # The address the C extension's #properties looks up in (one instance
+      # variable for it to read): 0 once closed or once a rule has Ruby
+      # callbacks, which only the Ruby method handles.
+      @lookup_address = address
       ObjectSpace.define_finalizer(self, self.class.releaser(@handle))
     end
 
@@ -300,5 +305,7 @@ module Pathconfig
       end
       Properties.adopt(result, answer_id)
     end
+
+    FastPath.define_properties(self) if SPEEDUPS
   end
 end

@@ -2,9 +2,9 @@
 
 module Pathconfig
   # The optional C extension, pathconfig/speedups (ext/pathconfig/speedups.c):
-  # PathConfiguration#properties's three calls into the library (resolve,
-  # the answer's id, release) and the Hash read of the kept answer in one C
-  # function, and the typed readers a Properties calls the first time a
+  # PathConfiguration#properties itself, its three calls into the library
+  # (resolve, the answer's id, release) and the Hash read of the kept answer
+  # in one C function, and the typed readers a Properties calls the first time a
   # typed key is read. `gem install` builds it where Ruby's headers and a C
   # compiler are present; without it, or with PATHCONFIG_PURE_RUBY set to
   # anything but "" or "0", the gem makes the same calls through ffi, with
@@ -47,6 +47,19 @@ module Pathconfig
       library = Native.ffi_libraries.first
       addresses = FUNCTIONS.to_h { |name| [name, library.find_function(name).address] }
       Speedups.bind(addresses, Properties.answers, Properties)
+    end
+
+    # Makes the extension's C function PathConfiguration#properties, the
+    # method a host calls for every URL (at ten rules a Ruby method around
+    # Speedups.lookup cost about as much as the library's lookup). The
+    # gem's Ruby #properties stays as the private checked_properties: the C
+    # function hands it every call it does not take itself (arguments it
+    # does not take as they are, other arguments, a closed configuration,
+    # rules with Ruby callbacks), so errors are raised as before.
+    def define_properties(klass)
+      klass.send(:alias_method, :checked_properties, :properties)
+      klass.send(:private, :checked_properties)
+      Speedups.define_properties(klass, :checked_properties)
     end
   end
 
