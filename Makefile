@@ -426,10 +426,12 @@ bench: bench-deps lib
 	$(MAKE) -C bench/c --no-print-directory LIBDIR=$(LIBDIR)
 	$(MAKE) -C bindings/python --no-print-directory speedups PYTHON=$(PYTHON)
 	$(MAKE) -C bindings/rust --no-print-directory bench-worker LIBDIR=$(LIBDIR)
+	$(MAKE) -C bindings/ruby --no-print-directory speedups
 	@bash bench/python/venv.sh $(PYTHON) $(BENCH_VENV)
 	$(PYTHON) bench/run.py --rounds $(BENCH_ROUNDS) \
 	    --swift "$$($(SWIFT) build -c release --show-bin-path)/pathconfig-bench" \
 	    --rust bindings/rust/target/release/examples/bench_worker \
+	    --ruby "$$(ruby -rffi -e 'print RbConfig.ruby' 2>/dev/null)" \
 	    --python "$$(if [ -x $(BENCH_VENV)/bin/python ]; then echo $(BENCH_VENV)/bin/python; else echo $(PYTHON); fi)" \
 	    --lib $(LIBDIR)/libpathconfig.so --command "make bench BENCH_ROUNDS=$(BENCH_ROUNDS) $(BENCH_ARGS)" $(BENCH_ARGS)
 	$(PYTHON) bench/plot.py bench/results.json bench/scaling.png

@@ -50,6 +50,9 @@ PEERS = [
     ("rust_resolve", "Rust resolve", "the Rust crate: `resolve` and the result's JSON text", "ours"),
     ("rust_raw", "Rust raw", "the Rust crate: `resolve` and one raw string value (`context`)", "ours"),
     ("rust_map", "Rust map", "the Rust crate: `resolve` and the native map of the result", "ours"),
+    ("rb_typed", "Ruby typed", "libpathconfig's Ruby gem (with its C extension): `properties(url)`, then `.context` and `.presentation` (the headline)", "ours"),
+    ("rb_lookup", "Ruby lookup", "the Ruby gem: `properties(url)` alone, the answer's frozen Hash", "ours"),
+    ("rb_empty", "Ruby loop alone", "the Ruby worker's timing loop around a peer that does nothing: part of every Ruby figure, and of none of the others", "ours"),
     ("nsregex_loop", "NSRegex loop", "Swift loop over `NSRegularExpression` (ICU), compiled once", "loop"),
     ("pcre2_loop", "PCRE2-JIT loop", "C loop over PCRE2 (`PCRE2_UTF`, JIT), compiled once", "loop"),
     ("hyperscan", "hyperscan", "hyperscan through its C API, one database of every pattern", "engine"),
@@ -57,11 +60,15 @@ PEERS = [
     ("py_re", "Py `re` loop", "Python loop over `re` patterns, compiled once, merging the matched rules' properties into a `dict`", "python"),
     ("py_re2set", "Py `re2.Set`", "`re2.Set` from PyPI's google-re2, merging the matched rules' properties into a `dict`", "python"),
     ("py_hyperscan", "Py `hyperscan`", "`hyperscan.Database` from PyPI's hyperscan, merging the matched rules' properties into a `dict`", "python"),
+    ("rb_regexp", "Ruby Regexp loop", "Ruby loop over `Regexp` (Onigmo) patterns, compiled once, merging the matched rules' properties into a `Hash`", "python"),
 ]
+#: The Ruby worker's peers that make bench keeps (bindings/ruby/bench/peers.rb
+#: times more, for the gem's own bench).
+RUBY_PEERS = "rb_typed,rb_lookup,rb_empty,rb_regexp"
 #: The headline figure of each host: a lookup plus the two typed reads.
-HEADLINE = {"Swift": "swift_typed", "C": "c_typed", "Python": "py_typed", "Rust": "rust_typed"}
+HEADLINE = {"Swift": "swift_typed", "C": "c_typed", "Python": "py_typed", "Rust": "rust_typed", "Ruby": "rb_typed"}
 #: Each host's bare lookup, the base of its ratios.
-LOOKUP = {"Swift": "swift_api", "C": "c_resolve", "Python": "py_binding", "Rust": "rust_lookup"}
+LOOKUP = {"Swift": "swift_api", "C": "c_resolve", "Python": "py_binding", "Rust": "rust_lookup", "Ruby": "rb_lookup"}
 LABEL = {key: label for key, label, _, _ in PEERS}
 
 
@@ -118,6 +125,9 @@ def run_size(args: argparse.Namespace, size: int) -> Dict[str, Any]:
     workers.append(Worker("Python", [args.python, args.python_peers, rules, urls, "--check-every", every], env=env))
     if args.rust and os.path.exists(args.rust):
         workers.append(Worker("Rust", [args.rust, rules, urls, "--check-every", every]))
+    if args.ruby:
+        ruby_env = dict(os.environ, PATHCONFIG_LIBRARY=args.lib, PATHCONFIG_BENCH_PEERS=RUBY_PEERS)
+        workers.append(Worker("Ruby", [args.ruby, args.ruby_peers, rules, urls, "--check-every", every], env=ruby_env))
 
     samples: Dict[str, List[float]] = {}
     for r in range(args.rounds):
@@ -225,6 +235,7 @@ def check_table(results: Dict[str, Any]) -> str:
         ("C", "re2set", "RE2::Set vs PCRE2 loop"),
         ("Python", "py_re2set", "Py `re2.Set` vs `re` loop"),
         ("Python", "py_hyperscan", "Py `hyperscan` vs `re` loop"),
+        ("Ruby", "rb_regexp", "Ruby Regexp loop vs the Ruby gem"),
     ]
     lines = ["| rules | URLs checked | " + " | ".join(c[2] for c in columns) + " |", "|---:|---:|" + "---:|" * len(columns)]
     for size, r in results["sizes"].items():
@@ -371,6 +382,16 @@ def targets_table(results: Dict[str, Any]) -> str:
         "Python: `dict(...)` of an answer faster than every Python peer producing a merged `dict`, every size",
         per_size(lambda r: ratio(us(r, "py_dict"), python(r))),
         all_sizes(lambda r: us(r, "py_dict") < python(r) if python(r) and us(r, "py_dict") is not None else None),
+    ))
+    rows.append((
+        "Ruby: lookup + two typed reads within 2× C's, every size (issue 39)",
+        per_size(lambda r: ratio(us(r, "rb_typed"), us(r, "c_typed"))),
+        all_sizes(lambda r: within(r, "rb_typed", "c_typed", 2)),
+    ))
+    rows.append((
+        "Ruby: lookup (the answer's Hash) faster than a Ruby Regexp loop producing a merged `Hash`, every size (issue 39)",
+        per_size(lambda r: ratio(us(r, "rb_lookup"), us(r, "rb_regexp"))),
+        all_sizes(lambda r: us(r, "rb_lookup") < us(r, "rb_regexp") if us(r, "rb_lookup") is not None and us(r, "rb_regexp") is not None else None),
     ))
     for host in ("Swift", "Rust"):
         rows.append((
@@ -574,6 +595,8 @@ def main() -> int:
     p.add_argument("--python-peers", default=os.path.join(here, "python", "peers.py"))
     p.add_argument("--binding", default=os.path.join(root, "bindings", "python", "src"))
     p.add_argument("--rust", default="", help="the Rust crate's bench worker (its rows are left empty without it)")
+    p.add_argument("--ruby", default="", help="the Ruby interpreter for bindings/ruby/bench/peers.rb (its rows are left empty without it)")
+    p.add_argument("--ruby-peers", default=os.path.join(root, "bindings", "ruby", "bench", "peers.rb"))
     p.add_argument("--lib", default=os.path.join(root, "out", "lib", "libpathconfig.so"))
     p.add_argument("--generated", default="80000,200000", help="generated sizes for the pretty/minified table")
     p.add_argument("--thread-sizes", default="10,100,10000")

@@ -131,11 +131,12 @@ RAW_PEERS = {
   },
   "rb_regexp" => ->(_u, s) { regexp_loop.call(s) }
 }.freeze
+# PATHCONFIG_BENCH_PEERS=a,b keeps only those (make bench's rows).
 PEERS = if Pathconfig::SPEEDUPS
           GEM_PEERS.merge(RAW_PEERS)
         else
           GEM_PEERS.transform_keys { |name| "#{name}_ffi" }
-        end.freeze
+        end.then { |all| ENV["PATHCONFIG_BENCH_PEERS"] ? all.slice(*ENV["PATHCONFIG_BENCH_PEERS"].split(",")) : all }.freeze
 
 # The check: the gem's Hash, the getters' Hash and the JSON Hash agree; the
 # Regexp loop's Hash against the gem's (Onigmo is not the apps' engine: the
