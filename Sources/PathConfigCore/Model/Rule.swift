@@ -42,13 +42,6 @@ public struct Rule: Sendable, Hashable {
         self.globOffsets = globOffsets
     }
 
-    /// The same rule at another position (rules added from code are numbered
-    /// when they join a configuration).
-    func renumbered(_ newIndex: Int) -> Rule {
-        Rule(index: newIndex, patterns: patterns, globs: globs, methods: methods, properties: properties, extras: extras,
-             isBuiltIn: isBuiltIn, patternOffsets: patternOffsets, globOffsets: globOffsets)
-    }
-
     /// The rule's `description` (or, failing that, its `comment`) when it is a string.
     public var description: String? {
         extras["description"]?.stringValue ?? extras["comment"]?.stringValue
