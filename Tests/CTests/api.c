@@ -294,6 +294,36 @@ static void test_load_success(const char *scratch_dir)
         pathconfig_release(cfg);
     }
 
+    /* json is not retained: freed (and overwritten first) as soon as the load
+     * returns, the configuration still answers, and its warnings and explain
+     * read nothing of it (under valgrind, a read would be an error). */
+    {
+        static const char lenient[] = "{\"rules\": [{\"patterns\": [\"/new$\", \"^/a(\"], \"properties\": {\"context\": \"modal\"}},\n"
+                                      " {\"patterns\": [\"^/x\"], \"properties\": {\"a\": 1, \"a\": 2}}]}";
+        char *heap = malloc(sizeof lenient);
+        pathconfig_warning w;
+        char *explained;
+        pathconfig_result *r;
+        memcpy(heap, lenient, sizeof lenient);
+        cfg = pathconfig_load_json(heap, sizeof lenient - 1, "{\"profile\": \"turbo-ios\", \"lenient\": true}", &err);
+        memset(heap, 'Z', sizeof lenient);
+        free(heap);
+        CHECK(cfg != NULL && pathconfig_warning_count(cfg) == 2, "freed document: %s", err.message);
+        if (cfg) {
+            memset(&w, 0, sizeof w);
+            w.version = PATHCONFIG_WARNING_VERSION;
+            CHECK(pathconfig_warning_get(cfg, 1, &w) == PATHCONFIG_OK && w.line == 1 && w.column > 1, "freed document: warning at %d:%d",
+                  w.line, w.column);
+            explained = pathconfig_explain(cfg, "https://example.com/new", NULL, &err);
+            CHECK(explained != NULL && strstr(explained, "\"modal\"") != NULL, "freed document: explain %s", explained ? explained : err.message);
+            pathconfig_string_free(explained);
+            r = pathconfig_resolve(cfg, "https://example.com/new", NULL, &err);
+            CHECK(r != NULL && strcmp(pathconfig_result_json(r), "{\"context\":\"modal\"}") == 0, "freed document: resolve");
+            pathconfig_result_release(r);
+            pathconfig_release(cfg);
+        }
+    }
+
     /* Options, all of them. */
     cfg = LOAD(doc, "{\"profile\": \"turbo-ios\", \"match_query_strings\": null, \"backend\": \"pcre2\", \"lenient\": false}", &err);
     CHECK(cfg != NULL && strcmp(test_profile_of(cfg), "turbo-ios") == 0 && pathconfig_rule_count(cfg) == 1,
