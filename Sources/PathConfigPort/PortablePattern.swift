@@ -79,8 +79,7 @@ struct PortablePattern: Equatable {
     static func parse(_ pattern: String) throws(Unsupported) -> PortablePattern {
         let syntax: PatternSyntax
         do { syntax = try PatternSyntax.read(pattern) } catch {
-            let at = pattern.utf8.index(pattern.utf8.startIndex, offsetBy: error.offset)
-            throw Unsupported(construct: error.construct, offset: pattern.unicodeScalars.distance(from: pattern.startIndex, to: at))
+            throw Unsupported(construct: error.construct, offset: PatternSyntax.scalarOffset(error.offset, in: pattern.utf8))
         }
         let subset = Subset(syntax: syntax)
         var tokens: [Token] = []

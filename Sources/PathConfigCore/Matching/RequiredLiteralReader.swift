@@ -30,7 +30,6 @@ struct RequiredLiteralReader {
     struct Unsupported: Error {}
 
     private let syntax: PatternSyntax
-    private let nodes: [PatternSyntax.Node]
     /// The whole pattern is compiled case-insensitively.
     private let foldCase: Bool
     /// A flag group mentioning `i` has been seen (case-sensitive patterns only).
@@ -39,7 +38,7 @@ struct RequiredLiteralReader {
     /// What every match of the pattern read as `syntax` contains, or nil
     /// when the pattern holds something outside the whitelist.
     static func read(_ syntax: PatternSyntax, caseInsensitive: Bool) -> LiteralFacts? {
-        var reader = RequiredLiteralReader(syntax: syntax, nodes: syntax.nodes, foldCase: caseInsensitive)
+        var reader = RequiredLiteralReader(syntax: syntax, foldCase: caseInsensitive)
         var k = 0
         return try? reader.alternation(&k, end: syntax.nodes.count)
     }
@@ -55,6 +54,7 @@ struct RequiredLiteralReader {
 
     private mutating func sequence(_ k: inout Int, end: Int) throws(Unsupported) -> LiteralFacts {
         var facts = LiteralFacts.empty
+        let nodes = syntax.nodes
         while k < end, !nodes[k].isAlternation {
             // Most of a pattern is characters matched literally, one at a
             // time: those not repeated grow the facts in place (what
@@ -77,7 +77,7 @@ struct RequiredLiteralReader {
     }
 
     private mutating func atom(at k: Int) throws(Unsupported) -> LiteralFacts {
-        switch nodes[k].kind {
+        switch syntax.nodes[k].kind {
         case .character(let c, let spelling):
             return literalByte(c, spelling).map { .literal([$0]) } ?? .unknown
         case .characterClass(let index):
@@ -111,7 +111,7 @@ struct RequiredLiteralReader {
     /// unknown; those that do not change what a literal character matches
     /// pass; any other makes the pattern unsupported.
     private mutating func readFlags(of k: Int) throws(Unsupported) {
-        let node = nodes[k]
+        let node = syntax.nodes[k]
         for b in syntax.text[Int(node.start) + 2 ..< Int(node.end) - 1] {
             switch b {
             case UInt8(ascii: "i"):

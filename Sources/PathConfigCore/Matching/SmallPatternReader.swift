@@ -95,7 +95,6 @@ struct SmallPatternReader {
     }
 
     private let syntax: PatternSyntax
-    private let nodes: [PatternSyntax.Node]
     private let caseInsensitive: Bool
     /// Whether positions are recorded (`sets`, `follow`) or only counted.
     private let recording: Bool
@@ -105,7 +104,6 @@ struct SmallPatternReader {
 
     private init(syntax: PatternSyntax, caseInsensitive: Bool, recording: Bool) {
         self.syntax = syntax
-        self.nodes = syntax.nodes
         self.caseInsensitive = caseInsensitive
         self.recording = recording
         guard recording else { return }
@@ -134,6 +132,7 @@ struct SmallPatternReader {
     /// `(atom quantifier?)*`, up to `|` or `end`.
     private mutating func sequence(_ k: inout Int, end: Int) -> Facts? {
         var facts = Facts.empty
+        let nodes = syntax.nodes
         while k < end, !nodes[k].isAlternation {
             let start = k
             guard let atom = atom(at: k) else { return nil }
@@ -152,7 +151,7 @@ struct SmallPatternReader {
     /// One atom: its positions added.
     private mutating func atom(at k: Int) -> Facts? {
         let caseInsensitive = self.caseInsensitive  // (read before `position`, which mutates)
-        switch nodes[k].kind {
+        switch syntax.nodes[k].kind {
         case .group(.capturing, let close), .group(.nonCapturing, let close):
             var inner = k + 1
             return alternation(&inner, end: Int(close))?.0

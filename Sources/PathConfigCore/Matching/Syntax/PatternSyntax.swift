@@ -191,7 +191,11 @@ package struct PatternSyntax: Sendable {
     }
 
     /// `byteOffset` counted in Unicode scalars.
-    package func scalarOffset(_ byteOffset: Int) -> Int {
-        text[..<min(byteOffset, text.count)].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+    package func scalarOffset(_ byteOffset: Int) -> Int { Self.scalarOffset(byteOffset, in: text) }
+
+    /// `byteOffset` of the UTF-8 `text` counted in Unicode scalars (for an
+    /// `Unsupported`'s offset, which has no syntax to ask).
+    package static func scalarOffset(_ byteOffset: Int, in text: some Collection<UInt8>) -> Int {
+        text.prefix(byteOffset).reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
     }
 }
