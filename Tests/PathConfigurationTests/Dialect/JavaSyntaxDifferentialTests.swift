@@ -27,6 +27,8 @@ struct JavaSyntaxDifferentialTests {
         "(?x)a? {2}b", "a?(?x) {2}", "x{1}{2}{3}y", "(?<=a{2}{2,})x", "(?<=a{1}{0}b)x", "(?<=a{2}{2,5})x", "(?i){2}a", "xk?{3}y", "x[a-c]*{1}y",
         // Flag groups: the JDK reads `(?)` as setting none (the dialect fuzzer's find).
         "a(?)b", "a(?-)b", "(?)", "a(?):b", "(?)*a",
+        // A second `-` (ICU takes it, the dialect fuzzer's find).
+        "(?-i-i)a", "(?i)k(?-i-i)k", "(?--)a", "(?i-i-)a",
     ]
 
     static let subjects: [String] = {

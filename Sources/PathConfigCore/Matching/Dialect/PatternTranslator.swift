@@ -571,7 +571,10 @@ struct PatternTranslator {
         var letters = 0
         while let c = reader.nextSignificant() {
             switch c {
-            case 0x2D where on:
+            // ICU takes any number of `-` (each turns the letters after it
+            // off, regexcst.txt's paren-flag-start); the JDK one
+            // (Pattern.addFlag, then subFlag).
+            case 0x2D where on || dialect == .icu:
                 on = false
             case 0x29, 0x3A:
                 // ICU refuses `(?)`; the JDK reads it as setting no flag.
