@@ -69,20 +69,6 @@ indirect enum CharSet: Equatable, Sendable {
         default: return nil
         }
     }
-
-    /// The bare code points and ranges at this level (not inside a nested
-    /// set or property), which ICU leaves unfolded until the whole class is
-    /// complete.
-    var bareCodePoints: [ClosedRange<UInt32>] {
-        guard case .items(let items) = self else { return [] }
-        return items.compactMap { item in
-            switch item {
-            case .scalar(let v): return v...v
-            case .range(let a, let b): return a...b
-            case .property: return nil
-            }
-        }
-    }
 }
 
 /// Writes a `CharSet` as PCRE2 text that consumes exactly one character of

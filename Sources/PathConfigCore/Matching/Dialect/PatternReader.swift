@@ -16,8 +16,6 @@ struct PatternReader {
         self.dialect = dialect
     }
 
-    var atEnd: Bool { position >= scalars.count }
-
     /// The scalar `ahead` places on, raw.
     func peek(_ ahead: Int = 0) -> UInt32? {
         position + ahead < scalars.count ? scalars[position + ahead] : nil
