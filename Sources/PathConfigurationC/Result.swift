@@ -132,19 +132,11 @@ final class CAnswer: @unchecked Sendable {
 
     /// The index of the host's `key` (compared byte for byte, length
     /// included, so a key holding U+0000 is not found by its prefix); nil
-    /// when absent. A key that is not UTF-8 is an argument error, checked
-    /// only when it is not found (a key found is one of ours, so valid).
-    func index(of key: UnsafePointer<CChar>?) throws(CFailure) -> Int? {
-        guard let key else { throw .argument("key is NULL") }
+    /// when absent.
+    func index(of key: UnsafePointer<CChar>) -> Int? {
         let n = strlen(key)
         for i in keys.indices where keyLengths[i] == n && memcmp(keys[i], key, n) == 0 { return i }
-        _ = try hostString(key, "key")
         return nil
-    }
-
-    /// The value of the host's `key`, nil when absent.
-    func value(_ key: UnsafePointer<CChar>?) throws(CFailure) -> Value? {
-        try index(of: key).map { values[$0] }
     }
 }
 
@@ -208,27 +200,28 @@ public func pathconfig_result_count(_ res: OpaquePointer?) -> UInt {
     }
 }
 
-/// `i` as an index of a key of `view`.
-private func keyIndex(_ i: UInt, in view: CAnswer) throws(CFailure) -> Int {
-    guard i < UInt(view.keys.count) else {
-        throw .argument("index \(i) is out of range (the result has \(view.keys.count) keys)")
-    }
+/// `i` as an index of a key of the result behind `view`.
+private func keyIndex(_ i: UInt, in view: Unmanaged<CAnswer>) throws(CFailure) -> Int {
+    let count = view._withUnsafeGuaranteedRef { $0.keys.count }
+    guard i < UInt(count) else { throw .argument("index \(i) is out of range (the result has \(count) keys)") }
     return Int(i)
 }
 
 @_cdecl("pathconfig_result_key")
 public func pathconfig_result_key(_ res: OpaquePointer?, _ index: UInt) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        let view = try ResultHandle.view(res).takeUnretainedValue()
-        return view.keys[try keyIndex(index, in: view)]
+        let view = try ResultHandle.view(res)
+        let i = try keyIndex(index, in: view)
+        return view._withUnsafeGuaranteedRef { $0.keys[i] }
     }
 }
 
 @_cdecl("pathconfig_result_type")
 public func pathconfig_result_type(_ res: OpaquePointer?, _ index: UInt) -> Int32 {
     boundary(or: 0) { () throws(CFailure) -> Int32 in
-        let view = try ResultHandle.view(res).takeUnretainedValue()
-        return view.values[try keyIndex(index, in: view)].type
+        let view = try ResultHandle.view(res)
+        let i = try keyIndex(index, in: view)
+        return view._withUnsafeGuaranteedRef { $0.values[i].type }
     }
 }
 
@@ -248,9 +241,15 @@ private func getter(_ body: () throws(CFailure) -> Bool) -> Int32 {
     }
 }
 
-/// The value of `key` in the result behind `res`, nil when absent, and the key's name for messages.
+/// The value of `key` in the result behind `res`, nil when absent. A key
+/// that is not UTF-8 is an argument error, checked only when it is not
+/// found (a key found is one of ours, so valid).
 private func rawValue(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?) throws(CFailure) -> CAnswer.Value? {
-    try ResultHandle.view(res).takeUnretainedValue().value(key)
+    let view = try ResultHandle.view(res)
+    guard let key else { throw .argument("key is NULL") }
+    if let value = view._withUnsafeGuaranteedRef({ v in v.index(of: key).map { v.values[$0] } }) { return value }
+    _ = try hostString(key, "key")
+    return nil
 }
 
 /// What a value of `PATHCONFIG_TYPE_*` `type` is, in a message.
