@@ -21,12 +21,17 @@ final class Lookup {
     /// The input, resolved against the base URL when it has no scheme.
     let absolute: String
     let patternSubject: String
+    /// Whether the patterns see `url` itself (Siesta with query strings:
+    /// both are `URLParts.foundationForm(of: absolute)`), which is then not
+    /// worked out again.
+    private let subjectIsURL: Bool
 
     /// Throws where the profile's app crashes on the input
     /// (`Profile.patternSubject(for:matchQueryStrings:)`).
     init(_ input: String, profile: Profile, matchQueryStrings: Bool, base: BaseURL?) throws(ResolveError) {
         absolute = Self.absolute(input, base: base)
         patternSubject = try profile.patternSubject(for: absolute, matchQueryStrings: matchQueryStrings)
+        subjectIsURL = matchQueryStrings && profile.release.behaviour.subject == .foundationAbsoluteString
     }
 
     /// `input` resolved against `base` when it has no scheme (`absolute`).
@@ -41,7 +46,7 @@ final class Lookup {
         try profile.patternSubject(for: absolute(input, base: base), matchQueryStrings: matchQueryStrings)
     }
 
-    lazy var url: String = Self.requestURL(absolute)
+    lazy var url: String = subjectIsURL ? patternSubject : Self.requestURL(absolute)
 
     /// `url` of a lookup whose `absolute` is `absolute`.
     static func requestURL(_ absolute: String) -> String { URLParts.foundationForm(of: absolute) }
