@@ -280,6 +280,81 @@ class SpeedupsTest < Minitest::Test
     end
   end
 
+  # With the extension the typed accessors are its C functions, which read
+  # the values of the answer the last lookup gave from the extension's front
+  # of the kept answers (speedups.c, struct slot). On any answer, the last
+  # or an earlier one, after more answers than the front has slots and
+  # after a compacting GC, they give what the library's typed reads give.
+  def test_accessors_give_the_librarys_typed_values_on_every_answer
+    method = Pathconfig::Properties.instance_method(:context)
+    if PURE
+      refute_nil method.source_location, "an attr_reader, through ffi alone"
+      return
+    end
+    assert_nil method.source_location, "a C function"
+    assert_nil Pathconfig::Properties.instance_method(:pull_to_refresh_enabled?).source_location
+    # Eleven rules, each matching URLs that hold /bK/: 2,048 answers, twice
+    # the front's 1,024 slots.
+    rules = Array.new(11) do |k|
+      { "patterns" => ["/b#{k}/"], "properties" => { "k#{k}" => k, "title" => "t#{k}",
+                                                       "context" => k.even? ? "modal" : "default",
+                                                       "pull_to_refresh_enabled" => (k % 3).zero? } }
+    end
+    urls = Array.new(2048) { |i| "/x/#{Array.new(11) { |k| "b#{k}/" if i[k] == 1 }.join}" }.shuffle(random: Random.new(7))
+    expect = lambda do |props|
+      address = props.instance_variable_get(:@_result)
+      Pathconfig::Properties::ACCESSORS.each_key do |name|
+        info = Pathconfig::TYPED_KEYS[name]
+        want = if info.kind == :bool
+                 Pathconfig::Properties.ffi_typed_bool(address, info.index)
+               else
+                 Pathconfig::Properties.ffi_typed_string(address, info.index)
+               end
+        got = props.public_send(name)
+        want.nil? ? assert_nil(got, name) : assert_equal(want, got, [props.json, name].inspect)
+        assert_equal want, props.public_send(:"#{name}?") if info.kind == :bool
+      end
+    end
+    Pathconfig::PathConfiguration.from_json(JSON.generate("rules" => rules)) do |config|
+      earlier = nil
+      2.times do |pass|
+        urls.each_with_index do |url, i|
+          props = config.properties(url)
+          expect.call(props) # the last answer
+          expect.call(earlier) if earlier && (i % 7).zero? # an earlier one
+          earlier = props
+          GC.compact if pass == 1 && i == 1000 && GC.respond_to?(:compact)
+        end
+      end
+      assert_equal "t10", config.properties("/b3/b10/").title
+      assert_equal "default", config.properties("/b9/").context
+      assert_equal true, config.properties("/b3/b9/").pull_to_refresh_enabled
+    end
+  end
+
+  # The front holds its answers alive: one the gem's Hash no longer keeps
+  # (dropped as the Hash drops its oldest), held by nothing else, is still
+  # whole after a full and a compacting GC.
+  def test_the_front_keeps_its_answers_alive
+    speedups = fast
+    Pathconfig::PathConfiguration.from_json(JSON.generate(RULES)) do |config|
+      address = config.instance_variable_get(:@address)
+      url = "/caf\u00e9/posts/7/new"
+      first = speedups.lookup(address, url, nil)
+      id = first.answer_id
+      json = first.json
+      assert_equal "modal", first.context # now in the front too
+      first = nil # rubocop:disable Lint/UselessAssignment: the test's own reference goes
+      Pathconfig::Properties.answers.delete(id)
+      GC.start(full_mark: true, immediate_sweep: true)
+      GC.compact if GC.respond_to?(:compact)
+      again = speedups.lookup(address, url, nil)
+      assert_equal [id, json], [again.answer_id, again.json]
+      assert_equal ["modal", "Caf\u00e9"], [again.context, again.title]
+      assert_equal({ "context" => "modal", "accent" => true, "title" => "Caf\u00e9" }, again.to_h)
+    end
+  end
+
   def test_threads_share_the_answers_through_the_extension
     Pathconfig::PathConfiguration.from_json(JSON.generate(RULES), result_cache_size: 0) do |config|
       urls = Array.new(300) { |i| (i % 3).zero? ? "/posts/#{i}" : "/#{i}/new" }
@@ -311,6 +386,7 @@ class SpeedupsTest < Minitest::Test
     assert_includes error.message, "pathconfig_resolve"
     addresses = Pathconfig::FastPath::FUNCTIONS.to_h { |name| [name, 0] }
     assert_raises(ArgumentError) { speedups.bind(addresses, {}, Pathconfig::Properties) }
+    assert_raises(RuntimeError) { speedups.define_accessors(Pathconfig::Properties, []) } unless PURE # once only
     # Still bound as before: the failed calls changed nothing.
     Pathconfig::PathConfiguration.from_json(JSON.generate(RULES)) do |config|
       assert_equal "modal", config.properties("/a/new").context

@@ -3,9 +3,9 @@
 module Pathconfig
   # The optional C extension, pathconfig/speedups (ext/pathconfig/speedups.c):
   # PathConfiguration#properties itself, its three calls into the library
-  # (resolve, the answer's id, release) and the Hash read of the kept answer
-  # in one C function, and the typed readers a Properties calls the first time a
-  # typed key is read. `gem install` builds it where Ruby's headers and a C
+  # (resolve, the answer's id, release) and the read of the kept answer in
+  # one C function; the typed accessors of Properties; and the typed readers
+  # a Properties calls the first time a typed key is read. `gem install` builds it where Ruby's headers and a C
   # compiler are present; without it, or with PATHCONFIG_PURE_RUBY set to
   # anything but "" or "0", the gem makes the same calls through ffi, with
   # the same answers and errors. Pathconfig::SPEEDUPS says which is in use.
@@ -40,6 +40,7 @@ module Pathconfig
         end
       end
       bind
+      define_accessors
       true
     end
 
@@ -47,6 +48,18 @@ module Pathconfig
       library = Native.ffi_libraries.first
       addresses = FUNCTIONS.to_h { |name| [name, library.find_function(name).address] }
       Speedups.bind(addresses, Properties.answers, Properties)
+    end
+
+    # Makes the extension's C functions the typed accessors of Properties
+    # (each an attr_reader without it, and their `?` forms): a host reads
+    # them right after the lookup, and the extension keeps the values of the
+    # answer it gave last, where an attr_reader of a Hash's instance variable
+    # is a search of a global table (speedups.c, struct slot).
+    def define_accessors
+      made = Speedups.define_accessors(Properties, Properties::ACCESSORS.to_a)
+      Properties::ACCESSORS.first(made).each do |name, _ivar|
+        Properties.send(:alias_method, :"#{name}?", name) if TYPED_KEYS[name].kind == :bool
+      end
     end
 
     # Makes the extension's C function PathConfiguration#properties, the

@@ -34,8 +34,10 @@ module Pathconfig
   # id (the newest ANSWER_CAPACITY), made the first time the id is seen: the
   # JSON decoded and every typed value read from the library, once. A lookup
   # whose answer is known costs the library's lookup and one Hash read (in
-  # one C call with the extension, Pathconfig::SPEEDUPS), a typed read one
-  # instance variable. A Properties holds one reference on a C result of its
+  # one C call with the extension, Pathconfig::SPEEDUPS, which keeps the
+  # latest answers and their typed values in front of the Hash), a typed
+  # read one instance variable (or, with the extension, one C read for the
+  # answer just looked up). A Properties holds one reference on a C result of its
   # answer, released when it is garbage-collected. It does not depend on its
   # configuration, and is safe to read from several threads.
   class Properties < Hash
@@ -216,7 +218,8 @@ module Pathconfig
 
     # The typed keys with an accessor (each of the library's typed keys whose
     # name is a method name that Hash does not have), and the instance
-    # variable that keeps its value: each accessor is an attr_reader.
+    # variable that keeps its value: each accessor is an attr_reader (the C
+    # extension's function reading that variable, when it is in use).
     ACCESSORS = TYPED_KEYS.each_key.filter_map do |name|
       next unless name.match?(/\A[a-z][a-z0-9_]*\z/) && !method_defined?(name) && !private_method_defined?(name)
 
