@@ -19,7 +19,10 @@ import PathConfigurationFoundation
 ///   matches no URL whose origin differs from its own (`Origin`, written
 ///   apart from the library's URL parsing);
 /// - PCRE2 and Foundation (NSRegularExpression) agree on every match, when
-///   the glob and URL are small enough for ICU, which has no match budget.
+///   the glob and URL are small enough for ICU, which has no match budget;
+/// - the prefilter and the glob's automaton (`GlobPattern.automatonForm`,
+///   on printable ASCII URLs) agree with Siesta's expression run by the
+///   engine alone (`usePrefilter` off) on every match.
 public enum GlobFuzzer {
     /// The fixed base URLs a selector picks (with none, and a fuzzed one).
     static let fixedBases = ["https://api.example.com/v1", "http://LOCALHOST:8080/"]
@@ -70,6 +73,11 @@ public enum GlobFuzzer {
             if error.code == .limit { return }
             throw Violation("glob \(JSONWriter.quoted(glob)) (base \(base?.string ?? "none")) does not load: \(error.code) \(error.message)")
         }
+        var engineOnlyOptions = options
+        engineOnlyOptions.usePrefilter = false
+        guard let engineOnly = try? PathConfiguration(json: document, options: engineOnlyOptions) else {
+            throw Violation("glob \(JSONWriter.quoted(glob)) loads with the prefilter, not without it")
+        }
         var foundationOptions = options
         foundationOptions.engine = FoundationEngine()
         let tame = isTame(GlobPattern.regex(for: glob, base: base))
@@ -86,6 +94,10 @@ public enum GlobFuzzer {
             }
             let matched = explanation.rules.contains { $0.index == 0 }
             if matched { try checkOrigin(glob: glob, base: base, url: explanation.url, what: what) }
+            let byEngine = ((try? engineOnly.matchingRules(for: url)) ?? []).contains { $0.ruleIndex == 0 }
+            if byEngine != matched {
+                throw Violation("\(what): with the prefilter it \(matched ? "matches" : "does not match"), by the engine alone it \(byEngine ? "does" : "does not") (regex \(GlobPattern.regex(for: glob, base: base)), automaton \(GlobPattern.automatonForm(for: glob, base: base)))")
+            }
             if let foundation, url.utf8.count <= 160 {
                 let other = ((try? foundation.matchingRules(for: url)) ?? []).contains { $0.ruleIndex == 0 }
                 if other != matched {

@@ -22,6 +22,12 @@
 public enum GlobPattern {
     /// The regular expression (ICU syntax, which every backend reads) for `glob`.
     public static func regex(for glob: String, base: BaseURL?) -> String {
+        body(of: glob, base: base) + ending
+    }
+
+    /// The expression without its ending: `^`, then the glob's text escaped,
+    /// its wildcards as classes.
+    private static func body(of glob: String, base: BaseURL?) -> String {
         let resolved: String
         if isAbsolute(glob) {
             resolved = lowercasingHost(glob)
@@ -42,8 +48,27 @@ public enum GlobPattern {
             .replacing(#"\*\*"#, with: "[^?]*")
             .replacing(#"\*"#, with: "[^/?]*")
             .replacing(#"\?"#, with: "[^/?]")
-        return out + #"($|\?)"#
+        return out
     }
+
+    /// `regex(for:base:)` written for `SmallPattern` (its reader's
+    /// whitelist), which decides printable ASCII subjects only: each class's
+    /// `?` escaped, and the ending `($|\?)` as `(\?.*)?$`. On such a subject
+    /// the two match the same URLs: `$` is the subject's end (no line
+    /// terminator is printable), and `.*` takes whatever follows the `?`.
+    /// The body matches no `?` in either (every class leaves it out, and
+    /// every `?` of the glob became a class), so a match of it ends at the
+    /// end of the URL or at its first `?`, which is what both endings
+    /// accept. The classes are found by their opening `[^`: the glob's own
+    /// `[` and `^` are escaped, so only a wildcard's class opens so.
+    package static func automatonForm(for glob: String, base: BaseURL?) -> String {
+        body(of: glob, base: base)
+            .replacing("[^/?]", with: #"[^/\?]"#)
+            .replacing("[^?]", with: #"[^\?]"#) + #"(\?.*)?$"#
+    }
+
+    /// Where every glob's expression ends: at the URL's end or its `?`.
+    private static let ending = #"($|\?)"#
 
     /// True when `glob` starts with a lower-case scheme and `:`, as Siesta tests it.
     public static func isAbsolute(_ glob: String) -> Bool {

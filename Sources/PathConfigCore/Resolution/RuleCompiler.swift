@@ -51,7 +51,10 @@ package struct RuleCompiler {
         for (g, glob) in rule.globs.enumerated() {
             let regex = GlobPattern.regex(for: glob, base: options.baseURL)
             let syntax = options.usePrefilter ? try? PatternSyntax.read(regex) : nil
-            guard let compiled = try compile(regex, syntax: syntax, what: "glob", index: g, of: rule, options: globOptions,
+            // The automaton reads the glob as written for it (the engine's
+            // ending is not on its whitelist); the same URLs match.
+            let small = options.usePrefilter ? SmallPattern(GlobPattern.automatonForm(for: glob, base: options.baseURL), caseInsensitive: false) : nil
+            guard let compiled = try compile(regex, syntax: syntax, small: small, what: "glob", index: g, of: rule, options: globOptions,
                                              location: { location(.glob, g) }, shownAs: glob) else { continue }
             out.globs.append(compiled)
             out.globLiterals.append(RequiredLiteral.of(syntax, caseInsensitive: false))
@@ -67,19 +70,22 @@ package struct RuleCompiler {
         return made
     }
 
-    private mutating func compile(_ pattern: String, syntax: PatternSyntax?, what: String, index: Int, of rule: Rule, options regexOptions: RegexOptions,
-                                  location: () -> SourceLocation?, shownAs shown: String? = nil) throws(ConfigurationError) -> MatchPlan.Pattern? {
+    /// `small`: the automaton for a glob (its own form); a pattern's is read
+    /// from `syntax`.
+    private mutating func compile(_ pattern: String, syntax: PatternSyntax?, small glob: SmallPattern? = nil, what: String, index: Int, of rule: Rule,
+                                  options regexOptions: RegexOptions, location: () -> SourceLocation?,
+                                  shownAs shown: String? = nil) throws(ConfigurationError) -> MatchPlan.Pattern? {
         do {
             // With the prefilter, plain patterns are decided by an automaton
             // where the subject allows (`SmallPattern`), and compiled by the
             // engine only for the first subject it cannot take
             // (`DeferredPattern`); without it, every search runs the engine,
             // as in the apps.
-            let small = SmallPattern(pattern, syntax: syntax, caseInsensitive: regexOptions.caseInsensitive)
+            let small = shown == nil ? SmallPattern(pattern, syntax: syntax, caseInsensitive: regexOptions.caseInsensitive) : glob
             #if PATHCONFIG_ABLATE_DEFERRED
             let defers = false  // make bench-ablation: the layer off
             #else
-            let defers = small != nil
+            let defers = small != nil && shown == nil  // a glob compiles at load, as it always did
             #endif
             let compiled: any CompiledPattern = defers
                 ? DeferredPattern(pattern, compiler: deferredCompiler(regexOptions))

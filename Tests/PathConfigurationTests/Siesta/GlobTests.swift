@@ -1,4 +1,5 @@
 import PathConfiguration
+@testable import PathConfigCore
 import Testing
 
 /// Globs beyond siesta.json: the translation itself, the base-URL security
@@ -139,5 +140,43 @@ struct GlobTests {
         for url in ["/", "/a/b", "/a/x/y/b", "/x/c", "/foxy/c", "/o", "https://foo.com:8080/a", "/zoo", "/c/d?e", "https://api.example.com/a/b#f"] {
             #expect(try a.matchingRules(for: url) == b.matchingRules(for: url), "\(url)")
         }
+    }
+
+    @Test("a glob's automaton answers as Siesta's expression on every printable ASCII URL, and typical globs have one")
+    func automaton() throws {
+        let base = try BaseURL("https://foo.bar/v1")
+        #expect(GlobPattern.automatonForm(for: "/volcanos/*/status", base: base) == #"^https:\/\/foo\.bar\/v1\/volcanos\/[^/\?]*\/status(\?.*)?$"#)
+        #expect(GlobPattern.automatonForm(for: "/**/knob", base: base) == #"^https:\/\/foo\.bar\/v1\/([^\?]*/|)knob(\?.*)?$"#)
+        for glob in ["/volcanos/*/status", "/**/knob", "/x?y", "https://foo.com:*/**", "/a/b", "**"] {
+            #expect(SmallPattern(GlobPattern.automatonForm(for: glob, base: base), caseInsensitive: false) != nil, "\(glob)")
+        }
+        // Every glob of up to three pieces, with and without a base URL, on
+        // random URLs of the same kind of pieces: the automaton against PCRE2
+        // running the expression.
+        let globPieces = ["/", "*", "**", "?", "a", ".", "%2F", "\\", "[^?]", "$", "(", "|"]
+        let urlPieces = ["/", "a", "?", ".", "x=1", "%2F", "\\", "[^?]", "$", "aa/", "(|)", "https://foo.bar/v1/"]
+        var globs: [String] = [""]
+        for _ in 1...3 { globs = globs + globs.flatMap { g in globPieces.map { g + $0 } } }
+        globs = Array(Set(globs.filter { !$0.isEmpty })).sorted()
+        var rng = SplitMix(state: 39)
+        var read = 0
+        for (i, glob) in globs.enumerated() {
+            let base = i % 2 == 0 ? base : nil
+            guard let small = SmallPattern(GlobPattern.automatonForm(for: glob, base: base), caseInsensitive: false) else { continue }
+            read += 1
+            let regex = GlobPattern.regex(for: glob, base: base)
+            let engine = try PCRE2Engine().compile(regex, options: RuleCompiler.globOptions, limits: Limits())
+            for _ in 0..<40 {
+                let url = (0..<Int.random(in: 0...6, using: &rng)).map { _ in urlPieces.randomElement(using: &rng)! }.joined()
+                let expected = engine.search(MatchSubject(url)) == .match
+                let got = Array(url.utf8).withUnsafeBufferPointer { small.matches($0) }
+                if got != expected {
+                    Issue.record("glob \(glob) (base \(base?.string ?? "none")) on \(url): the automaton \(got), PCRE2 \(expected) (\(regex))")
+                    return
+                }
+            }
+        }
+        // Only globs holding `[^?]` have a character the reader refuses (`]`).
+        #expect(read == globs.filter { !$0.contains("[^?]") }.count)
     }
 }
