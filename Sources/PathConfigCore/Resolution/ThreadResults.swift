@@ -119,7 +119,7 @@ final class ThreadResults {
         guard old.count < Self.maxSlotCount, old.evictions * Self.growthEvictionRate > old.lookups else { return }
         // Every old slot is moved out; a kept entry goes to one of two new
         // slots (the hash's next bit decides), so no two of them meet.
-        var grown = Table(count: old.count * 2)
+        let grown = Table(count: old.count * 2)
         for i in 0..<old.count {
             let entry = (old.slots + i).move()
             if entry.owner != 0 { grown.slot(entry.rules!.hash).pointee = entry }
