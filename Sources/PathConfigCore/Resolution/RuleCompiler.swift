@@ -42,7 +42,8 @@ package struct RuleCompiler {
         for (p, pattern) in rule.patterns.enumerated() {
             // Read once, for both the plain automaton and the prefilter.
             let syntax = options.usePrefilter ? try? PatternSyntax.read(pattern) : nil
-            guard let compiled = try compile(pattern, syntax: syntax, what: "pattern", index: p, of: rule, options: regexOptions,
+            let small = SmallPattern(pattern, syntax: syntax, caseInsensitive: regexOptions.caseInsensitive)
+            guard let compiled = try compile(pattern, small: small, what: "pattern", index: p, of: rule, options: regexOptions,
                                              location: { location(.pattern, p) }) else { continue }
             out.patterns.append(compiled)
             out.patternLiterals.append(RequiredLiteral.of(syntax, caseInsensitive: regexOptions.caseInsensitive))
@@ -54,7 +55,7 @@ package struct RuleCompiler {
             // The automaton reads the glob as written for it (the engine's
             // ending is not on its whitelist); the same URLs match.
             let small = options.usePrefilter ? SmallPattern(GlobPattern.automatonForm(for: glob, base: options.baseURL), caseInsensitive: false) : nil
-            guard let compiled = try compile(regex, syntax: syntax, small: small, what: "glob", index: g, of: rule, options: globOptions,
+            guard let compiled = try compile(regex, small: small, what: "glob", index: g, of: rule, options: globOptions,
                                              location: { location(.glob, g) }, shownAs: glob) else { continue }
             out.globs.append(compiled)
             out.globLiterals.append(RequiredLiteral.of(syntax, caseInsensitive: false))
@@ -70,18 +71,16 @@ package struct RuleCompiler {
         return made
     }
 
-    /// `small`: the automaton for a glob (its own form); a pattern's is read
-    /// from `syntax`.
-    private mutating func compile(_ pattern: String, syntax: PatternSyntax?, small glob: SmallPattern? = nil, what: String, index: Int, of rule: Rule,
-                                  options regexOptions: RegexOptions, location: () -> SourceLocation?,
-                                  shownAs shown: String? = nil) throws(ConfigurationError) -> MatchPlan.Pattern? {
+    /// `small`: the pattern's automaton, when it has one (nil without the
+    /// prefilter).
+    private mutating func compile(_ pattern: String, small: SmallPattern?, what: String, index: Int, of rule: Rule, options regexOptions: RegexOptions,
+                                  location: () -> SourceLocation?, shownAs shown: String? = nil) throws(ConfigurationError) -> MatchPlan.Pattern? {
         do {
             // With the prefilter, plain patterns are decided by an automaton
             // where the subject allows (`SmallPattern`), and compiled by the
             // engine only for the first subject it cannot take
             // (`DeferredPattern`); without it, every search runs the engine,
             // as in the apps.
-            let small = shown == nil ? SmallPattern(pattern, syntax: syntax, caseInsensitive: regexOptions.caseInsensitive) : glob
             #if PATHCONFIG_ABLATE_DEFERRED
             let defers = false  // make bench-ablation: the layer off
             #else

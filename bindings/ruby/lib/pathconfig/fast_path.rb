@@ -5,10 +5,11 @@ module Pathconfig
   # PathConfiguration#properties itself, its three calls into the library
   # (resolve, the answer's id, release) and the read of the kept answer in
   # one C function; the typed accessors of Properties; and the typed readers
-  # a Properties calls the first time a typed key is read. `gem install` builds it where Ruby's headers and a C
-  # compiler are present; without it, or with PATHCONFIG_PURE_RUBY set to
-  # anything but "" or "0", the gem makes the same calls through ffi, with
-  # the same answers and errors. Pathconfig::SPEEDUPS says which is in use.
+  # a Properties calls the first time a typed key is read. `gem install`
+  # builds it where Ruby's headers and a C compiler are present; without
+  # it, or with PATHCONFIG_PURE_RUBY set to anything but "" or "0", the gem
+  # makes the same calls through ffi, with the same answers and errors.
+  # Pathconfig::SPEEDUPS says which is in use.
   #
   # The extension never links libpathconfig: it is given the addresses of
   # the functions it calls in the library ffi loaded, so both paths use the
