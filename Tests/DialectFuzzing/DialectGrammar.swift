@@ -202,10 +202,7 @@ public struct DialectGrammar {
             return (pattern, ["/kkk/", "/\u{212A}\u{212A}\u{212A}/", "zzz", "/ſſſ/", "III", "\u{131}\u{131}\u{131}", "/ab/", "SSS", ""],
                     promised && letters.count == 26)
         }
-        // A class with a range costs the Java translation about a millisecond
-        // in the instrumented build (its case closure, `JavaCaseFolding.range`):
-        // runs of one stop at 400 (PatternSizeTests covers `[a-z]` at the limit).
-        let most = unit.hasPrefix("[") ? 400 : limit / unit.utf8.count
+        let most = limit / unit.utf8.count
         let count = min(most, c.pick([1_490, 1_599, 1_489, 2_048, 4_096, 16 + c.below(2_000), 16 + c.below(2_000), most]))
         var pattern = String(repeating: unit, count: count)
         var extra = false

@@ -179,6 +179,30 @@ struct JavaCaseDifferentialTests {
         #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(6).joined(separator: "; "))")
     }
 
+    @Test("a class range's case closure (CIRangeU) is every code point outside it whose U or f is in it, by the definition checked at every code point")
+    func rangeClosure() {
+        // Only a code point that U or L moves can have a U or f other than itself.
+        let moving = (UInt32(0)...0x10FFFF).filter { JavaCaseFolding.upper($0) != $0 || JavaCaseFolding.lower($0) != $0 }
+        #expect(moving.count > 2_700)
+        var ranges: [(UInt32, UInt32)] = [(0x61, 0x7A), (0x41, 0x5A), (0, 0x10FFFF), (0xC0, 0xFF), (0x370, 0x3FF), (0x1E00, 0x1EFF),
+                                          (0x10400, 0x1044F), (0x4B, 0x4B), (0x6B, 0x6B), (0x212A, 0x212A), (0x130, 0x131), (0x60, 0x60)]
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: UInt32) -> UInt32 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt32(truncatingIfNeeded: seed >> 33) % bound
+        }
+        for _ in 0..<200 {
+            let low = moving[Int(next(UInt32(moving.count)))] - next(3)
+            ranges.append((low, low + next(next(2) == 0 ? 40 : 3_000)))
+        }
+        for (low, high) in ranges {
+            let range = low...high
+            let extra = moving.filter { !range.contains($0) && (range.contains(JavaCaseFolding.upper($0)) || range.contains(JavaCaseFolding.folded($0))) }
+            #expect(JavaCaseFolding.range(low, high) == JavaCaseFolding.ranges(of: extra, adding: range),
+                    "\(String(low, radix: 16))-\(String(high, radix: 16))")
+        }
+    }
+
     @Test("the issue's cases: /edit$ takes /edıt, ß alone and [ß] are exact (in a run not), [A-Z] does not take the Kelvin sign")
     func issue() throws {
         let config = try PathConfiguration(json: #"{"rules": [{"patterns": ["/edit$"], "properties": {"e": true}}, {"patterns": ["^/(ß)$", "^/[ß]$"], "properties": {"s": true}}, {"patterns": ["^/ß$"], "properties": {"run": true}}, {"patterns": ["^/[A-Z]$"], "properties": {"k": true}}, {"patterns": ["^/[a-z]$"], "properties": {"z": true}}]}"#,

@@ -108,6 +108,33 @@ struct PatternSizeTests {
         #expect(translation == "\\/(?i)k{5}(?-i)\\/[Aa][Ii\\x{130}-\\x{131}]+")
     }
 
+    /// A run of one atom written `n` times, as `countRepeat` writes it.
+    static func run(_ unit: String, _ n: Int) -> String {
+        n <= 3 ? String(repeating: unit, count: n) : unit + "{\(n - 1)}" + unit
+    }
+
+    @Test("a run of one atom is X{n}X from its fourth copy, across every new digit of n, each byte tracing to its copy", arguments: [
+        ("a", "a", RegexDialect.icu), ("\\.", "\\.", .icu), ("[ab]", "[ab]", .java), ("\u{E9}", "\\x{E9}", .icu),
+    ])
+    func runs(_ unit: String, _ written: String, _ dialect: RegexDialect) throws {
+        let unitScalars = unit.unicodeScalars.count
+        for n in Array(1...120) + [998, 999, 1000, 1001, 1002, 9_999, 10_000, 10_001] {
+            let pattern = "/" + String(repeating: unit, count: n)
+            let translation = try PatternTranslator.translate(pattern, dialect: dialect, caseInsensitive: false)
+            #expect(translation.pattern == "\\/" + Self.run(written, n), "\(n) copies")
+            #expect(try PatternTranslator.translate(pattern + "+", dialect: dialect, caseInsensitive: false).pattern
+                    == "\\/" + Self.run(written, n) + "+", "\(n) copies and +")
+            // Each byte names the copy it came from: the count, the first;
+            // the copy apart, the last.
+            let bytes = translation.bytes.count
+            #expect(translation.sourceOffsets.count == bytes + 1)
+            let lastCopy = 1 + (n - 1) * unitScalars
+            #expect(translation.originalOffset(forByte: bytes - 1) == lastCopy, "\(n) copies")
+            #expect(translation.originalOffset(forByte: 2) == 1, "\(n) copies")
+            #expect(translation.originalOffset(forByte: bytes) == 1 + n * unitScalars)
+        }
+    }
+
     @Test("a pattern within the limit whose translation PCRE2 still cannot hold is refused as unsupported, saying why")
     func tooLargeIsUnsupported() throws {
         let pattern = Self.filled("[a-z]9")

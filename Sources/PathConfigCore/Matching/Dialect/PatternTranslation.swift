@@ -85,10 +85,9 @@ struct TranslationBuilder {
 
     /// Appends ASCII `text` that stands for the construct at `source`.
     mutating func emit(_ text: String, from source: Int) {
-        for byte in text.utf8 {
-            bytes.append(byte)
-            sources.append(source)
-        }
+        let before = bytes.count
+        bytes.append(contentsOf: text.utf8)
+        sources.append(contentsOf: repeatElement(source, count: bytes.count - before))
     }
 
     /// Appends a literal code point (`CharSetEmitter.literal`), letters and
@@ -129,6 +128,59 @@ struct TranslationBuilder {
                 marks[k] = marks[k].lowerBound + delta ..< marks[k].upperBound + delta
             }
         }
+    }
+
+    /// Drops the last `count` bytes, a copy of the `count` bytes before
+    /// them that the output counts instead (`PatternTranslator.countRepeat`),
+    /// and traces those to `source`, the dropped copy's. No mark lies in them.
+    mutating func dropCopy(_ count: Int, from source: Int) {
+        bytes.removeLast(count)
+        sources.removeLast(count)
+        for k in (sources.count - count)..<sources.count { sources[k] = source }
+    }
+
+    /// Adds one to the decimal number whose last digit is at `index - 1`,
+    /// in place, as an odometer turns (a digit more only when every digit
+    /// was a 9). Returns how many bytes longer the output is (0 or 1).
+    mutating func incrementNumber(endingAt index: Int) -> Int {
+        var k = index - 1
+        while bytes[k] == UInt8(ascii: "9") {
+            bytes[k] = UInt8(ascii: "0")
+            k -= 1
+        }
+        if bytes[k] >= UInt8(ascii: "0") && bytes[k] <= UInt8(ascii: "8") {
+            bytes[k] += 1
+            return 0
+        }
+        insert("1", at: k + 1, from: sources[k + 1])
+        return 1
+    }
+
+    /// Replaces the text of each mark named in `edits` (its number in
+    /// `marks`) with ASCII text from its source, in one pass over the
+    /// output, not one for each (a pattern may hold 8,000 back references):
+    /// the marks' last use, after which they are dropped.
+    mutating func replaceMarks(_ edits: [(mark: Int, text: String, source: Int)]) {
+        guard !edits.isEmpty else { return }
+        let ordered = edits.map { (range: marks[$0.mark], text: $0.text, source: $0.source) }.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        var newBytes: [UInt8] = [], newSources: [Int] = []
+        newBytes.reserveCapacity(bytes.count + 4 * edits.count)
+        newSources.reserveCapacity(bytes.count + 4 * edits.count)
+        var next = 0
+        for edit in ordered {
+            newBytes.append(contentsOf: bytes[next..<edit.range.lowerBound])
+            newSources.append(contentsOf: sources[next..<edit.range.lowerBound])
+            for byte in edit.text.utf8 {
+                newBytes.append(byte)
+                newSources.append(edit.source)
+            }
+            next = edit.range.upperBound
+        }
+        newBytes.append(contentsOf: bytes[next...])
+        newSources.append(contentsOf: sources[next...])
+        bytes = newBytes
+        sources = newSources
+        marks = []
     }
 
     /// Remembers the output from `start` to the end, to `replace` later:

@@ -149,9 +149,7 @@ extension PatternTranslator {
     /// every one, so a dropped one to a group the pattern lacks becomes
     /// `(?!)` (it is never tried).
     mutating func finishICUBackReferences() {
-        for ref in icuBackReferences.reversed() where ref.dropped && ref.group > captures {
-            out.replace(out.marks[ref.mark], with: "(?!)", from: 0)
-        }
+        out.replaceMarks(icuBackReferences.filter { $0.dropped && $0.group > captures }.map { ($0.mark, "(?!)", 0) })
     }
 
     /// The characters of `\Q...\E` (after `\Q`), with their offsets; an

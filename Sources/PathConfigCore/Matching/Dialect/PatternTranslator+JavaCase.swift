@@ -47,19 +47,31 @@ extension PatternTranslator {
         let run = javaRun
         javaRun.removeAll()
         repeatRun = nil
-        // Each literal's PCRE2 atom, and whether it is written under (?i).
+        // Each literal's PCRE2 atom, and whether it is written under (?i);
+        // worked out once for each character, alone or not, of the run (no
+        // group opens or closes within it, so noting it once is enough).
         var atoms: [(text: String, caseless: Bool, source: Int)] = []
+        atoms.reserveCapacity(run.count)
+        var known: [UInt64: (text: String, caseless: Bool)] = [:]
         for (k, literal) in run.enumerated() {
             let alone = run.count == 1 || (beforeQuantifier && (k == run.count - 1 || run.count == 2))
+            let key = UInt64(literal.value) << 1 | (alone ? 1 : 0)
+            if let atom = known[key] {
+                atoms.append((atom.text, atom.caseless, literal.source))
+                continue
+            }
             let values = alone ? JavaCaseFolding.single(literal.value) : JavaCaseFolding.inSlice(literal.value)
             noteItem(matching: Self.set(of: values))
+            let atom: (text: String, caseless: Bool)
             if values == [literal.value] {
-                atoms.append((CharSetEmitter.literal(literal.value), false, literal.source))
+                atom = (CharSetEmitter.literal(literal.value), false)
             } else if values.count > 2, values == Self.pcre2Caseless(literal.value) {
-                atoms.append((CharSetEmitter.literal(literal.value), true, literal.source))
+                atom = (CharSetEmitter.literal(literal.value), true)
             } else {
-                atoms.append((CharSetEmitter.emit(Self.set(of: values), caseless: false), false, literal.source))
+                atom = (CharSetEmitter.emit(Self.set(of: values), caseless: false), false)
             }
+            known[key] = atom
+            atoms.append((atom.text, atom.caseless, literal.source))
         }
         foldLast()
         let quantified = beforeQuantifier ? atoms.popLast() : nil
@@ -103,9 +115,9 @@ extension PatternTranslator {
 
     /// Records that an item matching `set` (nil: anything) is written: the
     /// capture groups open around it may capture what it matches.
-    mutating func noteItem(matching set: CharSet?) {
+    mutating func noteItem(matching set: @autoclosure () -> CharSet?) {
         guard dialect == .java, frames.contains(where: { $0.capture != nil }) else { return }
-        if let set, !set.mayHoldBackReferenceMismatch { return }
+        if let set = set(), !set.mayHoldBackReferenceMismatch { return }
         for frame in frames { if let group = frame.capture { javaBackReferences.mayCaptureMismatch.insert(group) } }
     }
 
@@ -138,9 +150,10 @@ extension PatternTranslator {
                 for group in ref.inside where refs.mayCaptureMismatch.insert(group).inserted { changed = true }
             }
         }
+        var missing: [(mark: Int, text: String, source: Int)] = []
         for ref in refs.references.reversed() {
             guard let target = number(ref.group) else {
-                if case .number = ref.group { out.replace(out.marks[ref.mark], with: "(?!)", from: ref.source) }
+                if case .number = ref.group { missing.append((ref.mark, "(?!)", ref.source)) }
                 continue
             }
             if ref.caseless && refs.mayCaptureMismatch.contains(target) {
@@ -150,6 +163,7 @@ extension PatternTranslator {
                                at: ref.source)
             }
         }
+        out.replaceMarks(missing)
         refs.references.removeAll()
         javaBackReferences = refs
     }

@@ -250,7 +250,7 @@ struct PatternTranslator {
     /// copies before the last, written out or as `X{n}`, and the last copy.
     struct RepeatRun {
         var start: Int
-        var last: Int
+        let last: Int
         var end: Int
         var copies: Int
         let source: Int
@@ -271,9 +271,10 @@ struct PatternTranslator {
     /// apart, for a quantifier that may follow (`kkkk+` is `k{3}k+`).
     mutating func countRepeat(from start: Int, at source: Int) -> Int {
         let end = out.count
+        // A copy of the run's unit is an atom like it (checked once, on the second).
         guard let run = repeatRun, run.end == start, run.copies < 65_000, run.last < start,
               out.bytes[run.last..<start].elementsEqual(out.bytes[start..<end]),
-              Self.isSingleCharacterAtom(out.bytes[start..<end]) else {
+              run.copies > 0 || Self.isSingleCharacterAtom(out.bytes[start..<end]) else {
             repeatRun = RepeatRun(start: start, last: start, end: end, copies: 0, source: source)
             return start
         }
@@ -282,10 +283,19 @@ struct PatternTranslator {
             repeatRun = RepeatRun(start: run.start, last: start, end: end, copies: copies, source: run.source)
             return start
         }
-        let unit = String(decoding: out.bytes[start..<end], as: UTF8.self)
-        let prefix = unit + "{\(copies)}"
-        out.replace(run.start..<start, with: prefix, from: run.source)
-        let last = run.start + prefix.utf8.count
+        let last: Int
+        if copies == 3 {
+            let unit = String(decoding: out.bytes[start..<end], as: UTF8.self)
+            let prefix = unit + "{\(copies)}"
+            out.replace(run.start..<start, with: prefix, from: run.source)
+            last = run.start + prefix.utf8.count
+        } else {
+            // `X{n}X` and a new `X`: the new copy goes, and n counts it,
+            // its digits turned in place (a run of k copies costs O(k), not
+            // k rewrites of its text).
+            out.dropCopy(end - start, from: source)
+            last = run.last + out.incrementNumber(endingAt: run.last - 1)
+        }
         repeatRun = RepeatRun(start: run.start, last: last, end: out.count, copies: copies, source: run.source)
         return last
     }
@@ -652,8 +662,14 @@ struct PatternTranslator {
         if flags.dotAll {
             return dialect == .icu && !flags.unixLines ? "(?>\\r\\n|" + CharSetEmitter.anyCharacter + ")" : CharSetEmitter.anyCharacter
         }
-        return CharSetEmitter.emit(.complement(terminators), caseless: false)
+        return Self.lineDots[dialect]![flags.unixLines ? 1 : 0]
     }
+
+    /// `.` without `(?s)`, by dialect, without and with `(?d)`: written once,
+    /// not for each `.` (a pattern of 16 KB may hold 16,000).
+    private static let lineDots: [RegexDialect: [String]] = Dictionary(uniqueKeysWithValues: RegexDialect.allCases.map { dialect in
+        (dialect, [false, true].map { CharSetEmitter.emit(.complement(StandardClasses.lineTerminators(dialect, unixLines: $0)), caseless: false) })
+    })
 
     private var terminators: CharSet { StandardClasses.lineTerminators(dialect, unixLines: flags.unixLines) }
 
