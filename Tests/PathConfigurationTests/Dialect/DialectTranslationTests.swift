@@ -218,4 +218,38 @@ struct DialectTranslationTests {
             #expect(error.isUnsupported == message.hasPrefix("a lookbehind"))
         }
     }
+
+    @Test("ICU (?i): a literal run needs full folding exactly where a multi-character folding occurs in its folded text")
+    func fullFolding() {
+        // The definition, as CaseFolding.txt gives it: every character
+        // folded through the tables or its lower case, every folding
+        // searched for at every position.
+        func fold(_ v: UInt32) -> [UInt32] {
+            if let many = CaseFolding.multiCharacter[v] { return many }
+            if let one = CaseFolding.single[v] { return [one] }
+            let lower = Unicode.Scalar(v).map { Array($0.properties.lowercaseMapping.unicodeScalars) } ?? []
+            return lower.count == 1 ? [lower[0].value] : [v]
+        }
+        let foldings = Set(CaseFolding.multiCharacter.values)
+        func needsFullFolding(_ run: [UInt32]) -> Bool {
+            let folded = run.flatMap(fold)
+            return foldings.contains { target in
+                folded.count >= target.count && (0...(folded.count - target.count)).contains { folded[$0..<($0 + target.count)].elementsEqual(target) }
+            }
+        }
+        for v in UInt32(0)..<0x80 { #expect(CaseFolding.fold(v) == fold(v), "\(v)") }
+        // Runs of the characters that start, end or fold to a folding, and ASCII.
+        var alphabet = Set(CaseFolding.multiCharacter.keys).union(foldings.flatMap { $0 })
+        alphabet.formUnion((UInt32(0x20)..<0x7F))
+        let letters = alphabet.sorted()
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        for _ in 0..<20_000 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            var run: [UInt32] = []
+            for k in 0..<Int(seed >> 60) { run.append(letters[Int((seed >> UInt64(4 * (k % 12))) % UInt64(letters.count))]) }
+            #expect(CaseFolding.needsFullFolding(run) == needsFullFolding(run), "\(run.map { String($0, radix: 16) })")
+        }
+        #expect(CaseFolding.needsFullFolding([0x53, 0x73]) && CaseFolding.needsFullFolding([0x61, 0xDF]))
+        #expect(!CaseFolding.needsFullFolding(Array(repeating: 0x61, count: 16_000)))
+    }
 }

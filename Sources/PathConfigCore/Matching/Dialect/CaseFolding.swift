@@ -125,6 +125,7 @@ enum CaseFolding {
 
     /// The folded form of one character.
     static func fold(_ v: UInt32) -> [UInt32] {
+        if v < 0x80 { return [v >= 0x41 && v <= 0x5A ? v | 0x20 : v] }
         if let many = multiCharacter[v] { return many }
         if let one = single[v] { return [one] }
         guard let scalar = Unicode.Scalar(v) else { return [v] }
@@ -138,14 +139,14 @@ enum CaseFolding {
     static func needsFullFolding(_ run: [UInt32]) -> Bool {
         let folded = run.flatMap(fold)
         guard folded.count >= 2 else { return false }
-        for target in targets where target.count <= folded.count {
-            for start in 0...(folded.count - target.count) where folded[start] == target[0] {
-                if Array(folded[start..<(start + target.count)]) == target { return true }
-            }
+        for start in folded.indices {
+            guard let candidates = targets[folded[start]] else { continue }
+            for target in candidates where folded[start...].starts(with: target) { return true }
         }
         return false
     }
 
-    /// The distinct multi-character foldings.
-    private static let targets: [[UInt32]] = Array(Set(multiCharacter.values))
+    /// The distinct multi-character foldings, by their first character (a
+    /// run may be 16,000 characters long: one lookup for each).
+    private static let targets: [UInt32: [[UInt32]]] = Dictionary(grouping: Set(multiCharacter.values), by: { $0[0] })
 }
