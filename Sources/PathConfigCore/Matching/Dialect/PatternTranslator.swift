@@ -250,7 +250,7 @@ struct PatternTranslator {
     /// copies before the last, written out or as `X{n}`, and the last copy.
     struct RepeatRun {
         var start: Int
-        let last: Int
+        var last: Int
         var end: Int
         var copies: Int
         let source: Int
