@@ -180,8 +180,7 @@ public struct DialectGrammar {
     /// (`.`, `k`, `[a-z]`, ...), or an alternation of three-letter words;
     /// `mustCompile` for the shapes that compile at the limit in both
     /// dialects (Tests/PathConfigurationTests/Dialect/PatternSizeTests.swift:
-    /// runs of `.`, of `k` and of `[a-z]`, and the alternation of words;
-    /// a run of a class here is at most 400 long).
+    /// runs of `.`, of `k` and of `[a-z]`, and the alternation of words).
     public static func long(_ c: inout some Choices, limit: Int) -> (pattern: String, subjects: [String], mustCompile: Bool) {
         let (unit, sample, promised) = c.pick(longUnits)
         if unit == "|" {
