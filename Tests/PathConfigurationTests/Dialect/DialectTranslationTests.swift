@@ -243,7 +243,7 @@ struct DialectTranslationTests {
         alphabet.formUnion((UInt32(0x20)..<0x7F))
         let letters = alphabet.sorted()
         var seed: UInt64 = 0x2545_F491_4F6C_DD1D
-        for _ in 0..<20_000 {
+        for _ in 0..<5_000 {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             var run: [UInt32] = []
             for k in 0..<Int(seed >> 60) { run.append(letters[Int((seed >> UInt64(4 * (k % 12))) % UInt64(letters.count))]) }
