@@ -29,11 +29,7 @@ enum JavaCaseFolding {
     static func folded(_ c: UInt32) -> UInt32 { lower(upper(c)) }
 
     private static func map(_ c: UInt32, _ runs: [JavaCaseMapping.Run]) -> UInt32 {
-        var low = 0, high = runs.count
-        while low < high {
-            let mid = (low + high) / 2
-            if runs[mid].last < c { low = mid + 1 } else { high = mid }
-        }
+        let low = firstIndex(runs.count) { runs[$0].last >= c }
         guard low < runs.count else { return c }
         let run = runs[low]
         guard c >= run.first, (c - run.first) % run.step == 0 else { return c }
@@ -93,7 +89,7 @@ enum JavaCaseFolding {
     static func range(_ low: UInt32, _ high: UInt32) -> [ClosedRange<UInt32>] {
         var extra: [UInt32] = []
         for table in [sortedByUpper, sortedByFolded] {
-            var k = firstIndex(in: table, atLeast: low)
+            var k = firstIndex(table.count) { table[$0].key >= low }
             while k < table.count, table[k].key <= high {
                 if !(low...high).contains(table[k].x) { extra.append(table[k].x) }
                 k += 1
@@ -106,12 +102,13 @@ enum JavaCaseFolding {
     private static let sortedByUpper: [(key: UInt32, x: UInt32)] = mapped.map { (key: upper($0), x: $0) }.sorted { $0.key < $1.key }
     private static let sortedByFolded: [(key: UInt32, x: UInt32)] = mapped.map { (key: folded($0), x: $0) }.sorted { $0.key < $1.key }
 
-    /// The first index of `table` whose key is at least `value`.
-    private static func firstIndex(in table: [(key: UInt32, x: UInt32)], atLeast value: UInt32) -> Int {
-        var low = 0, high = table.count
+    /// The first index below `count` where `reached` holds, by bisection
+    /// (`reached` false before some index and true from it on), or `count`.
+    private static func firstIndex(_ count: Int, where reached: (Int) -> Bool) -> Int {
+        var low = 0, high = count
         while low < high {
             let mid = (low + high) / 2
-            if table[mid].key < value { low = mid + 1 } else { high = mid }
+            if reached(mid) { high = mid } else { low = mid + 1 }
         }
         return low
     }

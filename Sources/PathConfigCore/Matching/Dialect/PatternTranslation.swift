@@ -170,10 +170,8 @@ struct TranslationBuilder {
         for edit in ordered {
             newBytes.append(contentsOf: bytes[next..<edit.range.lowerBound])
             newSources.append(contentsOf: sources[next..<edit.range.lowerBound])
-            for byte in edit.text.utf8 {
-                newBytes.append(byte)
-                newSources.append(edit.source)
-            }
+            newBytes.append(contentsOf: edit.text.utf8)
+            newSources.append(contentsOf: repeatElement(edit.source, count: edit.text.utf8.count))
             next = edit.range.upperBound
         }
         newBytes.append(contentsOf: bytes[next...])
