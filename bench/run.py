@@ -537,8 +537,9 @@ says how many cores the threads actually got on this shared machine, which bound
   scratch; RE2's `Add` and `Compile`; PCRE2's compile and JIT of every pattern); libpathconfig's is
   a whole load, parsing the JSON included. **Memory per rule** is the growth of the C worker's
   resident set over loading the configuration, divided by the rules (after a first tiny load has
-  paid for the library's one-time setup); **after a pass**, the same once every URL has been
-  resolved once, which builds what a load leaves to first use (a plain pattern's automaton is
+  paid for the library's one-time setup, and the worker's own readings of `/proc` have run once:
+  their first run touches about 64 KB of libc's code); **after a pass**, the same once every URL
+  has been resolved once, which builds what a load leaves to first use (a plain pattern's automaton is
   built on its first search) and the results of each set of matching rules. **Peak load memory
   per document byte** is the highest the resident set rose while loading (its high-water mark,
   reset just before) over the document's size in bytes.
