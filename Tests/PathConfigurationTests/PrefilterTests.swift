@@ -84,7 +84,7 @@ struct PrefilterTests {
         #expect(found == [0, 1, 3, 4])
     }
 
-    @Test("the dense table, with entries of two bytes or four, and the edge lists find the same literals, folded and not")
+    @Test("the dense table, with entries of two bytes or four, and the trie find the literals a subject holds, folded and not")
     func denseAgainstSparse() {
         var rng = SplitMix(state: 0xAC0D)
         let alphabet = Array("/abAB-_1é".utf8)
@@ -105,6 +105,12 @@ struct PrefilterTests {
                         wide.scan(buf, fold: fold) { c.append($0) }
                     }
                     #expect(a == b && c == b)
+                    // Against the definition: the literals that occur in the subject.
+                    let folded = subject.map { RequiredLiteral.fold($0, fold) }
+                    let occurring = literals.indices.filter { i in
+                        folded.indices.contains { folded[$0...].starts(with: literals[i]) }
+                    }
+                    #expect(Set(a) == Set(occurring))
                     found += a.count
                 }
             }

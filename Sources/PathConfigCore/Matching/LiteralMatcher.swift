@@ -1,33 +1,31 @@
 /// Aho–Corasick over a set of literals: one pass over a subject finds every
 /// literal it contains.
 ///
-/// The trie is built with sorted edge lists per state. From it comes a dense
-/// table: every state's next state for every byte, the failure function
-/// already followed, over an alphabet of byte classes (one per byte that
-/// occurs in some literal, one for all other bytes), so a scan costs two
-/// loads per byte. Entries take two bytes when there are few enough states
-/// (the table of 10,000 rules' literals then fits a core's cache better),
-/// four otherwise. A set of literals whose table would exceed
-/// `maxDenseEntries` is scanned on the edge lists instead, following the
-/// failure function at match time. A dense matcher keeps only its table and
-/// each state's outputs: the trie's edge lists (some 60 bytes a state) are
-/// dropped once the table is made.
+/// The trie is built breadth first from the literals in sorted order, so
+/// that its states are numbered breadth first and each state's children
+/// are consecutive states in byte order: the whole trie is a few flat
+/// arrays (about 17 bytes a state), never an array per state. From it
+/// comes a dense table: every state's next state for every byte, the
+/// failure function already followed, over an alphabet of byte classes
+/// (one per byte that occurs in some literal, one for all other bytes), so
+/// a scan costs two loads per byte. Entries take two bytes when there are
+/// few enough states (the table of 10,000 rules' literals then fits a
+/// core's cache better), four otherwise. A set of literals whose table
+/// would exceed `maxDenseEntries` is scanned on the trie instead,
+/// following the failure function at match time. A dense matcher keeps
+/// only its table and each state's outputs.
 /// Immutable after construction, so one instance serves every thread.
 struct LiteralMatcher: Sendable {
-    private struct State: Sendable {
-        var edges: [(byte: UInt8, target: Int32)] = []
-        var fail: Int32 = 0
-        /// The literal ending here, if any.
-        var output: Int32 = -1
-        /// Nearest state on the failure chain with an output (-1 when none).
-        var outputLink: Int32 = -1
-    }
-
-    /// The trie: kept only when there is no dense table (empty otherwise).
-    private var states: [State] = [State()]
-    /// Each state's `output` and `outputLink`, what `report` reads.
+    /// The trie, kept only when there is no dense table (empty otherwise):
+    /// state `s`'s children are the states `childStart[s]..<childStart[s + 1]`,
+    /// the child `t` reached by the byte `byte[t]`, in increasing order.
+    private var childStart: [Int32] = []
+    private var byte: [UInt8] = []
+    private var fail: [Int32] = []
+    /// Each state's literal (-1 when none ends there) and the nearest state
+    /// on its failure chain with one (-1 when none): what `report` reads.
     private var outputs: [(output: Int32, link: Int32)] = []
-    /// Number of distinct literals.
+    /// Number of literals.
     let count: Int
 
     /// The largest dense table built (entries of 4 bytes: 32 MiB).
@@ -50,62 +48,81 @@ struct LiteralMatcher: Sendable {
     /// Whether the dense table's entries take two bytes.
     var isCompact: Bool { !compactTable.isEmpty }
 
-    /// Builds the automaton; literal `i` is reported as `i`. A dense table is
-    /// built when it has at most `maxDenseEntries` entries, of two bytes when
-    /// there are at most `maxCompactStates` states (tests lower both).
+    /// Builds the automaton; literal `i` is reported as `i` (of equal
+    /// literals, the last). A dense table is built when it has at most
+    /// `maxDenseEntries` entries, of two bytes when there are at most
+    /// `maxCompactStates` states (tests lower both).
     init(_ literals: [[UInt8]], maxDenseEntries: Int = LiteralMatcher.maxDenseEntries, maxCompactStates: Int = Int(Int16.max)) {
         count = literals.count
-        for (id, literal) in literals.enumerated() {
-            var s = 0
-            for b in literal {
-                if let next = Self.edge(states[s].edges, b) {
-                    s = Int(next)
-                } else {
-                    states.append(State())
-                    let n = Int32(states.count - 1)
-                    let pos = states[s].edges.firstIndex { $0.byte > b } ?? states[s].edges.count
-                    states[s].edges.insert((b, n), at: pos)
-                    s = Int(n)
-                }
-            }
-            states[s].output = Int32(id)
+        buildTrie(literals)
+        buildFailures()
+        buildTable(literals: literals, maxEntries: maxDenseEntries, maxCompactStates: maxCompactStates)
+        if isDense { (childStart, byte, fail) = ([], [], []) }
+    }
+
+    /// The trie, breadth first. State `s` stands for the prefix of length
+    /// `depth[s]` shared by the sorted literals `sorted[first[s]..<end[s]]`:
+    /// those of that length end there, and the others, grouped by their
+    /// next byte, are its children.
+    private mutating func buildTrie(_ literals: [[UInt8]]) {
+        let sorted = literals.indices.sorted { a, b in
+            literals[a].lexicographicallyPrecedes(literals[b]) || (literals[a] == literals[b] && a < b)
         }
-        // Breadth-first failure links; `queue` ends up listing every state,
-        // the root first.
-        var queue: [Int] = []
-        queue.reserveCapacity(states.count)
-        queue.append(0)
-        for e in states[0].edges { queue.append(Int(e.target)) }
-        var head = 1
-        while head < queue.count {
-            let s = queue[head]
-            head += 1
-            for (b, t) in states[s].edges {
-                var f = Int(states[s].fail)
+        var first: [Int32] = [0], end = [Int32(sorted.count)], depth: [Int32] = [0]
+        byte = [0]
+        childStart = [1]  // the root's children start at state 1; each state appends where its own end
+        var s = 0
+        while s < first.count {
+            var i = Int(first[s])
+            let stop = Int(end[s]), d = Int(depth[s])
+            var output: Int32 = -1
+            while i < stop, literals[sorted[i]].count == d {
+                output = Int32(sorted[i])
+                i += 1
+            }
+            outputs.append((output, -1))
+            while i < stop {
+                let b = literals[sorted[i]][d]
+                var j = i + 1
+                while j < stop, literals[sorted[j]][d] == b { j += 1 }
+                first.append(Int32(i))
+                end.append(Int32(j))
+                depth.append(Int32(d + 1))
+                byte.append(b)
+                i = j
+            }
+            childStart.append(Int32(first.count))
+            s += 1
+        }
+    }
+
+    /// Each state's failure state and output link, breadth first.
+    private mutating func buildFailures() {
+        fail = [Int32](repeating: 0, count: byte.count)
+        for s in 0..<byte.count {
+            for t in Int(childStart[s])..<Int(childStart[s + 1]) {
+                let b = byte[t]
+                var f = Int(fail[s])
                 var target: Int32 = 0
                 while true {
-                    if let n = Self.edge(states[f].edges, b), Int(n) != Int(t) { target = n; break }
+                    if let n = edge(from: f, b), Int(n) != t { target = n; break }
                     if f == 0 { break }
-                    f = Int(states[f].fail)
+                    f = Int(fail[f])
                 }
-                states[Int(t)].fail = target
+                fail[t] = target
                 let ft = Int(target)
-                states[Int(t)].outputLink = states[ft].output >= 0 ? target : states[ft].outputLink
-                queue.append(Int(t))
+                outputs[t].link = outputs[ft].output >= 0 ? target : outputs[ft].link
             }
         }
-        outputs = states.map { ($0.output, $0.outputLink) }
-        buildTable(breadthFirst: queue, literals: literals, maxEntries: maxDenseEntries, maxCompactStates: maxCompactStates)
-        if isDense { states = [] }
     }
 
     /// Fills `table`, rows in breadth-first order so that a state's failure
     /// row is complete before its own.
-    private mutating func buildTable(breadthFirst order: [Int], literals: [[UInt8]], maxEntries: Int, maxCompactStates: Int) {
+    private mutating func buildTable(literals: [[UInt8]], maxEntries: Int, maxCompactStates: Int) {
         var present = [Bool](repeating: false, count: 256)
         for literal in literals { for b in literal { present[Int(b)] = true } }
         let width = 1 + present.lazy.filter { $0 }.count  // class 0: bytes in no literal
-        guard width <= 256, states.count * width <= maxEntries else { return }
+        guard width <= 256, byte.count * width <= maxEntries else { return }
         var next = 1
         for b in 0..<256 where present[b] {
             classOf[b] = UInt8(next)
@@ -113,43 +130,43 @@ struct LiteralMatcher: Sendable {
         }
         for b in 0..<256 { foldedClassOf[b] = classOf[Int(RequiredLiteral.fold(UInt8(b), true))] }
         classCount = width
-        // Targets that end some literal are complemented.
-        let ends = states.map { $0.output >= 0 || $0.outputLink >= 0 }
-        if states.count <= min(maxCompactStates, Int(Int16.max)) {
-            compactTable = rows(Int16.self, breadthFirst: order, width: width, ends: ends)
+        if byte.count <= min(maxCompactStates, Int(Int16.max)) {
+            compactTable = rows(Int16.self, width: width)
         } else {
-            table = rows(Int32.self, breadthFirst: order, width: width, ends: ends)
+            table = rows(Int32.self, width: width)
         }
     }
 
     /// The dense table's rows, entries of type `Entry`, written in place. A
     /// state's row is its failure state's row (complete: rows are filled
     /// breadth first) with its own edges written over it; the root's is the
-    /// root but for its edges. Class 0 stays the root in every row.
-    private func rows<Entry: FixedWidthInteger & SignedInteger>(_: Entry.Type, breadthFirst order: [Int], width: Int,
-                                                                ends: [Bool]) -> [Entry] {
-        func entry(_ t: Int32) -> Entry { Entry(truncatingIfNeeded: ends[Int(t)] ? ~t : t) }
-        var rows = [Entry](repeating: entry(0), count: states.count * width)
+    /// root but for its edges. Class 0 stays the root in every row. Targets
+    /// that end some literal are complemented.
+    private func rows<Entry: FixedWidthInteger & SignedInteger>(_: Entry.Type, width: Int) -> [Entry] {
+        func entry(_ t: Int) -> Entry {
+            Entry(truncatingIfNeeded: outputs[t].output >= 0 || outputs[t].link >= 0 ? ~t : t)
+        }
+        var rows = [Entry](repeating: entry(0), count: byte.count * width)
         rows.withUnsafeMutableBufferPointer { rows in
-            for s in order {
+            for s in 0..<byte.count {
                 let row = s * width
                 if s != 0 {
-                    let failRow = Int(states[s].fail) * width
+                    let failRow = Int(fail[s]) * width
                     for c in 0..<width { rows[row + c] = rows[failRow + c] }
                 }
-                for (b, t) in states[s].edges { rows[row + Int(classOf[Int(b)])] = entry(t) }
+                for t in Int(childStart[s])..<Int(childStart[s + 1]) { rows[row + Int(classOf[Int(byte[t])])] = entry(t) }
             }
         }
         return rows
     }
 
-    private static func edge(_ edges: [(byte: UInt8, target: Int32)], _ b: UInt8) -> Int32? {
-        var lo = 0, hi = edges.count
+    /// The child of `s` reached by `b`, found by bisection.
+    private func edge(from s: Int, _ b: UInt8) -> Int32? {
+        var lo = Int(childStart[s]), hi = Int(childStart[s + 1])
         while lo < hi {
             let mid = (lo + hi) >> 1
-            let e = edges[mid]
-            if e.byte == b { return e.target }
-            if e.byte < b { lo = mid + 1 } else { hi = mid }
+            if byte[mid] == b { return Int32(mid) }
+            if byte[mid] < b { lo = mid + 1 } else { hi = mid }
         }
         return nil
     }
@@ -163,9 +180,9 @@ struct LiteralMatcher: Sendable {
         for raw in subject {
             let b = RequiredLiteral.fold(raw, fold)
             while true {
-                if let n = Self.edge(states[s].edges, b) { s = Int(n); break }
+                if let n = edge(from: s, b) { s = Int(n); break }
                 if s == 0 { break }
-                s = Int(states[s].fail)
+                s = Int(fail[s])
             }
             report(s, found)
         }
