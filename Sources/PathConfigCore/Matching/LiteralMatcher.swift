@@ -70,7 +70,7 @@ struct LiteralMatcher: Sendable {
         }
         var first: [Int32] = [0], end = [Int32(sorted.count)], depth: [Int32] = [0]
         byte = [0]
-        childStart = [1]  // the root's children start at state 1; each state appends where its own end
+        childStart = [1]  // the root's children start at state 1; each state then appends where its children end
         var s = 0
         while s < first.count {
             var i = Int(first[s])
