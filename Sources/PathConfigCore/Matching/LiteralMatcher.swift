@@ -56,7 +56,7 @@ struct LiteralMatcher: Sendable {
         count = literals.count
         buildTrie(literals)
         buildFailures()
-        buildTable(literals: literals, maxEntries: maxDenseEntries, maxCompactStates: maxCompactStates)
+        buildTable(maxEntries: maxDenseEntries, maxCompactStates: maxCompactStates)
         if isDense { (childStart, byte, fail) = ([], [], []) }
     }
 
@@ -118,9 +118,10 @@ struct LiteralMatcher: Sendable {
 
     /// Fills `table`, rows in breadth-first order so that a state's failure
     /// row is complete before its own.
-    private mutating func buildTable(literals: [[UInt8]], maxEntries: Int, maxCompactStates: Int) {
+    private mutating func buildTable(maxEntries: Int, maxCompactStates: Int) {
+        // The bytes of the literals are the bytes of the trie's edges.
         var present = [Bool](repeating: false, count: 256)
-        for literal in literals { for b in literal { present[Int(b)] = true } }
+        for b in byte.dropFirst() { present[Int(b)] = true }
         let width = 1 + present.lazy.filter { $0 }.count  // class 0: bytes in no literal
         guard width <= 256, byte.count * width <= maxEntries else { return }
         var next = 1
