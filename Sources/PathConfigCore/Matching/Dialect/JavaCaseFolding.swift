@@ -113,7 +113,8 @@ enum JavaCaseFolding {
         return low
     }
 
-    /// `values` (sorted) as the fewest ranges, with `extra` merged in.
+    /// `values` (in any order, repeats allowed) as the fewest ranges, with
+    /// `extra` merged in.
     static func ranges(of values: [UInt32], adding extra: ClosedRange<UInt32>? = nil) -> [ClosedRange<UInt32>] {
         var all = values.map { $0...$0 }
         if let extra { all.append(extra) }
