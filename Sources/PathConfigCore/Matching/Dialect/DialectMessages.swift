@@ -20,6 +20,12 @@ enum DialectMessages {
             + advice(dialect)
     }
 
+    /// `refusal` for a construct the translation does not judge, which the
+    /// dialect's engine may accept or reject: it says neither.
+    static func unjudged(_ what: String, dialect: RegexDialect) -> String {
+        what + " is beyond libpathconfig's pcre2 backend, valid \(dialect.displayName) or not; " + advice(dialect)
+    }
+
     private static func advice(_ dialect: RegexDialect) -> String {
         switch dialect {
         case .icu:
@@ -33,7 +39,7 @@ enum DialectMessages {
     /// PCRE2's compile error on a translated pattern, and whether it is a
     /// limit of PCRE2 10.42 on a pattern the dialect accepts (then worded
     /// as `refusal`). A lookbehind that reaches PCRE2 has a bounded length
-    /// (the translation rejects an unbounded one, as both dialects do), so
+    /// (the translation rejects or refuses an unbounded one), so
     /// PCRE2's "not fixed length" is its own limit; so is "too large", for
     /// a pattern the loader's size limit let through.
     static func pcre2Error(_ text: String, dialect: RegexDialect) -> (message: String, isRefusal: Bool) {

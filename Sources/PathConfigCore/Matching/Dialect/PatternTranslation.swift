@@ -53,6 +53,13 @@ struct TranslationError: Error, Equatable {
                          offset: offset, isRefusal: true)
     }
 
+    /// A construct the translation does not judge, which the dialect may
+    /// accept or reject: the message claims neither.
+    static func unjudged(_ dialect: RegexDialect, _ construct: String, because why: String, at offset: Int) -> TranslationError {
+        TranslationError(message: DialectMessages.unjudged("the \(dialect.displayName) construct \(construct) (\(why))", dialect: dialect),
+                         offset: offset, isRefusal: true)
+    }
+
     /// A syntax error PCRE2 would report too, in PCRE2's words (so the
     /// message does not change with the dialect layer).
     static func syntax(_ message: String, at offset: Int) -> TranslationError {

@@ -406,6 +406,17 @@ struct PatternTranslator {
             }
         }
         if high == nil && inLookbehind {
+            // ICU rejects every unbounded repeat in a lookbehind. The JDK
+            // compiles those its `TreeInfo` length sum keeps "valid", mostly
+            // repeats of one character, class or one-character group
+            // (`(?<=a+)`, `(?<=\d+b+)`; the sum may overflow, and the
+            // lookbehind then searches from the start or never matches),
+            // and rejects the rest (`(?<=(?:ab)+)`). PCRE2 10.42 has no
+            // unbounded lookbehind, so Java's are refused, valid or not.
+            guard dialect == .icu else {
+                throw .unjudged(dialect, "\(text) in a lookbehind",
+                                because: "PCRE2 10.42's lookbehinds have a bounded length; the JDK compiles some unbounded ones", at: source)
+            }
             throw .invalid(dialect, "a lookbehind needs a bounded length, and \(text) repeats without limit", at: source)
         }
         if let suffix = reader.peekSignificant(), suffix == 0x3F || suffix == 0x2B {
