@@ -221,6 +221,20 @@ struct DialectTranslationTests {
         }
     }
 
+    /// Each element of a Java class level joins one flat union: as a chain
+    /// of unions as deep as the class, the emitter read the chain again at
+    /// every level (the dialect fuzzer's class of 1,500 characters took
+    /// 12 s), and a deep chain risks the stack.
+    @Test("a Java class of many elements is one alternation, its plain items one class")
+    func flatJavaClass() throws {
+        let pattern = "[" + String(repeating: "k", count: 300) + "[^/]" + String(repeating: "\u{212A}", count: 300) + "]"
+        let pcre2 = try Self.pcre2(pattern, .java, caseless: true)
+        let text = pcre2.prefix(20) + "..." + pcre2.suffix(20)
+        #expect(pcre2.components(separatedBy: "(?:").count == 2, "\(text)")
+        #expect(pcre2.hasPrefix("(?:[Kk\\x{212A}Kk"), "\(text)")
+        #expect(pcre2.hasSuffix("Kk\\x{212A}]|[^\\x{2F}])"), "\(text)")
+    }
+
     @Test("PCRE2's own error offsets point into the pattern as written", arguments: [
         ("\\u00e9(", 7, "missing closing parenthesis"),
         ("\\N{LATIN SMALL LETTER A}(?<=a{1,2})b", 24, "a lookbehind whose alternatives have different lengths"),

@@ -17,6 +17,8 @@ struct JavaSyntaxDifferentialTests {
         "(?x)[a& &b]", "(?x)[a& b]", "(?x)[a & b]", "(?x)[ ^a]", "[a&&b]]", "[x&&[]]]", "[k&&&]", "[k&&]", "[&&k]", "[a-z&&[^aeiou]]",
         "[\\w&&[^\\d]]", "[a-z&&k-m&&[^l]]", "[^a-c&&b]", "[a&&[^b]]", "[[a-c]&&[b-d]&&[c-e]]", "[a[b]&&[bc]c]", "[&-a]", "[a&&-]",
         "[a-&]", "[!-&]", "[&&&&]", "[a&&[&]]", "[\\&&&&]", "[&\\&&a]", "[s&&[\\x{17F}]]", "[i&&[I]]", "[a&&[b]&&]",
+        // Unions of characters, ranges and nested classes, one flat union each.
+        "[k[^/]\u{212A}x]", "[ab[^b]c[d-e]f]", "[k[a]x&&[^/]\u{212A}]", "[[^a][^b]c]", "[^k[^x]&&[^a]K]",
     ]
 
     /// A count after a quantifier, or where no atom is: the JDK reads it

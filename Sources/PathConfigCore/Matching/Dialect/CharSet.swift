@@ -55,6 +55,26 @@ indirect enum CharSet: Equatable, Sendable {
         }
     }
 
+    /// The union of `parts`, flat: a part that is a union gives its own
+    /// parts, and neighbouring class items are one `items`. It is the same
+    /// set, and `CharSetEmitter` writes the plain items in the same order.
+    static func union(of parts: [CharSet]) -> CharSet {
+        var flat: [CharSet] = []
+        var pending: [Item] = []
+        func add(_ part: CharSet) {
+            switch part {
+            case .items(let items): pending += items
+            case .union(let inner): inner.forEach(add)
+            default:
+                if !pending.isEmpty { flat.append(.items(pending)); pending = [] }
+                flat.append(part)
+            }
+        }
+        parts.forEach(add)
+        if !pending.isEmpty || flat.isEmpty { flat.append(.items(pending)) }
+        return flat.count == 1 ? flat[0] : .union(flat)
+    }
+
     /// The class items, when the set is a plain union of them.
     var plainItems: [Item]? {
         switch self {

@@ -30,7 +30,19 @@ extension PatternTranslator {
             switch self {
             case .set(let set): return set
             case .bits: return bits
-            case .union(let a, let b): return .union([a.resolved(bits: bits), b.resolved(bits: bits)])
+            case .union:
+                // A level of n elements is a chain of unions n deep, each
+                // new element on the right: one flat union of its operands,
+                // left to right, so that reading it is linear (a deep
+                // union made the emitter's work cubic in the class's size).
+                var operands: [JavaClassNode] = []
+                var node = self
+                while case .union(let a, let b) = node {
+                    operands.append(b)
+                    node = a
+                }
+                operands.append(node)
+                return .union(of: operands.reversed().map { $0.resolved(bits: bits) })
             case .and(let a, let b): return .intersection(a.resolved(bits: bits), b.resolved(bits: bits))
             }
         }
@@ -127,7 +139,7 @@ extension PatternTranslator {
                 if consume { reader.position += 1 }
                 var node = prev ?? .bits
                 if prev != nil && hasBits { node = .union(node, .bits) }
-                let bitSet: CharSet = bits.isEmpty ? .items([]) : (bits.count == 1 ? bits[0] : .union(bits))
+                let bitSet: CharSet = bits.isEmpty ? .items([]) : .union(of: bits)
                 let body = node.resolved(bits: bitSet)
                 return negated ? .complement(body) : body
             default:
