@@ -150,5 +150,11 @@ struct DialectTests {
         #expect(throws: (any Error).self) { try FoundationEngine().compile("a\\1{0,1}", options: Profile.hotwireIOS.regexOptions, limits: Limits()) }
         let pcre2 = try PCRE2Engine().compile("a\\2{0}(b)", options: Profile.hotwireIOS.regexOptions, limits: Limits())
         #expect(pcre2.search(MatchSubject("ab")) == .match)
+        // Lazy and possessive intervals are looped, not dropped: the
+        // reference is checked (the dialect fuzzer's find).
+        for pattern in ["a\\1{0}?", "a\\1{0}+", "(a)\\2{0,0}+"] {
+            #expect(throws: RegexCompileError.self, "\(pattern)") { try PCRE2Engine().compile(pattern, options: Profile.hotwireIOS.regexOptions, limits: Limits()) }
+            #expect(throws: (any Error).self, "\(pattern)") { try FoundationEngine().compile(pattern, options: Profile.hotwireIOS.regexOptions, limits: Limits()) }
+        }
     }
 }

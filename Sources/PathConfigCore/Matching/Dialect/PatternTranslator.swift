@@ -397,9 +397,11 @@ struct PatternTranslator {
         case .item(let start):
             itemStart = start
             // ICU drops an item repeated at most zero times, unread
-            // (compileInterval, regexcmp.cpp): a back reference in it is
-            // never checked against the groups.
-            if dialect == .icu && high == 0 {
+            // (compileInlineInterval, regexcmp.cpp): a back reference in it
+            // is never checked against the groups. Not when lazy or
+            // possessive (`\1{0}?`, `\1{0}+`): compileInterval loops those.
+            let suffix = reader.peekSignificant()
+            if dialect == .icu && high == 0 && suffix != 0x3F && suffix != 0x2B {
                 for k in icuBackReferences.indices where out.marks[icuBackReferences[k].mark].lowerBound >= start {
                     icuBackReferences[k].dropped = true
                 }
