@@ -235,6 +235,31 @@ struct DialectTranslationTests {
         #expect(pcre2.hasSuffix("Kk\\x{212A}]|[^\\x{2F}])"), "\(text)")
     }
 
+    /// JDK 17 intersects with null for an `&&` with nothing after it after
+    /// a bit-set character; the search throws where it evaluates the null.
+    @Test("Java's && with null: invalid where the search can throw, the set where it cannot, refused past the limit")
+    func javaNullIntersection() throws {
+        for pattern in ["[[b]a&&]", "[a&&\u{100}a&&]"] {
+            do {
+                _ = try PatternTranslator.translate(pattern, dialect: .java, caseInsensitive: true)
+                Issue.record("\(pattern) translated")
+            } catch {
+                #expect(!error.isRefusal)
+                #expect(error.message.contains("its search throws a NullPointerException"), "\(error.message)")
+            }
+        }
+        // The null is behind an x, which [Āa] lacks: the class matches nothing.
+        #expect(try Self.pcre2("[x&&\u{100}a&&]", .java, caseless: true) == "(?:(?=[Xx])(?!))")
+        let many = "[\u{100}a" + String(repeating: "&&", count: PatternTranslator.maximumNullIntersections + 1) + "]"
+        do {
+            _ = try PatternTranslator.translate(many, dialect: .java, caseInsensitive: true)
+            Issue.record("translated")
+        } catch {
+            #expect(error.isRefusal)
+            #expect(error.message.contains("class with more than 8 && that intersect with null"), "\(error.message)")
+        }
+    }
+
     @Test("PCRE2's own error offsets point into the pattern as written", arguments: [
         ("\\u00e9(", 7, "missing closing parenthesis"),
         ("\\N{LATIN SMALL LETTER A}(?<=a{1,2})b", 24, "a lookbehind whose alternatives have different lengths"),

@@ -19,6 +19,10 @@ struct JavaSyntaxDifferentialTests {
         "[a-&]", "[!-&]", "[&&&&]", "[a&&[&]]", "[\\&&&&]", "[&\\&&a]", "[s&&[\\x{17F}]]", "[i&&[I]]", "[a&&[b]&&]",
         // Unions of characters, ranges and nested classes, one flat union each.
         "[k[^/]\u{212A}x]", "[ab[^b]c[d-e]f]", "[k[a]x&&[^/]\u{212A}]", "[[^a][^b]c]", "[^k[^x]&&[^a]K]",
+        // JDK 17's && with null: an error only where the search reaches it
+        // with the left side holding (the dialect fuzzer's find).
+        "[\u{100}a&&]", "[x&&\u{100}a&&]", "[a&&\u{100}a&&]", "[x[\u{100}a&&]]", "[a[\u{100}a&&]]",
+        "[\u{100}\u{101}a[\u{100}a&&]]", "[^x&&\u{100}a&&]", "[x&&\u{100}a&&&&&&b]", "[[x]&&[b]a&&]",
     ]
 
     /// A count after a quantifier, or where no atom is: the JDK reads it
@@ -34,7 +38,7 @@ struct JavaSyntaxDifferentialTests {
     ]
 
     static let subjects: [String] = {
-        var all = "abcdekxyzABK&!-?0^[]#\"$%' \u{212A}\u{17F}\u{130}".map(String.init)
+        var all = "abcdekxyzABK&!-?0^[]#\"$%' \u{212A}\u{17F}\u{130}\u{100}\u{101}".map(String.init)
         all += ["xaay", "xay", "xaaay", "xaaaaaay", "xababy", "xaby", "xy", "ab", "aa", "a", "x", "b", "xky", "xKy", "xaby", "aaaaab", ""]
         return all
     }()

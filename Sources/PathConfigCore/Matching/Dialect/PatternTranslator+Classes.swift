@@ -6,12 +6,29 @@ extension PatternTranslator {
     /// builds), so a hostile pattern must not reach the stack's end.
     static let maximumClassDepth = 32
     static let maximumOperators = 64
+    /// How many Java `&&` with nothing after it one class may intersect
+    /// with null (JDK 17): each adds a set to what the class throws on.
+    static let maximumNullIntersections = 8
 
     /// The class opened by the `[` at `openedAt` (already taken).
     mutating func classExpression(openedAt: Int) throws(TranslationError) -> CharSet {
         switch dialect {
         case .icu: return try icuClass(openedAt: openedAt)
-        case .java: return try javaClass(openedAt: openedAt, consume: true)
+        case .java:
+            nullIntersections = 0
+            let javaClass = try javaClass(openedAt: openedAt, consume: true)
+            guard let throwing = javaClass.throwing else { return javaClass.set }
+            switch PCRE2Probe.matchesSomeCodePoint(CharSetEmitter.emit(throwing, caseless: false)) {
+            case false?:
+                // The search never reaches the null: it matches the set.
+                return javaClass.set
+            case true?:
+                throw .invalid(dialect, "JDK 17 compiles this class, but its search throws a NullPointerException:"
+                               + " an && with nothing after it, after a character of the class's bit set, intersects with null", at: openedAt)
+            case nil:
+                throw .unjudged(dialect, "class with && that intersect with null",
+                                because: "JDK 17 compiles it; the set its search throws on is too large for PCRE2 to find", at: openedAt)
+            }
         }
     }
 

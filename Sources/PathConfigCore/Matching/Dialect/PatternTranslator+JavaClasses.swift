@@ -7,7 +7,10 @@
 ///   read by a nested `clazz(false)`, which has its own `&&`). With no right operand
 ///   (`[x&&]`, `[x&&&&y]`) it intersects with the last element read:
 ///   `[x&&]` is `[x]`; with nothing on the left, the right operand is the
-///   class (`[&&x]` is `[x]`); with neither, "Bad class syntax".
+///   class (`[&&x]` is `[x]`); with neither, "Bad class syntax". When the
+///   last element read went into the bit set, JDK 17 intersects with null:
+///   `[[b]a&&]` compiles, and its search throws a NullPointerException
+///   wherever the left side holds and the search asks (`JavaClass.throwing`).
 /// - Characters below U+0100 (but, case-insensitively, `I i S s K k Å å ÿ
 ///   µ`) go into one bit set per class level, which every reference to it
 ///   sees complete, whatever was added after the reference: in `[a&&&]`
@@ -21,15 +24,22 @@ extension PatternTranslator {
     /// A class as `clazz` builds it, with the level's bit set as a
     /// reference (`bits`), resolved when the level ends.
     private indirect enum JavaClassNode {
-        case set(CharSet)
+        case set(JavaClass)
         case bits
         case union(JavaClassNode, JavaClassNode)
         case and(JavaClassNode, JavaClassNode)
+        /// JDK 17's `prev.and(null)`: matches nothing, and throws wherever
+        /// its left side holds.
+        case andNull(JavaClassNode)
 
-        func resolved(bits: CharSet) -> CharSet {
+        /// The class, the level's bit set filled in. The JDK evaluates a
+        /// union's operands left to right until one holds, an
+        /// intersection's until one fails; a node throws where it is
+        /// evaluated and an operand inside it throws.
+        func resolved(bits: CharSet) -> JavaClass {
             switch self {
             case .set(let set): return set
-            case .bits: return bits
+            case .bits: return JavaClass(set: bits)
             case .union:
                 // A level of n elements is a chain of unions n deep, each
                 // new element on the right: one flat union of its operands,
@@ -42,10 +52,29 @@ extension PatternTranslator {
                     node = a
                 }
                 operands.append(node)
-                return .union(of: operands.reversed().map { $0.resolved(bits: bits) })
-            case .and(let a, let b): return .intersection(a.resolved(bits: bits), b.resolved(bits: bits))
+                let resolved = operands.reversed().map { $0.resolved(bits: bits) }
+                var throwing: [CharSet] = []
+                for (k, operand) in resolved.enumerated() {
+                    guard let t = operand.throwing else { continue }
+                    throwing.append(k == 0 ? t : .difference(t, .union(of: resolved[..<k].map(\.set))))
+                }
+                return JavaClass(set: .union(of: resolved.map(\.set)), throwing: throwing.isEmpty ? nil : .union(of: throwing))
+            case .and(let a, let b):
+                let (left, right) = (a.resolved(bits: bits), b.resolved(bits: bits))
+                let throwing = [left.throwing, right.throwing.map { .intersection(left.set, $0) }].compactMap { $0 }
+                return JavaClass(set: .intersection(left.set, right.set), throwing: throwing.isEmpty ? nil : .union(of: throwing))
+            case .andNull(let a):
+                let left = a.resolved(bits: bits)
+                return JavaClass(set: .items([]), throwing: .union(of: [left.throwing, left.set].compactMap { $0 }))
             }
         }
+    }
+
+    /// A Java class as the JDK builds it: the characters it matches, and
+    /// those on which its search throws instead (nil: none).
+    struct JavaClass {
+        var set: CharSet
+        var throwing: CharSet?
     }
 
     /// What `range` read: a set of its own, or a character for the level's
@@ -58,7 +87,7 @@ extension PatternTranslator {
     /// `clazz(consume)`: the class whose first character (or `^`) is at the
     /// reader's position; `consume` takes its `]` (a right operand of `&&`
     /// leaves it to the class around it).
-    mutating func javaClass(openedAt: Int, consume: Bool) throws(TranslationError) -> CharSet {
+    mutating func javaClass(openedAt: Int, consume: Bool) throws(TranslationError) -> JavaClass {
         classDepth += 1
         defer { classDepth -= 1 }
         if classDepth > Self.maximumClassDepth {
@@ -125,11 +154,20 @@ extension PatternTranslator {
                 if let right { curr = right }
                 if let left = prev {
                     // The JDK intersects with the last element read; with
-                    // none (`[[b]a&&]`) JDK 17 fails with a
-                    // NullPointerException (later JDKs: "Bad intersection
-                    // syntax").
-                    guard let curr else { throw .invalid(dialect, "&& with nothing after it to intersect with", at: at) }
-                    prev = .and(left, curr)
+                    // none (`[[b]a&&]`), JDK 17 with null (later JDKs:
+                    // "Bad intersection syntax").
+                    if let curr {
+                        prev = .and(left, curr)
+                    } else {
+                        // Each one adds its left side, as a set of its
+                        // own, to the class's `throwing`.
+                        nullIntersections += 1
+                        if nullIntersections > Self.maximumNullIntersections {
+                            throw .unjudged(dialect, "class with more than \(Self.maximumNullIntersections) && that intersect with null",
+                                            because: "JDK 17 compiles it; the translation finds where its search throws for at most \(Self.maximumNullIntersections)", at: at)
+                        }
+                        prev = .andNull(left)
+                    }
                 } else {
                     guard let right else { throw .invalid(dialect, "bad class syntax (&& with nothing on either side)", at: at) }
                     prev = right
@@ -140,15 +178,16 @@ extension PatternTranslator {
                 var node = prev ?? .bits
                 if prev != nil && hasBits { node = .union(node, .bits) }
                 let bitSet: CharSet = bits.isEmpty ? .items([]) : .union(of: bits)
-                let body = node.resolved(bits: bitSet)
-                return negated ? .complement(body) : body
+                var body = node.resolved(bits: bitSet)
+                if negated { body.set = .complement(body.set) }
+                return body
             default:
                 break
             }
             switch try javaClassRange() {
             case .predicate(let set):
-                curr = .set(set)
-                prev = union(prev, .set(set))
+                curr = .set(JavaClass(set: set))
+                prev = union(prev, curr!)
             case .bits(let added):
                 bits += added
                 hasBits = true

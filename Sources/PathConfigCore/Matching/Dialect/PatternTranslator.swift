@@ -70,6 +70,9 @@ struct PatternTranslator {
     var groupNames: Set<String> = []
     /// Classes open around the current position.
     var classDepth = 0
+    /// Java: the `&&` with nothing after it that the class being read
+    /// intersects with null (`JavaClass.throwing`).
+    var nullIntersections = 0
     /// ICU: the last character a class added as itself, where a range
     /// written after a `-` starts; kept from one class to the next, as
     /// regexcmp.cpp keeps it (`[b][&-z]` holds `b` to `z`).
