@@ -70,7 +70,7 @@ public class DialectOracle {
     }
 
     // Whether find() throws on the probes, or, for a pattern with "&&", a
-    // class in it throws on some character of the BMP (JDK 17 compiles
+    // class in it (not nested in another) throws on some character of the BMP (JDK 17 compiles
     // [[b]a&&] into a class that throws wherever [b]a holds, so a pattern
     // that holds one throws only when a search reaches the class there):
     // the exception's name, or null.
@@ -99,6 +99,9 @@ public class DialectOracle {
                 } catch (RuntimeException e) {
                     return e.getClass().getSimpleName();
                 }
+                // A class nested in this one is searched only as this one
+                // asks (`[b&&a&&[[k]+&&]]` never throws, `[[k]+&&]` does).
+                i = j;
                 break;
             }
         }

@@ -250,13 +250,18 @@ struct DialectTranslationTests {
         }
         // The null is behind an x, which [Āa] lacks: the class matches nothing.
         #expect(try Self.pcre2("[x&&\u{100}a&&]", .java, caseless: true) == "(?:(?=[Xx])(?!))")
+        // Past the limit, and with a property (the set is then not found
+        // from its code points and ranges alone): refused, unjudged.
         let many = "[\u{100}a" + String(repeating: "&&", count: PatternTranslator.maximumNullIntersections + 1) + "]"
-        do {
-            _ = try PatternTranslator.translate(many, dialect: .java, caseInsensitive: true)
-            Issue.record("translated")
-        } catch {
-            #expect(error.isRefusal)
-            #expect(error.message.contains("class with more than 8 && that intersect with null"), "\(error.message)")
+        for (pattern, message) in [(many, "class with more than 8 && that intersect with null"),
+                                   ("[\\p{Lu}a&&]", "only for sets of code points and ranges")] {
+            do {
+                _ = try PatternTranslator.translate(pattern, dialect: .java, caseInsensitive: true)
+                Issue.record("\(pattern) translated")
+            } catch {
+                #expect(error.isRefusal)
+                #expect(error.message.contains(message), "\(error.message)")
+            }
         }
     }
 

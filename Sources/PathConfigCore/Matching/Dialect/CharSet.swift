@@ -75,6 +75,37 @@ indirect enum CharSet: Equatable, Sendable {
         return flat.count == 1 ? flat[0] : .union(flat)
     }
 
+    /// Where membership may change, when the set is built from code points
+    /// and ranges alone (nil when a property is in it): the set holds all or
+    /// none of each run from one of these to the next, and of the run
+    /// before the first.
+    var boundaries: [UInt32]? {
+        switch self {
+        case .items(let items):
+            var all: [UInt32] = []
+            for item in items {
+                switch item {
+                case .scalar(let v): all += [v, v + 1]
+                case .range(let a, let b): all += [a, b + 1]
+                case .property: return nil
+                }
+            }
+            return all
+        case .union(let parts):
+            var all: [UInt32] = []
+            for part in parts {
+                guard let b = part.boundaries else { return nil }
+                all += b
+            }
+            return all
+        case .intersection(let a, let b), .difference(let a, let b):
+            guard let x = a.boundaries, let y = b.boundaries else { return nil }
+            return x + y
+        case .complement(let a), .caseExact(let a):
+            return a.boundaries
+        }
+    }
+
     /// The class items, when the set is a plain union of them.
     var plainItems: [Item]? {
         switch self {

@@ -24,10 +24,9 @@ enum PCRE2Probe {
         return true
     }
 
-    /// Whether `pattern` (PCRE2, UTF) matches some code point but a
-    /// surrogate: searched in every one, 65,536 at a time; nil when PCRE2
-    /// does not compile it.
-    static func matchesSomeCodePoint(_ pattern: String) -> Bool? {
+    /// Whether `pattern` (PCRE2, UTF) matches one of `codePoints` alone
+    /// (surrogates are left out); nil when PCRE2 does not compile it.
+    static func matchesOne(of codePoints: [UInt32], _ pattern: String) -> Bool? {
         let bytes = Array(pattern.utf8)
         var errorCode: Int32 = 0
         var errorOffset = 0
@@ -39,19 +38,14 @@ enum PCRE2Probe {
         guard let match = pcre2_match_data_create_from_pattern_8(code, nil) else { return nil }
         defer { pcre2_match_data_free_8(match) }
         var subject: [UInt8] = []
-        subject.reserveCapacity(0x10000 * 4)
-        for plane in 0...0x10 {
-            subject.removeAll(keepingCapacity: true)
-            for value in UInt32(plane << 16)...UInt32(plane << 16 | 0xFFFF) {
-                guard let scalar = Unicode.Scalar(value) else { continue }
-                subject.append(contentsOf: String(scalar).utf8)
-            }
-            let found = subject.withUnsafeBufferPointer { buf in
-                pcre2_match_8(code, buf.baseAddress!, buf.count, 0, 0, match, nil)
-            }
-            if found >= 0 { return true }
-            if found != PCRE2_ERROR_NOMATCH { return nil }
+        for value in codePoints {
+            if let scalar = Unicode.Scalar(value) { UTF8.encode(scalar) { subject.append($0) } }
         }
-        return false
+        guard !subject.isEmpty else { return false }
+        let found = subject.withUnsafeBufferPointer { buf in
+            pcre2_match_8(code, buf.baseAddress!, buf.count, 0, 0, match, nil)
+        }
+        if found >= 0 { return true }
+        return found == PCRE2_ERROR_NOMATCH ? false : nil
     }
 }
