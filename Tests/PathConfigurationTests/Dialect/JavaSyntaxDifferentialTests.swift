@@ -37,6 +37,13 @@ struct JavaSyntaxDifferentialTests {
         "(?-i-i)a", "(?i)k(?-i-i)k", "(?--)a", "(?i-i-)a",
     ]
 
+    /// `\N{NAME}`: `Character.codePointOf` trims the name as `String.trim`
+    /// does (up to U+0020, no other space; the dialect fuzzer's find).
+    static let namePatterns = [
+        "\\N{\u{1}LATIN SMALL LETTER A}", "\\N{ latin small letter a\t}", "\\N{\u{A0}LATIN SMALL LETTER A}",
+        "\\N{\u{85}LATIN SMALL LETTER A}", "\\N{LATIN SMALL LETTER A\u{1F}}",
+    ]
+
     static let subjects: [String] = {
         var all = "abcdekxyzABK&!-?0^[]#\"$%' \u{212A}\u{17F}\u{130}\u{100}\u{101}".map(String.init)
         all += ["xaay", "xay", "xaaay", "xaaaaaay", "xababy", "xaby", "xy", "ab", "aa", "a", "x", "b", "xky", "xKy", "xaby", "aaaaab", ""]
@@ -45,7 +52,7 @@ struct JavaSyntaxDifferentialTests {
 
     @Test("classes and quantifiers: what the JDK rejects is rejected, what it compiles finds what it finds")
     func againstTheJDK() throws {
-        let patterns = Self.classPatterns + Self.quantifierPatterns
+        let patterns = Self.classPatterns + Self.quantifierPatterns + Self.namePatterns
         let lines = try JVM.run("RegexProbe.java", lines: Self.subjects.map(JVM.hex) + ["-"] + patterns.map(JVM.hex))
         try #require(lines.count == patterns.count + 1)
         let options = RegexOptions(caseInsensitive: true, unicodeClasses: false, dialect: .java)

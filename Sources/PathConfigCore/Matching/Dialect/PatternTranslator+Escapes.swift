@@ -280,7 +280,12 @@ extension PatternTranslator {
             if c == 0x7D { closed = true } else { name.unicodeScalars.append(Unicode.Scalar(c) ?? "?") }
         }
         guard closed else { throw .invalid(dialect, "unterminated \\N{", at: source) }
-        if dialect == .java { name = String(name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) }
+        if dialect == .java {
+            // `Character.codePointOf` trims the name as `String.trim` does:
+            // every character up to U+0020 at either end, no other space.
+            let scalars = name.unicodeScalars.drop { $0.value <= 0x20 }.reversed().drop { $0.value <= 0x20 }.reversed()
+            name = String(String.UnicodeScalarView(scalars))
+        }
         // ICU's free-spacing mode drops white space inside the braces too.
         if dialect == .icu && reader.extended { name.unicodeScalars.removeAll { reader.isSpace($0.value) } }
         guard let value = CharacterNames.scalar(named: name) else {
