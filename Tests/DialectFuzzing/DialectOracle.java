@@ -70,10 +70,10 @@ public class DialectOracle {
     }
 
     // Whether find() throws on the probes, or, for a pattern with "&&", a
-    // class in it (not nested in another) throws on some character of the BMP (JDK 17 compiles
-    // [[b]a&&] into a class that throws wherever [b]a holds, so a pattern
-    // that holds one throws only when a search reaches the class there):
-    // the exception's name, or null.
+    // class in it (not nested in another) throws on some character of the
+    // BMP (JDK 17 compiles [[b]a&&] into a class that throws wherever [b]a
+    // holds, so a pattern that holds one throws only when a search reaches
+    // the class there): the exception's name, or null.
     static String unsearchable(Pattern pattern, String text) {
         for (String probe : PROBES) {
             try {

@@ -203,7 +203,7 @@ struct DialectTranslationTests {
     }
 
     /// The JDK compiles some unbounded repeats in a lookbehind (`(?<=a*)`,
-    /// `(?<=\\d+b+)`) and rejects others (`(?<=(?:ab)+)`), by an overflowing
+    /// `(?<=\d+b+)`) and rejects others (`(?<=(?:ab)+)`), by an overflowing
     /// length sum the translation does not model; PCRE2 10.42 runs none.
     @Test("Java's unbounded repeats in a lookbehind are refused, neither called valid nor invalid", arguments: [
         ("(?<=a*)b", 5), ("(?<=\\d+b+)", 6), ("(?<=(?:ab)+)", 10), ("(?<=x(?:ab){2,})", 11), ("(?<=/\u{1}(a)/.+)\\b", 11),

@@ -12,13 +12,7 @@ enum PCRE2Probe {
     static func acceptsProperty(_ text: String) -> Bool {
         let key = text.lowercased()
         if accepted.withLock({ $0.contains(key) }) { return true }
-        let bytes = Array(("\\p{" + key + "}").utf8)
-        var errorCode: Int32 = 0
-        var errorOffset = 0
-        let code = bytes.withUnsafeBufferPointer { buf in
-            pcre2_compile_8(buf.baseAddress!, buf.count, UInt32(PCRE2_UTF), &errorCode, &errorOffset, nil)
-        }
-        guard let code else { return false }
+        guard let code = compile("\\p{" + key + "}", options: UInt32(PCRE2_UTF)) else { return false }
         pcre2_code_free_8(code)
         accepted.withLock { _ = $0.insert(key) }
         return true
@@ -26,14 +20,8 @@ enum PCRE2Probe {
 
     /// Whether `pattern` (PCRE2, UTF) matches one of `codePoints` alone
     /// (surrogates are left out); nil when PCRE2 does not compile it.
-    static func matchesOne(of codePoints: [UInt32], _ pattern: String) -> Bool? {
-        let bytes = Array(pattern.utf8)
-        var errorCode: Int32 = 0
-        var errorOffset = 0
-        let code = bytes.withUnsafeBufferPointer { buf in
-            pcre2_compile_8(buf.baseAddress!, buf.count, UInt32(PCRE2_UTF | PCRE2_UCP), &errorCode, &errorOffset, nil)
-        }
-        guard let code else { return nil }
+    static func matchesOne(of codePoints: some Sequence<UInt32>, _ pattern: String) -> Bool? {
+        guard let code = compile(pattern, options: UInt32(PCRE2_UTF | PCRE2_UCP)) else { return nil }
         defer { pcre2_code_free_8(code) }
         guard let match = pcre2_match_data_create_from_pattern_8(code, nil) else { return nil }
         defer { pcre2_match_data_free_8(match) }
@@ -47,5 +35,15 @@ enum PCRE2Probe {
         }
         if found >= 0 { return true }
         return found == PCRE2_ERROR_NOMATCH ? false : nil
+    }
+
+    /// `pattern` compiled (the caller frees it), or nil when PCRE2 rejects it.
+    private static func compile(_ pattern: String, options: UInt32) -> OpaquePointer? {
+        let bytes = Array(pattern.utf8)
+        var errorCode: Int32 = 0
+        var errorOffset = 0
+        return bytes.withUnsafeBufferPointer { buf in
+            pcre2_compile_8(buf.baseAddress!, buf.count, options, &errorCode, &errorOffset, nil)
+        }
     }
 }

@@ -21,7 +21,7 @@ extension PatternTranslator {
             // One code point from each run where the set is all or nothing
             // (a property in it: unjudged).
             let found = throwing.boundaries.flatMap { boundaries in
-                PCRE2Probe.matchesOne(of: Set(boundaries + [0, 0xE000]).filter { $0 <= 0x10FFFF }.sorted(),
+                PCRE2Probe.matchesOne(of: Set(boundaries + [0, 0xE000]).filter { $0 <= 0x10FFFF },
                                       CharSetEmitter.emit(throwing, caseless: false))
             }
             switch found {

@@ -186,8 +186,9 @@ extension PatternTranslator {
             }
             switch try javaClassRange() {
             case .predicate(let set):
-                curr = .set(JavaClass(set: set))
-                prev = union(prev, curr!)
+                let node = JavaClassNode.set(JavaClass(set: set))
+                curr = node
+                prev = union(prev, node)
             case .bits(let added):
                 bits += added
                 hasBits = true

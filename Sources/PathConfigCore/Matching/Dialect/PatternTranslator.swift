@@ -368,13 +368,15 @@ struct PatternTranslator {
         default: (text, low, high) = try interval(at: source)
         }
         try flushLiterals(beforeQuantifier: true)
+        // The `?` (lazy) or `+` (possessive) after the quantifier, if any.
+        let suffix = reader.peekSignificant().flatMap { $0 == 0x3F || $0 == 0x2B ? $0 : nil }
         if dialect == .java, first == 0x7B, emptyJavaAtom {
             // The JDK reads a `{` where no atom is, or after a quantifier
             // (`a?{2}`, `a{2}{3}`, `{2}` at the start), as a repeat count on
             // an empty atom (`Pattern.atom` reads nothing, and `closure` the
             // count): it matches the empty string, so `a?{2}` is `a?`, never
             // `(?:a?){2}`. `a**` and `a{2}*` are errors there, as here.
-            if let suffix = reader.peekSignificant(), suffix == 0x3F || suffix == 0x2B { reader.position += 1 }
+            if suffix != nil { reader.position += 1 }
             atom = .quantified
             return
         }
@@ -403,8 +405,7 @@ struct PatternTranslator {
             // (compileInlineInterval, regexcmp.cpp): a back reference in it
             // is never checked against the groups. Not when lazy or
             // possessive (`\1{0}?`, `\1{0}+`): compileInterval loops those.
-            let suffix = reader.peekSignificant()
-            if dialect == .icu && high == 0 && suffix != 0x3F && suffix != 0x2B {
+            if dialect == .icu && high == 0 && suffix == nil {
                 for k in icuBackReferences.indices where out.marks[icuBackReferences[k].mark].lowerBound >= start {
                     icuBackReferences[k].dropped = true
                 }
@@ -424,7 +425,7 @@ struct PatternTranslator {
             }
             throw .invalid(dialect, "a lookbehind needs a bounded length, and \(text) repeats without limit", at: source)
         }
-        if let suffix = reader.peekSignificant(), suffix == 0x3F || suffix == 0x2B {
+        if let suffix {
             reader.position += 1
             text.append(suffix == 0x3F ? "?" : "+")
             // ICU's unbounded possessive and lazy loops go wrong on an item
