@@ -46,6 +46,24 @@ struct EngineTests {
         #expect(explanation.json.contains("\"limit_exceeded\":[{\"rule\":0,\"pattern_index\":0}]"))
     }
 
+    /// What limits-and-security.md says of the match limit: PCRE2's
+    /// interpreter counts it afresh at each start position of a search, so a
+    /// search that fails at every start may spend it many times over. Here,
+    /// with k digits after a start, the two `\d*` try every split of them:
+    /// about k²/2 units, at most 20,000 at the first start, and about 1.3
+    /// million over the whole search, 33 times the larger limit below.
+    @Test("the match limit bounds each start position of a search, not the search")
+    func matchLimitPerStartPosition() throws {
+        let subject = MatchSubject(String(repeating: "1", count: 200))
+        func search(limit: UInt32) throws -> MatchOutcome {
+            var limits = Limits()
+            limits.matchLimit = limit
+            return try PCRE2Engine().compile(#"\d*\d*[!?]"#, options: Profile.turboIOS.regexOptions, limits: limits).search(subject)
+        }
+        #expect(try search(limit: 40_000) == .noMatch)
+        #expect(try search(limit: 10_000) == .limitExceeded)
+    }
+
     @Test("a plain pattern on a printable ASCII subject is decided exactly, in linear time, whatever the match limit")
     func plainPatternHasNoLimit() throws {
         var limits = Limits()

@@ -15,8 +15,10 @@ public struct Limits: Sendable, Hashable {
     public var maxPatternsPerRule: Int = 10_000
     /// Longest pattern, in bytes of UTF-8.
     public var maxPatternBytes: Int = 16_384
-    /// Backtracking budget of one regex search (PCRE2's match limit). A search
-    /// that runs out counts as no match and is reported by `explain`.
+    /// Backtracking budget of a regex search at each start position (PCRE2's
+    /// match limit, which its interpreter counts afresh at every position it
+    /// tries). A search that runs out counts as no match and is reported by
+    /// `explain`.
     public var matchLimit: UInt32 = 10_000_000
     /// Memory budget of one regex search, in KiB (PCRE2's heap limit, which
     /// bounds the interpreter's backtracking frames). A search that runs out
