@@ -84,6 +84,70 @@ struct PrefilterTests {
         #expect(found == [0, 1, 3, 4])
     }
 
+    @Test("a deferred literal matcher is made on its first scan and finds what one made at load finds")
+    func deferredMatcher() {
+        var rng = SplitMix(state: 0xDEF0)
+        let alphabet = Array("/abAB-_1é".utf8)
+        func text(_ length: Int) -> [UInt8] { (0..<length).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] } }
+        for _ in 0..<100 {
+            let literals = Array(Set((0..<(1 + Int(rng.next() % 12))).map { _ in text(1 + Int(rng.next() % 5)) }))
+            let made = LiteralMatcher(literals), deferred = DeferredLiteralMatcher(literals)
+            #expect(!deferred.isMade)
+            for _ in 0..<10 {
+                let subject = text(Int(rng.next() % 24))
+                for fold in [false, true] {
+                    var a: [Int] = [], b: [Int] = []
+                    subject.withUnsafeBufferPointer { buf in
+                        made.scan(buf, fold: fold) { a.append($0) }
+                        deferred.scan(buf, fold: fold) { b.append($0) }
+                    }
+                    #expect(a == b)
+                }
+            }
+            #expect(deferred.isMade)
+        }
+    }
+
+    @Test("a deferred literal matcher is made once, whichever of many threads scans first, and each finds the same")
+    func deferredMatcherThreads() async {
+        let literals = ["/posts/", "/new", "édit", "he", "hers"].map { Array($0.utf8) }
+        let expected = LiteralMatcher(literals)
+        for _ in 0..<20 {
+            let deferred = DeferredLiteralMatcher(literals)
+            let wrong = await withTaskGroup(of: Int.self) { group in
+                for t in 0..<8 {
+                    group.addTask {
+                        let subject = Array("/posts/\(t)/édit/hers/new".utf8)
+                        var a: [Int] = [], b: [Int] = []
+                        subject.withUnsafeBufferPointer { buf in
+                            deferred.scan(buf, fold: t % 2 == 0) { a.append($0) }
+                            expected.scan(buf, fold: t % 2 == 0) { b.append($0) }
+                        }
+                        return a == b ? 0 : 1
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+            #expect(wrong == 0 && deferred.isMade)
+        }
+    }
+
+    @Test("a plan whose automaton decides printable ASCII URLs makes its literal matcher only for another URL")
+    func literalMatcherOnFirstUse() throws {
+        let json = #"{"rules": [{"patterns": ["/new$"], "properties": {"a": 1}}, {"patterns": ["^/posts/(?=\\d)\\d+"], "properties": {"b": 2}}]}"#
+        let config = try PathConfiguration(json: json, options: LoadOptions(profile: .turboIOS))
+        #expect(config.patternAutomaton != nil && config.patternPlan.literalMatcherIsMade == false)
+        #expect(config.properties(for: "/posts/12/new").json == #"{"a":1,"b":2}"#)
+        #expect(config.patternPlan.literalMatcherIsMade == false)
+        #expect(config.properties(for: "/posts/12/é/new").json == #"{"a":1,"b":2}"#)
+        #expect(config.patternPlan.literalMatcherIsMade == true)
+        // Without an automaton every lookup scans: the matcher is made at load.
+        var options = LoadOptions(profile: .turboIOS)
+        options.combinesPatterns = false
+        let plain = try PathConfiguration(json: json, options: options)
+        #expect(plain.patternAutomaton == nil && plain.patternPlan.literalMatcherIsMade == true)
+    }
+
     @Test("the dense table, with entries of two bytes or four, and the trie find the literals a subject holds, folded and not")
     func denseAgainstSparse() {
         var rng = SplitMix(state: 0xAC0D)

@@ -116,6 +116,12 @@ package struct MatchPlan: Sendable {
     /// What the plan's patterns are: a rule's `patterns` or its `globs`.
     let kind: RuleMatch.Kind
     private let prefilter: Prefilter?
+    /// Where the plan has an automaton, the prefilter's literal matcher,
+    /// made on the first scan (`DeferredLiteralMatcher`; the prefilter's own
+    /// is then empty). Outside `Prefilter`, which a lookup reads in place:
+    /// inside, it made the optimizer copy the whole prefilter on every
+    /// lookup (250 instructions at 10,000 rules).
+    private let deferredMatcher: DeferredLiteralMatcher?
     /// The plain patterns in one automaton (`PlanAutomaton`), with `rest`:
     /// what decides a printable ASCII subject before the prefilter (nil
     /// without the prefilter, or when no pattern is plain).
@@ -184,6 +190,8 @@ package struct MatchPlan: Sendable {
     }
 
     private struct Prefilter: Sendable {
+        /// The literals' matcher, made at load where every lookup scans
+        /// (empty where the plan has `deferredMatcher`).
         let matcher: LiteralMatcher
         /// For each literal `id`, the ordinals of the patterns that require
         /// it: `ordinals[ordinalStarts[id]..<ordinalStarts[id + 1]]` (one
@@ -226,9 +234,9 @@ package struct MatchPlan: Sendable {
             : (automaton: nil, rest: nil)
         automaton = combined.automaton
         rest = combined.rest
-        guard usePrefilter else { prefilter = nil; return }
+        guard usePrefilter else { (prefilter, deferredMatcher) = (nil, nil); return }
         #if PATHCONFIG_ABLATE_PREFILTER
-        prefilter = nil; return  // make bench-ablation: the layer off
+        (prefilter, deferredMatcher) = (nil, nil); return  // make bench-ablation: the layer off
         #endif
         // Each literal's id (in order of first use) and how many patterns
         // require it; then each literal's patterns, in ordinal order, in one
@@ -256,7 +264,7 @@ package struct MatchPlan: Sendable {
             }
         }
         ids = [:]
-        guard !distinct.isEmpty else { prefilter = nil; return }
+        guard !distinct.isEmpty else { (prefilter, deferredMatcher) = (nil, nil); return }
         var ordinalStarts: [Int32] = [0]
         ordinalStarts.reserveCapacity(counts.count + 1)
         for count in counts { ordinalStarts.append(ordinalStarts.last! + count) }
@@ -266,11 +274,16 @@ package struct MatchPlan: Sendable {
             ordinals[Int(next[Int(id)])] = Int32(ordinal)
             next[Int(id)] += 1
         }
-        prefilter = Prefilter(matcher: LiteralMatcher(distinct), ordinalStarts: ordinalStarts, ordinals: ordinals,
+        deferredMatcher = automaton == nil ? nil : DeferredLiteralMatcher(distinct)
+        prefilter = Prefilter(matcher: LiteralMatcher(automaton == nil ? distinct : []), ordinalStarts: ordinalStarts, ordinals: ordinals,
                               wordCount: unfiltered.count,
                               unfiltered: unfiltered.enumerated().filter { $0.element != 0 }.map { (word: $0.offset, bits: $0.element) },
                               caseInsensitive: caseInsensitive)
     }
+
+    /// Whether the prefilter's literal matcher has been made (nil without a
+    /// prefilter; for tests).
+    var literalMatcherIsMade: Bool? { prefilter == nil ? nil : deferredMatcher?.isMade ?? true }
 
     /// The rules whose patterns match `subject`.
     package func run(_ subject: MatchSubject) -> PlanResult {
@@ -437,11 +450,16 @@ package struct MatchPlan: Sendable {
         for (word, bits) in prefilter.unfiltered { add(word, bits) }
         prefilter.ordinalStarts.withUnsafeBufferPointer { starts in
             prefilter.ordinals.withUnsafeBufferPointer { ordinals in
-                prefilter.matcher.scan(text.bytes, fold: prefilter.caseInsensitive) { id in
+                @inline(__always) func found(_ id: Int) {
                     for k in Int(starts[id])..<Int(starts[id + 1]) {
                         let o = Int(ordinals[k])
                         add(o >> 6, 1 << UInt64(o & 63))
                     }
+                }
+                if let deferredMatcher {
+                    deferredMatcher.scan(text.bytes, fold: prefilter.caseInsensitive) { found($0) }
+                } else {
+                    prefilter.matcher.scan(text.bytes, fold: prefilter.caseInsensitive) { found($0) }
                 }
             }
         }

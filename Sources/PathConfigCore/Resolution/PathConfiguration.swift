@@ -81,8 +81,10 @@ public final class PathConfiguration: Sendable {
         try self.init(document: try ConfigurationDecoder(profile: options.profile, limits: options.limits).decode(bytes), options: options)
     }
 
+    /// The file patterns' plan (for tests).
+    var patternPlan: MatchPlan { resolver.file.patternPlan }
     /// The file patterns' combined automaton, if the plan has one (for tests).
-    var patternAutomaton: PlanAutomaton? { resolver.file.patternPlan.automaton }
+    var patternAutomaton: PlanAutomaton? { patternPlan.automaton }
 
     /// The profile the configuration reproduces.
     public var profile: Profile { options.profile }
