@@ -108,7 +108,7 @@ struct PrefilterTests {
         }
     }
 
-    @Test("a deferred literal matcher is made once, whichever of many threads scans first, and each finds the same")
+    @Test("a deferred literal matcher scanned by many threads at once is made, and each finds what one made at load finds")
     func deferredMatcherThreads() async {
         let literals = ["/posts/", "/new", "édit", "he", "hers"].map { Array($0.utf8) }
         let expected = LiteralMatcher(literals)
