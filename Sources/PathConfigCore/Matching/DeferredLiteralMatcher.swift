@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A prefilter's `LiteralMatcher`, made on its first scan.
 ///
 /// A plan with an automaton (`PlanAutomaton`) scans for literals only the
@@ -17,8 +15,8 @@ final class DeferredLiteralMatcher: @unchecked Sendable {
     /// The literals, end to end: literal `i` ends at `ends[i]`.
     private let bytes: [UInt8]
     private let ends: [Int32]
-    /// The matcher (a retained `Box`), once made.
-    private let made = Atomic<UnsafeRawPointer?>(nil)
+    /// The matcher, once made.
+    private let made = MadeOnce<Box>()
 
     private final class Box {
         let matcher: LiteralMatcher
@@ -37,21 +35,18 @@ final class DeferredLiteralMatcher: @unchecked Sendable {
         (self.bytes, self.ends) = (bytes, ends)
     }
 
-    deinit {
-        if let box = made.load(ordering: .acquiring) { Unmanaged<Box>.fromOpaque(box).release() }
-    }
-
     /// Whether the matcher has been made (for tests).
-    var isMade: Bool { made.load(ordering: .acquiring) != nil }
+    var isMade: Bool { made.current != nil }
 
     /// `LiteralMatcher.scan`, the matcher made first if it was not.
     @inline(__always)
     func scan(_ subject: UnsafeBufferPointer<UInt8>, fold: Bool, _ found: (Int) -> Void) {
-        let box = made.load(ordering: .acquiring).map { Unmanaged<Box>.fromOpaque($0) } ?? make()
+        let box = made.current ?? made.publish(Box(matcher()))
         box._withUnsafeGuaranteedRef { $0.matcher.scan(subject, fold: fold, found) }
     }
 
-    private func make() -> Unmanaged<Box> {
+    /// The matcher of the literals.
+    private func matcher() -> LiteralMatcher {
         var literals: [[UInt8]] = []
         literals.reserveCapacity(ends.count)
         var start = 0
@@ -59,11 +54,6 @@ final class DeferredLiteralMatcher: @unchecked Sendable {
             literals.append(Array(bytes[start..<Int(end)]))
             start = Int(end)
         }
-        let box = Unmanaged.passRetained(Box(LiteralMatcher(literals)))
-        let (stored, existing) = made.compareExchange(expected: nil, desired: UnsafeRawPointer(box.toOpaque()),
-                                                      ordering: .acquiringAndReleasing)
-        if stored { return box }
-        box.release()
-        return Unmanaged<Box>.fromOpaque(existing!)
+        return LiteralMatcher(literals)
     }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A plain pattern's engine form, compiled on its first search.
 ///
 /// A pattern `SmallPattern` reads is decided by the automaton on every
@@ -17,8 +15,8 @@ import Synchronization
 package final class DeferredPattern: CompiledPattern, @unchecked Sendable {
     private let pattern: String
     private let compiler: Compiler
-    /// The compiled pattern (a retained `Box`), once made.
-    private let compiled = Atomic<UnsafeRawPointer?>(nil)
+    /// The compiled pattern, once made.
+    private let compiled = MadeOnce<Box>()
 
     /// What a load's deferred patterns compile with, shared by all of them
     /// (`RuleCompiler` makes one for each set of options): held in each
@@ -49,23 +47,12 @@ package final class DeferredPattern: CompiledPattern, @unchecked Sendable {
         self.init(pattern, compiler: Compiler(engine: engine, options: options, limits: limits))
     }
 
-    deinit {
-        if let made = compiled.load(ordering: .acquiring) { Unmanaged<Box>.fromOpaque(made).release() }
-    }
-
     /// Whether the engine form has been made (for tests).
-    var isCompiled: Bool { compiled.load(ordering: .acquiring) != nil }
+    var isCompiled: Bool { compiled.current != nil }
 
     package func search(_ subject: MatchSubject) -> MatchOutcome {
-        if let made = compiled.load(ordering: .acquiring) {
-            return Unmanaged<Box>.fromOpaque(made).takeUnretainedValue().pattern.search(subject)
-        }
+        if let made = compiled.current { return made.takeUnretainedValue().pattern.search(subject) }
         guard let fresh = try? compiler.engine.compile(pattern, options: compiler.options, limits: compiler.limits) else { return .noMatch }
-        let box = Unmanaged.passRetained(Box(fresh))
-        let (stored, existing) = compiled.compareExchange(expected: nil, desired: UnsafeRawPointer(box.toOpaque()),
-                                                          ordering: .acquiringAndReleasing)
-        if !stored { box.release() }
-        let winner = stored ? box.takeUnretainedValue() : Unmanaged<Box>.fromOpaque(existing!).takeUnretainedValue()
-        return winner.pattern.search(subject)
+        return compiled.publish(Box(fresh)).takeUnretainedValue().pattern.search(subject)
     }
 }
