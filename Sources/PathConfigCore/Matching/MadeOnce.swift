@@ -3,12 +3,17 @@ import Synchronization
 /// An object made on first use, once, by whichever thread gets there first
 /// (a thread that loses the race drops its copy), and read after that with
 /// one acquiring load: what `DeferredPattern` and `DeferredLiteralMatcher`
-/// keep. It holds the object until it is itself destroyed.
+/// compile, a result's `Answer`, and what a host layer keeps with an answer.
+/// It holds the object until it is itself destroyed.
 struct MadeOnce<Object: AnyObject>: ~Copyable {
     /// The object (retained), once made.
-    private let stored = Atomic<UnsafeRawPointer?>(nil)
+    private let stored: Atomic<UnsafeRawPointer?>
 
-    init() {}
+    /// Nothing made yet.
+    init() { stored = Atomic(nil) }
+
+    /// `object`, made already.
+    init(_ object: Object) { stored = Atomic(UnsafeRawPointer(Unmanaged.passRetained(object).toOpaque())) }
 
     deinit {
         if let made = stored.load(ordering: .acquiring) { Unmanaged<Object>.fromOpaque(made).release() }
@@ -29,3 +34,7 @@ struct MadeOnce<Object: AnyObject>: ~Copyable {
         return Unmanaged.fromOpaque(existing!)
     }
 }
+
+/// Threads share what one made, so what is made must be shareable; the
+/// address is only published and read atomically.
+extension MadeOnce: @unchecked Sendable where Object: Sendable {}

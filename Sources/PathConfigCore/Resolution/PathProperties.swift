@@ -15,21 +15,20 @@ public final class PathProperties: Sendable, CustomStringConvertible {
     public let typedReading: TypedReading
     /// The platform whose accessor rules apply.
     public var platform: Profile.Platform { typedReading.platform }
-    /// The address of the result's `Answer` once made, 0 before (a reference
-    /// owned by the result, released in deinit). An address, read without a
-    /// lock, so that the class stays `Sendable`.
-    private let made = Atomic<Int>(0)
+    /// The result's `Answer`, once made.
+    private let made: MadeOnce<Answer>
 
     /// Creates a result read as `typedReading` says.
     public init(_ object: JSONObject, typedReading: TypedReading) {
         self.object = object
         self.typedReading = typedReading
+        made = MadeOnce()
     }
 
     private init(_ object: JSONObject, typedReading: TypedReading, answer: Answer) {
         self.object = object
         self.typedReading = typedReading
-        made.store(Int(bitPattern: Unmanaged.passRetained(answer).toOpaque()), ordering: .releasing)
+        made = MadeOnce(answer)
     }
 
     /// Another result with the same properties and the same `Answer` (made
@@ -67,43 +66,20 @@ public final class PathProperties: Sendable, CustomStringConvertible {
     /// without a lock; the first reader to publish one wins, and a reader
     /// that loses the race releases its own. `package`: the C boundary reads
     /// it without counting a reference (`withAnswer`).
-    package var answer: Answer {
-        Unmanaged<Answer>.fromOpaque(UnsafeRawPointer(bitPattern: madeAnswer())!).takeUnretainedValue()
-    }
+    package var answer: Answer { unretainedAnswer.takeUnretainedValue() }
 
     /// The answer without a reference counted on it: the result holds one
     /// for as long as the caller holds the result. Not generic, so that a
     /// read from another module (the C boundary's, on every typed read) is a
     /// direct call.
     package var unretainedAnswer: Unmanaged<Answer> {
-        Unmanaged<Answer>.fromOpaque(UnsafeRawPointer(bitPattern: madeAnswer())!)
+        made.current ?? made.publish(Answer(object, typedReading: typedReading))
     }
 
     /// Runs `body` on the answer without counting a reference on it.
     @inline(__always)
     package func withAnswer<T>(_ body: (Answer) throws -> T) rethrows -> T {
         try unretainedAnswer._withUnsafeGuaranteedRef(body)
-    }
-
-    @inline(__always)
-    private func madeAnswer() -> Int {
-        let kept = made.load(ordering: .acquiring)
-        if kept != 0 { return kept }
-        return publish()
-    }
-
-    private func publish() -> Int {
-        let mine = Int(bitPattern: Unmanaged.passRetained(Answer(object, typedReading: typedReading)).toOpaque())
-        let (published, current) = made.compareExchange(expected: 0, desired: mine, ordering: .acquiringAndReleasing)
-        guard published else {
-            Unmanaged<Answer>.fromOpaque(UnsafeRawPointer(bitPattern: mine)!).release()
-            return current
-        }
-        return mine
-    }
-
-    deinit {
-        if let kept = UnsafeRawPointer(bitPattern: made.load(ordering: .acquiring)) { Unmanaged<Answer>.fromOpaque(kept).release() }
     }
 
     /// The value of a well-known key through its typed accessor (default
@@ -168,9 +144,8 @@ package final class Answer: Sendable {
     package let presentation: Presentation
     package let modalStyle: ModalStyle
     package let queryStringPresentation: QueryStringPresentation
-    /// The address of the host layer's object once made, 0 before (a
-    /// reference owned by the answer).
-    private let attached = Atomic<Int>(0)
+    /// The host layer's object, once made.
+    private let attached = MadeOnce<any AnyObject & Sendable>()
 
     private static let counter = Atomic<UInt64>(0)
 
@@ -220,22 +195,11 @@ package final class Answer: Sendable {
     /// strings). Read without a lock; when two threads make one at once, the
     /// first published wins. Not generic (the caller knows its type), so
     /// that a read from another module is a direct call and a load.
-    package func attachment(_ make: () -> AnyObject) -> UnsafeRawPointer {
-        let kept = attached.load(ordering: .acquiring)
-        if kept != 0 { return UnsafeRawPointer(bitPattern: kept)! }
-        let mine = Int(bitPattern: Unmanaged.passRetained(make()).toOpaque())
-        let (published, current) = attached.compareExchange(expected: 0, desired: mine, ordering: .acquiringAndReleasing)
-        guard published else {
-            Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: mine)!).release()
-            return UnsafeRawPointer(bitPattern: current)!
-        }
-        return UnsafeRawPointer(bitPattern: mine)!
+    package func attachment(_ make: () -> any AnyObject & Sendable) -> UnsafeRawPointer {
+        UnsafeRawPointer((attached.current ?? attached.publish(make())).toOpaque())
     }
 
     deinit {
         UnsafeMutablePointer<CChar>(bitPattern: bytes)!.deallocate()
-        if let kept = UnsafeRawPointer(bitPattern: attached.load(ordering: .acquiring)) {
-            Unmanaged<AnyObject>.fromOpaque(kept).release()
-        }
     }
 }
