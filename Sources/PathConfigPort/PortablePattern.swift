@@ -191,8 +191,10 @@ private struct Subset {
     }
 
     /// The class `classes[index]`, whose `[` is at `start`: no nested class,
-    /// no `&&`, no `]` first, a `-` only first or last unless in a range,
-    /// ranges of characters in order, and of escapes only the characters
+    /// no `&&` or `--`, no `]` first, a `-` only first or last unless in a
+    /// range, ranges of characters in order and not from a plain `&`
+    /// (`PortableClassDifferentialTests` holds it against ICU and the JDK),
+    /// and of escapes only the characters
     /// `literal` reads and `\d` `\w` `\s`.
     func characterClass(_ index: Int, at start: Int32) throws(Unsupported) -> Token.Kind {
         let set = syntax.classes[index]
@@ -213,6 +215,19 @@ private struct Subset {
             }
             if item == .character(0x26, .plain), !isLast, Self.starts(set.items[n + 1], with: 0x26) {
                 throw refusal("a class intersection &&", at: start)
+            }
+            // ICU reads `--` as set difference (an error first or last), and
+            // takes a `&` as itself, so that a `-` after it ranges from the
+            // character before the `&` (`[a&-z]` is a to z and &; Java's is a
+            // and & to z).
+            if case .range(let low, let lowSpelling, let high, let highSpelling) = item {
+                if low == 0x26 && lowSpelling == .plain { throw refusal("a range from & (ICU ranges from the character before the &)", at: start) }
+                if (low == 0x2D && lowSpelling == .plain) || (high == 0x2D && highSpelling == .plain) {
+                    throw refusal("a class difference --", at: start)
+                }
+            }
+            if n > 0, Self.starts(item, with: 0x2D), Self.ends(set.items[n - 1], with: 0x2D) {
+                throw refusal("a class difference --", at: start)
             }
             switch item {
             case .character(let c, let spelling):
@@ -241,6 +256,14 @@ private struct Subset {
     static func starts(_ item: PatternSyntax.ClassItem, with c: UInt32) -> Bool {
         switch item {
         case .character(c, .plain), .range(c, .plain, _, _): return true
+        default: return false
+        }
+    }
+
+    /// Whether a class item is `c` written as itself, or a range to it.
+    static func ends(_ item: PatternSyntax.ClassItem, with c: UInt32) -> Bool {
+        switch item {
+        case .character(c, .plain), .range(_, _, c, .plain): return true
         default: return false
         }
     }
