@@ -95,6 +95,32 @@ struct PortablePattern: Equatable {
 /// token, or the construct that puts the pattern outside.
 private struct Subset {
     let syntax: PatternSyntax
+    /// For each node, whether a lookbehind encloses it.
+    let inLookbehind: [Bool]
+    /// For each node, whether it is the `)` of a lookahead or lookbehind.
+    let closesLookaround: [Bool]
+
+    init(syntax: PatternSyntax) {
+        self.syntax = syntax
+        var closes: [Int32] = []
+        var closesLookaround = Array(repeating: false, count: syntax.nodes.count)
+        inLookbehind = syntax.nodes.indices.map { k in
+            while let close = closes.last, close < k { closes.removeLast() }
+            let inside = !closes.isEmpty
+            if case .group(let group, let close) = syntax.nodes[k].kind {
+                switch group {
+                case .lookbehind, .negativeLookbehind:
+                    closes.append(close)
+                    closesLookaround[Int(close)] = true
+                case .lookahead, .negativeLookahead:
+                    closesLookaround[Int(close)] = true
+                default: break
+                }
+            }
+            return inside
+        }
+        self.closesLookaround = closesLookaround
+    }
 
     typealias Token = PortablePattern.Token
     typealias Unsupported = PortablePattern.Unsupported
@@ -132,12 +158,19 @@ private struct Subset {
             return .groupOpen(try groupKind(group, at: node.start))
         case .groupClose: return .groupClose
         case .alternation: return .alternation
-        case .quantifier:
-            // PatternSyntax reads a quantifier after an anchor or a boundary (`^*`); the subset does not.
+        case .quantifier(_, let max, _):
+            // PatternSyntax reads a quantifier after an anchor, a boundary
+            // or a lookaround (`^*`, `(?=a)?`); ICU rejects the last, and
+            // the subset takes none.
             switch syntax.nodes[k - 1].kind {
             case .caret, .dollar, .escape(.assertion):
                 throw refusal("a quantifier \(syntax.source(of: node).prefix(1)) with nothing to repeat", at: node.start)
-            default: return .quantifier
+            case .groupClose where closesLookaround[k - 1]:
+                throw refusal("a quantifier on a lookaround", at: node.start)
+            default:
+                // ICU needs a lookbehind's length bounded; the JDK takes some unbounded ones.
+                if max == nil && inLookbehind[k] { throw refusal("an unbounded repeat in a lookbehind", at: node.start) }
+                return .quantifier
             }
         case .flags: throw refusal("inline flags or an option group (?...)", at: node.start)
         case .comment: throw refusal("a comment (?#...)", at: node.start)

@@ -20,7 +20,7 @@ struct PortablePatternTests {
 
     @Test("inside the subset", arguments: [
         "", "a", "é😀", #"\t\n\r\f"#, #"\x7E\u00FF"#, #"\!\/\-\]\}\{\[\\\^\$\~"#, #"\d\w\s\D\W\S"#, #"\A\z\Z\b\B"#,
-        "(a)(?:a)(?>a)(?=a)(?!a)(?<=a)(?<!a)", "a*a+a?a{2}a{2,}a{2,5}a*?a++a{2}?", "(a)*[a]+.?", "a{3,2}",
+        "(a)(?:a)(?>a)(?=a)(?!a)(?<=a)(?<!a)", "a*a+a?a{2}a{2,}a{2,5}a*?a++a{2}?", "(a)*[a]+.?", "a{3,2}", "(?<=a{2}b?)c(?=d+)", "(?<=a)(?:b)*",
         "[-a]", "[a-]", "[^-a]", #"[\--/]"#, #"[!-\-]"#, "[-&]", "[a-c-]", "[&]", "[a&b]", #"[a\&&b]"#, #"[\&-&&]"#, "[!-&&b]", "[\\d-]",
         #"[\d\w\s\t\x41\u00E9\.\]\[\^\-]"#, "[é-ü]", "[a^]", "[$.|()*+?{}]", "[a-a]",
     ])
@@ -40,6 +40,8 @@ struct PortablePatternTests {
         // A quantifier after an anchor or a boundary; an unescaped ] or } outside a class.
         ("^*", "a quantifier * with nothing to repeat", 1), ("a$+", "a quantifier + with nothing to repeat", 2),
         (#"\A?"#, "a quantifier ? with nothing to repeat", 2), (#"\b{2}"#, "a quantifier { with nothing to repeat", 2),
+        ("a(?=b)*", "a quantifier on a lookaround", 6), ("(?<!a)?", "a quantifier on a lookaround", 6),
+        ("(?<=a+)b", "an unbounded repeat in a lookbehind", 5), ("(?<!(?:a|b{2,})c)", "an unbounded repeat in a lookbehind", 10),
         ("a]", "an unescaped ] (ICU and Java read it differently)", 1), ("a}", "an unescaped } (ICU and Java read it differently)", 1),
         // Classes: a ] first, nesting, &&, a - inside, ranges, escapes.
         ("[]a]", "an empty class or a ] first in a class", 1), ("é[^]a]", "an empty class or a ] first in a class", 3),

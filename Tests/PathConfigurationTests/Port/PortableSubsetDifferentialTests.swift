@@ -1,0 +1,108 @@
+import Foundation
+@testable import PathConfigPort
+import Testing
+
+/// Port's promise, judged by the engines themselves: every pattern the
+/// portable subset takes, ICU (Foundation's NSRegularExpression) and
+/// `java.util.regex` (the JDK, Tests/JVM/RegexProbe.java) both compile, and
+/// find in the same printable ASCII text, matching case as an iOS app does
+/// and as an Android app does.
+@Suite("port: the subset against ICU and the JDK")
+struct PortableSubsetDifferentialTests {
+    /// The pieces whose order decides how ICU and Java read a class: `-`
+    /// and `&` (operators in ICU, ranges and intersections in Java), `^`,
+    /// `]`, escapes of them, shorthands, and characters to range between.
+    static let pieces = ["a", "z", "K", "0", "!", "/", "-", "&", "^", "]", #"\d"#, #"\w"#, #"\-"#, #"\&"#]
+
+    /// Every class of one to three pieces, and 3,000 of four to six.
+    static let classes: [String] = {
+        var bodies = pieces, longest = pieces
+        for _ in 2...3 {
+            longest = longest.flatMap { body in pieces.map { body + $0 } }
+            bodies += longest
+        }
+        var generator = SplitMix(state: 39)
+        for _ in 0..<3_000 {
+            bodies.append((0..<Int.random(in: 4...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
+        }
+        return Array(Set(bodies.flatMap { ["[" + $0 + "]", "[^" + $0 + "]"] })).sorted()
+    }()
+
+    /// Printable ASCII, one character each: what the covered URLs hold.
+    static let subjects = (0x20...0x7E).map { String(UnicodeScalar(UInt8($0))) }
+
+    @Test("each class the subset takes compiles in both engines and finds the same characters, with and without case folding")
+    func classes() throws {
+        let taken = Self.classes.filter { (try? PortablePattern.parse($0)) != nil }
+        let wrong = try Self.disagreements(taken, subjects: Self.subjects)
+        #expect(wrong.isEmpty, "\(wrong.count) of \(taken.count * 2) readings: \(wrong.prefix(12).joined(separator: "; "))")
+        // The subset takes enough of the generated classes to prove something.
+        #expect(taken.count > 1_000)
+    }
+
+    /// Pieces of patterns outside classes: anchors, boundaries, groups and
+    /// lookarounds, quantifiers and their modes, escapes and shorthands.
+    static let patternPieces = ["a", "A", "k", "/", "-", "_", "1", ".", #"\."#, #"\/"#, #"\-"#, #"\x41"#, #"\u006B"#, #"\t"#,
+                                "^", "$", #"\b"#, #"\B"#, #"\A"#, #"\z"#, #"\Z"#, #"\d"#, #"\w"#, #"\s"#, #"\W"#, "[a-z]", "[^/]",
+                                "(", ")", "(?:", "(?=", "(?!", "(?<=", "(?<!", "(?>", "|", "*", "+", "?", "{2}", "{0,1}", "{1,}", "*?", "+?",
+                                "?+", "{2}?"]
+
+    /// 6,000 patterns of one to seven pieces.
+    static let patterns: [String] = {
+        var generator = SplitMix(state: 41)
+        return (0..<6_000).map { _ in
+            (0..<Int.random(in: 1...7, using: &generator)).map { _ in patternPieces.randomElement(using: &generator)! }.joined()
+        }
+    }()
+
+    /// Printable ASCII text a URL's path may hold: every string of up to
+    /// two of these characters, and 200 of three to eight.
+    static let texts: [String] = {
+        let alphabet = ["a", "A", "k", "K", "/", "-", "_", "1", ".", "x", " ", "?"]
+        var out = [""] + alphabet + alphabet.flatMap { a in alphabet.map { a + $0 } }
+        var generator = SplitMix(state: 43)
+        for _ in 0..<200 {
+            out.append((0..<Int.random(in: 3...8, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }.joined())
+        }
+        return out
+    }()
+
+    @Test("each pattern the subset takes compiles in both engines and finds the same, with and without case folding")
+    func patternsAgainstICUAndTheJDK() throws {
+        let taken = Self.patterns.filter { (try? PortablePattern.parse($0)) != nil }
+        let wrong = try Self.disagreements(taken, subjects: Self.texts)
+        #expect(wrong.isEmpty, "\(wrong.count) of \(taken.count * 2) readings: \(wrong.prefix(12).joined(separator: "; "))")
+        #expect(taken.count > 1_000)
+    }
+
+    /// How ICU and the JDK disagree on `patterns`: one line for each pattern
+    /// one of them rejects or whose finds in `subjects` differ, read with and
+    /// without case folding.
+    static func disagreements(_ taken: [String], subjects: [String]) throws -> [String] {
+        // RegexProbe compiles as the Android apps do (CASE_INSENSITIVE |
+        // UNICODE_CASE); `(?-i)` turns that off for the case-sensitive row.
+        let questions = taken.flatMap { [$0, "(?-i)" + $0] }
+        let lines = try JVM.run("RegexProbe.java", lines: subjects.map(JVM.hex) + ["-"] + questions.map(JVM.hex))
+        try #require(lines.count == questions.count + 1)
+        var wrong: [String] = []
+        for (k, pattern) in taken.enumerated() {
+            for (caseless, row) in [(true, lines[1 + 2 * k]), (false, lines[2 + 2 * k])] {
+                let label = "\(pattern)\(caseless ? " (case-insensitive)" : "")"
+                guard let icu = try? NSRegularExpression(pattern: pattern, options: caseless ? [.caseInsensitive] : []) else {
+                    wrong.append("\(label): ICU rejects it")
+                    continue
+                }
+                guard !row.hasPrefix("E") else {
+                    wrong.append("\(label): the JDK rejects it (\(row))")
+                    continue
+                }
+                let icuFinds = subjects.map { icu.firstMatch(in: $0, range: NSRange(location: 0, length: $0.utf16.count)) != nil ? "1" : "0" }
+                if icuFinds.joined() != String(row) {
+                    let differ = zip(subjects, zip(icuFinds, row)).filter { $1.0 != String($1.1) }.map(\.0)
+                    wrong.append("\(label): ICU and the JDK differ on \(differ.prefix(4))")
+                }
+            }
+        }
+        return wrong
+    }
+}
