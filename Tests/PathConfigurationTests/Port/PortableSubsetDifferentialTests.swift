@@ -1,4 +1,5 @@
 import Foundation
+import PathConfigCore
 @testable import PathConfigPort
 import Testing
 
@@ -73,6 +74,63 @@ struct PortableSubsetDifferentialTests {
         let wrong = try Self.disagreements(taken, subjects: Self.texts)
         #expect(wrong.isEmpty, "\(wrong.count) of \(taken.count * 2) readings: \(wrong.prefix(12).joined(separator: "; "))")
         #expect(taken.count > 1_000)
+    }
+
+    @Test("each of 300 patterns ported from each mobile app to each other finds, in the app's engine and string, what it finds in the reference's")
+    func portedAgainstICUAndTheJDK() throws {
+        let apps = Profile.allCases.filter(\.isMobileApp)
+        let taken = Array(Self.patterns.filter { (try? PortablePattern.parse($0)) != nil }.prefix(300))
+        let covered = CoveredURLs(profiles: apps)
+        let urls = Self.texts.map { "https://example.com/" + $0.filter { $0 != " " } }.filter(covered.contains)
+        // What each app matches patterns against; the Android apps see the same strings.
+        let strings = Dictionary(uniqueKeysWithValues: apps.map { app in
+            (app, urls.map { app.matchedString(for: $0, matchQueryStrings: app.matchesQueryStringsByDefault) })
+        })
+        let android = apps.filter { $0.regexOptions.dialect == .java }
+        try #require(android.allSatisfy { strings[$0]! == strings[android[0]]! && $0.regexOptions.caseInsensitive })
+
+        // Every pattern each app would run: the originals under each app, and each port.
+        var runs: [(reference: Profile, original: String, target: Profile, ported: String)] = []
+        for reference in apps {
+            for target in apps where target != reference {
+                let spans = target.platform != reference.platform
+                let caseFlag = spans ? (reference.regexOptions.caseInsensitive ? "(?i)" : "(?-i)") : nil
+                let port = PatternPort(reference: reference, target: target, caseFlag: caseFlag, spellsOutShorthands: spans)
+                for pattern in taken {
+                    for expanding in caseFlag == "(?i)" ? [false, true] : [false] {
+                        if case .ported(let text) = port.port(pattern, expandingCase: expanding) { runs.append((reference, pattern, target, text)) }
+                    }
+                }
+            }
+        }
+        let javaPatterns = Array(Set(runs.flatMap { run in
+            [(run.reference, run.original), (run.target, run.ported)].filter { $0.0.regexOptions.dialect == .java }.map(\.1)
+        }))
+        let lines = try JVM.run("RegexProbe.java", lines: strings[android[0]]!.map(JVM.hex) + ["-"] + javaPatterns.map(JVM.hex))
+        try #require(lines.count == javaPatterns.count + 1)
+        let javaRows = Dictionary(uniqueKeysWithValues: zip(javaPatterns, lines.dropFirst().map(String.init)))
+        var icuRows: [String: String] = [:]
+        func finds(_ pattern: String, _ app: Profile) -> String {
+            if app.regexOptions.dialect == .java { return javaRows[pattern]! }
+            let key = "\(app.regexOptions.caseInsensitive) \(app.rawValue) \(pattern)"
+            if let row = icuRows[key] { return row }
+            let options: NSRegularExpression.Options = app.regexOptions.caseInsensitive ? [.caseInsensitive] : []
+            let row = (try? NSRegularExpression(pattern: pattern, options: options)).map { icu in
+                strings[app]!.map { icu.firstMatch(in: $0, range: NSRange(location: 0, length: $0.utf16.count)) != nil ? "1" : "0" }.joined()
+            } ?? "E"
+            icuRows[key] = row
+            return row
+        }
+        var wrong: [String] = []
+        for run in runs {
+            let want = finds(run.original, run.reference), got = finds(run.ported, run.target)
+            guard want != got else { continue }
+            let differ = zip(urls, zip(want, got)).filter { $1.0 != $1.1 }.map(\.0)
+            wrong.append("\(run.original) from \(run.reference.rawValue) as \(run.ported) for \(run.target.rawValue): differs on \(differ.prefix(3))")
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) of \(runs.count) ports: \(wrong.prefix(10).joined(separator: "; "))")
+        #expect(runs.count > 2_000)
+        #expect(urls.count > 100)
     }
 
     /// How ICU and the JDK disagree on `patterns`: one line for each pattern
