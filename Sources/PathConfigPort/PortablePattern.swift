@@ -226,7 +226,7 @@ private struct Subset {
     /// The class `classes[index]`, whose `[` is at `start`: no nested class,
     /// no `&&` or `--`, no `]` first, a `-` only first or last unless in a
     /// range, ranges of characters in order and not from a plain `&`
-    /// (`PortableClassDifferentialTests` holds it against ICU and the JDK),
+    /// (`PortableSubsetDifferentialTests` holds it against ICU and the JDK),
     /// and of escapes only the characters
     /// `literal` reads and `\d` `\w` `\s`.
     func characterClass(_ index: Int, at start: Int32) throws(Unsupported) -> Token.Kind {
