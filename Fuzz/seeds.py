@@ -336,6 +336,7 @@ PORT_CASES = [
     # An app with a refusal is not compared, so the one that answered otherwise stands alone.
     ("class-range-amp", b'{"rules": [{"patterns": ["/posts/[a&-z]"], "properties": {"k": "v"}}]}'),
     ("class-operators", b'{"rules": [{"patterns": ["/[!--]x", "/x[--/]", "(?=/p)*/posts", "(?<=s+)/\\d+"], "properties": {"k": "v"}}]}'),
+    ("class-posix", b'{"rules": [{"patterns": ["/posts/[:alpha:]"], "properties": {"k": "v"}}]}'),
 ]
 
 

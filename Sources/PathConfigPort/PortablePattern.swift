@@ -224,11 +224,11 @@ private struct Subset {
     }
 
     /// The class `classes[index]`, whose `[` is at `start`: no nested class,
-    /// no `&&` or `--`, no `]` first, a `-` only first or last unless in a
-    /// range, ranges of characters in order and not from a plain `&`
-    /// (`PortableSubsetDifferentialTests` holds it against ICU and the JDK),
-    /// and of escapes only the characters
-    /// `literal` reads and `\d` `\w` `\s`.
+    /// no `&&` or `--`, no `]` first, no `:` first before a `:]`, a `-` only
+    /// first or last unless in a range, ranges of characters in order and
+    /// not from a plain `&`, and of escapes only the characters `literal`
+    /// reads and `\d` `\w` `\s` (`PortableSubsetDifferentialTests` holds it
+    /// against ICU and the JDK).
     func characterClass(_ index: Int, at start: Int32) throws(Unsupported) -> Token.Kind {
         let set = syntax.classes[index]
         if set.opensWithBracket {
@@ -237,6 +237,14 @@ private struct Subset {
         }
         if set.items.contains(where: { if case .nested = $0 { return true } else { return false } }) {
             throw refusal("a nested class [...[...]]", at: start)
+        }
+        // ICU reads `[:` as the start of a property `[:name:]`, looking ahead
+        // for a `:]` past the class's end if need be (`[:alpha:]` is the
+        // letters there, `:ahlp` in Java; `[:a][b:]` an error).
+        let text = syntax.text
+        if !set.negated, let first = set.items.first, Self.starts(first, with: 0x3A),
+           (Int(start)..<max(text.count - 1, Int(start))).contains(where: { text[$0] == 0x3A && text[$0 + 1] == 0x5D }) {
+            throw refusal("a class starting with : before a :] (ICU reads [:name:] as a property)", at: start)
         }
         var items: [PortablePattern.ClassItem] = []
         for (n, item) in set.items.enumerated() {

@@ -20,7 +20,7 @@ struct PortablePatternTests {
 
     @Test("inside the subset", arguments: [
         "", "a", "é😀", #"\t\n\r\f"#, #"\x7E\u00FF"#, #"\!\/\-\]\}\{\[\\\^\$\~"#, #"\d\w\s\D\W\S"#, #"\A\z\Z\b\B"#,
-        "(a)(?:a)(?>a)(?=a)(?!a)(?<=a)(?<!a)", "a*a+a?a{2}a{2,}a{2,5}a*?a++a{2}?", "(a)*[a]+.?", "a{3,2}", "(?<=a{2}b?)c(?=d+)", "(?<=a)(?:b)*",
+        "(a)(?:a)(?>a)(?=a)(?!a)(?<=a)(?<!a)", "a*a+a?a{2}a{2,}a{2,5}a*?a++a{2}?", "(a)*[a]+.?", "a{3,2}", "(?<=a{2}b?)c(?=d+)", "(?<=a)(?:b)*", "[^:/]+", "[:/]", "[:a:b]",
         "[-a]", "[a-]", "[^-a]", #"[\--/]"#, #"[!-\-]"#, "[-&]", "[a-c-]", "[&]", "[a&b]", #"[a\&&b]"#, #"[\&-&&]"#, "[!-&&b]", "[\\d-]",
         #"[\d\w\s\t\x41\u00E9\.\]\[\^\-]"#, "[é-ü]", "[a^]", "[$.|()*+?{}]", "[a-a]",
     ])
@@ -47,6 +47,8 @@ struct PortablePatternTests {
         ("[]a]", "an empty class or a ] first in a class", 1), ("é[^]a]", "an empty class or a ] first in a class", 3),
         ("a[b[c]]", "a nested class [...[...]]", 1), ("[a&&b]", "a class intersection &&", 0), ("[&&-z]", "a class intersection &&", 0),
         ("[--/]", "a class difference --", 0), ("[!--]", "a class difference --", 0), ("[--]", "a class difference --", 0),
+        ("[:alpha:]", "a class starting with : before a :] (ICU reads [:name:] as a property)", 0),
+        ("x[:a][b:]", "a class starting with : before a :] (ICU reads [:name:] as a property)", 1),
         ("[a&-z]", "a range from & (ICU ranges from the character before the &)", 0), ("é[&-&&]", "a range from & (ICU ranges from the character before the &)", 1),
         ("[a-b-c]", "a - inside a class that is not a range", 0), (#"[a\d--/]"#, "a - inside a class that is not a range", 0),
         (#"[a-\d]"#, "a - inside a class that is not a range", 0), ("[z-a]", "a range out of order", 0),

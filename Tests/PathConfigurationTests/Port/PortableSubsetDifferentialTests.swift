@@ -11,9 +11,10 @@ import Testing
 @Suite("port: the subset against ICU and the JDK")
 struct PortableSubsetDifferentialTests {
     /// The pieces whose order decides how ICU and Java read a class: `-`
-    /// and `&` (operators in ICU, ranges and intersections in Java), `^`,
-    /// `]`, escapes of them, shorthands, and characters to range between.
-    static let pieces = ["a", "z", "K", "0", "!", "/", "-", "&", "^", "]", #"\d"#, #"\w"#, #"\-"#, #"\&"#]
+    /// and `&` (operators in ICU, ranges and intersections in Java), `:`
+    /// (`[:name:]` in ICU), `^`, `]`, escapes of them, shorthands, and
+    /// characters to range between.
+    static let pieces = ["a", "z", "K", "0", "!", "/", ":", "-", "&", "^", "]", #"\d"#, #"\w"#, #"\-"#, #"\&"#]
 
     /// Every class of one to three pieces, and 3,000 of four to six.
     static let classes: [String] = {
@@ -44,7 +45,7 @@ struct PortableSubsetDifferentialTests {
     /// Pieces of patterns outside classes: anchors, boundaries, groups and
     /// lookarounds, quantifiers and their modes, escapes and shorthands.
     static let patternPieces = ["a", "A", "k", "/", "-", "_", "1", ".", #"\."#, #"\/"#, #"\-"#, #"\x41"#, #"\u006B"#, #"\t"#,
-                                "^", "$", #"\b"#, #"\B"#, #"\A"#, #"\z"#, #"\Z"#, #"\d"#, #"\w"#, #"\s"#, #"\W"#, "[a-z]", "[^/]",
+                                "^", "$", #"\b"#, #"\B"#, #"\A"#, #"\z"#, #"\Z"#, #"\d"#, #"\w"#, #"\s"#, #"\W"#, "[a-z]", "[^/]", "[:a]", ":]",
                                 "(", ")", "(?:", "(?=", "(?!", "(?<=", "(?<!", "(?>", "|", "*", "+", "?", "{2}", "{0,1}", "{1,}", "*?", "+?",
                                 "?+", "{2}?"]
 
