@@ -99,9 +99,13 @@ private struct Subset {
     let inLookbehind: [Bool]
     /// For each node, whether it is the `)` of a lookahead or lookbehind.
     let closesLookaround: [Bool]
+    /// Where the pattern's last `:]` starts, if it has one.
+    let lastColonBracket: Int?
 
     init(syntax: PatternSyntax) {
         self.syntax = syntax
+        let text = syntax.text
+        lastColonBracket = text.indices.dropLast().last { text[$0] == 0x3A && text[$0 + 1] == 0x5D }
         var closes: [Int32] = []
         var closesLookaround = Array(repeating: false, count: syntax.nodes.count)
         inLookbehind = syntax.nodes.indices.map { k in
@@ -241,9 +245,8 @@ private struct Subset {
         // ICU reads `[:` as the start of a property `[:name:]`, looking ahead
         // for a `:]` past the class's end if need be (`[:alpha:]` is the
         // letters there, `:ahlp` in Java; `[:a][b:]` an error).
-        let text = syntax.text
-        if !set.negated, let first = set.items.first, Self.starts(first, with: 0x3A),
-           (Int(start)..<max(text.count - 1, Int(start))).contains(where: { text[$0] == 0x3A && text[$0 + 1] == 0x5D }) {
+        if !set.negated, let first = set.items.first, Self.starts(first, with: 0x3A), let colonBracket = lastColonBracket,
+           colonBracket > Int(start) {
             throw refusal("a class starting with : before a :] (ICU reads [:name:] as a property)", at: start)
         }
         var items: [PortablePattern.ClassItem] = []
