@@ -35,11 +35,7 @@ struct PortableSubsetDifferentialTests {
 
     @Test("each class the subset takes compiles in both engines and finds the same characters, with and without case folding")
     func classes() throws {
-        let taken = Self.classes.filter { (try? PortablePattern.parse($0)) != nil }
-        let wrong = try Self.disagreements(taken, subjects: Self.subjects)
-        #expect(wrong.isEmpty, "\(wrong.count) of \(taken.count * 2) readings: \(wrong.prefix(12).joined(separator: "; "))")
-        // The subset takes enough of the generated classes to prove something.
-        #expect(taken.count > 1_000)
+        try Self.expectAgreement(Self.classes.filter { (try? PortablePattern.parse($0)) != nil }, subjects: Self.subjects)
     }
 
     /// Pieces of patterns outside classes: anchors, boundaries, groups and
@@ -49,12 +45,12 @@ struct PortableSubsetDifferentialTests {
                                 "(", ")", "(?:", "(?=", "(?!", "(?<=", "(?<!", "(?>", "|", "*", "+", "?", "{2}", "{0,1}", "{1,}", "*?", "+?",
                                 "?+", "{2}?"]
 
-    /// 6,000 patterns of one to seven pieces.
+    /// Those the subset takes of 6,000 patterns of one to seven pieces.
     static let patterns: [String] = {
         var generator = SplitMix(state: 41)
         return (0..<6_000).map { _ in
             (0..<Int.random(in: 1...7, using: &generator)).map { _ in patternPieces.randomElement(using: &generator)! }.joined()
-        }
+        }.filter { (try? PortablePattern.parse($0)) != nil }
     }()
 
     /// Printable ASCII text a URL's path may hold: every string of up to
@@ -71,16 +67,13 @@ struct PortableSubsetDifferentialTests {
 
     @Test("each pattern the subset takes compiles in both engines and finds the same, with and without case folding")
     func patternsAgainstICUAndTheJDK() throws {
-        let taken = Self.patterns.filter { (try? PortablePattern.parse($0)) != nil }
-        let wrong = try Self.disagreements(taken, subjects: Self.texts)
-        #expect(wrong.isEmpty, "\(wrong.count) of \(taken.count * 2) readings: \(wrong.prefix(12).joined(separator: "; "))")
-        #expect(taken.count > 1_000)
+        try Self.expectAgreement(Self.patterns, subjects: Self.texts)
     }
 
     @Test("each of 300 patterns ported from each mobile app to each other finds, in the app's engine and string, what it finds in the reference's")
     func portedAgainstICUAndTheJDK() throws {
         let apps = Profile.allCases.filter(\.isMobileApp)
-        let taken = Array(Self.patterns.filter { (try? PortablePattern.parse($0)) != nil }.prefix(300))
+        let taken = Self.patterns.prefix(300)
         let covered = CoveredURLs(profiles: apps)
         let urls = Self.texts.map { "https://example.com/" + $0.filter { $0 != " " } }.filter(covered.contains)
         // What each app matches patterns against; the Android apps see the same strings.
@@ -113,12 +106,9 @@ struct PortableSubsetDifferentialTests {
         var icuRows: [String: String] = [:]
         func finds(_ pattern: String, _ app: Profile) -> String {
             if app.regexOptions.dialect == .java { return javaRows[pattern]! }
-            let key = "\(app.regexOptions.caseInsensitive) \(app.rawValue) \(pattern)"
+            let key = "\(app.rawValue) \(pattern)"
             if let row = icuRows[key] { return row }
-            let options: NSRegularExpression.Options = app.regexOptions.caseInsensitive ? [.caseInsensitive] : []
-            let row = (try? NSRegularExpression(pattern: pattern, options: options)).map { icu in
-                strings[app]!.map { icu.firstMatch(in: $0, range: NSRange(location: 0, length: $0.utf16.count)) != nil ? "1" : "0" }.joined()
-            } ?? "E"
+            let row = Self.icuFinds(pattern, caseless: app.regexOptions.caseInsensitive, in: strings[app]!) ?? "E"
             icuRows[key] = row
             return row
         }
@@ -134,10 +124,18 @@ struct PortableSubsetDifferentialTests {
         #expect(urls.count > 100)
     }
 
-    /// How ICU and the JDK disagree on `patterns`: one line for each pattern
-    /// one of them rejects or whose finds in `subjects` differ, read with and
+    /// Where ICU finds `pattern` in `subjects`, a "1" or "0" for each (as
+    /// RegexProbe writes the JDK's); nil when ICU rejects the pattern.
+    static func icuFinds(_ pattern: String, caseless: Bool, in subjects: [String]) -> String? {
+        guard let icu = try? NSRegularExpression(pattern: pattern, options: caseless ? [.caseInsensitive] : []) else { return nil }
+        return subjects.map { icu.firstMatch(in: $0, range: NSRange(location: 0, length: $0.utf16.count)) != nil ? "1" : "0" }.joined()
+    }
+
+    /// Expects ICU and the JDK to agree on every pattern of `taken` (more
+    /// than 1,000 of them, so that the agreement proves something): each
+    /// compiles in both, and finds the same in `subjects`, read with and
     /// without case folding.
-    static func disagreements(_ taken: [String], subjects: [String]) throws -> [String] {
+    static func expectAgreement(_ taken: [String], subjects: [String]) throws {
         // RegexProbe compiles as the Android apps do (CASE_INSENSITIVE |
         // UNICODE_CASE); `(?-i)` turns that off for the case-sensitive row.
         let questions = taken.flatMap { [$0, "(?-i)" + $0] }
@@ -147,7 +145,7 @@ struct PortableSubsetDifferentialTests {
         for (k, pattern) in taken.enumerated() {
             for (caseless, row) in [(true, lines[1 + 2 * k]), (false, lines[2 + 2 * k])] {
                 let label = "\(pattern)\(caseless ? " (case-insensitive)" : "")"
-                guard let icu = try? NSRegularExpression(pattern: pattern, options: caseless ? [.caseInsensitive] : []) else {
+                guard let icuRow = icuFinds(pattern, caseless: caseless, in: subjects) else {
                     wrong.append("\(label): ICU rejects it")
                     continue
                 }
@@ -155,13 +153,13 @@ struct PortableSubsetDifferentialTests {
                     wrong.append("\(label): the JDK rejects it (\(row))")
                     continue
                 }
-                let icuFinds = subjects.map { icu.firstMatch(in: $0, range: NSRange(location: 0, length: $0.utf16.count)) != nil ? "1" : "0" }
-                if icuFinds.joined() != String(row) {
-                    let differ = zip(subjects, zip(icuFinds, row)).filter { $1.0 != String($1.1) }.map(\.0)
+                if icuRow != String(row) {
+                    let differ = zip(subjects, zip(icuRow, row)).filter { $1.0 != $1.1 }.map(\.0)
                     wrong.append("\(label): ICU and the JDK differ on \(differ.prefix(4))")
                 }
             }
         }
-        return wrong
+        #expect(wrong.isEmpty, "\(wrong.count) of \(taken.count * 2) readings: \(wrong.prefix(12).joined(separator: "; "))")
+        #expect(taken.count > 1_000)
     }
 }
