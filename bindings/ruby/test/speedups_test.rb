@@ -230,6 +230,28 @@ class SpeedupsTest < Minitest::Test
     end
   end
 
+  # The extension's front holds the answers of every configuration: two
+  # configurations in turn, one closed halfway, answer as each one does.
+  def test_configurations_in_turn_answer_as_each_does
+    other = { "rules" => [{ "patterns" => ["/new$"], "properties" => { "context" => "other" } }] }
+    Pathconfig::PathConfiguration.from_json(JSON.generate(RULES), result_cache_size: 0) do |first|
+      Pathconfig::PathConfiguration.from_json(JSON.generate(other)) do |second|
+        40.times do |i|
+          assert_equal "modal", first.properties("/#{i}/new").context unless i >= 20
+          assert_equal "other", second.properties("/#{i}/new")["context"]
+          assert_equal "default", first.properties("/#{i}")["context"] unless i >= 20
+          assert_nil second.properties("/#{i}")["context"]
+          next unless i == 19
+
+          assert_equal "modal", first.properties("/a/new").context # the configuration looked up last
+          first.close
+          assert_raises(Pathconfig::ClosedError) { first.properties("/a/new") }
+        end
+        assert_raises(Pathconfig::ClosedError) { first.properties("/a/new") }
+      end
+    end
+  end
+
   def test_typed_reads_are_the_same_through_both_paths
     speedups = fast
     documents = conformance_cases.map { |fixture, profile, queries, url| [JSON.generate(fixture), profile, queries, url] }
