@@ -33,7 +33,8 @@ package enum RequiredLiteral {
     static func of(_ syntax: PatternSyntax?, caseInsensitive: Bool) -> [UInt8]? {
         guard let syntax, let facts = RequiredLiteralReader.read(syntax, caseInsensitive: caseInsensitive) else { return nil }
         let literal = facts.longest
-        return literal.count >= minimumLength ? Array(literal.prefix(maximumLength)) : nil
+        guard literal.count >= minimumLength else { return nil }
+        return literal.count <= maximumLength ? literal : Array(literal.prefix(maximumLength))
     }
 
     /// `b` as the prefilter compares it: ASCII upper-case letters lower-cased
@@ -96,9 +97,11 @@ struct LiteralFacts {
         case (true, let b?):
             exact!.append(contentsOf: b)
         case (true, nil):
-            // (Appending in place: `exact! + next.prefix` would copy even
+            // (Appending in place, `exact` given up first so that its
+            // storage is not shared: `exact! + next.prefix` would copy even
             // when `next` is `.unknown`, the most common case.)
             var prefix = exact!
+            exact = nil
             prefix.append(contentsOf: next.prefix)
             self = LiteralFacts(exact: nil, prefix: prefix, suffix: next.suffix, inner: next.inner)
         case (false, let b?):

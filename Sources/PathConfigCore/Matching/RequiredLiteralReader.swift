@@ -44,7 +44,9 @@ struct RequiredLiteralReader {
     }
 
     private mutating func alternation(_ k: inout Int, end: Int) throws(Unsupported) -> LiteralFacts {
-        var branches = [try sequence(&k, end: end)]
+        let first = try sequence(&k, end: end)
+        guard k < end else { return first }  // one branch, as most are: no array
+        var branches = [first]
         while k < end {  // at a `|`
             k += 1
             branches.append(try sequence(&k, end: end))
