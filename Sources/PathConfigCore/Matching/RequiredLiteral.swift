@@ -31,10 +31,9 @@ package enum RequiredLiteral {
     /// The longest required literal of the pattern read as `syntax` (nil:
     /// not read, and nothing is known), or nil.
     static func of(_ syntax: PatternSyntax?, caseInsensitive: Bool) -> [UInt8]? {
-        guard let syntax, let facts = RequiredLiteralReader.read(syntax, caseInsensitive: caseInsensitive) else { return nil }
-        let literal = facts.longest
-        guard literal.count >= minimumLength else { return nil }
-        return literal.count <= maximumLength ? literal : Array(literal.prefix(maximumLength))
+        guard let syntax, let literal = RequiredLiteralReader.longest(syntax, caseInsensitive: caseInsensitive),
+              literal.count >= minimumLength else { return nil }
+        return Array(literal.prefix(maximumLength))
     }
 
     /// `b` as the prefilter compares it: ASCII upper-case letters lower-cased
@@ -48,119 +47,154 @@ package enum RequiredLiteral {
 /// prefilter can search for.
 ///
 /// Either the piece matches exactly one string (`exact`), or every match
-/// starts with `prefix`, ends with `suffix` and contains `inner`. Appending
-/// a character grows `exact` or `suffix` in place, so reading a long literal
-/// pattern stays linear.
+/// starts with `prefix`, ends with `suffix` and contains `inner`. Each text is
+/// a range of one `LiteralText` that a reading shares: bytes are only ever
+/// appended to it, so a range stays what it was, a common prefix or suffix
+/// is a part of a range, and appending a character to the text that ends
+/// the buffer grows it in place. A reading allocates one buffer, not an
+/// array for each text of each piece.
 struct LiteralFacts {
-    /// Set when the piece matches exactly this string and nothing else; the
-    /// other fields are then unused.
-    private(set) var exact: [UInt8]?
-    /// Every match starts with this (when `exact` is nil).
-    private var prefix: [UInt8] = []
-    /// Every match ends with this (when `exact` is nil).
-    private var suffix: [UInt8] = []
-    /// Every match contains this (when `exact` is nil).
-    private var inner: [UInt8] = []
-
-    private init(exact: [UInt8]?, prefix: [UInt8] = [], suffix: [UInt8] = [], inner: [UInt8] = []) {
-        self.exact = exact
-        self.prefix = prefix
-        self.suffix = suffix
-        self.inner = inner
-    }
+    /// Whether the piece matches exactly `exact` and nothing else; the
+    /// other ranges are then unused.
+    private(set) var isExact: Bool
+    private var exact: Range<Int> = 0..<0
+    /// Every match starts with this (when not `isExact`).
+    private var prefix: Range<Int> = 0..<0
+    /// Every match ends with this (when not `isExact`).
+    private var suffix: Range<Int> = 0..<0
+    /// Every match contains this (when not `isExact`).
+    private var inner: Range<Int> = 0..<0
 
     /// Nothing known: the piece may match any text (or none).
-    static let unknown = LiteralFacts(exact: nil)
+    static let unknown = LiteralFacts(isExact: false)
     /// The piece matches only the empty string.
-    static let empty = literal([])
+    static let empty = LiteralFacts(isExact: true)
 
-    /// The piece matches exactly `text`.
-    static func literal(_ text: [UInt8]) -> LiteralFacts { LiteralFacts(exact: text) }
+    /// The piece matches exactly the byte `b`, appended to `text`.
+    static func literal(_ b: UInt8, in text: inout LiteralText) -> LiteralFacts {
+        var facts = LiteralFacts.empty
+        facts.append(byte: b, in: &text)
+        return facts
+    }
 
     /// Longest exact text a repetition is expanded to; longer ones keep one copy.
     static let maxExpansion = 256
 
     /// Text every match starts with.
-    var prefixText: [UInt8] { exact ?? prefix }
+    private var prefixText: Range<Int> { isExact ? exact : prefix }
     /// Text every match ends with.
-    var suffixText: [UInt8] { exact ?? suffix }
+    private var suffixText: Range<Int> { isExact ? exact : suffix }
 
     /// The longest string known to occur in every match.
-    var longest: [UInt8] {
-        exact ?? Self.longer(Self.longer(inner, prefix), suffix)
+    var longest: Range<Int> {
+        isExact ? exact : Self.longer(Self.longer(inner, prefix), suffix)
     }
 
     /// Appends `next`: a match of the pair is a match of this piece
     /// immediately followed by one of `next`.
-    mutating func append(_ next: LiteralFacts) {
-        switch (exact != nil, next.exact) {
-        case (true, let b?):
-            exact!.append(contentsOf: b)
-        case (true, nil):
-            // (Appending in place, `exact` given up first so that its
-            // storage is not shared: `exact! + next.prefix` would copy even
-            // when `next` is `.unknown`, the most common case.)
-            var prefix = exact!
-            exact = nil
-            prefix.append(contentsOf: next.prefix)
-            self = LiteralFacts(exact: nil, prefix: prefix, suffix: next.suffix, inner: next.inner)
-        case (false, let b?):
-            suffix.append(contentsOf: b) // the old suffix stays a prefix of it
-        case (false, nil):
+    mutating func append(_ next: LiteralFacts, in text: inout LiteralText) {
+        switch (isExact, next.isExact) {
+        case (true, true):
+            exact = text.joined(exact, next.exact)
+        case (true, false):
+            self = LiteralFacts(isExact: false, prefix: text.joined(exact, next.prefix), suffix: next.suffix, inner: next.inner)
+        case (false, true):
+            suffix = text.joined(suffix, next.exact)
+        case (false, false):
             // The suffix and `next`'s prefix meet; both are inside the join.
-            inner = Self.longer(Self.longer(inner, next.inner), next.prefix.isEmpty ? suffix : suffix + next.prefix)
+            inner = Self.longer(Self.longer(inner, next.inner), text.joined(suffix, next.prefix))
             suffix = next.suffix
         }
     }
 
-    /// Appends the one-character literal `b`: `append(.literal([b]))`,
-    /// growing `exact` or `suffix` in place.
-    mutating func append(byte b: UInt8) {
-        if exact != nil {
-            exact!.append(b)
+    /// Appends the one-character literal `b`, growing `exact` or `suffix`
+    /// in place where it ends the text.
+    mutating func append(byte b: UInt8, in text: inout LiteralText) {
+        if isExact {
+            exact = text.appending(b, to: exact)
         } else {
-            suffix.append(b)
+            suffix = text.appending(b, to: suffix)
         }
     }
 
     /// One of `branches`: only what all of them share is known.
-    static func anyOf(_ branches: [LiteralFacts]) -> LiteralFacts {
+    static func anyOf(_ branches: [LiteralFacts], in text: LiteralText) -> LiteralFacts {
         guard let first = branches.first else { return .empty }
         if branches.count == 1 { return first }
-        if let e = first.exact, branches.allSatisfy({ $0.exact == e }) { return .literal(e) }
+        if first.isExact, branches.allSatisfy({ $0.isExact && text.equal($0.exact, first.exact) }) { return first }
         var prefix = first.prefixText, suffix = first.suffixText
         for b in branches.dropFirst() {
-            prefix = commonPrefix(prefix, b.prefixText)
-            suffix = commonSuffix(suffix, b.suffixText)
+            prefix = text.commonPrefix(prefix, b.prefixText)
+            suffix = text.commonSuffix(suffix, b.suffixText)
         }
-        return LiteralFacts(exact: nil, prefix: prefix, suffix: suffix)
+        return LiteralFacts(isExact: false, prefix: prefix, suffix: suffix)
     }
 
     /// This piece repeated between `min` and `max` times (nil: unbounded).
-    func repeated(min: Int, max: Int?) -> LiteralFacts {
+    func repeated(min: Int, max: Int?, in text: inout LiteralText) -> LiteralFacts {
         guard min >= 1 else { return .unknown }
-        guard let e = exact else {
-            // Every repetition is a match of the piece: the first starts the
-            // whole, the last ends it.
-            return self
-        }
-        let fits = e.count * min <= Self.maxExpansion
-        let copies = fits ? Array([[UInt8]](repeating: e, count: min).joined()) : e
-        if max == min, fits { return .literal(copies) }
-        return LiteralFacts(exact: nil, prefix: copies, suffix: copies, inner: copies)
+        // Every repetition is a match of the piece: the first starts the
+        // whole, the last ends it.
+        guard isExact else { return self }
+        let fits = exact.count * min <= Self.maxExpansion
+        let copies = fits ? text.repeating(exact, count: min) : exact
+        if max == min, fits { return LiteralFacts(isExact: true, exact: copies) }
+        return LiteralFacts(isExact: false, prefix: copies, suffix: copies, inner: copies)
     }
 
-    private static func longer(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] { b.count > a.count ? b : a }
+    private static func longer(_ a: Range<Int>, _ b: Range<Int>) -> Range<Int> { b.count > a.count ? b : a }
+}
 
-    private static func commonPrefix(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] {
-        var n = 0
-        while n < a.count, n < b.count, a[n] == b[n] { n += 1 }
-        return Array(a[0..<n])
+/// The bytes a reading's `LiteralFacts` are ranges of, only ever appended to.
+struct LiteralText {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    /// `range` and then `b`: `range` grown in place when it ends the bytes.
+    mutating func appending(_ b: UInt8, to range: Range<Int>) -> Range<Int> {
+        let start = range.upperBound == bytes.count ? range.lowerBound : copy(range)
+        bytes.append(b)
+        return start..<bytes.count
     }
 
-    private static func commonSuffix(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] {
+    /// `a` followed by `b`: one of them when the other is empty, `a`
+    /// stretched when `b` follows it in the bytes, else a copy of both.
+    mutating func joined(_ a: Range<Int>, _ b: Range<Int>) -> Range<Int> {
+        if b.isEmpty { return a }
+        if a.isEmpty { return b }
+        if a.upperBound == b.lowerBound { return a.lowerBound..<b.upperBound }
+        let start = a.upperBound == bytes.count ? a.lowerBound : copy(a)
+        _ = copy(b)
+        return start..<bytes.count
+    }
+
+    /// `range` written `count` times, one after another.
+    mutating func repeating(_ range: Range<Int>, count: Int) -> Range<Int> {
+        guard count > 1 else { return range }
+        let start = range.upperBound == bytes.count ? range.lowerBound : copy(range)
+        for _ in 1..<count { _ = copy(range) }
+        return start..<bytes.count
+    }
+
+    /// Appends the bytes at `range` (already in the bytes); where they start now.
+    private mutating func copy(_ range: Range<Int>) -> Int {
+        let start = bytes.count
+        for i in range { bytes.append(bytes[i]) }
+        return start
+    }
+
+    func equal(_ a: Range<Int>, _ b: Range<Int>) -> Bool { bytes[a].elementsEqual(bytes[b]) }
+
+    func commonPrefix(_ a: Range<Int>, _ b: Range<Int>) -> Range<Int> {
         var n = 0
-        while n < a.count, n < b.count, a[a.count - 1 - n] == b[b.count - 1 - n] { n += 1 }
-        return Array(a[(a.count - n)...])
+        while n < a.count, n < b.count, bytes[a.lowerBound + n] == bytes[b.lowerBound + n] { n += 1 }
+        return a.lowerBound..<(a.lowerBound + n)
+    }
+
+    func commonSuffix(_ a: Range<Int>, _ b: Range<Int>) -> Range<Int> {
+        var n = 0
+        while n < a.count, n < b.count, bytes[a.upperBound - 1 - n] == bytes[b.upperBound - 1 - n] { n += 1 }
+        return (a.upperBound - n)..<a.upperBound
     }
 }

@@ -34,13 +34,24 @@ struct RequiredLiteralReader {
     private let foldCase: Bool
     /// A flag group mentioning `i` has been seen (case-sensitive patterns only).
     private var caselessFromHere = false
+    /// The bytes the facts' texts are ranges of.
+    private var text: LiteralText
 
-    /// What every match of the pattern read as `syntax` contains, or nil
-    /// when the pattern holds something outside the whitelist.
-    static func read(_ syntax: PatternSyntax, caseInsensitive: Bool) -> LiteralFacts? {
+    private init(syntax: PatternSyntax, foldCase: Bool) {
+        self.syntax = syntax
+        self.foldCase = foldCase
+        // Literal bytes are at most about the pattern's, unless repeats copy them.
+        text = LiteralText(capacity: syntax.text.count)
+    }
+
+    /// The longest text every match of the pattern read as `syntax`
+    /// contains (maybe empty), or nil when the pattern holds something
+    /// outside the whitelist.
+    static func longest(_ syntax: PatternSyntax, caseInsensitive: Bool) -> ArraySlice<UInt8>? {
         var reader = RequiredLiteralReader(syntax: syntax, foldCase: caseInsensitive)
         var k = 0
-        return try? reader.alternation(&k, end: syntax.nodes.count)
+        guard let facts = try? reader.alternation(&k, end: syntax.nodes.count) else { return nil }
+        return reader.text.bytes[facts.longest]
     }
 
     private mutating func alternation(_ k: inout Int, end: Int) throws(Unsupported) -> LiteralFacts {
@@ -51,7 +62,7 @@ struct RequiredLiteralReader {
             k += 1
             branches.append(try sequence(&k, end: end))
         }
-        return .anyOf(branches)
+        return .anyOf(branches, in: text)
     }
 
     private mutating func sequence(_ k: inout Int, end: Int) throws(Unsupported) -> LiteralFacts {
@@ -60,20 +71,20 @@ struct RequiredLiteralReader {
         while k < end, !nodes[k].isAlternation {
             // Most of a pattern is characters matched literally, one at a
             // time: those not repeated grow the facts in place (what
-            // `append(literal(c))` does, without a one-byte array each).
+            // `append(.literal(c, in:))` does, without a piece for each).
             if case .character(let c, let spelling) = nodes[k].kind, !(k + 1 < end && nodes[k + 1].isQuantifier),
                let b = literalByte(c, spelling) {
-                facts.append(byte: b)
+                facts.append(byte: b, in: &text)
                 k += 1
                 continue
             }
             var piece = try atom(at: k)
             k = nodes[k].itemEnd(at: k)
             if k < end, case .quantifier(let min, let max, _) = nodes[k].kind {
-                piece = piece.repeated(min: Int(min), max: max.map(Int.init))
+                piece = piece.repeated(min: Int(min), max: max.map(Int.init), in: &text)
                 k += 1
             }
-            facts.append(piece)
+            facts.append(piece, in: &text)
         }
         return facts
     }
@@ -81,7 +92,8 @@ struct RequiredLiteralReader {
     private mutating func atom(at k: Int) throws(Unsupported) -> LiteralFacts {
         switch syntax.nodes[k].kind {
         case .character(let c, let spelling):
-            return literalByte(c, spelling).map { .literal([$0]) } ?? .unknown
+            guard let b = literalByte(c, spelling) else { return .unknown }
+            return .literal(b, in: &text)
         case .characterClass(let index):
             let set = syntax.classes[Int(index)]
             guard !set.opensWithBracket else { throw Unsupported() }
