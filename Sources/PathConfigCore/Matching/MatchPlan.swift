@@ -241,7 +241,7 @@ package struct MatchPlan: Sendable {
         // Each literal's id (in order of first use) and how many patterns
         // require it; then each literal's patterns, in ordinal order, in one
         // list (a list per literal, grown as found, cost a small array each).
-        var ids: [[UInt8]: Int32] = [:]
+        var ids: [LiteralKey: Int32] = [:]
         var distinct: [[UInt8]] = []
         var counts: [Int32] = []
         var idOfOrdinal = [Int32](repeating: -1, count: slots.count)
@@ -251,12 +251,12 @@ package struct MatchPlan: Sendable {
             for literal in ruleLiterals {
                 defer { ordinal += 1 }
                 guard let literal else { unfiltered[ordinal >> 6] |= 1 << UInt64(ordinal & 63); continue }
-                if let id = ids[literal] {
+                if let id = ids[LiteralKey(bytes: literal)] {
                     counts[Int(id)] += 1
                     idOfOrdinal[ordinal] = id
                 } else {
                     let id = Int32(distinct.count)
-                    ids[literal] = id
+                    ids[LiteralKey(bytes: literal)] = id
                     distinct.append(literal)
                     counts.append(1)
                     idOfOrdinal[ordinal] = id
@@ -611,4 +611,14 @@ extension MatchSubject {
 package enum PatternSubject {
     case string(String)
     case printableASCII(UnsafeBufferPointer<UInt8>)
+}
+
+/// A literal as a dictionary key, hashed as one run of bytes: an array of
+/// bytes hashes each byte as a value of its own.
+private struct LiteralKey: Hashable {
+    let bytes: [UInt8]
+
+    func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
 }
