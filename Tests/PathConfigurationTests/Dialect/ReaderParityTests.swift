@@ -7,7 +7,7 @@ import Testing
 /// engine runs). Where the neutral reading reads a pattern, both dialects
 /// must start constructs where it starts nodes: a node that covers the
 /// start of a dialect's construct, or starts inside one, is a construct the
-/// neutral readers misread for that dialect.
+/// neutral reading misreads for that dialect.
 ///
 /// Case-sensitive translations only: a case-insensitive Java run of
 /// characters is written out as one, traced to where it starts, so its
