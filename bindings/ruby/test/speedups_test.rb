@@ -203,6 +203,9 @@ class SpeedupsTest < Minitest::Test
     end
     assert_nil method.source_location, "a C function"
     assert Pathconfig::PathConfiguration.private_method_defined?(:checked_properties)
+    # The address it looks up in is in the configuration's own struct, which
+    # only a configuration has.
+    assert_raises(TypeError) { Pathconfig::Speedups.set_address(Object.new, 0) }
     Pathconfig::PathConfiguration.from_json(JSON.generate(RULES), result_cache_size: 0) do |config|
       modal = config.properties("/a/new")
       assert_same modal, config.properties("/b/new", method: "GET")

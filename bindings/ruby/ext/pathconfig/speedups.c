@@ -29,11 +29,11 @@
  * PathConfiguration#properties itself is properties() here
  * (define_properties): at ten rules the Ruby method around lookup() cost
  * about as much as the library's lookup. It takes (url) and (url, method:)
- * on the configuration's @lookup_address, and hands everything else to the
- * gem's Ruby method (an argument lookup() does not take as is, other
- * arguments, a closed configuration, rules with Ruby callbacks: then
- * @lookup_address is 0), which checks, converts and raises as it always
- * did.
+ * on the address the configuration's struct holds (struct lookup_target),
+ * and hands everything else to the gem's Ruby method (an argument lookup()
+ * does not take as is, other arguments, a closed configuration, rules with
+ * Ruby callbacks: then the address is NULL), which checks, converts and
+ * raises as it always did.
  *
  * It never links libpathconfig: bind() receives the addresses of the
  * functions it calls from the library ffi loaded (FFI::DynamicLibrary), so
@@ -78,11 +78,11 @@ static VALUE answers = Qnil;
 static VALUE properties_class = Qnil;
 static ID id_adopt;
 
-/* properties(): the module whose last_error it raises, the ivars it reads,
- * the method keyword it takes, and the gem's Ruby method it hands the rest
- * to (define_properties). */
+/* properties(): the module whose last_error it raises, the method keyword
+ * it takes, and the gem's Ruby method it hands the rest to
+ * (define_properties). */
 static VALUE pathconfig_module = Qnil;
-static ID id_last_error, id_lookup_address, id_checked;
+static ID id_last_error, id_checked;
 static VALUE sym_method = Qnil;
 static int utf8_index, usascii_index;
 
@@ -261,6 +261,47 @@ static VALUE sp_lookup(VALUE self, VALUE config, VALUE url, VALUE method) {
     return lookup(address_of(config), url, method);
 }
 
+/* A PathConfiguration, once define_properties has made this its
+ * allocator: a typed data object whose struct holds the address its
+ * lookups go to. An instance variable would do, but each rb_ivar_get is a
+ * search of the class's table of instance variables, 170 instructions of a
+ * lookup whose whole binding costs about 1,000 (callgrind, 10 rules). The
+ * struct holds no Ruby object: nothing to mark. */
+struct lookup_target {
+    void *address; /* NULL: closed, or rules with Ruby callbacks */
+};
+
+static const rb_data_type_t target_type = {
+    .wrap_struct_name = "Pathconfig::PathConfiguration",
+    .function = {.dfree = RUBY_TYPED_DEFAULT_FREE},
+    .flags = RUBY_TYPED_FREE_IMMEDIATELY,
+};
+
+static VALUE target_alloc(VALUE klass) {
+    struct lookup_target *target;
+    return TypedData_Make_Struct(klass, struct lookup_target, &target_type, target);
+}
+
+static inline void *lookup_address_of(VALUE config) {
+    if (!RB_TYPE_P(config, T_DATA) || !RTYPEDDATA_P(config) || RTYPEDDATA_TYPE(config) != &target_type) return NULL;
+    return ((struct lookup_target *)RTYPEDDATA_DATA(config))->address;
+}
+
+/*
+ * call-seq: Pathconfig::Speedups.set_address(config, address) -> nil
+ *
+ * Makes address (an Integer, 0 for none) the one config's properties()
+ * looks up in: the configuration's, or 0 once it is closed or has rules
+ * with Ruby callbacks, which only the gem's Ruby method handles. config
+ * must have been allocated since define_properties.
+ */
+static VALUE sp_set_address(VALUE self, VALUE config, VALUE address) {
+    (void)self;
+    struct lookup_target *target = rb_check_typeddata(config, &target_type);
+    target->address = address_of(address);
+    return Qnil;
+}
+
 /*
  * call-seq: properties(url, method: nil) -> Properties
  *
@@ -283,13 +324,13 @@ static VALUE sp_properties(int argc, VALUE *argv, VALUE self) {
     } else if (argc != 1 || keywords) {
         goto checked;
     }
-    /* One instance variable (each rb_ivar_get is a table lookup): the
-     * address, 0 when closed or when rules have Ruby callbacks. Nothing
-     * yields the GVL between this read and the library's call, so #close
-     * on another thread cannot release the address in between. */
-    VALUE address = rb_ivar_get(self, id_lookup_address);
-    if (!FIXNUM_P(address) || address == INT2FIX(0)) goto checked;
-    VALUE answer = lookup(address_of(address), argv[0], method);
+    /* The address the configuration's own struct holds (set_address), NULL
+     * when closed or when rules have Ruby callbacks. Nothing yields the GVL
+     * between this read and the library's call, so #close on another thread
+     * cannot release the address in between. */
+    void *address = lookup_address_of(self);
+    if (address == NULL) goto checked;
+    VALUE answer = lookup(address, argv[0], method);
     if (answer == Qfalse) rb_exc_raise(rb_funcall(pathconfig_module, id_last_error, 0));
     if (!NIL_P(answer)) return answer;
 checked:
@@ -301,13 +342,16 @@ checked:
  *
  * Makes properties() klass's public method properties (PathConfiguration),
  * handing what it does not take itself to klass's method named checked (a
- * Symbol: the gem's Ruby method). After bind.
+ * Symbol: the gem's Ruby method), and klass's instances structs that hold
+ * the address it looks up in (set_address). After bind, before klass has
+ * instances.
  */
 static VALUE sp_define_properties(VALUE self, VALUE klass, VALUE checked) {
     (void)self;
     check_bound();
     Check_Type(klass, T_CLASS);
     id_checked = rb_sym2id(checked);
+    rb_define_alloc_func(klass, target_alloc);
     rb_define_method(klass, "properties", sp_properties, -1);
     return Qnil;
 }
@@ -404,7 +448,6 @@ void Init_speedups(void) {
     pathconfig_module = pathconfig;
     rb_gc_register_address(&pathconfig_module);
     id_last_error = rb_intern("last_error");
-    id_lookup_address = rb_intern("@lookup_address");
     sym_method = ID2SYM(rb_intern("method"));
     rb_gc_register_address(&sym_method);
     utf8_index = rb_utf8_encindex();
@@ -414,6 +457,7 @@ void Init_speedups(void) {
     rb_define_module_function(speedups, "typed_string", sp_typed_string, 2);
     rb_define_module_function(speedups, "typed_bool", sp_typed_bool, 2);
     rb_define_module_function(speedups, "define_properties", sp_define_properties, 2);
+    rb_define_module_function(speedups, "set_address", sp_set_address, 2);
     rb_define_module_function(speedups, "define_accessors", sp_define_accessors, 2);
     rb_gc_register_mark_object(TypedData_Wrap_Struct(0, &front_type, slots));
 }

@@ -166,7 +166,7 @@ module Pathconfig
                              description: description)
       if predicate || configurer
         @host_rules = true
-        @lookup_address = 0
+        Speedups.set_address(self, 0) if SPEEDUPS
       end
       held { |address| Rules.add(address, rule, predicate, configurer) }
     end
@@ -218,7 +218,7 @@ module Pathconfig
     def close
       address = @lock.synchronize do
         a = @address
-        @lookup_address = 0
+        Speedups.set_address(self, 0) if SPEEDUPS
         @address = 0
         @handle[0] = 0
         a
@@ -250,10 +250,10 @@ module Pathconfig
       @handle = [address]
       @lock = Mutex.new
       @host_rules = false
-      # The address the C extension's #properties looks up in (one instance
-      # variable for it to read): 0 once closed or once a rule has Ruby
+      # The address the C extension's #properties looks up in, kept in the
+      # object's own struct: 0 once closed or once a rule has Ruby
       # callbacks, which only the Ruby method handles.
-      @lookup_address = address
+      Speedups.set_address(self, address) if SPEEDUPS
       ObjectSpace.define_finalizer(self, self.class.releaser(@handle))
     end
 
