@@ -151,6 +151,56 @@ def test_random_inputs_answer_and_fail_the_same_through_both_paths(profile: str,
         assert {"ok", "TypeError", "ValueError", "ConfigError"} <= kinds, kinds
 
 
+def answered(props: Any) -> Any:
+    """properties() raises or answers: never None, which outcome() would
+    read as the last error."""
+    if props is None:
+        raise AssertionError("properties() returned None")
+    return props
+
+
+@pytest.mark.parametrize("profile", ["turbo-ios", "hotwire-android"])
+def test_properties_answers_and_fails_as_the_python_method(profile: str) -> None:
+    """With the extension, PathConfiguration.properties is LookupBase's, in
+    C; the binding's Python method stays as _checked_properties. Both give
+    the same answer or the same error for every input, the C method's
+    handing what it does not take to the Python one."""
+    if not pathconfig.SPEEDUPS:
+        assert "properties" in PathConfiguration.__dict__, "the Python method, through ctypes alone"
+        return
+    assert "properties" not in PathConfiguration.__dict__
+    assert PathConfiguration.properties is speedups().LookupBase.properties
+    with PathConfiguration.from_json(json.dumps(RULES), profile=profile, max_url_bytes=8192) as cfg:
+        kinds = set()
+        for url, method in random_inputs(seed=7 + len(profile), count=3000):
+            fast = outcome(lambda: answered(cfg.properties(url, method=method)))
+            slow = outcome(lambda: cfg._checked_properties(url, method=method))  # type: ignore[attr-defined]
+            assert fast == slow, (url if not isinstance(url, str) or len(url) < 100 else url[:100], method)
+            kinds.add(fast[0] if fast[0] == "ok" else fast[1][0])
+        assert {"ok", "TypeError", "ValueError", "ConfigError"} <= kinds, kinds
+        modal = cfg.properties("/a/new")
+        assert cfg.properties("/b/new", method="GET") is modal
+        assert cfg.properties("/b/new", method=None) is modal
+        for bad in ((), ("/a", "GET"), ("/a",)):
+            with pytest.raises(TypeError):
+                cfg.properties(*bad, **({"methods": "GET"} if bad == ("/a",) else {}))
+        with pytest.raises(TypeError):
+            cfg.properties("/a", method="GET", x=1)  # type: ignore[call-arg]
+        # Rules with Python callbacks: the Python method runs them.
+        cfg.add_rule(patterns=["/cb$"], configurer=lambda request, props: request.set_str("title", "from Python"))
+        assert cfg.properties("/x/cb")["title"] == "from Python"
+        cfg.add_rule(patterns=["/boom$"], predicate=lambda request: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            cfg.properties("/x/boom")
+        cfg.close()
+        with pytest.raises(pathconfig.ClosedError):
+            cfg.properties("/a/new")
+    with PathConfiguration.from_json(json.dumps(RULES)) as cfg:
+        cfg.close()
+        with pytest.raises(pathconfig.ClosedError):
+            cfg.properties("/a/new")
+
+
 def test_properties_use_the_extension_and_share_answers() -> None:
     assert pathconfig.SPEEDUPS or os.environ.get("PATHCONFIG_PURE_PYTHON")
     with PathConfiguration.from_json(json.dumps(RULES), result_cache_size=0) as cfg:
@@ -218,3 +268,7 @@ def test_bad_calls_to_the_extension_are_errors() -> None:
         fast.resolve(0, "/", None, [])  # the answers are a dict
     with pytest.raises(ValueError):
         fast.bind(0, 0, 0)
+    with pytest.raises(TypeError):
+        fast.bind_lookups([], len)  # the answers are a dict
+    with pytest.raises(TypeError):
+        fast.LookupBase()._set_lookup_address("0")

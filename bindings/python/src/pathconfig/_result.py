@@ -405,6 +405,11 @@ _speedups = _load_speedups()
 #: Whether :meth:`PathConfiguration.properties` calls the library through the
 #: C extension ``pathconfig._speedups`` (``False``: through ctypes alone).
 SPEEDUPS = _speedups is not None
+if _speedups is not None:
+    _speedups.bind_lookups(_answers, _answer)
+#: The base that gives :class:`PathConfiguration` the extension's
+#: ``properties`` (``LookupBase``, see _speedups.c); ``object`` without it.
+LookupBase: type = _speedups.LookupBase if _speedups is not None else object
 #: The extension's ``resolve(config, url, method, answers)`` (see
 #: _speedups.c), called with :data:`_answers`; None without the extension:
 #: then :func:`look_up` is the whole lookup.

@@ -1,8 +1,9 @@
 /*
- * pathconfig._speedups: PathConfiguration.properties's call into the library,
- * in C. Optional: the binding works without it (pathconfig.SPEEDUPS says
- * which is in use), and it is built only where a C compiler and Python's
- * headers are present.
+ * pathconfig._speedups: PathConfiguration.properties in C (LookupBase,
+ * below), and resolve(), its call into the library, which the binding's
+ * Python method makes. Optional: the binding works without it
+ * (pathconfig.SPEEDUPS says which is in use), and it is built only where a
+ * C compiler and Python's headers are present.
  *
  * Through ctypes, one lookup is three foreign calls (pathconfig_resolve,
  * pathconfig_result_id, and pathconfig_result_release when the answer is
@@ -171,7 +172,151 @@ static PyObject *sp_resolve(PyObject *self, PyObject *args) {
     return pair;
 }
 
+/* ------------------------------------------------------------------------
+ * LookupBase: PathConfiguration.properties itself, in C.
+ *
+ * With the extension, PathConfiguration's bases include LookupBase, whose
+ * struct holds the address its lookups go to (_set_lookup_address: the
+ * configuration's, or 0 once it is closed or has rules with Python
+ * callbacks). properties() takes (url) and (url, method=m) with str
+ * arguments it takes as they are, resolves, and returns the kept
+ * Properties of the answer (the binding's dict of answers, by id), or the
+ * one adopt(address, id) makes of a new answer. Everything else goes to
+ * the binding's Python method, _checked_properties, with the same
+ * arguments: other arguments, a closed configuration, rules with Python
+ * callbacks, and a failed lookup, which that method looks up again and
+ * raises as it always did.
+ *
+ * No Python code runs between reading the address and the library's
+ * return (no callbacks: those configurations take the Python method), and
+ * the GIL is held throughout, so close() on another thread cannot release
+ * the handle in between: the Python method's count of calls in flight is
+ * not needed here.
+ * ------------------------------------------------------------------------ */
+
+typedef struct {
+    PyObject_HEAD
+    void *address; /* NULL: closed, or rules with Python callbacks */
+} LookupObject;
+
+static PyObject *answers;   /* the binding's dict of Properties by answer id */
+static PyObject *adopt;     /* adopt(address, id): a new answer's Properties */
+static PyObject *str_checked, *str_method;
+
+static PyObject *checked(PyObject *self, PyObject *args, PyObject *kwargs) {
+    PyObject *method = PyObject_GetAttr(self, str_checked);
+    if (method == NULL) return NULL;
+    PyObject *answer = PyObject_Call(method, args, kwargs);
+    Py_DECREF(method);
+    return answer;
+}
+
+static PyObject *lookup_properties(PyObject *self, PyObject *args, PyObject *kwargs) {
+    void *cfg = ((LookupObject *)self)->address;
+    if (cfg == NULL || answers == NULL || PyTuple_Size(args) != 1) return checked(self, args, kwargs);
+    PyObject *method = Py_None;
+    if (kwargs != NULL && PyDict_Size(kwargs) != 0) {
+        if (PyDict_Size(kwargs) != 1) return checked(self, args, kwargs);
+        method = PyDict_GetItemWithError(kwargs, str_method); /* borrowed */
+        if (method == NULL) return PyErr_Occurred() ? NULL : checked(self, args, kwargs);
+    }
+    PyObject *url_bytes = utf8_argument(PyTuple_GetItem(args, 0));
+    if (url_bytes == NULL) return checked(self, args, kwargs);
+    PyObject *method_bytes = NULL;
+    if (method != Py_None && (method_bytes = utf8_argument(method)) == NULL) {
+        Py_DECREF(url_bytes);
+        return checked(self, args, kwargs);
+    }
+    void *res = pc_resolve(cfg, PyBytes_AsString(url_bytes),
+                           method_bytes == NULL ? NULL : PyBytes_AsString(method_bytes), NULL);
+    Py_DECREF(url_bytes);
+    Py_XDECREF(method_bytes);
+    if (res == NULL) return checked(self, args, kwargs);
+
+    unsigned long long answer_id = (unsigned long long)pc_result_id(res);
+    PyObject *id = PyLong_FromUnsignedLongLong(answer_id);
+    if (id == NULL) {
+        pc_result_release(res);
+        return NULL;
+    }
+    PyObject *known = PyDict_GetItemWithError(answers, id); /* borrowed */
+    Py_DECREF(id);
+    if (known != NULL) {
+        pc_result_release(res);
+        Py_INCREF(known);
+        return known;
+    }
+    if (PyErr_Occurred()) {
+        pc_result_release(res);
+        return NULL;
+    }
+    /* adopt takes the reference on res (the Properties releases it). */
+    return PyObject_CallFunction(adopt, "KK", (unsigned long long)(uintptr_t)res, answer_id);
+}
+
+static PyObject *lookup_set_address(PyObject *self, PyObject *address) {
+    void *value = PyLong_AsVoidPtr(address);
+    if (value == NULL && PyErr_Occurred()) return NULL;
+    ((LookupObject *)self)->address = value;
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(properties_doc,
+"properties(url, *, method=None)\n--\n\n"
+"The merged properties of every rule matching url (an absolute URL or a\n"
+"path) for a method request (None: GET): a Properties, a read-only dict\n"
+"with JSON types (empty when no rule matches), its JSON text and the\n"
+"typed accessors (context, presentation, ...). Lookups with the same\n"
+"answer return the same object.");
+
+static PyMethodDef lookup_methods[] = {
+    {"properties", (PyCFunction)(void (*)(void))lookup_properties, METH_VARARGS | METH_KEYWORDS, properties_doc},
+    {"_set_lookup_address", lookup_set_address, METH_O,
+     "_set_lookup_address(address)\n--\n\nThe address properties() looks up in (0: none, the Python method then)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot lookup_slots[] = {
+    {Py_tp_doc, "PathConfiguration's base with the C extension: properties() in C."},
+    {Py_tp_methods, lookup_methods},
+    {0, NULL},
+};
+
+static PyType_Spec lookup_spec = {
+    "pathconfig._speedups.LookupBase",
+    sizeof(LookupObject),
+    0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    lookup_slots,
+};
+
+PyDoc_STRVAR(bind_lookups_doc,
+"bind_lookups(answers, adopt)\n--\n\n"
+"The binding's dict of Properties by answer id, and adopt(address, id),\n"
+"which makes the Properties of a new answer (taking the reference on the\n"
+"result at address). Called once, after bind() and before any lookup of\n"
+"LookupBase.properties.");
+
+static PyObject *sp_bind_lookups(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *dict, *callable;
+    if (!PyArg_ParseTuple(args, "OO:bind_lookups", &dict, &callable)) return NULL;
+    if (!PyDict_Check(dict) || !PyCallable_Check(callable)) {
+        PyErr_SetString(PyExc_TypeError, "bind_lookups: a dict and a callable");
+        return NULL;
+    }
+    PyObject *old_answers = answers, *old_adopt = adopt;
+    Py_INCREF(dict);
+    Py_INCREF(callable);
+    answers = dict;
+    adopt = callable;
+    Py_XDECREF(old_answers);
+    Py_XDECREF(old_adopt);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"bind_lookups", sp_bind_lookups, METH_VARARGS, bind_lookups_doc},
     {"bind", sp_bind, METH_VARARGS, bind_doc},
     {"resolve", sp_resolve, METH_VARARGS, resolve_doc},
     {NULL, NULL, 0, NULL},
@@ -186,4 +331,17 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__speedups(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__speedups(void) {
+    str_checked = PyUnicode_InternFromString("_checked_properties");
+    str_method = PyUnicode_InternFromString("method");
+    if (str_checked == NULL || str_method == NULL) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    PyObject *type = PyType_FromSpec(&lookup_spec);
+    if (type == NULL || PyModule_AddObject(m, "LookupBase", type) < 0) {
+        Py_XDECREF(type);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,8 +1,15 @@
 """Types of the optional C extension ``pathconfig._speedups`` (_speedups.c)."""
 
-from typing import Any, Dict, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Tuple, Union
 
 def bind(resolve: int, result_id: int, result_release: int, /) -> None: ...
+def bind_lookups(answers: Dict[int, Any], adopt: Callable[[int, int], Any], /) -> None: ...
 def resolve(
     config: int, url: object, method: object, answers: Dict[int, Any], /
 ) -> Union[object, Tuple[int, int], int, None]: ...
+
+class LookupBase:
+    """PathConfiguration's base with the extension: ``properties`` in C."""
+
+    def properties(self, url: str, *, method: Optional[str] = None) -> Any: ...
+    def _set_lookup_address(self, address: int, /) -> None: ...
