@@ -53,6 +53,7 @@ PEERS = [
     ("rb_typed", "Ruby typed", "libpathconfig's Ruby gem (with its C extension): `properties(url)`, then `.context` and `.presentation` (the headline)", "ours"),
     ("rb_lookup", "Ruby lookup", "the Ruby gem: `properties(url)` alone, the answer's frozen Hash", "ours"),
     ("rb_empty", "Ruby loop alone", "the Ruby worker's timing loop around a peer that does nothing: part of every Ruby figure, and of none of the others", "ours"),
+    ("rb_typed_yjit", "Ruby typed, YJIT", "Ruby typed under `ruby --yjit` (Ruby's JIT, which Rails 7.2 and later turn on where Ruby has it; empty where this Ruby has none)", "ours"),
     ("nsregex_loop", "NSRegex loop", "Swift loop over `NSRegularExpression` (ICU), compiled once", "loop"),
     ("pcre2_loop", "PCRE2-JIT loop", "C loop over PCRE2 (`PCRE2_UTF`, JIT), compiled once", "loop"),
     ("hyperscan", "hyperscan", "hyperscan through its C API, one database of every pattern", "engine"),
@@ -65,11 +66,19 @@ PEERS = [
 #: The Ruby worker's peers that make bench keeps (bindings/ruby/bench/peers.rb
 #: times more, for the gem's own bench).
 RUBY_PEERS = "rb_typed,rb_lookup,rb_empty,rb_regexp"
+#: Those of the worker under YJIT.
+RUBY_YJIT_PEERS = "rb_typed_yjit"
 #: The headline figure of each host: a lookup plus the two typed reads.
 HEADLINE = {"Swift": "swift_typed", "C": "c_typed", "Python": "py_typed", "Rust": "rust_typed", "Ruby": "rb_typed"}
 #: Each host's bare lookup, the base of its ratios.
 LOOKUP = {"Swift": "swift_api", "C": "c_resolve", "Python": "py_binding", "Rust": "rust_lookup", "Ruby": "rb_lookup"}
 LABEL = {key: label for key, label, _, _ in PEERS}
+
+
+def has_yjit(ruby: str) -> bool:
+    """Whether ``ruby --yjit`` runs Ruby's JIT (Debian's Ruby 3.1 does)."""
+    probe = "exit(defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? 0 : 1)"
+    return subprocess.run([ruby, "--yjit", "-e", probe], stderr=subprocess.DEVNULL).returncode == 0
 
 
 def log(message: str) -> None:
@@ -128,6 +137,9 @@ def run_size(args: argparse.Namespace, size: int) -> Dict[str, Any]:
     if args.ruby:
         ruby_env = dict(os.environ, PATHCONFIG_LIBRARY=args.lib, PATHCONFIG_BENCH_PEERS=RUBY_PEERS)
         workers.append(Worker("Ruby", [args.ruby, args.ruby_peers, rules, urls, "--check-every", every], env=ruby_env))
+        if has_yjit(args.ruby):
+            yjit_env = dict(ruby_env, PATHCONFIG_BENCH_PEERS=RUBY_YJIT_PEERS)
+            workers.append(Worker("Ruby (YJIT)", [args.ruby, "--yjit", args.ruby_peers, rules, urls, "--check-every", every], env=yjit_env))
 
     samples: Dict[str, List[float]] = {}
     for r in range(args.rounds):
@@ -387,6 +399,11 @@ def targets_table(results: Dict[str, Any]) -> str:
         "Ruby: lookup + two typed reads within 2× C's, every size (issue 39)",
         per_size(lambda r: ratio(us(r, "rb_typed"), us(r, "c_typed"))),
         all_sizes(lambda r: within(r, "rb_typed", "c_typed", 2)),
+    ))
+    rows.append((
+        "Ruby under YJIT (`ruby --yjit`): lookup + two typed reads within 2× C's, every size (issue 39)",
+        per_size(lambda r: ratio(us(r, "rb_typed_yjit"), us(r, "c_typed"))),
+        all_sizes(lambda r: within(r, "rb_typed_yjit", "c_typed", 2)),
     ))
     rows.append((
         "Ruby: lookup (the answer's Hash) faster than a Ruby Regexp loop producing a merged `Hash`, every size (issue 39)",

@@ -9,7 +9,9 @@
 #
 # With the gem's C extension (Pathconfig::SPEEDUPS) every peer below runs.
 # Under PATHCONFIG_PURE_RUBY=1 (the gem through ffi alone) only the gem's
-# own two run, named rb_typed_ffi and rb_lookup_ffi.
+# own two run, named rb_typed_ffi and rb_lookup_ffi. Run by `ruby --yjit`
+# (Ruby's JIT, which Rails 7.2 and later turn on where Ruby has it), every
+# name ends in _yjit.
 #
 # Speaks bench/run.py's worker protocol (bench/README.md): one JSON line
 # {"ready": ...} when loaded, then for each "round SECONDS" line one JSON line
@@ -139,11 +141,13 @@ RAW_PEERS = {
   "rb_regexp" => "regexp_loop.call(s)"
 }.freeze
 # PATHCONFIG_BENCH_PEERS=a,b keeps only those (make bench's rows).
+YJIT = defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? "_yjit" : ""
 PEERS = if Pathconfig::SPEEDUPS
           GEM_PEERS.merge(RAW_PEERS)
         else
           GEM_PEERS.transform_keys { |name| "#{name}_ffi" }
-        end.then { |all| ENV["PATHCONFIG_BENCH_PEERS"] ? all.slice(*ENV["PATHCONFIG_BENCH_PEERS"].split(",")) : all }.freeze
+        end.transform_keys { |name| "#{name}#{YJIT}" }
+           .then { |all| ENV["PATHCONFIG_BENCH_PEERS"] ? all.slice(*ENV["PATHCONFIG_BENCH_PEERS"].split(",")) : all }.freeze
 
 # A peer's timing loop: runner.call(i, n) runs its body on n URLs from index
 # i on (cycling) and gives the index after them.
@@ -215,7 +219,7 @@ while (line = $stdin.gets)
     end
     seconds[name] = (clock - start) / n
     positions[name] = i
-    GC.start if name == "rb_autopointer" # its releases are the GC's: counted where they fall
+    GC.start if name.start_with?("rb_autopointer") # its releases are the GC's: counted where they fall
   end
   puts JSON.generate("round" => seconds)
   round += 1

@@ -1,9 +1,10 @@
 # frozen_string_literal: true
 
 # Runs the Ruby benchmark: for each corpus size, the C worker (bench/c's
-# pathconfig-peers: the library's C ABI, as `make bench` runs it) and two
+# pathconfig-peers: the library's C ABI, as `make bench` runs it) and the
 # Ruby workers (peers.rb: one with the gem's C extension, one through ffi
-# alone, PATHCONFIG_PURE_RUBY=1) side by side, as bench/run.py drives its workers:
+# alone, PATHCONFIG_PURE_RUBY=1, and where this Ruby has YJIT, the gem's own
+# peers under `ruby --yjit`) side by side, as bench/run.py drives its workers:
 # round after round each worker runs every one of its peers for --budget
 # seconds (never two workers at once, a different one first in each round);
 # a peer's figure is the median of its rounds. Prints a Markdown table of
@@ -62,6 +63,10 @@ def median(xs)
   n.odd? ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0
 end
 
+# Whether this Ruby runs YJIT (`ruby --yjit`): Debian's 3.1 does.
+YJIT = system(RbConfig.ruby, "--yjit", "-e", "exit(defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? 0 : 1)",
+              err: File::NULL)
+
 results = {}
 options[:sizes].each do |size|
   rules = File.join(options[:corpus], "rules-#{size}.json")
@@ -72,6 +77,11 @@ options[:sizes].each do |size|
   workers = [Worker.new("C", [options[:peers], rules, urls, "--check-every", every]),
              Worker.new("Ruby", ruby, "PATHCONFIG_PURE_RUBY" => "0"),
              Worker.new("Ruby (ffi alone)", ruby, "PATHCONFIG_PURE_RUBY" => "1")]
+  # The gem's own two under Ruby's JIT, where this Ruby has it.
+  if YJIT
+    workers << Worker.new("Ruby (YJIT)", [RbConfig.ruby, "--yjit", *ruby.drop(1)],
+                          "PATHCONFIG_PURE_RUBY" => "0", "PATHCONFIG_BENCH_PEERS" => "rb_typed_yjit,rb_lookup_yjit,rb_empty_yjit")
+  end
   unless workers[1].ready["speedups"]
     abort "bench: the gem's C extension did not load (make -C bindings/ruby speedups); its columns would be the ffi path's"
   end
@@ -89,15 +99,17 @@ end
 us = ->(size, key) { results[size]["median_us"][key] }
 fmt = ->(x) { x.nil? ? "" : (x >= 100 ? format("%.0f", x) : format("%.2f", x)) }
 ratio = ->(a, b) { a && b ? format("%.2f×", a / b) : "" }
-puts "| rules | C typed | Ruby typed (gem, C extension) | / C typed | Ruby typed (gem, ffi alone) | / C typed | " \
+puts "| rules | C typed | Ruby typed (gem, C extension) | / C typed | Ruby typed (gem, C extension, YJIT) | / C typed | " \
+     "Ruby typed (gem, ffi alone) | / C typed | " \
      "Ruby typed, direct calls | Ruby loop alone | C resolve | C map | Ruby lookup + Hash (gem, C extension) | " \
      "Ruby lookup + Hash (gem, ffi alone) | Ruby Hash, JSON per lookup | Ruby Hash, getters per lookup | " \
      "Ruby typed, AutoPointer | Ruby Regexp loop + Hash | Regexp loop / gem lookup + Hash (C extension) | " \
      "Regexp loop / gem lookup + Hash (ffi alone) |"
-puts "|---:|#{'---:|' * 17}"
+puts "|---:|#{'---:|' * 19}"
 results.each_key do |size|
   c_typed = us[size, "c_typed"]
   cells = [fmt[c_typed], fmt[us[size, "rb_typed"]], ratio[us[size, "rb_typed"], c_typed],
+           fmt[us[size, "rb_typed_yjit"]], ratio[us[size, "rb_typed_yjit"], c_typed],
            fmt[us[size, "rb_typed_ffi"]], ratio[us[size, "rb_typed_ffi"], c_typed],
            fmt[us[size, "rb_direct_typed"]], fmt[us[size, "rb_empty"]], fmt[us[size, "c_resolve"]], fmt[us[size, "c_map"]],
            fmt[us[size, "rb_lookup"]], fmt[us[size, "rb_lookup_ffi"]], fmt[us[size, "rb_hash_json"]],
