@@ -255,6 +255,18 @@ class SpeedupsTest < Minitest::Test
     end
   end
 
+  # A host running `ruby -w` (RSpec and Minitest with warnings on) sees no
+  # warning from loading the gem, in either mode: the extension's accessors
+  # take the attr_readers' place without redefining them.
+  def test_loading_the_gem_warns_of_nothing
+    require "open3"
+    mode = { "PATHCONFIG_PURE_RUBY" => PURE ? "1" : "0" }
+    out, status = Open3.capture2e(mode, RbConfig.ruby, "-w", "-I", File.expand_path("../lib", __dir__),
+                                  "-e", 'require "pathconfig"; print Pathconfig::SPEEDUPS')
+    assert status.success?, out
+    assert_equal (!PURE).to_s, out
+  end
+
   def test_typed_reads_are_the_same_through_both_paths
     speedups = fast
     documents = conformance_cases.map { |fixture, profile, queries, url| [JSON.generate(fixture), profile, queries, url] }

@@ -383,10 +383,10 @@ static VALUE (*const typed_accessors[MAX_ACCESSORS])(VALUE) = {
 /*
  * call-seq: Pathconfig::Speedups.define_accessors(klass, accessors) -> Integer
  *
- * accessors: [name, ivar] pairs (a String and a Symbol). Makes each of the first
- * MAX_ACCESSORS (16) klass's public method name, reading ivar as
- * attr_reader would (typed_read); returns how many it made, the rest stay
- * as they are. Once, after bind.
+ * accessors: [name, ivar] pairs (a String and a Symbol). Makes each of the
+ * first MAX_ACCESSORS (16, Pathconfig::Speedups::MAX_ACCESSORS) klass's
+ * public method name, reading ivar as attr_reader would (typed_read);
+ * returns how many it made, the rest stay as they are. Once, after bind.
  */
 static VALUE sp_define_accessors(VALUE self, VALUE klass, VALUE pairs) {
     (void)self;
@@ -452,6 +452,7 @@ void Init_speedups(void) {
     rb_gc_register_address(&sym_method);
     utf8_index = rb_utf8_encindex();
     usascii_index = rb_usascii_encindex();
+    rb_define_const(speedups, "MAX_ACCESSORS", INT2FIX(MAX_ACCESSORS));
     rb_define_module_function(speedups, "bind", sp_bind, 3);
     rb_define_module_function(speedups, "lookup", sp_lookup, 3);
     rb_define_module_function(speedups, "typed_string", sp_typed_string, 2);

@@ -57,6 +57,9 @@ module Pathconfig
     # answer it gave last, where an attr_reader of a Hash's instance variable
     # is a search of a global table (speedups.c, struct slot).
     def define_accessors
+      # The extension's functions take the attr_readers' place: removed
+      # first, so that `ruby -w` warns of no redefined method.
+      Properties::ACCESSORS.first(Speedups::MAX_ACCESSORS).each { |name, _ivar| Properties.send(:remove_method, name) }
       made = Speedups.define_accessors(Properties, Properties::ACCESSORS.to_a)
       Properties::ACCESSORS.first(made).each do |name, _ivar|
         Properties.send(:alias_method, :"#{name}?", name) if TYPED_KEYS[name].kind == :bool
