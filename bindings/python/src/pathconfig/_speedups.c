@@ -91,6 +91,60 @@ static PyObject *sp_bind(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* What one lookup through the library came to (look_up). */
+enum lookup_outcome {
+    NOT_TAKEN, /* url or method is not one this path takes as is */
+    FAILED,    /* the library failed: pathconfig_last_error says why */
+    KNOWN,     /* *answer: a new reference to the kept Properties */
+    FRESH,     /* *result and *id: an answer not kept yet, the result the caller now owns */
+    RAISED,    /* a Python exception is set */
+};
+
+/* pathconfig_resolve(cfg, url, method) and, by the result's id, the
+ * answer kept in the dict answers (the result is released here), or the
+ * result and its id for a new one. Runs no Python code. Inlined into both
+ * callers: called, it cost LookupBase.properties 40 instructions of 2,360
+ * per lookup at ten rules (callgrind). */
+__attribute__((always_inline)) static inline enum lookup_outcome
+look_up(void *cfg, PyObject *url, PyObject *method, PyObject *answers, PyObject **answer, void **result,
+        unsigned long long *id) {
+    PyObject *url_bytes = utf8_argument(url);
+    if (url_bytes == NULL) return NOT_TAKEN;
+    PyObject *method_bytes = NULL;
+    if (method != Py_None && (method_bytes = utf8_argument(method)) == NULL) {
+        Py_DECREF(url_bytes);
+        return NOT_TAKEN;
+    }
+    void *res = pc_resolve(cfg, PyBytes_AsString(url_bytes),
+                           method_bytes == NULL ? NULL : PyBytes_AsString(method_bytes), NULL);
+    Py_DECREF(url_bytes);
+    Py_XDECREF(method_bytes);
+    if (res == NULL) return FAILED;
+
+    /* int keys hash and compare in C. An id is never 0 for a result. */
+    unsigned long long answer_id = (unsigned long long)pc_result_id(res);
+    PyObject *key = PyLong_FromUnsignedLongLong(answer_id);
+    if (key == NULL) {
+        pc_result_release(res);
+        return RAISED;
+    }
+    PyObject *known = PyDict_GetItemWithError(answers, key); /* borrowed */
+    Py_DECREF(key);
+    if (known != NULL) {
+        pc_result_release(res);
+        Py_INCREF(known);
+        *answer = known;
+        return KNOWN;
+    }
+    if (PyErr_Occurred()) {
+        pc_result_release(res);
+        return RAISED;
+    }
+    *result = res;
+    *id = answer_id;
+    return FRESH;
+}
+
 PyDoc_STRVAR(resolve_doc,
 "resolve(config, url, method, answers)\n--\n\n"
 "pathconfig_resolve(config, url, method, NULL) for the configuration at\n"
@@ -122,53 +176,18 @@ static PyObject *sp_resolve(PyObject *self, PyObject *args) {
     void *cfg = PyLong_AsVoidPtr(config);
     if (cfg == NULL && PyErr_Occurred()) return NULL;
 
-    PyObject *url_bytes = utf8_argument(url);
-    if (url_bytes == NULL) Py_RETURN_NONE;
-    PyObject *method_bytes = NULL;
-    if (method != Py_None && (method_bytes = utf8_argument(method)) == NULL) {
-        Py_DECREF(url_bytes);
-        Py_RETURN_NONE;
+    PyObject *answer = NULL;
+    void *res = NULL;
+    unsigned long long answer_id = 0;
+    switch (look_up(cfg, url, method, answers, &answer, &res, &answer_id)) {
+    case NOT_TAKEN: Py_RETURN_NONE;
+    case FAILED: return PyLong_FromLong(0);
+    case KNOWN: return answer;
+    case RAISED: return NULL;
+    case FRESH: break;
     }
-
-    void *res = pc_resolve(cfg, PyBytes_AsString(url_bytes),
-                           method_bytes == NULL ? NULL : PyBytes_AsString(method_bytes), NULL);
-    Py_DECREF(url_bytes);
-    Py_XDECREF(method_bytes);
-    if (res == NULL) return PyLong_FromLong(0);
-
-    /* int keys hash and compare in C. An id is never 0 for a result. */
-    PyObject *id = PyLong_FromUnsignedLongLong((unsigned long long)pc_result_id(res));
-    if (id == NULL) {
-        pc_result_release(res);
-        return NULL;
-    }
-    PyObject *answer = PyDict_GetItemWithError(answers, id); /* borrowed */
-    if (answer != NULL) {
-        Py_DECREF(id);
-        pc_result_release(res);
-        Py_INCREF(answer);
-        return answer;
-    }
-    if (PyErr_Occurred()) {
-        Py_DECREF(id);
-        pc_result_release(res);
-        return NULL;
-    }
-    PyObject *address = PyLong_FromVoidPtr(res);
-    if (address == NULL) {
-        Py_DECREF(id);
-        pc_result_release(res);
-        return NULL;
-    }
-    PyObject *pair = PyTuple_New(2);
-    if (pair == NULL) {
-        Py_DECREF(id);
-        Py_DECREF(address);
-        pc_result_release(res);
-        return NULL;
-    }
-    PyTuple_SetItem(pair, 0, address); /* steals */
-    PyTuple_SetItem(pair, 1, id);
+    PyObject *pair = Py_BuildValue("(NK)", PyLong_FromVoidPtr(res), answer_id);
+    if (pair == NULL) pc_result_release(res);
     return pair;
 }
 
@@ -220,35 +239,15 @@ static PyObject *lookup_properties(PyObject *self, PyObject *args, PyObject *kwa
         method = PyDict_GetItemWithError(kwargs, str_method); /* borrowed */
         if (method == NULL) return PyErr_Occurred() ? NULL : checked(self, args, kwargs);
     }
-    PyObject *url_bytes = utf8_argument(PyTuple_GetItem(args, 0));
-    if (url_bytes == NULL) return checked(self, args, kwargs);
-    PyObject *method_bytes = NULL;
-    if (method != Py_None && (method_bytes = utf8_argument(method)) == NULL) {
-        Py_DECREF(url_bytes);
-        return checked(self, args, kwargs);
-    }
-    void *res = pc_resolve(cfg, PyBytes_AsString(url_bytes),
-                           method_bytes == NULL ? NULL : PyBytes_AsString(method_bytes), NULL);
-    Py_DECREF(url_bytes);
-    Py_XDECREF(method_bytes);
-    if (res == NULL) return checked(self, args, kwargs);
-
-    unsigned long long answer_id = (unsigned long long)pc_result_id(res);
-    PyObject *id = PyLong_FromUnsignedLongLong(answer_id);
-    if (id == NULL) {
-        pc_result_release(res);
-        return NULL;
-    }
-    PyObject *known = PyDict_GetItemWithError(answers, id); /* borrowed */
-    Py_DECREF(id);
-    if (known != NULL) {
-        pc_result_release(res);
-        Py_INCREF(known);
-        return known;
-    }
-    if (PyErr_Occurred()) {
-        pc_result_release(res);
-        return NULL;
+    PyObject *answer = NULL;
+    void *res = NULL;
+    unsigned long long answer_id = 0;
+    switch (look_up(cfg, PyTuple_GetItem(args, 0), method, answers, &answer, &res, &answer_id)) {
+    case NOT_TAKEN:
+    case FAILED: return checked(self, args, kwargs);
+    case KNOWN: return answer;
+    case RAISED: return NULL;
+    case FRESH: break;
     }
     /* adopt takes the reference on res (the Properties releases it). */
     return PyObject_CallFunction(adopt, "KK", (unsigned long long)(uintptr_t)res, answer_id);
