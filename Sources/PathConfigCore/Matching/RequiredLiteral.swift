@@ -153,7 +153,7 @@ struct LiteralText {
 
     /// `range` and then `b`: `range` grown in place when it ends the bytes.
     mutating func appending(_ b: UInt8, to range: Range<Int>) -> Range<Int> {
-        let start = range.upperBound == bytes.count ? range.lowerBound : copy(range)
+        let start = startAtEnd(range)
         bytes.append(b)
         return start..<bytes.count
     }
@@ -164,7 +164,7 @@ struct LiteralText {
         if b.isEmpty { return a }
         if a.isEmpty { return b }
         if a.upperBound == b.lowerBound { return a.lowerBound..<b.upperBound }
-        let start = a.upperBound == bytes.count ? a.lowerBound : copy(a)
+        let start = startAtEnd(a)
         _ = copy(b)
         return start..<bytes.count
     }
@@ -172,9 +172,15 @@ struct LiteralText {
     /// `range` written `count` times, one after another.
     mutating func repeating(_ range: Range<Int>, count: Int) -> Range<Int> {
         guard count > 1 else { return range }
-        let start = range.upperBound == bytes.count ? range.lowerBound : copy(range)
+        let start = startAtEnd(range)
         for _ in 1..<count { _ = copy(range) }
         return start..<bytes.count
+    }
+
+    /// Where the bytes of `range` start once they end the bytes: `range`'s
+    /// own start when it ends them already, else a copy's.
+    private mutating func startAtEnd(_ range: Range<Int>) -> Int {
+        range.upperBound == bytes.count ? range.lowerBound : copy(range)
     }
 
     /// Appends the bytes at `range` (already in the bytes); where they start now.
