@@ -282,6 +282,8 @@ static VALUE target_alloc(VALUE klass) {
     return TypedData_Make_Struct(klass, struct lookup_target, &target_type, target);
 }
 
+/* rb_typeddata_is_kind_of's test, inline: the call cost a lookup 24
+ * instructions of 1,941 at ten rules (callgrind). */
 static inline void *lookup_address_of(VALUE config) {
     if (!RB_TYPE_P(config, T_DATA) || !RTYPEDDATA_P(config) || RTYPEDDATA_TYPE(config) != &target_type) return NULL;
     return ((struct lookup_target *)RTYPEDDATA_DATA(config))->address;
