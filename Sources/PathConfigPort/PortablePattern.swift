@@ -78,7 +78,7 @@ struct PortablePattern: Equatable {
     /// one `PatternSyntax` does not read, or one it reads that is outside.
     static func parse(_ pattern: String) throws(Unsupported) -> PortablePattern {
         let syntax: PatternSyntax
-        do { syntax = try PatternSyntax.read(pattern) } catch {
+        do { syntax = try PatternSyntax.readAlike(pattern) } catch {
             throw Unsupported(construct: error.construct, offset: PatternSyntax.scalarOffset(error.offset, in: pattern.utf8))
         }
         let subset = Subset(syntax: syntax)
@@ -151,8 +151,6 @@ private struct Subset {
         case .escape(.assertion(UInt8(ascii: "A"))): return .start
         case .escape(.assertion(UInt8(ascii: "z"))), .escape(.assertion(UInt8(ascii: "Z"))): return .end
         case .escape(.assertion(UInt8(ascii: "b"))), .escape(.assertion(UInt8(ascii: "B"))): return .wordBoundary
-        case .escape(.other(UInt8(ascii: "x"))):
-            throw refusal("an escape \\x or \\u without its hex digits", at: node.start)
         case .escape:
             // `\G`, `\p{..}`, back references, `\k<..>`, `\cX`, ...: the escape's first character names it.
             throw refusal("the escape " + String(String.UnicodeScalarView(syntax.source(of: node).unicodeScalars.prefix(2))), at: node.start)
@@ -203,7 +201,7 @@ private struct Subset {
         switch spelling {
         case .plain, .control, .hex, .unicode: return Unicode.Scalar(c)
         case .escaped: return c > 0x20 && c < 0x7F ? Unicode.Scalar(c) : nil
-        case .hexBraced, .longUnicode: return nil
+        case .hexBraced, .longUnicode, .octal, .controlLetter, .named, .letter, .quoted: return nil
         }
     }
 
@@ -212,8 +210,12 @@ private struct Subset {
         let escape: String
         switch spelling {
         case .unicode: return "a surrogate escape"
+        case .quoted: return "quoting \\Q...\\E"
         case .hexBraced: escape = "x{...}"
         case .longUnicode: escape = "U"
+        case .octal: escape = "0..."
+        case .controlLetter: escape = "c"
+        case .named: escape = "N{...}"
         default: escape = String(Character(Unicode.Scalar(c) ?? "?"))
         }
         return "the escape \\\(escape)" + (inClass ? " inside a class" : "")
@@ -284,11 +286,8 @@ private struct Subset {
                 items.append(.range(low, high))
             case .escape(.shorthand(let letter)) where letter >= UInt8(ascii: "a"):
                 items.append(.shorthand(Self.shorthand(letter)))
-            case .escape(.other(UInt8(ascii: "x"))):
-                throw refusal("an escape \\x or \\u without its hex digits", at: start)
             case .escape(.shorthand(let e)), .escape(.other(let e)), .escape(.assertion(let e)):
-                let escape = e < 0x80 ? "the escape \\\(Character(Unicode.Scalar(e)))" : "an escaped character beyond ASCII"
-                throw refusal(escape + " inside a class", at: start)
+                throw refusal("the escape \\\(Character(Unicode.Scalar(e))) inside a class", at: start)
             case .nested:
                 break // refused above
             }

@@ -37,23 +37,23 @@ struct PatternSyntaxTests {
         // Characters by code.
         Reading(#"\x41\x{1F600}\u00E9\U0001F600"#, [(.character(0x41, .hex), #"\x41"#), (.character(0x1F600, .hexBraced), #"\x{1F600}"#),
                                                      (.character(0xE9, .unicode), #"\u00E9"#), (.character(0x1F600, .longUnicode), #"\U0001F600"#)]),
-        Reading(#"\x{7FFFFFFF}"#, [(.character(0x7FFF_FFFF, .hexBraced), #"\x{7FFFFFFF}"#)]),
         // Shorthands and assertions.
-        Reading(#"\d\D\w\W\s\S"#, ["d", "D", "w", "W", "s", "S"].map { (.escape(.shorthand(esc($0))), "\\" + String($0)) }),
+        Reading(#"\d\D\w\W\s\S\h\v"#, ["d", "D", "w", "W", "s", "S", "h", "v"].map { (.escape(.shorthand(esc($0))), "\\" + String($0)) }),
         Reading(#"\A\z\Z\b\B\G"#, ["A", "z", "Z", "b", "B", "G"].map { (.escape(.assertion(esc($0))), "\\" + String($0)) }),
         // Other escapes, each to its end.
-        Reading(#"\p{L}\pL\P{Lu}\12\0\K\R\h"#, [(.escape(.other(esc("p"))), #"\p{L}"#), (.escape(.other(esc("p"))), #"\pL"#),
-                                               (.escape(.other(esc("P"))), #"\P{Lu}"#), (.escape(.other(esc("1"))), #"\12"#),
-                                               (.escape(.other(esc("0"))), #"\0"#), (.escape(.other(esc("K"))), #"\K"#),
-                                               (.escape(.other(esc("R"))), #"\R"#), (.escape(.other(esc("h"))), #"\h"#)]),
-        Reading(#"\k<n>\k{n}\g{1}\g-1\g2\cA\N{U+41}\o{101}\N"#, [
-            (.escape(.other(esc("k"))), #"\k<n>"#), (.escape(.other(esc("k"))), #"\k{n}"#), (.escape(.other(esc("g"))), #"\g{1}"#),
-            (.escape(.other(esc("g"))), #"\g-1"#), (.escape(.other(esc("g"))), #"\g2"#), (.escape(.other(esc("c"))), #"\cA"#),
-            (.escape(.other(esc("N"))), #"\N{U+41}"#), (.escape(.other(esc("o"))), #"\o{101}"#), (.escape(.other(esc("N"))), #"\N"#),
-        ]),
-        // \x with fewer than two digits, and an escaped character beyond ASCII.
-        Reading(#"\x4\xg\é"#, [(.escape(.other(esc("x"))), #"\x4"#), (.escape(.other(esc("x"))), #"\x"#), (a("g"), "g"),
-                               (.escape(.other(0x80)), #"\é"#)]),
+        Reading(#"\p{L}\P{Lu}\R\X\k<n>"#, [(.escape(.other(esc("p"))), #"\p{L}"#), (.escape(.other(esc("P"))), #"\P{Lu}"#),
+                                          (.escape(.other(esc("R"))), #"\R"#), (.escape(.other(esc("X"))), #"\X"#),
+                                          (.escape(.other(esc("k"))), #"\k<n>"#)]),
+        // A back reference takes the digits ICU takes: after one group, `\12` is `\1` and 2.
+        Reading(#"(a)\12"#, [(.group(.capturing, close: 2), "("), (a("a"), "a"), (.groupClose, ")"), (.escape(.other(esc("1"))), #"\1"#),
+                             (a("2"), "2")]),
+        // Characters by octal code, control letter and name; ICU's escaped letter, and \x with one digit.
+        Reading(#"\0101\cA\N{SOLIDUS}\K\x4\é"#, [(.character(0x41, .octal), #"\0101"#), (.character(0x01, .controlLetter), #"\cA"#),
+                                                 (.character(0x2F, .named), #"\N{SOLIDUS}"#), (.character(0x4B, .letter), #"\K"#),
+                                                 (.character(0x04, .hex), #"\x4"#), (.character(0xE9, .escaped), #"\é"#)]),
+        // Quoting: each quoted character a node of its own; ICU reads a lone \E as E.
+        Reading(#"a\Q.*\E\E"#, [(a("a"), "a"), (.character(0x2E, .quoted), "."), (.character(0x2A, .quoted), "*"),
+                                (.character(0x45, .letter), #"\E"#)]),
         Reading(".^$|", [(.dot, "."), (.caret, "^"), (.dollar, "$"), (.alternation, "|")]),
         // Groups, each with the index of its `)`.
         Reading("((a)|b)", [(.group(.capturing, close: 6), "("), (.group(.capturing, close: 3), "("), (a("a"), "a"), (.groupClose, ")"),
@@ -87,7 +87,7 @@ struct PatternSyntaxTests {
 
     @Test("each construct: its kind and the text it was written as", arguments: readings)
     func reads(_ reading: Reading) throws {
-        let syntax = try PatternSyntax.read(reading.pattern)
+        let syntax = try PatternSyntax.read(reading.pattern, dialect: .icu)
         #expect(syntax.nodes.map(\.kind) == reading.nodes.map(\.0))
         #expect(syntax.nodes.map { String(syntax.source(of: $0)) } == reading.nodes.map(\.1))
     }
@@ -104,18 +104,18 @@ struct PatternSyntaxTests {
         ("[-a-]", [PatternSyntax.CharacterClass(items: [.character(0x2D, .plain), .character(0x61, .plain), .character(0x2D, .plain)])]),
         (#"[a-\d]"#, [PatternSyntax.CharacterClass(items: [.character(0x61, .plain), .character(0x2D, .plain), .escape(.shorthand(0x64))])]),
         (#"[\t-\u00FF]"#, [PatternSyntax.CharacterClass(items: [.range(0x09, .control, 0xFF, .unicode)])]),
-        // \b in a class is not an assertion; \p{..} is an escape.
-        (#"[\b\p{L}&&é-ü]"#, [PatternSyntax.CharacterClass(items: [.escape(.other(0x62)), .escape(.other(0x70)), .character(0x26, .plain),
+        // \b in a class is not an assertion (ICU: the letter); \p{..} is an escape.
+        (#"[\b\p{L}&&é-ü]"#, [PatternSyntax.CharacterClass(items: [.character(0x62, .letter), .escape(.other(0x70)), .character(0x26, .plain),
                                                                  .character(0x26, .plain), .range(0xE9, .plain, 0xFC, .plain)])]),
     ])
     func classes(_ pattern: String, _ expected: [PatternSyntax.CharacterClass]) throws {
-        let syntax = try PatternSyntax.read(pattern)
+        let syntax = try PatternSyntax.read(pattern, dialect: .icu)
         #expect(syntax.classes == expected)
         #expect(syntax.nodes.map(\.kind) == [.characterClass(0)])
     }
 
-    @Test("what the engines delimit differently is refused, naming it, at its first UTF-8 byte", arguments: [
-        (#"\Qa\E"#, "quoting \\Q...\\E", 0), (#"ab\E?"#, "quoting \\Q...\\E", 2), (#"[\Q]"#, "quoting \\Q...\\E", 1),
+    @Test("what the engines delimit differently, or ICU refuses, is refused, naming it, at its first UTF-8 byte", arguments: [
+        (#"[\Q]"#, "a class without its ]", 0),
         ("é(?x)a", "the (?x) flag", 2), ("a(?ix:b)", "the (?x) flag", 1),
         ("(*UTF)a", "a backtracking verb", 0), ("(?(1)a|b)", "a conditional, recursion or callout", 0),
         ("(?1)", "a conditional, recursion or callout", 0), ("(?&n)", "a conditional, recursion or callout", 0),
@@ -127,31 +127,52 @@ struct PatternSyntaxTests {
         ("a{2}{3}", "a quantifier after a quantifier", 4), ("a*??", "a quantifier after a quantifier", 3),
         ("(a", "a group without its )", 2), ("(", "a group without its )", 0), ("(?", "a group without its )", 0),
         ("éa)", "an unmatched )", 3), ("[a", "a class without its ]", 0), ("[]", "a class without its ]", 0),
-        ("x[b[c]", "a class without its ]", 1), ("a\\", "a \\ at the end of the pattern", 1),
-        (#"\x{zz}"#, "an escape \\x{...} without its hex digits", 0), (#"\x{123456789}"#, "an escape \\x{...} without its hex digits", 0),
-        (#"\u12"#, "an escape \\u without its hex digits", 0), (#"a\U1234"#, "an escape \\U without its hex digits", 1),
-        (#"\p"#, "a property \\p without its name", 0), (#"\p{L"#, "an escape without its }", 0), (#"\k"#, "a reference \\k without its name", 0),
-        (#"\k<n"#, "an escape without its >", 0), (#"\c"#, "an escape \\c without its letter", 0),
+        ("x[b[c]", "a class without its ]", 1), ("a\\", "\\ at end of pattern", 1),
+        (#"\x{zz}"#, "not a valid ICU pattern: \\x{...} needs hex digits", 0), (#"\x{7FFFFFFF}"#, "not a valid ICU pattern: \\x{...}", 0),
+        (#"\x{1234567}"#, "not a valid ICU pattern: \\x{...}", 0), (#"\u12"#, "not a valid ICU pattern: \\u needs four hex digits", 0),
+        (#"a\U1234"#, "not a valid ICU pattern: \\U needs eight hex digits", 1), (#"\pL"#, "not a valid ICU pattern: \\p must be followed by {NAME}", 0),
+        (#"\p{L"#, "not a valid ICU pattern: unterminated \\p{", 0), (#"\k"#, "not a valid ICU pattern: \\k must be followed by <name>", 0),
+        (#"\k<n"#, "not a valid ICU pattern: \\k<name> needs a group name", 0), (#"é\0"#, "not a valid ICU pattern: \\0 needs an octal digit", 2),
         ("(?<a-b>x)", "a group name that is not letters, digits and _", 0), ("(?#abc", "a comment (?#... without its )", 0),
         (String(repeating: "(", count: 201) + String(repeating: ")", count: 201), "groups nested deeper than 200", 200),
         (String(repeating: "[", count: 100_000), "classes nested deeper than 200", 200),
     ])
     func refused(_ pattern: String, _ construct: String, _ offset: Int) {
         #expect {
-            try PatternSyntax.read(pattern)
+            try PatternSyntax.read(pattern, dialect: .icu)
         } throws: { error in
             guard let error = error as? PatternSyntax.Unsupported else { return false }
             return error.construct.hasPrefix(construct) && error.offset == offset
         }
     }
 
+    @Test("Java reads escapes its own way: \\pL, \\cA as A xor 0x40, \\b{g}; no unknown letters, lone \\E or \\x with one digit")
+    func java() throws {
+        let syntax = try PatternSyntax.read(#"\pL\c!\b{g}\Q\E*"#, dialect: .java)
+        #expect(syntax.nodes.map(\.kind) == [.escape(.other(0x70)), .character(0x61, .controlLetter), .escape(.other(0x62)),
+                                             .quantifier(min: 0, max: nil, .greedy)])
+        for (pattern, message) in [(#"\y"#, "unknown escape \\y"), (#"a\E"#, "\\E without \\Q"), (#"\x4"#, "\\x needs two hex digits"),
+                                   (#"\b{g"#, "\\b{g needs its }"), (#"\c"#, "\\c needs a character")] {
+            #expect(throws: PatternSyntax.Unsupported(construct: "not a valid Java pattern: " + message, offset: pattern.hasPrefix("a") ? 1 : 0)) {
+                try PatternSyntax.read(pattern, dialect: .java)
+            }
+        }
+        // What the two read alike, and where they do not.
+        #expect(try PatternSyntax.readAlike(#"\Qa.\E\x41"#) == PatternSyntax.read(#"\Qa.\E\x41"#, dialect: .icu))
+        #expect(throws: PatternSyntax.Unsupported.self) { try PatternSyntax.readAlike(#"\x4"#) }
+        // After two groups ICU reads `\12` whole, Java `\1` and 2.
+        #expect(throws: PatternSyntax.Unsupported(construct: "a construct ICU and Java read differently", offset: 6)) {
+            try PatternSyntax.readAlike(#"(a)(b)\12"#)
+        }
+    }
+
     @Test("offsets are UTF-8 bytes; scalarOffset counts them in Unicode scalars")
     func offsets() throws {
-        let syntax = try PatternSyntax.read("é😀a+")
+        let syntax = try PatternSyntax.read("é😀a+", dialect: .icu)
         #expect(syntax.nodes.map(\.start) == [0, 2, 6, 7] && syntax.nodes.map(\.end) == [2, 6, 7, 8])
         #expect([0, 2, 6, 7, 8, 99].map(syntax.scalarOffset) == [0, 1, 2, 3, 4, 4])
         #expect(syntax.quantifier(after: 2)! == (1, nil, .greedy) && syntax.quantifier(after: 1) == nil)
-        let groups = try PatternSyntax.read("(a)*b")
+        let groups = try PatternSyntax.read("(a)*b", dialect: .icu)
         #expect(groups.nodes[0].itemEnd(at: 0) == 3 && groups.nodes[1].itemEnd(at: 1) == 2 && groups.quantifier(after: 0)! == (0, nil, .greedy))
     }
 
@@ -179,11 +200,13 @@ struct PatternSyntaxTests {
     func tiles() throws {
         var read = 0
         for pattern in Self.corpus + Self.readings.map(\.pattern) {
-            guard let syntax = try? PatternSyntax.read(pattern) else { continue }
+            guard let syntax = try? PatternSyntax.read(pattern, dialect: .icu) else { continue }
             read += 1
-            #expect(syntax.nodes.map { String(syntax.source(of: $0)) }.joined() == pattern, "\(pattern)")
+            // Only the marks of quoting, `\Q` and `\E`, read as nothing.
             let bounds = [0] + syntax.nodes.flatMap { [Int($0.start), Int($0.end)] } + [syntax.text.count]
-            #expect(stride(from: 0, to: bounds.count, by: 2).allSatisfy { bounds[$0] == bounds[$0 + 1] }, "\(pattern)")
+            #expect(stride(from: 0, to: bounds.count, by: 2).allSatisfy { k in
+                String(decoding: syntax.text[bounds[k]..<bounds[k + 1]], as: UTF8.self).replacing(#"\Q"#, with: "").replacing(#"\E"#, with: "").isEmpty
+            }, "\(pattern)")
             #expect(syntax.nodes.allSatisfy { $0.start < $0.end }, "\(pattern)")
             var open: [Int] = []
             for (k, node) in syntax.nodes.enumerated() {

@@ -18,7 +18,7 @@ struct PlanAutomatonTests {
         for (r, patterns) in rules.enumerated() {
             for (i, p) in patterns.enumerated() {
                 let hit = MatchPlan.Pattern.matchesEverySubject(p)
-                    || Array(subject.utf8).withUnsafeBufferPointer { SmallPattern(p, caseInsensitive: caseInsensitive)!.matches($0) }
+                    || Array(subject.utf8).withUnsafeBufferPointer { SmallPattern(p, options: RegexOptions(caseInsensitive: caseInsensitive))!.matches($0) }
                 if hit {
                     found.append(RuleMatch(ruleIndex: r, patternIndex: i))
                     break
@@ -32,7 +32,7 @@ struct PlanAutomatonTests {
         var members: [PlanAutomaton.Member] = []
         for (r, patterns) in rules.enumerated() {
             for (i, p) in patterns.enumerated() {
-                members.append(PlanAutomaton.Member(rule: r, index: i, small: SmallPattern(p, caseInsensitive: caseInsensitive),
+                members.append(PlanAutomaton.Member(rule: r, index: i, small: SmallPattern(p, options: RegexOptions(caseInsensitive: caseInsensitive)),
                                                     alwaysMatches: MatchPlan.Pattern.matchesEverySubject(p)))
             }
         }
@@ -124,7 +124,7 @@ struct PlanAutomatonTests {
                 var patterns: [String] = []
                 while patterns.count < 1 + choices.below(3) {
                     let node = grammar.pattern(&choices)
-                    guard SmallPattern(node.text, caseInsensitive: caseInsensitive) != nil else { continue }
+                    guard SmallPattern(node.text, options: RegexOptions(caseInsensitive: caseInsensitive)) != nil else { continue }
                     patterns.append(node.text)
                     nodes.append(node)
                 }
@@ -187,7 +187,7 @@ struct PlanAutomatonTests {
             func plain() -> PatternNode {
                 while true {
                     let node = grammar.pattern(&choices)
-                    if SmallPattern(node.text, caseInsensitive: profile.regexOptions.caseInsensitive) != nil { return node }
+                    if SmallPattern(node.text, options: profile.regexOptions) != nil { return node }
                 }
             }
             let rules = (0..<(2 + choices.below(8))).map { _ in (0..<(1 + choices.below(3))).map { _ in plain() } }
@@ -209,7 +209,7 @@ struct PlanAutomatonTests {
         for _ in 0..<150 {
             // The grammar mixes in patterns that are not plain, one atom in some 80.
             let rules = (0..<(2 + choices.below(8))).map { _ in (0..<(1 + choices.below(3))).map { _ in grammar.pattern(&choices) } }
-            let plain = rules.joined().filter { SmallPattern($0.text, caseInsensitive: profile.regexOptions.caseInsensitive) != nil }.count
+            let plain = rules.joined().filter { SmallPattern($0.text, options: profile.regexOptions) != nil }.count
             if plain > 0 && plain < rules.joined().count { mixedPlans += 1 }
             try comparison.add(rules, profile: profile, &choices)
         }

@@ -43,7 +43,7 @@ struct PrefilterFuzzTests {
             #expect(throws: RegexCompileError.self) { try PCRE2Engine().compile(pattern, options: profile.regexOptions, limits: Limits()) }
         }
         for caseInsensitive in [false, true] {
-            let literal = RequiredLiteral.of(pattern, caseInsensitive: caseInsensitive)
+            let literal = RequiredLiteral.of(pattern, options: RegexOptions(caseInsensitive: caseInsensitive))
             #expect(literal.map { Array(subject.utf8).firstRange(of: $0) != nil } ?? true,
                     "required \(literal.map { String(decoding: $0, as: UTF8.self) } ?? "") is not in \(subject)")
         }
@@ -78,7 +78,7 @@ struct PrefilterFuzzTests {
 
         // Not vacuous: many patterns compile, have a required literal, and match.
         let withLiteral = tally.matchedPatterns.filter {
-            RequiredLiteral.of($0, caseInsensitive: false) != nil || RequiredLiteral.of($0, caseInsensitive: true) != nil
+            RequiredLiteral.of($0, options: RegexOptions(caseInsensitive: false)) != nil || RequiredLiteral.of($0, options: RegexOptions(caseInsensitive: true)) != nil
         }
         #expect(patterns.count > Self.batches * Self.patternsPerBatch * 9 / 10)
         #expect(tally.compiled > patterns.count)

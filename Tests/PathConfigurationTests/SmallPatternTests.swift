@@ -42,8 +42,8 @@ struct SmallPatternTests {
 
     @Test("plain patterns are read, and every engine compiles them under both apps' options", arguments: plain)
     func reads(_ pattern: String) {
-        #expect(SmallPattern(pattern, caseInsensitive: false) != nil)
-        #expect(SmallPattern(pattern, caseInsensitive: true) != nil)
+        #expect(SmallPattern(pattern, options: RegexOptions(caseInsensitive: false)) != nil)
+        #expect(SmallPattern(pattern, options: RegexOptions(caseInsensitive: true)) != nil)
         // What the automaton reads, the engine compiles only on first use
         // (`DeferredPattern`): it must never be a pattern an engine refuses.
         for options in Self.optionSets {
@@ -55,21 +55,21 @@ struct SmallPatternTests {
 
     @Test("anything outside the whitelist is left to the engine", arguments: refused)
     func refuses(_ pattern: String) {
-        #expect(SmallPattern(pattern, caseInsensitive: false) == nil)
+        #expect(SmallPattern(pattern, options: RegexOptions(caseInsensitive: false)) == nil)
     }
 
     @Test("more positions than one word holds are left to the engine")
     func tooManyPositions() {
-        #expect(SmallPattern("^" + String(repeating: "[ab]", count: 64) + "$", caseInsensitive: false) != nil)
-        #expect(SmallPattern("^" + String(repeating: "[ab]", count: 65) + "$", caseInsensitive: false) == nil)
-        #expect(SmallPattern("(ab){32}", caseInsensitive: false) != nil)
-        #expect(SmallPattern("(ab){33}", caseInsensitive: false) == nil)
+        #expect(SmallPattern("^" + String(repeating: "[ab]", count: 64) + "$", options: RegexOptions(caseInsensitive: false)) != nil)
+        #expect(SmallPattern("^" + String(repeating: "[ab]", count: 65) + "$", options: RegexOptions(caseInsensitive: false)) == nil)
+        #expect(SmallPattern("(ab){32}", options: RegexOptions(caseInsensitive: false)) != nil)
+        #expect(SmallPattern("(ab){33}", options: RegexOptions(caseInsensitive: false)) == nil)
     }
 
     @Test("the automaton is built on the first search, once, whichever of many threads gets there first")
     func builtOnFirstSearch() async {
         for pattern in ["^/posts/\\d+/edit$", "/new$", ".*\\?.*tab=[a-z]+.*"] {
-            let small = SmallPattern(pattern, caseInsensitive: false)!
+            let small = SmallPattern(pattern, options: RegexOptions(caseInsensitive: false))!
             #expect(!small.isBuilt, "reading a pattern builds nothing: \(pattern)")
             let wrong = await withTaskGroup(of: Int.self) { group in
                 for t in 0..<8 {
@@ -90,7 +90,7 @@ struct SmallPatternTests {
     @Test("anchors, literals and counted repeats decide as a regex does")
     func examples() {
         func m(_ pattern: String, _ subject: String, fold: Bool = false) -> Bool {
-            let small = SmallPattern(pattern, caseInsensitive: fold)!
+            let small = SmallPattern(pattern, options: RegexOptions(caseInsensitive: fold))!
             return Array(subject.utf8).withUnsafeBufferPointer(small.matches)
         }
         #expect(m("/new$", "/posts/new"))
@@ -204,7 +204,7 @@ struct SmallPatternTests {
     /// `refusalsDisagree`, and skipped otherwise.
     static func compare(_ pattern: String, on texts: [String], into tally: inout Tally, refusalsDisagree: Bool = false) {
         for options in optionSets {
-            guard let small = SmallPattern(pattern, caseInsensitive: options.caseInsensitive) else { continue }
+            guard let small = SmallPattern(pattern, options: options) else { continue }
             tally.automata += 1
             let engines: [any RegexEngine] = [PCRE2Engine(), FoundationEngine()]
             for engine in engines {

@@ -367,7 +367,7 @@ package struct MatchPlan: Sendable {
                 break
             }
         }
-        guard !text.isEmpty, let small = SmallPattern(text, caseInsensitive: caseInsensitive) else { return .unreadable }
+        guard !text.isEmpty, let small = SmallPattern(text, options: RegexOptions(caseInsensitive: caseInsensitive)) else { return .unreadable }
         return .pattern(small)
     }
 

@@ -24,13 +24,13 @@ package enum RequiredLiteral {
     /// searched in a subject folded the same way (`fold`); the plan does so
     /// only for ASCII subjects, since Unicode case folding maps some non-ASCII
     /// characters (KELVIN SIGN, LONG S, `ß`) onto ASCII letters.
-    package static func of(_ pattern: String, caseInsensitive: Bool) -> [UInt8]? {
-        of(try? PatternSyntax.read(pattern), caseInsensitive: caseInsensitive)
+    package static func of(_ pattern: String, options: RegexOptions) -> [UInt8]? {
+        of(try? PatternSyntax.read(pattern, dialect: options.dialect), caseInsensitive: options.caseInsensitive)
     }
 
     /// The longest required literal of the pattern read as `syntax` (nil:
     /// not read, and nothing is known), or nil.
-    static func of(_ syntax: PatternSyntax?, caseInsensitive: Bool) -> [UInt8]? {
+    package static func of(_ syntax: PatternSyntax?, caseInsensitive: Bool) -> [UInt8]? {
         guard let syntax, let literal = RequiredLiteralReader.longest(syntax, caseInsensitive: caseInsensitive),
               literal.count >= minimumLength else { return nil }
         return Array(literal.prefix(maximumLength))

@@ -33,20 +33,22 @@ package final class SmallPattern: @unchecked Sendable {
 
     private let pattern: String
     private let caseInsensitive: Bool
+    private let dialect: RegexDialect
     /// The automaton once built: an `Automaton` followed by its tables.
     private let built = Atomic<UnsafeRawPointer?>(nil)
 
     /// `pattern`, when it is plain (`SmallPatternReader`) and needs at most
     /// `maxPositions` positions; nil otherwise.
-    package convenience init?(_ pattern: String, caseInsensitive: Bool) {
-        self.init(pattern, syntax: try? PatternSyntax.read(pattern), caseInsensitive: caseInsensitive)
+    package convenience init?(_ pattern: String, options: RegexOptions) {
+        self.init(pattern, syntax: try? PatternSyntax.read(pattern, dialect: options.dialect), options: options)
     }
 
-    /// `pattern`, read as `syntax` (nil: not read), when it is plain.
-    init?(_ pattern: String, syntax: PatternSyntax?, caseInsensitive: Bool) {
+    /// `pattern`, read as `syntax` (nil: not read) with `options`' dialect, when it is plain.
+    init?(_ pattern: String, syntax: PatternSyntax?, options: RegexOptions) {
         guard let syntax, SmallPatternReader.isPlain(syntax) else { return nil }
         self.pattern = pattern
-        self.caseInsensitive = caseInsensitive
+        self.caseInsensitive = options.caseInsensitive
+        self.dialect = options.dialect
     }
 
     deinit {
@@ -66,7 +68,7 @@ package final class SmallPattern: @unchecked Sendable {
     /// The pattern as read (read again: `init` read it, and a reading of
     /// the same text never changes). What `PlanAutomaton` combines.
     var reading: SmallPatternReader.Reading? {
-        (try? PatternSyntax.read(pattern)).flatMap { SmallPatternReader.read($0, caseInsensitive: caseInsensitive) }
+        (try? PatternSyntax.read(pattern, dialect: dialect)).flatMap { SmallPatternReader.read($0, caseInsensitive: caseInsensitive) }
     }
 
     private func build() -> UnsafeRawPointer {

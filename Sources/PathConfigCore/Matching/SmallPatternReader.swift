@@ -26,7 +26,7 @@
 ///
 /// Anything else (inline flags, lookarounds, backreferences, `\b`, Unicode
 /// properties, nested classes, characters by code, non-ASCII text, and the
-/// empty pattern, which ICU refuses) returns nil, and the pattern is left to
+/// empty pattern, which ICU refuses, or one of nothing but `\Q\E`) returns nil, and the pattern is left to
 /// its engine.
 struct SmallPatternReader {
     /// What a piece of a pattern can match: whether the empty string, and
@@ -74,7 +74,7 @@ struct SmallPatternReader {
     }
 
     private static func read(_ syntax: PatternSyntax, caseInsensitive: Bool, recording: Bool) -> Reading? {
-        guard !syntax.text.isEmpty, syntax.text.withUnsafeBufferPointer(ByteSet.allPrintable) else { return nil }
+        guard !syntax.nodes.isEmpty, syntax.text.withUnsafeBufferPointer(ByteSet.allPrintable) else { return nil }
         let nodes = syntax.nodes
         var from = 0, to = nodes.count
         var anchoredStart = false, anchoredEnd = false
@@ -165,7 +165,7 @@ struct SmallPatternReader {
             return position(set)
         case .character(let c, .plain) where c < 0x80 && ByteSet.standsForItself(UInt8(c)):
             return position(Self.literal(UInt8(c), caseInsensitive: caseInsensitive))
-        case .character(let c, .escaped) where ByteSet.escapable(UInt8(c)):
+        case .character(let c, .escaped) where c < 0x80 && ByteSet.escapable(UInt8(c)):
             return position(Self.literal(UInt8(c), caseInsensitive: caseInsensitive))
         default:
             return nil
@@ -204,7 +204,7 @@ struct SmallPatternReader {
             switch item {
             case .character(let c, .plain) where c < 0x80 && ByteSet.isClassMember(UInt8(c)):
                 bytes.insert(UInt8(c))
-            case .character(let c, .escaped) where ByteSet.escapable(UInt8(c)):
+            case .character(let c, .escaped) where c < 0x80 && ByteSet.escapable(UInt8(c)):
                 bytes.insert(UInt8(c))
             case .escape(.shorthand(let e)) where e == UInt8(ascii: "d") || e == UInt8(ascii: "w"):
                 bytes.formUnion(ByteSet.shorthand(e)!)

@@ -41,8 +41,8 @@ package struct RuleCompiler {
         out.patterns.reserveCapacity(rule.patterns.count)
         for (p, pattern) in rule.patterns.enumerated() {
             // Read once, for both the plain automaton and the prefilter.
-            let syntax = options.usePrefilter ? try? PatternSyntax.read(pattern) : nil
-            let small = SmallPattern(pattern, syntax: syntax, caseInsensitive: regexOptions.caseInsensitive)
+            let syntax = options.usePrefilter ? try? PatternSyntax.read(pattern, dialect: regexOptions.dialect) : nil
+            let small = SmallPattern(pattern, syntax: syntax, options: regexOptions)
             guard let compiled = try compile(pattern, small: small, what: "pattern", index: p, of: rule, options: regexOptions,
                                              location: { location(.pattern, p) }) else { continue }
             out.patterns.append(compiled)
@@ -51,10 +51,10 @@ package struct RuleCompiler {
         let globOptions = Self.globOptions
         for (g, glob) in rule.globs.enumerated() {
             let regex = GlobPattern.regex(for: glob, base: options.baseURL)
-            let syntax = options.usePrefilter ? try? PatternSyntax.read(regex) : nil
+            let syntax = options.usePrefilter ? try? PatternSyntax.read(regex, dialect: globOptions.dialect) : nil
             // The automaton reads the glob as written for it (the engine's
             // ending is not on its whitelist); the same URLs match.
-            let small = options.usePrefilter ? SmallPattern(GlobPattern.automatonForm(for: glob, base: options.baseURL), caseInsensitive: false) : nil
+            let small = options.usePrefilter ? SmallPattern(GlobPattern.automatonForm(for: glob, base: options.baseURL), options: globOptions) : nil
             guard let compiled = try compile(regex, small: small, what: "glob", index: g, of: rule, options: globOptions,
                                              location: { location(.glob, g) }, shownAs: glob) else { continue }
             out.globs.append(compiled)

@@ -36,7 +36,7 @@ struct DeadPatternCheck: LintCheck {
 
     private func findings(_ pattern: String, _ p: Int, rule: Int, _ facts: [SubjectFacts], in d: LintDocument) -> [LintFinding] {
         // Inline flags change what the rest reads; a pattern with one is left alone.
-        guard let syntax = try? PatternSyntax.read(pattern), !syntax.hasFlags else { return [] }
+        guard let syntax = try? PatternSyntax.readAlike(pattern), !syntax.hasFlags else { return [] }
         let oneAlternative = !syntax.hasTopLevelAlternation
         func finding(_ apps: [Profile], _ says: String, _ sees: String, at scalar: Int = 0) -> LintFinding {
             let message = "pattern \(p) \(JSONWriter.quoted(pattern)) \(says): \(LintDocument.subject(apps)) "
@@ -50,7 +50,7 @@ struct DeadPatternCheck: LintCheck {
                             "the URL's path (and query), which starts with \"/\" or \"?\", never with \(JSONWriter.quoted(String(first)))")]
         }
         var out: [LintFinding] = []
-        if !paths.isEmpty, let literal = RequiredLiteral.of(pattern, caseInsensitive: false), literal.firstRange(of: Array("://".utf8)) != nil {
+        if !paths.isEmpty, let literal = RequiredLiteral.of(try? PatternSyntax.readAlike(pattern), caseInsensitive: false), literal.firstRange(of: Array("://".utf8)) != nil {
             out.append(finding(paths, "matches only a path that holds another URL",
                                "the URL's path (and query), never its scheme and host; match the path alone"))
         }

@@ -35,7 +35,7 @@ struct QueryStringAnchorCheck: LintCheck {
     /// The scalar index of the final `$` when the pattern is of the shape
     /// described above, else nil.
     static func finalAnchor(_ pattern: String) -> Int? {
-        guard let syntax = try? PatternSyntax.read(pattern), syntax.nodes.count >= 2, syntax.nodes.last?.kind == .dollar,
+        guard let syntax = try? PatternSyntax.readAlike(pattern), syntax.nodes.count >= 2, syntax.nodes.last?.kind == .dollar,
               !syntax.hasTopLevelAlternation, syntax.character(at: syntax.nodes.count - 2) != nil else { return nil }
         let question: UInt32 = 0x3F
         let mentionsQuestionMark = syntax.nodes.contains { if case .character(question, _) = $0.kind { true } else { false } }

@@ -31,7 +31,7 @@ struct UnescapedDotCheck: LintCheck {
 
     /// The scalar indices of the dots of `pattern` that clearly mean a literal dot.
     static func literalDots(_ pattern: String) -> [Int] {
-        guard let syntax = try? PatternSyntax.read(pattern) else { return [] }
+        guard let syntax = try? PatternSyntax.readAlike(pattern) else { return [] }
         let nodes = syntax.nodes
         var dots: [Int] = []
         for (i, node) in nodes.enumerated() where node.kind == .dot {

@@ -30,9 +30,9 @@ struct PortablePatternTests {
 
     @Test("outside the subset, naming the construct at its first character", arguments: [
         // Escapes beyond those both engines read alike.
-        (#"a\ "#, #"the escape \ "#, 1), (#"\y"#, #"the escape \y"#, 0), (#"\G"#, #"the escape \G"#, 0), (#"\1"#, #"the escape \1"#, 0),
-        (#"\p{L}"#, #"the escape \p"#, 0), (#"é\é"#, #"the escape \é"#, 1), (#"\x4"#, #"an escape \x or \u without its hex digits"#, 0),
-        (#"\x{41}"#, #"the escape \x{...}"#, 0), (#"\U00000041"#, #"the escape \U"#, 0), (#"\uD800"#, "a surrogate escape", 0),
+        (#"a\ "#, #"the escape \ "#, 1), (#"\y"#, #"not a valid Java pattern: unknown escape \y"#, 0), (#"\G"#, #"the escape \G"#, 0), (#"\1"#, #"the escape \1"#, 0),
+        (#"\p{L}"#, #"the escape \p"#, 0), (#"é\é"#, #"the escape \é"#, 1), (#"\x4"#, #"not a valid Java pattern: \x needs two hex digits"#, 0),
+        (#"\x{41}"#, #"the escape \x{...}"#, 0), (#"\U00000041"#, #"not a valid Java pattern: unknown escape \U"#, 0), (#"\uD800"#, "a surrogate escape", 0),
         // Groups other than plain, non-capturing, atomic and lookaround; flags, comments.
         ("(?<n>a)", "a named group (?<name>...)", 0), ("(?P<n>a)", "a named group (?<name>...)", 0), ("(?|a)", "a branch reset (?|...)", 0),
         ("(?i)/edit", "inline flags or an option group (?...)", 0), ("a(?i:b)", "inline flags or an option group (?...)", 1),
@@ -52,12 +52,14 @@ struct PortablePatternTests {
         ("[a&-z]", "a range from & (ICU ranges from the character before the &)", 0), ("é[&-&&]", "a range from & (ICU ranges from the character before the &)", 1),
         ("[a-b-c]", "a - inside a class that is not a range", 0), (#"[a\d--/]"#, "a - inside a class that is not a range", 0),
         (#"[a-\d]"#, "a - inside a class that is not a range", 0), ("[z-a]", "a range out of order", 0),
-        (#"[\D]"#, #"the escape \D inside a class"#, 0), (#"[\b]"#, #"the escape \b inside a class"#, 0),
+        (#"[\D]"#, #"the escape \D inside a class"#, 0), (#"[\b]"#, #"not a valid Java pattern: unknown escape \b"#, 1),
         (#"[\ ]"#, #"the escape \  inside a class"#, 0), (#"[\x{41}]"#, #"the escape \x{...} inside a class"#, 0),
-        (#"[a-\U00000041]"#, #"the escape \U inside a class"#, 0), (#"[\uD800-\uDBFF]"#, "a surrogate escape", 0),
-        (#"[\x4]"#, #"an escape \x or \u without its hex digits"#, 0), (#"[\é]"#, "an escaped character beyond ASCII inside a class", 0),
+        (#"[a-\U00000041]"#, #"not a valid Java pattern: unknown escape \U"#, 3), (#"[\uD800-\uDBFF]"#, "a surrogate escape", 0),
+        (#"[\x4]"#, #"not a valid Java pattern: \x needs two hex digits"#, 1), (#"[\é]"#, #"the escape \é inside a class"#, 0),
+        // Quoting, at the first character it quotes.
+        (#"é\Qa\E"#, #"quoting \Q...\E"#, 3),
         // What PatternSyntax does not read: its own words, its offset in scalars.
-        (#"é\Qa\E"#, #"quoting \Q...\E"#, 1), ("(?x)a", "the (?x) flag, which makes white space and # insignificant", 0),
+        ("(?x)a", "the (?x) flag, which makes white space and # insignificant", 0),
         ("éa{x}", "a { that is not a quantifier {n}, {n,} or {n,m}", 2), ("a{123456}", "a { that is not a quantifier {n}, {n,} or {n,m}", 1),
         ("(a", "a group without its )", 2), ("a)", "an unmatched )", 1), ("[a", "a class without its ]", 0), ("a**", "a quantifier after a quantifier", 2),
     ])

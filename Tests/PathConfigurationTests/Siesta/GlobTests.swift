@@ -148,7 +148,7 @@ struct GlobTests {
         #expect(GlobPattern.automatonForm(for: "/volcanos/*/status", base: base) == #"^https:\/\/foo\.bar\/v1\/volcanos\/[^/\?]*\/status(\?.*)?$"#)
         #expect(GlobPattern.automatonForm(for: "/**/knob", base: base) == #"^https:\/\/foo\.bar\/v1\/([^\?]*/|)knob(\?.*)?$"#)
         for glob in ["/volcanos/*/status", "/**/knob", "/x?y", "https://foo.com:*/**", "/a/b", "**"] {
-            #expect(SmallPattern(GlobPattern.automatonForm(for: glob, base: base), caseInsensitive: false) != nil, "\(glob)")
+            #expect(SmallPattern(GlobPattern.automatonForm(for: glob, base: base), options: RegexOptions(caseInsensitive: false)) != nil, "\(glob)")
         }
         // Every glob of up to three pieces, with and without a base URL, on
         // random URLs of the same kind of pieces: the automaton against PCRE2
@@ -162,7 +162,7 @@ struct GlobTests {
         var read = 0
         for (i, glob) in globs.enumerated() {
             let base = i % 2 == 0 ? base : nil
-            guard let small = SmallPattern(GlobPattern.automatonForm(for: glob, base: base), caseInsensitive: false) else { continue }
+            guard let small = SmallPattern(GlobPattern.automatonForm(for: glob, base: base), options: RegexOptions(caseInsensitive: false)) else { continue }
             read += 1
             let regex = GlobPattern.regex(for: glob, base: base)
             let engine = try PCRE2Engine().compile(regex, options: RuleCompiler.globOptions, limits: Limits())

@@ -52,6 +52,6 @@ extension PatternTranslator {
     mutating func classElement(at source: Int) throws(TranslationError) -> EscapeValue {
         let c = reader.next()!
         guard c == 0x5C else { return .character(c) }
-        return try characterEscape(at: source, inClass: true)
+        return try classEscape(at: source)
     }
 }

@@ -167,7 +167,7 @@ extension PatternTranslator {
         try begin(nil, at: openedAt)
         var c = try icuNextCharacter(&scan)
         while true {
-            if c.value == nil { throw .syntax("missing terminating ] for character class", at: reader.scalars.count) }
+            if c.value == nil { throw .syntax("missing terminating ] for character class", at: reader.count) }
             let at = c.at
             /// `doSetLiteral`: the character joins the class, after any
             /// pending union or single-character operator.
@@ -271,7 +271,7 @@ extension PatternTranslator {
                     throw .invalid(dialect, "a range cannot end in \\\(Unicode.Scalar(letter)!)", at: at)
                 }
                 if letter == 0x4E { // \N{NAME}
-                    let high = try namedCharacter(at: at - 1)
+                    let high = try reader.namedCharacter(at: at - 1)
                     guard let low = icuLastSetLiteral, low <= high else {
                         throw .invalid(dialect, "range out of order in character class", at: at)
                     }
@@ -287,10 +287,10 @@ extension PatternTranslator {
                 let letter = c.value!
                 switch letter {
                 case 0x70, 0x50: // \p \P
-                    sets[sets.count - 1].members.append(try property(negated: letter == 0x50, inClass: true, at: at - 1))
+                    sets[sets.count - 1].members.append(try property(reader.propertyName(at: at - 1), negated: letter == 0x50, inClass: true, at: at - 1))
                     state = .afterSet
                 case 0x4E: // \N{NAME}
-                    try literal(try namedCharacter(at: at - 1))
+                    try literal(try reader.namedCharacter(at: at - 1))
                     state = .afterLiteral
                 case _ where StandardClasses.shorthandLetters.contains(letter):
                     sets[sets.count - 1].members.append(StandardClasses.set(for: letter, dialect: dialect))
@@ -365,7 +365,7 @@ extension PatternTranslator {
             guard c == 0x5C else { return ICUSetCharacter(value: c, quoted: false, at: at) }
             switch reader.peek() {
             case 0x61, 0x63, 0x65, 0x66, 0x6E, 0x72, 0x74, 0x75, 0x55, 0x78, 0x30:
-                guard case .character(let value) = try characterEscape(at: at, inClass: true) else {
+                guard case .character(let value) = try classEscape(at: at) else {
                     throw .invalid(dialect, "bad escape", at: at)
                 }
                 return ICUSetCharacter(value: value, quoted: true, at: at)

@@ -100,14 +100,14 @@ extension PatternTranslator {
         var negated = false
         var operators = 0
         var ch = reader.peekSignificant()
-        if ch == 0x5E, reader.position > 0, reader.scalars[reader.position - 1] == 0x5B { // ^ right after [
+        if ch == 0x5E, reader.position > 0, reader[reader.position - 1] == 0x5B { // ^ right after [
             reader.position += 1
             ch = reader.peekSignificant()
             negated = true
         }
         func union(_ a: JavaClassNode?, _ b: JavaClassNode) -> JavaClassNode { a.map { .union($0, b) } ?? b }
         while true {
-            guard let c = ch else { throw .syntax("missing terminating ] for character class", at: reader.scalars.count) }
+            guard let c = ch else { throw .syntax("missing terminating ] for character class", at: reader.count) }
             let at = reader.position
             switch c {
             case 0x5B: // [
@@ -144,7 +144,7 @@ extension PatternTranslator {
                     }
                     ch = reader.peekSignificant()
                 }
-                if ch == nil { throw .syntax("missing terminating ] for character class", at: reader.scalars.count) }
+                if ch == nil { throw .syntax("missing terminating ] for character class", at: reader.count) }
                 if hasBits {
                     // The bits read so far: union binds tighter.
                     if prev == nil { curr = .bits }
@@ -215,7 +215,7 @@ extension PatternTranslator {
         if reader.peekSignificant() == 0x2D, let end = reader.peek(1), end != 0x5B, end != 0x5D { // -
             let dash = reader.position
             reader.position += 1
-            guard reader.peekSignificant() != nil else { throw .syntax("missing terminating ] for character class", at: reader.scalars.count) }
+            guard reader.peekSignificant() != nil else { throw .syntax("missing terminating ] for character class", at: reader.count) }
             guard case .character(let high) = try classElement(at: reader.position) else {
                 throw .invalid(dialect, "a range must end in a single character", at: dash)
             }

@@ -114,7 +114,7 @@ struct PatternTranslator {
         if dialect == .java { try translator.finishJavaBackReferences() }
         if dialect == .icu { translator.finishICUBackReferences() }
         if translator.usesAnyNewline { translator.out.insert("(*ANY)", at: 0, from: 0) }
-        let end = translator.reader.scalars.count
+        let end = translator.reader.count
         var translation = translator.out.finish(end: end)
         translation.firstWordBoundary = translator.firstWordBoundary
         translation.multilineCaret = translator.multilineCaret
@@ -124,7 +124,7 @@ struct PatternTranslator {
     private init(_ pattern: String, dialect: RegexDialect, caseInsensitive: Bool) {
         self.dialect = dialect
         self.reader = PatternReader(pattern, dialect: dialect)
-        self.out = TranslationBuilder(capacity: reader.scalars.count * 2 + 16)
+        self.out = TranslationBuilder(capacity: reader.count * 2 + 16)
         flags.caseless = caseInsensitive
         // Kotlin's Regex adds UNICODE_CASE to IGNORE_CASE.
         flags.unicodeCase = caseInsensitive
@@ -574,21 +574,10 @@ struct PatternTranslator {
 
     /// A group name and its `>`.
     private mutating func groupName(at source: Int) throws(TranslationError) -> String {
-        var name = ""
-        var closed = false
-        while !closed, let c = reader.next() {
-            if c == 0x3E { closed = true } else { name.unicodeScalars.append(Unicode.Scalar(c) ?? "?") }
-        }
-        guard closed, isGroupName(name) else {
+        guard let name = reader.name(closedBy: 0x3E), PatternReader.isGroupName(name) else {
             throw .invalid(dialect, "a group name is an ASCII letter followed by letters and digits", at: source)
         }
         return name
-    }
-
-    /// An ASCII letter followed by ASCII letters and digits.
-    func isGroupName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
     }
 
     /// `(?flags)` or `(?flags:...)`.

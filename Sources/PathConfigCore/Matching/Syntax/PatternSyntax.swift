@@ -1,27 +1,28 @@
 /// A pattern read once into its constructs, each with where it was written:
 /// the one reading every analysis of a pattern's shape starts from.
 ///
-/// It reads the syntax ICU (iOS), `java.util.regex` (Android) and PCRE2 (the
-/// glob regexes, and every pattern after translation) delimit alike: where
-/// each construct starts and ends, what a character escape stands for, what
-/// a group is, what a quantifier repeats. What the engines delimit
-/// differently, or what changes how the rest of the pattern reads, is not
-/// read at all (`Unsupported`, naming it): `\Q...\E`, the `(?x)` flag,
-/// backtracking verbs `(*...)`, conditionals, recursion and callouts, a `{`
-/// that is not a repeat count `{n}`, `{n,}` or `{n,m}`, a quantifier with
-/// nothing to repeat or after another, unbalanced parentheses, and nesting
-/// deeper than `maxDepth`. Classes are read as ICU and Java nest them.
+/// It reads the pattern as one dialect does, ICU (iOS) or `java.util.regex`
+/// (Android): escapes through `PatternReader.escape`, which the translation
+/// for the engine reads them with too, and `\Q...\E` as the characters it
+/// quotes. What the tree does not read yet is refused (`Unsupported`,
+/// naming it): the `(?x)` flag, a quantifier with nothing to repeat or after
+/// another (which Java reads as a repeat of nothing), a `{` that is not a
+/// repeat count `{n}`, `{n,}` or `{n,m}`, backtracking verbs `(*...)`,
+/// conditionals, recursion and callouts, unbalanced parentheses, and nesting
+/// deeper than `maxDepth`. Classes are read as ICU and Java nest them, their
+/// escapes as the dialect reads them. `readAlike` reads a pattern as both
+/// dialects read it, for lint and port, which look at a pattern without its
+/// profile.
 ///
 /// What a construct *means* is left to the reader of the syntax, each with
 /// its own whitelist: `SmallPattern` (the plain patterns it decides without
 /// the engine), `RequiredLiteral` (the prefilter's literals), port (the
-/// subset it can prove ICU and Java read alike) and lint (a pattern's
-/// shape). The exact dialect, for the engines themselves, is
-/// `PatternTranslator`'s.
+/// subset ICU and Java read alike) and lint (a pattern's shape). The
+/// engines' reading, which writes PCRE2, is `PatternTranslator`'s.
 ///
 /// The syntax is a tree in pre-order: a group's node names the index of its
 /// closing node, and a quantifier follows the item it repeats.
-package struct PatternSyntax: Sendable {
+package struct PatternSyntax: Equatable, Sendable {
     /// One construct, and the UTF-8 bytes of the pattern it was written as.
     package struct Node: Equatable, Sendable {
         package var kind: Kind
@@ -84,19 +85,30 @@ package struct PatternSyntax: Sendable {
     package enum Spelling: UInt8, Equatable, Sendable {
         /// As itself (`a`, `/`, `é`).
         case plain
-        /// A backslash before an ASCII character that is not a letter or
-        /// digit (`\.`, `\/`, `\ `): the character itself in every engine.
+        /// A backslash before a character that is not an ASCII letter or
+        /// digit (`\.`, `\/`, `\ `, `\é`): the character itself in every engine.
         case escaped
-        /// `\t`, `\n`, `\r` or `\f`.
+        /// `\t`, `\n`, `\r`, `\f`, `\a` or `\e`.
         case control
-        /// `\xHH`.
+        /// `\xHH` (ICU: also `\xH`).
         case hex
-        /// `\x{H...}` (up to 8 digits; the value may be beyond Unicode).
+        /// `\x{H...}`.
         case hexBraced
-        /// `\uHHHH`.
+        /// `\uHHHH`, or a surrogate pair of two.
         case unicode
-        /// `\UHHHHHHHH`.
+        /// `\UHHHHHHHH` (ICU).
         case longUnicode
+        /// `\0` and up to three octal digits.
+        case octal
+        /// `\cX`.
+        case controlLetter
+        /// `\N{NAME}`.
+        case named
+        /// An escaped letter or digit ICU reads as itself (`\y`, a `\E`
+        /// outside quoting, a `\c` that ends the pattern).
+        case letter
+        /// Inside `\Q...\E`.
+        case quoted
     }
 
     /// An escape that does not stand for one character.
@@ -172,10 +184,21 @@ package struct PatternSyntax: Sendable {
     init(text: [UInt8]) { self.text = text }
 
     /// Reads `pattern`, or throws the first construct it does not read.
-    package static func read(_ pattern: String) throws(Unsupported) -> PatternSyntax {
-        var reader = PatternSyntaxReader(Array(pattern.utf8))
+    package static func read(_ pattern: String, dialect: RegexDialect) throws(Unsupported) -> PatternSyntax {
+        var reader = PatternSyntaxReader(pattern, dialect: dialect)
         try reader.readAll()
         return reader.syntax
+    }
+
+    /// Reads `pattern` as ICU and Java both read it, for the analyses that
+    /// look at a pattern without a profile (lint, port): throws where either
+    /// dialect does not read it, or where they read it differently.
+    package static func readAlike(_ pattern: String) throws(Unsupported) -> PatternSyntax {
+        let icu = try read(pattern, dialect: .icu)
+        let java = try read(pattern, dialect: .java)
+        guard icu != java else { return icu }
+        let differs = zip(icu.nodes, java.nodes).first { $0 != $1 }.map { min($0.0.start, $0.1.start) }
+        throw Unsupported(construct: "a construct ICU and Java read differently", offset: Int(differs ?? icu.nodes.last?.start ?? 0))
     }
 
     /// The text of `node`, as written.

@@ -2,7 +2,14 @@
 /// (`(?x)`) the *significant* reads skip white space and `#` comments, as
 /// ICU's and the JDK's scanners do between tokens; escapes read raw.
 struct PatternReader {
-    let scalars: [UInt32]
+    /// The pattern's UTF-8 bytes: its scalars, when it is ASCII.
+    let bytes: [UInt8]
+    /// The pattern's scalars when it is not ASCII; empty when it is (most
+    /// patterns are: at load, where every pattern's syntax is read, a
+    /// second array for them cost about 5% of the load).
+    private let wide: [UInt32]
+    /// How many scalars the pattern has.
+    let count: Int
     let dialect: RegexDialect
     /// The current offset.
     var position = 0
@@ -10,22 +17,25 @@ struct PatternReader {
     var extended = false
 
     init(_ pattern: String, dialect: RegexDialect) {
-        // Most patterns are ASCII: their bytes are their scalars.
-        let ascii = pattern.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } ? $0.map(UInt32.init) : nil }
-        self.scalars = (ascii ?? nil) ?? pattern.unicodeScalars.map(\.value)
+        bytes = Array(pattern.utf8)
+        wide = bytes.allSatisfy { $0 < 0x80 } ? [] : pattern.unicodeScalars.map(\.value)
+        count = wide.isEmpty ? bytes.count : wide.count
         self.dialect = dialect
     }
 
+    /// The scalar at offset `k`.
+    subscript(k: Int) -> UInt32 { wide.isEmpty ? UInt32(bytes[k]) : wide[k] }
+
     /// The scalar `ahead` places on, raw.
     func peek(_ ahead: Int = 0) -> UInt32? {
-        position + ahead < scalars.count ? scalars[position + ahead] : nil
+        position + ahead < count ? self[position + ahead] : nil
     }
 
     /// Takes one scalar, raw.
     mutating func next() -> UInt32? {
-        guard position < scalars.count else { return nil }
+        guard position < count else { return nil }
         defer { position += 1 }
-        return scalars[position]
+        return self[position]
     }
 
     /// Skips white space and comments in free-spacing mode.
