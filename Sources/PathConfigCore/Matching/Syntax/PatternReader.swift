@@ -24,14 +24,17 @@ struct PatternReader {
     }
 
     /// The scalar at offset `k`.
+    @inline(__always)
     subscript(k: Int) -> UInt32 { wide.isEmpty ? UInt32(bytes[k]) : wide[k] }
 
     /// The scalar `ahead` places on, raw.
+    @inline(__always)
     func peek(_ ahead: Int = 0) -> UInt32? {
         position + ahead < count ? self[position + ahead] : nil
     }
 
     /// Takes one scalar, raw.
+    @inline(__always)
     mutating func next() -> UInt32? {
         guard position < count else { return nil }
         defer { position += 1 }

@@ -40,12 +40,14 @@ struct PatternSyntaxReader {
     }
 
     /// The UTF-8 offset of the scalar offset `k`.
+    @inline(__always)
     private func byte(_ k: Int) -> Int32 { byteOffsets?[k] ?? Int32(k) }
 
     private func unsupported(_ construct: String, at k: Int) -> Unsupported {
         Unsupported(construct: construct, offset: Int(byte(k)))
     }
 
+    @inline(__always)
     private mutating func add(_ kind: PatternSyntax.Kind, from start: Int, repeatable: Bool) {
         syntax.nodes.append(PatternSyntax.Node(kind: kind, start: byte(start), end: byte(r.position)))
         self.repeatable = repeatable
