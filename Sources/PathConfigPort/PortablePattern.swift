@@ -189,7 +189,6 @@ private struct Subset {
         case .lookbehind: return .lookbehind
         case .negativeLookbehind: return .negativeLookbehind
         case .named: throw refusal("a named group (?<name>...)", at: start)
-        case .branchReset: throw refusal("a branch reset (?|...)", at: start)
         case .flags: throw refusal("inline flags or an option group (?...)", at: start)
         }
     }

@@ -20,7 +20,7 @@ struct PortablePatternTests {
 
     @Test("inside the subset", arguments: [
         "", "a", "é😀", #"\t\n\r\f"#, #"\x7E\u00FF"#, #"\!\/\-\]\}\{\[\\\^\$\~"#, #"\d\w\s\D\W\S"#, #"\A\z\Z\b\B"#,
-        "(a)(?:a)(?>a)(?=a)(?!a)(?<=a)(?<!a)", "a*a+a?a{2}a{2,}a{2,5}a*?a++a{2}?", "(a)*[a]+.?", "a{3,2}", "(?<=a{2}b?)c(?=d+)", "(?<=a)(?:b)*", "[^:/]+", "[:/]", "[:a:b]",
+        "(a)(?:a)(?>a)(?=a)(?!a)(?<=a)(?<!a)", "a*a+a?a{2}a{2,}a{2,5}a*?a++a{2}?", "(a)*[a]+.?", "a{123456}", "(?<=a{2}b?)c(?=d+)", "(?<=a)(?:b)*", "[^:/]+", "[:/]", "[:a:b]",
         "[-a]", "[a-]", "[^-a]", #"[\--/]"#, #"[!-\-]"#, "[-&]", "[a-c-]", "[&]", "[a&b]", #"[a\&&b]"#, #"[\&-&&]"#, "[!-&&b]", "[\\d-]",
         #"[\d\w\s\t\x41\u00E9\.\]\[\^\-]"#, "[é-ü]", "[a^]", "[$.|()*+?{}]", "[a-a]",
     ])
@@ -34,9 +34,10 @@ struct PortablePatternTests {
         (#"\p{L}"#, #"the escape \p"#, 0), (#"é\é"#, #"the escape \é"#, 1), (#"\x4"#, #"not a valid Java pattern: \x needs two hex digits"#, 0),
         (#"\x{41}"#, #"the escape \x{...}"#, 0), (#"\U00000041"#, #"not a valid Java pattern: unknown escape \U"#, 0), (#"\uD800"#, "a surrogate escape", 0),
         // Groups other than plain, non-capturing, atomic and lookaround; flags, comments.
-        ("(?<n>a)", "a named group (?<name>...)", 0), ("(?P<n>a)", "a named group (?<name>...)", 0), ("(?|a)", "a branch reset (?|...)", 0),
+        ("(?<n>a)", "a named group (?<name>...)", 0), ("(?P<n>a)", "not a valid ICU pattern: unknown flag in (?...)", 2),
+        ("(?|a)", "not a valid ICU pattern: unknown flag in (?...)", 2),
         ("(?i)/edit", "inline flags or an option group (?...)", 0), ("a(?i:b)", "inline flags or an option group (?...)", 1),
-        ("a(?#c)", "a comment (?#...)", 1),
+        ("a(?#c)", "not a valid Java pattern: unknown flag in (?...)", 3),
         // A quantifier after an anchor or a boundary; an unescaped ] or } outside a class.
         ("^*", "a quantifier * with nothing to repeat", 1), ("a$+", "a quantifier + with nothing to repeat", 2),
         (#"\A?"#, "a quantifier ? with nothing to repeat", 2), (#"\b{2}"#, "a quantifier { with nothing to repeat", 2),
@@ -60,7 +61,8 @@ struct PortablePatternTests {
         (#"é\Qa\E"#, #"quoting \Q...\E"#, 3),
         // What PatternSyntax does not read: its own words, its offset in scalars.
         ("(?x)a", "the (?x) flag, which makes white space and # insignificant", 0),
-        ("éa{x}", "a { that is not a quantifier {n}, {n,} or {n,m}", 2), ("a{123456}", "a { that is not a quantifier {n}, {n,} or {n,m}", 1),
+        ("éa{x}", "not a valid ICU pattern: { does not start a repeat count {n,m}", 2),
+        ("a{3,2}", "not a valid ICU pattern: repeat count {3,2} out of order", 1),
         ("(a", "a group without its )", 2), ("a)", "an unmatched )", 1), ("[a", "a class without its ]", 0), ("a**", "a quantifier after a quantifier", 2),
     ])
     func refused(_ pattern: String, _ construct: String, _ offset: Int) {

@@ -477,22 +477,7 @@ struct PatternTranslator {
     /// `{n}`, `{n,}` or `{n,m}`, after its `{`: the text PCRE2 gets and the
     /// bounds.
     private mutating func interval(at source: Int) throws(TranslationError) -> (String, Int, Int?) {
-        func number() -> Int? {
-            var value: Int?
-            while let c = reader.peekSignificant(), c >= 0x30, c <= 0x39 {
-                reader.position += 1
-                value = min((value ?? 0) * 10 + Int(c - 0x30), 10_000_000)
-            }
-            return value
-        }
-        guard let low = number() else { throw .invalid(dialect, "{ does not start a repeat count {n,m}", at: source) }
-        var high: Int? = low
-        if reader.peekSignificant() == 0x2C {
-            reader.position += 1
-            high = number()
-        }
-        guard reader.nextSignificant() == 0x7D else { throw .invalid(dialect, "unterminated repeat count", at: source) }
-        if let high, high < low { throw .invalid(dialect, "repeat count {\(low),\(high)} out of order", at: source) }
+        let (low, high) = try reader.repeatCount(at: source)
         if max(low, high ?? 0) > 65_535 {
             throw .refused(dialect, "repeat count above 65535", because: "PCRE2's limit", at: source)
         }
@@ -506,40 +491,25 @@ struct PatternTranslator {
         // ICU's scanner skips a `(?#...)` comment without ending a literal
         // run: `(?i)s(?#c)s` finds "ß". Every other group ends one.
         if !opensICUComment() { try flushLiterals() }
-        guard reader.peekSignificant() == 0x3F else {
+        switch try reader.groupOpener(at: source) {
+        case .capturing:
             captures += 1
             push(at: source, text: "(", isAssertion: false, capture: captures)
-            return
-        }
-        reader.position += 1
-        // ICU skips white space here in free-spacing mode, but a # is the
-        // (?# comment's, not a comment to the end of the line.
-        reader.skipSpaces()
-        guard let kind = reader.next() else { throw .invalid(dialect, "unterminated group", at: source) }
-        switch kind {
-        case 0x23 where dialect == .icu: // (?#comment)
-            var closed = false
-            while !closed, let c = reader.next() { closed = c == 0x29 }
-            guard closed else { throw .invalid(dialect, "unterminated comment", at: source) }
-        case 0x3A: push(at: source, text: "(?:", isAssertion: false)
-        case 0x3D: push(at: source, text: "(?=", isAssertion: true)
-        case 0x21: push(at: source, text: "(?!", isAssertion: true)
-        case 0x3E: push(at: source, text: "(?>", isAssertion: false)
-        case 0x3C: // (?<= (?<! (?<name>
-            if let next = reader.peekSignificant(), next == 0x3D || next == 0x21 {
-                reader.position += 1
-                push(at: source, text: next == 0x3D ? "(?<=" : "(?<!", isAssertion: true)
-                frames[frames.count - 1].isLookbehind = true
-            } else {
-                let name = try groupName(at: source)
-                groupNames.insert(name)
-                captures += 1
-                javaBackReferences.numbers[name] = captures
-                push(at: source, text: "(?<" + name + ">", isAssertion: false, capture: captures)
-            }
-        default:
-            reader.position -= 1
-            try flagGroup(at: source)
+        case .comment:
+            break
+        case .nonCapturing: push(at: source, text: "(?:", isAssertion: false)
+        case .lookahead(let negative): push(at: source, text: negative ? "(?!" : "(?=", isAssertion: true)
+        case .atomic: push(at: source, text: "(?>", isAssertion: false)
+        case .lookbehind(let negative):
+            push(at: source, text: negative ? "(?<!" : "(?<=", isAssertion: true)
+            frames[frames.count - 1].isLookbehind = true
+        case .named(let name):
+            groupNames.insert(name)
+            captures += 1
+            javaBackReferences.numbers[name] = captures
+            push(at: source, text: "(?<" + name + ">", isAssertion: false, capture: captures)
+        case .flags(let group):
+            try flagGroup(group, at: source)
         }
     }
 
@@ -572,78 +542,48 @@ struct PatternTranslator {
         lastNullable = frame.isAssertion || frame.branchNullable || frame.earlierBranchNullable
     }
 
-    /// A group name and its `>`.
-    private mutating func groupName(at source: Int) throws(TranslationError) -> String {
-        guard let name = reader.name(closedBy: 0x3E), PatternReader.isGroupName(name) else {
-            throw .invalid(dialect, "a group name is an ASCII letter followed by letters and digits", at: source)
-        }
-        return name
-    }
-
-    /// `(?flags)` or `(?flags:...)`.
-    private mutating func flagGroup(at source: Int) throws(TranslationError) {
+    /// `(?flags)` or `(?flags:...)`, its letters judged in the order written.
+    private mutating func flagGroup(_ group: FlagGroup, at source: Int) throws(TranslationError) {
         var new = flags
         var on = true
-        var letters = 0
-        while let c = reader.nextSignificant() {
-            switch c {
+        for (c, offset) in zip(group.letters, group.offsets) {
             // ICU takes any number of `-` (each turns the letters after it
             // off, regexcst.txt's paren-flag-start); the JDK one
             // (Pattern.addFlag, then subFlag).
-            case 0x2D where on || dialect == .icu:
+            if c == 0x2D, on || dialect == .icu {
                 on = false
-            case 0x29, 0x3A:
-                // ICU refuses `(?)`; the JDK reads it as setting no flag.
-                if letters == 0 && on && dialect == .icu { throw .invalid(dialect, "empty flag group", at: source) }
-                try checkFlags(new, at: source)
-                // Java's case-insensitivity is written out, not passed on.
-                let caseText = new.caseless == flags.caseless || dialect == .java ? "" : (new.caseless ? "i" : "-i")
-                if c == 0x3A {
-                    push(at: source, text: "(?" + caseText + ":", isAssertion: false)
-                    setFlags(new)
-                } else {
-                    foldLast()
-                    if !caseText.isEmpty { out.emit("(?" + caseText + ")", from: source) }
-                    setFlags(new)
-                    atom = .none
-                }
-                return
-            default:
-                switch flagLetter(c) {
-                case .sets(let keyPath): new[keyPath: keyPath] = on
-                case .ignored: break
-                case .refusedWhenOn(let why):
-                    if on { throw .refused(dialect, "flag (?\(Unicode.Scalar(c)!))", because: why, at: reader.position - 1) }
-                case .unknown:
-                    throw .invalid(dialect, "unknown flag in (?...)", at: reader.position - 1)
-                }
-                letters += 1
+                continue
+            }
+            switch dialect.flag(c) {
+            case .caseless?: new.caseless = on
+            case .multiline?: new.multiline = on
+            case .dotAll?: new.dotAll = on
+            case .extended?: new.extended = on
+            case .unixLines?: new.unixLines = on
+            case .unicodeWord?: new.unicodeWord = on
+            case .unicodeCase?: if dialect == .java { new.unicodeCase = on } // ICU always folds Unicode case
+            case .unicodeCharacterClass?:
+                if on { throw .refused(dialect, "flag (?U)", because: "UNICODE_CHARACTER_CLASS", at: offset) }
+            case .canonicalEquivalence?:
+                if on { throw .refused(dialect, "flag (?c)", because: "CANON_EQ: canonically equivalent sequences match each other", at: offset) }
+            case nil:
+                throw .invalid(dialect, "unknown flag in (?...)", at: offset)
             }
         }
-        throw .invalid(dialect, "unterminated flag group", at: source)
-    }
-
-    /// What an inline flag letter does.
-    private enum FlagLetter {
-        case sets(WritableKeyPath<Flags, Bool>)
-        case ignored
-        case refusedWhenOn(String)
-        case unknown
-    }
-
-    private func flagLetter(_ c: UInt32) -> FlagLetter {
-        switch (dialect, c) {
-        case (_, 0x69): return .sets(\.caseless)     // i
-        case (_, 0x6D): return .sets(\.multiline)    // m
-        case (_, 0x73): return .sets(\.dotAll)       // s
-        case (_, 0x78): return .sets(\.extended)     // x
-        case (_, 0x64): return .sets(\.unixLines)    // d
-        case (.icu, 0x77): return .sets(\.unicodeWord) // w
-        case (.icu, 0x75): return .ignored            // u: ICU always folds Unicode case
-        case (.java, 0x75): return .sets(\.unicodeCase)
-        case (.java, 0x55): return .refusedWhenOn("UNICODE_CHARACTER_CLASS")  // U
-        case (.java, 0x63): return .refusedWhenOn("CANON_EQ: canonically equivalent sequences match each other")  // c
-        default: return .unknown
+        guard let end = group.end else { throw .invalid(dialect, "unterminated flag group", at: source) }
+        // ICU refuses `(?)`; the JDK reads it as setting no flag.
+        if group.letters.isEmpty && dialect == .icu { throw .invalid(dialect, "empty flag group", at: source) }
+        try checkFlags(new, at: source)
+        // Java's case-insensitivity is written out, not passed on.
+        let caseText = new.caseless == flags.caseless || dialect == .java ? "" : (new.caseless ? "i" : "-i")
+        if end == 0x3A {
+            push(at: source, text: "(?" + caseText + ":", isAssertion: false)
+            setFlags(new)
+        } else {
+            foldLast()
+            if !caseText.isEmpty { out.emit("(?" + caseText + ")", from: source) }
+            setFlags(new)
+            atom = .none
         }
     }
 

@@ -2,14 +2,14 @@
 /// the one reading every analysis of a pattern's shape starts from.
 ///
 /// It reads the pattern as one dialect does, ICU (iOS) or `java.util.regex`
-/// (Android): escapes through `PatternReader.escape`, which the translation
-/// for the engine reads them with too, and `\Q...\E` as the characters it
-/// quotes. What the tree does not read yet is refused (`Unsupported`,
+/// (Android): escapes and group openers through `PatternReader`
+/// (`escape`, `groupOpener`), which the translation for the engine reads
+/// them with too, and `\Q...\E` as the characters it quotes. What the tree does not read yet is refused (`Unsupported`,
 /// naming it): the `(?x)` flag, a quantifier with nothing to repeat or after
 /// another (which Java reads as a repeat of nothing), a `{` that is not a
-/// repeat count `{n}`, `{n,}` or `{n,m}`, backtracking verbs `(*...)`,
-/// conditionals, recursion and callouts, unbalanced parentheses, and nesting
-/// deeper than `maxDepth`. Classes are read as ICU and Java nest them, their
+/// repeat count `{n}`, `{n,}` or `{n,m}`, unbalanced parentheses, and
+/// nesting deeper than `maxDepth`; and what the dialect itself refuses, in
+/// its words. Classes are read as ICU and Java nest them, their
 /// escapes as the dialect reads them. `readAlike` reads a pattern as both
 /// dialects read it, for lint and port, which look at a pattern without its
 /// profile.
@@ -126,13 +126,11 @@ package struct PatternSyntax: Equatable, Sendable {
     /// What a group does.
     package enum Group: Equatable, Sendable {
         case capturing
-        /// `(?<name>`, `(?P<name>` or `(?'name'`.
+        /// `(?<name>`.
         case named
         case nonCapturing
         /// `(?>`.
         case atomic
-        /// `(?|` (PCRE2's branch reset).
-        case branchReset
         case lookahead, negativeLookahead, lookbehind, negativeLookbehind
         /// `(?flags:`; its letters are the text between `(?` and `:`.
         case flags

@@ -111,28 +111,9 @@ struct PatternSyntaxReader {
         }
     }
 
-    /// `n}`, `n,}` or `n,m}` after `{`, digits only: any other `{` is read
-    /// differently by each engine (text in PCRE2, an error or more in others).
+    /// The bounds after the `{` at `start`, as the dialect reads them.
     private mutating func counts(at start: Int) throws(Unsupported) -> (Int, Int?) {
-        func number() -> Int? {
-            let first = r.position
-            while let d = r.peek(), Self.isDigit(d), r.position - first < 6 { r.position += 1 }
-            guard r.position > first, r.position - first < 6 else { return nil }
-            return (first..<r.position).reduce(0) { $0 * 10 + Int(r[$1] - 0x30) }
-        }
-        let notCount = unsupported("a { that is not a quantifier {n}, {n,} or {n,m}", at: start)
-        guard let min = number() else { throw notCount }
-        var max: Int? = min
-        if r.peek() == 0x2C {
-            r.position += 1
-            max = nil
-            if let d = r.peek(), Self.isDigit(d) {
-                guard let m = number() else { throw notCount }
-                max = m
-            }
-        }
-        guard r.next() == 0x7D else { throw notCount }
-        return (min, max)
+        do { return try r.repeatCount(at: start) } catch { throw unsupported(error.message, at: error.offset) }
     }
 
     // MARK: Groups
@@ -141,72 +122,38 @@ struct PatternSyntaxReader {
         guard open.count < PatternSyntax.maxDepth else {
             throw unsupported("groups nested deeper than \(PatternSyntax.maxDepth)", at: start)
         }
-        guard let first = r.peek() else { throw unsupported("a group without its )", at: start) }
-        if first == 0x2A { throw unsupported("a backtracking verb or start option (*...)", at: start) }
-        guard first == 0x3F else {
+        let opener: GroupOpener
+        do { opener = try r.groupOpener(at: start) } catch { throw unsupported(error.message, at: error.offset) }
+        switch opener {
+        case .capturing:
             captures += 1
-            return opened(.capturing, at: start)
-        }
-        r.position += 1
-        guard let c = r.next() else { throw unsupported("a group without its )", at: start) }
-        switch c {
-        case 0x3A: opened(.nonCapturing, at: start) // (?:
-        case 0x3E: opened(.atomic, at: start) // (?>
-        case 0x7C: opened(.branchReset, at: start) // (?|
-        case 0x3D: opened(.lookahead, at: start) // (?=
-        case 0x21: opened(.negativeLookahead, at: start) // (?!
-        case 0x3C where r.peek() == 0x3D: // (?<=
-            r.position += 1
-            opened(.lookbehind, at: start)
-        case 0x3C where r.peek() == 0x21: // (?<!
-            r.position += 1
-            opened(.negativeLookbehind, at: start)
-        case 0x3C: // (?<name>
-            try name(close: 0x3E, at: start)
+            opened(.capturing, at: start)
+        case .named:
+            captures += 1
             opened(.named, at: start)
-        case 0x50 where r.peek() == 0x3C: // (?P<name>
-            r.position += 1
-            try name(close: 0x3E, at: start)
-            opened(.named, at: start)
-        case 0x27: // (?'name'
-            try name(close: 0x27, at: start)
-            opened(.named, at: start)
-        case 0x23: // (?#
-            // To the first `)` in PCRE2 and ICU (Java rejects it).
-            guard r.name(closedBy: 0x29) != nil else { throw unsupported("a comment (?#... without its )", at: start) }
-            add(.comment, from: start, repeatable: false)
-        default:
-            r.position -= 1
-            try flags(at: start)
+        case .nonCapturing: opened(.nonCapturing, at: start)
+        case .atomic: opened(.atomic, at: start)
+        case .lookahead(let negative): opened(negative ? .negativeLookahead : .lookahead, at: start)
+        case .lookbehind(let negative): opened(negative ? .negativeLookbehind : .lookbehind, at: start)
+        case .comment: add(.comment, from: start, repeatable: false)
+        case .flags(let group):
+            for (c, offset) in zip(group.letters, group.offsets) where c != 0x2D {
+                guard let flag = r.dialect.flag(c) else {
+                    throw unsupported(TranslationError.invalid(r.dialect, "unknown flag in (?...)", at: offset).message, at: offset)
+                }
+                if flag == .extended { throw unsupported("the (?x) flag, which makes white space and # insignificant", at: start) }
+            }
+            switch group.end {
+            case 0x29?: add(.flags, from: start, repeatable: false)
+            case 0x3A?: opened(.flags, at: start)
+            default: throw unsupported(TranslationError.invalid(r.dialect, "unterminated flag group", at: start).message, at: start)
+            }
         }
     }
 
     private mutating func opened(_ kind: PatternSyntax.Group, at start: Int) {
-        if kind == .named { captures += 1 }
         open.append(syntax.nodes.count)
         add(.group(kind, close: -1), from: start, repeatable: false)
-    }
-
-    /// A group name of ASCII letters, digits and `_`, and its `close`.
-    private mutating func name(close: UInt32, at start: Int) throws(Unsupported) {
-        let first = r.position
-        while let c = r.peek(), Self.isAlphanumeric(c) || c == 0x5F { r.position += 1 }
-        guard r.position > first, r.next() == close else {
-            throw unsupported("a group name that is not letters, digits and _", at: start)
-        }
-    }
-
-    /// `(?flags)` or `(?flags:...)`; the reader is at the first letter.
-    private mutating func flags(at start: Int) throws(Unsupported) {
-        while let c = r.peek(), Self.isLetter(c) || c == 0x2D || c == 0x5E { // - ^
-            if c == 0x78 { throw unsupported("the (?x) flag, which makes white space and # insignificant", at: start) }
-            r.position += 1
-        }
-        switch r.next() {
-        case 0x29: add(.flags, from: start, repeatable: false)
-        case 0x3A: opened(.flags, at: start)
-        default: throw unsupported("a conditional, recursion or callout (?...)", at: start)
-        }
     }
 
     // MARK: Escapes
@@ -314,13 +261,7 @@ struct PatternSyntaxReader {
         return index
     }
 
-    // MARK: Characters
-
     private static func startsQuantifier(_ c: UInt32) -> Bool {
         c == 0x2A || c == 0x2B || c == 0x3F || c == 0x7B
     }
-
-    static func isDigit(_ c: UInt32) -> Bool { c >= 0x30 && c <= 0x39 }
-    static func isLetter(_ c: UInt32) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
-    static func isAlphanumeric(_ c: UInt32) -> Bool { isDigit(c) || isLetter(c) }
 }

@@ -1,0 +1,102 @@
+/// What a `(` opens, as its dialect reads it: the group's kind and name, or
+/// the letters of a flag group, not yet judged (`PatternTranslator` judges
+/// them in the order written, as the dialect does).
+enum GroupOpener: Equatable {
+    case capturing
+    /// `(?<name>`.
+    case named(String)
+    /// `(?:`.
+    case nonCapturing
+    /// `(?>`.
+    case atomic
+    /// `(?=` or `(?!`.
+    case lookahead(negative: Bool)
+    /// `(?<=` or `(?<!`.
+    case lookbehind(negative: Bool)
+    /// ICU's `(?#...)`, read to its `)`.
+    case comment
+    /// `(?flags)` or `(?flags:`.
+    case flags(FlagGroup)
+}
+
+/// The letters of `(?flags)` or `(?flags:`, each with its offset, and what
+/// ended them: `)`, `:`, or nil where the pattern ended first.
+struct FlagGroup: Equatable {
+    var letters: [UInt32] = []
+    var offsets: [Int] = []
+    var end: UInt32?
+}
+
+extension PatternReader {
+    /// Reads what the `(` at `source`, just taken, opens.
+    mutating func groupOpener(at source: Int) throws(TranslationError) -> GroupOpener {
+        guard peekSignificant() == 0x3F else { return .capturing }
+        position += 1
+        // ICU skips white space here in free-spacing mode, but a # is the
+        // (?# comment's, not a comment to the end of the line.
+        skipSpaces()
+        guard let kind = next() else { throw .invalid(dialect, "unterminated group", at: source) }
+        switch kind {
+        case 0x23 where dialect == .icu: // (?#comment)
+            guard name(closedBy: 0x29) != nil else { throw .invalid(dialect, "unterminated comment", at: source) }
+            return .comment
+        case 0x3A: return .nonCapturing
+        case 0x3D: return .lookahead(negative: false)
+        case 0x21: return .lookahead(negative: true)
+        case 0x3E: return .atomic
+        case 0x3C: // (?<= (?<! (?<name>
+            if let next = peekSignificant(), next == 0x3D || next == 0x21 {
+                position += 1
+                return .lookbehind(negative: next == 0x21)
+            }
+            guard let name = name(closedBy: 0x3E), Self.isGroupName(name) else {
+                throw .invalid(dialect, "a group name is an ASCII letter followed by letters and digits", at: source)
+            }
+            return .named(name)
+        default:
+            position -= 1
+            var group = FlagGroup()
+            while let c = nextSignificant() {
+                if c == 0x29 || c == 0x3A {
+                    group.end = c
+                    break
+                }
+                group.letters.append(c)
+                group.offsets.append(position - 1)
+            }
+            return .flags(group)
+        }
+    }
+}
+
+/// What an inline flag letter stands for.
+enum InlineFlag {
+    case caseless, multiline, dotAll, extended, unixLines
+    /// ICU `w` (UAX #29 word boundaries).
+    case unicodeWord
+    /// `u`: Java's UNICODE_CASE; ICU takes it and always folds Unicode case.
+    case unicodeCase
+    /// Java `U` (UNICODE_CHARACTER_CLASS).
+    case unicodeCharacterClass
+    /// Java `c` (CANON_EQ).
+    case canonicalEquivalence
+}
+
+extension RegexDialect {
+    /// The flag `letter` stands for in `(?letters)`, or nil where the
+    /// dialect has none (an error there).
+    func flag(_ letter: UInt32) -> InlineFlag? {
+        switch (self, letter) {
+        case (_, 0x69): return .caseless      // i
+        case (_, 0x6D): return .multiline     // m
+        case (_, 0x73): return .dotAll        // s
+        case (_, 0x78): return .extended      // x
+        case (_, 0x64): return .unixLines     // d
+        case (_, 0x75): return .unicodeCase   // u
+        case (.icu, 0x77): return .unicodeWord // w
+        case (.java, 0x55): return .unicodeCharacterClass // U
+        case (.java, 0x63): return .canonicalEquivalence  // c
+        default: return nil
+        }
+    }
+}
