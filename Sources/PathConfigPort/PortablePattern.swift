@@ -175,7 +175,6 @@ private struct Subset {
                 return .quantifier
             }
         case .flags: throw refusal("inline flags or an option group (?...)", at: node.start)
-        case .comment: throw refusal("a comment (?#...)", at: node.start)
         }
     }
 

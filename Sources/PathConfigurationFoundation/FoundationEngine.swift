@@ -13,6 +13,9 @@ public struct FoundationEngine: RegexEngine {
 
     public var name: String { "foundation" }
 
+    /// ICU, whatever the options say: `NSRegularExpression` reads every pattern as ICU does.
+    public func dialect(for options: RegexOptions) -> RegexDialect { .icu }
+
     public func compile(_ pattern: String, options: RegexOptions, limits: Limits) throws(RegexCompileError) -> any CompiledPattern {
         var flags: NSRegularExpression.Options = []
         if options.caseInsensitive { flags.insert(.caseInsensitive) }

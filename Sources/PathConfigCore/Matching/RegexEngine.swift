@@ -97,4 +97,13 @@ public protocol RegexEngine: Sendable {
     var name: String { get }
     /// Compiles `pattern`, or says why and where it is not valid.
     func compile(_ pattern: String, options: RegexOptions, limits: Limits) throws(RegexCompileError) -> any CompiledPattern
+    /// The dialect the engine reads patterns compiled with `options` in,
+    /// which the analyses of a pattern read it in too: `options.dialect`,
+    /// unless the engine has a dialect of its own.
+    func dialect(for options: RegexOptions) -> RegexDialect
+}
+
+extension RegexEngine {
+    /// `options.dialect`: the engine reads every dialect as its own.
+    public func dialect(for options: RegexOptions) -> RegexDialect { options.dialect }
 }

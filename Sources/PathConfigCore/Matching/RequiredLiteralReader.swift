@@ -116,7 +116,7 @@ struct RequiredLiteralReader {
         case .flags:
             try readFlags(of: k)
             return .unknown
-        case .dot, .caret, .dollar, .escape, .comment, .groupClose, .alternation, .quantifier:
+        case .dot, .caret, .dollar, .escape, .groupClose, .alternation, .quantifier:
             return .unknown
         }
     }

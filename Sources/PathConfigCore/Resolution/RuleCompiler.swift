@@ -38,11 +38,15 @@ package struct RuleCompiler {
     mutating func compile(_ rule: Rule, location: (RuleMatch.Kind, Int) -> SourceLocation?) throws(ConfigurationError) -> Compiled {
         var out = Compiled()
         let regexOptions = options.profile.regexOptions
+        // The analyses read a pattern as the engine does (the Foundation
+        // engine reads an Android profile's patterns as ICU).
+        var readOptions = regexOptions
+        readOptions.dialect = options.engine.dialect(for: regexOptions)
         out.patterns.reserveCapacity(rule.patterns.count)
         for (p, pattern) in rule.patterns.enumerated() {
             // Read once, for both the plain automaton and the prefilter.
-            let syntax = options.usePrefilter ? try? PatternSyntax.read(pattern, dialect: regexOptions.dialect) : nil
-            let small = SmallPattern(pattern, syntax: syntax, options: regexOptions)
+            let syntax = options.usePrefilter ? try? PatternSyntax.read(pattern, dialect: readOptions.dialect) : nil
+            let small = SmallPattern(pattern, syntax: syntax, options: readOptions)
             guard let compiled = try compile(pattern, small: small, what: "pattern", index: p, of: rule, options: regexOptions,
                                              location: { location(.pattern, p) }) else { continue }
             out.patterns.append(compiled)

@@ -60,7 +60,7 @@ struct PortablePatternTests {
         // Quoting, at the first character it quotes.
         (#"é\Qa\E"#, #"quoting \Q...\E"#, 3),
         // What PatternSyntax does not read: its own words, its offset in scalars.
-        ("(?x)a", "the (?x) flag, which makes white space and # insignificant", 0),
+        ("(?x)a", "inline flags or an option group (?...)", 0),
         ("éa{x}", "not a valid ICU pattern: { does not start a repeat count {n,m}", 2),
         ("a{3,2}", "not a valid ICU pattern: repeat count {3,2} out of order", 1),
         ("(a", "a group without its )", 2), ("a)", "an unmatched )", 1), ("[a", "a class without its ]", 0), ("a**", "a quantifier after a quantifier", 2),

@@ -2,17 +2,18 @@
 /// the one reading every analysis of a pattern's shape starts from.
 ///
 /// It reads the pattern as one dialect does, ICU (iOS) or `java.util.regex`
-/// (Android): escapes and group openers through `PatternReader`
-/// (`escape`, `groupOpener`), which the translation for the engine reads
-/// them with too, and `\Q...\E` as the characters it quotes. What the tree does not read yet is refused (`Unsupported`,
-/// naming it): the `(?x)` flag, a quantifier with nothing to repeat or after
-/// another (which Java reads as a repeat of nothing), a `{` that is not a
-/// repeat count `{n}`, `{n,}` or `{n,m}`, unbalanced parentheses, and
-/// nesting deeper than `maxDepth`; and what the dialect itself refuses, in
-/// its words. Classes are read as ICU and Java nest them, their
-/// escapes as the dialect reads them. `readAlike` reads a pattern as both
-/// dialects read it, for lint and port, which look at a pattern without its
-/// profile.
+/// (Android): escapes, group openers and repeat counts through
+/// `PatternReader`, which the translation for the engine reads them with
+/// too. What reads as nothing has no node: the marks of `\Q...\E` (each
+/// quoted character is a node), ICU's `(?#...)` comments, and the white
+/// space and `#` comments free-spacing mode (`(?x)`) skips. What the tree
+/// does not read yet is refused (`Unsupported`, naming it): a quantifier with
+/// nothing to repeat or after another (which Java reads as a repeat of
+/// nothing), unbalanced parentheses, and nesting deeper than `maxDepth`; and
+/// what the dialect itself refuses, in its words. Classes are read as ICU
+/// and Java nest them, their escapes as the dialect reads them. `readAlike`
+/// reads a pattern as both dialects read it, for lint and port, which look
+/// at a pattern without its profile.
 ///
 /// What a construct *means* is left to the reader of the syntax, each with
 /// its own whitelist: `SmallPattern` (the plain patterns it decides without
@@ -77,8 +78,6 @@ package struct PatternSyntax: Equatable, Sendable {
         /// Inline flags `(?flags)`, to the end of the enclosing group (its
         /// letters are the node's text).
         case flags
-        /// `(?#...)`, to the first `)`.
-        case comment
     }
 
     /// How a character was written.
@@ -162,7 +161,7 @@ package struct PatternSyntax: Equatable, Sendable {
     /// Why a pattern is not read: a construct the engines delimit
     /// differently, or that changes how the rest reads.
     package struct Unsupported: Error, Equatable, Sendable {
-        /// The construct, named as a person would (`the (?x) flag`).
+        /// The construct, named as a person would (`an unmatched )`).
         package let construct: String
         /// Where it starts, in UTF-8 bytes of the pattern.
         package let offset: Int

@@ -11,6 +11,9 @@ struct PatternSyntaxReader {
     private let byteOffsets: [Int32]?
     /// The open groups' node indices.
     private var open: [Int] = []
+    /// For each open group, whether free-spacing mode was on before it (its
+    /// flags end with it).
+    private var extendedBefore: [Bool] = []
     /// Capture groups opened so far (how many digits a back reference takes).
     private var captures = 0
     /// Whether a quantifier may follow what was read last.
@@ -35,7 +38,7 @@ struct PatternSyntaxReader {
     }
 
     mutating func readAll() throws(Unsupported) {
-        while r.peek() != nil { try readNode() }
+        while r.peekSignificant() != nil { try readNode() }
         guard open.isEmpty else { throw unsupported("a group without its )", at: r.count) }
     }
 
@@ -71,6 +74,7 @@ struct PatternSyntaxReader {
             try group(at: start)
         case 0x29: // )
             guard let opened = open.popLast() else { throw unsupported("an unmatched )", at: start) }
+            r.extended = extendedBefore.removeLast()
             if case .group(let kind, _) = syntax.nodes[opened].kind {
                 syntax.nodes[opened].kind = .group(kind, close: Int32(syntax.nodes.count))
             }
@@ -89,6 +93,14 @@ struct PatternSyntaxReader {
     // MARK: Quantifiers
 
     private mutating func quantifier(_ c: UInt32, at start: Int) throws(Unsupported) {
+        if c == 0x7B, !repeatable, r.dialect == .java {
+            // The JDK reads a `{` where no item is, or after a quantifier
+            // (`{2}a`, `a{2}{3}`), as a repeat of nothing: it matches the
+            // empty string, and has no node.
+            _ = try counts(at: start)
+            if let suffix = r.peekSignificant(), suffix == 0x3F || suffix == 0x2B { r.position += 1 }
+            return
+        }
         guard repeatable else {
             throw unsupported("a quantifier \(Character(Unicode.Scalar(c)!)) with nothing to repeat", at: start)
         }
@@ -100,13 +112,13 @@ struct PatternSyntaxReader {
         default: (min, max) = try counts(at: start)
         }
         var mode = PatternSyntax.Mode.greedy
-        if let suffix = r.peek(), suffix == 0x3F || suffix == 0x2B {
+        if let suffix = r.peekSignificant(), suffix == 0x3F || suffix == 0x2B {
             mode = suffix == 0x3F ? .lazy : .possessive
             r.position += 1
         }
         add(.quantifier(min: Int32(min), max: max.map(Int32.init), mode), from: start, repeatable: false)
-        // Java takes `a{2}{3}`; the others refuse a quantifier here.
-        if let next = r.peek(), Self.startsQuantifier(next) {
+        // Only Java takes a quantifier here, a `{` (a repeat of nothing).
+        if let next = r.peekSignificant(), Self.startsQuantifier(next), next != 0x7B || r.dialect != .java {
             throw unsupported("a quantifier after a quantifier", at: r.position)
         }
     }
@@ -135,24 +147,33 @@ struct PatternSyntaxReader {
         case .atomic: opened(.atomic, at: start)
         case .lookahead(let negative): opened(negative ? .negativeLookahead : .lookahead, at: start)
         case .lookbehind(let negative): opened(negative ? .negativeLookbehind : .lookbehind, at: start)
-        case .comment: add(.comment, from: start, repeatable: false)
+        case .comment:
+            break // read as nothing, as ICU reads it: a quantifier after it repeats what came before
         case .flags(let group):
-            for (c, offset) in zip(group.letters, group.offsets) where c != 0x2D {
+            var extended = r.extended
+            var on = true
+            for (c, offset) in zip(group.letters, group.offsets) {
+                if c == 0x2D {
+                    on = false
+                    continue
+                }
                 guard let flag = r.dialect.flag(c) else {
                     throw unsupported(TranslationError.invalid(r.dialect, "unknown flag in (?...)", at: offset).message, at: offset)
                 }
-                if flag == .extended { throw unsupported("the (?x) flag, which makes white space and # insignificant", at: start) }
+                if flag == .extended { extended = on }
             }
             switch group.end {
             case 0x29?: add(.flags, from: start, repeatable: false)
             case 0x3A?: opened(.flags, at: start)
             default: throw unsupported(TranslationError.invalid(r.dialect, "unterminated flag group", at: start).message, at: start)
             }
+            r.extended = extended
         }
     }
 
     private mutating func opened(_ kind: PatternSyntax.Group, at start: Int) {
         open.append(syntax.nodes.count)
+        extendedBefore.append(r.extended)
         add(.group(kind, close: -1), from: start, repeatable: false)
     }
 
@@ -208,6 +229,9 @@ struct PatternSyntaxReader {
         let index = syntax.classes.count
         syntax.classes.append(PatternSyntax.CharacterClass())
         var set = PatternSyntax.CharacterClass()
+        // In free-spacing mode both dialects skip white space and comments
+        // between a class's items too.
+        r.skipInsignificant()
         if r.peek() == 0x5E { // ^
             set.negated = true
             r.position += 1
@@ -215,6 +239,7 @@ struct PatternSyntaxReader {
         if r.peek() == 0x5D { set.opensWithBracket = true } // ]
         var first = true
         while true {
+            r.skipInsignificant()
             let itemStart = r.position
             guard let c = r.next() else { throw unsupported("a class without its ]", at: start) }
             if c == 0x5D && !first { break }
