@@ -1,6 +1,7 @@
 /// The one pass behind `PatternSyntax.read`, over the pattern's Unicode
-/// scalars (`PatternReader`, whose escapes the translator reads too); the
-/// nodes it makes say where they are in UTF-8 bytes.
+/// scalars (`PatternReader`, whose escapes, group openers and repeat counts
+/// the translator reads too); the nodes it makes say where they are in
+/// UTF-8 bytes.
 struct PatternSyntaxReader {
     typealias Unsupported = PatternSyntax.Unsupported
 
