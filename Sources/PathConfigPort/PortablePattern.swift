@@ -193,7 +193,7 @@ private struct Subset {
     }
 
     /// A character ICU and Java both read as `c`: written as itself, as
-    /// escaped ASCII punctuation, `\t` `\n` `\r` `\f`, `\xhh` or `\uhhhh`
+    /// escaped ASCII punctuation, `\t` `\n` `\r` `\f` `\a` `\e`, `\xhh` or `\uhhhh`
     /// (not a surrogate); nil for another spelling (`\ `, `\x{..}`, `\U`).
     func literal(_ c: UInt32, _ spelling: PatternSyntax.Spelling) -> Unicode.Scalar? {
         switch spelling {

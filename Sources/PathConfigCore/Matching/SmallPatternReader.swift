@@ -26,8 +26,8 @@
 ///
 /// Anything else (inline flags, lookarounds, backreferences, `\b`, Unicode
 /// properties, nested classes, characters by code, non-ASCII text, and the
-/// empty pattern, which ICU refuses, or one of nothing but `\Q\E`) returns nil, and the pattern is left to
-/// its engine.
+/// empty pattern, which ICU refuses, or one of nothing but `\Q\E`) returns
+/// nil, and the pattern is left to its engine.
 struct SmallPatternReader {
     /// What a piece of a pattern can match: whether the empty string, and
     /// the positions its matches may start and end with.

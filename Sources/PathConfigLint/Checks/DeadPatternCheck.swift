@@ -50,7 +50,7 @@ struct DeadPatternCheck: LintCheck {
                             "the URL's path (and query), which starts with \"/\" or \"?\", never with \(JSONWriter.quoted(String(first)))")]
         }
         var out: [LintFinding] = []
-        if !paths.isEmpty, let literal = RequiredLiteral.of(try? PatternSyntax.readAlike(pattern), caseInsensitive: false), literal.firstRange(of: Array("://".utf8)) != nil {
+        if !paths.isEmpty, let literal = RequiredLiteral.of(syntax, caseInsensitive: false), literal.firstRange(of: Array("://".utf8)) != nil {
             out.append(finding(paths, "matches only a path that holds another URL",
                                "the URL's path (and query), never its scheme and host; match the path alone"))
         }

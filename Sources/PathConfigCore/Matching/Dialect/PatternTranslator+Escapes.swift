@@ -123,7 +123,8 @@ extension PatternTranslator {
         case .shorthand(let c): return .set(StandardClasses.set(for: c, dialect: dialect))
         case .property(let name, let negated): return .set(try property(name, negated: negated, inClass: true, at: source))
         case .assertion, .graphemeBoundary, .sequence, .backReference, .namedReference:
-            preconditionFailure("read outside classes only")
+            // Read outside a class only (`PatternReader.escape`); never a trap in the library.
+            throw .invalid(dialect, "escape not allowed in a class", at: source)
         }
     }
 
