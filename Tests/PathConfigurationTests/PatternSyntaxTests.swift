@@ -123,7 +123,7 @@ struct PatternSyntaxTests {
         ("(*UTF)a", "a quantifier * with nothing to repeat", 1), ("(?(1)a|b)", "not a valid ICU pattern: unknown flag in (?...)", 2),
         ("(?1)", "not a valid ICU pattern: unknown flag in (?...)", 2), ("(?&n)", "not a valid ICU pattern: unknown flag in (?...)", 2),
         ("(?|a)", "not a valid ICU pattern: unknown flag in (?...)", 2), ("(?P<n>a)", "not a valid ICU pattern: unknown flag in (?...)", 2),
-        ("a(?i-", "not a valid ICU pattern: unterminated flag group", 1),
+        ("a(?i-", "not a valid ICU pattern: unterminated flag group", 1), ("a(?)", "not a valid ICU pattern: empty flag group", 1),
         ("a{x", "not a valid ICU pattern: { does not start a repeat count", 1), ("a{,2}", "not a valid ICU pattern: { does not start", 1),
         ("a{2", "not a valid ICU pattern: unterminated repeat count", 1), ("a{3,2}", "not a valid ICU pattern: repeat count {3,2} out of order", 1),
         ("{2}", "a quantifier { with nothing to repeat", 0), ("*a", "a quantifier * with nothing to repeat", 0),
@@ -151,14 +151,15 @@ struct PatternSyntaxTests {
         }
     }
 
-    @Test("Java reads escapes its own way: \\pL, \\cA as A xor 0x40, \\b{g}; no unknown letters, lone \\E or \\x with one digit")
+    @Test("Java reads escapes its own way: \\pL, \\cA as A xor 0x40, \\b{g}; no unknown letters, lone \\E, \\x with one digit or second -")
     func java() throws {
         let syntax = try PatternSyntax.read(#"\pL\c!\b{g}\Q\E*"#, dialect: .java)
         #expect(syntax.nodes.map(\.kind) == [.escape(.other(0x70)), .character(0x61, .controlLetter), .escape(.other(0x62)),
                                              .quantifier(min: 0, max: nil, .greedy)])
-        for (pattern, message) in [(#"\y"#, "unknown escape \\y"), (#"a\E"#, "\\E without \\Q"), (#"\x4"#, "\\x needs two hex digits"),
-                                   (#"\b{g"#, "\\b{g needs its }"), (#"\c"#, "\\c needs a character")] {
-            #expect(throws: PatternSyntax.Unsupported(construct: "not a valid Java pattern: " + message, offset: pattern.hasPrefix("a") ? 1 : 0)) {
+        for (pattern, message, offset) in [(#"\y"#, "unknown escape \\y", 0), (#"a\E"#, "\\E without \\Q", 1),
+                                           (#"\x4"#, "\\x needs two hex digits", 0), (#"\b{g"#, "\\b{g needs its }", 0),
+                                           (#"\c"#, "\\c needs a character", 0), ("(?--i)", "unknown flag in (?...)", 3)] {
+            #expect(throws: PatternSyntax.Unsupported(construct: "not a valid Java pattern: " + message, offset: offset)) {
                 try PatternSyntax.read(pattern, dialect: .java)
             }
         }

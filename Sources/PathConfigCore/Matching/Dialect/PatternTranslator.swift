@@ -545,34 +545,22 @@ struct PatternTranslator {
     /// `(?flags)` or `(?flags:...)`, its letters judged in the order written.
     private mutating func flagGroup(_ group: FlagGroup, at source: Int) throws(TranslationError) {
         var new = flags
-        var on = true
-        for (c, offset) in zip(group.letters, group.offsets) {
-            // ICU takes any number of `-` (each turns the letters after it
-            // off, regexcst.txt's paren-flag-start); the JDK one
-            // (Pattern.addFlag, then subFlag).
-            if c == 0x2D, on || dialect == .icu {
-                on = false
-                continue
-            }
-            switch dialect.flag(c) {
-            case .caseless?: new.caseless = on
-            case .multiline?: new.multiline = on
-            case .dotAll?: new.dotAll = on
-            case .extended?: new.extended = on
-            case .unixLines?: new.unixLines = on
-            case .unicodeWord?: new.unicodeWord = on
-            case .unicodeCase?: if dialect == .java { new.unicodeCase = on } // ICU always folds Unicode case
-            case .unicodeCharacterClass?:
+        let dialect = dialect
+        let end = try group.read(dialect, at: source) { (flag, on, offset) throws(TranslationError) in
+            switch flag {
+            case .caseless: new.caseless = on
+            case .multiline: new.multiline = on
+            case .dotAll: new.dotAll = on
+            case .extended: new.extended = on
+            case .unixLines: new.unixLines = on
+            case .unicodeWord: new.unicodeWord = on
+            case .unicodeCase: if dialect == .java { new.unicodeCase = on } // ICU always folds Unicode case
+            case .unicodeCharacterClass:
                 if on { throw .refused(dialect, "flag (?U)", because: "UNICODE_CHARACTER_CLASS", at: offset) }
-            case .canonicalEquivalence?:
+            case .canonicalEquivalence:
                 if on { throw .refused(dialect, "flag (?c)", because: "CANON_EQ: canonically equivalent sequences match each other", at: offset) }
-            case nil:
-                throw .invalid(dialect, "unknown flag in (?...)", at: offset)
             }
         }
-        guard let end = group.end else { throw .invalid(dialect, "unterminated flag group", at: source) }
-        // ICU refuses `(?)`; the JDK reads it as setting no flag.
-        if group.letters.isEmpty && dialect == .icu { throw .invalid(dialect, "empty flag group", at: source) }
         try checkFlags(new, at: source)
         // Java's case-insensitivity is written out, not passed on.
         let caseText = new.caseless == flags.caseless || dialect == .java ? "" : (new.caseless ? "i" : "-i")

@@ -25,6 +25,29 @@ struct FlagGroup: Equatable {
     var letters: [UInt32] = []
     var offsets: [Int] = []
     var end: UInt32?
+
+    /// Reads the letters in the order written, as `dialect` does, handing
+    /// `each` every flag, whether it is turned on, and its offset; returns
+    /// what ended the group. A `-` turns the letters after it off (ICU
+    /// takes any number, regexcst.txt's paren-flag-start; the JDK one,
+    /// Pattern.addFlag then subFlag). Throws at the first letter the
+    /// dialect has no flag for, then where the group has no end, then at
+    /// ICU's empty `(?)` (the JDK reads it as setting no flag).
+    func read(_ dialect: RegexDialect, at source: Int,
+              each: (InlineFlag, _ on: Bool, _ offset: Int) throws(TranslationError) -> Void) throws(TranslationError) -> UInt32 {
+        var on = true
+        for (c, offset) in zip(letters, offsets) {
+            if c == 0x2D, on || dialect == .icu {
+                on = false
+                continue
+            }
+            guard let flag = dialect.flag(c) else { throw .invalid(dialect, "unknown flag in (?...)", at: offset) }
+            try each(flag, on, offset)
+        }
+        guard let end else { throw .invalid(dialect, "unterminated flag group", at: source) }
+        if letters.isEmpty && dialect == .icu { throw .invalid(dialect, "empty flag group", at: source) }
+        return end
+    }
 }
 
 extension PatternReader {

@@ -152,21 +152,16 @@ struct PatternSyntaxReader {
             break // read as nothing, as ICU reads it: a quantifier after it repeats what came before
         case .flags(let group):
             var extended = r.extended
-            var on = true
-            for (c, offset) in zip(group.letters, group.offsets) {
-                if c == 0x2D {
-                    on = false
-                    continue
+            let end: UInt32
+            do {
+                end = try group.read(r.dialect, at: start) { (flag, on, _) throws(TranslationError) in
+                    if flag == .extended { extended = on }
                 }
-                guard let flag = r.dialect.flag(c) else {
-                    throw unsupported(TranslationError.invalid(r.dialect, "unknown flag in (?...)", at: offset).message, at: offset)
-                }
-                if flag == .extended { extended = on }
-            }
-            switch group.end {
-            case 0x29?: add(.flags, from: start, repeatable: false)
-            case 0x3A?: opened(.flags, at: start)
-            default: throw unsupported(TranslationError.invalid(r.dialect, "unterminated flag group", at: start).message, at: start)
+            } catch { throw unsupported(error.message, at: error.offset) }
+            if end == 0x3A {
+                opened(.flags, at: start)
+            } else {
+                add(.flags, from: start, repeatable: false)
             }
             r.extended = extended
         }
