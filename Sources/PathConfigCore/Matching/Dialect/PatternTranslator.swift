@@ -369,7 +369,7 @@ struct PatternTranslator {
         }
         try flushLiterals(beforeQuantifier: true)
         // The `?` (lazy) or `+` (possessive) after the quantifier, if any.
-        let suffix = reader.peekSignificant().flatMap { $0 == 0x3F || $0 == 0x2B ? $0 : nil }
+        let suffix = reader.peekQuantifierMode()
         if dialect == .java, first == 0x7B, emptyJavaAtom {
             // The JDK reads a `{` where no atom is, or after a quantifier
             // (`a?{2}`, `a{2}{3}`, `{2}` at the start), as a repeat count on

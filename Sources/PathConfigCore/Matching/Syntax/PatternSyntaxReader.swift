@@ -99,7 +99,7 @@ struct PatternSyntaxReader {
             // (`{2}a`, `a{2}{3}`), as a repeat of nothing: it matches the
             // empty string, and has no node.
             _ = try counts(at: start)
-            if let suffix = r.peekSignificant(), suffix == 0x3F || suffix == 0x2B { r.position += 1 }
+            if r.peekQuantifierMode() != nil { r.position += 1 }
             return
         }
         guard repeatable else {
@@ -113,7 +113,7 @@ struct PatternSyntaxReader {
         default: (min, max) = try counts(at: start)
         }
         var mode = PatternSyntax.Mode.greedy
-        if let suffix = r.peekSignificant(), suffix == 0x3F || suffix == 0x2B {
+        if let suffix = r.peekQuantifierMode() {
             mode = suffix == 0x3F ? .lazy : .possessive
             r.position += 1
         }
