@@ -28,7 +28,7 @@ struct PatternSyntaxTests {
     static let readings: [Reading] = [
         // Characters as themselves, ASCII and not.
         Reading("a/é😀", [(a("a"), "a"), (a("/"), "/"), (a("é"), "é"), (.character(0x1F600, .plain), "😀")]),
-        Reading(#"]}"#, [(a("]"), "]"), (a("}"), "}")]),
+        Reading(#"]"#, [(a("]"), "]")]),
         // Escaped ASCII that is not a letter or digit, space included.
         Reading(#"\.\/\ \-"#, [(.character(0x2E, .escaped), #"\."#), (.character(0x2F, .escaped), #"\/"#),
                                (.character(0x20, .escaped), #"\ "#), (.character(0x2D, .escaped), #"\-"#)]),
@@ -132,7 +132,7 @@ struct PatternSyntaxTests {
         ("a{2}{3}", "a quantifier after a quantifier", 4), ("a*??", "a quantifier after a quantifier", 3),
         ("(a", "a group without its )", 2), ("(", "a group without its )", 1), ("(?", "not a valid ICU pattern: unterminated group", 0),
         ("éa)", "an unmatched )", 3), ("[a", "a class without its ]", 0), ("[]", "a class without its ]", 0),
-        ("x[b[c]", "a class without its ]", 1), ("a\\", "\\ at end of pattern", 1),
+        ("x[b[c]", "a class without its ]", 1), ("a\\", "\\ at end of pattern", 1), ("a}", "not a valid ICU pattern: unescaped }", 1),
         (#"\x{zz}"#, "not a valid ICU pattern: \\x{...} needs hex digits", 0), (#"\x{7FFFFFFF}"#, "not a valid ICU pattern: \\x{...}", 0),
         (#"\x{1234567}"#, "not a valid ICU pattern: \\x{...}", 0), (#"\u12"#, "not a valid ICU pattern: \\u needs four hex digits", 0),
         (#"a\U1234"#, "not a valid ICU pattern: \\U needs eight hex digits", 1), (#"\pL"#, "not a valid ICU pattern: \\p must be followed by {NAME}", 0),
@@ -153,9 +153,9 @@ struct PatternSyntaxTests {
 
     @Test("Java reads escapes its own way: \\pL, \\cA as A xor 0x40, \\b{g}; no unknown letters, lone \\E, \\x with one digit or second -")
     func java() throws {
-        let syntax = try PatternSyntax.read(#"\pL\c!\b{g}\Q\E*"#, dialect: .java)
+        let syntax = try PatternSyntax.read(#"\pL\c!\b{g}\Q\E*}"#, dialect: .java)
         #expect(syntax.nodes.map(\.kind) == [.escape(.other(0x70)), .character(0x61, .controlLetter), .escape(.other(0x62)),
-                                             .quantifier(min: 0, max: nil, .greedy)])
+                                             .quantifier(min: 0, max: nil, .greedy), .character(0x7D, .plain)])
         for (pattern, message, offset) in [(#"\y"#, "unknown escape \\y", 0), (#"a\E"#, "\\E without \\Q", 1),
                                            (#"\x4"#, "\\x needs two hex digits", 0), (#"\b{g"#, "\\b{g needs its }", 0),
                                            (#"\c"#, "\\c needs a character", 0), ("(?--i)", "unknown flag in (?...)", 3)] {

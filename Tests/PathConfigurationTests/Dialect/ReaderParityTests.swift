@@ -4,11 +4,12 @@ import Testing
 /// The two readings of a pattern, side by side: `PatternSyntax` (the tree
 /// that the automaton, the prefilter, port and lint walk) and
 /// `PatternTranslator` (which writes the pattern for the engine), each in
-/// one dialect. Both read escapes, group openers and repeat counts through
-/// `PatternReader`. Where the tree reads a pattern, the translation must
-/// start constructs where it starts nodes: a node that covers the start of a
-/// translated construct, or starts inside one, is a construct the tree
-/// misreads for that dialect. And the tree must read every pattern the
+/// one dialect. Both take their constructs from `PatternReader.token`; the
+/// translator reads classes in the dialect's grammar, the tree their items.
+/// Where the tree reads a pattern, the translation must start constructs
+/// where it starts nodes: a node that covers the start of a translated
+/// construct, or starts inside one, is a construct the tree misreads for
+/// that dialect. And the tree must read every pattern the
 /// translation takes (`unreadConstructs` names the one exception).
 ///
 /// Case-sensitive translations only: a case-insensitive Java run of

@@ -38,12 +38,12 @@ struct PortablePatternTests {
         ("(?|a)", "not a valid ICU pattern: unknown flag in (?...)", 2),
         ("(?i)/edit", "inline flags or an option group (?...)", 0), ("a(?i:b)", "inline flags or an option group (?...)", 1),
         ("a(?#c)", "not a valid Java pattern: unknown flag in (?...)", 3),
-        // A quantifier after an anchor or a boundary; an unescaped ] or } outside a class.
+        // A quantifier after an anchor or a boundary; an unescaped ] outside a class, or a } ICU refuses.
         ("^*", "a quantifier * with nothing to repeat", 1), ("a$+", "a quantifier + with nothing to repeat", 2),
         (#"\A?"#, "a quantifier ? with nothing to repeat", 2), (#"\b{2}"#, "a quantifier { with nothing to repeat", 2),
         ("a(?=b)*", "a quantifier on a lookaround", 6), ("(?<!a)?", "a quantifier on a lookaround", 6),
         ("(?<=a+)b", "an unbounded repeat in a lookbehind", 5), ("(?<!(?:a|b{2,})c)", "an unbounded repeat in a lookbehind", 10),
-        ("a]", "an unescaped ] (ICU and Java read it differently)", 1), ("a}", "an unescaped } (ICU and Java read it differently)", 1),
+        ("a]", "an unescaped ] (ICU and Java read it differently)", 1), ("a}", "not a valid ICU pattern: unescaped }", 1),
         // Classes: a ] first, nesting, &&, a - inside, ranges, escapes.
         ("[]a]", "an empty class or a ] first in a class", 1), ("é[^]a]", "an empty class or a ] first in a class", 3),
         ("a[b[c]]", "a nested class [...[...]]", 1), ("[a&&b]", "a class intersection &&", 0), ("[&&-z]", "a class intersection &&", 0),

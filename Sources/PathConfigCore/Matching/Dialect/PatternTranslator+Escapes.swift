@@ -10,9 +10,9 @@ extension PatternTranslator {
         case set(CharSet)
     }
 
-    /// An escape outside a class, after its backslash.
-    mutating func escape(at source: Int) throws(TranslationError) {
-        switch try reader.escape(at: source, inClass: false, captures: captures) {
+    /// An escape outside a class, read.
+    mutating func escape(_ escape: EscapeToken, at source: Int) throws(TranslationError) {
+        switch escape {
         case .assertion(0x5A): // \Z: $ without (?m); ICU ignores (?d) here
             try flushLiterals()
             write(lineEnd(multiline: false, unixLines: dialect == .java && flags.unixLines), at: source, as: .assertion)

@@ -1,7 +1,8 @@
 /// Rewrites a pattern written for ICU or `java.util.regex` in PCRE2's syntax,
 /// so that PCRE2 finds exactly what the dialect's engine finds, or refuses it.
 ///
-/// One pass over the pattern, tracking what the dialect's own scanner
+/// One pass over the pattern's constructs, as `PatternReader.token` reads
+/// them for the syntax tree too, tracking what the dialect's own compiler
 /// tracks: inline flags and their scope, free-spacing mode, capture groups
 /// so far (ICU and the JDK read `\12` by how many groups exist), what a
 /// quantifier may follow. Everything whose meaning depends on the engine is
@@ -131,14 +132,11 @@ struct PatternTranslator {
     }
 
     private mutating func run() throws(TranslationError) {
-        while let c = reader.peekSignificant() {
-            let at = reader.position
-            switch c {
-            case 0x5C: // \
-                reader.position += 1
-                try escape(at: at)
-            case 0x5B: // [
-                reader.position += 1
+        while let (token, at) = try reader.token() {
+            switch token {
+            case .escape:
+                try escape(reader.escape(at: at, inClass: false, captures: captures), at: at)
+            case .classOpen:
                 try flushLiterals()
                 let set = try classExpression(openedAt: at)
                 if dialect == .icu, flags.caseless, let value = Self.singleCodePoint(set) {
@@ -151,14 +149,11 @@ struct PatternTranslator {
                     continue
                 }
                 write(CharSetEmitter.emit(set, caseless: pcre2Caseless), at: at, as: .item, matching: set)
-            case 0x28: // (
-                reader.position += 1
+            case .groupOpen:
                 try openGroup(at: at)
-            case 0x29: // )
-                reader.position += 1
+            case .groupClose:
                 try closeGroup(at: at)
-            case 0x7C: // |
-                reader.position += 1
+            case .alternation:
                 try flushLiterals()
                 foldLast()
                 if var frame = frames.popLast() {
@@ -168,25 +163,19 @@ struct PatternTranslator {
                 }
                 out.emit("|", from: at)
                 atom = .none
-            case 0x2A, 0x2B, 0x3F, 0x7B: // * + ? {
-                try quantifier(at: at)
-            case 0x7D where dialect == .icu: // }
-                throw .invalid(dialect, "unescaped }", at: at)
-            case 0x2E: // .
-                reader.position += 1
+            case .quantifier(let quantifier):
+                try self.quantifier(quantifier, at: at)
+            case .dot:
                 try flushLiterals()
                 write(dot(), at: at, as: .item)
-            case 0x5E: // ^
-                reader.position += 1
+            case .caret:
                 try flushLiterals()
                 let text = try lineStart(at: at)
                 write(text, at: at, as: .anchor)
-            case 0x24: // $
-                reader.position += 1
+            case .dollar:
                 try flushLiterals()
                 write(lineEnd(multiline: flags.multiline, unixLines: flags.unixLines), at: at, as: .anchor)
-            default:
-                reader.position += 1
+            case .character(let c):
                 literal(c, at: at)
             }
         }
@@ -357,26 +346,19 @@ struct PatternTranslator {
 
     // MARK: - Quantifiers
 
-    private mutating func quantifier(at source: Int) throws(TranslationError) {
-        let first = reader.nextSignificant()!
-        var text: String
-        var (low, high): (Int, Int?)
-        switch first {
-        case 0x2A: (text, low, high) = ("*", 0, nil)
-        case 0x2B: (text, low, high) = ("+", 1, nil)
-        case 0x3F: (text, low, high) = ("?", 0, 1)
-        default: (text, low, high) = try interval(at: source)
+    private mutating func quantifier(_ quantifier: Quantifier, at source: Int) throws(TranslationError) {
+        let (low, high) = (quantifier.min, quantifier.max)
+        if max(low, high ?? 0) > 65_535 {
+            throw .refused(dialect, "repeat count above 65535", because: "PCRE2's limit", at: source)
         }
+        var text = quantifier.text
         try flushLiterals(beforeQuantifier: true)
-        // The `?` (lazy) or `+` (possessive) after the quantifier, if any.
-        let suffix = reader.peekQuantifierMode()
-        if dialect == .java, first == 0x7B, emptyJavaAtom {
+        if dialect == .java, quantifier.symbol == 0x7B, emptyJavaAtom {
             // The JDK reads a `{` where no atom is, or after a quantifier
             // (`a?{2}`, `a{2}{3}`, `{2}` at the start), as a repeat count on
             // an empty atom (`Pattern.atom` reads nothing, and `closure` the
             // count): it matches the empty string, so `a?{2}` is `a?`, never
             // `(?:a?){2}`. `a**` and `a{2}*` are errors there, as here.
-            if suffix != nil { reader.position += 1 }
             atom = .quantified
             return
         }
@@ -405,7 +387,7 @@ struct PatternTranslator {
             // (compileInlineInterval, regexcmp.cpp): a back reference in it
             // is never checked against the groups. Not when lazy or
             // possessive (`\1{0}?`, `\1{0}+`): compileInterval loops those.
-            if dialect == .icu && high == 0 && suffix == nil {
+            if dialect == .icu && high == 0 && quantifier.mode == .greedy {
                 for k in icuBackReferences.indices where out.marks[icuBackReferences[k].mark].lowerBound >= start {
                     icuBackReferences[k].dropped = true
                 }
@@ -425,14 +407,14 @@ struct PatternTranslator {
             }
             throw .invalid(dialect, "a lookbehind needs a bounded length, and \(text) repeats without limit", at: source)
         }
-        if let suffix {
-            reader.position += 1
-            text.append(suffix == 0x3F ? "?" : "+")
+        if quantifier.mode != .greedy {
+            let lazy = quantifier.mode == .lazy
+            text.append(lazy ? "?" : "+")
             // ICU's unbounded possessive and lazy loops go wrong on an item
             // that can match the empty string: `(?:a?)++` never matches,
             // `(?:|b)*?\d` never tries the b.
             if high == nil && dialect == .icu && lastNullable == true {
-                throw .refused(dialect, "\(suffix == 0x2B ? "possessive" : "lazy") \(text) on something that can match the empty string",
+                throw .refused(dialect, "\(lazy ? "lazy" : "possessive") \(text) on something that can match the empty string",
                                because: "ICU's loop then gives up where PCRE2's goes on", at: source)
             }
         }
@@ -474,23 +456,12 @@ struct PatternTranslator {
         out.emit(")", from: source)
     }
 
-    /// `{n}`, `{n,}` or `{n,m}`, after its `{`: the text PCRE2 gets and the
-    /// bounds.
-    private mutating func interval(at source: Int) throws(TranslationError) -> (String, Int, Int?) {
-        let (low, high) = try reader.repeatCount(at: source)
-        if max(low, high ?? 0) > 65_535 {
-            throw .refused(dialect, "repeat count above 65535", because: "PCRE2's limit", at: source)
-        }
-        if high == low { return ("{\(low)}", low, high) }
-        return (high.map { "{\(low),\($0)}" } ?? "{\(low),}", low, high)
-    }
-
     // MARK: - Groups
 
     private mutating func openGroup(at source: Int) throws(TranslationError) {
-        // ICU's scanner skips a `(?#...)` comment without ending a literal
-        // run: `(?i)s(?#c)s` finds "ß". Every other group ends one.
-        if !opensICUComment() { try flushLiterals() }
+        // ICU's `(?#...)` comments, which never come here, end no literal
+        // run: `(?i)s(?#c)s` finds "ß". Every group ends one.
+        try flushLiterals()
         switch try reader.groupOpener(at: source) {
         case .capturing:
             captures += 1
@@ -511,18 +482,6 @@ struct PatternTranslator {
         case .flags(let group):
             try flagGroup(group, at: source)
         }
-    }
-
-    /// Whether the group about to open (after its `(`) is an ICU `(?#...)`
-    /// comment; reads nothing.
-    private mutating func opensICUComment() -> Bool {
-        guard dialect == .icu else { return false }
-        let mark = reader.position
-        defer { reader.position = mark }
-        guard reader.peekSignificant() == 0x3F else { return false }
-        reader.position += 1
-        reader.skipSpaces()
-        return reader.peek() == 0x23
     }
 
     private mutating func push(at source: Int, text: String, isAssertion: Bool, capture: Int? = nil) {

@@ -1,10 +1,4 @@
 extension PatternReader {
-    /// The `?` (lazy) or `+` (possessive) that may follow a quantifier,
-    /// when it is next; not taken.
-    mutating func peekQuantifierMode() -> UInt32? {
-        peekSignificant().flatMap { $0 == 0x3F || $0 == 0x2B ? $0 : nil }
-    }
-
     /// The bounds of `{n}`, `{n,}` or `{n,m}` (nil: no upper bound), read
     /// after the `{` at `source` as the dialect reads them: digits only, each
     /// count at most 10,000,000, white space skipped in free-spacing mode.

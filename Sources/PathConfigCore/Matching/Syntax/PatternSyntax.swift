@@ -2,18 +2,18 @@
 /// the one reading every analysis of a pattern's shape starts from.
 ///
 /// It reads the pattern as one dialect does, ICU (iOS) or `java.util.regex`
-/// (Android): escapes, group openers and repeat counts through
-/// `PatternReader`, which the translation for the engine reads them with
-/// too. What reads as nothing has no node: the marks of `\Q...\E` (each
-/// quoted character is a node), ICU's `(?#...)` comments, and the white
-/// space and `#` comments free-spacing mode (`(?x)`) skips. What the tree
-/// does not read yet is refused (`Unsupported`, naming it): a quantifier with
-/// nothing to repeat or after another (which Java reads as a repeat of
-/// nothing), unbalanced parentheses, and nesting deeper than `maxDepth`; and
-/// what the dialect itself refuses, in its words. Classes are read as ICU
-/// and Java nest them, their escapes as the dialect reads them. `readAlike`
-/// reads a pattern as both dialects read it, for lint and port, which look
-/// at a pattern without its profile.
+/// (Android): its constructs as `PatternReader.token` delimits them, the
+/// constructs the translation for the engine takes. What reads as nothing
+/// has no node: the marks of `\Q...\E` (each quoted character is a node),
+/// ICU's `(?#...)` comments, Java's `{n}` with nothing to repeat, and the
+/// white space and `#` comments free-spacing mode (`(?x)`) skips. What the
+/// tree does not read yet is refused (`Unsupported`, naming it): another
+/// quantifier with nothing to repeat or after a quantifier, unbalanced
+/// parentheses, and nesting deeper than `maxDepth`; and what the dialect
+/// itself refuses, in its words. Classes are read as ICU and Java nest
+/// them, their escapes as the dialect reads them. `readAlike` reads a
+/// pattern as both dialects read it, for lint and port, which look at a
+/// pattern without its profile.
 ///
 /// What a construct *means* is left to the reader of the syntax, each with
 /// its own whitelist: `SmallPattern` (the plain patterns it decides without

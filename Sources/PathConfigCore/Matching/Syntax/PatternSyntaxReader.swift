@@ -1,7 +1,6 @@
-/// The one pass behind `PatternSyntax.read`, over the pattern's Unicode
-/// scalars (`PatternReader`, whose escapes, group openers and repeat counts
-/// the translator reads too); the nodes it makes say where they are in
-/// UTF-8 bytes.
+/// The one pass behind `PatternSyntax.read`: the pattern's constructs as
+/// `PatternReader.token` reads them, which the translator takes too, made
+/// into nodes that say where they are in UTF-8 bytes.
 struct PatternSyntaxReader {
     typealias Unsupported = PatternSyntax.Unsupported
 
@@ -39,8 +38,14 @@ struct PatternSyntaxReader {
     }
 
     mutating func readAll() throws(Unsupported) {
-        while r.peekSignificant() != nil { try readNode() }
+        while let (token, start) = try next() { try read(token, at: start) }
         guard open.isEmpty else { throw unsupported("a group without its )", at: r.count) }
+    }
+
+    /// The next construct (`PatternReader.token`).
+    @inline(__always)
+    private mutating func next() throws(Unsupported) -> (PatternToken, at: Int)? {
+        do { return try r.token() } catch { throw unsupported(error.message, at: error.offset) }
     }
 
     /// The UTF-8 offset of the scalar offset `k`.
@@ -57,76 +62,56 @@ struct PatternSyntaxReader {
         self.repeatable = repeatable
     }
 
-    private mutating func readNode() throws(Unsupported) {
-        let start = r.position
-        let c = r.next()!
-        switch c {
-        case 0x5C: // \
-            if try escape(at: start, inClass: false) == .quote {
+    @inline(__always)
+    private mutating func read(_ token: PatternToken, at start: Int) throws(Unsupported) {
+        switch token {
+        case .escape:
+            switch try escape(at: start, inClass: false) {
+            case .character(let value, let spelling)?: add(.character(value, spelling), from: start, repeatable: true)
+            case .escape(let e)?: add(.escape(e), from: start, repeatable: true)
+            case nil: // \Q
                 for (value, at) in r.quoted() {
                     syntax.nodes.append(PatternSyntax.Node(kind: .character(value, .quoted), start: byte(at), end: byte(at + 1)))
                     repeatable = true
                 }
             }
-        case 0x5B: // [
+        case .classOpen:
             let index = try characterClass(at: start)
             add(.characterClass(Int32(index)), from: start, repeatable: true)
-        case 0x28: // (
+        case .groupOpen:
             try group(at: start)
-        case 0x29: // )
+        case .groupClose:
             guard let opened = open.popLast() else { throw unsupported("an unmatched )", at: start) }
             r.extended = extendedBefore.removeLast()
             if case .group(let kind, _) = syntax.nodes[opened].kind {
                 syntax.nodes[opened].kind = .group(kind, close: Int32(syntax.nodes.count))
             }
             add(.groupClose, from: start, repeatable: true)
-        case 0x7C: add(.alternation, from: start, repeatable: false)
-        case 0x2E: add(.dot, from: start, repeatable: true)
-        case 0x5E: add(.caret, from: start, repeatable: true)
-        case 0x24: add(.dollar, from: start, repeatable: true)
-        case 0x2A, 0x2B, 0x3F, 0x7B: // * + ? {
-            try quantifier(c, at: start)
-        default:
+        case .alternation: add(.alternation, from: start, repeatable: false)
+        case .dot: add(.dot, from: start, repeatable: true)
+        case .caret: add(.caret, from: start, repeatable: true)
+        case .dollar: add(.dollar, from: start, repeatable: true)
+        case .quantifier(let quantifier):
+            try self.quantifier(quantifier, at: start)
+        case .character(let c):
             add(.character(c, .plain), from: start, repeatable: true)
         }
     }
 
     // MARK: Quantifiers
 
-    private mutating func quantifier(_ c: UInt32, at start: Int) throws(Unsupported) {
-        if c == 0x7B, !repeatable, r.dialect == .java {
+    private mutating func quantifier(_ quantifier: Quantifier, at start: Int) throws(Unsupported) {
+        if quantifier.symbol == 0x7B, !repeatable, r.dialect == .java {
             // The JDK reads a `{` where no item is, or after a quantifier
             // (`{2}a`, `a{2}{3}`), as a repeat of nothing: it matches the
             // empty string, and has no node.
-            _ = try counts(at: start)
-            if r.peekQuantifierMode() != nil { r.position += 1 }
             return
         }
         guard repeatable else {
-            throw unsupported("a quantifier \(Character(Unicode.Scalar(c)!)) with nothing to repeat", at: start)
+            throw unsupported(syntax.nodes.last?.isQuantifier == true ? "a quantifier after a quantifier"
+                                    : "a quantifier \(Character(Unicode.Scalar(quantifier.symbol)!)) with nothing to repeat", at: start)
         }
-        let min: Int, max: Int?
-        switch c {
-        case 0x2A: (min, max) = (0, nil)
-        case 0x2B: (min, max) = (1, nil)
-        case 0x3F: (min, max) = (0, 1)
-        default: (min, max) = try counts(at: start)
-        }
-        var mode = PatternSyntax.Mode.greedy
-        if let suffix = r.peekQuantifierMode() {
-            mode = suffix == 0x3F ? .lazy : .possessive
-            r.position += 1
-        }
-        add(.quantifier(min: Int32(min), max: max.map(Int32.init), mode), from: start, repeatable: false)
-        // Only Java takes a quantifier here, a `{` (a repeat of nothing).
-        if let next = r.peekSignificant(), Self.startsQuantifier(next), next != 0x7B || r.dialect != .java {
-            throw unsupported("a quantifier after a quantifier", at: r.position)
-        }
-    }
-
-    /// The bounds after the `{` at `start`, as the dialect reads them.
-    private mutating func counts(at start: Int) throws(Unsupported) -> (Int, Int?) {
-        do { return try r.repeatCount(at: start) } catch { throw unsupported(error.message, at: error.offset) }
+        add(.quantifier(min: Int32(quantifier.min), max: quantifier.max.map(Int32.init), quantifier.mode), from: start, repeatable: false)
     }
 
     // MARK: Groups
@@ -149,7 +134,7 @@ struct PatternSyntaxReader {
         case .lookahead(let negative): opened(negative ? .negativeLookahead : .lookahead, at: start)
         case .lookbehind(let negative): opened(negative ? .negativeLookbehind : .lookbehind, at: start)
         case .comment:
-            break // read as nothing, as ICU reads it: a quantifier after it repeats what came before
+            break // `token` reads it as nothing, as ICU does
         case .flags(let group):
             var extended = r.extended
             let end: UInt32
@@ -179,39 +164,32 @@ struct PatternSyntaxReader {
     enum EscapeRead: Equatable {
         case character(UInt32, PatternSyntax.Spelling)
         case escape(PatternSyntax.Escape)
-        /// `\Q`: the caller reads what it quotes.
-        case quote
+    }
+
+    /// What the escape whose `\` is at `start` reads as; nil for `\Q`,
+    /// whose quoted characters are the caller's to take.
+    private func read(_ token: EscapeToken, at start: Int) -> EscapeRead? {
+        switch token {
+        case .character(let value, let spelling): return .character(value, spelling)
+        case .quote: return nil
+        case .shorthand(let letter): return .escape(.shorthand(UInt8(letter)))
+        case .assertion(let letter): return .escape(.assertion(UInt8(letter)))
+        case .sequence(let letter): return .escape(.other(UInt8(letter)))
+        case .graphemeBoundary: return .escape(.other(0x62))
+        case .property(_, let negated): return .escape(.other(negated ? 0x50 : 0x70))
+        case .backReference: return .escape(.other(UInt8(r[start + 1])))
+        case .namedReference: return .escape(.other(0x6B))
+        }
     }
 
     /// The escape whose `\` is at `start` (just taken), as the dialect
-    /// reads it (`PatternReader.escape`); outside a class, a node for all
-    /// but `\Q`.
-    @discardableResult
-    private mutating func escape(at start: Int, inClass: Bool) throws(Unsupported) -> EscapeRead {
+    /// reads it; nil for `\Q`, whose quoted characters are next.
+    private mutating func escape(at start: Int, inClass: Bool) throws(Unsupported) -> EscapeRead? {
         let token: EscapeToken
         do { token = try r.escape(at: start, inClass: inClass, captures: captures) } catch {
             throw unsupported(error.message, at: error.offset)
         }
-        let read: EscapeRead
-        switch token {
-        case .character(let value, let spelling): read = .character(value, spelling)
-        case .quote: return .quote
-        case .shorthand(let letter): read = .escape(.shorthand(UInt8(letter)))
-        case .assertion(let letter): read = .escape(.assertion(UInt8(letter)))
-        case .sequence(let letter): read = .escape(.other(UInt8(letter)))
-        case .graphemeBoundary: read = .escape(.other(0x62))
-        case .property(_, let negated): read = .escape(.other(negated ? 0x50 : 0x70))
-        case .backReference: read = .escape(.other(UInt8(r[start + 1])))
-        case .namedReference: read = .escape(.other(0x6B))
-        }
-        if !inClass {
-            switch read {
-            case .character(let value, let spelling): add(.character(value, spelling), from: start, repeatable: true)
-            case .escape(let e): add(.escape(e), from: start, repeatable: true)
-            case .quote: break
-            }
-        }
-        return read
+        return read(token, at: start)
     }
 
     // MARK: Classes
@@ -247,13 +225,13 @@ struct PatternSyntaxReader {
                 continue
             case 0x5C: // \
                 switch try escape(at: itemStart, inClass: true) {
-                case .escape(let e):
+                case .escape(let e)?:
                     set.items.append(.escape(e))
                     continue
-                case .quote:
+                case nil: // \Q
                     set.items += r.quoted().map { .character($0.0, .quoted) }
                     continue
-                case .character(let value, let spelling):
+                case .character(let value, let spelling)?:
                     lower = (value, spelling)
                 }
             default:
@@ -266,7 +244,7 @@ struct PatternSyntaxReader {
                 let upperStart = r.position
                 var upper: (UInt32, PatternSyntax.Spelling)?
                 if r.next() == 0x5C {
-                    if case .character(let value, let spelling) = try escape(at: upperStart, inClass: true) { upper = (value, spelling) }
+                    if case .character(let value, let spelling)? = try escape(at: upperStart, inClass: true) { upper = (value, spelling) }
                 } else {
                     upper = (after, .plain)
                 }
@@ -280,9 +258,5 @@ struct PatternSyntaxReader {
         }
         syntax.classes[index] = set
         return index
-    }
-
-    private static func startsQuantifier(_ c: UInt32) -> Bool {
-        c == 0x2A || c == 0x2B || c == 0x3F || c == 0x7B
     }
 }

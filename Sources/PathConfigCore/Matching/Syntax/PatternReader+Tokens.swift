@@ -1,0 +1,114 @@
+/// One construct outside a class, as the dialect's scanner delimits it.
+/// `PatternSyntaxReader` makes the tree's nodes of these and
+/// `PatternTranslator` writes PCRE2 for them, so which character starts
+/// which construct, and where each ends, is said once (`PatternReader.token`).
+enum PatternToken: Equatable {
+    /// A character written as itself.
+    case character(UInt32)
+    /// `\`: the escape is the caller's to read (`escape(at:inClass:captures:)`,
+    /// which needs the groups opened so far).
+    case escape
+    /// `[`: the class is the caller's to read, in its dialect's grammar.
+    case classOpen
+    /// `(`: what it opens is the caller's to read (`groupOpener`), after
+    /// ending what the group ends. Never an ICU `(?#...)` comment, which
+    /// reads as nothing.
+    case groupOpen
+    /// `)`.
+    case groupClose
+    /// `|`.
+    case alternation
+    /// `.`.
+    case dot
+    /// `^`.
+    case caret
+    /// `$`.
+    case dollar
+    /// `*`, `+`, `?`, `{n}`, `{n,}` or `{n,m}`, with its mode.
+    case quantifier(Quantifier)
+}
+
+/// A quantifier as written: its symbol, bounds and mode.
+struct Quantifier: Equatable {
+    /// `*`, `+`, `?` or `{`.
+    let symbol: UInt32
+    let min: Int
+    /// Nil when the repeat has no bound.
+    let max: Int?
+    let mode: PatternSyntax.Mode
+
+    /// The quantifier's text without its mode, as PCRE2 reads it too
+    /// (`*`, `{2,}`).
+    var text: String {
+        switch symbol {
+        case 0x2A: return "*"
+        case 0x2B: return "+"
+        case 0x3F: return "?"
+        default:
+            if max == min { return "{\(min)}" }
+            return max.map { "{\(min),\($0)}" } ?? "{\(min),}"
+        }
+    }
+}
+
+extension PatternReader {
+    /// Reads the next construct outside a class and where it starts, or
+    /// nil at the end. Free-spacing white space and comments, and ICU's
+    /// `(?#...)` comments, are skipped. Throws where the dialect refuses
+    /// what is written: a comment, a repeat count, or ICU's `}`.
+    @inline(__always)
+    mutating func token() throws(TranslationError) -> (PatternToken, at: Int)? {
+        while let c = nextSignificant() {
+            let at = position - 1
+            switch c {
+            case 0x5C: return (.escape, at)
+            case 0x5B: return (.classOpen, at)
+            case 0x28:
+                if opensICUComment() {
+                    _ = try groupOpener(at: at)
+                    continue
+                }
+                return (.groupOpen, at)
+            case 0x29: return (.groupClose, at)
+            case 0x7C: return (.alternation, at)
+            case 0x2E: return (.dot, at)
+            case 0x5E: return (.caret, at)
+            case 0x24: return (.dollar, at)
+            case 0x2A: return (.quantifier(withMode(0x2A, 0, nil)), at)
+            case 0x2B: return (.quantifier(withMode(0x2B, 1, nil)), at)
+            case 0x3F: return (.quantifier(withMode(0x3F, 0, 1)), at)
+            case 0x7B:
+                let (low, high) = try repeatCount(at: at)
+                return (.quantifier(withMode(0x7B, low, high)), at)
+            case 0x7D where dialect == .icu:
+                throw .invalid(dialect, "unescaped }", at: at)
+            default: return (.character(c), at)
+            }
+        }
+        return nil
+    }
+
+    /// The quantifier with the `?` (lazy) or `+` (possessive) after it, if any, taken.
+    private mutating func withMode(_ symbol: UInt32, _ min: Int, _ max: Int?) -> Quantifier {
+        var mode = PatternSyntax.Mode.greedy
+        switch peekSignificant() {
+        case 0x3F: mode = .lazy
+        case 0x2B: mode = .possessive
+        default: break
+        }
+        if mode != .greedy { position += 1 }
+        return Quantifier(symbol: symbol, min: min, max: max, mode: mode)
+    }
+
+    /// Whether the group whose `(` was just taken is an ICU `(?#...)`
+    /// comment; reads nothing.
+    private mutating func opensICUComment() -> Bool {
+        guard dialect == .icu else { return false }
+        let mark = position
+        defer { position = mark }
+        guard peekSignificant() == 0x3F else { return false }
+        position += 1
+        skipSpaces()
+        return peek() == 0x23
+    }
+}
