@@ -10,9 +10,12 @@ import Testing
 /// where it starts nodes: a node that covers the start of a translated
 /// construct, or starts inside one, is a construct the tree misreads for
 /// that dialect. And the tree must read every pattern the
-/// translation takes (`unreadConstructs` names the one exception).
+/// translation takes (`unreadConstructs` names the one exception), and
+/// every pattern it reads must round-trip: written back from its nodes, it
+/// reads as the same tree and translates to the same PCRE2.
 ///
-/// Case-sensitive translations only: a case-insensitive Java run of
+/// Construct starts are compared on case-sensitive translations only (the
+/// round trip takes both): a case-insensitive Java run of
 /// characters is written out as one, traced to where it starts, so its
 /// later characters' nodes are traced to nothing, though both readers take
 /// each as a character.
@@ -76,5 +79,56 @@ struct ReaderParityTests {
         #expect(compared > 1_000, "too few patterns both read (\(compared)) to compare")
         #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
         #expect(refused.isEmpty, "the translation takes what the tree refuses: \(refused.sorted())")
+    }
+
+    /// The pattern the tree stands for, written back from its nodes: each
+    /// character as `\x{H}` (so no two nodes run together, and quoted text
+    /// and characters free-spacing mode would skip stay characters), every
+    /// other node as it was written. What has no node (comments, free
+    /// spacing, `\Q` and `\E`, Java's repeats of nothing) is left out.
+    static func written(_ syntax: PatternSyntax) -> String {
+        syntax.nodes.map { node in
+            if case .character(let value, _) = node.kind { return "\\x{" + String(value, radix: 16) + "}" }
+            return String(syntax.source(of: node))
+        }.joined()
+    }
+
+    /// The tree with each character's spelling forgotten, and no positions.
+    static func shape(_ syntax: PatternSyntax) -> [String] {
+        syntax.nodes.map { node in
+            if case .character(let value, _) = node.kind { return "character \(value)" }
+            return "\(node.kind)"
+        } + syntax.classes.map { "\($0)" }
+    }
+
+    @Test("every pattern the dialect takes round-trips through the tree: written back from its nodes, it reads as the same tree and translates to the same PCRE2",
+          arguments: RegexDialect.allCases)
+    func roundTrip(_ dialect: RegexDialect) {
+        var compared = 0
+        var differences: [String] = []
+        for pattern in Self.patterns {
+            // A tree of no nodes would be written as the empty pattern, which ICU refuses.
+            guard let syntax = try? PatternSyntax.read(pattern, dialect: dialect), !syntax.nodes.isEmpty else { continue }
+            let written = Self.written(syntax)
+            guard let again = try? PatternSyntax.read(written, dialect: dialect) else {
+                differences.append("\(pattern): written back as \(written), the tree refuses it")
+                continue
+            }
+            if Self.shape(again) != Self.shape(syntax) {
+                differences.append("\(pattern): written back as \(written), reads as another tree")
+            }
+            for caseInsensitive in [false, true] {
+                compared += 1
+                let before = Result { () throws(TranslationError) in try PatternTranslator.translate(pattern, dialect: dialect, caseInsensitive: caseInsensitive) }
+                let after = Result { () throws(TranslationError) in try PatternTranslator.translate(written, dialect: dialect, caseInsensitive: caseInsensitive) }
+                switch (before, after) {
+                case (.success(let a), .success(let b)) where a.bytes == b.bytes: continue
+                case (.failure(let a), .failure(let b)) where a.message == b.message: continue
+                default: differences.append("\(pattern) (case-insensitive: \(caseInsensitive)): written back as \(written), translates otherwise")
+                }
+            }
+        }
+        #expect(compared > 10_000, "too few patterns the tree reads (\(compared)) to compare")
+        #expect(differences.isEmpty, "\(differences.count) differ: \(differences.prefix(20).joined(separator: "\n"))")
     }
 }
