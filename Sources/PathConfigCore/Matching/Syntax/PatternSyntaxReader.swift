@@ -38,7 +38,14 @@ struct PatternSyntaxReader {
     }
 
     mutating func readAll() throws(Unsupported) {
-        while let (token, start) = try next() { try read(token, at: start) }
+        while let (token, start) = try next() {
+            // Most constructs are characters: their node is made here.
+            if case .character(let c) = token {
+                add(.character(c, .plain), from: start, repeatable: true)
+            } else {
+                try read(token, at: start)
+            }
+        }
         guard open.isEmpty else { throw unsupported("a group without its )", at: r.count) }
     }
 
