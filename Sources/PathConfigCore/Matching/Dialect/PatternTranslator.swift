@@ -467,7 +467,7 @@ struct PatternTranslator {
             captures += 1
             push(at: source, text: "(", isAssertion: false, capture: captures)
         case .comment:
-            break
+            break // `PatternReader.token` skips comments
         case .nonCapturing: push(at: source, text: "(?:", isAssertion: false)
         case .lookahead(let negative): push(at: source, text: negative ? "(?!" : "(?=", isAssertion: true)
         case .atomic: push(at: source, text: "(?>", isAssertion: false)

@@ -141,7 +141,7 @@ struct PatternSyntaxReader {
         case .lookahead(let negative): opened(negative ? .negativeLookahead : .lookahead, at: start)
         case .lookbehind(let negative): opened(negative ? .negativeLookbehind : .lookbehind, at: start)
         case .comment:
-            break // `token` reads it as nothing, as ICU does
+            break // `PatternReader.token` skips comments, as ICU reads them: as nothing
         case .flags(let group):
             var extended = r.extended
             let end: UInt32
