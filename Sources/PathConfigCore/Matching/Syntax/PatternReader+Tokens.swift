@@ -14,16 +14,8 @@ enum PatternToken: Equatable {
     /// ending what the group ends. Never an ICU `(?#...)` comment, which
     /// reads as nothing.
     case groupOpen
-    /// `)`.
-    case groupClose
-    /// `|`.
-    case alternation
-    /// `.`.
-    case dot
-    /// `^`.
-    case caret
-    /// `$`.
-    case dollar
+    /// `)`, `|`, `.`, `^` and `$`.
+    case groupClose, alternation, dot, caret, dollar
     /// `*`, `+`, `?`, `{n}`, `{n,}` or `{n,m}`, with its mode.
     case quantifier(Quantifier)
 }
@@ -90,12 +82,8 @@ extension PatternReader {
 
     /// The quantifier with the `?` (lazy) or `+` (possessive) after it, if any, taken.
     private mutating func withMode(_ symbol: UInt32, _ min: Int, _ max: Int?) -> Quantifier {
-        var mode = PatternSyntax.Mode.greedy
-        switch peekSignificant() {
-        case 0x3F: mode = .lazy
-        case 0x2B: mode = .possessive
-        default: break
-        }
+        let next = peekSignificant()
+        let mode: PatternSyntax.Mode = next == 0x3F ? .lazy : next == 0x2B ? .possessive : .greedy
         if mode != .greedy { position += 1 }
         return Quantifier(symbol: symbol, min: min, max: max, mode: mode)
     }

@@ -69,7 +69,6 @@ struct PatternSyntaxReader {
         self.repeatable = repeatable
     }
 
-    @inline(__always)
     private mutating func read(_ token: PatternToken, at start: Int) throws(Unsupported) {
         switch token {
         case .escape:
