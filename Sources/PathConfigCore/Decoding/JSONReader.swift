@@ -351,20 +351,11 @@ package struct JSONReader {
         return value.isInfinite
     }
 
-    private func hexValue(_ b: UInt8) -> UInt32? {
-        switch b {
-        case 0x30...0x39: return UInt32(b - 0x30)
-        case 0x41...0x46: return UInt32(b - 0x41 + 10)
-        case 0x61...0x66: return UInt32(b - 0x61 + 10)
-        default: return nil
-        }
-    }
-
     private mutating func readHex4() throws(JSONSyntaxError) -> UInt32 {
         guard pos + 4 <= bytes.count else { throw JSONSyntaxError(offset: pos, message: "unexpected end of input in \\u escape") }
         var v: UInt32 = 0
         for i in 0..<4 {
-            guard let h = hexValue(bytes[pos + i]) else {
+            guard let h = bytes[pos + i].hexDigitValue.map(UInt32.init) else {
                 throw JSONSyntaxError(offset: pos + i, message: "invalid \\u escape: expected four hex digits")
             }
             v = v << 4 | h

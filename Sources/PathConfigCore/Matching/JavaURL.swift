@@ -299,7 +299,7 @@ enum JavaURL {
         while i < length {
             let ch = src[i]
             i += 1
-            if let digit = hexDigit(ch) {
+            if let digit = ch.hexDigitValue.map(Int.init) {
                 val = val << 4 | digit
                 if val > 0xFFFF { return false }
                 sawXDigit = true
@@ -359,15 +359,6 @@ enum JavaURL {
             }
         }
         return !newOctet && value < Int64(1) << ((4 - octets) * 8)
-    }
-
-    private static func hexDigit(_ c: UInt16) -> Int? {
-        switch c {
-        case 0x30...0x39: return Int(c - 0x30)
-        case 0x41...0x46: return Int(c - 0x41 + 10)
-        case 0x61...0x66: return Int(c - 0x61 + 10)
-        default: return nil
-        }
     }
 
     // MARK: - Bytes

@@ -228,7 +228,7 @@ package struct URLParts: Equatable {
                 let b = bytes[i]
                 i += 1
                 if allowed[Int(b)] & bit != 0 { continue }
-                guard b == UInt8(ascii: "%"), i + 1 < bytes.count, hexValue(bytes[i]) != nil, hexValue(bytes[i + 1]) != nil else { return false }
+                guard b == UInt8(ascii: "%"), i + 1 < bytes.count, bytes[i].hexDigitValue != nil, bytes[i + 1].hexDigitValue != nil else { return false }
                 i += 2
             }
             return true
@@ -247,18 +247,9 @@ package struct URLParts: Equatable {
         var it = s.utf8.makeIterator()
         while let b = it.next() {
             if b != UInt8(ascii: "%") { out.append(b); continue }
-            guard let h = it.next(), let l = it.next(), let hv = hexValue(h), let lv = hexValue(l) else { return nil }
+            guard let h = it.next(), let l = it.next(), let hv = h.hexDigitValue, let lv = l.hexDigitValue else { return nil }
             out.append(hv << 4 | lv)
         }
         return String(validating: out, as: UTF8.self).map { Substring($0) }
-    }
-
-    private static func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case 0x30...0x39: return b - 0x30
-        case 0x41...0x46: return b - 0x41 + 10
-        case 0x61...0x66: return b - 0x61 + 10
-        default: return nil
-        }
     }
 }

@@ -173,7 +173,7 @@ extension PatternReader {
             position += 1
             var value: UInt32 = 0
             var digits = 0
-            while let c = peek(), let d = Self.hexDigit(c) {
+            while let c = peek(), let d = c.hexDigitValue {
                 position += 1
                 digits += 1
                 value = min(value * 16 + d, 0x110000)
@@ -185,7 +185,7 @@ extension PatternReader {
         }
         var value: UInt32 = 0
         var digits = 0
-        while digits < 2, let c = peek(), let d = Self.hexDigit(c) {
+        while digits < 2, let c = peek(), let d = c.hexDigitValue {
             position += 1
             digits += 1
             value = value * 16 + d
@@ -225,19 +225,10 @@ extension PatternReader {
     private mutating func fixedHex(_ count: Int) -> UInt32? {
         var value: UInt32 = 0
         for k in 0..<count {
-            guard let c = peek(k), let d = Self.hexDigit(c) else { return nil }
+            guard let c = peek(k), let d = c.hexDigitValue else { return nil }
             value = value * 16 + d
         }
         position += count
         return value
-    }
-
-    private static func hexDigit(_ c: UInt32) -> UInt32? {
-        switch c {
-        case 0x30...0x39: return c - 0x30
-        case 0x41...0x46: return c - 0x41 + 10
-        case 0x61...0x66: return c - 0x61 + 10
-        default: return nil
-        }
     }
 }
