@@ -138,7 +138,8 @@ private struct Subset {
         let node = syntax.nodes[k]
         switch node.kind {
         case .character(let c, let spelling):
-            if spelling == .plain, c == 0x5D { // a `}` ICU refuses, in its words
+            // (An unescaped `}` never comes here: ICU refuses it, and `readAlike` with it.)
+            if spelling == .plain, c == 0x5D {
                 throw refusal("an unescaped ] (ICU and Java read it differently)", at: node.start)
             }
             guard let scalar = literal(c, spelling) else { throw refusal(Self.outside(c, spelling), at: node.start) }

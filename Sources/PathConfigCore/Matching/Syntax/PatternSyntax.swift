@@ -112,13 +112,14 @@ package struct PatternSyntax: Equatable, Sendable {
 
     /// An escape that does not stand for one character.
     package enum Escape: Equatable, Sendable {
-        /// `\d`, `\D`, `\w`, `\W`, `\s` or `\S` (the letter).
+        /// A shorthand class, `\d \D \s \S \w \W \h \H \v \V` (the letter).
         case shorthand(UInt8)
         /// `\A`, `\z`, `\Z`, `\b`, `\B` or `\G` outside a class (the letter).
         case assertion(UInt8)
-        /// Any other (its letter or first digit, or 0x80 for a non-ASCII
-        /// character): a property `\p{..}`, a back reference or octal `\12`,
-        /// `\k<..>`, `\cX`, `\N{..}`, `\K`, `\R`, `\x` without two digits.
+        /// Any other (its letter, or a back reference's first digit): a
+        /// property `\p{..}` or `\P{..}`, a back reference `\12`, `\k<..>`,
+        /// `\R`, `\X`, or Java's `\b{g}` (`b`). An escape that stands for one
+        /// character (`\cX`, `\N{..}`, octal `\012`) is a `character` node.
         case other(UInt8)
     }
 
