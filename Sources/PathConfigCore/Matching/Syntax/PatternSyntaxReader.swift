@@ -172,9 +172,13 @@ struct PatternSyntaxReader {
         case escape(PatternSyntax.Escape)
     }
 
-    /// What the escape whose `\` is at `start` reads as; nil for `\Q`,
-    /// whose quoted characters are the caller's to take.
-    private func read(_ token: EscapeToken, at start: Int) -> EscapeRead? {
+    /// The escape whose `\` is at `start` (just taken), as the dialect
+    /// reads it; nil for `\Q`, whose quoted characters are next.
+    private mutating func escape(at start: Int, inClass: Bool) throws(Unsupported) -> EscapeRead? {
+        let token: EscapeToken
+        do { token = try r.escape(at: start, inClass: inClass, captures: captures) } catch {
+            throw unsupported(error.message, at: error.offset)
+        }
         switch token {
         case .character(let value, let spelling): return .character(value, spelling)
         case .quote: return nil
@@ -186,16 +190,6 @@ struct PatternSyntaxReader {
         case .backReference: return .escape(.other(UInt8(r[start + 1])))
         case .namedReference: return .escape(.other(0x6B))
         }
-    }
-
-    /// The escape whose `\` is at `start` (just taken), as the dialect
-    /// reads it; nil for `\Q`, whose quoted characters are next.
-    private mutating func escape(at start: Int, inClass: Bool) throws(Unsupported) -> EscapeRead? {
-        let token: EscapeToken
-        do { token = try r.escape(at: start, inClass: inClass, captures: captures) } catch {
-            throw unsupported(error.message, at: error.offset)
-        }
-        return read(token, at: start)
     }
 
     // MARK: Classes
