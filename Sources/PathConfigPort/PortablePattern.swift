@@ -99,13 +99,9 @@ private struct Subset {
     let inLookbehind: [Bool]
     /// For each node, whether it is the `)` of a lookahead or lookbehind.
     let closesLookaround: [Bool]
-    /// Where the pattern's last `:]` starts, if it has one.
-    let lastColonBracket: Int?
 
     init(syntax: PatternSyntax) {
         self.syntax = syntax
-        let text = syntax.text
-        lastColonBracket = text.indices.dropLast().last { text[$0] == 0x3A && text[$0 + 1] == 0x5D }
         var closes: [Int32] = []
         var closesLookaround = Array(repeating: false, count: syntax.nodes.count)
         inLookbehind = syntax.nodes.indices.map { k in
@@ -228,51 +224,28 @@ private struct Subset {
         }
     }
 
-    /// The class `classes[index]`, whose `[` is at `start`: no nested class,
-    /// no `&&` or `--`, no `]` first, no `:` first before a `:]`, a `-` only
-    /// first or last unless in a range, ranges of characters in order and
-    /// not from a plain `&`, and of escapes only the characters `literal`
-    /// reads and `\d` `\w` `\s` (`PortableSubsetDifferentialTests` holds it
-    /// against ICU and the JDK).
+    /// The class `classes[index]`, whose `[` is at `start`, read alike by
+    /// ICU and Java (`PatternSyntax.readAlike`): no nested class, no set
+    /// operator, no `]` first, a `-` only first or last unless in a range,
+    /// and of escapes only the characters `literal` reads and `\d` `\w`
+    /// `\s` (`PortableSubsetDifferentialTests` holds it against ICU and the
+    /// JDK).
     func characterClass(_ index: Int, at start: Int32) throws(Unsupported) -> Token.Kind {
         let set = syntax.classes[index]
         if set.opensWithBracket {
-            // Java reads a ] first in a class as a literal, ICU as the end.
+            // ICU and Java both read a ] first as a character (`readAlike`
+            // compares them); the subset leaves it out, as a reader takes
+            // `[]` for an empty class.
             throw refusal("an empty class or a ] first in a class", at: start + (set.negated ? 2 : 1))
         }
         if set.items.contains(where: { if case .nested = $0 { return true } else { return false } }) {
             throw refusal("a nested class [...[...]]", at: start)
         }
-        // ICU reads `[:` as the start of a property `[:name:]`, looking ahead
-        // for a `:]` past the class's end if need be (`[:alpha:]` is the
-        // letters there, `:ahlp` in Java; `[:a][b:]` an error).
-        if !set.negated, let first = set.items.first, Self.starts(first, with: 0x3A), let colonBracket = lastColonBracket,
-           colonBracket > Int(start) {
-            throw refusal("a class starting with : before a :] (ICU reads [:name:] as a property)", at: start)
-        }
         var items: [PortablePattern.ClassItem] = []
         for (n, item) in set.items.enumerated() {
-            // ICU and Java read a plain `-` alike first (a range from it
-            // included) or last; and a plain `&` alike unless another follows.
-            let isLast = n == set.items.count - 1
-            if Self.starts(item, with: 0x2D), n > 0, !(isLast && item == .character(0x2D, .plain)) {
+            // A plain `-` only first (a range from it included) or last.
+            if Self.starts(item, with: 0x2D), n > 0, !(n == set.items.count - 1 && item == .character(0x2D, .plain)) {
                 throw refusal("a - inside a class that is not a range", at: start)
-            }
-            if item == .character(0x26, .plain), !isLast, Self.starts(set.items[n + 1], with: 0x26) {
-                throw refusal("a class intersection &&", at: start)
-            }
-            // ICU reads `--` as set difference (an error first or last), and
-            // takes a `&` as itself, so that a `-` after it ranges from the
-            // character before the `&` (`[a&-z]` is a to z and &; Java's is a
-            // and & to z).
-            if case .range(let low, let lowSpelling, let high, let highSpelling) = item {
-                if low == 0x26 && lowSpelling == .plain { throw refusal("a range from & (ICU ranges from the character before the &)", at: start) }
-                if (low == 0x2D && lowSpelling == .plain) || (high == 0x2D && highSpelling == .plain) {
-                    throw refusal("a class difference --", at: start)
-                }
-            }
-            if n > 0, Self.starts(item, with: 0x2D), Self.ends(set.items[n - 1], with: 0x2D) {
-                throw refusal("a class difference --", at: start)
             }
             switch item {
             case .character(let c, let spelling):
@@ -281,7 +254,6 @@ private struct Subset {
             case .range(let lo, let loSpelling, let hi, let hiSpelling):
                 guard let low = literal(lo, loSpelling) else { throw refusal(Self.outside(lo, loSpelling, inClass: true), at: start) }
                 guard let high = literal(hi, hiSpelling) else { throw refusal(Self.outside(hi, hiSpelling, inClass: true), at: start) }
-                guard lo <= hi else { throw refusal("a range out of order", at: start) }
                 items.append(.range(low, high))
             case .escape(.shorthand(let letter)) where letter >= UInt8(ascii: "a"):
                 items.append(.shorthand(Self.shorthand(letter)))
@@ -289,6 +261,10 @@ private struct Subset {
                 throw refusal("the escape \\\(Character(Unicode.Scalar(e))) inside a class", at: start)
             case .nested:
                 break // refused above
+            case .intersection:
+                throw refusal("a class intersection &&", at: start)
+            case .difference:
+                throw refusal("a class difference --", at: start)
             }
         }
         return .characterClass(items: items, negated: set.negated)
@@ -298,14 +274,6 @@ private struct Subset {
     static func starts(_ item: PatternSyntax.ClassItem, with c: UInt32) -> Bool {
         switch item {
         case .character(c, .plain), .range(c, .plain, _, _): return true
-        default: return false
-        }
-    }
-
-    /// Whether a class item is `c` written as itself, or a range to it.
-    static func ends(_ item: PatternSyntax.ClassItem, with c: UInt32) -> Bool {
-        switch item {
-        case .character(c, .plain), .range(_, _, c, .plain): return true
         default: return false
         }
     }

@@ -96,7 +96,7 @@ struct PatternSyntaxTests {
         #expect(syntax.nodes.map { String(syntax.source(of: $0)) } == reading.nodes.map(\.1))
     }
 
-    @Test("classes: ranges, escapes, negation, a ] first and nested classes, as ICU and Java read them", arguments: [
+    @Test("classes: ranges, escapes, negation, a ] first and nested classes, as ICU reads them", arguments: [
         ("[a-z0-9_]", [PatternSyntax.CharacterClass(items: [.range(0x61, .plain, 0x7A, .plain), .range(0x30, .plain, 0x39, .plain), .character(0x5F, .plain)])]),
         (#"[^\d\x41-\x5A\-.]"#, [PatternSyntax.CharacterClass(negated: true, items: [
             .escape(.shorthand(0x64)), .range(0x41, .hex, 0x5A, .hex), .character(0x2D, .escaped), .character(0x2E, .plain)])]),
@@ -104,13 +104,19 @@ struct PatternSyntaxTests {
         ("[^]]", [PatternSyntax.CharacterClass(negated: true, opensWithBracket: true, items: [.character(0x5D, .plain)])]),
         ("[a[b-c]]", [PatternSyntax.CharacterClass(items: [.character(0x61, .plain), .nested(1)]),
                       PatternSyntax.CharacterClass(items: [.range(0x62, .plain, 0x63, .plain)])]),
-        // A - first or last, or before an escape that is not a character, is itself.
+        // A - first or last, or after an escape that is not a character, is itself.
         ("[-a-]", [PatternSyntax.CharacterClass(items: [.character(0x2D, .plain), .character(0x61, .plain), .character(0x2D, .plain)])]),
-        (#"[a-\d]"#, [PatternSyntax.CharacterClass(items: [.character(0x61, .plain), .character(0x2D, .plain), .escape(.shorthand(0x64))])]),
+        (#"[\d-a]"#, [PatternSyntax.CharacterClass(items: [.escape(.shorthand(0x64)), .character(0x2D, .plain), .character(0x61, .plain)])]),
+        // A range starts at the last character added as itself: not at a & (Java: a and & to z).
+        ("[a&-z]", [PatternSyntax.CharacterClass(items: [.character(0x61, .plain), .character(0x26, .plain), .range(0x61, .plain, 0x7A, .plain)])]),
+        // Set operators, and [:name:] as a property.
+        ("[[a]-[b]]", [PatternSyntax.CharacterClass(items: [.nested(1), .difference, .nested(2)]),
+                       PatternSyntax.CharacterClass(items: [.character(0x61, .plain)]), PatternSyntax.CharacterClass(items: [.character(0x62, .plain)])]),
+        ("[:^alpha:]", [PatternSyntax.CharacterClass(items: [.escape(.other(0x50))])]),
         (#"[\t-\u00FF]"#, [PatternSyntax.CharacterClass(items: [.range(0x09, .control, 0xFF, .unicode)])]),
         // \b in a class is not an assertion (ICU: the letter); \p{..} is an escape.
-        (#"[\b\p{L}&&é-ü]"#, [PatternSyntax.CharacterClass(items: [.character(0x62, .letter), .escape(.other(0x70)), .character(0x26, .plain),
-                                                                 .character(0x26, .plain), .range(0xE9, .plain, 0xFC, .plain)])]),
+        (#"[\b\p{L}&&é-ü]"#, [PatternSyntax.CharacterClass(items: [.character(0x62, .letter), .escape(.other(0x70)), .intersection,
+                                                                 .range(0xE9, .plain, 0xFC, .plain)])]),
     ])
     func classes(_ pattern: String, _ expected: [PatternSyntax.CharacterClass]) throws {
         let syntax = try PatternSyntax.read(pattern, dialect: .icu)
@@ -118,8 +124,19 @@ struct PatternSyntaxTests {
         #expect(syntax.nodes.map(\.kind) == [.characterClass(0)])
     }
 
+    @Test("classes as Java reads them: a range from a &, && as an operator, and its right operand's characters as the class's", arguments: [
+        ("[a&-z]", [PatternSyntax.CharacterClass(items: [.character(0x61, .plain), .range(0x26, .plain, 0x7A, .plain)])]),
+        ("[a-c&&b[d]]", [PatternSyntax.CharacterClass(items: [.range(0x61, .plain, 0x63, .plain), .intersection, .character(0x62, .plain), .nested(1)]),
+                         PatternSyntax.CharacterClass(items: [.character(0x64, .plain)])]),
+        ("[:alpha:]", [PatternSyntax.CharacterClass(items: [0x3A, 0x61, 0x6C, 0x70, 0x68, 0x61, 0x3A].map { .character($0, .plain) })]),
+        (#"[\Q-]\E]"#, [PatternSyntax.CharacterClass(items: [.character(0x2D, .quoted), .character(0x5D, .quoted)])]),
+    ])
+    func javaClasses(_ pattern: String, _ expected: [PatternSyntax.CharacterClass]) throws {
+        #expect(try PatternSyntax.read(pattern, dialect: .java).classes == expected)
+    }
+
     @Test("what the engines delimit differently, or ICU refuses, is refused, naming it, at its first UTF-8 byte", arguments: [
-        (#"[\Q]"#, "a class without its ]", 0),
+        (#"[\Q]"#, "missing terminating ] for character class", 4), (#"[a-\d]"#, "not a valid ICU pattern: a range cannot end in \\d", 4),
         ("(*UTF)a", "a quantifier * with nothing to repeat", 1), ("(?(1)a|b)", "not a valid ICU pattern: unknown flag in (?...)", 2),
         ("(?1)", "not a valid ICU pattern: unknown flag in (?...)", 2), ("(?&n)", "not a valid ICU pattern: unknown flag in (?...)", 2),
         ("(?|a)", "not a valid ICU pattern: unknown flag in (?...)", 2), ("(?P<n>a)", "not a valid ICU pattern: unknown flag in (?...)", 2),
@@ -131,8 +148,8 @@ struct PatternSyntaxTests {
         ("(?i)*", "a quantifier * with nothing to repeat", 4), ("a**", "a quantifier after a quantifier", 2),
         ("a{2}{3}", "a quantifier after a quantifier", 4), ("a*??", "a quantifier after a quantifier", 3),
         ("(a", "a group without its )", 2), ("(", "a group without its )", 1), ("(?", "not a valid ICU pattern: unterminated group", 0),
-        ("éa)", "an unmatched )", 3), ("[a", "a class without its ]", 0), ("[]", "a class without its ]", 0),
-        ("x[b[c]", "a class without its ]", 1), ("a\\", "\\ at end of pattern", 1), ("a}", "not a valid ICU pattern: unescaped }", 1),
+        ("éa)", "an unmatched )", 3), ("[a", "missing terminating ] for character class", 2),
+        ("[]", "missing terminating ] for character class", 2), ("x[b[c]", "missing terminating ] for character class", 6), ("a\\", "\\ at end of pattern", 1), ("a}", "not a valid ICU pattern: unescaped }", 1),
         (#"\x{zz}"#, "not a valid ICU pattern: \\x{...} needs hex digits", 0), (#"\x{7FFFFFFF}"#, "not a valid ICU pattern: \\x{...}", 0),
         (#"\x{1234567}"#, "not a valid ICU pattern: \\x{...}", 0), (#"\u12"#, "not a valid ICU pattern: \\u needs four hex digits", 0),
         (#"a\U1234"#, "not a valid ICU pattern: \\U needs eight hex digits", 1), (#"\pL"#, "not a valid ICU pattern: \\p must be followed by {NAME}", 0),
@@ -140,7 +157,7 @@ struct PatternSyntaxTests {
         (#"\k<n"#, "not a valid ICU pattern: \\k<name> needs a group name", 0), (#"é\0"#, "not a valid ICU pattern: \\0 needs an octal digit", 2),
         ("(?<a-b>x)", "not a valid ICU pattern: a group name is an ASCII letter", 0), ("(?#abc", "not a valid ICU pattern: unterminated comment", 0),
         (String(repeating: "(", count: 201) + String(repeating: ")", count: 201), "groups nested deeper than 200", 200),
-        (String(repeating: "[", count: 100_000), "classes nested deeper than 200", 200),
+        (String(repeating: "[", count: 100_000), "the ICU construct a class nested more than 32 deep", 32),
     ])
     func refused(_ pattern: String, _ construct: String, _ offset: Int) {
         #expect {

@@ -44,7 +44,7 @@ struct QueryStringAnchorCheck: LintCheck {
                     switch item {
                     case .character(let c, _): c == question
                     case .range(let low, _, let high, _): low <= question && question <= high
-                    case .escape, .nested: false
+                    case .escape, .nested, .intersection, .difference: false
                     }
                 }
             }

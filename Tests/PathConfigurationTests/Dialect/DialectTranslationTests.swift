@@ -252,7 +252,7 @@ struct DialectTranslationTests {
         #expect(try Self.pcre2("[x&&\u{100}a&&]", .java, caseless: true) == "(?:(?=[Xx])(?!))")
         // Past the limit, and with a property (the set is then not found
         // from its code points and ranges alone): refused, unjudged.
-        let many = "[\u{100}a" + String(repeating: "&&", count: PatternTranslator.maximumNullIntersections + 1) + "]"
+        let many = "[\u{100}a" + String(repeating: "&&", count: JavaClassBuilder.maximumNullIntersections + 1) + "]"
         for (pattern, message) in [(many, "class with more than 8 && that intersect with null"),
                                    ("[\\p{Lu}a&&]", "only for sets of code points and ranges")] {
             do {

@@ -4,8 +4,9 @@ import Testing
 /// The two readings of a pattern, side by side: `PatternSyntax` (the tree
 /// that the automaton, the prefilter, port and lint walk) and
 /// `PatternTranslator` (which writes the pattern for the engine), each in
-/// one dialect. Both take their constructs from `PatternReader.token`; the
-/// translator reads classes in the dialect's grammar, the tree their items.
+/// one dialect. Both take their constructs from `PatternReader.token`, and
+/// their classes from the dialect's class reader (a set for one, items for
+/// the other).
 /// Where the tree reads a pattern, the translation must start constructs
 /// where it starts nodes: a node that covers the start of a translated
 /// construct, or starts inside one, is a construct the tree misreads for

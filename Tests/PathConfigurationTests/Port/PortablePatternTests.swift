@@ -46,16 +46,19 @@ struct PortablePatternTests {
         ("a]", "an unescaped ] (ICU and Java read it differently)", 1), ("a}", "not a valid ICU pattern: unescaped }", 1),
         // Classes: a ] first, nesting, &&, a - inside, ranges, escapes.
         ("[]a]", "an empty class or a ] first in a class", 1), ("é[^]a]", "an empty class or a ] first in a class", 3),
-        ("a[b[c]]", "a nested class [...[...]]", 1), ("[a&&b]", "a class intersection &&", 0), ("[&&-z]", "a class intersection &&", 0),
-        ("[--/]", "a class difference --", 0), ("[!--]", "a class difference --", 0), ("[--]", "a class difference --", 0),
-        ("[:alpha:]", "a class starting with : before a :] (ICU reads [:name:] as a property)", 0),
-        ("x[:a][b:]", "a class starting with : before a :] (ICU reads [:name:] as a property)", 1),
-        ("[a&-z]", "a range from & (ICU ranges from the character before the &)", 0), ("é[&-&&]", "a range from & (ICU ranges from the character before the &)", 1),
-        ("[a-b-c]", "a - inside a class that is not a range", 0), (#"[a\d--/]"#, "a - inside a class that is not a range", 0),
-        (#"[a-\d]"#, "a - inside a class that is not a range", 0), ("[z-a]", "a range out of order", 0),
+        ("a[b[c]]", "a nested class [...[...]]", 1), ("[a&&b]", "a class intersection &&", 0), ("[&&-z]", "not a valid ICU pattern: a class cannot start with -- or &&", 2),
+        ("[--/]", "not a valid ICU pattern: a class cannot start with -- or &&", 2), ("[!--]", "not a valid ICU pattern: set operator with nothing after it", 4),
+        ("[--]", "not a valid ICU pattern: a class cannot start with -- or &&", 2),
+        ("[[a]--[b]]", "a class ICU and Java read differently: ICU reads a difference where Java reads \"-\"", 0),
+        ("[:alpha:]", "a class ICU and Java read differently: ICU reads a property where Java reads \":\"", 0),
+        ("x[:a][b:]", "a construct ICU and Java read differently", 1),
+        ("[a&-z]", "a class ICU and Java read differently: ICU reads \"&\" where Java reads the range \"&\" to \"z\"", 0),
+        ("é[&-&&]", "not a valid ICU pattern: range out of order in character class", 4),
+        ("[a-b-c]", "a - inside a class that is not a range", 0), (#"[a\d--/]"#, "a class ICU and Java read differently: ICU reads a difference where Java reads the range \"-\" to \"/\"", 0),
+        (#"[a-\d]"#, "not a valid ICU pattern: a range cannot end in \\d", 4), ("[z-a]", "not a valid ICU pattern: range out of order in character class", 3),
         (#"[\D]"#, #"the escape \D inside a class"#, 0), (#"[\b]"#, #"not a valid Java pattern: unknown escape \b"#, 1),
         (#"[\ ]"#, #"the escape \  inside a class"#, 0), (#"[\x{41}]"#, #"the escape \x{...} inside a class"#, 0),
-        (#"[a-\U00000041]"#, #"not a valid Java pattern: unknown escape \U"#, 3), (#"[\uD800-\uDBFF]"#, "a surrogate escape", 0),
+        (#"[a-\U00000041]"#, "not a valid ICU pattern: range out of order in character class", 3), (#"[\uD800-\uDBFF]"#, "a surrogate escape", 0),
         (#"[\x4]"#, #"not a valid Java pattern: \x needs two hex digits"#, 1), (#"[\é]"#, #"the escape \é inside a class"#, 0),
         // Quoting, at the first character it quotes.
         (#"é\Qa\E"#, #"quoting \Q...\E"#, 3),
@@ -63,7 +66,7 @@ struct PortablePatternTests {
         ("(?x)a", "inline flags or an option group (?...)", 0),
         ("éa{x}", "not a valid ICU pattern: { does not start a repeat count {n,m}", 2),
         ("a{3,2}", "not a valid ICU pattern: repeat count {3,2} out of order", 1),
-        ("(a", "a group without its )", 2), ("a)", "an unmatched )", 1), ("[a", "a class without its ]", 0), ("a**", "a quantifier after a quantifier", 2),
+        ("(a", "a group without its )", 2), ("a)", "an unmatched )", 1), ("[a", "missing terminating ] for character class", 2), ("a**", "a quantifier after a quantifier", 2),
     ])
     func refused(_ pattern: String, _ construct: String, _ offset: Int) {
         #expect(throws: PortablePattern.Unsupported(construct: construct, offset: offset)) { try PortablePattern.parse(pattern) }

@@ -1,22 +1,19 @@
-/// Class expressions, `[...]`: each dialect's own reading (`icuClass`,
-/// `javaClass`), and what both share.
+/// Class expressions, `[...]`: each dialect's reading (`PatternReader`'s
+/// `icuClass`, `javaClass`), built into a set as the dialect builds it.
 extension PatternTranslator {
-    /// How deep classes may nest, and how many operators one class may
-    /// have: the translation recurses on both (the reading, or the set it
-    /// builds), so a hostile pattern must not reach the stack's end.
-    static let maximumClassDepth = 32
-    static let maximumOperators = 64
-    /// How many Java `&&` with nothing after it one class may intersect
-    /// with null (JDK 17): each adds a set to what the class throws on.
-    static let maximumNullIntersections = 8
-
     /// The class opened by the `[` at `openedAt` (already taken).
     mutating func classExpression(openedAt: Int) throws(TranslationError) -> CharSet {
         switch dialect {
-        case .icu: return try icuClass(openedAt: openedAt)
+        case .icu:
+            var builder = ICUSetBuilder(caseless: flags.caseless, openedAt: openedAt)
+            try reader.icuClass(openedAt: openedAt, into: &builder)
+            return builder.set
         case .java:
-            nullIntersections = 0
-            let javaClass = try javaClass(openedAt: openedAt, consume: true)
+            var builder = JavaClassBuilder(caseless: flags.caseless)
+            guard case .set(let javaClass) = try reader.javaClass(openedAt: openedAt, consume: true, into: &builder) else {
+                // `endLevel` makes every class a set; never a trap in the library.
+                throw .invalid(dialect, "a class the reader did not end", at: openedAt)
+            }
             guard let throwing = javaClass.throwing else { return javaClass.set }
             // One code point from each run where the set is all or nothing
             // (a property in it: unjudged).
@@ -38,20 +35,9 @@ extension PatternTranslator {
         }
     }
 
-    /// Java, case-insensitive: characters and ranges match what
-    /// `JavaCaseFolding` says, written out.
-    var javaCaseless: Bool { dialect == .java && flags.caseless }
-
     /// Code points (sorted) as a set of ranges.
     static func set(of values: [UInt32]) -> CharSet { set(of: JavaCaseFolding.ranges(of: values)) }
 
     /// Ranges as a set.
     static func set(of ranges: [ClosedRange<UInt32>]) -> CharSet { .ranges(ranges.map { ($0.lowerBound, $0.upperBound) }) }
-
-    /// One element of a class: a character, an escape, or `\Q...\E`.
-    mutating func classElement(at source: Int) throws(TranslationError) -> EscapeValue {
-        let c = reader.next()!
-        guard c == 0x5C else { return .character(c) }
-        return try classEscape(at: source)
-    }
 }

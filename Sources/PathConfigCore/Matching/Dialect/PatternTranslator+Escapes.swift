@@ -1,15 +1,5 @@
 /// Backslash escapes, inside and outside classes.
 extension PatternTranslator {
-    /// What a character or class escape stands for.
-    enum EscapeValue {
-        /// One code point.
-        case character(UInt32)
-        /// Several code points (`\Q...\E` inside a class).
-        case characters([UInt32])
-        /// A class (`\d`, `\p{L}`).
-        case set(CharSet)
-    }
-
     /// An escape outside a class, read.
     mutating func escape(_ escape: EscapeToken, at source: Int) throws(TranslationError) {
         switch escape {
@@ -45,9 +35,10 @@ extension PatternTranslator {
             write(StandardClasses.shorthand(c, dialect: dialect, caseless: pcre2Caseless), at: source, as: .item,
                   matching: StandardClasses.set(for: c, dialect: dialect))
         case .character(let value, _):
-            literal(try Self.validScalar(value, dialect, at: source), at: source)
+            try Self.checkScalar(value, dialect, at: source)
+            literal(value, at: source)
         case .property(let name, let negated):
-            let set = try property(name, negated: negated, inClass: false, at: source)
+            let set = try Self.property(name, negated: negated, inClass: false, dialect: dialect, caseless: flags.caseless, at: source)
             try flushLiterals()
             write(CharSetEmitter.emit(set, caseless: pcre2Caseless), at: source, as: .item, matching: set)
         }
@@ -115,42 +106,30 @@ extension PatternTranslator {
         out.replaceMarks(icuBackReferences.filter { $0.dropped && $0.group > captures }.map { ($0.mark, "(?!)", 0) })
     }
 
-    /// An escape in a class (after the backslash, which is at `source`).
-    mutating func classEscape(at source: Int) throws(TranslationError) -> EscapeValue {
-        switch try reader.escape(at: source, inClass: true, captures: captures) {
-        case .character(let value, _): return .character(try Self.validScalar(value, dialect, at: source))
-        case .quote: return .characters(reader.quoted().map(\.0))
-        case .shorthand(let c): return .set(StandardClasses.set(for: c, dialect: dialect))
-        case .property(let name, let negated): return .set(try property(name, negated: negated, inClass: true, at: source))
-        case .assertion, .graphemeBoundary, .sequence, .backReference, .namedReference:
-            // Read outside a class only (`PatternReader.escape`); never a trap in the library.
-            throw .invalid(dialect, "escape not allowed in a class", at: source)
-        }
-    }
-
-    private func negate(_ negated: Bool, _ set: CharSet) -> CharSet { negated ? .complement(set) : set }
-
-    /// A lone surrogate (`\uD800`) cannot occur in a UTF-8 subject; refuse
-    /// rather than guess what the dialect's UTF-16 engine would do with one.
-    private static func validScalar(_ value: UInt32, _ dialect: RegexDialect, at source: Int) throws(TranslationError) -> UInt32 {
-        guard Unicode.Scalar(value) == nil else { return value }
+    /// A lone surrogate (`\uD800`) cannot occur in a UTF-8 subject: refused
+    /// rather than guessed at, for what the dialect's UTF-16 engine would do
+    /// with one.
+    static func checkScalar(_ value: UInt32, _ dialect: RegexDialect, at source: Int) throws(TranslationError) {
+        guard Unicode.Scalar(value) == nil else { return }
         throw .refused(dialect, "\\u" + String(value, radix: 16, uppercase: true), because: "a lone surrogate cannot occur in UTF-8 text", at: source)
     }
 
-    /// The set `\p{NAME}` (or `\P{NAME}`, `negated`) stands for.
-    mutating func property(_ name: String, negated: Bool, inClass: Bool, at source: Int) throws(TranslationError) -> CharSet {
+    /// The set `\p{NAME}` (or `\P{NAME}`, `negated`) stands for in `dialect`.
+    static func property(_ name: String, negated: Bool, inClass: Bool, dialect: RegexDialect, caseless: Bool, at source: Int)
+        throws(TranslationError) -> CharSet {
         let written = (negated ? "\\P{" : "\\p{") + name + "}"
-        let resolution = dialect == .icu ? PropertyNames.icu(name) : PropertyNames.java(name, caseInsensitive: flags.caseless)
+        let resolution = dialect == .icu ? PropertyNames.icu(name) : PropertyNames.java(name, caseInsensitive: caseless)
         switch resolution {
         case .set(let set, let caseClosed):
-            if dialect == .icu && flags.caseless && !caseClosed {
+            if dialect == .icu && caseless && !caseClosed {
                 throw .refused(dialect, written + " under (?i)", because: "ICU adds the other cases of its members, PCRE2 never case-folds a property", at: source)
             }
-            return negate(negated, set)
+            return negated ? .complement(set) : set
         case .block(let range):
-            if inClass && flags.caseless { throw Self.blockInCaselessClass(dialect, written, at: source) }
-            let set = negate(negated, .range(range.lowerBound, range.upperBound))
-            return inClass ? set : .caseExact(set)
+            if inClass && caseless { throw Self.blockInCaselessClass(dialect, written, at: source) }
+            let set: CharSet = .range(range.lowerBound, range.upperBound)
+            let signed = negated ? .complement(set) : set
+            return inClass ? signed : .caseExact(signed)
         case .refused(let why):
             throw .refused(dialect, written, because: why, at: source)
         case .unknown:

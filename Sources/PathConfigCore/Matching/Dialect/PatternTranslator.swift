@@ -69,15 +69,6 @@ struct PatternTranslator {
     var captures = 0
     /// Names of the groups opened so far (ICU's `\k<name>` must come after).
     var groupNames: Set<String> = []
-    /// Classes open around the current position.
-    var classDepth = 0
-    /// Java: the `&&` with nothing after it that the class being read
-    /// intersects with null (`JavaClass.throwing`).
-    var nullIntersections = 0
-    /// ICU: the last character a class added as itself, where a range
-    /// written after a `-` starts; kept from one class to the next, as
-    /// regexcmp.cpp keeps it (`[b][&-z]` holds `b` to `z`).
-    var icuLastSetLiteral: UInt32?
     /// ICU: the numbered back references written, and whether a zero
     /// repeat dropped each (`finishICUBackReferences`).
     var icuBackReferences: [(mark: Int, group: Int, dropped: Bool)] = []

@@ -15,6 +15,10 @@ struct PatternReader {
     var position = 0
     /// Free-spacing mode.
     var extended = false
+    /// ICU: the last character a class added as itself, where a range
+    /// written after a `-` starts; kept from one class to the next, as
+    /// regexcmp.cpp keeps it (`[b][&-z]` holds `b` to `z`).
+    var icuLastSetLiteral: UInt32?
 
     init(_ pattern: String, dialect: RegexDialect) {
         bytes = Array(pattern.utf8)

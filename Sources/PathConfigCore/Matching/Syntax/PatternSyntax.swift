@@ -9,9 +9,11 @@
 /// white space and `#` comments free-spacing mode (`(?x)`) skips. What the
 /// tree does not read yet is refused (`Unsupported`, naming it): another
 /// quantifier with nothing to repeat or after a quantifier, unbalanced
-/// parentheses, and nesting deeper than `maxDepth`; and what the dialect
-/// itself refuses, in its words. Classes are read as ICU and Java nest
-/// them, their escapes as the dialect reads them. `readAlike` reads a
+/// parentheses, and groups nested deeper than `maxDepth`; and what the
+/// dialect itself refuses, in its words. A class is read by its dialect's
+/// own class reader, which the translation reads it with too
+/// (`PatternReader.icuClass`, `javaClass`): its items in the order the
+/// dialect takes them, set operators included. `readAlike` reads a
 /// pattern as both dialects read it, for lint and port, which look at a
 /// pattern without its profile.
 ///
@@ -143,7 +145,7 @@ package struct PatternSyntax: Equatable, Sendable {
     package struct CharacterClass: Equatable, Sendable {
         /// `[^...]`.
         package var negated = false
-        /// A `]` first (after `^`), which the engines read differently.
+        /// A plain `]` first (after `^`), read as a character.
         package var opensWithBracket = false
         package var items: [ClassItem] = []
     }
@@ -151,12 +153,18 @@ package struct PatternSyntax: Equatable, Sendable {
     /// One item of a class.
     package enum ClassItem: Equatable, Sendable {
         case character(UInt32, Spelling)
-        /// `a-z`, each end a character.
+        /// `a-z`, each end a character. ICU's starts at the last character
+        /// the class added as itself, which need not be the item before
+        /// (`[a&-z]`: `a`, `&` and `a` to `z`).
         case range(UInt32, Spelling, UInt32, Spelling)
-        /// An escape that is not a character (`\d`, `\p{L}`).
+        /// An escape that is not a character (`\d`, `\p{L}`; ICU's
+        /// `[:name:]` is read as `\p` and `[:^name:]` as `\P`).
         case escape(Escape)
-        /// A class nested in this one (ICU and Java): its index in `classes`.
+        /// A class nested in this one: its index in `classes`.
         case nested(Int32)
+        /// A set operator: `&&` (Java and ICU), and ICU's `--`, and its
+        /// single `&` and `-` between two nested classes.
+        case intersection, difference
     }
 
     /// Why a pattern is not read: a construct the engines delimit
@@ -168,8 +176,8 @@ package struct PatternSyntax: Equatable, Sendable {
         package let offset: Int
     }
 
-    /// Deepest nesting of groups, or of classes, read (the readers of the
-    /// syntax recurse into both).
+    /// Deepest nesting of groups read (the readers of the syntax recurse
+    /// into them; classes nest at most `PatternReader.maximumClassDepth`).
     package static let maxDepth = 200
 
     /// The pattern's UTF-8 bytes.
@@ -195,8 +203,42 @@ package struct PatternSyntax: Equatable, Sendable {
         let icu = try read(pattern, dialect: .icu)
         let java = try read(pattern, dialect: .java)
         guard icu != java else { return icu }
-        let differs = zip(icu.nodes, java.nodes).first { $0 != $1 }.map { min($0.0.start, $0.1.start) }
-        throw Unsupported(construct: "a construct ICU and Java read differently", offset: Int(differs ?? icu.nodes.last?.start ?? 0))
+        for (a, b) in zip(icu.nodes, java.nodes) {
+            guard a == b else { throw Unsupported(construct: "a construct ICU and Java read differently", offset: Int(min(a.start, b.start))) }
+            if case .characterClass(let index) = a.kind, let difference = classDifference(icu, java, Int(index)) {
+                throw Unsupported(construct: "a class ICU and Java read differently: " + difference, offset: Int(a.start))
+            }
+        }
+        throw Unsupported(construct: "a construct ICU and Java read differently", offset: Int(icu.nodes.last?.start ?? 0))
+    }
+
+    /// How the class at `index` (and those nested in it) reads in `icu`
+    /// otherwise than in `java`, named by its first item that differs; nil
+    /// where they read it alike.
+    private static func classDifference(_ icu: PatternSyntax, _ java: PatternSyntax, _ index: Int) -> String? {
+        let (a, b) = (icu.classes[index], java.classes[index])
+        if a.negated != b.negated { return a.negated ? "ICU negates it" : "Java negates it" }
+        for k in 0..<max(a.items.count, b.items.count) {
+            let (x, y) = (a.items.indices.contains(k) ? a.items[k] : nil, b.items.indices.contains(k) ? b.items[k] : nil)
+            if x != y { return "ICU reads \(describe(x)) where Java reads \(describe(y))" }
+            if case .nested(let n)? = x, let difference = classDifference(icu, java, Int(n)) { return difference }
+        }
+        return nil
+    }
+
+    /// A class item, named as a person would.
+    private static func describe(_ item: ClassItem?) -> String {
+        func character(_ c: UInt32) -> String { Unicode.Scalar(c).map { "\"" + String(Character($0)) + "\"" } ?? "U+" + String(c, radix: 16) }
+        switch item {
+        case nil: return "nothing"
+        case .character(let c, _)?: return character(c)
+        case .range(let low, _, let high, _)?: return "the range " + character(low) + " to " + character(high)
+        case .escape(.shorthand(let letter))?: return "\\" + String(Character(Unicode.Scalar(letter)))
+        case .escape?: return "a property"
+        case .nested?: return "a nested class"
+        case .intersection?: return "an intersection"
+        case .difference?: return "a difference"
+        }
     }
 
     /// The text of `node`, as written.

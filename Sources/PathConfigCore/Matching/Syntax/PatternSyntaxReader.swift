@@ -72,7 +72,7 @@ struct PatternSyntaxReader {
     private mutating func read(_ token: PatternToken, at start: Int) throws(Unsupported) {
         switch token {
         case .escape:
-            switch try escape(at: start, inClass: false) {
+            switch try escape(at: start) {
             case .character(let value, let spelling)?: add(.character(value, spelling), from: start, repeatable: true)
             case .escape(let e)?: add(.escape(e), from: start, repeatable: true)
             case nil: // \Q
@@ -174,9 +174,9 @@ struct PatternSyntaxReader {
 
     /// The escape whose `\` is at `start` (just taken), as the dialect
     /// reads it; nil for `\Q`, whose quoted characters are next.
-    private mutating func escape(at start: Int, inClass: Bool) throws(Unsupported) -> EscapeRead? {
+    private mutating func escape(at start: Int) throws(Unsupported) -> EscapeRead? {
         let token: EscapeToken
-        do { token = try r.escape(at: start, inClass: inClass, captures: captures) } catch {
+        do { token = try r.escape(at: start, inClass: false, captures: captures) } catch {
             throw unsupported(error.message, at: error.offset)
         }
         switch token {
@@ -194,69 +194,20 @@ struct PatternSyntaxReader {
 
     // MARK: Classes
 
-    /// The class whose `[` is at `start`, read as ICU and Java nest classes:
-    /// its index in `classes`.
-    private mutating func characterClass(at start: Int, depth: Int = 1) throws(Unsupported) -> Int {
-        guard depth <= PatternSyntax.maxDepth else {
-            throw unsupported("classes nested deeper than \(PatternSyntax.maxDepth)", at: start)
-        }
+    /// The class whose `[` is at `start`, read as its dialect reads it
+    /// (the translation reads it so too): its index in `classes`, those
+    /// nested in it after it.
+    private mutating func characterClass(at start: Int) throws(Unsupported) -> Int {
         let index = syntax.classes.count
-        syntax.classes.append(PatternSyntax.CharacterClass())
-        var set = PatternSyntax.CharacterClass()
-        // In free-spacing mode both dialects skip white space and comments
-        // between a class's items too.
-        r.skipInsignificant()
-        if r.peek() == 0x5E { // ^
-            set.negated = true
-            r.position += 1
-        }
-        if r.peek() == 0x5D { set.opensWithBracket = true } // ]
-        var first = true
-        while true {
-            r.skipInsignificant()
-            let itemStart = r.position
-            guard let c = r.next() else { throw unsupported("a class without its ]", at: start) }
-            if c == 0x5D && !first { break }
-            first = false
-            let lower: (UInt32, PatternSyntax.Spelling)
-            switch c {
-            case 0x5B: // [
-                set.items.append(.nested(Int32(try characterClass(at: itemStart, depth: depth + 1))))
-                continue
-            case 0x5C: // \
-                switch try escape(at: itemStart, inClass: true) {
-                case .escape(let e)?:
-                    set.items.append(.escape(e))
-                    continue
-                case nil: // \Q
-                    set.items += r.quoted().map { .character($0.0, .quoted) }
-                    continue
-                case .character(let value, let spelling)?:
-                    lower = (value, spelling)
-                }
-            default:
-                lower = (c, .plain)
+        var recorder = ClassItemRecorder(classes: syntax.classes)
+        syntax.classes = []
+        do {
+            switch r.dialect {
+            case .icu: try r.icuClass(openedAt: start, into: &recorder)
+            case .java: try r.javaClass(openedAt: start, consume: true, into: &recorder)
             }
-            // A range `a-z`, not `a-]`, `a-[` or `a-\d`.
-            if r.peek() == 0x2D, let after = r.peek(1), after != 0x5D, after != 0x5B {
-                let mark = r.position
-                r.position += 1
-                let upperStart = r.position
-                var upper: (UInt32, PatternSyntax.Spelling)?
-                if r.next() == 0x5C {
-                    if case .character(let value, let spelling)? = try escape(at: upperStart, inClass: true) { upper = (value, spelling) }
-                } else {
-                    upper = (after, .plain)
-                }
-                if let upper {
-                    set.items.append(.range(lower.0, lower.1, upper.0, upper.1))
-                    continue
-                }
-                r.position = mark
-            }
-            set.items.append(.character(lower.0, lower.1))
-        }
-        syntax.classes[index] = set
+        } catch { throw unsupported(error.message, at: error.offset) }
+        syntax.classes = recorder.classes
         return index
     }
 }
