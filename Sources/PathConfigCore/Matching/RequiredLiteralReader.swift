@@ -14,9 +14,8 @@
 /// matched text), `(?flags)` and `(?#...)`.
 ///
 /// Everything else makes the whole pattern require nothing: what
-/// `PatternSyntax` does not read, inline flags other than `i m s n J U d u w`,
-/// and a class with a nested class, a `{` (an ICU set string) or a `]` first
-/// (each ends elsewhere in some engine).
+/// `PatternSyntax` does not read, and inline flags other than
+/// `i m s n J U d u w`.
 ///
 /// Case: under case-insensitive matching ASCII letters are lower-cased (the
 /// prefilter folds ASCII subjects the same way and does not filter others).
@@ -94,16 +93,9 @@ struct RequiredLiteralReader {
         case .character(let c, let spelling):
             guard let b = literalByte(c, spelling) else { return .unknown }
             return .literal(b, in: &text)
-        case .characterClass(let index):
-            let set = syntax.classes[Int(index)]
-            guard !set.opensWithBracket else { throw Unsupported() }
-            for item in set.items {
-                switch item {
-                case .nested: throw Unsupported()
-                case .character(0x7B, .plain), .range(0x7B, .plain, _, _), .range(_, _, 0x7B, .plain): throw Unsupported()
-                default: continue
-                }
-            }
+        case .characterClass:
+            // One character: where the class ends is where its dialect's
+            // own class reader ends it, which the translation reads it with.
             return .unknown
         case .group(let kind, let close):
             if kind == .flags { try readFlags(of: k) }

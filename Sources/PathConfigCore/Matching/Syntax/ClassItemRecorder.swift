@@ -28,7 +28,7 @@ struct ClassItemRecorder: ICUClassSink, JavaClassSink {
         current = index
     }
 
-    /// Notes a plain `]` first, which the engines read differently, before
+    /// Notes a plain `]` first (`CharacterClass.opensWithBracket`) before
     /// the item that starts with it.
     private mutating func starting(with value: UInt32, _ spelling: PatternSyntax.Spelling) {
         if value == 0x5D, spelling == .plain, classes[current].items.isEmpty { classes[current].opensWithBracket = true }

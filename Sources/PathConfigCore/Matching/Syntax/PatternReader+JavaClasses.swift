@@ -36,6 +36,7 @@ protocol JavaClassSink: ClassSink {
     mutating func property(_ name: String, negated: Bool, at source: Int) throws(TranslationError) -> Node
     /// The level's bit set, as it is when the level ends.
     func bits() -> Node
+    /// `a` or `b`, the JDK trying `a` first.
     func union(_ a: Node, _ b: Node) -> Node
     /// An `&&` was read; its right operand is next.
     mutating func intersectionRead()
