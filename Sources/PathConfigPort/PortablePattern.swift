@@ -232,10 +232,10 @@ private struct Subset {
     /// JDK).
     func characterClass(_ index: Int, at start: Int32) throws(Unsupported) -> Token.Kind {
         let set = syntax.classes[index]
-        if set.opensWithBracket {
-            // ICU and Java both read a ] first as a character (`readAlike`
-            // compares them); the subset leaves it out, as a reader takes
-            // `[]` for an empty class.
+        if let first = set.items.first, Self.starts(first, with: 0x5D) {
+            // ICU and Java both read a plain ] first (and only there) as a
+            // character (`readAlike` compares them); the subset leaves it
+            // out, as a reader takes `[]` for an empty class.
             throw refusal("an empty class or a ] first in a class", at: start + (set.negated ? 2 : 1))
         }
         if set.items.contains(where: { if case .nested = $0 { return true } else { return false } }) {

@@ -100,8 +100,8 @@ struct PatternSyntaxTests {
         ("[a-z0-9_]", [PatternSyntax.CharacterClass(items: [.range(0x61, .plain, 0x7A, .plain), .range(0x30, .plain, 0x39, .plain), .character(0x5F, .plain)])]),
         (#"[^\d\x41-\x5A\-.]"#, [PatternSyntax.CharacterClass(negated: true, items: [
             .escape(.shorthand(0x64)), .range(0x41, .hex, 0x5A, .hex), .character(0x2D, .escaped), .character(0x2E, .plain)])]),
-        ("[]a]", [PatternSyntax.CharacterClass(opensWithBracket: true, items: [.character(0x5D, .plain), .character(0x61, .plain)])]),
-        ("[^]]", [PatternSyntax.CharacterClass(negated: true, opensWithBracket: true, items: [.character(0x5D, .plain)])]),
+        ("[]a]", [PatternSyntax.CharacterClass(items: [.character(0x5D, .plain), .character(0x61, .plain)])]),
+        ("[^]]", [PatternSyntax.CharacterClass(negated: true, items: [.character(0x5D, .plain)])]),
         ("[a[b-c]]", [PatternSyntax.CharacterClass(items: [.character(0x61, .plain), .nested(1)]),
                       PatternSyntax.CharacterClass(items: [.range(0x62, .plain, 0x63, .plain)])]),
         // A - first or last, or after an escape that is not a character, is itself.

@@ -198,7 +198,7 @@ struct SmallPatternReader {
 
     /// The set of a class.
     private func characterClass(_ set: PatternSyntax.CharacterClass) -> ByteSet? {
-        guard !set.items.isEmpty, !set.opensWithBracket else { return nil }
+        guard !set.items.isEmpty else { return nil }
         var bytes = ByteSet()
         for item in set.items {
             switch item {

@@ -28,12 +28,6 @@ struct ClassItemRecorder: ICUClassSink, JavaClassSink {
         current = index
     }
 
-    /// Notes a plain `]` first (`CharacterClass.opensWithBracket`) before
-    /// the item that starts with it.
-    private mutating func starting(with value: UInt32, _ spelling: PatternSyntax.Spelling) {
-        if value == 0x5D, spelling == .plain, classes[current].items.isEmpty { classes[current].opensWithBracket = true }
-    }
-
     /// The tree takes any code point (port names a surrogate).
     func escaped(_ value: UInt32, at source: Int) {}
 
@@ -53,10 +47,7 @@ struct ClassItemRecorder: ICUClassSink, JavaClassSink {
     /// Read as the property it names, as `\p{..}` is.
     mutating func posixProperty(_ name: String, negated: Bool, at source: Int) { append(.escape(.other(negated ? 0x50 : 0x70))) }
 
-    mutating func literal(_ value: UInt32, _ spelling: PatternSyntax.Spelling) {
-        starting(with: value, spelling)
-        append(.character(value, spelling))
-    }
+    mutating func literal(_ value: UInt32, _ spelling: PatternSyntax.Spelling) { append(.character(value, spelling)) }
 
     mutating func add(_ value: UInt32) { append(.character(value, .plain)) }
 
@@ -97,7 +88,6 @@ struct ClassItemRecorder: ICUClassSink, JavaClassSink {
     }
 
     mutating func range(_ low: UInt32, _ lowSpelling: PatternSyntax.Spelling, _ high: UInt32, _ highSpelling: PatternSyntax.Spelling) {
-        starting(with: low, lowSpelling)
         append(.range(low, lowSpelling, high, highSpelling))
     }
 

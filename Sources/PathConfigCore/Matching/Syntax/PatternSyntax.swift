@@ -145,8 +145,6 @@ package struct PatternSyntax: Equatable, Sendable {
     package struct CharacterClass: Equatable, Sendable {
         /// `[^...]`.
         package var negated = false
-        /// A plain `]` first (after `^`), read as a character.
-        package var opensWithBracket = false
         package var items: [ClassItem] = []
     }
 
