@@ -1,9 +1,10 @@
 import PathConfigCore
 
 /// What lint's shape checks (`UnescapedDotCheck`, `QueryStringAnchorCheck`,
-/// `DeadPatternCheck`) ask of a pattern's `PatternSyntax`. A pattern it does
-/// not read (`\Q...\E`, the `(?x)` flag, an unclosed class, ...) is not
-/// looked at: the checks say nothing about text whose meaning they do not know.
+/// `DeadPatternCheck`) ask of a pattern's `PatternSyntax`, as ICU and Java
+/// both read it (`readAlike`). A pattern either dialect refuses, or the two
+/// read differently (`[a&-z]`), is not looked at: the checks say nothing
+/// about text whose meaning they do not know.
 extension PatternSyntax {
     /// The nodes outside every group, in order: a group stands there for
     /// itself by its `(`, a quantifier after an item by itself.

@@ -94,9 +94,7 @@ extension PatternReader {
         case 0x70, 0x50: return .property(try propertyName(at: source), negated: c == 0x50)
         case 0x51: return .quote
         default:
-            let letter = (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
-            let digit = c >= 0x30 && c <= 0x39
-            guard letter || digit else { return .character(c, .escaped) }
+            guard Self.escapedSpelling(c) == .letter else { return .character(c, .escaped) }
             // ICU reads an escaped letter it has no meaning for as the letter
             // (`\y` is "y", `\K` is "K"); the JDK rejects it.
             guard dialect == .icu else { throw .invalid(dialect, "unknown escape \\\(Unicode.Scalar(c)!)", at: source) }
