@@ -45,7 +45,7 @@ struct ClassItemRecorder: ICUClassSink, JavaClassSink {
     mutating func negate() { classes[current].negated = true }
 
     /// Read as the property it names, as `\p{..}` is.
-    mutating func posixProperty(_ name: String, negated: Bool, at source: Int) { append(.escape(.other(negated ? 0x50 : 0x70))) }
+    mutating func posixProperty(_ name: String, negated: Bool, at source: Int) { property(name, negated: negated, at: source) }
 
     mutating func literal(_ value: UInt32, _ spelling: PatternSyntax.Spelling) { append(.character(value, spelling)) }
 

@@ -8,7 +8,7 @@ protocol ClassSink {
 }
 
 /// What both dialects' class readers share (`icuClass`, `javaClass`): their
-/// limits, and how one element of a class is read.
+/// limits, and how an escaped character they take as itself was written.
 extension PatternReader {
     /// How deep classes may nest, and how many operators one class may
     /// have: the readers recurse on the first, and the translation on both
@@ -17,26 +17,16 @@ extension PatternReader {
     static let maximumClassDepth = 32
     static let maximumOperators = 64
 
-    /// One element of a class at the reader's position: a character, as
-    /// itself or escaped (`.character`), `\Q` (its characters are next,
-    /// `quoted()`), or a class escape (`.shorthand`, `.property`).
-    mutating func classElement<Sink: ClassSink>(into sink: inout Sink) throws(TranslationError) -> EscapeToken {
-        let source = position
-        // Java's free spacing can end the pattern where a literal `&` stepped
-        // back (`(?x)[a& `).
-        guard let c = next() else { throw .syntax("missing terminating ] for character class", at: count) }
-        guard c == 0x5C else { return .character(c, .plain) }
-        let token = try escape(at: source, inClass: true, captures: 0)
-        switch token {
-        case .character(let value, _):
-            try sink.escaped(value, at: source)
-            return token
-        case .quote, .shorthand, .property:
-            return token
-        case .assertion, .graphemeBoundary, .sequence, .backReference, .namedReference:
-            // Read outside a class only (`escape`); never a trap in the library.
-            throw .invalid(dialect, "escape not allowed in a class", at: source)
-        }
+    /// Refuses a class nested `depth` deep, past `maximumClassDepth`.
+    func checkClassDepth(_ depth: Int, at source: Int) throws(TranslationError) {
+        guard depth > Self.maximumClassDepth else { return }
+        throw .refused(dialect, "a class nested more than \(Self.maximumClassDepth) deep", because: "the translation's limit", at: source)
+    }
+
+    /// Refuses a class with `count` set operators, past `maximumOperators`.
+    func checkOperatorCount(_ count: Int, at source: Int) throws(TranslationError) {
+        guard count > Self.maximumOperators else { return }
+        throw .refused(dialect, "a class with more than \(Self.maximumOperators) set operators", because: "the translation's limit", at: source)
     }
 
     /// How a character after a `\` that the reader takes as itself was

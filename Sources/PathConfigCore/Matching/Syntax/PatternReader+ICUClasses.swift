@@ -110,9 +110,7 @@ extension PatternReader {
         /// `setPushOp`'s count, before the sink evaluates.
         func countOperator(_ op: ICUSetOperator, at source: Int) throws(TranslationError) {
             if op != .union { operatorCount += 1 }
-            if operatorCount > Self.maximumOperators {
-                throw .refused(dialect, "a class with more than \(Self.maximumOperators) set operators", because: "the translation's limit", at: source)
-            }
+            try checkOperatorCount(operatorCount, at: source)
         }
         /// `doSetBegin` and the `doSetBegin...1` actions: a class opens,
         /// nested when `op` says how it joins the one around it.
@@ -120,9 +118,7 @@ extension PatternReader {
             if let op { try countOperator(op, at: source) }
             try sink.begin(op, at: source)
             depth += 1
-            if depth > Self.maximumClassDepth {
-                throw .refused(dialect, "a class nested more than \(Self.maximumClassDepth) deep", because: "the translation's limit", at: source)
-            }
+            try checkClassDepth(depth, at: source)
         }
 
         var state = ICUSetState.open

@@ -53,9 +53,7 @@ extension PatternReader {
     /// right operand of `&&` leaves it to the class around it).
     mutating func javaClass<Sink: JavaClassSink>(openedAt: Int, consume: Bool, depth: Int = 1, into sink: inout Sink)
         throws(TranslationError) -> Sink.Node {
-        if depth > Self.maximumClassDepth {
-            throw .refused(dialect, "a class nested more than \(Self.maximumClassDepth) deep", because: "the translation's limit", at: openedAt)
-        }
+        try checkClassDepth(depth, at: openedAt)
         sink.beginLevel(nested: consume)
         var prev: Sink.Node?
         var curr: Sink.Node?
@@ -90,9 +88,7 @@ extension PatternReader {
                     break
                 }
                 operators += 1
-                if operators > Self.maximumOperators {
-                    throw .refused(dialect, "a class with more than \(Self.maximumOperators) set operators", because: "the translation's limit", at: at)
-                }
+                try checkOperatorCount(operators, at: at)
                 position += 1
                 sink.intersectionRead()
                 ch = peekSignificant()
@@ -181,5 +177,27 @@ extension PatternReader {
             throw .invalid(dialect, "a range must end in a single character", at: dash)
         }
         return sink.character(low, lowSpelling)
+    }
+
+    /// One element of a class at the reader's position: a character, as
+    /// itself or escaped (`.character`), `\Q` (its characters are next,
+    /// `quoted()`), or a class escape (`.shorthand`, `.property`).
+    private mutating func classElement<Sink: ClassSink>(into sink: inout Sink) throws(TranslationError) -> EscapeToken {
+        let source = position
+        // Java's free spacing can end the pattern where a literal `&` stepped
+        // back (`(?x)[a& `).
+        guard let c = next() else { throw .syntax("missing terminating ] for character class", at: count) }
+        guard c == 0x5C else { return .character(c, .plain) }
+        let token = try escape(at: source, inClass: true, captures: 0)
+        switch token {
+        case .character(let value, _):
+            try sink.escaped(value, at: source)
+            return token
+        case .quote, .shorthand, .property:
+            return token
+        case .assertion, .graphemeBoundary, .sequence, .backReference, .namedReference:
+            // Read outside a class only (`escape`); never a trap in the library.
+            throw .invalid(dialect, "escape not allowed in a class", at: source)
+        }
     }
 }
