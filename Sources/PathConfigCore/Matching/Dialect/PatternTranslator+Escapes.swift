@@ -114,10 +114,12 @@ extension PatternTranslator {
         throw .refused(dialect, "\\u" + String(value, radix: 16, uppercase: true), because: "a lone surrogate cannot occur in UTF-8 text", at: source)
     }
 
-    /// The set `\p{NAME}` (or `\P{NAME}`, `negated`) stands for in `dialect`.
-    static func property(_ name: String, negated: Bool, inClass: Bool, dialect: RegexDialect, caseless: Bool, at source: Int)
-        throws(TranslationError) -> CharSet {
-        let written = (negated ? "\\P{" : "\\p{") + name + "}"
+    /// The set `\p{NAME}` (or `\P{NAME}`, `negated`) stands for in `dialect`;
+    /// `written` names it in a refusal where it was written otherwise
+    /// (ICU's `[:name:]`).
+    static func property(_ name: String, negated: Bool, inClass: Bool, dialect: RegexDialect, caseless: Bool, written: String? = nil,
+                         at source: Int) throws(TranslationError) -> CharSet {
+        let written = written ?? (negated ? "\\P{" : "\\p{") + name + "}"
         let resolution = dialect == .icu ? PropertyNames.icu(name) : PropertyNames.java(name, caseInsensitive: caseless)
         switch resolution {
         case .set(let set, let caseClosed):
@@ -126,7 +128,12 @@ extension PatternTranslator {
             }
             return negated ? .complement(set) : set
         case .block(let range):
-            if inClass && caseless { throw Self.blockInCaselessClass(dialect, written, at: source) }
+            if inClass && caseless {
+                // ICU closes the whole class over case by full case folding
+                // (U+0390 brings U+1FD3), PCRE2 by simple.
+                throw .refused(dialect, written + " in a class under (?i)", because: "ICU closes the class over case by full case folding, PCRE2 by simple",
+                               at: source)
+            }
             let set: CharSet = .range(range.lowerBound, range.upperBound)
             let signed = negated ? .complement(set) : set
             return inClass ? signed : .caseExact(signed)
@@ -135,12 +142,5 @@ extension PatternTranslator {
         case .unknown:
             throw .unknownName(dialect, written, because: "not in the dialect table, whose properties and blocks are Unicode \(UnicodeBlocks.unicodeVersion)'s", at: source)
         }
-    }
-
-    /// A block in a class under `(?i)`: ICU closes the whole class over case
-    /// with full case folding (U+0390 brings U+1FD3), PCRE2 with simple.
-    static func blockInCaselessClass(_ dialect: RegexDialect, _ written: String, at source: Int) -> TranslationError {
-        .refused(dialect, written + " in a class under (?i)", because: "ICU closes the class over case by full case folding, PCRE2 by simple",
-                 at: source)
     }
 }

@@ -111,22 +111,8 @@ struct ICUSetBuilder: ICUClassSink {
 
     mutating func posixProperty(_ name: String, negated: Bool, at source: Int) throws(TranslationError) {
         let written = "[:" + (negated ? "^" : "") + name + ":]"
-        let set: CharSet
-        switch PropertyNames.icu(name) {
-        case .set(let found, let caseClosed):
-            if caseless && !caseClosed {
-                throw .refused(.icu, written + " under (?i)", because: "ICU adds the other cases of its members, PCRE2 never case-folds a property", at: source)
-            }
-            set = found
-        case .block(let range):
-            if caseless { throw PatternTranslator.blockInCaselessClass(.icu, written, at: source) }
-            set = .range(range.lowerBound, range.upperBound)
-        case .refused(let why):
-            throw .refused(.icu, written, because: why, at: source)
-        case .unknown:
-            throw .unknownName(.icu, written, because: "not in the dialect table, whose properties and blocks are Unicode \(UnicodeBlocks.unicodeVersion)'s", at: source)
-        }
-        sets[sets.count - 1].members.append(negated ? .complement(set) : set)
+        sets[sets.count - 1].members.append(try PatternTranslator.property(name, negated: negated, inClass: true, dialect: .icu, caseless: caseless,
+                                                                           written: written, at: source))
     }
 
     mutating func literal(_ value: UInt32, _ spelling: PatternSyntax.Spelling) throws(TranslationError) {
