@@ -79,16 +79,8 @@ public struct ConfigurationDecoder: Sendable {
     /// the line and column in `text`, and name the rule by `index`.
     public func decodeRule(_ text: String, index: Int = 0) throws(ConfigurationError) -> Rule {
         let bytes = Array(text.utf8)
-        return try bytes.withUnsafeBufferPointer { buffer throws(ConfigurationError) in
-            let root: JSONNode
-            do throws(JSONSyntaxError) {
-                root = try JSONReader.parse(buffer, maxDepth: limits.maxNestingDepth).0
-            } catch {
-                throw error.configurationError(in: buffer)
-            }
-            var walker = Walker(source: SourceText(borrowing: buffer), profile: profile, limits: limits)
-            return try walker.rule(root, index: index, fromCode: true)
-        }
+        var walker = Walker(source: SourceText(bytes), profile: profile, limits: limits)
+        return try walker.rule(JSONNode.parse(bytes, maxDepth: limits.maxNestingDepth).root, index: index, fromCode: true)
     }
 
     /// Decodes a document that came from `transport` (the Android apps read

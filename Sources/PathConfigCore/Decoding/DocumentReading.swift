@@ -33,8 +33,7 @@ package enum DocumentReading: Sendable {
 extension Profile {
     /// How this profile's app reads a document.
     package var documentReading: DocumentReading {
-        guard let gson = GsonApp(self) else { return .jsonSerialization }
-        return .gson(gson)
+        release.behaviour.gson.map(DocumentReading.gson) ?? .jsonSerialization
     }
 }
 

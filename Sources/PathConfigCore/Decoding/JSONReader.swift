@@ -125,12 +125,6 @@ package struct JSONReader {
     /// Offsets of the numbers whose `Double` is infinite, in document order.
     private(set) var numbersBeyondDouble: [Int] = []
 
-    /// Parses one JSON document from `bytes`.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONSyntaxError) -> (JSONNode, [JSONDuplicateKey]) {
-        let read = try read(bytes, maxDepth: maxDepth)
-        return (read.root, read.duplicateKeys)
-    }
-
     /// Parses one JSON document from `bytes`, with everything the reader
     /// noticed on the way (repeated keys, trailing commas).
     package static func read(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONSyntaxError) -> JSONReadResult {
@@ -233,16 +227,14 @@ package struct JSONReader {
     /// Members an object may have before its keys are indexed.
     static let linearKeyScanLimit = 16
 
-    /// Where `key` first appeared among `members` (the object's members so
-    /// far), or nil when it is new; `index` is made from them once there are
-    /// `linearKeyScanLimit` and then kept up to date with `keyOffset`.
-    private static func firstOffset(of key: String, at keyOffset: Int, in members: [JSONNode.Member], index: inout [String: Int]?) -> Int? {
-        guard members.count >= linearKeyScanLimit else { return members.first { $0.key == key }?.keyOffset }
-        if index == nil {
-            index = Dictionary(members.map { ($0.key, $0.keyOffset) }, uniquingKeysWith: { first, _ in first })
-        }
-        if let first = index![key] { return first }
-        index![key] = keyOffset
+    /// Where `key` first is among `members` (an object's members so far),
+    /// or nil; a scan while the object is small, as most are, then `index`,
+    /// which this keeps up to date with the member the caller appends next.
+    static func position(of key: String, in members: [JSONNode.Member], index: inout [String: Int]?) -> Int? {
+        guard members.count >= linearKeyScanLimit else { return members.firstIndex { $0.key == key } }
+        if index == nil { index = Dictionary(members.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first }) }
+        if let i = index![key] { return i }
+        index![key] = members.count
         return nil
     }
 
@@ -254,7 +246,7 @@ package struct JSONReader {
         // Where each key first appeared, for duplicates: found by a scan of
         // `members` while the object is small (most are: a rule has two or
         // three keys), by this index once it is not.
-        var firstOffsets: [String: Int]?
+        var keyIndex: [String: Int]?
         skipWhitespace()
         if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") { pos += 1; depth -= 1; return JSONNode(kind: .object(members), offset: start) }
         while true {
@@ -272,8 +264,8 @@ package struct JSONReader {
             pos += 1
             skipWhitespace()
             let value = try readValue()
-            if let first = Self.firstOffset(of: key, at: keyOffset, in: members, index: &firstOffsets) {
-                duplicateKeys.append(JSONDuplicateKey(key: key, offset: keyOffset, firstOffset: first))
+            if let first = Self.position(of: key, in: members, index: &keyIndex) {
+                duplicateKeys.append(JSONDuplicateKey(key: key, offset: keyOffset, firstOffset: members[first].keyOffset))
             }
             members.append(JSONNode.Member(key: key, keyOffset: keyOffset, value: value))
             skipWhitespace()

@@ -2,15 +2,7 @@ extension JSONValue {
     /// Parses any JSON document (the same reader as configurations: positions
     /// in errors, trailing commas accepted, the first of repeated keys kept).
     public init(parsing bytes: some Collection<UInt8>, maxDepth: Int = Limits().maxNestingDepth) throws(ConfigurationError) {
-        let copy = Array(bytes)
-        let result: Result<JSONValue, ConfigurationError> = copy.withUnsafeBufferPointer { buf in
-            do throws(JSONSyntaxError) {
-                return .success(try JSONReader.parse(buf, maxDepth: maxDepth).0.value)
-            } catch {
-                return .failure(error.configurationError(in: buf))
-            }
-        }
-        self = try result.get()
+        self = try JSONNode.parse(Array(bytes), maxDepth: maxDepth).root.value
     }
 
     /// Parses JSON text.
@@ -26,14 +18,13 @@ extension JSONNode {
     /// repeated, in document order. A syntax error's location is in `bytes`.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = Limits().maxNestingDepth) throws(ConfigurationError)
         -> (root: JSONNode, duplicateKeys: [JSONDuplicateKey]) {
-        let result: Result<(root: JSONNode, duplicateKeys: [JSONDuplicateKey]), ConfigurationError> = bytes.withUnsafeBufferPointer { buf in
+        try bytes.withUnsafeBufferPointer { buf throws(ConfigurationError) in
             do throws(JSONSyntaxError) {
-                let (root, duplicates) = try JSONReader.parse(buf, maxDepth: maxDepth)
-                return .success((root, duplicates))
+                let read = try JSONReader.read(buf, maxDepth: maxDepth)
+                return (read.root, read.duplicateKeys)
             } catch {
-                return .failure(error.configurationError(in: buf))
+                throw error.configurationError(in: buf)
             }
         }
-        return try result.get()
     }
 }

@@ -23,7 +23,7 @@ package enum OptionsJSON {
     package static func parse(_ text: String, what: String) throws(ConfigurationError) -> JSONNode {
         let bytes = Array(text.utf8)
         do {
-            return try bytes.withUnsafeBufferPointer { buf throws(JSONSyntaxError) in try JSONReader.parse(buf, maxDepth: 8).0 }
+            return try bytes.withUnsafeBufferPointer { buf throws(JSONSyntaxError) in try JSONReader.read(buf, maxDepth: 8).root }
         } catch {
             throw invalid("\(what) are not valid JSON: \(error.message) (at byte \(error.offset))")
         }

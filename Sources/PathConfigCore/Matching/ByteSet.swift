@@ -20,16 +20,8 @@ package struct ByteSet: Equatable, Hashable, Sendable {
 
     /// Calls `body` with each byte of the set, in order.
     func forEach(_ body: (UInt8) -> Void) {
-        var bits = low
-        while bits != 0 {
-            body(UInt8(bits.trailingZeroBitCount))
-            bits &= bits - 1
-        }
-        bits = high
-        while bits != 0 {
-            body(64 + UInt8(bits.trailingZeroBitCount))
-            bits &= bits - 1
-        }
+        low.forEachBit { body(UInt8($0)) }
+        high.forEachBit { body(64 + UInt8($0)) }
     }
 
     mutating func insert(_ b: UInt8) {
@@ -151,5 +143,17 @@ package struct ByteSet: Equatable, Hashable, Sendable {
         var set = ByteSet()
         for b in text.utf8 { set.insert(b) }
         return set
+    }
+}
+
+extension UInt64 {
+    /// Calls `body` with the index of each bit set, lowest first.
+    @inline(__always)
+    func forEachBit(_ body: (Int) -> Void) {
+        var bits = self
+        while bits != 0 {
+            body(bits.trailingZeroBitCount)
+            bits &= bits - 1
+        }
     }
 }

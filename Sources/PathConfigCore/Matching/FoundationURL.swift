@@ -177,7 +177,7 @@ struct CharacterMask {
         var it = s.utf8.makeIterator()
         while let b = it.next() {
             if allowed[Int(b)] { continue }
-            guard escapes, b == UInt8(ascii: "%"), let h = it.next(), let l = it.next(), h.isHexDigit, l.isHexDigit else { return false }
+            guard escapes, b == UInt8(ascii: "%"), let h = it.next(), let l = it.next(), h.hexDigitValue != nil, l.hexDigitValue != nil else { return false }
         }
         return true
     }
@@ -196,10 +196,6 @@ struct CharacterMask {
         }
         return Substring(String(decoding: out, as: UTF8.self))
     }
-}
-
-private extension UInt8 {
-    var isHexDigit: Bool { (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self) }
 }
 
 /// A URL's authority as Foundation's parser splits and checks it

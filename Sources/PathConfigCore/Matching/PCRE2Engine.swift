@@ -86,14 +86,8 @@ public struct PCRE2Engine: RegexEngine {
     /// compiled again without the start-of-match optimisations, which
     /// changes no answer.
     static func mayTakeAssertedFirstUnitTwice(_ code: OpaquePointer, translation: [UInt8]) -> Bool {
-        var firstType: UInt32 = 0
-        var lastType: UInt32 = 0
-        var first: UInt32 = 0
-        var last: UInt32 = 0
-        guard pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTCODETYPE), &firstType) == 0, firstType == 1,
-              pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_LASTCODETYPE), &lastType) == 0, lastType == 1,
-              pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTCODEUNIT), &first) == 0,
-              pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_LASTCODEUNIT), &last) == 0, first == last else { return false }
+        guard info(code, PCRE2_INFO_FIRSTCODETYPE) == 1, info(code, PCRE2_INFO_LASTCODETYPE) == 1,
+              let first = info(code, PCRE2_INFO_FIRSTCODEUNIT), first == info(code, PCRE2_INFO_LASTCODEUNIT) else { return false }
         let lookahead: [UInt8] = Array("(?=".utf8)
         return translation.indices.contains { translation[$0...].starts(with: lookahead) }
     }
@@ -105,25 +99,27 @@ public struct PCRE2Engine: RegexEngine {
     /// match.) Then no match starts between CR and LF, the one place ICU's
     /// `(?m)^` and its search disagree.
     static func noMatchStartsWithLineFeed(_ code: OpaquePointer) -> Bool {
-        var minLength: UInt32 = 0
-        var firstType: UInt32 = 0
-        guard pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_MINLENGTH), &minLength) == 0, minLength > 0,
-              pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTCODETYPE), &firstType) == 0 else { return false }
-        if firstType == 1 {
-            var unit: UInt32 = 0
-            return pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTCODEUNIT), &unit) == 0 && unit != 0x0A
-        }
+        guard let minLength = info(code, PCRE2_INFO_MINLENGTH), minLength > 0,
+              let firstType = info(code, PCRE2_INFO_FIRSTCODETYPE) else { return false }
+        if firstType == 1 { return info(code, PCRE2_INFO_FIRSTCODEUNIT).map { $0 != 0x0A } ?? false }
         var bitmap: UnsafePointer<UInt8>?
         guard pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_FIRSTBITMAP), &bitmap) == 0, let bitmap else { return false }
         return bitmap[0x0A / 8] & (1 << (0x0A % 8)) == 0
     }
+
+    /// A 32-bit item of `pcre2_pattern_info`, nil where PCRE2 gives none.
+    private static func info(_ code: OpaquePointer, _ what: some BinaryInteger) -> UInt32? {
+        var value: UInt32 = 0
+        return pcre2_pattern_info_8(code, UInt32(what), &value) == 0 ? value : nil
+    }
 }
 
-/// A compiled PCRE2 pattern. The code is immutable once compiled, and PCRE2
-/// documents it as shareable between threads.
-final class PCRE2Pattern: CompiledPattern, @unchecked Sendable {
-    private let code: OpaquePointer
-    private let context: PCRE2MatchContext
+/// A compiled PCRE2 pattern's code, which it frees, and its match context.
+/// The code is immutable once compiled, and PCRE2 documents it as shareable
+/// between threads.
+class PCRE2Code: @unchecked Sendable {
+    fileprivate let code: OpaquePointer
+    fileprivate let context: PCRE2MatchContext
 
     init(code: OpaquePointer, context: PCRE2MatchContext) {
         self.code = code
@@ -131,7 +127,10 @@ final class PCRE2Pattern: CompiledPattern, @unchecked Sendable {
     }
 
     deinit { pcre2_code_free_8(code) }
+}
 
+/// A compiled PCRE2 pattern.
+final class PCRE2Pattern: PCRE2Code, CompiledPattern {
     func search(_ subject: MatchSubject) -> MatchOutcome {
         pcre2Search(code, subject, context.pointer)
     }
@@ -164,17 +163,7 @@ private func pcre2Search(_ code: OpaquePointer, _ subject: MatchSubject, _ conte
 /// form, with the thread's boundary table reset before and after each search
 /// (the next search's subject may lie where this one's did). A class of its
 /// own, so that other patterns' searches test nothing for it.
-final class PCRE2BoundaryPattern: CompiledPattern, @unchecked Sendable {
-    private let code: OpaquePointer
-    private let context: PCRE2MatchContext
-
-    init(code: OpaquePointer, context: PCRE2MatchContext) {
-        self.code = code
-        self.context = context
-    }
-
-    deinit { pcre2_code_free_8(code) }
-
+final class PCRE2BoundaryPattern: PCRE2Code, CompiledPattern {
     func search(_ subject: MatchSubject) -> MatchOutcome {
         let state = PCRE2ThreadState.current
         state.boundaries.reset()

@@ -455,14 +455,11 @@ private struct Builder {
         var k = 0
         while k < from.active.count {
             let ordinal = Int32(bitPattern: from.active[k])
-            var bits = UInt64(from.active[k + 1]) | UInt64(from.active[k + 2]) << 32
+            let bits = UInt64(from.active[k + 1]) | UInt64(from.active[k + 2]) << 32
             k += 3
             let p = patterns[Int(ordinal)]
             var reached: UInt64 = 0
-            while bits != 0 {
-                reached |= follow[p.base + bits.trailingZeroBitCount]
-                bits &= bits - 1
-            }
+            bits.forEachBit { reached |= follow[p.base + $0] }
             reached &= Self.positions(of: p, accepting: byte, in: sets)
             if reached != 0 { next.append((ordinal, reached)) }
         }

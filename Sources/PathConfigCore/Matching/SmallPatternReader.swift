@@ -189,7 +189,7 @@ struct SmallPatternReader {
                 guard let again = self.atom(at: k) else { return nil }
                 copy = again
             }
-            if max == nil && c == copies - 1 && recording { each(copy.last) { follow[$0] |= copy.first } }
+            if max == nil && c == copies - 1 && recording { copy.last.forEachBit { follow[$0] |= copy.first } }
             if c >= min { copy.nullable = true }
             facts = concatenate(facts, copy)
         }
@@ -237,17 +237,9 @@ struct SmallPatternReader {
     }
 
     private mutating func concatenate(_ a: Facts, _ b: Facts) -> Facts {
-        if recording { each(a.last) { follow[$0] |= b.first } }
+        if recording { a.last.forEachBit { follow[$0] |= b.first } }
         return Facts(nullable: a.nullable && b.nullable,
                      first: a.nullable ? a.first | b.first : a.first,
                      last: b.nullable ? a.last | b.last : b.last)
-    }
-
-    private func each(_ bits: UInt64, _ body: (Int) -> Void) {
-        var bits = bits
-        while bits != 0 {
-            body(bits.trailingZeroBitCount)
-            bits &= bits - 1
-        }
     }
 }

@@ -181,18 +181,8 @@ package struct URLParts: Equatable {
         /// Whether byte `b` may appear unencoded (`%` is never allowed
         /// bare; valid escapes are checked apart).
         func allows(_ b: UInt8) -> Bool {
-            switch b {
-            case 0x61...0x7A, 0x41...0x5A, 0x30...0x39: return true
-            // unreserved - . _ ~, sub-delims ! $ & ' ( ) * + , ; =, and : @ /
-            case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
-                 UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-                 UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
-                 UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"),
-                 UInt8(ascii: "@"), UInt8(ascii: "/"):
-                return true
-            case UInt8(ascii: "?"): return self != .path
-            default: return false
-            }
+            // `userMask` is unreserved, sub-delims and `:`; then `@` and `/`.
+            URLParts.userMask.contains(b) || b == UInt8(ascii: "@") || b == UInt8(ascii: "/") || (b == UInt8(ascii: "?") && self != .path)
         }
     }
 

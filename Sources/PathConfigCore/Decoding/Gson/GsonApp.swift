@@ -114,14 +114,6 @@ package struct GsonApp: Sendable, Hashable {
 }
 
 extension GsonApp {
-    /// The app as `profile` reads documents, nil for an app that does not use Gson.
-    init?(_ profile: Profile) {
-        guard let gson = profile.release.behaviour.gson else { return nil }
-        self = gson
-    }
-}
-
-extension GsonApp {
     /// `refuses the document (Gson: "…") and ignores the whole file`, or,
     /// where the app does not catch Gson's exception, `… and crashes at
     /// start-up`: what the app does with a document Gson cannot read.

@@ -262,17 +262,6 @@ struct GsonBinding {
         return JSONNode(kind: .array(out), offset: node.offset)
     }
 
-    /// Where `key` is among `members` (an object's members so far), or nil;
-    /// a scan while the object is small, as most are, then `index`, which
-    /// this keeps up to date with the member the caller appends next.
-    private static func position(of key: String, in members: [JSONNode.Member], index: inout [String: Int]?) -> Int? {
-        guard members.count >= JSONReader.linearKeyScanLimit else { return members.firstIndex { $0.key == key } }
-        if index == nil { index = Dictionary(members.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first }) }
-        if let i = index![key] { return i }
-        index![key] = members.count
-        return nil
-    }
-
     /// TypeAdapters.STRING on a value that is not null: a string as it is, a
     /// number as its literal (JsonReader.nextString), a boolean as `true` or
     /// `false`; nil for an array or object (Gson throws).
@@ -294,7 +283,7 @@ struct GsonBinding {
         var out: [JSONNode.Member] = []
         var index: [String: Int]?
         func put(_ key: String, keyOffset: Int, value: JSONNode, binding: inout GsonBinding) throws(ConfigurationError) {
-            guard let i = Self.position(of: key, in: out, index: &index) else {
+            guard let i = JSONReader.position(of: key, in: out, index: &index) else {
                 out.append(JSONNode.Member(key: key, keyOffset: keyOffset, value: value))
                 return
             }
@@ -366,7 +355,7 @@ struct GsonBinding {
             var index: [String: Int]?
             for m in members {
                 let bound = try value(m.value, what: what(), rule: rule)
-                if let i = Self.position(of: m.key, in: out, index: &index) {
+                if let i = JSONReader.position(of: m.key, in: out, index: &index) {
                     warnLastKept(m.key, at: m.keyOffset, previous: out[i].keyOffset, rule: rule)
                     out[i] = JSONNode.Member(key: m.key, keyOffset: out[i].keyOffset, value: bound)
                 } else {

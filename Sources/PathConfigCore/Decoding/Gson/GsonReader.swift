@@ -303,15 +303,8 @@ package struct GsonReader {
         guard pos + 4 <= bytes.count else { throw GsonRefusal(offset: escape, what: "a \\u escape cut short by the end of input", gson: "Unterminated escape sequence") }
         var v: UInt32 = 0
         for i in 0..<4 {
-            let b = bytes[pos + i]
-            let digit: UInt32
-            switch b {
-            case 0x30...0x39: digit = UInt32(b - 0x30)
-            case 0x41...0x46: digit = UInt32(b - 0x41 + 10)
-            case 0x61...0x66: digit = UInt32(b - 0x61 + 10)
-            default:
-                throw GsonRefusal(offset: escape, what: "a \\u escape without four hex digits",
-                                  gson: nil)
+            guard let digit = bytes[pos + i].hexDigitValue.map(UInt32.init) else {
+                throw GsonRefusal(offset: escape, what: "a \\u escape without four hex digits", gson: nil)
             }
             v = v << 4 | digit
         }
@@ -384,7 +377,7 @@ package struct GsonReader {
                 depth -= 1
                 return JSONNode(kind: .object(members), offset: start)
             case UInt8(ascii: "}"):
-                throw GsonRefusal(offset: separator!, what: "trailing comma before \"}\"", gson: "Expected name", isTrailingComma: true)
+                throw GsonRefusal(offset: separator!, what: "trailing comma before \"}\"", gson: "Expected name")
             default:
                 guard Self.isLiteral(c) else { throw GsonRefusal(offset: pos, what: "\(describeCurrent()) where a name belongs", gson: "Expected name") }
                 key = readUnquoted()
@@ -420,12 +413,9 @@ package struct GsonRefusal: Error, Sendable {
     /// What the document has there, for a person: `trailing comma before "}"`.
     let what: String
     let kind: Kind
-    /// A comma before `}`.
-    var isTrailingComma = false
 
-    init(offset: Int, what: String, gson: String?, isTrailingComma: Bool = false) {
+    init(offset: Int, what: String, gson: String?) {
         self.init(offset: offset, what: what, kind: .gson(gson))
-        self.isTrailingComma = isTrailingComma
     }
 
     init(offset: Int, what: String, kind: Kind) {
