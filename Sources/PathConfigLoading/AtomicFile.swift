@@ -76,7 +76,9 @@ package enum AtomicFile {
         }
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(Failure) {
+    /// Writes all of `bytes` to `fd`, again where a signal cut a write short;
+    /// `path` names the file in the failure.
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(Failure) {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { raw in

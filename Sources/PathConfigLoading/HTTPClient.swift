@@ -207,7 +207,7 @@ private struct Origin {
 }
 
 /// Calls `body` with a C string of `string`, or NULL when it is nil.
-private func withOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+package func withOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
     guard let string else { return body(nil) }
     return string.withCString { body($0) }
 }

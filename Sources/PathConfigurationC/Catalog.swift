@@ -166,12 +166,7 @@ public func pathconfig_backend_name(_ i: UInt) -> UnsafePointer<CChar>? {
 // MARK: - Typed keys
 
 /// `key` (a `PATHCONFIG_KEY_*` number) as an index of the typed keys.
-private func keyIndex(_ key: Int32) throws(CFailure) -> Int {
-    guard key >= 0, Int(key) < Catalog.keys.count else {
-        throw .argument("\(key) is not a typed key (PATHCONFIG_KEY_* runs from 0 to \(Catalog.keys.count - 1))")
-    }
-    return Int(key)
-}
+private func keyIndex(_ key: Int32) throws(CFailure) -> Int { try typedKey(key).index }
 
 @_cdecl("pathconfig_typed_key_count")
 public func pathconfig_typed_key_count() -> UInt { UInt(Catalog.keys.count) }

@@ -113,6 +113,11 @@ func resolving<T>(_ body: () throws(ResolveError) -> T) throws(CFailure) -> T {
     do throws(ResolveError) { return try body() } catch { throw CFailure(error) }
 }
 
+/// `body`'s value, with a load's or a parse's failure translated for the host.
+func configuring<T>(_ body: () throws(ConfigurationError) -> T) throws(CFailure) -> T {
+    do throws(ConfigurationError) { return try body() } catch { throw CFailure(error) }
+}
+
 @_cdecl("pathconfig_add_rule")
 public func pathconfig_add_rule(_ cfg: OpaquePointer?, _ ruleJSON: UnsafePointer<CChar>?,
                                 _ predicate: (@convention(c) (UnsafeMutableRawPointer?, OpaquePointer?) -> Int32)?,
@@ -126,13 +131,10 @@ public func pathconfig_add_rule(_ cfg: OpaquePointer?, _ ruleJSON: UnsafePointer
     return status(err) { () throws(CFailure) in
         let config = try ConfigHandle.borrow(cfg)
         let text = try optionalHostString(ruleJSON, "rule_json") ?? "{}"
-        do throws(ConfigurationError) {
-            let added = try config.add(json: text, predicate: callbacks.hostPredicate, configurer: callbacks.hostConfigurer,
-                                       owner: callbacks)
-            index?.pointee = UInt(added)
-        } catch {
-            throw CFailure(error)
+        let added = try configuring { () throws(ConfigurationError) in
+            try config.add(json: text, predicate: callbacks.hostPredicate, configurer: callbacks.hostConfigurer, owner: callbacks)
         }
+        index?.pointee = UInt(added)
     }
 }
 
@@ -181,8 +183,7 @@ private func changing(_ request: OpaquePointer?, _ change: (inout JSONObject) th
 /// The JSON object in the host's text.
 private func hostObject(_ json: UnsafePointer<CChar>?, _ name: StaticString) throws(CFailure) -> JSONObject {
     let text = try hostString(json, name)
-    let value: JSONValue
-    do throws(ConfigurationError) { value = try JSONValue(parsing: text) } catch { throw CFailure(error) }
+    let value = try configuring { () throws(ConfigurationError) in try JSONValue(parsing: text) }
     guard let object = value.objectValue else { throw .argument("\(name) must be a JSON object, found \(value.typeName)") }
     return object
 }

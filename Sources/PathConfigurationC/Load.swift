@@ -9,11 +9,7 @@ let engines: [String: any RegexEngine] = ["pcre2": PCRE2Engine()]
 /// Parses `options_json` with the core's `LoadOptions(json:engines:)`.
 private func loadOptions(_ options: UnsafePointer<CChar>?) throws(CFailure) -> LoadOptions {
     let text = try optionalHostString(options, "options_json")
-    do throws(ConfigurationError) {
-        return try LoadOptions(json: text, engines: engines)
-    } catch {
-        throw CFailure(error)
-    }
+    return try configuring { () throws(ConfigurationError) in try LoadOptions(json: text, engines: engines) }
 }
 
 @_cdecl("pathconfig_load_json")
@@ -24,11 +20,7 @@ public func pathconfig_load_json(_ json: UnsafePointer<CChar>?, _ len: UInt, _ o
         guard len <= UInt(Int.max) else { throw .argument("len \(len) is not a valid length") }
         let opts = try loadOptions(options)
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(json).assumingMemoryBound(to: UInt8.self), count: Int(len))
-        do throws(ConfigurationError) {
-            return ConfigHandle.pass(try PathConfiguration(json: bytes, options: opts))
-        } catch {
-            throw CFailure(error)
-        }
+        return try configuring { () throws(ConfigurationError) in ConfigHandle.pass(try PathConfiguration(json: bytes, options: opts)) }
     }
 }
 
@@ -38,10 +30,6 @@ public func pathconfig_load_file(_ path: UnsafePointer<CChar>?, _ options: Unsaf
     boundary(err, or: nil) { () throws(CFailure) -> OpaquePointer? in
         let file = try hostString(path, "path")
         let opts = try loadOptions(options)
-        do throws(ConfigurationError) {
-            return ConfigHandle.pass(try PathConfiguration(contentsOfFile: file, options: opts))
-        } catch {
-            throw CFailure(error)
-        }
+        return try configuring { () throws(ConfigurationError) in ConfigHandle.pass(try PathConfiguration(contentsOfFile: file, options: opts)) }
     }
 }

@@ -55,13 +55,11 @@ public func pathconfig_loader_new(_ sourcesJSON: UnsafePointer<CChar>?, _ option
     boundary(err, or: nil) { () throws(CFailure) -> OpaquePointer? in
         let sourcesText = try hostString(sourcesJSON, "sources_json")
         let optionsText = try optionalHostString(optionsJSON, "options_json")
-        do throws(ConfigurationError) {
+        return try configuring { () throws(ConfigurationError) in
             let sources = try ConfigurationSource.list(json: sourcesText)
             let options = try LoaderOptions(json: optionsText, engines: engines)
             let loader = try ConfigurationLoader(sources: sources, options: options)
             return OpaquePointer(Unmanaged.passRetained(loader).toOpaque())
-        } catch {
-            throw CFailure(error)
         }
     }
 }

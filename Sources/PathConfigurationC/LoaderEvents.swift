@@ -146,9 +146,3 @@ final class HostCallback: @unchecked Sendable {  // the payload is the host's; t
         }
     }
 }
-
-/// Calls `body` with a C string of `string`, or NULL when it is nil.
-private func withOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
-    guard let string else { return body(nil) }
-    return string.withCString { body($0) }
-}

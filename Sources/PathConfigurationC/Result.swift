@@ -340,7 +340,7 @@ public func pathconfig_result_get_json(_ res: OpaquePointer?, _ key: UnsafePoint
 /// argument error). `TypedKey(index:)`, not the catalog's array: a typed
 /// read then touches no global.
 @inline(__always)
-private func typedKey(_ key: Int32) throws(CFailure) -> TypedKey {
+func typedKey(_ key: Int32) throws(CFailure) -> TypedKey {
     guard let k = TypedKey(index: Int(key)) else {
         throw .argument("\(key) is not a typed key (PATHCONFIG_KEY_* runs from 0 to \(Catalog.keys.count - 1))")
     }

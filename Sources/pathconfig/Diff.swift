@@ -148,7 +148,7 @@ extension PathConfigCommand {
                     return (before, after)
                 }
                 let comparison = VersionComparison(configurations: versions.map { ($0.0, $0.1.0, $0.1.1) }, method: method,
-                                                   mode: self.comparison.compare, resolvesPaths: true, ignored: ignoring.ignored)
+                                                   mode: self.comparison.compare, ignored: ignoring.ignored)
                 var changes: [VersionChange] = []
                 for url in urls {
                     do { changes += try comparison.compare(url.text) } catch { refusedCount += 1; Diagnostics.refused(url, error) }
@@ -177,7 +177,7 @@ extension PathConfigCommand {
                     configurations = loaded.map(\.1)
                 }
                 let comparison = ProfileComparison(configurations: Array(zip(columns.map(\.profile), configurations)), method: method,
-                                                   compare: self.comparison.compare, resolvesPaths: true, ignored: ignoring.ignored)
+                                                   compare: self.comparison.compare, ignored: ignoring.ignored)
                 var differences: [ProfileDifference] = []
                 for url in urls {
                     do { if let d = try comparison.compare(url.text) { differences.append(d) } } catch {

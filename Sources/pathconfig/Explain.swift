@@ -30,21 +30,10 @@ extension PathConfigCommand {
 
         func run() throws {
             let (config, _) = try options.load()
-            var out = Output()
-            var refused = false
-            Inputs.each(inputs) { input in
-                do throws(ResolveError) {
-                    let explanation = try config.explain(input.text, method: request.method)
-                    out.line(compact ? explanation.json : JSONWriter.pretty(.object(explanation.jsonObject)))
-                } catch {
-                    refused = true
-                    out.line(Inputs.refusedLine)
-                    out.flush()
-                    Diagnostics.refused(input, error)
-                }
+            try Inputs.printAnswers(inputs) { input throws(ResolveError) in
+                let explanation = try config.explain(input.text, method: request.method)
+                return compact ? explanation.json : JSONWriter.pretty(.object(explanation.jsonObject))
             }
-            out.flush()
-            if refused { throw ExitCode(1) }
         }
     }
 }

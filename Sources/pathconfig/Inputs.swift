@@ -1,3 +1,4 @@
+import ArgumentParser
 import PathConfiguration
 
 /// One URL or path a command looks up, with where it came from, so that a
@@ -45,5 +46,26 @@ enum Inputs {
     static func shortened(_ text: String) -> String {
         guard text.count > 80 else { return text }
         return text.prefix(56) + "…" + text.suffix(23)
+    }
+
+    /// Prints `answer` of each input as a line on standard output, or, for
+    /// one the library refuses, `refusedLine`, reporting the refusal on
+    /// standard error after the lines before it; exits 1 at the end when it
+    /// refused any.
+    static func printAnswers(_ arguments: [String], _ answer: (Input) throws(ResolveError) -> String) throws {
+        var out = Output()
+        var refused = false
+        each(arguments) { input in
+            do throws(ResolveError) {
+                out.line(try answer(input))
+            } catch {
+                refused = true
+                out.line(refusedLine)
+                out.flush()  // the lines before it come first, on a terminal too
+                Diagnostics.refused(input, error)
+            }
+        }
+        out.flush()
+        if refused { throw ExitCode(1) }
     }
 }

@@ -34,20 +34,7 @@ extension PathConfigCommand {
         func run() throws {
             let (config, location) = try options.load()
             for w in config.warnings { Diagnostics.warning(w, file: location) }
-            var out = Output()
-            var refused = false
-            Inputs.each(inputs) { input in
-                do throws(ResolveError) {
-                    out.line(try config.resolve(input.text, method: request.method).json)
-                } catch {
-                    refused = true
-                    out.line(Inputs.refusedLine)
-                    out.flush()  // the lines before it come first, on a terminal too
-                    Diagnostics.refused(input, error)
-                }
-            }
-            out.flush()
-            if refused { throw ExitCode(1) }
+            try Inputs.printAnswers(inputs) { input throws(ResolveError) in try config.resolve(input.text, method: request.method).json }
         }
     }
 }

@@ -26,14 +26,6 @@ extension PathConfigCommand {
                 """
         )
 
-        /// How results are printed.
-        enum Format: String, ExpressibleByArgument, CaseIterable {
-            /// Compiler-style lines on standard error, `ok` lines on standard output.
-            case text
-            /// One JSON document on standard output.
-            case json
-        }
-
         @OptionGroup var options: ConfigOptions
 
         @Flag(name: .long, help: "Fail (exit 1) when there is any lint warning, not only on errors.")
@@ -46,7 +38,7 @@ extension PathConfigCommand {
         var deny: [LintFinding.Kind] = []
 
         @Option(name: .long, help: ArgumentHelp("text: compiler-style lines; json: one JSON document on standard output (file, ok, errors, findings with kind, severity, line, column, rule, pattern, message, and allowed_by_file).", valueName: "format"))
-        var format: Format = .text
+        var format: OutputFormat = .text
 
         func validate() throws {
             try options.requireConfig()

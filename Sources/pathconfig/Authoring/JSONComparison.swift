@@ -20,6 +20,26 @@ struct ValueDifference: Hashable, Sendable {
 
     /// True when `values` are typed reads.
     var isTyped: Bool { written != nil }
+
+    /// The difference in a JSON report: `path`, then `extra`, then each
+    /// side's value under its name in `names` (left out where absent), in
+    /// an object `nestedIn` names when given; for a typed read, `typed:
+    /// true` and `written`, each side's written value under its name.
+    func json(_ names: [String], extra: JSONObject = [:], nestedIn: String? = nil) -> JSONValue {
+        func sides(_ values: [JSONValue?]) -> JSONObject {
+            var o = JSONObject()
+            for (name, value) in zip(names, values) { if let value { o[name] = value } }
+            return o
+        }
+        var o: JSONObject = ["path": path.json]
+        o.merge(extra)
+        if let nestedIn { o[nestedIn] = .object(sides(values)) } else { o.merge(sides(values)) }
+        if let written {
+            o["typed"] = .bool(true)
+            o["written"] = .object(sides(written))
+        }
+        return .object(o)
+    }
 }
 
 /// Compares JSON values as the apps read them, and lists where several

@@ -31,9 +31,6 @@ struct ProfileComparison {
     let method: String
     /// Compare values as written or as typed reads (`PropertyComparison`).
     let mode: CompareMode
-    /// Whether a path is read as a page on each configuration's base URL
-    /// (`PathInput`), as `diff` reads it; false: every input as given.
-    let resolvesPaths: Bool
     /// The keys left out of the comparison (`--ignore-key`).
     let ignored: IgnoredKeys
     /// Typed, the keys of the catalog compared: those every profile's app
@@ -42,14 +39,13 @@ struct ProfileComparison {
     let typedKeys: [TypedKey]
 
     /// A comparison of `configurations` (in column order) for lookups with
-    /// `method`, comparing as `compare` says, reading paths as pages on a
-    /// base URL when `resolvesPaths` (`PathInput`), leaving out `ignored`.
+    /// `method`, comparing as `compare` says, reading a path as a page on
+    /// each configuration's base URL (`PathInput`), leaving out `ignored`.
     init(configurations: [(profile: Profile, configuration: PathConfiguration)], method: String,
-         compare: CompareMode = .json, resolvesPaths: Bool = false, ignored: IgnoredKeys = IgnoredKeys()) {
+         compare: CompareMode = .json, ignored: IgnoredKeys = IgnoredKeys()) {
         self.configurations = configurations
         self.method = method
         self.mode = compare
-        self.resolvesPaths = resolvesPaths
         self.ignored = ignored
         self.typedKeys = Self.typedKeys(readBy: configurations.map(\.profile))
     }
@@ -83,7 +79,7 @@ struct ProfileComparison {
         var lastCrash: ResolveError?
         for (_, configuration) in configurations {
             do throws(ResolveError) {
-                answers.append(try configuration.resolve(resolvesPaths ? PathInput.url(for: url, in: configuration) : url, method: method))
+                answers.append(try configuration.resolve(PathInput.url(for: url, in: configuration), method: method))
                 crashes.append(nil)
             } catch where error.code == .unreadableURL {
                 answers.append(nil)
@@ -120,7 +116,7 @@ struct ProfileComparison {
         var explanations: [Explanation?] = []
         for ((_, configuration), answers) in zip(configurations, answered) {
             explanations.append(answers
-                ? try configuration.explain(resolvesPaths ? PathInput.url(for: url, in: configuration) : url, method: method) : nil)
+                ? try configuration.explain(PathInput.url(for: url, in: configuration), method: method) : nil)
         }
         return differences.map { d in
             zip(explanations, configurations).map { explanation, side in

@@ -130,18 +130,7 @@ struct ProfileDiffReport {
         o["differences"] = .array(differences.map { difference in
             var u = JSONObject()
             u["url"] = .string(difference.url)
-            u["keys"] = .array(difference.differences.map { d in
-                var values = JSONObject()
-                for (label, value) in zip(labels, d.values) { values[label] = value }
-                var key: JSONObject = ["path": d.path.json, "values": .object(values)]
-                if let written = d.written {
-                    var raw = JSONObject()
-                    for (label, value) in zip(labels, written) { raw[label] = value }
-                    key["typed"] = .bool(true)
-                    key["written"] = .object(raw)
-                }
-                return .object(key)
-            })
+            u["keys"] = .array(difference.differences.map { $0.json(labels, nestedIn: "values") })
             var properties = JSONObject(), crashes = JSONObject()
             for (label, object) in zip(labels, difference.properties) { if let object { properties[label] = .object(object) } }
             for (label, crash) in zip(labels, difference.crashes) { if let crash { crashes[label] = .string(crash) } }

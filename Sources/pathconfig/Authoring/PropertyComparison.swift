@@ -46,28 +46,22 @@ enum PropertyComparison {
 
     /// The typed value of each of `keys` (every key of the catalog unless
     /// told), as a JSON object (the JSON reports' typed members); where the
-    /// app crashes reading a key, `crashed(_:)`.
+    /// app crashes reading a key, `{"app_crashes": why}`.
     static func typedValues(_ properties: PathProperties, keys: [TypedKey] = TypedKey.allCases) -> JSONObject {
         var out = JSONObject()
         for key in keys { out[key.rawValue] = typedValue(properties, key) }
         return out
     }
 
-    /// What the app reads for `key`: its value, or `crashed(_:)`.
+    /// What the app reads for `key` (`PortComparison.value`): its value, or,
+    /// where the app crashes reading it, `{"app_crashes": "java.lang.…"}`,
+    /// which no accessor returns, so it differs from every value read, and
+    /// the text reports show it as `(app crashes)`.
     static func typedValue(_ properties: PathProperties, _ key: TypedKey) -> JSONValue {
-        switch properties.read(key) {
-        case .value(let v): return v
-        case .crash(let why): return crashed(why)
-        }
+        PortComparison.value(properties, key.rawValue) ?? .null  // never nil: a typed key has a value
     }
 
-    /// A typed read the app crashes on, as a value of the reports:
-    /// `{"app_crashes": "java.lang.ClassCastException: …"}`, which no
-    /// accessor returns, so it differs from every value read, and the text
-    /// reports show it as `(app crashes)`.
-    static func crashed(_ why: String) -> JSONValue { .object(["app_crashes": .string(why)]) }
-
-    /// Whether `value` is a crash (`crashed(_:)`).
+    /// Whether `value` is a crash (`typedValue`'s `app_crashes`).
     static func isCrash(_ value: JSONValue?) -> Bool {
         guard case .object(let o)? = value, o.count == 1, case .string? = o["app_crashes"] else { return false }
         return true

@@ -125,8 +125,8 @@ struct TestReport {
             if let typed = result.actualTyped { r["actual_typed"] = .object(typed) }
             if let error = result.error { r["error"] = .string(error) }
             if !result.passed && result.error == nil {
-                if c.expected != nil { r["differences"] = .array(result.differences.map(Self.json)) }
-                if !c.typed.isEmpty { r["typed_differences"] = .array(result.typedDifferences.map(Self.json)) }
+                if c.expected != nil { r["differences"] = .array(result.differences.map { $0.json(Self.sides) }) }
+                if !c.typed.isEmpty { r["typed_differences"] = .array(result.typedDifferences.map { $0.json(Self.sides) }) }
                 r["rules"] = .array(result.rules.map { .object($0.jsonObject) })
             }
             return .object(r)
@@ -134,18 +134,6 @@ struct TestReport {
         return .object(o)
     }
 
-    /// One difference of a check for the JSON report.
-    private static func json(_ d: ValueDifference) -> JSONValue {
-        var e: JSONObject = ["path": d.path.json]
-        if let v = d.values[0] { e["expected"] = v }
-        if let v = d.values[1] { e["actual"] = v }
-        if let written = d.written {
-            var raw = JSONObject()
-            if let v = written[0] { raw["expected"] = v }
-            if let v = written[1] { raw["actual"] = v }
-            e["typed"] = .bool(true)
-            e["written"] = .object(raw)
-        }
-        return .object(e)
-    }
+    /// The names of a check's two sides in the JSON report.
+    private static let sides = ["expected", "actual"]
 }

@@ -1,9 +1,8 @@
 import PathConfiguration
 
-/// One key of one URL that two versions of a configuration resolve differently.
-struct KeyChange: Hashable, Sendable {
-    /// What happened to the key.
-    enum Kind: String, Sendable {
+extension ValueDifference {
+    /// What happened to a key from an old version (`values[0]`) to a new one (`values[1]`).
+    enum Change: String, Sendable {
         /// Only the new version has it.
         case added
         /// Only the old version has it.
@@ -12,31 +11,9 @@ struct KeyChange: Hashable, Sendable {
         case changed
     }
 
-    /// Where the value sits.
-    let path: KeyPath
-    /// The old value (nil when absent).
-    let old: JSONValue?
-    /// The new value (nil when absent).
-    let new: JSONValue?
-    /// For a typed read (`PropertyComparison`): what the old and the new
-    /// version wrote for the key (nil where nothing), from which the app
-    /// read `old` and `new`. nil when the values are compared as written.
-    let written: [JSONValue?]?
-
-    /// The change of `path` from `old` to `new` (`written`: see there).
-    init(path: KeyPath, old: JSONValue?, new: JSONValue?, written: [JSONValue?]? = nil) {
-        self.path = path
-        self.old = old
-        self.new = new
-        self.written = written
-    }
-
-    /// The difference this change is: values old, then new.
-    var difference: ValueDifference { ValueDifference(path: path, values: [old, new], written: written) }
-
     /// Added, removed or changed.
-    var kind: Kind {
-        switch (old, new) {
+    var change: Change {
+        switch (values[0], values[1]) {
         case (nil, _): return .added
         case (_, nil): return .removed
         default: return .changed
@@ -51,8 +28,8 @@ struct VersionChange: Sendable {
     let url: String
     /// The profiles that see exactly these changes, in the comparison's order.
     let profiles: [Profile]
-    /// The changes, sorted by path.
-    let keys: [KeyChange]
+    /// The changes (values old, then new), sorted by path.
+    let keys: [ValueDifference]
 }
 
 /// Resolves URLs under two versions of a configuration, profile by profile,
@@ -64,9 +41,6 @@ struct VersionComparison {
     let method: String
     /// Compare values as written or as typed reads (`PropertyComparison`).
     var mode: CompareMode = .json
-    /// Whether a path is read as a page on the configurations' base URL
-    /// (`PathInput`), as `diff` reads it; false: every input as given.
-    var resolvesPaths = false
     /// The keys left out of the comparison (`--ignore-key`).
     var ignored = IgnoredKeys()
 
@@ -76,17 +50,16 @@ struct VersionComparison {
     /// URL (a lookup error `unreadableURL`) crashes under both versions, the
     /// URL alone decides it: nothing changes there.
     func compare(_ url: String) throws(ResolveError) -> [VersionChange] {
-        var groups: [(profiles: [Profile], keys: [KeyChange])] = []
+        var groups: [(profiles: [Profile], keys: [ValueDifference])] = []
         for (profile, old, new) in configurations {
             let before: PathProperties, after: PathProperties
             do throws(ResolveError) {
-                before = try old.resolve(resolvesPaths ? PathInput.url(for: url, in: old) : url, method: method)
-                after = try new.resolve(resolvesPaths ? PathInput.url(for: url, in: new) : url, method: method)
+                before = try old.resolve(PathInput.url(for: url, in: old), method: method)
+                after = try new.resolve(PathInput.url(for: url, in: new), method: method)
             } catch where error.code == .unreadableURL {
                 continue
             }
             let keys = ignored.filter(PropertyComparison.differences([before, after], mode: mode))
-                .map { KeyChange(path: $0.path, old: $0.values[0], new: $0.values[1], written: $0.written) }
             guard !keys.isEmpty else { continue }
             if let i = groups.firstIndex(where: { $0.keys == keys }) {
                 groups[i].profiles.append(profile)

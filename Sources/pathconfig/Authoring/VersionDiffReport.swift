@@ -54,17 +54,16 @@ struct VersionDiffReport {
                 for (i, key) in change.keys.enumerated() {
                     let url = change.url == lastURL ? "" : change.url
                     lastURL = change.url
-                    let kind = key.kind.rawValue
+                    let kind = key.change.rawValue
                     let painted: String
-                    switch key.kind {
+                    switch key.change {
                     case .added: painted = style.green(kind)
                     case .removed: painted = style.red(kind)
                     case .changed: painted = style.yellow(kind)
                     }
-                    let d = key.difference
                     table.append([TextTable.Cell(url), TextTable.Cell(i == 0 ? who : ""), TextTable.Cell(kind, painted: painted),
-                                  TextTable.Cell(ValueText.key(d)), TextTable.Cell(ValueText.text(key.old, written: d.written, side: 0)),
-                                  TextTable.Cell(ValueText.text(key.new, written: d.written, side: 1))])
+                                  TextTable.Cell(ValueText.key(key)), TextTable.Cell(ValueText.text(key.values[0], written: key.written, side: 0)),
+                                  TextTable.Cell(ValueText.text(key.values[1], written: key.written, side: 1))])
                 }
             }
             lines += table.lines()
@@ -98,19 +97,7 @@ struct VersionDiffReport {
             var c = JSONObject()
             c["url"] = .string(change.url)
             c["profiles"] = .array(change.profiles.map { .string($0.rawValue) })
-            c["keys"] = .array(change.keys.map { key in
-                var k: JSONObject = ["path": key.path.json, "change": .string(key.kind.rawValue)]
-                if let v = key.old { k["old"] = v }
-                if let v = key.new { k["new"] = v }
-                if let written = key.written {
-                    var raw = JSONObject()
-                    if let v = written[0] { raw["old"] = v }
-                    if let v = written[1] { raw["new"] = v }
-                    k["typed"] = .bool(true)
-                    k["written"] = .object(raw)
-                }
-                return .object(k)
-            })
+            c["keys"] = .array(change.keys.map { $0.json(["old", "new"], extra: ["change": .string($0.change.rawValue)]) })
             return .object(c)
         })
         return .object(o)
