@@ -145,12 +145,7 @@ package struct JSONReader {
         self.maxDepth = maxDepth
     }
 
-    private func describeCurrent() -> String {
-        guard pos < bytes.count else { return "end of input" }
-        let b = bytes[pos]
-        if b >= 0x21 && b < 0x7F { return "character '\(Character(Unicode.Scalar(b)))'" }
-        return "byte 0x\(String(b, radix: 16, uppercase: true))"
-    }
+    private func describeCurrent() -> String { bytes.describe(at: pos) }
 
     private mutating func skipWhitespace() {
         while pos < bytes.count {
@@ -199,29 +194,34 @@ package struct JSONReader {
         var items: [JSONNode] = []
         skipWhitespace()
         if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") { pos += 1; depth -= 1; return JSONNode(kind: .array(items), offset: start) }
-        while true {
+        repeat {
             skipWhitespace()
             items.append(try readValue())
-            skipWhitespace()
-            guard pos < bytes.count else { throw JSONSyntaxError(offset: pos, message: "unexpected end of input, expected ',' or ']'") }
-            if bytes[pos] == UInt8(ascii: ",") {
-                let comma = pos
-                pos += 1
-                skipWhitespace()
-                if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") {
-                    trailingCommas.append(JSONTrailingComma(offset: comma, containerOffset: start))
-                    pos += 1
-                    break
-                }
-            } else if bytes[pos] == UInt8(ascii: "]") {
-                pos += 1
-                break
-            } else {
-                throw JSONSyntaxError(offset: pos, message: "unexpected \(describeCurrent()), expected ',' or ']'")
-            }
-        }
+        } while try continues(closing: UInt8(ascii: "]"), openedAt: start)
         depth -= 1
         return JSONNode(kind: .array(items), offset: start)
+    }
+
+    /// After an element of the array or object whose opening bracket is at
+    /// `start`: whether another element follows its `,`. A `close` after
+    /// the element, or after a `,` (a trailing comma, recorded), ends it.
+    @inline(__always)
+    private mutating func continues(closing close: UInt8, openedAt start: Int) throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        guard pos < bytes.count else {
+            throw JSONSyntaxError(offset: pos, message: "unexpected end of input, expected ',' or '\(Character(Unicode.Scalar(close)))'")
+        }
+        if bytes[pos] == UInt8(ascii: ",") {
+            let comma = pos
+            pos += 1
+            skipWhitespace()
+            guard pos < bytes.count, bytes[pos] == close else { return true }
+            trailingCommas.append(JSONTrailingComma(offset: comma, containerOffset: start))
+        } else if bytes[pos] != close {
+            throw JSONSyntaxError(offset: pos, message: "unexpected \(describeCurrent()), expected ',' or '\(Character(Unicode.Scalar(close)))'")
+        }
+        pos += 1
+        return false
     }
 
     /// Members an object may have before its keys are indexed.
@@ -249,7 +249,7 @@ package struct JSONReader {
         var keyIndex: [String: Int]?
         skipWhitespace()
         if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") { pos += 1; depth -= 1; return JSONNode(kind: .object(members), offset: start) }
-        while true {
+        repeat {
             skipWhitespace()
             guard pos < bytes.count else { throw JSONSyntaxError(offset: pos, message: "unexpected end of input, expected a key") }
             guard bytes[pos] == UInt8(ascii: "\"") else {
@@ -268,24 +268,7 @@ package struct JSONReader {
                 duplicateKeys.append(JSONDuplicateKey(key: key, offset: keyOffset, firstOffset: members[first].keyOffset))
             }
             members.append(JSONNode.Member(key: key, keyOffset: keyOffset, value: value))
-            skipWhitespace()
-            guard pos < bytes.count else { throw JSONSyntaxError(offset: pos, message: "unexpected end of input, expected ',' or '}'") }
-            if bytes[pos] == UInt8(ascii: ",") {
-                let comma = pos
-                pos += 1
-                skipWhitespace()
-                if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") {
-                    trailingCommas.append(JSONTrailingComma(offset: comma, containerOffset: start))
-                    pos += 1
-                    break
-                }
-            } else if bytes[pos] == UInt8(ascii: "}") {
-                pos += 1
-                break
-            } else {
-                throw JSONSyntaxError(offset: pos, message: "unexpected \(describeCurrent()), expected ',' or '}'")
-            }
-        }
+        } while try continues(closing: UInt8(ascii: "}"), openedAt: start)
         depth -= 1
         return JSONNode(kind: .object(members), offset: start)
     }
@@ -514,5 +497,16 @@ extension String {
     fileprivate init(format4 byte: UInt8) {
         let hex = String(byte, radix: 16, uppercase: true)
         self = String(repeating: "0", count: 4 - hex.count) + hex
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// What a reader found at `offset`, for a syntax error: `end of input`,
+    /// `character 'x'` (printable ASCII) or `byte 0xNN`.
+    func describe(at offset: Int) -> String {
+        guard offset < count else { return "end of input" }
+        let b = self[offset]
+        if b >= 0x21 && b < 0x7F { return "character '\(Character(Unicode.Scalar(b)))'" }
+        return "byte 0x\(String(b, radix: 16, uppercase: true))"
     }
 }

@@ -90,12 +90,7 @@ package struct GsonReader {
         self.nestingLimit = nestingLimit
     }
 
-    private func describeCurrent() -> String {
-        guard pos < bytes.count else { return "end of input" }
-        let b = bytes[pos]
-        if b >= 0x21 && b < 0x7F { return "character '\(Character(Unicode.Scalar(b)))'" }
-        return "byte 0x\(String(b, radix: 16, uppercase: true))"
-    }
+    private func describeCurrent() -> String { bytes.describe(at: pos) }
 
     /// JsonReader.isLiteral: whether `b` may be part of an unquoted name or value.
     private static func isLiteral(_ b: UInt8) -> Bool {
