@@ -163,57 +163,54 @@ public func pathconfig_backend_name(_ i: UInt) -> UnsafePointer<CChar>? {
     }
 }
 
-// MARK: - Typed keys
-
-/// `key` (a `PATHCONFIG_KEY_*` number) as an index of the typed keys.
-private func keyIndex(_ key: Int32) throws(CFailure) -> Int { try typedKey(key).index }
+// MARK: - Typed keys (each numbered key checked by `typedKey`)
 
 @_cdecl("pathconfig_typed_key_count")
 public func pathconfig_typed_key_count() -> UInt { UInt(Catalog.keys.count) }
 
 @_cdecl("pathconfig_typed_key_name")
 public func pathconfig_typed_key_name(_ key: Int32) -> UnsafePointer<CChar>? {
-    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in try Catalog.keyName(keyIndex(key)) }
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in try Catalog.keyName(typedKey(key).index) }
 }
 
 @_cdecl("pathconfig_typed_key_kind")
 public func pathconfig_typed_key_kind(_ key: Int32) -> Int32 {
-    boundary(or: 0) { () throws(CFailure) -> Int32 in kindNumber(Catalog.keys[try keyIndex(key)].kind) }
+    boundary(or: 0) { () throws(CFailure) -> Int32 in kindNumber(try typedKey(key).kind) }
 }
 
 @_cdecl("pathconfig_typed_key_value_count")
 public func pathconfig_typed_key_value_count(_ key: Int32, _ profile: UnsafePointer<CChar>?) -> UInt {
     boundary(or: 0) { () throws(CFailure) -> UInt in
-        UInt(Catalog.valueCount(try keyIndex(key), try Catalog.profileIndex(profile)))
+        UInt(Catalog.valueCount(try typedKey(key).index, try Catalog.profileIndex(profile)))
     }
 }
 
 @_cdecl("pathconfig_typed_key_value")
 public func pathconfig_typed_key_value(_ key: Int32, _ profile: UnsafePointer<CChar>?, _ j: UInt) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        let key = try keyIndex(key)
+        let key = try typedKey(key)
         let p = try Catalog.profileIndex(profile)
-        let value = try Catalog.index(j, below: Catalog.valueCount(key, p), "values of \"\(Catalog.keys[key].rawValue)\"")
-        return try Catalog.keyValue(key, p, value)
+        let value = try Catalog.index(j, below: Catalog.valueCount(key.index, p), "values of \"\(key.rawValue)\"")
+        return try Catalog.keyValue(key.index, p, value)
     }
 }
 
 @_cdecl("pathconfig_typed_key_default_string")
 public func pathconfig_typed_key_default_string(_ key: Int32, _ profile: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        let key = try keyIndex(key)
+        let key = try typedKey(key)
         let p = try Catalog.profileIndex(profile)
-        guard Catalog.keys[key].kind != .boolean else {
-            throw CFailure(.type, "\"\(Catalog.keys[key].rawValue)\" is a boolean key; use pathconfig_typed_key_default_bool")
+        guard key.kind != .boolean else {
+            throw CFailure(.type, "\"\(key.rawValue)\" is a boolean key; use pathconfig_typed_key_default_bool")
         }
-        return try Catalog.keyDefault(key, p)
+        return try Catalog.keyDefault(key.index, p)
     }
 }
 
 @_cdecl("pathconfig_typed_key_default_bool")
 public func pathconfig_typed_key_default_bool(_ key: Int32, _ profile: UnsafePointer<CChar>?) -> Int32 {
     boundary(or: 0) { () throws(CFailure) -> Int32 in
-        let key = Catalog.keys[try keyIndex(key)]
+        let key = try typedKey(key)
         let p = try Catalog.profileIndex(profile)
         guard key.kind == .boolean else {
             throw CFailure(.type, "\"\(key.rawValue)\" is not a boolean key; use pathconfig_typed_key_default_string")
