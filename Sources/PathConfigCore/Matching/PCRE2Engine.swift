@@ -130,7 +130,7 @@ class PCRE2Code: @unchecked Sendable {
 }
 
 /// A compiled PCRE2 pattern.
-final class PCRE2Pattern: PCRE2Code, CompiledPattern {
+final class PCRE2Pattern: PCRE2Code, CompiledPattern, @unchecked Sendable {
     func search(_ subject: MatchSubject) -> MatchOutcome {
         pcre2Search(code, subject, context.pointer)
     }
@@ -163,7 +163,7 @@ private func pcre2Search(_ code: OpaquePointer, _ subject: MatchSubject, _ conte
 /// form, with the thread's boundary table reset before and after each search
 /// (the next search's subject may lie where this one's did). A class of its
 /// own, so that other patterns' searches test nothing for it.
-final class PCRE2BoundaryPattern: PCRE2Code, CompiledPattern {
+final class PCRE2BoundaryPattern: PCRE2Code, CompiledPattern, @unchecked Sendable {
     func search(_ subject: MatchSubject) -> MatchOutcome {
         let state = PCRE2ThreadState.current
         state.boundaries.reset()
