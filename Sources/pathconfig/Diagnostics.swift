@@ -1,12 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import PathConfiguration
 
-/// Writes compiler-style diagnostics to standard error, in colour only when
-/// standard error is a terminal (see `Colour`).
+/// Writes compiler-style diagnostics to standard error, in colour where
+/// `Style.standardError` says.
 enum Diagnostics {
     static func prefix(_ file: String, _ location: SourceLocation?) -> String {
         if let location { return "\(file):\(location.line):\(location.column)" }
@@ -87,37 +82,12 @@ enum Diagnostics {
         }
     }
 
-    enum Severity: String { case error, warning }
+    enum Severity { case error, warning }
 
     private static func emit(_ place: String, _ severity: Severity, _ message: String, kind: String? = nil) {
         let suffix = kind.map { " [\($0)]" } ?? ""
-        let c = Colour.standardError
-        let label = c.paint(severity.rawValue + ":", severity == .error ? .red : .magenta)
-        StandardStreams.error("\(c.paint(place + ":", .bold)) \(label) \(message)\(c.paint(suffix, .dim))\n")
-    }
-}
-
-/// ANSI colour, only where it helps: on a terminal, unless `NO_COLOR` is set
-/// (https://no-color.org); `CLICOLOR_FORCE` set to anything but `0` turns it
-/// on elsewhere (as in other tools; the tests use it). `NO_COLOR` wins.
-struct Colour {
-    enum Style: String {
-        case bold = "1", dim = "2", red = "1;31", magenta = "1;35"
-    }
-
-    let enabled: Bool
-
-    /// Whether diagnostics on standard error are coloured, decided once.
-    static let standardError = Colour(enabled: decide(fd: 2))
-
-    static func decide(fd: Int32) -> Bool {
-        if let noColor = getenv("NO_COLOR"), noColor.pointee != 0 { return false }
-        if let force = getenv("CLICOLOR_FORCE"), force.pointee != 0, String(cString: force) != "0" { return true }
-        return isatty(fd) == 1
-    }
-
-    func paint(_ text: String, _ style: Style) -> String {
-        guard enabled, !text.isEmpty else { return text }
-        return "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m"
+        let s = Style.standardError
+        let label = severity == .error ? s.errorLabel("error:") : s.warningLabel("warning:")
+        StandardStreams.error("\(s.bold(place + ":")) \(label) \(message)\(s.dim(suffix))\n")
     }
 }

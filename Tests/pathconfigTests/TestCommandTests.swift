@@ -349,7 +349,7 @@ struct TestCommandTests {
         return String(decoding: data, as: UTF8.self)
     }
 
-    @Test("on a terminal the report is coloured, unless NO_COLOR is set or --color never")
+    @Test("on a terminal the report is coloured, unless NO_COLOR is set, TERM is dumb or --color never; diagnostics alike")
     func terminal() throws {
         let arguments = ["test", "--config", CLI.example, Self.cases]
         let coloured = try Self.onTerminal(arguments, environment: [:])
@@ -360,6 +360,28 @@ struct TestCommandTests {
         let never = try Self.onTerminal(arguments + ["--color", "never"], environment: [:])
         #expect(never.contains("5 checks (4 cases): 5 passed, 0 failed"))
         #expect(!never.contains("\u{1B}["))
+        // One policy (Style) for reports and diagnostics: TERM=dumb turns both off.
+        let dumb = try Self.onTerminal(arguments, environment: ["TERM": "dumb"])
+        #expect(dumb.contains("5 checks (4 cases): 5 passed, 0 failed"))
+        #expect(!dumb.contains("\u{1B}["))
+        let broken = ["validate", "--config", CLI.root + "/examples/broken.json"]
+        #expect(try Self.onTerminal(broken, environment: [:]).contains("\u{1B}[1;31merror:\u{1B}[0m"))
+        let brokenDumb = try Self.onTerminal(broken, environment: ["TERM": "dumb"])
+        #expect(brokenDumb.contains("error: rule 1, pattern 1"))
+        #expect(!brokenDumb.contains("\u{1B}["))
+    }
+
+    @Test("CLICOLOR_FORCE colours the report on a pipe too, as it does diagnostics; NO_COLOR still wins")
+    func forcedColour() throws {
+        let arguments = ["test", "--config", CLI.example, Self.cases]
+        let forced = try CLI.run(arguments, environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": ""])
+        #expect(forced.stdout.contains("\u{1B}[32m5 checks (4 cases): 5 passed, 0 failed\u{1B}[0m"))
+        let zero = try CLI.run(arguments, environment: ["CLICOLOR_FORCE": "0", "NO_COLOR": ""])
+        #expect(!zero.stdout.contains("\u{1B}["))
+        let noColor = try CLI.run(arguments, environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": "1"])
+        #expect(!noColor.stdout.contains("\u{1B}["))
+        let json = try CLI.run(arguments + ["--format", "json"], environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": ""])
+        #expect(!json.stdout.contains("\u{1B}["))
     }
     #endif
 
