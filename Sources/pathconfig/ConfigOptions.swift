@@ -17,7 +17,7 @@ struct ConfigOptions: ParsableArguments {
     @Option(name: .customLong("header"), parsing: .singleValue, help: ArgumentHelp("An extra request header for downloads, 'Name: value' (repeatable).", valueName: "header"))
     var headers: [String] = []
 
-    @Option(name: .customLong("profile"), help: ArgumentHelp("The reference app to reproduce, as APP or APP@VERSION (hotwire-ios@1.2.2, hotwire-ios@main; the bare name is the app's latest stable release, `pathconfig profiles` lists them; siesta: the API client, for request rules with globs and methods). test, diff and validate take it repeated, for several (validate lints for each, and for the four mobile apps when none is given); the other commands, and validate's load, use the last one given.", valueName: "profile"),
+    @Option(name: .customLong("profile"), help: ArgumentHelp("The reference app to reproduce, as APP or APP@VERSION (hotwire-ios@1.2.2, hotwire-ios@main; the bare name is the app's latest stable release, `pathconfig profiles` lists them; siesta: the API client, for request rules with globs and methods). Repeat it where a command compares apps: test and diff check each, port writes for each, and validate loads and lints under each (with none: loads as hotwire-ios, lints for the four mobile apps); the other commands use the last one given.", valueName: "profile"),
             transform: Profile.argument)
     var profiles: [Profile] = []
 

@@ -11,14 +11,6 @@ import Darwin
 /// Files a command writes (`port --output`): replaced atomically, so that
 /// an interrupted run leaves the old file or the new one, never half.
 enum FileOutput {
-    /// Writes `text` to `path` (mode 0644), or exits 1 saying why.
-    static func write(_ text: String, to path: String) throws {
-        do { try AtomicFile.write(Array(text.utf8), to: path, mode: 0o644) } catch {
-            StandardStreams.error("pathconfig: error: \(error.message)\n")
-            throw ExitCode(1)
-        }
-    }
-
     /// Writes each text to its path, all or none: every file is first
     /// written in full beside its target (`.NAME.port-PID-N`), then each
     /// is renamed over its target, an existing target kept aside until all

@@ -45,7 +45,8 @@ extension PathConfigCommand {
 
         @OptionGroup var options: ConfigOptions
 
-        @Option(name: .long, help: ArgumentHelp("The reference app, whose reading of --config the others must reproduce.", valueName: "profile"))
+        @Option(name: .long, help: ArgumentHelp("The reference app, whose reading of --config the others must reproduce.", valueName: "profile"),
+                transform: Profile.argument)
         var like: Profile
 
         @Flag(name: .long, help: "Write nothing for an app that cannot be made to agree, and exit 1 (without it, such an app's file is written and the command exits 3).")
@@ -101,14 +102,10 @@ extension PathConfigCommand {
         /// The URLs of the `--check` files, or nil without any; exit 1 when one cannot be read.
         private func checkURLs() throws -> [Input]? {
             guard !check.isEmpty else { return nil }
-            var lines: [String] = []
-            for file in check {
-                do { lines += String(decoding: try FileBytes.read(file), as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init) } catch {
-                    StandardStreams.error("pathconfig: error: --check: \(error.message)\n")
-                    throw ExitCode(1)
-                }
+            do { return try URLList.read(files: check) } catch {
+                StandardStreams.error("pathconfig: error: --check: \(error.message)\n")
+                throw ExitCode(1)
             }
-            return URLList.read(lines)
         }
 
         /// Writes the outputs, all or none; returns each file's name and the

@@ -95,10 +95,10 @@ extension PathConfigCommand {
 
         /// The cases file, decoded, or exit 1 with every problem at its place.
         static func read(_ path: String) throws -> CaseFile {
-            let name = path == "-" ? "<stdin>" : path
+            let name = FileBytes.name(path)
             do {
                 return try CaseFileDecoder.decode(try FileBytes.read(path), path: name)
-            } catch let failure as FileBytes.Failure {
+            } catch let failure as ConfigurationError {
                 StandardStreams.error("\(name): error: \(failure.message)\n")
             } catch let problems as CaseFileErrors {
                 for e in problems.errors { StandardStreams.error("\(Diagnostics.prefix(name, e.location)): error: \(e.message)\n") }

@@ -215,6 +215,37 @@ struct PortCommandTests {
         #expect(missing.stderr == "pathconfig: error: --check: cannot open /no/such/urls.txt: No such file or directory\n")
     }
 
+    @Test("--check files with no URLs check none: standard input is read only for -")
+    func emptyCheck() throws {
+        let dir = try Self.directory()
+        let empty = try CLI.temporaryFile("\n# no URLs yet\n")
+        // What standard input holds would differ (as in check()); it must not be read.
+        let r = try CLI.run(["port", "--config", CLI.example, "--like", "hotwire-ios", "--profile", "turbo-ios", "--check", empty, "-o", dir + "/turbo.json"],
+                            stdin: "https://example.com/messages/new?draft=1\n")
+        #expect(r.status == 3)  // port refused a rule of the example for turbo-ios; the check itself found nothing
+        #expect(r.stderr.hasSuffix("check: turbo-ios: 0 of 0 URLs answer as hotwire-ios\n"), "\(r.stderr)")
+        // A file and standard input together: each URL once, the file's first.
+        let one = try CLI.temporaryFile("https://example.com/messages/new?draft=1\n")
+        let both = try CLI.run(["port", "--config", CLI.example, "--like", "hotwire-ios", "--profile", "turbo-ios", "--check", one, "--check", "-", "-o", dir + "/turbo.json"],
+                               stdin: "https://example.com/messages/new?draft=1\nhttps://example.com/messages/42\n")
+        #expect(both.status == 1)
+        #expect(both.stderr.hasSuffix("check: turbo-ios: 1 of 2 URLs answer as hotwire-ios\n"), "\(both.stderr)")
+    }
+
+    @Test("--like takes APP@VERSION and refuses an unknown release with the core's message, as --profile does")
+    func likeVersion() throws {
+        let bad = try CLI.run(["port", "--config", CLI.example, "--like", "hotwire-ios@9"])
+        let profile = try CLI.run(["resolve", "--config", CLI.example, "--profile", "hotwire-ios@9", "/"])
+        #expect(bad.status == 2 && profile.status == 2)
+        // The core's message, after ArgumentParser's "The value ... is invalid for '--OPTION <profile>': ".
+        let message = try #require(profile.stderr.split(separator: "\n").first { $0.hasPrefix("Error:") }?.split(separator: "': ", maxSplits: 1).last)
+        #expect(message.hasPrefix("hotwire-ios has no release \"9\"; its releases are 1.0.0"))
+        #expect(bad.stderr.contains("'--like <profile>': " + message), "\(bad.stderr)")
+        let dir = try Self.directory()
+        let released = try CLI.run(["port", "--config", CLI.example, "--like", "hotwire-ios@1.0.0", "--profile", "hotwire-ios", "-o", dir + "/ios.json"])
+        #expect(released.status == 0 || released.status == 3, "\(released.stderr)")
+    }
+
     @Test("siesta is no mobile app: a usage error")
     func siesta() throws {
         let r = try CLI.run(["port", "--config", CLI.example, "--like", "siesta"])

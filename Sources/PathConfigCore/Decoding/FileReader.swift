@@ -13,6 +13,12 @@ package enum FileReader {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ioError("cannot open \(path)") }
         defer { close(fd) }
+        return try read(fd: fd, name: path, limit: limit)
+    }
+
+    /// The bytes of the open file descriptor `fd` up to its end, at most
+    /// `limit` of them; `path` names it in errors.
+    package static func read(fd: Int32, name path: String, limit: Int) throws(ConfigurationError) -> [UInt8] {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
