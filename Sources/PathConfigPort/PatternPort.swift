@@ -277,12 +277,14 @@ struct PatternPort {
         return !atAlternativeStart
     }
 
-    /// Whether the pattern is `.*`, `^.*`, `.*$`, `^.*$`, `^` or empty,
-    /// which match every string of printable characters.
+    /// Whether the pattern is `.*`, `^.*`, `.*$`, `^.*$`, `^`, `$` or
+    /// empty, which match every string of printable characters.
     static func matchesEverything(_ pattern: PortablePattern) -> Bool {
         var tokens = pattern.tokens[...]
+        // "$" finds the end of every string; "^$" only the empty one.
+        if tokens.count == 1, tokens.first?.kind == .end { return true }
         if tokens.first?.kind == .start { tokens.removeFirst() }
-        // "" and "^"; not "$" alone, nor "^$".
+        // "" and "^".
         if tokens.isEmpty { return true }
         if tokens.last?.kind == .end { tokens.removeLast() }
         guard tokens.count == 2, tokens.first?.kind == .any, let star = tokens.last, star.kind == .quantifier else { return false }

@@ -112,7 +112,9 @@ struct ConfigurationPortTests {
             {"rules": [
               {"patterns": ["/new$"], "properties": {"context": "modal", "animated": false}, "description": "Forms"},
               {"patterns": ["(?i)/edit"], "properties": {"flag": true}},
-              {"patterns": ["^/posts"], "properties": {"section": "posts"}}
+              {"patterns": ["^/posts"], "properties": {"section": "posts"}},
+              {"patterns": ["$"], "properties": {"everywhere": true}},
+              {"patterns": ["^$"], "properties": {"nowhere": true}}
             ]}
             """, options: LoadOptions(profile: .hotwireIOS))
         let port = ConfigurationPort(original, to: Self.mobile, strict: true)
@@ -127,6 +129,9 @@ struct ConfigurationPortTests {
         #expect(port.coveredURLs.contains("https://example.com/recede"))
         // ^/posts is blind to the query: not refused for turbo-ios.
         #expect(!lines.contains { $0.hasPrefix("turbo-ios: rule 2") })
+        // $ matches every string, with or without a query (as MatchPlan's matchesEverySubject says); ^$ does not.
+        #expect(!lines.contains { $0.hasPrefix("turbo-ios: rule 3") })
+        #expect(lines.contains { $0.hasPrefix("turbo-ios: rule 4 pattern 0 \"^$\": turbo-ios never sees the query string") })
         // --strict: an app with a refusal gets no file.
         #expect(port.outputs.isEmpty)
     }
