@@ -338,9 +338,8 @@ private struct Walker {
             throw schemaError("rule \(index): \"\(member.key)\" must be an array of strings, found \(member.value.typeName)",
                               at: member.value.offset, rule: index)
         }
-        guard nodes.count <= limits.maxPatternsPerRule else {
-            throw ConfigurationError(code: .limit, message: "rule \(index) has \(nodes.count) \(what)s, more than the limit of \(limits.maxPatternsPerRule)",
-                                     location: location(member.value.offset), ruleIndex: index)
+        if let message = limits.tooMany(nodes.count, what, rule: index) {
+            throw ConfigurationError(code: .limit, message: message, location: location(member.value.offset), ruleIndex: index)
         }
         var values: [String] = [], offsets: [Int] = []
         values.reserveCapacity(nodes.count)
@@ -349,9 +348,8 @@ private struct Walker {
             guard case .string(let value) = node.kind else {
                 throw schemaError("rule \(index), \(what) \(p) must be a string, found \(node.typeName)", at: node.offset, rule: index, pattern: p)
             }
-            guard value.utf8.count <= limits.maxPatternBytes else {
-                throw ConfigurationError(code: .limit, message: "rule \(index), \(what) \(p) is \(value.utf8.count) bytes, more than the limit of \(limits.maxPatternBytes)",
-                                         location: location(node.offset), ruleIndex: index, patternIndex: p)
+            if let message = limits.tooLong(value, what, at: p, rule: index) {
+                throw ConfigurationError(code: .limit, message: message, location: location(node.offset), ruleIndex: index, patternIndex: p)
             }
             values.append(value)
             offsets.append(node.offset)

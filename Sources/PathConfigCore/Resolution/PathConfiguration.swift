@@ -190,8 +190,9 @@ public final class PathConfiguration: Sendable {
     /// does, and invalidates memoised results. Lookups already running finish
     /// with the rules they started with. Returns the rule's index.
     ///
-    /// Throws for a rule without patterns, globs or predicate, for methods that
-    /// are not HTTP tokens, and for a pattern the engine rejects (under
+    /// Throws as loading would for the same rule in a file: for a rule
+    /// without patterns, globs or predicate, for `methods` empty or not HTTP
+    /// tokens, for patterns or globs over `Limits`, and for a pattern the engine rejects (under
     /// `lenient`, the pattern is skipped instead; the warning is not kept).
     @discardableResult
     public func add(_ hostRule: HostRule) throws(ConfigurationError) -> Int {

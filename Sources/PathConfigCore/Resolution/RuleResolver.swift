@@ -249,14 +249,28 @@ final class RuleResolver: Sendable {
             guard !r.patterns.isEmpty || !r.globs.isEmpty || hostRule.predicate != nil else {
                 throw ConfigurationError(code: .schema, message: "rule \(index): a rule added from code needs patterns, globs or a predicate", ruleIndex: index)
             }
+            // As a file's rule is held (ConfigurationDecoder): limits, and methods a non-empty list of tokens, each once.
+            for (what, values) in [("pattern", r.patterns), ("glob", r.globs)] {
+                if let message = options.limits.tooMany(values.count, what, rule: index) {
+                    throw ConfigurationError(code: .limit, message: message, ruleIndex: index)
+                }
+                for (p, value) in values.enumerated() {
+                    if let message = options.limits.tooLong(value, what, at: p, rule: index) {
+                        throw ConfigurationError(code: .limit, message: message, ruleIndex: index, patternIndex: p)
+                    }
+                }
+            }
             var methods: [String]?
             if let list = r.methods {
+                guard !list.isEmpty else {
+                    throw ConfigurationError(code: .schema, message: "rule \(index): \"methods\" must be a non-empty array of HTTP methods, found []", ruleIndex: index)
+                }
                 var normalized: [String] = []
                 for m in list {
                     guard let n = HTTPMethod.normalized(m) else {
                         throw ConfigurationError(code: .schema, message: "rule \(index): \(JSONWriter.quoted(m)) is not an HTTP method (a token such as GET or POST)", ruleIndex: index)
                     }
-                    normalized.append(n)
+                    if !normalized.contains(n) { normalized.append(n) }
                 }
                 methods = normalized
             }

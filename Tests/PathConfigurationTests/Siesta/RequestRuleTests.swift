@@ -132,6 +132,32 @@ struct RequestRuleTests {
         #expect(throws: ConfigurationError.self) { try config.add(HostRule(patterns: ["/a"], methods: ["G T"])) }
     }
 
+    @Test("a rule from code is held to what a file's rule is: methods non-empty and each once, patterns and globs within the limits")
+    func addedRuleChecks() throws {
+        var options = try Self.options()
+        options.limits.maxPatternsPerRule = 2
+        options.limits.maxPatternBytes = 8
+        let config = try PathConfiguration(json: #"{"rules": []}"#, options: options)
+        // The same rules in a file, for the messages they get there.
+        func fileError(_ rule: String) -> String? {
+            do { _ = try PathConfiguration(json: #"{"rules": ["# + rule + "]}", options: options); return nil } catch { return error.message }
+        }
+        func added(_ rule: HostRule) -> ConfigurationError? {
+            do { try config.add(rule); return nil } catch { return error }
+        }
+        let empty = try #require(added(HostRule(patterns: ["/a"], methods: [])))
+        #expect(empty.code == .schema && empty.message == #"rule 0: "methods" must be a non-empty array of HTTP methods, found []"#)
+        #expect(fileError(#"{"patterns": ["/a"], "methods": [], "properties": {}}"#) == empty.message)
+        let many = try #require(added(HostRule(globs: ["/a", "/b", "/c"])))
+        #expect(many.code == .limit && many.message == fileError(#"{"globs": ["/a", "/b", "/c"], "properties": {}}"#))
+        let long = try #require(added(HostRule(patterns: ["/a", "/abcdefghi"])))
+        #expect(long.code == .limit && long.patternIndex == 1 && long.message == fileError(#"{"patterns": ["/a", "/abcdefghi"], "properties": {}}"#))
+        #expect(config.addedRules.isEmpty)
+        // Repeated methods count once, as in a file.
+        try config.add(HostRule(patterns: ["/a"], methods: ["post", "POST", "get"]))
+        #expect(config.addedRules.map(\.methods) == [["POST", "GET"]])
+    }
+
     struct Refused: Error, CustomStringConvertible { var description: String { "no token yet" } }
 
     @Test("a throwing predicate or configurer fails the lookup, names the rule, and is not memoised")
