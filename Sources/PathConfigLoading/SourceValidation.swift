@@ -38,7 +38,7 @@ enum SourceValidation {
         }
         guard nameOK else { throw invalid("source \(index): \(JSONWriter.quoted(header.name)) is not a valid header name") }
         guard isSendable(header.value) else {
-            throw invalid("source \(index): the value of header \(JSONWriter.quoted(header.name)) contains a line break")
+            throw invalid("source \(index): the value of header \(JSONWriter.quoted(header.name)) contains a line break or a NUL")
         }
     }
 

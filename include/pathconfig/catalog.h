@@ -26,12 +26,15 @@ extern "C" {
  *                pathconfig_typed_key_kind(key) == PATHCONFIG_TYPED_BOOL ? "bool" : "string");
  *
  * Every function here is a READER (pathconfig.h, "Returns"). An index runs
- * from 0 to the count minus one; one out of range is PATHCONFIG_E_ARGUMENT.
+ * from 0 to the count minus one; one out of range is PATHCONFIG_E_ARGUMENT,
+ * but for pathconfig_profile_release_count and _default_release, which
+ * answer 0 for it and, like the counts, leave the last error alone.
  * A typed key is its PATHCONFIG_KEY_* constant (pathconfig/result.h), which
  * is its index here. A `profile` argument is a name pathconfig_profile_name
  * returns, optionally with "@VERSION" (the app's tables do not change with
  * its version); NULL or another name is PATHCONFIG_E_ARGUMENT. Every string
- * returned is static. The counts never fail and leave the last error alone.
+ * returned is static. The counts without arguments never fail and leave the
+ * last error alone; pathconfig_typed_key_value_count fails as the readers do.
  * ------------------------------------------------------------------------- */
 
 /** pathconfig_typed_key_kind: how a typed key is read. */

@@ -61,7 +61,8 @@ extern "C" {
  *
  * options_json is NULL (or blank) for the defaults, or a JSON object with any
  * key of the load options (see "Loading": profile, match_query_strings,
- * backend, lenient; they apply to every source) and any of these; unknown
+ * backend, lenient, base_url, merge, result_cache_size, max_url_bytes; they
+ * apply to every source) and any of these; unknown
  * keys and bad values fail with PATHCONFIG_E_OPTIONS:
  *   "cache_dir"            a directory for server copies, one file per URL,
  *                          created (mode 0700) when missing; null (default):

@@ -199,7 +199,8 @@ PATHCONFIG_API int pathconfig_result_get_json(const pathconfig_result *res, cons
  * @return borrowed from res (an enum's value is static); never NULL for an
  *         enum key. NULL when a string key has no value and no default (last
  *         error cleared: code 0), or on failure: PATHCONFIG_E_ARGUMENT (res
- *         NULL, key unknown), PATHCONFIG_E_TYPE (a bool key), _NOMEM.
+ *         NULL, key unknown), PATHCONFIG_E_TYPE (a bool key), _NOMEM,
+ *         PATHCONFIG_E_CRASH (the profile's app throws reading the key).
  */
 PATHCONFIG_API const char *pathconfig_result_typed_string(const pathconfig_result *res, int key);
 
@@ -208,7 +209,9 @@ PATHCONFIG_API const char *pathconfig_result_typed_string(const pathconfig_resul
  * @param key  a PATHCONFIG_KEY_* constant of a bool key.
  * @return 1 or 0; 0 on failure, with the last error set:
  *         PATHCONFIG_E_ARGUMENT (res NULL, key unknown), PATHCONFIG_E_TYPE
- *         (an enum or string key). Never negative: after a failed lookup
+ *         (an enum or string key), PATHCONFIG_E_CRASH (the profile's app
+ *         throws reading the key: hotwire-android on a string or number).
+ *         Never negative: after a failed lookup
  *         (res NULL) it reads as false, not true.
  */
 PATHCONFIG_API int pathconfig_result_typed_bool(const pathconfig_result *res, int key);

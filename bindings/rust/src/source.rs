@@ -172,8 +172,8 @@ impl LoaderOptions {
         LoaderOptions::default()
     }
 
-    /// Replaces the load options (profile, query matching, backend,
-    /// lenient), which apply to every source.
+    /// Replaces the load options (every one of [`Options`]), which apply to
+    /// every source.
     pub fn load_options(mut self, options: Options) -> LoaderOptions {
         self.options = options;
         self

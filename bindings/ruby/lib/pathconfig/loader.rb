@@ -33,7 +33,7 @@ module Pathconfig
   #
   # While the callback runs on another thread (the polling thread delivering
   # an event), the library refuses load and refresh with E_MISUSE, having
-  # done nothing (loader.h, 1.2.0). The gem's callback only copies and
+  # done nothing (loader.h, 1.1.0). The gem's callback only copies and
   # queues, so #load and #refresh wait for it to return and call again:
   # they never raise MisuseError for an event being delivered elsewhere.
   #
