@@ -132,7 +132,7 @@ struct ConfigOptions: ParsableArguments {
         guard let configuration = loader.current, let origin = loader.currentEvent else {
             if errorsAsJSON {
                 var out = Output()
-                out.line(JSONWriter.pretty(Diagnostics.loadFailureJSON(events, profile: load.profile)))
+                out.line(JSONWriter.compact(Diagnostics.loadFailureJSON(events, profile: load.profile)))
                 out.flush()
             } else {
                 for event in events { Diagnostics.report(event, failuresAreErrors: true) }

@@ -93,17 +93,32 @@ extension PathConfigCommand {
 
         /// The profiles to compare, each with what `load` gives under it.
         /// Named profiles must load (else exit 1); a default one that does
-        /// not (turbo-android refuses nested values) is left out with a warning.
-        private func loaded<T>(_ load: (Profile, Bool) throws -> T?) throws -> [(Profile, T)] {
+        /// not (turbo-android refuses nested values) is left out with a
+        /// warning, its load's failures as warnings before it. When too few
+        /// are left, exit 1; under `--format json` with the first left out's
+        /// failures as the JSON document of a file that does not load.
+        private func loaded<T>(_ sets: [ConfigurationSet], _ load: (Profile, Bool) throws -> T?) throws -> [(Profile, T)] {
             var out: [(Profile, T)] = []
+            var leftOut: [(Profile, [LoaderEvent])] = []
             for profile in profiles {
                 if let value = try load(profile, options.profiles.isEmpty) {
                     out.append((profile, value))
                 } else {
-                    StandardStreams.error("pathconfig: warning: \(profile.rawValue) left out: the configuration does not load under it\n")
+                    leftOut.append((profile, sets.compactMap { $0.failures[profile] }.first ?? []))
                 }
             }
-            if out.count < (against == nil ? 2 : 1) {
+            let enough = out.count >= (against == nil ? 2 : 1)
+            if !enough, report.format == .json, let (profile, events) = leftOut.first {
+                var json = Output()
+                json.line(JSONWriter.compact(Diagnostics.loadFailureJSON(events, profile: profile)))
+                json.flush()
+                throw ExitCode(1)
+            }
+            for (profile, events) in leftOut {
+                for event in events { Diagnostics.report(event, failuresAreErrors: false) }
+                StandardStreams.error("pathconfig: warning: \(profile.rawValue) left out: the configuration does not load under it\n")
+            }
+            if !enough {
                 StandardStreams.error("pathconfig: error: \(against == nil ? "fewer than two profiles" : "no profile") to compare under\n")
                 throw ExitCode(1)
             }
@@ -142,7 +157,7 @@ extension PathConfigCommand {
                 let source: ConfigurationSource = ConfigOptions.isURL(against)
                     ? .server(against, headers: try options.parsedHeaders()) : .file(against)
                 let new = ConfigurationSet(flags: options, sources: [source], errorsAsJSON: report.format == .json)
-                let versions = try loaded { profile, optional -> (PathConfiguration, PathConfiguration)? in
+                let versions = try loaded([old, new]) { profile, optional -> (PathConfiguration, PathConfiguration)? in
                     guard let before = try Self.configuration(old, profile, optional: optional),
                           let after = try Self.configuration(new, profile, optional: optional) else { return nil }
                     return (before, after)
@@ -172,7 +187,7 @@ extension PathConfigCommand {
                     }
                     configurations = loaded
                 } else {
-                    let loaded = try loaded { profile, optional in try Self.configuration(old, profile, optional: optional) }
+                    let loaded = try loaded([old]) { profile, optional in try Self.configuration(old, profile, optional: optional) }
                     columns = DiffColumn.columns(config: options.config.joined(separator: ","), profiles: loaded.map(\.0))
                     configurations = loaded.map(\.1)
                 }

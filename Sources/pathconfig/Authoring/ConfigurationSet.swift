@@ -13,6 +13,9 @@ final class ConfigurationSet {
     private let sources: [ConfigurationSource]
     private let errorsAsJSON: Bool
     private var loaded: [String: PathConfiguration] = [:]
+    /// What each load `configurationIfLoads` found failing said, by profile,
+    /// for its caller to report (`Diff` warns, or answers JSON).
+    private(set) var failures: [Profile: [LoaderEvent]] = [:]
 
     /// The configuration `sources` describe, loaded with `flags`' options;
     /// `errorsAsJSON` (`--format json`): a load that fails is reported as a
@@ -43,8 +46,8 @@ final class ConfigurationSet {
     }
 
     /// The configuration under `profile`, or nil when it does not load
-    /// under it: the failure is then reported as a warning, not an error
-    /// (diff leaves such a profile out when the profiles are its defaults).
+    /// under it: its events are then kept in `failures`, unreported (diff
+    /// leaves such a profile out when the profiles are its defaults).
     func configurationIfLoads(profile: Profile) throws -> PathConfiguration? {
         let cacheKey = profile.rawValue + " "
         if let configuration = loaded[cacheKey] { return configuration }
@@ -52,9 +55,13 @@ final class ConfigurationSet {
         options.profile = profile
         let loader = try flags.makeLoader(sources, load: options)
         let events = try loader.load()
+        guard let configuration = loader.current else {
+            failures[profile] = events
+            return nil
+        }
         for event in events { Diagnostics.report(event, failuresAreErrors: false) }
-        loaded[cacheKey] = loader.current
-        return loader.current
+        loaded[cacheKey] = configuration
+        return configuration
     }
 }
 
