@@ -153,7 +153,7 @@ struct ConfigOptions: ParsableArguments {
         do {
             return try ConfigurationLoader(sources: sources, options: options)
         } catch {
-            StandardStreams.error("pathconfig: error: \(error.message)\n")
+            Diagnostics.error(error.message)
             throw ExitCode(2)
         }
     }

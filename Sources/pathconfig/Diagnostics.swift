@@ -16,6 +16,17 @@ enum Diagnostics {
         emit(prefix(file, warning.location), .warning, warning.message)
     }
 
+    /// `PLACE: error: MESSAGE`; the place is `pathconfig` for the
+    /// command's own errors (a flag's value, a file it cannot write).
+    static func error(_ message: String, at place: String = "pathconfig") {
+        emit(place, .error, message)
+    }
+
+    /// `PLACE: warning: MESSAGE`, as `error(_:at:)`.
+    static func warning(_ message: String, at place: String = "pathconfig") {
+        emit(place, .warning, message)
+    }
+
     /// `FILE:LINE:COLUMN: warning: rule N ("description"): MESSAGE [kind]`.
     /// An error when the finding is one (an app crashes or refuses the file)
     /// or its kind is denied (`validate --deny`).

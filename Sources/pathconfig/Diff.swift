@@ -116,10 +116,10 @@ extension PathConfigCommand {
             }
             for (profile, events) in leftOut {
                 for event in events { Diagnostics.report(event, failuresAreErrors: false) }
-                StandardStreams.error("pathconfig: warning: \(profile.rawValue) left out: the configuration does not load under it\n")
+                Diagnostics.warning("\(profile.rawValue) left out: the configuration does not load under it")
             }
             if !enough {
-                StandardStreams.error("pathconfig: error: \(against == nil ? "fewer than two profiles" : "no profile") to compare under\n")
+                Diagnostics.error("\(against == nil ? "fewer than two profiles" : "no profile") to compare under")
                 throw ExitCode(1)
             }
             return out

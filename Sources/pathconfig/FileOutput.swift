@@ -26,7 +26,7 @@ enum FileOutput {
                 if let backup { rename(backup, path) } else { unlink(path) }
             }
             for (temporary, _) in staged { unlink(temporary) }
-            StandardStreams.error("pathconfig: error: \(message); nothing was written\n")
+            Diagnostics.error("\(message); nothing was written")
             return ExitCode(1)
         }
         for (i, file) in files.enumerated() {

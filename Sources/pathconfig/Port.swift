@@ -103,7 +103,7 @@ extension PathConfigCommand {
         private func checkURLs() throws -> [Input]? {
             guard !check.isEmpty else { return nil }
             do { return try URLList.read(files: check) } catch {
-                StandardStreams.error("pathconfig: error: --check: \(error.message)\n")
+                Diagnostics.error("--check: \(error.message)")
                 throw ExitCode(1)
             }
         }
@@ -118,9 +118,9 @@ extension PathConfigCommand {
                 return [("standard output", port.outputs[0].apps)]
             }
             guard let output, output != "-" else {
-                StandardStreams.error("pathconfig: error: the apps need different files ("
+                Diagnostics.error("the apps need different files ("
                     + port.outputs.map { $0.apps.map(\.rawValue).joined(separator: ", ") }.joined(separator: "; ")
-                    + "): name one with --output, and each is written beside it\n")
+                    + "): name one with --output, and each is written beside it")
                 throw ExitCode(1)
             }
             let files = port.outputs.map { out in

@@ -64,7 +64,7 @@ extension PathConfigCommand {
             // A file of no cases checks nothing: passing it would let a CI job
             // that lost its cases go green.
             guard !file.cases.isEmpty else {
-                StandardStreams.error("\(file.path): error: no cases: the file checks nothing; add at least one case to \"cases\"\n")
+                Diagnostics.error("no cases: the file checks nothing; add at least one case to \"cases\"", at: file.path)
                 throw ExitCode(1)
             }
             // A case that names no file is checked against --config: without
@@ -72,7 +72,7 @@ extension PathConfigCommand {
             if options.config.isEmpty {
                 let unnamed = file.cases.filter { $0.config == nil }
                 for c in unnamed {
-                    StandardStreams.error("\(Diagnostics.prefix(file.path, c.location)): error: case \(c.index) names no \"config\", and no --config was given\n")
+                    Diagnostics.error("case \(c.index) names no \"config\", and no --config was given", at: Diagnostics.prefix(file.path, c.location))
                 }
                 if !unnamed.isEmpty { throw ExitCode(2) }
             }
@@ -99,9 +99,9 @@ extension PathConfigCommand {
             do {
                 return try CaseFileDecoder.decode(try FileBytes.read(path), path: name)
             } catch let failure as ConfigurationError {
-                StandardStreams.error("\(name): error: \(failure.message)\n")
+                Diagnostics.error(failure.message, at: name)
             } catch let problems as CaseFileErrors {
-                for e in problems.errors { StandardStreams.error("\(Diagnostics.prefix(name, e.location)): error: \(e.message)\n") }
+                for e in problems.errors { Diagnostics.error(e.message, at: Diagnostics.prefix(name, e.location)) }
             }
             throw ExitCode(1)
         }

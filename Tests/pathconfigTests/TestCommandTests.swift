@@ -384,6 +384,10 @@ struct TestCommandTests {
         #expect(!noColor.stdout.contains("\u{1B}["))
         let json = try CLI.run(arguments + ["--format", "json"], environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": ""])
         #expect(!json.stdout.contains("\u{1B}["))
+        // The command's own errors are diagnostics like the loader's: same shape, same colour.
+        let missing = try CLI.run(["test", "--config", CLI.example, "/no/such/cases.json"], environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": ""])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "\u{1B}[1m/no/such/cases.json:\u{1B}[0m \u{1B}[1;31merror:\u{1B}[0m cannot open /no/such/cases.json: No such file or directory\n")
     }
     #endif
 

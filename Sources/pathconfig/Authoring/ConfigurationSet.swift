@@ -36,7 +36,7 @@ final class ConfigurationSet {
         options.profile = profile
         if !overrides.isEmpty {
             do { try options.apply(overrides, engines: Backend.engines) } catch {
-                StandardStreams.error("pathconfig: error: \(error.message)\n")
+                Diagnostics.error(error.message)
                 throw ExitCode(1)
             }
         }
