@@ -216,9 +216,5 @@ struct LintDocument {
 
     /// `hotwire-ios, hotwire-android and turbo-android`: profiles as the
     /// subject of a sentence (as `DocumentEffect.sentence` names them).
-    static func subject(_ profiles: [Profile]) -> String {
-        let names = profiles.map(\.rawValue)
-        guard names.count > 1 else { return names.first ?? "" }
-        return names.dropLast().joined(separator: ", ") + " and " + names.last!
-    }
+    static func subject(_ profiles: [Profile]) -> String { profiles.map(\.rawValue).listedInText }
 }

@@ -32,11 +32,8 @@ enum SourceValidation {
     }
 
     private static func checkHeader(_ header: (name: String, value: String), index: Int) throws(ConfigurationError) {
-        let tokenPunctuation = Array("!#$%&'*+-.^_`|~".utf8)
-        let nameOK = !header.name.isEmpty && header.name.utf8.allSatisfy { b in
-            (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A) || tokenPunctuation.contains(b)
-        }
-        guard nameOK else { throw invalid("source \(index): \(JSONWriter.quoted(header.name)) is not a valid header name") }
+        // A field name is a token, as a method is (RFC 9110).
+        guard !header.name.isEmpty, header.name.utf8.allSatisfy(HTTPMethod.isTokenByte) else { throw invalid("source \(index): \(JSONWriter.quoted(header.name)) is not a valid header name") }
         guard isSendable(header.value) else {
             throw invalid("source \(index): the value of header \(JSONWriter.quoted(header.name)) contains a line break or a NUL")
         }

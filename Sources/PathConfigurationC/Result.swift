@@ -202,9 +202,7 @@ public func pathconfig_result_count(_ res: OpaquePointer?) -> UInt {
 
 /// `i` as an index of a key of the result behind `view`.
 private func keyIndex(_ i: UInt, in view: Unmanaged<CAnswer>) throws(CFailure) -> Int {
-    let count = view._withUnsafeGuaranteedRef { $0.keys.count }
-    guard i < UInt(count) else { throw .argument("index \(i) is out of range (the result has \(count) keys)") }
-    return Int(i)
+    try Catalog.index(i, below: view._withUnsafeGuaranteedRef { $0.keys.count }, "keys in the result")
 }
 
 @_cdecl("pathconfig_result_key")

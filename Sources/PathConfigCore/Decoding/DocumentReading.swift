@@ -111,9 +111,7 @@ package enum DocumentEffect: Sendable, Hashable {
             if let i = groups.firstIndex(where: { $0.effect == effect }) { groups[i].profiles.append(profile) } else { groups.append((effect, [profile])) }
         }
         return groups.map { group in
-            let names = group.profiles.map(\.rawValue)
-            let subject = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
-            return "\(subject) \(group.effect.phrase(plural: names.count > 1))"
+            "\(group.profiles.map(\.rawValue).listedInText) \(group.effect.phrase(plural: group.profiles.count > 1))"
         }.joined(separator: "; ")
     }
 }

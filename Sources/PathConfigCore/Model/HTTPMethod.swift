@@ -15,8 +15,8 @@ public enum HTTPMethod {
     /// The longest method name read, in bytes.
     package static let maxLength = 64
 
-    /// Whether `b` may appear in a method token (the JSON Schema's pattern
-    /// for `methods` is made from this).
+    /// Whether `b` may appear in a token, a method's or a header field
+    /// name's (the JSON Schema's pattern for `methods` is made from this).
     package static func isTokenByte(_ b: UInt8) -> Bool {
         switch b {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true

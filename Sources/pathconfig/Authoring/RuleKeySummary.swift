@@ -95,7 +95,7 @@ struct RuleKeySummary {
                 }.joined(separator: ", ")
             }
             let keys = group.keys.map(ValueText.key)
-            let subject = keys.count == 1 ? keys[0] + " differs" : keys.dropLast().joined(separator: ", ") + " and " + keys.last! + " differ"
+            let subject = keys.listedInText + (keys.count == 1 ? " differs" : " differ")
             let count = ValueText.count(group.urls.count, "URL")
             return "  \(style.dim(cause)): \(subject) on \(count), for example \(Inputs.shortened(group.urls[0]))"
         }
