@@ -338,8 +338,9 @@ private struct Walker {
             throw schemaError("rule \(index): \"\(member.key)\" must be an array of strings, found \(member.value.typeName)",
                               at: member.value.offset, rule: index)
         }
-        if let message = limits.tooMany(nodes.count, what, rule: index) {
-            throw ConfigurationError(code: .limit, message: message, location: location(member.value.offset), ruleIndex: index)
+        guard nodes.count <= limits.maxPatternsPerRule else {
+            throw ConfigurationError(code: .limit, message: limits.tooMany(nodes.count, what, rule: index),
+                                     location: location(member.value.offset), ruleIndex: index)
         }
         var values: [String] = [], offsets: [Int] = []
         values.reserveCapacity(nodes.count)
@@ -348,8 +349,9 @@ private struct Walker {
             guard case .string(let value) = node.kind else {
                 throw schemaError("rule \(index), \(what) \(p) must be a string, found \(node.typeName)", at: node.offset, rule: index, pattern: p)
             }
-            if let message = limits.tooLong(value, what, at: p, rule: index) {
-                throw ConfigurationError(code: .limit, message: message, location: location(node.offset), ruleIndex: index, patternIndex: p)
+            guard value.utf8.count <= limits.maxPatternBytes else {
+                throw ConfigurationError(code: .limit, message: limits.tooLong(value.utf8.count, what, at: p, rule: index),
+                                         location: location(node.offset), ruleIndex: index, patternIndex: p)
             }
             values.append(value)
             offsets.append(node.offset)

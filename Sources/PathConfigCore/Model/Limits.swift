@@ -51,17 +51,16 @@ public struct Limits: Sendable, Hashable {
 }
 
 extension Limits {
-    /// The message when a rule has `count` `what`s (`pattern` or `glob`),
-    /// more than `maxPatternsPerRule`; nil within it. A file's rules and
-    /// rules from code are held to it alike.
-    func tooMany(_ count: Int, _ what: String, rule: Int) -> String? {
-        count <= maxPatternsPerRule ? nil : "rule \(rule) has \(count) \(what)s, more than the limit of \(maxPatternsPerRule)"
+    /// The message for a rule with `count` `what`s (`pattern` or `glob`),
+    /// more than `maxPatternsPerRule`. A file's rules and rules from code
+    /// are held to it alike (the callers compare, on the load's hot path).
+    func tooMany(_ count: Int, _ what: String, rule: Int) -> String {
+        "rule \(rule) has \(count) \(what)s, more than the limit of \(maxPatternsPerRule)"
     }
 
-    /// The message when a rule's `what` at `index` is longer than
-    /// `maxPatternBytes`; nil within it.
-    func tooLong(_ value: String, _ what: String, at index: Int, rule: Int) -> String? {
-        value.utf8.count <= maxPatternBytes ? nil
-            : "rule \(rule), \(what) \(index) is \(value.utf8.count) bytes, more than the limit of \(maxPatternBytes)"
+    /// The message for a rule's `what` at `index` of `bytes` bytes, more
+    /// than `maxPatternBytes`.
+    func tooLong(_ bytes: Int, _ what: String, at index: Int, rule: Int) -> String {
+        "rule \(rule), \(what) \(index) is \(bytes) bytes, more than the limit of \(maxPatternBytes)"
     }
 }

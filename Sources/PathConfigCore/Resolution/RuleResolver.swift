@@ -251,13 +251,12 @@ final class RuleResolver: Sendable {
             }
             // As a file's rule is held (ConfigurationDecoder): limits, and methods a non-empty list of tokens, each once.
             for (what, values) in [("pattern", r.patterns), ("glob", r.globs)] {
-                if let message = options.limits.tooMany(values.count, what, rule: index) {
-                    throw ConfigurationError(code: .limit, message: message, ruleIndex: index)
+                guard values.count <= options.limits.maxPatternsPerRule else {
+                    throw ConfigurationError(code: .limit, message: options.limits.tooMany(values.count, what, rule: index), ruleIndex: index)
                 }
-                for (p, value) in values.enumerated() {
-                    if let message = options.limits.tooLong(value, what, at: p, rule: index) {
-                        throw ConfigurationError(code: .limit, message: message, ruleIndex: index, patternIndex: p)
-                    }
+                for (p, value) in values.enumerated() where value.utf8.count > options.limits.maxPatternBytes {
+                    throw ConfigurationError(code: .limit, message: options.limits.tooLong(value.utf8.count, what, at: p, rule: index),
+                                             ruleIndex: index, patternIndex: p)
                 }
             }
             var methods: [String]?
