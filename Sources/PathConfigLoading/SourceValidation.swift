@@ -33,7 +33,9 @@ enum SourceValidation {
 
     private static func checkHeader(_ header: (name: String, value: String), index: Int) throws(ConfigurationError) {
         // A field name is a token, as a method is (RFC 9110).
-        guard !header.name.isEmpty, header.name.utf8.allSatisfy(HTTPMethod.isTokenByte) else { throw invalid("source \(index): \(JSONWriter.quoted(header.name)) is not a valid header name") }
+        guard !header.name.isEmpty, header.name.utf8.allSatisfy(HTTPMethod.isTokenByte) else {
+            throw invalid("source \(index): \(JSONWriter.quoted(header.name)) is not a valid header name")
+        }
         guard isSendable(header.value) else {
             throw invalid("source \(index): the value of header \(JSONWriter.quoted(header.name)) contains a line break or a NUL")
         }

@@ -192,8 +192,9 @@ public final class PathConfiguration: Sendable {
     ///
     /// Throws as loading would for the same rule in a file: for a rule
     /// without patterns, globs or predicate, for `methods` empty or not HTTP
-    /// tokens, for patterns or globs over `Limits`, and for a pattern the engine rejects (under
-    /// `lenient`, the pattern is skipped instead; the warning is not kept).
+    /// tokens, for patterns or globs over `Limits`, and for a pattern the
+    /// engine rejects (under `lenient`, the pattern is skipped instead; the
+    /// warning is not kept).
     @discardableResult
     public func add(_ hostRule: HostRule) throws(ConfigurationError) -> Int {
         try resolver.add { _ throws(ConfigurationError) in hostRule }
