@@ -234,11 +234,13 @@ extension PathConfigCommand {
                     guard let ported = port.configurations[app] else { continue }
                     var differences: [CheckResult.Difference] = []
                     for url in urls {
-                        let covered = port.coveredURLs.contains(url.text)
+                        // A path is a page on the default base URL, as diff and test read it.
+                        let input = PathInput.url(for: url.text, in: original)
+                        let covered = port.coveredURLs.contains(input)
                         var expected: PathProperties?, actual: PathProperties?
                         var errors: (String?, String?) = (nil, nil)
-                        do { expected = try original.resolve(url.text) } catch { errors.0 = error.message }
-                        do { actual = try ported.resolve(url.text) } catch { errors.1 = error.message }
+                        do { expected = try original.resolve(input) } catch { errors.0 = error.message }
+                        do { actual = try ported.resolve(input) } catch { errors.1 = error.message }
                         if let expected, let actual {
                             let keys = PortComparison.mismatches(expected, actual)
                             if !keys.isEmpty { differences.append(.init(url: url.text, covered: covered, keys: keys, errors: (nil, nil))) }

@@ -175,6 +175,12 @@ struct PortCommandTests {
                              stdin: "https://example.com/messages/new?draft=1\n")
         #expect(r2.status == 1)
         #expect(r2.stderr.contains("check: turbo-ios differs on https://example.com/messages/new?draft=1: context: hotwire-ios \"default\", turbo-ios \"modal\""))
+        // A path is the page on https://example.com, as diff and test read it: covered, so it exits 1 too.
+        let r3 = try CLI.run(["port", "--config", CLI.example, "--like", "hotwire-ios", "--profile", "turbo-ios", "--check", "-", "-o", dir + "/turbo.json"],
+                             stdin: "/messages/new?draft=1\n")
+        #expect(r3.status == 1)
+        #expect(r3.stderr.contains("check: turbo-ios differs on /messages/new?draft=1: context: hotwire-ios \"default\", turbo-ios \"modal\""), "\(r3.stderr)")
+        #expect(!r3.stderr.contains("not covered"), "\(r3.stderr)")
     }
 
     @Test("--format json: one document on standard output, the files' text in it when --output writes none; a --check file that cannot be read exits 1")

@@ -1,6 +1,6 @@
 import PathConfiguration
 
-/// How `diff` and `test` read an input that is a path: as the page at that
+/// How `diff`, `test` and `port --check` read an input that is a path: as the page at that
 /// path on a base URL, so that each mobile app's URL handling applies to it
 /// as it does to the URLs the app opens (turbo-ios drops a trailing slash
 /// and the query, Foundation and `java.net.URL` read escapes their way).
