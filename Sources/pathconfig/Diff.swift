@@ -147,6 +147,7 @@ extension PathConfigCommand {
         }
 
         func run() throws {
+            Style.colourDiagnostics(report.color)
             let method = HTTPMethod.normalized(request.method) ?? HTTPMethod.defaultMethod
             let old = ConfigurationSet(flags: options, sources: try options.sources(), errorsAsJSON: report.format == .json)
             let urls = URLList.read(inputs)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,7 +9,7 @@ import Darwin
 /// ANSI colours, or none: the one colour policy of the command, for the
 /// diagnostics on standard error and the text reports on standard output.
 struct Style: Sendable {
-    /// When to colour: `--color` for reports; diagnostics are always `auto`.
+    /// When to colour: `--color`, for a report and the command's diagnostics.
     enum When: String, ExpressibleByArgument, CaseIterable, Sendable {
         case auto, always, never
 
@@ -33,8 +34,16 @@ struct Style: Sendable {
     /// Whether escapes are written at all.
     let enabled: Bool
 
-    /// The diagnostics' style, decided once.
-    static let standardError = Style(enabled: When.auto.enabled(fd: 2))
+    /// When diagnostics are coloured: `auto`, unless a report's `--color`
+    /// says otherwise (`colourDiagnostics`).
+    private static let diagnostics = Mutex(When.auto)
+
+    /// Colours the diagnostics `when` a report's `--color` says, as the
+    /// report is (a command that takes `--color` calls it first).
+    static func colourDiagnostics(_ when: When) { diagnostics.withLock { $0 = when } }
+
+    /// The diagnostics' style.
+    static var standardError: Style { Style(enabled: diagnostics.withLock { $0 }.enabled(fd: 2)) }
 
     /// A failure, an actual value that is wrong, a removed key.
     func red(_ text: String) -> String { paint(text, "31") }

@@ -60,6 +60,7 @@ extension PathConfigCommand {
         var cases: String
 
         func run() throws {
+            Style.colourDiagnostics(report.color)
             let file = try Self.read(cases)
             // A file of no cases checks nothing: passing it would let a CI job
             // that lost its cases go green.

@@ -371,6 +371,10 @@ struct TestCommandTests {
         let brokenDumb = try Self.onTerminal(broken, environment: ["TERM": "dumb"])
         #expect(brokenDumb.contains("error: rule 1, pattern 1"))
         #expect(!brokenDumb.contains("\u{1B}["))
+        // --color never: no escapes from test at all, its diagnostics included.
+        let quiet = try Self.onTerminal(["test", "--color", "never", "--config", CLI.root + "/examples/broken.json", Self.cases], environment: [:])
+        #expect(quiet.contains("error: rule 1, pattern 1"), "\(quiet)")
+        #expect(!quiet.contains("\u{1B}["), "\(quiet)")
     }
 
     @Test("CLICOLOR_FORCE colours the report on a pipe too, as it does diagnostics; NO_COLOR still wins")
@@ -388,6 +392,9 @@ struct TestCommandTests {
         let missing = try CLI.run(["test", "--config", CLI.example, "/no/such/cases.json"], environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": ""])
         #expect(missing.status == 1)
         #expect(missing.stderr == "\u{1B}[1m/no/such/cases.json:\u{1B}[0m \u{1B}[1;31merror:\u{1B}[0m cannot open /no/such/cases.json: No such file or directory\n")
+        // --color always colours them on a pipe too, as it does the report.
+        let always = try CLI.run(["test", "--color", "always", "--config", CLI.example, "/no/such/cases.json"])
+        #expect(always.stderr == missing.stderr)
     }
     #endif
 

@@ -5,7 +5,7 @@ struct ReportOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("text (for people) or json (one JSON document, for programs).", valueName: "format"))
     var format: OutputFormat = .text
 
-    @Option(name: .customLong("color"), help: ArgumentHelp("Colour the text report: auto (on a terminal, unless NO_COLOR is set or TERM is dumb; CLICOLOR_FORCE=1 on any output), always or never.", valueName: "when"))
+    @Option(name: .customLong("color"), help: ArgumentHelp("Colour the text report and the diagnostics: auto (on a terminal, unless NO_COLOR is set or TERM is dumb; CLICOLOR_FORCE=1 on any output), always or never.", valueName: "when"))
     var color: Style.When = .auto
 
     /// The style the text report is written in.
