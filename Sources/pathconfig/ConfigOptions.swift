@@ -124,16 +124,14 @@ struct ConfigOptions: ParsableArguments {
     /// the flags give (test and diff load one file under several), reporting
     /// as `load()` does; with `errorsAsJSON` (a command's `--format json`),
     /// a chain that gives no configuration is reported as one JSON document
-    /// on standard output instead (`Diagnostics.loadFailureJSON`).
+    /// on standard output instead (`Diagnostics.printLoadFailure`).
     func load(_ sources: [ConfigurationSource], with load: LoadOptions, errorsAsJSON: Bool = false) throws
         -> (configuration: PathConfiguration, location: String) {
         let loader = try makeLoader(sources, load: load)
         let events = try loader.load()
         guard let configuration = loader.current, let origin = loader.currentEvent else {
             if errorsAsJSON {
-                var out = Output()
-                out.line(JSONWriter.compact(Diagnostics.loadFailureJSON(events, profile: load.profile)))
-                out.flush()
+                Diagnostics.printLoadFailure(events, profile: load.profile)
             } else {
                 for event in events { Diagnostics.report(event, failuresAreErrors: true) }
             }

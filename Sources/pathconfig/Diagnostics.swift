@@ -59,11 +59,20 @@ enum Diagnostics {
         emit(place, severity, message)
     }
 
-    /// A load that gave no configuration, as the JSON document `test`, `diff`
-    /// and `port` print under `--format json`: `ok` false, the `profile`, and
-    /// `errors`, each failure's `file`, `message`, `line`, `column`, `rule`
-    /// and `pattern` (null where unknown), as `validate` gives its errors.
-    static func loadFailureJSON(_ events: [LoaderEvent], profile: Profile) -> JSONValue {
+    /// Prints a load that gave no configuration on standard output, as the
+    /// one line of JSON `test`, `diff` and `port` answer under `--format
+    /// json` (`loadFailureJSON`).
+    static func printLoadFailure(_ events: [LoaderEvent], profile: Profile) {
+        var out = Output()
+        out.line(JSONWriter.compact(loadFailureJSON(events, profile: profile)))
+        out.flush()
+    }
+
+    /// A load that gave no configuration as a JSON document: `ok` false, the
+    /// `profile`, and `errors`, each failure's `file`, `message`, `line`,
+    /// `column`, `rule` and `pattern` (null where unknown), as `validate`
+    /// gives its errors.
+    private static func loadFailureJSON(_ events: [LoaderEvent], profile: Profile) -> JSONValue {
         var errors: [JSONValue] = []
         for event in events where event.isFailure {
             guard let (_, message) = placeAndMessage(event) else { continue }

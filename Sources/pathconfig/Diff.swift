@@ -109,9 +109,7 @@ extension PathConfigCommand {
             }
             let enough = out.count >= (against == nil ? 2 : 1)
             if !enough, report.format == .json, let (profile, events) = leftOut.first {
-                var json = Output()
-                json.line(JSONWriter.compact(Diagnostics.loadFailureJSON(events, profile: profile)))
-                json.flush()
+                Diagnostics.printLoadFailure(events, profile: profile)
                 throw ExitCode(1)
             }
             for (profile, events) in leftOut {

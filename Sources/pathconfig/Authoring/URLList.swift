@@ -17,9 +17,9 @@ enum URLList {
     static func read(files: [String]) throws(ConfigurationError) -> [Input] {
         var list = Kept()
         for file in files {
-            let text = String(decoding: try FileBytes.read(file), as: UTF8.self)
+            let text = String(decoding: try FileBytes.read(file), as: UTF8.self), name = FileBytes.name(file)
             for (i, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-                list.add(Input(text: String(line), place: "\(FileBytes.name(file)):\(i + 1)"))
+                list.add(Input(text: String(line), place: "\(name):\(i + 1)"))
             }
         }
         return list.inputs
