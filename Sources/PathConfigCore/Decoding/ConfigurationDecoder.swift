@@ -363,13 +363,13 @@ private struct Walker {
     func methods(_ member: JSONNode.Member?, rule index: Int) throws(ConfigurationError) -> [String]? {
         guard let member else { return nil }
         guard case .array(let nodes) = member.value.kind, !nodes.isEmpty else {
-            throw schemaError("rule \(index): \"methods\" must be a non-empty array of HTTP methods, found \(JSONWriter.compact(member.value.value))",
+            throw schemaError("rule \(index): " + HTTPMethod.notAList(found: JSONWriter.compact(member.value.value)),
                               at: member.value.offset, rule: index)
         }
         var methods: [String] = []
         for node in nodes {
             guard case .string(let name) = node.kind, let method = HTTPMethod.normalized(name) else {
-                throw schemaError("rule \(index): \(JSONWriter.compact(node.value)) is not an HTTP method (a token such as GET or POST)",
+                throw schemaError("rule \(index): " + HTTPMethod.notAMethod(JSONWriter.compact(node.value)),
                                   at: node.offset, rule: index)
             }
             if !methods.contains(method) { methods.append(method) }

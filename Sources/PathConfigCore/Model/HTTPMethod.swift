@@ -24,3 +24,17 @@ public enum HTTPMethod {
         }
     }
 }
+
+extension HTTPMethod {
+    /// The message for `written` (as JSON writes it) where a method is
+    /// needed: a lookup's, or one of a rule's `methods`.
+    static func notAMethod(_ written: String) -> String {
+        "\(written) is not an HTTP method (a token such as GET or POST)"
+    }
+
+    /// The message for a rule's `methods` that is not a non-empty array
+    /// (`found`: what it is, as JSON writes it).
+    static func notAList(found: String) -> String {
+        "\"methods\" must be a non-empty array of HTTP methods, found \(found)"
+    }
+}

@@ -226,7 +226,7 @@ final class RuleResolver: Sendable {
     @inline(never)
     private static func normalized(given method: String) throws(ResolveError) -> String {
         guard let m = HTTPMethod.normalized(method) else {
-            throw ResolveError(code: .invalidMethod, message: "\(JSONWriter.quoted(method)) is not an HTTP method (a token such as GET or POST)")
+            throw ResolveError(code: .invalidMethod, message: HTTPMethod.notAMethod(JSONWriter.quoted(method)))
         }
         return m
     }
@@ -262,12 +262,12 @@ final class RuleResolver: Sendable {
             var methods: [String]?
             if let list = r.methods {
                 guard !list.isEmpty else {
-                    throw ConfigurationError(code: .schema, message: "rule \(index): \"methods\" must be a non-empty array of HTTP methods, found []", ruleIndex: index)
+                    throw ConfigurationError(code: .schema, message: "rule \(index): " + HTTPMethod.notAList(found: "[]"), ruleIndex: index)
                 }
                 var normalized: [String] = []
                 for m in list {
                     guard let n = HTTPMethod.normalized(m) else {
-                        throw ConfigurationError(code: .schema, message: "rule \(index): \(JSONWriter.quoted(m)) is not an HTTP method (a token such as GET or POST)", ruleIndex: index)
+                        throw ConfigurationError(code: .schema, message: "rule \(index): " + HTTPMethod.notAMethod(JSONWriter.quoted(m)), ruleIndex: index)
                     }
                     if !normalized.contains(n) { normalized.append(n) }
                 }
