@@ -16,7 +16,7 @@ indirect enum CharSet: Equatable, Sendable {
         case range(UInt32, UInt32)
         /// A PCRE2 property test as written inside `\p{...}` (`Lu`,
         /// `sc:Greek`, `Alphabetic`), or its complement (`\P{...}`).
-        case property(String, negated: Bool)
+        case property(String, negated: Bool = false)
     }
 
     /// The union of class items (an empty list is the empty set).
@@ -195,7 +195,7 @@ enum CharSetEmitter {
     /// `\x{HEX}`.
     static func hex(_ v: UInt32) -> String { "\\x{" + String(v, radix: 16, uppercase: true) + "}" }
 
-    private static func isASCIIAlphanumeric(_ v: UInt32) -> Bool {
+    static func isASCIIAlphanumeric(_ v: UInt32) -> Bool {
         (v >= 0x30 && v <= 0x39) || (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A)
     }
 }

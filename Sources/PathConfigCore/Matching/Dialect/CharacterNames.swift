@@ -7,10 +7,7 @@ enum CharacterNames {
     static func scalar(named name: String) -> UInt32? {
         let wanted = name.uppercased()
         guard !wanted.isEmpty, wanted.utf8.count <= 128 else { return nil }
-        for candidate in index[fingerprint(wanted)] ?? [] where Unicode.Scalar(candidate)?.properties.name == wanted {
-            return candidate
-        }
-        return nil
+        return index[fingerprint(wanted)]?.first(where: { Unicode.Scalar($0)?.properties.name == wanted })
     }
 
     /// Every named scalar, by a fingerprint of its name: built once, on the

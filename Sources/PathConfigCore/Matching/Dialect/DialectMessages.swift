@@ -7,10 +7,8 @@ enum DialectMessages {
     /// advice for ICU patterns alone, and only Swift hosts and the `pathconfig`
     /// command have it (C, Python and Rust get `PATHCONFIG_E_BACKEND`).
     static func refusal(_ what: String, dialect: RegexDialect) -> String {
-        switch dialect {
-        case .icu: return what + " is valid ICU (iOS accepts it), but libpathconfig's pcre2 backend cannot match it exactly; " + advice(dialect)
-        case .java: return what + " is valid Java (Android accepts it), but libpathconfig's pcre2 backend cannot match it exactly; " + advice(dialect)
-        }
+        what + " is valid \(dialect.displayName) (\(dialect == .icu ? "iOS" : "Android") accepts it), but libpathconfig's pcre2 backend cannot"
+            + " match it exactly; " + advice(dialect)
     }
 
     /// `refusal` for a name the translation does not know, which the
@@ -27,13 +25,9 @@ enum DialectMessages {
     }
 
     private static func advice(_ dialect: RegexDialect) -> String {
-        switch dialect {
-        case .icu:
-            return "rewrite the pattern without it, or, from Swift or the pathconfig command (not C, Python or Rust),"
-                + " use the foundation backend, which is ICU"
-        case .java:
-            return "rewrite the pattern without it (no backend here runs java.util.regex: the foundation backend is ICU)"
-        }
+        "rewrite the pattern without it" + (dialect == .icu
+            ? ", or, from Swift or the pathconfig command (not C, Python or Rust), use the foundation backend, which is ICU"
+            : " (no backend here runs java.util.regex: the foundation backend is ICU)")
     }
 
     /// PCRE2's compile error on a translated pattern, and whether it is a

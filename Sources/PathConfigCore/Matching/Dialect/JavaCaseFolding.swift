@@ -38,21 +38,13 @@ enum JavaCaseFolding {
 
     /// Every code point whose `U` or `L` is another (the only ones whose `U`
     /// or `f` can differ from themselves), in order.
-    private static let mapped: [UInt32] = {
-        var values = Set<UInt32>()
-        for run in JavaCaseMapping.upper + JavaCaseMapping.lower {
-            values.formUnion(stride(from: run.first, through: run.last, by: Int(run.step)))
-        }
-        return values.sorted()
-    }()
+    private static let mapped: [UInt32] = Set((JavaCaseMapping.upper + JavaCaseMapping.lower).flatMap {
+        stride(from: $0.first, through: $0.last, by: Int($0.step))
+    }).sorted()
 
     /// For each value of `f` other than the code point itself, the code
     /// points with that value.
-    private static let byFolded: [UInt32: [UInt32]] = {
-        var table: [UInt32: [UInt32]] = [:]
-        for x in mapped where folded(x) != x { table[folded(x), default: []].append(x) }
-        return table
-    }()
+    private static let byFolded: [UInt32: [UInt32]] = Dictionary(grouping: mapped.filter { folded($0) != $0 }, by: folded)
 
     /// `v` and every `x` with `f(x) == v`.
     private static func foldingTo(_ v: UInt32) -> [UInt32] {

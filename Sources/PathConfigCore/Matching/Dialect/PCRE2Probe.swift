@@ -25,10 +25,7 @@ enum PCRE2Probe {
         defer { pcre2_code_free_8(code) }
         guard let match = pcre2_match_data_create_from_pattern_8(code, nil) else { return nil }
         defer { pcre2_match_data_free_8(match) }
-        var subject: [UInt8] = []
-        for value in codePoints {
-            if let scalar = Unicode.Scalar(value) { UTF8.encode(scalar) { subject.append($0) } }
-        }
+        let subject = Array(String(String.UnicodeScalarView(codePoints.compactMap(Unicode.Scalar.init))).utf8)
         guard !subject.isEmpty else { return false }
         let found = subject.withUnsafeBufferPointer { buf in
             pcre2_match_8(code, buf.baseAddress!, buf.count, 0, 0, match, nil)

@@ -113,13 +113,9 @@ struct TranslationBuilder {
         }
     }
 
-    /// Inserts ASCII `text` before byte `index` (to wrap what follows it).
-    mutating func insert(_ text: String, at index: Int, from source: Int) {
-        let utf8 = Array(text.utf8)
-        bytes.insert(contentsOf: utf8, at: index)
-        sources.insert(contentsOf: Array(repeating: source, count: utf8.count), at: index)
-        for k in marks.indices where marks[k].lowerBound >= index { marks[k] = marks[k].lowerBound + utf8.count ..< marks[k].upperBound + utf8.count }
-    }
+    /// Inserts ASCII `text` before byte `index` (to wrap what follows it);
+    /// no mark is empty, so every mark from `index` on moves with it.
+    mutating func insert(_ text: String, at index: Int, from source: Int) { replace(index..<index, with: text, from: source) }
 
     /// Replaces the bytes at `range` with ASCII `text`. A mark after it
     /// moves with it; a mark that is `range` becomes the new text.

@@ -85,15 +85,14 @@ extension PatternTranslator {
         if dialect == .icu && flags.caseless {
             throw .refused(dialect, "back reference under (?i)", because: "ICU compares the captured text with full case folding", at: source)
         }
+        let start = out.count
         guard dialect == .java else {
-            let start = out.count
             write(text, at: source, as: .item, nullable: true)
             if case .number(let n) = group { icuBackReferences.append((out.mark(from: start), n, false)) }
             return
         }
         // Java: PCRE2 folds the back reference (the rest is written out),
         // checked, with a reference to a group the pattern lacks, at the end.
-        let start = out.count
         write(flags.caseless ? "(?i:" + text + ")" : text, at: source, as: .item, nullable: true, matching: .items([]))
         noteBackReference(to: group, caseless: flags.caseless, from: start, at: source)
     }

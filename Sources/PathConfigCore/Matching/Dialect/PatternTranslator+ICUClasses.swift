@@ -100,13 +100,9 @@ struct ICUSetBuilder: ICUClassSink {
         if caseless { operators.append(.caseClose) }
     }
 
+    /// The negation goes below a pending `.caseClose`, which stays on top.
     mutating func negate() {
-        if operators.last == .caseClose {
-            operators.removeLast()
-            operators += [.negation, .caseClose]
-        } else {
-            operators.append(.negation)
-        }
+        operators.insert(.negation, at: operators.last == .caseClose ? operators.count - 1 : operators.count)
     }
 
     mutating func posixProperty(_ name: String, negated: Bool, at source: Int) throws(TranslationError) {

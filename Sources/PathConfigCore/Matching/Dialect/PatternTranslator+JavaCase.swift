@@ -62,14 +62,10 @@ extension PatternTranslator {
             }
             let values = alone ? JavaCaseFolding.single(literal.value) : JavaCaseFolding.inSlice(literal.value)
             noteItem(matching: Self.set(of: values))
-            let atom: (text: String, caseless: Bool)
-            if values == [literal.value] {
-                atom = (CharSetEmitter.literal(literal.value), false)
-            } else if values.count > 2, values == Self.pcre2Caseless(literal.value) {
-                atom = (CharSetEmitter.literal(literal.value), true)
-            } else {
-                atom = (CharSetEmitter.emit(Self.set(of: values), caseless: false), false)
-            }
+            let byPCRE2 = values.count > 2 && values == Self.pcre2Caseless(literal.value)
+            let text = values == [literal.value] || byPCRE2
+                ? CharSetEmitter.literal(literal.value) : CharSetEmitter.emit(Self.set(of: values), caseless: false)
+            let atom = (text: text, caseless: byPCRE2)
             known[key] = atom
             atoms.append((atom.text, atom.caseless, literal.source))
         }

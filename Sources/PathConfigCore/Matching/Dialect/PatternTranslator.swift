@@ -147,10 +147,9 @@ struct PatternTranslator {
             case .alternation:
                 try flushLiterals()
                 foldLast()
-                if var frame = frames.popLast() {
-                    frame.earlierBranchNullable = frame.earlierBranchNullable || frame.branchNullable
-                    frame.branchNullable = true
-                    frames.append(frame)
+                if let k = frames.indices.last {
+                    frames[k].earlierBranchNullable = frames[k].earlierBranchNullable || frames[k].branchNullable
+                    frames[k].branchNullable = true
                 }
                 out.emit("|", from: at)
                 atom = .none
@@ -205,10 +204,7 @@ struct PatternTranslator {
     mutating func foldLast() {
         guard let nullable = lastNullable else { return }
         lastNullable = nil
-        if var frame = frames.popLast() {
-            frame.branchNullable = frame.branchNullable && nullable
-            frames.append(frame)
-        }
+        if !nullable, let k = frames.indices.last { frames[k].branchNullable = false }
     }
 
     /// Writes one literal character.
@@ -301,8 +297,7 @@ struct PatternTranslator {
             if text.count == 2 {
                 // `\V`, `\v`, or an escaped ASCII punctuation character.
                 return second == UInt8(ascii: "V") || second == UInt8(ascii: "v")
-                    || (second >= 0x21 && second < 0x7F && !(second >= 0x30 && second <= 0x39)
-                        && !(second >= 0x41 && second <= 0x5A) && !(second >= 0x61 && second <= 0x7A))
+                    || (second >= 0x21 && second < 0x7F && !CharSetEmitter.isASCIIAlphanumeric(UInt32(second)))
             }
             guard second == UInt8(ascii: "x") || second == UInt8(ascii: "p") || second == UInt8(ascii: "P"),
                   text[text.startIndex + 2] == UInt8(ascii: "{"), lastByte == UInt8(ascii: "}") else { return false }
@@ -359,11 +354,8 @@ struct PatternTranslator {
             throw .syntax("quantifier does not follow a repeatable item", at: source)
         case .quantified:
             throw .invalid(dialect, "quantifier after a quantifier", at: source)
-        case .assertion(let start):
-            guard dialect == .java else { throw .invalid(dialect, "quantifier after a zero-width assertion", at: source) }
-            wrap(from: start, at: source)
-            itemStart = start
-        case .anchor(let start):
+        case .assertion(let start), .anchor(let start):
+            if case .assertion = atom, dialect != .java { throw .invalid(dialect, "quantifier after a zero-width assertion", at: source) }
             // Both dialects take `^*` or `$?`, as PCRE2 does `(?:$)?`. ICU
             // compiles a greedy loop on an item that can match the empty
             // string to stop once an iteration consumes nothing (URX_JMP_SAV_X,
@@ -511,7 +503,9 @@ struct PatternTranslator {
                 if on { throw .refused(dialect, "flag (?c)", because: "CANON_EQ: canonically equivalent sequences match each other", at: offset) }
             }
         }
-        try checkFlags(new, at: source)
+        if dialect == .java && new.caseless && !new.unicodeCase {
+            throw .refused(dialect, "(?i) without UNICODE_CASE", because: "ASCII-only case folding", at: source)
+        }
         // Java's case-insensitivity is written out, not passed on.
         let caseText = new.caseless == flags.caseless || dialect == .java ? "" : (new.caseless ? "i" : "-i")
         if end == 0x3A {
@@ -522,12 +516,6 @@ struct PatternTranslator {
             if !caseText.isEmpty { out.emit("(?" + caseText + ")", from: source) }
             setFlags(new)
             atom = .none
-        }
-    }
-
-    private func checkFlags(_ new: Flags, at source: Int) throws(TranslationError) {
-        if dialect == .java && new.caseless && !new.unicodeCase {
-            throw .refused(dialect, "(?i) without UNICODE_CASE", because: "ASCII-only case folding", at: source)
         }
     }
 
@@ -555,8 +543,6 @@ struct PatternTranslator {
         (dialect, [false, true].map { CharSetEmitter.emit(.complement(StandardClasses.lineTerminators(dialect, unixLines: $0)), caseless: false) })
     })
 
-    private var terminators: CharSet { StandardClasses.lineTerminators(dialect, unixLines: flags.unixLines) }
-
     /// `^`: the start; with `(?m)` also after a line terminator that does
     /// not end the text (the JDK: never between CR and LF, and never at the
     /// end, even of an empty text; ICU: also between CR and LF,
@@ -568,7 +554,7 @@ struct PatternTranslator {
     private mutating func lineStart(at source: Int) throws(TranslationError) -> String {
         guard flags.multiline else { return "^" }
         if dialect == .icu && !flags.unixLines && multilineCaret == nil { multilineCaret = source }
-        let after = "(?<=" + CharSetEmitter.emit(terminators, caseless: false) + ")(?!\\z)"
+        let after = "(?<=" + CharSetEmitter.emit(StandardClasses.lineTerminators(dialect, unixLines: flags.unixLines), caseless: false) + ")(?!\\z)"
         if dialect == .java {
             return "(?!\\z)(?:^|" + after + (flags.unixLines ? "" : "(?!(?<=\\r)\\n)") + ")"
         }

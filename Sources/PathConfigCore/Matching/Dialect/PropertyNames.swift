@@ -41,7 +41,6 @@ enum PropertyNames {
         if name.hasPrefix("Is"), name.unicodeScalars.count >= 3 {
             let rest = String(name.dropFirst(2))
             if rest.contains("=") { return .unknown }
-            if loose(rest) == "assigned" { return .set(.property("Cn", negated: true), caseClosed: true) }
             if loose(rest) == "titlecase" { return icuDirect("Lt") }
             return icuDirect(rest)
         }
@@ -168,7 +167,7 @@ enum PropertyNames {
     }
 
     /// The JDK's `Is` + Unicode property names (upper-cased), with its POSIX
-    /// names as the fallback it also accepts there.
+    /// names as the fallback it also accepts there (not `GRAPH`, `PRINT`).
     private static func javaUnicodeProperty(_ upper: String, caseInsensitive: Bool) -> CharSet? {
         let anyCase = CharSet.items([.property("Lowercase", negated: false), .property("Uppercase", negated: false), .property("Lt", negated: false)])
         switch upper {
@@ -179,18 +178,16 @@ enum PropertyNames {
         case "IDEOGRAPHIC": return .property("Ideographic")
         case "JOINCONTROL", "JOIN_CONTROL": return .range(0x200C, 0x200D)
         case "LETTER": return .property("L")
-        case "LOWERCASE": return caseInsensitive ? anyCase : .property("Lowercase")
-        case "LOWER": return caseInsensitive ? anyCase : .property("Lowercase")
+        case "LOWERCASE", "LOWER": return caseInsensitive ? anyCase : .property("Lowercase")
         case "NONCHARACTERCODEPOINT", "NONCHARACTER_CODE_POINT": return .property("Noncharacter_Code_Point")
         case "TITLECASE": return caseInsensitive ? anyCase : .property("Lt")
         case "PUNCTUATION", "PUNCT": return .property("P")
         case "UPPERCASE", "UPPER": return caseInsensitive ? anyCase : .property("Uppercase")
         case "WHITESPACE", "WHITE_SPACE", "SPACE": return .property("White_Space")
-        case "WORD": return StandardClasses.javaUnicodeWord
+        case "WORD": return StandardClasses.icuWord
         case "DIGIT": return .property("Nd")
         case "ALNUM": return .items([.property("Alphabetic", negated: false), .property("Nd", negated: false)])
         case "BLANK": return .items([.property("Zs", negated: false), .scalar(0x09)])
-        case "GRAPH", "PRINT": return nil
         default: return nil
         }
     }
@@ -227,18 +224,10 @@ enum PropertyNames {
             return .set(.property(name == "javaLowerCase" ? "Lowercase" : name == "javaUpperCase" ? "Uppercase" : "Lt"), caseClosed: true)
         case "javaAlphabetic": return .set(.property("Alphabetic"), caseClosed: true)
         case "javaIdeographic": return .set(.property("Ideographic"), caseClosed: true)
-        case "javaDigit": return .set(.property("Nd"), caseClosed: true)
-        case "javaDefined": return .set(.property("Cn", negated: true), caseClosed: true)
-        case "javaLetter": return .set(.property("L"), caseClosed: false)
-        case "javaLetterOrDigit": return .set(.items([.property("L", negated: false), .property("Nd", negated: false)]), caseClosed: true)
-        case "javaSpaceChar": return .set(.property("Z"), caseClosed: true)
-        case "javaWhitespace":
-            let separators = CharSet.difference(.property("Z"), .ranges([(0xA0, 0xA0), (0x2007, 0x2007), (0x202F, 0x202F)]))
-            return .set(.union([separators, .ranges([(0x09, 0x0D), (0x1C, 0x1F)])]), caseClosed: true)
-        case "javaISOControl": return .set(.ranges([(0x00, 0x1F), (0x7F, 0x9F)]), caseClosed: true)
-        case "javaMirrored": return .set(.property("Bidi_Mirrored"), caseClosed: true)
-        case "javaIdentifierIgnorable":
-            return .set(.items([.range(0x00, 0x08), .range(0x0E, 0x1B), .range(0x7F, 0x9F), .property("Cf", negated: false)]), caseClosed: true)
+        case "javaDigit", "javaDefined", "javaLetter", "javaLetterOrDigit", "javaSpaceChar", "javaWhitespace", "javaISOControl", "javaMirrored",
+             "javaIdentifierIgnorable":
+            // The same sets as ICU's (`caseClosed` is read for ICU alone).
+            return icuJava(name)
         case "javaJavaIdentifierStart", "javaJavaIdentifierPart", "javaUnicodeIdentifierStart", "javaUnicodeIdentifierPart":
             return .refused("the JDK's identifier tables")
         default: return .unknown
@@ -279,54 +268,43 @@ enum PropertyNames {
         String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { !" _-\t".unicodeScalars.contains($0) }))
     }
 
-    private static let generalCategoryByKey: [String: String] = {
-        let table: [(String, [String])] = [
-            ("C", ["Other"]), ("Cc", ["Control", "cntrl"]), ("Cf", ["Format"]), ("Cn", ["Unassigned"]), ("Co", ["Private_Use"]),
-            ("Cs", ["Surrogate"]), ("L", ["Letter"]), ("LC", ["Cased_Letter"]), ("Ll", ["Lowercase_Letter"]),
-            ("Lm", ["Modifier_Letter"]), ("Lo", ["Other_Letter"]), ("Lt", ["Titlecase_Letter"]), ("Lu", ["Uppercase_Letter"]),
-            ("M", ["Mark", "Combining_Mark"]), ("Mc", ["Spacing_Mark"]), ("Me", ["Enclosing_Mark"]), ("Mn", ["Nonspacing_Mark"]),
-            ("N", ["Number"]), ("Nd", ["Decimal_Number", "digit"]), ("Nl", ["Letter_Number"]), ("No", ["Other_Number"]),
-            ("P", ["Punctuation", "punct"]), ("Pc", ["Connector_Punctuation"]), ("Pd", ["Dash_Punctuation"]),
-            ("Pe", ["Close_Punctuation"]), ("Pf", ["Final_Punctuation"]), ("Pi", ["Initial_Punctuation"]),
-            ("Po", ["Other_Punctuation"]), ("Ps", ["Open_Punctuation"]), ("S", ["Symbol"]), ("Sc", ["Currency_Symbol"]),
-            ("Sk", ["Modifier_Symbol"]), ("Sm", ["Math_Symbol"]), ("So", ["Other_Symbol"]), ("Z", ["Separator"]),
-            ("Zl", ["Line_Separator"]), ("Zp", ["Paragraph_Separator"]), ("Zs", ["Space_Separator"]),
-        ]
-        var map: [String: String] = [:]
-        for (short, longs) in table {
-            map[loose(short)] = short
-            for long in longs { map[loose(long)] = short }
-        }
-        return map
-    }()
+    /// Each name of `table`, and each of its aliases, loosely, to the name.
+    private static func byLooseName(_ table: [(String, [String])]) -> [String: String] {
+        Dictionary(table.flatMap { name, aliases in ([name] + aliases).map { (loose($0), name) } }, uniquingKeysWith: { _, last in last })
+    }
+
+    private static let generalCategoryByKey = byLooseName([
+        ("C", ["Other"]), ("Cc", ["Control", "cntrl"]), ("Cf", ["Format"]), ("Cn", ["Unassigned"]), ("Co", ["Private_Use"]),
+        ("Cs", ["Surrogate"]), ("L", ["Letter"]), ("LC", ["Cased_Letter"]), ("Ll", ["Lowercase_Letter"]),
+        ("Lm", ["Modifier_Letter"]), ("Lo", ["Other_Letter"]), ("Lt", ["Titlecase_Letter"]), ("Lu", ["Uppercase_Letter"]),
+        ("M", ["Mark", "Combining_Mark"]), ("Mc", ["Spacing_Mark"]), ("Me", ["Enclosing_Mark"]), ("Mn", ["Nonspacing_Mark"]),
+        ("N", ["Number"]), ("Nd", ["Decimal_Number", "digit"]), ("Nl", ["Letter_Number"]), ("No", ["Other_Number"]),
+        ("P", ["Punctuation", "punct"]), ("Pc", ["Connector_Punctuation"]), ("Pd", ["Dash_Punctuation"]),
+        ("Pe", ["Close_Punctuation"]), ("Pf", ["Final_Punctuation"]), ("Pi", ["Initial_Punctuation"]),
+        ("Po", ["Other_Punctuation"]), ("Ps", ["Open_Punctuation"]), ("S", ["Symbol"]), ("Sc", ["Currency_Symbol"]),
+        ("Sk", ["Modifier_Symbol"]), ("Sm", ["Math_Symbol"]), ("So", ["Other_Symbol"]), ("Z", ["Separator"]),
+        ("Zl", ["Line_Separator"]), ("Zp", ["Paragraph_Separator"]), ("Zs", ["Space_Separator"]),
+    ])
 
     /// Binary properties both ICU and PCRE2 10.42 know, by any alias, to
     /// the name PCRE2 is given.
-    private static let binaryByKey: [String: String] = {
-        let table: [(String, [String])] = [
-            ("ASCII_Hex_Digit", ["AHex"]), ("Alphabetic", ["Alpha"]), ("Bidi_Control", ["Bidi_C"]),
-            ("Bidi_Mirrored", ["Bidi_M"]), ("Case_Ignorable", ["CI"]), ("Cased", []),
-            ("Changes_When_Casefolded", ["CWCF"]), ("Changes_When_Casemapped", ["CWCM"]),
-            ("Changes_When_Lowercased", ["CWL"]), ("Changes_When_NFKC_Casefolded", ["CWKCF"]),
-            ("Changes_When_Titlecased", ["CWT"]), ("Changes_When_Uppercased", ["CWU"]), ("Dash", []),
-            ("Default_Ignorable_Code_Point", ["DI"]), ("Deprecated", ["Dep"]), ("Diacritic", ["Dia"]),
-            ("Extender", ["Ext"]), ("Grapheme_Base", ["Gr_Base"]), ("Grapheme_Extend", ["Gr_Ext"]),
-            ("Hex_Digit", ["Hex"]), ("IDS_Binary_Operator", ["IDSB"]), ("IDS_Trinary_Operator", ["IDST"]),
-            ("ID_Continue", ["IDC"]), ("ID_Start", ["IDS"]), ("Ideographic", ["Ideo"]), ("Join_Control", ["Join_C"]),
-            ("Logical_Order_Exception", ["LOE"]), ("Lowercase", ["Lower"]), ("Math", []),
-            ("Noncharacter_Code_Point", ["NChar"]), ("Pattern_Syntax", ["Pat_Syn"]), ("Pattern_White_Space", ["Pat_WS"]),
-            ("Quotation_Mark", ["QMark"]), ("Radical", []), ("Regional_Indicator", ["RI"]), ("Sentence_Terminal", ["STerm"]),
-            ("Soft_Dotted", ["SD"]), ("Terminal_Punctuation", ["Term"]), ("Unified_Ideograph", ["UIdeo"]),
-            ("Uppercase", ["Upper"]), ("Variation_Selector", ["VS"]), ("White_Space", ["WSpace", "space"]),
-            ("XID_Continue", ["XIDC"]), ("XID_Start", ["XIDS"]),
-        ]
-        var map: [String: String] = [:]
-        for (name, aliases) in table {
-            map[loose(name)] = name
-            for alias in aliases { map[loose(alias)] = name }
-        }
-        return map
-    }()
+    private static let binaryByKey = byLooseName([
+        ("ASCII_Hex_Digit", ["AHex"]), ("Alphabetic", ["Alpha"]), ("Bidi_Control", ["Bidi_C"]),
+        ("Bidi_Mirrored", ["Bidi_M"]), ("Case_Ignorable", ["CI"]), ("Cased", []),
+        ("Changes_When_Casefolded", ["CWCF"]), ("Changes_When_Casemapped", ["CWCM"]),
+        ("Changes_When_Lowercased", ["CWL"]), ("Changes_When_NFKC_Casefolded", ["CWKCF"]),
+        ("Changes_When_Titlecased", ["CWT"]), ("Changes_When_Uppercased", ["CWU"]), ("Dash", []),
+        ("Default_Ignorable_Code_Point", ["DI"]), ("Deprecated", ["Dep"]), ("Diacritic", ["Dia"]),
+        ("Extender", ["Ext"]), ("Grapheme_Base", ["Gr_Base"]), ("Grapheme_Extend", ["Gr_Ext"]),
+        ("Hex_Digit", ["Hex"]), ("IDS_Binary_Operator", ["IDSB"]), ("IDS_Trinary_Operator", ["IDST"]),
+        ("ID_Continue", ["IDC"]), ("ID_Start", ["IDS"]), ("Ideographic", ["Ideo"]), ("Join_Control", ["Join_C"]),
+        ("Logical_Order_Exception", ["LOE"]), ("Lowercase", ["Lower"]), ("Math", []),
+        ("Noncharacter_Code_Point", ["NChar"]), ("Pattern_Syntax", ["Pat_Syn"]), ("Pattern_White_Space", ["Pat_WS"]),
+        ("Quotation_Mark", ["QMark"]), ("Radical", []), ("Regional_Indicator", ["RI"]), ("Sentence_Terminal", ["STerm"]),
+        ("Soft_Dotted", ["SD"]), ("Terminal_Punctuation", ["Term"]), ("Unified_Ideograph", ["UIdeo"]),
+        ("Uppercase", ["Upper"]), ("Variation_Selector", ["VS"]), ("White_Space", ["WSpace", "space"]),
+        ("XID_Continue", ["XIDC"]), ("XID_Start", ["XIDS"]),
+    ])
 
     /// Properties (PCRE2 names) whose members have case partners outside
     /// them: ICU's `(?i)` adds the partners, PCRE2's does not.

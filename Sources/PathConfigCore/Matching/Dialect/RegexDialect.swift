@@ -13,10 +13,5 @@ public enum RegexDialect: String, Sendable, Hashable, CaseIterable {
     case java
 
     /// How messages name the dialect ("ICU", "Java").
-    package var displayName: String {
-        switch self {
-        case .icu: return "ICU"
-        case .java: return "Java"
-        }
-    }
+    package var displayName: String { self == .icu ? "ICU" : "Java" }
 }

@@ -7,15 +7,15 @@
 /// global holding one looks to a leak checker like memory nobody points to.
 /// Only the emitted strings (plain `String`s) are kept.
 enum StandardClasses {
-    /// ICU `\w`: `[\p{Alphabetic}\p{Mark}\p{Decimal_Number}\p{Connector_Punctuation}\u200c\u200d]`.
-    static var icuWord: CharSet { CharSet.items([
-        .property("Alphabetic", negated: false), .property("M", negated: false), .property("Nd", negated: false),
-        .property("Pc", negated: false), .range(0x200C, 0x200D),
-    ]) }
+    /// ICU `\w`: `[\p{Alphabetic}\p{Mark}\p{Decimal_Number}\p{Connector_Punctuation}\u200c\u200d]`; also
+    /// Java's word characters under UNICODE_CHARACTER_CLASS (`\p{IsWord}`).
+    static var icuWord: CharSet {
+        CharSet.items([.property("Alphabetic"), .property("M"), .property("Nd"), .property("Pc"), .range(0x200C, 0x200D)])
+    }
     /// ICU `\s`: the White_Space property.
     static var icuSpace: CharSet { CharSet.property("White_Space") }
     /// ICU `\h`: Space_Separator and tab.
-    static var icuHorizontalSpace: CharSet { CharSet.items([.scalar(0x09), .property("Zs", negated: false)]) }
+    static var icuHorizontalSpace: CharSet { CharSet.items([.scalar(0x09), .property("Zs")]) }
     /// ICU and Java `\v`, and ICU's line terminators.
     static var verticalSpace: CharSet { CharSet.ranges([(0x0A, 0x0D), (0x85, 0x85), (0x2028, 0x2029)]) }
 
@@ -29,11 +29,6 @@ enum StandardClasses {
     static var javaHorizontalSpace: CharSet { CharSet.ranges([
         (0x09, 0x09), (0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (0x180E, 0x180E), (0x2000, 0x200A),
         (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000),
-    ]) }
-    /// Java's word characters under UNICODE_CHARACTER_CLASS (`\p{IsWord}`).
-    static var javaUnicodeWord: CharSet { CharSet.items([
-        .property("Alphabetic", negated: false), .property("M", negated: false), .property("Nd", negated: false),
-        .property("Pc", negated: false), .range(0x200C, 0x200D),
     ]) }
 
     /// The letters of the shorthand escapes: `d D s S w W h H v V`.
@@ -60,18 +55,14 @@ enum StandardClasses {
     /// A shorthand escape as PCRE2 text, written once per dialect and case
     /// mode (it is in most patterns).
     static func shorthand(_ letter: UInt32, dialect: RegexDialect, caseless: Bool) -> String {
-        let table = caseless ? emittedCaseless : emitted
-        return table[dialect]![letter]!
+        (caseless ? emittedCaseless : emitted)[dialect]![letter]!
     }
 
     private static func emitAll(caseless: Bool) -> [RegexDialect: [UInt32: String]] {
-        var table: [RegexDialect: [UInt32: String]] = [:]
-        for dialect in RegexDialect.allCases {
-            var texts: [UInt32: String] = [:]
-            for letter in shorthandLetters { texts[letter] = CharSetEmitter.emit(set(for: letter, dialect: dialect), caseless: caseless) }
-            table[dialect] = texts
+        func texts(_ dialect: RegexDialect) -> [UInt32: String] {
+            Dictionary(uniqueKeysWithValues: shorthandLetters.map { ($0, CharSetEmitter.emit(set(for: $0, dialect: dialect), caseless: caseless)) })
         }
-        return table
+        return Dictionary(uniqueKeysWithValues: RegexDialect.allCases.map { ($0, texts($0)) })
     }
 
     private static let emitted = emitAll(caseless: false)

@@ -36,10 +36,7 @@ enum WordBoundaries {
         case javaNot = 4
 
         init(dialect: RegexDialect, negated: Bool) {
-            switch dialect {
-            case .icu: self = negated ? .icuNot : .icu
-            case .java: self = negated ? .javaNot : .java
-            }
+            self = dialect == .icu ? (negated ? .icuNot : .icu) : (negated ? .javaNot : .java)
         }
 
         var dialect: RegexDialect { rawValue <= 2 ? .icu : .java }
@@ -109,12 +106,7 @@ enum WordBoundaries {
         private static let icu = Classifier("[\\p{Grapheme_Extend}\\p{Cf}]", CharSetEmitter.emit(StandardClasses.icuWord, caseless: false))
         private static let java = Classifier("\\p{Mn}", "[\\p{L}\\p{Nd}]")
 
-        static func `for`(_ dialect: RegexDialect) -> Classifier {
-            switch dialect {
-            case .icu: return icu
-            case .java: return java
-            }
-        }
+        static func `for`(_ dialect: RegexDialect) -> Classifier { dialect == .icu ? icu : java }
     }
 
     /// The classes of the character `value`, which starts at `offset` of

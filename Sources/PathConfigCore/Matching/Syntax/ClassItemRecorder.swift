@@ -68,9 +68,7 @@ struct ClassItemRecorder: ICUClassSink, JavaClassSink {
     mutating func operation(_ op: ICUSetOperator, at source: Int) { append(op == .difference ? .difference : .intersection) }
 
     /// The class around the innermost one is next.
-    private mutating func close() { current = outer.popLast() ?? -1 }
-
-    mutating func end() { close() }
+    mutating func end() { current = outer.popLast() ?? -1 }
 
     // MARK: Java
 
@@ -83,9 +81,7 @@ struct ClassItemRecorder: ICUClassSink, JavaClassSink {
         return ()
     }
 
-    mutating func quoted(_ values: [UInt32]) {
-        for value in values { append(.character(value, .quoted)) }
-    }
+    mutating func quoted(_ values: [UInt32]) { classes[current].items += values.map { PatternSyntax.ClassItem.character($0, .quoted) } }
 
     mutating func range(_ low: UInt32, _ lowSpelling: PatternSyntax.Spelling, _ high: UInt32, _ highSpelling: PatternSyntax.Spelling) {
         append(.range(low, lowSpelling, high, highSpelling))
@@ -101,6 +97,6 @@ struct ClassItemRecorder: ICUClassSink, JavaClassSink {
 
     mutating func endLevel(_ node: Void, negated: Bool) {
         if negated { classes[current].negated = true }
-        close()
+        end()
     }
 }

@@ -32,10 +32,5 @@ extension PatternReader {
     /// How a character after a `\` that the reader takes as itself was
     /// written: `.letter` for an ASCII letter or digit, which only ICU
     /// reads as itself, `.escaped` for any other.
-    static func escapedSpelling(_ c: UInt32) -> PatternSyntax.Spelling {
-        switch c {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return .letter
-        default: return .escaped
-        }
-    }
+    static func escapedSpelling(_ c: UInt32) -> PatternSyntax.Spelling { CharSetEmitter.isASCIIAlphanumeric(c) ? .letter : .escaped }
 }

@@ -181,14 +181,9 @@ extension PatternReader {
             }
             return .character(value, .hexBraced)
         }
-        var value: UInt32 = 0
-        var digits = 0
-        while digits < 2, let c = peek(), let d = c.hexDigitValue {
-            position += 1
-            digits += 1
-            value = value * 16 + d
+        guard let value = fixedHex(2) ?? (dialect == .icu ? fixedHex(1) : nil) else {
+            throw .invalid(dialect, "\\x needs two hex digits", at: source)
         }
-        guard digits == 2 || (dialect == .icu && digits == 1) else { throw .invalid(dialect, "\\x needs two hex digits", at: source) }
         return .character(value, .hex)
     }
 

@@ -94,13 +94,10 @@ extension PatternReader {
                 ch = peekSignificant()
                 var right: Sink.Node?
                 while let r = ch, r != 0x5D, r != 0x26 {
+                    // A nested class, or (abc&&def) the characters, read as a class of their own up to `]` or `&&`.
                     let start = position
-                    if r == 0x5B {
-                        position += 1
-                        right = union(right, try javaClass(openedAt: start, consume: true, depth: depth + 1, into: &sink))
-                    } else { // abc&&def: the characters, read as a class of their own up to `]` or `&&`
-                        right = union(right, try javaClass(openedAt: start, consume: false, depth: depth + 1, into: &sink))
-                    }
+                    if r == 0x5B { position += 1 }
+                    right = union(right, try javaClass(openedAt: start, consume: r == 0x5B, depth: depth + 1, into: &sink))
                     ch = peekSignificant()
                 }
                 if ch == nil { throw .syntax("missing terminating ] for character class", at: count) }

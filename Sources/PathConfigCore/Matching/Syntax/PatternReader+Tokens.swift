@@ -32,14 +32,9 @@ struct Quantifier: Equatable {
     /// The quantifier's text without its mode, as PCRE2 reads it too
     /// (`*`, `{2,}`).
     var text: String {
-        switch symbol {
-        case 0x2A: return "*"
-        case 0x2B: return "+"
-        case 0x3F: return "?"
-        default:
-            if max == min { return "{\(min)}" }
-            return max.map { "{\(min),\($0)}" } ?? "{\(min),}"
-        }
+        guard symbol == 0x7B else { return String(Unicode.Scalar(UInt8(symbol))) }
+        if max == min { return "{\(min)}" }
+        return max.map { "{\(min),\($0)}" } ?? "{\(min),}"
     }
 }
 

@@ -80,17 +80,11 @@ struct PatternReader {
     /// Free-spacing white space: ICU's Pattern_White_Space, the JDK's ASCII
     /// white space.
     func isSpace(_ c: UInt32) -> Bool {
-        switch dialect {
-        case .icu: return (0x09...0x0D).contains(c) || c == 0x20 || c == 0x85 || c == 0x200E || c == 0x200F || c == 0x2028 || c == 0x2029
-        case .java: return (0x09...0x0D).contains(c) || c == 0x20
-        }
+        (0x09...0x0D).contains(c) || c == 0x20 || (dialect == .icu && (c == 0x85 || c == 0x200E || c == 0x200F || c == 0x2028 || c == 0x2029))
     }
 
-    /// What ends a `#` comment.
+    /// What ends a `#` comment (U+2029 only for the JDK).
     private func endsComment(_ c: UInt32) -> Bool {
-        switch dialect {
-        case .icu: return c == 0x0A || c == 0x0D || c == 0x85 || c == 0x2028
-        case .java: return c == 0x0A || c == 0x0D || c == 0x85 || c == 0x2028 || c == 0x2029
-        }
+        c == 0x0A || c == 0x0D || c == 0x85 || c == 0x2028 || (c == 0x2029 && dialect == .java)
     }
 }

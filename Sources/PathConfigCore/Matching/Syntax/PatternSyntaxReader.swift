@@ -21,18 +21,10 @@ struct PatternSyntaxReader {
 
     init(_ pattern: String, dialect: RegexDialect) {
         r = PatternReader(pattern, dialect: dialect)
-        syntax = PatternSyntax(text: r.bytes)
-        if r.bytes.count == r.count {
-            byteOffsets = nil
-        } else {
-            var offsets: [Int32] = [0]
-            offsets.reserveCapacity(r.count + 1)
-            for k in 0..<r.count {
-                let c = r[k]
-                offsets.append(offsets.last! + Int32(c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4))
-            }
-            byteOffsets = offsets
-        }
+        let bytes = r.bytes
+        syntax = PatternSyntax(text: bytes)
+        // Each scalar starts at a byte that does not continue one.
+        byteOffsets = bytes.count == r.count ? nil : bytes.indices.filter { bytes[$0] & 0xC0 != 0x80 }.map(Int32.init) + [Int32(bytes.count)]
         // About a node per byte for most patterns.
         syntax.nodes.reserveCapacity(r.bytes.count)
     }
@@ -72,10 +64,9 @@ struct PatternSyntaxReader {
     private mutating func read(_ token: PatternToken, at start: Int) throws(Unsupported) {
         switch token {
         case .escape:
-            switch try escape(at: start) {
-            case .character(let value, let spelling)?: add(.character(value, spelling), from: start, repeatable: true)
-            case .escape(let e)?: add(.escape(e), from: start, repeatable: true)
-            case nil: // \Q
+            if let kind = try escape(at: start) {
+                add(kind, from: start, repeatable: true)
+            } else { // \Q
                 for (value, at) in r.quoted() {
                     syntax.nodes.append(PatternSyntax.Node(kind: .character(value, .quoted), start: byte(at), end: byte(at + 1)))
                     repeatable = true
@@ -129,12 +120,9 @@ struct PatternSyntaxReader {
         let opener: GroupOpener
         do { opener = try r.groupOpener(at: start) } catch { throw unsupported(error.message, at: error.offset) }
         switch opener {
-        case .capturing:
+        case .capturing, .named:
             captures += 1
-            opened(.capturing, at: start)
-        case .named:
-            captures += 1
-            opened(.named, at: start)
+            opened(opener == .capturing ? .capturing : .named, at: start)
         case .nonCapturing: opened(.nonCapturing, at: start)
         case .atomic: opened(.atomic, at: start)
         case .lookahead(let negative): opened(negative ? .negativeLookahead : .lookahead, at: start)
@@ -166,19 +154,11 @@ struct PatternSyntaxReader {
 
     // MARK: Escapes
 
-    /// What an escape reads as.
-    enum EscapeRead: Equatable {
-        case character(UInt32, PatternSyntax.Spelling)
-        case escape(PatternSyntax.Escape)
-    }
-
-    /// The escape whose `\` is at `start` (just taken), as the dialect
-    /// reads it; nil for `\Q`, whose quoted characters are next.
-    private mutating func escape(at start: Int) throws(Unsupported) -> EscapeRead? {
+    /// The node of the escape whose `\` is at `start` (just taken), as the
+    /// dialect reads it; nil for `\Q`, whose quoted characters are next.
+    private mutating func escape(at start: Int) throws(Unsupported) -> PatternSyntax.Kind? {
         let token: EscapeToken
-        do { token = try r.escape(at: start, inClass: false, captures: captures) } catch {
-            throw unsupported(error.message, at: error.offset)
-        }
+        do { token = try r.escape(at: start, inClass: false, captures: captures) } catch { throw unsupported(error.message, at: error.offset) }
         switch token {
         case .character(let value, let spelling): return .character(value, spelling)
         case .quote: return nil
