@@ -47,9 +47,9 @@ package struct ByteSet: Equatable, Hashable, Sendable {
         return out
     }
 
-    static func of(_ range: ClosedRange<UInt8>) -> ByteSet {
+    static func of(_ bytes: some Sequence<UInt8>) -> ByteSet {
         var set = ByteSet()
-        for b in range { set.insert(b) }
+        for b in bytes { set.insert(b) }
         return set
     }
 
@@ -91,13 +91,7 @@ package struct ByteSet: Equatable, Hashable, Sendable {
     }
 
     static let digits = ByteSet.of(0x30...0x39)
-    static let word: ByteSet = {
-        var set = ByteSet.digits
-        set.formUnion(.of(0x41...0x5A))
-        set.formUnion(.of(0x61...0x7A))
-        set.insert(UInt8(ascii: "_"))
-        return set
-    }()
+    static let word = ByteSet.of("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz".utf8)
 
     /// `\d`, `\D`, `\w`, `\W` on printable ASCII text.
     static func shorthand(_ e: UInt8) -> ByteSet? {
@@ -112,7 +106,7 @@ package struct ByteSet: Equatable, Hashable, Sendable {
 
     /// Punctuation that a backslash turns into itself in all three dialects.
     static func escapable(_ b: UInt8) -> Bool { escapes.contains(b) }
-    private static let escapes = ByteSet.from(#".\/?-+*()[]{}|^$=&:@,;!%~#'"<>"#)
+    private static let escapes = ByteSet.of(#".\/?-+*()[]{}|^$=&:@,;!%~#'"<>"#.utf8)
 
     /// Characters that stand for themselves outside a class.
     static func standsForItself(_ b: UInt8) -> Bool {
@@ -129,7 +123,7 @@ package struct ByteSet: Equatable, Hashable, Sendable {
     /// Characters a class may hold unescaped.
     static func isClassMember(_ b: UInt8) -> Bool { word.contains(b) || classPunctuation.contains(b) }
     /// (Not `:`: ICU reads a class opening `[:` as a POSIX-like property.)
-    private static let classPunctuation = ByteSet.from("/.,@=%~!;")
+    private static let classPunctuation = ByteSet.of("/.,@=%~!;".utf8)
 
     /// Whether `lo-hi` is a range all three dialects read alike: two digits,
     /// two lower-case or two upper-case letters, in order.
@@ -137,12 +131,6 @@ package struct ByteSet: Equatable, Hashable, Sendable {
         guard lo <= hi else { return false }
         for kind in [ByteSet.digits, .of(0x41...0x5A), .of(0x61...0x7A)] where kind.contains(lo) { return kind.contains(hi) }
         return false
-    }
-
-    private static func from(_ text: String) -> ByteSet {
-        var set = ByteSet()
-        for b in text.utf8 { set.insert(b) }
-        return set
     }
 }
 

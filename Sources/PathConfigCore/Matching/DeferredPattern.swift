@@ -4,8 +4,7 @@
 /// printable ASCII subject, which is nearly every URL: its engine form is
 /// needed only for the rare other subject. Compiling it at load time would
 /// cost as much as the rest of loading it (translation and PCRE2's compile),
-/// so it is compiled on first use instead, once, by whichever thread gets
-/// there first (a thread that loses the race drops its copy).
+/// so it is compiled on first use instead (`MadeOnce`).
 ///
 /// Deferring cannot hide an error: every construct the reader accepts is
 /// valid in ICU, Java and PCRE2 alike, which the tests check on every pattern
@@ -15,8 +14,7 @@
 package final class DeferredPattern: CompiledPattern, @unchecked Sendable {
     private let pattern: String
     private let compiler: Compiler
-    /// The compiled pattern, once made.
-    private let compiled = MadeOnce<Box>()
+    private let compiled = MadeOnce<Boxed<any CompiledPattern>>()
 
     /// What a load's deferred patterns compile with, shared by all of them
     /// (`RuleCompiler` makes one for each set of options): held in each
@@ -33,11 +31,6 @@ package final class DeferredPattern: CompiledPattern, @unchecked Sendable {
         }
     }
 
-    private final class Box {
-        let pattern: any CompiledPattern
-        init(_ pattern: any CompiledPattern) { self.pattern = pattern }
-    }
-
     package init(_ pattern: String, compiler: Compiler) {
         self.pattern = pattern
         self.compiler = compiler
@@ -51,8 +44,8 @@ package final class DeferredPattern: CompiledPattern, @unchecked Sendable {
     var isCompiled: Bool { compiled.current != nil }
 
     package func search(_ subject: MatchSubject) -> MatchOutcome {
-        if let made = compiled.current { return made.takeUnretainedValue().pattern.search(subject) }
+        if let made = compiled.current { return made.takeUnretainedValue().value.search(subject) }
         guard let fresh = try? compiler.engine.compile(pattern, options: compiler.options, limits: compiler.limits) else { return .noMatch }
-        return compiled.publish(Box(fresh)).takeUnretainedValue().pattern.search(subject)
+        return compiled.publish(Boxed(fresh)).takeUnretainedValue().value.search(subject)
     }
 }

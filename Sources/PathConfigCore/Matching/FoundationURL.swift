@@ -34,8 +34,7 @@ extension URLParts {
             guard let first = bytes.first, isAlpha(first), let split = Split(bytes) else { return nil }
             return keptAsWritten(split, in: bytes, query: query, lowercasingHost: lowercasingHost)
         }
-        guard let kept else { return input }
-        if kept { return input }
+        if kept != false { return input }  // not a URL, or kept as written
         guard var parts = URLParts(input) else { return input }
         if !query { parts.query = nil }
         return parts.foundationString(lowercasingHost: lowercasingHost) ?? invalidURLString
@@ -45,9 +44,7 @@ extension URLParts {
     /// unchanged: true only where that is certain (anything unusual is left
     /// to `foundationString`).
     private static func keptAsWritten(_ url: Split, in bytes: UnsafeBufferPointer<UInt8>, query keepQuery: Bool, lowercasingHost: Bool) -> Bool {
-        if lowercasingHost {
-            for i in url.scheme where bytes[i] >= 0x41 && bytes[i] <= 0x5A { return false }
-        }
+        if lowercasingHost, url.scheme.contains(where: { bytes[$0] >= 0x41 && bytes[$0] <= 0x5A }) { return false }
         func valid(_ range: Range<Int>, _ component: Component) -> Bool {
             isValid(UnsafeBufferPointer(rebasing: bytes[range]), as: component)
         }
@@ -71,10 +68,7 @@ extension URLParts {
             if lowercasingHost, bytes[i] >= 0x41, bytes[i] <= 0x5A { return false }
             i += 1
         }
-        if i < authority.upperBound {
-            for j in (i + 1)..<authority.upperBound where bytes[j] < 0x30 || bytes[j] > 0x39 { return false }
-        }
-        return true
+        return i == authority.upperBound || bytes[(i + 1)..<authority.upperBound].allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     /// The bytes `keptAsWritten` takes in an authority: user, password and
@@ -183,19 +177,7 @@ struct CharacterMask {
     }
 
     /// `s` with every byte outside the mask, `%` included, as `%XX`.
-    func encoded(_ s: Substring) -> Substring {
-        var out: [UInt8] = []
-        out.reserveCapacity(s.utf8.count * 3)
-        let hex = Array("0123456789ABCDEF".utf8)
-        for b in s.utf8 {
-            if allowed[Int(b)] {
-                out.append(b)
-            } else {
-                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0xF)]]
-            }
-        }
-        return Substring(String(decoding: out, as: UTF8.self))
-    }
+    func encoded(_ s: Substring) -> Substring { URLParts.percentEncoded(s, keeping: contains) }
 }
 
 /// A URL's authority as Foundation's parser splits and checks it
@@ -227,12 +209,9 @@ struct FoundationAuthority {
             // By byte: a combining mark after `@` or `:` is not part of either.
             let info = authority[..<at]
             rest = authority[authority.utf8.index(after: at)...]
-            if let colon = info.utf8.firstIndex(of: UInt8(ascii: ":")) {
-                user = info[..<colon]
-                password = info[info.utf8.index(after: colon)...]
-            } else {
-                user = info
-            }
+            let colon = info.utf8.firstIndex(of: UInt8(ascii: ":"))
+            user = info[..<(colon ?? info.endIndex)]
+            password = colon.map { info[info.utf8.index(after: $0)...] }
             func written(_ part: Substring?) -> Substring? {
                 guard let part, !URLParts.userMask.isValid(part) else { return part }
                 valid = false
@@ -254,12 +233,9 @@ struct FoundationAuthority {
             }
         } else {
             isIPLiteral = false
-            if let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")) {
-                hostText = rest[..<colon]
-                port = rest[rest.utf8.index(after: colon)...]
-            } else {
-                hostText = rest
-            }
+            let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":"))
+            hostText = rest[..<(colon ?? rest.endIndex)]
+            port = colon.map { rest[rest.utf8.index(after: $0)...] }
         }
         // Only after a host name is an empty port no port at all.
         if let p = port, p.isEmpty, !isIPLiteral { port = nil }

@@ -28,27 +28,18 @@ public enum GlobPattern {
     /// The expression without its ending: `^`, then the glob's text escaped,
     /// its wildcards as classes.
     private static func body(of glob: String, base: BaseURL?) -> String {
-        let resolved: String
-        if isAbsolute(glob) {
-            resolved = lowercasingHost(glob)
-        } else if let base {
-            resolved = base.prefixing(glob: glob)
-        } else {
-            resolved = glob
-        }
-        var out = "^"
+        let resolved = isAbsolute(glob) ? lowercasingHost(glob) : base?.prefixing(glob: glob) ?? glob
         var escaped: [UInt8] = []
         escaped.reserveCapacity(resolved.utf8.count * 2)
         for b in resolved.utf8 {
             if specials.contains(b) { escaped.append(UInt8(ascii: "\\")) }
             escaped.append(b)
         }
-        out += String(decoding: escaped, as: UTF8.self)
+        return "^" + String(decoding: escaped, as: UTF8.self)
             .replacing(#"\*\*\/"#, with: "([^?]*/|)")
             .replacing(#"\*\*"#, with: "[^?]*")
             .replacing(#"\*"#, with: "[^/?]*")
             .replacing(#"\?"#, with: "[^/?]")
-        return out
     }
 
     /// `regex(for:base:)` written for `SmallPattern` (its reader's
@@ -72,12 +63,8 @@ public enum GlobPattern {
 
     /// True when `glob` starts with a lower-case scheme and `:`, as Siesta tests it.
     public static func isAbsolute(_ glob: String) -> Bool {
-        var sawLetter = false
-        for b in glob.utf8 {
-            if b >= 0x61 && b <= 0x7A { sawLetter = true; continue }
-            return b == UInt8(ascii: ":") && sawLetter
-        }
-        return false
+        let scheme = glob.utf8.prefix { $0 >= 0x61 && $0 <= 0x7A }
+        return !scheme.isEmpty && glob.utf8[scheme.endIndex...].first == UInt8(ascii: ":")
     }
 
     /// The characters `NSRegularExpression.escapedPattern(for:)` escapes.

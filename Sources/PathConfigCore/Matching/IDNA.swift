@@ -77,18 +77,8 @@ enum IDNA {
     private static func withinICULimits(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard !bytes.isEmpty, bytes.count <= 253 || (bytes.count == 254 && bytes.last == UInt8(ascii: ".")) else { return false }
-        var labelLength = 0
-        for b in bytes {
-            if b != UInt8(ascii: ".") {
-                labelLength += 1
-                if labelLength > 63 { return false }
-                continue
-            }
-            // An empty label is allowed only at the end (a final dot) and
-            // never as the whole name.
-            if labelLength == 0 { return false }
-            labelLength = 0
-        }
-        return true
+        // An empty label is allowed only at the end (after a final dot).
+        let labels = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        return labels.allSatisfy { $0.count <= 63 } && !labels.dropLast().contains { $0.isEmpty }
     }
 }

@@ -45,19 +45,17 @@ enum JavaURL {
     /// How `java.net.URL` reads `text`.
     static func read(_ text: String) -> Reading {
         var copy = text
-        let reading = copy.withUTF8 { read($0) }
-        guard case .accepted(let path, let query) = reading else {
-            switch reading {
-            case .noProtocol: return .noProtocol
-            case .rejected(let reason): return .rejected(reason)
-            default: return .nullPath
-            }
+        switch copy.withUTF8({ read($0) }) {
+        case .noProtocol: return .noProtocol
+        case .rejected(let reason): return .rejected(reason)
+        case .nullPath: return .nullPath
+        case .accepted(let path, let query):
+            // Every offset is at an ASCII byte (or an end), so on a scalar boundary.
+            let utf8 = text.utf8
+            func at(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+            func part(_ r: Range<Int>) -> Substring { text[at(r.lowerBound)..<at(r.upperBound)] }
+            return .accepted(path: part(path), query: query.map(part))
         }
-        // Every offset is at an ASCII byte (or an end), so on a scalar boundary.
-        let utf8 = text.utf8
-        func at(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
-        return .accepted(path: text[at(path.lowerBound)..<at(path.upperBound)],
-                         query: query.map { text[at($0.lowerBound)..<at($0.upperBound)] })
     }
 
     /// A reading with byte ranges for the path and query.
@@ -85,7 +83,9 @@ enum JavaURL {
             return .noProtocol
         }
         let scheme = UnsafeBufferPointer(rebasing: b[start..<i])
-        guard let handler = protocols.firstIndex(where: { equalsCaseInsensitively(scheme, $0) }) else {
+        guard let handler = protocols.firstIndex(where: { p in
+            p.count == scheme.count && zip(scheme, p).allSatisfy { URLParts.asciiLowercased($0) == $1 }
+        }) else {
             return .rejected("unknown protocol: " + String(decoding: scheme, as: UTF8.self).lowercased())
         }
         start = i + 1
@@ -145,7 +145,7 @@ enum JavaURL {
         }
         // "[" IPv6 "]" and an optional ":port".
         guard let close = firstIndex(of: "]", in: b, from: host.lowerBound, to: host.upperBound),
-              utf16Count(b, host.lowerBound..<close) > 2 else {
+              String(decoding: UnsafeBufferPointer(rebasing: b[host.lowerBound..<close]), as: UTF8.self).utf16.count > 2 else {
             return .failure(Refusal(text: "invalid authority \(JSONWriter.quoted(text())): a [ without a ] after an IPv6 address"))
         }
         let literal = Array(String(decoding: UnsafeBufferPointer(rebasing: b[(host.lowerBound + 1)..<close]), as: UTF8.self).utf16)
@@ -167,22 +167,15 @@ enum JavaURL {
     /// port `parseURL` accepts): an optional sign, then at least one decimal
     /// digit of any script (`Character.digit`), within an `int`.
     static func isPort(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var scalars = String(decoding: bytes, as: UTF8.self).unicodeScalars.makeIterator()
-        guard var c = scalars.next() else { return false }
-        var negative = false
-        if c.value < 0x30 {
-            guard c == "-" || c == "+" else { return false }
-            negative = c == "-"
-            guard let next = scalars.next() else { return false }
-            c = next
-        }
+        let scalars = String(decoding: bytes, as: UTF8.self).unicodeScalars
+        let negative = scalars.first == "-"
+        let digits = negative || scalars.first == "+" ? scalars.dropFirst() : scalars[...]
+        guard !digits.isEmpty else { return false }
         var value: Int64 = 0
-        while true {
+        for c in digits {
             guard let digit = javaDigit(c) else { return false }
             value = value * 10 + Int64(digit)
             if value > Int64(Int32.max) + 1 { return false }
-            guard let next = scalars.next() else { break }
-            c = next
         }
         return negative ? value <= 1 : value <= Int64(Int32.max)
     }
@@ -270,9 +263,8 @@ enum JavaURL {
         case .rejected(let reason): return .rejected("the URL inside the jar: URL: " + reason)
         case .nullPath, .accepted: break
         }
-        var q = limit - 1
-        while q >= start, b[q] != UInt8(ascii: "?") { q -= 1 }
-        return q >= start ? .accepted(path: start..<q, query: (q + 1)..<limit) : .accepted(path: start..<limit, query: nil)
+        guard let q = b[start..<limit].lastIndex(of: UInt8(ascii: "?")) else { return .accepted(path: start..<limit, query: nil) }
+        return .accepted(path: start..<q, query: (q + 1)..<limit)
     }
 
     // MARK: - IPv6
@@ -363,18 +355,9 @@ enum JavaURL {
 
     // MARK: - Bytes
 
+    /// (Every caller's `from` is at most its `to`.)
     private static func firstIndex(of c: Unicode.Scalar, in b: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
-        var i = from
-        while i < to {
-            if b[i] == UInt8(c.value) { return i }
-            i += 1
-        }
-        return nil
-    }
-
-    /// How many UTF-16 code units `b[range]` is.
-    private static func utf16Count(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
-        String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self).utf16.count
+        b[from..<to].firstIndex(of: UInt8(c.value))
     }
 
     /// `String.regionMatches(true, at, prefix, 0, prefix.length())` for an
@@ -384,9 +367,5 @@ enum JavaURL {
         guard offset + count <= b.count else { return false }
         for k in 0..<count where URLParts.asciiLowercased(b[offset + k]) != prefix.utf8Start[k] { return false }
         return true
-    }
-
-    private static func equalsCaseInsensitively(_ a: UnsafeBufferPointer<UInt8>, _ lower: [UInt8]) -> Bool {
-        a.count == lower.count && zip(a, lower).allSatisfy { URLParts.asciiLowercased($0) == $1 }
     }
 }

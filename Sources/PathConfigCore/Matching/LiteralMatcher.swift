@@ -25,8 +25,6 @@ struct LiteralMatcher: Sendable {
     /// Each state's literal (-1 when none ends there) and the nearest state
     /// on its failure chain with one (-1 when none): what `report` reads.
     private var outputs: [(output: Int32, link: Int32)] = []
-    /// Number of literals.
-    let count: Int
 
     /// The largest dense table built (entries of 4 bytes: 32 MiB).
     static let maxDenseEntries = 8 << 20
@@ -53,7 +51,6 @@ struct LiteralMatcher: Sendable {
     /// `maxDenseEntries` entries, of two bytes when there are at most
     /// `maxCompactStates` states (tests lower both).
     init(_ literals: [[UInt8]], maxDenseEntries: Int = LiteralMatcher.maxDenseEntries, maxCompactStates: Int = Int(Int16.max)) {
-        count = literals.count
         buildTrie(literals)
         buildFailures()
         buildTable(maxEntries: maxDenseEntries, maxCompactStates: maxCompactStates)

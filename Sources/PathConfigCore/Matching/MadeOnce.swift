@@ -38,3 +38,9 @@ struct MadeOnce<Object: AnyObject>: ~Copyable {
 /// Threads share what one made, so what is made must be shareable; the
 /// address is only published and read atomically.
 extension MadeOnce: @unchecked Sendable where Object: Sendable {}
+
+/// A value as an object, for `MadeOnce` to hold.
+final class Boxed<Value> {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -33,9 +33,6 @@ package struct PlanResult {
     /// Patterns whose search ran out of its budget (counted as no match).
     package var limitExceeded: [RuleMatch] = []
 
-    /// No matches yet.
-    init() {}
-
     /// The rules matched by this result's patterns or `globs`' globs, in rule
     /// order; a rule both match is decided by its pattern (patterns come first).
     package func union(globs: PlanResult) -> PlanResult {
@@ -246,22 +243,16 @@ package struct MatchPlan: Sendable {
         var counts: [Int32] = []
         var idOfOrdinal = [Int32](repeating: -1, count: slots.count)
         var unfiltered = [UInt64](repeating: 0, count: (slots.count + 63) / 64)
-        var ordinal = 0
-        for ruleLiterals in literals {
-            for literal in ruleLiterals {
-                defer { ordinal += 1 }
-                guard let literal else { unfiltered[ordinal >> 6] |= 1 << UInt64(ordinal & 63); continue }
-                if let id = ids[LiteralKey(bytes: literal)] {
-                    counts[Int(id)] += 1
-                    idOfOrdinal[ordinal] = id
-                } else {
-                    let id = Int32(distinct.count)
-                    ids[LiteralKey(bytes: literal)] = id
-                    distinct.append(literal)
-                    counts.append(1)
-                    idOfOrdinal[ordinal] = id
-                }
+        for (ordinal, literal) in literals.joined().enumerated() {
+            guard let literal else { unfiltered[ordinal >> 6] |= 1 << UInt64(ordinal & 63); continue }
+            let id = ids[LiteralKey(bytes: literal)] ?? Int32(distinct.count)
+            if Int(id) == distinct.count {
+                ids[LiteralKey(bytes: literal)] = id
+                distinct.append(literal)
+                counts.append(0)
             }
+            counts[Int(id)] += 1
+            idOfOrdinal[ordinal] = id
         }
         ids = [:]
         guard !distinct.isEmpty else { (prefilter, deferredMatcher) = (nil, nil); return }
@@ -326,37 +317,29 @@ package struct MatchPlan: Sendable {
                     members.append(PlanAutomaton.Member(rule: r, index: p.index, small: p.small, alwaysMatches: p.alwaysMatches))
                     continue
                 }
-                switch literals[ordinal].map({ literalPattern($0, caseInsensitive: caseInsensitive) }) {
-                case nil, .some(.unreadable):
-                    rest.append(RestPattern(ordinal: ordinal, candidacy: .always))
-                case .some(.cannotOccur):
-                    rest.append(RestPattern(ordinal: ordinal, candidacy: .never))
-                case .some(.pattern(let small)):
-                    let rule = patternsByRule.count + rest.count
-                    rest.append(RestPattern(ordinal: ordinal, candidacy: .literal(rule: rule)))
-                    literalMembers.append(PlanAutomaton.Member(rule: rule, index: 0, small: small, alwaysMatches: false))
-                }
+                let rule = patternsByRule.count + rest.count
+                let (candidacy, small) = literalCandidacy(literals[ordinal], rule: rule, caseInsensitive: caseInsensitive)
+                rest.append(RestPattern(ordinal: ordinal, candidacy: candidacy))
+                if let small { literalMembers.append(PlanAutomaton.Member(rule: rule, index: 0, small: small, alwaysMatches: false)) }
             }
         }
         guard let automaton = PlanAutomaton(members + literalMembers, kind: kind) else { return (nil, nil) }
         return (automaton, rest.isEmpty ? nil : rest)
     }
 
-    /// A required literal as a plain pattern that occurs wherever it does:
-    /// its bytes, each standing for itself or escaped (letters of both cases
-    /// under `caseInsensitive`, as the prefilter folds them), up to the
-    /// first byte the reader takes neither way or `SmallPattern.maxPositions`
-    /// (a prefix occurs wherever the literal does).
-    private enum LiteralPattern {
-        case pattern(SmallPattern)
-        /// A byte outside printable ASCII: no subject the automaton reads holds it.
-        case cannotOccur
-        /// Its first byte cannot be written so.
-        case unreadable
-    }
-
-    private static func literalPattern(_ literal: [UInt8], caseInsensitive: Bool) -> LiteralPattern {
-        guard literal.allSatisfy(ByteSet.isPrintable) else { return .cannotOccur }
+    /// When a pattern that is not plain, requiring `literal`, is searched:
+    /// never when the literal has a byte outside printable ASCII (no subject
+    /// the automaton reads holds it); where the automaton finds pseudo-rule
+    /// `rule`, the literal as a plain pattern that occurs wherever it does
+    /// (returned too): its bytes, each standing for itself or escaped
+    /// (letters of both cases under `caseInsensitive`, as the prefilter folds
+    /// them), up to the first byte the reader takes neither way or
+    /// `SmallPattern.maxPositions` (a prefix occurs wherever the literal
+    /// does); always without a literal, or when its first byte cannot be
+    /// written so.
+    private static func literalCandidacy(_ literal: [UInt8]?, rule: Int, caseInsensitive: Bool) -> (RestPattern.Candidacy, SmallPattern?) {
+        guard let literal else { return (.always, nil) }
+        guard literal.allSatisfy(ByteSet.isPrintable) else { return (.never, nil) }
         var text = ""
         for b in literal.prefix(SmallPattern.maxPositions) {
             if ByteSet.standsForItself(b) {
@@ -367,8 +350,8 @@ package struct MatchPlan: Sendable {
                 break
             }
         }
-        guard !text.isEmpty, let small = SmallPattern(text, options: RegexOptions(caseInsensitive: caseInsensitive)) else { return .unreadable }
-        return .pattern(small)
+        guard !text.isEmpty, let small = SmallPattern(text, options: RegexOptions(caseInsensitive: caseInsensitive)) else { return (.always, nil) }
+        return (.literal(rule: rule), small)
     }
 
     /// The rules whose patterns match `bytes`, printable ASCII, as the

@@ -14,7 +14,7 @@ import CPCRE2
 /// ICU's and the JDK's `\b` and `\B` are callouts (`WordBoundaries`): a
 /// pattern with one is a `PCRE2BoundaryPattern`, which runs under the match
 /// context's second form, the one with the callout function; every other
-/// pattern is a `PCRE2Pattern`, searched as before.
+/// pattern is a `PCRE2Pattern`.
 ///
 /// Patterns are not JIT-compiled. PCRE2 10.42 (Debian 12's) has JIT bugs
 /// that miss matches its interpreter finds (`(1|)b*1` on `/12`, PCRE2 issue

@@ -209,10 +209,10 @@ package final class PlanAutomaton: @unchecked Sendable {
         builders.withLock { parts -> Int? in
             let current = entry.load(ordering: .acquiring)
             if current != 0 { return current > 0 ? current : nil }
-            var read: [(member: Member, reading: SmallPatternReader.Reading?)] = []
+            var read: [(member: Member, reading: SmallPatternReader.Reading)] = []
             for m in members {
                 if m.alwaysMatches {
-                    read.append((m, nil))
+                    read.append((m, .everySubject))
                     continue
                 }
                 guard var r = m.small?.reading else {
@@ -222,10 +222,10 @@ package final class PlanAutomaton: @unchecked Sendable {
                 Builder.dropPadding(&r)
                 read.append((m, r))
             }
-            let classes = Builder.classes(of: read.compactMap(\.reading), into: tables.assumingMemoryBound(to: UInt8.self))
+            let classes = Builder.classes(of: read.map(\.reading), into: tables.assumingMemoryBound(to: UInt8.self))
             let split = read.count > splitsAbove
-            let anchored = split ? read.filter { $0.reading?.anchoredStart == true } : []
-            let floating = split ? read.filter { $0.reading?.anchoredStart != true } : read
+            let anchored = split ? read.filter { $0.reading.anchoredStart } : []
+            let floating = split ? read.filter { !$0.reading.anchoredStart } : read
             parts = [anchored, floating].map {
                 Builder(patterns: $0, classes: classes, kind: kind, budget: fixedBudget ?? Self.budget(patterns: $0.count))
             }
@@ -319,6 +319,13 @@ private struct Builder {
         var atStart: Bool
         var active: [UInt32]
         var found: [Int32]
+
+        /// Calls `body` with each active pattern's ordinal and positions.
+        func forEachActive(_ body: (Int32, UInt64) -> Void) {
+            for k in stride(from: 0, to: active.count, by: 3) {
+                body(Int32(bitPattern: active[k]), UInt64(active[k + 1]) | UInt64(active[k + 2]) << 32)
+            }
+        }
     }
 
     let kind: RuleMatch.Kind
@@ -346,25 +353,18 @@ private struct Builder {
     var contents: [Content] = []
     var bytesUsed = 0
 
-    /// The part of `patterns` (in ordinal order; a reading of nil matches
-    /// every subject) over byte classes `classes`, with its start state.
-    init(patterns read: [(member: PlanAutomaton.Member, reading: SmallPatternReader.Reading?)],
+    /// The part of `patterns` (in ordinal order) over byte classes
+    /// `classes`, with its start state.
+    init(patterns read: [(member: PlanAutomaton.Member, reading: SmallPatternReader.Reading)],
          classes: (count: Int, representative: [UInt8]), kind: RuleMatch.Kind, budget: Int) {
         self.kind = kind
         self.budget = budget
         var foundAtStart: [Int32] = [], anchored: [Int32] = []
-        for (ordinal, (m, reading)) in read.enumerated() {
-            let base = sets.count
-            guard let r = reading else {
-                patterns.append(Pattern(rule: m.rule, index: m.index, base: base, count: 0, first: 0, last: 0, nullable: true,
-                                        anchoredStart: false, anchoredEnd: false))
-                foundAtStart.append(Int32(ordinal))
-                continue
-            }
+        for (ordinal, (m, r)) in read.enumerated() {
+            let p = Pattern(rule: m.rule, index: m.index, base: sets.count, count: r.sets.count, first: r.facts.first, last: r.facts.last,
+                            nullable: r.facts.nullable, anchoredStart: r.anchoredStart, anchoredEnd: r.anchoredEnd)
             sets += r.sets
             follow += r.follow
-            let p = Pattern(rule: m.rule, index: m.index, base: base, count: r.sets.count, first: r.facts.first, last: r.facts.last,
-                            nullable: r.facts.nullable, anchoredStart: r.anchoredStart, anchoredEnd: r.anchoredEnd)
             patterns.append(p)
             // An empty match at the start (no `$`) or at the end (no `^`)
             // exists in every subject.
@@ -452,11 +452,7 @@ private struct Builder {
         let from = contents[Int((arena + offset).assumingMemoryBound(to: State.self).pointee.id)]
         let byte = representative[c]
         var next: [(ordinal: Int32, positions: UInt64)] = []
-        var k = 0
-        while k < from.active.count {
-            let ordinal = Int32(bitPattern: from.active[k])
-            let bits = UInt64(from.active[k + 1]) | UInt64(from.active[k + 2]) << 32
-            k += 3
+        from.forEachActive { ordinal, bits in
             let p = patterns[Int(ordinal)]
             var reached: UInt64 = 0
             bits.forEachBit { reached |= follow[p.base + $0] }
@@ -504,13 +500,9 @@ private struct Builder {
         // with `$` whose match ends here, and, before any byte, those with
         // `^` and `$` that match the empty subject.
         var accepted = content.found
-        var k = 0
-        while k < content.active.count {
-            let ordinal = Int32(bitPattern: content.active[k])
+        content.forEachActive { ordinal, positions in
             let p = patterns[Int(ordinal)]
-            let positions = UInt64(content.active[k + 1]) | UInt64(content.active[k + 2]) << 32
             if p.anchoredEnd && positions & p.last != 0 { accepted.append(ordinal) }
-            k += 3
         }
         if content.atStart {
             for ordinal in anchored where patterns[Int(ordinal)].nullable && patterns[Int(ordinal)].anchoredEnd { accepted.append(ordinal) }

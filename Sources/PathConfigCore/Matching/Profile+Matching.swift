@@ -36,8 +36,7 @@ extension Profile {
         case .foundationAbsoluteString:
             return URLParts.foundationForm(of: input, query: matchQueryStrings)
         case .javaPath, .javaPathCrashingOnRejected:
-            guard case .success(let subject) = javaSubject(for: input, matchQueryStrings: matchQueryStrings) else { return "" }
-            return subject
+            return (try? javaSubject(for: input, matchQueryStrings: matchQueryStrings).get()) ?? ""
         case .foundationDecodedPath, .foundationEncodedPath:
             return foundationPath(for: input, matchQueryStrings: matchQueryStrings)
         }
@@ -48,14 +47,12 @@ extension Profile {
     private func foundationPath(for input: String, matchQueryStrings: Bool) -> String {
         guard let url = URLParts(input) else { return input }
         // Substrings until the end, so that the result is the one string made.
-        var path: Substring
-        if release.behaviour.subject == .foundationEncodedPath {
-            // URL.pathPreservingSlash is URL.path() on iOS 16+: percent-encoded.
-            path = URLParts.foundationEncoded(url.path, as: .path)
-        } else {
+        // URL.pathPreservingSlash is URL.path() on iOS 16+: percent-encoded.
+        var path = URLParts.foundationEncoded(url.path, as: .path)
+        if release.behaviour.subject != .foundationEncodedPath {
             // URL.path: decoded ("" when the bytes are not UTF-8), trailing slashes
             // dropped after decoding (the root stays "/").
-            path = URLParts.percentDecoded(URLParts.foundationEncoded(url.path, as: .path)) ?? ""
+            path = URLParts.percentDecoded(path) ?? ""
             while path.utf8.count > 1, Self.endsWithSlash(path) { path.removeLast() }
         }
         guard matchQueryStrings, let query = url.query else { return String(path) }
@@ -182,9 +179,7 @@ extension Profile {
         // An empty port, or up to nine digits: an int Integer.parseInt takes.
         let digits = authority.upperBound - i - 1
         guard digits > 0 else { return true }
-        guard digits <= 9 else { return false }
-        for k in (i + 1)..<authority.upperBound where bytes[k] < 0x30 || bytes[k] > 0x39 { return false }
-        return true
+        return digits <= 9 && bytes[(i + 1)..<authority.upperBound].allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     /// Whether `bytes[scheme]` is http, https, ftp or file, in any case.
@@ -201,8 +196,7 @@ extension Profile {
     /// Characters (a slash after a prepended mark is no slash).
     private static func endsWithSlash(_ s: Substring) -> Bool {
         let utf8 = s.utf8
-        guard let last = utf8.last else { return false }
-        guard last == UInt8(ascii: "/") else { return false }
+        guard utf8.last == UInt8(ascii: "/") else { return false }
         let before = utf8.index(before: utf8.endIndex)
         if before == utf8.startIndex || utf8[utf8.index(before: before)] < 0x80 { return true }
         return s.hasSuffix("/")

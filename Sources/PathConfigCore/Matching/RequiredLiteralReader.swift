@@ -119,13 +119,9 @@ struct RequiredLiteralReader {
     private mutating func readFlags(of k: Int) throws(Unsupported) {
         let node = syntax.nodes[k]
         for b in syntax.text[Int(node.start) + 2 ..< Int(node.end) - 1] {
-            switch b {
-            case UInt8(ascii: "i"):
+            if b == UInt8(ascii: "i") {
                 if !foldCase { caselessFromHere = true }
-            case UInt8(ascii: "m"), UInt8(ascii: "s"), UInt8(ascii: "n"), UInt8(ascii: "J"), UInt8(ascii: "U"),
-                 UInt8(ascii: "d"), UInt8(ascii: "u"), UInt8(ascii: "w"), UInt8(ascii: "-"), UInt8(ascii: "^"):
-                break
-            default:
+            } else if !"msnJUduw-^".utf8.contains(b) {
                 throw Unsupported()
             }
         }
@@ -140,8 +136,7 @@ struct RequiredLiteralReader {
         guard c >= 0x20, c < 0x7F else { return nil }
         if spelling == .plain, c == 0x5D || c == 0x7D { return nil }
         let b = UInt8(c)
-        let isLetter = (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z")
-        guard isLetter else { return b }
+        guard URLParts.isAlpha(b) else { return b }
         if foldCase { return b | 0x20 }
         return caselessFromHere ? nil : b
     }

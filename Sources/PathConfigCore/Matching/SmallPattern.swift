@@ -90,30 +90,31 @@ package final class SmallPattern: @unchecked Sendable {
 /// needs from that memory, inlined or not (a method the compiler did not
 /// inline was handed a copy of all).
 private struct Automaton {
+    // A literal sets only the fields without a default.
     let isLiteral: Bool
     let caseInsensitive: Bool
     let anchoredStart: Bool
     let anchoredEnd: Bool
     /// The literal's bytes (lower-cased under case folding).
-    let literal: UnsafeBufferPointer<UInt8>
+    var literal = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     /// Positions a match may start with, and end with.
-    let first: UInt64, last: UInt64
+    var first: UInt64 = 0, last: UInt64 = 0
     /// Whether the pattern matches the empty string.
-    let nullable: Bool
+    var nullable = false
     /// For each position, the positions that may follow it.
-    let follow: UnsafeBufferPointer<UInt64>
+    var follow = UnsafeBufferPointer<UInt64>(start: nil, count: 0)
     /// Set when every position is followed only by itself or the next one
     /// (`^/posts/\d+/edit$`): the automaton then steps by shifts
     /// (`shiftAnd`), with `chain` the positions reached from the one before
     /// and `loops` those that follow themselves.
-    let isChain: Bool
-    let chain: UInt64, loops: UInt64
+    var isChain = false
+    var chain: UInt64 = 0, loops: UInt64 = 0
     /// With `$`: the last bytes of every match, so of every subject that
     /// matches (up to 8, packed little-endian, lower-cased under case
     /// folding; `suffixLength` 0 when none is known). Checked before the
     /// automaton runs: patterns picked by a shared literal (`/posts/`)
     /// usually differ in how they end.
-    let suffix: UInt64, suffixLength: Int
+    var suffix: UInt64 = 0, suffixLength = 0
     /// With `^`: the first bytes of every match, so of every subject that
     /// matches (up to 16, lower-cased under case folding; `prefixLength` 0
     /// when none is known), as two little-endian words: the first eight
@@ -123,13 +124,13 @@ private struct Automaton {
     /// position: patterns picked by a shared literal (`/posts/`) usually
     /// share how they start too, and stepping through those bytes was most
     /// of their search.
-    let prefix: (UInt64, UInt64), prefixMask: UInt64, prefixLength: Int, afterPrefix: UInt64
+    var prefix: (UInt64, UInt64) = (0, 0), prefixMask: UInt64 = 0, prefixLength = 0, afterPrefix: UInt64 = 0
     /// For each byte (0...127), the index in `masks` of its class: bytes
     /// that every position treats alike share one, so a pattern keeps 128
     /// bytes and a few words rather than 128 words.
-    let classOf: UnsafeBufferPointer<UInt8>
+    var classOf = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     /// For each class of bytes, the positions that accept it.
-    let masks: UnsafeBufferPointer<UInt64>
+    var masks = UnsafeBufferPointer<UInt64>(start: nil, count: 0)
 
     /// The bytes before the tables: the automaton itself, rounded to words.
     private static let headerBytes = (MemoryLayout<Automaton>.stride + 7) & ~7
@@ -142,12 +143,8 @@ private struct Automaton {
             let text = (storage + headerBytes).bindMemory(to: UInt8.self, capacity: bytes.count)
             text.initialize(from: bytes, count: bytes.count)
             storage.initializeMemory(as: Automaton.self, to: Automaton(
-                isLiteral: true, caseInsensitive: caseInsensitive,
-                anchoredStart: reading.anchoredStart, anchoredEnd: reading.anchoredEnd,
-                literal: UnsafeBufferPointer(start: text, count: bytes.count), first: 0, last: 0, nullable: false,
-                follow: UnsafeBufferPointer(start: nil, count: 0), isChain: false, chain: 0, loops: 0,
-                suffix: 0, suffixLength: 0, prefix: (0, 0), prefixMask: 0, prefixLength: 0, afterPrefix: 0,
-                classOf: UnsafeBufferPointer(start: nil, count: 0), masks: UnsafeBufferPointer(start: nil, count: 0)))
+                isLiteral: true, caseInsensitive: caseInsensitive, anchoredStart: reading.anchoredStart, anchoredEnd: reading.anchoredEnd,
+                literal: UnsafeBufferPointer(start: text, count: bytes.count)))
             return storage
         }
         var chain: UInt64 = 0, loops: UInt64 = 0, isChain = true
@@ -200,7 +197,6 @@ private struct Automaton {
                 storage.initializeMemory(as: Automaton.self, to: Automaton(
                     isLiteral: false, caseInsensitive: caseInsensitive,
                     anchoredStart: reading.anchoredStart, anchoredEnd: reading.anchoredEnd,
-                    literal: UnsafeBufferPointer(start: nil, count: 0),
                     first: reading.facts.first, last: reading.facts.last, nullable: reading.facts.nullable,
                     follow: UnsafeBufferPointer(start: wordTables, count: wordCount), isChain: isChain, chain: chain, loops: loops,
                     suffix: suffix, suffixLength: suffixLength, prefix: prefix, prefixMask: prefixMask, prefixLength: prefixLength,
@@ -231,9 +227,7 @@ private struct Automaton {
             guard predecessors.nonzeroBitCount == 1, predecessors != bit else { break }
             position = predecessors.trailingZeroBitCount
         }
-        var word: UInt64 = 0
-        for b in bytes { word = word << 8 | UInt64(b) }  // the first byte of the suffix lowest
-        return (word, bytes.count)
+        return (bytes.reduce(0) { $0 << 8 | UInt64($1) }, bytes.count)  // the first byte of the suffix lowest
     }
 
     /// With `^`, the first bytes every match starts with (at most 16,

@@ -51,6 +51,9 @@ struct SmallPatternReader {
         var anchoredStart: Bool
         /// The pattern ends with `$`.
         var anchoredEnd: Bool
+
+        /// What stands for a pattern that matches every subject: the empty one.
+        static let everySubject = Reading(sets: [], follow: [], facts: .empty, anchoredStart: false, anchoredEnd: false)
     }
 
     /// The largest count a `{n,m}` may name.
@@ -76,18 +79,11 @@ struct SmallPatternReader {
     private static func read(_ syntax: PatternSyntax, caseInsensitive: Bool, recording: Bool) -> Reading? {
         guard !syntax.nodes.isEmpty, syntax.text.withUnsafeBufferPointer(ByteSet.allPrintable) else { return nil }
         let nodes = syntax.nodes
-        var from = 0, to = nodes.count
-        var anchoredStart = false, anchoredEnd = false
-        if case .caret = nodes[0].kind {
-            anchoredStart = true
-            from = 1
-        }
-        if to > from, case .dollar = nodes[to - 1].kind {
-            anchoredEnd = true
-            to -= 1
-        }
+        let anchoredStart = nodes[0].kind == .caret
+        var k = anchoredStart ? 1 : 0
+        let anchoredEnd = nodes.count > k && nodes[nodes.count - 1].kind == .dollar
+        let to = anchoredEnd ? nodes.count - 1 : nodes.count
         var reader = SmallPatternReader(syntax: syntax, caseInsensitive: caseInsensitive, recording: recording)
-        var k = from
         guard let (facts, branches) = reader.alternation(&k, end: to) else { return nil }
         // `^a|b`: the anchor binds to the first branch only.
         if (anchoredStart || anchoredEnd) && branches > 1 { return nil }
@@ -163,9 +159,8 @@ struct SmallPatternReader {
         case .escape(.shorthand(let e)):
             guard let set = ByteSet.shorthand(e) else { return nil }
             return position(set)
-        case .character(let c, .plain) where c < 0x80 && ByteSet.standsForItself(UInt8(c)):
-            return position(Self.literal(UInt8(c), caseInsensitive: caseInsensitive))
-        case .character(let c, .escaped) where c < 0x80 && ByteSet.escapable(UInt8(c)):
+        case .character(let c, .plain) where c < 0x80 && ByteSet.standsForItself(UInt8(c)),
+             .character(let c, .escaped) where c < 0x80 && ByteSet.escapable(UInt8(c)):
             return position(Self.literal(UInt8(c), caseInsensitive: caseInsensitive))
         default:
             return nil
@@ -182,13 +177,7 @@ struct SmallPatternReader {
         var facts = Facts.empty
         let copies = max ?? Swift.max(min, 1)
         for c in 0..<copies {
-            var copy: Facts
-            if c == 0 {
-                copy = atom
-            } else {
-                guard let again = self.atom(at: k) else { return nil }
-                copy = again
-            }
+            guard var copy = c == 0 ? atom : self.atom(at: k) else { return nil }
             if max == nil && c == copies - 1 && recording { copy.last.forEachBit { follow[$0] |= copy.first } }
             if c >= min { copy.nullable = true }
             facts = concatenate(facts, copy)
@@ -202,14 +191,13 @@ struct SmallPatternReader {
         var bytes = ByteSet()
         for item in set.items {
             switch item {
-            case .character(let c, .plain) where c < 0x80 && ByteSet.isClassMember(UInt8(c)):
-                bytes.insert(UInt8(c))
-            case .character(let c, .escaped) where c < 0x80 && ByteSet.escapable(UInt8(c)):
+            case .character(let c, .plain) where c < 0x80 && ByteSet.isClassMember(UInt8(c)),
+                 .character(let c, .escaped) where c < 0x80 && ByteSet.escapable(UInt8(c)):
                 bytes.insert(UInt8(c))
             case .escape(.shorthand(let e)) where e == UInt8(ascii: "d") || e == UInt8(ascii: "w"):
                 bytes.formUnion(ByteSet.shorthand(e)!)
             case .range(let lo, .plain, let hi, .plain) where lo < 0x80 && hi < 0x80 && ByteSet.isRange(UInt8(lo), UInt8(hi)):
-                for c in UInt8(lo)...UInt8(hi) { bytes.insert(c) }
+                bytes.formUnion(.of(UInt8(lo)...UInt8(hi)))
             default:
                 return nil
             }

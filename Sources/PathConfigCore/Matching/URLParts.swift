@@ -72,18 +72,11 @@ package struct URLParts: Equatable {
                 let authorityEnd = URLParts.index(of: UInt8(ascii: "?"), in: bytes, from: start + 2, to: slash)
                 authority = (start + 2)..<authorityEnd
                 start = authorityEnd
-            } else {
-                authority = nil
             }
             fragment = end < n ? (end + 1)..<n : nil
             let q = URLParts.index(of: UInt8(ascii: "?"), in: bytes, from: start, to: end)
-            if q < end {
-                path = start..<q
-                query = (q + 1)..<end
-            } else {
-                path = start..<end
-                query = nil
-            }
+            path = start..<q  // `end` when there is no `?`
+            query = q < end ? (q + 1)..<end : nil
         }
 
         /// The scheme, lower-cased (made only when asked for).
@@ -143,12 +136,19 @@ package struct URLParts: Equatable {
     /// With `encodingColonInFirstSegment`, `:` is encoded too before the
     /// first `/` (`foundationEncoded`).
     static func percentEncoded(_ s: Substring, as component: Component, encodingColonInFirstSegment: Bool = false) -> Substring {
+        var firstSegment = encodingColonInFirstSegment
+        return percentEncoded(s) { b in
+            if b == UInt8(ascii: "/") { firstSegment = false }
+            return component.allows(b) && !(firstSegment && b == UInt8(ascii: ":"))
+        }
+    }
+
+    /// `s` with every byte that `keeps` refuses as `%XX` (upper-case).
+    static func percentEncoded(_ s: Substring, keeping keeps: (UInt8) -> Bool) -> Substring {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count * 3)
-        var firstSegment = encodingColonInFirstSegment
         for b in s.utf8 {
-            if b == UInt8(ascii: "/") { firstSegment = false }
-            if component.allows(b), !(firstSegment && b == UInt8(ascii: ":")) {
+            if keeps(b) {
                 out.append(b)
             } else {
                 out.append(UInt8(ascii: "%"))
