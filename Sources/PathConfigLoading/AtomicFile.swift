@@ -81,15 +81,7 @@ package enum AtomicFile {
     package static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(Failure) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in
-                #if canImport(Darwin)
-                Darwin.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                #elseif canImport(Musl)
-                Musl.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                #else
-                Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                #endif
-            }
+            let n = bytes.withUnsafeBytes { raw in systemWrite(fd, raw.baseAddress! + offset, raw.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw failure("cannot write \(path)")
@@ -109,3 +101,6 @@ package enum AtomicFile {
         Failure(message: "\(what): \(String(cString: strerror(errno)))")
     }
 }
+
+/// write(2), which `AtomicFile.write` hides inside the type.
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }

@@ -22,25 +22,23 @@ struct CacheStore: Sendable {
     /// there is unusable. Bodies above `maxBodyBytes` count as corrupt.
     func read(url: String, maxBodyBytes: Int) throws(CacheError) -> CachedCopy? {
         let file = path(for: url)
+        func ignored(_ why: String, _ code: CacheError.Code = .corrupt) -> CacheError {
+            CacheError(code: code, message: "cache file \(file) ignored: \(why)", path: file)
+        }
         var info = stat()
         if stat(file, &info) != 0 && errno == ENOENT { return nil }
         let bytes: [UInt8]
         do {
             bytes = try FileReader.read(file, limit: maxBodyBytes + 65_536)
         } catch {
-            let code: CacheError.Code = error.code == .limit ? .corrupt : .unreadable
-            throw CacheError(code: code, message: "cache file \(file) ignored: \(error.message)", path: file)
+            throw ignored(error.message, error.code == .limit ? .corrupt : .unreadable)
         }
         switch CachedCopy.decode(bytes) {
         case .failure(let failure):
-            throw CacheError(code: .corrupt, message: "cache file \(file) ignored: \(failure.reason)", path: file)
+            throw ignored(failure.reason)
         case .success(let copy):
-            guard copy.url == url else {
-                throw CacheError(code: .corrupt, message: "cache file \(file) ignored: it holds \(copy.url), not \(url)", path: file)
-            }
-            guard copy.body.count <= maxBodyBytes else {
-                throw CacheError(code: .corrupt, message: "cache file \(file) ignored: its body is \(copy.body.count) bytes, over the limit of \(maxBodyBytes)", path: file)
-            }
+            guard copy.url == url else { throw ignored("it holds \(copy.url), not \(url)") }
+            guard copy.body.count <= maxBodyBytes else { throw ignored("its body is \(copy.body.count) bytes, over the limit of \(maxBodyBytes)") }
             return copy
         }
     }

@@ -60,19 +60,15 @@ public final class ConfigurationLoader: Sendable {
     /// Throws `.invalidOption` for an empty source list, a URL that is not an
     /// absolute http or https URL, a header that cannot be sent, or a
     /// non-positive timeout, body limit or refresh interval.
-    public init(sources: [ConfigurationSource], options: LoaderOptions = LoaderOptions(),
-                onEvent: EventHandler? = nil) throws(ConfigurationError) {
-        try SourceValidation.check(sources, options)
-        self.sources = sources
-        self.options = options
-        self.engine = LoaderEngine(sources: sources, options: options, handler: onEvent)
+    public convenience init(sources: [ConfigurationSource], options: LoaderOptions = LoaderOptions(),
+                            onEvent: EventHandler? = nil) throws(ConfigurationError) {
+        try self.init(sources: sources, options: options, transport: nil, onEvent: onEvent)
     }
 
-    /// A loader whose requests `transport` sends instead of libcurl: for the
-    /// loader's fuzz target and tests, which feed it responses without a
-    /// socket. Otherwise the same as `init(sources:options:onEvent:)`.
+    /// `init(sources:options:onEvent:)` with requests sent by `transport` (nil:
+    /// libcurl): for fuzz targets and tests, which feed responses without a socket.
     @_spi(Testing) public init(sources: [ConfigurationSource], options: LoaderOptions = LoaderOptions(),
-                               transport: any HTTPTransport, onEvent: EventHandler? = nil) throws(ConfigurationError) {
+                               transport: (any HTTPTransport)?, onEvent: EventHandler? = nil) throws(ConfigurationError) {
         try SourceValidation.check(sources, options)
         self.sources = sources
         self.options = options

@@ -159,7 +159,7 @@ struct CurlTransport: HTTPTransport {
             String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
         }
         let status = response.http_status > 0 ? Int(response.http_status) : nil
-        let url = request.url
+        let code: DownloadError.Code
         switch result {
         case Int32(CHTTP_OK.rawValue):
             let body = response.body.map { Array(UnsafeBufferPointer(start: $0, count: response.body_length)) } ?? []
@@ -167,19 +167,15 @@ struct CurlTransport: HTTPTransport {
                                 etag: response.etag.map { String(cString: $0) },
                                 lastModified: response.last_modified.map { String(cString: $0) },
                                 location: response.redirect_url.map { String(cString: $0) })
-        case Int32(CHTTP_UNAVAILABLE.rawValue):
-            throw DownloadError(code: .unavailable, message: message, url: url)
-        case Int32(CHTTP_TIMEOUT.rawValue):
-            throw DownloadError(code: .timeout, message: message, url: url, httpStatus: status)
-        case Int32(CHTTP_TOO_LARGE.rawValue):
-            throw DownloadError(code: .tooLarge, message: message, url: url, httpStatus: status)
-        case Int32(CHTTP_TRUNCATED.rawValue):
-            throw DownloadError(code: .truncated, message: "the body was cut short (\(message))", url: url, httpStatus: status)
-        case Int32(CHTTP_NO_MEMORY.rawValue):
-            throw DownloadError(code: .noMemory, message: message, url: url, httpStatus: status)
-        default:
-            throw DownloadError(code: .transport, message: message, url: url, httpStatus: status)
+        case Int32(CHTTP_UNAVAILABLE.rawValue): code = .unavailable
+        case Int32(CHTTP_TIMEOUT.rawValue): code = .timeout
+        case Int32(CHTTP_TOO_LARGE.rawValue): code = .tooLarge
+        case Int32(CHTTP_TRUNCATED.rawValue): code = .truncated
+        case Int32(CHTTP_NO_MEMORY.rawValue): code = .noMemory
+        default: code = .transport
         }
+        throw DownloadError(code: code, message: code == .truncated ? "the body was cut short (\(message))" : message,
+                            url: request.url, httpStatus: code == .unavailable ? nil : status)
     }
 }
 

@@ -95,13 +95,9 @@ final class LoaderEngine: Sendable {
 
     // MARK: Operations
 
-    /// Runs the chain once. Throws, having done nothing, `.reentrantCall`
-    /// when this thread is already running an operation (a handler's call),
-    /// and `.handlerRunning` when a call of the handler is in progress on
-    /// another thread (see `refuseWhileHandlerRuns`).
+    /// Runs the chain once. Throws as `exclusively` does.
     func load() throws(LoaderError) -> [LoaderEvent] {
-        try refuseWhileHandlerRuns()
-        let events = operation.run { () -> [LoaderEvent] in
+        try exclusively { () -> [LoaderEvent] in
             var events: [LoaderEvent] = []
             for (index, source) in sources.enumerated() {
                 switch source {
@@ -122,8 +118,6 @@ final class LoaderEngine: Sendable {
             hasLoaded.store(true, ordering: .releasing)
             return events
         }
-        guard let events else { throw .reentrantCall }
-        return events
     }
 
     /// Downloads every server source again (runs `load()` before the first
@@ -132,8 +126,7 @@ final class LoaderEngine: Sendable {
     /// it waited for another operation), and delivers no event once it is.
     func refresh(unless cancelled: @escaping @Sendable () -> Bool = { false }) throws(LoaderError) -> [LoaderEvent] {
         guard hasLoaded.load(ordering: .acquiring) else { return try load() }
-        try refuseWhileHandlerRuns()
-        let events = operation.run { () -> [LoaderEvent] in
+        return try exclusively { () -> [LoaderEvent] in
             var events: [LoaderEvent] = []
             if cancelled() { return events }
             operationCancelled.withLock { $0 = cancelled }
@@ -144,19 +137,19 @@ final class LoaderEngine: Sendable {
             }
             return events
         }
-        guard let events else { throw .reentrantCall }
-        return events
     }
 
-    /// Throws `.handlerRunning` when a call of the handler is in progress
-    /// on a thread other than this one. Waiting for the operation that runs
-    /// it would deadlock a host whose FFI runs the callback's body on the
-    /// calling thread (the call is then made from inside the callback), and
-    /// the library cannot tell that host from one calling from elsewhere.
-    /// On the running operation's own thread the operation lock refuses
-    /// instead (`.reentrantCall`).
-    private func refuseWhileHandlerRuns() throws(LoaderError) {
+    /// `body` run holding the operation lock. Throws, having done nothing,
+    /// `.reentrantCall` when this thread already holds it (a handler's call),
+    /// and `.handlerRunning` when a call of the handler is in progress on
+    /// another thread. Waiting for the operation that runs it would deadlock
+    /// a host whose FFI runs the callback's body on the calling thread (the
+    /// call is then made from inside the callback), and the library cannot
+    /// tell that host from one calling from elsewhere.
+    private func exclusively(_ body: () -> [LoaderEvent]) throws(LoaderError) -> [LoaderEvent] {
         if !operation.isHeldByCurrentThread, isHandlerRunning { throw .handlerRunning }
+        guard let events = operation.run(body) else { throw .reentrantCall }
+        return events
     }
 
     // MARK: Steps

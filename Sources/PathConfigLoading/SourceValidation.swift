@@ -6,10 +6,10 @@ enum SourceValidation {
     /// Throws `.invalidOption` for an empty list, a URL that is not absolute
     /// http(s), or a header that could not be sent as written.
     static func check(_ sources: [ConfigurationSource], _ options: LoaderOptions) throws(ConfigurationError) {
-        guard !sources.isEmpty else { throw invalid("a loader needs at least one source") }
-        guard options.maxBodyBytes > 0 else { throw invalid("maxBodyBytes must be positive") }
-        guard options.timeout > .zero else { throw invalid("the timeout must be positive") }
-        if let interval = options.refreshInterval, interval <= .zero { throw invalid("the refresh interval must be positive") }
+        guard !sources.isEmpty else { throw OptionsJSON.invalid("a loader needs at least one source") }
+        guard options.maxBodyBytes > 0 else { throw OptionsJSON.invalid("maxBodyBytes must be positive") }
+        guard options.timeout > .zero else { throw OptionsJSON.invalid("the timeout must be positive") }
+        if let interval = options.refreshInterval, interval <= .zero { throw OptionsJSON.invalid("the refresh interval must be positive") }
         for (index, source) in sources.enumerated() {
             guard case .server(let url, let headers) = source else { continue }
             try checkURL(url, index: index)
@@ -22,22 +22,22 @@ enum SourceValidation {
         let rest: Substring
         if lower.hasPrefix("http://") { rest = lower.dropFirst(7) }
         else if lower.hasPrefix("https://") { rest = lower.dropFirst(8) }
-        else { throw invalid("source \(index): \(JSONWriter.quoted(url)) is not an http:// or https:// URL") }
+        else { throw OptionsJSON.invalid("source \(index): \(JSONWriter.quoted(url)) is not an http:// or https:// URL") }
         guard let first = rest.first, first != "/", first != "?", first != "#" else {
-            throw invalid("source \(index): \(JSONWriter.quoted(url)) has no host")
+            throw OptionsJSON.invalid("source \(index): \(JSONWriter.quoted(url)) has no host")
         }
         if url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
-            throw invalid("source \(index): \(JSONWriter.quoted(url)) contains spaces or control characters; percent-encode them")
+            throw OptionsJSON.invalid("source \(index): \(JSONWriter.quoted(url)) contains spaces or control characters; percent-encode them")
         }
     }
 
     private static func checkHeader(_ header: (name: String, value: String), index: Int) throws(ConfigurationError) {
         // A field name is a token, as a method is (RFC 9110).
         guard !header.name.isEmpty, header.name.utf8.allSatisfy(HTTPMethod.isTokenByte) else {
-            throw invalid("source \(index): \(JSONWriter.quoted(header.name)) is not a valid header name")
+            throw OptionsJSON.invalid("source \(index): \(JSONWriter.quoted(header.name)) is not a valid header name")
         }
         guard isSendable(header.value) else {
-            throw invalid("source \(index): the value of header \(JSONWriter.quoted(header.name)) contains a line break or a NUL")
+            throw OptionsJSON.invalid("source \(index): the value of header \(JSONWriter.quoted(header.name)) contains a line break or a NUL")
         }
     }
 
@@ -45,9 +45,5 @@ enum SourceValidation {
     /// break (which would end the line, or start another header) and no NUL.
     static func isSendable(_ value: String) -> Bool {
         !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 })
-    }
-
-    private static func invalid(_ message: String) -> ConfigurationError {
-        ConfigurationError(code: .invalidOption, message: message)
     }
 }

@@ -18,13 +18,13 @@ enum Catalog {
     /// Numbered from 1 in this order (`PATHCONFIG_WARNING_*`).
     static let warningKinds = ConfigurationWarning.Kind.allCases
 
-    private static let profileNames = profiles.map { permanent($0.rawValue) }
-    private static let platformNames = profiles.map { permanent($0.platform.rawValue) }
-    private static let backendNames = backends.map { permanent($0.rawValue) }
-    private static let keyNames = keys.map { permanent($0.rawValue) }
-    private static let warningKindNames = warningKinds.map { permanent($0.rawValue) }
+    static let profileNames = profiles.map { permanent($0.rawValue) }
+    static let platformNames = profiles.map { permanent($0.platform.rawValue) }
+    static let backendNames = backends.map { permanent($0.rawValue) }
+    static let keyNames = keys.map { permanent($0.rawValue) }
+    static let warningKindNames = warningKinds.map { permanent($0.rawValue) }
     /// By key, then profile: the allowed values.
-    private static let keyValues: [[[OwnedCString?]]] = keys.map { key in
+    static let keyValues: [[[OwnedCString?]]] = keys.map { key in
         profiles.map { profile in key.allowedValues(on: profile.platform).map(permanent) }
     }
     /// By key, then profile: the default of a string or enum key (nil: none).
@@ -36,7 +36,7 @@ enum Catalog {
     private static func permanent(_ s: String) -> OwnedCString? { try? OwnedCString(s) }
 
     /// The pointer of a string made above; NOMEM when it could not be made.
-    private static func made(_ s: OwnedCString?) throws(CFailure) -> UnsafePointer<CChar> {
+    static func made(_ s: OwnedCString?) throws(CFailure) -> UnsafePointer<CChar> {
         guard let s else { throw .noMemory }
         return s.borrowed
     }
@@ -58,26 +58,16 @@ enum Catalog {
     /// By profile, then release line: the name `--profile` takes for the
     /// line (`hotwire-ios@1.2.0`, `hotwire-ios@main`), its tags
     /// (space-separated), its commit.
-    private static let releaseNames: [[OwnedCString?]] = profiles.map { p in
+    static let releaseNames: [[OwnedCString?]] = profiles.map { p in
         p.app.releases.map { permanent(p.app.rawValue + "@" + ($0.tags.first ?? "main")) }
     }
-    private static let releaseTags: [[OwnedCString?]] = profiles.map { p in p.app.releases.map { permanent($0.tags.joined(separator: " ")) } }
-    private static let releaseCommits: [[OwnedCString?]] = profiles.map { p in p.app.releases.map { permanent($0.commit) } }
+    static let releaseTags: [[OwnedCString?]] = profiles.map { p in p.app.releases.map { permanent($0.tags.joined(separator: " ")) } }
+    static let releaseCommits: [[OwnedCString?]] = profiles.map { p in p.app.releases.map { permanent($0.commit) } }
 
     static func releaseCount(_ i: Int) -> Int { releaseNames[i].count }
-    static func releaseName(_ i: Int, _ j: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(releaseNames[i][j]) }
-    static func releaseTags(_ i: Int, _ j: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(releaseTags[i][j]) }
-    static func releaseCommit(_ i: Int, _ j: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(releaseCommits[i][j]) }
     /// The line the bare name reads as.
     static func bareRelease(_ i: Int) -> Int { profiles[i].app.releases.firstIndex(of: profiles[i].release) ?? 0 }
 
-    static func profileName(_ i: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(profileNames[i]) }
-    static func platformName(_ i: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(platformNames[i]) }
-    static func backendName(_ i: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(backendNames[i]) }
-    static func keyName(_ i: Int) throws(CFailure) -> UnsafePointer<CChar> { try made(keyNames[i]) }
-    static func keyValue(_ key: Int, _ profile: Int, _ j: Int) throws(CFailure) -> UnsafePointer<CChar> {
-        try made(keyValues[key][profile][j])
-    }
     static func valueCount(_ key: Int, _ profile: Int) -> Int { keyValues[key][profile].count }
 
     /// The default of a string or enum key: nil when it has none.
@@ -112,41 +102,38 @@ private func kindNumber(_ kind: TypedKey.Kind) -> Int32 {
 @_cdecl("pathconfig_profile_count")
 public func pathconfig_profile_count() -> UInt { UInt(Catalog.profiles.count) }
 
-@_cdecl("pathconfig_profile_name")
-public func pathconfig_profile_name(_ i: UInt) -> UnsafePointer<CChar>? {
-    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        try Catalog.profileName(Catalog.index(i, below: Catalog.profiles.count, "profiles"))
-    }
+/// Checks `i`, then reads the C string at `i` of `list` (of `what`).
+private func listed(_ i: UInt, _ list: [OwnedCString?], _ what: String) -> UnsafePointer<CChar>? {
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in try Catalog.made(list[Catalog.index(i, below: list.count, what)]) }
 }
 
+@_cdecl("pathconfig_profile_name")
+public func pathconfig_profile_name(_ i: UInt) -> UnsafePointer<CChar>? { listed(i, Catalog.profileNames, "profiles") }
+
 @_cdecl("pathconfig_profile_platform")
-public func pathconfig_profile_platform(_ i: UInt) -> UnsafePointer<CChar>? {
-    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        try Catalog.platformName(Catalog.index(i, below: Catalog.profiles.count, "profiles"))
-    }
-}
+public func pathconfig_profile_platform(_ i: UInt) -> UnsafePointer<CChar>? { listed(i, Catalog.platformNames, "profiles") }
 
 @_cdecl("pathconfig_profile_release_count")
 public func pathconfig_profile_release_count(_ i: UInt) -> UInt {
     i < UInt(Catalog.profiles.count) ? UInt(Catalog.releaseCount(Int(i))) : 0
 }
 
-/// Checks `i` and `j`, then reads the release line's C string.
-private func releaseString(_ i: UInt, _ j: UInt, _ read: (Int, Int) throws(CFailure) -> UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
+/// Checks `i` and `j`, then reads the release line's C string in `table`.
+private func releaseString(_ i: UInt, _ j: UInt, _ table: [[OwnedCString?]]) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
         let p = try Catalog.index(i, below: Catalog.profiles.count, "profiles")
-        return try read(p, Catalog.index(j, below: Catalog.releaseCount(p), "release lines of \(Catalog.profiles[p].rawValue)"))
+        return try Catalog.made(table[p][Catalog.index(j, below: Catalog.releaseCount(p), "release lines of \(Catalog.profiles[p].rawValue)")])
     }
 }
 
 @_cdecl("pathconfig_profile_release_name")
-public func pathconfig_profile_release_name(_ i: UInt, _ j: UInt) -> UnsafePointer<CChar>? { releaseString(i, j, Catalog.releaseName) }
+public func pathconfig_profile_release_name(_ i: UInt, _ j: UInt) -> UnsafePointer<CChar>? { releaseString(i, j, Catalog.releaseNames) }
 
 @_cdecl("pathconfig_profile_release_tags")
 public func pathconfig_profile_release_tags(_ i: UInt, _ j: UInt) -> UnsafePointer<CChar>? { releaseString(i, j, Catalog.releaseTags) }
 
 @_cdecl("pathconfig_profile_release_commit")
-public func pathconfig_profile_release_commit(_ i: UInt, _ j: UInt) -> UnsafePointer<CChar>? { releaseString(i, j, Catalog.releaseCommit) }
+public func pathconfig_profile_release_commit(_ i: UInt, _ j: UInt) -> UnsafePointer<CChar>? { releaseString(i, j, Catalog.releaseCommits) }
 
 @_cdecl("pathconfig_profile_default_release")
 public func pathconfig_profile_default_release(_ i: UInt) -> UInt {
@@ -157,11 +144,7 @@ public func pathconfig_profile_default_release(_ i: UInt) -> UInt {
 public func pathconfig_backend_count() -> UInt { UInt(Catalog.backends.count) }
 
 @_cdecl("pathconfig_backend_name")
-public func pathconfig_backend_name(_ i: UInt) -> UnsafePointer<CChar>? {
-    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        try Catalog.backendName(Catalog.index(i, below: Catalog.backends.count, "backends built in"))
-    }
-}
+public func pathconfig_backend_name(_ i: UInt) -> UnsafePointer<CChar>? { listed(i, Catalog.backendNames, "backends built in") }
 
 // MARK: - Typed keys (each numbered key checked by `typedKey`)
 
@@ -170,7 +153,7 @@ public func pathconfig_typed_key_count() -> UInt { UInt(Catalog.keys.count) }
 
 @_cdecl("pathconfig_typed_key_name")
 public func pathconfig_typed_key_name(_ key: Int32) -> UnsafePointer<CChar>? {
-    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in try Catalog.keyName(typedKey(key).index) }
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in try Catalog.made(Catalog.keyNames[typedKey(key).index]) }
 }
 
 @_cdecl("pathconfig_typed_key_kind")
@@ -191,7 +174,7 @@ public func pathconfig_typed_key_value(_ key: Int32, _ profile: UnsafePointer<CC
         let key = try typedKey(key)
         let p = try Catalog.profileIndex(profile)
         let value = try Catalog.index(j, below: Catalog.valueCount(key.index, p), "values of \"\(key.rawValue)\"")
-        return try Catalog.keyValue(key.index, p, value)
+        return try Catalog.made(Catalog.keyValues[key.index][p][value])
     }
 }
 

@@ -20,29 +20,35 @@ enum CCode: CaseIterable {
     case ok, json, schema, regex, options, io, limit, backend, argument, noMemory, `internal`, type, download, cache, misuse
     case callback, url, crash
 
-    /// The constant's value.
-    var rawValue: Int32 {
+    /// The constant's value and its name in the header.
+    private var constant: (value: Int32, name: StaticString) {
         switch self {
-        case .ok: PATHCONFIG_OK
-        case .json: PATHCONFIG_E_JSON
-        case .schema: PATHCONFIG_E_SCHEMA
-        case .regex: PATHCONFIG_E_REGEX
-        case .options: PATHCONFIG_E_OPTIONS
-        case .io: PATHCONFIG_E_IO
-        case .limit: PATHCONFIG_E_LIMIT
-        case .backend: PATHCONFIG_E_BACKEND
-        case .argument: PATHCONFIG_E_ARGUMENT
-        case .noMemory: PATHCONFIG_E_NOMEM
-        case .internal: PATHCONFIG_E_INTERNAL
-        case .type: PATHCONFIG_E_TYPE
-        case .download: PATHCONFIG_E_DOWNLOAD
-        case .cache: PATHCONFIG_E_CACHE
-        case .misuse: PATHCONFIG_E_MISUSE
-        case .callback: PATHCONFIG_E_CALLBACK
-        case .url: PATHCONFIG_E_URL
-        case .crash: PATHCONFIG_E_CRASH
+        case .ok: (PATHCONFIG_OK, "PATHCONFIG_OK")
+        case .json: (PATHCONFIG_E_JSON, "PATHCONFIG_E_JSON")
+        case .schema: (PATHCONFIG_E_SCHEMA, "PATHCONFIG_E_SCHEMA")
+        case .regex: (PATHCONFIG_E_REGEX, "PATHCONFIG_E_REGEX")
+        case .options: (PATHCONFIG_E_OPTIONS, "PATHCONFIG_E_OPTIONS")
+        case .io: (PATHCONFIG_E_IO, "PATHCONFIG_E_IO")
+        case .limit: (PATHCONFIG_E_LIMIT, "PATHCONFIG_E_LIMIT")
+        case .backend: (PATHCONFIG_E_BACKEND, "PATHCONFIG_E_BACKEND")
+        case .argument: (PATHCONFIG_E_ARGUMENT, "PATHCONFIG_E_ARGUMENT")
+        case .noMemory: (PATHCONFIG_E_NOMEM, "PATHCONFIG_E_NOMEM")
+        case .internal: (PATHCONFIG_E_INTERNAL, "PATHCONFIG_E_INTERNAL")
+        case .type: (PATHCONFIG_E_TYPE, "PATHCONFIG_E_TYPE")
+        case .download: (PATHCONFIG_E_DOWNLOAD, "PATHCONFIG_E_DOWNLOAD")
+        case .cache: (PATHCONFIG_E_CACHE, "PATHCONFIG_E_CACHE")
+        case .misuse: (PATHCONFIG_E_MISUSE, "PATHCONFIG_E_MISUSE")
+        case .callback: (PATHCONFIG_E_CALLBACK, "PATHCONFIG_E_CALLBACK")
+        case .url: (PATHCONFIG_E_URL, "PATHCONFIG_E_URL")
+        case .crash: (PATHCONFIG_E_CRASH, "PATHCONFIG_E_CRASH")
         }
     }
+
+    /// The constant's value.
+    var rawValue: Int32 { constant.value }
+
+    /// The constant's name in the header.
+    var name: StaticString { constant.name }
 
     /// The code whose constant is `rawValue`, nil when none is.
     init?(rawValue: Int32) {
@@ -65,30 +71,6 @@ enum CCode: CaseIterable {
     /// `PATHCONFIG_NOT_FOUND`: what a value getter returns for an absent key.
     /// A status, not an error: never a failure's code.
     static let notFound = PATHCONFIG_NOT_FOUND
-
-    /// The constant's name in the header.
-    var name: StaticString {
-        switch self {
-        case .ok: return "PATHCONFIG_OK"
-        case .json: return "PATHCONFIG_E_JSON"
-        case .schema: return "PATHCONFIG_E_SCHEMA"
-        case .regex: return "PATHCONFIG_E_REGEX"
-        case .options: return "PATHCONFIG_E_OPTIONS"
-        case .io: return "PATHCONFIG_E_IO"
-        case .limit: return "PATHCONFIG_E_LIMIT"
-        case .backend: return "PATHCONFIG_E_BACKEND"
-        case .argument: return "PATHCONFIG_E_ARGUMENT"
-        case .noMemory: return "PATHCONFIG_E_NOMEM"
-        case .internal: return "PATHCONFIG_E_INTERNAL"
-        case .type: return "PATHCONFIG_E_TYPE"
-        case .download: return "PATHCONFIG_E_DOWNLOAD"
-        case .cache: return "PATHCONFIG_E_CACHE"
-        case .misuse: return "PATHCONFIG_E_MISUSE"
-        case .callback: return "PATHCONFIG_E_CALLBACK"
-        case .url: return "PATHCONFIG_E_URL"
-        case .crash: return "PATHCONFIG_E_CRASH"
-        }
-    }
 }
 
 /// A failure on its way to the host: what `pathconfig_error` carries.

@@ -61,10 +61,7 @@ final class ConfigHandle {
     }
 
     /// The handle behind a host pointer, unmanaged (NULL is an argument error).
-    static func unmanaged(_ handle: OpaquePointer?) throws(CFailure) -> Unmanaged<ConfigHandle> {
-        guard let handle else { throw .argument("cfg is NULL") }
-        return Unmanaged<ConfigHandle>.fromOpaque(UnsafeRawPointer(handle))
-    }
+    static func unmanaged(_ handle: OpaquePointer?) throws(CFailure) -> Unmanaged<ConfigHandle> { try unmanagedHandle(handle, "cfg") }
 
     /// The configuration behind a host handle (NULL is an argument error).
     static func borrow(_ handle: OpaquePointer?) throws(CFailure) -> PathConfiguration {

@@ -40,8 +40,7 @@ final class RequestView {
     }
 
     static func borrow(_ p: OpaquePointer?) throws(CFailure) -> RequestView {
-        guard let p else { throw .argument("request is NULL") }
-        return Unmanaged<RequestView>.fromOpaque(UnsafeRawPointer(p)).takeUnretainedValue()
+        try unmanagedHandle(p, "request", as: RequestView.self).takeUnretainedValue()
     }
 }
 
@@ -72,23 +71,22 @@ final class HostRuleCallbacks: @unchecked Sendable {  // the context is the host
     /// The core's predicate, when the host gave one.
     var hostPredicate: HostRule.Predicate? {
         guard let predicate else { return nil }
-        return { request in
-            let view = RequestView(request, properties: nil)
-            let r = view.withPointer { predicate(self.context, $0) }
-            guard r >= 0 else { throw HostCallbackFailure(description: view.failure ?? "it returned \(r)") }
-            return r > 0
-        }
+        return { request in try self.call(predicate, request, properties: nil).result > 0 }
     }
 
     /// The core's configurer, when the host gave one.
     var hostConfigurer: HostRule.Configurer? {
         guard let configurer else { return nil }
-        return { properties, request in
-            let view = RequestView(request, properties: properties)
-            let r = view.withPointer { configurer(self.context, $0) }
-            guard r >= 0 else { throw HostCallbackFailure(description: view.failure ?? "it returned \(r)") }
-            properties = view.properties ?? properties
-        }
+        return { properties, request in properties = try self.call(configurer, request, properties: properties).view.properties ?? properties }
+    }
+
+    /// Calls `callback` with a view of `request` (and, for a configurer, of
+    /// `properties`); a negative result is the failure the host recorded.
+    private func call(_ callback: RuleCallback, _ request: RuleRequest, properties: JSONObject?) throws -> (result: Int32, view: RequestView) {
+        let view = RequestView(request, properties: properties)
+        let r = view.withPointer { callback(context, $0) }
+        guard r >= 0 else { throw HostCallbackFailure(description: view.failure ?? "it returned \(r)") }
+        return (r, view)
     }
 }
 

@@ -15,14 +15,12 @@ import PathConfigCore
 enum LoaderHandle {
     /// The loader behind a host pointer, +0 (NULL is an argument error).
     static func borrow(_ handle: OpaquePointer?) throws(CFailure) -> ConfigurationLoader {
-        guard let handle else { throw .argument("loader is NULL") }
-        return Unmanaged<ConfigurationLoader>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+        try unmanagedHandle(handle, "loader", as: ConfigurationLoader.self).takeUnretainedValue()
     }
 
     /// Runs `body` with the loader retained for the duration of the call.
     static func with<T>(_ handle: OpaquePointer?, _ body: (ConfigurationLoader) throws(CFailure) -> T) throws(CFailure) -> T {
-        guard let handle else { throw .argument("loader is NULL") }
-        let unmanaged = Unmanaged<ConfigurationLoader>.fromOpaque(UnsafeRawPointer(handle)).retain()
+        let unmanaged = try unmanagedHandle(handle, "loader", as: ConfigurationLoader.self).retain()
         defer { unmanaged.release() }
         return try body(unmanaged.takeUnretainedValue())
     }

@@ -15,8 +15,8 @@ struct CEvent {
     var sourceKind: Int32
     var sourceIndex: Int32
     var byteCount: Int64
-    var httpStatus: Int32
-    var reason: Int32
+    var httpStatus: Int32 = 0
+    var reason: Int32 = 0
     /// The failure or warning, as `pathconfig_error` carries it.
     var failure: CFailure?
 
@@ -36,8 +36,6 @@ struct CEvent {
         }
         sourceIndex = Int32(clamping: event.sourceIndex)
         byteCount = event.byteCount.map { Int64($0) } ?? -1
-        httpStatus = 0
-        reason = 0
         if let error = event.error {
             failure = CFailure(error)
             switch error {

@@ -27,10 +27,7 @@ enum ResultHandle {
 
     /// The result behind a host handle, unmanaged (NULL is an argument
     /// error): for a read that counts no reference.
-    static func unmanaged(_ handle: OpaquePointer?) throws(CFailure) -> Unmanaged<PathProperties> {
-        guard let handle else { throw .argument("res is NULL") }
-        return Unmanaged<PathProperties>.fromOpaque(UnsafeRawPointer(handle))
-    }
+    static func unmanaged(_ handle: OpaquePointer?) throws(CFailure) -> Unmanaged<PathProperties> { try unmanagedHandle(handle, "res") }
 
     /// The C view of the result behind a host handle, made on the answer's
     /// first read. Unretained: the host's reference on the result keeps the
@@ -225,29 +222,26 @@ public func pathconfig_result_type(_ res: OpaquePointer?, _ index: UInt) -> Int3
 
 // MARK: - Raw values
 
-/// Runs a value getter: PATHCONFIG_OK when `body` found the value,
-/// PATHCONFIG_NOT_FOUND when the key is absent (the last error cleared
-/// either way), the code of a failure (recorded as the last error).
-private func getter(_ body: () throws(CFailure) -> Bool) -> Int32 {
-    do throws(CFailure) {
-        let found = try body()
-        LastError.clear()
-        return found ? CCode.ok.rawValue : CCode.notFound
-    } catch {
-        LastError.set(error)
-        return error.code.rawValue
+/// Runs a value getter: `read` of the value of `key` in the result behind
+/// `res` and PATHCONFIG_OK when the key is present, PATHCONFIG_NOT_FOUND
+/// when it is absent (the last error cleared either way), the code of a
+/// failure (recorded as the last error). A key that is not UTF-8 is an
+/// argument error, checked only when it is not found (a key found is one
+/// of ours, so valid).
+private func getter(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
+                    _ read: (CAnswer.Value) throws(CFailure) -> Void) -> Int32 {
+    var found = false
+    let code = status { () throws(CFailure) in
+        let view = try ResultHandle.view(res)
+        guard let key else { throw .argument("key is NULL") }
+        if let value = view._withUnsafeGuaranteedRef({ v in v.index(of: key).map { v.values[$0] } }) {
+            try read(value)
+            found = true
+        } else {
+            _ = try hostString(key, "key")
+        }
     }
-}
-
-/// The value of `key` in the result behind `res`, nil when absent. A key
-/// that is not UTF-8 is an argument error, checked only when it is not
-/// found (a key found is one of ours, so valid).
-private func rawValue(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?) throws(CFailure) -> CAnswer.Value? {
-    let view = try ResultHandle.view(res)
-    guard let key else { throw .argument("key is NULL") }
-    if let value = view._withUnsafeGuaranteedRef({ v in v.index(of: key).map { v.values[$0] } }) { return value }
-    _ = try hostString(key, "key")
-    return nil
+    return code == CCode.ok.rawValue && !found ? CCode.notFound : code
 }
 
 /// What a value of `PATHCONFIG_TYPE_*` `type` is, in a message.
@@ -274,31 +268,26 @@ public func pathconfig_result_get_string(_ res: OpaquePointer?, _ key: UnsafePoi
                                          _ len: UnsafeMutablePointer<UInt>?) -> Int32 {
     out?.pointee = nil
     len?.pointee = 0
-    return getter { () throws(CFailure) -> Bool in
-        guard let value = try rawValue(res, key) else { return false }
+    return getter(res, key) { value throws(CFailure) in
         guard let s = value.string else { throw typeMismatch(key, value, expected: "a string") }
         out?.pointee = s
         len?.pointee = UInt(value.length)
-        return true
     }
 }
 
 @_cdecl("pathconfig_result_get_bool")
 public func pathconfig_result_get_bool(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
                                        _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
-    getter { () throws(CFailure) -> Bool in
-        guard let value = try rawValue(res, key) else { return false }
+    getter(res, key) { value throws(CFailure) in
         guard let b = value.bool else { throw typeMismatch(key, value, expected: "a boolean") }
         out?.pointee = b ? 1 : 0
-        return true
     }
 }
 
 @_cdecl("pathconfig_result_get_int64")
 public func pathconfig_result_get_int64(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
                                         _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    getter { () throws(CFailure) -> Bool in
-        guard let value = try rawValue(res, key) else { return false }
+    getter(res, key) { value throws(CFailure) in
         guard let n = value.int64 else {
             if value.type == PATHCONFIG_TYPE_DOUBLE {
                 throw CFailure(.type, "property \(JSONWriter.quoted(String(cString: key!))) is the number \(String(cString: value.json)), not an integer that fits in 64 bits")
@@ -306,18 +295,15 @@ public func pathconfig_result_get_int64(_ res: OpaquePointer?, _ key: UnsafePoin
             throw typeMismatch(key, value, expected: "an integer")
         }
         out?.pointee = n
-        return true
     }
 }
 
 @_cdecl("pathconfig_result_get_double")
 public func pathconfig_result_get_double(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
                                          _ out: UnsafeMutablePointer<Double>?) -> Int32 {
-    getter { () throws(CFailure) -> Bool in
-        guard let value = try rawValue(res, key) else { return false }
+    getter(res, key) { value throws(CFailure) in
         guard let d = value.double else { throw typeMismatch(key, value, expected: "a number") }
         out?.pointee = d
-        return true
     }
 }
 
@@ -325,11 +311,7 @@ public func pathconfig_result_get_double(_ res: OpaquePointer?, _ key: UnsafePoi
 public func pathconfig_result_get_json(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
                                        _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
     out?.pointee = nil
-    return getter { () throws(CFailure) -> Bool in
-        guard let value = try rawValue(res, key) else { return false }
-        out?.pointee = value.json
-        return true
-    }
+    return getter(res, key) { value throws(CFailure) in out?.pointee = value.json }
 }
 
 // MARK: - Typed values
@@ -345,35 +327,32 @@ func typedKey(_ key: Int32) throws(CFailure) -> TypedKey {
     return k
 }
 
+/// What `pick` reads for typed key `key` of the result behind `res`, the
+/// key checked to be a boolean one or not (`bool`); PATHCONFIG_E_CRASH
+/// where the profile's app throws reading the key.
+@inline(__always)
+private func typedValue<T>(_ res: OpaquePointer?, _ key: Int32, bool: Bool, _ pick: (CAnswer) -> T) throws(CFailure) -> T {
+    let view = try ResultHandle.view(res)
+    let k = try typedKey(key)
+    guard (k.kind == .boolean) == bool else {
+        throw CFailure(.type, bool ? "\"\(k.rawValue)\" is not a boolean key; use pathconfig_result_typed_string"
+                                   : "\"\(k.rawValue)\" is a boolean key; use pathconfig_result_typed_bool")
+    }
+    let (value, crash) = view._withUnsafeGuaranteedRef { v in (pick(v), v.typedCrashes.flatMap { $0[Int(key)] }) }
+    if let crash { throw CFailure(.crash, "the app crashes reading \"\(k.rawValue)\": \(crash)") }
+    return value
+}
+
 @_cdecl("pathconfig_result_typed_string")
 public func pathconfig_result_typed_string(_ res: OpaquePointer?, _ key: Int32) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        let view = try ResultHandle.view(res)
-        let k = try typedKey(key)
-        guard k.kind != .boolean else {
-            throw CFailure(.type, "\"\(k.rawValue)\" is a boolean key; use pathconfig_result_typed_bool")
-        }
-        let (value, crash) = view._withUnsafeGuaranteedRef { v in (v.typedStrings[Int(key)], v.typedCrashes.flatMap { $0[Int(key)] }) }
-        if let crash { throw crashFailure(k, crash) }
-        return value
+        try typedValue(res, key, bool: false) { $0.typedStrings[Int(key)] }
     }
 }
 
 @_cdecl("pathconfig_result_typed_bool")
 public func pathconfig_result_typed_bool(_ res: OpaquePointer?, _ key: Int32) -> Int32 {
     boundary(or: 0) { () throws(CFailure) -> Int32 in
-        let view = try ResultHandle.view(res)
-        let k = try typedKey(key)
-        guard k.kind == .boolean else {
-            throw CFailure(.type, "\"\(k.rawValue)\" is not a boolean key; use pathconfig_result_typed_string")
-        }
-        let (value, crash) = view._withUnsafeGuaranteedRef { v in (v.typedBools[Int(key)], v.typedCrashes.flatMap { $0[Int(key)] }) }
-        if let crash { throw crashFailure(k, crash) }
-        return value
+        try typedValue(res, key, bool: true) { $0.typedBools[Int(key)] }
     }
-}
-
-/// `PATHCONFIG_E_CRASH`: the profile's app throws reading `key`.
-private func crashFailure(_ key: TypedKey, _ why: String) -> CFailure {
-    CFailure(.crash, "the app crashes reading \"\(key.rawValue)\": \(why)")
 }

@@ -19,6 +19,14 @@ func hostString(_ p: UnsafePointer<CChar>?, _ name: StaticString) throws(CFailur
     return s
 }
 
+/// The object behind the host's handle `p`, unmanaged; NULL is an argument
+/// error naming the parameter.
+@inline(__always)
+func unmanagedHandle<T: AnyObject>(_ p: OpaquePointer?, _ name: StaticString, as type: T.Type = T.self) throws(CFailure) -> Unmanaged<T> {
+    guard let p else { throw .argument("\(name) is NULL") }
+    return Unmanaged<T>.fromOpaque(UnsafeRawPointer(p))
+}
+
 /// The bytes of the host's NUL-terminated `p`, not yet checked as UTF-8
 /// (`hostString` checks them); NULL is an argument error naming the parameter.
 func hostBytes(_ p: UnsafePointer<CChar>?, _ name: StaticString) throws(CFailure) -> UnsafeBufferPointer<UInt8> {

@@ -12,15 +12,14 @@ public struct ConfigurationDocument: Sendable, Hashable {
 
     /// Where pattern `pattern` of rule `rule` starts in the document, or nil
     /// when the rule or pattern did not come from it.
-    public func location(ofPattern pattern: Int, inRule rule: Int) -> SourceLocation? {
-        guard rules.indices.contains(rule), rules[rule].patternOffsets.indices.contains(pattern) else { return nil }
-        return source.location(rules[rule].patternOffsets[pattern])
-    }
+    public func location(ofPattern pattern: Int, inRule rule: Int) -> SourceLocation? { location(pattern, rule, \.patternOffsets) }
 
     /// Where glob `glob` of rule `rule` starts in the document, or nil.
-    public func location(ofGlob glob: Int, inRule rule: Int) -> SourceLocation? {
-        guard rules.indices.contains(rule), rules[rule].globOffsets.indices.contains(glob) else { return nil }
-        return source.location(rules[rule].globOffsets[glob])
+    public func location(ofGlob glob: Int, inRule rule: Int) -> SourceLocation? { location(glob, rule, \.globOffsets) }
+
+    private func location(_ i: Int, _ rule: Int, _ offsets: KeyPath<Rule, [Int]>) -> SourceLocation? {
+        guard rules.indices.contains(rule), rules[rule][keyPath: offsets].indices.contains(i) else { return nil }
+        return source.location(rules[rule][keyPath: offsets][i])
     }
 }
 
@@ -51,8 +50,7 @@ public struct ConfigurationDecoder: Sendable {
     /// Decodes a document from UTF-8 JSON bytes (the document's `source`
     /// holds them: no copy of an array).
     public func decode(_ bytes: some Collection<UInt8>) throws(ConfigurationError) -> ConfigurationDocument {
-        let contiguous = Array(bytes)
-        return try contiguous.withUnsafeBufferPointer { buf throws(ConfigurationError) in try decode(buffer: buf, keeping: .array(contiguous)) }
+        try decode(Array(bytes), transport: .file)
     }
 
     /// Decodes a document from UTF-8 JSON bytes in memory the caller owns
@@ -249,12 +247,6 @@ private struct Walker {
     let profile: Profile
     let limits: Limits
     var warnings: [ConfigurationWarning] = []
-
-    init(source: SourceText, profile: Profile, limits: Limits) {
-        self.source = source
-        self.profile = profile
-        self.limits = limits
-    }
 
     func location(_ offset: Int) -> SourceLocation { source.location(offset) }
 

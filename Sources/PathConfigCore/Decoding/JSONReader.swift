@@ -76,15 +76,9 @@ package struct JSONSyntaxError: Error, Sendable {
     /// What kind of error: the bytes are not JSON, or nest deeper than allowed.
     enum Kind: Sendable { case syntax, depthLimit }
 
-    let kind: Kind
+    var kind: Kind = .syntax
     let offset: Int
     let message: String
-
-    init(_ kind: Kind = .syntax, offset: Int, message: String) {
-        self.kind = kind
-        self.offset = offset
-        self.message = message
-    }
 
     /// The error as a load error, located in `bytes` (the document it was found in).
     package func configurationError(in bytes: UnsafeBufferPointer<UInt8>) -> ConfigurationError {
@@ -140,11 +134,6 @@ package struct JSONReader {
                               numbersBeyondDouble: reader.numbersBeyondDouble)
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
-        self.bytes = bytes
-        self.maxDepth = maxDepth
-    }
-
     private func describeCurrent() -> String { bytes.describe(at: pos) }
 
     private mutating func skipWhitespace() {
@@ -184,7 +173,7 @@ package struct JSONReader {
 
     private mutating func enter() throws(JSONSyntaxError) {
         depth += 1
-        if depth > maxDepth { throw JSONSyntaxError(.depthLimit, offset: pos, message: "nesting deeper than \(maxDepth) levels") }
+        if depth > maxDepth { throw JSONSyntaxError(kind: .depthLimit, offset: pos, message: "nesting deeper than \(maxDepth) levels") }
     }
 
     private mutating func readArray() throws(JSONSyntaxError) -> JSONNode {

@@ -198,7 +198,6 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     }
 
     public func hash(into hasher: inout Hasher) {
-        // As before the members were one array: the keys as an array, then the values.
         hasher.combine(members.count)
         for m in members { hasher.combine(m.key) }
         for m in members { hasher.combine(m.value) }

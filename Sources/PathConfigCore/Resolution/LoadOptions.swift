@@ -47,6 +47,9 @@ public struct LoadOptions: Sendable {
         self.limits = limits
     }
 
+    /// The decoder of the profile and limits.
+    var decoder: ConfigurationDecoder { ConfigurationDecoder(profile: profile, limits: limits) }
+
     /// Whether query strings are matched, after applying the profile default.
     public var effectiveMatchQueryStrings: Bool { matchQueryStrings ?? profile.matchesQueryStringsByDefault }
 
@@ -94,14 +97,6 @@ public struct LoadOptions: Sendable {
             func bad(_ expected: String) -> ConfigurationError {
                 ConfigurationError(code: .invalidOption, message: "option \(JSONWriter.quoted(m.key)) must be \(expected), found \(JSONWriter.compact(value))")
             }
-            /// The value as one of the names of `E` (a profile, a merge mode).
-            func named<E: CaseIterable & RawRepresentable>(_ what: String) throws(ConfigurationError) -> E where E.RawValue == String {
-                guard let name = value.stringValue else { throw bad("a string") }
-                guard let named = E(rawValue: name) else {
-                    throw ConfigurationError(code: .invalidOption, message: "unknown \(what) \(JSONWriter.quoted(name)); expected one of \(E.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                return named
-            }
             switch m.key {
             case "profile":
                 guard let name = value.stringValue else { throw bad("a string") }
@@ -128,7 +123,12 @@ public struct LoadOptions: Sendable {
                 guard let text = value.stringValue else { throw bad("a URL string or null") }
                 baseURL = try BaseURL(text)
             case "merge":
-                merge = try named("merge mode")
+                guard let name = value.stringValue else { throw bad("a string") }
+                guard let mode = MergeMode(rawValue: name) else {
+                    let modes = MergeMode.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw OptionsJSON.invalid("unknown merge mode \(JSONWriter.quoted(name)); expected one of \(modes)")
+                }
+                merge = mode
             case "result_cache_size":
                 guard let n = value.int64Value, n >= 0, n <= 1 << 24 else { throw bad("a whole number of entries from 0 (no cache) to 16777216") }
                 limits.resultCacheCapacity = Int(n)

@@ -51,23 +51,20 @@ public final class PathConfiguration: Sendable {
 
     /// Loads a configuration from JSON bytes.
     public convenience init(json bytes: some Collection<UInt8>, options: LoadOptions = LoadOptions()) throws(ConfigurationError) {
-        let decoder = ConfigurationDecoder(profile: options.profile, limits: options.limits)
-        try self.init(document: try decoder.decode(bytes), options: options)
+        try self.init(document: try options.decoder.decode(bytes), options: options)
     }
 
     /// Loads a configuration from JSON bytes in memory the caller owns (no
     /// copy: the document borrows them while it is compiled).
     public convenience init(json buffer: UnsafeBufferPointer<UInt8>, options: LoadOptions = LoadOptions()) throws(ConfigurationError) {
-        let decoder = ConfigurationDecoder(profile: options.profile, limits: options.limits)
-        try self.init(document: try decoder.decode(borrowing: buffer), options: options)
+        try self.init(document: try options.decoder.decode(borrowing: buffer), options: options)
     }
 
     /// Loads a configuration from bytes that came from `transport` (the
     /// loader's downloads and cached copies: an Android app reads those
     /// through OkHttp, which honours a byte-order mark).
     package convenience init(json bytes: [UInt8], options: LoadOptions, transport: DocumentTransport) throws(ConfigurationError) {
-        let decoder = ConfigurationDecoder(profile: options.profile, limits: options.limits)
-        try self.init(document: try decoder.decode(bytes, transport: transport), options: options)
+        try self.init(document: try options.decoder.decode(bytes, transport: transport), options: options)
     }
 
     /// Loads a configuration from JSON text.
@@ -78,7 +75,7 @@ public final class PathConfiguration: Sendable {
     /// Loads a configuration from a file.
     public convenience init(contentsOfFile path: String, options: LoadOptions = LoadOptions()) throws(ConfigurationError) {
         let bytes = try FileReader.read(path, limit: options.limits.maxDocumentBytes)
-        try self.init(document: try ConfigurationDecoder(profile: options.profile, limits: options.limits).decode(bytes), options: options)
+        try self.init(document: try options.decoder.decode(bytes), options: options)
     }
 
     /// The file patterns' plan (for tests).
@@ -208,7 +205,7 @@ public final class PathConfiguration: Sendable {
     @discardableResult
     package func add(json: String, predicate: HostRule.Predicate? = nil, configurer: HostRule.Configurer? = nil,
                     owner: (any AnyObject & Sendable)? = nil) throws(ConfigurationError) -> Int {
-        let decoder = ConfigurationDecoder(profile: options.profile, limits: options.limits)
+        let decoder = options.decoder
         return try resolver.add { index throws(ConfigurationError) in
             HostRule(rule: try decoder.decodeRule(json, index: index), predicate: predicate, configurer: configurer, owner: owner)
         }

@@ -42,10 +42,10 @@ final class ResultCache: Sendable {
     static let ruleSetCapacity = 4096
 
     /// `capacity` lookups (0 turns that level off: `result_cache_size`), and
-    /// `ruleSets` distinct sets of matching rules.
-    init(capacity: Int, ruleSets: Int = ResultCache.ruleSetCapacity) {
+    /// `ruleSetCapacity` distinct sets of matching rules.
+    init(capacity: Int) {
         byLookup = SharedCache(capacity: capacity)
-        byRuleSet = SharedCache(capacity: ruleSets)
+        byRuleSet = SharedCache(capacity: Self.ruleSetCapacity)
     }
 
     /// Whether lookups are memoised (`result_cache_size` above 0): when not,
@@ -71,13 +71,13 @@ final class ResultCache: Sendable {
         #if PATHCONFIG_ABLATE_RULESETS
         return make()  // make bench-ablation: the layer off
         #elseif PATHCONFIG_ABLATE_THREADRESULTS
-        let rules = RuleSet(Array(matches), hash: RuleSet.hash(of: matches))  // make bench-ablation: the layer off
+        let rules = RuleSet(matches: Array(matches), hash: RuleSet.hash(of: matches))  // make bench-ablation: the layer off
         return byRuleSet.value(for: .ruleSet(rules), compute: make)
         #endif
         ThreadResults.withCurrent { local in
             let hash = RuleSet.hash(of: matches)
             if let kept = local.value(owner: serial, hash: hash, matches: matches) { return kept }
-            let rules = RuleSet(Array(matches), hash: hash)
+            let rules = RuleSet(matches: Array(matches), hash: hash)
             let shared = byRuleSet.value(for: .ruleSet(rules), compute: make)
             local.store(shared: shared, owner: serial, rules: rules)
             return shared
@@ -140,13 +140,8 @@ final class ResultCache: Sendable {
     /// (which pattern or glob matched does not change the result).
     struct RuleSet: Hashable, Sendable {
         let matches: [RuleMatch]
+        /// `hash(of:)` of `matches`.
         let hash: Int
-
-        /// The set `matches` lists, whose `hash(of:)` is `hash`.
-        init(_ matches: [RuleMatch], hash: Int) {
-            self.matches = matches
-            self.hash = hash
-        }
 
         /// The hash of the set `matches` lists: FNV-1a over the indices,
         /// then a final mix. Cheaper than a seeded Hasher, and keys are

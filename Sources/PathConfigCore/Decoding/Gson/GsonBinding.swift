@@ -42,9 +42,9 @@ struct GsonBinding {
 
     // MARK: Errors
 
-    private func refusal(_ what: String, gson: String?, at offset: Int, code: ConfigurationError.Code = .schema,
-                         rule: Int? = nil, pattern: Int? = nil, joiner: String = ": ") -> ConfigurationError {
-        ConfigurationError(code: code, message: "\(what)\(joiner)\(app.name) \(app.refusal(gson: gson))",
+    private func refusal(_ what: String, gson: String?, at offset: Int, rule: Int? = nil, pattern: Int? = nil,
+                         joiner: String = ": ") -> ConfigurationError {
+        ConfigurationError(code: .schema, message: "\(what)\(joiner)\(app.name) \(app.refusal(gson: gson))",
                            location: source.location(offset), ruleIndex: rule, patternIndex: pattern)
     }
 

@@ -84,12 +84,6 @@ package struct GsonReader {
         return Result(root: root, commaNulls: reader.commaNulls, trailingCommas: reader.trailingCommas)
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, nestingLimit: Int?) {
-        self.bytes = bytes
-        self.maxDepth = maxDepth
-        self.nestingLimit = nestingLimit
-    }
-
     private func describeCurrent() -> String { bytes.describe(at: pos) }
 
     /// JsonReader.isLiteral: whether `b` may be part of an unquoted name or value.
@@ -408,15 +402,11 @@ package struct GsonRefusal: Error, Sendable {
     /// What the document has there, for a person: `trailing comma before "}"`.
     let what: String
     let kind: Kind
+}
 
+extension GsonRefusal {
     init(offset: Int, what: String, gson: String?) {
         self.init(offset: offset, what: what, kind: .gson(gson))
-    }
-
-    init(offset: Int, what: String, kind: Kind) {
-        self.offset = offset
-        self.what = what
-        self.kind = kind
     }
 
     static func loneSurrogate(at offset: Int) -> GsonRefusal {
