@@ -151,8 +151,12 @@ struct LintDocument {
         }
     }
 
-    /// The file's rules.
     var rules: [Rule] { document.rules }
+
+    /// Each pattern of the file's rules, in order: its rule's index, its index in the rule, and its text.
+    var patterns: [(rule: Int, index: Int, pattern: String)] {
+        rules.flatMap { rule in rule.patterns.enumerated().map { (rule: rule.index, index: $0.offset, pattern: $0.element) } }
+    }
 
     /// The document as `profile`'s app decodes it, where that may differ
     /// from `document`: an Android app keeps the last value of a key a rule

@@ -8,15 +8,9 @@ import PathConfigCore
 /// for f in findings { print(f) }   // 12:9: rule 3 ("Forms"): ... [unescaped-dot]
 /// ```
 ///
-/// The checks (one type each, in `Lint/Checks`): patterns an engine rejects
-/// (`invalid-pattern`), rules later rules always override (`overridden-rule`),
-/// repeated keys (`duplicate-key`), `$` before a query string
-/// (`query-string-anchor`), an unescaped `.` before a file extension
-/// (`unescaped-dot`), `"true"`/`"false"` as strings and unknown values of the
-/// well-known typed keys (`string-boolean`, `unknown-value`), trailing commas
-/// (`trailing-comma`), and what the decoder knows the mobile apps reject or
-/// ignore (`not-portable`, `ignored-settings`). Findings come sorted by
-/// position in the document. Lint never traps and never prints.
+/// The checks (one type each, in `Lint/Checks`) find the kinds
+/// `LintFinding.Kind` lists. Findings come sorted by position in the
+/// document. Lint never traps and never prints.
 ///
 /// A team chooses what it hears about: `LintOptions.allow` drops kinds
 /// everywhere, and a document allows kinds itself with a `lint` marker,

@@ -139,12 +139,8 @@ public struct ConfigurationPort: Sendable {
                 // Nothing to change, and the app reads documents as the
                 // reference does: the file as it was, byte for byte.
                 text = String(decoding: source, as: UTF8.self)
-            } else if let written {
-                text = JSONWriter.pretty(.object(written.document(rules: rules))) + "\n"
             } else {
-                var document = JSONObject()
-                document["settings"] = .object(original.settings)
-                document["rules"] = .array(rules)
+                let document = written?.document(rules: rules) ?? ["settings": .object(original.settings), "rules": .array(rules)]
                 text = JSONWriter.pretty(.object(document)) + "\n"
             }
             let loaded: PathConfiguration?

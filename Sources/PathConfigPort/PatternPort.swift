@@ -30,7 +30,6 @@ import PathConfigCore
 ///   (turbo-ios, `losesQuery`): only a pattern whose answer cannot depend on
 ///   it ports (`isQueryBlind`).
 struct PatternPort {
-    /// The reference app.
     let reference: Profile
     /// The app the pattern is rewritten for.
     let target: Profile

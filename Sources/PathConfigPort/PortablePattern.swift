@@ -40,7 +40,6 @@ struct PortablePattern: Equatable {
             case quantifier
         }
 
-        /// What the construct is.
         let kind: Kind
         /// The construct as written.
         let text: String
@@ -49,8 +48,8 @@ struct PortablePattern: Equatable {
     /// The three shorthand classes.
     enum Shorthand: Character, Equatable { case digit = "d", word = "w", space = "s" }
 
-    /// What a group does.
-    enum GroupKind: Equatable { case capturing, nonCapturing, atomic, lookahead, negativeLookahead, lookbehind, negativeLookbehind }
+    /// What a group does: never `.named` or `.flags`, which are outside the subset.
+    typealias GroupKind = PatternSyntax.Group
 
     /// One item of a character class.
     enum ClassItem: Equatable {
@@ -71,7 +70,6 @@ struct PortablePattern: Equatable {
         let offset: Int
     }
 
-    /// The tokens, in order.
     let tokens: [Token]
 
     /// Reads `pattern`, or throws the first construct outside the subset:
@@ -153,8 +151,9 @@ private struct Subset {
             throw refusal("the escape " + String(String.UnicodeScalarView(syntax.source(of: node).unicodeScalars.prefix(2))), at: node.start)
         case .characterClass(let index):
             return try characterClass(Int(index), at: node.start)
-        case .group(let group, _):
-            return .groupOpen(try groupKind(group, at: node.start))
+        case .group(.named, _): throw refusal("a named group (?<name>...)", at: node.start)
+        case .group(.flags, _), .flags: throw refusal("inline flags or an option group (?...)", at: node.start)
+        case .group(let group, _): return .groupOpen(group)
         case .groupClose: return .groupClose
         case .alternation: return .alternation
         case .quantifier(_, let max, _):
@@ -171,21 +170,6 @@ private struct Subset {
                 if max == nil && inLookbehind[k] { throw refusal("an unbounded repeat in a lookbehind", at: node.start) }
                 return .quantifier
             }
-        case .flags: throw refusal("inline flags or an option group (?...)", at: node.start)
-        }
-    }
-
-    func groupKind(_ group: PatternSyntax.Group, at start: Int32) throws(Unsupported) -> PortablePattern.GroupKind {
-        switch group {
-        case .capturing: return .capturing
-        case .nonCapturing: return .nonCapturing
-        case .atomic: return .atomic
-        case .lookahead: return .lookahead
-        case .negativeLookahead: return .negativeLookahead
-        case .lookbehind: return .lookbehind
-        case .negativeLookbehind: return .negativeLookbehind
-        case .named: throw refusal("a named group (?<name>...)", at: start)
-        case .flags: throw refusal("inline flags or an option group (?...)", at: start)
         }
     }
 

@@ -52,11 +52,8 @@ struct ConfigOptions: ParsableArguments {
     /// At least one `--config`, or a usage error: what every command but
     /// `test` (whose cases may name their own files) checks in `validate()`.
     func requireConfig() throws {
-        guard !config.isEmpty else { throw ValidationError(Self.missingConfig) }
+        guard !config.isEmpty else { throw ValidationError("Missing expected argument '--config <file-or-url>'") }
     }
-
-    /// The usage error of a command given no `--config`.
-    static let missingConfig = "Missing expected argument '--config <file-or-url>'"
 
     /// `--base-url`, validated.
     func parsedBaseURL() throws -> BaseURL? {
@@ -94,40 +91,33 @@ struct ConfigOptions: ParsableArguments {
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
-    /// The sources, in the order the loader runs them: files, then URLs,
-    /// each group in command-line order.
-    func sources() throws -> [ConfigurationSource] { try sources(config) }
-
     /// The sources of the chain `configs` (files or URLs, as `--config`
-    /// takes them), in the order the loader runs them, as `sources()`.
-    func sources(_ configs: [String]) throws -> [ConfigurationSource] {
+    /// takes them; `--config` when nil) in the order the loader runs them:
+    /// files, then URLs, each group in the order given.
+    func sources(_ configs: [String]? = nil) throws -> [ConfigurationSource] {
+        let configs = configs ?? config
         let headers = try parsedHeaders()
         let files = configs.filter { !Self.isURL($0) }.map { ConfigurationSource.file($0) }
         let urls = configs.filter(Self.isURL).map { ConfigurationSource.server($0, headers: headers) }
         return files + urls
     }
 
-    /// The loader options the flags describe.
     var loaderOptions: LoaderOptions {
         LoaderOptions(load: loadOptions, cacheDirectory: cacheDirectory,
                       timeout: .milliseconds(Int((timeout * 1000).rounded(.up))))
     }
 
-    /// Runs the chain once and returns the newest good configuration with
-    /// the place it came from. Failures of some sources are warnings when
-    /// another loaded; when none did, each is an error and the exit code is 1.
-    func load() throws -> (configuration: PathConfiguration, location: String) {
-        try load(sources(), with: loadOptions)
-    }
-
-    /// Runs the chain of `sources` once with `load` in place of the options
-    /// the flags give (test and diff load one file under several), reporting
-    /// as `load()` does; with `errorsAsJSON` (a command's `--format json`),
-    /// a chain that gives no configuration is reported as one JSON document
-    /// on standard output instead (`Diagnostics.printLoadFailure`).
-    func load(_ sources: [ConfigurationSource], with load: LoadOptions, errorsAsJSON: Bool = false) throws
+    /// Runs the chain of `sources` (default: `--config`'s) once with `load`
+    /// (default: the flags'; test and diff load one file under several) and
+    /// returns the newest good configuration with the place it came from.
+    /// Failures of some sources are warnings when another loaded; when none
+    /// did, each is an error and the exit code is 1, or, with `errorsAsJSON`
+    /// (a command's `--format json`), one JSON document on standard output
+    /// (`Diagnostics.printLoadFailure`).
+    func load(_ sources: [ConfigurationSource]? = nil, with load: LoadOptions? = nil, errorsAsJSON: Bool = false) throws
         -> (configuration: PathConfiguration, location: String) {
-        let loader = try makeLoader(sources, load: load)
+        let load = load ?? loadOptions
+        let loader = try makeLoader(sources ?? self.sources(), load: load)
         let events = try loader.load()
         guard let configuration = loader.current, let origin = loader.currentEvent else {
             if errorsAsJSON {

@@ -8,14 +8,6 @@ enum Diagnostics {
         return file
     }
 
-    static func error(_ error: ConfigurationError, file: String) {
-        emit(prefix(file, error.location), .error, error.message)
-    }
-
-    static func warning(_ warning: ConfigurationWarning, file: String) {
-        emit(prefix(file, warning.location), .warning, warning.message)
-    }
-
     /// `PLACE: error: MESSAGE`; the place is `pathconfig` for the
     /// command's own errors (a flag's value, a file it cannot write).
     static func error(_ message: String, at place: String = "pathconfig") {
@@ -61,28 +53,31 @@ enum Diagnostics {
 
     /// Prints a load that gave no configuration on standard output, as the
     /// one line of JSON `test`, `diff` and `port` answer under `--format
-    /// json` (`loadFailureJSON`).
+    /// json`: `ok` false, the `profile`, and `errors` (`failuresJSON`).
     static func printLoadFailure(_ events: [LoaderEvent], profile: Profile) {
-        var out = Output()
-        out.line(JSONWriter.compact(loadFailureJSON(events, profile: profile)))
-        out.flush()
+        let document: JSONObject = ["ok": .bool(false), "profile": .string(profile.rawValue), "errors": .array(failuresJSON(events, withFile: true))]
+        StandardStreams.outputLine(JSONWriter.compact(.object(document)))
     }
 
-    /// A load that gave no configuration as a JSON document: `ok` false, the
-    /// `profile`, and `errors`, each failure's `file`, `message`, `line`,
-    /// `column`, `rule` and `pattern` (null where unknown), as `validate`
-    /// gives its errors.
-    private static func loadFailureJSON(_ events: [LoaderEvent], profile: Profile) -> JSONValue {
+    /// Each failure of `events` as JSON, as `validate` gives its errors: its
+    /// `file` (when `withFile`), then `errorJSON`.
+    static func failuresJSON(_ events: [LoaderEvent], withFile: Bool) -> [JSONValue] {
         var errors: [JSONValue] = []
         for event in events where event.isFailure {
             guard let (_, message) = placeAndMessage(event) else { continue }
             var e: ConfigurationError?
             if case .configuration(let error)? = event.error { e = error }
-            errors.append(.object(["file": .string(documentName(event)), "message": .string(message), "line": .integer(e?.location?.line),
-                                   "column": .integer(e?.location?.column), "rule": .integer(e?.ruleIndex),
-                                   "pattern": .integer(e?.patternIndex)]))
+            var o: JSONObject = withFile ? ["file": .string(documentName(event))] : [:]
+            o.merge(errorJSON(message, e))
+            errors.append(.object(o))
         }
-        return .object(["ok": .bool(false), "profile": .string(profile.rawValue), "errors": .array(errors)])
+        return errors
+    }
+
+    /// `message` with `error`'s `line`, `column`, `rule` and `pattern` (null where unknown).
+    static func errorJSON(_ message: String, _ error: ConfigurationError?) -> JSONObject {
+        ["message": .string(message), "line": .integer(error?.location?.line), "column": .integer(error?.location?.column),
+         "rule": .integer(error?.ruleIndex), "pattern": .integer(error?.patternIndex)]
     }
 
     /// Where a failure or warning event points and what it says (nil for

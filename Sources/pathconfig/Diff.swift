@@ -123,12 +123,6 @@ extension PathConfigCommand {
             return out
         }
 
-        /// `set`'s configuration under `profile`: nil when it does not load
-        /// and `optional`, else loaded or exit 1.
-        private static func configuration(_ set: ConfigurationSet, _ profile: Profile, optional: Bool) throws -> PathConfiguration? {
-            optional ? try set.configurationIfLoads(profile: profile) : try set.configuration(profile: profile)
-        }
-
         func validate() throws {
             try options.requireConfig()
             if let pairs = try pairs() {
@@ -149,16 +143,13 @@ extension PathConfigCommand {
             let method = HTTPMethod.normalized(request.method) ?? HTTPMethod.defaultMethod
             let old = ConfigurationSet(flags: options, sources: try options.sources(), errorsAsJSON: report.format == .json)
             let urls = URLList.read(inputs)
-            var out = Output()
             var refusedCount = 0
             var differs = false
             if let against {
-                let source: ConfigurationSource = ConfigOptions.isURL(against)
-                    ? .server(against, headers: try options.parsedHeaders()) : .file(against)
-                let new = ConfigurationSet(flags: options, sources: [source], errorsAsJSON: report.format == .json)
+                let new = ConfigurationSet(flags: options, sources: try options.sources([against]), errorsAsJSON: report.format == .json)
                 let versions = try loaded([old, new]) { profile, optional -> (PathConfiguration, PathConfiguration)? in
-                    guard let before = try Self.configuration(old, profile, optional: optional),
-                          let after = try Self.configuration(new, profile, optional: optional) else { return nil }
+                    guard let before = try old.configuration(profile: profile, optional: optional),
+                          let after = try new.configuration(profile: profile, optional: optional) else { return nil }
                     return (before, after)
                 }
                 let comparison = VersionComparison(configurations: versions.map { ($0.0, $0.1.0, $0.1.1) }, method: method,
@@ -173,7 +164,7 @@ extension PathConfigCommand {
                                                       pathsOnDefaultBase: Self.usesDefaultBase(urls, versions.map(\.1.0)),
                                                       ignored: ignoring.ignored)
                 differs = !changes.isEmpty
-                write(text: versionReport.text(style: report.style), json: versionReport.json(), to: &out)
+                report.write(text: versionReport.text(style: report.style), json: versionReport.json())
             } else {
                 let columns: [DiffColumn], configurations: [PathConfiguration]
                 if let pairs = try pairs() {
@@ -186,8 +177,8 @@ extension PathConfigCommand {
                     }
                     configurations = loaded
                 } else {
-                    let loaded = try loaded([old]) { profile, optional in try Self.configuration(old, profile, optional: optional) }
-                    columns = DiffColumn.columns(config: options.config.joined(separator: ","), profiles: loaded.map(\.0))
+                    let loaded = try loaded([old]) { profile, optional in try old.configuration(profile: profile, optional: optional) }
+                    columns = DiffColumn.columns(pairs: [ConfigPairs.Group(configs: options.config, profiles: loaded.map(\.0))])
                     configurations = loaded.map(\.1)
                 }
                 let comparison = ProfileComparison(configurations: Array(zip(columns.map(\.profile), configurations)), method: method,
@@ -205,9 +196,8 @@ extension PathConfigCommand {
                                                       pathsOnDefaultBase: Self.usesDefaultBase(urls, configurations),
                                                       unreadKeys: comparison.unreadKeys, ignored: ignoring.ignored, summaryOnly: summaryOnly)
                 differs = !differences.isEmpty
-                write(text: profileReport.text(style: report.style), json: profileReport.json(), to: &out)
+                report.write(text: profileReport.text(style: report.style), json: profileReport.json())
             }
-            out.flush()
             if refusedCount > 0 || (exitCode && differs) { throw ExitCode(1) }
         }
 
@@ -222,13 +212,6 @@ extension PathConfigCommand {
         /// the default base URL.
         private static func usesDefaultBase(_ urls: [Input], _ configurations: [PathConfiguration]) -> Bool {
             urls.contains { url in configurations.contains { PathInput.usesDefaultBase(url.text, in: $0) } }
-        }
-
-        private func write(text: [String], json: JSONValue, to out: inout Output) {
-            switch report.format {
-            case .text: for line in text { out.line(line) }
-            case .json: out.line(JSONWriter.compact(json))
-            }
         }
     }
 }

@@ -58,10 +58,8 @@ enum FileOutput {
 
     /// A hidden name beside `path`: `dir/.NAME.TAG`.
     private static func sibling(_ path: String, _ tag: String) -> String {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        return directory + "." + name + "." + tag
+        let name = path.lastIndex(of: "/").map(path.index(after:)) ?? path.startIndex
+        return "\(path[..<name]).\(path[name...]).\(tag)"
     }
 
     /// `path` with `.part` before its extension: `paths.json` and

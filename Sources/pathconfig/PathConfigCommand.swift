@@ -13,11 +13,9 @@ struct PathConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pathconfig",
         abstract: "Resolve URLs against a Turbo / Hotwire Native path configuration.",
-        version: PathConfigCommand.version,
+        version: "\(PathConfigurationVersion.string)",
         subcommands: [Resolve.self, Explain.self, Settings.self, Validate.self, Test.self, Diff.self, Port.self, Fetch.self, Schema.self, Profiles.self]
     )
-
-    static let version = "\(PathConfigurationVersion.string)"
 
     /// Runs the command, mapping usage errors to exit code 2 (ArgumentParser uses 64).
     static func main() {

@@ -92,7 +92,7 @@ extension PathConfigCommand {
             case .text:
                 StandardStreams.error((reportLines(port, files: files) + checks.flatMap(\.lines)).joined(separator: "\n") + "\n")
             case .json:
-                StandardStreams.output(Array((JSONWriter.compact(json(port, files: files, checks: checks, urlCount: urls?.count)) + "\n").utf8))
+                StandardStreams.outputLine(JSONWriter.compact(json(port, files: files, checks: checks, urlCount: urls?.count)))
             }
             let coveredDiffers = checks.contains { $0.differences.contains(where: \.covered) }
             if (strict && !port.refusals.isEmpty) || coveredDiffers { throw ExitCode(1) }
@@ -177,11 +177,8 @@ extension PathConfigCommand {
                 o["check"] = .array(checks.map { c in
                     .object(["app": .string(c.app.rawValue), "urls": .integer(urlCount), "differ": .integer(c.differences.count),
                              "differences": .array(c.differences.map { d in
-                                 var e: JSONObject = ["url": .string(d.url), "covered": .bool(d.covered), "keys": .array(d.keys.map { k in
-                                     var e: JSONObject = ["path": KeyPath([k.key]).json]
-                                     if let v = k.reference { e["reference"] = v }
-                                     if let v = k.app { e["app"] = v }
-                                     return .object(e)
+                                 var e: JSONObject = ["url": .string(d.url), "covered": .bool(d.covered), "keys": .array(d.keys.map {
+                                     ValueDifference(path: KeyPath([$0.key]), values: [$0.reference, $0.app]).json(["reference", "app"])
                                  })]
                                  if let why = d.errors.0 { e["reference_error"] = .string(why) }
                                  if let why = d.errors.1 { e["app_error"] = .string(why) }

@@ -36,7 +36,7 @@ extension PathConfigCommand {
                 }
             }
             switch format {
-            case .json: StandardStreams.output(Array((JSONWriter.pretty(.array(json)) + "\n").utf8))
+            case .json: StandardStreams.outputLine(JSONWriter.pretty(.array(json)))
             case .text: StandardStreams.output(Array(table.lines().map { $0 + "\n" }.joined().utf8))
             }
         }

@@ -33,7 +33,7 @@ extension PathConfigCommand {
 
         func run() throws {
             let (config, location) = try options.load()
-            for w in config.warnings { Diagnostics.warning(w, file: location) }
+            for w in config.warnings { Diagnostics.warning(w.message, at: Diagnostics.prefix(location, w.location)) }
             try Inputs.printAnswers(inputs) { input throws(ResolveError) in try config.resolve(input.text, method: request.method).json }
         }
     }

@@ -15,9 +15,7 @@ extension PathConfigCommand {
 
         func run() throws {
             let (config, _) = try options.load()
-            var out = Output()
-            out.line(compact ? JSONWriter.compact(config.settings) : JSONWriter.pretty(.object(config.settings)))
-            out.flush()
+            StandardStreams.outputLine(compact ? JSONWriter.compact(config.settings) : JSONWriter.pretty(.object(config.settings)))
         }
     }
 }

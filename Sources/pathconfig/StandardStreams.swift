@@ -4,9 +4,10 @@ import PathConfiguration
 /// `FILE *` state (which Swift 6 flags as not concurrency-safe). A write
 /// that fails stops there: there is nowhere left to report it.
 enum StandardStreams {
-    /// Writes `text` to standard error.
     static func error(_ text: String) { try? AtomicFile.writeAll(2, Array(text.utf8), path: "standard error") }
 
-    /// Writes `bytes` to standard output.
     static func output(_ bytes: [UInt8]) { try? AtomicFile.writeAll(1, bytes, path: "standard output") }
+
+    /// Writes `text` and a newline to standard output.
+    static func outputLine(_ text: String) { output(Array((text + "\n").utf8)) }
 }

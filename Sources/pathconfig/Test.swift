@@ -77,20 +77,14 @@ extension PathConfigCommand {
                 }
                 if !unnamed.isEmpty { throw ExitCode(2) }
             }
-            let configurations = ConfigurationSets(flags: options, errorsAsJSON: report.format == .json)
-            let runner = CaseRunner(configurations: configurations,
+            let runner = CaseRunner(flags: options, errorsAsJSON: report.format == .json,
                                     defaultProfiles: options.profiles.isEmpty ? [options.profile] : options.distinctProfiles,
                                     defaultMethod: HTTPMethod.normalized(request.method) ?? HTTPMethod.defaultMethod,
                                     mode: comparison.compare, ignored: ignoring.ignored)
             let results = try runner.run(file)
             let testReport = TestReport(file: file.path, results: results, caseCount: file.cases.count, mode: comparison.compare,
                                         baseURL: try options.parsedBaseURL() ?? PathInput.defaultBase, ignored: ignoring.ignored)
-            var out = Output()
-            switch report.format {
-            case .text: for line in testReport.text(style: report.style, verbose: verbose) { out.line(line) }
-            case .json: out.line(JSONWriter.compact(testReport.json()))
-            }
-            out.flush()
+            report.write(text: testReport.text(style: report.style, verbose: verbose), json: testReport.json())
             if testReport.failed > 0 { throw ExitCode(1) }
         }
 

@@ -48,18 +48,14 @@ extension PathConfigCommand {
         }
 
         func run() throws {
-            let headers = try options.parsedHeaders()
             // Every profile given, in one order whatever the command line's, so
             // that the outcome never depends on the order of --profile.
             let given = Set(options.profiles).sorted { $0.rawValue < $1.rawValue }
             let loadProfiles = given.isEmpty ? [options.profile] : given
-            var lintLoad = options.loadOptions
-            lintLoad.profile = loadProfiles[loadProfiles.count - 1]
-            let lintOptions = LintOptions(profiles: given, load: lintLoad, allow: Set(allow), deny: Set(deny))
-            let linter = Linter(options: lintOptions)
+            let linter = Linter(options: LintOptions(profiles: given, load: options.loadOptions, allow: Set(allow), deny: Set(deny)))
             var reports: [FileReport] = []
             for config in options.config {
-                let source: ConfigurationSource = ConfigOptions.isURL(config) ? .server(config, headers: headers) : .file(config)
+                let source = try options.sources([config])[0]
                 var failures: [LoaderEvent] = []
                 var loaded: PathConfiguration?
                 for profile in loadProfiles {
@@ -85,7 +81,7 @@ extension PathConfigCommand {
             let failed = reports.contains { !$0.passes(strict: strict, denied: denied) }
             switch format {
             case .text: printText(reports)
-            case .json: printJSON(reports, failed: failed)
+            case .json: printJSON(reports, failed: failed, profiles: linter.options.selectedProfiles)
             }
             if failed { throw ExitCode(1) }
         }
@@ -97,7 +93,7 @@ extension PathConfigCommand {
                     for event in report.events { Diagnostics.report(event, failuresAreErrors: true) }
                     continue
                 }
-                if let error = report.lintError { Diagnostics.error(error, file: report.file) }
+                if let error = report.lintError { Diagnostics.error(error.message, at: Diagnostics.prefix(report.file, error.location)) }
                 for finding in report.findings { Diagnostics.finding(finding, file: report.file, denied: deny.contains(finding.kind)) }
                 let builtIns = configuration.rules.count - configuration.documentRuleCount
                 // Errors, and denied findings, are printed as errors and counted so.
@@ -105,25 +101,21 @@ extension PathConfigCommand {
                 var counts = ValueText.count(report.findings.count - errors, "warning")
                 if errors > 0 { counts += ", " + ValueText.count(errors, "error") }
                 if !report.allowedByMarkers.isEmpty { counts += ", \(report.allowedByMarkers.count) allowed by the file" }
-                let profiles = report.profiles.count == 1 ? "profile " + report.profiles[0].rawValue
-                    : "profiles " + report.profiles.map(\.rawValue).joined(separator: ", ")
+                let profiles = (report.profiles.count == 1 ? "profile " : "profiles ") + report.profiles.map(\.rawValue).joined(separator: ", ")
                 out.line("\(report.file): ok: \(ValueText.count(configuration.documentRuleCount, "rule")) (+\(builtIns) built-in), \(counts), \(profiles)")
             }
             out.flush()
         }
 
-        private func printJSON(_ reports: [FileReport], failed: Bool) {
+        private func printJSON(_ reports: [FileReport], failed: Bool, profiles: [Profile]) {
             var document = JSONObject()
             document["ok"] = .bool(!failed)
             document["strict"] = .bool(strict)
             document["allowed"] = .array(allow.map { .string($0.rawValue) })
             document["denied"] = .array(deny.map { .string($0.rawValue) })
-            document["profiles"] = .array(LintOptions(profiles: Set(options.profiles).sorted { $0.rawValue < $1.rawValue }).selectedProfiles
-                .map { .string($0.rawValue) })
+            document["profiles"] = .array(profiles.map { .string($0.rawValue) })
             document["files"] = .array(reports.map { .object($0.jsonObject(denied: Set(deny))) })
-            var out = Output()
-            out.line(JSONWriter.pretty(.object(document)))
-            out.flush()
+            StandardStreams.outputLine(JSONWriter.pretty(.object(document)))
         }
     }
 }
@@ -167,24 +159,11 @@ struct FileReport {
             && !findings.contains { $0.severity == .error || denied.contains($0.kind) }
     }
 
-    /// `file`, `ok` (loaded), `profile`, `rules`, `built_in_rules`,
-    /// `errors` (each `message`, `line`, `column`, `rule`, `pattern`; null where
-    /// unknown), `findings` (`LintFinding.jsonObject`, with `severity`
-    /// `error` for a `denied` kind, as the text says), `allowed_by_file`
-    /// (how many findings of each kind the file's markers allowed).
+    /// The file's entry in the JSON report (docs/command-line.md lists its
+    /// keys); a finding of a `denied` kind is an `error`, as the text says.
     func jsonObject(denied: Set<LintFinding.Kind>) -> JSONObject {
-        func error(_ message: String, _ e: ConfigurationError?) -> JSONValue {
-            .object(["message": .string(message), "line": .integer(e?.location?.line), "column": .integer(e?.location?.column),
-                     "rule": .integer(e?.ruleIndex), "pattern": .integer(e?.patternIndex)])
-        }
-        var errors: [JSONValue] = []
-        if configuration == nil {
-            for event in events where event.isFailure {
-                guard let (_, message) = Diagnostics.placeAndMessage(event) else { continue }
-                if case .configuration(let e)? = event.error { errors.append(error(message, e)) } else { errors.append(error(message, nil)) }
-            }
-        }
-        if let lintError { errors.append(error(lintError.message, lintError)) }
+        var errors = configuration == nil ? Diagnostics.failuresJSON(events, withFile: false) : []
+        if let lintError { errors.append(.object(Diagnostics.errorJSON(lintError.message, lintError))) }
         var o = JSONObject()
         o["file"] = .string(file)
         o["ok"] = .bool(configuration != nil && lintError == nil)

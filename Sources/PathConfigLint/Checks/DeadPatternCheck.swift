@@ -25,13 +25,7 @@ import PathConfigCore
 struct DeadPatternCheck: LintCheck {
     func findings(in d: LintDocument) -> [LintFinding] {
         let facts = d.profiles.map { SubjectFacts($0, matchQueryStrings: d.options.matchesQueryStrings($0)) }
-        var out: [LintFinding] = []
-        for rule in d.rules {
-            for (p, pattern) in rule.patterns.enumerated() {
-                out += findings(pattern, p, rule: rule.index, facts, in: d)
-            }
-        }
-        return out
+        return d.patterns.flatMap { findings($0.pattern, $0.index, rule: $0.rule, facts, in: d) }
     }
 
     private func findings(_ pattern: String, _ p: Int, rule: Int, _ facts: [SubjectFacts], in d: LintDocument) -> [LintFinding] {

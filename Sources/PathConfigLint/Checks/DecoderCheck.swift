@@ -36,17 +36,12 @@ struct DecoderCheck: LintCheck {
                                      rule: rule, pattern: error.patternIndex, profiles: [profile], severity: .error))
             }
         }
-        for w in warnings ?? d.document.warnings where w.kind != .duplicateKey {
+        let shared = (warnings ?? d.document.warnings).filter { $0.kind != .duplicateKey }.map { ($0, nil as Profile?) }
+        for (w, profile) in shared + ownWarnings.map({ ($0.0, Optional($0.1)) }) {
             guard let kind = LintFinding.Kind(rawValue: w.kind.rawValue) else { continue }
             let rule = w.ruleIndex ?? w.location.flatMap { d.rule(at: $0.offset) }
             out.append(d.finding(kind, d.withoutRuleName(w.message, rule: rule), at: w.location, rule: rule,
-                                 pattern: w.patternIndex, profiles: kind == .notPortable ? mobile : []))
-        }
-        for (w, profile) in ownWarnings {
-            guard let kind = LintFinding.Kind(rawValue: w.kind.rawValue) else { continue }
-            let rule = w.ruleIndex ?? w.location.flatMap { d.rule(at: $0.offset) }
-            out.append(d.finding(kind, d.withoutRuleName(w.message, rule: rule), at: w.location, rule: rule,
-                                 pattern: w.patternIndex, profiles: [profile]))
+                                 pattern: w.patternIndex, profiles: profile.map { [$0] } ?? (kind == .notPortable ? mobile : [])))
         }
         return out
     }

@@ -9,23 +9,15 @@ import PathConfigCore
 /// the same under every profile; one the engine rejects is said once.
 struct PatternCompileCheck: LintCheck {
     func findings(in d: LintDocument) -> [LintFinding] {
-        var groups: [(options: RegexOptions, profiles: [Profile])] = []
-        for profile in d.profiles {
-            if let g = groups.firstIndex(where: { $0.options == profile.regexOptions }) {
-                groups[g].profiles.append(profile)
-            } else {
-                groups.append((profile.regexOptions, [profile]))
-            }
-        }
         // One finding per pattern and reason: profiles whose engines reject a
         // pattern for the same reason at the same place are listed together.
         var rejections: [(rule: Int, pattern: Int, text: String, error: RegexCompileError, location: SourceLocation?, profiles: [Profile])] = []
-        for group in groups {
+        for group in d.profiles.grouped(by: \.regexOptions) {
             let decoded = group.profiles.lazy.compactMap(d.decoded(as:)).first
             for rule in decoded?.rules ?? d.rules {
                 for (p, pattern) in rule.patterns.enumerated() {
                     do {
-                        _ = try d.options.engine.compile(pattern, options: group.options, limits: d.options.limits)
+                        _ = try d.options.engine.compile(pattern, options: group.key, limits: d.options.limits)
                     } catch {
                         if let same = rejections.firstIndex(where: { $0.rule == rule.index && $0.pattern == p && $0.text == pattern && $0.error == error }) {
                             rejections[same].profiles += group.profiles

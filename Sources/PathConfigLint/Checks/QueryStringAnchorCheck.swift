@@ -15,19 +15,17 @@ struct QueryStringAnchorCheck: LintCheck {
         let affected = d.profiles.filter(d.options.matchesQueryStrings)
         guard !affected.isEmpty else { return [] }
         var out: [LintFinding] = []
-        for rule in d.rules {
-            for (p, pattern) in rule.patterns.enumerated() {
-                guard let dollar = Self.finalAnchor(pattern) else { continue }
-                let scalars = Array(pattern.unicodeScalars)
-                var suggested = String.UnicodeScalarView(scalars[..<dollar])
-                suggested.append(contentsOf: #"(?:$|\?)"#.unicodeScalars)
-                let apps = LintDocument.subject(affected)
-                let message = "pattern \(p) \(JSONWriter.quoted(pattern)) does not match URLs with a query string (such as ?page=2): "
-                    + "\(apps) \(affected.count == 1 ? "matches" : "match") patterns against the path and query string together; "
-                    + "write \(JSONWriter.quoted(String(suggested))) to match with or without one"
-                out.append(d.finding(.queryStringAnchor, message, at: d.location(ofPattern: p, inRule: rule.index, scalar: dollar),
-                                     rule: rule.index, pattern: p, profiles: affected))
-            }
+        for (rule, p, pattern) in d.patterns {
+            guard let dollar = Self.finalAnchor(pattern) else { continue }
+            let scalars = Array(pattern.unicodeScalars)
+            var suggested = String.UnicodeScalarView(scalars[..<dollar])
+            suggested.append(contentsOf: #"(?:$|\?)"#.unicodeScalars)
+            let apps = LintDocument.subject(affected)
+            let message = "pattern \(p) \(JSONWriter.quoted(pattern)) does not match URLs with a query string (such as ?page=2): "
+                + "\(apps) \(affected.count == 1 ? "matches" : "match") patterns against the path and query string together; "
+                + "write \(JSONWriter.quoted(String(suggested))) to match with or without one"
+            out.append(d.finding(.queryStringAnchor, message, at: d.location(ofPattern: p, inRule: rule, scalar: dollar),
+                                 rule: rule, pattern: p, profiles: affected))
         }
         return out
     }

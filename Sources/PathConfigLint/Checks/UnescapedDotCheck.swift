@@ -11,19 +11,17 @@ import PathConfigCore
 struct UnescapedDotCheck: LintCheck {
     func findings(in d: LintDocument) -> [LintFinding] {
         var out: [LintFinding] = []
-        for rule in d.rules {
-            for (p, pattern) in rule.patterns.enumerated() {
-                for dot in Self.literalDots(pattern) {
-                    let scalars = Array(pattern.unicodeScalars)
-                    var fixed = String.UnicodeScalarView(scalars[..<dot])
-                    fixed.append("\\")
-                    fixed.append(contentsOf: scalars[dot...])
-                    let fileExtension = String(String.UnicodeScalarView(scalars[(dot + 1)...].prefix(while: \.isASCIIAlphanumeric)))
-                    let message = "pattern \(p) \(JSONWriter.quoted(pattern)): the \".\" before \"\(fileExtension)\" matches any character, "
-                        + "not only a dot; escape it: \(JSONWriter.quoted(String(fixed)))"
-                    out.append(d.finding(.unescapedDot, message, at: d.location(ofPattern: p, inRule: rule.index, scalar: dot),
-                                         rule: rule.index, pattern: p))
-                }
+        for (rule, p, pattern) in d.patterns {
+            for dot in Self.literalDots(pattern) {
+                let scalars = Array(pattern.unicodeScalars)
+                var fixed = String.UnicodeScalarView(scalars[..<dot])
+                fixed.append("\\")
+                fixed.append(contentsOf: scalars[dot...])
+                let fileExtension = String(String.UnicodeScalarView(scalars[(dot + 1)...].prefix(while: \.isASCIIAlphanumeric)))
+                let message = "pattern \(p) \(JSONWriter.quoted(pattern)): the \".\" before \"\(fileExtension)\" matches any character, "
+                    + "not only a dot; escape it: \(JSONWriter.quoted(String(fixed)))"
+                out.append(d.finding(.unescapedDot, message, at: d.location(ofPattern: p, inRule: rule, scalar: dot),
+                                     rule: rule, pattern: p))
             }
         }
         return out

@@ -62,10 +62,7 @@ public enum ConfigurationSchema {
         root["type"] = .string("object")
         root["required"] = .array([.string("rules")])
         root["properties"] = .object([
-            schemaKey: .object([
-                "type": .string("string"),
-                "description": .string("The schema this document follows, for editors: \(id). Every app ignores the key."),
-            ]),
+            schemaKey: ofType("string", "The schema this document follows, for editors: \(id). Every app ignores the key."),
             "settings": ref("settings"),
             "rules": .object([
                 "type": .string("array"),
@@ -107,7 +104,7 @@ public enum ConfigurationSchema {
     private static var tab: JSONValue {
         var keys = JSONObject()
         for key in Tab.Key.allCases {
-            keys[key.rawValue] = .object(["type": .string("string"), "description": .string(tabKeyDescription(key))])
+            keys[key.rawValue] = ofType("string", tabKeyDescription(key))
         }
         return .object([
             "type": .string("object"),
@@ -165,14 +162,8 @@ public enum ConfigurationSchema {
                         + "Read by \(others); \(apps) apply the rule to every visit."),
                 ]),
                 "properties": ref("properties"),
-                "description": .object([
-                    "type": .string("string"),
-                    "description": .string("What the rule is for; libpathconfig's messages name the rule by it."),
-                ]),
-                "comment": .object([
-                    "type": .string("string"),
-                    "description": .string("A note; libpathconfig's messages name the rule by it when it has no description."),
-                ]),
+                "description": ofType("string", "What the rule is for; libpathconfig's messages name the rule by it."),
+                "comment": ofType("string", "A note; libpathconfig's messages name the rule by it when it has no description."),
                 lintKey: ref("lint", description: "Lint findings of these kinds are not reported for this rule."),
             ]),
         ])
@@ -210,26 +201,13 @@ public enum ConfigurationSchema {
 
     /// The platforms, each with its profiles, in `Profile.allCases` order.
     static var platforms: [(platform: Profile.Platform, profiles: [Profile])] {
-        grouped(by: \.platform).map { (platform: $0.key, profiles: $0.profiles) }
+        Profile.allCases.grouped(by: \.platform).map { (platform: $0.key, profiles: $0.profiles) }
     }
 
     /// The ways apps read typed values, each with its profiles, in
     /// `Profile.allCases` order.
     static var readings: [(reading: TypedReading, profiles: [Profile])] {
-        grouped(by: \.typedReading).map { (reading: $0.key, profiles: $0.profiles) }
-    }
-
-    /// `Profile.allCases` grouped by `key`, in order of first appearance.
-    private static func grouped<Key: Equatable>(by key: (Profile) -> Key) -> [(key: Key, profiles: [Profile])] {
-        var out: [(key: Key, profiles: [Profile])] = []
-        for profile in Profile.allCases {
-            if let i = out.firstIndex(where: { $0.key == key(profile) }) {
-                out[i].profiles.append(profile)
-            } else {
-                out.append((key(profile), [profile]))
-            }
-        }
-        return out
+        Profile.allCases.grouped(by: \.typedReading).map { (reading: $0.key, profiles: $0.profiles) }
     }
 
     /// "iOS", "Android".
@@ -247,7 +225,7 @@ public enum ConfigurationSchema {
 
     /// How each profile compiles patterns: dialect and case, grouped.
     private static var dialects: String {
-        grouped(by: \.regexOptions).map { group in
+        Profile.allCases.grouped(by: \.regexOptions).map { group in
             "\(group.profiles.map(\.rawValue).joined(separator: ", ")): \(group.key.dialect.displayName), "
                 + (group.key.caseInsensitive ? "case-insensitive" : "case-sensitive")
         }.joined(separator: "; ") + "."
@@ -288,10 +266,30 @@ public enum ConfigurationSchema {
         return [UInt8(ascii: "\\"), UInt8(ascii: "]"), UInt8(ascii: "["), UInt8(ascii: "^"), UInt8(ascii: "-")].contains(b) ? "\\" + c : c
     }
 
+    /// `{"type": TYPE, "description": DESCRIPTION}`.
+    private static func ofType(_ type: String, _ description: String) -> JSONValue {
+        .object(["type": .string(type), "description": .string(description)])
+    }
+
     /// `{"$ref": "#/$defs/NAME"}`, with a description when given.
     private static func ref(_ name: String, description: String? = nil) -> JSONValue {
         var o: JSONObject = ["$ref": .string("#/$defs/\(name)")]
         if let description { o["description"] = .string(description) }
         return .object(o)
+    }
+}
+
+extension Array where Element == Profile {
+    /// The profiles grouped by `key`, in order of first appearance.
+    func grouped<Key: Equatable>(by key: (Profile) -> Key) -> [(key: Key, profiles: [Profile])] {
+        var out: [(key: Key, profiles: [Profile])] = []
+        for profile in self {
+            if let i = out.firstIndex(where: { $0.key == key(profile) }) {
+                out[i].profiles.append(profile)
+            } else {
+                out.append((key(profile), [profile]))
+            }
+        }
+        return out
     }
 }

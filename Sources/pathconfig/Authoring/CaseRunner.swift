@@ -2,11 +2,8 @@ import PathConfiguration
 
 /// The outcome of one case under one profile.
 struct CheckResult: Sendable {
-    /// The case.
     let testCase: TestCase
-    /// The profile it was checked under.
     let profile: Profile
-    /// The method of the lookup.
     let method: String
     /// What resolved; nil when the lookup failed.
     let actual: JSONObject?
@@ -39,8 +36,10 @@ struct CheckResult: Sendable {
 /// file order. A path is read as a page on the configuration's base URL
 /// (`PathInput`).
 struct CaseRunner {
-    /// The configurations, loaded as the checks need them.
-    let configurations: ConfigurationSets
+    /// The command's flags, which each configuration loads with (`ConfigurationSet`).
+    let flags: ConfigOptions
+    /// Whether a load that fails is reported as a JSON document (`--format json`).
+    let errorsAsJSON: Bool
     /// The profiles of a case that names none.
     let defaultProfiles: [Profile]
     /// The method of a case that names none.
@@ -50,13 +49,18 @@ struct CaseRunner {
     /// The keys left out of every check (`--ignore-key`).
     var ignored = IgnoredKeys()
 
-    /// Every check of `file`, in order: case by case, profile by profile.
+    /// Every check of `file`, in order: case by case, profile by profile;
+    /// each chain (a case's `config` alone, else `--config`'s) made once.
     func run(_ file: CaseFile) throws -> [CheckResult] {
         var results: [CheckResult] = []
+        var sets: [String: ConfigurationSet] = [:]
         for testCase in file.cases {
+            let configs = testCase.config.map { [$0] } ?? flags.config
+            let key = configs.joined(separator: "\n")
+            let set = try sets[key] ?? ConfigurationSet(flags: flags, sources: flags.sources(configs), errorsAsJSON: errorsAsJSON)
+            sets[key] = set
             for profile in testCase.profiles.isEmpty ? defaultProfiles : testCase.profiles {
-                let configuration = try configurations.set(for: testCase.config)
-                    .configuration(profile: profile, overrides: testCase.options, key: testCase.optionsKey)
+                let configuration = try set.configuration(profile: profile, overrides: testCase.options, key: testCase.optionsKey)
                 results.append(check(testCase, profile: profile, in: configuration))
             }
         }

@@ -34,12 +34,6 @@ struct ConfigPairs {
         var name: String { configs.joined(separator: ",") }
     }
 
-    /// What the scan found, in order.
-    private enum Item: Equatable {
-        case config(String)
-        case profile(String)
-    }
-
     /// The groups `arguments` (the raw command line after the program
     /// name) make, given the values ArgumentParser parsed from them; nil
     /// when they are not in the pair form.
@@ -48,14 +42,12 @@ struct ConfigPairs {
     ///   after it, or when the scan does not find the parsed values.
     static func groups(in arguments: [String], configs: [String], profiles: [Profile]) throws -> [Group]? {
         let items = scan(arguments)
-        let scannedConfigs = items.compactMap { if case .config(let c) = $0 { c } else { nil } }
-        let scannedProfiles = items.compactMap { if case .profile(let p) = $0 { p } else { nil } }
-        guard let firstConfig = items.firstIndex(where: { if case .config = $0 { true } else { false } }),
-              let lastConfig = items.lastIndex(where: { if case .config = $0 { true } else { false } }),
-              items[firstConfig..<lastConfig].contains(where: { if case .profile = $0 { true } else { false } }) else {
+        guard let firstConfig = items.firstIndex(where: { $0.isConfig }), let lastConfig = items.lastIndex(where: { $0.isConfig }),
+              items[firstConfig..<lastConfig].contains(where: { !$0.isConfig }) else {
             return nil
         }
-        guard scannedConfigs == configs, scannedProfiles.map({ try? Profile(name: $0) }) == profiles.map(Optional.some) else {
+        guard items.filter({ $0.isConfig }).map({ $0.value }) == configs,
+              items.filter({ !$0.isConfig }).map({ try? Profile(name: $0.value) }) == profiles.map(Optional.some) else {
             throw ValidationError("cannot tell which --profile follows which --config; write each as --config FILE and --profile NAME")
         }
         if firstConfig > 0 {
@@ -65,15 +57,14 @@ struct ConfigPairs {
         var chain: [String] = [], named: [Profile] = []
         var profileIndex = 0
         for item in items {
-            switch item {
-            case .config(let config):
+            if item.isConfig {
                 if !named.isEmpty {
                     groups.append(Group(configs: chain, profiles: named))
                     chain = []
                     named = []
                 }
-                chain.append(config)
-            case .profile:
+                chain.append(item.value)
+            } else {
                 named.append(profiles[profileIndex])
                 profileIndex += 1
             }
@@ -85,13 +76,12 @@ struct ConfigPairs {
         return groups
     }
 
+    /// What the scan found: a `--config` value, or a `--profile` one.
+    private typealias Item = (isConfig: Bool, value: String)
+
     /// The option the scan reads as `name`, made from its value; nil for any other.
     private static func item(_ name: Substring, _ value: String) -> Item? {
-        switch name {
-        case "--config": return .config(value)
-        case "--profile": return .profile(value)
-        default: return nil
-        }
+        name == "--config" || name == "--profile" ? (name == "--config", value) : nil
     }
 
     /// The `--config` and `--profile` values of `arguments`, in order, up to `--`.

@@ -13,7 +13,7 @@ final class ConfigurationSet {
     private let sources: [ConfigurationSource]
     private let errorsAsJSON: Bool
     private var loaded: [String: PathConfiguration] = [:]
-    /// What each load `configurationIfLoads` found failing said, by profile,
+    /// What each `optional` load that failed said, by profile,
     /// for its caller to report (`Diff` warns, or answers JSON).
     private(set) var failures: [Profile: [LoaderEvent]] = [:]
 
@@ -45,10 +45,11 @@ final class ConfigurationSet {
         return configuration
     }
 
-    /// The configuration under `profile`, or nil when it does not load
-    /// under it: its events are then kept in `failures`, unreported (diff
-    /// leaves such a profile out when the profiles are its defaults).
-    func configurationIfLoads(profile: Profile) throws -> PathConfiguration? {
+    /// The configuration under `profile`; when `optional`, nil where it does
+    /// not load under it: its events are then kept in `failures`, unreported
+    /// (diff leaves such a profile out when the profiles are its defaults).
+    func configuration(profile: Profile, optional: Bool) throws -> PathConfiguration? {
+        guard optional else { return try self.configuration(profile: profile) }
         let cacheKey = profile.rawValue + " "
         if let configuration = loaded[cacheKey] { return configuration }
         var options = flags.loadOptions
@@ -62,32 +63,6 @@ final class ConfigurationSet {
         for event in events { Diagnostics.report(event, failuresAreErrors: false) }
         loaded[cacheKey] = configuration
         return configuration
-    }
-}
-
-/// The configurations `test` checks against: the command's `--config`
-/// chain, and each file a case names (`TestCase.config`), each a
-/// `ConfigurationSet` made once.
-final class ConfigurationSets {
-    private let flags: ConfigOptions
-    private let errorsAsJSON: Bool
-    private var sets: [String: ConfigurationSet] = [:]
-
-    /// The sets `flags` describe (`errorsAsJSON`: as `ConfigurationSet`).
-    init(flags: ConfigOptions, errorsAsJSON: Bool = false) {
-        self.flags = flags
-        self.errorsAsJSON = errorsAsJSON
-    }
-
-    /// The set a case with `config` is checked against: that file (or URL)
-    /// alone, or the command's `--config` chain when nil.
-    func set(for config: String?) throws -> ConfigurationSet {
-        let configs = config.map { [$0] } ?? flags.config
-        let key = configs.joined(separator: "\n")
-        if let set = sets[key] { return set }
-        let set = ConfigurationSet(flags: flags, sources: try flags.sources(configs), errorsAsJSON: errorsAsJSON)
-        sets[key] = set
-        return set
     }
 }
 

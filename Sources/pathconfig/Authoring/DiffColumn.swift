@@ -12,11 +12,6 @@ struct DiffColumn: Sendable, Equatable {
     /// `CONFIG:PROFILE`.
     let label: String
 
-    /// One configuration under each of `profiles`: labelled by profile.
-    static func columns(config: String, profiles: [Profile]) -> [DiffColumn] {
-        profiles.map { DiffColumn(profile: $0, config: config, label: $0.rawValue) }
-    }
-
     /// The pair form's columns (`ConfigPairs`): each group's configuration
     /// under each of its profiles, in order; labelled by profile where the
     /// profiles are all different, else by configuration and profile.

@@ -10,13 +10,7 @@ struct ValueDifference: Hashable, Sendable {
     /// For a typed read (`PropertyComparison`): what each side wrote for
     /// the key (nil where it wrote nothing), from which its app read
     /// `values`. nil when the values are compared as written.
-    let written: [JSONValue?]?
-
-    init(path: KeyPath, values: [JSONValue?], written: [JSONValue?]? = nil) {
-        self.path = path
-        self.values = values
-        self.written = written
-    }
+    var written: [JSONValue?]? = nil
 
     /// True when `values` are typed reads.
     var isTyped: Bool { written != nil }
@@ -26,19 +20,21 @@ struct ValueDifference: Hashable, Sendable {
     /// an object `nestedIn` names when given; for a typed read, `typed:
     /// true` and `written`, each side's written value under its name.
     func json(_ names: [String], extra: JSONObject = [:], nestedIn: String? = nil) -> JSONValue {
-        func sides(_ values: [JSONValue?]) -> JSONObject {
-            var o = JSONObject()
-            for (name, value) in zip(names, values) { if let value { o[name] = value } }
-            return o
-        }
         var o: JSONObject = ["path": path.json]
         o.merge(extra)
-        if let nestedIn { o[nestedIn] = .object(sides(values)) } else { o.merge(sides(values)) }
+        if let nestedIn { o[nestedIn] = .object(Self.named(names, values)) } else { o.merge(Self.named(names, values)) }
         if let written {
             o["typed"] = .bool(true)
-            o["written"] = .object(sides(written))
+            o["written"] = .object(Self.named(names, written))
         }
         return .object(o)
+    }
+
+    /// Each of `values` under its name in `names`, left out where nil.
+    static func named(_ names: [String], _ values: [JSONValue?]) -> JSONObject {
+        var o = JSONObject()
+        for (name, value) in zip(names, values) { if let value { o[name] = value } }
+        return o
     }
 }
 

@@ -27,7 +27,6 @@ struct ProfileDifference: Sendable {
 struct ProfileComparison {
     /// The profiles, each with the configuration loaded under it, in column order.
     let configurations: [(profile: Profile, configuration: PathConfiguration)]
-    /// The method of every lookup.
     let method: String
     /// Compare values as written or as typed reads (`PropertyComparison`).
     let mode: CompareMode

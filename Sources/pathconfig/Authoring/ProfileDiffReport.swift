@@ -5,15 +5,12 @@ import PathConfiguration
 /// per differing key, one column per profile, or per file and profile in
 /// the pair form), then a summary line; or one JSON document.
 struct ProfileDiffReport {
-    /// The columns, in order.
     let columns: [DiffColumn]
-    /// The method of the lookups.
     let method: String
     /// How many distinct URLs were compared (refused ones left out).
     let urlCount: Int
     /// The URLs that differ, in input order.
     let differences: [ProfileDifference]
-    /// How values were compared.
     var mode: CompareMode = .json
     /// The base URL paths were read on (`PathInput`), for the JSON report;
     /// nil when paths were read as given.
@@ -61,11 +58,8 @@ struct ProfileDiffReport {
         return "note: typed keys an app never reads are not compared: " + apps.joined(separator: "; ")
     }
 
-    /// The notes (the default base URL when a path was read on it, keys an
-    /// app never reads, keys ignored), then, when any URL differs, the
-    /// summary by rule and key and (unless `summaryOnly`) the table, then
-    /// the summary line. A typed read's key says `(typed)`, and its values
-    /// where they came from (`ValueText.text(_:written:side:)`).
+    /// The notes, then, when any URL differs, the summary by rule and key
+    /// and (unless `summaryOnly`) the table, then the summary line.
     func text(style: Style) -> [String] {
         var lines: [String] = pathsOnDefaultBase ? [style.dim(PathInput.defaultBaseNote)] : []
         for note in [unreadNote, ignored.note] { if let note { lines.append(style.dim(note)) } }
@@ -92,22 +86,10 @@ struct ProfileDiffReport {
         return lines
     }
 
-    /// `profiles`, `columns` (each column's `label`, `config` and `profile`),
-    /// `method`, `compare` (`json` or `typed`), `base_url` (when paths were
-    /// read on one), `urls` (compared), `differing`, `alike`, `ignored_keys`
-    /// (`--ignore-key`), typed `unread_keys` (by profile name, the keys of
-    /// the catalog its app never reads, left out of the comparison), `by_rule`
-    /// (`RuleKeySummary.json`), and, unless `summaryOnly`,
-    /// `differences`: per URL, `url` (as given), `keys` (`path`, and
-    /// `values`: the value under each column, by column label (the profile's
-    /// name but in the pair form with a profile twice), a profile
-    /// left out where the key is absent or the app crashes; for a typed read
-    /// `typed: true`, `values` the typed values and `written` what each
-    /// profile's properties hold, left out where they hold nothing),
-    /// `properties` (everything under each profile whose app answers, as
-    /// written), with `--compare typed` `typed` (every typed key's value, by
-    /// profile) and, when an app crashes on the URL, `crashes` (why, by
-    /// profile name).
+    /// The JSON report (its keys are listed in docs/command-line.md): the
+    /// columns and counts, the summary by rule (`RuleKeySummary.json`), and,
+    /// unless `summaryOnly`, each differing URL's keys, properties, typed
+    /// values and crashes, each by column label.
     func json() -> JSONValue {
         var o = JSONObject()
         let labels = columns.map(\.label)
@@ -131,15 +113,9 @@ struct ProfileDiffReport {
             var u = JSONObject()
             u["url"] = .string(difference.url)
             u["keys"] = .array(difference.differences.map { $0.json(labels, nestedIn: "values") })
-            var properties = JSONObject(), crashes = JSONObject()
-            for (label, object) in zip(labels, difference.properties) { if let object { properties[label] = .object(object) } }
-            for (label, crash) in zip(labels, difference.crashes) { if let crash { crashes[label] = .string(crash) } }
-            u["properties"] = .object(properties)
-            if let typed = difference.typed {
-                var values = JSONObject()
-                for (label, object) in zip(labels, typed) { if let object { values[label] = .object(object) } }
-                u["typed"] = .object(values)
-            }
+            u["properties"] = .object(ValueDifference.named(labels, difference.properties.map { $0.map(JSONValue.object) }))
+            if let typed = difference.typed { u["typed"] = .object(ValueDifference.named(labels, typed.map { $0.map(JSONValue.object) })) }
+            let crashes = ValueDifference.named(labels, difference.crashes.map { $0.map(JSONValue.string) })
             if !crashes.isEmpty { u["crashes"] = .object(crashes) }
             return .object(u)
         })

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PathConfiguration
 
 /// `--format` and `--color`, shared by the commands that print reports (test, diff).
 struct ReportOptions: ParsableArguments {
@@ -10,4 +11,14 @@ struct ReportOptions: ParsableArguments {
 
     /// The style the text report is written in.
     var style: Style { Style(enabled: format == .text && color.enabled(fd: 1)) }
+
+    /// Prints a report on standard output: its text's lines, or its JSON on one line.
+    func write(text: @autoclosure () -> [String], json: @autoclosure () -> JSONValue) {
+        var out = Output()
+        switch format {
+        case .text: for line in text() { out.line(line) }
+        case .json: out.line(JSONWriter.compact(json()))
+        }
+        out.flush()
+    }
 }

@@ -64,9 +64,8 @@ struct RuleKeySummary {
                 merged.append(group)
             }
         }
-        groups = merged
         // Most URLs first; a stable order (first seen first) among equals.
-        self.groups = groups.enumerated().sorted { a, b in
+        self.groups = merged.enumerated().sorted { a, b in
             a.element.urls.count != b.element.urls.count ? a.element.urls.count > b.element.urls.count : a.offset < b.offset
         }.map(\.element)
     }

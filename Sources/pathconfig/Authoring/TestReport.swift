@@ -6,11 +6,8 @@ import PathConfiguration
 struct TestReport {
     /// The cases file's name, as given.
     let file: String
-    /// The checks, in order.
     let results: [CheckResult]
-    /// How many cases the file holds.
     let caseCount: Int
-    /// How expected properties were compared.
     var mode: CompareMode = .json
     /// The base URL paths were read on unless a case's `base_url` option
     /// named another (`PathInput`), for the JSON report.
@@ -18,7 +15,6 @@ struct TestReport {
     /// The keys left out of every check (`--ignore-key`).
     var ignored = IgnoredKeys()
 
-    /// Checks that failed.
     var failed: Int { results.filter { !$0.passed }.count }
 
     /// The summary: `14 checks (9 cases): 12 passed, 2 failed`.
@@ -26,10 +22,8 @@ struct TestReport {
         "\(ValueText.count(results.count, "check")) (\(ValueText.count(caseCount, "case"))): \(results.count - failed) passed, \(failed) failed"
     }
 
-    /// The text report: the note on the default base URL (when a case's
-    /// path was read on it), failures (and with `verbose`, passes too),
-    /// then the summary. A typed read's key says `(typed)`, and its values
-    /// where they came from (`ValueText.text(_:written:side:)`).
+    /// The text report: the notes, the failures (and with `verbose`, the
+    /// passes too), then the summary.
     func text(style: Style, verbose: Bool) -> [String] {
         var lines: [String] = results.contains(where: \.usesDefaultBase) ? [style.dim(PathInput.defaultBaseNote)] : []
         if let note = ignored.note { lines.append(style.dim(note)) }
@@ -79,23 +73,9 @@ struct TestReport {
         return text + ": \(Inputs.shortened(c.url))\(config) under \(result.profile.rawValue) (\(how.joined(separator: ", ")))"
     }
 
-    /// The JSON report: `file`, `compare` (`json` or `typed`), `base_url`
-    /// (what paths were read on unless a case's options name another),
-    /// `ignored_keys` (`--ignore-key`), `cases`, `checks`, `passed`,
-    /// `failed`, and `results`, one per check: `case`, `line`, `column`,
-    /// `description` (when present), `url` (as the case gives it), `config`
-    /// (when the case names it), `profile`, `method`, `match`, `passed`,
-    /// `expected` (when the case has `properties`), `typed` (the case's
-    /// typed values, when it has them), `actual` (absent when the lookup
-    /// failed: `error` instead), `actual_typed` (every typed key's value as
-    /// the app reads `actual`, with `--compare typed` or a case with
-    /// `typed`), and for a failure `differences` (for a case with
-    /// `properties`) and `typed_differences` (for a case with `typed`: the
-    /// values the app does not read as the case says), each a `path` of
-    /// keys with `expected` and `actual`, each left out where the key is
-    /// absent, and for a typed read `typed: true` and `written`: what the
-    /// case and the properties hold, each left out where nothing is
-    /// written; and `rules` (as `explain` lists them).
+    /// The JSON report (its keys are listed in docs/command-line.md): the
+    /// counts, then each check with its case and answer and, for a
+    /// failure, its differences (`ValueDifference.json`) and matched rules.
     func json() -> JSONValue {
         var o = JSONObject()
         o["file"] = .string(file)

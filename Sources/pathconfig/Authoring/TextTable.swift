@@ -15,7 +15,6 @@ struct TextTable {
 
     private(set) var rows: [[Cell]] = []
 
-    /// Appends a row.
     mutating func append(_ row: [Cell]) { rows.append(row) }
 
     /// The lines of the table, each starting with `indent`.

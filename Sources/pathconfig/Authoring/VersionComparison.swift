@@ -37,7 +37,6 @@ struct VersionChange: Sendable {
 struct VersionComparison {
     /// Each profile with the old and the new version loaded under it.
     let configurations: [(profile: Profile, old: PathConfiguration, new: PathConfiguration)]
-    /// The method of every lookup.
     let method: String
     /// Compare values as written or as typed reads (`PropertyComparison`).
     var mode: CompareMode = .json

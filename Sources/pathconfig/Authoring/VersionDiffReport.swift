@@ -8,15 +8,12 @@ struct VersionDiffReport {
     let old: String
     /// The new version's name (`--against`).
     let new: String
-    /// The profiles compared under.
     let profiles: [Profile]
-    /// The method of the lookups.
     let method: String
     /// How many distinct URLs were compared (refused ones left out).
     let urlCount: Int
     /// The changes, URL by URL in input order.
     let changes: [VersionChange]
-    /// How values were compared.
     var mode: CompareMode = .json
     /// The base URL paths were read on (`PathInput`), for the JSON report;
     /// nil when paths were read as given.
@@ -36,11 +33,8 @@ struct VersionDiffReport {
         return "\(changedCount) of \(ValueText.count(urlCount, "URL")) change from \(old) to \(new) under \(names); \(ValueText.alike(urlCount - changedCount))"
     }
 
-    /// The notes (the default base URL, when a path was read on it; the
-    /// keys ignored), the table (when anything changes) and the summary. The profiles column
-    /// says `all` when every profile compared sees the change; a typed
-    /// read's key says `(typed)`, and its values where they came from
-    /// (`ValueText.text(_:written:side:)`).
+    /// The notes, the table (when anything changes) and the summary; the
+    /// profiles column says `all` when every profile compared sees the change.
     func text(style: Style) -> [String] {
         var lines: [String] = pathsOnDefaultBase ? [style.dim(PathInput.defaultBaseNote)] : []
         if let note = ignored.note { lines.append(style.dim(note)) }
@@ -72,15 +66,9 @@ struct VersionDiffReport {
         return lines
     }
 
-    /// `old`, `new`, `profiles`, `method`, `compare` (`json` or `typed`),
-    /// `base_url` (when paths were read on one), `ignored_keys`
-    /// (`--ignore-key`), `urls` (compared),
-    /// `changed`, `unchanged`, and `changes`: per URL and group of profiles
-    /// that see the same changes, `url` (as given), `profiles` and `keys`
-    /// (`path`, `change`: added, removed or changed, and `old` and `new`,
-    /// each left out where the key is absent; for a typed read `typed: true`,
-    /// `old` and `new` the typed values, and `written`: `old` and `new` as
-    /// the versions write them, each left out where nothing is written).
+    /// The JSON report (its keys are listed in docs/command-line.md): the
+    /// counts, and per URL and group of profiles that see the same changes,
+    /// each changed key (`ValueDifference.json`, with its `change`).
     func json() -> JSONValue {
         var o = JSONObject()
         o["old"] = .string(old)
