@@ -9,10 +9,8 @@ package struct ByteSet: Equatable, Hashable, Sendable {
         b < 64 ? low >> UInt64(b) & 1 != 0 : b < 128 && high >> UInt64(b - 64) & 1 != 0
     }
 
-    /// The number of bytes in the set.
     var count: Int { low.nonzeroBitCount + high.nonzeroBitCount }
 
-    /// The smallest byte in the set, if any.
     var min: UInt8? {
         if low != 0 { return UInt8(low.trailingZeroBitCount) }
         return high != 0 ? UInt8(64 + high.trailingZeroBitCount) : nil

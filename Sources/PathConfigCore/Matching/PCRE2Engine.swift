@@ -1,4 +1,5 @@
 import CPCRE2
+import Synchronization
 
 /// The default engine: PCRE2, run by its interpreter.
 ///
@@ -129,7 +130,6 @@ class PCRE2Code: @unchecked Sendable {
     deinit { pcre2_code_free_8(code) }
 }
 
-/// A compiled PCRE2 pattern.
 final class PCRE2Pattern: PCRE2Code, CompiledPattern, @unchecked Sendable {
     func search(_ subject: MatchSubject) -> MatchOutcome {
         pcre2Search(code, subject, context.pointer)
@@ -194,9 +194,15 @@ final class PCRE2MatchContext: @unchecked Sendable {
         pcre2_match_context_free_8(withWordBoundaries)
     }
 
-    private static let cache = LockedCache<Limits, PCRE2MatchContext>()
+    private static let cache = Mutex<[Limits: PCRE2MatchContext]>([:])
 
+    /// The context for `limits`, made the first time.
     static func shared(for limits: Limits) -> PCRE2MatchContext {
-        cache.value(for: limits) { PCRE2MatchContext(limits: limits) }
+        cache.withLock { contexts in
+            if let context = contexts[limits] { return context }
+            let context = PCRE2MatchContext(limits: limits)
+            contexts[limits] = context
+            return context
+        }
     }
 }

@@ -33,17 +33,13 @@ indirect enum CharSet: Equatable, Sendable {
     /// case-insensitive (Java's ASCII classes: `\w`, `\p{Alpha}`).
     case caseExact(CharSet)
 
-    /// One code point.
     static func scalar(_ value: UInt32) -> CharSet { .items([.scalar(value)]) }
-    /// A range of code points.
     static func range(_ low: UInt32, _ high: UInt32) -> CharSet { .items([.range(low, high)]) }
-    /// A PCRE2 property.
     static func property(_ name: String, negated: Bool = false) -> CharSet { .items([.property(name, negated: negated)]) }
     /// Several code points and ranges, written as `(low, high)` pairs.
     static func ranges(_ pairs: [(UInt32, UInt32)]) -> CharSet {
         .items(pairs.map { $0.0 == $0.1 ? .scalar($0.0) : .range($0.0, $0.1) })
     }
-    /// Every code point.
     static var all: CharSet { .range(0, 0x10FFFF) }
 
     /// The set with `other` added.
@@ -92,15 +88,10 @@ indirect enum CharSet: Equatable, Sendable {
             }
             return all
         case .union(let parts):
-            var all: [UInt32] = []
-            for part in parts {
-                guard let b = part.boundaries else { return nil }
-                all += b
-            }
-            return all
+            let each = parts.compactMap(\.boundaries)
+            return each.count == parts.count ? Array(each.joined()) : nil
         case .intersection(let a, let b), .difference(let a, let b):
-            guard let x = a.boundaries, let y = b.boundaries else { return nil }
-            return x + y
+            return CharSet.union([a, b]).boundaries
         case .complement(let a), .caseExact(let a):
             return a.boundaries
         }

@@ -11,20 +11,8 @@ enum DialectMessages {
             + " match it exactly; " + advice(dialect)
     }
 
-    /// `refusal` for a name the translation does not know, which the
-    /// dialect's engine may accept or reject: it says neither.
-    static func unknownName(_ what: String, dialect: RegexDialect) -> String {
-        what + " is not a name libpathconfig's pcre2 backend translates (\(dialect.displayName) may reject it too: check the spelling); "
-            + advice(dialect)
-    }
-
-    /// `refusal` for a construct the translation does not judge, which the
-    /// dialect's engine may accept or reject: it says neither.
-    static func unjudged(_ what: String, dialect: RegexDialect) -> String {
-        what + " is beyond libpathconfig's pcre2 backend, valid \(dialect.displayName) or not; " + advice(dialect)
-    }
-
-    private static func advice(_ dialect: RegexDialect) -> String {
+    /// What a reader can do about a pattern the pcre2 backend refuses.
+    static func advice(_ dialect: RegexDialect) -> String {
         "rewrite the pattern without it" + (dialect == .icu
             ? ", or, from Swift or the pathconfig command (not C, Python or Rust), use the foundation backend, which is ICU"
             : " (no backend here runs java.util.regex: the foundation backend is ICU)")

@@ -27,20 +27,16 @@ enum PCRE2Probe {
         defer { pcre2_match_data_free_8(match) }
         let subject = Array(String(String.UnicodeScalarView(codePoints.compactMap(Unicode.Scalar.init))).utf8)
         guard !subject.isEmpty else { return false }
-        let found = subject.withUnsafeBufferPointer { buf in
-            pcre2_match_8(code, buf.baseAddress!, buf.count, 0, 0, match, nil)
-        }
+        let found = pcre2_match_8(code, subject, subject.count, 0, 0, match, nil)
         if found >= 0 { return true }
         return found == PCRE2_ERROR_NOMATCH ? false : nil
     }
 
     /// `pattern` compiled (the caller frees it), or nil when PCRE2 rejects it.
-    private static func compile(_ pattern: String, options: UInt32) -> OpaquePointer? {
+    static func compile(_ pattern: String, options: UInt32) -> OpaquePointer? {
         let bytes = Array(pattern.utf8)
         var errorCode: Int32 = 0
         var errorOffset = 0
-        return bytes.withUnsafeBufferPointer { buf in
-            pcre2_compile_8(buf.baseAddress!, buf.count, options, &errorCode, &errorOffset, nil)
-        }
+        return pcre2_compile_8(bytes, bytes.count, options, &errorCode, &errorOffset, nil)
     }
 }

@@ -10,15 +10,14 @@ struct PatternTranslation: Equatable {
     let sourceOffsets: [Int]
     /// Where the first `\b` or `\B` is in the original pattern, when it has
     /// one: the translation then holds `WordBoundaries` callouts.
-    var firstWordBoundary: Int?
+    let firstWordBoundary: Int?
     /// Where the first ICU `^` under `(?m)` is, when the pattern has one: it
     /// is written as ICU's `^` reads (`(?:^|(?<=TERMINATOR)(?!\z))`, true
     /// between CR and LF too), which is ICU's answer unless a match can
     /// start with LF, between CR and LF, where ICU's search may not try
     /// (`PCRE2Engine` checks that no match can).
-    var multilineCaret: Int?
+    let multilineCaret: Int?
 
-    /// The PCRE2 pattern as text.
     var pattern: String { String(decoding: bytes, as: UTF8.self) }
 
     /// The original offset for a PCRE2 error offset in `pattern`.
@@ -49,14 +48,19 @@ struct TranslationError: Error, Equatable {
     /// A name (of a property, a block) the translation does not know: the
     /// dialect may accept it or not, so the message claims neither.
     static func unknownName(_ dialect: RegexDialect, _ construct: String, because why: String, at offset: Int) -> TranslationError {
-        TranslationError(message: DialectMessages.unknownName("the \(dialect.displayName) construct \(construct) (\(why))", dialect: dialect),
-                         offset: offset, isRefusal: true)
+        refusal(dialect, construct, why, "is not a name libpathconfig's pcre2 backend translates (\(dialect.displayName) may reject it too: check the spelling)",
+                at: offset)
     }
 
     /// A construct the translation does not judge, which the dialect may
     /// accept or reject: the message claims neither.
     static func unjudged(_ dialect: RegexDialect, _ construct: String, because why: String, at offset: Int) -> TranslationError {
-        TranslationError(message: DialectMessages.unjudged("the \(dialect.displayName) construct \(construct) (\(why))", dialect: dialect),
+        refusal(dialect, construct, why, "is beyond libpathconfig's pcre2 backend, valid \(dialect.displayName) or not", at: offset)
+    }
+
+    /// `the DIALECT construct CONSTRUCT (WHY) CLAIM; ADVICE`, as a refusal.
+    private static func refusal(_ dialect: RegexDialect, _ construct: String, _ why: String, _ claim: String, at offset: Int) -> TranslationError {
+        TranslationError(message: "the \(dialect.displayName) construct \(construct) (\(why)) \(claim); " + DialectMessages.advice(dialect),
                          offset: offset, isRefusal: true)
     }
 
@@ -87,7 +91,6 @@ struct TranslationBuilder {
         sources.reserveCapacity(capacity)
     }
 
-    /// Bytes written so far.
     var count: Int { bytes.count }
 
     /// Appends ASCII `text` that stands for the construct at `source`.
@@ -192,8 +195,8 @@ struct TranslationBuilder {
     }
 
     /// The finished translation; `end` is the original pattern's length.
-    consuming func finish(end: Int) -> PatternTranslation {
+    consuming func finish(end: Int, firstWordBoundary: Int?, multilineCaret: Int?) -> PatternTranslation {
         sources.append(end)
-        return PatternTranslation(bytes: bytes, sourceOffsets: sources)
+        return PatternTranslation(bytes: bytes, sourceOffsets: sources, firstWordBoundary: firstWordBoundary, multilineCaret: multilineCaret)
     }
 }

@@ -21,17 +21,14 @@ extension PatternTranslator {
                 PCRE2Probe.matchesOne(of: Set(boundaries + [0, 0xE000]).filter { $0 <= 0x10FFFF },
                                       CharSetEmitter.emit(throwing, caseless: false))
             }
-            switch found {
-            case false?:
-                // The search never reaches the null: it matches the set.
-                return javaClass.set
-            case true?:
-                throw .invalid(dialect, "JDK 17 compiles this class, but its search throws a NullPointerException:"
-                               + " an && with nothing after it, after a character of the class's bit set, intersects with null", at: openedAt)
-            case nil:
+            guard let found else {
                 throw .unjudged(dialect, "class with && that intersect with null",
                                 because: "JDK 17 compiles it; the translation finds where its search throws only for sets of code points and ranges", at: openedAt)
             }
+            // Where the search never reaches the null, it matches the set.
+            guard found else { return javaClass.set }
+            throw .invalid(dialect, "JDK 17 compiles this class, but its search throws a NullPointerException:"
+                           + " an && with nothing after it, after a character of the class's bit set, intersects with null", at: openedAt)
         }
     }
 

@@ -57,21 +57,15 @@ extension PatternTranslator {
     /// of at the character; `\B` true lets `\B` alone match "𐐀".
     private mutating func wordBoundary(negated: Bool, at source: Int) throws(TranslationError) {
         let name = negated ? "\\B" : "\\b"
-        switch dialect {
-        case .icu:
-            if flags.unicodeWord {
-                throw .refused(dialect, name + " under (?w)", because: "UAX #29 word breaks follow each engine's own Unicode version and rules",
-                               at: source)
-            }
-        case .java:
-            if negated {
-                throw .refused(dialect, name, because: "the JDK's search also tries positions inside a surrogate pair, where \\B holds",
-                               at: source)
-            }
-            if frames.contains(where: \.isLookbehind) {
-                throw .refused(dialect, name + " in a lookbehind",
-                               because: "the JDK's lookbehind steps back by UTF-16 unit and tests \\b inside a surrogate pair", at: source)
-            }
+        if dialect == .icu && flags.unicodeWord {
+            throw .refused(dialect, name + " under (?w)", because: "UAX #29 word breaks follow each engine's own Unicode version and rules", at: source)
+        }
+        if dialect == .java && negated {
+            throw .refused(dialect, name, because: "the JDK's search also tries positions inside a surrogate pair, where \\B holds", at: source)
+        }
+        if dialect == .java && frames.contains(where: \.isLookbehind) {
+            throw .refused(dialect, name + " in a lookbehind",
+                           because: "the JDK's lookbehind steps back by UTF-16 unit and tests \\b inside a surrogate pair", at: source)
         }
         if firstWordBoundary == nil { firstWordBoundary = source }
         write(WordBoundaries.Kind(dialect: dialect, negated: negated).callout, at: source, as: .assertion)

@@ -103,10 +103,8 @@ extension PatternTranslator {
     static func pcre2Caseless(_ c: UInt32) -> [UInt32]? {
         let lower = c | 0x20
         guard lower >= 0x61, lower <= 0x7A else { return nil }
-        var values: [UInt32] = [lower - 0x20, lower]
-        if lower == 0x6B { values.append(0x212A) }
-        if lower == 0x73 { values.append(0x17F) }
-        return values.sorted()
+        let extra: [UInt32] = lower == 0x6B ? [0x212A] : lower == 0x73 ? [0x17F] : []
+        return [lower - 0x20, lower] + extra  // in order
     }
 
     /// Records that an item matching `set` (nil: anything) is written: the

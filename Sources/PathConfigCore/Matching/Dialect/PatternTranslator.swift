@@ -26,7 +26,7 @@ struct PatternTranslator {
     }
 
     /// What the last thing written was, for the quantifier that may follow.
-    enum Atom {
+    enum Atom: Equatable {
         /// Nothing a quantifier can follow (start, `|`, `(`, `(?i)`).
         case none
         /// A character, class, group or back reference starting at this output index.
@@ -106,20 +106,16 @@ struct PatternTranslator {
         if dialect == .java { try translator.finishJavaBackReferences() }
         if dialect == .icu { translator.finishICUBackReferences() }
         if translator.usesAnyNewline { translator.out.insert("(*ANY)", at: 0, from: 0) }
-        let end = translator.reader.count
-        var translation = translator.out.finish(end: end)
-        translation.firstWordBoundary = translator.firstWordBoundary
-        translation.multilineCaret = translator.multilineCaret
-        return translation
+        return translator.out.finish(end: translator.reader.count, firstWordBoundary: translator.firstWordBoundary,
+                                     multilineCaret: translator.multilineCaret)
     }
 
     private init(_ pattern: String, dialect: RegexDialect, caseInsensitive: Bool) {
         self.dialect = dialect
         self.reader = PatternReader(pattern, dialect: dialect)
         self.out = TranslationBuilder(capacity: reader.count * 2 + 16)
-        flags.caseless = caseInsensitive
         // Kotlin's Regex adds UNICODE_CASE to IGNORE_CASE.
-        flags.unicodeCase = caseInsensitive
+        flags = Flags(caseless: caseInsensitive, unicodeCase: caseInsensitive)
     }
 
     private mutating func run() throws(TranslationError) {
@@ -160,8 +156,7 @@ struct PatternTranslator {
                 write(dot(), at: at, as: .item)
             case .caret:
                 try flushLiterals()
-                let text = try lineStart(at: at)
-                write(text, at: at, as: .anchor)
+                write(try lineStart(at: at), at: at, as: .anchor)
             case .dollar:
                 try flushLiterals()
                 write(lineEnd(multiline: flags.multiline, unixLines: flags.unixLines), at: at, as: .anchor)
@@ -192,11 +187,7 @@ struct PatternTranslator {
         var start = out.count
         out.emit(text, from: source)
         if kind == .item { start = countRepeat(from: start, at: source) }
-        switch kind {
-        case .item: atom = .item(start)
-        case .anchor: atom = .anchor(start)
-        case .assertion: atom = .assertion(start)
-        }
+        atom = kind == .item ? .item(start) : kind == .anchor ? .anchor(start) : .assertion(start)
         lastNullable = nullable || kind != .item
     }
 
@@ -339,7 +330,7 @@ struct PatternTranslator {
         }
         var text = quantifier.text
         try flushLiterals(beforeQuantifier: true)
-        if dialect == .java, quantifier.symbol == 0x7B, emptyJavaAtom {
+        if dialect == .java, quantifier.symbol == 0x7B, atom == .none || atom == .quantified {
             // The JDK reads a `{` where no atom is, or after a quantifier
             // (`a?{2}`, `a{2}{3}`, `{2}` at the start), as a repeat count on
             // an empty atom (`Pattern.atom` reads nothing, and `closure` the
@@ -362,7 +353,9 @@ struct PatternTranslator {
             // regexcmp.cpp), as PCRE2 does; its lazy and possessive unbounded
             // loops differ (`$*?a|` finds nothing in ""), and are refused
             // below for every item that can match the empty string.
-            wrap(from: start, at: source)
+            repeatRun = nil
+            out.insert("(?:", at: start, from: source)
+            out.emit(")", from: source)
             itemStart = start
         case .item(let start):
             itemStart = start
@@ -417,27 +410,10 @@ struct PatternTranslator {
         if low == 0 { lastNullable = true }
     }
 
-    /// Whether no atom is there for a quantifier: at the start of a group or
-    /// an alternative, or after a quantifier.
-    private var emptyJavaAtom: Bool {
-        switch atom {
-        case .none, .quantified: return true
-        case .item, .anchor, .assertion: return false
-        }
-    }
-
     /// Whether the innermost lookaround around the position is a lookbehind,
     /// whose length ICU and the JDK require to be bounded (a lookahead
     /// inside it adds no length).
     var inLookbehind: Bool { frames.last(where: \.isAssertion)?.isLookbehind ?? false }
-
-    /// `(?:...)` around the output from `start`, so PCRE2 accepts a
-    /// quantifier on it.
-    private mutating func wrap(from start: Int, at source: Int) {
-        repeatRun = nil
-        out.insert("(?:", at: start, from: source)
-        out.emit(")", from: source)
-    }
 
     // MARK: - Groups
 

@@ -12,24 +12,8 @@ enum StandardClasses {
     static var icuWord: CharSet {
         CharSet.items([.property("Alphabetic"), .property("M"), .property("Nd"), .property("Pc"), .range(0x200C, 0x200D)])
     }
-    /// ICU `\s`: the White_Space property.
-    static var icuSpace: CharSet { CharSet.property("White_Space") }
-    /// ICU `\h`: Space_Separator and tab.
-    static var icuHorizontalSpace: CharSet { CharSet.items([.scalar(0x09), .property("Zs")]) }
     /// ICU and Java `\v`, and ICU's line terminators.
     static var verticalSpace: CharSet { CharSet.ranges([(0x0A, 0x0D), (0x85, 0x85), (0x2028, 0x2029)]) }
-
-    /// Java `\d` (ASCII).
-    static var javaDigit: CharSet { CharSet.range(0x30, 0x39) }
-    /// Java `\w` (ASCII, never case-folded).
-    static var javaWord: CharSet { CharSet.caseExact(.ranges([(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)])) }
-    /// Java `\s` (ASCII).
-    static var javaSpace: CharSet { CharSet.ranges([(0x09, 0x0D), (0x20, 0x20)]) }
-    /// Java `\h`.
-    static var javaHorizontalSpace: CharSet { CharSet.ranges([
-        (0x09, 0x09), (0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (0x180E, 0x180E), (0x2000, 0x200A),
-        (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000),
-    ]) }
 
     /// The letters of the shorthand escapes: `d D s S w W h H v V`.
     static let shorthandLetters: Set<UInt32> = [0x64, 0x44, 0x73, 0x53, 0x77, 0x57, 0x68, 0x48, 0x76, 0x56]
@@ -38,15 +22,19 @@ enum StandardClasses {
     /// complement).
     static func set(for letter: UInt32, dialect: RegexDialect) -> CharSet {
         let base: CharSet
+        // Java's `\d`, `\s` and `\w` are ASCII; its `\w` is never case-folded.
         switch (letter | 0x20, dialect) {
         case (0x64, .icu): base = .property("Nd")
-        case (0x64, .java): base = javaDigit
-        case (0x73, .icu): base = icuSpace
-        case (0x73, .java): base = javaSpace
+        case (0x64, .java): base = .range(0x30, 0x39)
+        case (0x73, .icu): base = .property("White_Space")
+        case (0x73, .java): base = .ranges([(0x09, 0x0D), (0x20, 0x20)])
         case (0x77, .icu): base = icuWord
-        case (0x77, .java): base = javaWord
-        case (0x68, .icu): base = icuHorizontalSpace
-        case (0x68, .java): base = javaHorizontalSpace
+        case (0x77, .java): base = .caseExact(.ranges([(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)]))
+        case (0x68, .icu): base = .items([.scalar(0x09), .property("Zs")])  // Space_Separator and tab
+        case (0x68, .java): base = .ranges([
+            (0x09, 0x09), (0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (0x180E, 0x180E), (0x2000, 0x200A),
+            (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000),
+        ])
         default: base = verticalSpace
         }
         return letter & 0x20 == 0 ? .complement(base) : base
@@ -73,9 +61,6 @@ enum StandardClasses {
     /// only `\n` with UNIX_LINES.
     static func lineTerminators(_ dialect: RegexDialect, unixLines: Bool) -> CharSet {
         if unixLines { return .scalar(0x0A) }
-        switch dialect {
-        case .icu: return verticalSpace
-        case .java: return .ranges([(0x0A, 0x0A), (0x0D, 0x0D), (0x85, 0x85), (0x2028, 0x2029)])
-        }
+        return dialect == .icu ? verticalSpace : .ranges([(0x0A, 0x0A), (0x0D, 0x0D), (0x85, 0x85), (0x2028, 0x2029)])
     }
 }

@@ -97,10 +97,7 @@ enum WordBoundaries {
         let code: OpaquePointer?
 
         private init(_ a: String, _ b: String) {
-            let pattern = Array("(?:(?=(\(a)))|)(?:(?=(\(b)))|)".utf8)
-            var errorCode: Int32 = 0
-            var errorOffset = 0
-            code = pcre2_compile_8(pattern, pattern.count, UInt32(PCRE2_UTF), &errorCode, &errorOffset, nil)
+            code = PCRE2Probe.compile("(?:(?=(\(a)))|)(?:(?=(\(b)))|)", options: UInt32(PCRE2_UTF))
         }
 
         private static let icu = Classifier("[\\p{Grapheme_Extend}\\p{Cf}]", CharSetEmitter.emit(StandardClasses.icuWord, caseless: false))

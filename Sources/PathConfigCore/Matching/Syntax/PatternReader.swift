@@ -11,7 +11,6 @@ struct PatternReader {
     /// How many scalars the pattern has.
     let count: Int
     let dialect: RegexDialect
-    /// The current offset.
     var position = 0
     /// Free-spacing mode.
     var extended = false

@@ -9,11 +9,9 @@ struct PatternSyntaxReader {
     /// For a pattern that is not ASCII, the UTF-8 offset of each scalar
     /// offset (one past the end included).
     private let byteOffsets: [Int32]?
-    /// The open groups' node indices.
-    private var open: [Int] = []
-    /// For each open group, whether free-spacing mode was on before it (its
-    /// flags end with it).
-    private var extendedBefore: [Bool] = []
+    /// The open groups: each one's node index, and whether free-spacing
+    /// mode was on before it (its flags end with it).
+    private var open: [(node: Int, extendedBefore: Bool)] = []
     /// Capture groups opened so far (how many digits a back reference takes).
     private var captures = 0
     /// Whether a quantifier may follow what was read last.
@@ -78,8 +76,8 @@ struct PatternSyntaxReader {
         case .groupOpen:
             try group(at: start)
         case .groupClose:
-            guard let opened = open.popLast() else { throw unsupported("an unmatched )", at: start) }
-            r.extended = extendedBefore.removeLast()
+            guard let (opened, extendedBefore) = open.popLast() else { throw unsupported("an unmatched )", at: start) }
+            r.extended = extendedBefore
             if case .group(let kind, _) = syntax.nodes[opened].kind {
                 syntax.nodes[opened].kind = .group(kind, close: Int32(syntax.nodes.count))
             }
@@ -147,8 +145,7 @@ struct PatternSyntaxReader {
     }
 
     private mutating func opened(_ kind: PatternSyntax.Group, at start: Int) {
-        open.append(syntax.nodes.count)
-        extendedBefore.append(r.extended)
+        open.append((syntax.nodes.count, r.extended))
         add(.group(kind, close: -1), from: start, repeatable: false)
     }
 
