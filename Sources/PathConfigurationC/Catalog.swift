@@ -28,7 +28,7 @@ enum Catalog {
         profiles.map { profile in key.allowedValues(on: profile.platform).map(permanent) }
     }
     /// By key, then profile: the default of a string or enum key (nil: none).
-    private static let keyDefaults: [[OwnedCString?]] = keys.map { key in
+    static let keyDefaults: [[OwnedCString?]] = keys.map { key in
         profiles.map { profile in key.defaultValue(on: profile.platform).stringValue.flatMap(permanent) }
     }
 
@@ -70,21 +70,9 @@ enum Catalog {
 
     static func valueCount(_ key: Int, _ profile: Int) -> Int { keyValues[key][profile].count }
 
-    /// The default of a string or enum key: nil when it has none.
-    static func keyDefault(_ key: Int, _ profile: Int) throws(CFailure) -> UnsafePointer<CChar>? {
-        guard case .string = keys[key].defaultValue(on: profiles[profile].platform) else { return nil }
-        return try made(keyDefaults[key][profile])
-    }
-
     /// The C number of a warning kind.
     static func number(of kind: ConfigurationWarning.Kind) -> Int32 {
         Int32((warningKinds.firstIndex(of: kind) ?? 0) + 1)
-    }
-
-    /// The name of warning kind `number`, nil when there is none.
-    static func warningKindName(_ number: Int32) throws(CFailure) -> UnsafePointer<CChar>? {
-        guard number >= 1, Int(number) <= warningKinds.count else { return nil }
-        return try made(warningKindNames[Int(number) - 1])
     }
 }
 
@@ -186,7 +174,8 @@ public func pathconfig_typed_key_default_string(_ key: Int32, _ profile: UnsafeP
         guard key.kind != .boolean else {
             throw CFailure(.type, "\"\(key.rawValue)\" is a boolean key; use pathconfig_typed_key_default_bool")
         }
-        return try Catalog.keyDefault(key.index, p)
+        guard case .string = key.defaultValue(on: Catalog.profiles[p].platform) else { return nil }  // it has no default
+        return try Catalog.made(Catalog.keyDefaults[key.index][p])
     }
 }
 
@@ -207,9 +196,9 @@ public func pathconfig_typed_key_default_bool(_ key: Int32, _ profile: UnsafePoi
 @_cdecl("pathconfig_warning_kind_name")
 public func pathconfig_warning_kind_name(_ kind: Int32) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        guard let name = try Catalog.warningKindName(kind) else {
+        guard kind >= 1, Int(kind) <= Catalog.warningKinds.count else {
             throw .argument("\(kind) is not a warning kind (there are \(Catalog.warningKinds.count), numbered from 1)")
         }
-        return name
+        return try Catalog.made(Catalog.warningKindNames[Int(kind) - 1])
     }
 }

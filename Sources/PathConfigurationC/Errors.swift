@@ -254,6 +254,5 @@ public func pathconfig_last_error() -> UnsafeRawPointer {
 
 @_cdecl("pathconfig_error_name")
 public func pathconfig_error_name(_ code: Int32) -> UnsafePointer<CChar> {
-    let name: StaticString = code == CCode.notFound ? "PATHCONFIG_NOT_FOUND" : CCode(rawValue: code)?.name ?? "PATHCONFIG_E_UNKNOWN"
-    return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+    staticCString(code == CCode.notFound ? "PATHCONFIG_NOT_FOUND" : CCode(rawValue: code)?.name ?? "PATHCONFIG_E_UNKNOWN")
 }

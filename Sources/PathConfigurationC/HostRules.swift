@@ -178,6 +178,12 @@ private func changing(_ request: OpaquePointer?, _ change: (inout JSONObject) th
     }
 }
 
+/// Sets the property `key` (nil: removes it) of the configurer's request
+/// behind `request` to `value()`, the key read first.
+private func setting(_ request: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: () throws(CFailure) -> JSONValue?) -> Int32 {
+    changing(request) { (properties: inout JSONObject) throws(CFailure) in properties[try hostString(key, "key")] = try value() }
+}
+
 /// The JSON object in the host's text.
 private func hostObject(_ json: UnsafePointer<CChar>?, _ name: StaticString) throws(CFailure) -> JSONObject {
     let text = try hostString(json, name)
@@ -188,32 +194,25 @@ private func hostObject(_ json: UnsafePointer<CChar>?, _ name: StaticString) thr
 
 @_cdecl("pathconfig_request_set_string")
 public func pathconfig_request_set_string(_ request: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> Int32 {
-    changing(request) { (properties: inout JSONObject) throws(CFailure) in
-        properties[try hostString(key, "key")] = .string(try hostString(value, "value"))
-    }
+    setting(request, key) { () throws(CFailure) in .string(try hostString(value, "value")) }
 }
 
 @_cdecl("pathconfig_request_set_int64")
 public func pathconfig_request_set_int64(_ request: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: Int64) -> Int32 {
-    changing(request) { (properties: inout JSONObject) throws(CFailure) in
-        properties[try hostString(key, "key")] = .number(JSONNumber(value))
-    }
+    setting(request, key) { .number(JSONNumber(value)) }
 }
 
 @_cdecl("pathconfig_request_set_double")
 public func pathconfig_request_set_double(_ request: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: Double) -> Int32 {
-    changing(request) { (properties: inout JSONObject) throws(CFailure) in
-        let name = try hostString(key, "key")
+    setting(request, key) { () throws(CFailure) -> JSONValue? in
         guard value.isFinite else { throw .argument("value \(value) is not finite: JSON has no number for it") }
-        properties[name] = .number(JSONNumber(value))
+        return .number(JSONNumber(value))
     }
 }
 
 @_cdecl("pathconfig_request_set_bool")
 public func pathconfig_request_set_bool(_ request: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: Int32) -> Int32 {
-    changing(request) { (properties: inout JSONObject) throws(CFailure) in
-        properties[try hostString(key, "key")] = .bool(value != 0)
-    }
+    setting(request, key) { .bool(value != 0) }
 }
 
 @_cdecl("pathconfig_request_set_header")
@@ -229,9 +228,7 @@ public func pathconfig_request_set_header(_ request: OpaquePointer?, _ name: Uns
 
 @_cdecl("pathconfig_request_remove")
 public func pathconfig_request_remove(_ request: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> Int32 {
-    changing(request) { (properties: inout JSONObject) throws(CFailure) in
-        properties[try hostString(key, "key")] = nil
-    }
+    setting(request, key) { nil }
 }
 
 @_cdecl("pathconfig_request_set_properties")

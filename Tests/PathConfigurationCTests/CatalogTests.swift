@@ -200,3 +200,29 @@ struct CatalogTests {
         #expect(pathconfig_warning_count(nil) == 0 && lastCode() == 8)
     }
 }
+
+extension CatalogTests {
+    @Test("error codes: each CCode's raw value is the header's constant of its name; a ConfigurationError.Code is the CCode of its number")
+    func errorCodes() throws {
+        var constants: [String: Int32] = [:]
+        for line in try headerLines() {
+            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            if words.count >= 3, words[0] == "#define", words[1].hasPrefix("PATHCONFIG_"), let value = Int32(words[2]) {
+                constants[String(words[1])] = value
+            }
+        }
+        for code in CCode.allCases {
+            #expect(constants["\(code.name)"] == code.rawValue, "\(code.name)")
+        }
+        #expect(constants.keys.filter { $0.hasPrefix("PATHCONFIG_E_") }.count + 1 == CCode.allCases.count,
+                "one CCode for PATHCONFIG_OK and each PATHCONFIG_E_*")
+        let expected: [ConfigurationError.Code: CCode] = [
+            .invalidJSON: .json, .schema: .schema, .invalidPattern: .regex, .invalidOption: .options, .io: .io, .limit: .limit,
+            .backendUnavailable: .backend,
+        ]
+        #expect(expected.count == ConfigurationError.Code.allCases.count)
+        for code in ConfigurationError.Code.allCases {
+            #expect(CCode(code) == expected[code], "\(code)")
+        }
+    }
+}

@@ -108,10 +108,7 @@ public struct ConfigurationDecoder: Sendable {
         }
 
         /// How to keep a part of the bytes: an array holds more than it.
-        var forPart: Keeping {
-            if case .array = self { return .copy }
-            return self
-        }
+        var forPart: Keeping { if case .array = self { .copy } else { self } }
     }
 
     private func decode(buffer: UnsafeBufferPointer<UInt8>, transport: DocumentTransport = .file,
@@ -159,16 +156,13 @@ public struct ConfigurationDecoder: Sendable {
         do {
             read = try GsonReader.read(utf8, maxDepth: limits.maxNestingDepth, nestingLimit: app.nestingLimit)
         } catch {
-            let location = source.location(error.offset)
+            var code = ConfigurationError.Code.invalidJSON, message = error.what
             switch error.kind {
-            case .gson(let gson):
-                throw ConfigurationError(code: .invalidJSON, message: "\(error.what): \(app.name) \(app.refusal(gson: gson))\(hint)",
-                                         location: location)
-            case .depthLimit:
-                throw ConfigurationError(code: .limit, message: error.what, location: location)
-            case .unsupported:
-                throw ConfigurationError(code: .invalidJSON, message: error.what, location: location)
+            case .gson(let gson): message += ": \(app.name) \(app.refusal(gson: gson))\(hint)"
+            case .depthLimit: code = .limit
+            case .unsupported: break
             }
+            throw ConfigurationError(code: code, message: message, location: source.location(error.offset))
         }
         var binding = GsonBinding(app: app, source: source, commaNulls: read.commaNulls)
         let root: JSONNode

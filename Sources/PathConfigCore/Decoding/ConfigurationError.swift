@@ -55,10 +55,7 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
     }
 
     /// `LINE:COLUMN: message` when there is a location, else the message.
-    public var description: String {
-        if let location { return "\(location.line):\(location.column): \(message)" }
-        return message
-    }
+    public var description: String { location.map { "\($0.line):\($0.column): \(message)" } ?? message }
 }
 
 /// Something worth knowing about a configuration that loaded anyway.
@@ -103,21 +100,16 @@ public struct ConfigurationWarning: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// `LINE:COLUMN: message` when there is a location, else the message.
-    public var description: String {
-        if let location { return "\(location.line):\(location.column): \(message)" }
-        return message
-    }
+    public var description: String { location.map { "\($0.line):\($0.column): \(message)" } ?? message }
 
     /// The warning as JSON, the shape every host sees: `kind`, `message`,
     /// `line`, `column`, `rule_index`, `pattern_index` (null when not applicable).
     public var jsonObject: JSONObject {
-        var o = JSONObject()
-        o["kind"] = .string(kind.rawValue)
-        o["message"] = .string(message)
-        o["line"] = .integer(location?.line)
-        o["column"] = .integer(location?.column)
-        o["rule_index"] = .integer(ruleIndex)
-        o["pattern_index"] = .integer(patternIndex)
-        return o
+        ["kind": .string(kind.rawValue),
+         "message": .string(message),
+         "line": .integer(location?.line),
+         "column": .integer(location?.column),
+         "rule_index": .integer(ruleIndex),
+         "pattern_index": .integer(patternIndex)]
     }
 }

@@ -4,19 +4,15 @@
 /// converted once, at load, so that every reader, every offset and every
 /// line and column afterwards concern UTF-8 text holding the same characters
 /// (an editor's lines and columns, the byte-order mark left out).
-enum DocumentEncoding: Sendable, Hashable {
-    case utf8, utf16BigEndian, utf16LittleEndian, utf32BigEndian, utf32LittleEndian
+enum DocumentEncoding: String, Sendable, Hashable {
+    case utf8 = "UTF-8"
+    case utf16BigEndian = "UTF-16BE"
+    case utf16LittleEndian = "UTF-16LE"
+    case utf32BigEndian = "UTF-32BE"
+    case utf32LittleEndian = "UTF-32LE"
 
     /// The name messages use: `UTF-16LE`.
-    var name: String {
-        switch self {
-        case .utf8: return "UTF-8"
-        case .utf16BigEndian: return "UTF-16BE"
-        case .utf16LittleEndian: return "UTF-16LE"
-        case .utf32BigEndian: return "UTF-32BE"
-        case .utf32LittleEndian: return "UTF-32LE"
-        }
-    }
+    var name: String { rawValue }
 
     /// Bytes per code unit.
     var unitSize: Int {

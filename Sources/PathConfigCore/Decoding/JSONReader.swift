@@ -310,10 +310,7 @@ package struct JSONReader {
     /// less than a Double, so neither saves a number beyond one; then
     /// `Double(string)`, refused unless finite). A number too small for a
     /// Double is `0` there, and accepted.
-    static func isBeyondDouble(_ literal: String) -> Bool {
-        guard let value = Double(literal) else { return false }
-        return value.isInfinite
-    }
+    static func isBeyondDouble(_ literal: String) -> Bool { Double(literal)?.isInfinite ?? false }
 
     private mutating func readHex4() throws(JSONSyntaxError) -> UInt32 {
         guard pos + 4 <= bytes.count else { throw JSONSyntaxError(offset: pos, message: "unexpected end of input in \\u escape") }

@@ -15,10 +15,7 @@ package enum OptionsJSON {
     package static func isPath(_ s: String) -> Bool { !s.isEmpty && !s.utf8.contains(0) }
 
     /// A JSON integer above zero that fits in Int64.
-    package static func positiveInteger(_ value: JSONValue) -> Int64? {
-        guard let n = value.int64Value, n > 0 else { return nil }
-        return n
-    }
+    package static func positiveInteger(_ value: JSONValue) -> Int64? { value.int64Value.flatMap { $0 > 0 ? $0 : nil } }
 
     package static func parse(_ text: String, what: String) throws(ConfigurationError) -> JSONNode {
         let bytes = Array(text.utf8)

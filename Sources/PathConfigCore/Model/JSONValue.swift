@@ -17,41 +17,23 @@ public enum JSONValue: Sendable, Hashable {
     public static func integer(_ n: Int?) -> JSONValue { n.map { integer($0) } ?? .null }
 
     /// The string, when this is a JSON string.
-    public var stringValue: String? {
-        if case .string(let s) = self { return s }
-        return nil
-    }
+    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
 
     /// The boolean, when this is `true` or `false` (a string `"true"` is not a bool).
-    public var boolValue: Bool? {
-        if case .bool(let b) = self { return b }
-        return nil
-    }
+    public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
 
     /// The integer, when this is a number written without fraction or exponent
     /// that fits in 64 bits.
-    public var int64Value: Int64? {
-        if case .number(let n) = self { return n.int64Value }
-        return nil
-    }
+    public var int64Value: Int64? { if case .number(let n) = self { n.int64Value } else { nil } }
 
     /// The number as a double, when this is a number.
-    public var doubleValue: Double? {
-        if case .number(let n) = self { return n.doubleValue }
-        return nil
-    }
+    public var doubleValue: Double? { if case .number(let n) = self { n.doubleValue } else { nil } }
 
     /// The object, when this is a JSON object.
-    public var objectValue: JSONObject? {
-        if case .object(let o) = self { return o }
-        return nil
-    }
+    public var objectValue: JSONObject? { if case .object(let o) = self { o } else { nil } }
 
     /// The elements, when this is a JSON array.
-    public var arrayValue: [JSONValue]? {
-        if case .array(let a) = self { return a }
-        return nil
-    }
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
 
     /// The JSON type name used in error messages: `null`, `boolean`, `number`,
     /// `string`, `array` or `object`.

@@ -135,13 +135,12 @@ public struct Profile: RawRepresentable, Sendable, Hashable, CaseIterable, Custo
             ("/refresh_historical_location", "refresh", "refresh"),
         ]
         return entries.enumerated().map { offset, entry in
-            var properties = JSONObject()
-            properties["presentation"] = .string(upper ? entry.1.uppercased() : entry.1)
-            properties["context"] = .string(upper ? "DEFAULT" : "default")
-            properties["historical_location"] = .bool(true)
-            return Rule(index: firstIndex + offset, patterns: [entry.0], properties: properties,
-                        extras: ["description": .string("built-in: \(entry.2) historical location (\(rawValue))")],
-                        isBuiltIn: true)
+            Rule(index: firstIndex + offset, patterns: [entry.0],
+                 properties: ["presentation": .string(upper ? entry.1.uppercased() : entry.1),
+                              "context": .string(upper ? "DEFAULT" : "default"),
+                              "historical_location": .bool(true)],
+                 extras: ["description": .string("built-in: \(entry.2) historical location (\(rawValue))")],
+                 isBuiltIn: true)
         }
     }
 }

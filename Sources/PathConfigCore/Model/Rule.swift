@@ -51,8 +51,5 @@ public struct Rule: Sendable, Hashable {
     public func applies(to method: String) -> Bool { methods?.contains(method) ?? true }
 
     /// "rule 3" or `rule 3 ("auth token")`: how messages name the rule.
-    package var label: String {
-        guard let description else { return "rule \(index)" }
-        return "rule \(index) (\(JSONWriter.quoted(description)))"
-    }
+    package var label: String { description.map { "rule \(index) (\(JSONWriter.quoted($0)))" } ?? "rule \(index)" }
 }

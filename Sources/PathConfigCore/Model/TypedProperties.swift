@@ -99,29 +99,20 @@ public enum TypedKey: String, Sendable, CaseIterable {
             }
             return .value(defaultValue(on: reading.platform))
         }
-        switch interpret(raw, by: reading) {
-        case .value(let v): return .value(v)
-        case .unrecognized: return .value(defaultValue(on: reading.platform))
-        case .crash(let message): return .crash(message)
-        }
+        return interpret(raw, by: reading) ?? .value(defaultValue(on: reading.platform))
     }
 
     /// The accessor's value for `raw` (see `read(_:by:)`), the default where the app crashes.
     public func value(from raw: JSONValue?, by reading: TypedReading) -> JSONValue {
-        if case .value(let v) = read(raw, by: reading) { return v }
-        return defaultValue(on: reading.platform)
+        if case .value(let v) = read(raw, by: reading) { v } else { defaultValue(on: reading.platform) }
     }
 
     /// What the app reads from `raw`, or nil when it does not recognize the
     /// value (unknown, or of the wrong type) and falls back to the default,
     /// or when it crashes (`read(_:by:)` says which).
     public func recognizedValue(_ raw: JSONValue, by reading: TypedReading) -> JSONValue? {
-        if case .value(let v) = interpret(raw, by: reading) { return v }
-        return nil
+        if case .value(let v)? = interpret(raw, by: reading) { v } else { nil }
     }
-
-    /// What the app makes of a present, non-null value.
-    private enum Interpretation { case value(JSONValue), unrecognized, crash(String) }
 
     /// iOS reads with `as?`: an enumeration must be one of its exact
     /// strings, a boolean a JSON boolean or a number that is exactly 0 or 1
@@ -136,25 +127,27 @@ public enum TypedKey: String, Sendable, CaseIterable {
     /// `toString()` (so only strings match), strings `toString()` (a number
     /// as Java prints a `Long` or `Double`), and booleans `as Boolean`,
     /// which throws `ClassCastException` for anything but a JSON boolean.
-    private func interpret(_ raw: JSONValue, by reading: TypedReading) -> Interpretation {
+    /// nil: the app does not recognize the value (unknown, or of the wrong
+    /// type) and reads the default.
+    private func interpret(_ raw: JSONValue, by reading: TypedReading) -> TypedRead? {
         switch (kind, reading) {
         case (.enumeration, .foundation):
-            guard case .string(let s) = raw, allowedValues(on: .ios).contains(s) else { return .unrecognized }
+            guard case .string(let s) = raw, allowedValues(on: .ios).contains(s) else { return nil }
             return .value(.string(s))
         case (.enumeration, _):
             // `Presentation.valueOf(value.uppercase())`: "puſh" is PUSH.
-            guard case .string(let s) = raw else { return .unrecognized }
+            guard case .string(let s) = raw else { return nil }
             let upper = s.uppercased()
-            guard let name = allowedValues(on: .android).first(where: { $0.uppercased() == upper }) else { return .unrecognized }
+            guard let name = allowedValues(on: .android).first(where: { $0.uppercased() == upper }) else { return nil }
             return .value(.string(name))
         case (.boolean, .foundation):
             switch raw {
             case .bool(let b): return .value(.bool(b))
             case .number(let n):
                 let d = n.doubleValue
-                guard d == 0 || d == 1 else { return .unrecognized }
+                guard d == 0 || d == 1 else { return nil }
                 return .value(.bool(d == 1))
-            default: return .unrecognized
+            default: return nil
             }
         case (.boolean, .kotlinCasts):
             if case .bool(let b) = raw { return .value(.bool(b)) }
@@ -166,7 +159,7 @@ public enum TypedKey: String, Sendable, CaseIterable {
             default: return .value(.bool(false))  // a number's text is never "true"
             }
         case (.string, .foundation):
-            guard case .string(let s) = raw else { return .unrecognized }
+            guard case .string(let s) = raw else { return nil }
             return .value(.string(s))
         case (.string, .kotlinCasts):
             return .value(.string(GsonLeaf.javaString(of: raw)))
@@ -175,7 +168,7 @@ public enum TypedKey: String, Sendable, CaseIterable {
             case .string(let s): return .value(.string(s))
             case .number(let n): return .value(.string(n.text))
             case .bool(let b): return .value(.string(b ? "true" : "false"))
-            default: return .unrecognized  // arrays and objects never load as strings
+            default: return nil  // arrays and objects never load as strings
             }
         }
     }

@@ -76,13 +76,12 @@ public struct Explanation: Sendable {
     /// `builtin`, `from_code` and `configurer` when true), `properties`, and
     /// `limit_exceeded` when any.
     public var jsonObject: JSONObject {
-        var o = JSONObject()
-        o["input"] = .string(input)
-        o["method"] = .string(method)
-        o["url"] = .string(url)
-        o["matched_string"] = .string(matchedString)
-        o["rules"] = .array(rules.map { .object($0.jsonObject) })
-        o["properties"] = .object(properties.object)
+        var o: JSONObject = ["input": .string(input),
+                             "method": .string(method),
+                             "url": .string(url),
+                             "matched_string": .string(matchedString),
+                             "rules": .array(rules.map { .object($0.jsonObject) }),
+                             "properties": .object(properties.object)]
         if !limitExceeded.isEmpty {
             o["limit_exceeded"] = .array(limitExceeded.map { m in
                 var e: JSONObject = ["rule": .integer(m.ruleIndex)]

@@ -54,9 +54,8 @@ public struct HostRule: Sendable {
     /// `predicate` must be given (`PathConfiguration.add(_:)` checks).
     public init(patterns: [String] = [], globs: [String] = [], methods: [String]? = nil, description: String? = nil,
                 properties: JSONObject = [:], predicate: Predicate? = nil, configurer: Configurer? = nil) {
-        var extras = JSONObject()
-        if let description { extras["description"] = .string(description) }
-        self.init(rule: Rule(index: 0, patterns: patterns, globs: globs, methods: methods, properties: properties, extras: extras),
+        self.init(rule: Rule(index: 0, patterns: patterns, globs: globs, methods: methods, properties: properties,
+                             extras: description.map { ["description": .string($0)] } ?? [:]),
                   predicate: predicate, configurer: configurer)
     }
 

@@ -60,16 +60,14 @@ public struct LoadOptions: Sendable {
     /// defaults written out (the profile's `match_query_strings` default
     /// among them): what `init(json:)` reads back into the same options.
     public var jsonObject: JSONObject {
-        var o = JSONObject()
-        o["profile"] = .string(profile.rawValue)
-        o["match_query_strings"] = .bool(effectiveMatchQueryStrings)
-        o["backend"] = .string(engine.name)
-        o["lenient"] = .bool(lenient)
-        o["base_url"] = baseURL.map { .string($0.string) } ?? .null
-        o["merge"] = .string(merge.rawValue)
-        o["result_cache_size"] = .integer(limits.resultCacheCapacity)
-        o["max_url_bytes"] = .integer(limits.maxURLBytes)
-        return o
+        ["profile": .string(profile.rawValue),
+         "match_query_strings": .bool(effectiveMatchQueryStrings),
+         "backend": .string(engine.name),
+         "lenient": .bool(lenient),
+         "base_url": baseURL.map { .string($0.string) } ?? .null,
+         "merge": .string(merge.rawValue),
+         "result_cache_size": .integer(limits.resultCacheCapacity),
+         "max_url_bytes": .integer(limits.maxURLBytes)]
     }
 
     /// Parses options from a JSON object, as the C ABI and bindings pass them.

@@ -33,10 +33,9 @@ public final class PathConfiguration: Sendable {
         self.settings = document.settings
         self.documentRuleCount = document.rules.count
         // The document's rules become the configuration's, built-ins
-        // appended, without a copy when the document is not shared (the
-        // loads from bytes): a copy was held through compiling, 88 bytes a
-        // rule. The document then holds the same array; built-ins have no
-        // offsets, so it places none of them, as before.
+        // appended, without a copy (88 bytes a rule, held through compiling)
+        // when the document is not shared (the loads from bytes). The
+        // document holds the same array and places no built-in (no offsets).
         var rules = document.rules
         document.rules = []
         rules.append(contentsOf: options.profile.builtInRules(firstIndex: rules.count))

@@ -69,9 +69,6 @@ final class RuleResolver: Sendable {
         self.cacheRef = Unmanaged.passUnretained(cache)
     }
 
-    /// The file rules' count: rules from code are numbered after them.
-    private var fileRuleCount: Int { file.rules.count }
-
     // MARK: Lookups
 
     /// `PathConfiguration.resolve(_:method:)`: a path or plain URL of
@@ -242,7 +239,7 @@ final class RuleResolver: Sendable {
     /// orders additions, and invalidates memoised results.
     func add(_ make: (Int) throws(ConfigurationError) -> HostRule) throws(ConfigurationError) -> Int {
         let index = try added.withLock { list throws(ConfigurationError) -> Int in
-            let index = fileRuleCount + list.count
+            let index = file.rules.count + list.count  // numbered after the file's rules
             let hostRule = try make(index)
             let r = hostRule.rule
             guard !r.patterns.isEmpty || !r.globs.isEmpty || hostRule.predicate != nil else {

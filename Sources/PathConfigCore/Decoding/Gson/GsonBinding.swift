@@ -27,12 +27,6 @@ struct GsonBinding {
     /// Repeated keys whose last value counts, and the like.
     private(set) var warnings: [ConfigurationWarning] = []
 
-    init(app: GsonApp, source: SourceText, commaNulls: Set<Int>) {
-        self.app = app
-        self.source = source
-        self.commaNulls = commaNulls
-    }
-
     /// A crash waiting for the end of the document.
     private struct Crash {
         /// Which comes first in the app: 0 at start-up, 1 on any lookup, 2 later.

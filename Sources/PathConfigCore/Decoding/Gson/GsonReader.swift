@@ -73,11 +73,9 @@ package struct GsonReader {
                 switch bytes[reader.pos] {
                 case 0x20, 0x09, 0x0A, 0x0D: reader.pos += 1
                 case UInt8(ascii: "/"), UInt8(ascii: "#"):
-                    throw GsonRefusal(offset: reader.pos, what: "a comment after the document",
-                                      gson: nil)
+                    throw GsonRefusal(offset: reader.pos, what: "a comment after the document", gson: nil)
                 default:
-                    throw GsonRefusal(offset: reader.pos, what: "\(reader.describeCurrent()) after the document",
-                                      gson: nil)
+                    throw GsonRefusal(offset: reader.pos, what: "\(reader.describeCurrent()) after the document", gson: nil)
                 }
             }
         }
