@@ -10,7 +10,6 @@ import PathConfigCore
 /// The cache directory: one file per server URL, named by a stable hash of
 /// the whole URL (so versioned URLs never share a copy), replaced atomically.
 struct CacheStore: Sendable {
-    /// The directory holding the cache files.
     let directory: String
 
     /// The cache file of `url`.

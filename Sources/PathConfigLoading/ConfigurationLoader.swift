@@ -106,7 +106,12 @@ public final class ConfigurationLoader: Sendable {
     public func load() throws(LoaderError) -> [LoaderEvent] {
         let stopsBefore = poller.withLock { $0.stops }
         let events = try engine.load()
-        if let interval = options.refreshInterval { startPolling(every: interval, unlessStoppedSince: stopsBefore) }
+        if let interval = options.refreshInterval {
+            poller.withLock { poller in
+                guard poller.thread == nil, poller.stops == stopsBefore else { return }
+                poller.thread = PollingThread(interval: interval) { [engine] isStopped in _ = try? engine.refresh(unless: isStopped) }
+            }
+        }
         return events
     }
 
@@ -154,12 +159,4 @@ public final class ConfigurationLoader: Sendable {
 
     /// The cache file that holds `url`'s copy, nil without a cache directory.
     public func cacheFile(for url: String) -> String? { engine.cache?.path(for: url) }
-
-    private func startPolling(every interval: Duration, unlessStoppedSince stops: Int) {
-        poller.withLock { poller in
-            guard poller.thread == nil, poller.stops == stops else { return }
-            let engine = self.engine
-            poller.thread = PollingThread(interval: interval) { isStopped in _ = try? engine.refresh(unless: isStopped) }
-        }
-    }
 }

@@ -68,12 +68,9 @@ struct HTTPClient: Sendable {
     var timeout: Duration
     /// The largest 200 body accepted (after content decoding).
     var maxBodyBytes: Int
-    /// Whether a redirect to another host is followed.
     var followsRedirectsToOtherHosts: Bool
-    /// What sends each request.
     var transport: any HTTPTransport
 
-    /// The most redirects one download follows.
     static let maxRedirects = 5
 
     /// Fetches `url` with `headers` (`(name, value)` pairs), following the
@@ -122,7 +119,6 @@ struct HTTPClient: Sendable {
 
 /// The library's transport: libcurl, through the CHTTP shim (loaded at first use).
 struct CurlTransport: HTTPTransport {
-    /// The `User-Agent` header.
     var userAgent: String
     /// CA certificates for HTTPS, the only ones trusted, or nil for the system's.
     var caFile: String?

@@ -199,14 +199,10 @@ final class LoaderEngine: Sendable {
             LoaderEvent(outcome: outcome, origin: .server, sourceIndex: index, location: url, url: url, byteCount: bytes, configuration: configuration)
         }
         var request = headers
-        if let known {
-            // Validators come from a server or a cache file: one that would not
-            // fit on its header line is not sent (the request is unconditional).
-            if let etag = known.copy.etag, SourceValidation.isSendable(etag) { request.append(("If-None-Match", etag)) }
-            if let lastModified = known.copy.lastModified, SourceValidation.isSendable(lastModified) {
-                request.append(("If-Modified-Since", lastModified))
-            }
-        }
+        // Validators come from a server or a cache file: one that would not
+        // fit on its header line is not sent (the request is unconditional).
+        if let etag = known?.copy.etag, SourceValidation.isSendable(etag) { request.append(("If-None-Match", etag)) }
+        if let lastModified = known?.copy.lastModified, SourceValidation.isSendable(lastModified) { request.append(("If-Modified-Since", lastModified)) }
         let response: HTTPResponse
         do {
             response = try http.get(url, headers: request)

@@ -34,14 +34,9 @@ extension LoaderOptions {
             switch m.key {
             case _ where LoadOptions.jsonKeys.contains(m.key):
                 loadMembers.append(m)
-            case "cache_dir":
-                if value == .null { cacheDirectory = nil; continue }
-                guard let path = value.stringValue, OptionsJSON.isPath(path) else { throw bad("a non-empty path without U+0000, or null") }
-                cacheDirectory = path
-            case "ca_file":
-                if value == .null { caFile = nil; continue }
-                guard let path = value.stringValue, OptionsJSON.isPath(path) else { throw bad("a non-empty path without U+0000, or null") }
-                caFile = path
+            case "cache_dir", "ca_file":
+                guard value == .null || value.stringValue.map(OptionsJSON.isPath) == true else { throw bad("a non-empty path without U+0000, or null") }
+                self[keyPath: m.key == "cache_dir" ? \LoaderOptions.cacheDirectory : \LoaderOptions.caFile] = value.stringValue
             case "timeout_ms":
                 guard let ms = OptionsJSON.positiveInteger(value) else { throw bad("a positive integer (milliseconds)") }
                 timeout = .milliseconds(ms)
@@ -86,11 +81,7 @@ extension ConfigurationSource {
             throw OptionsJSON.invalid("sources must be a JSON array, found \(root.typeName)")
         }
         guard !items.isEmpty else { throw OptionsJSON.invalid("sources are empty: a loader needs at least one source") }
-        var sources: [ConfigurationSource] = []
-        for (index, item) in items.enumerated() {
-            sources.append(try source(item, index: index))
-        }
-        return sources
+        return try items.enumerated().map { index, item throws(ConfigurationError) in try source(item, index: index) }
     }
 
     private static let shapes = "{\"file\": PATH}, {\"data\": TEXT, \"name\": NAME} or {\"server\": URL, \"headers\": {NAME: VALUE}}"

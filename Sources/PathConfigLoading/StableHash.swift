@@ -2,7 +2,6 @@
 /// (unlike `Hasher`, which is seeded per process), for cache file names and
 /// cache body checksums.
 enum StableHash {
-    /// The FNV-1a 64-bit hash of `bytes`.
     static func fnv1a64(_ bytes: some Sequence<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {

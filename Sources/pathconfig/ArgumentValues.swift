@@ -2,9 +2,8 @@ import ArgumentParser
 import PathConfiguration
 import PathConfigurationFoundation
 
-// The core's names, as values of --profile, --merge, --backend and validate's
-// --allow and --deny: ArgumentParser
-// lists and checks them from the enums, so the command keeps no copy.
+// The core's names, as values of --profile, --merge, --backend and validate's --allow and
+// --deny: ArgumentParser lists and checks them from the enums, so the command keeps no copy.
 
 /// `APP` or `APP@VERSION`; a version that is not a release of the app is
 /// refused with the core's message, which lists the releases.

@@ -66,10 +66,13 @@ struct ConfigOptions: ParsableArguments {
         }
     }
 
-    var loadOptions: LoadOptions {
-        var options = LoadOptions(profile: profile, matchQueryStrings: queryStrings, engine: backend.engine, lenient: lenient)
+    /// The load options the flags give, under `profile` (default: the last
+    /// `--profile`), keeping the document's text when `keepsSource`.
+    func loadOptions(profile: Profile? = nil, keepsSource: Bool = false) -> LoadOptions {
+        var options = LoadOptions(profile: profile ?? self.profile, matchQueryStrings: queryStrings, engine: backend.engine, lenient: lenient)
         options.baseURL = try? parsedBaseURL()  // validate() has checked it
         options.merge = merge
+        options.keepsSource = keepsSource
         if let resultCacheSize { options.limits.resultCacheCapacity = resultCacheSize }
         return options
     }
@@ -102,11 +105,6 @@ struct ConfigOptions: ParsableArguments {
         return files + urls
     }
 
-    var loaderOptions: LoaderOptions {
-        LoaderOptions(load: loadOptions, cacheDirectory: cacheDirectory,
-                      timeout: .milliseconds(Int((timeout * 1000).rounded(.up))))
-    }
-
     /// Runs the chain of `sources` (default: `--config`'s) once with `load`
     /// (default: the flags'; test and diff load one file under several) and
     /// returns the newest good configuration with the place it came from.
@@ -116,7 +114,7 @@ struct ConfigOptions: ParsableArguments {
     /// (`Diagnostics.printLoadFailure`).
     func load(_ sources: [ConfigurationSource]? = nil, with load: LoadOptions? = nil, errorsAsJSON: Bool = false) throws
         -> (configuration: PathConfiguration, location: String) {
-        let load = load ?? loadOptions
+        let load = load ?? loadOptions()
         let loader = try makeLoader(sources ?? self.sources(), load: load)
         let events = try loader.load()
         guard let configuration = loader.current, let origin = loader.currentEvent else {
@@ -135,9 +133,8 @@ struct ConfigOptions: ParsableArguments {
     /// is false; with `load` in place of the flags' load options when given),
     /// or exit 2 when a source is unusable as written.
     func makeLoader(_ sources: [ConfigurationSource], cached: Bool = true, load: LoadOptions? = nil) throws -> ConfigurationLoader {
-        var options = loaderOptions
-        if !cached { options.cacheDirectory = nil }
-        if let load { options.load = load }
+        let options = LoaderOptions(load: load ?? loadOptions(), cacheDirectory: cached ? cacheDirectory : nil,
+                                    timeout: .milliseconds(Int((timeout * 1000).rounded(.up))))
         do {
             return try ConfigurationLoader(sources: sources, options: options)
         } catch {

@@ -4,8 +4,7 @@ import PathConfiguration
 /// `Style.standardError` says.
 enum Diagnostics {
     static func prefix(_ file: String, _ location: SourceLocation?) -> String {
-        if let location { return "\(file):\(location.line):\(location.column)" }
-        return file
+        location.map { "\(file):\($0.line):\($0.column)" } ?? file
     }
 
     /// `PLACE: error: MESSAGE`; the place is `pathconfig` for the
@@ -41,14 +40,8 @@ enum Diagnostics {
     /// Prints a failure or warning event (others are silent):
     /// `PLACE[:LINE:COLUMN]: error|warning: MESSAGE`.
     static func report(_ event: LoaderEvent, failuresAreErrors: Bool) {
-        let severity: Severity
-        switch event.outcome {
-        case .failed: severity = failuresAreErrors ? .error : .warning
-        case .warning: severity = .warning
-        default: return
-        }
         guard let (place, message) = placeAndMessage(event) else { return }
-        emit(place, severity, message)
+        emit(place, failuresAreErrors && event.isFailure ? .error : .warning, message)
     }
 
     /// Prints a load that gave no configuration on standard output, as the

@@ -83,7 +83,7 @@ extension PathConfigCommand {
         /// out unless named: beside the apps it would differ on every rule.
         static let defaultProfiles: [Profile] = Profile.allCases.filter { $0 != .siesta }
 
-        var profiles: [Profile] { options.profiles.isEmpty ? Self.defaultProfiles : options.distinctProfiles }
+        var profiles: [Profile] { options.profiles.isEmpty ? Self.defaultProfiles : options.profiles.uniqued() }
 
         /// The pair form's groups (`ConfigPairs`), read from the command
         /// line; nil when the arguments are not in that form.
@@ -170,12 +170,10 @@ extension PathConfigCommand {
                 if let pairs = try pairs() {
                     // Each file under its own profiles: every one named, so every one must load.
                     columns = DiffColumn.columns(pairs: pairs)
-                    var loaded: [PathConfiguration] = []
-                    for group in pairs {
+                    configurations = try pairs.flatMap { group -> [PathConfiguration] in
                         let set = ConfigurationSet(flags: options, sources: try options.sources(group.configs), errorsAsJSON: report.format == .json)
-                        for profile in group.profiles { loaded.append(try set.configuration(profile: profile)) }
+                        return try group.profiles.map { try set.configuration(profile: $0) }
                     }
-                    configurations = loaded
                 } else {
                     let loaded = try loaded([old]) { profile, optional in try old.configuration(profile: profile, optional: optional) }
                     columns = DiffColumn.columns(pairs: [ConfigPairs.Group(configs: options.config, profiles: loaded.map(\.0))])

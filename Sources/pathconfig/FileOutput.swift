@@ -36,7 +36,6 @@ enum FileOutput {
             }
             staged.append((temporary, file.path))
         }
-        var backups: [String] = []
         for (i, (temporary, path)) in staged.enumerated() {
             var backup: String?
             var status = stat()
@@ -51,9 +50,8 @@ enum FileOutput {
                 throw fail("cannot rename \(temporary) to \(path): \(why)")
             }
             replaced.append((path, backup))
-            if let backup { backups.append(backup) }
         }
-        for backup in backups { unlink(backup) }
+        for case let (_, backup?) in replaced { unlink(backup) }
     }
 
     /// A hidden name beside `path`: `dir/.NAME.TAG`.

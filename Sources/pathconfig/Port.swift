@@ -62,7 +62,7 @@ extension PathConfigCommand {
         var format: OutputFormat = .text
 
         /// The apps to write for.
-        var apps: [Profile] { options.profiles.isEmpty ? PathConfigCommand.Diff.defaultProfiles : options.distinctProfiles }
+        var apps: [Profile] { options.profiles.isEmpty ? PathConfigCommand.Diff.defaultProfiles : options.profiles.uniqued() }
 
         func validate() throws {
             try options.requireConfig()
@@ -79,10 +79,8 @@ extension PathConfigCommand {
         static let refusedStatus: Int32 = 3
 
         func run() throws {
-            var load = options.loadOptions
-            load.profile = like
-            load.keepsSource = true  // the port keeps what the document says beyond its rules
-            let (original, _) = try options.load(try options.sources(), with: load, errorsAsJSON: format == .json)
+            // Kept source: the port keeps what the document says beyond its rules.
+            let (original, _) = try options.load(with: options.loadOptions(profile: like, keepsSource: true), errorsAsJSON: format == .json)
             let port = ConfigurationPort(original, to: apps, strict: strict)
             let urls = try checkURLs()
             // A JSON report without --output carries the files' text instead.
@@ -144,13 +142,10 @@ extension PathConfigCommand {
             if !unwritten.isEmpty {
                 lines.append("nothing written for \(unwritten.map(\.rawValue).joined(separator: ", "))" + (strict ? " (--strict)" : ""))
             }
-            if !strict {
-                for app in refusedApps where port.configurations[app] != nil {
-                    let rules = port.refusals.filter { $0.app == app }.compactMap(\.ruleIndex)
-                    let unique = rules.enumerated().filter { !rules[..<$0.offset].contains($0.element) }.map(\.element)
-                    lines.append("not ported for \(app.rawValue): " + (unique.isEmpty ? "the file" : "rule" + (unique.count == 1 ? " " : "s ")
-                        + unique.map(String.init).joined(separator: ", ")) + " (written all the same; exit \(Self.refusedStatus))")
-                }
+            for app in refusedApps where !strict && port.configurations[app] != nil {
+                let unique = port.refusals.filter { $0.app == app }.compactMap(\.ruleIndex).uniqued()
+                lines.append("not ported for \(app.rawValue): " + (unique.isEmpty ? "the file" : "rule" + (unique.count == 1 ? " " : "s ")
+                    + unique.map(String.init).joined(separator: ", ")) + " (written all the same; exit \(Self.refusedStatus))")
             }
             return lines
         }
@@ -226,28 +221,26 @@ extension PathConfigCommand {
         /// reference's on the original, as the apps read them (`PortComparison`).
         private static func check(_ port: ConfigurationPort, original: PathConfiguration, urls: [Input]) -> [CheckResult] {
             var results: [CheckResult] = []
-            for output in port.outputs {
-                for app in output.apps {
-                    guard let ported = port.configurations[app] else { continue }
-                    var differences: [CheckResult.Difference] = []
-                    for url in urls {
-                        // A path is a page on the default base URL, as diff and test read it.
-                        let input = PathInput.url(for: url.text, in: original)
-                        let covered = port.coveredURLs.contains(input)
-                        var expected: PathProperties?, actual: PathProperties?
-                        var errors: (String?, String?) = (nil, nil)
-                        do { expected = try original.resolve(input) } catch { errors.0 = error.message }
-                        do { actual = try ported.resolve(input) } catch { errors.1 = error.message }
-                        if let expected, let actual {
-                            let keys = PortComparison.mismatches(expected, actual)
-                            if !keys.isEmpty { differences.append(.init(url: url.text, covered: covered, keys: keys, errors: (nil, nil))) }
-                        } else if expected != nil || actual != nil {
-                            differences.append(.init(url: url.text, covered: covered, keys: [], errors: errors))
-                        }
-                        // Neither reads it: the same refusal, nothing to compare.
+            for app in port.outputs.flatMap(\.apps) {
+                guard let ported = port.configurations[app] else { continue }
+                var differences: [CheckResult.Difference] = []
+                for url in urls {
+                    // A path is a page on the default base URL, as diff and test read it.
+                    let input = PathInput.url(for: url.text, in: original)
+                    let covered = port.coveredURLs.contains(input)
+                    var expected: PathProperties?, actual: PathProperties?
+                    var errors: (String?, String?) = (nil, nil)
+                    do { expected = try original.resolve(input) } catch { errors.0 = error.message }
+                    do { actual = try ported.resolve(input) } catch { errors.1 = error.message }
+                    if let expected, let actual {
+                        let keys = PortComparison.mismatches(expected, actual)
+                        if !keys.isEmpty { differences.append(.init(url: url.text, covered: covered, keys: keys, errors: (nil, nil))) }
+                    } else if expected != nil || actual != nil {
+                        differences.append(.init(url: url.text, covered: covered, keys: [], errors: errors))
                     }
-                    results.append(CheckResult(app: app, reference: port.reference, urlCount: urls.count, differences: differences))
+                    // Neither reads it: the same refusal, nothing to compare.
                 }
+                results.append(CheckResult(app: app, reference: port.reference, urlCount: urls.count, differences: differences))
             }
             return results
         }

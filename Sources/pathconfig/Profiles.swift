@@ -19,8 +19,7 @@ extension PathConfigCommand {
         var format: OutputFormat = .text
 
         func run() throws {
-            var table = TextTable()
-            table.append(["PROFILE", "TAGS", "COMMIT"].map { TextTable.Cell($0) })
+            var table = TextTable(header: ["PROFILE", "TAGS", "COMMIT"], style: Style(enabled: false))
             var json: [JSONValue] = []
             for app in Profile.App.allCases {
                 let bare = Profile(app).release

@@ -70,15 +70,13 @@ extension PathConfigCommand {
             }
             // A case that names no file is checked against --config: without
             // one, a usage error at each such case.
-            if options.config.isEmpty {
-                let unnamed = file.cases.filter { $0.config == nil }
-                for c in unnamed {
-                    Diagnostics.error("case \(c.index) names no \"config\", and no --config was given", at: Diagnostics.prefix(file.path, c.location))
-                }
-                if !unnamed.isEmpty { throw ExitCode(2) }
+            let unnamed = options.config.isEmpty ? file.cases.filter { $0.config == nil } : []
+            for c in unnamed {
+                Diagnostics.error("case \(c.index) names no \"config\", and no --config was given", at: Diagnostics.prefix(file.path, c.location))
             }
+            if !unnamed.isEmpty { throw ExitCode(2) }
             let runner = CaseRunner(flags: options, errorsAsJSON: report.format == .json,
-                                    defaultProfiles: options.profiles.isEmpty ? [options.profile] : options.distinctProfiles,
+                                    defaultProfiles: options.profiles.isEmpty ? [options.profile] : options.profiles.uniqued(),
                                     defaultMethod: HTTPMethod.normalized(request.method) ?? HTTPMethod.defaultMethod,
                                     mode: comparison.compare, ignored: ignoring.ignored)
             let results = try runner.run(file)

@@ -52,26 +52,22 @@ extension PathConfigCommand {
             // that the outcome never depends on the order of --profile.
             let given = Set(options.profiles).sorted { $0.rawValue < $1.rawValue }
             let loadProfiles = given.isEmpty ? [options.profile] : given
-            let linter = Linter(options: LintOptions(profiles: given, load: options.loadOptions, allow: Set(allow), deny: Set(deny)))
+            let linter = Linter(options: LintOptions(profiles: given, load: options.loadOptions(), allow: Set(allow), deny: Set(deny)))
             var reports: [FileReport] = []
             for config in options.config {
                 let source = try options.sources([config])[0]
                 var failures: [LoaderEvent] = []
                 var loaded: PathConfiguration?
                 for profile in loadProfiles {
-                    var load = options.loadOptions
-                    load.profile = profile
-                    load.keepsSource = true  // lint reads the document again
-                    let loader = try options.makeLoader([source], cached: false, load: load)
+                    // Kept source: lint reads the document again.
+                    let loader = try options.makeLoader([source], cached: false, load: options.loadOptions(profile: profile, keepsSource: true))
                     let events = try loader.load()
-                    if let current = loader.current {
-                        if loaded == nil { loaded = current }
-                    } else {
-                        // Both iOS apps refuse a document in the same words: say it once.
-                        for event in events {
-                            guard let said = Diagnostics.placeAndMessage(event) else { continue }
-                            if !failures.contains(where: { Diagnostics.placeAndMessage($0).map { $0 == said } ?? false }) { failures.append(event) }
-                        }
+                    loaded = loaded ?? loader.current
+                    if loader.current != nil { continue }
+                    // Both iOS apps refuse a document in the same words: say it once.
+                    for event in events {
+                        guard let said = Diagnostics.placeAndMessage(event) else { continue }
+                        if !failures.contains(where: { Diagnostics.placeAndMessage($0).map { $0 == said } ?? false }) { failures.append(event) }
                     }
                 }
                 reports.append(FileReport(file: config, events: failures, loaded: failures.isEmpty ? loaded : nil, linter: linter,

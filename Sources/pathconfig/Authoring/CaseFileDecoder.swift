@@ -26,9 +26,7 @@ struct CaseFileError: Error, Sendable {
 /// profiles, methods or options (checked by the core's own option reader),
 /// and repeated keys (which JSON tools read differently).
 struct CaseFileDecoder {
-    /// The keys a case may hold.
     static let caseKeys = ["url", "properties", "typed", "config", "profile", "method", "options", "match", "description", "comment"]
-    /// The keys the top-level object may hold.
     static let fileKeys = ["cases", "description", "comment"]
 
     private let source: SourceText
@@ -91,12 +89,13 @@ struct CaseFileDecoder {
         }
         let before = errors.count
         unknownKeys(members, allowed: Self.caseKeys, what: "case \(index)")
-        let url = requiredString(node, "url", index: index)
-        let expected = properties(node, index: index)
+        if node.member("url") == nil { fail(node.offset, "case \(index) is missing required key \"url\"") }
+        let url = string(node.member("url"), index: index)
+        let expected = value(node.member("properties"), index: index, "an object") { $0.value.objectValue }
         let typed = typedValues(node.member("typed"), index: index)
         if node.member("properties") == nil {
             if let member = node.member("typed") {
-                if case .object(let members) = member.value.kind, members.isEmpty {
+                if member.value.members?.isEmpty == true {
                     fail(member.value.offset, "\"typed\" of case \(index) names no key, and the case has no \"properties\": it checks nothing")
                 }
             } else {
@@ -104,9 +103,12 @@ struct CaseFileDecoder {
             }
         }
         let description = string(node.member("description") ?? node.member("comment"), index: index)
-        let config = configName(node.member("config"), index: index)
+        // The file (or http(s) URL) the case is checked against, as `--config` names one.
+        let config = string(node.member("config"), index: index, { $0.isEmpty ? nil : $0 }) { _ in "name a file or an http(s):// URL, found \"\"" }
         let profiles = profileList(node.member("profile"), index: index)
-        let method = methodName(node.member("method"), index: index)
+        let method = string(node.member("method"), index: index, HTTPMethod.normalized) {
+            "be an HTTP method token such as GET or POST, found \(JSONWriter.quoted($0))"
+        }
         let options = optionMembers(node.member("options"), index: index)
         let match = matchMode(node.member("match"), index: index)
         guard errors.count == before, let url else { return nil }
@@ -114,41 +116,37 @@ struct CaseFileDecoder {
                         options: options, expected: expected, typed: typed, match: match, description: description)
     }
 
-    private mutating func requiredString(_ node: JSONNode, _ key: String, index: Int) -> String? {
-        guard let member = node.member(key) else {
-            fail(node.offset, "case \(index) is missing required key \(JSONWriter.quoted(key))")
+    /// What `read` makes of `member`'s value; nil without `member`, and where
+    /// `read` gives nil, after failing with `"KEY" of case N must be EXPECTED`.
+    private mutating func value<T>(_ member: JSONNode.Member?, index: Int, _ expected: String, _ read: (JSONNode) -> T?) -> T? {
+        guard let member else { return nil }
+        guard let value = read(member.value) else {
+            fail(member.value.offset, "\(JSONWriter.quoted(member.key)) of case \(index) must be \(expected), found \(member.value.typeName)")
             return nil
         }
-        return string(member, index: index)
+        return value
     }
 
     private mutating func string(_ member: JSONNode.Member?, index: Int) -> String? {
-        guard let member else { return nil }
-        guard case .string(let s) = member.value.kind else {
-            fail(member.value.offset, "\(JSONWriter.quoted(member.key)) of case \(index) must be a string, found \(member.value.typeName)")
-            return nil
-        }
-        return s
+        value(member, index: index, "a string") { if case .string(let s) = $0.kind { s } else { nil } }
     }
 
-    private mutating func properties(_ node: JSONNode, index: Int) -> JSONObject? {
-        guard let member = node.member("properties") else { return nil }
-        guard let object = member.value.value.objectValue else {
-            fail(member.value.offset, "\"properties\" of case \(index) must be an object, found \(member.value.typeName)")
+    /// `member`'s string as `read` takes it; where `read` gives nil, after
+    /// failing with `"KEY" of case N must ` and what `must` says of the string.
+    private mutating func string<T>(_ member: JSONNode.Member?, index: Int, _ read: (String) -> T?, must: (String) -> String) -> T? {
+        guard let text = string(member, index: index), let member else { return nil }
+        guard let value = read(text) else {
+            fail(member.value.offset, "\(JSONWriter.quoted(member.key)) of case \(index) must \(must(text))")
             return nil
         }
-        return object
+        return value
     }
 
     /// The `typed` members: each a key of the typed catalog with a value its
     /// accessor can return on some platform (an enumeration's names,
     /// `true`/`false`, a string or null), each problem reported at its place.
     private mutating func typedValues(_ member: JSONNode.Member?, index: Int) -> [(key: TypedKey, value: JSONValue)] {
-        guard let member else { return [] }
-        guard case .object(let members) = member.value.kind else {
-            fail(member.value.offset, "\"typed\" of case \(index) must be an object of typed keys and values, found \(member.value.typeName)")
-            return []
-        }
+        guard let members = value(member, index: index, "an object of typed keys and values", { $0.members }) else { return [] }
         var out: [(key: TypedKey, value: JSONValue)] = []
         for m in members {
             guard let key = TypedKey(rawValue: m.key) else {
@@ -170,10 +168,7 @@ struct CaseFileDecoder {
     private static func typedValueProblem(_ key: TypedKey, _ value: JSONValue) -> String? {
         switch key.kind {
         case .enumeration:
-            var names: [String] = []
-            for platform in [Profile.Platform.ios, .android] {
-                for name in key.allowedValues(on: platform) where !names.contains(name) { names.append(name) }
-            }
+            let names = (key.allowedValues(on: .ios) + key.allowedValues(on: .android)).uniqued()
             if let s = value.stringValue, names.contains(s) { return nil }
             return "one of " + names.map(JSONWriter.quoted).joined(separator: ", ")
         case .boolean:
@@ -181,17 +176,6 @@ struct CaseFileDecoder {
         case .string:
             return value.stringValue == nil && value != .null ? "a string or null" : nil
         }
-    }
-
-    /// The case's `config`: the file (or http(s) URL) it is checked
-    /// against, as `--config` names one; a non-empty string.
-    private mutating func configName(_ member: JSONNode.Member?, index: Int) -> String? {
-        guard let text = string(member, index: index), let member else { return nil }
-        guard !text.isEmpty else {
-            fail(member.value.offset, "\"config\" of case \(index) must name a file or an http(s):// URL, found \"\"")
-            return nil
-        }
-        return text
     }
 
     private mutating func profileList(_ member: JSONNode.Member?, index: Int) -> [Profile] {
@@ -220,23 +204,10 @@ struct CaseFileDecoder {
         return profiles
     }
 
-    private mutating func methodName(_ member: JSONNode.Member?, index: Int) -> String? {
-        guard let text = string(member, index: index), let member else { return nil }
-        guard let method = HTTPMethod.normalized(text) else {
-            fail(member.value.offset, "\"method\" of case \(index) must be an HTTP method token such as GET or POST, found \(JSONWriter.quoted(text))")
-            return nil
-        }
-        return method
-    }
-
     /// The `options` members, each checked by the core's option reader (a
     /// bad one is reported at its key).
     private mutating func optionMembers(_ member: JSONNode.Member?, index: Int) -> [JSONNode.Member] {
-        guard let member else { return [] }
-        guard case .object(let members) = member.value.kind else {
-            fail(member.value.offset, "\"options\" of case \(index) must be an object of load options, found \(member.value.typeName)")
-            return []
-        }
+        guard let members = value(member, index: index, "an object of load options", { $0.members }) else { return [] }
         var scratch = LoadOptions()
         // A case names its app with its own "profile", so its options know every load option but that one.
         let known = LoadOptions.jsonKeys.filter { $0 != "profile" }
@@ -267,4 +238,9 @@ struct CaseFileDecoder {
 /// Every problem of a cases file, in document order.
 struct CaseFileErrors: Error, Sendable {
     let errors: [CaseFileError]
+}
+
+private extension JSONNode {
+    /// An object's members; nil for any other value.
+    var members: [Member]? { if case .object(let members) = kind { members } else { nil } }
 }

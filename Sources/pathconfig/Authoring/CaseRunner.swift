@@ -44,7 +44,6 @@ struct CaseRunner {
     let defaultProfiles: [Profile]
     /// The method of a case that names none.
     let defaultMethod: String
-    /// How expected properties are compared with what resolves.
     var mode: CompareMode = .json
     /// The keys left out of every check (`--ignore-key`).
     var ignored = IgnoredKeys()
@@ -73,11 +72,10 @@ struct CaseRunner {
         let usesDefaultBase = PathInput.usesDefaultBase(testCase.url, in: configuration)
         do {
             let answer = try configuration.resolve(input, method: method)
-            var differences: [ValueDifference] = []
-            if let expected = testCase.expected {
-                differences = ignored.filter(PropertyComparison.differences([PathProperties(expected, typedReading: profile.typedReading), answer],
-                                                                            mode: mode, keysOf: testCase.match == .subset ? 0 : nil))
-            }
+            let differences = testCase.expected.map { expected in
+                ignored.filter(PropertyComparison.differences([PathProperties(expected, typedReading: profile.typedReading), answer],
+                                                              mode: mode, keysOf: testCase.match == .subset ? 0 : nil))
+            } ?? []
             let typedDifferences = testCase.typed.compactMap { key, value -> ValueDifference? in
                 if ignored.ignores(KeyPath([key.rawValue])) { return nil }
                 let read = PropertyComparison.typedValue(answer, key)

@@ -55,7 +55,7 @@ struct ConfigPairs {
         }
         var groups: [Group] = []
         var chain: [String] = [], named: [Profile] = []
-        var profileIndex = 0
+        var unread = profiles[...]
         for item in items {
             if item.isConfig {
                 if !named.isEmpty {
@@ -65,8 +65,7 @@ struct ConfigPairs {
                 }
                 chain.append(item.value)
             } else {
-                named.append(profiles[profileIndex])
-                profileIndex += 1
+                named.append(unread.removeFirst())
             }
         }
         guard !named.isEmpty else {

@@ -32,8 +32,7 @@ final class ConfigurationSet {
     func configuration(profile: Profile, overrides: [JSONNode.Member] = [], key: String = "") throws -> PathConfiguration {
         let cacheKey = profile.rawValue + " " + key
         if let configuration = loaded[cacheKey] { return configuration }
-        var options = flags.loadOptions
-        options.profile = profile
+        var options = flags.loadOptions(profile: profile)
         if !overrides.isEmpty {
             do { try options.apply(overrides, engines: Backend.engines) } catch {
                 Diagnostics.error(error.message)
@@ -52,9 +51,7 @@ final class ConfigurationSet {
         guard optional else { return try self.configuration(profile: profile) }
         let cacheKey = profile.rawValue + " "
         if let configuration = loaded[cacheKey] { return configuration }
-        var options = flags.loadOptions
-        options.profile = profile
-        let loader = try flags.makeLoader(sources, load: options)
+        let loader = try flags.makeLoader(sources, load: flags.loadOptions(profile: profile))
         let events = try loader.load()
         guard let configuration = loader.current else {
             failures[profile] = events
@@ -66,11 +63,10 @@ final class ConfigurationSet {
     }
 }
 
-extension ConfigOptions {
-    /// The profiles named with `--profile`, each once, in order (test and
-    /// diff check under every one).
-    var distinctProfiles: [Profile] {
-        var seen: Set<Profile> = []
-        return profiles.filter { seen.insert($0).inserted }
+extension Sequence where Element: Hashable {
+    /// The elements, each once, at its first place (`--profile`s, keys).
+    func uniqued() -> [Element] {
+        var seen: Set<Element> = []
+        return filter { seen.insert($0).inserted }
     }
 }

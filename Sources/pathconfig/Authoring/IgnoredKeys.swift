@@ -11,10 +11,7 @@ struct IgnoredKeys: Sendable {
     /// The keys as given, each once, in order.
     let keys: [String]
 
-    init(_ keys: [String] = []) {
-        var seen: Set<String> = []
-        self.keys = keys.filter { seen.insert($0).inserted }
-    }
+    init(_ keys: [String] = []) { self.keys = keys.uniqued() }
 
     /// Whether a difference at `path` is left out: its text is one of the
     /// keys, or lies under one (`headers` leaves out `headers.Accept`).
@@ -49,6 +46,5 @@ struct IgnoreKeyOption: ParsableArguments {
         if keys.contains(where: \.isEmpty) { throw ValidationError("--ignore-key needs a key name") }
     }
 
-    /// The keys, as `IgnoredKeys`.
     var ignored: IgnoredKeys { IgnoredKeys(keys) }
 }

@@ -66,11 +66,8 @@ enum JSONComparison {
     static func allEqual(_ values: [JSONValue?]) -> Bool {
         guard let first = values.first else { return true }
         return values.allSatisfy { v in
-            switch (first, v) {
-            case (nil, nil): return true
-            case (let a?, let b?): return equal(a, b)
-            default: return false
-            }
+            guard let a = first, let b = v else { return first == nil && v == nil }
+            return equal(a, b)
         }
     }
 
@@ -95,14 +92,9 @@ enum JSONComparison {
             if !allEqual(sides) { out.append(ValueDifference(path: path, values: sides)) }
             return
         }
-        var keys: [String] = []
-        var seen: Set<String> = []
         let chosen = keysOf.map { [objects[$0]] } ?? objects
-        for object in chosen {
-            for key in object.keys where seen.insert(key).inserted { keys.append(key) }
-        }
-        for key in keys {
-            collect(objects.map { $0[key] }, at: path.appending(key), keysOf: keysOf, into: &out)
+        for key in chosen.flatMap(\.keys).uniqued() {
+            collect(objects.map { $0[key] }, at: KeyPath(path.components + [key]), keysOf: keysOf, into: &out)
         }
     }
 

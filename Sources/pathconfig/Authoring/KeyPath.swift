@@ -9,9 +9,6 @@ struct KeyPath: Hashable, Comparable, Sendable {
 
     init(_ components: [String]) { self.components = components }
 
-    /// The path one key further in.
-    func appending(_ key: String) -> KeyPath { KeyPath(components + [key]) }
-
     /// The path as a person reads it: keys joined with `.`, a key that is not
     /// a plain name (letters, digits, `_`, `-`) written as a quoted JSON
     /// string in brackets (`headers["User-Agent"]` stays `headers.User-Agent`;

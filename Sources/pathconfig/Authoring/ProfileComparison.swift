@@ -46,12 +46,7 @@ struct ProfileComparison {
         self.method = method
         self.mode = compare
         self.ignored = ignored
-        self.typedKeys = Self.typedKeys(readBy: configurations.map(\.profile))
-    }
-
-    /// The keys of the catalog that every one of `profiles` reads.
-    static func typedKeys(readBy profiles: [Profile]) -> [TypedKey] {
-        TypedKey.allCases.filter { key in profiles.allSatisfy { $0.reads(key) } }
+        self.typedKeys = TypedKey.allCases.filter { key in configurations.allSatisfy { $0.profile.reads(key) } }
     }
 
     /// Typed, the keys of the catalog left out because one profile's app
@@ -61,8 +56,7 @@ struct ProfileComparison {
     var unreadKeys: [(profile: Profile, keys: [TypedKey])] {
         guard mode == .typed else { return [] }
         let profiles = configurations.map(\.profile)
-        var seen: Set<Profile> = []
-        return profiles.filter { seen.insert($0).inserted }.compactMap { profile in
+        return profiles.uniqued().compactMap { profile in
             let keys = profile.unreadTypedKeys.filter { key in profiles.contains { $0.reads(key) } }
             return keys.isEmpty ? nil : (profile, keys)
         }
@@ -112,10 +106,8 @@ struct ProfileComparison {
     /// each profile whose app answered (`RuleAttribution`).
     private func rules(setting differences: [ValueDifference], for url: String, answered: [Bool]) throws(ResolveError)
         -> [[Explanation.MatchedRule?]] {
-        var explanations: [Explanation?] = []
-        for ((_, configuration), answers) in zip(configurations, answered) {
-            explanations.append(answers
-                ? try configuration.explain(PathInput.url(for: url, in: configuration), method: method) : nil)
+        let explanations = try zip(configurations, answered).map { side, answers throws(ResolveError) -> Explanation? in
+            answers ? try side.configuration.explain(PathInput.url(for: url, in: side.configuration), method: method) : nil
         }
         return differences.map { d in
             zip(explanations, configurations).map { explanation, side in

@@ -61,16 +61,13 @@ struct ProfileDiffReport {
     /// The notes, then, when any URL differs, the summary by rule and key
     /// and (unless `summaryOnly`) the table, then the summary line.
     func text(style: Style) -> [String] {
-        var lines: [String] = pathsOnDefaultBase ? [style.dim(PathInput.defaultBaseNote)] : []
-        for note in [unreadNote, ignored.note] { if let note { lines.append(style.dim(note)) } }
+        var lines = [pathsOnDefaultBase ? PathInput.defaultBaseNote : nil, unreadNote, ignored.note].compactMap { $0.map(style.dim) }
         if !differences.isEmpty {
             lines.append(style.bold("by rule and key:"))
             lines += RuleKeySummary(differences).lines(labels: columns.map(\.label), sharedRules: oneConfiguration, style: style)
         }
         if !differences.isEmpty && !summaryOnly {
-            var table = TextTable()
-            let header = ["URL", "KEY"] + columns.map(\.label)
-            table.append(header.map { TextTable.Cell($0, painted: style.bold($0)) })
+            var table = TextTable(header: ["URL", "KEY"] + columns.map(\.label), style: style)
             for difference in differences {
                 for (i, d) in difference.differences.enumerated() {
                     let url = i == 0 ? difference.url : ""

@@ -10,17 +10,6 @@ import PathConfiguration
 /// iOS, false on Android; `POP` is `pop` on Android). Keys outside the
 /// catalog are compared as written: app code reads them raw.
 enum PropertyComparison {
-    /// What `mode` compares for `properties`: its object, or (typed) the
-    /// typed value of each key of `typedKeys`, then every other key outside
-    /// the catalog as written.
-    static func compared(_ properties: PathProperties, mode: CompareMode,
-                         typedKeys: [TypedKey] = TypedKey.allCases) -> JSONObject {
-        guard mode == .typed else { return properties.object }
-        var out = typedValues(properties, keys: typedKeys)
-        for (key, value) in properties.object where TypedKey(rawValue: key) == nil { out[key] = value }
-        return out
-    }
-
     /// Where `sides` disagree under `mode`, sorted by path
     /// (`JSONComparison.differences`); typed, a catalog key's difference
     /// carries what each side wrote (`ValueDifference.written`).
@@ -32,9 +21,12 @@ enum PropertyComparison {
     ///     unless told); the others are left out, not compared as written.
     static func differences(_ sides: [PathProperties], mode: CompareMode, keysOf: Int? = nil,
                             typedKeys: [TypedKey] = TypedKey.allCases) -> [ValueDifference] {
+        // Typed, a side is its typed values, then its keys outside the catalog as written.
         let objects = sides.enumerated().map { i, side -> JSONValue in
-            let keys = i == keysOf ? typedKeys.filter { side.object.contains(key: $0.rawValue) } : typedKeys
-            return .object(compared(side, mode: mode, typedKeys: keys))
+            guard mode == .typed else { return .object(side.object) }
+            var out = typedValues(side, keys: i == keysOf ? typedKeys.filter { side.object.contains(key: $0.rawValue) } : typedKeys)
+            for (key, value) in side.object where TypedKey(rawValue: key) == nil { out[key] = value }
+            return .object(out)
         }
         let differences = JSONComparison.differences(objects, keysOf: keysOf)
         guard mode == .typed else { return differences }

@@ -9,7 +9,6 @@ struct ReportOptions: ParsableArguments {
     @Option(name: .customLong("color"), help: ArgumentHelp("Colour the text report and the diagnostics: auto (on a terminal, unless NO_COLOR is set or TERM is dumb; CLICOLOR_FORCE=1 on any output), always or never.", valueName: "when"))
     var color: Style.When = .auto
 
-    /// The style the text report is written in.
     var style: Style { Style(enabled: format == .text && color.enabled(fd: 1)) }
 
     /// Prints a report on standard output: its text's lines, or its JSON on one line.

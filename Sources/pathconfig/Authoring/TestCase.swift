@@ -37,7 +37,6 @@ struct TestCase: Sendable {
     /// The values the app's typed accessors must read (`PathProperties.typed`,
     /// defaults included), in the file's order; empty when the case names none.
     let typed: [(key: TypedKey, value: JSONValue)]
-    /// Exact or subset (for `expected`).
     let match: MatchMode
     /// The case's `description` (or `comment`), if any.
     let description: String?

@@ -25,8 +25,7 @@ struct TestReport {
     /// The text report: the notes, the failures (and with `verbose`, the
     /// passes too), then the summary.
     func text(style: Style, verbose: Bool) -> [String] {
-        var lines: [String] = results.contains(where: \.usesDefaultBase) ? [style.dim(PathInput.defaultBaseNote)] : []
-        if let note = ignored.note { lines.append(style.dim(note)) }
+        var lines = [results.contains(where: \.usesDefaultBase) ? PathInput.defaultBaseNote : nil, ignored.note].compactMap { $0.map(style.dim) }
         for result in results {
             if result.passed {
                 if verbose { lines.append(style.green("PASS") + " " + heading(result)) }
@@ -37,9 +36,7 @@ struct TestReport {
                 lines.append("    " + style.red("error: " + error))
                 continue
             }
-            var table = TextTable()
-            table.append([TextTable.Cell("key", painted: style.bold("key")), TextTable.Cell("expected", painted: style.bold("expected")),
-                          TextTable.Cell("actual", painted: style.bold("actual"))])
+            var table = TextTable(header: ["key", "expected", "actual"], style: style)
             for d in result.differences + result.typedDifferences {
                 let expected = ValueText.text(d.values[0], written: d.written, side: 0)
                 let actual = ValueText.text(d.values[1], written: d.written, side: 1)
@@ -50,8 +47,7 @@ struct TestReport {
             lines.append(result.rules.isEmpty ? "  no rule matched" : "  rules that matched:")
             for rule in result.rules { lines.append("    " + style.dim(ValueText.rule(rule))) }
         }
-        let summary = summary
-        lines.append(failed == 0 ? style.green(summary) : style.red(summary))
+        lines.append((failed == 0 ? style.green : style.red)(summary))
         return lines
     }
 

@@ -13,7 +13,10 @@ struct TextTable {
         }
     }
 
-    private(set) var rows: [[Cell]] = []
+    private(set) var rows: [[Cell]]
+
+    /// A table whose first row is `header`, in bold where `style` colours.
+    init(header: [String], style: Style) { rows = [header.map { Cell($0, painted: style.bold($0)) }] }
 
     mutating func append(_ row: [Cell]) { rows.append(row) }
 

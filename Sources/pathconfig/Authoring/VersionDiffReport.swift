@@ -36,12 +36,9 @@ struct VersionDiffReport {
     /// The notes, the table (when anything changes) and the summary; the
     /// profiles column says `all` when every profile compared sees the change.
     func text(style: Style) -> [String] {
-        var lines: [String] = pathsOnDefaultBase ? [style.dim(PathInput.defaultBaseNote)] : []
-        if let note = ignored.note { lines.append(style.dim(note)) }
+        var lines = [pathsOnDefaultBase ? PathInput.defaultBaseNote : nil, ignored.note].compactMap { $0.map(style.dim) }
         if !changes.isEmpty {
-            var table = TextTable()
-            let header = ["URL", "PROFILES", "CHANGE", "KEY", "OLD", "NEW"]
-            table.append(header.map { TextTable.Cell($0, painted: style.bold($0)) })
+            var table = TextTable(header: ["URL", "PROFILES", "CHANGE", "KEY", "OLD", "NEW"], style: style)
             var lastURL: String?
             for change in changes {
                 let who = change.profiles.count == profiles.count ? "all" : change.profiles.map(\.rawValue).joined(separator: ",")
@@ -49,13 +46,8 @@ struct VersionDiffReport {
                     let url = change.url == lastURL ? "" : change.url
                     lastURL = change.url
                     let kind = key.change.rawValue
-                    let painted: String
-                    switch key.change {
-                    case .added: painted = style.green(kind)
-                    case .removed: painted = style.red(kind)
-                    case .changed: painted = style.yellow(kind)
-                    }
-                    table.append([TextTable.Cell(url), TextTable.Cell(i == 0 ? who : ""), TextTable.Cell(kind, painted: painted),
+                    let paint = key.change == .added ? style.green : key.change == .removed ? style.red : style.yellow
+                    table.append([TextTable.Cell(url), TextTable.Cell(i == 0 ? who : ""), TextTable.Cell(kind, painted: paint(kind)),
                                   TextTable.Cell(ValueText.key(key)), TextTable.Cell(ValueText.text(key.values[0], written: key.written, side: 0)),
                                   TextTable.Cell(ValueText.text(key.values[1], written: key.written, side: 1))])
                 }
