@@ -55,8 +55,7 @@ struct LintDocument {
         do throws(ConfigurationError) {
             // Siesta's decoding keeps values as written and adds no not-portable warnings.
             let decoded = try ConfigurationDecoder(profile: .siesta, limits: limits).decode(bytes)
-            let text = decoded.source.bytes
-            tree = try text.withUnsafeBufferPointer { buffer throws(ConfigurationError) in
+            tree = try decoded.source.bytes.withUnsafeBufferPointer { buffer throws(ConfigurationError) in
                 do throws(JSONSyntaxError) { return try JSONReader.read(buffer, maxDepth: limits.maxNestingDepth) } catch {
                     throw error.configurationError(in: buffer)
                 }
@@ -66,14 +65,12 @@ struct LintDocument {
         } catch {
             // Not JSON, or not a configuration, for JSONSerialization: an
             // Android app may still read it.
-            let android = options.selectedProfiles.filter { if case .gson = $0.documentReading { return true }; return false }
-            guard let found = android.lazy.compactMap({ profile -> (Profile, ConfigurationDocument)? in
-                guard let d = try? ConfigurationDecoder(profile: profile, limits: limits).decode(bytes) else { return nil }
-                return (profile, d)
-            }).first, case .gson(let app) = found.0.documentReading else { throw error }
-            let decoded = found.1
-            let text = decoded.source.bytes
-            let read = text.withUnsafeBufferPointer { try? GsonReader.read($0, maxDepth: limits.maxNestingDepth, nestingLimit: app.nestingLimit) }
+            guard case let (app, decoded)? = options.selectedProfiles.lazy.compactMap({ profile -> (GsonApp, ConfigurationDocument)? in
+                guard case .gson(let app) = profile.documentReading,
+                      let d = try? ConfigurationDecoder(profile: profile, limits: limits).decode(bytes) else { return nil }
+                return (app, d)
+            }).first else { throw error }
+            let read = decoded.source.bytes.withUnsafeBufferPointer { try? GsonReader.read($0, maxDepth: limits.maxNestingDepth, nestingLimit: app.nestingLimit) }
             guard let read, let root = read.root else { throw error }
             tree = JSONReadResult(root: root, duplicateKeys: [], trailingCommas: read.trailingCommas)
             document = decoded
@@ -99,8 +96,7 @@ struct LintDocument {
                 case .rules: child = .rule
                 case .map:
                     // A strict tree leaves out the null a trailing comma makes for Gson.
-                    let count: Int
-                    if case .array(let parts) = item.kind { count = parts.count } else { count = 0 }
+                    let count = if case .array(let parts) = item.kind { parts.count } else { 0 }
                     child = .mapEntry(elements: count + (!readByGson && trailingCommaContainers.contains(item.offset) ? 1 : 0))
                 case .mapEntry: child = i == 1 ? .value : .unread
                 case .value: child = .value
@@ -113,8 +109,7 @@ struct LintDocument {
             var last: [String: Int] = [:]
             for (i, m) in members.enumerated() {
                 if let previous = last[m.key] {
-                    var isNull = false
-                    if case .null = members[previous].value.kind { isNull = true }
+                    let isNull = if case .null = members[previous].value.kind { true } else { false }
                     let first = members.first { $0.key == m.key }!.keyOffset
                     repeatedKeys.append(RepeatedKey(key: m.key, offset: m.keyOffset, firstOffset: first, objectOffset: node.offset,
                                                     previousValueIsNull: isNull))
@@ -168,14 +163,6 @@ struct LintDocument {
         return try? ConfigurationDecoder(profile: profile, limits: options.limits).decode(original)
     }
 
-    /// Where string `scalar` of a string value of `decoded` starts, its
-    /// opening quote at `stringOffset` there: located in this document when
-    /// both read the same text, else nil.
-    func location(ofScalar scalar: Int, inStringAt stringOffset: Int, of decoded: ConfigurationDocument) -> SourceLocation? {
-        guard decoded.source.bytes == source.bytes else { return nil }
-        return location(ofScalar: scalar, inStringAt: stringOffset)
-    }
-
     /// The rule whose object holds the value, key or container starting at `offset`.
     func rule(at offset: Int) -> Int? { ruleByOffset[offset] }
 
@@ -204,9 +191,8 @@ struct LintDocument {
     }
 
     /// `message` without the name of rule `rule` in front (`rule 3: `, or with
-    /// its description), which
-    /// the decoder's messages carry and a finding's `summary`
-    /// adds again.
+    /// its description), which the decoder's messages carry and a finding's
+    /// `summary` adds again.
     func withoutRuleName(_ message: String, rule: Int?) -> String {
         guard let rule, rules.indices.contains(rule) else { return message }
         for prefix in [rules[rule].label + ": ", "rule \(rule): "] where message.hasPrefix(prefix) {

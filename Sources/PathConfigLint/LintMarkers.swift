@@ -43,9 +43,7 @@ struct LintMarkers {
 
     /// Whether a marker allows `finding`: the document's, or its rule's.
     func allows(_ finding: LintFinding) -> Bool {
-        if document.contains(finding.kind) { return true }
-        guard let rule = finding.ruleIndex else { return false }
-        return rules[rule]?.contains(finding.kind) == true
+        document.contains(finding.kind) || finding.ruleIndex.flatMap { rules[$0] }?.contains(finding.kind) == true
     }
 
     /// The kinds one marker allows; a finding for each part lint cannot read.

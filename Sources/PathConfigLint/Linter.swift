@@ -48,22 +48,13 @@ public struct Linter: Sendable {
     public func report(_ bytes: some Collection<UInt8>) throws(ConfigurationError) -> LintReport {
         let document = try LintDocument(Array(bytes), options: options)
         let markers = LintMarkers(document)
-        var found: [(order: Int, finding: LintFinding)] = []
-        for check in Self.checks {
-            for finding in check.findings(in: document) { found.append((found.count, finding)) }
-        }
-        for finding in markers.findings { found.append((found.count, finding)) }
-        found.sort { a, b in
-            let x = a.finding.location?.offset ?? -1, y = b.finding.location?.offset ?? -1
-            return x != y ? x < y : a.order < b.order
+        let found = (Self.checks.flatMap { $0.findings(in: document) } + markers.findings).enumerated().sorted { a, b in
+            let x = a.element.location?.offset ?? -1, y = b.element.location?.offset ?? -1
+            return x != y ? x < y : a.offset < b.offset
         }
         var report = LintReport()
-        for (_, finding) in found {
-            if options.deny.contains(finding.kind) {
-                report.findings.append(finding)
-            } else if options.allow.contains(finding.kind) {
-                continue
-            } else if markers.allows(finding) {
+        for (_, finding) in found where options.deny.contains(finding.kind) || !options.allow.contains(finding.kind) {
+            if !options.deny.contains(finding.kind), markers.allows(finding) {
                 report.allowedByMarkers.append(finding)
             } else {
                 report.findings.append(finding)

@@ -134,14 +134,12 @@ public struct ConfigurationPort: Sendable {
             var changed = false
             let rules = Self.rules(of: original, written: written?.rules, for: app, among: apps, port: port,
                                    refusals: &appRefusals, notes: &notes, changed: &changed)
-            let text: String
-            if let source, !changed, Self.readsDocumentsAlike(reference, app) {
+            let text = if let source, !changed, Self.readsDocumentsAlike(reference, app) {
                 // Nothing to change, and the app reads documents as the
                 // reference does: the file as it was, byte for byte.
-                text = String(decoding: source, as: UTF8.self)
+                String(decoding: source, as: UTF8.self)
             } else {
-                let document = written?.document(rules: rules) ?? ["settings": .object(original.settings), "rules": .array(rules)]
-                text = JSONWriter.pretty(.object(document)) + "\n"
+                JSONWriter.pretty(.object(written?.document(rules: rules) ?? ["settings": .object(original.settings), "rules": .array(rules)])) + "\n"
             }
             let loaded: PathConfiguration?
             do { loaded = try PathConfiguration(json: text, options: LoadOptions(profile: app)) } catch {
@@ -159,15 +157,9 @@ public struct ConfigurationPort: Sendable {
         }
         self.refusals = refusals
         self.configurations = configurations
-        var outputs: [Output] = []
-        for (app, text) in documents {
-            if let i = outputs.firstIndex(where: { $0.text == text }) {
-                outputs[i] = Output(apps: outputs[i].apps + [app], text: text)
-            } else {
-                outputs.append(Output(apps: [app], text: text))
-            }
-        }
-        self.outputs = outputs
+        var texts: [String] = []
+        for (_, text) in documents where !texts.contains(text) { texts.append(text) }
+        self.outputs = texts.map { text in Output(apps: documents.filter { $0.text == text }.map(\.app), text: text) }
         self.rewrites = Self.rewrites(reference: reference, apps: apps, caseFlag: caseFlag, notes: notes)
     }
 
@@ -198,18 +190,13 @@ public struct ConfigurationPort: Sendable {
     private static func rules(of original: PathConfiguration, written: [JSONObject]?, for app: Profile, among apps: [Profile],
                               port: PatternPort, refusals: inout [Refusal], notes: inout Notes, changed: inout Bool) -> [JSONValue] {
         let reference = original.profile
-        let appBuiltIns = app.builtInRules(firstIndex: 0)
-        var ported: [Rule] = original.rules.filter { !$0.isBuiltIn }
-        let referenceBuiltIns = original.rules.filter(\.isBuiltIn)
-        if appBuiltIns.isEmpty {
-            // Written out as rules of the file.
-            ported += referenceBuiltIns
-            if !referenceBuiltIns.isEmpty { changed = true }
-        }
+        // The reference's built-in rules, written out as rules of the file for an app that has none.
+        let builtIns = app.builtInRules(firstIndex: 0).isEmpty ? original.rules.filter(\.isBuiltIn) : []
+        if !builtIns.isEmpty { changed = true }
         // An app whose own built-in rules differ from the reference's: no
         // file can change them, so their URLs are left out of the covered
         // ones (`CoveredURLs.excludedBuiltInPaths`).
-        return ported.map { rule in
+        return (original.rules.filter { !$0.isBuiltIn } + builtIns).map { rule in
             let label = rule.isBuiltIn ? (rule.description ?? "built-in") : rule.description
             let writtenRule = rule.isBuiltIn ? nil : written?[rule.index]
             var patterns: [JSONValue] = []
@@ -401,7 +388,7 @@ public struct ConfigurationPort: Sendable {
         if notes.spelledOutShorthands {
             lines.append("\\d, \\w and \\s are spelled out ([0-9], [A-Za-z0-9_], ...): ICU and Java read them differently beyond ASCII")
         }
-        let gaining = apps.filter { !PatternPort.seesQuery(reference) && PatternPort.seesQuery($0) }
+        let gaining = apps.filter { !reference.matchesQueryStringsByDefault && $0.matchesQueryStringsByDefault }
         if !gaining.isEmpty {
             lines.append("for \(gaining.map(\.rawValue).joined(separator: ", ")), which see the query string that "
                 + "\(reference.rawValue) does not, each pattern is confined to the path (^[^?]*?(?:...), $ as (?![^?]), . as [^?])")
@@ -436,17 +423,12 @@ struct WrittenDocument {
             rules = nil
             return
         }
-        var rules: [JSONObject] = []
-        for (element, rule) in zip(elements, original.rules) {
-            guard case .object(let object) = element,
-                  (object["patterns"] ?? .array([])) == .array(rule.patterns.map(JSONValue.string)),
-                  Set(object["properties"]?.objectValue?.keys ?? []) == Set(rule.properties.keys) else {
-                self.rules = nil
-                return
-            }
-            rules.append(object)
+        let objects = elements.compactMap(\.objectValue)
+        let linesUp = objects.count == elements.count && zip(objects, original.rules).allSatisfy { object, rule in
+            (object["patterns"] ?? .array([])) == .array(rule.patterns.map(JSONValue.string))
+                && Set(object["properties"]?.objectValue?.keys ?? []) == Set(rule.properties.keys)
         }
-        self.rules = rules
+        rules = linesUp ? objects : nil
     }
 
     /// The document with `rules` in place of its rules, every other key as written.

@@ -62,14 +62,8 @@ public struct CoveredURLs: Sendable, Hashable, CustomStringConvertible {
             if excludedBuiltInPaths.contains(where: { lowered.contains($0) }) { return false }
         }
         let bytes = Array(url.utf8)
-        var i = 0
-        func take(_ prefix: String) -> Bool {
-            let p = Array(prefix.utf8)
-            guard bytes.count - i >= p.count, Array(bytes[i..<(i + p.count)]) == p else { return false }
-            i += p.count
-            return true
-        }
-        guard take("https://") || take("http://") else { return false }
+        guard let scheme = ["https://", "http://"].first(where: { bytes.starts(with: $0.utf8) }) else { return false }
+        var i = scheme.utf8.count
         let hostStart = i
         while i < bytes.count, Self.isHostByte(bytes[i]) { i += 1 }
         guard i > hostStart else { return false }
@@ -113,7 +107,7 @@ public struct CoveredURLs: Sendable, Hashable, CustomStringConvertible {
     private static func isComponentByte(_ bytes: [UInt8], _ i: inout Int, escape: inout Bool) -> Bool {
         let b = bytes[i]
         if b == UInt8(ascii: "%") {
-            guard i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]) else { return false }
+            guard i + 2 < bytes.count, bytes[(i + 1)...(i + 2)].allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }) else { return false }
             escape = true
             i += 3
             return true
@@ -121,9 +115,5 @@ public struct CoveredURLs: Sendable, Hashable, CustomStringConvertible {
         let allowed = isHostByte(b) || "_~!$&'()*+,;=:@/".utf8.contains(b)
         if allowed { i += 1 }
         return allowed
-    }
-
-    private static func isHex(_ b: UInt8) -> Bool {
-        (0x30...0x39).contains(b) || (0x41...0x46).contains(b) || (0x61...0x66).contains(b)
     }
 }

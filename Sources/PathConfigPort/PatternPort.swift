@@ -51,14 +51,11 @@ struct PatternPort {
     }
 
     /// Whether the reference matches the query and the target does not.
-    var losesQuery: Bool { Self.seesQuery(reference) && !Self.seesQuery(target) }
+    var losesQuery: Bool { reference.matchesQueryStringsByDefault && !target.matchesQueryStringsByDefault }
     /// Whether the target matches the query and the reference does not.
-    var gainsQuery: Bool { !Self.seesQuery(reference) && Self.seesQuery(target) }
+    var gainsQuery: Bool { !reference.matchesQueryStringsByDefault && target.matchesQueryStringsByDefault }
     /// Whether the app's case mode differs from the reference's.
     var changesCase: Bool { reference.regexOptions.caseInsensitive != target.regexOptions.caseInsensitive }
-
-    /// Whether an app matches `?query` with the app's own settings.
-    static func seesQuery(_ profile: Profile) -> Bool { profile.matchesQueryStringsByDefault }
 
     /// Whether the target reads every pattern as the reference does, so
     /// that a pattern is kept as written, whatever its syntax: the same
@@ -202,11 +199,7 @@ struct PatternPort {
 
     /// The other case of an ASCII letter.
     private static func otherCase(_ c: Unicode.Scalar) -> Unicode.Scalar? {
-        switch c.value {
-        case 0x41...0x5A: return Unicode.Scalar(c.value + 0x20)
-        case 0x61...0x7A: return Unicode.Scalar(c.value - 0x20)
-        default: return nil
-        }
+        (0x61...0x7A).contains(c.value | 0x20) ? Unicode.Scalar(c.value ^ 0x20) : nil
     }
 
     /// The other case of the ASCII letters in `range`, as class ranges.

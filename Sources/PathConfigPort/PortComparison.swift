@@ -31,8 +31,7 @@ public enum PortComparison {
     /// Where `app` reads otherwise than `reference`, by key: the
     /// reference's keys in order, then the app's others.
     public static func mismatches(_ reference: PathProperties, _ app: PathProperties) -> [Mismatch] {
-        var keys = reference.object.keys
-        for key in app.object.keys where !reference.object.contains(key: key) { keys.append(key) }
+        let keys = reference.object.keys + app.object.keys.filter { !reference.object.contains(key: $0) }
         return keys.compactMap { key in
             let r = value(reference, key), a = value(app, key)
             return r == a ? nil : Mismatch(key: key, reference: r, app: a)

@@ -80,12 +80,9 @@ struct PortablePattern: Equatable {
             throw Unsupported(construct: error.construct, offset: PatternSyntax.scalarOffset(error.offset, in: pattern.utf8))
         }
         let subset = Subset(syntax: syntax)
-        var tokens: [Token] = []
-        tokens.reserveCapacity(syntax.nodes.count)
-        for k in syntax.nodes.indices {
-            tokens.append(Token(kind: try subset.kind(at: k), text: String(syntax.source(of: syntax.nodes[k]))))
-        }
-        return PortablePattern(tokens: tokens)
+        return PortablePattern(tokens: try syntax.nodes.indices.map { (k: Int) throws(Unsupported) -> Token in
+            Token(kind: try subset.kind(at: k), text: String(syntax.source(of: syntax.nodes[k])))
+        })
     }
 }
 

@@ -54,19 +54,11 @@ struct OverriddenRuleCheck: LintCheck {
                 let rarest = lists.min { $0.count < $1.count } ?? []
                 return rarest[Self.firstIndex(after: i, in: rarest)...]
             }
-            let byPattern = later(byToken, allTokens), byCatchAll = later(catchAllByToken, keyTokens)
-            var a = byPattern.startIndex, b = byCatchAll.startIndex
-            while a < byPattern.endIndex || b < byCatchAll.endIndex {
-                // The two lists merged, in order, each rule once.
-                let j: Int
-                if b == byCatchAll.endIndex || (a < byPattern.endIndex && byPattern[a] <= byCatchAll[b]) {
-                    j = byPattern[a]
-                    a += 1
-                    if b < byCatchAll.endIndex && byCatchAll[b] == j { b += 1 }
-                } else {
-                    j = byCatchAll[b]
-                    b += 1
-                }
+            var byPattern = later(byToken, allTokens), byCatchAll = later(catchAllByToken, keyTokens)
+            // The two lists merged, in order, each rule once.
+            while case let j = min(byPattern.first ?? .max, byCatchAll.first ?? .max), j != .max {
+                if byPattern.first == j { byPattern.removeFirst() }
+                if byCatchAll.first == j { byCatchAll.removeFirst() }
                 guard let reason = overrides(rules[j], earlier, catchAll: catchAll[j], merge: d.options.merge) else { continue }
                 let keys = earlier.properties.keys.map(JSONWriter.quoted).joined(separator: ", ")
                 let later = rules[j].description.map { "rule \(j) (\(JSONWriter.quoted($0)))" } ?? "rule \(j)"

@@ -24,9 +24,10 @@ struct PatternCompileCheck: LintCheck {
                             continue
                         }
                         let scalar = error.offset ?? 0
+                        // The offset is in the decoded text: located only where that is this document's text.
                         let location = decoded.map { decoded in
-                            rule.patternOffsets.indices.contains(p)
-                                ? d.location(ofScalar: scalar, inStringAt: rule.patternOffsets[p], of: decoded) : nil
+                            rule.patternOffsets.indices.contains(p) && decoded.source.bytes == d.source.bytes
+                                ? d.location(ofScalar: scalar, inStringAt: rule.patternOffsets[p]) : nil
                         } ?? d.location(ofPattern: p, inRule: rule.index, scalar: scalar)
                         rejections.append((rule.index, p, pattern, error, location, group.profiles))
                     }

@@ -44,11 +44,10 @@ struct TypedValueCheck: LintCheck {
         }
         let unknown = d.profiles.filter { key.recognizedValue(raw, by: $0.typedReading) == nil }
         guard !unknown.isEmpty else { return nil }
-        let requirement: String
-        switch key.kind {
-        case .enumeration: requirement = "one of the values each app knows"
-        case .boolean: requirement = "true or false"
-        case .string: requirement = "a string"
+        let requirement = switch key.kind {
+        case .enumeration: "one of the values each app knows"
+        case .boolean: "true or false"
+        case .string: "a string"
         }
         let uses = Self.groups(unknown, key, raw, ignoring: written) { profile, one in
             let fallback = Self.fallback(key, on: profile.platform, one: one)
@@ -82,8 +81,7 @@ struct TypedValueCheck: LintCheck {
                                _ what: (Profile, Bool) -> String) -> String {
         var groups: [(does: String, crash: Bool, profiles: [Profile])] = []
         for p in profiles {
-            let does: String, crash: Bool
-            if case .crash(let why) = key.read(raw, by: p.typedReading) { (does, crash) = (why, true) } else { (does, crash) = (what(p, false), false) }
+            let (does, crash) = if case .crash(let why) = key.read(raw, by: p.typedReading) { (why, true) } else { (what(p, false), false) }
             if let g = groups.firstIndex(where: { $0.does == does }) { groups[g].profiles.append(p) } else { groups.append((does, crash, [p])) }
         }
         return groups.enumerated().map { i, group in

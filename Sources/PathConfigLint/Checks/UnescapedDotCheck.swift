@@ -50,10 +50,5 @@ struct UnescapedDotCheck: LintCheck {
 
 extension Unicode.Scalar {
     /// An ASCII letter or digit.
-    var isASCIIAlphanumeric: Bool {
-        switch value {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
-        default: return false
-        }
-    }
+    var isASCIIAlphanumeric: Bool { (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value) }
 }

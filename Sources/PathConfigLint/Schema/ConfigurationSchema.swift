@@ -64,13 +64,9 @@ public enum ConfigurationSchema {
         root["properties"] = .object([
             schemaKey: ofType("string", "The schema this document follows, for editors: \(id). Every app ignores the key."),
             "settings": ref("settings"),
-            "rules": .object([
-                "type": .string("array"),
-                "items": ref("rule"),
-                "description": .string(
-                    "The rules, in order. Every rule that matches a URL applies: their properties are merged in file order, "
-                    + "a later rule's key replacing an earlier one's."),
-            ]),
+            "rules": arrayOf(ref("rule"),
+                             "The rules, in order. Every rule that matches a URL applies: their properties are merged in file order, "
+                             + "a later rule's key replacing an earlier one's."),
             lintKey: ref("lint", description: "Lint findings of these kinds are not reported anywhere in the file."),
         ])
         root["$defs"] = .object([
@@ -86,19 +82,10 @@ public enum ConfigurationSchema {
     // MARK: The parts
 
     private static var settings: JSONValue {
-        .object([
-            "type": .string("object"),
-            "description": .string(
-                "Settings for the app: an object, any keys (the iOS apps read anything else as {}, the Android apps refuse the file "
-                + "or crash). \(stringsOnly("setting"))"),
-            "properties": .object([
-                Tab.settingsKey: .object([
-                    "type": .string("array"),
-                    "items": ref("tab"),
-                    "description": .string("A tab bar: one object per tab, in order."),
-                ]),
-            ]),
-        ])
+        ofType("object",
+               "Settings for the app: an object, any keys (the iOS apps read anything else as {}, the Android apps refuse the file "
+               + "or crash). \(stringsOnly("setting"))",
+               ["properties": .object([Tab.settingsKey: arrayOf(ref("tab"), "A tab bar: one object per tab, in order.")])])
     }
 
     private static var tab: JSONValue {
@@ -106,9 +93,7 @@ public enum ConfigurationSchema {
         for key in Tab.Key.allCases {
             keys[key.rawValue] = ofType("string", tabKeyDescription(key))
         }
-        return .object([
-            "type": .string("object"),
-            "description": .string("One tab. An entry without a string \(Tab.Key.allCases.filter(\.isRequired).map { "\"\($0.rawValue)\"" }.joined(separator: " and ")) is skipped."),
+        return ofType("object", "One tab. An entry without a string \(Tab.Key.allCases.filter(\.isRequired).map { "\"\($0.rawValue)\"" }.joined(separator: " and ")) is skipped.", [
             "required": .array(Tab.Key.allCases.filter(\.isRequired).map { .string($0.rawValue) }),
             "properties": .object(keys),
         ])
@@ -125,30 +110,20 @@ public enum ConfigurationSchema {
     private static var rule: JSONValue {
         let apps = Profile.allCases.filter(\.isMobileApp).map(\.rawValue).joined(separator: ", ")
         let others = Profile.allCases.filter { !$0.isMobileApp }.map(\.rawValue).joined(separator: ", ")
-        return .object([
-            "type": .string("object"),
-            "description": .string("One rule: what selects URLs, and the properties they get. Other keys are kept and ignored."),
+        return ofType("object", "One rule: what selects URLs, and the properties they get. Other keys are kept and ignored.", [
             "required": .array([.string("properties")]),
             "anyOf": .array([
                 .object(["required": .array([.string("patterns")])]),
                 .object(["required": .array([.string("globs")])]),
             ]),
             "properties": .object([
-                "patterns": .object([
-                    "type": .string("array"),
-                    "items": .object(["type": .string("string")]),
-                    "description": .string(
-                        "Regular expressions, each searched anywhere in the string the app matches (not anchored); the rule matches when "
-                        + "any of them does, and an empty list never matches. \(dialects) They are not ECMA-262 expressions, so this schema "
-                        + "does not check them: `pathconfig validate` does. Required by \(apps)."),
-                ]),
-                "globs": .object([
-                    "type": .string("array"),
-                    "items": .object(["type": .string("string")]),
-                    "description": .string(
-                        "Siesta globs (`/volcanos/*/status`, `/**/knob`), matched against the whole URL; a rule needs patterns or globs. "
-                        + "Read by \(others); \(apps) ignore them and refuse a rule without patterns."),
-                ]),
+                "patterns": arrayOf(.object(["type": .string("string")]),
+                                    "Regular expressions, each searched anywhere in the string the app matches (not anchored); the rule matches when "
+                                    + "any of them does, and an empty list never matches. \(dialects) They are not ECMA-262 expressions, so this schema "
+                                    + "does not check them: `pathconfig validate` does. Required by \(apps)."),
+                "globs": arrayOf(.object(["type": .string("string")]),
+                                 "Siesta globs (`/volcanos/*/status`, `/**/knob`), matched against the whole URL; a rule needs patterns or globs. "
+                                 + "Read by \(others); \(apps) ignore them and refuse a rule without patterns."),
                 "methods": .object([
                     "type": .string("array"),
                     "minItems": .integer(1),
@@ -172,26 +147,17 @@ public enum ConfigurationSchema {
     private static var properties: JSONValue {
         var typed = JSONObject()
         for key in TypedKey.allCases { typed[key.rawValue] = TypedKeySchema.schema(for: key) }
-        return .object([
-            "type": .string("object"),
-            "description": .string(
-                "The properties the rule gives the URLs it matches. The well-known keys below are typed: each app reads them as their "
-                + "descriptions say. Any other key is kept as written. \(stringsOnly("property"))"),
-            "properties": .object(typed),
-        ])
+        return ofType("object",
+                      "The properties the rule gives the URLs it matches. The well-known keys below are typed: each app reads them as their "
+                      + "descriptions say. Any other key is kept as written. \(stringsOnly("property"))",
+                      ["properties": .object(typed)])
     }
 
     private static var lint: JSONValue {
-        .object([
-            "type": .string("object"),
-            "description": .string("A lint marker, for `pathconfig validate`: every app ignores it."),
+        ofType("object", "A lint marker, for `pathconfig validate`: every app ignores it.", [
             "required": .array([.string(lintAllowKey)]),
             "properties": .object([
-                lintAllowKey: .object([
-                    "type": .string("array"),
-                    "items": .object(["enum": .array(LintFinding.Kind.allCases.map { .string($0.rawValue) })]),
-                    "description": .string("The lint kinds not to report."),
-                ]),
+                lintAllowKey: arrayOf(.object(["enum": .array(LintFinding.Kind.allCases.map { .string($0.rawValue) })]), "The lint kinds not to report."),
             ]),
             "additionalProperties": .bool(false),
         ])
@@ -243,12 +209,12 @@ public enum ConfigurationSchema {
     /// as ranges).
     static var methodPattern: String {
         let bytes = (UInt8(0x21)...UInt8(0x7E)).filter(HTTPMethod.isTokenByte)
-        func alphanumeric(_ b: UInt8) -> Bool { (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) }
         var out = "^["
         var i = 0
         while i < bytes.count {
             var j = i
-            while j + 1 < bytes.count, bytes[j + 1] == bytes[j] + 1, alphanumeric(bytes[j]), alphanumeric(bytes[j + 1]) { j += 1 }
+            while j + 1 < bytes.count, bytes[j + 1] == bytes[j] + 1,
+                  Unicode.Scalar(bytes[j]).isASCIIAlphanumeric, Unicode.Scalar(bytes[j + 1]).isASCIIAlphanumeric { j += 1 }
             if j - i >= 2 {
                 out += classCharacter(bytes[i]) + "-" + classCharacter(bytes[j])
             } else {
@@ -266,9 +232,16 @@ public enum ConfigurationSchema {
         return [UInt8(ascii: "\\"), UInt8(ascii: "]"), UInt8(ascii: "["), UInt8(ascii: "^"), UInt8(ascii: "-")].contains(b) ? "\\" + c : c
     }
 
-    /// `{"type": TYPE, "description": DESCRIPTION}`.
-    private static func ofType(_ type: String, _ description: String) -> JSONValue {
-        .object(["type": .string(type), "description": .string(description)])
+    /// `{"type": TYPE, "description": DESCRIPTION}`, then `members`.
+    private static func ofType(_ type: String, _ description: String, _ members: JSONObject = [:]) -> JSONValue {
+        var o: JSONObject = ["type": .string(type), "description": .string(description)]
+        o.merge(members)
+        return .object(o)
+    }
+
+    /// `{"type": "array", "items": ITEMS, "description": DESCRIPTION}`.
+    private static func arrayOf(_ items: JSONValue, _ description: String) -> JSONValue {
+        .object(["type": .string("array"), "items": items, "description": .string(description)])
     }
 
     /// `{"$ref": "#/$defs/NAME"}`, with a description when given.
@@ -282,14 +255,8 @@ public enum ConfigurationSchema {
 extension Array where Element == Profile {
     /// The profiles grouped by `key`, in order of first appearance.
     func grouped<Key: Equatable>(by key: (Profile) -> Key) -> [(key: Key, profiles: [Profile])] {
-        var out: [(key: Key, profiles: [Profile])] = []
-        for profile in self {
-            if let i = out.firstIndex(where: { $0.key == key(profile) }) {
-                out[i].profiles.append(profile)
-            } else {
-                out.append((key(profile), [profile]))
-            }
-        }
-        return out
+        var keys: [Key] = []
+        for profile in self where !keys.contains(key(profile)) { keys.append(key(profile)) }
+        return keys.map { k in (key: k, profiles: filter { key($0) == k }) }
     }
 }

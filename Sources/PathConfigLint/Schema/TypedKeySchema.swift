@@ -56,11 +56,10 @@ enum TypedKeySchema {
             let fallback = JSONWriter.compact(key.defaultValue(on: platform))
             // A value of another kind: what the app does with anything it does not read.
             let other: JSONValue = key.kind == .boolean ? .integer(2) : .array([])
-            let otherwise: String
-            if case .crash(let why) = key.read(other, by: typedReading) {
-                otherwise = "crashes on anything else (\(why.prefix { $0 != ":" }))"
+            let otherwise = if case .crash(let why) = key.read(other, by: typedReading) {
+                "crashes on anything else (\(why.prefix { $0 != ":" }))"
             } else {
-                otherwise = "anything else as \(fallback)"
+                "anything else as \(fallback)"
             }
             sentences.append("\(ConfigurationSchema.name(platform, profiles)) reads \(reading(key, by: typedReading)), and \(otherwise).")
         }
