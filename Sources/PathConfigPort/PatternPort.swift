@@ -174,10 +174,13 @@ struct PatternPort {
         case .word: return "A-Za-z0-9_"
         // ICU's \s is [\t\n\f\r\p{Z}]; Java's adds \x0B.
         case .space: return reference.regexOptions.dialect == .java ? "\\t\\n\\x0B\\f\\r " : "\\t\\n\\f\\r "
+        // Both: \h is tab and the space separators, \v [\n\x0B\f\r\x85\u2028\u2029].
+        case .horizontalSpace: return "\\t "
+        case .verticalSpace: return "\\n\\x0B\\f\\r"
         }
     }
 
-    /// Whether `pattern` holds `\d`, `\w` or `\s` (or a negation), in a
+    /// Whether `pattern` holds `\d`, `\w`, `\s`, `\h` or `\v` (or a negation), in a
     /// class or not: what `spellsOutShorthands` rewrites.
     static func hasShorthand(_ pattern: String) -> Bool {
         guard let parsed = try? PortablePattern.parse(pattern) else { return false }

@@ -45,8 +45,8 @@ struct PortablePattern: Equatable {
         let text: String
     }
 
-    /// The three shorthand classes.
-    enum Shorthand: Character, Equatable { case digit = "d", word = "w", space = "s" }
+    /// The shorthand classes.
+    enum Shorthand: Character, Equatable { case digit = "d", word = "w", space = "s", horizontalSpace = "h", verticalSpace = "v" }
 
     /// What a group does: never `.named` or `.flags`, which are outside the subset.
     typealias GroupKind = PatternSyntax.Group
@@ -57,7 +57,7 @@ struct PortablePattern: Equatable {
         case character(Unicode.Scalar)
         /// `a-z`.
         case range(Unicode.Scalar, Unicode.Scalar)
-        /// `\d`, `\w` or `\s` inside the class.
+        /// `\d`, `\w`, `\s`, `\h` or `\v` inside the class.
         case shorthand(Shorthand)
     }
 
@@ -198,11 +198,7 @@ private struct Subset {
     }
 
     static func shorthand(_ letter: UInt8) -> PortablePattern.Shorthand {
-        switch letter | 0x20 {
-        case UInt8(ascii: "d"): return .digit
-        case UInt8(ascii: "w"): return .word
-        default: return .space
-        }
+        PortablePattern.Shorthand(rawValue: Character(Unicode.Scalar(letter | 0x20)))!
     }
 
     /// The class `classes[index]`, whose `[` is at `start`, read alike by

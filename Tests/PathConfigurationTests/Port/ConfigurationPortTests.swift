@@ -146,6 +146,18 @@ struct ConfigurationPortTests {
         #expect(toSiesta.outputs.map(\.apps) == [[.hotwireAndroid]])
     }
 
+    @Test("\\h and \\v are spelled out as their own ASCII sets, not \\s's")
+    func horizontalAndVerticalSpace() throws {
+        let original = try PathConfiguration(json: #"""
+            {"rules": [{"patterns": ["^/a[\\h]b", "^/c\\H", "^/d\\v", "^/e\\V"], "properties": {"context": "modal"}}]}
+            """#, options: LoadOptions(profile: .hotwireIOS))
+        let text = try #require(ConfigurationPort(original, to: [.hotwireAndroid]).outputs.first?.text)
+        #expect(text.contains(#""(?-i)^/a[\\t ]b""#))
+        #expect(text.contains(#""(?-i)^/c[^\\t ]""#))
+        #expect(text.contains(#""(?-i)^/d[\\n\\x0B\\f\\r]""#))
+        #expect(text.contains(#""(?-i)^/e[^\\n\\x0B\\f\\r]""#))
+    }
+
     @Test("one file when one serves every app: (?i) where every engine here reads it, letters in both cases where not")
     func oneFile() throws {
         let original = try PathConfiguration(json: """
