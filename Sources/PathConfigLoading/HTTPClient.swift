@@ -183,11 +183,9 @@ private struct Origin {
 
     init?(_ url: String) {
         let lower = url.lowercased()
-        let rest: Substring
-        if lower.hasPrefix("https://") { isHTTPS = true; rest = lower.dropFirst(8) }
-        else if lower.hasPrefix("http://") { isHTTPS = false; rest = lower.dropFirst(7) }
-        else { return nil }
-        var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let scheme = ["http://", "https://"].first(where: lower.hasPrefix) else { return nil }
+        isHTTPS = scheme == "https://"
+        var authority = lower.dropFirst(scheme.count).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
         if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
             host = String(authority[...close])  // an IPv6 literal, brackets kept

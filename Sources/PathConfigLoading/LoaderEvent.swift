@@ -81,13 +81,12 @@ public struct LoaderEvent: Sendable, CustomStringConvertible {
     /// `ORIGIN LOCATION: what happened`, for logs.
     public var description: String {
         let bytes = byteCount.map { " (\($0) bytes)" } ?? ""
-        let what: String
-        switch outcome {
-        case .applied: what = "applied" + bytes
-        case .superseded: what = "loaded" + bytes + ", superseded by a later source"
-        case .notModified: what = "not modified"
-        case .failed(let e): what = "failed: \(e)"
-        case .warning(let e): what = "warning: \(e)"
+        let what = switch outcome {
+        case .applied: "applied" + bytes
+        case .superseded: "loaded" + bytes + ", superseded by a later source"
+        case .notModified: "not modified"
+        case .failed(let e): "failed: \(e)"
+        case .warning(let e): "warning: \(e)"
         }
         return "\(origin) \(location): \(what)"
     }

@@ -19,11 +19,10 @@ enum SourceValidation {
 
     private static func checkURL(_ url: String, index: Int) throws(ConfigurationError) {
         let lower = url.lowercased()
-        let rest: Substring
-        if lower.hasPrefix("http://") { rest = lower.dropFirst(7) }
-        else if lower.hasPrefix("https://") { rest = lower.dropFirst(8) }
-        else { throw OptionsJSON.invalid("source \(index): \(JSONWriter.quoted(url)) is not an http:// or https:// URL") }
-        guard let first = rest.first, first != "/", first != "?", first != "#" else {
+        guard let scheme = ["http://", "https://"].first(where: lower.hasPrefix) else {
+            throw OptionsJSON.invalid("source \(index): \(JSONWriter.quoted(url)) is not an http:// or https:// URL")
+        }
+        guard let first = lower.dropFirst(scheme.count).first, first != "/", first != "?", first != "#" else {
             throw OptionsJSON.invalid("source \(index): \(JSONWriter.quoted(url)) has no host")
         }
         if url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {

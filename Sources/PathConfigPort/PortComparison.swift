@@ -54,9 +54,8 @@ public enum PortComparison {
     /// original: nil when alike (the same values, or the same lookup error),
     /// else what differs, in a sentence.
     public static func disagreement(_ reference: PathConfiguration, _ app: PathConfiguration, on url: String) -> String? {
-        let expected: Result<PathProperties, ResolveError>, actual: Result<PathProperties, ResolveError>
-        do { expected = .success(try reference.resolve(url)) } catch { expected = .failure(error) }
-        do { actual = .success(try app.resolve(url)) } catch { actual = .failure(error) }
+        let expected = Result { () throws(ResolveError) in try reference.resolve(url) }
+        let actual = Result { () throws(ResolveError) in try app.resolve(url) }
         switch (expected, actual) {
         case (.success(let r), .success(let a)):
             let mismatches = Self.mismatches(r, a)

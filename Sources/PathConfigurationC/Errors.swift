@@ -50,12 +50,6 @@ enum CCode: CaseIterable {
     /// The constant's name in the header.
     var name: StaticString { constant.name }
 
-    /// The code whose constant is `rawValue`, nil when none is.
-    init?(rawValue: Int32) {
-        guard let code = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
-        self = code
-    }
-
     init(_ code: ConfigurationError.Code) {
         switch code {
         case .invalidJSON: self = .json
@@ -254,5 +248,5 @@ public func pathconfig_last_error() -> UnsafeRawPointer {
 
 @_cdecl("pathconfig_error_name")
 public func pathconfig_error_name(_ code: Int32) -> UnsafePointer<CChar> {
-    staticCString(code == CCode.notFound ? "PATHCONFIG_NOT_FOUND" : CCode(rawValue: code)?.name ?? "PATHCONFIG_E_UNKNOWN")
+    staticCString(code == CCode.notFound ? "PATHCONFIG_NOT_FOUND" : CCode.allCases.first { $0.rawValue == code }?.name ?? "PATHCONFIG_E_UNKNOWN")
 }

@@ -9,44 +9,35 @@ import PathConfigCore
 /// The C function pointer type `pathconfig_loader_callback`.
 typealias LoaderCallback = @convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Void
 
-/// The C view of one event's fields (strings and pointers excluded).
-struct CEvent {
-    var kind: Int32
-    var sourceKind: Int32
-    var sourceIndex: Int32
-    var byteCount: Int64
-    var httpStatus: Int32 = 0
-    var reason: Int32 = 0
-    /// The failure or warning, as `pathconfig_error` carries it.
-    var failure: CFailure?
+extension LoaderEvent {
+    /// `PATHCONFIG_EVENT_*`.
+    fileprivate var cKind: Int32 {
+        switch outcome {
+        case .applied: PATHCONFIG_EVENT_APPLIED
+        case .superseded: PATHCONFIG_EVENT_SUPERSEDED
+        case .notModified: PATHCONFIG_EVENT_NOT_MODIFIED
+        case .failed: PATHCONFIG_EVENT_FAILED
+        case .warning: PATHCONFIG_EVENT_WARNING
+        }
+    }
 
-    init(_ event: LoaderEvent) {
-        switch event.outcome {
-        case .applied: kind = PATHCONFIG_EVENT_APPLIED
-        case .superseded: kind = PATHCONFIG_EVENT_SUPERSEDED
-        case .notModified: kind = PATHCONFIG_EVENT_NOT_MODIFIED
-        case .failed: kind = PATHCONFIG_EVENT_FAILED
-        case .warning: kind = PATHCONFIG_EVENT_WARNING
+    /// `PATHCONFIG_SOURCE_*`.
+    fileprivate var cSourceKind: Int32 {
+        switch origin {
+        case .data: PATHCONFIG_SOURCE_DATA
+        case .file: PATHCONFIG_SOURCE_FILE
+        case .cache: PATHCONFIG_SOURCE_CACHE
+        case .server: PATHCONFIG_SOURCE_SERVER
         }
-        switch event.origin {
-        case .data: sourceKind = PATHCONFIG_SOURCE_DATA
-        case .file: sourceKind = PATHCONFIG_SOURCE_FILE
-        case .cache: sourceKind = PATHCONFIG_SOURCE_CACHE
-        case .server: sourceKind = PATHCONFIG_SOURCE_SERVER
-        }
-        sourceIndex = Int32(clamping: event.sourceIndex)
-        byteCount = event.byteCount.map { Int64($0) } ?? -1
-        if let error = event.error {
-            failure = CFailure(error)
-            switch error {
-            case .download(let e):
-                reason = Self.reason(e.code)
-                httpStatus = e.httpStatus.map { Int32(clamping: $0) } ?? 0
-            case .cache(let e):
-                reason = Self.reason(e.code)
-            case .configuration, .reentrantCall, .handlerRunning:
-                break
-            }
+    }
+
+    /// The failure's `PATHCONFIG_DOWNLOAD_*` or `PATHCONFIG_CACHE_*`, and a
+    /// download's HTTP status; 0 where none applies.
+    fileprivate var cReason: (reason: Int32, httpStatus: Int32) {
+        switch error {
+        case .download(let e)?: (Self.reason(e.code), e.httpStatus.map { Int32(clamping: $0) } ?? 0)
+        case .cache(let e)?: (Self.reason(e.code), 0)
+        default: (0, 0)
         }
     }
 
@@ -122,20 +113,21 @@ final class HostCallback: @unchecked Sendable {  // the payload is the host's; t
     /// lives on this stack frame (or, for the configuration, in a reference
     /// released after the call) and is gone when the call returns.
     func deliver(_ event: LoaderEvent) {
-        let fields = CEvent(event)
+        let failure = event.error.map { CFailure($0) }
+        let (reason, httpStatus) = event.cReason
         let configuration = event.configuration.map { ConfigHandle.pass($0) }
         defer { if let configuration { Unmanaged<ConfigHandle>.fromOpaque(UnsafeRawPointer(configuration)).release() } }
         var error = pathconfig_error()
         withUnsafeMutablePointer(to: &error) { error in
-            ErrorLayout.write(fields.failure, to: error)
+            ErrorLayout.write(failure, to: error)
             event.location.withCString { location in
                 withOptionalCString(event.url) { url in
                     event.description.withCString { description in
                         var c = pathconfig_loader_event(
-                            version: PATHCONFIG_LOADER_EVENT_VERSION, kind: fields.kind, source_kind: fields.sourceKind,
-                            source_index: fields.sourceIndex, byte_count: fields.byteCount, http_status: fields.httpStatus,
-                            reason: fields.reason, location: location, url: url,
-                            error: fields.failure == nil ? nil : UnsafePointer(error), configuration: configuration,
+                            version: PATHCONFIG_LOADER_EVENT_VERSION, kind: event.cKind, source_kind: event.cSourceKind,
+                            source_index: Int32(clamping: event.sourceIndex), byte_count: event.byteCount.map { Int64($0) } ?? -1,
+                            http_status: httpStatus, reason: reason, location: location, url: url,
+                            error: failure == nil ? nil : UnsafePointer(error), configuration: configuration,
                             description: description)
                         withUnsafePointer(to: &c) { callback(UnsafeRawPointer($0), payload) }
                     }

@@ -244,9 +244,9 @@ private func getter(_ res: OpaquePointer?, _ key: UnsafePointer<CChar>?,
     return code == CCode.ok.rawValue && !found ? CCode.notFound : code
 }
 
-/// What a value of `PATHCONFIG_TYPE_*` `type` is, in a message.
-private func typeName(_ type: Int32) -> String {
-    switch type {
+private func typeMismatch(_ key: UnsafePointer<CChar>?, _ value: CAnswer.Value, expected: String) -> CFailure {
+    let name = key.map { String(cString: $0) } ?? ""
+    let found = switch value.type {
     case PATHCONFIG_TYPE_NULL: "null"
     case PATHCONFIG_TYPE_BOOL: "a boolean"
     case PATHCONFIG_TYPE_INT, PATHCONFIG_TYPE_DOUBLE: "a number"
@@ -254,11 +254,6 @@ private func typeName(_ type: Int32) -> String {
     case PATHCONFIG_TYPE_ARRAY: "an array"
     default: "an object"
     }
-}
-
-private func typeMismatch(_ key: UnsafePointer<CChar>?, _ value: CAnswer.Value, expected: String) -> CFailure {
-    let name = key.map { String(cString: $0) } ?? ""
-    let found = typeName(value.type)
     return CFailure(.type, "property \(JSONWriter.quoted(name)) is \(found), not \(expected)")
 }
 

@@ -55,16 +55,13 @@ enum Diagnostics {
     /// Each failure of `events` as JSON, as `validate` gives its errors: its
     /// `file` (when `withFile`), then `errorJSON`.
     static func failuresJSON(_ events: [LoaderEvent], withFile: Bool) -> [JSONValue] {
-        var errors: [JSONValue] = []
-        for event in events where event.isFailure {
-            guard let (_, message) = placeAndMessage(event) else { continue }
-            var e: ConfigurationError?
-            if case .configuration(let error)? = event.error { e = error }
+        events.filter(\.isFailure).compactMap { event in
+            guard let (_, message) = placeAndMessage(event) else { return nil }
+            let e: ConfigurationError? = if case .configuration(let error)? = event.error { error } else { nil }
             var o: JSONObject = withFile ? ["file": .string(documentName(event))] : [:]
             o.merge(errorJSON(message, e))
-            errors.append(.object(o))
+            return .object(o)
         }
-        return errors
     }
 
     /// `message` with `error`'s `line`, `column`, `rule` and `pattern` (null where unknown).

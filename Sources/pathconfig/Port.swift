@@ -220,29 +220,25 @@ extension PathConfigCommand {
         /// `--check`: each app's answers on its file against the
         /// reference's on the original, as the apps read them (`PortComparison`).
         private static func check(_ port: ConfigurationPort, original: PathConfiguration, urls: [Input]) -> [CheckResult] {
-            var results: [CheckResult] = []
-            for app in port.outputs.flatMap(\.apps) {
-                guard let ported = port.configurations[app] else { continue }
-                var differences: [CheckResult.Difference] = []
-                for url in urls {
+            port.outputs.flatMap(\.apps).compactMap { (app: Profile) -> CheckResult? in
+                guard let ported = port.configurations[app] else { return nil }
+                let differences = urls.compactMap { url -> CheckResult.Difference? in
                     // A path is a page on the default base URL, as diff and test read it.
                     let input = PathInput.url(for: url.text, in: original)
                     let covered = port.coveredURLs.contains(input)
                     var expected: PathProperties?, actual: PathProperties?
                     var errors: (String?, String?) = (nil, nil)
-                    do { expected = try original.resolve(input) } catch { errors.0 = error.message }
-                    do { actual = try ported.resolve(input) } catch { errors.1 = error.message }
+                    do throws(ResolveError) { expected = try original.resolve(input) } catch { errors.0 = error.message }
+                    do throws(ResolveError) { actual = try ported.resolve(input) } catch { errors.1 = error.message }
                     if let expected, let actual {
                         let keys = PortComparison.mismatches(expected, actual)
-                        if !keys.isEmpty { differences.append(.init(url: url.text, covered: covered, keys: keys, errors: (nil, nil))) }
-                    } else if expected != nil || actual != nil {
-                        differences.append(.init(url: url.text, covered: covered, keys: [], errors: errors))
+                        return keys.isEmpty ? nil : .init(url: url.text, covered: covered, keys: keys, errors: (nil, nil))
                     }
                     // Neither reads it: the same refusal, nothing to compare.
+                    return expected != nil || actual != nil ? .init(url: url.text, covered: covered, keys: [], errors: errors) : nil
                 }
-                results.append(CheckResult(app: app, reference: port.reference, urlCount: urls.count, differences: differences))
+                return CheckResult(app: app, reference: port.reference, urlCount: urls.count, differences: differences)
             }
-            return results
         }
     }
 }

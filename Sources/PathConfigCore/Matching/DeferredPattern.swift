@@ -17,7 +17,7 @@ package final class DeferredPattern: CompiledPattern, @unchecked Sendable {
     private let compiled = MadeOnce<Boxed<any CompiledPattern>>()
 
     /// What a load's deferred patterns compile with, shared by all of them
-    /// (`RuleCompiler` makes one for each set of options): held in each
+    /// (`RuleCompiler` makes one): held in each
     /// pattern, the engine, options and limits took 104 of its 152 bytes.
     package final class Compiler: Sendable {
         let engine: any RegexEngine

@@ -40,21 +40,17 @@ enum IDNA {
     /// `host` (UTF-8 holding at least one byte above 0x7F) in ASCII, or nil
     /// where Foundation's conversion fails.
     static func toASCII(_ host: Substring) -> String? {
-        var text = String(host)
         // ICU's input limit in Foundation, and a NUL libidn2 would read as the end.
-        guard text.utf8.count <= 2048, !text.utf8.contains(0) else { return nil }
-        let holdsDeviation = text.unicodeScalars.contains { deviations.contains($0.value) }
-        return text.withUTF8 { bytes -> String? in
-            // withUTF8 gives no terminator; libidn2 needs one.
-            var input = Array(bytes)
-            input.append(0)
-            var ascii = lookup(input, flags: Int32(IDN2_NONTRANSITIONAL.rawValue))
-            if ascii.status == Int32(IDN2_DISALLOWED.rawValue), !holdsDeviation {
-                ascii = lookup(input, flags: Int32(IDN2_TRANSITIONAL.rawValue))
-            }
-            guard ascii.status == Int32(IDN2_OK.rawValue), let name = ascii.name, withinICULimits(name) else { return nil }
-            return name
+        guard host.utf8.count <= 2048, !host.utf8.contains(0) else { return nil }
+        let holdsDeviation = host.unicodeScalars.contains { deviations.contains($0.value) }
+        var input = Array(host.utf8)
+        input.append(0)  // libidn2 needs a terminator
+        var ascii = lookup(input, flags: Int32(IDN2_NONTRANSITIONAL.rawValue))
+        if ascii.status == Int32(IDN2_DISALLOWED.rawValue), !holdsDeviation {
+            ascii = lookup(input, flags: Int32(IDN2_TRANSITIONAL.rawValue))
         }
+        guard ascii.status == Int32(IDN2_OK.rawValue), let name = ascii.name, withinICULimits(name) else { return nil }
+        return name
     }
 
     /// UTS #46's deviation characters: `ß`, `ς`, ZWNJ and ZWJ, which

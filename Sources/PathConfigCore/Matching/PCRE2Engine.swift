@@ -89,8 +89,7 @@ public struct PCRE2Engine: RegexEngine {
     static func mayTakeAssertedFirstUnitTwice(_ code: OpaquePointer, translation: [UInt8]) -> Bool {
         guard info(code, PCRE2_INFO_FIRSTCODETYPE) == 1, info(code, PCRE2_INFO_LASTCODETYPE) == 1,
               let first = info(code, PCRE2_INFO_FIRSTCODEUNIT), first == info(code, PCRE2_INFO_LASTCODEUNIT) else { return false }
-        let lookahead: [UInt8] = Array("(?=".utf8)
-        return translation.indices.contains { translation[$0...].starts(with: lookahead) }
+        return translation.indices.contains { translation[$0...].starts(with: "(?=".utf8) }
     }
 
     /// Whether PCRE2's own analysis of `code` proves that every match is

@@ -46,10 +46,7 @@ final class Lookup {
         try profile.patternSubject(for: absolute(input, base: base), matchQueryStrings: matchQueryStrings)
     }
 
-    lazy var url: String = subjectIsURL ? patternSubject : Self.requestURL(absolute)
-
-    /// `url` of a lookup whose `absolute` is `absolute`.
-    static func requestURL(_ absolute: String) -> String { URLParts.foundationForm(of: absolute) }
+    lazy var url: String = subjectIsURL ? patternSubject : URLParts.foundationForm(of: absolute)
 
     lazy var globSubject: String = URLParts.foundationForm(of: absolute, lowercasingHost: true)
 

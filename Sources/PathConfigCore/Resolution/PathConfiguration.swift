@@ -107,7 +107,7 @@ public final class PathConfiguration: Sendable {
     /// The URL a lookup of `urlOrPath` is about (`RuleRequest.url`): what host
     /// predicates receive.
     public func requestURL(for urlOrPath: String) -> String {
-        Lookup.requestURL(Lookup.absolute(urlOrPath, base: options.baseURL))
+        URLParts.foundationForm(of: Lookup.absolute(urlOrPath, base: options.baseURL))
     }
 
     /// The merged properties for a URL or path requested with `method` (GET
@@ -161,11 +161,10 @@ public final class PathConfiguration: Sendable {
         // snapshot the evaluation ran with.
         let matched = evaluation.matches.compactMap { m -> Explanation.MatchedRule? in
             guard let rule = m.ruleIndex < rules.count ? rules[m.ruleIndex] : hostByIndex[m.ruleIndex]?.rule else { return nil }
-            let text: String
-            switch m.kind {
-            case .pattern: text = rule.patterns[m.patternIndex]
-            case .glob: text = rule.globs[m.patternIndex]
-            case .predicate: text = ""
+            let text = switch m.kind {
+            case .pattern: rule.patterns[m.patternIndex]
+            case .glob: rule.globs[m.patternIndex]
+            case .predicate: ""
             }
             return Explanation.MatchedRule(index: rule.index, pattern: text, patternIndex: m.patternIndex,
                                            description: rule.description, isBuiltIn: rule.isBuiltIn, kind: m.kind,

@@ -26,11 +26,6 @@ final class FileRules: Sendable {
         return byPattern.union(globs: globPlan.run(subjects.forGlobs))
     }
 
-    /// The rules that apply to a lookup with `method`, in order.
-    func matches(_ subjects: Lookup, method: String) -> [RuleMatch] {
-        applying(run(subjects).matches, to: method)
-    }
-
     /// Matches a lookup keeps on its stack; one with more runs again into an array.
     static let bufferedMatches = 32
 
@@ -56,7 +51,8 @@ final class FileRules: Sendable {
         }
     }
 
-    private func applying(_ matches: [RuleMatch], to method: String) -> [RuleMatch] {
+    /// Those of `matches` that apply to a lookup with `method`.
+    func applying(_ matches: [RuleMatch], to method: String) -> [RuleMatch] {
         filtersMethods ? matches.filter { rules[$0.ruleIndex].applies(to: method) } : matches
     }
 }
@@ -132,7 +128,7 @@ enum Resolver {
                          merge: MergeMode) throws(ResolveError) -> Evaluation {
         let planned = file.run(subjects)
         var out = Evaluation(limitExceeded: planned.limitExceeded)
-        out.matches = file.filtersMethods ? planned.matches.filter { file.rules[$0.ruleIndex].applies(to: method) } : planned.matches
+        out.matches = file.applying(planned.matches, to: method)
         out.properties = Self.merge(out.matches, of: file.rules, by: merge)
         guard !host.isEmpty else { return out }
         let request = RuleRequest(url: subjects.url, method: method)

@@ -4,9 +4,10 @@
 package struct RuleCompiler {
     let options: LoadOptions
     var warnings: [ConfigurationWarning] = []
-    /// What deferred patterns compile with, one for each `RegexOptions` in
-    /// use (the profile's for patterns, `globOptions` for globs).
-    private var deferredCompilers: [DeferredPattern.Compiler] = []
+    /// What deferred patterns compile with: only patterns defer (a glob
+    /// compiles at load), so the profile's options.
+    private lazy var deferredCompiler = DeferredPattern.Compiler(engine: options.engine, options: options.profile.regexOptions,
+                                                                 limits: options.limits)
 
     /// One rule's compiled patterns and globs, with their required literals
     /// for the prefilter (parallel arrays).
@@ -47,8 +48,7 @@ package struct RuleCompiler {
             // Read once, for both the plain automaton and the prefilter.
             let syntax = options.usePrefilter ? try? PatternSyntax.read(pattern, dialect: readOptions.dialect) : nil
             let small = SmallPattern(pattern, syntax: syntax, options: readOptions)
-            guard let compiled = try compile(pattern, small: small, what: "pattern", index: p, of: rule, options: regexOptions,
-                                             location: { location(.pattern, p) }) else { continue }
+            guard let compiled = try compile(pattern, small: small, index: p, of: rule, options: regexOptions, location: location) else { continue }
             out.patterns.append(compiled)
             out.patternLiterals.append(RequiredLiteral.of(syntax, caseInsensitive: regexOptions.caseInsensitive))
         }
@@ -59,26 +59,19 @@ package struct RuleCompiler {
             // The automaton reads the glob as written for it (the engine's
             // ending is not on its whitelist); the same URLs match.
             let small = options.usePrefilter ? SmallPattern(GlobPattern.automatonForm(for: glob, base: options.baseURL), options: globOptions) : nil
-            guard let compiled = try compile(regex, small: small, what: "glob", index: g, of: rule, options: globOptions,
-                                             location: { location(.glob, g) }, shownAs: glob) else { continue }
+            guard let compiled = try compile(regex, small: small, index: g, of: rule, options: globOptions, shownAs: glob,
+                                             location: location) else { continue }
             out.globs.append(compiled)
             out.globLiterals.append(RequiredLiteral.of(syntax, caseInsensitive: false))
         }
         return out
     }
 
-    /// The shared `DeferredPattern.Compiler` for `regexOptions`.
-    private mutating func deferredCompiler(_ regexOptions: RegexOptions) -> DeferredPattern.Compiler {
-        if let made = deferredCompilers.first(where: { $0.options == regexOptions }) { return made }
-        let made = DeferredPattern.Compiler(engine: options.engine, options: regexOptions, limits: options.limits)
-        deferredCompilers.append(made)
-        return made
-    }
-
     /// `small`: the pattern's automaton, when it has one (nil without the
-    /// prefilter).
-    private mutating func compile(_ pattern: String, small: SmallPattern?, what: String, index: Int, of rule: Rule, options regexOptions: RegexOptions,
-                                  location: () -> SourceLocation?, shownAs shown: String? = nil) throws(ConfigurationError) -> MatchPlan.Pattern? {
+    /// prefilter); `shown`: for a glob (whose regex `pattern` is), the glob.
+    private mutating func compile(_ pattern: String, small: SmallPattern?, index: Int, of rule: Rule, options regexOptions: RegexOptions,
+                                  shownAs shown: String? = nil, location: (RuleMatch.Kind, Int) -> SourceLocation?)
+        throws(ConfigurationError) -> MatchPlan.Pattern? {
         do {
             // With the prefilter, plain patterns are decided by an automaton
             // where the subject allows (`SmallPattern`), and compiled by the
@@ -91,12 +84,12 @@ package struct RuleCompiler {
             let defers = small != nil && shown == nil  // a glob compiles at load, as it always did
             #endif
             let compiled: any CompiledPattern = defers
-                ? DeferredPattern(pattern, compiler: deferredCompiler(regexOptions))
+                ? DeferredPattern(pattern, compiler: deferredCompiler)
                 : try options.engine.compile(pattern, options: regexOptions, limits: options.limits)
             return MatchPlan.Pattern(index: index, compiled: compiled, source: shown == nil ? pattern : nil, small: small)
         } catch {
-            let location = location()
-            let message = "\(rule.label), \(what) \(index): \(Self.rejection(of: shown ?? pattern, isGlob: shown != nil, error))"
+            let location = location(shown == nil ? .pattern : .glob, index)
+            let message = "\(rule.label), \(shown == nil ? "pattern" : "glob") \(index): \(Self.rejection(of: shown ?? pattern, isGlob: shown != nil, error))"
             guard options.lenient else {
                 throw ConfigurationError(code: .invalidPattern, message: message, location: location,
                                          ruleIndex: rule.index, patternIndex: index, patternOffset: shown == nil ? error.offset : nil)

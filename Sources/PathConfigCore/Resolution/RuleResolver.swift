@@ -109,7 +109,7 @@ final class RuleResolver: Sendable {
                 let evaluation = try Resolver.evaluate(file: file, host: host, subjects: target, method: method, merge: options.merge)
                 return PathProperties(evaluation.properties, typedReading: options.profile.typedReading)
             }
-            return result(of: file.matches(target, method: method))
+            return file.applying(file.run(target).matches, to: method).withUnsafeBufferPointer { result(ofRulesIn: $0) }
         }
         guard cache.keepsLookups else { return try compute() }
         let key = ResultCache.Key(method: method, patternSubject: target.patternSubject,
@@ -167,12 +167,6 @@ final class RuleResolver: Sendable {
         return file.withMatches(patternSubject: subject, method: method) { matches in
             this._withUnsafeGuaranteedRef { $0.result(ofRulesIn: matches) }
         }
-    }
-
-    /// The result of exactly `matches` (file rules, in order): with file
-    /// rules only, it depends on which rules matched, nothing else.
-    private func result(of matches: [RuleMatch]) -> PathProperties {
-        matches.withUnsafeBufferPointer { result(ofRulesIn: $0) }
     }
 
     /// The result of exactly the file rules `matches` lists, in order.

@@ -14,9 +14,8 @@ struct QueryStringAnchorCheck: LintCheck {
     func findings(in d: LintDocument) -> [LintFinding] {
         let affected = d.profiles.filter(d.options.matchesQueryStrings)
         guard !affected.isEmpty else { return [] }
-        var out: [LintFinding] = []
-        for (rule, p, pattern) in d.patterns {
-            guard let dollar = Self.finalAnchor(pattern) else { continue }
+        return d.patterns.compactMap { rule, p, pattern in
+            guard let dollar = Self.finalAnchor(pattern) else { return nil }
             let scalars = Array(pattern.unicodeScalars)
             var suggested = String.UnicodeScalarView(scalars[..<dollar])
             suggested.append(contentsOf: #"(?:$|\?)"#.unicodeScalars)
@@ -24,10 +23,9 @@ struct QueryStringAnchorCheck: LintCheck {
             let message = "pattern \(p) \(JSONWriter.quoted(pattern)) does not match URLs with a query string (such as ?page=2): "
                 + "\(apps) \(affected.count == 1 ? "matches" : "match") patterns against the path and query string together; "
                 + "write \(JSONWriter.quoted(String(suggested))) to match with or without one"
-            out.append(d.finding(.queryStringAnchor, message, at: d.location(ofPattern: p, inRule: rule, scalar: dollar),
-                                 rule: rule, pattern: p, profiles: affected))
+            return d.finding(.queryStringAnchor, message, at: d.location(ofPattern: p, inRule: rule, scalar: dollar),
+                             rule: rule, pattern: p, profiles: affected)
         }
-        return out
     }
 
     /// The scalar index of the final `$` when the pattern is of the shape

@@ -17,16 +17,14 @@ import PathConfigCore
 /// where a selected app crashes reading the value, else a warning.
 struct TypedValueCheck: LintCheck {
     func findings(in d: LintDocument) -> [LintFinding] {
-        var out: [LintFinding] = []
-        for (index, node) in d.ruleNodes.enumerated() {
-            guard case .object(let members)? = node.member("properties")?.value.kind else { continue }
+        d.ruleNodes.enumerated().flatMap { index, node -> [LintFinding] in
+            guard case .object(let members)? = node.member("properties")?.value.kind else { return [] }
             var seen = Set<String>()
-            for member in members where seen.insert(member.key).inserted {
-                guard let key = TypedKey(rawValue: member.key), member.value.value != .null else { continue }
-                if let finding = check(key, member.value, rule: index, in: d) { out.append(finding) }
+            return members.filter { seen.insert($0.key).inserted }.compactMap { member in
+                guard let key = TypedKey(rawValue: member.key), member.value.value != .null else { return nil }
+                return check(key, member.value, rule: index, in: d)
             }
         }
-        return out
     }
 
     private func check(_ key: TypedKey, _ node: JSONNode, rule: Int, in d: LintDocument) -> LintFinding? {

@@ -10,9 +10,8 @@ import PathConfigCore
 /// not read are left alone.
 struct UnescapedDotCheck: LintCheck {
     func findings(in d: LintDocument) -> [LintFinding] {
-        var out: [LintFinding] = []
-        for (rule, p, pattern) in d.patterns {
-            for dot in Self.literalDots(pattern) {
+        d.patterns.flatMap { rule, p, pattern in
+            Self.literalDots(pattern).map { dot in
                 let scalars = Array(pattern.unicodeScalars)
                 var fixed = String.UnicodeScalarView(scalars[..<dot])
                 fixed.append("\\")
@@ -20,11 +19,9 @@ struct UnescapedDotCheck: LintCheck {
                 let fileExtension = String(String.UnicodeScalarView(scalars[(dot + 1)...].prefix(while: \.isASCIIAlphanumeric)))
                 let message = "pattern \(p) \(JSONWriter.quoted(pattern)): the \".\" before \"\(fileExtension)\" matches any character, "
                     + "not only a dot; escape it: \(JSONWriter.quoted(String(fixed)))"
-                out.append(d.finding(.unescapedDot, message, at: d.location(ofPattern: p, inRule: rule, scalar: dot),
-                                     rule: rule, pattern: p))
+                return d.finding(.unescapedDot, message, at: d.location(ofPattern: p, inRule: rule, scalar: dot), rule: rule, pattern: p)
             }
         }
-        return out
     }
 
     /// The scalar indices of the dots of `pattern` that clearly mean a literal dot.

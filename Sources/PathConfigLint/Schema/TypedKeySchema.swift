@@ -15,14 +15,10 @@ import PathConfigCore
 enum TypedKeySchema {
     /// The schema of `key`'s value.
     static func schema(for key: TypedKey) -> JSONValue {
-        var o = JSONObject()
-        switch key.kind {
-        case .enumeration:
-            o["enum"] = .array(values(of: key).map(JSONValue.string) + [.null])
-        case .boolean:
-            o["type"] = .array([.string("boolean"), .string("null")])
-        case .string:
-            o["type"] = .array([.string("string"), .string("null")])
+        var o: JSONObject = switch key.kind {
+        case .enumeration: ["enum": .array(values(of: key).map(JSONValue.string) + [.null])]
+        case .boolean: ["type": .array([.string("boolean"), .string("null")])]
+        case .string: ["type": .array([.string("string"), .string("null")])]
         }
         let defaults = ConfigurationSchema.platforms.map { key.defaultValue(on: $0.platform) }
         if let first = defaults.first, first != .null, defaults.allSatisfy({ $0 == first }) {

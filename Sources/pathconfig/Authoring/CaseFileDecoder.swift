@@ -147,20 +147,18 @@ struct CaseFileDecoder {
     /// `true`/`false`, a string or null), each problem reported at its place.
     private mutating func typedValues(_ member: JSONNode.Member?, index: Int) -> [(key: TypedKey, value: JSONValue)] {
         guard let members = value(member, index: index, "an object of typed keys and values", { $0.members }) else { return [] }
-        var out: [(key: TypedKey, value: JSONValue)] = []
-        for m in members {
+        return members.compactMap { m -> (key: TypedKey, value: JSONValue)? in
             guard let key = TypedKey(rawValue: m.key) else {
                 fail(m.keyOffset, "unknown typed key \(JSONWriter.quoted(m.key)) in case \(index); expected one of \(TypedKey.allCases.map(\.rawValue).joined(separator: ", "))")
-                continue
+                return nil
             }
             let value = m.value.value
             if let expected = Self.typedValueProblem(key, value) {
                 fail(m.value.offset, "typed \(JSONWriter.quoted(m.key)) of case \(index) must be \(expected), found \(JSONWriter.compact(value))")
-                continue
+                return nil
             }
-            out.append((key, value))
+            return (key, value)
         }
-        return out
     }
 
     /// What `value` should be for `key`'s accessor, when it is not a value
@@ -188,20 +186,16 @@ struct CaseFileDecoder {
             fail(member.value.offset, "\"profile\" of case \(index) must be a profile name or a non-empty array of them, found \(member.value.typeName)")
             return []
         }
-        var profiles: [Profile] = []
-        for name in names {
+        return names.compactMap { name -> Profile? in
             guard case .string(let text) = name.kind else {
                 fail(name.offset, "a profile name in case \(index) must be a string, found \(JSONWriter.compact(name.value))")
-                continue
+                return nil
             }
-            let profile: Profile
-            do { profile = try Profile(name: text) } catch {
+            do throws(ProfileError) { return try Profile(name: text) } catch {
                 fail(name.offset, "\(error.message) (case \(index))")
-                continue
+                return nil
             }
-            if !profiles.contains(profile) { profiles.append(profile) }
-        }
-        return profiles
+        }.uniqued()
     }
 
     /// The `options` members, each checked by the core's option reader (a

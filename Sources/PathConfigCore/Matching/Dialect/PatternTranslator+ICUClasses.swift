@@ -105,12 +105,6 @@ struct ICUSetBuilder: ICUClassSink {
         operators.insert(.negation, at: operators.last == .caseClose ? operators.count - 1 : operators.count)
     }
 
-    mutating func posixProperty(_ name: String, negated: Bool, at source: Int) throws(TranslationError) {
-        let written = "[:" + (negated ? "^" : "") + name + ":]"
-        sets[sets.count - 1].members.append(try PatternTranslator.property(name, negated: negated, inClass: true, dialect: .icu, caseless: caseless,
-                                                                           written: written, at: source))
-    }
-
     mutating func literal(_ value: UInt32, _ spelling: PatternSyntax.Spelling) throws(TranslationError) {
         try evaluate(.union)
         sets[sets.count - 1].add(value, value)
@@ -126,8 +120,9 @@ struct ICUSetBuilder: ICUClassSink {
         sets[sets.count - 1].members.append(StandardClasses.set(for: letter, dialect: .icu))
     }
 
-    mutating func property(_ name: String, negated: Bool, at source: Int) throws(TranslationError) {
-        sets[sets.count - 1].members.append(try PatternTranslator.property(name, negated: negated, inClass: true, dialect: .icu, caseless: caseless, at: source))
+    mutating func property(_ name: String, negated: Bool, written: String?, at source: Int) throws(TranslationError) {
+        sets[sets.count - 1].members.append(try PatternTranslator.property(name, negated: negated, inClass: true, dialect: .icu, caseless: caseless,
+                                                                           written: written, at: source))
     }
 
     mutating func operation(_ op: ICUSetOperator, at source: Int) throws(TranslationError) { try push(op) }

@@ -158,8 +158,6 @@ extension PatternTranslator {
             }
         }
         out.replaceMarks(missing)
-        refs.references.removeAll()
-        javaBackReferences = refs
     }
 }
 

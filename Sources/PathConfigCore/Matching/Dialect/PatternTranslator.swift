@@ -430,9 +430,7 @@ struct PatternTranslator {
         case .nonCapturing: push(at: source, text: "(?:", isAssertion: false)
         case .lookahead(let negative): push(at: source, text: negative ? "(?!" : "(?=", isAssertion: true)
         case .atomic: push(at: source, text: "(?>", isAssertion: false)
-        case .lookbehind(let negative):
-            push(at: source, text: negative ? "(?<!" : "(?<=", isAssertion: true)
-            frames[frames.count - 1].isLookbehind = true
+        case .lookbehind(let negative): push(at: source, text: negative ? "(?<!" : "(?<=", isAssertion: true, isLookbehind: true)
         case .named(let name):
             groupNames.insert(name)
             captures += 1
@@ -443,9 +441,9 @@ struct PatternTranslator {
         }
     }
 
-    private mutating func push(at source: Int, text: String, isAssertion: Bool, capture: Int? = nil) {
+    private mutating func push(at source: Int, text: String, isAssertion: Bool, capture: Int? = nil, isLookbehind: Bool = false) {
         foldLast()
-        frames.append(Frame(saved: flags, start: out.count, isAssertion: isAssertion, capture: capture))
+        frames.append(Frame(saved: flags, start: out.count, isAssertion: isAssertion, capture: capture, isLookbehind: isLookbehind))
         out.emit(text, from: source)
         atom = .none
     }

@@ -44,8 +44,8 @@ struct ClassItemRecorder: ICUClassSink, JavaClassSink {
 
     mutating func negate() { classes[current].negated = true }
 
-    /// Read as the property it names, as `\p{..}` is.
-    mutating func posixProperty(_ name: String, negated: Bool, at source: Int) { property(name, negated: negated, at: source) }
+    /// ICU's `[:name:]` too is read as the property it names, as `\p{..}` is.
+    mutating func property(_ name: String, negated: Bool, written: String?, at source: Int) { property(name, negated: negated, at: source) }
 
     mutating func literal(_ value: UInt32, _ spelling: PatternSyntax.Spelling) { append(.character(value, spelling)) }
 

@@ -25,9 +25,6 @@ protocol ICUClassSink: ClassSink {
     mutating func begin(_ join: ICUSetOperator?, at source: Int) throws(TranslationError)
     /// `doSetNegate`: a `^` first.
     mutating func negate()
-    /// ICU's `[:name:]` or `[:^name:]` at a class's start, whose `:` is at
-    /// `source`.
-    mutating func posixProperty(_ name: String, negated: Bool, at source: Int) throws(TranslationError)
     /// `doSetLiteral`: a character the class adds as itself.
     mutating func literal(_ value: UInt32, _ spelling: PatternSyntax.Spelling) throws(TranslationError)
     /// `doSetAddDash`, `doSetAddAmp`: a `-` or `&` the class adds, with
@@ -38,8 +35,9 @@ protocol ICUClassSink: ClassSink {
     mutating func range(from low: UInt32, to high: UInt32, _ spelling: PatternSyntax.Spelling)
     /// `\d \D \s \S \w \W \h \H \v \V` (the letter).
     mutating func shorthand(_ letter: UInt32)
-    /// `\p{NAME}` or `\P{NAME}`, whose `\` is at `source`.
-    mutating func property(_ name: String, negated: Bool, at source: Int) throws(TranslationError)
+    /// `\p{NAME}` or `\P{NAME}`, whose `\` is at `source`; or, `written`,
+    /// `[:name:]` or `[:^name:]` at a class's start, whose `:` is at `source`.
+    mutating func property(_ name: String, negated: Bool, written: String?, at source: Int) throws(TranslationError)
     /// `&&` or `--`.
     mutating func operation(_ op: ICUSetOperator, at source: Int) throws(TranslationError)
     /// `doSetEnd`: the innermost class closes.
@@ -149,7 +147,7 @@ extension PatternReader {
                     state = .open2
                 } else if c.is(0x3A) { // :
                     if let (name, negated, next) = try icuPosixName(&scan, &sink) {
-                        try sink.posixProperty(name, negated: negated, at: at)
+                        try sink.property(name, negated: negated, written: "[:" + (negated ? "^" : "") + name + ":]", at: at)
                         c = next
                     }
                     state = .posix
@@ -236,7 +234,7 @@ extension PatternReader {
                 let letter = c.value!
                 switch letter {
                 case 0x70, 0x50: // \p \P
-                    try sink.property(propertyName(at: at - 1), negated: letter == 0x50, at: at - 1)
+                    try sink.property(propertyName(at: at - 1), negated: letter == 0x50, written: nil, at: at - 1)
                     state = .afterSet
                 case 0x4E: // \N{NAME}
                     try literal(try namedCharacter(at: at - 1), .named)

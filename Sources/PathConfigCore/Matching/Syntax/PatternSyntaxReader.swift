@@ -161,11 +161,8 @@ struct PatternSyntaxReader {
         case .quote: return nil
         case .shorthand(let letter): return .escape(.shorthand(UInt8(letter)))
         case .assertion(let letter): return .escape(.assertion(UInt8(letter)))
-        case .sequence(let letter): return .escape(.other(UInt8(letter)))
-        case .graphemeBoundary: return .escape(.other(0x62))
-        case .property(_, let negated): return .escape(.other(negated ? 0x50 : 0x70))
-        case .backReference: return .escape(.other(UInt8(r[start + 1])))
-        case .namedReference: return .escape(.other(0x6B))
+        // The letter after the `\` (`b` of `\b{g}`, `p` or `P`, `k`), or a back reference's first digit.
+        case .sequence, .graphemeBoundary, .property, .backReference, .namedReference: return .escape(.other(UInt8(r[start + 1])))
         }
     }
 
