@@ -70,7 +70,9 @@ struct LintDocument {
                       let d = try? ConfigurationDecoder(profile: profile, limits: limits).decode(bytes) else { return nil }
                 return (app, d)
             }).first else { throw error }
-            let read = decoded.source.bytes.withUnsafeBufferPointer { try? GsonReader.read($0, maxDepth: limits.maxNestingDepth, nestingLimit: app.nestingLimit) }
+            let read = decoded.source.bytes.withUnsafeBufferPointer {
+                try? GsonReader.read($0, maxDepth: limits.maxNestingDepth, nestingLimit: app.nestingLimit)
+            }
             guard let read, let root = read.root else { throw error }
             tree = JSONReadResult(root: root, duplicateKeys: [], trailingCommas: read.trailingCommas)
             document = decoded

@@ -202,7 +202,9 @@ final class LoaderEngine: Sendable {
         // Validators come from a server or a cache file: one that would not
         // fit on its header line is not sent (the request is unconditional).
         if let etag = known?.copy.etag, SourceValidation.isSendable(etag) { request.append(("If-None-Match", etag)) }
-        if let lastModified = known?.copy.lastModified, SourceValidation.isSendable(lastModified) { request.append(("If-Modified-Since", lastModified)) }
+        if let lastModified = known?.copy.lastModified, SourceValidation.isSendable(lastModified) {
+            request.append(("If-Modified-Since", lastModified))
+        }
         let response: HTTPResponse
         do {
             response = try http.get(url, headers: request)

@@ -89,7 +89,8 @@ package struct RuleCompiler {
             return MatchPlan.Pattern(index: index, compiled: compiled, source: shown == nil ? pattern : nil, small: small)
         } catch {
             let location = location(shown == nil ? .pattern : .glob, index)
-            let message = "\(rule.label), \(shown == nil ? "pattern" : "glob") \(index): \(Self.rejection(of: shown ?? pattern, isGlob: shown != nil, error))"
+            let what = shown == nil ? "pattern" : "glob"
+            let message = "\(rule.label), \(what) \(index): \(Self.rejection(of: shown ?? pattern, isGlob: shown != nil, error))"
             guard options.lenient else {
                 throw ConfigurationError(code: .invalidPattern, message: message, location: location,
                                          ruleIndex: rule.index, patternIndex: index, patternOffset: shown == nil ? error.offset : nil)

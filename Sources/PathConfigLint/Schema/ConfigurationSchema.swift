@@ -93,8 +93,9 @@ public enum ConfigurationSchema {
         for key in Tab.Key.allCases {
             keys[key.rawValue] = ofType("string", tabKeyDescription(key))
         }
-        return ofType("object", "One tab. An entry without a string \(Tab.Key.allCases.filter(\.isRequired).map { "\"\($0.rawValue)\"" }.joined(separator: " and ")) is skipped.", [
-            "required": .array(Tab.Key.allCases.filter(\.isRequired).map { .string($0.rawValue) }),
+        let required = Tab.Key.allCases.filter(\.isRequired).map(\.rawValue)
+        return ofType("object", "One tab. An entry without a string \(required.map { "\"\($0)\"" }.joined(separator: " and ")) is skipped.", [
+            "required": .array(required.map { .string($0) }),
             "properties": .object(keys),
         ])
     }

@@ -104,7 +104,9 @@ struct CaseFileDecoder {
         }
         let description = string(node.member("description") ?? node.member("comment"), index: index)
         // The file (or http(s) URL) the case is checked against, as `--config` names one.
-        let config = string(node.member("config"), index: index, { $0.isEmpty ? nil : $0 }) { _ in "name a file or an http(s):// URL, found \"\"" }
+        let config = string(node.member("config"), index: index, { $0.isEmpty ? nil : $0 }) { _ in
+            "name a file or an http(s):// URL, found \"\""
+        }
         let profiles = profileList(node.member("profile"), index: index)
         let method = string(node.member("method"), index: index, HTTPMethod.normalized) {
             "be an HTTP method token such as GET or POST, found \(JSONWriter.quoted($0))"
