@@ -50,9 +50,7 @@ public struct LintOptions: Sendable {
 
     /// The profiles checked: `profiles` without repeats, or `defaultProfiles`.
     public var selectedProfiles: [Profile] {
-        var out: [Profile] = []
-        for p in profiles where !out.contains(p) { out.append(p) }
-        return out.isEmpty ? Self.defaultProfiles : out
+        profiles.isEmpty ? Self.defaultProfiles : profiles.uniqued()
     }
 
     /// Whether `profile` appends `?query` before matching under these options.

@@ -157,9 +157,7 @@ public struct ConfigurationPort: Sendable {
         }
         self.refusals = refusals
         self.configurations = configurations
-        var texts: [String] = []
-        for (_, text) in documents where !texts.contains(text) { texts.append(text) }
-        self.outputs = texts.map { text in Output(apps: documents.filter { $0.text == text }.map(\.app), text: text) }
+        self.outputs = documents.grouped(by: \.text).map { Output(apps: $0.members.map(\.app), text: $0.key) }
         self.rewrites = Self.rewrites(reference: reference, apps: apps, caseFlag: caseFlag, notes: notes)
     }
 

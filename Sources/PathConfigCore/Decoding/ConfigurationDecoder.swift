@@ -352,15 +352,13 @@ private struct Walker {
             throw schemaError("rule \(index): " + HTTPMethod.notAList(found: JSONWriter.compact(member.value.value)),
                               at: member.value.offset, rule: index)
         }
-        var methods: [String] = []
-        for node in nodes {
+        return try nodes.map { node throws(ConfigurationError) in
             guard case .string(let name) = node.kind, let method = HTTPMethod.normalized(name) else {
                 throw schemaError("rule \(index): " + HTTPMethod.notAMethod(JSONWriter.compact(node.value)),
                                   at: node.offset, rule: index)
             }
-            if !methods.contains(method) { methods.append(method) }
-        }
-        return methods
+            return method
+        }.uniqued()
     }
 
     /// Under the mobile apps' profiles, says when a rule uses keys those apps

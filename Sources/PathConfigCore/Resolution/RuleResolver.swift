@@ -254,14 +254,12 @@ final class RuleResolver: Sendable {
                 guard !list.isEmpty else {
                     throw ConfigurationError(code: .schema, message: "rule \(index): " + HTTPMethod.notAList(found: "[]"), ruleIndex: index)
                 }
-                var normalized: [String] = []
-                for m in list {
+                methods = try list.map { m throws(ConfigurationError) in
                     guard let n = HTTPMethod.normalized(m) else {
                         throw ConfigurationError(code: .schema, message: "rule \(index): " + HTTPMethod.notAMethod(JSONWriter.quoted(m)), ruleIndex: index)
                     }
-                    if !normalized.contains(n) { normalized.append(n) }
-                }
-                methods = normalized
+                    return n
+                }.uniqued()
             }
             let rule = Rule(index: index, patterns: r.patterns, globs: r.globs, methods: methods, properties: r.properties, extras: r.extras)
             var compiler = RuleCompiler(options: options)

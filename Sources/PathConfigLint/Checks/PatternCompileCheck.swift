@@ -13,14 +13,14 @@ struct PatternCompileCheck: LintCheck {
         // pattern for the same reason at the same place are listed together.
         var rejections: [(rule: Int, pattern: Int, text: String, error: RegexCompileError, location: SourceLocation?, profiles: [Profile])] = []
         for group in d.profiles.grouped(by: \.regexOptions) {
-            let decoded = group.profiles.lazy.compactMap(d.decoded(as:)).first
+            let decoded = group.members.lazy.compactMap(d.decoded(as:)).first
             for rule in decoded?.rules ?? d.rules {
                 for (p, pattern) in rule.patterns.enumerated() {
                     do {
                         _ = try d.options.engine.compile(pattern, options: group.key, limits: d.options.limits)
                     } catch {
                         if let same = rejections.firstIndex(where: { $0.rule == rule.index && $0.pattern == p && $0.text == pattern && $0.error == error }) {
-                            rejections[same].profiles += group.profiles
+                            rejections[same].profiles += group.members
                             continue
                         }
                         let scalar = error.offset ?? 0
@@ -29,7 +29,7 @@ struct PatternCompileCheck: LintCheck {
                             rule.patternOffsets.indices.contains(p) && decoded.source.bytes == d.source.bytes
                                 ? d.location(ofScalar: scalar, inStringAt: rule.patternOffsets[p]) : nil
                         } ?? d.location(ofPattern: p, inRule: rule.index, scalar: scalar)
-                        rejections.append((rule.index, p, pattern, error, location, group.profiles))
+                        rejections.append((rule.index, p, pattern, error, location, group.members))
                     }
                 }
             }

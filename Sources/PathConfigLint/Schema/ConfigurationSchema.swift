@@ -168,13 +168,13 @@ public enum ConfigurationSchema {
 
     /// The platforms, each with its profiles, in `Profile.allCases` order.
     static var platforms: [(platform: Profile.Platform, profiles: [Profile])] {
-        Profile.allCases.grouped(by: \.platform).map { (platform: $0.key, profiles: $0.profiles) }
+        Profile.allCases.grouped(by: \.platform).map { (platform: $0.key, profiles: $0.members) }
     }
 
     /// The ways apps read typed values, each with its profiles, in
     /// `Profile.allCases` order.
     static var readings: [(reading: TypedReading, profiles: [Profile])] {
-        Profile.allCases.grouped(by: \.typedReading).map { (reading: $0.key, profiles: $0.profiles) }
+        Profile.allCases.grouped(by: \.typedReading).map { (reading: $0.key, profiles: $0.members) }
     }
 
     /// "iOS", "Android".
@@ -193,7 +193,7 @@ public enum ConfigurationSchema {
     /// How each profile compiles patterns: dialect and case, grouped.
     private static var dialects: String {
         Profile.allCases.grouped(by: \.regexOptions).map { group in
-            "\(group.profiles.map(\.rawValue).joined(separator: ", ")): \(group.key.dialect.displayName), "
+            "\(group.members.map(\.rawValue).joined(separator: ", ")): \(group.key.dialect.displayName), "
                 + (group.key.caseInsensitive ? "case-insensitive" : "case-sensitive")
         }.joined(separator: "; ") + "."
     }
@@ -250,14 +250,5 @@ public enum ConfigurationSchema {
         var o: JSONObject = ["$ref": .string("#/$defs/\(name)")]
         if let description { o["description"] = .string(description) }
         return .object(o)
-    }
-}
-
-extension Array where Element == Profile {
-    /// The profiles grouped by `key`, in order of first appearance.
-    func grouped<Key: Equatable>(by key: (Profile) -> Key) -> [(key: Key, profiles: [Profile])] {
-        var keys: [Key] = []
-        for profile in self where !keys.contains(key(profile)) { keys.append(key(profile)) }
-        return keys.map { k in (key: k, profiles: filter { key($0) == k }) }
     }
 }

@@ -62,11 +62,3 @@ final class ConfigurationSet {
         return configuration
     }
 }
-
-extension Sequence where Element: Hashable {
-    /// The elements, each once, at its first place (`--profile`s, keys).
-    func uniqued() -> [Element] {
-        var seen: Set<Element> = []
-        return filter { seen.insert($0).inserted }
-    }
-}
