@@ -49,12 +49,13 @@ build: deps
 ## cli: the pathconfig command in out/bin, self-contained like the library
 ## (the Swift runtime and Foundation linked in statically, stripped): it needs
 ## only libc, libm, libstdc++, libgcc_s, libpcre2-8 and libidn2, and keeps working when
-## the toolchain that built it moves.
-CLIBUILD := .build-cli
+## the toolchain that built it moves. Built in the library's build folder with
+## the library's Swift flags, so that the modules both link compile once
+## (a separate folder took 165 s from nothing where this takes 110 s).
 cli: deps
-	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-cli --scratch-path $(CLIBUILD) --static-swift-stdlib --disable-local-rpath
+	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-cli --scratch-path $(LIBBUILD) --disable-local-rpath -Xswiftc -static-stdlib
 	@mkdir -p $(BINDIR)
-	strip --strip-unneeded -o $(BINDIR)/pathconfig $(CLIBUILD)/release/pathconfig-cli
+	strip --strip-unneeded -o $(BINDIR)/pathconfig $(LIBBUILD)/release/pathconfig-cli
 
 ## run: the pathconfig command with ARGS. Prints only the command's output:
 ## the build's goes to out/cli-build.log, shown when the build fails.
@@ -526,5 +527,5 @@ fuzz-prefilter-loop: deps
 	"$$($(SWIFT) build -c release --show-bin-path)/pathconfig-fuzz-prefilter" $(FUZZ_SECONDS)
 
 clean:
-	rm -rf .build $(LIBBUILD) $(CLIBUILD) $(FUZZBUILD) $(SANBUILD) out Tests/CTests/build bench/c/build $(BENCH_VENV)
+	rm -rf .build $(LIBBUILD) $(FUZZBUILD) $(SANBUILD) out Tests/CTests/build bench/c/build $(BENCH_VENV)
 	$(MAKE) -C bindings/python --no-print-directory clean
