@@ -110,7 +110,7 @@ struct DocumentEncodingTests {
     func androidBundled(_ encoding: DocumentEncoding, bom: Bool) throws {
         for profile in [Profile.hotwireAndroid, .turboAndroid] {
             let error = try #require(Self.loadError(Self.encode(Self.text, encoding, bom: bom), profile: profile))
-            #expect(error.message.hasSuffix("(the document is \(encoding.name); \(profile.rawValue) reads a bundled file as UTF-8)"), "\(error.message)")
+            #expect(error.message.hasSuffix("(the document is \(encoding.rawValue); \(profile.rawValue) reads a bundled file as UTF-8)"), "\(error.message)")
             #expect(throws: Never.self) { try PathConfiguration(json: Self.encode(Self.text, .utf8, bom: true), options: LoadOptions(profile: profile)) }
         }
     }

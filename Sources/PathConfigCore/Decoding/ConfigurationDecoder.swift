@@ -144,7 +144,7 @@ public struct ConfigurationDecoder: Sendable {
         }
         let encoding = DocumentEncoding.jsonSerialization(buffer).encoding
         if encoding != .utf8 {
-            hint = " (the document is \(encoding.name); \(app.name) reads \(transport == .file ? "a bundled file" : "a download without a byte-order mark") as UTF-8)"
+            hint = " (the document is \(encoding.rawValue); \(app.name) reads \(transport == .file ? "a bundled file" : "a download without a byte-order mark") as UTF-8)"
         }
         return try readGson(buffer, app: app, hint: hint, keeping: keeping)
     }

@@ -4,15 +4,13 @@
 /// converted once, at load, so that every reader, every offset and every
 /// line and column afterwards concern UTF-8 text holding the same characters
 /// (an editor's lines and columns, the byte-order mark left out).
+/// Its raw value is the name messages use: `UTF-16LE`.
 enum DocumentEncoding: String, Sendable, Hashable {
     case utf8 = "UTF-8"
     case utf16BigEndian = "UTF-16BE"
     case utf16LittleEndian = "UTF-16LE"
     case utf32BigEndian = "UTF-32BE"
     case utf32LittleEndian = "UTF-32LE"
-
-    /// The name messages use: `UTF-16LE`.
-    var name: String { rawValue }
 
     /// Bytes per code unit.
     var unitSize: Int {
@@ -107,7 +105,7 @@ enum DocumentText {
             // line and column are the editor's for the original file.
             let location = out.withUnsafeBufferPointer { SourceLocation(offset: $0.count, in: $0) }
             return ConfigurationError(code: .invalidJSON,
-                                      message: "the document is \(encoding.name) but byte \(i) starts \(what), so \(reader) cannot convert it to text",
+                                      message: "the document is \(encoding.rawValue) but byte \(i) starts \(what), so \(reader) cannot convert it to text",
                                       location: location)
         }
         while i < bytes.count {
