@@ -51,7 +51,8 @@ build: deps
 ## only libc, libm, libstdc++, libgcc_s, libpcre2-8 and libidn2, and keeps working when
 ## the toolchain that built it moves. Built in the library's build folder with
 ## the library's Swift flags, so that the modules both link compile once
-## (a separate folder took 165 s from nothing where this takes 110 s).
+## (a separate folder took 165 s from nothing; here, after `make lib`, 110 s).
+LIBBUILD := .build-lib
 cli: deps
 	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-cli --scratch-path $(LIBBUILD) --disable-local-rpath -Xswiftc -static-stdlib
 	@mkdir -p $(BINDIR)
@@ -70,7 +71,6 @@ run:
 ## thread-local error keep thread-exit hooks, so dlclose must not unmap it;
 ## no $ORIGIN runpath, which it does not need and Debian forbids),
 ## the header (pathconfig.h and its parts, pathconfig/*.h) and pathconfig.pc, in out/
-LIBBUILD := .build-lib
 lib: deps
 	$(SWIFT) build -j $(JOBS) -c release --product pathconfig --scratch-path $(LIBBUILD) --disable-local-rpath \
 	    -Xswiftc -static-stdlib \
