@@ -8,7 +8,7 @@ import Darwin
 
 /// One instance of a class per thread: made on the thread's first call,
 /// released when the thread ends. What a lookup reuses without a lock
-/// (`MatchScratch`, `PCRE2ThreadState`, `ThreadResults`) is kept in one,
+/// (`MatchScratch`, `BoundaryTable`, `ThreadResults`) is kept in one,
 /// held by a `static let` of its type.
 package struct ThreadLocal<Value: AnyObject>: Sendable {
     let key: pthread_key_t

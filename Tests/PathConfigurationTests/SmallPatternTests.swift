@@ -243,7 +243,7 @@ struct SmallPatternTests {
 
     @Test("a plain pattern's engine form is compiled on its first search, once, also when threads race to it")
     func deferredCompile() {
-        let deferred = DeferredPattern("^/caf.$", engine: PCRE2Engine(), options: Profile.hotwireIOS.regexOptions, limits: Limits())
+        let deferred = DeferredPattern("^/caf.$", compiler: .init(engine: PCRE2Engine(), options: Profile.hotwireIOS.regexOptions, limits: Limits()))
         #expect(!deferred.isCompiled)
         let outcomes = Mutex([MatchOutcome]())
         DispatchQueue.concurrentPerform(iterations: 8) { _ in

@@ -107,16 +107,8 @@ package struct ByteSet: Equatable, Hashable, Sendable {
     private static let escapes = ByteSet.of(#".\/?-+*()[]{}|^$=&:@,;!%~#'"<>"#.utf8)
 
     /// Characters that stand for themselves outside a class.
-    static func standsForItself(_ b: UInt8) -> Bool {
-        switch b {
-        case UInt8(ascii: "\\"), UInt8(ascii: "."), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "("), UInt8(ascii: ")"),
-             UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"), UInt8(ascii: "|"),
-             UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: "#"), UInt8(ascii: " "):
-            return false
-        default:
-            return isPrintable(b)
-        }
-    }
+    static func standsForItself(_ b: UInt8) -> Bool { isPrintable(b) && !metacharacters.contains(b) }
+    private static let metacharacters = ByteSet.of(#"\.[](){}*+?|^$# "#.utf8)
 
     /// Characters a class may hold unescaped.
     static func isClassMember(_ b: UInt8) -> Bool { word.contains(b) || classPunctuation.contains(b) }

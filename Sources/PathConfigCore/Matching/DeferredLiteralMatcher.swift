@@ -6,9 +6,6 @@
 /// never scan at all, so such a plan keeps the literals alone, in one
 /// array, and the matcher is made on the first scan (`MadeOnce`). (A plan
 /// without an automaton scans on every lookup, and makes its matcher at load.)
-///
-/// At 100 rules the matcher's table and outputs were 26 KB of the load's
-/// 151 KB peak (`make bench`, peak load memory per document byte).
 final class DeferredLiteralMatcher: @unchecked Sendable {
     /// The literals, end to end: literal `i` ends at `ends[i]`.
     private let bytes: [UInt8]

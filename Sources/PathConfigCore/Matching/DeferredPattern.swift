@@ -17,8 +17,7 @@ package final class DeferredPattern: CompiledPattern, @unchecked Sendable {
     private let compiled = MadeOnce<Boxed<any CompiledPattern>>()
 
     /// What a load's deferred patterns compile with, shared by all of them
-    /// (`RuleCompiler` makes one): held in each
-    /// pattern, the engine, options and limits took 104 of its 152 bytes.
+    /// (`RuleCompiler` makes one) rather than held in each.
     package final class Compiler: Sendable {
         let engine: any RegexEngine
         let options: RegexOptions
@@ -34,10 +33,6 @@ package final class DeferredPattern: CompiledPattern, @unchecked Sendable {
     package init(_ pattern: String, compiler: Compiler) {
         self.pattern = pattern
         self.compiler = compiler
-    }
-
-    package convenience init(_ pattern: String, engine: any RegexEngine, options: RegexOptions, limits: Limits) {
-        self.init(pattern, compiler: Compiler(engine: engine, options: options, limits: limits))
     }
 
     /// Whether the engine form has been made (for tests).

@@ -50,7 +50,7 @@ extension URLParts {
         }
         guard valid(url.path, .path) else { return false }
         if let q = url.query { guard keepQuery, valid(q, .query) else { return false } }
-        if let f = url.fragment { guard valid(f, .fragment) else { return false } }
+        if let f = url.fragment { guard valid(f, .query) else { return false } }
         guard let authority = url.authority else { return true }
         // User information (at most one `@`), then the host up to the first
         // `:`, then digits: every part valid as written, so kept.
@@ -85,7 +85,7 @@ extension URLParts {
         out += ":"
         let pathValid = URLParts.isValid(path, as: .path)
         let queryValid = query.map { URLParts.isValid($0, as: .query) } ?? true
-        let fragmentValid = fragment.map { URLParts.isValid($0, as: .fragment) } ?? true
+        let fragmentValid = fragment.map { URLParts.isValid($0, as: .query) } ?? true
         if let authority {
             guard let parsed = FoundationAuthority(authority, scheme: scheme) else { return nil }
             // Foundation writes the URL again only when a component was
@@ -96,7 +96,7 @@ extension URLParts {
         }
         out += pathValid ? path : URLParts.foundationEncoded(path, as: .path)
         if let query { out += "?" + (queryValid ? query : URLParts.foundationEncoded(query, as: .query)) }
-        if let fragment { out += "#" + (fragmentValid ? fragment : URLParts.foundationEncoded(fragment, as: .fragment)) }
+        if let fragment { out += "#" + (fragmentValid ? fragment : URLParts.foundationEncoded(fragment, as: .query)) }
         return out
     }
 
@@ -128,9 +128,9 @@ extension URLParts {
     private static func isValidIPLiteral(_ host: Substring) -> Bool {
         // By byte: a combining mark after `[` belongs to neither.
         let inner = host[host.utf8.index(after: host.startIndex)..<host.utf8.index(before: host.endIndex)]
-        guard let percent = inner.utf8.firstIndex(of: UInt8(ascii: "%")) else { return ipFutureMask.isValid(inner, escapes: false) }
+        guard let percent = inner.utf8.firstIndex(of: UInt8(ascii: "%")) else { return userMask.isValid(inner, escapes: false) }
         guard inner[percent...].utf8.starts(with: "%25".utf8) else { return false }
-        return ipFutureMask.isValid(inner[..<percent], escapes: false)
+        return userMask.isValid(inner[..<percent], escapes: false)
             && zoneMask.isValid(inner[inner.utf8.index(percent, offsetBy: 3)...])
     }
 
@@ -146,7 +146,6 @@ extension URLParts {
     static let hostMask = CharacterMask("!$&'()*+,-.0123456789;=ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~")
     /// For user, password and an IP literal's address (reg-name and `:`).
     static let userMask = CharacterMask("!$&'()*+,-.0123456789:;=ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~")
-    private static let ipFutureMask = userMask
     /// For an IP literal's zone ID (unreserved).
     private static let zoneMask = CharacterMask("-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~")
 }

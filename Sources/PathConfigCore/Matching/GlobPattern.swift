@@ -22,7 +22,7 @@
 public enum GlobPattern {
     /// The regular expression (ICU syntax, which every backend reads) for `glob`.
     public static func regex(for glob: String, base: BaseURL?) -> String {
-        body(of: glob, base: base) + ending
+        body(of: glob, base: base) + #"($|\?)"#  // at the URL's end or its `?`
     }
 
     /// The expression without its ending: `^`, then the glob's text escaped,
@@ -57,9 +57,6 @@ public enum GlobPattern {
             .replacing("[^/?]", with: #"[^/\?]"#)
             .replacing("[^?]", with: #"[^\?]"#) + #"(\?.*)?$"#
     }
-
-    /// Where every glob's expression ends: at the URL's end or its `?`.
-    private static let ending = #"($|\?)"#
 
     /// True when `glob` starts with a lower-case scheme and `:`, as Siesta tests it.
     public static func isAbsolute(_ glob: String) -> Bool {

@@ -110,10 +110,7 @@ enum JavaURL {
             start += 2
             let end = firstIndex(of: "/", in: b, from: start, to: limit) ?? limit
             let authority = start..<end
-            switch checkAuthority(b, authority) {
-            case .failure(let reason): return .rejected(reason.text)
-            case .success(let checked): host = checked
-            }
+            do { host = try checkAuthority(b, authority) } catch { return .rejected(error.text) }
             start = end
             if !authority.isEmpty { path = end..<end }
         }
@@ -128,39 +125,37 @@ enum JavaURL {
 
     /// The host part of `authority` as `parseURL` splits it (nil: none, which
     /// `setURL` does not check), or why `parseURL` throws.
-    private static func checkAuthority(_ b: UnsafeBufferPointer<UInt8>, _ authority: Range<Int>) -> Result<Range<Int>?, Refusal> {
+    private static func checkAuthority(_ b: UnsafeBufferPointer<UInt8>, _ authority: Range<Int>) throws(Refusal) -> Range<Int>? {
         var host = authority
         if let at = firstIndex(of: "@", in: b, from: authority.lowerBound, to: authority.upperBound) {
             // More than one '@': "not server based", no host and no port.
-            if firstIndex(of: "@", in: b, from: at + 1, to: authority.upperBound) != nil { return .success(nil) }
+            if firstIndex(of: "@", in: b, from: at + 1, to: authority.upperBound) != nil { return nil }
             host = (at + 1)..<authority.upperBound
         }
-        let text = { String(decoding: UnsafeBufferPointer(rebasing: b[authority]), as: UTF8.self) }
+        func refusal(_ what: String, _ why: String = "") -> Refusal {
+            Refusal(text: "invalid \(what) \(JSONWriter.quoted(String(decoding: UnsafeBufferPointer(rebasing: b[authority]), as: UTF8.self)))\(why)")
+        }
+        // The port from `start` on, if any: an int `parseURL` takes.
+        func checkPort(from start: Int) throws(Refusal) {
+            if start < host.upperBound, !isPort(UnsafeBufferPointer(rebasing: b[start..<host.upperBound])) { throw refusal("port in") }
+        }
         guard !host.isEmpty, b[host.lowerBound] == UInt8(ascii: "[") else {
-            guard let colon = firstIndex(of: ":", in: b, from: host.lowerBound, to: host.upperBound) else { return .success(host) }
-            if colon + 1 < host.upperBound, !isPort(UnsafeBufferPointer(rebasing: b[(colon + 1)..<host.upperBound])) {
-                return .failure(Refusal(text: "invalid port in \(JSONWriter.quoted(text()))"))
-            }
-            return .success(host.lowerBound..<colon)
+            guard let colon = firstIndex(of: ":", in: b, from: host.lowerBound, to: host.upperBound) else { return host }
+            try checkPort(from: colon + 1)
+            return host.lowerBound..<colon
         }
         // "[" IPv6 "]" and an optional ":port".
         guard let close = firstIndex(of: "]", in: b, from: host.lowerBound, to: host.upperBound),
               String(decoding: UnsafeBufferPointer(rebasing: b[host.lowerBound..<close]), as: UTF8.self).utf16.count > 2 else {
-            return .failure(Refusal(text: "invalid authority \(JSONWriter.quoted(text())): a [ without a ] after an IPv6 address"))
+            throw refusal("authority", ": a [ without a ] after an IPv6 address")
         }
         let literal = Array(String(decoding: UnsafeBufferPointer(rebasing: b[(host.lowerBound + 1)..<close]), as: UTF8.self).utf16)
-        guard isIPv6LiteralAddress(literal) else {
-            return .failure(Refusal(text: "invalid IPv6 address in \(JSONWriter.quoted(text()))"))
-        }
+        guard isIPv6LiteralAddress(literal) else { throw refusal("IPv6 address in") }
         if close + 1 < host.upperBound {
-            guard b[close + 1] == UInt8(ascii: ":") else {
-                return .failure(Refusal(text: "invalid authority \(JSONWriter.quoted(text())): only :port may follow ]"))
-            }
-            if close + 2 < host.upperBound, !isPort(UnsafeBufferPointer(rebasing: b[(close + 2)..<host.upperBound])) {
-                return .failure(Refusal(text: "invalid port in \(JSONWriter.quoted(text()))"))
-            }
+            guard b[close + 1] == UInt8(ascii: ":") else { throw refusal("authority", ": only :port may follow ]") }
+            try checkPort(from: close + 2)
         }
-        return .success(host.lowerBound..<(close + 1))
+        return host.lowerBound..<(close + 1)
     }
 
     /// Whether `Integer.parseInt(text, 10)` reads `text` as -1 or more (the

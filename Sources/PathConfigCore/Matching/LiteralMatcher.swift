@@ -126,7 +126,7 @@ struct LiteralMatcher: Sendable {
             classOf[b] = UInt8(next)
             next += 1
         }
-        for b in 0..<256 { foldedClassOf[b] = classOf[Int(RequiredLiteral.fold(UInt8(b), true))] }
+        for b in 0..<256 { foldedClassOf[b] = classOf[Int(URLParts.asciiLowercased(UInt8(b)))] }
         classCount = width
         if byte.count <= min(maxCompactStates, Int(Int16.max)) {
             compactTable = rows(Int16.self, width: width)
@@ -176,7 +176,7 @@ struct LiteralMatcher: Sendable {
         if !table.isEmpty { return table.withUnsafeBufferPointer { scanDense($0, subject, fold: fold, found) } }
         var s = 0
         for raw in subject {
-            let b = RequiredLiteral.fold(raw, fold)
+            let b = fold ? URLParts.asciiLowercased(raw) : raw
             while true {
                 if let n = edge(from: s, b) { s = Int(n); break }
                 if s == 0 { break }

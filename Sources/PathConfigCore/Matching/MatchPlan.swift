@@ -284,16 +284,6 @@ package struct MatchPlan: Sendable {
         return result
     }
 
-    /// Reports to `sink` the rules whose patterns match `string`. The
-    /// `MatchSubject` the engines take is made only if one must run: a lookup
-    /// that the automata and the prefilter decide allocates none.
-    func run<Sink: MatchSink>(_ string: String, into sink: inout Sink) {
-        var text = string
-        text.withUTF8 { bytes in  // in place for a native string
-            run(SubjectText(bytes: bytes, isPrintableASCII: ByteSet.allPrintable(bytes)), into: &sink, string: { string })
-        }
-    }
-
     /// The automaton of the plan's plain patterns, which also carries the
     /// required literals of the others (`literals`, by ordinal), and those
     /// others (nil when all are plain); no automaton when no pattern is
@@ -334,14 +324,14 @@ package struct MatchPlan: Sendable {
     /// (returned too): its bytes, each standing for itself or escaped
     /// (letters of both cases under `caseInsensitive`, as the prefilter folds
     /// them), up to the first byte the reader takes neither way or
-    /// `SmallPattern.maxPositions` (a prefix occurs wherever the literal
+    /// `SmallPatternReader.maxPositions` (a prefix occurs wherever the literal
     /// does); always without a literal, or when its first byte cannot be
     /// written so.
     private static func literalCandidacy(_ literal: [UInt8]?, rule: Int, caseInsensitive: Bool) -> (RestPattern.Candidacy, SmallPattern?) {
         guard let literal else { return (.always, nil) }
         guard literal.allSatisfy(ByteSet.isPrintable) else { return (.never, nil) }
         var text = ""
-        for b in literal.prefix(SmallPattern.maxPositions) {
+        for b in literal.prefix(SmallPatternReader.maxPositions) {
             if ByteSet.standsForItself(b) {
                 text.unicodeScalars.append(Unicode.Scalar(b))
             } else if ByteSet.escapable(b) {
@@ -381,7 +371,10 @@ package struct MatchPlan: Sendable {
     private func run<Sink: MatchSink>(_ subject: PatternSubject, reportingTo sink: inout Sink) {
         switch subject {
         case .string(let string):
-            run(string, into: &sink)
+            var text = string
+            text.withUTF8 { bytes in  // in place for a native string
+                run(SubjectText(bytes: bytes, isPrintableASCII: ByteSet.allPrintable(bytes)), into: &sink, string: { string })
+            }
         case .printableASCII(let bytes):
             run(SubjectText(bytes: bytes, isPrintableASCII: true), into: &sink) { String(decoding: bytes, as: UTF8.self) }
         }

@@ -4,14 +4,8 @@
 /// it sets). Grows to the largest plan the thread has run; freed when the
 /// thread ends.
 final class MatchScratch {
-    private var storage: UnsafeMutablePointer<UInt64>
-    private var capacity: Int
-
-    private init() {
-        capacity = 16
-        storage = .allocate(capacity: capacity)
-        storage.initialize(repeating: 0, count: capacity)
-    }
+    private var storage = UnsafeMutablePointer<UInt64>.allocate(capacity: 0)
+    private var capacity = 0
 
     deinit { storage.deallocate() }
 

@@ -17,11 +17,9 @@ import Synchronization
 /// context's second form, the one with the callout function; every other
 /// pattern is a `PCRE2Pattern`.
 ///
-/// Patterns are not JIT-compiled. PCRE2 10.42 (Debian 12's) has JIT bugs
-/// that miss matches its interpreter finds (`(1|)b*1` on `/12`, PCRE2 issue
-/// #336, fixed in 10.43), and behind the prefilter the interpreter answers
-/// as fast (make bench: 2.9 against 4.2 µs per lookup at 10,000 rules, 1.7
-/// against 1.8 at 1,000, the same at 10 and 100) and loads twice as fast.
+/// Patterns are not JIT-compiled: PCRE2 10.42's JIT misses matches its
+/// interpreter finds (`(1|)b*1` on `/12`), and gains nothing behind the
+/// prefilter (docs/ARCHITECTURE.md).
 public struct PCRE2Engine: RegexEngine {
     /// Creates the engine.
     public init() {}
@@ -164,9 +162,9 @@ private func pcre2Search(_ code: OpaquePointer, _ subject: MatchSubject, _ conte
 /// own, so that other patterns' searches test nothing for it.
 final class PCRE2BoundaryPattern: PCRE2Code, CompiledPattern, @unchecked Sendable {
     func search(_ subject: MatchSubject) -> MatchOutcome {
-        let state = PCRE2ThreadState.current
-        state.boundaries.reset()
-        defer { state.boundaries.reset() }
+        let boundaries = BoundaryTable.current
+        boundaries.reset()
+        defer { boundaries.reset() }
         return pcre2Search(code, subject, context.withWordBoundaries)
     }
 }

@@ -21,9 +21,8 @@ import Synchronization
 /// Two parts, because the two kinds of pattern multiply each other's states
 /// when they share an automaton: a pattern with `^` is alive only while the
 /// subject's start matches it (most die within a few bytes), one without
-/// starts again at every byte. Apart, the benchmark's 1,000 rules need
-/// 1,840 and 2,271 states (3.5 MB); together, 11,080 (10 MB). A small plan
-/// (`splitAbove`) keeps all its patterns in one part.
+/// starts again at every byte (docs/ARCHITECTURE.md has the measurements).
+/// A small plan (`splitAbove`) keeps all its patterns in one part.
 ///
 /// States are made as subjects reach them (RE2's lazy DFA): a subset
 /// construction done ahead of time can explode, while the states real
@@ -74,8 +73,7 @@ package final class PlanAutomaton: @unchecked Sendable {
     /// A budget for each part, whatever its patterns (for tests).
     private let fixedBudget: Int?
     private let splitsAbove: Int
-    /// The address of `tables` once built; 0 before the first lookup, -1
-    /// when a pattern no longer reads as plain.
+    /// The address of `tables` once built; 0 before the first lookup.
     let entry = Atomic<Int>(0)
     /// A bit for each part whose budget is spent (1 << part): a transition
     /// it lacks is not made.
@@ -126,10 +124,7 @@ package final class PlanAutomaton: @unchecked Sendable {
     @inline(__always)
     func matches(_ subject: UnsafeBufferPointer<UInt8>, scratch: UnsafeMutableBufferPointer<RuleMatch>) -> UnsafeBufferPointer<RuleMatch>? {
         var built = entry.load(ordering: .acquiring)
-        if built <= 0 {
-            guard built == 0, let made = start() else { return nil }
-            built = made
-        }
+        if built == 0 { built = start() }
         let classOf = UnsafeRawPointer(bitPattern: built)!.assumingMemoryBound(to: UInt8.self)
         let arenas = UnsafeRawPointer(bitPattern: built + Self.arenasOffset)!.assumingMemoryBound(to: UnsafeMutableRawPointer.self)
         let anchored = arenas[0], floating = arenas[1]
@@ -201,26 +196,18 @@ package final class PlanAutomaton: @unchecked Sendable {
     }
 
     /// Reads every pattern and builds both parts' shared tables and start
-    /// states, once: the address of `tables`, or nil when a pattern does
-    /// not read. Out of line, as is `step`: inlined, their locks' thread
-    /// lookups ran on every lookup.
+    /// states, once: the address of `tables`. Out of line, as is `step`:
+    /// inlined, their locks' thread lookups ran on every lookup.
     @inline(never)
-    func start() -> Int? {
-        builders.withLock { parts -> Int? in
+    func start() -> Int {
+        builders.withLock { parts -> Int in
             let current = entry.load(ordering: .acquiring)
-            if current != 0 { return current > 0 ? current : nil }
-            var read: [(member: Member, reading: SmallPatternReader.Reading)] = []
-            for m in members {
-                if m.alwaysMatches {
-                    read.append((m, .everySubject))
-                    continue
-                }
-                guard var r = m.small?.reading else {
-                    entry.store(-1, ordering: .releasing)
-                    return nil
-                }
+            if current != 0 { return current }
+            let read = members.map { m -> (member: Member, reading: SmallPatternReader.Reading) in
+                guard !m.alwaysMatches else { return (m, .everySubject) }
+                var r = m.small!.reading!  // every member is plain (`init`), and a reading never changes
                 Builder.dropPadding(&r)
-                read.append((m, r))
+                return (m, r)
             }
             let classes = Builder.classes(of: read.map(\.reading), into: tables.assumingMemoryBound(to: UInt8.self))
             let split = read.count > splitsAbove

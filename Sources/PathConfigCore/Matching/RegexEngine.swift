@@ -74,9 +74,6 @@ public final class MatchSubject {
     /// subjects a `SmallPattern` may decide instead of the engine.
     let isPrintableASCII: Bool
 
-    /// The number of UTF-8 bytes.
-    public var utf8Count: Int { string.utf8.count }
-
     /// Calls `body` with the subject's UTF-8 bytes, valid for the call.
     public func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         if let r = try string.utf8.withContiguousStorageIfAvailable(body) { return r }

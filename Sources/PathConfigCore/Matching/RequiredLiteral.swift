@@ -14,9 +14,7 @@ package enum RequiredLiteral {
     /// Literals are cut to this many bytes. Every part of a required
     /// literal is required too, so a shorter one filters a little less and
     /// never wrongly; the prefilter's automaton takes a state per literal
-    /// byte, and a document of long literal patterns (an 8 MB one of
-    /// 16,000-character patterns) took 90 bytes of memory per document
-    /// byte, where the first 64 bytes tell the patterns apart as well.
+    /// byte, and the first 64 tell long patterns apart as well.
     static let maximumLength = 64
 
     /// The longest required literal of `pattern`, or nil. With
@@ -34,12 +32,6 @@ package enum RequiredLiteral {
         guard let syntax, let literal = RequiredLiteralReader.longest(syntax, caseInsensitive: caseInsensitive),
               literal.count >= minimumLength else { return nil }
         return Array(literal.prefix(maximumLength))
-    }
-
-    /// `b` as the prefilter compares it: ASCII upper-case letters lower-cased
-    /// when `caseInsensitive`.
-    static func fold(_ b: UInt8, _ caseInsensitive: Bool) -> UInt8 {
-        caseInsensitive && b >= 0x41 && b <= 0x5A ? b | 0x20 : b
     }
 }
 
@@ -119,8 +111,7 @@ struct LiteralFacts {
 
     /// One of `branches`: only what all of them share is known.
     static func anyOf(_ branches: [LiteralFacts], in text: LiteralText) -> LiteralFacts {
-        guard let first = branches.first else { return .empty }
-        if branches.count == 1 { return first }
+        let first = branches[0]
         if first.isExact, branches.allSatisfy({ $0.isExact && text.equal($0.exact, first.exact) }) { return first }
         var prefix = first.prefixText, suffix = first.suffixText
         for b in branches.dropFirst() {

@@ -28,9 +28,6 @@ import Synchronization
 /// first (a thread that loses the race frees its copy), and only read after,
 /// so one instance serves every thread (`@unchecked Sendable`).
 package final class SmallPattern: @unchecked Sendable {
-    /// The positions the automaton may have.
-    static let maxPositions = SmallPatternReader.maxPositions
-
     private let pattern: String
     private let caseInsensitive: Bool
     private let dialect: RegexDialect
@@ -38,7 +35,7 @@ package final class SmallPattern: @unchecked Sendable {
     private let built = Atomic<UnsafeRawPointer?>(nil)
 
     /// `pattern`, when it is plain (`SmallPatternReader`) and needs at most
-    /// `maxPositions` positions; nil otherwise.
+    /// `SmallPatternReader.maxPositions` positions; nil otherwise.
     package convenience init?(_ pattern: String, options: RegexOptions) {
         self.init(pattern, syntax: try? PatternSyntax.read(pattern, dialect: options.dialect), options: options)
     }
@@ -271,20 +268,20 @@ private struct Automaton {
     }
 
     /// Whether `subject[start..<start + count]`, folded as
-    /// `RequiredLiteral.fold` folds, is the `count` bytes packed in `word`
+    /// `URLParts.asciiLowercased` folds, is the `count` bytes packed in `word`
     /// (little-endian, at most 8), byte by byte.
     @inline(__always)
     private static func holds(_ word: UInt64, count: Int, in subject: UnsafeBufferPointer<UInt8>, at start: Int,
                               _ caseInsensitive: Bool) -> Bool {
         var word = word
         for k in start..<(start + count) {
-            if RequiredLiteral.fold(subject[k], caseInsensitive) != UInt8(truncatingIfNeeded: word) { return false }
+            if (caseInsensitive ? URLParts.asciiLowercased(subject[k]) : subject[k]) != UInt8(truncatingIfNeeded: word) { return false }
             word >>= 8
         }
         return true
     }
 
-    /// `word`'s eight bytes as `RequiredLiteral.fold` folds each (ASCII
+    /// `word`'s eight bytes as `URLParts.asciiLowercased` folds each (ASCII
     /// upper-case letters lower-cased when `caseInsensitive`), for bytes
     /// below 0x80 (printable ASCII): no sum below carries into the next byte.
     @inline(__always)
@@ -343,7 +340,7 @@ private struct Automaton {
         func at(_ start: Int) -> Bool {
             var k = 0
             while k < n {
-                let b = a.pointee.caseInsensitive ? RequiredLiteral.fold(subject[start + k], true) : subject[start + k]
+                let b = a.pointee.caseInsensitive ? URLParts.asciiLowercased(subject[start + k]) : subject[start + k]
                 if b != a.pointee.literal[k] { return false }
                 k += 1
             }

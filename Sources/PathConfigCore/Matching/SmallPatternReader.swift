@@ -61,14 +61,6 @@ struct SmallPatternReader {
     /// The most positions a pattern may have: one bit each in a word.
     static let maxPositions = 64
 
-    /// Reads the pattern whose syntax is `syntax`, or returns nil when it
-    /// uses anything outside the whitelist or needs more than `maxPositions`
-    /// positions. With `caseInsensitive`, every letter also stands for its
-    /// other case.
-    static func read(_ syntax: PatternSyntax, caseInsensitive: Bool) -> Reading? {
-        read(syntax, caseInsensitive: caseInsensitive, recording: true)
-    }
-
     /// Whether `read` reads the pattern: the same walk, with positions
     /// counted but not recorded (what a load asks of each pattern; the
     /// automaton is built from a `read` on the first search).
@@ -76,7 +68,11 @@ struct SmallPatternReader {
         read(syntax, caseInsensitive: false, recording: false) != nil
     }
 
-    private static func read(_ syntax: PatternSyntax, caseInsensitive: Bool, recording: Bool) -> Reading? {
+    /// Reads the pattern whose syntax is `syntax`, or returns nil when it
+    /// uses anything outside the whitelist or needs more than `maxPositions`
+    /// positions. With `caseInsensitive`, every letter also stands for its
+    /// other case.
+    static func read(_ syntax: PatternSyntax, caseInsensitive: Bool, recording: Bool = true) -> Reading? {
         guard !syntax.nodes.isEmpty, syntax.text.withUnsafeBufferPointer(ByteSet.allPrintable) else { return nil }
         let nodes = syntax.nodes
         let anchoredStart = nodes[0].kind == .caret

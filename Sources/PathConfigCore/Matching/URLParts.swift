@@ -163,10 +163,8 @@ package struct URLParts: Equatable {
     enum Component {
         /// The path: RFC 3986 `pchar` and `/`.
         case path
-        /// The query: `pchar`, `/` and `?`.
+        /// The query (and the fragment, which allows the same): `pchar`, `/` and `?`.
         case query
-        /// The fragment: as the query.
-        case fragment
 
         /// The bit this component has in `allowedBits`.
         var bit: UInt8 { self == .path ? 1 : 2 }

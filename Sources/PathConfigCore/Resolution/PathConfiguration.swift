@@ -179,7 +179,7 @@ public final class PathConfiguration: Sendable {
     // MARK: Rules from code
 
     /// The rules added from code, in order (numbered after `rules`).
-    public var addedRules: [Rule] { resolver.hostRuleList.map(\.rule) }
+    public var addedRules: [Rule] { resolver.hostRules().map(\.rule) }
 
     /// Adds a rule at the end of the ordered rules, as Siesta's `configure(…)`
     /// does, and invalidates memoised results. Lookups already running finish

@@ -129,15 +129,10 @@ final class RuleResolver: Sendable {
         #if PATHCONFIG_ABLATE_BYTES
         return nil  // make bench-ablation: the layer off
         #endif
-        guard options.baseURL == nil, !filesUseURL, ByteSet.allPrintable(bytes), !hasHostRules else { return nil }
-        var subject = bytes
-        // A path is matched as given; most are told by their first byte
-        // (`Profile.matchedRange(inPrintable:matchQueryStrings:)`).
-        if let first = bytes.first, Profile.mayStartURL(first) {
-            guard let range = options.profile.matchedRange(ofPossibleURL: bytes, matchQueryStrings: options.effectiveMatchQueryStrings)
-            else { return nil }
-            subject = UnsafeBufferPointer(rebasing: bytes[range])
-        }
+        guard options.baseURL == nil, !filesUseURL, ByteSet.allPrintable(bytes), hostRuleCount == 0 else { return nil }
+        guard let range = options.profile.matchedRange(inPrintable: bytes, matchQueryStrings: options.effectiveMatchQueryStrings)
+        else { return nil }
+        let subject = UnsafeBufferPointer(rebasing: bytes[range])
         try checkLength(bytes.count)
         return result(ofFileMatches: .printableASCII(subject), method: try Self.normalized(method))
     }
@@ -184,12 +179,12 @@ final class RuleResolver: Sendable {
     /// The rules added from code so far; no lock taken while there are none.
     /// An `add` that returned before this call is seen: it stores the count
     /// (releasing) before it returns, and this loads it (acquiring).
-    private func hostRules() -> [CompiledHostRule] {
-        hasHostRules ? added.withLock { $0 } : []
+    func hostRules() -> [CompiledHostRule] {
+        hostRuleCount != 0 ? added.withLock { $0 } : []
     }
 
-    /// Whether any rule was added from code (see `hostRules()`).
-    private var hasHostRules: Bool { addedCount.load(ordering: .acquiring) != 0 }
+    /// The number of rules added from code so far (see `hostRules()`).
+    var hostRuleCount: Int { addedCount.load(ordering: .acquiring) }
 
     /// Throws `.limit` for an input of `length` bytes, more than
     /// `Limits.maxURLBytes`. The comparison inline, the error out of line:
@@ -222,12 +217,6 @@ final class RuleResolver: Sendable {
     }
 
     // MARK: Rules from code
-
-    /// The rules added from code, compiled, in order.
-    var hostRuleList: [CompiledHostRule] { added.withLock { $0 } }
-
-    /// The number of rules added from code so far.
-    var hostRuleCount: Int { added.withLock { $0.count } }
 
     /// Adds the rule `make` gives for the next index, under the lock that
     /// orders additions, and invalidates memoised results.

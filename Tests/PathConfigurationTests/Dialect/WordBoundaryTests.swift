@@ -33,7 +33,7 @@ struct WordBoundaryTests {
             n += 1
         }
         scalarIndex[bytes.count] = n
-        let boundaries = PCRE2ThreadState.current.boundaries
+        let boundaries = BoundaryTable.current
         boundaries.reset()
         defer { boundaries.reset() }
         var starts: [Int] = []

@@ -66,7 +66,7 @@ enum WordBoundaries {
     /// search with `PCRE2_ERROR_CALLOUT`.
     static let callout: @convention(c) (UnsafeMutablePointer<pcre2_callout_block_8>?, UnsafeMutableRawPointer?) -> Int32 = { block, _ in
         guard let block, let kind = Kind(rawValue: block.pointee.callout_number), let subject = block.pointee.subject,
-              let holds = PCRE2ThreadState.current.boundaries.isBoundary(
+              let holds = BoundaryTable.current.isBoundary(
                   at: Int(block.pointee.current_position), in: UnsafeBufferPointer(start: subject, count: Int(block.pointee.subject_length)),
                   dialect: kind.dialect)
         else { return PCRE2_ERROR_CALLOUT }
@@ -142,9 +142,19 @@ enum WordBoundaries {
 }
 
 /// One search's word boundaries, kept by the thread that searches
-/// (`PCRE2ThreadState.boundaries`): made on the search's first callout, in
-/// one pass over the subject, and dropped by `reset()` before the next.
+/// (`current`, freed when the thread ends): made on the search's first
+/// callout, in one pass over the subject, and dropped by `reset()` before
+/// the next.
 final class BoundaryTable {
+    /// The calling thread's table, made on its first search with `\b` or `\B`.
+    @inline(__always)
+    static var current: BoundaryTable { perThread.value { BoundaryTable() } }
+    private static let perThread = ThreadLocal<BoundaryTable>()
+
+    /// The longest subject, in bytes, whose table the thread keeps after
+    /// its search; a longer one's is given back.
+    static let keptUpToBytes = 2048
+
     /// For each byte offset of the subject, and one past its end, 1 where
     /// `\b` holds (only the offsets where a character starts are read).
     private var bits: [UInt8] = []
@@ -164,7 +174,7 @@ final class BoundaryTable {
     func reset() {
         length = -1
         subject = nil
-        if bits.count > PCRE2ThreadState.keptTableUpToBytes + 1 { bits = [] }
+        if bits.count > Self.keptUpToBytes + 1 { bits = [] }
     }
 
     /// Whether `\b` holds at byte `offset` of `s` in `dialect`; nil when
