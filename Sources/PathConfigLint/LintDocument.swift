@@ -203,9 +203,6 @@ struct LintDocument {
         return message
     }
 
-    /// `hotwire-ios, turbo-ios`: profiles as messages list them in parentheses.
-    static func names(_ profiles: [Profile]) -> String { profiles.map(\.rawValue).joined(separator: ", ") }
-
     /// `hotwire-ios, hotwire-android and turbo-android`: profiles as the
     /// subject of a sentence (as `DocumentEffect.sentence` names them).
     static func subject(_ profiles: [Profile]) -> String { profiles.map(\.rawValue).listedInText }

@@ -96,17 +96,16 @@ public struct ConfigurationPort: Sendable {
     /// - Parameters:
     ///   - original: the configuration as the reference loads it (its
     ///     profile is the reference).
-    ///   - source: the document's text, to keep what it says beyond the
-    ///     rules; `original.source` when nil (`LoadOptions.keepsSource`).
-    ///     Without either, a file holds `settings` and `rules` alone.
+    ///     Its `source` (`LoadOptions.keepsSource`) keeps what the document
+    ///     says beyond the rules; without it, a file holds `settings` and `rules` alone.
     ///   - apps: the apps to write for (the mobile apps: siesta, as the
     ///     reference or an app, is refused).
     ///   - strict: write nothing for an app that has a refusal.
-    public init(_ original: PathConfiguration, source: [UInt8]? = nil, to apps: [Profile], strict: Bool = false) {
+    public init(_ original: PathConfiguration, to apps: [Profile], strict: Bool = false) {
         let reference = original.profile
         self.reference = reference
         self.apps = apps
-        let source = source ?? original.source?.bytes
+        let source = original.source?.bytes
         let written = source.flatMap { WrittenDocument(source: $0, original: original) }
         let referenceBuiltIns = original.rules.filter(\.isBuiltIn)
         let differingBuiltIns = apps.filter { app in

@@ -5,15 +5,9 @@ import PathConfigurationFoundation
 // The core's names, as values of --profile, --merge, --backend and validate's --allow and
 // --deny: ArgumentParser lists and checks them from the enums, so the command keeps no copy.
 
-/// `APP` or `APP@VERSION`; a version that is not a release of the app is
-/// refused with the core's message, which lists the releases.
-extension Profile: ExpressibleByArgument {
-    public init?(argument: String) { self.init(rawValue: argument) }
-
-    /// The apps' bare names, for help and completion.
-    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
-
-    /// Parses `--profile`'s value, with the core's error.
+extension Profile {
+    /// Parses `--profile`'s and `--like`'s `APP` or `APP@VERSION`; a version that is
+    /// not a release of the app is refused with the core's message, which lists the releases.
     static func argument(_ text: String) throws -> Profile {
         do { return try Profile(name: text) } catch { throw ValidationError(error.message) }
     }

@@ -63,11 +63,7 @@ extension PathConfigCommand {
 
         @OptionGroup var request: MethodOption
 
-        @OptionGroup var comparison: CompareOption
-
         @OptionGroup var report: ReportOptions
-
-        @OptionGroup var ignoring: IgnoreKeyOption
 
         @Flag(name: .customLong("summary-only"), help: "Print the summary by rule and key without the per-URL table (not with --against).")
         var summaryOnly = false
@@ -78,12 +74,8 @@ extension PathConfigCommand {
         @Argument(help: ArgumentHelp("URLs or paths to compare (default: standard input, one per line).", valueName: "url-or-path"))
         var inputs: [String] = []
 
-        /// The mobile apps' profiles: what a navigation configuration is
-        /// written for. siesta (an API client, matching whole URLs) is left
-        /// out unless named: beside the apps it would differ on every rule.
-        static let defaultProfiles: [Profile] = Profile.allCases.filter { $0 != .siesta }
-
-        var profiles: [Profile] { options.profiles.isEmpty ? Self.defaultProfiles : options.profiles.uniqued() }
+        /// The mobile apps unless named: siesta, beside them, would differ on every rule.
+        var profiles: [Profile] { options.profiles.isEmpty ? LintOptions.defaultProfiles : options.profiles.uniqued() }
 
         /// The pair form's groups (`ConfigPairs`), read from the command
         /// line; nil when the arguments are not in that form.
@@ -144,6 +136,12 @@ extension PathConfigCommand {
             let old = ConfigurationSet(flags: options, sources: try options.sources(), errorsAsJSON: report.format == .json)
             let urls = URLList.read(inputs)
             var refusedCount = 0
+            // `compare` of each URL but those the library refuses, each reported and counted.
+            func each<T>(_ compare: (String) throws(ResolveError) -> T) -> [T] {
+                urls.compactMap { url in
+                    do throws(ResolveError) { return try compare(url.text) } catch { refusedCount += 1; Diagnostics.refused(url, error); return nil }
+                }
+            }
             var differs = false
             if let against {
                 let new = ConfigurationSet(flags: options, sources: try options.sources([against]), errorsAsJSON: report.format == .json)
@@ -153,16 +151,13 @@ extension PathConfigCommand {
                     return (before, after)
                 }
                 let comparison = VersionComparison(configurations: versions.map { ($0.0, $0.1.0, $0.1.1) }, method: method,
-                                                   mode: self.comparison.compare, ignored: ignoring.ignored)
-                var changes: [VersionChange] = []
-                for url in urls {
-                    do { changes += try comparison.compare(url.text) } catch { refusedCount += 1; Diagnostics.refused(url, error) }
-                }
+                                                   mode: report.compare, ignored: report.ignored)
+                let changes = each(comparison.compare).flatMap { $0 }
                 let versionReport = VersionDiffReport(old: options.config.joined(separator: ","), new: against, profiles: versions.map(\.0),
                                                       method: method, urlCount: urls.count - refusedCount, changes: changes,
-                                                      mode: self.comparison.compare, baseURL: try baseURL(versions.map(\.0)),
+                                                      mode: report.compare, baseURL: try baseURL(versions.map(\.0)),
                                                       pathsOnDefaultBase: Self.usesDefaultBase(urls, versions.map(\.1.0)),
-                                                      ignored: ignoring.ignored)
+                                                      ignored: report.ignored)
                 differs = !changes.isEmpty
                 report.write(text: versionReport.text(style: report.style), json: versionReport.json())
             } else {
@@ -180,19 +175,13 @@ extension PathConfigCommand {
                     configurations = loaded.map(\.1)
                 }
                 let comparison = ProfileComparison(configurations: Array(zip(columns.map(\.profile), configurations)), method: method,
-                                                   compare: self.comparison.compare, ignored: ignoring.ignored)
-                var differences: [ProfileDifference] = []
-                for url in urls {
-                    do { if let d = try comparison.compare(url.text) { differences.append(d) } } catch {
-                        refusedCount += 1
-                        Diagnostics.refused(url, error)
-                    }
-                }
+                                                   mode: report.compare, ignored: report.ignored)
+                let differences = each(comparison.compare).compactMap { $0 }
                 let profileReport = ProfileDiffReport(columns: columns, method: method, urlCount: urls.count - refusedCount,
-                                                      differences: differences, mode: self.comparison.compare,
+                                                      differences: differences, mode: report.compare,
                                                       baseURL: try baseURL(columns.map(\.profile)),
                                                       pathsOnDefaultBase: Self.usesDefaultBase(urls, configurations),
-                                                      unreadKeys: comparison.unreadKeys, ignored: ignoring.ignored, summaryOnly: summaryOnly)
+                                                      unreadKeys: comparison.unreadKeys, ignored: report.ignored, summaryOnly: summaryOnly)
                 differs = !differences.isEmpty
                 report.write(text: profileReport.text(style: report.style), json: profileReport.json())
             }

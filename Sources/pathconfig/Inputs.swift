@@ -18,14 +18,6 @@ struct Input {
 /// on with the next one, reports the refusal on standard error at the
 /// input's place (`Diagnostics.refused`), and exits 1 at the end.
 enum Inputs {
-    /// The line a command that prints one JSON value per input (resolve,
-    /// explain) prints for an input the library refuses: `null`. It is valid
-    /// JSON, so every line still parses, and it is never an answer: an answer
-    /// is always an object (`{}` for no rule), and any object, even one with
-    /// an `error` key, could be properties a configuration sets. A reader that
-    /// expects an object is stopped rather than given a wrong one.
-    static let refusedLine = "null"
-
     /// Calls `body` with each of `arguments`, or, when there are none, with
     /// each line of standard input as it is read (a trailing CR dropped).
     static func each(_ arguments: [String], _ body: (Input) throws -> Void) rethrows {
@@ -49,7 +41,8 @@ enum Inputs {
     }
 
     /// Prints `answer` of each input as a line on standard output, or, for
-    /// one the library refuses, `refusedLine`, reporting the refusal on
+    /// one the library refuses, `null` (valid JSON, and never an answer,
+    /// which is always an object that any key could be), reporting the refusal on
     /// standard error after the lines before it; exits 1 at the end when it
     /// refused any.
     static func printAnswers(_ arguments: [String], _ answer: (Input) throws(ResolveError) -> String) throws {
@@ -60,7 +53,7 @@ enum Inputs {
                 out.line(try answer(input))
             } catch {
                 refused = true
-                out.line(refusedLine)
+                out.line("null")
                 out.flush()  // the lines before it come first, on a terminal too
                 Diagnostics.refused(input, error)
             }

@@ -62,7 +62,7 @@ extension PathConfigCommand {
         var format: OutputFormat = .text
 
         /// The apps to write for.
-        var apps: [Profile] { options.profiles.isEmpty ? PathConfigCommand.Diff.defaultProfiles : options.profiles.uniqued() }
+        var apps: [Profile] { options.profiles.isEmpty ? LintOptions.defaultProfiles : options.profiles.uniqued() }
 
         func validate() throws {
             try options.requireConfig()
@@ -90,7 +90,7 @@ extension PathConfigCommand {
             case .text:
                 StandardStreams.error((reportLines(port, files: files) + checks.flatMap(\.lines)).joined(separator: "\n") + "\n")
             case .json:
-                StandardStreams.outputLine(JSONWriter.compact(json(port, files: files, checks: checks, urlCount: urls?.count)))
+                StandardStreams.outputLine(JSONWriter.compact(json(port, files: files, checks: checks)))
             }
             let coveredDiffers = checks.contains { $0.differences.contains(where: \.covered) }
             if (strict && !port.refusals.isEmpty) || coveredDiffers { throw ExitCode(1) }
@@ -152,7 +152,7 @@ extension PathConfigCommand {
 
         /// The JSON report: what the text report says, the files (their
         /// text when none was written) and the checks.
-        private func json(_ port: ConfigurationPort, files: [(name: String, apps: [Profile])], checks: [CheckResult], urlCount: Int?) -> JSONValue {
+        private func json(_ port: ConfigurationPort, files: [(name: String, apps: [Profile])], checks: [CheckResult]) -> JSONValue {
             func names(_ apps: [Profile]) -> JSONValue { .array(apps.map { .string($0.rawValue) }) }
             var o: JSONObject = ["reference": .string(port.reference.rawValue), "apps": names(port.apps),
                                  "covered": .string(port.coveredURLs.description),
@@ -168,9 +168,9 @@ extension PathConfigCommand {
             o["files"] = files.isEmpty && output == nil
                 ? .array(port.outputs.map { .object(["apps": names($0.apps), "text": .string($0.text)]) })
                 : .array(files.map { .object(["path": .string($0.name), "apps": names($0.apps)]) })
-            if let urlCount {
+            if !check.isEmpty {
                 o["check"] = .array(checks.map { c in
-                    .object(["app": .string(c.app.rawValue), "urls": .integer(urlCount), "differ": .integer(c.differences.count),
+                    .object(["app": .string(c.app.rawValue), "urls": .integer(c.urlCount), "differ": .integer(c.differences.count),
                              "differences": .array(c.differences.map { d in
                                  var e: JSONObject = ["url": .string(d.url), "covered": .bool(d.covered), "keys": .array(d.keys.map {
                                      ValueDifference(path: KeyPath([$0.key]), values: [$0.reference, $0.app]).json(["reference", "app"])
@@ -209,7 +209,7 @@ extension PathConfigCommand {
                     } else {
                         what = d.keys.map { k in
                             "\(KeyPath([k.key]).text): " + zip([reference, app], [k.reference, k.app])
-                                .map { "\($0.rawValue) \($1.map(JSONWriter.compact) ?? "(absent)")" }.joined(separator: ", ")
+                                .map { "\($0.rawValue) \(ValueText.text($1))" }.joined(separator: ", ")
                         }.joined(separator: "; ")
                     }
                     return "check: \(app.rawValue) differs on \(d.url)\(d.covered ? "" : " (not covered)"): " + what

@@ -47,11 +47,7 @@ extension PathConfigCommand {
 
         @OptionGroup var request: MethodOption
 
-        @OptionGroup var comparison: CompareOption
-
         @OptionGroup var report: ReportOptions
-
-        @OptionGroup var ignoring: IgnoreKeyOption
 
         @Flag(name: .long, help: "List the checks that pass too.")
         var verbose = false
@@ -78,10 +74,10 @@ extension PathConfigCommand {
             let runner = CaseRunner(flags: options, errorsAsJSON: report.format == .json,
                                     defaultProfiles: options.profiles.isEmpty ? [options.profile] : options.profiles.uniqued(),
                                     defaultMethod: HTTPMethod.normalized(request.method) ?? HTTPMethod.defaultMethod,
-                                    mode: comparison.compare, ignored: ignoring.ignored)
+                                    mode: report.compare, ignored: report.ignored)
             let results = try runner.run(file)
-            let testReport = TestReport(file: file.path, results: results, caseCount: file.cases.count, mode: comparison.compare,
-                                        baseURL: try options.parsedBaseURL() ?? PathInput.defaultBase, ignored: ignoring.ignored)
+            let testReport = TestReport(file: file.path, results: results, caseCount: file.cases.count, mode: report.compare,
+                                        baseURL: try options.parsedBaseURL() ?? PathInput.defaultBase, ignored: report.ignored)
             report.write(text: testReport.text(style: report.style, verbose: verbose), json: testReport.json())
             if testReport.failed > 0 { throw ExitCode(1) }
         }

@@ -35,7 +35,7 @@ struct PatternCompileCheck: LintCheck {
             }
         }
         var out = rejections.map { r in
-            let message = "pattern \(r.pattern): \(RuleCompiler.rejection(of: r.text, isGlob: false, r.error)) (under \(LintDocument.names(r.profiles)))"
+            let message = "pattern \(r.pattern): \(RuleCompiler.rejection(of: r.text, isGlob: false, r.error)) (under \(r.profiles.map(\.rawValue).joined(separator: ", ")))"
             return d.finding(.invalidPattern, message, at: r.location, rule: r.rule, pattern: r.pattern, profiles: r.profiles)
         }
         for rule in d.rules {

@@ -37,10 +37,6 @@ public enum ConfigurationSchema {
     public static let dialect = "https://json-schema.org/draft/2020-12/schema"
     /// The top-level key a document names its schema with; every app ignores it.
     public static let schemaKey = "$schema"
-    /// The key of the lint marker, at the top level or in a rule.
-    public static let lintKey = LintMarkers.key
-    /// The lint marker's key listing the kinds allowed.
-    public static let lintAllowKey = LintMarkers.allowKey
 
     /// The schema as `pathconfig schema` prints it: indented JSON (two
     /// spaces, keys in a fixed order) with a final newline, the same bytes
@@ -67,7 +63,7 @@ public enum ConfigurationSchema {
             "rules": arrayOf(ref("rule"),
                              "The rules, in order. Every rule that matches a URL applies: their properties are merged in file order, "
                              + "a later rule's key replacing an earlier one's."),
-            lintKey: ref("lint", description: "Lint findings of these kinds are not reported anywhere in the file."),
+            LintMarkers.key: ref("lint", description: "Lint findings of these kinds are not reported anywhere in the file."),
         ])
         root["$defs"] = .object([
             "settings": settings,
@@ -140,7 +136,7 @@ public enum ConfigurationSchema {
                 "properties": ref("properties"),
                 "description": ofType("string", "What the rule is for; libpathconfig's messages name the rule by it."),
                 "comment": ofType("string", "A note; libpathconfig's messages name the rule by it when it has no description."),
-                lintKey: ref("lint", description: "Lint findings of these kinds are not reported for this rule."),
+                LintMarkers.key: ref("lint", description: "Lint findings of these kinds are not reported for this rule."),
             ]),
         ])
     }
@@ -156,9 +152,9 @@ public enum ConfigurationSchema {
 
     private static var lint: JSONValue {
         ofType("object", "A lint marker, for `pathconfig validate`: every app ignores it.", [
-            "required": .array([.string(lintAllowKey)]),
+            "required": .array([.string(LintMarkers.allowKey)]),
             "properties": .object([
-                lintAllowKey: arrayOf(.object(["enum": .array(LintFinding.Kind.allCases.map { .string($0.rawValue) })]), "The lint kinds not to report."),
+                LintMarkers.allowKey: arrayOf(.object(["enum": .array(LintFinding.Kind.allCases.map { .string($0.rawValue) })]), "The lint kinds not to report."),
             ]),
             "additionalProperties": .bool(false),
         ])

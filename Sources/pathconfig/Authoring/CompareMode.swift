@@ -11,11 +11,3 @@ enum CompareMode: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// it, its default included; other keys as written (`PropertyComparison`).
     case typed
 }
-
-/// `--compare`, shared by the commands that compare properties (test, diff).
-struct CompareOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "json: compare values as written. typed: compare what each app reads through its typed accessors, defaults included, for the keys of the typed catalog (\(TypedKey.allCases.map(\.rawValue).joined(separator: ", "))); other keys, which app code reads raw, still as written.",
-        valueName: "mode"))
-    var compare: CompareMode = .json
-}

@@ -1,5 +1,3 @@
-import ArgumentParser
-
 /// The keys a comparison leaves out (`--ignore-key`, repeated): a key the
 /// team knows differs, or does not care about, and that would otherwise
 /// make every URL differ (turbo-android's `"true"` against a boolean).
@@ -33,18 +31,4 @@ struct IgnoredKeys: Sendable {
     func filter(_ differences: [ValueDifference]) -> [ValueDifference] {
         keys.isEmpty ? differences : differences.filter { !ignores($0.path) }
     }
-}
-
-/// `--ignore-key`, shared by the commands that compare properties (test, diff).
-struct IgnoreKeyOption: ParsableArguments {
-    @Option(name: .customLong("ignore-key"), parsing: .singleValue, help: ArgumentHelp(
-        "Leave this key out of every comparison (repeatable): a top-level key, with everything under it, or a nested one as the reports write it (headers.Accept).",
-        valueName: "key"))
-    var keys: [String] = []
-
-    func validate() throws {
-        if keys.contains(where: \.isEmpty) { throw ValidationError("--ignore-key needs a key name") }
-    }
-
-    var ignored: IgnoredKeys { IgnoredKeys(keys) }
 }

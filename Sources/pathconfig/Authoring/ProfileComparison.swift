@@ -35,19 +35,7 @@ struct ProfileComparison {
     /// Typed, the keys of the catalog compared: those every profile's app
     /// reads (`Profile.reads`). The others are left out: an app that never
     /// reads a key behaves alike whatever it holds.
-    let typedKeys: [TypedKey]
-
-    /// A comparison of `configurations` (in column order) for lookups with
-    /// `method`, comparing as `compare` says, reading a path as a page on
-    /// each configuration's base URL (`PathInput`), leaving out `ignored`.
-    init(configurations: [(profile: Profile, configuration: PathConfiguration)], method: String,
-         compare: CompareMode = .json, ignored: IgnoredKeys = IgnoredKeys()) {
-        self.configurations = configurations
-        self.method = method
-        self.mode = compare
-        self.ignored = ignored
-        self.typedKeys = TypedKey.allCases.filter { key in configurations.allSatisfy { $0.profile.reads(key) } }
-    }
+    var typedKeys: [TypedKey] { TypedKey.allCases.filter { key in configurations.allSatisfy { $0.profile.reads(key) } } }
 
     /// Typed, the keys of the catalog left out because one profile's app
     /// never reads them while another's does: each such profile (once, in

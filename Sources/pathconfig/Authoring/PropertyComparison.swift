@@ -37,20 +37,14 @@ enum PropertyComparison {
     }
 
     /// The typed value of each of `keys` (every key of the catalog unless
-    /// told), as a JSON object (the JSON reports' typed members); where the
-    /// app crashes reading a key, `{"app_crashes": why}`.
+    /// told), as a JSON object (the JSON reports' typed members): what the
+    /// app reads (`PortComparison.value`, never nil for a typed key), or,
+    /// where it crashes reading a key, `{"app_crashes": why}`, which no
+    /// accessor returns and the text reports show as `(app crashes)`.
     static func typedValues(_ properties: PathProperties, keys: [TypedKey] = TypedKey.allCases) -> JSONObject {
         var out = JSONObject()
-        for key in keys { out[key.rawValue] = typedValue(properties, key) }
+        for key in keys { out[key.rawValue] = PortComparison.value(properties, key.rawValue) ?? .null }
         return out
-    }
-
-    /// What the app reads for `key` (`PortComparison.value`): its value, or,
-    /// where the app crashes reading it, `{"app_crashes": "java.lang.…"}`,
-    /// which no accessor returns, so it differs from every value read, and
-    /// the text reports show it as `(app crashes)`.
-    static func typedValue(_ properties: PathProperties, _ key: TypedKey) -> JSONValue {
-        PortComparison.value(properties, key.rawValue) ?? .null  // never nil: a typed key has a value
     }
 
     /// Whether `value` is a crash (`typedValue`'s `app_crashes`).
