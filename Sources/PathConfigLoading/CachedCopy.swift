@@ -48,7 +48,7 @@ struct CachedCopy: Sendable, Hashable {
 
     /// Parses file contents, or says what is wrong with them.
     static func decode(_ bytes: [UInt8]) -> Result<CachedCopy, DecodeFailure> {
-        func failure(_ reason: String) -> Result<CachedCopy, DecodeFailure> { .failure(DecodeFailure(reason)) }
+        func failure(_ reason: String) -> Result<CachedCopy, DecodeFailure> { .failure(DecodeFailure(reason: reason)) }
         var fields: [String: String] = [:]
         var lines: [String] = []
         var position = 0
@@ -80,6 +80,5 @@ struct CachedCopy: Sendable, Hashable {
     /// Why bytes are not a cache entry.
     struct DecodeFailure: Error {
         let reason: String
-        init(_ reason: String) { self.reason = reason }
     }
 }

@@ -22,10 +22,4 @@ public enum ConfigurationSource: Sendable {
         case .server(let url, _): return url
         }
     }
-
-    /// True for `.server`.
-    public var isServer: Bool {
-        if case .server = self { return true }
-        return false
-    }
 }

@@ -198,6 +198,13 @@ final class LoaderEngine: Sendable {
         func event(_ outcome: LoaderEvent.Outcome, bytes: Int? = nil, configuration: PathConfiguration? = nil) -> LoaderEvent {
             LoaderEvent(outcome: outcome, origin: .server, sourceIndex: index, location: url, url: url, byteCount: bytes, configuration: configuration)
         }
+        // Not modified: the known copy current again if another took its
+        // place, its cache file written if it is not, and the events.
+        func unchanged(_ known: ServerCopy, bytes: Int? = nil) -> [LoaderEvent] {
+            reinstateIfNeeded(known.configuration, index: index, event: event(.notModified, configuration: known.configuration))
+            let stored = storeIfNeeded(index: index)
+            return [emit(event(.notModified, bytes: bytes, configuration: known.configuration))] + emitted(stored)
+        }
         var request = headers
         // Validators come from a server or a cache file: one that would not
         // fit on its header line is not sent (the request is unconditional).
@@ -211,12 +218,7 @@ final class LoaderEngine: Sendable {
         } catch {
             return [emit(event(.failed(.download(error))))]
         }
-        if response.status == 304, let known {
-            let configuration = known.configuration
-            reinstateIfNeeded(configuration, index: index, event: event(.notModified, configuration: configuration))
-            let stored = storeIfNeeded(index: index)
-            return [emit(event(.notModified, configuration: configuration))] + emitted(stored)
-        }
+        if response.status == 304, let known { return unchanged(known) }
         guard response.status == 200 else {
             let why = response.status == 304
                 ? "the server answered 304 Not Modified to a request that was not conditional"
@@ -230,9 +232,7 @@ final class LoaderEngine: Sendable {
             if known.copy != received {
                 copies.withLock { $0[index]?.copy = received; $0[index]?.isStored = false }
             }
-            let stored = storeIfNeeded(index: index)
-            reinstateIfNeeded(known.configuration, index: index, event: event(.notModified, configuration: known.configuration))
-            return [emit(event(.notModified, bytes: received.body.count, configuration: known.configuration))] + emitted(stored)
+            return unchanged(known, bytes: received.body.count)
         }
         let configuration: PathConfiguration
         do {
@@ -274,16 +274,17 @@ final class LoaderEngine: Sendable {
     /// says which happened.
     private func offer(_ configuration: PathConfiguration, origin: LoaderEvent.Origin, index: Int, location: String,
                        url: String?, byteCount: Int) -> LoaderEvent {
-        let applied = LoaderEvent(outcome: .applied, origin: origin, sourceIndex: index, location: location, url: url,
-                                  byteCount: byteCount, configuration: configuration)
+        func event(_ outcome: LoaderEvent.Outcome) -> LoaderEvent {
+            LoaderEvent(outcome: outcome, origin: origin, sourceIndex: index, location: location, url: url, byteCount: byteCount,
+                        configuration: configuration)
+        }
+        let applied = event(.applied)
         let installed = published.withLock { state -> Bool in
             if let current = state.sourceIndex, current > index { return false }
             state = Published(configuration: configuration, sourceIndex: index, event: applied)
             return true
         }
-        if installed { return applied }
-        return LoaderEvent(outcome: .superseded, origin: origin, sourceIndex: index, location: location, url: url,
-                           byteCount: byteCount, configuration: configuration)
+        return installed ? applied : event(.superseded)
     }
 
     /// After "not modified": makes the source's known configuration current
@@ -307,7 +308,6 @@ final class LoaderEngine: Sendable {
     /// returns, on this thread. The check and the "running" mark are made
     /// under one lock, so `close()` and a stopping poller see either this
     /// call running or no call starting.
-    @discardableResult
     private func emit(_ event: LoaderEvent) -> LoaderEvent {
         let cancelled = operationCancelled.withLock { $0 }
         let handler = calls.withLock { state -> ConfigurationLoader.EventHandler? in

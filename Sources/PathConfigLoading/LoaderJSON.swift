@@ -28,9 +28,7 @@ extension LoaderOptions {
         var loadMembers: [JSONNode.Member] = []
         for m in members {
             let value = m.value.value
-            func bad(_ expected: String) -> ConfigurationError {
-                OptionsJSON.invalid("option \(JSONWriter.quoted(m.key)) must be \(expected), found \(JSONWriter.compact(value))")
-            }
+            func bad(_ expected: String) -> ConfigurationError { OptionsJSON.wrongValue(m, expected) }
             switch m.key {
             case _ where LoadOptions.jsonKeys.contains(m.key):
                 loadMembers.append(m)

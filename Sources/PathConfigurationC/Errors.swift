@@ -193,8 +193,7 @@ enum LastError {
     }
 
     /// Records the outcome of a call in this thread's buffer and in `err`.
-    static func set(_ failure: CFailure?, err: UnsafeMutableRawPointer? = nil) {
-        guard let failure else { return clear(err: err) }
+    static func set(_ failure: CFailure, err: UnsafeMutableRawPointer? = nil) {
         record(failure)
         if let err { ErrorLayout.write(failure, to: err) }
     }

@@ -34,11 +34,6 @@ final class RequestView {
         return owned.borrowed
     }
 
-    /// Runs `body` with a pointer to this view.
-    func withPointer<R>(_ body: (OpaquePointer) -> R) -> R {
-        withExtendedLifetime(self) { body(OpaquePointer(Unmanaged.passUnretained(self).toOpaque())) }
-    }
-
     static func borrow(_ p: OpaquePointer?) throws(CFailure) -> RequestView {
         try unmanagedHandle(p, "request", as: RequestView.self).takeUnretainedValue()
     }
@@ -84,7 +79,7 @@ final class HostRuleCallbacks: @unchecked Sendable {  // the context is the host
     /// `properties`); a negative result is the failure the host recorded.
     private func call(_ callback: RuleCallback, _ request: RuleRequest, properties: JSONObject?) throws -> (result: Int32, view: RequestView) {
         let view = RequestView(request, properties: properties)
-        let r = view.withPointer { callback(context, $0) }
+        let r = withExtendedLifetime(view) { callback(context, OpaquePointer(Unmanaged.passUnretained(view).toOpaque())) }
         guard r >= 0 else { throw HostCallbackFailure(description: view.failure ?? "it returned \(r)") }
         return (r, view)
     }
@@ -141,28 +136,30 @@ public func pathconfig_invalidate(_ cfg: OpaquePointer?) -> Int32 {
     status { () throws(CFailure) in try ConfigHandle.borrow(cfg).invalidate() }
 }
 
-@_cdecl("pathconfig_request_url")
-public func pathconfig_request_url(_ request: OpaquePointer?) -> UnsafePointer<CChar>? {
+/// The text `read` gives of the request behind `request`, as a C string
+/// that lives as long as the request's view.
+private func requestText(_ request: OpaquePointer?, _ read: (RequestView) throws(CFailure) -> String) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
         let view = try RequestView.borrow(request)
-        return try view.keep(view.request.url)
+        return try view.keep(read(view))
     }
+}
+
+@_cdecl("pathconfig_request_url")
+public func pathconfig_request_url(_ request: OpaquePointer?) -> UnsafePointer<CChar>? {
+    requestText(request) { $0.request.url }
 }
 
 @_cdecl("pathconfig_request_method")
 public func pathconfig_request_method(_ request: OpaquePointer?) -> UnsafePointer<CChar>? {
-    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        let view = try RequestView.borrow(request)
-        return try view.keep(view.request.method)
-    }
+    requestText(request) { $0.request.method }
 }
 
 @_cdecl("pathconfig_request_properties")
 public func pathconfig_request_properties(_ request: OpaquePointer?) -> UnsafePointer<CChar>? {
-    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        let view = try RequestView.borrow(request)
+    requestText(request) { view throws(CFailure) in
         guard let properties = view.properties else { throw CFailure(.misuse, "a predicate has no properties (only a configurer does)") }
-        return try view.keep(JSONWriter.compact(properties))
+        return JSONWriter.compact(properties)
     }
 }
 

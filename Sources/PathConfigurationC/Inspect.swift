@@ -44,15 +44,6 @@ public func pathconfig_options(_ cfg: OpaquePointer?) -> UnsafePointer<CChar>? {
 /// Writes `struct pathconfig_warning` version 1, every field this library
 /// has, as the header lays it out.
 enum WarningLayout {
-    /// Where the fields are, from the header's struct (for the tests, which
-    /// read what the library wrote).
-    static let kind = MemoryLayout<pathconfig_warning>.offset(of: \.kind)!
-    static let line = MemoryLayout<pathconfig_warning>.offset(of: \.line)!
-    static let column = MemoryLayout<pathconfig_warning>.offset(of: \.column)!
-    static let ruleIndex = MemoryLayout<pathconfig_warning>.offset(of: \.rule_index)!
-    static let patternIndex = MemoryLayout<pathconfig_warning>.offset(of: \.pattern_index)!
-    static let message = MemoryLayout<pathconfig_warning>.offset(of: \.message)!
-
     /// Writes `warning` (its message already a C string) into the struct at `p`.
     static func write(_ warning: ConfigurationWarning, message text: UnsafePointer<CChar>, to p: UnsafeMutableRawPointer) {
         func int(_ n: Int?, or none: Int32) -> Int32 { n.map { Int32(clamping: $0) } ?? none }

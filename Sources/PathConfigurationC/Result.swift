@@ -43,9 +43,9 @@ enum ResultHandle {
 }
 
 /// Everything C reads from one answer, worked out at once on its first read
-/// and kept with the answer (`Answer.attachment`): the JSON text (the
-/// answer's own), each key, each value (its type, the scalar it holds, its
-/// text and its JSON) and each typed value. Every C string lives in one
+/// and kept with the answer (`Answer.attachment`): each key, each value
+/// (its type, the scalar it holds, its text and its JSON) and each typed
+/// value. Every C string lives in one
 /// allocation freed with the view, so a read is a table lookup: no lock, no
 /// allocation, nothing counted.
 final class CAnswer: @unchecked Sendable {
@@ -61,8 +61,6 @@ final class CAnswer: @unchecked Sendable {
         var bool: Bool?
     }
 
-    let json: UnsafePointer<CChar>
-    let id: UInt64
     let keys: [UnsafePointer<CChar>]
     let keyLengths: [Int]
     let values: [Value]
@@ -76,8 +74,6 @@ final class CAnswer: @unchecked Sendable {
     private let storage: UnsafeMutableRawPointer
 
     init(_ properties: PathProperties, _ answer: Answer) {
-        json = answer.cString
-        id = answer.id
         // Every string, NUL-terminated, at its offset in one arena.
         var arena: [UInt8] = []
         func add(_ s: String) -> Int {

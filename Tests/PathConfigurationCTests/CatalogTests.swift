@@ -1,3 +1,4 @@
+import struct CPathConfigHeader.pathconfig_warning
 import Foundation
 import PathConfiguration
 @testable import PathConfigurationC
@@ -174,29 +175,27 @@ struct CatalogTests {
         let warnings = try ConfigHandle.borrow(handle).warnings
         #expect(Set(warnings.map { $0.kind }) == Set(ConfigurationWarning.Kind.allCases), "one of each kind")
         #expect(pathconfig_warning_count(handle) == UInt(warnings.count))
-        let size = WarningLayout.message + MemoryLayout<UnsafeRawPointer>.size
-        let out = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
-        defer { out.deallocate() }
+        var out = pathconfig_warning()
         for (i, w) in warnings.enumerated() {
-            out.storeBytes(of: 99, as: Int32.self)  // a newer caller: filled as version 1
-            #expect(pathconfig_warning_get(handle, UInt(i), out) == 0)
-            #expect(out.load(as: Int32.self) == 1)
-            #expect(text(pathconfig_warning_kind_name(out.load(fromByteOffset: WarningLayout.kind, as: Int32.self))) == w.kind.rawValue)
-            #expect(out.load(fromByteOffset: WarningLayout.line, as: Int32.self) == Int32(w.location?.line ?? 0))
-            #expect(out.load(fromByteOffset: WarningLayout.column, as: Int32.self) == Int32(w.location?.column ?? 0))
-            #expect(out.load(fromByteOffset: WarningLayout.ruleIndex, as: Int32.self) == Int32(w.ruleIndex ?? -1))
-            #expect(out.load(fromByteOffset: WarningLayout.patternIndex, as: Int32.self) == Int32(w.patternIndex ?? -1))
-            let message = out.load(fromByteOffset: WarningLayout.message, as: UnsafePointer<CChar>.self)
-            #expect(String(cString: message) == w.message)
-            #expect(pathconfig_warning_get(handle, UInt(i), out) == 0)
-            #expect(out.load(fromByteOffset: WarningLayout.message, as: UnsafePointer<CChar>.self) == message, "made once")
+            out.version = 99  // a newer caller: filled as version 1
+            #expect(pathconfig_warning_get(handle, UInt(i), &out) == 0)
+            #expect(out.version == 1)
+            #expect(text(pathconfig_warning_kind_name(out.kind)) == w.kind.rawValue)
+            #expect(out.line == Int32(w.location?.line ?? 0))
+            #expect(out.column == Int32(w.location?.column ?? 0))
+            #expect(out.rule_index == Int32(w.ruleIndex ?? -1))
+            #expect(out.pattern_index == Int32(w.patternIndex ?? -1))
+            let message = out.message
+            #expect(message.map { String(cString: $0) } == w.message)
+            #expect(pathconfig_warning_get(handle, UInt(i), &out) == 0)
+            #expect(out.message == message, "made once")
         }
-        out.storeBytes(of: 1, as: Int32.self)
-        #expect(pathconfig_warning_get(handle, UInt(warnings.count), out) == 8)
-        out.storeBytes(of: 0, as: Int32.self)
-        #expect(pathconfig_warning_get(handle, 0, out) == 8, "version 0 is refused")
+        out.version = 1
+        #expect(pathconfig_warning_get(handle, UInt(warnings.count), &out) == 8)
+        out.version = 0
+        #expect(pathconfig_warning_get(handle, 0, &out) == 8, "version 0 is refused")
         #expect(pathconfig_warning_get(handle, 0, nil) == 8)
-        #expect(pathconfig_warning_get(nil, 0, out) == 8)
+        #expect(pathconfig_warning_get(nil, 0, &out) == 8)
         #expect(pathconfig_warning_count(nil) == 0 && lastCode() == 8)
     }
 }

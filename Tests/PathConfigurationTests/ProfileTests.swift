@@ -5,6 +5,12 @@ import Testing
 extension Profile {
     /// hotwire-ios's main branch, which matches the path still percent-encoded.
     static let hotwireIOSMain = try! Profile(name: "hotwire-ios@main")
+
+    /// One profile per release line of every app, oldest first, `@main`
+    /// last: each line named by its first tag (`hotwire-ios@1.0.0`).
+    static let everyRelease = App.allCases.flatMap { app in
+        app.releases.map { line in try! Profile(app, version: line.tags.first ?? "main") }
+    }
 }
 
 @Suite("Profiles")

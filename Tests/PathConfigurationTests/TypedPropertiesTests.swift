@@ -25,7 +25,7 @@ struct TypedPropertiesTests {
         #expect(p.id != 0 && p.id == p.answer.id)
         #expect(p.context == .modal && p.title == "café" && p.presentation == .default && p.viewController == "web")
         for key in TypedKey.allCases {
-            #expect(p.typed(key) == key.value(from: p.object[key.rawValue], by: .foundation), "\(key)")
+            #expect(.value(p.typed(key)) == key.read(p.object[key.rawValue], by: .foundation), "\(key)")
         }
         #expect(p.json == #"{"title":"café","n":[1,2.50],"s":"a\u0000b","context":"modal"}"#)
     }

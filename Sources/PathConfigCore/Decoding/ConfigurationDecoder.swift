@@ -53,12 +53,6 @@ public struct ConfigurationDecoder: Sendable {
         try decode(Array(bytes), transport: .file)
     }
 
-    /// Decodes a document from UTF-8 JSON bytes in memory the caller owns
-    /// (no generic code; the document's `source` holds a copy).
-    public func decode(_ buffer: UnsafeBufferPointer<UInt8>) throws(ConfigurationError) -> ConfigurationDocument {
-        try decode(buffer: buffer, keeping: .copy)
-    }
-
     /// Decodes a document whose `source` borrows `buffer` (no copy): for a
     /// caller that is done with the document while it holds the bytes
     /// (`PathConfiguration(json:options:)` of a buffer, the C ABI's load).

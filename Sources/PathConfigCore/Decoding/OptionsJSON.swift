@@ -7,6 +7,11 @@ package enum OptionsJSON {
         ConfigurationError(code: .invalidOption, message: message)
     }
 
+    /// `option "KEY" must be EXPECTED, found VALUE`: member `m` holds a value of the wrong kind.
+    package static func wrongValue(_ m: JSONNode.Member, _ expected: String) -> ConfigurationError {
+        invalid("option \(JSONWriter.quoted(m.key)) must be \(expected), found \(JSONWriter.compact(m.value.value))")
+    }
+
     package static func isBlank(_ text: String) -> Bool {
         text.allSatisfy { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
     }

@@ -91,14 +91,6 @@ public struct Profile: RawRepresentable, Sendable, Hashable, CaseIterable, Custo
     /// The five apps under their bare names, `hotwire-ios` (the default) first.
     public static var allCases: [Profile] { App.allCases.map(Profile.init) }
 
-    /// One profile per release line of every app, oldest first, `@main`
-    /// last: each line named by its first tag (`hotwire-ios@1.0.0`).
-    public static var everyRelease: [Profile] {
-        App.allCases.flatMap { app in
-            app.releases.map { line in try! Profile(app, version: line.tags.first ?? "main") }
-        }
-    }
-
     /// The apps under their bare names: their latest stable releases.
     public static let hotwireIOS = Profile(.hotwireIOS)
     public static let turboIOS = Profile(.turboIOS)

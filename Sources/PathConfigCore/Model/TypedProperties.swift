@@ -102,11 +102,6 @@ public enum TypedKey: String, Sendable, CaseIterable {
         return interpret(raw, by: reading) ?? .value(defaultValue(on: reading.platform))
     }
 
-    /// The accessor's value for `raw` (see `read(_:by:)`), the default where the app crashes.
-    public func value(from raw: JSONValue?, by reading: TypedReading) -> JSONValue {
-        if case .value(let v) = read(raw, by: reading) { v } else { defaultValue(on: reading.platform) }
-    }
-
     /// What the app reads from `raw`, or nil when it does not recognize the
     /// value (unknown, or of the wrong type) and falls back to the default,
     /// or when it crashes (`read(_:by:)` says which).

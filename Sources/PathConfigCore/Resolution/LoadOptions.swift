@@ -92,9 +92,7 @@ public struct LoadOptions: Sendable {
     public mutating func apply(_ members: [JSONNode.Member], engines: [String: any RegexEngine]) throws(ConfigurationError) {
         for m in members {
             let value = m.value.value
-            func bad(_ expected: String) -> ConfigurationError {
-                ConfigurationError(code: .invalidOption, message: "option \(JSONWriter.quoted(m.key)) must be \(expected), found \(JSONWriter.compact(value))")
-            }
+            func bad(_ expected: String) -> ConfigurationError { OptionsJSON.wrongValue(m, expected) }
             switch m.key {
             case "profile":
                 guard let name = value.stringValue else { throw bad("a string") }

@@ -64,8 +64,8 @@ public final class PathProperties: Sendable, CustomStringConvertible {
 
     /// What is worked out once for this answer, made on first use: read
     /// without a lock; the first reader to publish one wins, and a reader
-    /// that loses the race releases its own. `package`: the C boundary reads
-    /// it without counting a reference (`withAnswer`).
+    /// that loses the race releases its own. (The C boundary reads
+    /// `unretainedAnswer`, without counting a reference.)
     package var answer: Answer { unretainedAnswer.takeUnretainedValue() }
 
     /// The answer without a reference counted on it: the result holds one
