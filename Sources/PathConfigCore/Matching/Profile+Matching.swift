@@ -93,14 +93,24 @@ extension Profile {
     /// string is exactly some of them (the whole input, for a path; see
     /// `matchedRange(of:in:matchQueryStrings:)` for a URL). nil otherwise:
     /// the caller then makes the string.
+    func matchedRange(inPrintable bytes: UnsafeBufferPointer<UInt8>, matchQueryStrings: Bool) -> Range<Int>? {
+        guard let first = bytes.first, Self.mayStartURL(first) else { return 0..<bytes.count }
+        return matchedRange(ofPossibleURL: bytes, matchQueryStrings: matchQueryStrings)
+    }
+
+    /// Whether printable ASCII starting with `first` may be a URL to some
+    /// profile: a scheme starts with a letter, and `java.net.URL` skips a
+    /// leading space. Anything else is a path (most inputs), matched as given.
     @inline(__always)
-    package func matchedRange(inPrintable bytes: UnsafeBufferPointer<UInt8>, matchQueryStrings: Bool) -> Range<Int>? {
-        // A scheme starts with a letter, and java.net.URL skips a leading
-        // space: anything else is a path (most inputs), matched as given.
-        guard let first = bytes.first, URLParts.isAlpha(first) || first == UInt8(ascii: " ") else { return 0..<bytes.count }
+    static func mayStartURL(_ first: UInt8) -> Bool { URLParts.isAlpha(first) || first == UInt8(ascii: " ") }
+
+    /// `matchedRange(inPrintable:matchQueryStrings:)` of bytes whose first
+    /// is one that `mayStartURL`.
+    @inline(__always)
+    package func matchedRange(ofPossibleURL bytes: UnsafeBufferPointer<UInt8>, matchQueryStrings: Bool) -> Range<Int>? {
         if let url = URLParts.Split(bytes) { return matchedRange(of: url, in: bytes, matchQueryStrings: matchQueryStrings) }
         // java.net.URL trims a leading space before it looks for a scheme.
-        if platform == .android, first == UInt8(ascii: " ") { return nil }
+        if platform == .android, bytes.first == UInt8(ascii: " ") { return nil }
         return 0..<bytes.count
     }
 

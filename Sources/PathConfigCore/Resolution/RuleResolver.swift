@@ -130,9 +130,14 @@ final class RuleResolver: Sendable {
         return nil  // make bench-ablation: the layer off
         #endif
         guard options.baseURL == nil, !filesUseURL, ByteSet.allPrintable(bytes), hostRuleCount == 0 else { return nil }
-        guard let range = options.profile.matchedRange(inPrintable: bytes, matchQueryStrings: options.effectiveMatchQueryStrings)
-        else { return nil }
-        let subject = UnsafeBufferPointer(rebasing: bytes[range])
+        var subject = bytes
+        // A path is matched as given; most are told by their first byte
+        // (`Profile.matchedRange(inPrintable:matchQueryStrings:)`).
+        if let first = bytes.first, Profile.mayStartURL(first) {
+            guard let range = options.profile.matchedRange(ofPossibleURL: bytes, matchQueryStrings: options.effectiveMatchQueryStrings)
+            else { return nil }
+            subject = UnsafeBufferPointer(rebasing: bytes[range])
+        }
         try checkLength(bytes.count)
         return result(ofFileMatches: .printableASCII(subject), method: try Self.normalized(method))
     }
