@@ -159,7 +159,7 @@ enum CharSetEmitter {
     /// PCRE2's `\v` (LF, VT, FF, CR, NEL, LS, PS), a fixed set whatever its
     /// options: ICU's and Java's `\v`, and ICU's line terminators, so `\V` is
     /// ICU's `.` in one byte of compiled code where the class takes 45.
-    private static let verticalSpaceItems: [CharSet.Item] = [.range(0x0A, 0x0D), .scalar(0x85), .range(0x2028, 0x2029)]
+    static let verticalSpaceItems: [CharSet.Item] = [.range(0x0A, 0x0D), .scalar(0x85), .range(0x2028, 0x2029)]
 
     /// One item as it appears inside `[...]`.
     static func classText(_ item: CharSet.Item) -> String {

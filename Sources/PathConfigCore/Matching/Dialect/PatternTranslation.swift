@@ -38,11 +38,10 @@ struct TranslationError: Error, Equatable {
     var isRefusal = false
 
     /// A construct the dialect accepts and PCRE2 cannot match the same way;
-    /// `why`, when given, follows the construct in parentheses.
-    static func refused(_ dialect: RegexDialect, _ construct: String, because why: String? = nil, at offset: Int) -> TranslationError {
-        let reason = why.map { " (\($0))" } ?? ""
-        return TranslationError(message: DialectMessages.refusal("the \(dialect.displayName) construct \(construct)\(reason)", dialect: dialect),
-                                offset: offset, isRefusal: true)
+    /// `why` follows the construct in parentheses.
+    static func refused(_ dialect: RegexDialect, _ construct: String, because why: String, at offset: Int) -> TranslationError {
+        TranslationError(message: DialectMessages.refusal("the \(dialect.displayName) construct \(construct) (\(why))", dialect: dialect),
+                         offset: offset, isRefusal: true)
     }
 
     /// A name (of a property, a block) the translation does not know: the
@@ -103,7 +102,7 @@ struct TranslationBuilder {
     /// Appends a literal code point (`CharSetEmitter.literal`), letters and
     /// digits without building a string.
     mutating func emitLiteral(_ value: UInt32, from source: Int) {
-        if (value >= 0x30 && value <= 0x39) || (value >= 0x41 && value <= 0x5A) || (value >= 0x61 && value <= 0x7A) {
+        if CharSetEmitter.isASCIIAlphanumeric(value) {
             bytes.append(UInt8(value))
             sources.append(source)
         } else if value >= 0x21 && value < 0x7F {

@@ -4,26 +4,23 @@ extension PatternTranslator {
     mutating func escape(_ escape: EscapeToken, at source: Int) throws(TranslationError) {
         switch escape {
         case .assertion(0x5A): // \Z: $ without (?m); ICU ignores (?d) here
-            try flushLiterals()
-            write(lineEnd(multiline: false, unixLines: dialect == .java && flags.unixLines), at: source, as: .assertion)
+            try write(lineEnd(multiline: false, unixLines: dialect == .java && flags.unixLines), at: source, as: .assertion)
         case .assertion(let c) where c == 0x62 || c == 0x42: // \b \B
             try flushLiterals()
             try wordBoundary(negated: c == 0x42, at: source)
         case .assertion(let c): // \A \z \G
-            try flushLiterals()
-            write("\\" + String(Unicode.Scalar(c)!), at: source, as: .assertion)
+            try write("\\" + String(Unicode.Scalar(c)!), at: source, as: .assertion)
         case .graphemeBoundary:
             throw .refused(dialect, "\\b{g}", because: "grapheme cluster boundaries follow each engine's own Unicode version and rules", at: source)
         case .sequence(0x58): // \X
             throw .refused(dialect, "\\X", because: "grapheme clusters follow each engine's own Unicode version and rules", at: source)
         case .sequence: // \R
-            try flushLiterals()
             let breaks = CharSetEmitter.emit(StandardClasses.verticalSpace, caseless: false)
-            write(dialect == .icu ? "(?>\\r\\n|" + breaks + ")" : "(?:\\r\\n|" + breaks + ")", at: source, as: .item)
+            try write(dialect == .icu ? "(?>\\r\\n|" + breaks + ")" : "(?:\\r\\n|" + breaks + ")", at: source, as: .item)
         case .quote:
             for value in reader.quoted() { literal(value.0, at: value.1) }
         case .namedReference(let name):
-            if dialect == .icu && !groupNames.contains(name) {
+            if dialect == .icu && javaBackReferences.numbers[name] == nil {
                 throw .invalid(dialect, "\\k<\(name)> before the group it names", at: source)
             }
             try backReference("\\k<" + name + ">", group: .name(name), at: source)
@@ -31,16 +28,14 @@ extension PatternTranslator {
             try backReference("\\g{\(number)}", group: .number(number), at: source)
         case .shorthand(let c):
             // \d \w \s and the like: their text is the same every time.
-            try flushLiterals()
-            write(StandardClasses.shorthand(c, dialect: dialect, caseless: pcre2Caseless), at: source, as: .item,
+            try write(StandardClasses.shorthand(c, dialect: dialect, caseless: pcre2Caseless), at: source, as: .item,
                   matching: StandardClasses.set(for: c, dialect: dialect))
         case .character(let value, _):
             try Self.checkScalar(value, dialect, at: source)
             literal(value, at: source)
         case .property(let name, let negated):
             let set = try Self.property(name, negated: negated, inClass: false, dialect: dialect, caseless: flags.caseless, at: source)
-            try flushLiterals()
-            write(CharSetEmitter.emit(set, caseless: pcre2Caseless), at: source, as: .item, matching: set)
+            try write(CharSetEmitter.emit(set, caseless: pcre2Caseless), at: source, as: .item, matching: set)
         }
     }
 
@@ -68,7 +63,7 @@ extension PatternTranslator {
                            because: "the JDK's lookbehind steps back by UTF-16 unit and tests \\b inside a surrogate pair", at: source)
         }
         if firstWordBoundary == nil { firstWordBoundary = source }
-        write(WordBoundaries.Kind(dialect: dialect, negated: negated).callout, at: source, as: .assertion)
+        try write(WordBoundaries.Kind(dialect: dialect, negated: negated).callout, at: source, as: .assertion)
     }
 
     private mutating func backReference(_ text: String, group: JavaBackReferences.Group, at source: Int) throws(TranslationError) {
@@ -81,13 +76,13 @@ extension PatternTranslator {
         }
         let start = out.count
         guard dialect == .java else {
-            write(text, at: source, as: .item, nullable: true)
+            try write(text, at: source, as: .item, nullable: true)
             if case .number(let n) = group { icuBackReferences.append((out.mark(from: start), n, false)) }
             return
         }
         // Java: PCRE2 folds the back reference (the rest is written out),
         // checked, with a reference to a group the pattern lacks, at the end.
-        write(flags.caseless ? "(?i:" + text + ")" : text, at: source, as: .item, nullable: true, matching: .items([]))
+        try write(flags.caseless ? "(?i:" + text + ")" : text, at: source, as: .item, nullable: true, matching: .items([]))
         noteBackReference(to: group, caseless: flags.caseless, from: start, at: source)
     }
 
@@ -96,7 +91,7 @@ extension PatternTranslator {
     /// every one, so a dropped one to a group the pattern lacks becomes
     /// `(?!)` (it is never tried).
     mutating func finishICUBackReferences() {
-        out.replaceMarks(icuBackReferences.filter { $0.dropped && $0.group > captures }.map { ($0.mark, "(?!)", 0) })
+        out.replaceMarks(icuBackReferences.filter { $0.dropped && $0.group > reader.captures }.map { ($0.mark, "(?!)", 0) })
     }
 
     /// A lone surrogate (`\uD800`) cannot occur in a UTF-8 subject: refused

@@ -54,8 +54,6 @@ struct ICUSetBuilder: ICUClassSink {
             switch top {
             case .negation:
                 sets[sets.count - 1] = Operand(members: [.complement(sets[sets.count - 1].set)])
-            case .caseClose:
-                sets[sets.count - 1].bare = []
             case .union:
                 let right = sets.removeLast()
                 sets[sets.count - 1].members.append(right.set)
@@ -97,13 +95,9 @@ struct ICUSetBuilder: ICUClassSink {
     mutating func begin(_ join: ICUSetOperator?, at source: Int) throws(TranslationError) {
         if let join { try push(join) } else { sets.append(Operand()) }
         operators.append(.start)
-        if caseless { operators.append(.caseClose) }
     }
 
-    /// The negation goes below a pending `.caseClose`, which stays on top.
-    mutating func negate() {
-        operators.insert(.negation, at: operators.last == .caseClose ? operators.count - 1 : operators.count)
-    }
+    mutating func negate() { operators.append(.negation) }
 
     mutating func literal(_ value: UInt32, _ spelling: PatternSyntax.Spelling) throws(TranslationError) {
         try evaluate(.union)

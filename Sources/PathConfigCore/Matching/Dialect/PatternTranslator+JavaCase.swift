@@ -131,7 +131,7 @@ extension PatternTranslator {
         var refs = javaBackReferences
         func number(_ group: JavaBackReferences.Group) -> Int? {
             switch group {
-            case .number(let n): return n <= captures ? n : nil
+            case .number(let n): return n <= reader.captures ? n : nil
             case .name(let name): return refs.numbers[name]
             }
         }

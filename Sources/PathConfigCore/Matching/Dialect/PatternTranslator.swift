@@ -65,10 +65,6 @@ struct PatternTranslator {
     /// counted into its group): ICU's possessive `*+` and `++` never match
     /// such an item.
     var lastNullable: Bool?
-    /// Capture groups opened so far.
-    var captures = 0
-    /// Names of the groups opened so far (ICU's `\k<name>` must come after).
-    var groupNames: Set<String> = []
     /// ICU: the numbered back references written, and whether a zero
     /// repeat dropped each (`finishICUBackReferences`).
     var icuBackReferences: [(mark: Int, group: Int, dropped: Bool)] = []
@@ -122,7 +118,7 @@ struct PatternTranslator {
         while let (token, at) = try reader.token() {
             switch token {
             case .escape:
-                try escape(reader.escape(at: at, inClass: false, captures: captures), at: at)
+                try escape(reader.escape(at: at, inClass: false), at: at)
             case .classOpen:
                 try flushLiterals()
                 let set = try classExpression(openedAt: at)
@@ -135,7 +131,7 @@ struct PatternTranslator {
                     literal(value, at: at)
                     continue
                 }
-                write(CharSetEmitter.emit(set, caseless: pcre2Caseless), at: at, as: .item, matching: set)
+                try write(CharSetEmitter.emit(set, caseless: pcre2Caseless), at: at, as: .item, matching: set)
             case .groupOpen:
                 try openGroup(at: at)
             case .groupClose:
@@ -151,15 +147,9 @@ struct PatternTranslator {
                 atom = .none
             case .quantifier(let quantifier):
                 try self.quantifier(quantifier, at: at)
-            case .dot:
-                try flushLiterals()
-                write(dot(), at: at, as: .item)
-            case .caret:
-                try flushLiterals()
-                write(try lineStart(at: at), at: at, as: .anchor)
-            case .dollar:
-                try flushLiterals()
-                write(lineEnd(multiline: flags.multiline, unixLines: flags.unixLines), at: at, as: .anchor)
+            case .dot: try write(dot(), at: at, as: .item)
+            case .caret: try write(lineStart(at: at), at: at, as: .anchor)
+            case .dollar: try write(lineEnd(multiline: flags.multiline, unixLines: flags.unixLines), at: at, as: .anchor)
             case .character(let c):
                 literal(c, at: at)
             }
@@ -181,7 +171,8 @@ struct PatternTranslator {
     /// whether an item can match the empty string (anchors and assertions
     /// always can); `set`, when known, is what an item matches (nil: it may
     /// match anything), for Java's back references.
-    mutating func write(_ text: String, at source: Int, as kind: Kind, nullable: Bool = false, matching set: CharSet? = nil) {
+    mutating func write(_ text: String, at source: Int, as kind: Kind, nullable: Bool = false, matching set: CharSet? = nil) throws(TranslationError) {
+        try flushLiterals()
         if kind == .item { noteItem(matching: set) }
         foldLast()
         var start = out.count
@@ -278,7 +269,7 @@ struct PatternTranslator {
         guard let first = text.first, let lastByte = text.last else { return false }
         let body = text.dropFirst().dropLast()
         switch first {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"):
+        case _ where CharSetEmitter.isASCIIAlphanumeric(UInt32(first)):
             return text.count == 1
         case UInt8(ascii: "["):
             return lastByte == UInt8(ascii: "]") && text.count > 2 && !body.contains(UInt8(ascii: "[")) && !body.contains(UInt8(ascii: "]"))
@@ -422,20 +413,14 @@ struct PatternTranslator {
         // run: `(?i)s(?#c)s` finds "ß". Every group ends one.
         try flushLiterals()
         switch try reader.groupOpener(at: source) {
-        case .capturing:
-            captures += 1
-            push(at: source, text: "(", isAssertion: false, capture: captures)
-        case .comment:
-            break // `PatternReader.token` skips comments
+        case .capturing: push(at: source, text: "(", isAssertion: false, capture: reader.captures)
         case .nonCapturing: push(at: source, text: "(?:", isAssertion: false)
         case .lookahead(let negative): push(at: source, text: negative ? "(?!" : "(?=", isAssertion: true)
         case .atomic: push(at: source, text: "(?>", isAssertion: false)
         case .lookbehind(let negative): push(at: source, text: negative ? "(?<!" : "(?<=", isAssertion: true, isLookbehind: true)
         case .named(let name):
-            groupNames.insert(name)
-            captures += 1
-            javaBackReferences.numbers[name] = captures
-            push(at: source, text: "(?<" + name + ">", isAssertion: false, capture: captures)
+            javaBackReferences.numbers[name] = reader.captures
+            push(at: source, text: "(?<" + name + ">", isAssertion: false, capture: reader.captures)
         case .flags(let group):
             try flagGroup(group, at: source)
         }
@@ -525,7 +510,7 @@ struct PatternTranslator {
     /// though: there ICU's answer depends on the pattern's shape, so the
     /// engine accepts the pattern only where no match can start with LF
     /// (`PatternTranslation.multilineCaret`).
-    private mutating func lineStart(at source: Int) throws(TranslationError) -> String {
+    private mutating func lineStart(at source: Int) -> String {
         guard flags.multiline else { return "^" }
         if dialect == .icu && !flags.unixLines && multilineCaret == nil { multilineCaret = source }
         let after = "(?<=" + CharSetEmitter.emit(StandardClasses.lineTerminators(dialect, unixLines: flags.unixLines), caseless: false) + ")(?!\\z)"

@@ -219,9 +219,8 @@ enum PropertyNames {
         case "Space": return ascii(.ranges([(0x09, 0x0D), (0x20, 0x20)]))
         case "Upper": return ascii(caseInsensitive ? alpha : .range(0x41, 0x5A))
         case "XDigit": return ascii(.ranges([(0x30, 0x39), (0x41, 0x46), (0x61, 0x66)]))
-        case "javaLowerCase", "javaUpperCase", "javaTitleCase":
-            if caseInsensitive { return .set(.items([.property("Lowercase", negated: false), .property("Uppercase", negated: false), .property("Lt", negated: false)]), caseClosed: true) }
-            return .set(.property(name == "javaLowerCase" ? "Lowercase" : name == "javaUpperCase" ? "Uppercase" : "Lt"), caseClosed: true)
+        case "javaLowerCase", "javaUpperCase", "javaTitleCase": // the same `Character` methods as `IsLowerCase`...
+            return .set(javaUnicodeProperty(name.dropFirst(4).uppercased(), caseInsensitive: caseInsensitive)!, caseClosed: true)
         case "javaAlphabetic": return .set(.property("Alphabetic"), caseClosed: true)
         case "javaIdeographic": return .set(.property("Ideographic"), caseClosed: true)
         case "javaDigit", "javaDefined", "javaLetter", "javaLetterOrDigit", "javaSpaceChar", "javaWhitespace", "javaISOControl", "javaMirrored",

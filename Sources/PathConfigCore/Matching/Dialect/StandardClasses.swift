@@ -13,7 +13,7 @@ enum StandardClasses {
         CharSet.items([.property("Alphabetic"), .property("M"), .property("Nd"), .property("Pc"), .range(0x200C, 0x200D)])
     }
     /// ICU and Java `\v`, and ICU's line terminators.
-    static var verticalSpace: CharSet { CharSet.ranges([(0x0A, 0x0D), (0x85, 0x85), (0x2028, 0x2029)]) }
+    static var verticalSpace: CharSet { .items(CharSetEmitter.verticalSpaceItems) }
 
     /// The letters of the shorthand escapes: `d D s S w W h H v V`.
     static let shorthandLetters: Set<UInt32> = [0x64, 0x44, 0x73, 0x53, 0x77, 0x57, 0x68, 0x48, 0x76, 0x56]

@@ -113,8 +113,7 @@ enum WordBoundaries {
         if value < 0x80 {
             // No ASCII character is a mark or a format character; the word
             // characters are letters, digits and, for ICU (Pc), `_`.
-            let alphanumeric = (value >= 0x30 && value <= 0x39) || ((value | 0x20) >= 0x61 && (value | 0x20) <= 0x7A)
-            return Classes(a: false, b: alphanumeric || (dialect == .icu && value == 0x5F))
+            return Classes(a: false, b: CharSetEmitter.isASCIIAlphanumeric(value) || (dialect == .icu && value == 0x5F))
         }
         guard let code = Classifier.for(dialect).code, let base = subject.baseAddress else { return Classes() }
         let rc = pcre2_match_8(code, base, subject.count, offset, UInt32(PCRE2_ANCHORED) | UInt32(PCRE2_NO_UTF_CHECK), matchData, nil)

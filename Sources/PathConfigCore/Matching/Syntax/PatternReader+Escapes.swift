@@ -29,9 +29,8 @@ enum EscapeToken: Equatable {
 }
 
 extension PatternReader {
-    /// Reads the escape whose backslash, at `source`, was just taken;
-    /// `captures` is how many capture groups were opened before it.
-    mutating func escape(at source: Int, inClass: Bool, captures: Int) throws(TranslationError) -> EscapeToken {
+    /// Reads the escape whose backslash, at `source`, was just taken.
+    mutating func escape(at source: Int, inClass: Bool) throws(TranslationError) -> EscapeToken {
         guard let c = next() else { throw .syntax("\\ at end of pattern", at: source) }
         if !inClass {
             switch c {

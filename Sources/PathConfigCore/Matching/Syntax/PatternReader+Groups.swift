@@ -13,8 +13,6 @@ enum GroupOpener: Equatable {
     case lookahead(negative: Bool)
     /// `(?<=` or `(?<!`.
     case lookbehind(negative: Bool)
-    /// ICU's `(?#...)`, read to its `)`.
-    case comment
     /// `(?flags)` or `(?flags:`.
     case flags(FlagGroup)
 }
@@ -53,16 +51,13 @@ struct FlagGroup: Equatable {
 extension PatternReader {
     /// Reads what the `(` at `source`, just taken, opens.
     mutating func groupOpener(at source: Int) throws(TranslationError) -> GroupOpener {
-        guard peekSignificant() == 0x3F else { return .capturing }
+        guard peekSignificant() == 0x3F else { captures += 1; return .capturing }
         position += 1
         // ICU skips white space here in free-spacing mode, but a # is the
         // (?# comment's, not a comment to the end of the line.
         skipSpaces()
         guard let kind = next() else { throw .invalid(dialect, "unterminated group", at: source) }
         switch kind {
-        case 0x23 where dialect == .icu: // (?#comment)
-            guard name(closedBy: 0x29) != nil else { throw .invalid(dialect, "unterminated comment", at: source) }
-            return .comment
         case 0x3A: return .nonCapturing
         case 0x3D: return .lookahead(negative: false)
         case 0x21: return .lookahead(negative: true)
@@ -75,6 +70,7 @@ extension PatternReader {
             guard let name = name(closedBy: 0x3E), Self.isGroupName(name) else {
                 throw .invalid(dialect, "a group name is an ASCII letter followed by letters and digits", at: source)
             }
+            captures += 1
             return .named(name)
         default:
             position -= 1

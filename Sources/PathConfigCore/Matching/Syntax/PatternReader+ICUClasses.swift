@@ -46,9 +46,10 @@ protocol ICUClassSink: ClassSink {
 
 /// An operator on ICU's operator stack (`setStart`...`setIntersection1`,
 /// regexcmp.h): those the grammar writes, and those that mark where a class
-/// starts and ends, negates it, or closes it over case.
+/// starts and ends or negate it. ICU's `setCaseClose` has none: where it
+/// closes a class over case, the class has ended (`ICUSetBuilder.end`).
 enum ICUSetOperator: Equatable {
-    case start, end, negation, caseClose
+    case start, end, negation
     /// `--` and `&&`.
     case difference, intersection
     /// Union of adjacent items, and the single `-` and `&` between sets.
@@ -58,7 +59,7 @@ enum ICUSetOperator: Equatable {
         switch self {
         case .start: return 0
         case .end: return 1
-        case .negation, .caseClose: return 2
+        case .negation: return 2
         case .difference, .intersection: return 3
         case .union, .legacyDifference, .legacyIntersection: return 4
         }
@@ -170,19 +171,15 @@ extension PatternReader {
                     continue
                 }
                 guard c.is(0x5D) else { throw .invalid(dialect, "bad [:property:]", at: at) }
-            case .startDash, .startAmp:
-                let operatorCharacter: UInt32 = state == .startDash ? 0x2D : 0x26
-                if c.is(operatorCharacter) { throw .invalid(dialect, "a class cannot start with -- or &&", at: at) }
-                sink.add(operatorCharacter)
-                state = .afterLiteral
-                continue
-            case .setAmp, .literalAmp, .rangeAmp, .setDash, .rangeDash:
-                // After one `&` or `-`: a second makes `&&` or `--`; after a
-                // set, a `[` makes the old single-character operator;
-                // anything else leaves the `&` or `-` a character.
-                let amp = state == .setAmp || state == .literalAmp || state == .rangeAmp
+            case .startDash, .startAmp, .setAmp, .literalAmp, .rangeAmp, .setDash, .rangeDash:
+                // After one `&` or `-`: a second makes `&&` or `--` (an error
+                // first in a class); after a set, a `[` makes the old
+                // single-character operator; anything else leaves the `&` or
+                // `-` a character.
+                let amp = state == .startAmp || state == .setAmp || state == .literalAmp || state == .rangeAmp
                 let operatorCharacter: UInt32 = amp ? 0x26 : 0x2D
                 if c.is(operatorCharacter) {
+                    if state == .startDash || state == .startAmp { throw .invalid(dialect, "a class cannot start with -- or &&", at: at) }
                     let op: ICUSetOperator = amp ? .intersection : .difference
                     try countOperator(op, at: at)
                     try sink.operation(op, at: at)
@@ -311,7 +308,7 @@ extension PatternReader {
             guard c == 0x5C else { return ICUSetCharacter(value: c, quoted: false, spelling: .plain, at: at) }
             switch peek() {
             case 0x61, 0x63, 0x65, 0x66, 0x6E, 0x72, 0x74, 0x75, 0x55, 0x78, 0x30:
-                guard case .character(let value, let spelling) = try escape(at: at, inClass: true, captures: 0) else {
+                guard case .character(let value, let spelling) = try escape(at: at, inClass: true) else {
                     throw .invalid(dialect, "bad escape", at: at)
                 }
                 try sink.escaped(value, at: at)

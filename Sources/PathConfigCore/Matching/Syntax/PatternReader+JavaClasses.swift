@@ -120,9 +120,7 @@ extension PatternReader {
                 continue
             case 0x5D where prev != nil || hasBits: // ]
                 if consume { position += 1 }
-                var node = prev ?? sink.bits()
-                if prev != nil && hasBits { node = sink.union(node, sink.bits()) }
-                return sink.endLevel(node, negated: negated)
+                return sink.endLevel(hasBits ? union(prev, sink.bits()) : prev!, negated: negated)
             default:
                 break
             }
@@ -185,7 +183,7 @@ extension PatternReader {
         // back (`(?x)[a& `).
         guard let c = next() else { throw .syntax("missing terminating ] for character class", at: count) }
         guard c == 0x5C else { return .character(c, .plain) }
-        let token = try escape(at: source, inClass: true, captures: 0)
+        let token = try escape(at: source, inClass: true)
         switch token {
         case .character(let value, _):
             try sink.escaped(value, at: source)

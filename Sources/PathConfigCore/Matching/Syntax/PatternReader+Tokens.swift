@@ -5,8 +5,7 @@
 enum PatternToken: Equatable {
     /// A character written as itself.
     case character(UInt32)
-    /// `\`: the escape is the caller's to read (`escape(at:inClass:captures:)`,
-    /// which needs the groups opened so far).
+    /// `\`: the escape is the caller's to read (`escape(at:inClass:)`).
     case escape
     /// `[`: the class is the caller's to read, in its dialect's grammar.
     case classOpen
@@ -51,10 +50,7 @@ extension PatternReader {
             case 0x5C: return (.escape, at)
             case 0x5B: return (.classOpen, at)
             case 0x28:
-                if opensICUComment() {
-                    _ = try groupOpener(at: at)
-                    continue
-                }
+                if try skipsICUComment(at: at) { continue }
                 return (.groupOpen, at)
             case 0x29: return (.groupClose, at)
             case 0x7C: return (.alternation, at)
@@ -83,15 +79,15 @@ extension PatternReader {
         return Quantifier(symbol: symbol, min: min, max: max, mode: mode)
     }
 
-    /// Whether the group whose `(` was just taken is an ICU `(?#...)`
-    /// comment; reads nothing.
-    private mutating func opensICUComment() -> Bool {
-        guard dialect == .icu else { return false }
+    /// Whether the `(` just taken, at `source`, opens an ICU `(?#...)`
+    /// comment, then read to its `)`; reads nothing otherwise.
+    private mutating func skipsICUComment(at source: Int) throws(TranslationError) -> Bool {
         let mark = position
-        defer { position = mark }
-        guard peekSignificant() == 0x3F else { return false }
+        guard dialect == .icu, peekSignificant() == 0x3F else { position = mark; return false }
         position += 1
-        skipSpaces()
-        return peek() == 0x23
+        skipSpaces() // a # here is the comment's, not one to the end of the line
+        guard next() == 0x23 else { position = mark; return false }
+        guard name(closedBy: 0x29) != nil else { throw .invalid(dialect, "unterminated comment", at: source) }
+        return true
     }
 }

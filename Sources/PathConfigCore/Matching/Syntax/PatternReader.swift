@@ -18,6 +18,9 @@ struct PatternReader {
     /// written after a `-` starts; kept from one class to the next, as
     /// regexcmp.cpp keeps it (`[b][&-z]` holds `b` to `z`).
     var icuLastSetLiteral: UInt32?
+    /// Capture groups opened so far (`groupOpener`), against which a back
+    /// reference's digits are read.
+    var captures = 0
 
     init(_ pattern: String, dialect: RegexDialect) {
         bytes = Array(pattern.utf8)

@@ -12,8 +12,6 @@ struct PatternSyntaxReader {
     /// The open groups: each one's node index, and whether free-spacing
     /// mode was on before it (its flags end with it).
     private var open: [(node: Int, extendedBefore: Bool)] = []
-    /// Capture groups opened so far (how many digits a back reference takes).
-    private var captures = 0
     /// Whether a quantifier may follow what was read last.
     private var repeatable = false
 
@@ -28,30 +26,24 @@ struct PatternSyntaxReader {
     }
 
     mutating func readAll() throws(Unsupported) {
-        while let (token, start) = try next() {
-            // Most constructs are characters: their node is made here.
-            if case .character(let c) = token {
-                add(.character(c, .plain), from: start, repeatable: true)
-            } else {
-                try read(token, at: start)
+        do throws(TranslationError) {
+            while let (token, start) = try r.token() {
+                // Most constructs are characters: their node is made here.
+                if case .character(let c) = token {
+                    add(.character(c, .plain), from: start, repeatable: true)
+                } else {
+                    try read(token, at: start)
+                }
             }
+            guard open.isEmpty else { throw .syntax("a group without its )", at: r.count) }
+        } catch {
+            throw Unsupported(construct: error.message, offset: Int(byte(error.offset)))
         }
-        guard open.isEmpty else { throw unsupported("a group without its )", at: r.count) }
-    }
-
-    /// The next construct (`PatternReader.token`).
-    @inline(__always)
-    private mutating func next() throws(Unsupported) -> (PatternToken, at: Int)? {
-        do { return try r.token() } catch { throw unsupported(error.message, at: error.offset) }
     }
 
     /// The UTF-8 offset of the scalar offset `k`.
     @inline(__always)
     private func byte(_ k: Int) -> Int32 { byteOffsets?[k] ?? Int32(k) }
-
-    private func unsupported(_ construct: String, at k: Int) -> Unsupported {
-        Unsupported(construct: construct, offset: Int(byte(k)))
-    }
 
     @inline(__always)
     private mutating func add(_ kind: PatternSyntax.Kind, from start: Int, repeatable: Bool) {
@@ -59,7 +51,7 @@ struct PatternSyntaxReader {
         self.repeatable = repeatable
     }
 
-    private mutating func read(_ token: PatternToken, at start: Int) throws(Unsupported) {
+    private mutating func read(_ token: PatternToken, at start: Int) throws(TranslationError) {
         switch token {
         case .escape:
             if let kind = try escape(at: start) {
@@ -76,7 +68,7 @@ struct PatternSyntaxReader {
         case .groupOpen:
             try group(at: start)
         case .groupClose:
-            guard let (opened, extendedBefore) = open.popLast() else { throw unsupported("an unmatched )", at: start) }
+            guard let (opened, extendedBefore) = open.popLast() else { throw .syntax("an unmatched )", at: start) }
             r.extended = extendedBefore
             if case .group(let kind, _) = syntax.nodes[opened].kind {
                 syntax.nodes[opened].kind = .group(kind, close: Int32(syntax.nodes.count))
@@ -95,7 +87,7 @@ struct PatternSyntaxReader {
 
     // MARK: Quantifiers
 
-    private mutating func quantifier(_ quantifier: Quantifier, at start: Int) throws(Unsupported) {
+    private mutating func quantifier(_ quantifier: Quantifier, at start: Int) throws(TranslationError) {
         if quantifier.symbol == 0x7B, !repeatable, r.dialect == .java {
             // The JDK reads a `{` where no item is, or after a quantifier
             // (`{2}a`, `a{2}{3}`), as a repeat of nothing: it matches the
@@ -103,7 +95,7 @@ struct PatternSyntaxReader {
             return
         }
         guard repeatable else {
-            throw unsupported(syntax.nodes.last?.isQuantifier == true ? "a quantifier after a quantifier"
+            throw .syntax(syntax.nodes.last?.isQuantifier == true ? "a quantifier after a quantifier"
                                     : "a quantifier \(Character(Unicode.Scalar(quantifier.symbol)!)) with nothing to repeat", at: start)
         }
         add(.quantifier(min: Int32(quantifier.min), max: quantifier.max.map(Int32.init), quantifier.mode), from: start, repeatable: false)
@@ -111,30 +103,23 @@ struct PatternSyntaxReader {
 
     // MARK: Groups
 
-    private mutating func group(at start: Int) throws(Unsupported) {
+    private mutating func group(at start: Int) throws(TranslationError) {
         guard open.count < PatternSyntax.maxDepth else {
-            throw unsupported("groups nested deeper than \(PatternSyntax.maxDepth)", at: start)
+            throw .syntax("groups nested deeper than \(PatternSyntax.maxDepth)", at: start)
         }
-        let opener: GroupOpener
-        do { opener = try r.groupOpener(at: start) } catch { throw unsupported(error.message, at: error.offset) }
+        let opener = try r.groupOpener(at: start)
         switch opener {
         case .capturing, .named:
-            captures += 1
             opened(opener == .capturing ? .capturing : .named, at: start)
         case .nonCapturing: opened(.nonCapturing, at: start)
         case .atomic: opened(.atomic, at: start)
         case .lookahead(let negative): opened(negative ? .negativeLookahead : .lookahead, at: start)
         case .lookbehind(let negative): opened(negative ? .negativeLookbehind : .lookbehind, at: start)
-        case .comment:
-            break // `PatternReader.token` skips comments, as ICU reads them: as nothing
         case .flags(let group):
             var extended = r.extended
-            let end: UInt32
-            do {
-                end = try group.read(r.dialect, at: start) { (flag, on, _) throws(TranslationError) in
-                    if flag == .extended { extended = on }
-                }
-            } catch { throw unsupported(error.message, at: error.offset) }
+            let end = try group.read(r.dialect, at: start) { (flag, on, _) throws(TranslationError) in
+                if flag == .extended { extended = on }
+            }
             if end == 0x3A {
                 opened(.flags, at: start)
             } else {
@@ -153,10 +138,8 @@ struct PatternSyntaxReader {
 
     /// The node of the escape whose `\` is at `start` (just taken), as the
     /// dialect reads it; nil for `\Q`, whose quoted characters are next.
-    private mutating func escape(at start: Int) throws(Unsupported) -> PatternSyntax.Kind? {
-        let token: EscapeToken
-        do { token = try r.escape(at: start, inClass: false, captures: captures) } catch { throw unsupported(error.message, at: error.offset) }
-        switch token {
+    private mutating func escape(at start: Int) throws(TranslationError) -> PatternSyntax.Kind? {
+        switch try r.escape(at: start, inClass: false) {
         case .character(let value, let spelling): return .character(value, spelling)
         case .quote: return nil
         case .shorthand(let letter): return .escape(.shorthand(UInt8(letter)))
@@ -171,16 +154,14 @@ struct PatternSyntaxReader {
     /// The class whose `[` is at `start`, read as its dialect reads it
     /// (the translation reads it so too): its index in `classes`, those
     /// nested in it after it.
-    private mutating func characterClass(at start: Int) throws(Unsupported) -> Int {
+    private mutating func characterClass(at start: Int) throws(TranslationError) -> Int {
         let index = syntax.classes.count
         var recorder = ClassItemRecorder(classes: syntax.classes)
         syntax.classes = []
-        do {
-            switch r.dialect {
-            case .icu: try r.icuClass(openedAt: start, into: &recorder)
-            case .java: try r.javaClass(openedAt: start, consume: true, into: &recorder)
-            }
-        } catch { throw unsupported(error.message, at: error.offset) }
+        switch r.dialect {
+        case .icu: try r.icuClass(openedAt: start, into: &recorder)
+        case .java: try r.javaClass(openedAt: start, consume: true, into: &recorder)
+        }
         syntax.classes = recorder.classes
         return index
     }
