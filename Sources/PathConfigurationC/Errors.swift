@@ -193,7 +193,10 @@ enum LastError {
     }
 
     /// Records the outcome of a call in this thread's buffer and in `err`.
-    static func set(_ failure: CFailure, err: UnsafeMutableRawPointer? = nil) {
+    /// (Optional, though only failures reach it: taking a `CFailure`, it cost
+    /// every lookup 10 to 21 more instructions at 10 rules, callgrind.)
+    static func set(_ failure: CFailure?, err: UnsafeMutableRawPointer? = nil) {
+        guard let failure else { return clear(err: err) }
         record(failure)
         if let err { ErrorLayout.write(failure, to: err) }
     }

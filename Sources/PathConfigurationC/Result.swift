@@ -45,9 +45,8 @@ enum ResultHandle {
 /// Everything C reads from one answer, worked out at once on its first read
 /// and kept with the answer (`Answer.attachment`): each key, each value
 /// (its type, the scalar it holds, its text and its JSON) and each typed
-/// value. Every C string lives in one
-/// allocation freed with the view, so a read is a table lookup: no lock, no
-/// allocation, nothing counted.
+/// value. Every C string lives in one allocation freed with the view, so a
+/// read is a table lookup: no lock, no allocation, nothing counted.
 final class CAnswer: @unchecked Sendable {
     /// One value, as the getters give it.
     struct Value {
