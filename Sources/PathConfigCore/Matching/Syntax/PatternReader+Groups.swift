@@ -53,8 +53,9 @@ extension PatternReader {
     mutating func groupOpener(at source: Int) throws(TranslationError) -> GroupOpener {
         guard peekSignificant() == 0x3F else { captures += 1; return .capturing }
         position += 1
-        // ICU skips white space here in free-spacing mode, but a # is the
-        // (?# comment's, not a comment to the end of the line.
+        // ICU skips white space here in free-spacing mode; a # here is no
+        // comment to the end of the line (ICU's `(?#` never reaches here:
+        // `skipsICUComment` read it).
         skipSpaces()
         guard let kind = next() else { throw .invalid(dialect, "unterminated group", at: source) }
         switch kind {
