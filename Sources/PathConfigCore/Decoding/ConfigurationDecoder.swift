@@ -182,21 +182,24 @@ public struct ConfigurationDecoder: Sendable {
         }
         let root = read.root
         if let number = read.firstNumberBeyondDouble(), case .number(let n) = number.kind {
-            throw numberBeyondDouble(n.text, location: SourceLocation(offset: number.offset, in: buffer))
+            // JSONSerialization refuses the document, so the app ignores the file. A long literal is shortened.
+            let shown = n.text.utf8.count <= 40 ? n.text : "\(n.text.prefix(24))... (\(n.text.utf8.count) characters)"
+            throw ConfigurationError(code: .invalidJSON,
+                                     message: "number \(shown) is too large for a Double: \(profile.rawValue)'s JSONSerialization refuses the document "
+                                         + "(\"Number \(shown) is not representable in Swift.\") and the app ignores the whole file",
+                                     location: SourceLocation(offset: number.offset, in: buffer))
         }
         var walker = Walker(source: keeping.source(buffer), profile: profile, limits: limits)
         for d in read.duplicateKeys {
-            let first = walker.location(d.firstOffset)
+            let first = walker.source.location(d.firstOffset)
             walker.warnings.append(ConfigurationWarning(
                 kind: .duplicateKey,
                 message: "duplicate key \(JSONWriter.quoted(d.key)); the first value (line \(first.line), column \(first.column)) is kept",
-                location: walker.location(d.offset), ruleIndex: Self.rule(holdingKeyAt: d.firstOffset, in: root)))
+                location: walker.source.location(d.offset), ruleIndex: Self.rule(holdingKeyAt: d.firstOffset, in: root)))
         }
         return try walker.document(root)
     }
-}
 
-extension ConfigurationDecoder {
     /// The index of the rule (an element of the top-level `"rules"` array)
     /// whose object, or something inside it, has a key at byte `offset`;
     /// nil when the key is outside every rule.
@@ -214,18 +217,6 @@ extension ConfigurationDecoder {
         guard let index = elements.lastIndex(where: { $0.offset < offset }) else { return nil }
         return holds(elements[index]) ? index : nil
     }
-
-    /// The error for a number too large for a `Double` (`JSONReader.isBeyondDouble`):
-    /// JSONSerialization refuses the document, so the app ignores the file.
-    /// A long literal is shortened.
-    func numberBeyondDouble(_ literal: String, location: SourceLocation) -> ConfigurationError {
-        let shown = literal.utf8.count <= 40 ? literal : "\(literal.prefix(24))... (\(literal.utf8.count) characters)"
-        return ConfigurationError(
-            code: .invalidJSON,
-            message: "number \(shown) is too large for a Double: \(profile.rawValue)'s JSONSerialization refuses the document "
-                + "(\"Number \(shown) is not representable in Swift.\") and the app ignores the whole file",
-            location: location)
-    }
 }
 
 /// Walks the located syntax tree and builds the model. It records byte
@@ -236,10 +227,8 @@ private struct Walker {
     let limits: Limits
     var warnings: [ConfigurationWarning] = []
 
-    func location(_ offset: Int) -> SourceLocation { source.location(offset) }
-
     func schemaError(_ message: String, at offset: Int, rule: Int? = nil, pattern: Int? = nil) -> ConfigurationError {
-        ConfigurationError(code: .schema, message: message, location: location(offset), ruleIndex: rule, patternIndex: pattern)
+        ConfigurationError(code: .schema, message: message, location: source.location(offset), ruleIndex: rule, patternIndex: pattern)
     }
 
     mutating func document(_ root: JSONNode) throws(ConfigurationError) -> ConfigurationDocument {
@@ -254,7 +243,7 @@ private struct Walker {
                 warnings.append(ConfigurationWarning(
                     kind: .ignoredSettings,
                     message: "\"settings\" must be an object, found \(member.value.typeName); it is treated as {}",
-                    location: location(member.value.offset)))
+                    location: source.location(member.value.offset)))
             }
         }
         guard let rulesMember = root.member("rules") else {
@@ -265,7 +254,7 @@ private struct Walker {
         }
         guard ruleNodes.count <= limits.maxRules else {
             throw ConfigurationError(code: .limit, message: "\(ruleNodes.count) rules, more than the limit of \(limits.maxRules)",
-                                     location: location(rulesMember.value.offset))
+                                     location: source.location(rulesMember.value.offset))
         }
         var rules: [Rule] = []
         rules.reserveCapacity(ruleNodes.count)
@@ -320,7 +309,7 @@ private struct Walker {
         }
         guard nodes.count <= limits.maxPatternsPerRule else {
             throw ConfigurationError(code: .limit, message: limits.tooMany(nodes.count, what, rule: index),
-                                     location: location(member.value.offset), ruleIndex: index)
+                                     location: source.location(member.value.offset), ruleIndex: index)
         }
         var values: [String] = [], offsets: [Int] = []
         values.reserveCapacity(nodes.count)
@@ -331,7 +320,7 @@ private struct Walker {
             }
             guard value.utf8.count <= limits.maxPatternBytes else {
                 throw ConfigurationError(code: .limit, message: limits.tooLong(value.utf8.count, what, at: p, rule: index),
-                                         location: location(node.offset), ruleIndex: index, patternIndex: p)
+                                         location: source.location(node.offset), ruleIndex: index, patternIndex: p)
             }
             values.append(value)
             offsets.append(node.offset)
@@ -364,12 +353,12 @@ private struct Walker {
             let message = rule.patterns.isEmpty && node.member("patterns") == nil
                 ? "\(rule.label): \"globs\" but no \"patterns\": \(app) rejects a rule without \"patterns\", so this file is not portable to it"
                 : "\(rule.label): \(app) ignores \"globs\", so it matches this rule differently"
-            warnings.append(ConfigurationWarning(kind: .notPortable, message: message, location: location(globs.value.offset), ruleIndex: rule.index))
+            warnings.append(ConfigurationWarning(kind: .notPortable, message: message, location: source.location(globs.value.offset), ruleIndex: rule.index))
         }
         if let methods = node.member("methods") {
             warnings.append(ConfigurationWarning(
                 kind: .notPortable, message: "\(rule.label): \(app) ignores \"methods\" and applies the rule to every visit",
-                location: location(methods.value.offset), ruleIndex: rule.index))
+                location: source.location(methods.value.offset), ruleIndex: rule.index))
         }
     }
 

@@ -55,7 +55,7 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
     }
 
     /// `LINE:COLUMN: message` when there is a location, else the message.
-    public var description: String { location.map { "\($0.line):\($0.column): \(message)" } ?? message }
+    public var description: String { location.map { "\($0): \(message)" } ?? message }
 }
 
 /// Something worth knowing about a configuration that loaded anyway.
@@ -100,7 +100,7 @@ public struct ConfigurationWarning: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// `LINE:COLUMN: message` when there is a location, else the message.
-    public var description: String { location.map { "\($0.line):\($0.column): \(message)" } ?? message }
+    public var description: String { location.map { "\($0): \(message)" } ?? message }
 
     /// The warning as JSON, the shape every host sees: `kind`, `message`,
     /// `line`, `column`, `rule_index`, `pattern_index` (null when not applicable).

@@ -106,12 +106,8 @@ package enum DocumentEffect: Sendable, Hashable {
     /// `hotwire-ios and turbo-ios accept it; hotwire-android reads it as ...`:
     /// the profiles grouped by effect, in the order given.
     package static func sentence(_ effects: [(Profile, DocumentEffect)]) -> String {
-        var groups: [(effect: DocumentEffect, profiles: [Profile])] = []
-        for (profile, effect) in effects {
-            if let i = groups.firstIndex(where: { $0.effect == effect }) { groups[i].profiles.append(profile) } else { groups.append((effect, [profile])) }
-        }
-        return groups.map { group in
-            "\(group.profiles.map(\.rawValue).listedInText) \(group.effect.phrase(plural: group.profiles.count > 1))"
+        effects.grouped(by: { $0.1 }).map { group in
+            "\(group.members.map { $0.0.rawValue }.listedInText) \(group.key.phrase(plural: group.members.count > 1))"
         }.joined(separator: "; ")
     }
 }

@@ -57,12 +57,11 @@ enum DocumentEncoding: String, Sendable, Hashable {
     /// `Util.readBomAsCharset`, options in this order: UTF-8, UTF-16BE,
     /// UTF-32LE, UTF-16LE, UTF-32BE), or nil: the Android apps' downloads.
     static func byteOrderMark(_ b: UnsafeBufferPointer<UInt8>) -> (encoding: DocumentEncoding, bomLength: Int)? {
-        func starts(_ prefix: [UInt8]) -> Bool { b.count >= prefix.count && zip(b, prefix).allSatisfy { $0 == $1 } }
-        if starts([0xEF, 0xBB, 0xBF]) { return (.utf8, 3) }
-        if starts([0xFE, 0xFF]) { return (.utf16BigEndian, 2) }
-        if starts([0xFF, 0xFE, 0x00, 0x00]) { return (.utf32LittleEndian, 4) }
-        if starts([0xFF, 0xFE]) { return (.utf16LittleEndian, 2) }
-        if starts([0x00, 0x00, 0xFE, 0xFF]) { return (.utf32BigEndian, 4) }
+        if b.starts(with: [0xEF, 0xBB, 0xBF]) { return (.utf8, 3) }
+        if b.starts(with: [0xFE, 0xFF]) { return (.utf16BigEndian, 2) }
+        if b.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return (.utf32LittleEndian, 4) }
+        if b.starts(with: [0xFF, 0xFE]) { return (.utf16LittleEndian, 2) }
+        if b.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { return (.utf32BigEndian, 4) }
         return nil
     }
 }

@@ -128,13 +128,11 @@ package struct JSONReader {
         let node = try reader.readValue()
         reader.skipWhitespace()
         if reader.pos < bytes.count {
-            throw JSONSyntaxError(offset: reader.pos, message: "unexpected \(reader.describeCurrent()) after the end of the document")
+            throw JSONSyntaxError(offset: reader.pos, message: "unexpected \(bytes.describe(at: reader.pos)) after the end of the document")
         }
         return JSONReadResult(root: node, duplicateKeys: reader.duplicateKeys, trailingCommas: reader.trailingCommas,
                               numbersBeyondDouble: reader.numbersBeyondDouble)
     }
-
-    private func describeCurrent() -> String { bytes.describe(at: pos) }
 
     private mutating func skipWhitespace() {
         while pos < bytes.count {
@@ -156,7 +154,7 @@ package struct JSONReader {
         case UInt8(ascii: "f"): try readLiteral("false"); return JSONNode(kind: .bool(false), offset: start)
         case UInt8(ascii: "n"): try readLiteral("null"); return JSONNode(kind: .null, offset: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return JSONNode(kind: .number(try readNumber()), offset: start)
-        default: throw JSONSyntaxError(offset: pos, message: "unexpected \(describeCurrent()), expected a value")
+        default: throw JSONSyntaxError(offset: pos, message: "unexpected \(bytes.describe(at: pos)), expected a value")
         }
     }
 
@@ -207,7 +205,7 @@ package struct JSONReader {
             guard pos < bytes.count, bytes[pos] == close else { return true }
             trailingCommas.append(JSONTrailingComma(offset: comma, containerOffset: start))
         } else if bytes[pos] != close {
-            throw JSONSyntaxError(offset: pos, message: "unexpected \(describeCurrent()), expected ',' or '\(Character(Unicode.Scalar(close)))'")
+            throw JSONSyntaxError(offset: pos, message: "unexpected \(bytes.describe(at: pos)), expected ',' or '\(Character(Unicode.Scalar(close)))'")
         }
         pos += 1
         return false
@@ -242,13 +240,13 @@ package struct JSONReader {
             skipWhitespace()
             guard pos < bytes.count else { throw JSONSyntaxError(offset: pos, message: "unexpected end of input, expected a key") }
             guard bytes[pos] == UInt8(ascii: "\"") else {
-                throw JSONSyntaxError(offset: pos, message: "unexpected \(describeCurrent()), expected a string key")
+                throw JSONSyntaxError(offset: pos, message: "unexpected \(bytes.describe(at: pos)), expected a string key")
             }
             let keyOffset = pos
             let key = try readString()
             skipWhitespace()
             guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else {
-                throw JSONSyntaxError(offset: pos, message: "unexpected \(describeCurrent()), expected ':' after key \(JSONWriter.quoted(key))")
+                throw JSONSyntaxError(offset: pos, message: "unexpected \(bytes.describe(at: pos)), expected ':' after key \(JSONWriter.quoted(key))")
             }
             pos += 1
             skipWhitespace()

@@ -6,20 +6,18 @@
 /// written as UTF-8, and `/` is not escaped.
 public enum JSONWriter {
     /// The compact JSON text of `value`.
-    public static func compact(_ value: JSONValue) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        write(value, into: &out, indent: nil, level: 0)
-        return String(decoding: out, as: UTF8.self)
-    }
+    public static func compact(_ value: JSONValue) -> String { text(value, indent: nil) }
 
     /// The compact JSON text of an object.
     public static func compact(_ object: JSONObject) -> String { compact(.object(object)) }
 
     /// The JSON text of `value`, indented by two spaces per level.
-    public static func pretty(_ value: JSONValue) -> String {
+    public static func pretty(_ value: JSONValue) -> String { text(value, indent: 2) }
+
+    private static func text(_ value: JSONValue, indent: Int?) -> String {
         var out: [UInt8] = []
-        write(value, into: &out, indent: 2, level: 0)
+        out.reserveCapacity(64)
+        write(value, into: &out, indent: indent, level: 0)
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -77,8 +75,7 @@ public enum JSONWriter {
         out.append(UInt8(ascii: "\""))
         for byte in s.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
             case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
             case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])

@@ -25,8 +25,6 @@
 package struct GsonApp: Sendable, Hashable {
     /// The app's name in messages.
     let name: String
-    /// The Gson the app declares.
-    let gsonVersion: String
     /// JsonReader's nesting limit (Gson 2.11 and later), nil before.
     package let nestingLimit: Int?
     /// Values are `HashMap<String, String>` (TypeAdapters.STRING) rather
@@ -52,28 +50,25 @@ package struct GsonApp: Sendable, Hashable {
     /// app at start-up rather than being ignored (turbo-android before 7.1.4).
     var crashesOnUnreadableDocument = false
 
-    static let hotwireAndroid = GsonApp(name: "hotwire-android", gsonVersion: "2.12.1", nestingLimit: 255, valuesAsStrings: false,
-                                        defaultsMissingFields: true, nullRulesCrash: "at start-up", nullSettingsCrash: "at start-up",
-                                        loadsDespiteNullSettings: false)
+    static let hotwireAndroid = GsonApp(name: "hotwire-android", nestingLimit: 255, valuesAsStrings: false, defaultsMissingFields: true,
+                                        nullRulesCrash: "at start-up", nullSettingsCrash: "at start-up", loadsDespiteNullSettings: false)
     /// hotwire-native-android 0.1 to 0.1.2 (Gson 2.10.1): `PathConfiguration`
     /// itself is the class Gson fills, through its no-argument constructor
     /// (so `rules` and `settings` default); values are strings; a null
     /// `settings` crashes where the session reads `screenshots_enabled`.
-    static let hotwireAndroid01 = GsonApp(name: "hotwire-android", gsonVersion: "2.10.1", nestingLimit: nil, valuesAsStrings: true,
-                                          defaultsMissingFields: true, nullRulesCrash: "on every lookup",
-                                          nullSettingsCrash: "whenever it reads screenshots_enabled", loadsDespiteNullSettings: true)
+    static let hotwireAndroid01 = GsonApp(name: "hotwire-android", nestingLimit: nil, valuesAsStrings: true, defaultsMissingFields: true,
+                                          nullRulesCrash: "on every lookup", nullSettingsCrash: "whenever it reads screenshots_enabled",
+                                          loadsDespiteNullSettings: true)
     /// hotwire-native-android 0.1.3 to 1.1.3 (Gson 2.10.1, then 2.11.0): as
     /// 0.1, but the settings are never read.
-    static let hotwireAndroidStrings = GsonApp(name: "hotwire-android", gsonVersion: "2.11.0", nestingLimit: nil, valuesAsStrings: true,
-                                               defaultsMissingFields: true, nullRulesCrash: "on every lookup",
-                                               nullSettingsCrash: nil, loadsDespiteNullSettings: true)
+    static let hotwireAndroidStrings = GsonApp(name: "hotwire-android", nestingLimit: nil, valuesAsStrings: true, defaultsMissingFields: true,
+                                               nullRulesCrash: "on every lookup", nullSettingsCrash: nil, loadsDespiteNullSettings: true)
     /// hotwire-native-android 1.2.0 to 1.2.6 (Gson 2.12.1): values are Gson's
     /// objects; the loader appends the built-in rules to `rules` as it
     /// takes a file, so a null `rules` crashes at start-up; the settings
     /// are never read.
-    static let hotwireAndroidMaps = GsonApp(name: "hotwire-android", gsonVersion: "2.12.1", nestingLimit: 255, valuesAsStrings: false,
-                                            defaultsMissingFields: true, nullRulesCrash: "at start-up",
-                                            nullSettingsCrash: nil, loadsDespiteNullSettings: true)
+    static let hotwireAndroidMaps = GsonApp(name: "hotwire-android", nestingLimit: 255, valuesAsStrings: false, defaultsMissingFields: true,
+                                            nullRulesCrash: "at start-up", nullSettingsCrash: nil, loadsDespiteNullSettings: true)
     /// turbo-android before 7.1.4 (Gson 2.8.6, then 2.10): as `turboAndroid`,
     /// but a document Gson cannot read crashes the app.
     static let turboAndroidUncaught: GsonApp = {
@@ -81,9 +76,9 @@ package struct GsonApp: Sendable, Hashable {
         app.crashesOnUnreadableDocument = true
         return app
     }()
-    static let turboAndroid = GsonApp(name: "turbo-android", gsonVersion: "2.10.1", nestingLimit: nil, valuesAsStrings: true,
-                                      defaultsMissingFields: false, nullRulesCrash: "on every lookup",
-                                      nullSettingsCrash: "whenever it leaves a web screen", loadsDespiteNullSettings: true)
+    static let turboAndroid = GsonApp(name: "turbo-android", nestingLimit: nil, valuesAsStrings: true, defaultsMissingFields: false,
+                                      nullRulesCrash: "on every lookup", nullSettingsCrash: "whenever it leaves a web screen",
+                                      loadsDespiteNullSettings: true)
 
     /// What a `null` element of an array at `place` does (an explicit
     /// `null`, or one a comma made).

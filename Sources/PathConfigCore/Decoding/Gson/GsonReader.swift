@@ -58,12 +58,9 @@ package struct GsonReader {
         // JsonReader.fillBuffer skips a U+FEFF that starts the text.
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { reader.pos = 3 }
         // consumeNonExecutePrefix: whitespace and comments, then ")]}'\n".
+        let prefix = ")]}'\n".utf8
+        if try reader.peekNonWhitespace() != nil, bytes[reader.pos...].starts(with: prefix) { reader.pos += prefix.count }
         guard try reader.peekNonWhitespace() != nil else { return Result(root: nil, commaNulls: [], trailingCommas: []) }
-        let prefix = Array(")]}'\n".utf8)
-        if reader.pos + prefix.count <= bytes.count, Array(bytes[reader.pos..<reader.pos + prefix.count]) == prefix {
-            reader.pos += prefix.count
-            guard try reader.peekNonWhitespace() != nil else { return Result(root: nil, commaNulls: [], trailingCommas: []) }
-        }
         let root = try reader.readValue()
         // assertFullConsumption, on a reader no longer lenient: whitespace
         // alone may follow (a comment is "malformed JSON"), unless the value
@@ -75,14 +72,12 @@ package struct GsonReader {
                 case UInt8(ascii: "/"), UInt8(ascii: "#"):
                     throw GsonRefusal(offset: reader.pos, what: "a comment after the document", gson: nil)
                 default:
-                    throw GsonRefusal(offset: reader.pos, what: "\(reader.describeCurrent()) after the document", gson: nil)
+                    throw GsonRefusal(offset: reader.pos, what: "\(bytes.describe(at: reader.pos)) after the document", gson: nil)
                 }
             }
         }
         return Result(root: root, commaNulls: reader.commaNulls, trailingCommas: reader.trailingCommas)
     }
-
-    private func describeCurrent() -> String { bytes.describe(at: pos) }
 
     /// JsonReader.isLiteral: whether `b` may be part of an unquoted name or value.
     private static func isLiteral(_ b: UInt8) -> Bool {
@@ -157,11 +152,11 @@ package struct GsonReader {
             return JSONNode(kind: .string(try readQuoted(c, open: start)), offset: start)
         case UInt8(ascii: "]"), UInt8(ascii: ","), UInt8(ascii: ";"):
             // In an array these are nulls (readArray handles them first).
-            throw GsonRefusal(offset: start, what: "\(describeCurrent()) where a value belongs", gson: "Unexpected value")
+            throw GsonRefusal(offset: start, what: "\(bytes.describe(at: pos)) where a value belongs", gson: "Unexpected value")
         default:
             if let keyword = peekKeyword() { return JSONNode(kind: keyword, offset: start) }
             if let number = peekNumber() { return JSONNode(kind: .number(number), offset: start) }
-            guard Self.isLiteral(c) else { throw GsonRefusal(offset: start, what: "\(describeCurrent()) where a value belongs", gson: "Expected value") }
+            guard Self.isLiteral(c) else { throw GsonRefusal(offset: start, what: "\(bytes.describe(at: pos)) where a value belongs", gson: "Expected value") }
             return JSONNode(kind: .string(readUnquoted()), offset: start)
         }
     }
@@ -313,7 +308,7 @@ package struct GsonReader {
                 guard let c = try peekNonWhitespace() else { throw GsonRefusal(offset: pos, what: "the end of input inside an array", gson: "End of input") }
                 if c == UInt8(ascii: "]") { pos += 1; break }
                 guard c == UInt8(ascii: ",") || c == UInt8(ascii: ";") else {
-                    throw GsonRefusal(offset: pos, what: "\(describeCurrent()) where ',' or ']' belongs", gson: "Unterminated array")
+                    throw GsonRefusal(offset: pos, what: "\(bytes.describe(at: pos)) where ',' or ']' belongs", gson: "Unterminated array")
                 }
                 separator = pos
                 pos += 1
@@ -347,7 +342,7 @@ package struct GsonReader {
                 guard let c = try peekNonWhitespace() else { throw GsonRefusal(offset: pos, what: "the end of input inside an object", gson: "End of input") }
                 if c == UInt8(ascii: "}") { pos += 1; break }
                 guard c == UInt8(ascii: ",") || c == UInt8(ascii: ";") else {
-                    throw GsonRefusal(offset: pos, what: "\(describeCurrent()) where ',' or '}' belongs", gson: "Unterminated object")
+                    throw GsonRefusal(offset: pos, what: "\(bytes.describe(at: pos)) where ',' or '}' belongs", gson: "Unterminated object")
                 }
                 separator = pos
                 pos += 1
@@ -366,12 +361,12 @@ package struct GsonReader {
             case UInt8(ascii: "}"):
                 throw GsonRefusal(offset: separator!, what: "trailing comma before \"}\"", gson: "Expected name")
             default:
-                guard Self.isLiteral(c) else { throw GsonRefusal(offset: pos, what: "\(describeCurrent()) where a name belongs", gson: "Expected name") }
+                guard Self.isLiteral(c) else { throw GsonRefusal(offset: pos, what: "\(bytes.describe(at: pos)) where a name belongs", gson: "Expected name") }
                 key = readUnquoted()
             }
             guard let colon = try peekNonWhitespace() else { throw GsonRefusal(offset: pos, what: "the end of input after a name", gson: "End of input") }
             guard colon == UInt8(ascii: ":") || colon == UInt8(ascii: "=") else {
-                throw GsonRefusal(offset: pos, what: "\(describeCurrent()) after the name \(JSONWriter.quoted(key))", gson: "Expected ':'")
+                throw GsonRefusal(offset: pos, what: "\(bytes.describe(at: pos)) after the name \(JSONWriter.quoted(key))", gson: "Expected ':'")
             }
             pos += 1
             if colon == UInt8(ascii: "="), pos < bytes.count, bytes[pos] == UInt8(ascii: ">") { pos += 1 }
