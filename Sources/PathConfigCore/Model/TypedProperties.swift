@@ -1,35 +1,24 @@
 /// Where a screen is presented: in the main stack or a modal.
 public enum Context: String, Sendable, CaseIterable {
-    case `default` = "default"
-    case modal = "modal"
+    case `default`, modal
 }
 
 /// How a visit changes the navigation stack.
 public enum Presentation: String, Sendable, CaseIterable {
-    case `default` = "default"
+    case `default`
     /// Android only; on iOS `push` is unknown and reads as `default`.
-    case push = "push"
-    case pop = "pop"
-    case replace = "replace"
-    case refresh = "refresh"
-    case clearAll = "clear_all"
-    case replaceRoot = "replace_root"
-    case none = "none"
+    case push
+    case pop, replace, refresh, clearAll = "clear_all", replaceRoot = "replace_root", none
 }
 
 /// The sheet style of a modal (iOS).
 public enum ModalStyle: String, Sendable, CaseIterable {
-    case medium = "medium"
-    case large = "large"
-    case full = "full"
-    case pageSheet = "page_sheet"
-    case formSheet = "form_sheet"
+    case medium, large, full, pageSheet = "page_sheet", formSheet = "form_sheet"
 }
 
 /// What a visit to the same path with another query does.
 public enum QueryStringPresentation: String, Sendable, CaseIterable {
-    case `default` = "default"
-    case replace = "replace"
+    case `default`, replace
 }
 
 /// The well-known property keys, their types and each platform's default.
