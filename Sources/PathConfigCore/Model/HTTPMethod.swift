@@ -23,9 +23,7 @@ public enum HTTPMethod {
         default: return Array("!#$%&'*+-.^_`|~".utf8).contains(b)
         }
     }
-}
 
-extension HTTPMethod {
     /// The message for `written` (as JSON writes it) where a method is
     /// needed: a lookup's, or one of a rule's `methods`.
     static func notAMethod(_ written: String) -> String {

@@ -48,9 +48,7 @@ public struct Limits: Sendable, Hashable {
 
     /// The default limits.
     public init() {}
-}
 
-extension Limits {
     /// The message for a rule with `count` `what`s (`pattern` or `glob`),
     /// more than `maxPatternsPerRule`. A file's rules and rules from code
     /// are held to it alike (the callers compare, on the load's hot path).

@@ -24,6 +24,14 @@ public struct Profile: RawRepresentable, Sendable, Hashable, CaseIterable, Custo
         /// whole URL as `URL.absoluteString` writes it, ICU, no built-ins.
         /// Meant for request rules with globs and methods.
         case siesta
+
+        /// iOS or Android.
+        public var platform: Profile.Platform {
+            switch self {
+            case .hotwireIOS, .turboIOS, .siesta: return .ios
+            case .hotwireAndroid, .turboAndroid: return .android
+            }
+        }
     }
 
     /// The platform whose typed accessors and defaults the profile uses.
@@ -133,16 +141,6 @@ public struct Profile: RawRepresentable, Sendable, Hashable, CaseIterable, Custo
                               "historical_location": .bool(true)],
                  extras: ["description": .string("built-in: \(entry.2) historical location (\(rawValue))")],
                  isBuiltIn: true)
-        }
-    }
-}
-
-extension Profile.App {
-    /// iOS or Android.
-    public var platform: Profile.Platform {
-        switch self {
-        case .hotwireIOS, .turboIOS, .siesta: return .ios
-        case .hotwireAndroid, .turboAndroid: return .android
         }
     }
 }

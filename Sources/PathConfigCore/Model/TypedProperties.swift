@@ -185,9 +185,7 @@ extension TypedKey {
         case .historicalLocation: return 11
         }
     }
-}
 
-extension TypedKey {
     /// The key numbered `index` (`PATHCONFIG_KEY_*`), nil out of range: the
     /// inverse of `index`, without making `allCases` (a test checks both).
     package init?(index: Int) {

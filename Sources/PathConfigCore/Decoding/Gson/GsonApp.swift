@@ -106,9 +106,7 @@ package struct GsonApp: Sendable, Hashable {
         case .rules, .patterns, .mapEntry, .unread: return .ignores
         }
     }
-}
 
-extension GsonApp {
     /// `refuses the document (Gson: "…") and ignores the whole file`, or,
     /// where the app does not catch Gson's exception, `… and crashes at
     /// start-up`: what the app does with a document Gson cannot read.
