@@ -2,8 +2,6 @@
 /// `PatternReader.token` reads them, which the translator takes too, made
 /// into nodes that say where they are in UTF-8 bytes.
 struct PatternSyntaxReader {
-    typealias Unsupported = PatternSyntax.Unsupported
-
     private(set) var syntax: PatternSyntax
     private var r: PatternReader
     /// For a pattern that is not ASCII, the UTF-8 offset of each scalar
@@ -25,7 +23,7 @@ struct PatternSyntaxReader {
         syntax.nodes.reserveCapacity(r.bytes.count)
     }
 
-    mutating func readAll() throws(Unsupported) {
+    mutating func readAll() throws(PatternSyntax.Unsupported) {
         do throws(TranslationError) {
             while let (token, start) = try r.token() {
                 // Most constructs are characters: their node is made here.
@@ -37,7 +35,7 @@ struct PatternSyntaxReader {
             }
             guard open.isEmpty else { throw .syntax("a group without its )", at: r.count) }
         } catch {
-            throw Unsupported(construct: error.message, offset: Int(byte(error.offset)))
+            throw PatternSyntax.Unsupported(construct: error.message, offset: Int(byte(error.offset)))
         }
     }
 
@@ -54,16 +52,30 @@ struct PatternSyntaxReader {
     private mutating func read(_ token: PatternToken, at start: Int) throws(TranslationError) {
         switch token {
         case .escape:
-            if let kind = try escape(at: start) {
-                add(kind, from: start, repeatable: true)
-            } else { // \Q
+            switch try r.escape(at: start, inClass: false) {
+            case .character(let value, let spelling): add(.character(value, spelling), from: start, repeatable: true)
+            case .quote:
                 for (value, at) in r.quoted() {
                     syntax.nodes.append(PatternSyntax.Node(kind: .character(value, .quoted), start: byte(at), end: byte(at + 1)))
                     repeatable = true
                 }
+            case .shorthand(let letter): add(.escape(.shorthand(UInt8(letter))), from: start, repeatable: true)
+            case .assertion(let letter): add(.escape(.assertion(UInt8(letter))), from: start, repeatable: true)
+            // The letter after the `\` (`b` of `\b{g}`, `p` or `P`, `k`), or a back reference's first digit.
+            case .sequence, .graphemeBoundary, .property, .backReference, .namedReference:
+                add(.escape(.other(UInt8(r[start + 1]))), from: start, repeatable: true)
             }
         case .classOpen:
-            let index = try characterClass(at: start)
+            // Read as its dialect reads it (the translation reads it so too);
+            // the classes nested in it follow it in `classes`.
+            let index = syntax.classes.count
+            var recorder = ClassItemRecorder(classes: syntax.classes)
+            syntax.classes = []
+            switch r.dialect {
+            case .icu: try r.icuClass(openedAt: start, into: &recorder)
+            case .java: try r.javaClass(openedAt: start, consume: true, into: &recorder)
+            }
+            syntax.classes = recorder.classes
             add(.characterClass(Int32(index)), from: start, repeatable: true)
         case .groupOpen:
             try group(at: start)
@@ -85,8 +97,6 @@ struct PatternSyntaxReader {
         }
     }
 
-    // MARK: Quantifiers
-
     private mutating func quantifier(_ quantifier: Quantifier, at start: Int) throws(TranslationError) {
         if quantifier.symbol == 0x7B, !repeatable, r.dialect == .java {
             // The JDK reads a `{` where no item is, or after a quantifier
@@ -101,16 +111,13 @@ struct PatternSyntaxReader {
         add(.quantifier(min: Int32(quantifier.min), max: quantifier.max.map(Int32.init), quantifier.mode), from: start, repeatable: false)
     }
 
-    // MARK: Groups
-
     private mutating func group(at start: Int) throws(TranslationError) {
         guard open.count < PatternSyntax.maxDepth else {
             throw .syntax("groups nested deeper than \(PatternSyntax.maxDepth)", at: start)
         }
         let opener = try r.groupOpener(at: start)
         switch opener {
-        case .capturing, .named:
-            opened(opener == .capturing ? .capturing : .named, at: start)
+        case .capturing, .named: opened(opener == .capturing ? .capturing : .named, at: start)
         case .nonCapturing: opened(.nonCapturing, at: start)
         case .atomic: opened(.atomic, at: start)
         case .lookahead(let negative): opened(negative ? .negativeLookahead : .lookahead, at: start)
@@ -132,37 +139,5 @@ struct PatternSyntaxReader {
     private mutating func opened(_ kind: PatternSyntax.Group, at start: Int) {
         open.append((syntax.nodes.count, r.extended))
         add(.group(kind, close: -1), from: start, repeatable: false)
-    }
-
-    // MARK: Escapes
-
-    /// The node of the escape whose `\` is at `start` (just taken), as the
-    /// dialect reads it; nil for `\Q`, whose quoted characters are next.
-    private mutating func escape(at start: Int) throws(TranslationError) -> PatternSyntax.Kind? {
-        switch try r.escape(at: start, inClass: false) {
-        case .character(let value, let spelling): return .character(value, spelling)
-        case .quote: return nil
-        case .shorthand(let letter): return .escape(.shorthand(UInt8(letter)))
-        case .assertion(let letter): return .escape(.assertion(UInt8(letter)))
-        // The letter after the `\` (`b` of `\b{g}`, `p` or `P`, `k`), or a back reference's first digit.
-        case .sequence, .graphemeBoundary, .property, .backReference, .namedReference: return .escape(.other(UInt8(r[start + 1])))
-        }
-    }
-
-    // MARK: Classes
-
-    /// The class whose `[` is at `start`, read as its dialect reads it
-    /// (the translation reads it so too): its index in `classes`, those
-    /// nested in it after it.
-    private mutating func characterClass(at start: Int) throws(TranslationError) -> Int {
-        let index = syntax.classes.count
-        var recorder = ClassItemRecorder(classes: syntax.classes)
-        syntax.classes = []
-        switch r.dialect {
-        case .icu: try r.icuClass(openedAt: start, into: &recorder)
-        case .java: try r.javaClass(openedAt: start, consume: true, into: &recorder)
-        }
-        syntax.classes = recorder.classes
-        return index
     }
 }
