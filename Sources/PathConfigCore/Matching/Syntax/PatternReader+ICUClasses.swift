@@ -171,11 +171,12 @@ extension PatternReader {
                     continue
                 }
                 guard c.is(0x5D) else { throw .invalid(dialect, "bad [:property:]", at: at) }
-            case .startDash, .startAmp, .setAmp, .literalAmp, .rangeAmp, .setDash, .rangeDash:
+            case .startDash, .startAmp, .setAmp, .literalAmp, .rangeAmp, .setDash, .rangeDash, .literalDash:
                 // After one `&` or `-`: a second makes `&&` or `--` (an error
                 // first in a class); after a set, a `[` makes the old
-                // single-character operator; anything else leaves the `&` or
-                // `-` a character.
+                // single-character operator; after a character, a `-` and
+                // anything but `[` or `]` make a range; anything else leaves
+                // the `&` or `-` a character.
                 let amp = state == .startAmp || state == .setAmp || state == .literalAmp || state == .rangeAmp
                 let operatorCharacter: UInt32 = amp ? 0x26 : 0x2D
                 if c.is(operatorCharacter) {
@@ -188,27 +189,17 @@ extension PatternReader {
                     try begin(amp ? .legacyIntersection : .legacyDifference, at: at)
                     returns.append(.afterSet)
                     state = .open
+                } else if state == .literalDash && !c.is(0x5B) && !c.is(0x5D) {
+                    if c.is(0x5C) {
+                        state = .literalDashEscape
+                    } else {
+                        try range(to: c.value!, c.spelling)
+                        state = .afterRange
+                    }
                 } else {
                     sink.add(operatorCharacter)
                     state = .afterLiteral
                     continue
-                }
-                c = try icuNextCharacter(&scan, &sink)
-                continue
-            case .literalDash:
-                if c.is(0x2D) {
-                    try countOperator(.difference, at: at)
-                    try sink.operation(.difference, at: at)
-                    state = .afterOperator
-                } else if c.is(0x5B) || c.is(0x5D) {
-                    sink.add(0x2D)
-                    state = .afterLiteral
-                    continue
-                } else if c.is(0x5C) {
-                    state = .literalDashEscape
-                } else {
-                    try range(to: c.value!, c.spelling)
-                    state = .afterRange
                 }
                 c = try icuNextCharacter(&scan, &sink)
                 continue
