@@ -10,7 +10,6 @@
 indirect enum CharSet: Equatable, Sendable {
     /// One PCRE2 class item.
     enum Item: Equatable, Sendable {
-        /// A single code point.
         case scalar(UInt32)
         /// A range of code points, both ends included.
         case range(UInt32, UInt32)
@@ -21,13 +20,11 @@ indirect enum CharSet: Equatable, Sendable {
 
     /// The union of class items (an empty list is the empty set).
     case items([Item])
-    /// The union of several sets.
     case union([CharSet])
     /// Code points in both sets.
     case intersection(CharSet, CharSet)
     /// Code points in the first set and not in the second.
     case difference(CharSet, CharSet)
-    /// Code points not in the set.
     case complement(CharSet)
     /// The set matched without case folding even where the pattern is
     /// case-insensitive (Java's ASCII classes: `\w`, `\p{Alpha}`).
@@ -42,7 +39,6 @@ indirect enum CharSet: Equatable, Sendable {
     }
     static var all: CharSet { .range(0, 0x10FFFF) }
 
-    /// The set with `other` added.
     func adding(_ other: CharSet) -> CharSet {
         switch (self, other) {
         case (.items(let a), .items(let b)): return .items(a + b)

@@ -35,6 +35,5 @@ extension PatternTranslator {
     /// Code points (sorted) as a set of ranges.
     static func set(of values: [UInt32]) -> CharSet { set(of: JavaCaseFolding.ranges(of: values)) }
 
-    /// Ranges as a set.
     static func set(of ranges: [ClosedRange<UInt32>]) -> CharSet { .ranges(ranges.map { ($0.lowerBound, $0.upperBound) }) }
 }

@@ -83,7 +83,8 @@ extension PatternTranslator {
         // Java: PCRE2 folds the back reference (the rest is written out),
         // checked, with a reference to a group the pattern lacks, at the end.
         try write(flags.caseless ? "(?i:" + text + ")" : text, at: source, as: .item, nullable: true, matching: .items([]))
-        noteBackReference(to: group, caseless: flags.caseless, from: start, at: source)
+        javaBackReferences.references.append(.init(group: group, caseless: flags.caseless, mark: out.mark(from: start), source: source,
+                                                   inside: frames.compactMap(\.capture)))
     }
 
     /// Once every group is known: ICU checks a back reference against the

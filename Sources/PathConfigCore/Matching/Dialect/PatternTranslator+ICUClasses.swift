@@ -31,9 +31,7 @@ struct ICUSetBuilder: ICUClassSink {
         }
     }
 
-    /// Case-insensitive (`(?i)`).
     let caseless: Bool
-    /// Where the class's `[` is.
     let openedAt: Int
     private var sets: [Operand] = []
     private var operators: [ICUSetOperator] = []

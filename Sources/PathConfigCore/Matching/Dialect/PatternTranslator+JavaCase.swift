@@ -11,7 +11,6 @@ extension PatternTranslator {
             case name(String)
         }
 
-        /// One back reference.
         struct Reference {
             let group: Group
             let caseless: Bool
@@ -113,13 +112,6 @@ extension PatternTranslator {
         guard dialect == .java, frames.contains(where: { $0.capture != nil }) else { return }
         if let set = set(), !set.mayHoldBackReferenceMismatch { return }
         for frame in frames { if let group = frame.capture { javaBackReferences.mayCaptureMismatch.insert(group) } }
-    }
-
-    /// Records a Java back reference written from `start` to the end of
-    /// the output.
-    mutating func noteBackReference(to group: JavaBackReferences.Group, caseless: Bool, from start: Int, at source: Int) {
-        javaBackReferences.references.append(.init(group: group, caseless: caseless, mark: out.mark(from: start), source: source,
-                                                   inside: frames.compactMap(\.capture)))
     }
 
     /// Once every group is known: a back reference to a group the pattern

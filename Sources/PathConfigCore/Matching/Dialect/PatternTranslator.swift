@@ -35,7 +35,6 @@ struct PatternTranslator {
         case anchor(Int)
         /// A zero-width assertion: ICU refuses a quantifier, the JDK allows one.
         case assertion(Int)
-        /// Already quantified.
         case quantified
     }
 
@@ -189,7 +188,6 @@ struct PatternTranslator {
         if !nullable, let k = frames.indices.last { frames[k].branchNullable = false }
     }
 
-    /// Writes one literal character.
     mutating func literal(_ value: UInt32, at source: Int) {
         if dialect == .java && flags.caseless {
             javaRun.append((value, source))

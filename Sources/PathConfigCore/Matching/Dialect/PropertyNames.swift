@@ -5,7 +5,6 @@
 /// names are Script_Extensions, ICU's are Script; its `Xan`, `Xwd` do not
 /// exist in ICU) can never slip through.
 enum PropertyNames {
-    /// The result of looking a name up.
     enum Resolution {
         /// The set, and whether PCRE2's case-insensitive matching of it gives
         /// ICU's (false for a property whose members have case partners

@@ -24,12 +24,8 @@ import CPCRE2
 enum WordBoundaries {
     /// What a callout number tests.
     enum Kind: UInt32 {
-        /// ICU `\b`.
-        case icu = 1
-        /// ICU `\B`.
-        case icuNot = 2
-        /// The JDK's `\b`.
-        case java = 3
+        /// ICU's `\b` and `\B`, the JDK's `\b`.
+        case icu = 1, icuNot = 2, java = 3
         /// The JDK's `\B`: the test is `\b`'s negation, but the translation
         /// refuses `\B` in the Java dialect (the JDK also tries it inside a
         /// surrogate pair), so no pattern holds this number today.

@@ -29,7 +29,6 @@ struct PatternReader {
         self.dialect = dialect
     }
 
-    /// The scalar at offset `k`.
     @inline(__always)
     subscript(k: Int) -> UInt32 { wide.isEmpty ? UInt32(bytes[k]) : wide[k] }
 
@@ -67,13 +66,11 @@ struct PatternReader {
         while let c = peek(), isSpace(c) { position += 1 }
     }
 
-    /// The next significant scalar, without taking it.
     mutating func peekSignificant() -> UInt32? {
         skipInsignificant()
         return peek()
     }
 
-    /// Takes the next significant scalar.
     mutating func nextSignificant() -> UInt32? {
         skipInsignificant()
         return next()

@@ -47,33 +47,25 @@ package struct PatternSyntax: Equatable, Sendable {
             return false
         }
 
-        /// Whether the node is a quantifier.
         package var isQuantifier: Bool {
             if case .quantifier = kind { return true }
             return false
         }
     }
 
-    /// What a construct is.
     package enum Kind: Equatable, Sendable {
         /// A character matched as itself, as it was written.
         case character(UInt32, Spelling)
-        /// `.`.
-        case dot
-        /// `^`.
-        case caret
-        /// `$`.
-        case dollar
+        /// `.`, `^` and `$`.
+        case dot, caret, dollar
         /// An escape that is not one character (`\d`, `\b`, `\p{L}`, `\1`).
         case escape(Escape)
         /// `[...]`: its index in `classes`.
         case characterClass(Int32)
         /// `(`, with what the group does and the index of its `)` node.
         case group(Group, close: Int32)
-        /// `)`.
-        case groupClose
-        /// `|`.
-        case alternation
+        /// `)` and `|`.
+        case groupClose, alternation
         /// `*`, `+`, `?`, `{n}`, `{n,}` or `{n,m}`, with its mode; `max` is
         /// nil when the repeat has no bound.
         case quantifier(min: Int32, max: Int32?, Mode)
@@ -125,7 +117,6 @@ package struct PatternSyntax: Equatable, Sendable {
         case other(UInt8)
     }
 
-    /// What a group does.
     package enum Group: Equatable, Sendable {
         case capturing
         /// `(?<name>`.
@@ -138,7 +129,6 @@ package struct PatternSyntax: Equatable, Sendable {
         case flags
     }
 
-    /// A quantifier's mode.
     package enum Mode: UInt8, Equatable, Sendable { case greedy, lazy, possessive }
 
     /// A class `[...]`.
@@ -148,7 +138,6 @@ package struct PatternSyntax: Equatable, Sendable {
         package var items: [ClassItem] = []
     }
 
-    /// One item of a class.
     package enum ClassItem: Equatable, Sendable {
         case character(UInt32, Spelling)
         /// `a-z`, each end a character. ICU's starts at the last character
