@@ -160,7 +160,7 @@ struct PlanAutomatonTests {
             var off = on
             off.combinesPatterns = false
             let a = try PathConfiguration(json: json, options: on), b = try PathConfiguration(json: json, options: off)
-            if a.patternAutomaton != nil { combined += 1 }
+            if a.patternPlan.automaton != nil { combined += 1 }
             for node in rules.joined() {
                 for text in PatternGrammar().subjects(for: node, count: 3, &choices) {
                     let input = a.matchedString(for: text) == text ? text : "/" + text
@@ -228,7 +228,7 @@ struct PlanAutomatonTests {
         var off = on
         off.combinesPatterns = false
         let a = try PathConfiguration(json: json, options: on), b = try PathConfiguration(json: json, options: off)
-        #expect(a.patternAutomaton != nil && b.patternAutomaton == nil)
+        #expect(a.patternPlan.automaton != nil && b.patternPlan.automaton == nil)
         var matched: Set<Int> = []
         for subject in ["/a", "/x y", "/x%20y", "/x", "/zz\u{E9}", "/zz", "/q_q", "/Q_Q", "/c", "/x y/q_q/b", "/a?x y"] {
             let x = try a.matchingRules(for: subject), y = try b.matchingRules(for: subject)
@@ -246,7 +246,7 @@ struct PlanAutomatonTests {
         options.limits.matchLimit = 1_000
         options.combinesPatterns = combined
         let config = try PathConfiguration(json: json, options: options)
-        #expect((config.patternAutomaton != nil) == combined)
+        #expect((config.patternPlan.automaton != nil) == combined)
         let explained = try config.explain("/" + String(repeating: "a", count: 40))
         #expect(explained.rules.map(\.index) == [0, 1])
         #expect(explained.rules.map(\.patternIndex) == [1, 0])
@@ -273,9 +273,9 @@ struct PlanAutomatonTests {
             if try a.resolve(url).json != b.resolve(url).json { mismatches.append("\(url): results differ") }
         }
         #expect(mismatches.prefix(3) == [])
-        let automaton = try #require(a.patternAutomaton)
+        let automaton = try #require(a.patternPlan.automaton)
         #expect(automaton.usage.states > 50)
-        #expect(b.patternAutomaton == nil)
+        #expect(b.patternPlan.automaton == nil)
     }
 
     @Test("threads making states at once get the answers one thread gets")
@@ -299,7 +299,7 @@ struct PlanAutomatonTests {
             }
         }
         #expect(wrong.load(ordering: .relaxed) == 0)
-        #expect(try #require(shared.patternAutomaton).usage.states > 100)
+        #expect(try #require(shared.patternPlan.automaton).usage.states > 100)
     }
 
     /// A configuration document of `rules`, each a list of patterns.

@@ -142,7 +142,7 @@ struct PrefilterTests {
     func literalMatcherOnFirstUse() throws {
         let json = #"{"rules": [{"patterns": ["/new$"], "properties": {"a": 1}}, {"patterns": ["^/posts/(?=\\d)\\d+"], "properties": {"b": 2}}]}"#
         let config = try PathConfiguration(json: json, options: LoadOptions(profile: .turboIOS))
-        #expect(config.patternAutomaton != nil && config.patternPlan.literalMatcherIsMade == false)
+        #expect(config.patternPlan.automaton != nil && config.patternPlan.literalMatcherIsMade == false)
         #expect(config.properties(for: "/posts/12/new").json == #"{"a":1,"b":2}"#)
         #expect(config.patternPlan.literalMatcherIsMade == false)
         #expect(config.properties(for: "/posts/12/é/new").json == #"{"a":1,"b":2}"#)
@@ -151,7 +151,7 @@ struct PrefilterTests {
         var options = LoadOptions(profile: .turboIOS)
         options.combinesPatterns = false
         let plain = try PathConfiguration(json: json, options: options)
-        #expect(plain.patternAutomaton == nil && plain.patternPlan.literalMatcherIsMade == true)
+        #expect(plain.patternPlan.automaton == nil && plain.patternPlan.literalMatcherIsMade == true)
     }
 
     @Test("the dense table, with entries of two bytes or four, and the trie find the literals a subject holds, folded and not")

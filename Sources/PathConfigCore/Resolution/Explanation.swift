@@ -71,10 +71,8 @@ public struct Explanation: Sendable {
     public let properties: PathProperties
 
     /// The explanation as a JSON object: `input`, `method`, `url`,
-    /// `matched_string`, `rules` (`index`, then `pattern` or `glob` with
-    /// `pattern_index`, or `predicate: true`; `description` when present,
-    /// `builtin`, `from_code` and `configurer` when true), `properties`, and
-    /// `limit_exceeded` when any.
+    /// `matched_string`, `rules` (each as `MatchedRule.jsonObject` writes it),
+    /// `properties`, and `limit_exceeded` when any.
     public var jsonObject: JSONObject {
         var o: JSONObject = ["input": .string(input),
                              "method": .string(method),

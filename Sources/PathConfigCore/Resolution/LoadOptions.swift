@@ -98,9 +98,8 @@ public struct LoadOptions: Sendable {
                 guard let name = value.stringValue else { throw bad("a string") }
                 do { profile = try Profile(name: name) } catch { throw ConfigurationError(code: .invalidOption, message: error.message) }
             case "match_query_strings":
-                if value == .null { matchQueryStrings = nil; continue }
-                guard let b = value.boolValue else { throw bad("true, false or null") }
-                matchQueryStrings = b
+                guard value == .null || value.boolValue != nil else { throw bad("true, false or null") }
+                matchQueryStrings = value.boolValue
             case "lenient":
                 guard let b = value.boolValue else { throw bad("true or false") }
                 lenient = b

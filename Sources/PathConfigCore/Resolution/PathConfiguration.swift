@@ -79,8 +79,6 @@ public final class PathConfiguration: Sendable {
 
     /// The file patterns' plan (for tests).
     var patternPlan: MatchPlan { resolver.file.patternPlan }
-    /// The file patterns' combined automaton, if the plan has one (for tests).
-    var patternAutomaton: PlanAutomaton? { patternPlan.automaton }
 
     /// The profile the configuration reproduces.
     public var profile: Profile { options.profile }

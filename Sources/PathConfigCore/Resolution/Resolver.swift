@@ -11,7 +11,6 @@ final class FileRules: Sendable {
     /// True when some rule lists `methods`.
     let filtersMethods: Bool
 
-    /// The rules and their compiled plans.
     init(rules: [Rule], patternPlan: MatchPlan, globPlan: MatchPlan?, filtersMethods: Bool) {
         self.rules = rules
         self.patternPlan = patternPlan
