@@ -24,22 +24,18 @@ struct CacheStore: Sendable {
         func ignored(_ why: String, _ code: CacheError.Code = .corrupt) -> CacheError {
             CacheError(code: code, message: "cache file \(file) ignored: \(why)", path: file)
         }
-        var info = stat()
-        if stat(file, &info) != 0 && errno == ENOENT { return nil }
         let bytes: [UInt8]
         do {
             bytes = try FileReader.read(file, limit: maxBodyBytes + 65_536)
         } catch {
+            if error.osError == ENOENT { return nil }
             throw ignored(error.message, error.code == .limit ? .corrupt : .unreadable)
         }
-        switch CachedCopy.decode(bytes) {
-        case .failure(let failure):
-            throw ignored(failure.reason)
-        case .success(let copy):
-            guard copy.url == url else { throw ignored("it holds \(copy.url), not \(url)") }
-            guard copy.body.count <= maxBodyBytes else { throw ignored("its body is \(copy.body.count) bytes, over the limit of \(maxBodyBytes)") }
-            return copy
-        }
+        let copy: CachedCopy
+        do { copy = try CachedCopy.decode(bytes) } catch { throw ignored(error.reason) }
+        guard copy.url == url else { throw ignored("it holds \(copy.url), not \(url)") }
+        guard copy.body.count <= maxBodyBytes else { throw ignored("its body is \(copy.body.count) bytes, over the limit of \(maxBodyBytes)") }
+        return copy
     }
 
     /// Stores `copy` as the cache file of its URL, atomically, creating the

@@ -47,34 +47,34 @@ struct CachedCopy: Sendable, Hashable {
     }
 
     /// Parses file contents, or says what is wrong with them.
-    static func decode(_ bytes: [UInt8]) -> Result<CachedCopy, DecodeFailure> {
-        func failure(_ reason: String) -> Result<CachedCopy, DecodeFailure> { .failure(DecodeFailure(reason: reason)) }
+    static func decode(_ bytes: [UInt8]) throws(DecodeFailure) -> CachedCopy {
+        func failure(_ reason: String) -> DecodeFailure { DecodeFailure(reason: reason) }
         var fields: [String: String] = [:]
         var lines: [String] = []
         var position = 0
         // The header: lines up to an empty line.
         while true {
-            guard let newline = bytes[position...].firstIndex(of: 0x0A) else { return failure("the header has no end") }
-            guard let line = String(validating: bytes[position..<newline], as: UTF8.self) else { return failure("the header is not UTF-8") }
+            guard let newline = bytes[position...].firstIndex(of: 0x0A) else { throw failure("the header has no end") }
+            guard let line = String(validating: bytes[position..<newline], as: UTF8.self) else { throw failure("the header is not UTF-8") }
             position = newline + 1
             if line.isEmpty { break }
             lines.append(line)
         }
-        guard lines.first == magic else { return failure("it does not start with \(JSONWriter.quoted(magic))") }
+        guard lines.first == magic else { throw failure("it does not start with \(JSONWriter.quoted(magic))") }
         for line in lines.dropFirst() {
             // The first space byte, not the first " " Character: a value
             // starting with a combining mark (an ETag may hold any text) forms
             // one grapheme with the space before it.
             let utf8 = line.utf8
-            guard let space = utf8.firstIndex(of: 0x20) else { return failure("bad header line \(JSONWriter.quoted(line))") }
+            guard let space = utf8.firstIndex(of: 0x20) else { throw failure("bad header line \(JSONWriter.quoted(line))") }
             fields[String(decoding: utf8[..<space], as: UTF8.self)] = String(decoding: utf8[utf8.index(after: space)...], as: UTF8.self)
         }
-        guard let url = fields["url"] else { return failure("it names no URL") }
-        guard let length = fields["body-length"].flatMap({ Int($0) }), length >= 0 else { return failure("it has no valid body-length") }
+        guard let url = fields["url"] else { throw failure("it names no URL") }
+        guard let length = fields["body-length"].flatMap({ Int($0) }), length >= 0 else { throw failure("it has no valid body-length") }
         let body = Array(bytes[position...])
-        guard body.count == length else { return failure("the body is \(body.count) bytes, the header says \(length)") }
-        guard fields["body-fnv1a64"] == StableHash.hex(StableHash.fnv1a64(body)) else { return failure("the body does not match its checksum") }
-        return .success(CachedCopy(url: url, body: body, etag: fields["etag"], lastModified: fields["last-modified"]))
+        guard body.count == length else { throw failure("the body is \(body.count) bytes, the header says \(length)") }
+        guard fields["body-fnv1a64"] == StableHash.hex(StableHash.fnv1a64(body)) else { throw failure("the body does not match its checksum") }
+        return CachedCopy(url: url, body: body, etag: fields["etag"], lastModified: fields["last-modified"])
     }
 
     /// Why bytes are not a cache entry.

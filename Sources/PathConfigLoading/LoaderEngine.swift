@@ -201,16 +201,15 @@ final class LoaderEngine: Sendable {
         // Not modified: the known copy current again if another took its
         // place, its cache file written if it is not, and the events.
         func unchanged(_ known: ServerCopy, bytes: Int? = nil) -> [LoaderEvent] {
-            reinstateIfNeeded(known.configuration, index: index, event: event(.notModified, configuration: known.configuration))
+            install(known.configuration, index: index, event: event(.notModified, configuration: known.configuration))
             let stored = storeIfNeeded(index: index)
-            return [emit(event(.notModified, bytes: bytes, configuration: known.configuration))] + emitted(stored)
+            return [emit(event(.notModified, bytes: bytes, configuration: known.configuration))] + stored.map(emit)
         }
         var request = headers
         // Validators come from a server or a cache file: one that would not
         // fit on its header line is not sent (the request is unconditional).
-        if let etag = known?.copy.etag, SourceValidation.isSendable(etag) { request.append(("If-None-Match", etag)) }
-        if let lastModified = known?.copy.lastModified, SourceValidation.isSendable(lastModified) {
-            request.append(("If-Modified-Since", lastModified))
+        for (name, value) in [("If-None-Match", known?.copy.etag), ("If-Modified-Since", known?.copy.lastModified)] {
+            if let value, SourceValidation.isSendable(value) { request.append((name, value)) }
         }
         let response: HTTPResponse
         do {
@@ -245,27 +244,22 @@ final class LoaderEngine: Sendable {
         // a failed write is reported after it.
         let stored = storeIfNeeded(index: index)
         let applied = emit(offer(configuration, origin: .server, index: index, location: url, url: url, byteCount: received.body.count))
-        return [applied] + emitted(stored)
+        return [applied] + stored.map(emit)
     }
 
     /// Writes the source's known copy to the cache unless the file holds it
-    /// already; the warning to report when that failed (the previous file
-    /// stays, and the next response tries again).
-    private func storeIfNeeded(index: Int) -> LoaderEvent? {
-        guard let cache, let known = copies.withLock({ $0[index] }), !known.isStored else { return nil }
+    /// already; the warning to report (not yet emitted) when that failed (the
+    /// previous file stays, and the next response tries again).
+    private func storeIfNeeded(index: Int) -> [LoaderEvent] {
+        guard let cache, let known = copies.withLock({ $0[index] }), !known.isStored else { return [] }
         do {
             try cache.write(known.copy)
             copies.withLock { $0[index]?.isStored = true }
-            return nil
+            return []
         } catch {
-            return LoaderEvent(outcome: .warning(.cache(error)), origin: .cache, sourceIndex: index,
-                               location: error.path, url: known.copy.url)
+            return [LoaderEvent(outcome: .warning(.cache(error)), origin: .cache, sourceIndex: index,
+                                location: error.path, url: known.copy.url)]
         }
-    }
-
-    /// `event` emitted, as a list of zero or one.
-    private func emitted(_ event: LoaderEvent?) -> [LoaderEvent] {
-        event.map { [emit($0)] } ?? []
     }
 
     // MARK: Publishing
@@ -279,23 +273,19 @@ final class LoaderEngine: Sendable {
                         configuration: configuration)
         }
         let applied = event(.applied)
-        let installed = published.withLock { state -> Bool in
-            if let current = state.sourceIndex, current > index { return false }
-            state = Published(configuration: configuration, sourceIndex: index, event: applied)
-            return true
-        }
-        return installed ? applied : event(.superseded)
+        return install(configuration, index: index, event: applied) ? applied : event(.superseded)
     }
 
-    /// After "not modified": makes the source's known configuration current
-    /// again if no later source's is and something else took its place.
-    /// Defensive: in the chain as written the known copy is already current
-    /// or superseded, so this normally changes nothing.
-    private func reinstateIfNeeded(_ configuration: PathConfiguration, index: Int, event: LoaderEvent) {
-        published.withLock { state in
-            if let current = state.sourceIndex, current > index { return }
-            if state.configuration === configuration { return }
-            state = Published(configuration: configuration, sourceIndex: index, event: event)
+    /// Makes `configuration` current, with `event`, unless it is already;
+    /// false, changing nothing, when a later source's is current. After "not
+    /// modified" it is defensive: in the chain as written the known copy is
+    /// already current or superseded, so it normally changes nothing.
+    @discardableResult
+    private func install(_ configuration: PathConfiguration, index: Int, event: LoaderEvent) -> Bool {
+        published.withLock { state -> Bool in
+            if let current = state.sourceIndex, current > index { return false }
+            if state.configuration !== configuration { state = Published(configuration: configuration, sourceIndex: index, event: event) }
+            return true
         }
     }
 

@@ -12,31 +12,26 @@ enum SourceValidation {
         if let interval = options.refreshInterval, interval <= .zero { throw OptionsJSON.invalid("the refresh interval must be positive") }
         for (index, source) in sources.enumerated() {
             guard case .server(let url, let headers) = source else { continue }
-            try checkURL(url, index: index)
-            for header in headers { try checkHeader(header, index: index) }
-        }
-    }
-
-    private static func checkURL(_ url: String, index: Int) throws(ConfigurationError) {
-        let lower = url.lowercased()
-        guard let scheme = ["http://", "https://"].first(where: lower.hasPrefix) else {
-            throw OptionsJSON.invalid("source \(index): \(JSONWriter.quoted(url)) is not an http:// or https:// URL")
-        }
-        guard let first = lower.dropFirst(scheme.count).first, first != "/", first != "?", first != "#" else {
-            throw OptionsJSON.invalid("source \(index): \(JSONWriter.quoted(url)) has no host")
-        }
-        if url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
-            throw OptionsJSON.invalid("source \(index): \(JSONWriter.quoted(url)) contains spaces or control characters; percent-encode them")
-        }
-    }
-
-    private static func checkHeader(_ header: (name: String, value: String), index: Int) throws(ConfigurationError) {
-        // A field name is a token, as a method is (RFC 9110).
-        guard !header.name.isEmpty, header.name.utf8.allSatisfy(HTTPMethod.isTokenByte) else {
-            throw OptionsJSON.invalid("source \(index): \(JSONWriter.quoted(header.name)) is not a valid header name")
-        }
-        guard isSendable(header.value) else {
-            throw OptionsJSON.invalid("source \(index): the value of header \(JSONWriter.quoted(header.name)) contains a line break or a NUL")
+            func invalid(_ why: String) -> ConfigurationError { OptionsJSON.invalid("source \(index): \(why)") }
+            let lower = url.lowercased()
+            guard let scheme = ["http://", "https://"].first(where: lower.hasPrefix) else {
+                throw invalid("\(JSONWriter.quoted(url)) is not an http:// or https:// URL")
+            }
+            guard let first = lower.dropFirst(scheme.count).first, first != "/", first != "?", first != "#" else {
+                throw invalid("\(JSONWriter.quoted(url)) has no host")
+            }
+            if url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
+                throw invalid("\(JSONWriter.quoted(url)) contains spaces or control characters; percent-encode them")
+            }
+            for header in headers {
+                // A field name is a token, as a method is (RFC 9110).
+                guard !header.name.isEmpty, header.name.utf8.allSatisfy(HTTPMethod.isTokenByte) else {
+                    throw invalid("\(JSONWriter.quoted(header.name)) is not a valid header name")
+                }
+                guard isSendable(header.value) else {
+                    throw invalid("the value of header \(JSONWriter.quoted(header.name)) contains a line break or a NUL")
+                }
+            }
         }
     }
 
