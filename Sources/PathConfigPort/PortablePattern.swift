@@ -14,7 +14,6 @@ import PathConfigCore
 struct PortablePattern: Equatable {
     /// One construct of the pattern, with the text it was written as.
     struct Token: Equatable {
-        /// What the construct is.
         enum Kind: Equatable {
             /// A character matched as itself (`a`, `\.`, `\/`).
             case literal(Unicode.Scalar)
@@ -45,13 +44,11 @@ struct PortablePattern: Equatable {
         let text: String
     }
 
-    /// The shorthand classes.
     enum Shorthand: Character, Equatable { case digit = "d", word = "w", space = "s", horizontalSpace = "h", verticalSpace = "v" }
 
     /// What a group does: never `.named` or `.flags`, which are outside the subset.
     typealias GroupKind = PatternSyntax.Group
 
-    /// One item of a character class.
     enum ClassItem: Equatable {
         /// A character (written as itself or escaped).
         case character(Unicode.Scalar)

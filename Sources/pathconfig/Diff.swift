@@ -2,7 +2,6 @@ import ArgumentParser
 import PathConfiguration
 
 extension PathConfigCommand {
-    /// `pathconfig diff`: where profiles, or two versions of a configuration, disagree.
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the URLs whose properties differ between profiles, or between two versions of a configuration.",

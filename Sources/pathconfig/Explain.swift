@@ -2,7 +2,6 @@ import ArgumentParser
 import PathConfiguration
 
 extension PathConfigCommand {
-    /// `pathconfig explain`: which rules matched each input, through which pattern, and the result.
     struct Explain: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the matched string, each matching rule and pattern, and the merged properties.",

@@ -2,7 +2,6 @@ import ArgumentParser
 import PathConfiguration
 
 extension PathConfigCommand {
-    /// `pathconfig fetch`: refresh the cached copies of server configurations.
     struct Fetch: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Download configurations into the cache and say what happened.",

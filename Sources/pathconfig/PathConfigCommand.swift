@@ -1,12 +1,6 @@
 import ArgumentParser
 import PathConfiguration
 
-/// The `pathconfig` command: resolve URLs against a path configuration,
-/// explain a match, print settings, validate a file, check expectations
-/// (test), compare profiles and versions (diff), rewrite a file so that every
-/// app reads it alike (port), print the JSON Schema (schema), fetch server
-/// copies.
-///
 /// Exit codes: 0 success, 1 bad configuration or input, 2 usage error.
 @main
 struct PathConfigCommand: ParsableCommand {

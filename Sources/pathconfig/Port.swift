@@ -2,7 +2,6 @@ import ArgumentParser
 import PathConfiguration
 
 extension PathConfigCommand {
-    /// `pathconfig port`: a configuration every selected app reads as a reference app reads the original.
     struct Port: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Rewrite a configuration so that other apps read it as a reference app reads the original.",
@@ -199,7 +198,6 @@ extension PathConfigCommand {
             let urlCount: Int
             let differences: [Difference]
 
-            /// The text report's lines.
             var lines: [String] {
                 differences.map { d in
                     let what: String

@@ -2,8 +2,6 @@ import ArgumentParser
 import PathConfiguration
 
 extension PathConfigCommand {
-    /// `pathconfig profiles`: every app and its release lines, as the
-    /// library knows them (`Profile.App.releases`).
     struct Profiles: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the apps and the releases each --profile can name.",

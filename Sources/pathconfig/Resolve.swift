@@ -2,8 +2,6 @@ import ArgumentParser
 import PathConfiguration
 
 extension PathConfigCommand {
-    /// `pathconfig resolve`: one compact JSON object of merged properties per
-    /// input, or `null` for one the library refuses (`Inputs.printAnswers`).
     struct Resolve: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the merged properties of each URL or path, one JSON object per line.",

@@ -2,8 +2,6 @@ import ArgumentParser
 import PathConfiguration
 
 extension PathConfigCommand {
-    /// `pathconfig schema`: the JSON Schema of a path configuration, as the
-    /// library makes it (`ConfigurationSchema`).
     struct Schema: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the JSON Schema of a path configuration.",

@@ -2,7 +2,6 @@ import ArgumentParser
 import PathConfiguration
 
 extension PathConfigCommand {
-    /// `pathconfig settings`: the top-level settings object.
     struct Settings: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the configuration's settings as JSON.")
 

@@ -8,6 +8,5 @@ enum StandardStreams {
 
     static func output(_ bytes: [UInt8]) { try? AtomicFile.writeAll(1, bytes, path: "standard output") }
 
-    /// Writes `text` and a newline to standard output.
     static func outputLine(_ text: String) { output(Array((text + "\n").utf8)) }
 }

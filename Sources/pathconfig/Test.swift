@@ -2,7 +2,6 @@ import ArgumentParser
 import PathConfiguration
 
 extension PathConfigCommand {
-    /// `pathconfig test`: check a file of expected properties against a configuration.
     struct Test: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check a file of expected properties (a cases file) against a configuration.",

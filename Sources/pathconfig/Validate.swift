@@ -2,7 +2,6 @@ import ArgumentParser
 import PathConfiguration
 
 extension PathConfigCommand {
-    /// `pathconfig validate`: load each source strictly, lint it, and report.
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check that configurations load, and lint them.",

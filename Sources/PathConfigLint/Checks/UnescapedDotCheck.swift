@@ -46,6 +46,5 @@ struct UnescapedDotCheck: LintCheck {
 }
 
 extension Unicode.Scalar {
-    /// An ASCII letter or digit.
     var isASCIIAlphanumeric: Bool { (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value) }
 }

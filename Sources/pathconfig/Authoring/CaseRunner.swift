@@ -45,7 +45,6 @@ struct CaseRunner {
     /// The method of a case that names none.
     let defaultMethod: String
     var mode: CompareMode = .json
-    /// The keys left out of every check (`--ignore-key`).
     var ignored = IgnoredKeys()
 
     /// Every check of `file`, in order: case by case, profile by profile;

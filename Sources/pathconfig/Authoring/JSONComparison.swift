@@ -3,7 +3,6 @@ import PathConfiguration
 /// One place where values disagree: the path, and the value on each side
 /// (nil where the key is absent), in the order the sides were given.
 struct ValueDifference: Hashable, Sendable {
-    /// Where the values sit.
     let path: KeyPath
     /// One value per side; nil when that side has no such key.
     let values: [JSONValue?]

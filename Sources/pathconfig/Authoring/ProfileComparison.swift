@@ -28,9 +28,7 @@ struct ProfileComparison {
     /// The profiles, each with the configuration loaded under it, in column order.
     let configurations: [(profile: Profile, configuration: PathConfiguration)]
     let method: String
-    /// Compare values as written or as typed reads (`PropertyComparison`).
     let mode: CompareMode
-    /// The keys left out of the comparison (`--ignore-key`).
     let ignored: IgnoredKeys
     /// Typed, the keys of the catalog compared: those every profile's app
     /// reads (`Profile.reads`). The others are left out: an app that never

@@ -21,7 +21,6 @@ struct ProfileDiffReport {
     /// Typed, each profile whose app never reads some keys of the catalog,
     /// with those keys, which are left out (`ProfileComparison.unreadKeys`).
     var unreadKeys: [(profile: Profile, keys: [TypedKey])] = []
-    /// The keys left out with `--ignore-key`.
     var ignored = IgnoredKeys()
     /// Print the summary by rule and key without the per-URL table.
     var summaryOnly = false

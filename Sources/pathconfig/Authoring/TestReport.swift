@@ -12,7 +12,6 @@ struct TestReport {
     /// The base URL paths were read on unless a case's `base_url` option
     /// named another (`PathInput`), for the JSON report.
     var baseURL: BaseURL? = nil
-    /// The keys left out of every check (`--ignore-key`).
     var ignored = IgnoredKeys()
 
     var failed: Int { results.filter { !$0.passed }.count }

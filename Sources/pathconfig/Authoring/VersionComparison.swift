@@ -11,7 +11,6 @@ extension ValueDifference {
         case changed
     }
 
-    /// Added, removed or changed.
     var change: Change {
         switch (values[0], values[1]) {
         case (nil, _): return .added
@@ -38,9 +37,7 @@ struct VersionComparison {
     /// Each profile with the old and the new version loaded under it.
     let configurations: [(profile: Profile, old: PathConfiguration, new: PathConfiguration)]
     let method: String
-    /// Compare values as written or as typed reads (`PropertyComparison`).
     var mode: CompareMode = .json
-    /// The keys left out of the comparison (`--ignore-key`).
     var ignored = IgnoredKeys()
 
     /// What changes for `url`, one entry per group of profiles that see the

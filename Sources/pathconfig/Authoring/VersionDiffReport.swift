@@ -21,7 +21,6 @@ struct VersionDiffReport {
     /// Whether a path was read on `PathInput.defaultBase`: the text report
     /// then opens with `PathInput.defaultBaseNote`.
     var pathsOnDefaultBase = false
-    /// The keys left out with `--ignore-key`.
     var ignored = IgnoredKeys()
 
     /// URLs with at least one change.
