@@ -29,8 +29,8 @@ struct PortablePattern: Equatable {
             case end
             /// `\b` or `\B`.
             case wordBoundary
-            /// `(`, `(?:`, `(?>`, `(?=`, `(?!`, `(?<=`, `(?<!`.
-            case groupOpen(GroupKind)
+            /// `(`, `(?:`, `(?>`, `(?=`, `(?!`, `(?<=`, `(?<!`: never `.named` or `.flags`, which are outside the subset.
+            case groupOpen(PatternSyntax.Group)
             /// `)`.
             case groupClose
             /// `|`.
@@ -45,9 +45,6 @@ struct PortablePattern: Equatable {
     }
 
     enum Shorthand: Character, Equatable { case digit = "d", word = "w", space = "s", horizontalSpace = "h", verticalSpace = "v" }
-
-    /// What a group does: never `.named` or `.flags`, which are outside the subset.
-    typealias GroupKind = PatternSyntax.Group
 
     enum ClassItem: Equatable {
         /// A character (written as itself or escaped).
@@ -114,15 +111,12 @@ private struct Subset {
         self.closesLookaround = closesLookaround
     }
 
-    typealias Token = PortablePattern.Token
-    typealias Unsupported = PortablePattern.Unsupported
-
-    func refusal(_ construct: String, at byteOffset: Int32) -> Unsupported {
-        Unsupported(construct: construct, offset: syntax.scalarOffset(Int(byteOffset)))
+    func refusal(_ construct: String, at byteOffset: Int32) -> PortablePattern.Unsupported {
+        PortablePattern.Unsupported(construct: construct, offset: syntax.scalarOffset(Int(byteOffset)))
     }
 
     /// The token node `k` is.
-    func kind(at k: Int) throws(Unsupported) -> Token.Kind {
+    func kind(at k: Int) throws(PortablePattern.Unsupported) -> PortablePattern.Token.Kind {
         let node = syntax.nodes[k]
         switch node.kind {
         case .character(let c, let spelling):
@@ -204,7 +198,7 @@ private struct Subset {
     /// and of escapes only the characters `literal` reads and `\d` `\w`
     /// `\s` (`PortableSubsetDifferentialTests` holds it against ICU and the
     /// JDK).
-    func characterClass(_ index: Int, at start: Int32) throws(Unsupported) -> Token.Kind {
+    func characterClass(_ index: Int, at start: Int32) throws(PortablePattern.Unsupported) -> PortablePattern.Token.Kind {
         let set = syntax.classes[index]
         if let first = set.items.first, Self.starts(first, with: 0x5D) {
             // ICU and Java both read a plain ] first (and only there) as a

@@ -24,6 +24,9 @@ struct ConfigOptions: ParsableArguments {
     /// The profile a one-profile command uses: the last `--profile`, else hotwire-ios.
     var profile: Profile { profiles.last ?? .hotwireIOS }
 
+    /// What diff compares and port writes for: each `--profile` once, else the mobile apps (siesta, beside them, would differ on every rule).
+    var profilesOrMobileApps: [Profile] { profiles.isEmpty ? LintOptions.defaultProfiles : profiles.uniqued() }
+
     @Flag(inversion: .prefixedNo, help: "Append ?query to URL paths before matching (default: on, except turbo-ios).")
     var queryStrings: Bool?
 

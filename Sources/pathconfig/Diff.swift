@@ -73,9 +73,6 @@ extension PathConfigCommand {
         @Argument(help: ArgumentHelp("URLs or paths to compare (default: standard input, one per line).", valueName: "url-or-path"))
         var inputs: [String] = []
 
-        /// The mobile apps unless named: siesta, beside them, would differ on every rule.
-        var profiles: [Profile] { options.profiles.isEmpty ? LintOptions.defaultProfiles : options.profiles.uniqued() }
-
         /// The pair form's groups (`ConfigPairs`), read from the command
         /// line; nil when the arguments are not in that form.
         private func pairs() throws -> [ConfigPairs.Group]? {
@@ -91,7 +88,7 @@ extension PathConfigCommand {
         private func loaded<T>(_ sets: [ConfigurationSet], _ load: (Profile, Bool) throws -> T?) throws -> [(Profile, T)] {
             var out: [(Profile, T)] = []
             var leftOut: [(Profile, [LoaderEvent])] = []
-            for profile in profiles {
+            for profile in options.profilesOrMobileApps {
                 if let value = try load(profile, options.profiles.isEmpty) {
                     out.append((profile, value))
                 } else {
@@ -124,7 +121,7 @@ extension PathConfigCommand {
                 return
             }
             if summaryOnly, against != nil { throw ValidationError("--summary-only summarises a diff across profiles, not --against") }
-            if against == nil, profiles.count < 2 {
+            if against == nil, options.profilesOrMobileApps.count < 2 {
                 throw ValidationError("diff compares profiles: name at least two with --profile (or none, for the mobile apps'), or give --against")
             }
         }

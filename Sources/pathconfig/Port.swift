@@ -60,12 +60,9 @@ extension PathConfigCommand {
         @Option(name: .long, help: ArgumentHelp("text (the report on standard error) or json (one JSON document on standard output: the report, the checks, and the files' text unless --output writes them).", valueName: "format"))
         var format: OutputFormat = .text
 
-        /// The apps to write for.
-        var apps: [Profile] { options.profiles.isEmpty ? LintOptions.defaultProfiles : options.profiles.uniqued() }
-
         func validate() throws {
             try options.requireConfig()
-            if like == .siesta || apps.contains(.siesta) {
+            if like == .siesta || options.profilesOrMobileApps.contains(.siesta) {
                 throw ValidationError("port is for the mobile apps: siesta matches whole URLs and reads globs and methods")
             }
             // Each app is reproduced with its own settings, which a file cannot change.
@@ -80,7 +77,7 @@ extension PathConfigCommand {
         func run() throws {
             // Kept source: the port keeps what the document says beyond its rules.
             let (original, _) = try options.load(with: options.loadOptions(profile: like, keepsSource: true), errorsAsJSON: format == .json)
-            let port = ConfigurationPort(original, to: apps, strict: strict)
+            let port = ConfigurationPort(original, to: options.profilesOrMobileApps, strict: strict)
             let urls = try checkURLs()
             // A JSON report without --output carries the files' text instead.
             let files = format == .json && output == nil ? [] : try write(port)

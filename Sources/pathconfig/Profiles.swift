@@ -24,7 +24,7 @@ extension PathConfigCommand {
                 for line in app.releases {
                     let name = app.rawValue + "@" + (line.tags.first ?? "main")
                     let tags = line.tags.count > 3 ? "\(line.tags.first!) .. \(line.tags.last!) (\(line.tags.count))" : line.tags.joined(separator: ", ")
-                    table.append([name + (line == bare ? " (bare name)" : ""), tags.isEmpty ? "-" : tags, line.commit].map { TextTable.Cell($0) })
+                    table.rows.append([name + (line == bare ? " (bare name)" : ""), tags.isEmpty ? "-" : tags, line.commit].map { TextTable.Cell($0) })
                     json.append(.object([
                         "app": .string(app.rawValue), "line": .string(line.name), "tags": .array(line.tags.map(JSONValue.string)),
                         "commit": .string(line.commit), "stable": .bool(line.isStable), "bare": .bool(line == bare),

@@ -73,7 +73,7 @@ struct ProfileDiffReport {
                     let cells = difference.crashes.enumerated().map { side, crash in
                         TextTable.Cell(crash == nil ? ValueText.text(d.values[side], written: d.written, side: side) : ValueText.crash)
                     }
-                    table.append([TextTable.Cell(url), TextTable.Cell(ValueText.key(d))] + cells)
+                    table.rows.append([TextTable.Cell(url), TextTable.Cell(ValueText.key(d))] + cells)
                 }
             }
             lines += table.lines()

@@ -39,8 +39,8 @@ struct TestReport {
             for d in result.differences + result.typedDifferences {
                 let expected = ValueText.text(d.values[0], written: d.written, side: 0)
                 let actual = ValueText.text(d.values[1], written: d.written, side: 1)
-                table.append([TextTable.Cell(ValueText.key(d)), TextTable.Cell(expected, painted: style.green(expected)),
-                              TextTable.Cell(actual, painted: style.red(actual))])
+                table.rows.append([TextTable.Cell(ValueText.key(d)), TextTable.Cell(expected, painted: style.green(expected)),
+                                   TextTable.Cell(actual, painted: style.red(actual))])
             }
             lines += table.lines(indent: "    ")
             lines.append(result.rules.isEmpty ? "  no rule matched" : "  rules that matched:")

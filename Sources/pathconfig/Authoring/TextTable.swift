@@ -13,12 +13,10 @@ struct TextTable {
         }
     }
 
-    private(set) var rows: [[Cell]]
+    var rows: [[Cell]]
 
     /// A table whose first row is `header`, in bold where `style` colours.
     init(header: [String], style: Style) { rows = [header.map { Cell($0, painted: style.bold($0)) }] }
-
-    mutating func append(_ row: [Cell]) { rows.append(row) }
 
     /// The lines of the table, each starting with `indent`.
     func lines(indent: String = "") -> [String] {

@@ -46,9 +46,9 @@ struct VersionDiffReport {
                     lastURL = change.url
                     let kind = key.change.rawValue
                     let paint = key.change == .added ? style.green : key.change == .removed ? style.red : style.yellow
-                    table.append([TextTable.Cell(url), TextTable.Cell(i == 0 ? who : ""), TextTable.Cell(kind, painted: paint(kind)),
-                                  TextTable.Cell(ValueText.key(key)), TextTable.Cell(ValueText.text(key.values[0], written: key.written, side: 0)),
-                                  TextTable.Cell(ValueText.text(key.values[1], written: key.written, side: 1))])
+                    table.rows.append([TextTable.Cell(url), TextTable.Cell(i == 0 ? who : ""), TextTable.Cell(kind, painted: paint(kind)),
+                                       TextTable.Cell(ValueText.key(key)), TextTable.Cell(ValueText.text(key.values[0], written: key.written, side: 0)),
+                                       TextTable.Cell(ValueText.text(key.values[1], written: key.written, side: 1))])
                 }
             }
             lines += table.lines()
