@@ -63,11 +63,6 @@ final class ConfigHandle {
     /// The handle behind a host pointer, unmanaged (NULL is an argument error).
     static func unmanaged(_ handle: OpaquePointer?) throws(CFailure) -> Unmanaged<ConfigHandle> { try unmanagedHandle(handle, "cfg") }
 
-    /// The configuration behind a host handle (NULL is an argument error).
-    static func borrow(_ handle: OpaquePointer?) throws(CFailure) -> PathConfiguration {
-        try self.handle(handle).configuration
-    }
-
     /// `body` of the configuration behind a host handle (NULL is an argument
     /// error), lent without counting a reference: the host's reference keeps
     /// it alive for the call, and a count on an object every thread shares

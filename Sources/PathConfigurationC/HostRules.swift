@@ -122,7 +122,7 @@ public func pathconfig_add_rule(_ cfg: OpaquePointer?, _ ruleJSON: UnsafePointer
     // Made first, so that free_context runs exactly once on every path.
     let callbacks = HostRuleCallbacks(predicate: predicate, configurer: configurer, context: context, freeContext: freeContext)
     return status(err) { () throws(CFailure) in
-        let config = try ConfigHandle.borrow(cfg)
+        let config = try ConfigHandle.handle(cfg).configuration
         let text = try optionalHostString(ruleJSON, "rule_json") ?? "{}"
         let added = try configuring { () throws(ConfigurationError) in
             try config.add(json: text, predicate: callbacks.hostPredicate, configurer: callbacks.hostConfigurer, owner: callbacks)
@@ -133,7 +133,7 @@ public func pathconfig_add_rule(_ cfg: OpaquePointer?, _ ruleJSON: UnsafePointer
 
 @_cdecl("pathconfig_invalidate")
 public func pathconfig_invalidate(_ cfg: OpaquePointer?) -> Int32 {
-    status { () throws(CFailure) in try ConfigHandle.borrow(cfg).invalidate() }
+    status { () throws(CFailure) in try ConfigHandle.handle(cfg).configuration.invalidate() }
 }
 
 /// The text `read` gives of the request behind `request`, as a C string
@@ -230,16 +230,12 @@ public func pathconfig_request_remove(_ request: OpaquePointer?, _ key: UnsafePo
 
 @_cdecl("pathconfig_request_set_properties")
 public func pathconfig_request_set_properties(_ request: OpaquePointer?, _ json: UnsafePointer<CChar>?) -> Int32 {
-    changing(request) { (properties: inout JSONObject) throws(CFailure) in
-        properties = try hostObject(json, "json_object")
-    }
+    changing(request) { (properties: inout JSONObject) throws(CFailure) in properties = try hostObject(json, "json_object") }
 }
 
 @_cdecl("pathconfig_request_merge_properties")
 public func pathconfig_request_merge_properties(_ request: OpaquePointer?, _ json: UnsafePointer<CChar>?) -> Int32 {
-    changing(request) { (properties: inout JSONObject) throws(CFailure) in
-        properties.applyMergePatch(try hostObject(json, "json_patch"))
-    }
+    changing(request) { (properties: inout JSONObject) throws(CFailure) in properties.applyMergePatch(try hostObject(json, "json_patch")) }
 }
 
 @_cdecl("pathconfig_request_fail")

@@ -9,7 +9,7 @@ import PathConfigCore
 public func pathconfig_explain(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
                                _ err: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>? {
     boundary(err, or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
-        let config = try ConfigHandle.borrow(cfg)
+        let config = try ConfigHandle.handle(cfg).configuration
         let input = try hostString(urlOrPath, "url_or_path")
         let method = try optionalHostString(method, "method")
         return try mallocCString(try resolving { () throws(ResolveError) in try config.explain(input, method: method) }.json)
@@ -20,43 +20,25 @@ public func pathconfig_explain(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer
 public func pathconfig_matched_string(_ cfg: OpaquePointer?, _ urlOrPath: UnsafePointer<CChar>?,
                                       _ err: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<CChar>? {
     boundary(err, or: nil) { () throws(CFailure) -> UnsafeMutablePointer<CChar>? in
-        let config = try ConfigHandle.borrow(cfg)
+        let config = try ConfigHandle.handle(cfg).configuration
         let input = try hostString(urlOrPath, "url_or_path")
-        let matched = try resolving { () throws(ResolveError) in try config.checkedMatchedString(for: input) }
-        return try mallocCString(matched)
+        return try mallocCString(try resolving { () throws(ResolveError) in try config.checkedMatchedString(for: input) })
     }
 }
 
 @_cdecl("pathconfig_settings")
 public func pathconfig_settings(_ cfg: OpaquePointer?) -> UnsafePointer<CChar>? {
-    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        try ConfigHandle.handle(cfg).settingsText
-    }
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in try ConfigHandle.handle(cfg).settingsText }
 }
 
 @_cdecl("pathconfig_options")
 public func pathconfig_options(_ cfg: OpaquePointer?) -> UnsafePointer<CChar>? {
-    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
-        try ConfigHandle.handle(cfg).optionsText
-    }
-}
-
-/// Writes `struct pathconfig_warning` version 1, every field this library
-/// has, as the header lays it out.
-enum WarningLayout {
-    /// Writes `warning` (its message already a C string) into the struct at `p`.
-    static func write(_ warning: ConfigurationWarning, message text: UnsafePointer<CChar>, to p: UnsafeMutableRawPointer) {
-        func int(_ n: Int?, or none: Int32) -> Int32 { n.map { Int32(clamping: $0) } ?? none }
-        p.assumingMemoryBound(to: pathconfig_warning.self).pointee = pathconfig_warning(
-            version: PATHCONFIG_WARNING_VERSION, kind: Catalog.number(of: warning.kind), line: int(warning.location?.line, or: 0),
-            column: int(warning.location?.column, or: 0), rule_index: int(warning.ruleIndex, or: -1),
-            pattern_index: int(warning.patternIndex, or: -1), message: text)
-    }
+    boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in try ConfigHandle.handle(cfg).optionsText }
 }
 
 @_cdecl("pathconfig_warning_count")
 public func pathconfig_warning_count(_ cfg: OpaquePointer?) -> UInt {
-    boundary(or: 0) { () throws(CFailure) -> UInt in UInt(try ConfigHandle.borrow(cfg).warnings.count) }
+    boundary(or: 0) { () throws(CFailure) -> UInt in UInt(try ConfigHandle.handle(cfg).configuration.warnings.count) }
 }
 
 @_cdecl("pathconfig_warning_get")
@@ -68,20 +50,25 @@ public func pathconfig_warning_get(_ cfg: OpaquePointer?, _ i: UInt, _ out: Unsa
         guard asked >= 1 else { throw .argument("out->version is \(asked); set it to PATHCONFIG_WARNING_VERSION") }
         let warnings = handle.configuration.warnings
         let index = try Catalog.index(i, below: warnings.count, "warnings")
+        let text = try handle.warningMessage(at: index), warning = warnings[index]
+        func int(_ n: Int?, or none: Int32) -> Int32 { n.map { Int32(clamping: $0) } ?? none }
         // Version 1 is every field this library has, so it fills them all.
-        WarningLayout.write(warnings[index], message: try handle.warningMessage(at: index), to: out)
+        out.assumingMemoryBound(to: pathconfig_warning.self).pointee = pathconfig_warning(
+            version: PATHCONFIG_WARNING_VERSION, kind: Catalog.number(of: warning.kind), line: int(warning.location?.line, or: 0),
+            column: int(warning.location?.column, or: 0), rule_index: int(warning.ruleIndex, or: -1),
+            pattern_index: int(warning.patternIndex, or: -1), message: text)
     }
 }
 
 @_cdecl("pathconfig_rule_count")
 public func pathconfig_rule_count(_ cfg: OpaquePointer?) -> UInt {
     boundary(or: 0) { () throws(CFailure) -> UInt in
-        let config = try ConfigHandle.borrow(cfg)
+        let config = try ConfigHandle.handle(cfg).configuration
         return UInt(config.rules.count + config.addedRuleCount)
     }
 }
 
 @_cdecl("pathconfig_document_rule_count")
 public func pathconfig_document_rule_count(_ cfg: OpaquePointer?) -> UInt {
-    boundary(or: 0) { () throws(CFailure) -> UInt in UInt(try ConfigHandle.borrow(cfg).documentRuleCount) }
+    boundary(or: 0) { () throws(CFailure) -> UInt in UInt(try ConfigHandle.handle(cfg).configuration.documentRuleCount) }
 }

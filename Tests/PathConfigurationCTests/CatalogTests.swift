@@ -172,7 +172,7 @@ struct CatalogTests {
         let config = json.withCString { pathconfig_load_json($0, UInt(strlen($0)), "{\"lenient\": true}", nil) }
         let handle = try #require(config)
         defer { pathconfig_release(handle) }
-        let warnings = try ConfigHandle.borrow(handle).warnings
+        let warnings = try ConfigHandle.handle(handle).configuration.warnings
         #expect(Set(warnings.map { $0.kind }) == Set(ConfigurationWarning.Kind.allCases), "one of each kind")
         #expect(pathconfig_warning_count(handle) == UInt(warnings.count))
         var out = pathconfig_warning()
