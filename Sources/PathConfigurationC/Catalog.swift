@@ -64,13 +64,9 @@ enum Catalog {
     static let releaseTags: [[OwnedCString?]] = profiles.map { p in p.app.releases.map { permanent($0.tags.joined(separator: " ")) } }
     static let releaseCommits: [[OwnedCString?]] = profiles.map { p in p.app.releases.map { permanent($0.commit) } }
 
-    static func releaseCount(_ i: Int) -> Int { releaseNames[i].count }
     /// The line the bare name reads as.
     static func bareRelease(_ i: Int) -> Int { profiles[i].app.releases.firstIndex(of: profiles[i].release) ?? 0 }
 
-    static func valueCount(_ key: Int, _ profile: Int) -> Int { keyValues[key][profile].count }
-
-    /// The C number of a warning kind.
     static func number(of kind: ConfigurationWarning.Kind) -> Int32 {
         Int32((warningKinds.firstIndex(of: kind) ?? 0) + 1)
     }
@@ -103,14 +99,14 @@ public func pathconfig_profile_platform(_ i: UInt) -> UnsafePointer<CChar>? { li
 
 @_cdecl("pathconfig_profile_release_count")
 public func pathconfig_profile_release_count(_ i: UInt) -> UInt {
-    i < UInt(Catalog.profiles.count) ? UInt(Catalog.releaseCount(Int(i))) : 0
+    i < UInt(Catalog.profiles.count) ? UInt(Catalog.releaseNames[Int(i)].count) : 0
 }
 
 /// Checks `i` and `j`, then reads the release line's C string in `table`.
 private func releaseString(_ i: UInt, _ j: UInt, _ table: [[OwnedCString?]]) -> UnsafePointer<CChar>? {
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
         let p = try Catalog.index(i, below: Catalog.profiles.count, "profiles")
-        return try Catalog.made(table[p][Catalog.index(j, below: Catalog.releaseCount(p), "release lines of \(Catalog.profiles[p].rawValue)")])
+        return try Catalog.made(table[p][Catalog.index(j, below: table[p].count, "release lines of \(Catalog.profiles[p].rawValue)")])
     }
 }
 
@@ -152,7 +148,7 @@ public func pathconfig_typed_key_kind(_ key: Int32) -> Int32 {
 @_cdecl("pathconfig_typed_key_value_count")
 public func pathconfig_typed_key_value_count(_ key: Int32, _ profile: UnsafePointer<CChar>?) -> UInt {
     boundary(or: 0) { () throws(CFailure) -> UInt in
-        UInt(Catalog.valueCount(try typedKey(key).index, try Catalog.profileIndex(profile)))
+        UInt(try Catalog.keyValues[typedKey(key).index][Catalog.profileIndex(profile)].count)
     }
 }
 
@@ -161,7 +157,7 @@ public func pathconfig_typed_key_value(_ key: Int32, _ profile: UnsafePointer<CC
     boundary(or: nil) { () throws(CFailure) -> UnsafePointer<CChar>? in
         let key = try typedKey(key)
         let p = try Catalog.profileIndex(profile)
-        let value = try Catalog.index(j, below: Catalog.valueCount(key.index, p), "values of \"\(key.rawValue)\"")
+        let value = try Catalog.index(j, below: Catalog.keyValues[key.index][p].count, "values of \"\(key.rawValue)\"")
         return try Catalog.made(Catalog.keyValues[key.index][p][value])
     }
 }
