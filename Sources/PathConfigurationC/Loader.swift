@@ -20,7 +20,7 @@ enum LoaderHandle {
 
     /// Runs `body` with the loader retained for the duration of the call.
     static func with<T>(_ handle: OpaquePointer?, _ body: (ConfigurationLoader) throws(CFailure) -> T) throws(CFailure) -> T {
-        let unmanaged = try unmanagedHandle(handle, "loader", as: ConfigurationLoader.self).retain()
+        let unmanaged = try Unmanaged.passRetained(borrow(handle))
         defer { unmanaged.release() }
         return try body(unmanaged.takeUnretainedValue())
     }
@@ -42,9 +42,13 @@ private func operation(_ function: StaticString, _ body: () throws(LoaderError) 
     }
 }
 
-/// The last failure among `events`, with its source named.
+/// The last failure among `events`, its message prefixed with the source
+/// ("server URL: ...") for a caller that sees no event.
 private func lastFailure(_ events: [LoaderEvent]) -> CFailure? {
-    events.last(where: \.isFailure).flatMap { CFailure(describing: $0) }
+    guard let event = events.last(where: \.isFailure), let error = event.error else { return nil }
+    var failure = CFailure(error)
+    failure.message = "\(event.origin) \(event.location): \(failure.message)"
+    return failure
 }
 
 @_cdecl("pathconfig_loader_new")

@@ -75,14 +75,6 @@ extension CFailure {
         case .reentrantCall, .handlerRunning: self.init(.misuse, error.description)
         }
     }
-
-    /// The failure an event reports, its message prefixed with the source
-    /// ("server URL: ...") for a caller that sees no event.
-    init?(describing event: LoaderEvent) {
-        guard let error = event.error else { return nil }
-        self.init(error)
-        message = "\(event.origin) \(event.location): \(message)"
-    }
 }
 
 /// The C function pointer type `pathconfig_loader_payload_free`.
@@ -106,7 +98,6 @@ final class HostCallback: @unchecked Sendable {  // the payload is the host's; t
 
     deinit { freePayload?(payload) }
 
-    /// The handler to give the loader.
     var handler: ConfigurationLoader.EventHandler { { event in self.deliver(event) } }
 
     /// Hands `event` to the host's callback. Everything the event points to
