@@ -44,10 +44,8 @@ enum CCode: CaseIterable {
         }
     }
 
-    /// The constant's value.
     var rawValue: Int32 { constant.value }
 
-    /// The constant's name in the header.
     var name: StaticString { constant.name }
 
     init(_ code: ConfigurationError.Code) {

@@ -6,7 +6,6 @@ import PathConfigCore
 /// `"backend":"foundation"` fails with PATHCONFIG_E_BACKEND.
 let engines: [String: any RegexEngine] = ["pcre2": PCRE2Engine()]
 
-/// Parses `options_json` with the core's `LoadOptions(json:engines:)`.
 private func loadOptions(_ options: UnsafePointer<CChar>?) throws(CFailure) -> LoadOptions {
     let text = try optionalHostString(options, "options_json")
     return try configuring { () throws(ConfigurationError) in try LoadOptions(json: text, engines: engines) }
