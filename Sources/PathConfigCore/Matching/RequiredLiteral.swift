@@ -62,13 +62,6 @@ struct LiteralFacts {
     /// The piece matches only the empty string.
     static let empty = LiteralFacts(isExact: true)
 
-    /// The piece matches exactly the byte `b`, appended to `text`.
-    static func literal(_ b: UInt8, in text: inout LiteralText) -> LiteralFacts {
-        var facts = LiteralFacts.empty
-        facts.append(byte: b, in: &text)
-        return facts
-    }
-
     /// Longest exact text a repetition is expanded to; longer ones keep one copy.
     static let maxExpansion = 256
 

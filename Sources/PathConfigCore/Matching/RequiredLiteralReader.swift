@@ -70,7 +70,7 @@ struct RequiredLiteralReader {
         while k < end, !nodes[k].isAlternation {
             // Most of a pattern is characters matched literally, one at a
             // time: those not repeated grow the facts in place (what
-            // `append(.literal(c, in:))` does, without a piece for each).
+            // appending `atom`'s piece does, without a piece for each).
             if case .character(let c, let spelling) = nodes[k].kind, !(k + 1 < end && nodes[k + 1].isQuantifier),
                let b = literalByte(c, spelling) {
                 facts.append(byte: b, in: &text)
@@ -92,7 +92,9 @@ struct RequiredLiteralReader {
         switch syntax.nodes[k].kind {
         case .character(let c, let spelling):
             guard let b = literalByte(c, spelling) else { return .unknown }
-            return .literal(b, in: &text)
+            var facts = LiteralFacts.empty
+            facts.append(byte: b, in: &text)
+            return facts
         case .characterClass:
             // One character: where the class ends is where its dialect's
             // own class reader ends it, which the translation reads it with.
