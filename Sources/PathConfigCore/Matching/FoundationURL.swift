@@ -209,15 +209,13 @@ struct FoundationAuthority {
             let info = authority[..<at]
             rest = authority[authority.utf8.index(after: at)...]
             let colon = info.utf8.firstIndex(of: UInt8(ascii: ":"))
-            user = info[..<(colon ?? info.endIndex)]
-            password = colon.map { info[info.utf8.index(after: $0)...] }
             func written(_ part: Substring?) -> Substring? {
                 guard let part, !URLParts.userMask.isValid(part) else { return part }
                 valid = false
                 return URLParts.userMask.encoded(part)
             }
-            user = written(user)
-            password = written(password)
+            user = written(info[..<(colon ?? info.endIndex)])
+            password = written(colon.map { info[info.utf8.index(after: $0)...] })
         }
         let hostText: Substring
         let isIPLiteral: Bool
