@@ -42,7 +42,6 @@ enum JavaURL {
         case accepted(path: Substring, query: Substring?)
     }
 
-    /// How `java.net.URL` reads `text`.
     static func read(_ text: String) -> Reading {
         var copy = text
         switch copy.withUTF8({ read($0) }) {
@@ -79,10 +78,8 @@ enum JavaURL {
         // The protocol: before the first ':', when no '/' comes first.
         var i = start
         while i < limit, b[i] != UInt8(ascii: "/"), b[i] != UInt8(ascii: ":") { i += 1 }
-        guard i < limit, b[i] == UInt8(ascii: ":"), isValidProtocol(UnsafeBufferPointer(rebasing: b[start..<i])) else {
-            return .noProtocol
-        }
         let scheme = UnsafeBufferPointer(rebasing: b[start..<i])
+        guard i < limit, b[i] == UInt8(ascii: ":"), isValidProtocol(scheme) else { return .noProtocol }
         guard let handler = protocols.firstIndex(where: { p in
             p.count == scheme.count && zip(scheme, p).allSatisfy { URLParts.asciiLowercased($0) == $1 }
         }) else {
@@ -229,8 +226,6 @@ enum JavaURL {
         0x2047, 0x2048, 0x2049, 0x2100, 0x2101, 0x2105, 0x2106, 0x2A74,
         0xFE55, 0xFE56, 0xFE5F, 0xFE6B, 0xFF03, 0xFF0F, 0xFF1A, 0xFF1F, 0xFF20,
     ]
-
-    // MARK: - jar
 
     /// The jar handler's `parseURL` (`start` after `jar:`, `limit` at the
     /// `#` or the trimmed end), then the query split `setURL` makes of its
