@@ -24,7 +24,7 @@ public struct PCRE2Engine: RegexEngine {
     /// Creates the engine.
     public init() {}
 
-    public var name: String { "pcre2" }
+    public var name: String { Backend.pcre2.rawValue }
 
     public func compile(_ pattern: String, options: RegexOptions, limits: Limits) throws(RegexCompileError) -> any CompiledPattern {
         var flags = UInt32(PCRE2_UTF)
