@@ -276,7 +276,6 @@ package struct MatchPlan: Sendable {
     /// prefilter; for tests).
     var literalMatcherIsMade: Bool? { prefilter == nil ? nil : deferredMatcher?.isMade ?? true }
 
-    /// The rules whose patterns match `subject`.
     package func run(_ subject: MatchSubject) -> PlanResult {
         var result = PlanResult()
         result.matches.reserveCapacity(8)  // one allocation for the usual few matches
@@ -362,7 +361,6 @@ package struct MatchPlan: Sendable {
         return found
     }
 
-    /// Reports the rules whose patterns match `subject` into `result`.
     package func run(_ subject: PatternSubject, into result: inout PlanResult) { run(subject, reportingTo: &result) }
 
     /// The two above, with concrete types rather than one generic entry

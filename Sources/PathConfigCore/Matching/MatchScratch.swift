@@ -22,7 +22,6 @@ final class MatchScratch {
         return CandidateSet(words: storage, summary: storage + words, summaryCount: summaryCount)
     }
 
-    /// A candidate set in a thread's scratch.
     struct CandidateSet {
         /// One bit per pattern ordinal.
         let words: UnsafeMutablePointer<UInt64>

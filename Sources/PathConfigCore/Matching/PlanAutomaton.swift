@@ -525,7 +525,6 @@ private struct Builder {
         return !content.atStart && content.active.isEmpty
     }
 
-    /// Frees the states (the automaton is going away).
     func deallocate() {
         for id in contents.indices {
             let row = arena + id * rowBytes

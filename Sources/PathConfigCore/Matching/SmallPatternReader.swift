@@ -39,13 +39,11 @@ struct SmallPatternReader {
         static let empty = Facts(nullable: true, first: 0, last: 0)
     }
 
-    /// A read pattern.
     struct Reading {
         /// The character set of each position.
         var sets: [ByteSet]
         /// For each position, the positions that may follow it.
         var follow: [UInt64]
-        /// The whole pattern's facts.
         var facts: Facts
         /// The pattern starts with `^`.
         var anchoredStart: Bool
@@ -181,7 +179,6 @@ struct SmallPatternReader {
         return facts
     }
 
-    /// The set of a class.
     private func characterClass(_ set: PatternSyntax.CharacterClass) -> ByteSet? {
         guard !set.items.isEmpty else { return nil }
         var bytes = ByteSet()
