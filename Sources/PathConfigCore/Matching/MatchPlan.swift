@@ -333,7 +333,7 @@ package struct MatchPlan: Sendable {
         for b in literal.prefix(SmallPatternReader.maxPositions) {
             if ByteSet.standsForItself(b) {
                 text.unicodeScalars.append(Unicode.Scalar(b))
-            } else if ByteSet.escapable(b) {
+            } else if ByteSet.escapable.contains(b) {
                 text += "\\" + String(Unicode.Scalar(b))
             } else {
                 break

@@ -154,7 +154,7 @@ struct SmallPatternReader {
             guard let set = ByteSet.shorthand(e) else { return nil }
             return position(set)
         case .character(let c, .plain) where c < 0x80 && ByteSet.standsForItself(UInt8(c)),
-             .character(let c, .escaped) where c < 0x80 && ByteSet.escapable(UInt8(c)):
+             .character(let c, .escaped) where c < 0x80 && ByteSet.escapable.contains(UInt8(c)):
             return position(Self.literal(UInt8(c), caseInsensitive: caseInsensitive))
         default:
             return nil
@@ -185,7 +185,7 @@ struct SmallPatternReader {
         for item in set.items {
             switch item {
             case .character(let c, .plain) where c < 0x80 && ByteSet.isClassMember(UInt8(c)),
-                 .character(let c, .escaped) where c < 0x80 && ByteSet.escapable(UInt8(c)):
+                 .character(let c, .escaped) where c < 0x80 && ByteSet.escapable.contains(UInt8(c)):
                 bytes.insert(UInt8(c))
             case .escape(.shorthand(let e)) where e == UInt8(ascii: "d") || e == UInt8(ascii: "w"):
                 bytes.formUnion(ByteSet.shorthand(e)!)
