@@ -226,11 +226,8 @@ package struct MatchPlan: Sendable {
         self.patterns = all
         self.kind = kind
         ruleCount = patternsByRule.count
-        let combined = usePrefilter && combinesPatterns
-            ? Self.combined(patternsByRule, literals: Array(literals.joined()), caseInsensitive: caseInsensitive, kind: kind)
-            : (automaton: nil, rest: nil)
-        automaton = combined.automaton
-        rest = combined.rest
+        (automaton, rest) = usePrefilter && combinesPatterns
+            ? Self.combined(patternsByRule, literals: Array(literals.joined()), caseInsensitive: caseInsensitive, kind: kind) : (nil, nil)
         guard usePrefilter else { (prefilter, deferredMatcher) = (nil, nil); return }
         #if PATHCONFIG_ABLATE_PREFILTER
         (prefilter, deferredMatcher) = (nil, nil); return  // make bench-ablation: the layer off
