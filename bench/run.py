@@ -554,12 +554,16 @@ says how many cores the threads actually got on this shared machine, which bound
   scratch; RE2's `Add` and `Compile`; PCRE2's compile and JIT of every pattern); libpathconfig's is
   a whole load, parsing the JSON included. **Memory per rule** is the growth of the C worker's
   resident set over loading the configuration, divided by the rules (after a first tiny load has
-  paid for the library's one-time setup, and the worker's own readings of `/proc` have run once:
-  their first run touches about 64 KB of libc's code); **after a pass**, the same once every URL
+  paid for the library's one-time setup, its patterns one of each kind: the first load of a
+  pattern that is not plain runs about 64 KB of libstdc++'s code for the first time; and after the
+  worker's own readings of `/proc` have run once: their first run touches about 64 KB of libc's
+  code); **after a pass**, the same once every URL
   has been resolved once, which builds what a load leaves to first use (a plain pattern's automaton is
   built on its first search) and the results of each set of matching rules. **Peak load memory
   per document byte** is the highest the resident set rose while loading (its high-water mark,
-  reset just before) over the document's size in bytes.
+  reset just before) over the document's size in bytes. It counts whole 4 KB pages: at 10 rules
+  (1.5 KB) one page moves it by 2.7, and where the heap's top lies decides whether the 12 KB a
+  load of those rules keeps (glibc's `mallinfo2`) touch three pages or five.
 - **Checks** (before timing, table below): libpathconfig's properties against the straightforward
   algorithm on every URL up to 1,000 rules and every {args_every(meta)}th above: in C against the
   PCRE2 loop with the matching rules' properties merged in order (compared as JSON, key order
