@@ -360,9 +360,10 @@ package struct MatchPlan: Sendable {
 
     package func run(_ subject: PatternSubject, into result: inout PlanResult) { run(subject, reportingTo: &result) }
 
-    /// The two above, with concrete types rather than one generic entry
-    /// point, so that the run is specialized in this module (a generic call
-    /// from Resolution, another module, would not be).
+    /// The body of the two above, each of which names its sink's type, so
+    /// that each runs a copy specialized for it. (It once also kept the run
+    /// specialized across a module boundary: Resolution was a module of its
+    /// own before issue 37 made Model, Matching and Resolution one.)
     private func run<Sink: MatchSink>(_ subject: PatternSubject, reportingTo sink: inout Sink) {
         switch subject {
         case .string(let string):
