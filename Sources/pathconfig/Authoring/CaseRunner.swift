@@ -77,7 +77,7 @@ struct CaseRunner {
             } ?? []
             let typedDifferences = testCase.typed.compactMap { key, value -> ValueDifference? in
                 if ignored.ignores(KeyPath([key.rawValue])) { return nil }
-                let read = PortComparison.value(answer, key.rawValue) ?? .null
+                let read = PropertyComparison.typedValue(answer, key)
                 if JSONComparison.equal(value, read) { return nil }
                 return ValueDifference(path: KeyPath([key.rawValue]), values: [value, read], written: [value, answer[key.rawValue]])
             }

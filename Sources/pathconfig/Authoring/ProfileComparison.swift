@@ -33,7 +33,12 @@ struct ProfileComparison {
     /// Typed, the keys of the catalog compared: those every profile's app
     /// reads (`Profile.reads`). The others are left out: an app that never
     /// reads a key behaves alike whatever it holds.
-    var typedKeys: [TypedKey] { TypedKey.allCases.filter { key in configurations.allSatisfy { $0.profile.reads(key) } } }
+    let typedKeys: [TypedKey]
+
+    init(configurations: [(profile: Profile, configuration: PathConfiguration)], method: String, mode: CompareMode, ignored: IgnoredKeys) {
+        (self.configurations, self.method, self.mode, self.ignored) = (configurations, method, mode, ignored)
+        typedKeys = TypedKey.allCases.filter { key in configurations.allSatisfy { $0.profile.reads(key) } }
+    }
 
     /// Typed, the keys of the catalog left out because one profile's app
     /// never reads them while another's does: each such profile (once, in

@@ -37,14 +37,18 @@ enum PropertyComparison {
     }
 
     /// The typed value of each of `keys` (every key of the catalog unless
-    /// told), as a JSON object (the JSON reports' typed members): what the
-    /// app reads (`PortComparison.value`, never nil for a typed key), or,
-    /// where it crashes reading a key, `{"app_crashes": why}`, which no
-    /// accessor returns and the text reports show as `(app crashes)`.
+    /// told), as a JSON object (the JSON reports' typed members).
     static func typedValues(_ properties: PathProperties, keys: [TypedKey] = TypedKey.allCases) -> JSONObject {
         var out = JSONObject()
-        for key in keys { out[key.rawValue] = PortComparison.value(properties, key.rawValue) ?? .null }
+        for key in keys { out[key.rawValue] = typedValue(properties, key) }
         return out
+    }
+
+    /// What the app reads for `key` (`PortComparison.value`, never nil for a
+    /// typed key), or, where it crashes reading it, `{"app_crashes": why}`,
+    /// which no accessor returns and the text reports show as `(app crashes)`.
+    static func typedValue(_ properties: PathProperties, _ key: TypedKey) -> JSONValue {
+        PortComparison.value(properties, key.rawValue) ?? .null
     }
 
     /// Whether `value` is a crash (`typedValue`'s `app_crashes`).
