@@ -98,12 +98,8 @@ indirect enum CharSet: Equatable, Sendable {
         switch self {
         case .items(let items): return items
         case .union(let parts):
-            var all: [Item] = []
-            for part in parts {
-                guard let items = part.plainItems else { return nil }
-                all += items
-            }
-            return all
+            let each = parts.compactMap(\.plainItems)
+            return each.count == parts.count ? Array(each.joined()) : nil
         default: return nil
         }
     }
