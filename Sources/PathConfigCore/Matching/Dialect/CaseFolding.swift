@@ -96,11 +96,9 @@ enum CaseFolding {
     static func needsFullFolding(_ run: [UInt32]) -> Bool {
         let folded = run.flatMap(fold)
         guard folded.count >= 2 else { return false }
-        for start in folded.indices {
-            guard let candidates = targets[folded[start]] else { continue }
-            for target in candidates where folded[start...].starts(with: target) { return true }
+        return folded.indices.contains { start in
+            targets[folded[start]]?.contains { folded[start...].starts(with: $0) } ?? false
         }
-        return false
     }
 
     /// The distinct multi-character foldings, by their first character (a
