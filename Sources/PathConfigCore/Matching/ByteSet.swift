@@ -127,8 +127,7 @@ package struct ByteSet: Equatable, Hashable, Sendable {
     /// two lower-case or two upper-case letters, in order.
     static func isRange(_ lo: UInt8, _ hi: UInt8) -> Bool {
         guard lo <= hi else { return false }
-        for kind in [ByteSet.digits, .of(0x41...0x5A), .of(0x61...0x7A)] where kind.contains(lo) { return kind.contains(hi) }
-        return false
+        return [ByteSet.digits, .of(0x41...0x5A), .of(0x61...0x7A)].first { $0.contains(lo) }?.contains(hi) ?? false
     }
 }
 

@@ -200,8 +200,7 @@ struct SmallPatternReader {
     }
 
     private static func literal(_ b: UInt8, caseInsensitive: Bool) -> ByteSet {
-        var set = ByteSet()
-        set.insert(b)
+        let set = ByteSet.of(CollectionOfOne(b))
         return caseInsensitive ? set.caseClosed : set
     }
 
