@@ -116,17 +116,14 @@ extension ConfigurationSource {
             return .data(Array(text.utf8), name: name)
         default:
             let url = try string("server", node)
-            var headers: [(name: String, value: String)] = []
-            if let h = seen["headers"] {
-                guard case .object(let pairs) = h.kind else { throw invalid("\"headers\" must be an object of strings, found \(h.typeName)") }
-                for pair in pairs {
-                    guard case .string(let value) = pair.value.kind else {
-                        throw invalid("header \(JSONWriter.quoted(pair.key)) must be a string, found \(pair.value.typeName)")
-                    }
-                    headers.append((pair.key, value))
+            guard let h = seen["headers"] else { return .server(url) }
+            guard case .object(let pairs) = h.kind else { throw invalid("\"headers\" must be an object of strings, found \(h.typeName)") }
+            return .server(url, headers: try pairs.map { pair throws(ConfigurationError) in
+                guard case .string(let value) = pair.value.kind else {
+                    throw invalid("header \(JSONWriter.quoted(pair.key)) must be a string, found \(pair.value.typeName)")
                 }
-            }
-            return .server(url, headers: headers)
+                return (pair.key, value)
+            })
         }
     }
 }
