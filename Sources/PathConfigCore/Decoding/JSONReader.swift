@@ -446,16 +446,10 @@ package struct JSONReadResult: Sendable {
         func find(_ node: JSONNode) -> JSONNode? {
             switch node.kind {
             case .number: return offsets.contains(node.offset) ? node : nil
-            case .array(let items):
-                for item in items { if let found = find(item) { return found } }
-                return nil
+            case .array(let items): return items.lazy.compactMap(find).first
             case .object(let members):
-                var lastIndex: [String: Int] = [:]
-                for (i, m) in members.enumerated() { lastIndex[m.key] = i }
-                for (i, m) in members.enumerated() where lastIndex[m.key] == i {
-                    if let found = find(m.value) { return found }
-                }
-                return nil
+                let lastIndex = Dictionary(members.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { _, last in last })
+                return members.enumerated().lazy.filter { lastIndex[$1.key] == $0 }.compactMap { find($1.value) }.first
             default: return nil
             }
         }
