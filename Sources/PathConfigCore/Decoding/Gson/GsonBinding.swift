@@ -341,8 +341,7 @@ struct GsonBinding {
         }
         switch node.kind {
         case .array(let items):
-            var out: [JSONNode] = []
-            for item in items { out.append(try value(item, what: what(), rule: rule)) }
+            let out = try items.map { item throws(ConfigurationError) in try value(item, what: what(), rule: rule) }
             return JSONNode(kind: .array(out), offset: node.offset)
         case .object(let members):
             var out: [JSONNode.Member] = []
