@@ -256,11 +256,7 @@ private struct Walker {
             throw ConfigurationError(code: .limit, message: "\(ruleNodes.count) rules, more than the limit of \(limits.maxRules)",
                                      location: source.location(rulesMember.value.offset))
         }
-        var rules: [Rule] = []
-        rules.reserveCapacity(ruleNodes.count)
-        for (index, node) in ruleNodes.enumerated() {
-            rules.append(try rule(node, index: index))
-        }
+        let rules = try ruleNodes.enumerated().map { index, node throws(ConfigurationError) in try rule(node, index: index) }
         return ConfigurationDocument(settings: settings, rules: rules, warnings: warnings, source: source)
     }
 
