@@ -67,12 +67,12 @@ package enum AtomicFile {
     @inline(__always) private static func simulatedFailure(_ directory: String) -> Int32? { nil }
     #endif
 
-    /// Creates `path` and its missing parents with `mode` (like `mkdir -p`).
-    static func createDirectories(_ path: String, mode: mode_t = 0o700) throws(Failure) {
+    /// Creates `path` and its missing parents with mode 0700 (like `mkdir -p`).
+    static func createDirectories(_ path: String) throws(Failure) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             prefix += "/" + part
-            if mkdir(prefix, mode) != 0 && errno != EEXIST { throw failure("cannot create directory \(prefix)") }
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST { throw failure("cannot create directory \(prefix)") }
         }
     }
 
