@@ -24,7 +24,7 @@ extension LoaderOptions {
     /// - Parameter engines: the backends this build offers, by name.
     public init(json: String?, engines: [String: any RegexEngine] = Backend.builtIn) throws(ConfigurationError) {
         self.init()
-        guard let members = try OptionsJSON.object(json, what: "options") else { return }
+        guard let members = try OptionsJSON.object(json) else { return }
         var loadMembers: [JSONNode.Member] = []
         for m in members {
             let value = m.value.value

@@ -31,17 +31,17 @@ package enum OptionsJSON {
         }
     }
 
-    /// The members of a JSON object, nil for nil or blank text. A key given
-    /// twice is an error: which of the two was meant cannot be told.
-    package static func object(_ text: String?, what: String) throws(ConfigurationError) -> [JSONNode.Member]? {
+    /// The members of an options object, nil for nil or blank text. A key
+    /// given twice is an error: which of the two was meant cannot be told.
+    package static func object(_ text: String?) throws(ConfigurationError) -> [JSONNode.Member]? {
         guard let text, !isBlank(text) else { return nil }
-        let root = try parse(text, what: what)
+        let root = try parse(text, what: "options")
         guard case .object(let members) = root.kind else {
-            throw invalid("\(what) must be a JSON object, found \(root.typeName)")
+            throw invalid("options must be a JSON object, found \(root.typeName)")
         }
         var seen = Set<String>()
         for member in members where !seen.insert(member.key).inserted {
-            throw invalid("\(what) give \(JSONWriter.quoted(member.key)) twice; give each once")
+            throw invalid("options give \(JSONWriter.quoted(member.key)) twice; give each once")
         }
         return members
     }

@@ -81,7 +81,7 @@ public struct LoadOptions: Sendable {
     /// - Parameter engines: the backends this build offers, by name.
     public init(json: String?, engines: [String: any RegexEngine] = Backend.builtIn) throws(ConfigurationError) {
         self.init()
-        guard let members = try OptionsJSON.object(json, what: "options") else { return }
+        guard let members = try OptionsJSON.object(json) else { return }
         try apply(members, engines: engines)
     }
 
