@@ -172,16 +172,14 @@ struct GsonBinding {
     /// `rules`: a list of rules (a null rule crashes on every lookup).
     private mutating func rules(_ node: JSONNode, crashes: inout [Crash]) throws(ConfigurationError) -> JSONNode {
         guard case .array(let items) = node.kind else { throw wrongType("\"rules\"", expected: "BEGIN_ARRAY", found: node) }
-        var out: [JSONNode] = []
-        out.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
+        let out = try items.enumerated().map { index, item throws(ConfigurationError) -> JSONNode in
             switch item.kind {
             case .null:
                 crashes.append(crash(nullName(item, written: "rule \(index) is null"), app.nullElementEffect(in: .rules),
                                      at: item.offset, rule: index))
-                out.append(item)
+                return item
             case .object:
-                out.append(try rule(item, index: index, crashes: &crashes))
+                return try rule(item, index: index, crashes: &crashes)
             default:
                 throw wrongType("rule \(index)", expected: "BEGIN_OBJECT", found: item, rule: index)
             }
