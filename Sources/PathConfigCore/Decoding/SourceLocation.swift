@@ -22,15 +22,9 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// Computes the line and column of byte `offset` in `bytes`.
     public init(offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
         let end = min(max(offset, 0), bytes.count)
-        var line = 1
-        var lineStart = 0
-        for i in 0..<end where bytes[i] == 0x0A {
-            line += 1
-            lineStart = i + 1
-        }
-        var column = 1
-        for i in lineStart..<end where bytes[i] & 0xC0 != 0x80 { column += 1 }
-        self.init(line: line, column: column, offset: end)
+        let line = 1 + bytes[..<end].count { $0 == 0x0A }
+        let lineStart = bytes[..<end].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        self.init(line: line, column: 1 + bytes[lineStart..<end].count { $0 & 0xC0 != 0x80 }, offset: end)
     }
 
     public var description: String { "\(line):\(column)" }
@@ -143,9 +137,7 @@ private struct SourceIndex: Sendable {
     /// Scalars in `bytes[0..<offset]`.
     func scalars(before offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
         let block = offset >> Self.blockShift
-        var count = scalarsBefore[min(block, scalarsBefore.count - 1)]
-        for i in (block << Self.blockShift)..<offset where bytes[i] & 0xC0 != 0x80 { count += 1 }
-        return count
+        return scalarsBefore[min(block, scalarsBefore.count - 1)] + bytes[(block << Self.blockShift)..<offset].count { $0 & 0xC0 != 0x80 }
     }
 
     func location(_ offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourceLocation {
