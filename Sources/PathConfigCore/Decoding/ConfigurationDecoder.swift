@@ -307,10 +307,7 @@ private struct Walker {
             throw ConfigurationError(code: .limit, message: limits.tooMany(nodes.count, what, rule: index),
                                      location: source.location(member.value.offset), ruleIndex: index)
         }
-        var values: [String] = [], offsets: [Int] = []
-        values.reserveCapacity(nodes.count)
-        offsets.reserveCapacity(nodes.count)
-        for (p, node) in nodes.enumerated() {
+        let values = try nodes.enumerated().map { p, node throws(ConfigurationError) in
             guard case .string(let value) = node.kind else {
                 throw schemaError("rule \(index), \(what) \(p) must be a string, found \(node.typeName)", at: node.offset, rule: index, pattern: p)
             }
@@ -318,10 +315,9 @@ private struct Walker {
                 throw ConfigurationError(code: .limit, message: limits.tooLong(value.utf8.count, what, at: p, rule: index),
                                          location: source.location(node.offset), ruleIndex: index, patternIndex: p)
             }
-            values.append(value)
-            offsets.append(node.offset)
+            return value
         }
-        return (values, offsets)
+        return (values, nodes.map(\.offset))
     }
 
     /// `methods`: nil when absent, else a non-empty array of HTTP method tokens, upper-cased.
