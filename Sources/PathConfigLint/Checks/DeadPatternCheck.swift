@@ -24,11 +24,21 @@ import PathConfigCore
 /// the prefilter's, sound by construction).
 struct DeadPatternCheck: LintCheck {
     func findings(in d: LintDocument) -> [LintFinding] {
-        let facts = d.profiles.map { SubjectFacts($0, matchQueryStrings: d.options.matchesQueryStrings($0)) }
-        return d.patterns.flatMap { findings($0.pattern, $0.index, rule: $0.rule, facts, in: d) }
+        // What each app matches patterns against, asked of the profile. The
+        // URL's path (and query): starts with `/` or `?`, or is empty.
+        let paths = d.profiles.filter {
+            $0.matchedString(for: "https://example.com/a/b?c=d", matchQueryStrings: d.options.matchesQueryStrings($0)).hasPrefix("/a/b")
+        }
+        // ASCII only, whatever the URL holds. A URL, as the app gets one (a
+        // bare path given to the library is matched as written, which no app does).
+        let ascii = d.profiles.filter {
+            $0.matchedString(for: "https://example.com/caf\u{E9}/\u{4E2D}?q=\u{E9}", matchQueryStrings: d.options.matchesQueryStrings($0))
+                .unicodeScalars.allSatisfy(\.isASCII)
+        }
+        return d.patterns.flatMap { findings($0.pattern, $0.index, rule: $0.rule, paths: paths, ascii: ascii, in: d) }
     }
 
-    private func findings(_ pattern: String, _ p: Int, rule: Int, _ facts: [SubjectFacts], in d: LintDocument) -> [LintFinding] {
+    private func findings(_ pattern: String, _ p: Int, rule: Int, paths: [Profile], ascii: [Profile], in d: LintDocument) -> [LintFinding] {
         // Inline flags change what the rest reads; a pattern with one is left alone.
         guard let syntax = try? PatternSyntax.readAlike(pattern), !syntax.hasFlags else { return [] }
         let oneAlternative = !syntax.hasTopLevelAlternation
@@ -38,7 +48,6 @@ struct DeadPatternCheck: LintCheck {
             return d.finding(.deadPattern, message, at: d.location(ofPattern: p, inRule: rule, scalar: scalar), rule: rule, pattern: p,
                              profiles: apps)
         }
-        let paths = facts.filter(\.isPath).map(\.profile)
         if !paths.isEmpty, oneAlternative, let first = Self.anchoredFirstLiteral(syntax), first != "/", first != "?" {
             return [finding(paths, "never matches",
                             "the URL's path (and query), which starts with \"/\" or \"?\", never with \(JSONWriter.quoted(String(first)))")]
@@ -48,7 +57,6 @@ struct DeadPatternCheck: LintCheck {
             out.append(finding(paths, "matches only a path that holds another URL",
                                "the URL's path (and query), never its scheme and host; match the path alone"))
         }
-        let ascii = facts.filter(\.isASCII).map(\.profile)
         if !ascii.isEmpty, oneAlternative, let scalar = Self.requiredBeyondASCII(syntax) {
             out.append(finding(ascii, "never matches", "the percent-encoded URL, which holds no character beyond ASCII; "
                                    + "write the character percent-encoded, as the app sees it", at: scalar))
@@ -72,24 +80,5 @@ struct DeadPatternCheck: LintCheck {
             guard let c = syntax.character(at: k), !c.isASCII else { return false }
             return syntax.quantifier(after: k) == nil
         }.map(syntax.scalar(at:))
-    }
-
-    /// What one profile's app matches patterns against, asked of the profile.
-    struct SubjectFacts {
-        let profile: Profile
-        /// The URL's path (and query): starts with `/` or `?`, or is empty.
-        let isPath: Bool
-        /// ASCII only, whatever the URL holds.
-        let isASCII: Bool
-
-        init(_ profile: Profile, matchQueryStrings: Bool) {
-            self.profile = profile
-            let url = profile.matchedString(for: "https://example.com/a/b?c=d", matchQueryStrings: matchQueryStrings)
-            isPath = url.hasPrefix("/a/b")
-            // A URL, as the app gets one (a bare path given to the library is
-            // matched as written, which no app does).
-            let beyond = profile.matchedString(for: "https://example.com/caf\u{E9}/\u{4E2D}?q=\u{E9}", matchQueryStrings: matchQueryStrings)
-            isASCII = beyond.unicodeScalars.allSatisfy(\.isASCII)
-        }
     }
 }
