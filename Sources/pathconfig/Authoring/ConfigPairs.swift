@@ -29,9 +29,6 @@ struct ConfigPairs {
         let configs: [String]
         /// The `--profile`s that follow them, in order.
         let profiles: [Profile]
-
-        /// The chain's name in reports: its values joined with `,`.
-        var name: String { configs.joined(separator: ",") }
     }
 
     /// The groups `arguments` (the raw command line after the program

@@ -16,7 +16,7 @@ struct DiffColumn: Sendable, Equatable {
     /// under each of its profiles, in order; labelled by profile where the
     /// profiles are all different, else by configuration and profile.
     static func columns(pairs: [ConfigPairs.Group]) -> [DiffColumn] {
-        let all = pairs.flatMap { group in group.profiles.map { (group.name, $0) } }
+        let all = pairs.flatMap { group in group.profiles.map { (group.configs.joined(separator: ","), $0) } }
         let distinct = Set(all.map(\.1)).count == all.count
         return all.map { config, profile in
             DiffColumn(profile: profile, config: config, label: distinct ? profile.rawValue : "\(config):\(profile.rawValue)")
