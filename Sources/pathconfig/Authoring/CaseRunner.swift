@@ -58,7 +58,7 @@ struct CaseRunner {
             let set = try sets[key] ?? ConfigurationSet(flags: flags, sources: flags.sources(configs), errorsAsJSON: errorsAsJSON)
             sets[key] = set
             for profile in testCase.profiles.isEmpty ? defaultProfiles : testCase.profiles {
-                let configuration = try set.configuration(profile: profile, overrides: testCase.options, key: testCase.optionsKey)
+                let configuration = try set.configuration(profile: profile, overrides: testCase.options)
                 results.append(check(testCase, profile: profile, in: configuration))
             }
         }

@@ -27,10 +27,12 @@ final class ConfigurationSet {
     }
 
     /// The configuration under `profile`, with `overrides` (load options as
-    /// JSON members, already checked) applied over the flags; `key` names the
-    /// overrides for sharing (equal keys, equal overrides).
-    func configuration(profile: Profile, overrides: [JSONNode.Member] = [], key: String = "") throws -> PathConfiguration {
-        let cacheKey = profile.rawValue + " " + key
+    /// JSON members, already checked) applied over the flags; loaded once for
+    /// equal overrides (as compact JSON text) and profiles.
+    func configuration(profile: Profile, overrides: [JSONNode.Member] = []) throws -> PathConfiguration {
+        var written = JSONObject()
+        for member in overrides { written[member.key] = member.value.value }
+        let cacheKey = profile.rawValue + " " + (overrides.isEmpty ? "" : JSONWriter.compact(written))
         if let configuration = loaded[cacheKey] { return configuration }
         var options = flags.loadOptions(profile: profile)
         if !overrides.isEmpty {

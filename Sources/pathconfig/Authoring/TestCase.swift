@@ -47,14 +47,6 @@ struct TestCase: Sendable {
         for (key, value) in typed { object[key.rawValue] = value }
         return object
     }
-
-    /// The options as compact JSON text: configurations loaded for equal
-    /// texts (and profiles) are shared between cases.
-    var optionsKey: String {
-        var object = JSONObject()
-        for member in options { object[member.key] = member.value.value }
-        return JSONWriter.compact(object)
-    }
 }
 
 /// A decoded cases file.
