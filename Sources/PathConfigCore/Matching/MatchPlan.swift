@@ -350,21 +350,9 @@ package struct MatchPlan: Sendable {
         return automaton?.matches(bytes, scratch: scratch)
     }
 
-    /// The rules whose patterns match `subject`, listed in `buffer`, which
-    /// the caller lends (a lookup's matches, on its stack).
-    package func matches(of subject: PatternSubject, listedIn buffer: UnsafeMutableBufferPointer<RuleMatch>) -> BufferedMatches {
-        var found = BufferedMatches(buffer)
-        run(subject, reportingTo: &found)
-        return found
-    }
-
-    package func run(_ subject: PatternSubject, into result: inout PlanResult) { run(subject, reportingTo: &result) }
-
-    /// The body of the two above, each of which names its sink's type, so
-    /// that each runs a copy specialized for it. (It once also kept the run
-    /// specialized across a module boundary: Resolution was a module of its
-    /// own before issue 37 made Model, Matching and Resolution one.)
-    private func run<Sink: MatchSink>(_ subject: PatternSubject, reportingTo sink: inout Sink) {
+    /// The rules whose patterns match `subject`, reported to `sink` (a
+    /// lookup's `BufferedMatches` on its stack, or a `PlanResult`).
+    func run<Sink: MatchSink>(_ subject: PatternSubject, reportingTo sink: inout Sink) {
         switch subject {
         case .string(let string):
             var text = string

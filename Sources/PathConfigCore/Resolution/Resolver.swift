@@ -39,10 +39,11 @@ final class FileRules: Sendable {
             if case .printableASCII(let bytes) = subject, let found = patternPlan.automatonMatches(bytes, scratch: buffer) {
                 return filtersMethods ? applying(Array(found), to: method).withUnsafeBufferPointer(body) : body(found)
             }
-            let found = patternPlan.matches(of: subject, listedIn: buffer)
+            var found = BufferedMatches(buffer)
+            patternPlan.run(subject, reportingTo: &found)
             if found.overflowed {
                 var all = PlanResult()
-                patternPlan.run(subject, into: &all)
+                patternPlan.run(subject, reportingTo: &all)
                 return applying(all.matches, to: method).withUnsafeBufferPointer(body)
             }
             guard filtersMethods else { return body(found.matches) }
