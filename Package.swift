@@ -72,6 +72,17 @@ import PackageDescription
 ///   root package.
 /// - `PrefilterFuzzing`, `EntryPointFuzzing`, `DialectFuzzing`, `HTTPTestSupport`: code the tests
 ///   (and the fuzz targets) share; the three test targets, by what they test.
+/// What a target that imports `PathConfiguration` depends on: the umbrella
+/// and each target it re-exports. An incremental build recompiles a target
+/// when a module it depends on directly changes, but not for one it reaches
+/// only through a re-export: a change to a type's layout that leaves its
+/// interface alone (a private stored property) left such importers running
+/// with the old layout, reading past the new value's end
+/// (swiftlang/swift#89636). A clean build never did.
+let pathConfiguration: [Target.Dependency] = [
+    "PathConfiguration", "PathConfigCore", "PathConfigLoading", "PathConfigLint", "PathConfigPort",
+]
+
 let package = Package(
     name: "libpathconfig",
     products: [
@@ -122,7 +133,7 @@ let package = Package(
         ),
         .target(
             name: "PathConfigurationFoundation",
-            dependencies: ["PathConfiguration"]
+            dependencies: pathConfiguration
         ),
         // Linked into libpathconfig.so for one exit-time destructor: untagged
         // copies of the Swift runtime's tagged table pointers, so that valgrind
@@ -145,8 +156,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "pathconfig-cli",
-            dependencies: [
-                "PathConfiguration",
+            dependencies: pathConfiguration + [
                 "PathConfigurationFoundation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -154,7 +164,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "pathconfig-bench",
-            dependencies: ["PathConfiguration", "PathConfigurationFoundation"],
+            dependencies: pathConfiguration + ["PathConfigurationFoundation"],
             path: "bench/Sources/pathconfig-bench"
         ),
         // The prefilter's differential fuzzing: a grammar of hazardous patterns and
@@ -162,7 +172,7 @@ let package = Package(
         // the fuzz target.
         .target(
             name: "PrefilterFuzzing",
-            dependencies: ["PathConfiguration", "PathConfigurationFoundation"],
+            dependencies: pathConfiguration + ["PathConfigurationFoundation"],
             path: "Tests/PrefilterFuzzing"
         ),
         .executableTarget(
@@ -177,7 +187,7 @@ let package = Package(
         // every crash they found.
         .target(
             name: "EntryPointFuzzing",
-            dependencies: ["PathConfiguration", "PathConfigurationFoundation", "PathConfigurationC"],
+            dependencies: pathConfiguration + ["PathConfigurationFoundation", "PathConfigurationC"],
             path: "Tests/EntryPointFuzzing"
         ),
         .executableTarget(
@@ -228,7 +238,7 @@ let package = Package(
         // target and the Swift suite, which replays its seeds.
         .target(
             name: "DialectFuzzing",
-            dependencies: ["PathConfiguration", "PathConfigurationFoundation", "PrefilterFuzzing", "EntryPointFuzzing"],
+            dependencies: pathConfiguration + ["PathConfigurationFoundation", "PrefilterFuzzing", "EntryPointFuzzing"],
             path: "Tests/DialectFuzzing",
             exclude: ["DialectOracle.java"]
         ),
@@ -245,13 +255,13 @@ let package = Package(
         ),
         .testTarget(
             name: "PathConfigurationTests",
-            dependencies: ["PathConfiguration", "PathConfigurationFoundation", "HTTPTestSupport", "PrefilterFuzzing", "EntryPointFuzzing", "DialectFuzzing"]
+            dependencies: pathConfiguration + ["PathConfigurationFoundation", "HTTPTestSupport", "PrefilterFuzzing", "EntryPointFuzzing", "DialectFuzzing"]
         ),
         // The C ABI's lists against the core's tables they are made from, and
         // against the header's constants.
         .testTarget(
             name: "PathConfigurationCTests",
-            dependencies: ["PathConfigurationC", "PathConfiguration"]
+            dependencies: pathConfiguration + ["PathConfigurationC"]
         ),
         .testTarget(
             name: "pathconfigTests",
