@@ -1,6 +1,18 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The umbrella `PathConfiguration` and the four targets it re-exports. The
+/// library product of that name lists them all, and every target here that
+/// imports the umbrella depends on them all: an incremental build
+/// recompiles a target when a module it depends on directly changes, but
+/// not for one it reaches only through a re-export, so a change to a type's
+/// layout that leaves its interface alone (a private stored property) left
+/// the umbrella's importers, ours and a client package's, running with the
+/// old layout, reading past the new value's end (swiftlang/swift#89636). A
+/// clean build never did.
+let umbrellaTargets = ["PathConfiguration", "PathConfigCore", "PathConfigLoading", "PathConfigLint", "PathConfigPort"]
+let pathConfiguration: [Target.Dependency] = umbrellaTargets.map { .target(name: $0) }
+
 /// libpathconfig: one engine that maps URLs to path properties the way Turbo
 /// and Hotwire Native apps do.
 ///
@@ -72,21 +84,10 @@ import PackageDescription
 ///   root package.
 /// - `PrefilterFuzzing`, `EntryPointFuzzing`, `DialectFuzzing`, `HTTPTestSupport`: code the tests
 ///   (and the fuzz targets) share; the three test targets, by what they test.
-/// What a target that imports `PathConfiguration` depends on: the umbrella
-/// and each target it re-exports. An incremental build recompiles a target
-/// when a module it depends on directly changes, but not for one it reaches
-/// only through a re-export: a change to a type's layout that leaves its
-/// interface alone (a private stored property) left such importers running
-/// with the old layout, reading past the new value's end
-/// (swiftlang/swift#89636). A clean build never did.
-let pathConfiguration: [Target.Dependency] = [
-    "PathConfiguration", "PathConfigCore", "PathConfigLoading", "PathConfigLint", "PathConfigPort",
-]
-
 let package = Package(
     name: "libpathconfig",
     products: [
-        .library(name: "PathConfiguration", targets: ["PathConfiguration"]),
+        .library(name: "PathConfiguration", targets: umbrellaTargets),
         .library(name: "PathConfigurationFoundation", targets: ["PathConfigurationFoundation"]),
         .library(name: "pathconfig", type: .dynamic, targets: ["PathConfigurationC"]),
         .executable(name: "pathconfig-cli", targets: ["pathconfig-cli"]),
