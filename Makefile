@@ -463,7 +463,9 @@ bench-ablation: deps
 
 ## fuzz: every libFuzzer target in Fuzz/ built once (release, -sanitize=fuzzer
 ## and AddressSanitizer, in .build-fuzz), then each run for FUZZ_SECONDS with its
-## seeds (Fuzz/<Target>/seeds) and dictionary (Fuzz/dict/*.dict). A crash or a
+## seeds (Fuzz/<Target>/seeds) and dictionary (Fuzz/dict/*.dict), JOBS targets at
+## a time (a libFuzzer run is one thread: each still has a core to itself, and
+## each target's output is printed whole when it ends). A crash or a
 ## broken check stops the run and leaves the input in
 ## .build-fuzz/artifacts/<target>/; the corpus grows in .build-fuzz/corpus/<target>/.
 ## fuzz-short: 10 s each, part of `make test` (a smoke run: the 30-minute CI budget), from a build of its
@@ -522,7 +524,7 @@ fuzz-build: $(addprefix fuzz-build-,$(FUZZ_TARGETS))
 FUZZ_RUN          ?= $(FUZZ_TARGETS)
 
 fuzz: fuzz-build
-	@for t in $(FUZZ_RUN); do $(MAKE) --no-print-directory fuzz-$$t FUZZ_BUILT=1 FUZZ_SECONDS=$(FUZZ_SECONDS) || exit 1; done
+	@$(MAKE) --no-print-directory -j $(JOBS) --output-sync=target $(addprefix fuzz-,$(FUZZ_RUN)) FUZZ_BUILT=1 FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 fuzz-short:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SHORT_SECONDS) FUZZBUILD=.build-fuzz-smoke FUZZ_OPT="-Xswiftc -Onone"
