@@ -21,11 +21,12 @@ packages+=(libcurl4-openssl-dev)
 # The HTTPS loader test makes a self-signed certificate with the openssl command.
 packages+=(openssl)
 # The Python suite (`make test-python` runs Debian's /usr/bin/python3, see the
-# Makefile's PYTHON): pytest, and venv + pip for the tests that install the
+# Makefile's PYTHON): pytest, pytest-xdist (the suite runs on two processes),
+# and venv + pip for the tests that install the
 # package into fresh virtual environments; python3-dev for the binding's C
 # extension (pathconfig._speedups), which the suite builds and tests beside
 # the ctypes path.
-packages+=(python3 python3-pytest python3-venv python3-pip python3-dev)
+packages+=(python3 python3-pytest python3-pytest-xdist python3-venv python3-pip python3-dev)
 # The Ruby gem's suites (`make test-ruby`): Debian's ruby with ffi, Minitest,
 # RSpec, Rack and WEBrick (the Rack server's test runs it on localhost);
 # ruby-dev for the gem's C extension (pathconfig/speedups), which the suite
@@ -63,7 +64,7 @@ install_missing "" "${packages[@]}"
 
 # What the suites run, not only what dpkg says: a clear message here rather
 # than "No module named pytest" later.
-/usr/bin/python3 -c "import pytest, venv, ensurepip, pip" ||
-    { echo "/usr/bin/python3 cannot import pytest, venv, ensurepip and pip (the Python suite needs them)" >&2; exit 1; }
+/usr/bin/python3 -c "import pytest, xdist, venv, ensurepip, pip" ||
+    { echo "/usr/bin/python3 cannot import pytest, xdist, venv, ensurepip and pip (the Python suite needs them)" >&2; exit 1; }
 hash -r
 rust_ok || { echo "cargo and rustc $RUST_MIN or newer are not on the PATH (the Rust suite needs them)" >&2; exit 1; }
