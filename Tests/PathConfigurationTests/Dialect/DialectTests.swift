@@ -135,6 +135,21 @@ struct DialectTests {
         #expect(icu.search(MatchSubject(subject)) == .match)
     }
 
+    @Test("PCRE2 10.42 makes an item possessive before an atomic group that can match the empty string: such patterns match",
+          arguments: [("a?(?:,)?+a", "ba"), ("[bc]a?(?:,)?+a", "/ba"), ("a?(?>(?:,)?)a", "ba"), ("a?(,)?+a", "ba"),
+                      ("a?(?:,){0,2}+a", "ba"), ("\\d?(?:,)?+1", "b1"), ("a?(?>|,)a", "ba"), ("a?(?>(?:b)??)a", "ba")])
+    func atomicGroupAfterRepeat(_ pattern: String, _ subject: String) throws {
+        for (profile, reference) in [(Profile.hotwireIOS, "ICU"), (.hotwireAndroid, "the JDK")] {
+            let pcre2 = try PCRE2Engine().compile(pattern, options: profile.regexOptions, limits: Limits())
+            #expect(pcre2.search(MatchSubject(subject)) == .match, "\(pattern) on \(subject) matches in \(reference)")
+        }
+        let icu = try FoundationEngine().compile(pattern, options: Profile.hotwireIOS.regexOptions, limits: Limits())
+        #expect(icu.search(MatchSubject(subject)) == .match)
+        // Where the translation holds no atomic group, auto-possessification stays on: `a?+` is written as is.
+        #expect(try !PatternTranslator.translate("a?+,?+a", dialect: .icu, caseInsensitive: false).hasAtomicGroup)
+        #expect(try PatternTranslator.translate(pattern, dialect: .icu, caseInsensitive: false).hasAtomicGroup)
+    }
+
     @Test("a back reference is rewritten where it is, after the output before it moved (Java's quantified lookahead)")
     func movedBackReference() throws {
         #expect(try PatternTranslator.translate("x(?=\\1)?", dialect: .java, caseInsensitive: true).pattern == "[Xx](?:(?=(?!)))?")

@@ -17,6 +17,10 @@ struct PatternTranslation: Equatable {
     /// start with LF, between CR and LF, where ICU's search may not try
     /// (`PCRE2Engine` checks that no match can).
     let multilineCaret: Int?
+    /// The pattern holds an atomic group (`(?>...)`, or a possessive
+    /// quantifier on a group): `PCRE2Engine` then turns auto-possessification
+    /// off, which PCRE2 10.42 gets wrong after such a group.
+    let hasAtomicGroup: Bool
 
     var pattern: String { String(decoding: bytes, as: UTF8.self) }
 
@@ -194,8 +198,9 @@ struct TranslationBuilder {
     }
 
     /// The finished translation; `end` is the original pattern's length.
-    consuming func finish(end: Int, firstWordBoundary: Int?, multilineCaret: Int?) -> PatternTranslation {
+    consuming func finish(end: Int, firstWordBoundary: Int?, multilineCaret: Int?, hasAtomicGroup: Bool) -> PatternTranslation {
         sources.append(end)
-        return PatternTranslation(bytes: bytes, sourceOffsets: sources, firstWordBoundary: firstWordBoundary, multilineCaret: multilineCaret)
+        return PatternTranslation(bytes: bytes, sourceOffsets: sources, firstWordBoundary: firstWordBoundary, multilineCaret: multilineCaret,
+                                  hasAtomicGroup: hasAtomicGroup)
     }
 }

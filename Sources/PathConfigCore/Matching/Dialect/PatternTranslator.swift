@@ -88,6 +88,11 @@ struct PatternTranslator {
     var firstWordBoundary: Int?
     /// Where the first ICU `^` under `(?m)` (without `(?d)`) is.
     var multilineCaret: Int?
+    /// Whether the pattern holds an atomic group: `(?>...)`, or a group
+    /// (or anchor) with a possessive quantifier, which PCRE2 compiles as one
+    /// (`PatternTranslation.hasAtomicGroup`). The `(?>\r\n|...)` written
+    /// for ICU's `.` and `\R` is not counted: it never matches the empty string.
+    var hasAtomicGroup = false
 
     /// Translates `pattern`, compiled by the dialect with `caseInsensitive`
     /// (the profile's flag; inline `(?i)` is read from the pattern).
@@ -102,7 +107,7 @@ struct PatternTranslator {
         if dialect == .icu { translator.finishICUBackReferences() }
         if translator.usesAnyNewline { translator.out.insert("(*ANY)", at: 0, from: 0) }
         return translator.out.finish(end: translator.reader.count, firstWordBoundary: translator.firstWordBoundary,
-                                     multilineCaret: translator.multilineCaret)
+                                     multilineCaret: translator.multilineCaret, hasAtomicGroup: translator.hasAtomicGroup)
     }
 
     private init(_ pattern: String, dialect: RegexDialect, caseInsensitive: Bool) {
@@ -375,6 +380,7 @@ struct PatternTranslator {
         if quantifier.mode != .greedy {
             let lazy = quantifier.mode == .lazy
             text.append(lazy ? "?" : "+")
+            if !lazy && out.bytes[itemStart] == UInt8(ascii: "(") { hasAtomicGroup = true }
             // ICU's unbounded possessive and lazy loops go wrong on an item
             // that can match the empty string: `(?:a?)++` never matches,
             // `(?:|b)*?\d` never tries the b.
@@ -414,7 +420,9 @@ struct PatternTranslator {
         case .capturing: push(at: source, text: "(", isAssertion: false, capture: reader.captures)
         case .nonCapturing: push(at: source, text: "(?:", isAssertion: false)
         case .lookahead(let negative): push(at: source, text: negative ? "(?!" : "(?=", isAssertion: true)
-        case .atomic: push(at: source, text: "(?>", isAssertion: false)
+        case .atomic:
+            hasAtomicGroup = true
+            push(at: source, text: "(?>", isAssertion: false)
         case .lookbehind(let negative): push(at: source, text: negative ? "(?<!" : "(?<=", isAssertion: true, isLookbehind: true)
         case .named(let name):
             javaBackReferences.numbers[name] = reader.captures
