@@ -42,13 +42,14 @@ public struct PCRE2Engine: RegexEngine {
                                     offset: offset, isUnsupported: true)
         }
         if translation.firstWordBoundary != nil { flags |= WordBoundaries.compileOptions }
-        // PCRE2 10.42 makes an item possessive before an atomic group that
-        // can match the empty string: `a?(?:,)?+a`, compiled as
-        // `a?(?>(?:,)?)a`, finds nothing in "ba". Looking at what may follow
-        // the item, it steps into the group and, past its optional part (in
-        // a check of its own), reaches the group's end, which it takes for
-        // the end of an atomic group around the item, where an item may
-        // always be possessive (compare_opcodes, pcre2_auto_possess.c).
+        // PCRE2 10.42 (and its source at 10.48-dev) makes an item
+        // possessive before an atomic group that can match the empty
+        // string: `a?(?:,)?+a`, compiled as `a?(?>(?:,)?)a`, finds nothing
+        // in "ba". Looking at what may follow the item, it steps into the
+        // group and, past its optional part (in a check of its own), reaches
+        // the group's end, which it takes for the end of an atomic group
+        // around the item, where an item may always be possessive
+        // (compare_opcodes, pcre2_auto_possess.c).
         if translation.hasAtomicGroup { flags |= UInt32(PCRE2_NO_AUTO_POSSESS) }
         var errorCode: Int32 = 0
         var errorOffset = 0

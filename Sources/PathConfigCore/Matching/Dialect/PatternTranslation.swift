@@ -19,7 +19,7 @@ struct PatternTranslation: Equatable {
     let multilineCaret: Int?
     /// The pattern holds an atomic group (`(?>...)`, or a possessive
     /// quantifier on a group): `PCRE2Engine` then turns auto-possessification
-    /// off, which PCRE2 10.42 gets wrong after such a group.
+    /// off, which PCRE2 gets wrong for an item before such a group.
     let hasAtomicGroup: Bool
 
     var pattern: String { String(decoding: bytes, as: UTF8.self) }
