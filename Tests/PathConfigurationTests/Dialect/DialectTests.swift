@@ -127,6 +127,12 @@ struct DialectTests {
           arguments: [("b{0}(?=x)x", "x"), ("(?=a)b?a", "a"), ("(?:b){0}(?=/x)/x", "/x"), ("c?(?=d)d", "d"), ("(?:k|(?=a)b){0}", "x"),
                       ("(?:k|(?=a)b){0,0}?/", "/"), ("(?<=a{0}b)c", "bc"), ("(a){0}b", "b")])
     func assertedFirstUnit(_ pattern: String, _ subject: String) throws {
+        try expectMatchesInBothDialects(pattern, subject)
+    }
+
+    /// `pattern` finds `subject` through pcre2 under an iOS and an Android
+    /// profile, and through Foundation (ICU) itself.
+    private func expectMatchesInBothDialects(_ pattern: String, _ subject: String) throws {
         for (profile, reference) in [(Profile.hotwireIOS, "ICU"), (.hotwireAndroid, "the JDK")] {
             let pcre2 = try PCRE2Engine().compile(pattern, options: profile.regexOptions, limits: Limits())
             #expect(pcre2.search(MatchSubject(subject)) == .match, "\(pattern) on \(subject) matches in \(reference)")
@@ -139,15 +145,14 @@ struct DialectTests {
           arguments: [("a?(?:,)?+a", "ba"), ("[bc]a?(?:,)?+a", "/ba"), ("a?(?>(?:,)?)a", "ba"), ("a?(,)?+a", "ba"),
                       ("a?(?:,){0,2}+a", "ba"), ("\\d?(?:,)?+1", "b1"), ("a?(?>|,)a", "ba"), ("a?(?>(?:b)??)a", "ba")])
     func atomicGroupAfterRepeat(_ pattern: String, _ subject: String) throws {
-        for (profile, reference) in [(Profile.hotwireIOS, "ICU"), (.hotwireAndroid, "the JDK")] {
-            let pcre2 = try PCRE2Engine().compile(pattern, options: profile.regexOptions, limits: Limits())
-            #expect(pcre2.search(MatchSubject(subject)) == .match, "\(pattern) on \(subject) matches in \(reference)")
-        }
-        let icu = try FoundationEngine().compile(pattern, options: Profile.hotwireIOS.regexOptions, limits: Limits())
-        #expect(icu.search(MatchSubject(subject)) == .match)
-        // Where the translation holds no atomic group, auto-possessification stays on: `a?+` is written as is.
-        #expect(try !PatternTranslator.translate("a?+,?+a", dialect: .icu, caseInsensitive: false).hasAtomicGroup)
+        try expectMatchesInBothDialects(pattern, subject)
         #expect(try PatternTranslator.translate(pattern, dialect: .icu, caseInsensitive: false).hasAtomicGroup)
+    }
+
+    @Test("a translation without an atomic group keeps auto-possessification: possessive single items are not groups")
+    func noAtomicGroup() throws {
+        #expect(try !PatternTranslator.translate("a?+,?+[bc]*+a", dialect: .icu, caseInsensitive: false).hasAtomicGroup)
+        #expect(try !PatternTranslator.translate("a?+,?+[bc]*+a", dialect: .java, caseInsensitive: false).hasAtomicGroup)
     }
 
     @Test("a back reference is rewritten where it is, after the output before it moved (Java's quantified lookahead)")
