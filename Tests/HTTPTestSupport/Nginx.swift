@@ -238,4 +238,13 @@ public enum TemporaryDirectory {
         }
         return String(cString: made)
     }
+
+    /// One directory for this test process, made on first use and removed,
+    /// with everything in it, when the process exits: for files a test hands
+    /// to a command and does not need once it has checked the answer.
+    public static let scratch: String = {
+        let directory = try! make("scratch")
+        atexit { try? FileManager.default.removeItem(atPath: TemporaryDirectory.scratch) }
+        return directory
+    }()
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 
 /// Runs the built `pathconfig` binary and checks its whole output and exit code.
@@ -46,8 +47,9 @@ struct CLI {
         return Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 
+    /// A file holding `contents`, removed when the test process exits.
     static func temporaryFile(_ contents: String) throws -> String {
-        let path = NSTemporaryDirectory() + "pathconfig-cli-\(UUID().uuidString).json"
+        let path = TemporaryDirectory.scratch + "/cli-\(UUID().uuidString).json"
         try contents.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 
 /// `pathconfig port`: the files it writes, what it reports, `--strict` and `--check`.
@@ -6,8 +7,9 @@ import Testing
 struct PortCommandTests {
     static let android = CLI.root + "/examples/android-path-configuration.json"
 
+    /// A new directory, removed when the test process exits.
     static func directory() throws -> String {
-        let path = NSTemporaryDirectory() + "pathconfig-port-\(UUID().uuidString)"
+        let path = TemporaryDirectory.scratch + "/port-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -32,8 +32,10 @@ class LoaderTest < Minitest::Test
     require "pathconfig"
     require #{SUPPORT.inspect}
     require "tmpdir"
+    require "fileutils"
     $stdout.sync = true
     ROOT_DIR = Dir.mktmpdir
+    at_exit { FileUtils.rm_rf(ROOT_DIR) } # after SERVER.stop, registered below
     File.write(File.join(ROOT_DIR, "c.json"), File.read(#{EXAMPLE.inspect}))
     SERVER = FileServer.new(ROOT_DIR)
     URL = SERVER.url("c.json")
@@ -288,7 +290,7 @@ class LoaderTest < Minitest::Test
   # --- sources and events, in this process ---------------------------------------
 
   def with_server
-    dir = Dir.mktmpdir
+    dir = scratch_dir
     File.write(File.join(dir, "c.json"), File.read(EXAMPLE))
     server = FileServer.new(dir)
     yield server, dir

@@ -32,8 +32,8 @@ class PackagingTest < Minitest::Test
 
   def self.installed
     @installed ||= begin
-      home = Dir.mktmpdir("pathconfig-gem-home-")
-      build = Dir.mktmpdir("pathconfig-gem-build-")
+      home = scratch_dir("pathconfig-gem-home-")
+      build = scratch_dir("pathconfig-gem-build-")
       out, status = Open3.capture2e("gem", "build", File.join(GEM_DIR, "pathconfig.gemspec"), "--output",
                                     File.join(build, "pathconfig.gem"), chdir: GEM_DIR)
       raise "gem build failed:\n#{out}" unless status.success?
@@ -49,7 +49,7 @@ class PackagingTest < Minitest::Test
 
   def run_outside(env)
     home = self.class.installed
-    outside = Dir.mktmpdir("pathconfig-outside-")
+    outside = scratch_dir("pathconfig-outside-")
     File.write(File.join(outside, "use.rb"), SCRIPT)
     clean = ENV.to_h.reject { |k, _| k.start_with?("PATHCONFIG_", "RUBY", "GEM_", "BUNDLE") || k == "LD_LIBRARY_PATH" }
     env = clean.merge("GEM_HOME" => home, "GEM_PATH" => [home, *Gem.path].join(":")).merge(env)
@@ -73,7 +73,7 @@ class PackagingTest < Minitest::Test
   # RUBYOPT): `gem install` still succeeds, without the extension, and
   # says why.
   def test_gem_installs_without_headers_or_compiler
-    build = Dir.mktmpdir("pathconfig-gem-build-")
+    build = scratch_dir("pathconfig-gem-build-")
     out, status = Open3.capture2e("gem", "build", File.join(GEM_DIR, "pathconfig.gemspec"), "--output",
                                   File.join(build, "pathconfig.gem"), chdir: GEM_DIR)
     assert status.success?, out
@@ -82,7 +82,7 @@ class PackagingTest < Minitest::Test
       value = key == "CC" ? "/bin/false" : "/nonexistent"
       File.write(hack, "require 'rbconfig'\nif $0.end_with?('extconf.rb')\n  " \
                        "RbConfig::CONFIG[#{key.inspect}] = RbConfig::MAKEFILE_CONFIG[#{key.inspect}] = #{value.inspect}\nend\n")
-      home = Dir.mktmpdir("pathconfig-gem-home-")
+      home = scratch_dir("pathconfig-gem-home-")
       env = { "GEM_HOME" => home, "GEM_PATH" => [home, *Gem.path].join(":"), "RUBYOPT" => "-r#{hack}" }
       out, status = Open3.capture2e(env, "gem", "install", "--local", "--no-document", "--verbose",
                                     File.join(build, "pathconfig.gem"), chdir: build)
@@ -95,10 +95,10 @@ class PackagingTest < Minitest::Test
   def test_without_the_extension_the_gem_works_through_ffi
     home = self.class.installed
     gem_dir = Dir[File.join(home, "gems", "pathconfig-*")].first
-    copy = Dir.mktmpdir("pathconfig-no-extension-")
+    copy = scratch_dir("pathconfig-no-extension-")
     FileUtils.cp_r(File.join(gem_dir, "lib"), copy)
     Dir[File.join(copy, "lib", "pathconfig", "speedups.*")].each { |f| File.delete(f) }
-    outside = Dir.mktmpdir("pathconfig-outside-")
+    outside = scratch_dir("pathconfig-outside-")
     File.write(File.join(outside, "use.rb"), SCRIPT)
     clean = ENV.to_h.reject { |k, _| k.start_with?("PATHCONFIG_", "RUBY", "GEM_", "BUNDLE") || k == "LD_LIBRARY_PATH" }
     out, err, status = Open3.capture3(clean.merge("PATHCONFIG_LIBRARY" => LIBRARY), RbConfig.ruby,

@@ -15,9 +15,18 @@ $LOAD_PATH.unshift File.expand_path("../lib", __dir__)
 require "minitest/autorun"
 require "json"
 require "tmpdir"
+require "fileutils"
 require "pathconfig"
 
 EXAMPLE = File.join(ROOT, "examples", "path-configuration.json")
+
+# A new directory (named `prefix`...), removed with everything in it once
+# this process's tests have run.
+def scratch_dir(prefix = "pathconfig-")
+  dir = Dir.mktmpdir(prefix)
+  Minitest.after_run { FileUtils.rm_rf(dir) }
+  dir
+end
 
 # The conformance cases, read once for every suite that runs them.
 module Conformance
