@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PathConfigCore
 
-/// How the Java dialect reads classes and quantifiers, judged by the JDK
+/// How the Java dialect reads classes, quantifiers and flag groups, judged by the JDK
 /// itself (Tests/JVM/RegexProbe.java, under an Android profile's
 /// CASE_INSENSITIVE | UNICODE_CASE): a pattern the JVM rejects is rejected
 /// here (as invalid, not refused), one it compiles compiles and finds what
@@ -44,16 +44,37 @@ struct JavaSyntaxDifferentialTests {
         "\\N{\u{85}LATIN SMALL LETTER A}", "\\N{LATIN SMALL LETTER A\u{1F}}",
     ]
 
+    /// Flag groups in free-spacing mode: the JDK applies each letter as it
+    /// reads it, so white space and comments after an `x` in the group are
+    /// skipped and after a `-x` are not, and under `d` a comment ends at
+    /// `\n` alone (the dialect fuzzer's find).
+    static let flagGroupPatterns = [
+        "(?x )a", "(?x\u{B})a", "(?x#c\n)a", "(?x#c)a", "(?x-x )a", "(?x- x)a", "(?x i)a", "(?i x)a", "(?x :a)", "(?x)(?-x )a",
+        "(?xi#)a\n)a", "(?dx)a#c\rb", "(?x)a#c\rb", "(?xd#c\r)a", "(?x)(?d)a#c\rb", "(?x)(?d:a#c\rb)", "(?x)(?d:a#c\nb)c",
+        "(?x)(?d:a)#c\rb", "(?x)[a #c\rb]", "(?xd)[a #c\rb]", "(?xd)[a #c\nb]", "(?x)(?d-d #c\r)a", "(?dx: #c\n)a",
+        "(?x-d #c\r:a)", "(?x\u{85})a", "(?x\u{2028})a", "(?x #c\u{2028})a", "(?xd #c\u{2028}\n)a",
+    ]
+
     static let subjects: [String] = {
         var all = "abcdekxyzABK&!-?0^[]#\"$%' \u{212A}\u{17F}\u{130}\u{100}\u{101}".map(String.init)
         all += ["xaay", "xay", "xaaay", "xaaaaaay", "xababy", "xaby", "xy", "ab", "aa", "a", "x", "b", "xky", "xKy", "xaby", "aaaaab", ""]
         return all
     }()
 
-    @Test("classes and quantifiers: what the JDK rejects is rejected, what it compiles finds what it finds")
+    @Test("classes, quantifiers and flag groups: what the JDK rejects is rejected, what it compiles finds what it finds")
     func againstTheJDK() throws {
-        let patterns = Self.classPatterns + Self.quantifierPatterns + Self.namePatterns
-        let lines = try JVM.run("RegexProbe.java", lines: Self.subjects.map(JVM.hex) + ["-"] + patterns.map(JVM.hex))
+        let patterns = Self.classPatterns + Self.quantifierPatterns + Self.namePatterns + Self.flagGroupPatterns
+        let (wrong, compared) = try Self.compareWithTheJDK(patterns, on: Self.subjects)
+        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
+        #expect(compared > 2_000)
+    }
+
+    /// Compiles each of `patterns` here (pcre2, an Android profile's
+    /// options) and in the JDK, and searches every subject with both: what
+    /// differs, and how many searches were compared. A pattern the JDK
+    /// rejects must be rejected as invalid, not refused.
+    static func compareWithTheJDK(_ patterns: [String], on subjects: [String]) throws -> (wrong: [String], compared: Int) {
+        let lines = try JVM.run("RegexProbe.java", lines: subjects.map(JVM.hex) + ["-"] + patterns.map(JVM.hex))
         try #require(lines.count == patterns.count + 1)
         let options = RegexOptions(caseInsensitive: true, unicodeClasses: false, dialect: .java)
         var wrong: [String] = []
@@ -62,21 +83,20 @@ struct JavaSyntaxDifferentialTests {
             let compiled = Result { () throws(RegexCompileError) in try PCRE2Engine().compile(pattern, options: options, limits: Limits()) }
             switch (compiled, row.hasPrefix("E")) {
             case (.failure(let error), true):
-                if error.isUnsupported { wrong.append("\(pattern): refused (\(error.message)), the JVM rejects it: \(row)") }
+                if error.isUnsupported { wrong.append("\(pattern.debugDescription): refused (\(error.message)), the JVM rejects it: \(row)") }
             case (.failure(let error), false):
-                wrong.append("\(pattern): rejected (\(error.message)), the JVM compiles it")
+                wrong.append("\(pattern.debugDescription): rejected (\(error.message)), the JVM compiles it")
             case (.success, true):
-                wrong.append("\(pattern): compiled, the JVM rejects it: \(row)")
+                wrong.append("\(pattern.debugDescription): compiled, the JVM rejects it: \(row)")
             case (.success(let compiled), false):
-                for (subject, bit) in zip(Self.subjects, row) {
+                for (subject, bit) in zip(subjects, row) {
                     compared += 1
                     let found = compiled.search(MatchSubject(subject)) == .match
-                    if found != (bit == "1") { wrong.append("\(pattern) on \(subject.debugDescription): PCRE2 \(found), JDK \(bit == "1")") }
+                    if found != (bit == "1") { wrong.append("\(pattern.debugDescription) on \(subject.debugDescription): PCRE2 \(found), JDK \(bit == "1")") }
                 }
             }
         }
-        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
-        #expect(compared > 2_000)
+        return (wrong, compared)
     }
 
     /// Class expressions made of the pieces whose order decides how the
@@ -94,27 +114,33 @@ struct JavaSyntaxDifferentialTests {
 
     @Test("1,500 random class expressions of &, &&, -, ^, ] and nested classes, read as the JDK reads them")
     func randomClassesAgainstTheJDK() throws {
-        let patterns = Self.randomClasses
         let subjects = "abcdkx&-^]![1K\u{212A}".map(String.init) + [""]
-        let lines = try JVM.run("RegexProbe.java", lines: subjects.map(JVM.hex) + ["-"] + patterns.map(JVM.hex))
-        try #require(lines.count == patterns.count + 1)
-        let options = RegexOptions(caseInsensitive: true, unicodeClasses: false, dialect: .java)
-        var wrong: [String] = []
-        var compiledByBoth = 0
-        for (pattern, row) in zip(patterns, lines.dropFirst()) {
-            let compiled = try? PCRE2Engine().compile(pattern, options: options, limits: Limits())
-            switch (compiled, row.hasPrefix("E")) {
-            case (nil, true): break
-            case (nil, false): wrong.append("\(pattern): rejected, the JVM compiles it")
-            case (.some, true): wrong.append("\(pattern): compiled, the JVM rejects it: \(row)")
-            case (.some(let compiled), false):
-                compiledByBoth += 1
-                for (subject, bit) in zip(subjects, row) where (compiled.search(MatchSubject(subject)) == .match) != (bit == "1") {
-                    wrong.append("\(pattern) on \(subject.debugDescription): JDK \(bit == "1")")
-                }
-            }
-        }
+        let (wrong, compared) = try Self.compareWithTheJDK(Self.randomClasses, on: subjects)
         #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
-        #expect(compiledByBoth > 500)
+        #expect(compared > 500 * subjects.count)
+    }
+
+    /// Flag groups of `x`, `d`, `i` and `-` with white space and comments
+    /// in and after them, and a body of letters, spaces and comments.
+    static let randomFlagGroups: [String] = {
+        var generator = SplitMix(state: 29)
+        let inGroup = ["x", "x", "d", "i", "-", " ", "\u{B}", "#c\r", "#c\n", "#)\n", "\u{85}"]
+        let body = ["a", "b", " ", "#c\r", "#c\n", "\r", "\n", "(?-x)", "(?d)", "(?x: b)"]
+        var out: [String] = []
+        for _ in 0..<800 {
+            let group = (0..<Int.random(in: 1...5, using: &generator)).map { _ in inGroup.randomElement(using: &generator)! }
+            let rest = (0..<Int.random(in: 1...5, using: &generator)).map { _ in body.randomElement(using: &generator)! }
+            let end = Bool.random(using: &generator) ? ")" : ":"
+            out.append("(?" + group.joined() + end + rest.joined() + (end == ":" ? ")" : ""))
+        }
+        return out
+    }()
+
+    @Test("800 random flag groups with x, d, white space and comments, read as the JDK reads them")
+    func randomFlagGroupsAgainstTheJDK() throws {
+        let subjects = ["a", "ab", "b", "ba", "a b", "a\nb", "a\rb", "abb", ""]
+        let (wrong, compared) = try Self.compareWithTheJDK(Self.randomFlagGroups, on: subjects)
+        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
+        #expect(compared > 200 * subjects.count)
     }
 }

@@ -486,7 +486,7 @@ struct PatternTranslator {
 
     private mutating func setFlags(_ new: Flags) {
         flags = new
-        reader.extended = new.extended
+        reader.modes = PatternReader.Modes(extended: new.extended, unixLines: new.unixLines)
     }
 
     // MARK: - Lines

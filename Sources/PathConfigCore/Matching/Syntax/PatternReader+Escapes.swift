@@ -127,7 +127,7 @@ extension PatternReader {
             name = String(String.UnicodeScalarView(scalars))
         }
         // ICU's free-spacing mode drops white space inside the braces too.
-        if dialect == .icu && extended { name.unicodeScalars.removeAll { isSpace($0.value) } }
+        if dialect == .icu && modes.extended { name.unicodeScalars.removeAll { isSpace($0.value) } }
         guard let value = CharacterNames.scalar(named: name) else {
             throw .invalid(dialect, "no character is named \"\(name)\"", at: source)
         }

@@ -76,6 +76,13 @@ extension PatternReader {
         default:
             position -= 1
             var group = FlagGroup()
+            // The JDK applies each letter as it reads it (Pattern.addFlag and
+            // subFlag), so an `x` makes the rest of the group free-spacing, a
+            // `-x` ends that, and a `d` changes where a comment in it ends;
+            // ICU applies the group's flags at its end. The modes after the
+            // group are the caller's to set.
+            let before = modes
+            var on = true
             while let c = nextSignificant() {
                 if c == 0x29 || c == 0x3A {
                     group.end = c
@@ -83,7 +90,11 @@ extension PatternReader {
                 }
                 group.letters.append(c)
                 group.offsets.append(position - 1)
+                if dialect == .java {
+                    if c == 0x2D { on = false } else if let flag = dialect.flag(c) { modes.set(flag, on) }
+                }
             }
+            modes = before
             return .flags(group)
         }
     }

@@ -12,8 +12,8 @@ struct PatternReader {
     let count: Int
     let dialect: RegexDialect
     var position = 0
-    /// Free-spacing mode.
-    var extended = false
+    /// The flags in force that change the scan.
+    var modes = Modes()
     /// ICU: the last character a class added as itself, where a range
     /// written after a `-` starts; kept from one class to the next, as
     /// regexcmp.cpp keeps it (`[b][&-z]` holds `b` to `z`).
@@ -48,7 +48,7 @@ struct PatternReader {
 
     /// Skips white space and comments in free-spacing mode.
     mutating func skipInsignificant() {
-        guard extended else { return }
+        guard modes.extended else { return }
         while let c = peek() {
             if isSpace(c) {
                 position += 1
@@ -62,7 +62,7 @@ struct PatternReader {
 
     /// Skips white space, not comments, in free-spacing mode.
     mutating func skipSpaces() {
-        guard extended else { return }
+        guard modes.extended else { return }
         while let c = peek(), isSpace(c) { position += 1 }
     }
 
@@ -82,8 +82,24 @@ struct PatternReader {
         (0x09...0x0D).contains(c) || c == 0x20 || (dialect == .icu && (c == 0x85 || c == 0x200E || c == 0x200F || c == 0x2028 || c == 0x2029))
     }
 
-    /// What ends a `#` comment (U+2029 only for the JDK).
+    /// What ends a `#` comment: a line terminator (U+2029 only for the
+    /// JDK), and for the JDK under UNIX_LINES `\n` alone
+    /// (Pattern.isLineSeparator).
     private func endsComment(_ c: UInt32) -> Bool {
-        c == 0x0A || c == 0x0D || c == 0x85 || c == 0x2028 || (c == 0x2029 && dialect == .java)
+        if dialect == .java && modes.unixLines { return c == 0x0A }
+        return c == 0x0A || c == 0x0D || c == 0x85 || c == 0x2028 || (c == 0x2029 && dialect == .java)
+    }
+
+    /// The flags that change how the rest of a pattern is scanned.
+    struct Modes: Equatable {
+        /// Free spacing (`x`): white space and `#` comments are skipped.
+        var extended = false
+        /// UNIX_LINES (`d`), which ends the JDK's comments at `\n` alone.
+        var unixLines = false
+
+        /// Turns `flag` on or off, where it is one of them.
+        mutating func set(_ flag: InlineFlag, _ on: Bool) {
+            if flag == .extended { extended = on } else if flag == .unixLines { unixLines = on }
+        }
     }
 }

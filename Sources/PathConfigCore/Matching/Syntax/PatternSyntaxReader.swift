@@ -7,9 +7,9 @@ struct PatternSyntaxReader {
     /// For a pattern that is not ASCII, the UTF-8 offset of each scalar
     /// offset (one past the end included).
     private let byteOffsets: [Int32]?
-    /// The open groups: each one's node index, and whether free-spacing
-    /// mode was on before it (its flags end with it).
-    private var open: [(node: Int, extendedBefore: Bool)] = []
+    /// The open groups: each one's node index, and the scan's modes before
+    /// it (its flags end with it).
+    private var open: [(node: Int, modesBefore: PatternReader.Modes)] = []
     /// Whether a quantifier may follow what was read last.
     private var repeatable = false
 
@@ -80,8 +80,8 @@ struct PatternSyntaxReader {
         case .groupOpen:
             try group(at: start)
         case .groupClose:
-            guard let (opened, extendedBefore) = open.popLast() else { throw .syntax("an unmatched )", at: start) }
-            r.extended = extendedBefore
+            guard let (opened, modesBefore) = open.popLast() else { throw .syntax("an unmatched )", at: start) }
+            r.modes = modesBefore
             if case .group(let kind, _) = syntax.nodes[opened].kind {
                 syntax.nodes[opened].kind = .group(kind, close: Int32(syntax.nodes.count))
             }
@@ -123,21 +123,21 @@ struct PatternSyntaxReader {
         case .lookahead(let negative): opened(negative ? .negativeLookahead : .lookahead, at: start)
         case .lookbehind(let negative): opened(negative ? .negativeLookbehind : .lookbehind, at: start)
         case .flags(let group):
-            var extended = r.extended
+            var modes = r.modes
             let end = try group.read(r.dialect, at: start) { (flag, on, _) throws(TranslationError) in
-                if flag == .extended { extended = on }
+                modes.set(flag, on)
             }
             if end == 0x3A {
                 opened(.flags, at: start)
             } else {
                 add(.flags, from: start, repeatable: false)
             }
-            r.extended = extended
+            r.modes = modes
         }
     }
 
     private mutating func opened(_ kind: PatternSyntax.Group, at start: Int) {
-        open.append((syntax.nodes.count, r.extended))
+        open.append((syntax.nodes.count, r.modes))
         add(.group(kind, close: -1), from: start, repeatable: false)
     }
 }
