@@ -155,6 +155,16 @@ struct DialectTests {
         #expect(try !PatternTranslator.translate("a?+,?+[bc]*+a", dialect: .java, caseInsensitive: false).hasAtomicGroup)
     }
 
+    @Test("a class that unions sets is one atomic alternation: repeated, a failing start costs linear time and a later match is found")
+    func classUnionIsAtomic() throws {
+        // Backtracking into `(?:[a]|[^bz])*` tried 2^40 ways at the first x
+        // and stopped at PCRE2's match limit, which counts as no match.
+        try expectMatchesInBothDialects("x[a[^bz]]*z", "/x" + String(repeating: "a", count: 40) + "b/xz")
+        let translation = try PatternTranslator.translate("x[a[^bz]]*z", dialect: .icu, caseInsensitive: false)
+        #expect(translation.pattern == "x(?>[a]|[^bz])*z")
+        #expect(!translation.hasAtomicGroup, "a class never matches the empty string: auto-possessification stays")
+    }
+
     @Test("a back reference is rewritten where it is, after the output before it moved (Java's quantified lookahead)")
     func movedBackReference() throws {
         #expect(try PatternTranslator.translate("x(?=\\1)?", dialect: .java, caseInsensitive: true).pattern == "[Xx](?:(?=(?!)))?")
