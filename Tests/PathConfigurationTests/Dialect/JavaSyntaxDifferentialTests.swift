@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PathConfigCore
 
-/// How the Java dialect reads classes, quantifiers and flag groups, judged by the JDK
+/// How the Java dialect reads classes, quantifiers, flag groups and free spacing, judged by the JDK
 /// itself (Tests/JVM/RegexProbe.java, under an Android profile's
 /// CASE_INSENSITIVE | UNICODE_CASE): a pattern the JVM rejects is rejected
 /// here (as invalid, not refused), one it compiles compiles and finds what
@@ -55,15 +55,30 @@ struct JavaSyntaxDifferentialTests {
         "(?x-d #c\r:a)", "(?x\u{85})a", "(?x\u{2028})a", "(?x #c\u{2028})a", "(?xd #c\u{2028}\n)a",
     ]
 
+    /// Escapes, repeat counts and group names in free-spacing mode: the
+    /// JDK reads their parts with `Pattern.read` and `peek`, which skip
+    /// white space and comments there too (`\\x 41` is `A`, `\\0 101` too),
+    /// but takes a count's first digit and an escape's letter as written.
+    static let freeSpacingPartPatterns = [
+        "(?x)\\Q a \\E", "(?x)[\\Q a\\E]", "(?x)a{ 2}", "(?x)a{2 }", "(?x)a{2, 3}", "(?x)a{2 ,3}", "(?x)a{2 3}", "(?x)a{2, }",
+        "(?x)\\p{ L}", "(?x)\\p {L}", "(?x)\\P{ L}", "(?x)\\p L", "(?x)\\p#c\n{L}", "(?x)[\\p{ L}]", "(?x)[\\p L]",
+        "(?x)(?< n>a)", "(?x)(?<n >a)", "(?x)(?<n m>a)", "(?x)\\ a", "(?x)\\x 41", "(?x)\\x4 1", "(?x)\\x{ 41}", "(?x)\\x{41 }",
+        "(?x)\\x {41}", "(?x)[\\x 41]", "(?x)[a -\\x 63]", "(?x)\\u 0041", "(?x)\\u00 41", "(?x)\\uD835 \\uDC00", "(?x)\\uD835\\ uDC00",
+        "(?x)\\0 101", "(?x)\\01 01", "(?x)\\01 8", "(?x)\\c a", "(?x)\\c #c\na", "(?x)\\c ", "(?x)a\\c",
+        "(?x)\\N{ LATIN SMALL LETTER A}", "(?x)\\N {LATIN SMALL LETTER A}", "(?x)\\N{LATIN SMALL#c\n LETTER A}",
+        "(?x)(?<n>a)\\k< n>", "(?x)(?<n>a)\\k <n>", "(?x)(?<n>a)\\k<n >", "(?x)(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\\1 0",
+        "(?x)a\\b {g", "(?x)a\\b{ g}", "(?x)(? i)a", "(?x)(? :a)", "(?x)(? <n>a)", "(?x)(? =a)", "(?x)(?#c\n:a)", "(?x)(?\u{B}>a)",
+    ]
+
     static let subjects: [String] = {
         var all = "abcdekxyzABK&!-?0^[]#\"$%' \u{212A}\u{17F}\u{130}\u{100}\u{101}".map(String.init)
         all += ["xaay", "xay", "xaaay", "xaaaaaay", "xababy", "xaby", "xy", "ab", "aa", "a", "x", "b", "xky", "xKy", "xaby", "aaaaab", ""]
         return all
     }()
 
-    @Test("classes, quantifiers and flag groups: what the JDK rejects is rejected, what it compiles finds what it finds")
+    @Test("classes, quantifiers, flag groups and free spacing: what the JDK rejects is rejected, what it compiles finds what it finds")
     func againstTheJDK() throws {
-        let patterns = Self.classPatterns + Self.quantifierPatterns + Self.namePatterns + Self.flagGroupPatterns
+        let patterns = Self.classPatterns + Self.quantifierPatterns + Self.namePatterns + Self.flagGroupPatterns + Self.freeSpacingPartPatterns
         let (wrong, compared) = try Self.compareWithTheJDK(patterns, on: Self.subjects)
         #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
         #expect(compared > 2_000)
@@ -72,8 +87,11 @@ struct JavaSyntaxDifferentialTests {
     /// Compiles each of `patterns` here (pcre2, an Android profile's
     /// options) and in the JDK, and searches every subject with both: what
     /// differs, and how many searches were compared. A pattern the JDK
-    /// rejects must be rejected as invalid, not refused.
-    static func compareWithTheJDK(_ patterns: [String], on subjects: [String]) throws -> (wrong: [String], compared: Int) {
+    /// rejects must be rejected as invalid, not refused, and one it compiles
+    /// must compile, unless `refusals` allows a documented refusal (a
+    /// generated pattern may hold `\b{g}`, a lone surrogate, or a property
+    /// name no table has) either way.
+    static func compareWithTheJDK(_ patterns: [String], on subjects: [String], refusals: Bool = false) throws -> (wrong: [String], compared: Int) {
         let lines = try JVM.run("RegexProbe.java", lines: subjects.map(JVM.hex) + ["-"] + patterns.map(JVM.hex))
         try #require(lines.count == patterns.count + 1)
         let options = RegexOptions(caseInsensitive: true, unicodeClasses: false, dialect: .java)
@@ -82,6 +100,8 @@ struct JavaSyntaxDifferentialTests {
         for (pattern, row) in zip(patterns, lines.dropFirst()) {
             let compiled = Result { () throws(RegexCompileError) in try PCRE2Engine().compile(pattern, options: options, limits: Limits()) }
             switch (compiled, row.hasPrefix("E")) {
+            case (.failure(let error), _) where refusals && error.isUnsupported:
+                break
             case (.failure(let error), true):
                 if error.isUnsupported { wrong.append("\(pattern.debugDescription): refused (\(error.message)), the JVM rejects it: \(row)") }
             case (.failure(let error), false):
@@ -142,5 +162,31 @@ struct JavaSyntaxDifferentialTests {
         let (wrong, compared) = try Self.compareWithTheJDK(Self.randomFlagGroups, on: subjects)
         #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
         #expect(compared > 200 * subjects.count)
+    }
+
+    /// Escapes, counts and group names with white space, a comment or a
+    /// vertical tab put in at a random place, under `(?x)`.
+    static let randomFreeSpacingParts: [String] = {
+        var generator = SplitMix(state: 31)
+        let constructs = ["\\x41", "\\x{41}", "\\u0041", "\\0101", "\\cA", "\\p{L}", "\\pL", "\\P{Lu}", "\\N{LATIN SMALL LETTER A}",
+                          "(?<n>a)\\k<n>", "a{2,3}", "a{2}", "a{2,}", "(a)\\1", "(?<=a)b", "[\\x41-\\x43]", "\\uD835\\uDC00", "a\\b{g}"]
+        let gaps = [" ", "#c\n", "\u{B}", "  ", "#}\n", "#>\n"]
+        var out: [String] = []
+        for _ in 0..<600 {
+            var construct = Array(constructs.randomElement(using: &generator)!.unicodeScalars)
+            for _ in 0..<Int.random(in: 1...2, using: &generator) {
+                construct.insert(contentsOf: gaps.randomElement(using: &generator)!.unicodeScalars, at: Int.random(in: 1...construct.count, using: &generator))
+            }
+            out.append("(?x)" + String(String.UnicodeScalarView(construct)))
+        }
+        return out
+    }()
+
+    @Test("600 escapes, counts and group names with white space or comments inside, under (?x), read as the JDK reads them")
+    func randomFreeSpacingPartsAgainstTheJDK() throws {
+        let subjects = ["a", "A", "aa", "aaa", "ab", "b", "!", "@", "\u{1}", "\u{1D400}", "x"]
+        let (wrong, compared) = try Self.compareWithTheJDK(Self.randomFreeSpacingParts, on: subjects, refusals: true)
+        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
+        #expect(compared > 100 * subjects.count)
     }
 }

@@ -37,9 +37,9 @@ extension PatternReader {
             case 0x41, 0x7A, 0x47, 0x5A, 0x42: // \A \z \G \Z \B
                 return .assertion(c)
             case 0x62: // \b, and Java's \b{g}: after `\b{` anything else, `{` is read again, as a repeat count
-                if dialect == .java, peek() == 0x7B, peek(1) == 0x67 {
-                    guard peek(2) == 0x7D else { throw .invalid(dialect, "\\b{g needs its }", at: source) }
-                    position += 3
+                if dialect == .java, peekPart() == 0x7B, peek(1) == 0x67 {
+                    position += 2
+                    guard nextPart() == 0x7D else { throw .invalid(dialect, "\\b{g needs its }", at: source) }
                     return .graphemeBoundary
                 }
                 return .assertion(c)
@@ -49,14 +49,14 @@ extension PatternReader {
                 guard dialect == .icu else { throw .invalid(dialect, "\\E without \\Q", at: source) }
                 return .character(c, .letter)
             case 0x6B: // \k<name>
-                guard next() == 0x3C else { throw .invalid(dialect, "\\k must be followed by <name>", at: source) }
+                guard nextPart() == 0x3C else { throw .invalid(dialect, "\\k must be followed by <name>", at: source) }
                 guard let name = name(closedBy: 0x3E), Self.isGroupName(name) else {
                     throw .invalid(dialect, "\\k<name> needs a group name", at: source)
                 }
                 return .namedReference(name)
             case 0x31...0x39: // \1 to \9
                 var number = Int(c - 0x30)
-                while let d = peek(), d >= 0x30, d <= 0x39 {
+                while let d = peekPart(), d >= 0x30, d <= 0x39 {
                     let longer = number * 10 + Int(d - 0x30)
                     // ICU stops once the number reaches the groups seen so far;
                     // the JDK stops before a number above them.
@@ -77,7 +77,7 @@ extension PatternReader {
         case 0x72: return .character(0x0D, .control) // \r
         case 0x74: return .character(0x09, .control) // \t
         case 0x63: // \cX
-            guard let x = next() else {
+            guard let x = nextPart() else {
                 guard dialect == .icu, !inClass else { throw .invalid(dialect, "\\c needs a character", at: source) }
                 return .character(0x63, .letter)
             }
@@ -118,8 +118,8 @@ extension PatternReader {
 
     /// `\N{NAME}`'s character (after the `N`).
     mutating func namedCharacter(at source: Int) throws(TranslationError) -> UInt32 {
-        guard next() == 0x7B else { throw .invalid(dialect, "\\N must be followed by {NAME}", at: source) }
-        guard var name = name(closedBy: 0x7D) else { throw .invalid(dialect, "unterminated \\N{", at: source) }
+        guard nextPart() == 0x7B else { throw .invalid(dialect, "\\N must be followed by {NAME}", at: source) }
+        guard var name = name(closedBy: 0x7D, asWritten: true) else { throw .invalid(dialect, "unterminated \\N{", at: source) }
         if dialect == .java {
             // `Character.codePointOf` trims the name as `String.trim` does:
             // every character up to U+0020 at either end, no other space.
@@ -135,11 +135,14 @@ extension PatternReader {
     }
 
     /// The name of `\p{NAME}` or `\P{NAME}` (after the `p`; the JDK also
-    /// takes `\pL`).
+    /// takes `\pL`). The JDK's `Pattern.family` skips what free-spacing
+    /// mode skips before the name, and keeps it inside (`\p{ L}` is `\p{L}`,
+    /// `\p{L }` an unknown name).
     mutating func propertyName(at source: Int) throws(TranslationError) -> String {
-        if peek() == 0x7B {
+        if peekPart() == 0x7B {
             position += 1
-            guard let name = name(closedBy: 0x7D) else { throw .invalid(dialect, "unterminated \\p{", at: source) }
+            if dialect == .java { skipInsignificant() }
+            guard let name = name(closedBy: 0x7D, asWritten: true) else { throw .invalid(dialect, "unterminated \\p{", at: source) }
             return name
         }
         guard dialect == .java, let c = next(), let letter = Unicode.Scalar(c) else {
@@ -154,11 +157,19 @@ extension PatternReader {
         return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
     }
 
-    /// The text up to `close`, taken with it; nil when the pattern ends first.
-    mutating func name(closedBy close: UInt32) -> String? {
+    /// The text up to `close`, taken with it, read part by part
+    /// (`nextPart`); nil when the pattern ends first. The characters read
+    /// (the JDK's group names), or with `asWritten` the text as written
+    /// before `close`, with any white space and comments the JDK skipped to
+    /// find it (its `\p{...}` and `\N{...}`).
+    mutating func name(closedBy close: UInt32, asWritten: Bool = false) -> String? {
+        let start = position
         var name = ""
-        while let c = next() {
-            if c == close { return name }
+        while let c = nextPart() {
+            if c == close {
+                guard asWritten else { return name }
+                return String(String.UnicodeScalarView((start..<position - 1).map { Unicode.Scalar(self[$0]) ?? "?" }))
+            }
             name.unicodeScalars.append(Unicode.Scalar(c) ?? "?")
         }
         return nil
@@ -166,21 +177,21 @@ extension PatternReader {
 
     /// `\xhh` (ICU: one or two digits; JDK: exactly two) or `\x{h...}`.
     private mutating func hexEscape(at source: Int) throws(TranslationError) -> EscapeToken {
-        if peek() == 0x7B {
+        if peekPart() == 0x7B {
             position += 1
             var value: UInt32 = 0
             var digits = 0
-            while let c = peek(), let d = c.hexDigitValue {
+            while let c = peekPart(), let d = c.hexDigitValue {
                 position += 1
                 digits += 1
                 value = min(value * 16 + d, 0x110000)
             }
-            guard digits > 0, next() == 0x7D, value <= 0x10FFFF, dialect == .java || digits <= 6 else {
+            guard digits > 0, nextPart() == 0x7D, value <= 0x10FFFF, dialect == .java || digits <= 6 else {
                 throw .invalid(dialect, "\\x{...} needs hex digits up to 10FFFF", at: source)
             }
             return .character(value, .hexBraced)
         }
-        guard let value = fixedHex(2) ?? (dialect == .icu ? fixedHex(1) : nil) else {
+        guard let value = hexDigits(2) ?? (dialect == .icu ? fixedHex(1) : nil) else {
             throw .invalid(dialect, "\\x needs two hex digits", at: source)
         }
         return .character(value, .hex)
@@ -188,11 +199,10 @@ extension PatternReader {
 
     /// `\uhhhh`; a surrogate pair written as two escapes is one code point.
     private mutating func utf16Escape(at source: Int) throws(TranslationError) -> UInt32 {
-        guard let high = fixedHex(4) else { throw .invalid(dialect, "\\u needs four hex digits", at: source) }
-        if (0xD800...0xDBFF).contains(high), peek() == 0x5C, peek(1) == 0x75 {
+        guard let high = hexDigits(4) else { throw .invalid(dialect, "\\u needs four hex digits", at: source) }
+        if (0xD800...0xDBFF).contains(high) {
             let mark = position
-            position += 2
-            if let low = fixedHex(4), (0xDC00...0xDFFF).contains(low) {
+            if nextPart() == 0x5C, nextPart() == 0x75, let low = hexDigits(4), (0xDC00...0xDFFF).contains(low) {
                 return 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
             }
             position = mark
@@ -204,7 +214,7 @@ extension PatternReader {
     private mutating func octalEscape(at source: Int) throws(TranslationError) -> UInt32 {
         var value: UInt32 = 0
         var digits = 0
-        while digits < 3, let c = peek(), c >= 0x30, c <= 0x37, value * 8 + (c - 0x30) <= 0o377 {
+        while digits < 3, let c = peekPart(), c >= 0x30, c <= 0x37, value * 8 + (c - 0x30) <= 0o377 {
             position += 1
             digits += 1
             value = value * 8 + (c - 0x30)
@@ -213,7 +223,19 @@ extension PatternReader {
         return value
     }
 
-    /// Exactly `count` hex digits, or nil (nothing taken).
+    /// `count` hex digits read part by part (the JDK's `Pattern.x` and
+    /// `uxxxx`, whose failure is an error), or ICU's `fixedHex`.
+    private mutating func hexDigits(_ count: Int) -> UInt32? {
+        guard dialect == .java else { return fixedHex(count) }
+        var value: UInt32 = 0
+        for _ in 0..<count {
+            guard let c = nextPart(), let d = c.hexDigitValue else { return nil }
+            value = value * 16 + d
+        }
+        return value
+    }
+
+    /// Exactly `count` hex digits as written, or nil (nothing taken).
     private mutating func fixedHex(_ count: Int) -> UInt32? {
         var value: UInt32 = 0
         for k in 0..<count {

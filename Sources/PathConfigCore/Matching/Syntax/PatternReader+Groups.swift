@@ -55,8 +55,10 @@ extension PatternReader {
         position += 1
         // ICU skips white space here in free-spacing mode; a # here is no
         // comment to the end of the line (ICU's `(?#` never reaches here:
-        // `skipsICUComment` read it).
-        skipSpaces()
+        // `skipsICUComment` read it). The JDK takes the character as written
+        // (`Pattern.skip`): white space there starts a flag group, so
+        // `(? :a)` is a group and `(? <n>a)` an error.
+        if dialect == .icu { skipSpaces() }
         guard let kind = next() else { throw .invalid(dialect, "unterminated group", at: source) }
         switch kind {
         case 0x3A: return .nonCapturing

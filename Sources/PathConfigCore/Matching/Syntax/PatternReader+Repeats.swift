@@ -11,7 +11,9 @@ extension PatternReader {
             }
             return value
         }
-        guard let low = number() else { throw .invalid(dialect, "{ does not start a repeat count {n,m}", at: source) }
+        // The JDK takes the first digit as written (`a{ 2}` is an error).
+        let digitFirst = dialect == .icu || peek().map { $0 >= 0x30 && $0 <= 0x39 } == true
+        guard digitFirst, let low = number() else { throw .invalid(dialect, "{ does not start a repeat count {n,m}", at: source) }
         var high: Int? = low
         if peekSignificant() == 0x2C {
             position += 1

@@ -76,6 +76,20 @@ struct PatternReader {
         return next()
     }
 
+    /// Takes the next part of an escape, a group name or a repeat count as
+    /// the dialect reads it: the JDK's `Pattern.read` skips white space and
+    /// comments in free-spacing mode inside them too (`\x 41` is `A`); ICU
+    /// reads them as written.
+    mutating func nextPart() -> UInt32? {
+        dialect == .java ? nextSignificant() : next()
+    }
+
+    /// The next part, not taken (the JDK's `Pattern.peek`, which steps over
+    /// what it skips).
+    mutating func peekPart() -> UInt32? {
+        dialect == .java ? peekSignificant() : peek()
+    }
+
     /// Free-spacing white space: ICU's Pattern_White_Space, the JDK's ASCII
     /// white space.
     func isSpace(_ c: UInt32) -> Bool {
