@@ -90,6 +90,12 @@ struct DialectCorpusTests {
         "(?i)s(?#c)s", "(?ix)s s", "(?ix)s#c\ns", "(?i)[ﬁ]", "(?i)[ʼ]n", "(?i)[İ]", "(?i)s[s]", "(?i)[ß]s", "(?i)[\\x{DF}]",
         // Quantified anchors, and (?m)^ where no match starts with LF.
         "$+a", "^{2}a", "a$*", "(?:^)?b", "$??", "(?m)^/a", "(?m)^[\\n]a", "(?m)x|^\\n", "(?m)^\\n",
+        // Free spacing inside names, as ICU's scanner reads them (white
+        // space and comments skipped in \\p{..}, \\N{..}, \\k<..> and group
+        // names), and escapes it unescapes as written (\\x, \\u, \\0, \\c).
+        "(?x)\\p {L}", "(?x)\\p{L u}", "(?x)\\p{L#c\n}", "(?x)\\P {Lu}", "(?x)[\\p {L}]", "(?x)(?<n >a)", "(?x)(?<n m>a)",
+        "(?x)(?<n>a)\\k <n>", "(?x)(?<n>a)\\k< n >", "(?x)\\N {SPACE}", "(?x)\\N{SP#c\nACE}", "(?x)\\x 41", "(?x)\\u 0041",
+        "(?x)\\0 101", "(?x)\\c a", "(?x)a{ 2}", "(?x)(? :a)", "(?x)(?< =a)b", "(?x)(?<n>a)(?<m>b)\\k<n >",
     ]
 
     static let literals = [
@@ -141,5 +147,45 @@ struct DialectCorpusTests {
         #expect(Self.corpus.count >= 150)
         #expect(Set(Self.corpus).count == Self.corpus.count)
         for pattern in Self.refusals.keys { #expect(Self.corpus.contains(pattern), "\(pattern)") }
+    }
+
+    /// Names and escapes with white space, a comment or a vertical tab put
+    /// in at random places, under `(?x)`.
+    static let randomFreeSpacing: [String] = {
+        var generator = SplitMix(state: 37)
+        let constructs = ["\\x41", "\\x{41}", "\\u0041", "\\0101", "\\cA", "\\p{L}", "\\P{Lu}", "\\p{Letter}", "[\\p{Nd}a]",
+                          "\\N{SPACE}", "(?<n>a)\\k<n>", "(?<nm>a)", "a{2,3}", "a{2}", "a{2,}", "(a)\\1", "(?<=a)b", "(?#c)a", "[\\x41-\\x43]"]
+        let gaps = [" ", "#c\n", "\u{B}", "  ", "#}\n", "#>\n"]
+        var out: [String] = []
+        for _ in 0..<300 {
+            var construct = Array(constructs.randomElement(using: &generator)!.unicodeScalars)
+            for _ in 0..<Int.random(in: 1...2, using: &generator) {
+                construct.insert(contentsOf: gaps.randomElement(using: &generator)!.unicodeScalars, at: Int.random(in: 1...construct.count, using: &generator))
+            }
+            out.append("(?x)" + String(String.UnicodeScalarView(construct)))
+        }
+        return out
+    }()
+
+    @Test("300 names and escapes with white space or comments inside, under (?x): PCRE2 reads them as ICU does, or refuses them")
+    func randomFreeSpacingAgainstICU() {
+        let options = RegexOptions(caseInsensitive: false, unicodeClasses: true, dialect: .icu)
+        let subjects = ["a", "A", "aa", "aaa", "ab", "b", " ", "1", "\u{1}", "x"]
+        var compiledByBoth = 0
+        for pattern in Self.randomFreeSpacing {
+            let outcome = DialectHarness.compileBoth(pattern, options: options)
+            switch (outcome.icu, outcome.pcre2) {
+            case (.compiled, .compiled):
+                compiledByBoth += 1
+                let (icu, pcre2) = outcome.patterns!
+                for subject in subjects { DialectHarness.expectAgreement(pattern, options: options, icu: icu, pcre2: pcre2, subject: subject) }
+            case (.rejected, .rejected): break
+            case (.compiled, .rejected(let message)):
+                #expect(message.contains("libpathconfig's pcre2 backend"), "PCRE2 rejects \(pattern.debugDescription), ICU compiles it: \(message)")
+            case (.rejected(let message), .compiled):
+                Issue.record("ICU rejects \(pattern.debugDescription) (\(message)), PCRE2 compiles it")
+            }
+        }
+        #expect(compiledByBoth > 100)
     }
 }

@@ -49,8 +49,8 @@ extension PatternReader {
                 guard dialect == .icu else { throw .invalid(dialect, "\\E without \\Q", at: source) }
                 return .character(c, .letter)
             case 0x6B: // \k<name>
-                guard nextPart() == 0x3C else { throw .invalid(dialect, "\\k must be followed by <name>", at: source) }
-                guard let name = name(closedBy: 0x3E), Self.isGroupName(name) else {
+                guard nextSignificant() == 0x3C else { throw .invalid(dialect, "\\k must be followed by <name>", at: source) }
+                guard let name = significantName(closedBy: 0x3E), Self.isGroupName(name) else {
                     throw .invalid(dialect, "\\k<name> needs a group name", at: source)
                 }
                 return .namedReference(name)
@@ -118,16 +118,16 @@ extension PatternReader {
 
     /// `\N{NAME}`'s character (after the `N`).
     mutating func namedCharacter(at source: Int) throws(TranslationError) -> UInt32 {
-        guard nextPart() == 0x7B else { throw .invalid(dialect, "\\N must be followed by {NAME}", at: source) }
-        guard var name = name(closedBy: 0x7D, asWritten: true) else { throw .invalid(dialect, "unterminated \\N{", at: source) }
+        guard nextSignificant() == 0x7B else { throw .invalid(dialect, "\\N must be followed by {NAME}", at: source) }
+        guard var name = significantName(closedBy: 0x7D, asWritten: dialect == .java) else {
+            throw .invalid(dialect, "unterminated \\N{", at: source)
+        }
         if dialect == .java {
             // `Character.codePointOf` trims the name as `String.trim` does:
             // every character up to U+0020 at either end, no other space.
             let scalars = name.unicodeScalars.drop { $0.value <= 0x20 }.reversed().drop { $0.value <= 0x20 }.reversed()
             name = String(String.UnicodeScalarView(scalars))
         }
-        // ICU's free-spacing mode drops white space inside the braces too.
-        if dialect == .icu && modes.extended { name.unicodeScalars.removeAll { isSpace($0.value) } }
         guard let value = CharacterNames.scalar(named: name) else {
             throw .invalid(dialect, "no character is named \"\(name)\"", at: source)
         }
@@ -135,14 +135,17 @@ extension PatternReader {
     }
 
     /// The name of `\p{NAME}` or `\P{NAME}` (after the `p`; the JDK also
-    /// takes `\pL`). The JDK's `Pattern.family` skips what free-spacing
-    /// mode skips before the name, and keeps it inside (`\p{ L}` is `\p{L}`,
-    /// `\p{L }` an unknown name).
+    /// takes `\pL`). In free-spacing mode ICU's `scanProp` drops white
+    /// space and comments from the name; the JDK's `Pattern.family` skips
+    /// them before it and keeps them inside (`\p{ L}` is `\p{L}` in both,
+    /// `\p{L }` an unknown name in the JDK).
     mutating func propertyName(at source: Int) throws(TranslationError) -> String {
-        if peekPart() == 0x7B {
+        if peekSignificant() == 0x7B {
             position += 1
             if dialect == .java { skipInsignificant() }
-            guard let name = name(closedBy: 0x7D, asWritten: true) else { throw .invalid(dialect, "unterminated \\p{", at: source) }
+            guard let name = significantName(closedBy: 0x7D, asWritten: dialect == .java) else {
+                throw .invalid(dialect, "unterminated \\p{", at: source)
+            }
             return name
         }
         guard dialect == .java, let c = next(), let letter = Unicode.Scalar(c) else {
@@ -157,15 +160,16 @@ extension PatternReader {
         return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
     }
 
-    /// The text up to `close`, taken with it, read part by part
-    /// (`nextPart`); nil when the pattern ends first. The characters read
-    /// (the JDK's group names), or with `asWritten` the text as written
-    /// before `close`, with any white space and comments the JDK skipped to
-    /// find it (its `\p{...}` and `\N{...}`).
-    mutating func name(closedBy close: UInt32, asWritten: Bool = false) -> String? {
+    /// A name up to `close`, taken with it, read as ICU's scanner and the
+    /// JDK's `Pattern.read` read one: skipping white space and comments in
+    /// free-spacing mode. Its characters (group names, and ICU's `\p{...}`
+    /// and `\N{...}`), or with `asWritten` the text as written before
+    /// `close` (the JDK's `\p{...}` and `\N{...}`, which it slices so).
+    /// nil when the pattern ends first.
+    mutating func significantName(closedBy close: UInt32, asWritten: Bool = false) -> String? {
         let start = position
         var name = ""
-        while let c = nextPart() {
+        while let c = nextSignificant() {
             if c == close {
                 guard asWritten else { return name }
                 return String(String.UnicodeScalarView((start..<position - 1).map { Unicode.Scalar(self[$0]) ?? "?" }))

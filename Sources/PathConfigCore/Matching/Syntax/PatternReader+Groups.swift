@@ -70,7 +70,7 @@ extension PatternReader {
                 position += 1
                 return .lookbehind(negative: next == 0x21)
             }
-            guard let name = name(closedBy: 0x3E), Self.isGroupName(name) else {
+            guard let name = significantName(closedBy: 0x3E), Self.isGroupName(name) else {
                 throw .invalid(dialect, "a group name is an ASCII letter followed by letters and digits", at: source)
             }
             captures += 1

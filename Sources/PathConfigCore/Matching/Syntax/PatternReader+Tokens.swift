@@ -87,7 +87,9 @@ extension PatternReader {
         position += 1
         skipSpaces() // a # here is the comment's, not one to the end of the line
         guard next() == 0x23 else { position = mark; return false }
-        guard name(closedBy: 0x29) != nil else { throw .invalid(dialect, "unterminated comment", at: source) }
-        return true
+        while let c = next() {
+            if c == 0x29 { return true }
+        }
+        throw .invalid(dialect, "unterminated comment", at: source)
     }
 }

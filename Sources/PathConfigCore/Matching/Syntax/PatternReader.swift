@@ -76,10 +76,12 @@ struct PatternReader {
         return next()
     }
 
-    /// Takes the next part of an escape, a group name or a repeat count as
+    /// Takes the next part of an escape (its digits, the `{` of `\x{`) as
     /// the dialect reads it: the JDK's `Pattern.read` skips white space and
-    /// comments in free-spacing mode inside them too (`\x 41` is `A`); ICU
-    /// reads them as written.
+    /// comments in free-spacing mode there too (`\x 41` is `A`); ICU
+    /// unescapes `\x`, `\u`, `\0` and `\c` as written (`u_unescapeAt`),
+    /// and back references' digits too. (Names and counts both read with
+    /// `nextSignificant`.)
     mutating func nextPart() -> UInt32? {
         dialect == .java ? nextSignificant() : next()
     }
