@@ -244,6 +244,10 @@ public struct DialectGrammar {
         ("\\x{41}", ["A", "a"]), ("\\x{6B}", ["k", "K", "\u{212A}"]), ("\\x{212A}", ["\u{212A}", "k"]), ("\\x{E9}", ["é", "É"]),
         ("\\x{2F}", ["/"]), ("\\x{17F}", ["\u{17F}", "s"]), ("\\x{130}", ["\u{130}", "i"]), ("\\x{131}", ["\u{131}", "I"]),
         ("\\u006B", ["k", "K"]), ("\\t", ["\t"]), ("\\n", ["\n"]), ("\\1", [""]),
+        // Free spacing inside escapes and names, which ICU and the JDK read
+        // apart (docs/format-and-profiles.md, the flags row).
+        ("(?x:\\p {L})", ["a", "é"]), ("(?x:\\p{ L u})", ["B"]), ("(?x:\\x 6B)", ["k"]), ("(?x:\\x{ 41 })", ["A"]),
+        ("(?x:\\u00 6B)", ["k"]), ("(?x:\\0 101)", ["A"]), ("(?x:\\N {SPACE})", [" "]), ("(?x:k{ 2})", ["kk"]),
     ].map { PatternNode.atom($0.0, samples: $0.1) }
 
     static let assertions: [PatternNode] = [
