@@ -149,23 +149,11 @@ struct DialectCorpusTests {
         for pattern in Self.refusals.keys { #expect(Self.corpus.contains(pattern), "\(pattern)") }
     }
 
-    /// Names and escapes with white space, a comment or a vertical tab put
-    /// in at random places, under `(?x)`.
-    static let randomFreeSpacing: [String] = {
-        var generator = SplitMix(state: 37)
-        let constructs = ["\\x41", "\\x{41}", "\\u0041", "\\0101", "\\cA", "\\p{L}", "\\P{Lu}", "\\p{Letter}", "[\\p{Nd}a]",
-                          "\\N{SPACE}", "(?<n>a)\\k<n>", "(?<nm>a)", "a{2,3}", "a{2}", "a{2,}", "(a)\\1", "(?<=a)b", "(?#c)a", "[\\x41-\\x43]"]
-        let gaps = [" ", "#c\n", "\u{B}", "  ", "#}\n", "#>\n"]
-        var out: [String] = []
-        for _ in 0..<300 {
-            var construct = Array(constructs.randomElement(using: &generator)!.unicodeScalars)
-            for _ in 0..<Int.random(in: 1...2, using: &generator) {
-                construct.insert(contentsOf: gaps.randomElement(using: &generator)!.unicodeScalars, at: Int.random(in: 1...construct.count, using: &generator))
-            }
-            out.append("(?x)" + String(String.UnicodeScalarView(construct)))
-        }
-        return out
-    }()
+    /// Names, escapes and counts with gaps, under `(?x)`.
+    static let randomFreeSpacing = DialectHarness.freeSpacingVariants(of: [
+        "\\x41", "\\x{41}", "\\u0041", "\\0101", "\\cA", "\\p{L}", "\\P{Lu}", "\\p{Letter}", "[\\p{Nd}a]", "\\N{SPACE}", "(?<n>a)\\k<n>",
+        "(?<nm>a)", "a{2,3}", "a{2}", "a{2,}", "(a)\\1", "(?<=a)b", "(?#c)a", "[\\x41-\\x43]",
+    ], count: 300, seed: 37)
 
     @Test("300 names and escapes with white space or comments inside, under (?x): PCRE2 reads them as ICU does, or refuses them")
     func randomFreeSpacingAgainstICU() {

@@ -164,23 +164,11 @@ struct JavaSyntaxDifferentialTests {
         #expect(compared > 200 * subjects.count)
     }
 
-    /// Escapes, counts and group names with white space, a comment or a
-    /// vertical tab put in at a random place, under `(?x)`.
-    static let randomFreeSpacingParts: [String] = {
-        var generator = SplitMix(state: 31)
-        let constructs = ["\\x41", "\\x{41}", "\\u0041", "\\0101", "\\cA", "\\p{L}", "\\pL", "\\P{Lu}", "\\N{LATIN SMALL LETTER A}",
-                          "(?<n>a)\\k<n>", "a{2,3}", "a{2}", "a{2,}", "(a)\\1", "(?<=a)b", "[\\x41-\\x43]", "\\uD835\\uDC00", "a\\b{g}"]
-        let gaps = [" ", "#c\n", "\u{B}", "  ", "#}\n", "#>\n"]
-        var out: [String] = []
-        for _ in 0..<600 {
-            var construct = Array(constructs.randomElement(using: &generator)!.unicodeScalars)
-            for _ in 0..<Int.random(in: 1...2, using: &generator) {
-                construct.insert(contentsOf: gaps.randomElement(using: &generator)!.unicodeScalars, at: Int.random(in: 1...construct.count, using: &generator))
-            }
-            out.append("(?x)" + String(String.UnicodeScalarView(construct)))
-        }
-        return out
-    }()
+    /// Escapes, counts and group names with gaps, under `(?x)`.
+    static let randomFreeSpacingParts = DialectHarness.freeSpacingVariants(of: [
+        "\\x41", "\\x{41}", "\\u0041", "\\0101", "\\cA", "\\p{L}", "\\pL", "\\P{Lu}", "\\N{LATIN SMALL LETTER A}", "(?<n>a)\\k<n>",
+        "a{2,3}", "a{2}", "a{2,}", "(a)\\1", "(?<=a)b", "[\\x41-\\x43]", "\\uD835\\uDC00", "a\\b{g}",
+    ], count: 600, seed: 31)
 
     @Test("600 escapes, counts and group names with white space or comments inside, under (?x), read as the JDK reads them")
     func randomFreeSpacingPartsAgainstTheJDK() throws {

@@ -43,6 +43,24 @@ enum DialectHarness {
                 sourceLocation: sourceLocation)
     }
 
+    // MARK: - Generated free spacing
+
+    /// `count` patterns under `(?x)`, each one of `constructs` with one or
+    /// two gaps (white space, a comment, a vertical tab) put in at random
+    /// places after its first character: the parts of escapes, names and
+    /// counts that ICU and the JDK read apart in free-spacing mode.
+    static func freeSpacingVariants(of constructs: [String], count: Int, seed: UInt64) -> [String] {
+        var generator = SplitMix(state: seed)
+        let gaps = [" ", "#c\n", "\u{B}", "  ", "#}\n", "#>\n"]
+        return (0..<count).map { _ in
+            var construct = Array(constructs.randomElement(using: &generator)!.unicodeScalars)
+            for _ in 0..<Int.random(in: 1...2, using: &generator) {
+                construct.insert(contentsOf: gaps.randomElement(using: &generator)!.unicodeScalars, at: Int.random(in: 1...construct.count, using: &generator))
+            }
+            return "(?x)" + String(String.UnicodeScalarView(construct))
+        }
+    }
+
     // MARK: - Class membership over many code points
 
     /// The code points compared exhaustively: every code point assigned in
