@@ -96,6 +96,11 @@ struct DialectCorpusTests {
         "(?x)\\p {L}", "(?x)\\p{L u}", "(?x)\\p{L#c\n}", "(?x)\\P {Lu}", "(?x)[\\p {L}]", "(?x)(?<n >a)", "(?x)(?<n m>a)",
         "(?x)(?<n>a)\\k <n>", "(?x)(?<n>a)\\k< n >", "(?x)\\N {SPACE}", "(?x)\\N{SP#c\nACE}", "(?x)\\x 41", "(?x)\\u 0041",
         "(?x)\\0 101", "(?x)\\c a", "(?x)a{ 2}", "(?x)(? :a)", "(?x)(?< =a)b", "(?x)(?<n>a)(?<m>b)\\k<n >",
+        // A (?#...) comment read through ICU's scanner: a ")" that \\Q
+        // quotes or a free-spacing comment holds does not end it, an escape
+        // is read (and may be an error), a "\\)" ends it.
+        "a(?#\\Q)b\\E)c", "a(?#\\Q)b", "a(?#\\Q)", "(?x)a(?#b#c)\nd)c", "a(?#\\x)c", "a(?#\\0z)c", "a(?#\\u12)c",
+        "a(?#\\x{110000})c", "a(?#\\x{zz})c", "a(?#\\c)c", "a(?#\\x29b)c", "a(?#\\E)c", "a(?#\\Q\\E)c", "a(?#\\))c", "(?x)a( ?#b)c",
     ]
 
     static let literals = [

@@ -79,7 +79,7 @@ extension PatternReader {
     /// `quoted` when it came from `\Q...\E` or an escape the scanner itself
     /// reads (`\x41`), which no row for a specific character matches; nil
     /// at the end.
-    private struct ICUSetCharacter {
+    struct ICUScannedCharacter {
         let value: UInt32?
         let quoted: Bool
         let spelling: PatternSyntax.Spelling
@@ -90,7 +90,7 @@ extension PatternReader {
     }
 
     /// The scanner's state between characters.
-    private struct ICUSetScanner {
+    struct ICUScanner {
         /// Inside `\Q...\E`.
         var quoting = false
         /// Just after a `\` the scanner left to the parser: the next
@@ -100,7 +100,7 @@ extension PatternReader {
 
     /// Reads the class whose `[` was just taken, at `openedAt`, into `sink`.
     mutating func icuClass<Sink: ICUClassSink>(openedAt: Int, into sink: inout Sink) throws(TranslationError) {
-        var scan = ICUSetScanner()
+        var scan = ICUScanner()
         var returns: [ICUSetState] = []
         var operatorCount = 0
         var depth = 0
@@ -268,12 +268,12 @@ extension PatternReader {
         }
     }
 
-    /// ICU's scanner inside a class (`nextChar`): free-spacing white space
-    /// and comments skipped, `\Q...\E` quoted, and the escapes it reads
-    /// itself (`\a \c \e \f \n \r \t \u \U \x` and `\0`) as one quoted
-    /// character; any other `\` is handed on, and the character after it
-    /// taken as it is.
-    private mutating func icuNextCharacter<Sink: ClassSink>(_ scan: inout ICUSetScanner, _ sink: inout Sink) throws(TranslationError) -> ICUSetCharacter {
+    /// ICU's scanner inside a class or a `(?#...)` comment (`nextChar`):
+    /// free-spacing white space and comments skipped, `\Q...\E` quoted, and
+    /// the escapes it reads itself (`\a \c \e \f \n \r \t \u \U \x` and
+    /// `\0`) as one quoted character; any other `\` is handed on, and the
+    /// character after it taken as it is.
+    mutating func icuNextCharacter<Sink: ClassSink>(_ scan: inout ICUScanner, _ sink: inout Sink) throws(TranslationError) -> ICUScannedCharacter {
         while true {
             if scan.quoting {
                 let at = position
@@ -286,30 +286,30 @@ extension PatternReader {
                     scan.quoting = false
                     continue
                 }
-                return ICUSetCharacter(value: c, quoted: true, spelling: .quoted, at: at)
+                return ICUScannedCharacter(value: c, quoted: true, spelling: .quoted, at: at)
             }
             if scan.afterBackslash {
                 scan.afterBackslash = false
                 let at = position
-                return ICUSetCharacter(value: next(), quoted: false, spelling: .plain, at: at)
+                return ICUScannedCharacter(value: next(), quoted: false, spelling: .plain, at: at)
             }
             skipInsignificant()
             let at = position
-            guard let c = next() else { return ICUSetCharacter(value: nil, quoted: false, spelling: .plain, at: at) }
-            guard c == 0x5C else { return ICUSetCharacter(value: c, quoted: false, spelling: .plain, at: at) }
+            guard let c = next() else { return ICUScannedCharacter(value: nil, quoted: false, spelling: .plain, at: at) }
+            guard c == 0x5C else { return ICUScannedCharacter(value: c, quoted: false, spelling: .plain, at: at) }
             switch peek() {
             case 0x61, 0x63, 0x65, 0x66, 0x6E, 0x72, 0x74, 0x75, 0x55, 0x78, 0x30:
                 guard case .character(let value, let spelling) = try escape(at: at, inClass: true) else {
                     throw .invalid(dialect, "bad escape", at: at)
                 }
                 try sink.escaped(value, at: at)
-                return ICUSetCharacter(value: value, quoted: true, spelling: spelling, at: at)
+                return ICUScannedCharacter(value: value, quoted: true, spelling: spelling, at: at)
             case 0x51: // \Q
                 position += 1
                 scan.quoting = true
             default:
                 scan.afterBackslash = true
-                return ICUSetCharacter(value: 0x5C, quoted: false, spelling: .plain, at: at)
+                return ICUScannedCharacter(value: 0x5C, quoted: false, spelling: .plain, at: at)
             }
         }
     }
@@ -320,8 +320,8 @@ extension PatternReader {
     /// scanner read, or the end, first) nothing is taken and the class is
     /// an ordinary one. On success, the name, and the `]` after the `:` (a
     /// quoted one too, which then closes nothing).
-    private mutating func icuPosixName<Sink: ClassSink>(_ scan: inout ICUSetScanner, _ sink: inout Sink)
-        throws(TranslationError) -> (name: String, negated: Bool, next: ICUSetCharacter)? {
+    private mutating func icuPosixName<Sink: ClassSink>(_ scan: inout ICUScanner, _ sink: inout Sink)
+        throws(TranslationError) -> (name: String, negated: Bool, next: ICUScannedCharacter)? {
         let saved = (position, scan)
         var c = try icuNextCharacter(&scan, &sink)
         var negated = false

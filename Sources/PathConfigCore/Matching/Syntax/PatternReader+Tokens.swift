@@ -80,16 +80,27 @@ extension PatternReader {
     }
 
     /// Whether the `(` just taken, at `source`, opens an ICU `(?#...)`
-    /// comment, then read to its `)`; reads nothing otherwise.
+    /// comment, then read to its `)`; reads nothing otherwise. ICU reads
+    /// the comment through its scanner (`nextChar`), as a class: a `)` that
+    /// `\Q...\E` quotes or an escape writes (`\x29`) does not end it, nor
+    /// one in a free-spacing `#` comment.
     private mutating func skipsICUComment(at source: Int) throws(TranslationError) -> Bool {
         let mark = position
         guard dialect == .icu, peekSignificant() == 0x3F else { position = mark; return false }
         position += 1
         skipSpaces() // a # here is the comment's, not one to the end of the line
         guard next() == 0x23 else { position = mark; return false }
-        while let c = next() {
-            if c == 0x29 { return true }
+        var scanner = ICUScanner()
+        var unread = UnreadEscapes()
+        while true {
+            let c = try icuNextCharacter(&scanner, &unread)
+            if c.is(0x29) { return true }
+            if c.value == nil { throw .invalid(dialect, "unterminated comment", at: source) }
         }
-        throw .invalid(dialect, "unterminated comment", at: source)
     }
+}
+
+/// The escapes of an ICU comment, which nothing reads.
+private struct UnreadEscapes: ClassSink {
+    func escaped(_ value: UInt32, at source: Int) {}
 }
