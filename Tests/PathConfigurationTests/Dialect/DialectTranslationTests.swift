@@ -132,6 +132,9 @@ struct DialectTranslationTests {
         (.java, "a(?c)", 3, "the Java construct flag (?c) (CANON_EQ"),
         (.java, "(?iu)(\\w+)/\\1", 11, "the Java construct back reference under (?i) to a group that may capture I, i"),
         (.java, "(?iu)((i)|k)\\1", 12, "the Java construct back reference under (?i)"),
+        (.java, "^(?:(.)-)*\\1", 10, "the Java construct back reference to a group inside a repeated group"),
+        (.java, "((a)b){2}|\\2", 10, "the Java construct back reference to a group inside a repeated group"),
+        (.java, "(?:(?<n>a)b)+\\k<n>", 13, "the Java construct back reference to a group inside a repeated group"),
     ])
     func refusals(_ dialect: RegexDialect, _ pattern: String, _ offset: Int, _ prefix: String) {
         do {

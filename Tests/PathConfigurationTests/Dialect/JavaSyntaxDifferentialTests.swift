@@ -70,15 +70,26 @@ struct JavaSyntaxDifferentialTests {
         "(?x)a\\b {g", "(?x)a\\b{ g}", "(?x)(? i)a", "(?x)(? :a)", "(?x)(? <n>a)", "(?x)(? =a)", "(?x)(?#c\n:a)", "(?x)(?\u{B}>a)",
     ]
 
+    /// Back references to groups the JDK restores when it backtracks: the
+    /// repeated group itself, a group under `?` or `{0,1}`, a group in an
+    /// alternation (the dialect fuzzer's find was their opposite, a group
+    /// inside a repeated group, which is refused: DialectTranslationTests).
+    static let backReferencePatterns = [
+        "(a)\\1", "(a|b)\\1", "(a){2}\\1", "((a)b){2}|\\1", "(a){2}|\\1", "(?:(a)b)?c|\\1", "(?:(a)b){0,1}c|\\1", "(?:(a)b)??c|\\1",
+        "(a)b|\\1", "(?:(a)|b)c|\\1", "^([a-h])*\\1", "(?=(a)b)|\\1", "(?>(a)b{2})|\\1", "(?<n>a)x|\\k<n>",
+    ]
+
     static let subjects: [String] = {
         var all = "abcdekxyzABK&!-?0^[]#\"$%' \u{212A}\u{17F}\u{130}\u{100}\u{101}".map(String.init)
         all += ["xaay", "xay", "xaaay", "xaaaaaay", "xababy", "xaby", "xy", "ab", "aa", "a", "x", "b", "xky", "xKy", "xaby", "aaaaab", ""]
+        all += ["abx", "abcx", "a-b-a", "a-b-b", "abca", "abcb", "aaa", "abab"]
         return all
     }()
 
-    @Test("classes, quantifiers, flag groups and free spacing: what the JDK rejects is rejected, what it compiles finds what it finds")
+    @Test("classes, quantifiers, flag groups, free spacing and back references: what the JDK rejects is rejected, what it compiles finds what it finds")
     func againstTheJDK() throws {
         let patterns = Self.classPatterns + Self.quantifierPatterns + Self.namePatterns + Self.flagGroupPatterns + Self.freeSpacingPartPatterns
+            + Self.backReferencePatterns
         let (wrong, compared) = try Self.compareWithTheJDK(patterns, on: Self.subjects)
         #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
         #expect(compared > 2_000)

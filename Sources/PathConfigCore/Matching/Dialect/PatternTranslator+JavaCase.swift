@@ -28,6 +28,9 @@ extension PatternTranslator {
         /// back reference PCRE2 compares otherwise than the JDK
         /// (`JavaCaseFolding.isBackReferenceMismatch`).
         var mayCaptureMismatch: Set<Int> = []
+        /// The groups inside a repeated group, which the JDK may leave
+        /// holding what an iteration it backtracked out of captured.
+        var notRestored: Set<Int> = []
     }
 
     /// Writes the pending run of Java case-insensitive literals. As the JDK
@@ -118,7 +121,7 @@ extension PatternTranslator {
     /// does not have never matches in the JDK (its slot stays unset; PCRE2
     /// refuses the pattern), so it becomes `(?!)`; a case-insensitive one
     /// to a group that may capture a character PCRE2 folds otherwise than
-    /// the JDK is refused.
+    /// the JDK is refused, and so is one to a group inside a repeated group.
     mutating func finishJavaBackReferences() throws(TranslationError) {
         var refs = javaBackReferences
         func number(_ group: JavaBackReferences.Group) -> Int? {
@@ -141,6 +144,11 @@ extension PatternTranslator {
             guard let target = number(ref.group) else {
                 if case .number = ref.group { missing.append((ref.mark, "(?!)", ref.source)) }
                 continue
+            }
+            if refs.notRestored.contains(target) {
+                throw .refused(dialect, "back reference to a group inside a repeated group",
+                               because: "the JDK keeps what the group captured in an iteration it backtracked out of "
+                               + "(^(?:(.)-)*\\1 finds \"a-b\" in \"a-b-a\")", at: ref.source)
             }
             if ref.caseless && refs.mayCaptureMismatch.contains(target) {
                 throw .refused(dialect, "back reference under (?i) to a group that may capture I, i, \u{130}, \u{131}, "

@@ -45,6 +45,8 @@ struct PatternTranslator {
         let isAssertion: Bool
         /// The group's number, for a capture group.
         var capture: Int?
+        /// The number the first capture group inside it gets.
+        var firstInnerCapture = 0
         /// A lookbehind, `(?<=` or `(?<!`.
         var isLookbehind = false
         /// Whether every item so far in the current alternative can match
@@ -84,6 +86,9 @@ struct PatternTranslator {
     var javaBackReferences = JavaBackReferences()
     /// The run of one repeated item the output ends with (`countRepeat`).
     var repeatRun: RepeatRun?
+    /// The capture groups inside the group just closed, and where it starts
+    /// in the output, for the quantifier that may follow.
+    var closedGroup: (start: Int, inner: ClosedRange<Int>)?
     /// Where the first `\b` or `\B` is, once one was written as a callout.
     var firstWordBoundary: Int?
     /// Where the first ICU `^` under `(?m)` (without `(?d)`) is.
@@ -363,6 +368,17 @@ struct PatternTranslator {
                 }
             }
         }
+        if dialect == .java, let group = closedGroup, atom == .item(group.start) || atom == .assertion(group.start),
+           high != 0, !(low == 0 && high == 1) {
+            // The JDK repeats a group whose body it finds deterministic with
+            // one node (`GroupCurly`), which keeps what the groups inside
+            // captured in an iteration it then backtracks out of; its other
+            // loops, and `?` and `{0,1}` (`Ques`), restore them. Which
+            // bodies it finds deterministic is not modelled: a back
+            // reference to any of these groups is refused at the end
+            // (`finishJavaBackReferences`).
+            javaBackReferences.notRestored.formUnion(group.inner)
+        }
         if high == nil && inLookbehind {
             // ICU rejects every unbounded repeat in a lookbehind. The JDK
             // compiles those its `TreeInfo` length sum keeps "valid", mostly
@@ -434,7 +450,8 @@ struct PatternTranslator {
 
     private mutating func push(at source: Int, text: String, isAssertion: Bool, capture: Int? = nil, isLookbehind: Bool = false) {
         foldLast()
-        frames.append(Frame(saved: flags, start: out.count, isAssertion: isAssertion, capture: capture, isLookbehind: isLookbehind))
+        frames.append(Frame(saved: flags, start: out.count, isAssertion: isAssertion, capture: capture, firstInnerCapture: reader.captures + 1,
+                            isLookbehind: isLookbehind))
         out.emit(text, from: source)
         atom = .none
     }
@@ -447,6 +464,7 @@ struct PatternTranslator {
         out.emit(")", from: source)
         atom = frame.isAssertion ? .assertion(frame.start) : .item(frame.start)
         lastNullable = frame.isAssertion || frame.branchNullable || frame.earlierBranchNullable
+        closedGroup = reader.captures >= frame.firstInnerCapture ? (frame.start, frame.firstInnerCapture...reader.captures) : nil
     }
 
     /// `(?flags)` or `(?flags:...)`, its letters judged in the order written.
