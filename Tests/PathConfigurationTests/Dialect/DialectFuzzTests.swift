@@ -52,6 +52,36 @@ struct DialectFuzzTests {
         #expect(compiled > 3_000)
     }
 
+    /// The JDK's differential refuses back references to groups the JDK
+    /// does not restore (`JavaSyntaxDifferentialTests.randomBackReferences`);
+    /// ICU restores every group when it backtracks, as PCRE2 does, so the
+    /// same patterns agree here with no such refusal.
+    @Test("the 2,000 random back-reference patterns of the JDK's differential: ICU restores groups as PCRE2 does")
+    func backReferences() {
+        let options = RegexOptions(caseInsensitive: false, unicodeClasses: true, dialect: .icu)
+        let subjects = ["a", "b", "x", "ab", "aab", "abx", "ba", "aba", "abab", "xab", "aaxb", "abba", "axa", "bab", ""]
+        var compiled = 0
+        for pattern in JavaSyntaxDifferentialTests.randomBackReferences {
+            let outcome = DialectHarness.compileBoth(pattern, options: options)
+            switch (outcome.icu, outcome.pcre2) {
+            case (.compiled, .compiled):
+                compiled += 1
+                let (icu, pcre2) = outcome.patterns!
+                for subject in subjects {
+                    DialectHarness.expectAgreement(pattern, options: options, icu: icu, pcre2: pcre2, subject: subject)
+                }
+            case (.rejected, .rejected):
+                break
+            case (.compiled, .rejected(let message)):
+                #expect(message.contains("libpathconfig's pcre2 backend"), "\(pattern.debugDescription): \(message)")
+            case (.rejected, .compiled):
+                Issue.record("ICU rejects \(pattern.debugDescription), PCRE2 compiles it")
+            }
+        }
+        // ICU rejects the many with an unbounded repeat in a lookbehind.
+        #expect(compiled > 300)
+    }
+
     /// Anchors with every kind of quantifier, among a few items, on subjects
     /// with line terminators: ICU's greedy and bounded loops on `^` and `$`
     /// agree with PCRE2's; its lazy and possessive unbounded ones are refused.

@@ -135,6 +135,12 @@ struct DialectTranslationTests {
         (.java, "^(?:(.)-)*\\1", 10, "the Java construct back reference to a group inside a repeated group"),
         (.java, "((a)b){2}|\\2", 10, "the Java construct back reference to a group inside a repeated group"),
         (.java, "(?:(?<n>a)b)+\\k<n>", 13, "the Java construct back reference to a group inside a repeated group"),
+        (.java, "(?>(a))b|\\1", 9, "the Java construct back reference to a group inside a repeated group, an atomic group"),
+        (.java, "(?=(a))b|\\1", 9, "the Java construct back reference to a group inside"),
+        (.java, "(?<=(a))b|\\1", 10, "the Java construct back reference to a group inside"),
+        (.java, "(a)++b|\\1", 7, "the Java construct back reference to a group inside"),
+        (.java, "(?!(a)b)x|\\1", 10, "the Java construct back reference to a group inside"),
+        (.java, "(a){0,1}+b|\\1", 11, "the Java construct back reference to a group inside"),
     ])
     func refusals(_ dialect: RegexDialect, _ pattern: String, _ offset: Int, _ prefix: String) {
         do {

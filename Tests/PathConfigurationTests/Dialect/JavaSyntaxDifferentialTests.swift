@@ -71,18 +71,21 @@ struct JavaSyntaxDifferentialTests {
     ]
 
     /// Back references to groups the JDK restores when it backtracks: the
-    /// repeated group itself, a group under `?` or `{0,1}`, a group in an
-    /// alternation (the dialect fuzzer's find was their opposite, a group
-    /// inside a repeated group, which is refused: DialectTranslationTests).
+    /// repeated group itself (greedy or lazy), a group under `?` or `{0,1}`
+    /// or in an alternation. (The dialect fuzzer's find was their opposite,
+    /// a group inside a repeated group; those, and groups in atomic groups,
+    /// lookarounds and possessive repeats, are refused:
+    /// DialectTranslationTests.)
     static let backReferencePatterns = [
-        "(a)\\1", "(a|b)\\1", "(a){2}\\1", "((a)b){2}|\\1", "(a){2}|\\1", "(?:(a)b)?c|\\1", "(?:(a)b){0,1}c|\\1", "(?:(a)b)??c|\\1",
-        "(a)b|\\1", "(?:(a)|b)c|\\1", "^([a-h])*\\1", "(?=(a)b)|\\1", "(?>(a)b{2})|\\1", "(?<n>a)x|\\k<n>",
+        "(a)\\1", "(a|b)\\1", "(a){2}\\1", "((a)b){2}|\\1", "(a){2}|\\1", "(a){2}?|\\1", "(a)*b|\\1", "(a)?b|\\1",
+        "(?:(a)b)?c|\\1", "(?:(a)b){0,1}c|\\1", "(?:(a)b)??c|\\1", "(a)b|\\1", "(?:(a)|b)c|\\1", "^([a-h])*\\1",
+        "(?<n>a)x|\\k<n>",
     ]
 
     static let subjects: [String] = {
         var all = "abcdekxyzABK&!-?0^[]#\"$%' \u{212A}\u{17F}\u{130}\u{100}\u{101}".map(String.init)
         all += ["xaay", "xay", "xaaay", "xaaaaaay", "xababy", "xaby", "xy", "ab", "aa", "a", "x", "b", "xky", "xKy", "xaby", "aaaaab", ""]
-        all += ["abx", "abcx", "a-b-a", "a-b-b", "abca", "abcb", "aaa", "abab"]
+        all += ["abx", "abcx", "a-b-a", "a-b-b", "abca", "abcb", "aaa", "abab", "aax", "ax", "xax", "ac"]
         return all
     }()
 
@@ -173,6 +176,47 @@ struct JavaSyntaxDifferentialTests {
         let (wrong, compared) = try Self.compareWithTheJDK(Self.randomFlagGroups, on: subjects)
         #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
         #expect(compared > 200 * subjects.count)
+    }
+
+    /// Capture groups inside every kind of group and repeat, then a back
+    /// reference to one of them, after them or in another alternative:
+    /// what is not refused finds what the JDK finds (its groups that keep
+    /// a capture after the search backtracks out of them are refused).
+    static let randomBackReferences: [String] = {
+        var generator = SplitMix(state: 41)
+        let atoms = ["a", "b", "x", "[ab]", ".", "ab"]
+        let opens = ["(", "(", "(?:", "(?>", "(?=", "(?!", "(?<=", "(?<!"]
+        let repeats = ["", "", "", "?", "*", "+", "{2}", "{0,1}", "{1,2}", "*?", "+?", "??", "?+", "*+", "++", "{2}+"]
+        var groups = 0
+        func item(_ depth: Int) -> String {
+            let body: String
+            if depth < 2, Int.random(in: 0..<3, using: &generator) > 0 {
+                let open = opens.randomElement(using: &generator)!
+                if open == "(" { groups += 1 }
+                let inner = (0..<Int.random(in: 1...2, using: &generator)).map { _ in item(depth + 1) }.joined()
+                body = open + inner + ")"
+            } else {
+                body = atoms.randomElement(using: &generator)!
+            }
+            return body + repeats.randomElement(using: &generator)!
+        }
+        var out: [String] = []
+        while out.count < 2_000 {
+            groups = 0
+            let head = (0..<Int.random(in: 1...3, using: &generator)).map { _ in item(0) }.joined()
+            guard groups > 0 else { continue }
+            let reference = "\\" + String(Int.random(in: 1...groups, using: &generator))
+            out.append(head + (Bool.random(using: &generator) ? "|" : "") + reference)
+        }
+        return out
+    }()
+
+    @Test("2,000 random capture groups in groups and repeats of every kind, with back references, read as the JDK reads them")
+    func randomBackReferencesAgainstTheJDK() throws {
+        let subjects = ["a", "b", "x", "ab", "aab", "abx", "ba", "aba", "abab", "xab", "aaxb", "abba", "axa", "bab", ""]
+        let (wrong, compared) = try Self.compareWithTheJDK(Self.randomBackReferences, on: subjects, refusals: true)
+        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
+        #expect(compared > 300 * subjects.count)
     }
 
     /// Escapes, counts and group names with gaps, under `(?x)`.

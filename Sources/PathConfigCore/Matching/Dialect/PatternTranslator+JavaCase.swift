@@ -28,8 +28,9 @@ extension PatternTranslator {
         /// back reference PCRE2 compares otherwise than the JDK
         /// (`JavaCaseFolding.isBackReferenceMismatch`).
         var mayCaptureMismatch: Set<Int> = []
-        /// The groups inside a repeated group, which the JDK may leave
-        /// holding what an iteration it backtracked out of captured.
+        /// The groups the JDK may leave holding what they captured after the
+        /// search backtracked out of them: inside a repeated group, an
+        /// atomic group or a lookaround, or repeated possessively.
         var notRestored: Set<Int> = []
     }
 
@@ -121,7 +122,8 @@ extension PatternTranslator {
     /// does not have never matches in the JDK (its slot stays unset; PCRE2
     /// refuses the pattern), so it becomes `(?!)`; a case-insensitive one
     /// to a group that may capture a character PCRE2 folds otherwise than
-    /// the JDK is refused, and so is one to a group inside a repeated group.
+    /// the JDK is refused, and so is one to a group the JDK may not restore
+    /// (`JavaBackReferences.notRestored`).
     mutating func finishJavaBackReferences() throws(TranslationError) {
         var refs = javaBackReferences
         func number(_ group: JavaBackReferences.Group) -> Int? {
@@ -146,9 +148,10 @@ extension PatternTranslator {
                 continue
             }
             if refs.notRestored.contains(target) {
-                throw .refused(dialect, "back reference to a group inside a repeated group",
-                               because: "the JDK keeps what the group captured in an iteration it backtracked out of "
-                               + "(^(?:(.)-)*\\1 finds \"a-b\" in \"a-b-a\")", at: ref.source)
+                throw .refused(dialect, "back reference to a group inside a repeated group, an atomic group or a lookaround, "
+                               + "or repeated possessively",
+                               because: "the JDK keeps what such a group captured after the search backtracked out of it "
+                               + "(^(?:(.)-)*\\1 finds \"a-b\" in \"a-b-a\", (?>(a))b|\\1 finds \"a\" in \"ax\")", at: ref.source)
             }
             if ref.caseless && refs.mayCaptureMismatch.contains(target) {
                 throw .refused(dialect, "back reference under (?i) to a group that may capture I, i, \u{130}, \u{131}, "

@@ -47,6 +47,11 @@ struct PatternTranslator {
         var capture: Int?
         /// The number the first capture group inside it gets.
         var firstInnerCapture = 0
+        /// Java: an atomic group or a lookaround, which the JDK runs to an
+        /// end of its own, keeping what the groups inside captured when the
+        /// search later backtracks out of it (or, for a negative one, fails
+        /// because its body matched).
+        var keepsCaptures = false
         /// A lookbehind, `(?<=` or `(?<!`.
         var isLookbehind = false
         /// Whether every item so far in the current alternative can match
@@ -86,9 +91,10 @@ struct PatternTranslator {
     var javaBackReferences = JavaBackReferences()
     /// The run of one repeated item the output ends with (`countRepeat`).
     var repeatRun: RepeatRun?
-    /// The capture groups inside the group just closed, and where it starts
-    /// in the output, for the quantifier that may follow.
-    var closedGroup: (start: Int, inner: ClosedRange<Int>)?
+    /// The group just closed, for the quantifier that may follow: where it
+    /// starts in the output, its number if it captures, and the capture
+    /// groups inside it.
+    var closedGroup: (start: Int, capture: Int?, inner: ClosedRange<Int>?)?
     /// Where the first `\b` or `\B` is, once one was written as a callout.
     var firstWordBoundary: Int?
     /// Where the first ICU `^` under `(?m)` (without `(?d)`) is.
@@ -368,16 +374,19 @@ struct PatternTranslator {
                 }
             }
         }
-        if dialect == .java, let group = closedGroup, atom == .item(group.start) || atom == .assertion(group.start),
-           high != 0, !(low == 0 && high == 1) {
+        if dialect == .java, let group = closedGroup, atom == .item(group.start) || atom == .assertion(group.start) {
             // The JDK repeats a group whose body it finds deterministic with
             // one node (`GroupCurly`), which keeps what the groups inside
             // captured in an iteration it then backtracks out of; its other
             // loops, and `?` and `{0,1}` (`Ques`), restore them. Which
-            // bodies it finds deterministic is not modelled: a back
-            // reference to any of these groups is refused at the end
+            // bodies it finds deterministic is not modelled. A possessive
+            // repeat keeps the group's own capture too. A back reference to
+            // any of these groups is refused at the end
             // (`finishJavaBackReferences`).
-            javaBackReferences.notRestored.formUnion(group.inner)
+            if quantifier.mode == .possessive, let own = group.capture { javaBackReferences.notRestored.insert(own) }
+            if let inner = group.inner, quantifier.mode == .possessive || (high != 0 && !(low == 0 && high == 1)) {
+                javaBackReferences.notRestored.formUnion(inner)
+            }
         }
         if high == nil && inLookbehind {
             // ICU rejects every unbounded repeat in a lookbehind. The JDK
@@ -435,11 +444,12 @@ struct PatternTranslator {
         switch try reader.groupOpener(at: source) {
         case .capturing: push(at: source, text: "(", isAssertion: false, capture: reader.captures)
         case .nonCapturing: push(at: source, text: "(?:", isAssertion: false)
-        case .lookahead(let negative): push(at: source, text: negative ? "(?!" : "(?=", isAssertion: true)
+        case .lookahead(let negative): push(at: source, text: negative ? "(?!" : "(?=", isAssertion: true, keepsCaptures: true)
         case .atomic:
             hasAtomicGroup = true
-            push(at: source, text: "(?>", isAssertion: false)
-        case .lookbehind(let negative): push(at: source, text: negative ? "(?<!" : "(?<=", isAssertion: true, isLookbehind: true)
+            push(at: source, text: "(?>", isAssertion: false, keepsCaptures: true)
+        case .lookbehind(let negative):
+            push(at: source, text: negative ? "(?<!" : "(?<=", isAssertion: true, isLookbehind: true, keepsCaptures: true)
         case .named(let name):
             javaBackReferences.numbers[name] = reader.captures
             push(at: source, text: "(?<" + name + ">", isAssertion: false, capture: reader.captures)
@@ -448,10 +458,11 @@ struct PatternTranslator {
         }
     }
 
-    private mutating func push(at source: Int, text: String, isAssertion: Bool, capture: Int? = nil, isLookbehind: Bool = false) {
+    private mutating func push(at source: Int, text: String, isAssertion: Bool, capture: Int? = nil, isLookbehind: Bool = false,
+                               keepsCaptures: Bool = false) {
         foldLast()
         frames.append(Frame(saved: flags, start: out.count, isAssertion: isAssertion, capture: capture, firstInnerCapture: reader.captures + 1,
-                            isLookbehind: isLookbehind))
+                            keepsCaptures: keepsCaptures, isLookbehind: isLookbehind))
         out.emit(text, from: source)
         atom = .none
     }
@@ -464,7 +475,9 @@ struct PatternTranslator {
         out.emit(")", from: source)
         atom = frame.isAssertion ? .assertion(frame.start) : .item(frame.start)
         lastNullable = frame.isAssertion || frame.branchNullable || frame.earlierBranchNullable
-        closedGroup = reader.captures >= frame.firstInnerCapture ? (frame.start, frame.firstInnerCapture...reader.captures) : nil
+        let inner = reader.captures >= frame.firstInnerCapture ? frame.firstInnerCapture...reader.captures : nil
+        closedGroup = (frame.start, frame.capture, inner)
+        if frame.keepsCaptures, let inner { javaBackReferences.notRestored.formUnion(inner) }
     }
 
     /// `(?flags)` or `(?flags:...)`, its letters judged in the order written.
