@@ -165,19 +165,8 @@ struct DialectCorpusTests {
         let options = RegexOptions(caseInsensitive: false, unicodeClasses: true, dialect: .icu)
         let subjects = ["a", "A", "aa", "aaa", "ab", "b", " ", "1", "\u{1}", "x"]
         var compiledByBoth = 0
-        for pattern in Self.randomFreeSpacing {
-            let outcome = DialectHarness.compileBoth(pattern, options: options)
-            switch (outcome.icu, outcome.pcre2) {
-            case (.compiled, .compiled):
-                compiledByBoth += 1
-                let (icu, pcre2) = outcome.patterns!
-                for subject in subjects { DialectHarness.expectAgreement(pattern, options: options, icu: icu, pcre2: pcre2, subject: subject) }
-            case (.rejected, .rejected): break
-            case (.compiled, .rejected(let message)):
-                #expect(message.contains("libpathconfig's pcre2 backend"), "PCRE2 rejects \(pattern.debugDescription), ICU compiles it: \(message)")
-            case (.rejected(let message), .compiled):
-                Issue.record("ICU rejects \(pattern.debugDescription) (\(message)), PCRE2 compiles it")
-            }
+        for pattern in Self.randomFreeSpacing where DialectHarness.expectAgreementOrRefusal(pattern, options: options, subjects: subjects) {
+            compiledByBoth += 1
         }
         #expect(compiledByBoth > 100)
     }

@@ -187,13 +187,12 @@ struct JavaSyntaxDifferentialTests {
         let atoms = ["a", "b", "x", "[ab]", ".", "ab"]
         let opens = ["(", "(", "(?:", "(?>", "(?=", "(?!", "(?<=", "(?<!"]
         let repeats = ["", "", "", "?", "*", "+", "{2}", "{0,1}", "{1,2}", "*?", "+?", "??", "?+", "*+", "++", "{2}+"]
-        var groups = 0
-        func item(_ depth: Int) -> String {
+        func item(_ depth: Int, _ groups: inout Int) -> String {
             let body: String
             if depth < 2, Int.random(in: 0..<3, using: &generator) > 0 {
                 let open = opens.randomElement(using: &generator)!
                 if open == "(" { groups += 1 }
-                let inner = (0..<Int.random(in: 1...2, using: &generator)).map { _ in item(depth + 1) }.joined()
+                let inner = (0..<Int.random(in: 1...2, using: &generator)).map { _ in item(depth + 1, &groups) }.joined()
                 body = open + inner + ")"
             } else {
                 body = atoms.randomElement(using: &generator)!
@@ -202,8 +201,8 @@ struct JavaSyntaxDifferentialTests {
         }
         var out: [String] = []
         while out.count < 2_000 {
-            groups = 0
-            let head = (0..<Int.random(in: 1...3, using: &generator)).map { _ in item(0) }.joined()
+            var groups = 0
+            let head = (0..<Int.random(in: 1...3, using: &generator)).map { _ in item(0, &groups) }.joined()
             guard groups > 0 else { continue }
             let reference = "\\" + String(Int.random(in: 1...groups, using: &generator))
             out.append(head + (Bool.random(using: &generator) ? "|" : "") + reference)

@@ -43,6 +43,35 @@ enum DialectHarness {
                 sourceLocation: sourceLocation)
     }
 
+    /// Compiles `pattern` with both engines and expects what the generated
+    /// differentials against ICU ask: both compile it and agree on every one
+    /// of `subjects`, or both reject it, or ICU compiles it and PCRE2
+    /// refuses it as the library's limit (with a message `refusal` accepts,
+    /// when given). Whether both compiled it.
+    @discardableResult
+    static func expectAgreementOrRefusal(_ pattern: String, options: RegexOptions, subjects: [String],
+                                         refusal: ((String) -> Bool)? = nil,
+                                         sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Bool {
+        let outcome = compileBoth(pattern, options: options)
+        switch (outcome.icu, outcome.pcre2) {
+        case (.compiled, .compiled):
+            let (icu, pcre2) = outcome.patterns!
+            for subject in subjects {
+                expectAgreement(pattern, options: options, icu: icu, pcre2: pcre2, subject: subject, sourceLocation: sourceLocation)
+            }
+            return true
+        case (.rejected, .rejected):
+            return false
+        case (.compiled, .rejected(let message)):
+            #expect(message.contains("libpathconfig's pcre2 backend") && refusal?(message) != false,
+                    "PCRE2 rejects \(pattern.debugDescription), ICU compiles it: \(message)", sourceLocation: sourceLocation)
+            return false
+        case (.rejected(let message), .compiled):
+            Issue.record("ICU rejects \(pattern.debugDescription) (\(message)), PCRE2 compiles it", sourceLocation: sourceLocation)
+            return false
+        }
+    }
+
     // MARK: - Generated free spacing
 
     /// `count` patterns under `(?x)`, each one of `constructs` with one or
