@@ -9,8 +9,9 @@ import PrefilterFuzzing
 /// anchors, groups (capturing, non-capturing, named, atomic, lookahead,
 /// lookbehind of fixed length), alternations, quantifiers (`?` `*` `+`
 /// `{n}` `{n,}` `{n,m}`, lazy and possessive), quantifiers after assertions
-/// and after quantifiers (`a?{2}`, `a{2}{3}`), inline flags, and, now and
-/// then, long runs and alternations up to the 16 KB pattern limit.
+/// and after quantifiers (`a?{2}`, `a{2}{3}`), inline flags, back
+/// references by number and name, ICU's comments, and, now and then, long
+/// runs and alternations up to the 16 KB pattern limit.
 ///
 /// Every pattern is tame for ICU and the JDK, which have no match budget:
 /// at most four quantifiers, and a quantified item holds neither another
@@ -66,6 +67,7 @@ public struct DialectGrammar {
         case 46..<50: base = c.pick(Self.assertions)
         case 50..<59 where depth < 3: base = group(&c, depth: depth + 1, inside: inside || quantify)
         case 59, 60: base = .atom(c.pick(Self.flags), samples: [""])
+        case 61: base = .atom(c.pick(Self.references), samples: [""])
         default: base = literal(&c, length: 1)
         }
         return quantify ? quantified(base, &c) : base
@@ -287,6 +289,14 @@ public struct DialectGrammar {
 
     /// What follows a quantifier in `a?{2}`, `a{2}{3}`, `a**`.
     static let stacked: [(String, Int)] = [("{2}", 2), ("{3}", 3), ("{1,2}", 1), ("{0}", 0), ("?", 1), ("*", 1), ("+", 1), ("{2,}", 2)]
+
+    /// Back references, by number and by name, to groups that may or may
+    /// not exist (yet), and ICU's comments, whose text ICU scans as it
+    /// scans a pattern (`\Q` quotes a `)`; an escape it reads is read).
+    static let references = [
+        "\\1", "\\2", "\\3", "\\10", "\\k<g1>", "\\k<g2>", "\\k<x>", "(?#c)", "(?#\\Q)\\E)", "(?#\\))", "(?#\\x41)",
+        "(?# a #b)", "(?#(?#)",
+    ]
 
     static let flags = ["(?i)", "(?-i)", "(?s)", "(?m)", "(?x)", "(?-x)", "(?is)", "(?i-s)", "(?-m)", "(?i)", "(?i)"]
     static let flagGroups = ["(?i:", "(?-i:", "(?s:", "(?m:", "(?x:", "(?i-x:", "(?-i:"]

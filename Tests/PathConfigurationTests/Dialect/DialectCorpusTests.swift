@@ -101,6 +101,10 @@ struct DialectCorpusTests {
         // is read (and may be an error), a "\\)" ends it.
         "a(?#\\Q)b\\E)c", "a(?#\\Q)b", "a(?#\\Q)", "(?x)a(?#b#c)\nd)c", "a(?#\\x)c", "a(?#\\0z)c", "a(?#\\u12)c",
         "a(?#\\x{110000})c", "a(?#\\x{zz})c", "a(?#\\c)c", "a(?#\\x29b)c", "a(?#\\E)c", "a(?#\\Q\\E)c", "a(?#\\))c", "(?x)a( ?#b)c",
+        // Group names of any length (PCRE2's are at most 32 code units),
+        // each used once.
+        "(?<" + String(repeating: "a", count: 40) + ">a)\\k<" + String(repeating: "a", count: 40) + ">",
+        "(?<" + String(repeating: "a", count: 300) + ">a)", "(?<n>a)(?<n>b)", "(?<n>a\\k<n>)", "(?<n>a)(?<m>b)\\k<m>\\k<n>",
     ]
 
     static let literals = [

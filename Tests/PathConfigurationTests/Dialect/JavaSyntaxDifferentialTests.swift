@@ -42,6 +42,10 @@ struct JavaSyntaxDifferentialTests {
     static let namePatterns = [
         "\\N{\u{1}LATIN SMALL LETTER A}", "\\N{ latin small letter a\t}", "\\N{\u{A0}LATIN SMALL LETTER A}",
         "\\N{\u{85}LATIN SMALL LETTER A}", "\\N{LATIN SMALL LETTER A\u{1F}}",
+        // Group names: any length (PCRE2's are at most 32 code units), each
+        // used once, referred to after the group opens (the fuzzer's find).
+        "(?<" + String(repeating: "a", count: 40) + ">a)\\k<" + String(repeating: "a", count: 40) + ">",
+        "(?<" + String(repeating: "a", count: 300) + ">a)", "(?<n>a)(?<n>b)", "\\k<n>(?<n>a)", "(?<n>a\\k<n>)", "(?<n>a)(?<m>b)\\k<m>\\k<n>",
     ]
 
     /// Flag groups in free-spacing mode: the JDK applies each letter as it

@@ -20,12 +20,13 @@ extension PatternTranslator {
         case .quote:
             for value in reader.quoted() { literal(value.0, at: value.1) }
         case .namedReference(let name):
-            if dialect == .icu && javaBackReferences.numbers[name] == nil {
+            // Both dialects look the name up as they read the reference.
+            guard let number = groupNumbers[name] else {
                 throw .invalid(dialect, "\\k<\(name)> before the group it names", at: source)
             }
-            try backReference("\\k<" + name + ">", group: .name(name), at: source)
+            try backReference(number, at: source)
         case .backReference(let number):
-            try backReference("\\g{\(number)}", group: .number(number), at: source)
+            try backReference(number, at: source)
         case .shorthand(let c):
             // \d \w \s and the like: their text is the same every time.
             try write(StandardClasses.shorthand(c, dialect: dialect, caseless: pcre2Caseless), at: source, as: .item,
@@ -66,7 +67,8 @@ extension PatternTranslator {
         try write(WordBoundaries.Kind(dialect: dialect, negated: negated).callout, at: source, as: .assertion)
     }
 
-    private mutating func backReference(_ text: String, group: JavaBackReferences.Group, at source: Int) throws(TranslationError) {
+    private mutating func backReference(_ group: Int, at source: Int) throws(TranslationError) {
+        let text = "\\g{\(group)}"
         try flushLiterals()
         if inLookbehind {
             throw .invalid(dialect, "a lookbehind needs a bounded length, and a back reference has none", at: source)
@@ -77,7 +79,7 @@ extension PatternTranslator {
         let start = out.count
         guard dialect == .java else {
             try write(text, at: source, as: .item, nullable: true)
-            if case .number(let n) = group { icuBackReferences.append((out.mark(from: start), n, false)) }
+            icuBackReferences.append((out.mark(from: start), group, false))
             return
         }
         // Java: PCRE2 folds the back reference (the rest is written out),

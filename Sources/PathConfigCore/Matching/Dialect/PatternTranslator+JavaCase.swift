@@ -5,14 +5,8 @@ extension PatternTranslator {
     /// The back references of a Java pattern, and what the capture groups
     /// may capture, for `finishJavaBackReferences`.
     struct JavaBackReferences {
-        /// A group as a back reference names it.
-        enum Group {
-            case number(Int)
-            case name(String)
-        }
-
         struct Reference {
-            let group: Group
+            let group: Int
             let caseless: Bool
             /// Its text in the output (`TranslationBuilder.mark`).
             let mark: Int
@@ -22,8 +16,6 @@ extension PatternTranslator {
         }
 
         var references: [Reference] = []
-        /// Named groups' numbers.
-        var numbers: [String: Int] = [:]
         /// The groups that may capture a character whose case-insensitive
         /// back reference PCRE2 compares otherwise than the JDK
         /// (`JavaCaseFolding.isBackReferenceMismatch`).
@@ -126,12 +118,7 @@ extension PatternTranslator {
     /// (`JavaBackReferences.notRestored`).
     mutating func finishJavaBackReferences() throws(TranslationError) {
         var refs = javaBackReferences
-        func number(_ group: JavaBackReferences.Group) -> Int? {
-            switch group {
-            case .number(let n): return n <= reader.captures ? n : nil
-            case .name(let name): return refs.numbers[name]
-            }
-        }
+        func number(_ group: Int) -> Int? { group <= reader.captures ? group : nil }
         // A group holding a back reference captures what that one matches.
         var changed = true
         while changed {
@@ -144,7 +131,7 @@ extension PatternTranslator {
         var missing: [(mark: Int, text: String, source: Int)] = []
         for ref in refs.references.reversed() {
             guard let target = number(ref.group) else {
-                if case .number = ref.group { missing.append((ref.mark, "(?!)", ref.source)) }
+                missing.append((ref.mark, "(?!)", ref.source))
                 continue
             }
             if refs.notRestored.contains(target) {

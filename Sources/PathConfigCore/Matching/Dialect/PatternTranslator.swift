@@ -89,6 +89,10 @@ struct PatternTranslator {
     /// Java: what the back references need checked once every group is
     /// known (`finishJavaBackReferences`).
     var javaBackReferences = JavaBackReferences()
+    /// Named groups' numbers. A group is written by number, and so is a
+    /// reference to it: PCRE2 takes names of at most 32 code units, ICU
+    /// and the JDK any length.
+    var groupNumbers: [String: Int] = [:]
     /// The run of one repeated item the output ends with (`countRepeat`).
     var repeatRun: RepeatRun?
     /// The group just closed, for the quantifier that may follow: where it
@@ -451,8 +455,10 @@ struct PatternTranslator {
         case .lookbehind(let negative):
             push(at: source, text: negative ? "(?<!" : "(?<=", isAssertion: true, isLookbehind: true, keepsCaptures: true)
         case .named(let name):
-            javaBackReferences.numbers[name] = reader.captures
-            push(at: source, text: "(?<" + name + ">", isAssertion: false, capture: reader.captures)
+            guard groupNumbers.updateValue(reader.captures, forKey: name) == nil else {
+                throw .invalid(dialect, "a group named <\(name)> is already defined", at: source)
+            }
+            push(at: source, text: "(", isAssertion: false, capture: reader.captures)
         case .flags(let group):
             try flagGroup(group, at: source)
         }
