@@ -10,8 +10,8 @@
 // exception's name when find() throws on a subject, a probe, or, for a class
 // with "&&", on some character (JDK 17 compiles some classes it cannot run:
 // [[b]a&&] throws a NullPointerException, which Tests/JVM/RegexProbe.java
-// counts as a rejection too); else one character a subject: 1 found, 0 not,
-// X when find() overflowed the stack.
+// counts as a rejection too); "X " and why when that cannot be told; else
+// one character a subject: 1 found, 0 not, X when find() overflowed the stack.
 import java.io.*;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.*;
@@ -54,6 +54,10 @@ public class DialectOracle {
                 continue;
             }
             String thrown = unsearchable(pattern, unhex(f[0]));
+            if (thrown != null && thrown.isEmpty()) {
+                out.println("X a class throws with case-insensitivity on or off, not both");
+                continue;
+            }
             StringBuilder row = new StringBuilder(f.length);
             for (int i = 1; i < f.length && thrown == null; i++) {
                 try {
@@ -73,7 +77,10 @@ public class DialectOracle {
     // class in it (not nested in another) throws on some character of the
     // BMP (JDK 17 compiles [[b]a&&] into a class that throws wherever [b]a
     // holds, so a pattern that holds one throws only when a search reaches
-    // the class there): the exception's name, or null.
+    // the class there): the exception's name, or null. A class is compiled
+    // alone, out of its place, so it is tried case-insensitively and not
+    // (the flags decide what goes into its bit set: `[\Di&&]` throws, and
+    // `(?i)[\Di&&]` does not); "" when only one of the two throws.
     static String unsearchable(Pattern pattern, String text) {
         for (String probe : PROBES) {
             try {
@@ -86,19 +93,23 @@ public class DialectOracle {
         }
         if (!text.contains("&&")) return null;
         for (int i = 0; i < text.length(); i++) {
-            if (text.charAt(i) != '[' || (i > 0 && text.charAt(i - 1) == '\\')) continue;
+            // An escaped character, or text quoted to \E (or the end), is no class.
+            if (text.charAt(i) == '\\') {
+                int quoteEnd = text.startsWith("Q", i + 1) ? text.indexOf("\\E", i + 2) : i;
+                i = quoteEnd < 0 ? text.length() : quoteEnd + 1;
+                continue;
+            }
+            if (text.charAt(i) != '[') continue;
             for (int j = text.indexOf(']', i + 1); j >= 0; j = text.indexOf(']', j + 1)) {
-                Pattern c;
+                String caseless, plain;
                 try {
-                    c = Pattern.compile(text.substring(i, j + 1), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+                    caseless = throwsOnBMP(Pattern.compile(text.substring(i, j + 1), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE));
+                    plain = throwsOnBMP(Pattern.compile(text.substring(i, j + 1)));
                 } catch (RuntimeException e) {
                     continue;
                 }
-                try {
-                    for (Matcher m = c.matcher(BMP); m.find(); ) {}
-                } catch (RuntimeException e) {
-                    return e.getClass().getSimpleName();
-                }
+                if (caseless != null && plain != null) return caseless;
+                if (caseless != null || plain != null) return "";
                 // A class nested in this one is searched only as this one
                 // asks (`[b&&a&&[[k]+&&]]` never throws, `[[k]+&&]` does).
                 i = j;
@@ -113,6 +124,16 @@ public class DialectOracle {
         StringBuilder b = new StringBuilder(0x10000);
         for (int c = 0; c < 0x10000; c++) if (c < 0xD800 || c > 0xDFFF) b.append((char) c);
         BMP = b.toString();
+    }
+
+    // The exception's name when a search of every BMP character throws, or null.
+    static String throwsOnBMP(Pattern c) {
+        try {
+            for (Matcher m = c.matcher(BMP); m.find(); ) {}
+            return null;
+        } catch (RuntimeException e) {
+            return e.getClass().getSimpleName();
+        }
     }
 
     static String unhex(String s) {
