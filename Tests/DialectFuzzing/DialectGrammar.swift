@@ -10,8 +10,9 @@ import PrefilterFuzzing
 /// lookbehind of fixed length), alternations, quantifiers (`?` `*` `+`
 /// `{n}` `{n,}` `{n,m}`, lazy and possessive), quantifiers after assertions
 /// and after quantifiers (`a?{2}`, `a{2}{3}`), inline flags, back
-/// references by number and name, ICU's comments, and, now and then, long
-/// runs and alternations up to the 16 KB pattern limit.
+/// references by number and name, ICU's comments, escapes the dialects
+/// read apart (`moreEscapes`), and, now and then, long runs and
+/// alternations up to the 16 KB pattern limit.
 ///
 /// Every pattern is tame for ICU and the JDK, which have no match budget:
 /// at most four quantifiers, and a quantified item holds neither another
@@ -68,6 +69,7 @@ public struct DialectGrammar {
         case 50..<59 where depth < 3: base = group(&c, depth: depth + 1, inside: inside || quantify)
         case 59, 60: base = .atom(c.pick(Self.flags), samples: [""])
         case 61: base = .atom(c.pick(Self.references), samples: [""])
+        case 62: base = c.pick(Self.moreEscapes)
         default: base = literal(&c, length: 1)
         }
         return quantify ? quantified(base, &c) : base
@@ -250,6 +252,22 @@ public struct DialectGrammar {
         // apart (docs/format-and-profiles.md, the flags row).
         ("(?x:\\p {L})", ["a", "é"]), ("(?x:\\p{ L u})", ["B"]), ("(?x:\\x 6B)", ["k"]), ("(?x:\\x{ 41 })", ["A"]),
         ("(?x:\\u00 6B)", ["k"]), ("(?x:\\0 101)", ["A"]), ("(?x:\\N {SPACE})", [" "]), ("(?x:k{ 2})", ["kk"]),
+    ].map { PatternNode.atom($0.0, samples: $0.1) }
+
+    /// Escapes the two dialects read apart or that only one has: anchors,
+    /// `\h` `\v` `\R`, quoting, octal, control and named characters,
+    /// scripts, blocks and the POSIX-like and `java...` properties (ASCII
+    /// in the JDK, Unicode in ICU), a surrogate pair, and the grapheme
+    /// escapes both refuse.
+    static let moreEscapes: [PatternNode] = [
+        ("\\A", [""]), ("\\z", [""]), ("\\Z", ["", "\n"]), ("\\G", [""]), ("\\h", [" ", "\u{A0}"]), ("\\v", ["\n", "\u{B}"]),
+        ("\\R", ["\r\n", "\n"]), ("\\Q.*\\E", [".*"]), ("\\Qk\\E", ["k", "\u{212A}"]), ("\\Q\\E", [""]), ("\\0101", ["A"]),
+        ("\\cA", ["\u{1}"]), ("\\e", ["\u{1B}"]), ("\\a", ["\u{7}"]), ("\\f", ["\u{C}"]), ("\\N{KELVIN SIGN}", ["\u{212A}", "k"]),
+        ("\\N{LATIN SMALL LETTER K}", ["k"]), ("\\p{IsGreek}", ["\u{3B1}"]), ("\\p{InGreek}", ["\u{3B1}"]), ("\\p{Greek}", ["\u{3B1}"]),
+        ("\\p{sc=Grek}", ["\u{3B1}"]), ("\\p{Alpha}", ["a", "\u{E9}"]), ("\\p{Lower}", ["k", "\u{17F}"]), ("\\p{Upper}", ["K", "\u{212A}"]),
+        ("\\p{Punct}", ["!", "\u{A1}"]), ("\\p{javaLowerCase}", ["k", "\u{17F}"]), ("\\p{IsAlphabetic}", ["\u{E9}"]),
+        ("\\p{IsLatin}", ["k", "\u{212A}"]), ("\\uD835\\uDC00", ["\u{1D400}"]), ("\\x{1F600}", ["\u{1F600}"]), ("\\X", ["a"]),
+        ("\\b{g}", [""]),
     ].map { PatternNode.atom($0.0, samples: $0.1) }
 
     static let assertions: [PatternNode] = [
