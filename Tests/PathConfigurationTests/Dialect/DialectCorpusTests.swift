@@ -105,7 +105,14 @@ struct DialectCorpusTests {
         // each used once.
         "(?<" + String(repeating: "a", count: 40) + ">a)\\k<" + String(repeating: "a", count: 40) + ">",
         "(?<" + String(repeating: "a", count: 300) + ">a)", "(?<n>a)(?<n>b)", "(?<n>a\\k<n>)", "(?<n>a)(?<m>b)\\k<m>\\k<n>",
-    ]
+    ] + nested
+
+    /// ICU's parser holds 99 levels (regexcmp.h's `kStackSize`): each open
+    /// group, each level of a class being read, a comment being read.
+    static let nested = [("(", 99, "a"), ("(", 100, "a"), ("(?:", 98, "[a]"), ("(?:", 99, "[a]"), ("(?i:", 97, "[[a]]"),
+                         ("(?=", 98, "[[:L:]]"), ("(?>", 98, "[\\p{L}]"), ("(", 98, "(?#c)a"),
+                         ("(", 99, "(?#c)a"), ("(", 99, "(?i)a"), ("(", 99, "a*(?#c)")]
+        .map { open, count, body in String(repeating: open, count: count) + body + String(repeating: ")", count: count) }
 
     static let literals = [
         "/café$", "/日本", "😀", "^/Σ", "/ω$", "\u{0301}", "e\u{301}", "\\bword\\b", "\\B", "\\X", "a b", "#", "a#c", "/-/", "&&",

@@ -86,6 +86,12 @@ struct JavaSyntaxDifferentialTests {
         "(?<n>a)x|\\k<n>",
     ]
 
+    /// Groups nested as deep as PCRE2 takes them (250; deeper is refused:
+    /// DialectTranslationTests), far past ICU's 99.
+    static let nestingPatterns = [("(", 249), ("(?:", 249), ("(?i:", 200)].map { open, count in
+        String(repeating: open, count: count) + "a" + String(repeating: ")", count: count)
+    }
+
     static let subjects: [String] = {
         var all = "abcdekxyzABK&!-?0^[]#\"$%' \u{212A}\u{17F}\u{130}\u{100}\u{101}".map(String.init)
         all += ["xaay", "xay", "xaaay", "xaaaaaay", "xababy", "xaby", "xy", "ab", "aa", "a", "x", "b", "xky", "xKy", "xaby", "aaaaab", ""]
@@ -96,7 +102,7 @@ struct JavaSyntaxDifferentialTests {
     @Test("classes, quantifiers, flag groups, free spacing and back references: what the JDK rejects is rejected, what it compiles finds what it finds")
     func againstTheJDK() throws {
         let patterns = Self.classPatterns + Self.quantifierPatterns + Self.namePatterns + Self.flagGroupPatterns + Self.freeSpacingPartPatterns
-            + Self.backReferencePatterns
+            + Self.backReferencePatterns + Self.nestingPatterns
         let (wrong, compared) = try Self.compareWithTheJDK(patterns, on: Self.subjects)
         #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
         #expect(compared > 2_000)

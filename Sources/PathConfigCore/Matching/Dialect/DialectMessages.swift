@@ -29,6 +29,13 @@ enum DialectMessages {
             return (refusal("a lookbehind whose alternatives have different lengths (\(dialect.displayName) accepts a bounded one;"
                             + " PCRE2 10.42 needs each alternative to have one length)", dialect: dialect), true)
         }
+        if text.hasPrefix("parentheses are too deeply nested") {
+            // PCRE2's own limit (250, with the groups the translation
+            // adds); ICU's is lower (`holdICULevels`), and the JDK's is
+            // its thread's stack.
+            return (refusal("groups nested more than 250 deep (PCRE2's limit, counting the groups the translation adds)",
+                            dialect: dialect), true)
+        }
         if text.hasPrefix("regular expression is too large") {
             // Within the 16 KB limit on patterns, which the loader checks
             // first, PCRE2's 64 KB of compiled code (LINK_SIZE 2) is its

@@ -49,8 +49,29 @@ struct FlagGroup: Equatable {
 }
 
 extension PatternReader {
-    /// Reads what the `(` at `source`, just taken, opens.
+    /// Reads what the `(` at `source`, just taken, opens; ICU's parser
+    /// holds a level for it until its `)` (`holdICULevels`), unless it
+    /// is a flag group without a body.
     mutating func groupOpener(at source: Int) throws(TranslationError) -> GroupOpener {
+        let opener = try opener(at: source)
+        if case .flags(let group) = opener, group.end != 0x3A { return opener }
+        if dialect == .icu {
+            icuOpenGroups += 1
+            try holdICULevels(icuOpenGroups, at: source)
+        }
+        return opener
+    }
+
+    /// ICU's parser keeps its states on a stack of 100 (regexcmp.h's
+    /// `kStackSize`), where every open group, every level of a class being
+    /// read and a comment being read hold one (regexcst.txt's pushes): a
+    /// pattern that would hold 100 is an error (`U_REGEX_INTERNAL_ERROR`).
+    func holdICULevels(_ levels: Int, at source: Int) throws(TranslationError) {
+        guard levels >= 100 else { return }
+        throw .invalid(dialect, "groups, classes and comments nested 100 deep (ICU's parser holds 99)", at: source)
+    }
+
+    private mutating func opener(at source: Int) throws(TranslationError) -> GroupOpener {
         guard peekSignificant() == 0x3F else { captures += 1; return .capturing }
         position += 1
         // ICU skips white space here in free-spacing mode; a # here is no

@@ -118,6 +118,7 @@ extension PatternReader {
             try sink.begin(op, at: source)
             depth += 1
             try checkClassDepth(depth, at: source)
+            try holdICULevels(icuOpenGroups + depth, at: source)
         }
 
         var state = ICUSetState.open

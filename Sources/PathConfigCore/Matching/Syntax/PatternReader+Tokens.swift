@@ -52,7 +52,9 @@ extension PatternReader {
             case 0x28:
                 if try skipsICUComment(at: at) { continue }
                 return (.groupOpen, at)
-            case 0x29: return (.groupClose, at)
+            case 0x29:
+                if icuOpenGroups > 0 { icuOpenGroups -= 1 }
+                return (.groupClose, at)
             case 0x7C: return (.alternation, at)
             case 0x2E: return (.dot, at)
             case 0x5E: return (.caret, at)
@@ -90,6 +92,7 @@ extension PatternReader {
         position += 1
         skipSpaces() // a # here is the comment's, not one to the end of the line
         guard next() == 0x23 else { position = mark; return false }
+        try holdICULevels(icuOpenGroups + 1, at: source)
         var scanner = ICUScanner()
         var unread = UnreadEscapes()
         while true {

@@ -21,6 +21,9 @@ struct PatternReader {
     /// Capture groups opened so far (`groupOpener`), against which a back
     /// reference's digits are read.
     var captures = 0
+    /// ICU: the groups open here (`groupOpener`, less the `)` read since),
+    /// each holding a level of its parser's stack (`holdICULevels`).
+    var icuOpenGroups = 0
 
     init(_ pattern: String, dialect: RegexDialect) {
         bytes = Array(pattern.utf8)
