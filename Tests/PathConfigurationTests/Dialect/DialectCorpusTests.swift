@@ -105,6 +105,8 @@ struct DialectCorpusTests {
         // each used once.
         "(?<" + String(repeating: "a", count: 40) + ">a)\\k<" + String(repeating: "a", count: 40) + ">",
         "(?<" + String(repeating: "a", count: 300) + ">a)", "(?<n>a)(?<n>b)", "(?<n>a\\k<n>)", "(?<n>a)(?<m>b)\\k<m>\\k<n>",
+        // Longer than PCRE2's 65,535 (refused), and as long.
+        "x(?<=(?:a{60000}){2})b", "(?<=(?:a{30000}){2})b",
     ] + nested
 
     /// ICU's parser holds 99 levels (regexcmp.h's `kStackSize`): each open
@@ -132,6 +134,7 @@ struct DialectCorpusTests {
         // One-code-point sets with case partners start no literal run in
         // ICU, but the translation takes them as one: refused, not wrong.
         "(?i)[ß]s": "\"ßs\"",
+        "x(?<=(?:a{60000}){2})b": "a lookbehind longer than 65,535 characters",
     ]
 
     @Test("each pattern: both engines agree on every subject, both reject it, or PCRE2 refuses it as listed", arguments: corpus)

@@ -285,14 +285,17 @@ struct DialectTranslationTests {
         String(repeating: open, count: count) + body + String(repeating: ")", count: count)
     }
 
-    /// The last two are valid in the dialect, and beyond PCRE2 10.42: a
-    /// bounded lookbehind, and (Java) groups nested deeper than PCRE2's
-    /// 250, which the JDK compiles as deep as its stack lets it.
+    /// The refused ones are valid in the dialect, and beyond PCRE2 10.42: a
+    /// bounded lookbehind, (Java) groups nested deeper than PCRE2's 250,
+    /// which the JDK compiles as deep as its stack lets it, and a
+    /// lookbehind longer than PCRE2's 65,535 (ICU and the JDK take it).
     @Test("PCRE2's own error offsets point into the pattern as written", arguments: [
         (RegexDialect.icu, "\\u00e9(", 7, "missing closing parenthesis", false),
         (.icu, "\\N{LATIN SMALL LETTER A}(?<=a{1,2})b", 24, "a lookbehind whose alternatives have different lengths", true),
         (.icu, "[\\w&&[^\\d]](?<=a{1,2})b", 11, "a lookbehind whose alternatives have different lengths", true),
         (.java, "[a&&b]" + nested("(", 251, "a"), 257, "groups nested more than 250 deep", true),
+        (.icu, "x(?<=(?:a{60000}){2})b", 1, "a lookbehind longer than 65,535 characters", true),
+        (.java, "x(?<=(?:a{60000}){2})b", 1, "a lookbehind longer than 65,535 characters", true),
     ])
     func mappedOffsets(_ dialect: RegexDialect, _ pattern: String, _ offset: Int, _ message: String, _ refused: Bool) {
         do {

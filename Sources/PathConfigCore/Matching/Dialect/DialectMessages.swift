@@ -29,6 +29,9 @@ enum DialectMessages {
             return (refusal("a lookbehind whose alternatives have different lengths (\(dialect.displayName) accepts a bounded one;"
                             + " PCRE2 10.42 needs each alternative to have one length)", dialect: dialect), true)
         }
+        if text.hasPrefix("lookbehind assertion is too long") {
+            return (refusal("a lookbehind longer than 65,535 characters (PCRE2's limit)", dialect: dialect), true)
+        }
         if text.hasPrefix("parentheses are too deeply nested") {
             // PCRE2's own limit (250, with the groups the translation
             // adds); ICU's is lower (`holdICULevels`), and the JDK's is
