@@ -207,6 +207,8 @@ struct DialectTranslationTests {
         (.icu, "(?<n>a)(?<n>b)"), (.java, "(?<n>a)(?<n>b)"), (.icu, "\\k<n>(?<n>a)"), (.java, "\\k<n>(?<n>a)"),
         // ICU's parser holds 99 levels: groups, a class's levels, a comment.
         (.icu, nested("(", 100, "a")), (.icu, nested("(?:", 98, "[[a]]")), (.icu, nested("(?i:", 99, "(?#c)a")),
+        // The JDK cannot measure a group repeated by a Loop in a lookbehind.
+        (.java, "(?<=(?:a|b){2})b"), (.java, "(?<=(?:a?){2})b"),
     ])
     func invalid(_ dialect: RegexDialect, _ pattern: String) {
         do {

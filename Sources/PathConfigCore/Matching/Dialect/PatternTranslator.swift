@@ -59,6 +59,10 @@ struct PatternTranslator {
         var branchNullable = true
         /// Whether an earlier alternative can.
         var earlierBranchNullable = false
+        /// Java: whether the JDK's `TreeInfo` finds the body so far
+        /// deterministic: no `|`, no `?` and no repeat whose bounds differ,
+        /// in it or in a group in it (a lookaround's body aside).
+        var deterministic = true
     }
 
     let dialect: RegexDialect
@@ -98,7 +102,7 @@ struct PatternTranslator {
     /// The group just closed, for the quantifier that may follow: where it
     /// starts in the output, its number if it captures, and the capture
     /// groups inside it.
-    var closedGroup: (start: Int, capture: Int?, inner: ClosedRange<Int>?)?
+    var closedGroup: (start: Int, capture: Int?, inner: ClosedRange<Int>?, deterministic: Bool)?
     /// Where the first `\b` or `\B` is, once one was written as a callout.
     var firstWordBoundary: Int?
     /// Where the first ICU `^` under `(?m)` (without `(?d)`) is.
@@ -161,6 +165,7 @@ struct PatternTranslator {
                 if let k = frames.indices.last {
                     frames[k].earlierBranchNullable = frames[k].earlierBranchNullable || frames[k].branchNullable
                     frames[k].branchNullable = true
+                    frames[k].deterministic = false
                 }
                 out.emit("|", from: at)
                 atom = .none
@@ -348,6 +353,7 @@ struct PatternTranslator {
             atom = .quantified
             return
         }
+        if dialect == .java { try noteJavaRepeat(quantifier, at: source) }
         let itemStart: Int
         switch atom {
         case .none:
@@ -439,6 +445,24 @@ struct PatternTranslator {
     /// inside it adds no length).
     var inLookbehind: Bool { frames.last(where: \.isAssertion)?.isLookbehind ?? false }
 
+    /// Java: the JDK repeats a group by a count, `*` or `+` (not by `?` or
+    /// `{0,1}`, its `Ques`, nor possessively) with a `GroupCurly` when
+    /// `TreeInfo` finds its body deterministic, and with a `Loop`
+    /// otherwise, whose length it cannot measure: in a lookbehind that is
+    /// an error (`(?<=(?:a|b){2})`, `(?<=(?:a?){2})`; `(?<=(?:ab){2})`,
+    /// `(?<=(?>a|b){2})` and `(?<=(?:a|b){0,1})` compile). A `Ques` of any
+    /// mode, and a repeat whose bounds differ, make the body around them
+    /// not deterministic.
+    private mutating func noteJavaRepeat(_ quantifier: Quantifier, at source: Int) throws(TranslationError) {
+        let isQues = quantifier.min == 0 && quantifier.max == 1
+        if let group = closedGroup, atom == .item(group.start), !group.deterministic, !isQues, quantifier.mode != .possessive,
+           inLookbehind {
+            throw .invalid(dialect, "a lookbehind needs an obvious maximum length, and a group repeated with | or ? or a varying "
+                           + "repeat inside has none", at: source)
+        }
+        if isQues || quantifier.min != quantifier.max, let k = frames.indices.last { frames[k].deterministic = false }
+    }
+
     // MARK: - Groups
 
     private mutating func openGroup(at source: Int) throws(TranslationError) {
@@ -482,8 +506,10 @@ struct PatternTranslator {
         atom = frame.isAssertion ? .assertion(frame.start) : .item(frame.start)
         lastNullable = frame.isAssertion || frame.branchNullable || frame.earlierBranchNullable
         let inner = reader.captures >= frame.firstInnerCapture ? frame.firstInnerCapture...reader.captures : nil
-        closedGroup = (frame.start, frame.capture, inner)
+        // An atomic group is deterministic to the JDK whatever its body.
+        closedGroup = (frame.start, frame.capture, inner, frame.deterministic || frame.keepsCaptures)
         if frame.keepsCaptures, let inner { javaBackReferences.notRestored.formUnion(inner) }
+        if !frame.isAssertion && !frame.deterministic, let k = frames.indices.last { frames[k].deterministic = false }
     }
 
     /// `(?flags)` or `(?flags:...)`, its letters judged in the order written.
