@@ -100,8 +100,8 @@ struct PatternTranslator {
     /// The run of one repeated item the output ends with (`countRepeat`).
     var repeatRun: RepeatRun?
     /// The group just closed, for the quantifier that may follow: where it
-    /// starts in the output, its number if it captures, and the capture
-    /// groups inside it.
+    /// starts in the output, its number if it captures, the capture groups
+    /// inside it, and (Java) whether the JDK finds it deterministic.
     var closedGroup: (start: Int, capture: Int?, inner: ClosedRange<Int>?, deterministic: Bool)?
     /// Where the first `\b` or `\B` is, once one was written as a callout.
     var firstWordBoundary: Int?
