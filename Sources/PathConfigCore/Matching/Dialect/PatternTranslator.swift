@@ -394,7 +394,7 @@ struct PatternTranslator {
             // any of these groups is refused at the end
             // (`finishJavaBackReferences`).
             if quantifier.mode == .possessive, let own = group.capture { javaBackReferences.notRestored.insert(own) }
-            if let inner = group.inner, quantifier.mode == .possessive || (high != 0 && !(low == 0 && high == 1)) {
+            if let inner = group.inner, quantifier.mode == .possessive || (high != 0 && !quantifier.isQues) {
                 javaBackReferences.notRestored.formUnion(inner)
             }
         }
@@ -454,13 +454,12 @@ struct PatternTranslator {
     /// mode, and a repeat whose bounds differ, make the body around them
     /// not deterministic.
     private mutating func noteJavaRepeat(_ quantifier: Quantifier, at source: Int) throws(TranslationError) {
-        let isQues = quantifier.min == 0 && quantifier.max == 1
-        if let group = closedGroup, atom == .item(group.start), !group.deterministic, !isQues, quantifier.mode != .possessive,
+        if let group = closedGroup, atom == .item(group.start), !group.deterministic, !quantifier.isQues, quantifier.mode != .possessive,
            inLookbehind {
             throw .invalid(dialect, "a lookbehind needs an obvious maximum length, and a group repeated with | or ? or a varying "
                            + "repeat inside has none", at: source)
         }
-        if isQues || quantifier.min != quantifier.max, let k = frames.indices.last { frames[k].deterministic = false }
+        if quantifier.isQues || quantifier.min != quantifier.max, let k = frames.indices.last { frames[k].deterministic = false }
     }
 
     // MARK: - Groups
@@ -506,8 +505,9 @@ struct PatternTranslator {
         atom = frame.isAssertion ? .assertion(frame.start) : .item(frame.start)
         lastNullable = frame.isAssertion || frame.branchNullable || frame.earlierBranchNullable
         let inner = reader.captures >= frame.firstInnerCapture ? frame.firstInnerCapture...reader.captures : nil
-        // An atomic group is deterministic to the JDK whatever its body.
-        closedGroup = (frame.start, frame.capture, inner, frame.deterministic || frame.keepsCaptures)
+        // An atomic group (the one consuming frame that keeps captures) is
+        // deterministic to the JDK whatever its body.
+        closedGroup = (frame.start, frame.capture, inner, frame.deterministic || (frame.keepsCaptures && !frame.isAssertion))
         if frame.keepsCaptures, let inner { javaBackReferences.notRestored.formUnion(inner) }
         if !frame.isAssertion && !frame.deterministic, let k = frames.indices.last { frames[k].deterministic = false }
     }

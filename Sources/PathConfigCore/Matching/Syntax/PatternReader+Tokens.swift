@@ -28,6 +28,9 @@ struct Quantifier: Equatable {
     let max: Int?
     let mode: PatternSyntax.Mode
 
+    /// `?` or `{0,1}`, which the JDK runs with a `Ques` node, not a loop.
+    var isQues: Bool { min == 0 && max == 1 }
+
     /// The quantifier's text without its mode, as PCRE2 reads it too
     /// (`*`, `{2,}`).
     var text: String {
