@@ -7,8 +7,9 @@ import PrefilterFuzzing
 /// shapes the JDK reads oddly: `[x&&]`, `[&&x]`, `[a&&&]`, `[a-&&b]`),
 /// escapes (`\d` `\w` `\s`, their negations, `\b` `\B`, `\p{L}`, `\x{..}`),
 /// anchors, groups (capturing, non-capturing, named, atomic, lookahead,
-/// lookbehind of fixed length), alternations, quantifiers (`?` `*` `+`
-/// `{n}` `{n,}` `{n,m}`, lazy and possessive), quantifiers after assertions
+/// lookbehind of bounded length, which may hold groups, alternations and
+/// counts), alternations, quantifiers (`?` `*` `+` `{n}` `{n,}` `{n,m}`,
+/// lazy and possessive), quantifiers after assertions
 /// and after quantifiers (`a?{2}`, `a{2}{3}`), inline flags, back
 /// references by number and name, ICU's comments, escapes the dialects
 /// read apart (`moreEscapes`), and, now and then, long runs and
@@ -95,12 +96,17 @@ public struct DialectGrammar {
     private mutating func group(_ c: inout some Choices, depth: Int, inside: Bool) -> PatternNode {
         switch c.below(16) {
         case 0..<2:
-            // Lookbehind: fixed length, now and then not (which PCRE2 refuses).
+            // Lookbehind: of bounded length, now and then not (which PCRE2
+            // refuses); a positive one is sampled, so that subjects hold
+            // what it looks for before what follows it.
             let open = c.oneIn(3) ? "(?<!" : "(?<="
-            let length = 1 + c.below(3)
-            var items: [PatternNode] = (0..<length).map { _ in fixedWidth(&c) }
-            if c.oneIn(8) { items.append(.repeated(literal(&c, length: 1), quantifier: c.pick(["?", "{1,2}", "{2}"]), minimum: 0)) }
-            return .group(open: open, .sequence(items), close: ")", consumes: false)
+            var branches: [PatternNode] = []
+            for _ in 0..<(c.oneIn(4) ? 2 : 1) {
+                var items: [PatternNode] = (0..<(1 + c.below(3))).map { _ in fixedWidth(&c, depth: 0) }
+                if c.oneIn(8) { items.append(.repeated(literal(&c, length: 1), quantifier: c.pick(["?", "{1,2}", "{2}"]), minimum: 0)) }
+                branches.append(.sequence(items))
+            }
+            return .group(open: open, branches.count == 1 ? branches[0] : .alternation(branches), close: ")", consumes: open == "(?<=")
         case 2..<4:
             let open = c.oneIn(3) ? "(?!" : "(?="
             return .group(open: open, alternation(&c, depth: depth, inside: true), close: ")", consumes: open == "(?=")
@@ -118,15 +124,34 @@ public struct DialectGrammar {
         }
     }
 
-    /// An item one character wide, for a lookbehind.
-    private func fixedWidth(_ c: inout some Choices) -> PatternNode {
+    /// An item for a lookbehind: one character wide, or a group of
+    /// alternatives of such items, repeated a bounded number of times or
+    /// not (the JDK measures `(?:ab){2}` and not `(a|b){2}`).
+    private func fixedWidth(_ c: inout some Choices, depth: Int) -> PatternNode {
         switch c.below(6) {
         case 0: return .atom(".", samples: ["x"])
         case 1: return c.pick(Self.escapes.filter { !$0.text.hasPrefix("\\1") })
         case 2: return .atom(c.pick(["[a-z]", "[^/]", "[kK]", "[\\d]", "[a-z&&[^k]]"]), samples: ["a", "k", "1"])
         case 3: return .repeated(literal(&c, length: 1), quantifier: "{2}", minimum: 2)
+        case 4 where depth < 2: return boundedGroup(&c, depth: depth + 1)
         default: return literal(&c, length: 1 + c.below(3))
         }
+    }
+
+    /// A group for a lookbehind: one to three alternatives of one or two
+    /// items (now and then an `x?`, or an empty one), maybe repeated a
+    /// bounded number of times, rarely not.
+    private func boundedGroup(_ c: inout some Choices, depth: Int) -> PatternNode {
+        var branches: [PatternNode] = (0..<(1 + c.below(3))).map { _ in
+            .sequence((0..<(1 + c.below(2))).map { _ in
+                c.oneIn(6) ? .repeated(literal(&c, length: 1), quantifier: "?", minimum: 0) : fixedWidth(&c, depth: depth)
+            })
+        }
+        if c.oneIn(6) { branches.append(.atom("", samples: [""])) }
+        let group = PatternNode.group(open: c.pick(["(", "(?:", "(?:", "(?>", "(?i:"]), branches.count == 1 ? branches[0] : .alternation(branches),
+                                      close: ")", consumes: true)
+        let (quantifier, minimum) = c.pick(Self.boundedQuantifiers)
+        return quantifier.isEmpty ? group : .repeated(group, quantifier: quantifier, minimum: minimum)
     }
 
     /// A run of literal characters, escaped where they are syntax.
@@ -303,6 +328,13 @@ public struct DialectGrammar {
     static let quantifiers: [(String, Int)] = [
         ("?", 0), ("*", 0), ("+", 1), ("?", 0), ("*", 0), ("+", 1), ("{0}", 0), ("{1}", 1), ("{2}", 2), ("{3}", 3), ("{1,}", 1),
         ("{2,}", 2), ("{0,1}", 0), ("{1,3}", 1), ("{2,5}", 2), ("{1,5}", 1),
+    ]
+
+    /// Repeats of a group in a lookbehind (none, for the first two), and
+    /// the fewest times each repeats.
+    static let boundedQuantifiers: [(String, Int)] = [
+        ("", 1), ("", 1), ("{2}", 2), ("{1,2}", 1), ("?", 0), ("{0,1}", 0), ("{0,2}", 0), ("{2}+", 2), ("??", 0), ("{1,2}?", 1),
+        ("{1}", 1), ("*", 0),
     ]
 
     /// What follows a quantifier in `a?{2}`, `a{2}{3}`, `a**`.
