@@ -55,7 +55,7 @@ public class DialectOracle {
             }
             String thrown = unsearchable(pattern, unhex(f[0]));
             if (thrown != null && thrown.isEmpty()) {
-                out.println("X a class throws with case-insensitivity on or off, not both");
+                out.println("X a class throws under some of the flags it may stand under, not all");
                 continue;
             }
             StringBuilder row = new StringBuilder(f.length);
@@ -80,7 +80,9 @@ public class DialectOracle {
     // the class there): the exception's name, or null. A class is compiled
     // alone, out of its place, so it is tried case-insensitively and not
     // (the flags decide what goes into its bit set: `[\Di&&]` throws, and
-    // `(?i)[\Di&&]` does not); "" when only one of the two throws.
+    // `(?i)[\Di&&]` does not), and, where the pattern turns free spacing on
+    // anywhere, with it and without (`(?x)[[b]a&& ]` throws, `[[b]a&& ]`
+    // does not); "" when some of these throw and others do not.
     static String unsearchable(Pattern pattern, String text) {
         for (String probe : PROBES) {
             try {
@@ -92,6 +94,7 @@ public class DialectOracle {
             }
         }
         if (!text.contains("&&")) return null;
+        int[] modes = FREE_SPACING.matcher(text).find() ? SPACED_FLAGS : FLAGS;
         for (int i = 0; i < text.length(); i++) {
             // An escaped character, or text quoted to \E (or the end), is no class.
             if (text.charAt(i) == '\\') {
@@ -101,15 +104,18 @@ public class DialectOracle {
             }
             if (text.charAt(i) != '[') continue;
             for (int j = text.indexOf(']', i + 1); j >= 0; j = text.indexOf(']', j + 1)) {
-                String caseless, plain;
+                String thrown = null;
+                int throwing = 0;
                 try {
-                    caseless = throwsOnBMP(Pattern.compile(text.substring(i, j + 1), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE));
-                    plain = throwsOnBMP(Pattern.compile(text.substring(i, j + 1)));
+                    for (int flags : modes) {
+                        String name = throwsOnBMP(Pattern.compile(text.substring(i, j + 1), flags));
+                        if (name != null && throwing++ == 0) thrown = name;
+                    }
                 } catch (RuntimeException e) {
                     continue;
                 }
-                if (caseless != null && plain != null) return caseless;
-                if (caseless != null || plain != null) return "";
+                if (throwing == modes.length) return thrown;
+                if (throwing > 0) return "";
                 // A class nested in this one is searched only as this one
                 // asks (`[b&&a&&[[k]+&&]]` never throws, `[[k]+&&]` does).
                 i = j;
@@ -118,6 +124,12 @@ public class DialectOracle {
         }
         return null;
     }
+
+    static final int CASELESS = Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE;
+    static final int[] FLAGS = {CASELESS, 0};
+    static final int[] SPACED_FLAGS = {CASELESS, 0, CASELESS | Pattern.COMMENTS, Pattern.COMMENTS};
+    // A flag group that turns free spacing on: `(?x)`, `(?i-s:x`, `(?ix:`.
+    static final Pattern FREE_SPACING = Pattern.compile("\\(\\?[a-wyzA-Z]*x");
 
     static final String BMP;
     static {
