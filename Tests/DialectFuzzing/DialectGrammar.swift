@@ -9,11 +9,11 @@ import PrefilterFuzzing
 /// anchors, groups (capturing, non-capturing, named, atomic, lookahead,
 /// lookbehind of bounded length, which may hold groups, alternations and
 /// counts), alternations, quantifiers (`?` `*` `+` `{n}` `{n,}` `{n,m}`,
-/// lazy and possessive), quantifiers after assertions
-/// and after quantifiers (`a?{2}`, `a{2}{3}`), inline flags, back
-/// references by number and name, ICU's comments, escapes the dialects
-/// read apart (`moreEscapes`), and, now and then, long runs and
-/// alternations up to the 16 KB pattern limit.
+/// lazy and possessive), quantifiers after assertions and after
+/// quantifiers (`a?{2}`, `a{2}{3}`), inline flags (`moreFlags`: those one
+/// dialect lacks), back references by number and name, ICU's comments,
+/// escapes the dialects read apart (`moreEscapes`), and, now and then,
+/// long runs and alternations up to the 16 KB pattern limit.
 ///
 /// Every pattern is tame for ICU and the JDK, which have no match budget:
 /// at most four quantifiers, and a quantified item holds neither another
@@ -71,6 +71,7 @@ public struct DialectGrammar {
         case 59, 60: base = .atom(c.pick(Self.flags), samples: [""])
         case 61: base = .atom(c.pick(Self.references), samples: [""])
         case 62: base = c.pick(Self.moreEscapes)
+        case 63: base = c.pick(Self.moreFlags)
         default: base = literal(&c, length: 1)
         }
         return quantify ? quantified(base, &c) : base
@@ -350,6 +351,13 @@ public struct DialectGrammar {
 
     static let flags = ["(?i)", "(?-i)", "(?s)", "(?m)", "(?x)", "(?-x)", "(?is)", "(?i-s)", "(?-m)", "(?i)", "(?i)"]
     static let flagGroups = ["(?i:", "(?-i:", "(?s:", "(?m:", "(?x:", "(?i-x:", "(?-i:"]
+    /// Flags only one dialect has or the two read apart: `d` (UNIX_LINES)
+    /// in both, the JDK's `u` (UNICODE_CASE), `c` and `U` (which the
+    /// library refuses), ICU's `w` (UREGEX_UWORD).
+    static let moreFlags: [PatternNode] = [
+        ("(?d)", [""]), ("(?u)", [""]), ("(?-u)", [""]), ("(?w)", [""]), ("(?md)", [""]), ("(?i-u)", [""]), ("(?d:a$)", ["a", "A"]),
+        ("(?-d:.)", ["\r", "x"]), ("(?w:\\b)", [""]), ("(?c)", [""]), ("(?U)", [""]),
+    ].map { PatternNode.atom($0.0, samples: $0.1) }
 
     /// Subjects that are not samples: URL paths and queries.
     static let urls = [
