@@ -129,7 +129,9 @@ struct PatternSyntaxTests {
         ("[a-c&&b[d]]", [PatternSyntax.CharacterClass(items: [.range(0x61, .plain, 0x63, .plain), .intersection, .character(0x62, .plain), .nested(1)]),
                          PatternSyntax.CharacterClass(items: [.character(0x64, .plain)])]),
         ("[:alpha:]", [PatternSyntax.CharacterClass(items: [0x3A, 0x61, 0x6C, 0x70, 0x68, 0x61, 0x3A].map { .character($0, .plain) })]),
-        (#"[\Q-]\E]"#, [PatternSyntax.CharacterClass(items: [.character(0x2D, .quoted), .character(0x5D, .quoted)])]),
+        // The JDK rewrites a quote before it reads (`[\-\]]`), so `[\Qa\E-z]` is `[a-z]`.
+        (#"[\Q-]\E]"#, [PatternSyntax.CharacterClass(items: [.character(0x2D, .escaped), .character(0x5D, .escaped)])]),
+        (#"[\Qa\E-z\Q1\E]"#, [PatternSyntax.CharacterClass(items: [.range(0x61, .plain, 0x7A, .plain), .character(0x31, .hex)])]),
     ])
     func javaClasses(_ pattern: String, _ expected: [PatternSyntax.CharacterClass]) throws {
         #expect(try PatternSyntax.read(pattern, dialect: .java).classes == expected)

@@ -36,7 +36,7 @@ struct PrefilterTests {
         ("/a\\Kcde", "/aKcde"),           // ICU reads an escaped letter it has no meaning for as the letter
         ("\\Q/new\\E", "/new"),
         ("ab\\E?", "ab"),                 // ICU reads a lone `\E` as E
-        ("a\\Q\\E+bc", "abc"),          // an empty quote is nothing: `+` repeats the a
+        ("a\\Q+\\Ebc", "a+bc"),          // a quoted + is a character
         ("(?#note)/new", "/new"),
         ("/new(?#c)*", "/ne"),             // a comment is nothing: the * repeats the w
         ("ab(?i)cd/ef", "ab"),             // letters after (?i) may match either case

@@ -101,6 +101,12 @@ struct DialectCorpusTests {
         // is read (and may be an error), a "\\)" ends it.
         "a(?#\\Q)b\\E)c", "a(?#\\Q)b", "a(?#\\Q)", "(?x)a(?#b#c)\nd)c", "a(?#\\x)c", "a(?#\\0z)c", "a(?#\\u12)c",
         "a(?#\\x{110000})c", "a(?#\\x{zz})c", "a(?#\\c)c", "a(?#\\x29b)c", "a(?#\\E)c", "a(?#\\Q\\E)c", "a(?#\\))c", "(?x)a( ?#b)c",
+        // ICU's scanner reads an empty quote as nothing, inside a construct
+        // too, and a quote in the name of \N{...} and \p{...} as its
+        // characters: refused. A quoted character in a count, flags or a
+        // group name is no syntax, as here.
+        "(?i\\Q\\E)a", "x{1\\Q\\E,2}", "(\\Q\\E?:a)", "a*\\Q\\E?", "\\x4\\Q\\E1", "\\N{\\QLATIN SMALL LETTER A\\E}", "\\p{\\QL\\E}",
+        "x{\\Q2\\E}", "(?\\Qi\\E)a", "(?<\\Qg\\E>a)", "[\\Q\\E^a]", "[\\Qa\\E-z]", "\\Q(a)\\E?",
         // Group names of any length (PCRE2's are at most 32 code units),
         // each used once.
         "(?<" + String(repeating: "a", count: 40) + ">a)\\k<" + String(repeating: "a", count: 40) + ">",
@@ -135,6 +141,9 @@ struct DialectCorpusTests {
         // ICU, but the translation takes them as one: refused, not wrong.
         "(?i)[ß]s": "\"ßs\"",
         "x(?<=(?:a{60000}){2})b": "a lookbehind longer than 65,535 characters",
+        "a\\Q\\E*": "empty quote", "a(?#\\Q\\E)c": "empty quote", "(?i\\Q\\E)a": "empty quote", "x{1\\Q\\E,2}": "empty quote",
+        "(\\Q\\E?:a)": "empty quote", "a*\\Q\\E?": "empty quote", "\\x4\\Q\\E1": "empty quote", "[\\Q\\E^a]": "empty quote",
+        "\\N{\\QLATIN SMALL LETTER A\\E}": "\\Q...\\E in the name", "\\p{\\QL\\E}": "\\Q...\\E in the name",
     ]
 
     @Test("each pattern: both engines agree on every subject, both reject it, or PCRE2 refuses it as listed", arguments: corpus)

@@ -96,6 +96,20 @@ struct JavaSyntaxDifferentialTests {
         "(?<=(?:a??){2})b", "(?<=(a|b){2})b", "(?<=(?:ab){2})b", "(?:a|b){2}b", "(?<=(?:(?>a|b)){2})b", "(?<=(?:a(?:b|c)){2})x",
     ]
 
+    /// Quotes where the JDK's pre-pass (`RemoveQEQuoting`) rewrites them
+    /// into the text around them: a class range from or to a quoted
+    /// character, an empty quote inside a count, flags, a name or before a
+    /// class's `^`, `\c` before a quote, a digit first in a quote, a
+    /// `\\` in one, and the find that showed it (`\c\Qx)...`).
+    static let quotePatterns = [
+        "[a-\\Qz\\E]", "[\\Qa\\E-z]", "[\\Qa-z\\E]", "[a\\Q\\E-z]", "x[\\Q\\E^a]", "\\c\\Qa", "\\c\\Qx\\E", "\\c\\Q*\\E",
+        "\\c\\Q1\\E", "\\c\\Q\\Ex", "(?\\Qi\\E)A", "(?i\\Q\\E)A", "(?<\\Qg\\E>a)\\k<g>", "(?<g>a)\\k<\\Qg\\E>", "a{2\\Q\\E}",
+        "a{\\Q2\\E}", "x{1\\Q\\E,2}", "\\x{\\Qa\\E}", "\\x\\Q41\\E", "\\x4\\Q1\\E", "\\xA\\QB\\E", "\\u00\\QE9\\E", "\\0\\Q141\\E",
+        "\\p\\QL\\E", "\\p{\\QL\\E}", "\\N{\\QLATIN SMALL LETTER A\\E}", "\\Q1\\E", "[\\Q1\\E-9]", "\\Q\\\\E", "x\\Q\\\\Ea",
+        "\\Q", "\\Q\\E", "x\\Qa", "(\\Q\\E?:a)", "a*\\Q\\E?", "\\\\Qa\\E", "\\Qa\\Qb\\E", "\\Q(a)\\E?", "[\\Q]\\E]",
+        "(?x)\\Q a\\E", "(?x)\\Q#\\Ea", "2\\c\\Qx)\u{1}a?{?x)\u{FFFD}",
+    ]
+
     /// Groups nested as deep as PCRE2 takes them (250; deeper is refused:
     /// DialectTranslationTests), far past ICU's 99.
     static let nestingPatterns = [("(", 249), ("(?:", 249), ("(?i:", 200)].map { open, count in
@@ -112,7 +126,7 @@ struct JavaSyntaxDifferentialTests {
     @Test("classes, quantifiers, flag groups, free spacing and back references: what the JDK rejects is rejected, what it compiles finds what it finds")
     func againstTheJDK() throws {
         let patterns = Self.classPatterns + Self.quantifierPatterns + Self.namePatterns + Self.flagGroupPatterns + Self.freeSpacingPartPatterns
-            + Self.backReferencePatterns + Self.nestingPatterns + Self.lookbehindGroupPatterns
+            + Self.backReferencePatterns + Self.nestingPatterns + Self.lookbehindGroupPatterns + Self.quotePatterns
         let (wrong, compared) = try Self.compareWithTheJDK(patterns, on: Self.subjects)
         #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
         #expect(compared > 2_000)
@@ -196,6 +210,23 @@ struct JavaSyntaxDifferentialTests {
         let (wrong, compared) = try Self.compareWithTheJDK(Self.randomFlagGroups, on: subjects)
         #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
         #expect(compared > 200 * subjects.count)
+    }
+
+    /// Patterns cut by `\Q`, `\E` and `\\` at random places, among pieces
+    /// of classes, counts, flags, names and escapes.
+    static let randomQuotes: [String] = {
+        var generator = SplitMix(state: 53)
+        let pieces = ["\\Q", "\\E", "\\Q\\E", "\\Q", "\\E", "a", "1", "(", ")", "(?", "i", ":", "<g>", "\\k<g>", "{", "2", ",", "}", "[",
+                      "]", "-", "^", "\\", "\\c", "\\x", "4", "\\p{", "L", "*", "?", "+", "|", ".", " ", "&&", "\\\\", "#", "$", "(?x)"]
+        return (0..<1_500).map { _ in (0..<Int.random(in: 2...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined() }
+    }()
+
+    @Test("1,500 patterns cut by quotes at random places, read as the JDK reads them after rewriting their quotes")
+    func randomQuotesAgainstTheJDK() throws {
+        let subjects = ["a", "A", "1", "aa", "a1", "x", "]", "-", "^", "\\", "?", "(a)", "\u{1C}", "!", "8", " ", ""]
+        let (wrong, compared) = try Self.compareWithTheJDK(Self.randomQuotes, on: subjects, refusals: true)
+        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
+        #expect(compared > 100 * subjects.count)
     }
 
     /// Capture groups inside every kind of group and repeat, then a back

@@ -197,10 +197,18 @@ struct TranslationBuilder {
         return marks.count - 1
     }
 
-    /// The finished translation; `end` is the original pattern's length.
-    consuming func finish(end: Int, firstWordBoundary: Int?, multilineCaret: Int?, hasAtomicGroup: Bool) -> PatternTranslation {
+    /// The finished translation; `end` is the length read, and
+    /// `sourceOffset`, for a pattern read as rewritten
+    /// (`PatternReader.javaUnquoted`), takes offsets read to offsets as
+    /// written.
+    consuming func finish(end: Int, firstWordBoundary: Int?, multilineCaret: Int?, hasAtomicGroup: Bool,
+                          sourceOffset: ((Int) -> Int)?) -> PatternTranslation {
         sources.append(end)
-        return PatternTranslation(bytes: bytes, sourceOffsets: sources, firstWordBoundary: firstWordBoundary, multilineCaret: multilineCaret,
-                                  hasAtomicGroup: hasAtomicGroup)
+        guard let sourceOffset else {
+            return PatternTranslation(bytes: bytes, sourceOffsets: sources, firstWordBoundary: firstWordBoundary, multilineCaret: multilineCaret,
+                                      hasAtomicGroup: hasAtomicGroup)
+        }
+        return PatternTranslation(bytes: bytes, sourceOffsets: sources.map(sourceOffset), firstWordBoundary: firstWordBoundary.map(sourceOffset),
+                                  multilineCaret: multilineCaret.map(sourceOffset), hasAtomicGroup: hasAtomicGroup)
     }
 }

@@ -95,10 +95,6 @@ struct JavaClassBuilder: JavaClassSink {
         return nil
     }
 
-    mutating func quoted(_ values: [UInt32]) {
-        levels[levels.count - 1] += values.map { Self.character($0, caseless: caseless) }
-    }
-
     func range(_ low: UInt32, _ lowSpelling: PatternSyntax.Spelling, _ high: UInt32, _ highSpelling: PatternSyntax.Spelling) -> Node {
         .set(JavaClass(set: caseless ? PatternTranslator.set(of: JavaCaseFolding.range(low, high)) : .range(low, high)))
     }

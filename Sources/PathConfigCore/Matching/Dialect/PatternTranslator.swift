@@ -121,12 +121,18 @@ struct PatternTranslator {
             throw TranslationError(message: "an empty pattern (ICU, as NSRegularExpression, rejects it)", offset: 0)
         }
         var translator = PatternTranslator(pattern, dialect: dialect, caseInsensitive: caseInsensitive)
-        try translator.run()
-        if dialect == .java { try translator.finishJavaBackReferences() }
+        let reader = translator.reader
+        do {
+            try translator.run()
+            if dialect == .java { try translator.finishJavaBackReferences() }
+        } catch {
+            throw TranslationError(message: error.message, offset: reader.sourceOffset(error.offset), isRefusal: error.isRefusal)
+        }
         if dialect == .icu { translator.finishICUBackReferences() }
         if translator.usesAnyNewline { translator.out.insert("(*ANY)", at: 0, from: 0) }
-        return translator.out.finish(end: translator.reader.count, firstWordBoundary: translator.firstWordBoundary,
-                                     multilineCaret: translator.multilineCaret, hasAtomicGroup: translator.hasAtomicGroup)
+        let written: ((Int) -> Int)? = reader.isRewritten ? { reader.sourceOffset($0) } : nil
+        return translator.out.finish(end: reader.count, firstWordBoundary: translator.firstWordBoundary, multilineCaret: translator.multilineCaret,
+                                     hasAtomicGroup: translator.hasAtomicGroup, sourceOffset: written)
     }
 
     private init(_ pattern: String, dialect: RegexDialect, caseInsensitive: Bool) {

@@ -81,8 +81,6 @@ struct ClassItemRecorder: ICUClassSink, JavaClassSink {
         return ()
     }
 
-    mutating func quoted(_ values: [UInt32]) { classes[current].items += values.map { PatternSyntax.ClassItem.character($0, .quoted) } }
-
     mutating func range(_ low: UInt32, _ lowSpelling: PatternSyntax.Spelling, _ high: UInt32, _ highSpelling: PatternSyntax.Spelling) {
         append(.range(low, lowSpelling, high, highSpelling))
     }

@@ -9,7 +9,9 @@ enum EscapeToken: Equatable {
     /// `\.`, or ICU's `\y` (an escaped letter ICU has no meaning for is the
     /// letter). A code point by code may be a lone surrogate (`\uD800`).
     case character(UInt32, PatternSyntax.Spelling)
-    /// `\Q`: what follows, to `\E` or the end, is itself (`PatternReader.quoted`).
+    /// ICU's `\Q`: what follows, to `\E` or the end, is itself
+    /// (`PatternReader.quoted`). The JDK's quotes are rewritten before it
+    /// reads (`PatternReader.javaUnquoted`).
     case quote
     /// A shorthand class, `\d \D \s \S \w \W \h \H \v \V` (the letter).
     case shorthand(UInt32)
@@ -91,7 +93,7 @@ extension PatternReader {
         case 0x4E: return .character(try namedCharacter(at: source), .named) // \N{NAME}
         case _ where StandardClasses.shorthandLetters.contains(c): return .shorthand(c)
         case 0x70, 0x50: return .property(try propertyName(at: source), negated: c == 0x50)
-        case 0x51: return .quote
+        case 0x51 where dialect == .icu: return .quote
         default:
             guard Self.escapedSpelling(c) == .letter else { return .character(c, .escaped) }
             // ICU reads an escaped letter it has no meaning for as the letter
@@ -119,6 +121,7 @@ extension PatternReader {
     /// `\N{NAME}`'s character (after the `N`).
     mutating func namedCharacter(at source: Int) throws(TranslationError) -> UInt32 {
         guard nextSignificant() == 0x7B else { throw .invalid(dialect, "\\N must be followed by {NAME}", at: source) }
+        try refuseICUQuotedName(at: source)
         guard var name = significantName(closedBy: 0x7D, asWritten: dialect == .java) else {
             throw .invalid(dialect, "unterminated \\N{", at: source)
         }
@@ -142,6 +145,7 @@ extension PatternReader {
     mutating func propertyName(at source: Int) throws(TranslationError) -> String {
         if peekSignificant() == 0x7B {
             position += 1
+            try refuseICUQuotedName(at: source)
             if dialect == .java { skipInsignificant() }
             guard let name = significantName(closedBy: 0x7D, asWritten: dialect == .java) else {
                 throw .invalid(dialect, "unterminated \\p{", at: source)
@@ -152,6 +156,21 @@ extension PatternReader {
             throw .invalid(dialect, "\\p must be followed by {NAME}", at: source)
         }
         return String(letter)
+    }
+
+    /// ICU reads the name of `\N{...}` and `\p{...}` through its scanner,
+    /// which takes `\Q...\E` for the characters quoted
+    /// (`\N{\QLATIN SMALL LETTER A\E}` is "a"); the names here are read as
+    /// written, so a quote in one is refused.
+    private func refuseICUQuotedName(at source: Int) throws(TranslationError) {
+        guard dialect == .icu else { return }
+        var k = position
+        while k + 1 < count && self[k] != 0x7D {
+            if self[k] == 0x5C && self[k + 1] == 0x51 {
+                throw .refused(dialect, "\\Q...\\E in the name of \\N{...} or \\p{...}", because: "ICU reads the characters it quotes", at: source)
+            }
+            k += 1
+        }
     }
 
     /// An ASCII letter followed by ASCII letters and digits.

@@ -26,8 +26,6 @@ protocol JavaClassSink: ClassSink {
     /// A class character that starts no range: its node, or nil where it
     /// went into the level's bit set.
     mutating func character(_ value: UInt32, _ spelling: PatternSyntax.Spelling) -> Node?
-    /// The characters of `\Q...\E`, into the level's bit set.
-    mutating func quoted(_ values: [UInt32])
     /// `low-high`, in order.
     mutating func range(_ low: UInt32, _ lowSpelling: PatternSyntax.Spelling, _ high: UInt32, _ highSpelling: PatternSyntax.Spelling) -> Node
     /// `\d \D \s \S \w \W \h \H \v \V` (the letter).
@@ -145,11 +143,6 @@ extension PatternReader {
         let lowSpelling: PatternSyntax.Spelling
         switch try classElement(into: &sink) {
         case .character(let value, let spelling): (low, lowSpelling) = (value, spelling)
-        case .quote:
-            // `\Q...\E`: each a class character (the JDK escapes them before
-            // it reads the class).
-            sink.quoted(quoted().map(\.0))
-            return nil
         case .shorthand(let letter): return sink.shorthand(letter)
         case .property(let name, let negated): return try sink.property(name, negated: negated, at: at)
         default: throw .invalid(dialect, "escape not allowed in a class", at: at) // `classElement` returns none other
@@ -175,8 +168,8 @@ extension PatternReader {
     }
 
     /// One element of a class at the reader's position: a character, as
-    /// itself or escaped (`.character`), `\Q` (its characters are next,
-    /// `quoted()`), or a class escape (`.shorthand`, `.property`).
+    /// itself or escaped (`.character`), or a class escape (`.shorthand`,
+    /// `.property`).
     private mutating func classElement<Sink: ClassSink>(into sink: inout Sink) throws(TranslationError) -> EscapeToken {
         let source = position
         // Java's free spacing can end the pattern where a literal `&` stepped
@@ -188,9 +181,9 @@ extension PatternReader {
         case .character(let value, _):
             try sink.escaped(value, at: source)
             return token
-        case .quote, .shorthand, .property:
+        case .shorthand, .property:
             return token
-        case .assertion, .graphemeBoundary, .sequence, .backReference, .namedReference:
+        case .quote, .assertion, .graphemeBoundary, .sequence, .backReference, .namedReference:
             // Read outside a class only (`escape`); never a trap in the library.
             throw .invalid(dialect, "escape not allowed in a class", at: source)
         }

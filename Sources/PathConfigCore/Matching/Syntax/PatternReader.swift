@@ -1,14 +1,22 @@
-/// A cursor over the original pattern's scalars. In free-spacing mode
-/// (`(?x)`) the *significant* reads skip white space and `#` comments, as
-/// ICU's and the JDK's scanners do between tokens; escapes read raw.
+/// A cursor over the pattern's scalars as its dialect parses them: as
+/// written, but for a Java pattern with `\Q`, which is read as the JDK
+/// reads it, after rewriting its quotes (`javaUnquoted`). In free-spacing
+/// mode (`(?x)`) the *significant* reads skip white space and `#`
+/// comments, as ICU's and the JDK's scanners do between tokens; escapes
+/// read raw.
 struct PatternReader {
-    /// The pattern's UTF-8 bytes: its scalars, when it is ASCII.
+    /// The pattern's UTF-8 bytes, as written: its scalars, when it is
+    /// ASCII and not rewritten.
     let bytes: [UInt8]
-    /// The pattern's scalars when it is not ASCII; empty when it is (most
-    /// patterns are: at load, where every pattern's syntax is read, a
-    /// second array for them cost about 5% of the load).
+    /// The scalars read when the pattern is not ASCII or was rewritten
+    /// (and is not empty); empty otherwise (most patterns: at load, where
+    /// every pattern's syntax is read, a second array for them cost about
+    /// 5% of the load).
     private let wide: [UInt32]
-    /// How many scalars the pattern has.
+    /// For a rewritten pattern, the offset as written of each scalar read,
+    /// and one past the end; empty when the reading is the pattern.
+    private let origin: [Int]
+    /// How many scalars are read.
     let count: Int
     let dialect: RegexDialect
     var position = 0
@@ -24,13 +32,42 @@ struct PatternReader {
     /// ICU: the groups open here (`groupOpener`, less the `)` read since),
     /// each holding a level of its parser's stack (`holdICULevels`).
     var icuOpenGroups = 0
+    /// ICU: where an empty quote `\Q\E` is, refused by the first `token()`.
+    /// ICU's scanner reads what is around it as if it were not there,
+    /// inside a construct too (`(?i\Q\E)`, `a{1\Q\E,2}`, `\x4\Q\E1`),
+    /// where this reader takes a quote for a construct of its own.
+    var icuEmptyQuote: Int?
 
     init(_ pattern: String, dialect: RegexDialect) {
         bytes = Array(pattern.utf8)
-        wide = bytes.allSatisfy { $0 < 0x80 } ? [] : pattern.unicodeScalars.map(\.value)
-        count = wide.isEmpty ? bytes.count : wide.count
+        let scalars = bytes.allSatisfy { $0 < 0x80 } ? [] : pattern.unicodeScalars.map(\.value)
+        // A `\Q` the JDK's pre-scan finds is found in the UTF-8 bytes too:
+        // no byte of a longer character is a `\` or a `Q`.
+        let quotes = bytes.contains(0x51) && Self.firstJavaQuote(bytes.lazy.map(UInt32.init)) != nil
+        if dialect == .java && quotes {
+            (wide, origin) = Self.javaUnquoted(scalars.isEmpty ? bytes.map(UInt32.init) : scalars)
+            count = wide.count
+        } else {
+            (wide, origin) = (scalars, [])
+            count = wide.isEmpty ? bytes.count : wide.count
+        }
         self.dialect = dialect
+        if dialect == .icu && quotes { icuEmptyQuote = firstEmptyQuote() }
     }
+
+    /// The offset in the pattern as written of the scalar read at `k` (or
+    /// of the end).
+    func sourceOffset(_ k: Int) -> Int { origin.isEmpty ? k : origin[min(k, origin.count - 1)] }
+
+    /// The offset as written just past the scalar read before `k`: where a
+    /// construct read up to `k` ends (a `\E` after it is not its own).
+    func sourceEnd(_ k: Int) -> Int { origin.isEmpty || k == 0 ? k : origin[min(k, origin.count) - 1] + 1 }
+
+    /// How many scalars the pattern as written has.
+    var sourceCount: Int { origin.last ?? count }
+
+    /// Whether the scalars read are not the pattern as written.
+    var isRewritten: Bool { !origin.isEmpty }
 
     @inline(__always)
     subscript(k: Int) -> UInt32 { wide.isEmpty ? UInt32(bytes[k]) : wide[k] }
@@ -107,6 +144,99 @@ struct PatternReader {
     private func endsComment(_ c: UInt32) -> Bool {
         if dialect == .java && modes.unixLines { return c == 0x0A }
         return c == 0x0A || c == 0x0D || c == 0x85 || c == 0x2028 || (c == 0x2029 && dialect == .java)
+    }
+
+    /// The offset of the first `\Q` the JDK's `RemoveQEQuoting` finds,
+    /// stepping over each `\` and the character after it.
+    static func firstJavaQuote(_ s: some Collection<UInt32>) -> Int? {
+        var escaped = false
+        for (k, c) in s.enumerated() {
+            if escaped && c == 0x51 { return k - 1 }
+            escaped = !escaped && c == 0x5C
+        }
+        return nil
+    }
+
+    /// ICU: the offset of the first empty quote `\Q\E`, found as ICU's
+    /// scanner finds quotes: outside one stepping over each `\` and the
+    /// character after it, inside one to its `\E`. (ICU's `\c` takes the
+    /// character after it as written, so `\c\Q\E` is no quote there; to
+    /// refuse it is only cautious.)
+    func firstEmptyQuote() -> Int? {
+        var k = 0
+        while k + 1 < count {
+            guard self[k] == 0x5C else {
+                k += 1
+                continue
+            }
+            guard self[k + 1] == 0x51 else {
+                k += 2
+                continue
+            }
+            if k + 3 < count, self[k + 2] == 0x5C, self[k + 3] == 0x45 { return k }
+            k += 2
+            while k + 1 < count, !(self[k] == 0x5C && self[k + 1] == 0x45) { k += 1 }
+            k += 2
+        }
+        return nil
+    }
+
+    /// A Java pattern as the JDK parses it, and the offset as written of
+    /// each scalar: JDK 17's `Pattern.RemoveQEQuoting` rewrites the text
+    /// before it parses, so its parser never sees `\Q...\E`. A quote's
+    /// letters and non-ASCII characters stay as they are, other characters
+    /// are escaped (a `\` as `\\`), a digit first in a quote is written
+    /// `\x3` and the digit, and `\Q` and `\E` go. So a quote is not a
+    /// token: `[\Qa\E-z]` is `[a-z]`, `a{2\Q\E}` is `a{2}`, and `\c\Qa`
+    /// is `\ca`, the `\c` taking the first character the quote leaves.
+    static func javaUnquoted(_ s: [UInt32]) -> (scalars: [UInt32], origin: [Int]) {
+        let start = firstJavaQuote(s) ?? s.count
+        var out = Array(s[..<start])
+        var origin = Array(0..<start)
+        var k = start + 2
+        var inQuote = true
+        var beginQuote = true
+        func put(_ c: UInt32, from at: Int) {
+            out.append(c)
+            origin.append(at)
+        }
+        while k < s.count {
+            let at = k
+            let c = s[k]
+            k += 1
+            let letter = (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c)
+            if c >= 0x80 || letter {
+                put(c, from: at)
+            } else if (0x30...0x39).contains(c) {
+                if beginQuote { for e in [0x5C, 0x78, 0x33] as [UInt32] { put(e, from: at) } }
+                put(c, from: at)
+            } else if c != 0x5C {
+                if inQuote { put(0x5C, from: at) }
+                put(c, from: at)
+            } else if inQuote {
+                if k < s.count && s[k] == 0x45 {
+                    k += 1
+                    inQuote = false
+                } else {
+                    put(0x5C, from: at)
+                    put(0x5C, from: at)
+                }
+            } else if k < s.count && s[k] == 0x51 {
+                k += 1
+                inQuote = true
+                beginQuote = true
+                continue
+            } else {
+                put(c, from: at)
+                if k < s.count {
+                    put(s[k], from: k)
+                    k += 1
+                }
+            }
+            beginQuote = false
+        }
+        origin.append(s.count)
+        return (out, origin)
     }
 
     /// The flags that change how the rest of a pattern is scanned.

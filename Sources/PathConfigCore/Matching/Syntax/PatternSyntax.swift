@@ -188,7 +188,7 @@ package struct PatternSyntax: Equatable, Sendable {
     /// dialect does not read it, or where they read it differently.
     package static func readAlike(_ pattern: String) throws(Unsupported) -> PatternSyntax {
         let icu = try read(pattern, dialect: .icu)
-        let java = try read(pattern, dialect: .java)
+        let java = quotedAsICU(try read(pattern, dialect: .java), icu)
         guard icu != java else { return icu }
         for (a, b) in zip(icu.nodes, java.nodes) {
             guard a == b else { throw Unsupported(construct: "a construct ICU and Java read differently", offset: Int(min(a.start, b.start))) }
@@ -197,6 +197,30 @@ package struct PatternSyntax: Equatable, Sendable {
             }
         }
         throw Unsupported(construct: "a construct ICU and Java read differently", offset: Int(icu.nodes.last?.start ?? 0))
+    }
+
+    /// `java` with each character ICU reads as quoted spelled `.quoted`
+    /// too: the JDK reads a quote as the text it rewrites it to (`\)`, `a`,
+    /// `\x31` for `\Q)a1\E`, `PatternReader.javaUnquoted`), the same
+    /// characters in the same places.
+    private static func quotedAsICU(_ java: PatternSyntax, _ icu: PatternSyntax) -> PatternSyntax {
+        var java = java
+        for (k, node) in zip(java.nodes.indices, icu.nodes) {
+            if case .character(let a, .quoted) = node.kind, case .character(let b, _) = java.nodes[k].kind, a == b { java.nodes[k].kind = node.kind }
+        }
+        for (c, set) in zip(java.classes.indices, icu.classes) {
+            for (i, item) in zip(java.classes[c].items.indices, set.items) {
+                switch (item, java.classes[c].items[i]) {
+                case (.character(let a, .quoted), .character(let b, _)) where a == b:
+                    java.classes[c].items[i] = item
+                case (.range(let lo, let ls, let hi, let hs), .range(let jlo, let js, let jhi, let jh)) where lo == jlo && hi == jhi:
+                    java.classes[c].items[i] = .range(lo, ls == .quoted ? ls : js, hi, hs == .quoted ? hs : jh)
+                default:
+                    break
+                }
+            }
+        }
+        return java
     }
 
     /// How the class at `index` (and those nested in it) reads in `icu`

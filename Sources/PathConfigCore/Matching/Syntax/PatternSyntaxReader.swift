@@ -18,7 +18,7 @@ struct PatternSyntaxReader {
         let bytes = r.bytes
         syntax = PatternSyntax(text: bytes)
         // Each scalar starts at a byte that does not continue one.
-        byteOffsets = bytes.count == r.count ? nil : bytes.indices.filter { bytes[$0] & 0xC0 != 0x80 }.map(Int32.init) + [Int32(bytes.count)]
+        byteOffsets = bytes.count == r.sourceCount ? nil : bytes.indices.filter { bytes[$0] & 0xC0 != 0x80 }.map(Int32.init) + [Int32(bytes.count)]
         // About a node per byte for most patterns.
         syntax.nodes.reserveCapacity(r.bytes.count)
     }
@@ -39,13 +39,17 @@ struct PatternSyntaxReader {
         }
     }
 
-    /// The UTF-8 offset of the scalar offset `k`.
+    /// The UTF-8 offset, as written, of the scalar read at `k`; with
+    /// `end`, of the end of the scalar read before it.
     @inline(__always)
-    private func byte(_ k: Int) -> Int32 { byteOffsets?[k] ?? Int32(k) }
+    private func byte(_ k: Int, end: Bool = false) -> Int32 {
+        let written = end ? r.sourceEnd(k) : r.sourceOffset(k)
+        return byteOffsets?[written] ?? Int32(written)
+    }
 
     @inline(__always)
     private mutating func add(_ kind: PatternSyntax.Kind, from start: Int, repeatable: Bool) {
-        syntax.nodes.append(PatternSyntax.Node(kind: kind, start: byte(start), end: byte(r.position)))
+        syntax.nodes.append(PatternSyntax.Node(kind: kind, start: byte(start), end: byte(r.position, end: true)))
         self.repeatable = repeatable
     }
 
@@ -56,7 +60,7 @@ struct PatternSyntaxReader {
             case .character(let value, let spelling): add(.character(value, spelling), from: start, repeatable: true)
             case .quote:
                 for (value, at) in r.quoted() {
-                    syntax.nodes.append(PatternSyntax.Node(kind: .character(value, .quoted), start: byte(at), end: byte(at + 1)))
+                    syntax.nodes.append(PatternSyntax.Node(kind: .character(value, .quoted), start: byte(at), end: byte(at + 1, end: true)))
                     repeatable = true
                 }
             case .shorthand(let letter): add(.escape(.shorthand(UInt8(letter))), from: start, repeatable: true)
