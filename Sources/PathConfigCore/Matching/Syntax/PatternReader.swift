@@ -32,7 +32,8 @@ struct PatternReader {
     /// ICU: the groups open here (`groupOpener`, less the `)` read since),
     /// each holding a level of its parser's stack (`holdICULevels`).
     var icuOpenGroups = 0
-    /// ICU: where an empty quote `\Q\E` is, refused by the first `token()`.
+    /// ICU: where an empty quote `\Q\E` is (`firstQuote`), refused by the
+    /// first `token()`.
     /// ICU's scanner reads what is around it as if it were not there,
     /// inside a construct too (`(?i\Q\E)`, `a{1\Q\E,2}`, `\x4\Q\E1`),
     /// where this reader takes a quote for a construct of its own.
@@ -43,7 +44,7 @@ struct PatternReader {
         let scalars = bytes.allSatisfy { $0 < 0x80 } ? [] : pattern.unicodeScalars.map(\.value)
         // A `\Q` the JDK's pre-scan finds is found in the UTF-8 bytes too:
         // no byte of a longer character is a `\` or a `Q`.
-        let quotes = bytes.contains(0x51) && Self.firstJavaQuote(bytes.lazy.map(UInt32.init)) != nil
+        let quotes = bytes.contains(0x51) && Self.firstQuote(bytes.lazy.map(UInt32.init)) != nil
         if dialect == .java && quotes {
             (wide, origin) = Self.javaUnquoted(scalars.isEmpty ? bytes.map(UInt32.init) : scalars)
             count = wide.count
@@ -52,7 +53,7 @@ struct PatternReader {
             count = wide.isEmpty ? bytes.count : wide.count
         }
         self.dialect = dialect
-        if dialect == .icu && quotes { icuEmptyQuote = firstEmptyQuote() }
+        if dialect == .icu && quotes { icuEmptyQuote = Self.firstQuote(scalars.isEmpty ? bytes.map(UInt32.init) : scalars, empty: true) }
     }
 
     /// The offset in the pattern as written of the scalar read at `k` (or
@@ -146,36 +147,21 @@ struct PatternReader {
         return c == 0x0A || c == 0x0D || c == 0x85 || c == 0x2028 || (c == 0x2029 && dialect == .java)
     }
 
-    /// The offset of the first `\Q` the JDK's `RemoveQEQuoting` finds,
-    /// stepping over each `\` and the character after it.
-    static func firstJavaQuote(_ s: some Collection<UInt32>) -> Int? {
-        var escaped = false
-        for (k, c) in s.enumerated() {
-            if escaped && c == 0x51 { return k - 1 }
-            escaped = !escaped && c == 0x5C
-        }
-        return nil
-    }
-
-    /// ICU: the offset of the first empty quote `\Q\E`, found as ICU's
-    /// scanner finds quotes: outside one stepping over each `\` and the
-    /// character after it, inside one to its `\E`. (ICU's `\c` takes the
-    /// character after it as written, so `\c\Q\E` is no quote there; to
-    /// refuse it is only cautious.)
-    func firstEmptyQuote() -> Int? {
+    /// The offset of the first `\Q` (with `empty`, of the first `\Q\E`)
+    /// found as JDK 17's `RemoveQEQuoting` finds one, stepping over each
+    /// `\` and the character after it. ICU's scanner finds quotes so too,
+    /// but inside one, where a `\Q\E` is a quoted `\Q` and the end, and
+    /// after `\c`, which takes a `\` as written: there an empty quote
+    /// found is refused only by caution.
+    static func firstQuote(_ s: some RandomAccessCollection<UInt32>, empty: Bool = false) -> Int? {
+        let s = Array(s)
         var k = 0
-        while k + 1 < count {
-            guard self[k] == 0x5C else {
+        while k + 1 < s.count {
+            guard s[k] == 0x5C else {
                 k += 1
                 continue
             }
-            guard self[k + 1] == 0x51 else {
-                k += 2
-                continue
-            }
-            if k + 3 < count, self[k + 2] == 0x5C, self[k + 3] == 0x45 { return k }
-            k += 2
-            while k + 1 < count, !(self[k] == 0x5C && self[k + 1] == 0x45) { k += 1 }
+            if s[k + 1] == 0x51 && (!empty || (k + 3 < s.count && s[k + 2] == 0x5C && s[k + 3] == 0x45)) { return k }
             k += 2
         }
         return nil
@@ -190,7 +176,7 @@ struct PatternReader {
     /// token: `[\Qa\E-z]` is `[a-z]`, `a{2\Q\E}` is `a{2}`, and `\c\Qa`
     /// is `\ca`, the `\c` taking the first character the quote leaves.
     static func javaUnquoted(_ s: [UInt32]) -> (scalars: [UInt32], origin: [Int]) {
-        let start = firstJavaQuote(s) ?? s.count
+        let start = firstQuote(s) ?? s.count
         var out = Array(s[..<start])
         var origin = Array(0..<start)
         var k = start + 2
