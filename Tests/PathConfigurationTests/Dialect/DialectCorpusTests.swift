@@ -193,4 +193,16 @@ struct DialectCorpusTests {
         }
         #expect(compiledByBoth > 100)
     }
+
+    @Test("1,500 patterns cut by quotes at random places (JavaSyntaxDifferentialTests' pieces): PCRE2 reads them as ICU does, or refuses them")
+    func randomQuotesAgainstICU() {
+        let options = RegexOptions(caseInsensitive: false, unicodeClasses: true, dialect: .icu)
+        let subjects = ["a", "A", "1", "aa", "a1", "x", "]", "-", "^", "\\", "?", "(a)", "\u{1C}", "!", "8", " ", ""]
+        var compiledByBoth = 0
+        for pattern in JavaSyntaxDifferentialTests.randomQuotes
+        where DialectHarness.expectAgreementOrRefusal(pattern, options: options, subjects: subjects) {
+            compiledByBoth += 1
+        }
+        #expect(compiledByBoth > 100)
+    }
 }
