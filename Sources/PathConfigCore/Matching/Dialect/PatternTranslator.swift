@@ -121,18 +121,21 @@ struct PatternTranslator {
             throw TranslationError(message: "an empty pattern (ICU, as NSRegularExpression, rejects it)", offset: 0)
         }
         var translator = PatternTranslator(pattern, dialect: dialect, caseInsensitive: caseInsensitive)
-        let reader = translator.reader
         do {
             try translator.run()
             if dialect == .java { try translator.finishJavaBackReferences() }
         } catch {
-            throw TranslationError(message: error.message, offset: reader.sourceOffset(error.offset), isRefusal: error.isRefusal)
+            throw TranslationError(message: error.message, offset: translator.reader.sourceOffset(error.offset), isRefusal: error.isRefusal)
         }
         if dialect == .icu { translator.finishICUBackReferences() }
         if translator.usesAnyNewline { translator.out.insert("(*ANY)", at: 0, from: 0) }
-        let written: ((Int) -> Int)? = reader.isRewritten ? { reader.sourceOffset($0) } : nil
-        return translator.out.finish(end: reader.count, firstWordBoundary: translator.firstWordBoundary, multilineCaret: translator.multilineCaret,
-                                     hasAtomicGroup: translator.hasAtomicGroup, sourceOffset: written)
+        var written: ((Int) -> Int)?
+        if translator.reader.isRewritten {
+            let reader = translator.reader
+            written = { reader.sourceOffset($0) }
+        }
+        return translator.out.finish(end: translator.reader.count, firstWordBoundary: translator.firstWordBoundary,
+                                     multilineCaret: translator.multilineCaret, hasAtomicGroup: translator.hasAtomicGroup, sourceOffset: written)
     }
 
     private init(_ pattern: String, dialect: RegexDialect, caseInsensitive: Bool) {
@@ -144,6 +147,7 @@ struct PatternTranslator {
     }
 
     private mutating func run() throws(TranslationError) {
+        try reader.refuseICUEmptyQuote()
         while let (token, at) = try reader.token() {
             switch token {
             case .escape:

@@ -47,10 +47,6 @@ extension PatternReader {
     /// what is written: a comment, a repeat count, or ICU's `}`.
     @inline(__always)
     mutating func token() throws(TranslationError) -> (PatternToken, at: Int)? {
-        if let at = icuEmptyQuote {
-            throw .refused(dialect, "an empty quote \\Q\\E", because: "ICU reads what is around it as if it were not there, "
-                           + "inside another construct too, as (?i\\Q\\E) or a{1\\Q\\E,2}", at: at)
-        }
         while let c = nextSignificant() {
             let at = position - 1
             switch c {

@@ -4,9 +4,13 @@
 struct PatternSyntaxReader {
     private(set) var syntax: PatternSyntax
     private var r: PatternReader
-    /// For a pattern that is not ASCII, the UTF-8 offset of each scalar
-    /// offset (one past the end included).
+    /// For a pattern that is not ASCII or is read rewritten, the UTF-8
+    /// offset as written of each scalar read (one past the end included);
+    /// nil where it is the scalar's offset.
     private let byteOffsets: [Int32]?
+    /// The same for where the scalar read before each offset ends: for a
+    /// rewritten pattern (`PatternReader.javaUnquoted`), not the same.
+    private let endOffsets: [Int32]?
     /// The open groups: each one's node index, and the scan's modes before
     /// it (its flags end with it).
     private var open: [(node: Int, modesBefore: PatternReader.Modes)] = []
@@ -18,13 +22,21 @@ struct PatternSyntaxReader {
         let bytes = r.bytes
         syntax = PatternSyntax(text: bytes)
         // Each scalar starts at a byte that does not continue one.
-        byteOffsets = bytes.count == r.sourceCount ? nil : bytes.indices.filter { bytes[$0] & 0xC0 != 0x80 }.map(Int32.init) + [Int32(bytes.count)]
+        let written = bytes.count == r.sourceCount ? nil : bytes.indices.filter { bytes[$0] & 0xC0 != 0x80 }.map(Int32.init) + [Int32(bytes.count)]
+        if r.isRewritten {
+            let r = r
+            byteOffsets = (0...r.count).map { written?[r.sourceOffset($0)] ?? Int32(r.sourceOffset($0)) }
+            endOffsets = (0...r.count).map { written?[r.sourceEnd($0)] ?? Int32(r.sourceEnd($0)) }
+        } else {
+            (byteOffsets, endOffsets) = (written, written)
+        }
         // About a node per byte for most patterns.
         syntax.nodes.reserveCapacity(r.bytes.count)
     }
 
     mutating func readAll() throws(PatternSyntax.Unsupported) {
         do throws(TranslationError) {
+            try r.refuseICUEmptyQuote()
             while let (token, start) = try r.token() {
                 // Most constructs are characters: their node is made here.
                 if case .character(let c) = token {
@@ -43,8 +55,7 @@ struct PatternSyntaxReader {
     /// `end`, of the end of the scalar read before it.
     @inline(__always)
     private func byte(_ k: Int, end: Bool = false) -> Int32 {
-        let written = end ? r.sourceEnd(k) : r.sourceOffset(k)
-        return byteOffsets?[written] ?? Int32(written)
+        (end ? endOffsets : byteOffsets)?[k] ?? Int32(k)
     }
 
     @inline(__always)
