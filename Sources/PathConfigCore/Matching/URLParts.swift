@@ -90,7 +90,7 @@ package struct URLParts: Equatable {
 
     /// The offset of the first `byte` in `bytes[from..<to]`, or `to`
     /// (`memchr`: a word or more at a time, where a loop takes a byte).
-    private static func index(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
+    static func index(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
         guard from < to, let base = bytes.baseAddress, let hit = memchr(base + from, Int32(byte), to - from) else { return to }
         return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
     }

@@ -204,11 +204,8 @@ struct TranslationBuilder {
     consuming func finish(end: Int, firstWordBoundary: Int?, multilineCaret: Int?, hasAtomicGroup: Bool,
                           sourceOffset: ((Int) -> Int)?) -> PatternTranslation {
         sources.append(end)
-        guard let sourceOffset else {
-            return PatternTranslation(bytes: bytes, sourceOffsets: sources, firstWordBoundary: firstWordBoundary, multilineCaret: multilineCaret,
-                                      hasAtomicGroup: hasAtomicGroup)
-        }
-        return PatternTranslation(bytes: bytes, sourceOffsets: sources.map(sourceOffset), firstWordBoundary: firstWordBoundary.map(sourceOffset),
-                                  multilineCaret: multilineCaret.map(sourceOffset), hasAtomicGroup: hasAtomicGroup)
+        let written = sourceOffset ?? { $0 }
+        return PatternTranslation(bytes: bytes, sourceOffsets: sourceOffset.map { sources.map($0) } ?? sources,
+                                  firstWordBoundary: firstWordBoundary.map(written), multilineCaret: multilineCaret.map(written), hasAtomicGroup: hasAtomicGroup)
     }
 }

@@ -129,11 +129,8 @@ struct PatternTranslator {
         }
         if dialect == .icu { translator.finishICUBackReferences() }
         if translator.usesAnyNewline { translator.out.insert("(*ANY)", at: 0, from: 0) }
-        var written: ((Int) -> Int)?
-        if translator.reader.isRewritten {
-            let reader = translator.reader
-            written = { reader.sourceOffset($0) }
-        }
+        // Only a rewritten pattern's reader is kept (a copy costs at load).
+        let written: ((Int) -> Int)? = translator.reader.isRewritten ? { [reader = translator.reader] in reader.sourceOffset($0) } : nil
         return translator.out.finish(end: translator.reader.count, firstWordBoundary: translator.firstWordBoundary,
                                      multilineCaret: translator.multilineCaret, hasAtomicGroup: translator.hasAtomicGroup, sourceOffset: written)
     }

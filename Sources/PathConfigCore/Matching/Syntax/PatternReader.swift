@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A cursor over the pattern's scalars as its dialect parses them: as
 /// written, but for a Java pattern with `\Q`, which is read as the JDK
 /// reads it, after rewriting its quotes (`javaUnquoted`). In free-spacing
@@ -51,7 +43,7 @@ struct PatternReader {
         // A `\Q` the JDK's pre-scan finds is found in the UTF-8 bytes too:
         // no byte of a longer character is a `\` or a `Q`. (`memchr` first:
         // a loop looking for the `Q` cost 2.7% of a load's instructions.)
-        let hasQ = bytes.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { memchr($0, 0x51, buffer.count) != nil } ?? false }
+        let hasQ = bytes.withUnsafeBufferPointer { URLParts.index(of: 0x51, in: $0, from: 0, to: $0.count) < $0.count }
         let quotes = hasQ && Self.firstQuote(bytes.lazy.map(UInt32.init)) != nil
         if dialect == .java && quotes {
             (wide, origin) = Self.javaUnquoted(scalars.isEmpty ? bytes.map(UInt32.init) : scalars)
