@@ -96,7 +96,8 @@ public class DialectOracle {
             }
         }
         if (!text.contains("&&")) return null;
-        int[] modes = FREE_SPACING.matcher(text).find() ? SPACED_FLAGS : FLAGS;
+        boolean spaced = FREE_SPACING.matcher(text).find();
+        int[] modes = spaced ? SPACED_FLAGS : FLAGS;
         for (int i = 0; i < text.length(); i++) {
             // An escaped character, or text quoted to \E (or the end), is no class.
             if (text.charAt(i) == '\\') {
@@ -118,7 +119,7 @@ public class DialectOracle {
                 }
                 // In a pattern that turns free spacing on, the class may
                 // stand in a # comment, which the JDK never compiles.
-                if (throwing == modes.length && modes == FLAGS) return thrown;
+                if (throwing == modes.length && !spaced) return thrown;
                 if (throwing > 0) return "";
                 // A class nested in this one is searched only as this one
                 // asks (`[b&&a&&[[k]+&&]]` never throws, `[[k]+&&]` does).
