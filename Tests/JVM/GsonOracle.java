@@ -24,8 +24,12 @@
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.google.gson.ToNumberPolicy;
+import com.google.gson.TypeAdapter;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonWriter;
 import com.google.gson.annotations.SerializedName;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -72,7 +76,16 @@ public class GsonOracle {
 
     static final Gson hotwireGson = new GsonBuilder().setObjectToNumberStrategy(ToNumberPolicy.LONG_OR_DOUBLE).create();
     static final Gson turboGson = new Gson();
-    static final Gson writer = new GsonBuilder().serializeNulls().disableHtmlEscaping().create();
+    // Writes a double that is not finite (lenient Gson reads 1e400 as Infinity) as {"$double": "Infinity"}.
+    static final Gson writer = new GsonBuilder().serializeNulls().disableHtmlEscaping()
+        .registerTypeAdapter(Double.class, new TypeAdapter<Double>() {
+            @Override public void write(JsonWriter out, Double d) throws IOException {
+                if (d == null) out.nullValue();
+                else if (d.isNaN() || d.isInfinite()) out.beginObject().name("$double").value(d.toString()).endObject();
+                else out.value(d);
+            }
+            @Override public Double read(JsonReader in) { throw new UnsupportedOperationException(); }
+        }).create();
 
     static final List<HotwireRule> historical = Arrays.asList(
         historicalRule("/recede_historical_location", "POP"),
@@ -150,7 +163,15 @@ public class GsonOracle {
     }
 
     static void line(String app, String outcome, String detail) {
-        System.out.println(app + "\t" + outcome + "\t" + detail.replace('\n', ' ').replace('\t', ' '));
+        StringBuilder out = new StringBuilder(app + "\t" + outcome + "\t");
+        for (int i = 0; i < detail.length(); i++) {
+            char c = detail.charAt(i);
+            boolean paired = Character.isHighSurrogate(c) ? i + 1 < detail.length() && Character.isLowSurrogate(detail.charAt(i + 1))
+                : Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(detail.charAt(i - 1));
+            if (Character.isSurrogate(c) && !paired) out.append(String.format("\\u%04X", (int) c));  // as libpathconfig writes one
+            else out.append(c == '\n' || c == '\t' ? ' ' : c);
+        }
+        System.out.println(out);
     }
 
     public static void main(String[] args) throws Exception {

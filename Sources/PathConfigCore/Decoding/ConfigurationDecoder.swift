@@ -146,26 +146,38 @@ public struct ConfigurationDecoder: Sendable {
     private func readGson(_ utf8: UnsafeBufferPointer<UInt8>, app: GsonApp, hint: String,
                           keeping: Keeping) throws(ConfigurationError) -> ConfigurationDocument {
         let source = keeping.source(utf8)
+        func hinted(_ error: ConfigurationError) -> ConfigurationError {
+            hint.isEmpty ? error : ConfigurationError(code: error.code, message: error.message + hint, location: error.location,
+                                                      ruleIndex: error.ruleIndex, patternIndex: error.patternIndex)
+        }
         let read: GsonReader.Result
         do {
             read = try GsonReader.read(utf8, maxDepth: limits.maxNestingDepth, nestingLimit: app.nestingLimit)
         } catch {
-            var code = ConfigurationError.Code.invalidJSON, message = error.what
-            switch error.kind {
-            case .gson(let gson): message += ": \(app.name) \(app.refusal(gson: gson))\(hint)"
-            case .depthLimit: code = .limit
-            case .unsupported: break
+            guard case .gson(let gson) = error.kind else {
+                throw ConfigurationError(code: .limit, message: error.what, location: source.location(error.offset))
             }
-            throw ConfigurationError(code: code, message: message, location: source.location(error.offset))
+            let refusal = ConfigurationError(code: .invalidJSON, message: "\(error.what): \(app.name) \(app.refusal(gson: gson))",
+                                             location: source.location(error.offset))
+            // Gson fills the classes as it reads: a type error before the syntax error is the one thrown.
+            if let partial = error.partial {
+                var binding = GsonBinding(app: app, source: source, commaNulls: [])
+                binding.truncatedBy = refusal
+                binding.incomplete = error.incomplete
+                do { _ = try binding.bind(partial) } catch { throw hinted(error) }
+            }
+            throw hinted(refusal)
         }
         var binding = GsonBinding(app: app, source: source, commaNulls: read.commaNulls)
         let root: JSONNode
         do {
             root = try binding.bind(read.root)
         } catch {
-            guard !hint.isEmpty else { throw error }
-            throw ConfigurationError(code: error.code, message: error.message + hint, location: error.location,
-                                     ruleIndex: error.ruleIndex, patternIndex: error.patternIndex)
+            throw hinted(error)
+        }
+        if let escape = GsonBinding.firstHeld(read.loneSurrogates, in: root) {
+            throw ConfigurationError(code: .invalidJSON, message: "a \\u escape of a lone surrogate, which \(app.name) reads but this library cannot hold in a string",
+                                     location: source.location(escape))
         }
         var walker = Walker(source: source, profile: profile, limits: limits)
         walker.warnings = binding.warnings

@@ -152,6 +152,36 @@ struct GsonDocumentTests {
         #expect(try Self.error(document(300), .turboAndroid).code == .limit)
     }
 
+    @Test("what Java holds and Swift cannot (a lone surrogate, a null key) is refused, at its place, only where the app keeps it", arguments: android)
+    func unholdable(_ profile: Profile) throws {
+        let surrogate = try Self.error(#"{"settings": {"a": "x\ud800"}, "rules": []}"#, profile)
+        #expect(surrogate.description == "1:22: a \\u escape of a lone surrogate, which \(profile.rawValue) reads but this library cannot hold in a string")
+        let nullKey = try Self.error(#"{"settings": {}, "rules": [{"patterns": ["/a"], "properties": [["a", "1"], [null, "x"]]}]}"#, profile)
+        #expect(nullKey.description == "1:77: rule 0: \"properties\", entry 1 has a null key, which \(profile.rawValue) reads but this library cannot hold")
+        #expect(nullKey.ruleIndex == 0)
+        // Skipped by Gson, or replaced by a later value: the configuration never holds them.
+        for text in [#"{"comment": "\ud800", "settings": {}, "rules": [{"patterns": ["/a"], "properties": {"x": "\udc00"}, "properties": {}}]}"#,
+                     #"{"settings": [[null, "1"]], "rules": [], "settings": {"b": "\ud83d\ude00"}}"#] {
+            #expect(throws: Never.self) { try Self.load(text, profile).get() }
+        }
+        // Where Gson throws, or the app crashes, that is what is said.
+        #expect(try Self.error(#"{"settings": {"a": "\ud800"}, "rules": {}}"#, profile).message.hasPrefix("\"rules\" is an object"))
+        #expect(try Self.error(#"{"settings": [[null, "1", "2"]], "rules": []}"#, profile).message.contains("(Gson: \"Expected END_ARRAY but was STRING\")"))
+        #expect(try Self.error(#"{"settings": [[null, "1"], [null, "2"]], "rules": []}"#, profile).message.contains("(Gson: \"duplicate key: null\")"))
+        #expect(try Self.error(#"{"settings": [[null, "1"]], "rules": [{"patterns": ["/a"]}]}"#, profile).message.contains("crashes (NullPointerException)"))
+    }
+
+    @Test("a type error before a syntax error is Gson's exception, as Gson fills the classes while it reads", arguments: android)
+    func firstError(_ profile: Profile) throws {
+        #expect(try Self.error(#"{"settings": {}, "rules": "x",}"#, profile).description
+            == "1:27: \"rules\" is a string: \(profile.rawValue) refuses the document (Gson: \"Expected BEGIN_ARRAY but was STRING\") and ignores the whole file")
+        #expect(try Self.error(#"{"settings": {}, "rules": 5} x"#, profile).message.contains("Expected BEGIN_ARRAY but was NUMBER"))
+        #expect(try Self.error(#"{"settings": {"a": "1", "a": "\x"}, "rules": []}"#, profile).message.contains("Invalid escape sequence"))
+        #expect(try Self.error(#"{"settings": [["a""#, profile).message.hasPrefix("the end of input"))
+        // With nothing of the wrong type before it, the syntax error.
+        #expect(try Self.error(#"{"settings": {}, "rules": [],}"#, profile).message.hasPrefix("trailing comma before \"}\""))
+    }
+
     @Test("an empty document and null: Gson returns null and the apps ignore the file", arguments: android)
     func empty(_ profile: Profile) throws {
         #expect(try Self.error("  // nothing\n", profile).message == "an empty document: \(profile.rawValue)'s Gson reads it as null and the app ignores the file")

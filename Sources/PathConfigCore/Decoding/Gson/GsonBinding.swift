@@ -16,8 +16,9 @@
 /// `ObjectTypeAdapter` (anything; a nested object's repeated key keeps its
 /// last value). A type Gson does not expect is an exception: the app
 /// ignores the file, and so this throws at once. What only crashes later
-/// (a null where the app's Kotlin code assumes none) is noted as it is met
-/// and thrown once the whole document is read, if a later value has not
+/// (a null where the app's Kotlin code assumes none), and what the app holds
+/// but this library cannot (a map's null key), is noted as it is met and
+/// thrown once the whole document is read, if a later value has not
 /// replaced it; one that crashes at start-up first, then in document order.
 struct GsonBinding {
     let app: GsonApp
@@ -26,10 +27,19 @@ struct GsonBinding {
     let commaNulls: Set<Int>
     /// Repeated keys whose last value counts, and the like.
     private(set) var warnings: [ConfigurationWarning] = []
+    /// Set when binding what Gson had read before a syntax error
+    /// (`GsonRefusal.partial`): that error, thrown where binding reaches the
+    /// cut (the end, or a map entry in `incomplete`) unless a type error
+    /// comes first, as Gson, which binds while it reads, throws it first.
+    var truncatedBy: ConfigurationError?
+    /// The values the syntax error cut short, by offset.
+    var incomplete: Set<Int> = []
 
-    /// A crash waiting for the end of the document.
+    /// A crash waiting for the end of the document, or what this library
+    /// cannot hold.
     private struct Crash {
-        /// Which comes first in the app: 0 at start-up, 1 on any lookup, 2 later.
+        /// Which comes first in the app: 0 at start-up, 1 on any lookup, 2
+        /// later; 3, no crash: the app holds what this library cannot.
         let rank: Int
         let error: ConfigurationError
     }
@@ -130,7 +140,8 @@ struct GsonBinding {
                 if case .null = m.value.kind {
                     settings = (nil, nullSettingsCrashes(at: m.value.offset, "\"settings\" is null"), m.keyOffset)
                 } else {
-                    settings = (try map(m.value, what: "\"settings\"", member: "setting", rule: nil), [], m.keyOffset)
+                    var found: [Crash] = []
+                    settings = (try map(m.value, what: "\"settings\"", member: "setting", rule: nil, crashes: &found), found, m.keyOffset)
                 }
             default:
                 continue  // skipValue: read, and its syntax checked, but not used
@@ -142,11 +153,12 @@ struct GsonBinding {
         if settings == nil, !app.defaultsMissingFields {
             settings = (nil, nullSettingsCrashes(at: root.offset, "no \"settings\""), root.offset)
         }
+        if let truncatedBy { throw truncatedBy }
         crashes += rules?.crashes ?? []
         for c in settings?.crashes ?? [] {
             // turbo-android's crash is in its navigation session, not in a
             // lookup: the file loads, with a warning (see GsonApp).
-            if app.loadsDespiteNullSettings {
+            if app.loadsDespiteNullSettings && c.rank < 3 {
                 warnings.append(ConfigurationWarning(kind: .notPortable, message: c.error.message + "; write \"settings\": {}", location: c.error.location))
             } else {
                 crashes.append(c)
@@ -161,6 +173,41 @@ struct GsonBinding {
         out.append(JSONNode.Member(key: "rules", keyOffset: rules?.keyOffset ?? root.offset,
                                    value: rules?.node ?? JSONNode(kind: .array([]), offset: root.offset)))
         return JSONNode(kind: .object(out), offset: root.offset)
+    }
+
+    /// Throws `truncatedBy` when `node` is one the syntax error cut short:
+    /// Gson never finished reading it.
+    private func stopIfCut(_ node: JSONNode) throws(ConfigurationError) {
+        if let truncatedBy, incomplete.contains(node.offset) { throw truncatedBy }
+    }
+
+    /// The first lone surrogate (`GsonReader.Result.loneSurrogates`) in a
+    /// string the bound configuration `root` holds: a setting's or
+    /// property's key or value, or a pattern. nil when the app skipped or
+    /// replaced every one.
+    static func firstHeld(_ loneSurrogates: [Int: Int], in root: JSONNode) -> Int? {
+        guard !loneSurrogates.isEmpty else { return nil }
+        var found: [Int] = []
+        func visit(_ node: JSONNode) {
+            switch node.kind {
+            case .string: found += loneSurrogates[node.offset].map { [$0] } ?? []
+            case .array(let items): items.forEach(visit)
+            case .object(let members):
+                for m in members {
+                    found += loneSurrogates[m.keyOffset].map { [$0] } ?? []
+                    visit(m.value)
+                }
+            default: break
+            }
+        }
+        root.member("settings").map { visit($0.value) }
+        if case .array(let rules)? = root.member("rules")?.value.kind {
+            for rule in rules {
+                rule.member("patterns").map { visit($0.value) }
+                rule.member("properties").map { visit($0.value) }
+            }
+        }
+        return found.min()
     }
 
     /// The crash a null `settings` causes, none where the app never reads them.
@@ -208,8 +255,9 @@ struct GsonBinding {
                                   [crash("rule \(index): \"properties\" is null", .crashes(what: "properties map", when: "on every lookup the rule matches"),
                                          at: m.value.offset, rule: index)])
                 } else {
-                    let value = try map(m.value, what: "rule \(index): \"properties\"", member: "rule \(index): property", rule: index)
-                    properties = (JSONNode.Member(key: m.key, keyOffset: m.keyOffset, value: value), [])
+                    var found: [Crash] = []
+                    let value = try map(m.value, what: "rule \(index): \"properties\"", member: "rule \(index): property", rule: index, crashes: &found)
+                    properties = (JSONNode.Member(key: m.key, keyOffset: m.keyOffset, value: value), found)
                 }
             default:
                 others.append(m)
@@ -269,11 +317,13 @@ struct GsonBinding {
     /// `properties` or `settings`: a map from an object or from an array of
     /// `[key, value]` entries, values read by the app's value adapter.
     /// `what` names the map in messages (`"settings"`, `rule 2: "properties"`),
-    /// `member` one of its values (`setting`, `rule 2: property`).
+    /// `member` one of its values (`setting`, `rule 2: property`). A null
+    /// key, which a Java `HashMap` holds, is left out and noted in `crashes`.
     private mutating func map(_ node: JSONNode, what: @autoclosure () -> String, member: @autoclosure () -> String,
-                              rule: Int?) throws(ConfigurationError) -> JSONNode {
+                              rule: Int?, crashes: inout [Crash]) throws(ConfigurationError) -> JSONNode {
         var out: [JSONNode.Member] = []
         var index: [String: Int]?
+        var nullKeyValue: JSONNode?
         func put(_ key: String, keyOffset: Int, value: JSONNode, binding: inout GsonBinding) throws(ConfigurationError) {
             guard let i = JSONReader.position(of: key, in: out, index: &index) else {
                 out.append(JSONNode.Member(key: key, keyOffset: keyOffset, value: value))
@@ -291,6 +341,7 @@ struct GsonBinding {
         case .object(let members):
             for m in members {
                 let bound = try value(m.value, what: "\(member()) \(JSONWriter.quoted(m.key))", rule: rule)
+                try stopIfCut(m.value)
                 try put(m.key, keyOffset: m.keyOffset, value: bound, binding: &self)
             }
         case .array(let entries):
@@ -298,26 +349,38 @@ struct GsonBinding {
                 guard case .array(let parts) = entry.kind else {
                     throw wrongType("\(what()), entry \(e)", expected: "BEGIN_ARRAY", found: entry, rule: rule)
                 }
+                if parts.count < 2 { try stopIfCut(entry) }
                 guard let keyNode = parts.first else {
                     throw refusal("\(what()), entry \(e) is empty", gson: "Expected a string but was END_ARRAY", at: entry.offset, rule: rule)
                 }
-                if case .null = keyNode.kind {
-                    throw ConfigurationError(code: .schema, message: "\(what()), entry \(e) has a null key, which \(app.name) reads but this library cannot hold",
-                                             location: source.location(keyNode.offset), ruleIndex: rule)
-                }
-                guard let key = Self.string(keyNode) else {
+                let isNull: Bool
+                if case .null = keyNode.kind { isNull = true } else { isNull = false }
+                guard let key = isNull ? "null" : Self.string(keyNode) else {
                     throw wrongType("\(what()), entry \(e)'s key", expected: "a string", found: keyNode, rule: rule)
                 }
                 guard parts.count >= 2 else {
                     throw refusal("\(what()), entry \(e) has no value", gson: app.valuesAsStrings ? "Expected a string but was END_ARRAY" : "Unexpected token: END_ARRAY",
                                   at: entry.offset, rule: rule)
                 }
-                let bound = try value(parts[1], what: "\(member()) \(JSONWriter.quoted(key))", rule: rule)
+                let bound = try value(parts[1], what: "\(member()) \(isNull ? "null" : JSONWriter.quoted(key))", rule: rule)
+                // Gson's order: the key, the value, `put`, then END_ARRAY.
+                try stopIfCut(parts[1])
+                if !isNull {
+                    try put(key, keyOffset: keyNode.offset, value: bound, binding: &self)
+                } else if let previous = nullKeyValue, previous.typeName != "null" {
+                    throw refusal("\(what()): key null repeated", gson: "duplicate key: null", at: keyNode.offset, rule: rule)
+                } else {
+                    if nullKeyValue == nil {
+                        crashes.append(Crash(rank: 3, error: ConfigurationError(
+                            code: .schema, message: "\(what()), entry \(e) has a null key, which \(app.name) reads but this library cannot hold",
+                            location: source.location(keyNode.offset), ruleIndex: rule)))
+                    }
+                    nullKeyValue = bound
+                }
                 guard parts.count == 2 else {
                     throw refusal("\(what()), entry \(e) has more than a key and a value", gson: "Expected END_ARRAY but was \(Self.token(parts[2]))",
                                   at: parts[2].offset, rule: rule)
                 }
-                try put(key, keyOffset: keyNode.offset, value: bound, binding: &self)
             }
         default:
             throw wrongType(what(), expected: "BEGIN_OBJECT", found: node, rule: rule)

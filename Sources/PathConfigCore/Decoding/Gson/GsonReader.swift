@@ -41,13 +41,21 @@ package struct GsonReader {
     private(set) var commaNulls: Set<Int> = []
     /// Array trailing commas (a comma, then `]`), each also a comma null.
     private(set) var trailingCommas: [JSONTrailingComma] = []
+    /// The strings holding a `\u` escape of a lone surrogate, each by its
+    /// offset, with its first such escape's.
+    private(set) var loneSurrogates: [Int: Int] = [:]
 
     /// What `read` found: the value (nil for an empty document, which
-    /// `fromJson` reads as null) and the nulls commas made.
+    /// `fromJson` reads as null), the nulls commas made, and the strings
+    /// with a lone surrogate. A Java string holds one, a Swift string cannot:
+    /// such a string is read with the escape as text (`\uD800`, so that two
+    /// strings the app tells apart stay apart), for the caller to refuse
+    /// once it knows the app reads the document and keeps the string.
     package struct Result {
         package let root: JSONNode?
         let commaNulls: Set<Int>
         package let trailingCommas: [JSONTrailingComma]
+        let loneSurrogates: [Int: Int]
     }
 
     /// Reads `bytes` (UTF-8, ill-formed sequences read as U+FFFD).
@@ -60,23 +68,24 @@ package struct GsonReader {
         // consumeNonExecutePrefix: whitespace and comments, then ")]}'\n".
         let prefix = ")]}'\n".utf8
         if try reader.peekNonWhitespace() != nil, bytes[reader.pos...].starts(with: prefix) { reader.pos += prefix.count }
-        guard try reader.peekNonWhitespace() != nil else { return Result(root: nil, commaNulls: [], trailingCommas: []) }
+        guard try reader.peekNonWhitespace() != nil else { return Result(root: nil, commaNulls: [], trailingCommas: [], loneSurrogates: [:]) }
         let root = try reader.readValue()
         // assertFullConsumption, on a reader no longer lenient: whitespace
         // alone may follow (a comment is "malformed JSON"), unless the value
-        // was null (fromJson returned null and nothing is checked).
+        // was null (fromJson returned null and nothing is checked). It runs
+        // once the classes are filled: `partial` is the whole value.
         if case .null = root.kind {} else {
             while reader.pos < bytes.count {
                 switch bytes[reader.pos] {
                 case 0x20, 0x09, 0x0A, 0x0D: reader.pos += 1
                 case UInt8(ascii: "/"), UInt8(ascii: "#"):
-                    throw GsonRefusal(offset: reader.pos, what: "a comment after the document", gson: nil)
+                    throw GsonRefusal(offset: reader.pos, what: "a comment after the document", gson: nil, partial: root)
                 default:
-                    throw GsonRefusal(offset: reader.pos, what: "\(bytes.describe(at: reader.pos)) after the document", gson: nil)
+                    throw GsonRefusal(offset: reader.pos, what: "\(bytes.describe(at: reader.pos)) after the document", gson: nil, partial: root)
                 }
             }
         }
-        return Result(root: root, commaNulls: reader.commaNulls, trailingCommas: reader.trailingCommas)
+        return Result(root: root, commaNulls: reader.commaNulls, trailingCommas: reader.trailingCommas, loneSurrogates: reader.loneSurrogates)
     }
 
     /// JsonReader.isLiteral: whether `b` may be part of an unquoted name or value.
@@ -149,7 +158,12 @@ package struct GsonReader {
         case UInt8(ascii: "["): return try readArray()
         case UInt8(ascii: "\""), UInt8(ascii: "'"):
             pos += 1
-            return JSONNode(kind: .string(try readQuoted(c, open: start)), offset: start)
+            do {
+                return JSONNode(kind: .string(try readQuoted(c, open: start)), offset: start)
+            } catch {
+                // Gson knew it for a string when it peeked at the quote.
+                throw error.within(JSONNode(kind: .string(""), offset: start))
+            }
         case UInt8(ascii: "]"), UInt8(ascii: ","), UInt8(ascii: ";"):
             // In an array these are nulls (readArray handles them first).
             throw GsonRefusal(offset: start, what: "\(bytes.describe(at: pos)) where a value belongs", gson: "Unexpected value")
@@ -260,18 +274,21 @@ package struct GsonReader {
             case 0x0A, UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
             case UInt8(ascii: "u"):
                 var scalar = try readHex4(escape: escape)
-                if scalar >= 0xD800 && scalar < 0xDC00 {
-                    // A Java string may hold a lone surrogate; a Swift string may not.
-                    guard pos + 1 < bytes.count, bytes[pos] == UInt8(ascii: "\\"), bytes[pos + 1] == UInt8(ascii: "u") else {
-                        throw GsonRefusal.loneSurrogate(at: escape)
+                if scalar >= 0xD800 && scalar < 0xE000 {
+                    if scalar < 0xDC00, pos + 1 < bytes.count, bytes[pos] == UInt8(ascii: "\\"), bytes[pos + 1] == UInt8(ascii: "u") {
+                        let second = pos
+                        pos += 2
+                        let low = try readHex4(escape: second)
+                        if low >= 0xDC00 && low < 0xE000 {
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                            out.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar)!)!)
+                            continue
+                        }
+                        pos = second  // not a pair: the next escape is read on its own
                     }
-                    let second = pos
-                    pos += 2
-                    let low = try readHex4(escape: second)
-                    guard low >= 0xDC00 && low < 0xE000 else { throw GsonRefusal.loneSurrogate(at: escape) }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                    throw GsonRefusal.loneSurrogate(at: escape)
+                    if loneSurrogates[open] == nil { loneSurrogates[open] = escape }
+                    out.append(contentsOf: "\\u\(String(scalar, radix: 16, uppercase: true))".utf8)
+                    continue
                 }
                 out.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar)!)!)
             default:
@@ -296,12 +313,23 @@ package struct GsonReader {
 
     /// doPeek in an array: after `[` or a separator, `]`, `,` or `;` stand
     /// for a null element (the character stays to be read again); `]` after
-    /// an element ends the array, `,` or `;` separates.
+    /// an element ends the array, `,` or `;` separates. A refusal inside
+    /// carries the array as read so far (`GsonRefusal.partial`).
     private mutating func readArray() throws(GsonRefusal) -> JSONNode {
         let start = pos
+        var items: [JSONNode] = []
+        do {
+            return try readArray(start, into: &items)
+        } catch {
+            if let value = error.partial { items.append(value) }
+            throw error.within(JSONNode(kind: .array(items), offset: start))
+        }
+    }
+
+    /// `readArray`'s work, the elements read so far in `items`.
+    private mutating func readArray(_ start: Int, into items: inout [JSONNode]) throws(GsonRefusal) -> JSONNode {
         try enter()
         pos += 1
-        var items: [JSONNode] = []
         var separator: Int?  // the comma before the element being read, if any
         while true {
             if !items.isEmpty {
@@ -330,12 +358,25 @@ package struct GsonReader {
 
     /// doPeek in an object: a name (double- or single-quoted, or unquoted),
     /// `:`, `=` or `=>`, a value; `,` or `;` between members; `}` ends it,
-    /// but not right after a separator ("Expected name").
+    /// but not right after a separator ("Expected name"). A refusal inside
+    /// carries the object as read so far (`GsonRefusal.partial`).
     private mutating func readObject() throws(GsonRefusal) -> JSONNode {
         let start = pos
+        var members: [JSONNode.Member] = []
+        var key: (String, Int)?
+        do {
+            return try readObject(start, into: &members, key: &key)
+        } catch {
+            if let (name, offset) = key, let value = error.partial { members.append(JSONNode.Member(key: name, keyOffset: offset, value: value)) }
+            throw error.within(JSONNode(kind: .object(members), offset: start))
+        }
+    }
+
+    /// `readObject`'s work, the members read so far in `members`; `key` is
+    /// the name whose value is being read.
+    private mutating func readObject(_ start: Int, into members: inout [JSONNode.Member], key pending: inout (String, Int)?) throws(GsonRefusal) -> JSONNode {
         try enter()
         pos += 1
-        var members: [JSONNode.Member] = []
         var separator: Int?
         while true {
             if !members.isEmpty {
@@ -370,8 +411,10 @@ package struct GsonReader {
             }
             pos += 1
             if colon == UInt8(ascii: "="), pos < bytes.count, bytes[pos] == UInt8(ascii: ">") { pos += 1 }
+            pending = (key, keyOffset)
             let value = try readValue()
             members.append(JSONNode.Member(key: key, keyOffset: keyOffset, value: value))
+            pending = nil
         }
         depth -= 1
         return JSONNode(kind: .object(members), offset: start)
@@ -387,23 +430,31 @@ package struct GsonRefusal: Error, Sendable {
         case gson(String?)
         /// This library's `maxNestingDepth`.
         case depthLimit
-        /// Gson reads it, this library cannot hold it (a lone surrogate).
-        case unsupported
     }
 
     let offset: Int
     /// What the document has there, for a person: `trailing comma before "}"`.
     let what: String
     let kind: Kind
+    /// What Gson had read when it threw, for a type error there to come
+    /// first (`GsonBinding.truncatedBy`): the values before the error, each
+    /// container around it with the members read so far, and the string
+    /// it was in (as ""); nil when it threw before the first value.
+    var partial: JSONNode?
+    /// The values in `partial` that the error cut short, by offset.
+    var incomplete: Set<Int> = []
 }
 
 extension GsonRefusal {
-    init(offset: Int, what: String, gson: String?) {
-        self.init(offset: offset, what: what, kind: .gson(gson))
+    init(offset: Int, what: String, gson: String?, partial: JSONNode? = nil) {
+        self.init(offset: offset, what: what, kind: .gson(gson), partial: partial)
     }
 
-    static func loneSurrogate(at offset: Int) -> GsonRefusal {
-        GsonRefusal(offset: offset, what: "a \\u escape of a lone surrogate, which the app reads but this library cannot hold in a string",
-                    kind: .unsupported)
+    /// This refusal, thrown inside `node` (a container holding what was read, or a string).
+    func within(_ node: JSONNode) -> GsonRefusal {
+        var refusal = self
+        refusal.partial = node
+        refusal.incomplete.insert(node.offset)
+        return refusal
     }
 }
