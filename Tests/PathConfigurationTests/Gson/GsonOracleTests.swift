@@ -231,4 +231,20 @@ struct GsonOracleTests {
         let outcomes = Set(answers.flatMap { [$0.hotwire.outcome, $0.turbo.outcome] })
         #expect(outcomes == ["refused", "ignored", "crash-startup", "crash-latent", "ok"])
     }
+
+    /// `GSON_SEED` and `GSON_DOCS` run other and more documents.
+    @Test("3,000 random lenient documents: ignored, refused, a crash or the same settings and properties, as under Gson")
+    func randomDocuments() throws {
+        var documents = LenientDocuments(seed: UInt64(ProcessInfo.processInfo.environment["GSON_SEED"] ?? "") ?? 0x6A50_4E00)
+        let corpus = (0..<(Int(ProcessInfo.processInfo.environment["GSON_DOCS"] ?? "") ?? 3_000)).map { i in ("random document \(i)", documents.next()) }
+        let answers = try Self.runOracle(corpus)
+        let disagreements = try Self.disagreements(corpus, answers)
+        let shown = disagreements.prefix(20).joined(separator: "\n")
+        #expect(disagreements.isEmpty, "\(disagreements.count) disagreements, the first:\n\(shown)")
+        // The documents reach every outcome, for both apps, and load under each often enough to compare their answers.
+        let outcomes = answers.flatMap { [$0.hotwire.outcome, $0.turbo.outcome] }
+        #expect(Set(outcomes) == ["refused", "ignored", "crash-startup", "crash-latent", "ok"])
+        let ok = (hotwire: answers.filter { $0.hotwire.outcome == "ok" }.count, turbo: answers.filter { $0.turbo.outcome == "ok" }.count)
+        #expect(ok.hotwire >= 400 && ok.turbo >= 200, "\(ok)")
+    }
 }
