@@ -232,11 +232,11 @@ struct GsonOracleTests {
         #expect(outcomes == ["refused", "ignored", "crash-startup", "crash-latent", "ok"])
     }
 
-    /// `GSON_SEED` and `GSON_DOCS` run other and more documents.
+    /// `DOCUMENTS_SEED` and `DOCUMENTS` run other and more documents.
     @Test("3,000 random lenient documents: ignored, refused, a crash or the same settings and properties, as under Gson")
     func randomDocuments() throws {
-        var documents = LenientDocuments(seed: UInt64(ProcessInfo.processInfo.environment["GSON_SEED"] ?? "") ?? 0x6A50_4E00)
-        let corpus = (0..<(Int(ProcessInfo.processInfo.environment["GSON_DOCS"] ?? "") ?? 3_000)).map { i in ("random document \(i)", documents.next()) }
+        var documents = LenientDocuments(seed: UInt64(ProcessInfo.processInfo.environment["DOCUMENTS_SEED"] ?? "") ?? 0x6A50_4E00)
+        let corpus = (0..<(Int(ProcessInfo.processInfo.environment["DOCUMENTS"] ?? "") ?? 3_000)).map { i in ("random document \(i)", documents.next()) }
         let answers = try Self.runOracle(corpus)
         let disagreements = try Self.disagreements(corpus, answers)
         let shown = disagreements.prefix(20).joined(separator: "\n")

@@ -6,20 +6,25 @@
 /// case, empty array elements, the non-execute prefix, a byte-order mark),
 /// values of every kind where the classes want another, repeated keys, and
 /// one document in eight cut, doubled or spliced at a random byte, so that
-/// the refusals are reached as often as the readings.
+/// the refusals are reached as often as the readings. `strict` writes JSON
+/// (RFC 8259) but for one lenient spelling in a hundred.
 struct LenientDocuments {
     private var random: SplitMix
+    private let strict: Bool
 
-    init(seed: UInt64) { random = SplitMix(state: seed) }
+    init(seed: UInt64, strict: Bool = false) {
+        random = SplitMix(state: seed)
+        self.strict = strict
+    }
 
     /// The next document, as bytes (not always UTF-8).
     mutating func next() -> [UInt8] {
         var out: [UInt8] = []
         if chance(1, 40) { out += [0xEF, 0xBB, 0xBF] }
-        if chance(1, 30) { out += gap() + Array(")]}'".utf8) + (chance(1, 2) ? [0x0A] : [0x0D, 0x0A]) }
+        if extra(1, 30) { out += gap() + Array(")]}'".utf8) + (chance(1, 2) ? [0x0A] : [0x0D, 0x0A]) }
         out += gap()
         out += chance(1, 40) ? value(depth: 2) : document()
-        out += chance(1, 10) ? Array(pick([" // end", " x", "\n\t ", " /* c */", ",", " null", "#"]).utf8) : gap()
+        out += extra(1, 10) ? Array(pick([" // end", " x", "\n\t ", " /* c */", ",", " null", "#"]).utf8) : gap()
         if chance(1, 8) { mutate(&out) }
         return out
     }
@@ -101,7 +106,9 @@ struct LenientDocuments {
     }
 
     private mutating func number() -> [UInt8] {
-        Array(pick(["0", "1", "-0", "12", "-12", "1.5", "2.50", "1e5", "1E+2", "1e-3", "1e400", "-1e400", "12345678901234567890",
+        if strict && !extra(1, 1) { return Array(pick(["0", "1", "-0", "12", "-12", "1.5", "2.50", "1e5", "1E+2", "1e-3", "1e400", "-1e400",
+                                                         "12345678901234567890", "9007199254740993", "0.1", "1.0", "0.000001", "1.0E7"]).utf8) }
+        return Array(pick(["0", "1", "-0", "12", "-12", "1.5", "2.50", "1e5", "1E+2", "1e-3", "1e400", "-1e400", "12345678901234567890",
                     "9007199254740993", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "0.1", "1.0", ".5",
                     "1.", "01", "-", "1e", "1e+", "NaN", "Infinity", "-Infinity", "0.000001", "1.0E7"]).utf8)
     }
@@ -109,8 +116,8 @@ struct LenientDocuments {
     private mutating func keyword(_ word: String) -> [UInt8] {
         // Gson's peekKeyword takes any case; a cut one is an unquoted string.
         var bytes = Array(word.utf8)
-        for i in bytes.indices where chance(1, 5) { bytes[i] ^= 0x20 }
-        if chance(1, 20) { bytes.removeLast() }
+        for i in bytes.indices where extra(1, 5) { bytes[i] ^= 0x20 }
+        if extra(1, 20) { bytes.removeLast() }
         return bytes
     }
 
@@ -129,11 +136,12 @@ struct LenientDocuments {
     /// A string as a quoted literal: double or single quotes, some
     /// characters escaped (validly or not), others written raw.
     private mutating func string(_ s: String) -> [UInt8] {
-        let quote: UInt8 = chance(1, 5) ? 0x27 : 0x22
+        let quote: UInt8 = extra(1, 5) ? 0x27 : 0x22
         var out: [UInt8] = [quote]
         for scalar in s.unicodeScalars {
             let c = scalar.value
             if c == UInt32(quote) || c == 0x5C { out += [0x5C, UInt8(c)]; continue }
+            if strict, c < 0x20, !extra(1, 1) { out += Array((c == 0x0A ? "\\n" : "\\t").utf8); continue }
             switch int(16) {
             case 0 where c <= 0xFFFF: out += Array("\\u".utf8) + (0..<4).map { Array("0123456789abcdef".utf8)[Int(c >> (12 - 4 * $0)) & 15] }
             case 1 where c == 0x0A: out += [0x5C, 0x0A]  // an escaped line break
@@ -141,8 +149,8 @@ struct LenientDocuments {
             default: out += Array(String(scalar).utf8)
             }
         }
-        if chance(1, 30) { out += Array(pick(["\\x", "\\u12", "\\'", "\\/", "\\b", "\\ud83d", "\\ude00x", "\\ud83d\\ude00", "\\U0041"]).utf8) }
-        if chance(1, 40) { out += [0xFF] }
+        if extra(1, 30) { out += Array(pick(["\\x", "\\u12", "\\'", "\\/", "\\b", "\\ud83d", "\\ude00x", "\\ud83d\\ude00", "\\U0041"]).utf8) }
+        if extra(1, 40) { out += [0xFF] }
         out.append(quote)
         return out
     }
@@ -150,14 +158,15 @@ struct LenientDocuments {
     /// A name or value without quotes (Gson reads it as a string when
     /// lenient), or quoted when it cannot be one.
     private mutating func unquoted(_ s: String) -> [UInt8] {
+        if strict && !extra(1, 1) { return string(s) }
         let literal = Array(s.utf8)
         let ends: Set<UInt8> = Set("/\\;#={}[]:, \t\u{0C}\r\n'\"".utf8)
         return literal.isEmpty || literal.contains(where: ends.contains) ? string(s) : literal
     }
 
     private mutating func member(_ key: String, _ value: [UInt8]) -> [UInt8] {
-        let name = chance(1, 5) ? unquoted(key) : string(key)
-        return name + gap() + Array(pick([":", ":", ":", ":", "=", "=>"]).utf8) + gap() + value
+        let name = extra(1, 5) ? unquoted(key) : string(key)
+        return name + gap() + Array((extra(1, 3) ? pick(["=", "=>"]) : ":").utf8) + gap() + value
     }
 
     private mutating func object(_ members: [[UInt8]]) -> [UInt8] {
@@ -172,14 +181,14 @@ struct LenientDocuments {
         var out: [UInt8] = []
         for (i, item) in items.enumerated() {
             if i > 0 { out += separator() + gap() }
-            if emptyElements && chance(1, 15) { out += separator() + gap() }
+            if emptyElements && extra(1, 15) { out += separator() + gap() }
             out += item
         }
         if chance(1, emptyElements ? 12 : 60) { out += separator() }
         return out
     }
 
-    private mutating func separator() -> [UInt8] { chance(1, 8) ? [0x3B] : [0x2C] }
+    private mutating func separator() -> [UInt8] { extra(1, 8) ? [0x3B] : [0x2C] }
 
     /// Whitespace and comments, mostly nothing.
     private mutating func gap() -> [UInt8] {
@@ -187,10 +196,11 @@ struct LenientDocuments {
         case 0: return Array(" ".utf8)
         case 1: return Array("\n  ".utf8)
         case 2: return Array("\t\r\n".utf8)
-        case 3: return Array(" // c\n".utf8)
-        case 4: return Array("# h\n".utf8)
-        case 5: return Array("/* b */".utf8)
-        case 6: return chance(1, 40) ? Array("\u{0C}".utf8) : Array(" ".utf8)
+        case 3 where extra(1, 1): return Array(" // c\n".utf8)
+        case 4 where extra(1, 1): return Array("# h\n".utf8)
+        case 5 where extra(1, 1): return Array("/* b */".utf8)
+        case 6 where extra(1, 40): return Array("\u{0C}".utf8)
+        case 3, 4, 5, 6: return Array(" ".utf8)
         default: return []
         }
     }
@@ -213,5 +223,7 @@ struct LenientDocuments {
 
     private mutating func int(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
     private mutating func chance(_ k: Int, _ n: Int) -> Bool { int(n) < k }
+    /// `chance(k, n)` for a lenient spelling: a hundred times rarer when `strict`.
+    private mutating func extra(_ k: Int, _ n: Int) -> Bool { chance(k, strict ? 100 * n : n) }
     private mutating func pick<T>(_ choices: [T]) -> T { choices[int(choices.count)] }
 }
