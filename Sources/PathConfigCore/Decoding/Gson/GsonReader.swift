@@ -327,6 +327,7 @@ package struct GsonReader {
     }
 
     /// `readArray`'s work, the elements read so far in `items`.
+    @inline(__always)
     private mutating func readArray(_ start: Int, into items: inout [JSONNode]) throws(GsonRefusal) -> JSONNode {
         try enter()
         pos += 1
@@ -374,6 +375,7 @@ package struct GsonReader {
 
     /// `readObject`'s work, the members read so far in `members`; `key` is
     /// the name whose value is being read.
+    @inline(__always)
     private mutating func readObject(_ start: Int, into members: inout [JSONNode.Member], key pending: inout (String, Int)?) throws(GsonRefusal) -> JSONNode {
         try enter()
         pos += 1
