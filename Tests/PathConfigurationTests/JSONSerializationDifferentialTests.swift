@@ -2,18 +2,19 @@ import Foundation
 import PathConfiguration
 import Testing
 
-/// The iOS profiles against swift-corelibs-foundation's `JSONSerialization`,
-/// the reader the iOS apps parse with, on random documents
+/// The iOS profiles and siesta against swift-corelibs-foundation's
+/// `JSONSerialization`, the reader the iOS apps parse with and siesta's
+/// documents are read as, on random documents
 /// (`LenientDocuments`, strict: JSON but for one lenient spelling in a
 /// hundred, one document in eight damaged): a document Foundation refuses is
 /// refused, one it reads is not refused as invalid JSON, and where the
 /// configuration loads, its settings and every rule's properties (where
 /// Foundation read an object) are the values Foundation read. But for one
 /// thing: a key repeated in an object keeps its last value here in Linux's
-/// Foundation and its first in Apple's (which the iOS profiles follow,
+/// Foundation and its first in Apple's (which these profiles follow,
 /// with a warning), so a document with a repeated key has its values left
 /// uncompared.
-@Suite("JSONSerialization: the iOS profiles on random documents")
+@Suite("JSONSerialization: the iOS profiles and siesta on random documents")
 struct JSONSerializationDifferentialTests {
     /// Whether Foundation's `value` is `json` (numbers by value; a boolean
     /// is an NSNumber, compared as one).
@@ -33,7 +34,7 @@ struct JSONSerializationDifferentialTests {
     }
 
     /// `DOCUMENTS_SEED` and `DOCUMENTS` run other and more documents.
-    @Test("3,000 random documents: refused exactly where JSONSerialization throws, else read to the same values", arguments: [Profile.hotwireIOS, .turboIOS])
+    @Test("3,000 random documents: refused exactly where JSONSerialization throws, else read to the same values", arguments: [Profile.hotwireIOS, .turboIOS, .siesta])
     func randomDocuments(_ profile: Profile) throws {
         let environment = ProcessInfo.processInfo.environment
         var documents = LenientDocuments(seed: UInt64(environment["DOCUMENTS_SEED"] ?? "") ?? 0x10_5E_7A, strict: true)
