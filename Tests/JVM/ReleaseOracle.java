@@ -590,10 +590,14 @@ public class ReleaseOracle {
         out.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
+            boolean paired = Character.isHighSurrogate(c) ? i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))
+                : Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
             if (c == '"' || c == '\\') out.append('\\').append(c);
-            else if (c < 0x20 || c == 0x2028 || c == 0x2029 || Character.isSurrogate(c)) {
-                // Lone surrogates cannot be UTF-8: escape every surrogate (pairs read back as one character).
-                out.append(String.format("\\u%04x", (int) c));
+            else if (Character.isSurrogate(c) && !paired) {
+                // A lone surrogate cannot be UTF-8: written as its escape's text, as libpathconfig holds one.
+                out.append(String.format("\\\\u%04X", (int) c));
+            } else if (c < 0x20 || c == 0x2028 || c == 0x2029 || Character.isSurrogate(c)) {
+                out.append(String.format("\\u%04x", (int) c));  // a pair reads back as one character
             } else out.append(c);
         }
         out.append('"');
