@@ -109,6 +109,11 @@ struct DialectTranslationTests {
         ("(?m)a$", false, "(*ANY)a(?m:$)(?![\\x{B}\\x{C}])(?!(?<=\\r)\\n)"),
         ("(?m)^", false, "(?!\\z)(?:^|(?<=[\\x{A}\\x{D}\\x{85}\\x{2028}-\\x{2029}])(?!\\z)(?!(?<=\\r)\\n))"),
         ("\\R", false, "(?:\\r\\n|\\v)"),
+        // Iterations the JDK never backtracks into are atomic.
+        ("\\R{2}", false, "(?>(?:\\r\\n|\\v)){2}"),
+        ("(?:a\\R)+b", false, "(?>(?:a(?:\\r\\n|\\v)))+b"),
+        ("(?:a\\R|b)+", false, "(?:a(?:\\r\\n|\\v)|b)+"),
+        ("(a|ab){2}+", false, "(?>(a|ab)){2}+"),
         ("(?=a)*", false, "(?:(?=a))*"),
         ("^*a", false, "(?:^)*a"),
     ])
@@ -118,6 +123,7 @@ struct DialectTranslationTests {
 
     @Test("refusals name the construct and its offset, say the limit is the library's, and give advice the dialect allows", arguments: [
         (RegexDialect.icu, "ab\\X", 2, "the ICU construct \\X"),
+        (.java, "/x(^|a){2}", 7, "the Java construct {2} on a group that can match the empty string"),
         (.icu, "x(?w)\\bword", 5, "the ICU construct \\b under (?w)"),
         (.icu, "/\\p{scx=Grek}", 1, "the ICU construct \\p{scx=Grek} (Script_Extensions"),
         (.icu, "/(?i)straße", 5, "the ICU construct case-insensitive literal \"straße\""),

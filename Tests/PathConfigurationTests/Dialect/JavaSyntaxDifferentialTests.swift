@@ -282,4 +282,56 @@ struct JavaSyntaxDifferentialTests {
         #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
         #expect(compared > 100 * subjects.count)
     }
+
+    /// The repeats the JDK runs one iteration at a time, each iteration
+    /// taking its item's first match (`Curly` and `Ques` on one atom,
+    /// `GroupCurly`, any possessive repeat of a group), against those it
+    /// backtracks into. `\R` gives CR LF back to CR alone when what
+    /// follows fails (`LineEnding`), but not there (the dialect fuzzer's
+    /// find: `\R{2,}` on "\r\n"); a possessive repeat of a group keeps
+    /// each iteration's first match whatever its body (the random
+    /// patterns' find: `(\n+){2}+`).
+    static let lineBreakPatterns = [
+        "\\R{2,}\\^", "\\R{2}", "\\R\\n", "\\R?\\n", "\\R??\\n", "\\R*\\n", "\\R+?\\n", "\\R{1}\\n", "\\R{2}+", "\\R?+\\n",
+        "(?:\\R){2}", "(\\R){2}", "(?:\\R){1}\\n", "(?:\\R)+\\n", "(?:\\R)?\\n", "(?:\\R){0,1}\\n", "(?:\\R)??\\n", "(?:\\R){2}+",
+        "(?:\\R){2}?", "(?:\\R|y)+\\n", "(?:\\R|y){2}", "(?:\\Rx){2}", "(?:\\R\\n){2}", "(?:a\\R){2}\\n", "(?:a\\R){1,2}\\n",
+        "(?:a\\R)*\\n", "(?:a\\R)+\\n", "(?:a\\R){2}?\\n", "(?:\\R\\n?){2}", "(?:\\R{1}){2}", "(?:(?:\\R)+){1}\\n",
+        "(?:(?:\\R)\\n){1}", "(?:(?:\\R|y)x){2}", "(?:(?>\\R)\\n){2}", "(?:(?=\\R)\\R){2}", "(?:\\R(?=\\n)){2}", "(?:a\\R){2}+\\n",
+        "(?:\\R){0}\\n", "\\R{0}\\n", "\\R\\R\\R\\R", "x\\R{2}", "(?i)k\\R{2}", "(?:\\R(?:\\r|\\n)){2}",
+        // The random patterns' find.
+        "(?:\\n+){2}+", "(\\n+){2}+", "(?=(\\n+){2}+)", "\\n??(?=(\\n+){2}+){2}+\\n?+", "(?:\\n|\\r\\n){2}+", "(?:\\r?\\n?){2}+\\n",
+        "(?:\\n+)?+\\n", "(?:\\n*){1,2}+\\n", "(?:\\r|\\r\\n)*+\\n",
+        // A `Loop` stops at an empty iteration, below its count too: refused
+        // where a count follows (`(?:a|\\R?+){2}`, the random patterns' find).
+        "(?:a|\\R?+){2}\\r?+\\n", "(?:(?=a)|a){2}b", "(?:a|b?+){2}bc", "(?:a|(?>b?)){2}bc", "(?:a|(?:b?)){2}bc", "(?:a|b?+){2,3}bc",
+        "(?:a|b?+)+bc", "(?:a|b?+)*bc", "(?:a|b?+)*?bc", "(?:(?=a)|a){1,2}b", "(?:(?=a)|a){0,2}b", "(?:(?=a)|a){2,}b", "(?:a|){2}b",
+        "(^|a){2}b", "(\\r|\\r\\n){2}+", "(\\r|\\r\\n){2}", "(\\r|\\r\\n)*+\\r",
+    ]
+
+    /// Repeats of every kind around `\R`, repeats and what may follow them, nested.
+    static let randomLineBreaks: [String] = {
+        var generator = SplitMix(state: 43)
+        let atoms = ["\\R", "\\R", "\\n", "\\r", "a", "[\\r\\n]", "\\R\\n", "\\n+", "\\r?"]
+        let opens = ["(", "(?:", "(?:", "(?>", "(?=", "(?:a|", "(?<=", "(?<!"]
+        let repeats = ["", "", "?", "*", "+", "{2}", "{1}", "{1,2}", "{0,1}", "*?", "+?", "??", "?+", "*+", "++", "{2}+", "{2}?"]
+        func item(_ depth: Int) -> String {
+            let body: String
+            if depth < 2, Int.random(in: 0..<2, using: &generator) > 0 {
+                body = opens.randomElement(using: &generator)! + (0..<Int.random(in: 1...2, using: &generator)).map { _ in item(depth + 1) }.joined() + ")"
+            } else {
+                body = atoms.randomElement(using: &generator)!
+            }
+            return body + repeats.randomElement(using: &generator)!
+        }
+        return (0..<1_500).map { _ in (0..<Int.random(in: 1...3, using: &generator)).map { _ in item(0) }.joined() }
+    }()
+
+    @Test("\\R and possessive groups under repeats: each iteration's first match where the JDK repeats an item alone")
+    func lineBreaksAgainstTheJDK() throws {
+        let subjects = ["\r\n", "\r\n\r\n", "\r\r\n", "\n\r", "\r\n\n", "\r", "\n", "a\r\n", "a\r\na\r\n", "\r\nx\rx", "\r\n^",
+                        "x\r\n\r\n", "\r\na\r", "a\n\r\n", "\u{85}\r\n", ""]
+        let (wrong, compared) = try Self.compareWithTheJDK(Self.lineBreakPatterns + Self.randomLineBreaks, on: subjects, refusals: true)
+        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
+        #expect(compared > 800 * subjects.count)
+    }
 }

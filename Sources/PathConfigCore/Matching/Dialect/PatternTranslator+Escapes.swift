@@ -16,6 +16,12 @@ extension PatternTranslator {
             throw .refused(dialect, "\\X", because: "grapheme clusters follow each engine's own Unicode version and rules", at: source)
         case .sequence: // \R
             let breaks = CharSetEmitter.emit(StandardClasses.verticalSpace, caseless: false)
+            if dialect == .java {
+                // Backtracks into CR alone, except under a repeat (`javaRepeatsAtomically`).
+                try flushLiterals()
+                javaLineBreak = out.count
+                if let k = frames.indices.last { frames[k].holdsLineBreak = true }
+            }
             try write(dialect == .icu ? "(?>\\r\\n|" + breaks + ")" : "(?:\\r\\n|" + breaks + ")", at: source, as: .item)
         case .quote:
             for value in reader.quoted() { literal(value.0, at: value.1) }

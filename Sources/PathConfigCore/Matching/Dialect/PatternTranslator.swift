@@ -63,6 +63,8 @@ struct PatternTranslator {
         /// deterministic: no `|`, no `?` and no repeat whose bounds differ,
         /// in it or in a group in it (a lookaround's body aside).
         var deterministic = true
+        /// Java: whether a `\R` is written in it (`javaRepeatsAtomically`).
+        var holdsLineBreak = false
     }
 
     let dialect: RegexDialect
@@ -102,7 +104,9 @@ struct PatternTranslator {
     /// The group just closed, for the quantifier that may follow: where it
     /// starts in the output, its number if it captures, the capture groups
     /// inside it, and (Java) whether the JDK finds it deterministic.
-    var closedGroup: (start: Int, capture: Int?, inner: ClosedRange<Int>?, deterministic: Bool)?
+    var closedGroup: (start: Int, capture: Int?, inner: ClosedRange<Int>?, deterministic: Bool, holdsLineBreak: Bool)?
+    /// Java: where the last `\R` written starts in the output.
+    var javaLineBreak: Int?
     /// Where the first `\b` or `\B` is, once one was written as a callout.
     var firstWordBoundary: Int?
     /// Where the first ICU `^` under `(?m)` (without `(?d)`) is.
@@ -419,6 +423,11 @@ struct PatternTranslator {
             }
             throw .invalid(dialect, "a lookbehind needs a bounded length, and \(text) repeats without limit", at: source)
         }
+        if dialect == .java && javaRepeatsAtomically(quantifier, itemStart: itemStart) {
+            if out.bytes[itemStart] == UInt8(ascii: "(") && javaLineBreak != itemStart { hasAtomicGroup = true }
+            out.insert("(?>", at: itemStart, from: source)
+            out.emit(")", from: source)
+        }
         if quantifier.mode != .greedy {
             let lazy = quantifier.mode == .lazy
             text.append(lazy ? "?" : "+")
@@ -459,14 +468,40 @@ struct PatternTranslator {
     /// an error (`(?<=(?:a|b){2})`, `(?<=(?:a?){2})`; `(?<=(?:ab){2})`,
     /// `(?<=(?>a|b){2})` and `(?<=(?:a|b){0,1})` compile). A `Ques` of any
     /// mode, and a repeat whose bounds differ, make the body around them
-    /// not deterministic.
+    /// not deterministic. A count on a `Loop` whose body can match the
+    /// empty string is refused.
     private mutating func noteJavaRepeat(_ quantifier: Quantifier, at source: Int) throws(TranslationError) {
         if let group = closedGroup, atom == .item(group.start), !group.deterministic, !quantifier.isQues, quantifier.mode != .possessive,
            inLookbehind {
             throw .invalid(dialect, "a lookbehind needs an obvious maximum length, and a group repeated with | or ? or a varying "
                            + "repeat inside has none", at: source)
         }
+        if let group = closedGroup, atom == .item(group.start), !group.deterministic, !quantifier.isQues, quantifier.mode != .possessive,
+           lastNullable == true, quantifier.min >= 2 || (quantifier.max ?? 0) >= 2 {
+            // The JDK's `Loop` ends at an iteration that matched the empty
+            // string, even below its count (`(?:(?=a)|a){2}b` never matches
+            // "ab"); PCRE2 writes out each counted iteration, which may go on.
+            throw .refused(dialect, "\(quantifier.text) on a group that can match the empty string and holds | or ?",
+                           because: "the JDK stops repeating it at an empty iteration, even below its count", at: source)
+        }
         if quantifier.isQues || quantifier.min != quantifier.max, let k = frames.indices.last { frames[k].deterministic = false }
+    }
+
+    /// Java: whether the JDK repeats the item at `itemStart` one iteration
+    /// at a time, never going back into one, where PCRE2 would: each
+    /// iteration takes the item's first match. A repeat of one atom
+    /// (`Curly`, `Ques`) does so, and of a group a possessive repeat
+    /// (`(?:a+){2}+` never matches "aa"), or a count, `*` or `+` where
+    /// `TreeInfo` finds the body deterministic (`GroupCurly`). Only a `\R`
+    /// can match otherwise in a deterministic body or as one atom: it gives
+    /// CR LF back to CR alone when what follows fails (`LineEnding`), so
+    /// `\R{2}` and `(?:a\R){1,2}` never match "\r\n" as CR then LF. A
+    /// `Ques` on a group and the `Loop` of other bodies go back into an
+    /// iteration, as PCRE2 does.
+    private func javaRepeatsAtomically(_ quantifier: Quantifier, itemStart: Int) -> Bool {
+        if javaLineBreak == itemStart { return true }
+        guard let group = closedGroup, group.start == itemStart else { return false }
+        return quantifier.mode == .possessive || (group.holdsLineBreak && group.deterministic && !quantifier.isQues)
     }
 
     // MARK: - Groups
@@ -514,7 +549,8 @@ struct PatternTranslator {
         let inner = reader.captures >= frame.firstInnerCapture ? frame.firstInnerCapture...reader.captures : nil
         // An atomic group (the one consuming frame that keeps captures) is
         // deterministic to the JDK whatever its body.
-        closedGroup = (frame.start, frame.capture, inner, frame.deterministic || (frame.keepsCaptures && !frame.isAssertion))
+        closedGroup = (frame.start, frame.capture, inner, frame.deterministic || (frame.keepsCaptures && !frame.isAssertion), frame.holdsLineBreak)
+        if frame.holdsLineBreak, let k = frames.indices.last { frames[k].holdsLineBreak = true }
         if frame.keepsCaptures, let inner { javaBackReferences.notRestored.formUnion(inner) }
         if !frame.isAssertion && !frame.deterministic, let k = frames.indices.last { frames[k].deterministic = false }
     }
