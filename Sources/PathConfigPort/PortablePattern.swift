@@ -8,7 +8,8 @@ import PathConfigCore
 /// and quantifiers.
 ///
 /// Anything else (inline flags, backreferences, named groups, `\p{...}`,
-/// nested or intersected classes, `\Q...\E`, ...) is outside the subset:
+/// nested or intersected classes, `\Q...\E`, repeats of groups the two
+/// engines go back into differently, ...) is outside the subset:
 /// `parse` says which construct, and port refuses the pattern rather than
 /// guess what it means to the other engine.
 struct PortablePattern: Equatable {
@@ -88,15 +89,19 @@ private struct Subset {
     let inLookbehind: [Bool]
     /// For each node, whether it is the `)` of a lookahead or lookbehind.
     let closesLookaround: [Bool]
+    /// For each `)` node, its group's `(` node.
+    let opener: [Int: Int]
 
     init(syntax: PatternSyntax) {
         self.syntax = syntax
         var closes: [Int32] = []
         var closesLookaround = Array(repeating: false, count: syntax.nodes.count)
+        var opener: [Int: Int] = [:]
         inLookbehind = syntax.nodes.indices.map { k in
             while let close = closes.last, close < k { closes.removeLast() }
             let inside = !closes.isEmpty
             if case .group(let group, let close) = syntax.nodes[k].kind {
+                opener[Int(close)] = k
                 switch group {
                 case .lookbehind, .negativeLookbehind:
                     closes.append(close)
@@ -109,6 +114,7 @@ private struct Subset {
             return inside
         }
         self.closesLookaround = closesLookaround
+        self.opener = opener
     }
 
     func refusal(_ construct: String, at byteOffset: Int32) -> PortablePattern.Unsupported {
@@ -144,7 +150,7 @@ private struct Subset {
         case .group(let group, _): return .groupOpen(group)
         case .groupClose: return .groupClose
         case .alternation: return .alternation
-        case .quantifier(_, let max, _):
+        case .quantifier(let min, let max, let mode):
             // PatternSyntax reads a quantifier after an anchor, a boundary
             // or a lookaround (`^*`, `(?=a)?`); ICU rejects the last, and
             // the subset takes none.
@@ -156,9 +162,67 @@ private struct Subset {
             default:
                 // ICU needs a lookbehind's length bounded; the JDK takes some unbounded ones.
                 if max == nil && inLookbehind[k] { throw refusal("an unbounded repeat in a lookbehind", at: node.start) }
+                if let open = opener[k - 1] { try checkGroupRepeat(body: open + 1 ..< k - 1, min: min, max: max, mode: mode, at: node.start) }
                 return .quantifier
             }
         }
+    }
+
+    /// A repeat of a group whose iterations ICU and the JDK match alike.
+    /// ICU's lazy or possessive loop without bound gives up on a body that
+    /// can match the empty string (`(?:^)*+` matches nothing there). The
+    /// JDK never goes back into an iteration of a possessive repeat (ICU
+    /// makes the whole repeat atomic: `(?:a|ab){2}+c` finds "abac" there
+    /// only), and its `Loop`, a repeat of a body with `|` or a repeat of
+    /// varying count inside, ends at an iteration that matched the empty
+    /// string, even below its count (`(^|a){2}b` finds "ab" in ICU only).
+    func checkGroupRepeat(body: Range<Int>, min: Int32, max: Int32?, mode: PatternSyntax.Mode, at offset: Int32) throws(PortablePattern.Unsupported) {
+        if mode != .greedy && max == nil && canMatchEmpty(body) {
+            throw refusal("a lazy or possessive repeat without bound of a group that can match the empty string (ICU's loop gives up early)",
+                          at: offset)
+        }
+        let branches = syntax.nodes[body].contains { node in
+            if case .quantifier(let a, let b, _) = node.kind { return a != b }
+            return node.kind == .alternation
+        }
+        guard branches else { return }
+        if mode == .possessive && max != 1 {
+            throw refusal("a possessive repeat of a group with | or a repeat inside (the JDK never backtracks into an iteration)", at: offset)
+        }
+        if mode != .possessive && (min >= 2 || (max ?? 0) >= 2) && canMatchEmpty(body) {
+            throw refusal("a count on a group that can match the empty string, with | or a repeat inside (the JDK stops at an empty iteration)",
+                          at: offset)
+        }
+    }
+
+    /// Whether the nodes of `range`, a group's body, can match the empty string.
+    func canMatchEmpty(_ range: Range<Int>) -> Bool {
+        var k = range.lowerBound, branchEmpty = true
+        while k < range.upperBound {
+            var next = k + 1, itemEmpty = false
+            switch syntax.nodes[k].kind {
+            case .alternation:
+                if branchEmpty { return true }
+                branchEmpty = true
+                k = next
+                continue
+            case .group(let group, let close):
+                next = Int(close) + 1
+                switch group {
+                case .lookahead, .negativeLookahead, .lookbehind, .negativeLookbehind: itemEmpty = true
+                default: itemEmpty = canMatchEmpty(k + 1 ..< Int(close))
+                }
+            case .caret, .dollar, .escape(.assertion): itemEmpty = true
+            default: break
+            }
+            if next < range.upperBound, case .quantifier(let min, _, _) = syntax.nodes[next].kind {
+                itemEmpty = itemEmpty || min == 0
+                next += 1
+            }
+            branchEmpty = branchEmpty && itemEmpty
+            k = next
+        }
+        return branchEmpty
     }
 
     /// A character ICU and Java both read as `c`: written as itself, as

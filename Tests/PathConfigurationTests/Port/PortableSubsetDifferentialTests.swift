@@ -70,6 +70,38 @@ struct PortableSubsetDifferentialTests {
         try Self.expectAgreement(Self.patterns, subjects: Self.texts)
     }
 
+    /// Repeats of groups of every kind, where the JDK goes back into an
+    /// iteration otherwise than ICU (a possessive repeat, a count of a
+    /// group that can match the empty string): those the subset takes.
+    static let groupRepeats: [String] = {
+        var generator = SplitMix(state: 47)
+        let atoms = ["a", "k", "ak", "^", "$", "(?=a)", "\\b", "a?", "k*", "a+", "/", "."]
+        let opens = ["(", "(?:", "(?>"]
+        let repeats = ["{2}", "{2}+", "{1,2}", "{0,2}", "{2,}", "*+", "++", "{2}?", "{1,2}+", "?+", "*", "+", "?"]
+        func pick(_ list: [String]) -> String { list.randomElement(using: &generator)! }
+        func body(_ depth: Int) -> String {
+            (0..<Int.random(in: 1...2, using: &generator)).map { _ in depth < 1 && Bool.random(using: &generator) ? group(depth + 1) : pick(atoms) }.joined()
+        }
+        func group(_ depth: Int) -> String {
+            let open = pick(opens), first = body(depth)
+            return open + first + (Bool.random(using: &generator) ? "|" + body(depth) : "") + ")" + pick(repeats)
+        }
+        return (0..<3_000).map { _ in group(0) + (Bool.random(using: &generator) ? pick(atoms) : "") }
+            .filter { (try? PortablePattern.parse($0)) != nil }
+    }()
+
+    @Test("each repeat of a group the subset takes finds the same in both engines; those the engines repeat apart are refused")
+    func groupRepeatsAgainstICUAndTheJDK() throws {
+        for apart in ["(a|ak){2}+", "(?:a|ak){2}+k", "(^|a){2}k", "(?:(?=a)|a){1,2}k", "(?:a?|k){0,2}", "((?:a|)k){2}+", "(?:$|a){2,}",
+                      "(?:^)*+", "(\\b)*?a", "((?=a))++", "(a?)*+k"] {
+            #expect(throws: PortablePattern.Unsupported.self, "\(apart)") { try PortablePattern.parse(apart) }
+        }
+        for alike in ["(a|k){2}", "(?:ak)++", "(a?k){2}", "(?:a|k)*", "(?:a|k?)+", "(?:a|)?+", "(?:a?)*", "(?:ak)*?"] {
+            #expect(throws: Never.self, "\(alike)") { try PortablePattern.parse(alike) }
+        }
+        try Self.expectAgreement(Self.groupRepeats, subjects: Self.texts)
+    }
+
     @Test("each of 300 patterns ported from each mobile app to each other finds, in the app's engine and string, what it finds in the reference's")
     func portedAgainstICUAndTheJDK() throws {
         let apps = Profile.allCases.filter(\.isMobileApp)
