@@ -20,7 +20,9 @@
 /// - groups `(...)` and `(?:...)`, alternation `|`;
 /// - greedy `*`, `+`, `?` and `{n}`, `{n,}`, `{n,m}` up to `maxCount`; never
 ///   lazy ones (ICU's lazy loop over a body that can match the empty string
-///   gives up where the others go on) or possessive ones;
+///   gives up where the others go on) or possessive ones, nor a count of
+///   two or more on a group that can match the empty string (the JDK's
+///   loop stops at an empty iteration, even below its count);
 /// - `^` as the pattern's first construct and `$` as its last, when the
 ///   pattern has no top-level `|`.
 ///
@@ -170,6 +172,7 @@ struct SmallPatternReader {
         // positions unreachable.
         var facts = Facts.empty
         let copies = max ?? Swift.max(min, 1)
+        if atom.nullable && copies > 1 { return nil }
         for c in 0..<copies {
             guard var copy = c == 0 ? atom : self.atom(at: k) else { return nil }
             if max == nil && c == copies - 1 && recording { copy.last.forEachBit { follow[$0] |= copy.first } }

@@ -35,6 +35,9 @@ struct JavaSyntaxDifferentialTests {
         "a(?)b", "a(?-)b", "(?)", "a(?):b", "(?)*a",
         // A second `-` (ICU takes it, the dialect fuzzer's find).
         "(?-i-i)a", "(?i)k(?-i-i)k", "(?--)a", "(?i-i-)a",
+        // Counts on groups that cannot match the empty string, a literal run
+        // ending in a quantified letter inside (compiled, not refused).
+        "(?:/new?|x){2}", "(?:@~?/posts*|edit){2,}", "(?:ab?){2}", "x(?:abc*){1,3}y",
     ]
 
     /// `\N{NAME}`: `Character.codePointOf` trims the name as `String.trim`

@@ -81,6 +81,11 @@ extension PatternTranslator {
             k += n
         }
         if caseless { out.emit("(?-i)", from: atoms[atoms.count - 1].source) }
+        if !atoms.isEmpty {
+            // Counted into the group's alternative before a quantifier on the last one.
+            lastNullable = false
+            foldLast()
+        }
         if let (text, wantsCaseless, source) = quantified {
             atom = .item(out.count)
             out.emit(wantsCaseless ? "(?i:" + text + ")" : text, from: source)
