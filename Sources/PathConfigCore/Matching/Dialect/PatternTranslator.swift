@@ -114,7 +114,8 @@ struct PatternTranslator {
     /// Whether the pattern holds an atomic group: `(?>...)`, or a group
     /// (or anchor) with a possessive quantifier, which PCRE2 compiles as one
     /// (`PatternTranslation.hasAtomicGroup`). The `(?>\r\n|...)` written
-    /// for ICU's `.` and `\R` is not counted: it never matches the empty string.
+    /// for ICU's `.` and `\R`, and the `(?>...)` around a Java `\R` under a
+    /// repeat, are not counted: they never match the empty string.
     var hasAtomicGroup = false
 
     /// Translates `pattern`, compiled by the dialect with `caseInsensitive`
