@@ -87,33 +87,22 @@ private struct Subset {
     let syntax: PatternSyntax
     /// For each node, whether a lookbehind encloses it.
     let inLookbehind: [Bool]
-    /// For each node, whether it is the `)` of a lookahead or lookbehind.
-    let closesLookaround: [Bool]
     /// For each `)` node, its group's `(` node.
     let opener: [Int: Int]
 
     init(syntax: PatternSyntax) {
         self.syntax = syntax
         var closes: [Int32] = []
-        var closesLookaround = Array(repeating: false, count: syntax.nodes.count)
         var opener: [Int: Int] = [:]
         inLookbehind = syntax.nodes.indices.map { k in
             while let close = closes.last, close < k { closes.removeLast() }
             let inside = !closes.isEmpty
             if case .group(let group, let close) = syntax.nodes[k].kind {
                 opener[Int(close)] = k
-                switch group {
-                case .lookbehind, .negativeLookbehind:
-                    closes.append(close)
-                    closesLookaround[Int(close)] = true
-                case .lookahead, .negativeLookahead:
-                    closesLookaround[Int(close)] = true
-                default: break
-                }
+                if group == .lookbehind || group == .negativeLookbehind { closes.append(close) }
             }
             return inside
         }
-        self.closesLookaround = closesLookaround
         self.opener = opener
     }
 
@@ -157,12 +146,14 @@ private struct Subset {
             switch syntax.nodes[k - 1].kind {
             case .caret, .dollar, .escape(.assertion):
                 throw refusal("a quantifier \(syntax.source(of: node).prefix(1)) with nothing to repeat", at: node.start)
-            case .groupClose where closesLookaround[k - 1]:
-                throw refusal("a quantifier on a lookaround", at: node.start)
             default:
+                let open = opener[k - 1]  // the group the quantifier repeats, if it repeats one
+                if let open, case .group(let group, _) = syntax.nodes[open].kind, Self.isLookaround(group) {
+                    throw refusal("a quantifier on a lookaround", at: node.start)
+                }
                 // ICU needs a lookbehind's length bounded; the JDK takes some unbounded ones.
                 if max == nil && inLookbehind[k] { throw refusal("an unbounded repeat in a lookbehind", at: node.start) }
-                if let open = opener[k - 1] { try checkGroupRepeat(body: open + 1 ..< k - 1, min: min, max: max, mode: mode, at: node.start) }
+                if let open { try checkGroupRepeat(body: open + 1 ..< k - 1, min: min, max: max, mode: mode, at: node.start) }
                 return .quantifier
             }
         }
@@ -195,6 +186,11 @@ private struct Subset {
         }
     }
 
+    /// `(?=`, `(?!`, `(?<=` or `(?<!`.
+    static func isLookaround(_ group: PatternSyntax.Group) -> Bool {
+        group == .lookahead || group == .negativeLookahead || group == .lookbehind || group == .negativeLookbehind
+    }
+
     /// Whether the nodes of `range`, a group's body, can match the empty string.
     func canMatchEmpty(_ range: Range<Int>) -> Bool {
         var k = range.lowerBound, branchEmpty = true
@@ -208,10 +204,7 @@ private struct Subset {
                 continue
             case .group(let group, let close):
                 next = Int(close) + 1
-                switch group {
-                case .lookahead, .negativeLookahead, .lookbehind, .negativeLookbehind: itemEmpty = true
-                default: itemEmpty = canMatchEmpty(k + 1 ..< Int(close))
-                }
+                itemEmpty = Self.isLookaround(group) || canMatchEmpty(k + 1 ..< Int(close))
             case .caret, .dollar, .escape(.assertion): itemEmpty = true
             default: break
             }

@@ -472,13 +472,13 @@ struct PatternTranslator {
     /// not deterministic. A count on a `Loop` whose body can match the
     /// empty string is refused.
     private mutating func noteJavaRepeat(_ quantifier: Quantifier, at source: Int) throws(TranslationError) {
-        if let group = closedGroup, atom == .item(group.start), !group.deterministic, !quantifier.isQues, quantifier.mode != .possessive,
-           inLookbehind {
+        let loop = closedGroup.map { atom == .item($0.start) && !$0.deterministic } == true && !quantifier.isQues
+            && quantifier.mode != .possessive
+        if loop && inLookbehind {
             throw .invalid(dialect, "a lookbehind needs an obvious maximum length, and a group repeated with | or ? or a varying "
                            + "repeat inside has none", at: source)
         }
-        if let group = closedGroup, atom == .item(group.start), !group.deterministic, !quantifier.isQues, quantifier.mode != .possessive,
-           lastNullable == true, quantifier.min >= 2 || (quantifier.max ?? 0) >= 2 {
+        if loop && lastNullable == true && (quantifier.min >= 2 || (quantifier.max ?? 0) >= 2) {
             // The JDK's `Loop` ends at an iteration that matched the empty
             // string, even below its count (`(?:(?=a)|a){2}b` never matches
             // "ab"); PCRE2 writes out each counted iteration, which may go on.
