@@ -272,6 +272,53 @@ struct JavaSyntaxDifferentialTests {
         #expect(compared > 300 * subjects.count)
     }
 
+    /// Capture groups that can match the empty string, repeated by every
+    /// kind of count, with a back reference after them. The JDK's
+    /// `GroupCurly` (a group with no `|`, `?` or varying repeat inside)
+    /// gives the group back what it held before an iteration past its
+    /// minimum that matched the empty string, so `(^){0,2}\1` never
+    /// matches there; `(^){1,2}\1`, `(^){0,2}+\1`, `(^)?\1` and the
+    /// `Loop`'s `(a|^){0,2}\1` do.
+    static let emptyIterationPatterns = [
+        "(^){0,2}\\1", "(^)*\\1", "(^)+\\1", "(^){0,2}?\\1", "(^)*?\\1", "((^)){0,2}\\1", "((^)){0,2}\\2", "a((?=a)){0,2}\\1",
+        "(^){1,2}\\1", "(^){2}\\1", "(^){0,2}+\\1", "(^)*+\\1", "(^)?\\1", "(^){0,1}\\1", "(^)??\\1", "(a|^){0,2}\\1",
+        "(){0,2}\\1", "()*\\1", "(a{0})*\\1", "(\\b)*a\\1", "(a?)(\\1)*\\2", "(a?)(\\1){1,2}\\2", "x(${0,3})\\1", "(^){0}\\1",
+    ]
+
+    /// Nullable and other bodies, in capture groups under every count,
+    /// with back references after them.
+    static let randomEmptyIterations: [String] = {
+        var generator = SplitMix(state: 47)
+        let atoms = ["^", "$", "\\b", "\\B", "(?=a)", "(?!b)", "a{0}", "", "a", "b", "a?", "(?:a|)"]
+        let repeats = ["*", "+", "{0,2}", "{1,2}", "{2}", "{0,}", "*?", "+?", "{0,2}?", "?", "{0,1}", "??", "{0,2}+", "*+", "{0}", ""]
+        func item(_ depth: Int, _ groups: inout Int) -> String {
+            if depth < 2, Int.random(in: 0..<3, using: &generator) > 0 {
+                groups += 1
+                let inner = (0..<Int.random(in: 1...2, using: &generator)).map { _ in item(depth + 1, &groups) }.joined()
+                return "(" + inner + ")" + repeats.randomElement(using: &generator)!
+            }
+            return atoms.randomElement(using: &generator)!
+        }
+        var out: [String] = []
+        while out.count < 1_500 {
+            var groups = 0
+            let head = (0..<Int.random(in: 1...2, using: &generator)).map { _ in item(0, &groups) }.joined()
+            guard groups > 0 else { continue }
+            let reference = "\\" + String(Int.random(in: 1...groups, using: &generator))
+            out.append(head + reference + ["", "b", "$"].randomElement(using: &generator)!)
+        }
+        return out
+    }()
+
+    @Test("capture groups that can match the empty string under every count, with back references, read as the JDK reads them")
+    func emptyIterationsAgainstTheJDK() throws {
+        let subjects = ["", "a", "b", "aa", "ab", "ba", "aab", "x", "xa", "a b"]
+        let (wrong, compared) = try Self.compareWithTheJDK(Self.emptyIterationPatterns + Self.randomEmptyIterations, on: subjects,
+                                                           refusals: true)
+        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
+        #expect(compared > 400 * subjects.count)
+    }
+
     /// Escapes, counts and group names with gaps, under `(?x)`.
     static let randomFreeSpacingParts = DialectHarness.freeSpacingVariants(of: [
         "\\x41", "\\x{41}", "\\u0041", "\\0101", "\\cA", "\\p{L}", "\\pL", "\\P{Lu}", "\\N{LATIN SMALL LETTER A}", "(?<n>a)\\k<n>",

@@ -24,6 +24,10 @@ extension PatternTranslator {
         /// search backtracked out of them: inside a repeated group, an
         /// atomic group or a lookaround, or repeated possessively.
         var notRestored: Set<Int> = []
+        /// The groups repeated from zero by a count, `*` or `+`, greedy or
+        /// lazy, as a `GroupCurly` whose body can match the empty string:
+        /// the JDK forgets what an empty iteration captured.
+        var forgetsEmptyIteration: Set<Int> = []
     }
 
     /// Writes the pending run of Java case-insensitive literals. As the JDK
@@ -120,7 +124,8 @@ extension PatternTranslator {
     /// refuses the pattern), so it becomes `(?!)`; a case-insensitive one
     /// to a group that may capture a character PCRE2 folds otherwise than
     /// the JDK is refused, and so is one to a group the JDK may not restore
-    /// (`JavaBackReferences.notRestored`).
+    /// (`JavaBackReferences.notRestored`) or forgets
+    /// (`JavaBackReferences.forgetsEmptyIteration`).
     mutating func finishJavaBackReferences() throws(TranslationError) {
         var refs = javaBackReferences
         func number(_ group: Int) -> Int? { group <= reader.captures ? group : nil }
@@ -144,6 +149,12 @@ extension PatternTranslator {
                                + "or repeated possessively",
                                because: "the JDK keeps what such a group captured after the search backtracked out of it "
                                + "(^(?:(.)-)*\\1 finds \"a-b\" in \"a-b-a\", (?>(a))b|\\1 finds \"a\" in \"ax\")", at: ref.source)
+            }
+            if refs.forgetsEmptyIteration.contains(target) {
+                throw .refused(dialect, "back reference to a group repeated from zero by a count, * or + that can match the "
+                               + "empty string, with no |, ? or varying repeat inside",
+                               because: "the JDK forgets what such a group captured in an empty iteration "
+                               + "((^)*\\1 and (^){0,2}\\1 never match)", at: ref.source)
             }
             if ref.caseless && refs.mayCaptureMismatch.contains(target) {
                 throw .refused(dialect, "back reference under (?i) to a group that may capture I, i, \u{130}, \u{131}, "

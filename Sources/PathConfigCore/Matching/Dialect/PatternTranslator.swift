@@ -409,6 +409,15 @@ struct PatternTranslator {
             if let inner = group.inner, quantifier.mode == .possessive || (high != 0 && !quantifier.isQues) {
                 javaBackReferences.notRestored.formUnion(inner)
             }
+            // A greedy or lazy `GroupCurly` whose iteration past the minimum
+            // matched the empty string gives the group back what it held
+            // before (`match0`, `match1`): with no minimum, nothing. A body
+            // with no `|`, `?` or varying repeat that can match the empty
+            // string always does (its back references aside).
+            if let own = group.capture, group.deterministic, quantifier.mode != .possessive, !quantifier.isQues,
+               low == 0, high != 0, lastNullable == true {
+                javaBackReferences.forgetsEmptyIteration.insert(own)
+            }
         }
         if high == nil && inLookbehind {
             // ICU rejects every unbounded repeat in a lookbehind. The JDK
