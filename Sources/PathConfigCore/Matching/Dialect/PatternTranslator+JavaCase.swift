@@ -24,9 +24,9 @@ extension PatternTranslator {
         /// search backtracked out of them: inside a repeated group, an
         /// atomic group or a lookaround, or repeated possessively.
         var notRestored: Set<Int> = []
-        /// The groups repeated from zero by a count, `*` or `+`, greedy or
-        /// lazy, as a `GroupCurly` whose body can match the empty string:
-        /// the JDK forgets what an empty iteration captured.
+        /// The groups repeated from zero (`*`, `{0,n}`), greedy or lazy, as
+        /// a `GroupCurly` whose body can match the empty string: the JDK
+        /// forgets what an empty iteration captured.
         var forgetsEmptyIteration: Set<Int> = []
     }
 
@@ -151,8 +151,8 @@ extension PatternTranslator {
                                + "(^(?:(.)-)*\\1 finds \"a-b\" in \"a-b-a\", (?>(a))b|\\1 finds \"a\" in \"ax\")", at: ref.source)
             }
             if refs.forgetsEmptyIteration.contains(target) {
-                throw .refused(dialect, "back reference to a group repeated from zero by a count, * or + that can match the "
-                               + "empty string, with no |, ? or varying repeat inside",
+                throw .refused(dialect, "back reference to a group repeated from zero (* or {0,n}) that can match the empty "
+                               + "string, with no |, ? or varying repeat inside",
                                because: "the JDK forgets what such a group captured in an empty iteration "
                                + "((^)*\\1 and (^){0,2}\\1 never match)", at: ref.source)
             }
