@@ -149,6 +149,8 @@ struct DialectTranslationTests {
         (.java, "(a)++b|\\1", 7, "the Java construct back reference to a group inside"),
         (.java, "(?!(a)b)x|\\1", 10, "the Java construct back reference to a group inside"),
         (.java, "(a){0,1}+b|\\1", 11, "the Java construct back reference to a group inside"),
+        (.java, "(^){0,2}\\1", 8, "the Java construct back reference to a group repeated from zero (* or {0,n})"),
+        (.java, "a((?=a))*?\\1", 10, "the Java construct back reference to a group repeated from zero (* or {0,n})"),
     ])
     func refusals(_ dialect: RegexDialect, _ pattern: String, _ offset: Int, _ prefix: String) {
         do {
