@@ -82,9 +82,10 @@ public class DialectOracle {
     // (the flags decide what goes into its bit set: `[\Di&&]` throws, and
     // `(?i)[\Di&&]` does not), and, where the pattern turns free spacing on
     // anywhere, with it and without (`(?x)[[b]a&& ]` throws, `[[b]a&& ]`
-    // does not); "" when some of these throw and others do not, or when
-    // one throws in such a pattern, where it may be in a comment
-    // (`(?x)#[[b]a&&]`).
+    // does not), each that compiles it (free spacing makes `#` start a
+    // comment, so `[(?x)#b&&]` compiles only without it); "" when some of
+    // these throw and others do not, or when one throws in such a pattern,
+    // where it may be in a comment (`(?x)#[[b]a&&]`).
     static String unsearchable(Pattern pattern, String text) {
         for (String probe : PROBES) {
             try {
@@ -108,19 +109,24 @@ public class DialectOracle {
             if (text.charAt(i) != '[') continue;
             for (int j = text.indexOf(']', i + 1); j >= 0; j = text.indexOf(']', j + 1)) {
                 String thrown = null;
-                int throwing = 0;
-                try {
-                    for (int flags : modes) {
+                int throwing = 0, compiled = 0;
+                for (int flags : modes) {
+                    try {
                         String name = throwsOnBMP(Pattern.compile(text.substring(i, j + 1), flags));
+                        compiled++;
                         if (name != null && throwing++ == 0) thrown = name;
+                    } catch (RuntimeException e) {
+                        // No class ends here under these flags: free spacing
+                        // makes `#` start a comment (`[(?x)#b&&]`).
                     }
-                } catch (RuntimeException e) {
-                    continue;
                 }
+                if (compiled == 0) continue;
                 // In a pattern that turns free spacing on, the class may
                 // stand in a # comment, which the JDK never compiles.
                 if (throwing == modes.length && !spaced) return thrown;
                 if (throwing > 0) return "";
+                // Under the flags it did not compile with, it may end later.
+                if (compiled < modes.length) continue;
                 // A class nested in this one is searched only as this one
                 // asks (`[b&&a&&[[k]+&&]]` never throws, `[[k]+&&]` does).
                 i = j;
