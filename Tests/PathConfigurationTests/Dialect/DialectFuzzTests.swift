@@ -55,6 +55,25 @@ struct DialectFuzzTests {
         #expect(compiled > 300)
     }
 
+    /// The JDK's `GroupCurly` forgets what an empty iteration past the
+    /// minimum captured (`JavaSyntaxDifferentialTests.emptyIterationPatterns`);
+    /// ICU keeps it, as PCRE2 does, so the same patterns agree here.
+    @Test("the JDK differential's 1,524 nullable capture groups under every count: ICU keeps an empty iteration's capture as PCRE2 does")
+    func emptyIterations() {
+        let options = RegexOptions(caseInsensitive: false, unicodeClasses: true, dialect: .icu)
+        let subjects = ["", "a", "b", "aa", "ab", "ba", "aab", "x", "xa", "a b"]
+        var compiled = 0
+        for pattern in JavaSyntaxDifferentialTests.emptyIterationPatterns + JavaSyntaxDifferentialTests.randomEmptyIterations
+        where DialectHarness.expectAgreementOrRefusal(pattern, options: options, subjects: subjects) {
+            compiled += 1
+        }
+        #expect(compiled > 900)
+        // The shapes the JDK forgets in are compared here, not refused.
+        for pattern in ["(^){0,2}\\1", "(^)*\\1", "((^)){0,2}\\1", "a((?=a)){0,2}\\1"] {
+            #expect(DialectHarness.expectAgreementOrRefusal(pattern, options: options, subjects: subjects), "\(pattern) is refused")
+        }
+    }
+
     /// Anchors with every kind of quantifier, among a few items, on subjects
     /// with line terminators: ICU's greedy and bounded loops on `^` and `$`
     /// agree with PCRE2's; its lazy and possessive unbounded ones are refused.
