@@ -62,15 +62,15 @@ struct DialectFuzzTests {
     func emptyIterations() {
         let options = RegexOptions(caseInsensitive: false, unicodeClasses: true, dialect: .icu)
         let subjects = ["", "a", "b", "aa", "ab", "ba", "aab", "x", "xa", "a b"]
-        var compiled = 0
+        var compared: Set<String> = []
         for pattern in JavaSyntaxDifferentialTests.emptyIterationPatterns + JavaSyntaxDifferentialTests.randomEmptyIterations
         where DialectHarness.expectAgreementOrRefusal(pattern, options: options, subjects: subjects) {
-            compiled += 1
+            compared.insert(pattern)
         }
-        #expect(compiled > 900)
+        #expect(compared.count > 900)
         // The shapes the JDK forgets in are compared here, not refused.
         for pattern in ["(^){0,2}\\1", "(^)*\\1", "((^)){0,2}\\1", "a((?=a)){0,2}\\1"] {
-            #expect(DialectHarness.expectAgreementOrRefusal(pattern, options: options, subjects: subjects), "\(pattern) is refused")
+            #expect(compared.contains(pattern), "\(pattern) is refused")
         }
     }
 
