@@ -467,7 +467,8 @@ bench-ablation: deps
 ## a time (a libFuzzer run is one thread: each still has a core to itself, and
 ## each target's output is printed whole when it ends). A crash or a
 ## broken check stops the run and leaves the input in
-## .build-fuzz/artifacts/<target>/; the corpus grows in .build-fuzz/corpus/<target>/.
+## .build-fuzz/found/<target>/ (not artifacts/: SwiftPM owns that folder of its
+## scratch path and empties it at every build); the corpus grows in .build-fuzz/corpus/<target>/.
 ## fuzz-short: 10 s each, part of `make test` (a smoke run: the 30-minute CI budget), from a build of its
 ## own without the optimiser (.build-fuzz-smoke, -Onone: 78 s to build the nine targets where the release
 ## build takes 186 s; it runs about a sixth as many inputs a second).
@@ -509,11 +510,11 @@ fuzz-build-$(1): deps
 	$(SWIFT) build -j $(JOBS) -c release --product pathconfig-fuzz-$(1) --scratch-path $(FUZZBUILD) $(FUZZ_FLAGS) $(FUZZ_OPT)
 
 fuzz-$(1): $(if $(FUZZ_BUILT),,fuzz-build-$(1))
-	@mkdir -p $(FUZZBUILD)/corpus/$(1) $(FUZZBUILD)/artifacts/$(1)
+	@mkdir -p $(FUZZBUILD)/corpus/$(1) $(FUZZBUILD)/found/$(1)
 	@cat $(patsubst %,Fuzz/dict/%.dict,$(FUZZ_DICTS_$(1))) > $(FUZZBUILD)/$(1).dict
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp SWIFT_BACKTRACE=enable=no \
 	    $(FUZZBUILD)/release/pathconfig-fuzz-$(1) -max_total_time=$(FUZZ_SECONDS) -timeout=30 -print_final_stats=1 \
-	    -dict=$(FUZZBUILD)/$(1).dict -artifact_prefix=$(FUZZBUILD)/artifacts/$(1)/ $(FUZZBUILD)/corpus/$(1) $(FUZZ_SEEDS_$(1))
+	    -dict=$(FUZZBUILD)/$(1).dict -artifact_prefix=$(FUZZBUILD)/found/$(1)/ $(FUZZBUILD)/corpus/$(1) $(FUZZ_SEEDS_$(1))
 endef
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_run,$(t))))
 .PHONY: $(addprefix fuzz-,$(FUZZ_TARGETS)) $(addprefix fuzz-build-,$(FUZZ_TARGETS))
