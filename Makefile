@@ -512,7 +512,7 @@ fuzz-build-$(1): deps
 fuzz-$(1): $(if $(FUZZ_BUILT),,fuzz-build-$(1))
 	@mkdir -p $(FUZZBUILD)/corpus/$(1) $(FUZZBUILD)/found/$(1)
 	@cat $(patsubst %,Fuzz/dict/%.dict,$(FUZZ_DICTS_$(1))) > $(FUZZBUILD)/$(1).dict
-	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp SWIFT_BACKTRACE=enable=no \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp SWIFT_BACKTRACE=enable=no \
 	    $(FUZZBUILD)/release/pathconfig-fuzz-$(1) -max_total_time=$(FUZZ_SECONDS) -timeout=30 -print_final_stats=1 \
 	    -dict=$(FUZZBUILD)/$(1).dict -artifact_prefix=$(FUZZBUILD)/found/$(1)/ $(FUZZBUILD)/corpus/$(1) $(FUZZ_SEEDS_$(1))
 endef

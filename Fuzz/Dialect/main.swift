@@ -15,7 +15,7 @@ import Glibc
 // and ICU's one-time caches allocated, and libFuzzer then runs it again and
 // scans the heap with LeakSanitizer, which took half the time and kept a
 // 20 s run (`make fuzz-short`) to about 400 inputs instead of 3,000.
-// LeakSanitizer still checks for leaks at exit (with Fuzz/lsan.supp).
+// LeakSanitizer still checks for leaks at exit (with Tests/Sanitizers/lsan.supp).
 #if LIBFUZZER
 @_silgen_name("LLVMFuzzerRunDriver")
 private func runLibFuzzer(_ argc: UnsafeMutablePointer<CInt>,

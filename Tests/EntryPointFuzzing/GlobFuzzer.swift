@@ -174,7 +174,7 @@ public enum GlobFuzzer {
     /// Whether Foundation may run a glob's regex: few enough wildcards for
     /// ICU, which has no match budget, to answer quickly, and at most 256
     /// UTF-16 units (CoreFoundation leaks the copy of a longer pattern, see
-    /// Fuzz/lsan.supp, and every leak costs libFuzzer a full leak check).
+    /// Tests/Sanitizers/lsan.supp, and every leak costs libFuzzer a full leak check).
     static func isTame(_ regex: String) -> Bool {
         regex.utf16.count <= 256 && regex.utf8.count(where: { $0 == UInt8(ascii: "*") }) <= 4
     }
