@@ -362,6 +362,8 @@ soak: lib
 ## entry saying why. Not part of `make test`; docs/fuzzing-and-sanitizers.md
 ## says how long it takes.
 SANBUILD    := .build-sanitize
+# The known leaks outside the library, for the Swift tests here and for make fuzz.
+LSAN_SUPP   := $(CURDIR)/Tests/Sanitizers/lsan.supp
 SWIFT_BIN   := $(dir $(realpath $(shell command -v $(SWIFT) 2>/dev/null)))
 SAN_CC      ?= $(SWIFT_BIN)clang
 SAN_RUNTIME := $(abspath $(SWIFT_BIN)../lib/swift/linux)
@@ -384,7 +386,7 @@ SAN_ENV_thread  := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppress
 # ThreadSanitizer the suites that use threads, with the Mutex annotations
 # preloaded (the C tests link them in).
 SAN_SWIFT_TESTS_address := --filter 'PathConfigurationTests|PathConfigurationCTests'
-SAN_SWIFT_ENV_address   := LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp
+SAN_SWIFT_ENV_address   := LSAN_OPTIONS=suppressions=$(LSAN_SUPP)
 SAN_SWIFT_TESTS_thread  := --filter 'LoaderConcurrencyTests|LoaderHandlerTests|ResolutionTests|LongSubjectTests|RequestRuleTests|HostRuleOwnerTests|PlanAutomatonTests'
 SAN_SWIFT_ENV_thread    := LD_PRELOAD=$(CURDIR)/$(SANBUILD)/libtsan_swift_mutex.so
 
@@ -512,7 +514,7 @@ fuzz-build-$(1): deps
 fuzz-$(1): $(if $(FUZZ_BUILT),,fuzz-build-$(1))
 	@mkdir -p $(FUZZBUILD)/corpus/$(1) $(FUZZBUILD)/found/$(1)
 	@cat $(patsubst %,Fuzz/dict/%.dict,$(FUZZ_DICTS_$(1))) > $(FUZZBUILD)/$(1).dict
-	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp SWIFT_BACKTRACE=enable=no \
+	LSAN_OPTIONS=suppressions=$(LSAN_SUPP) SWIFT_BACKTRACE=enable=no \
 	    $(FUZZBUILD)/release/pathconfig-fuzz-$(1) -max_total_time=$(FUZZ_SECONDS) -timeout=30 -print_final_stats=1 \
 	    -dict=$(FUZZBUILD)/$(1).dict -artifact_prefix=$(FUZZBUILD)/found/$(1)/ $(FUZZBUILD)/corpus/$(1) $(FUZZ_SEEDS_$(1))
 endef
