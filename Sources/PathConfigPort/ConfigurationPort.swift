@@ -27,6 +27,12 @@ import PathConfigCore
 ///   (`"pop"` for hotwire-ios, from hotwire-android's `POP`), else refused
 ///   (turbo-android keeps every value as a string: `7` under a key outside
 ///   the catalog is `"7"` there);
+/// - defaults: where the reference's default for a typed key both apps read
+///   differs from the app's (`pull_to_refresh_enabled`: false on Android,
+///   true on iOS), a first rule (`.*`) sets the reference's, so that the
+///   app reads it where no rule of the file holds the key; where no value
+///   does (turbo-android crashes on a missing `uri`, which hotwire-android
+///   reads as null), the app is refused;
 /// - a rule with `globs` or `methods`, which no mobile app reads but this
 ///   library applies, is refused (the apps and the library disagree on it).
 ///
@@ -168,6 +174,8 @@ public struct ConfigurationPort: Sendable {
         var expandedCase: Set<String> = []
         /// Values written otherwise than as written (`"presentation": "POP" as "pop"`), with the apps concerned.
         var values: [(change: String, apps: [String])] = []
+        /// Defaults written in a first rule (`"pull_to_refresh_enabled": false`), by app.
+        var defaults: [(change: String, app: String)] = []
     }
 
     /// Whether two apps read a document's bytes alike (the same JSON reader
@@ -190,10 +198,15 @@ public struct ConfigurationPort: Sendable {
         // The reference's built-in rules, written out as rules of the file for an app that has none.
         let builtIns = app.builtInRules(firstIndex: 0).isEmpty ? original.rules.filter(\.isBuiltIn) : []
         if !builtIns.isEmpty { changed = true }
+        // A key that a rule matching every URL (".*") holds never reads as its default.
+        let heldEverywhere = Set(original.rules.filter { $0.patterns.contains { $0 == ".*" || $0 == "^.*" } }.flatMap(\.properties.keys))
+        let defaults = defaultsRule(reference: reference, app: app, sharing: apps.filter(\.isMobileApp), port: port,
+                                    skipping: heldEverywhere, refusals: &refusals, notes: &notes)
+        if defaults != nil { changed = true }
         // An app whose own built-in rules differ from the reference's: no
         // file can change them, so their URLs are left out of the covered
         // ones (`CoveredURLs.excludedBuiltInPaths`).
-        return (original.rules.filter { !$0.isBuiltIn } + builtIns).map { rule in
+        return (defaults.map { [$0] } ?? []) + (original.rules.filter { !$0.isBuiltIn } + builtIns).map { rule in
             let label = rule.isBuiltIn ? (rule.description ?? "built-in") : rule.description
             let writtenRule = rule.isBuiltIn ? nil : written?[rule.index]
             var patterns: [JSONValue] = []
@@ -265,6 +278,51 @@ public struct ConfigurationPort: Sendable {
             for (key, value) in rule.extras { object[key] = value }
             return .object(object)
         }
+    }
+
+    /// The rule written first for `app`: for each typed key that the
+    /// reference and `app` read and whose default differs from the
+    /// reference's, for `app` or for another app of `sharing` (so that the
+    /// apps can share a file), the reference's default, as `app` reads it
+    /// alike (`pull_to_refresh_enabled`: false from an Android app for an iOS
+    /// one, true the other way). A later rule that holds the key overrides
+    /// it, as the reference's own value does there. Keys in `skipping` (held
+    /// by a rule that matches every URL) are left out. nil where no default
+    /// differs, or where the reference crashes on the missing key
+    /// (turbo-android's `uri`), which no value reproduces.
+    private static func defaultsRule(reference: Profile, app: Profile, sharing: [Profile], port: PatternPort, skipping: Set<String>,
+                                     refusals: inout [Refusal], notes: inout Notes) -> JSONValue? {
+        var properties = JSONObject()
+        for key in PortComparison.typedKeysRead(by: reference, and: app) where !skipping.contains(key.rawValue) {
+            guard case .value(let expected) = key.read(nil, by: reference.typedReading) else { continue }
+            let readers = sharing.filter { $0.reads(key) }
+            func readsAsReference(_ value: JSONValue?, _ p: Profile) -> Bool {
+                guard let value else { return key.read(nil, by: p.typedReading) == .value(expected) }
+                return held(value, by: p).map { key.read($0, by: p.typedReading) == .value(expected) } ?? false
+            }
+            let needed = !readsAsReference(nil, app)
+            guard needed || readers.contains(where: { !readsAsReference(nil, $0) }) else { continue }
+            switch portValue(key: key.rawValue, written: nil, stored: expected, reference: reference, app: app, sharing: readers) {
+            case .kept(let value), .rewritten(let value, _):
+                // An app whose own default is the reference's writes the key only where the apps can then share a file.
+                guard needed || readers.allSatisfy({ readsAsReference(value, $0) }) else { continue }
+                properties[key.rawValue] = value
+                let change = "\(JSONWriter.quoted(key.rawValue)): \(JSONWriter.compact(value))"
+                if !notes.defaults.contains(where: { $0.change == change && $0.app == app.rawValue }) {
+                    notes.defaults.append((change, app.rawValue))
+                }
+            case .refused:
+                guard needed else { continue }
+                refusals.append(Refusal(
+                    app: app, ruleIndex: nil, ruleDescription: nil, patternIndex: nil, pattern: nil,
+                    reason: "where no rule sets \(JSONWriter.quoted(key.rawValue)), \(app.rawValue) reads \(describe(key.read(nil, by: app.typedReading))) "
+                        + "and \(reference.rawValue) reads \(JSONWriter.compact(expected)), and no value reads so on \(app.rawValue)"))
+            }
+        }
+        guard !properties.isEmpty else { return nil }
+        let pattern = if case .ported(let text) = port.port(".*") { text } else { ".*" }
+        return .object(["patterns": .array([.string(pattern)]), "properties": .object(properties),
+                        "description": .string("\(reference.rawValue)'s defaults, written by pathconfig port")])
     }
 
     /// Why a rewritten pattern cannot be written for `app`: it is longer
@@ -394,6 +452,11 @@ public struct ConfigurationPort: Sendable {
             let shown = notes.values.prefix(3).map { "\($0.change) for \($0.apps.joined(separator: ", "))" }.joined(separator: "; ")
             let more = notes.values.count > 3 ? " and \(notes.values.count - 3) more" : ""
             lines.append("values are written as each app reads them alike: \(shown)\(more)")
+        }
+        for change in notes.defaults.map(\.change).uniqued() {
+            let concerned = notes.defaults.filter { $0.change == change }.map(\.app)
+            lines.append("a first rule (.*) sets \(change) for \(concerned.joined(separator: ", ")), as \(reference.rawValue) reads the key "
+                + "where no rule sets it (each app reads its own default there otherwise)")
         }
         if !reference.builtInRules(firstIndex: 0).isEmpty, apps.contains(where: { $0.builtInRules(firstIndex: 0).isEmpty }) {
             lines.append("\(reference.rawValue)'s historical-location rules are written out for the apps that have none")

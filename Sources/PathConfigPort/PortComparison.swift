@@ -7,9 +7,13 @@ import PathConfigCore
 /// (`TypedKey`) by what the app's typed accessor returns for it (`POP` and
 /// `pop` are one value to hotwire-android, `"true"` and `true` to
 /// turbo-android; where an app crashes reading the key, the crash), any
-/// other key as written, since app code reads it raw. A key neither answer
-/// holds is not compared: each app then reads its own default, which no
-/// file can change. `pathconfig port --check` and the port tests and fuzzer
+/// other key as written, since app code reads it raw. So is a typed key
+/// that neither answer holds but both apps read (`typedKeysRead`): each
+/// app then reads its own default, and the defaults differ across
+/// platforms (`pull_to_refresh_enabled` is true on iOS, false on Android),
+/// except where the reference crashes on the missing key (turbo-android's
+/// `uri`): no file makes an app crash alike. Another key neither holds is
+/// not compared. `pathconfig port --check` and the port tests and fuzzer
 /// compare this way.
 public enum PortComparison {
     /// One key whose value differs.
@@ -28,10 +32,24 @@ public enum PortComparison {
         }
     }
 
+    /// The typed keys that both `reference` and `app` read (`Profile.reads`),
+    /// in catalog order: those compared even where neither answer holds them.
+    public static func typedKeysRead(by reference: Profile, and app: Profile) -> [TypedKey] {
+        TypedKey.allCases.filter { reference.reads($0) && app.reads($0) }
+    }
+
     /// Where `app` reads otherwise than `reference`, by key: the
-    /// reference's keys in order, then the app's others.
-    public static func mismatches(_ reference: PathProperties, _ app: PathProperties) -> [Mismatch] {
-        let keys = reference.object.keys + app.object.keys.filter { !reference.object.contains(key: $0) }
+    /// reference's keys in order, then the app's others, then those of
+    /// `typedKeys` (`typedKeysRead`) that neither holds, where the
+    /// reference reads a value for them.
+    public static func mismatches(_ reference: PathProperties, _ app: PathProperties, typedKeys: [TypedKey]) -> [Mismatch] {
+        let held = reference.object.keys + app.object.keys.filter { !reference.object.contains(key: $0) }
+        let defaults = typedKeys.filter { key in
+            guard !reference.object.contains(key: key.rawValue), !app.object.contains(key: key.rawValue) else { return false }
+            if case .crash = reference.read(key) { return false }
+            return true
+        }
+        let keys = held + defaults.map(\.rawValue)
         return keys.compactMap { key in
             let r = value(reference, key), a = value(app, key)
             return r == a ? nil : Mismatch(key: key, reference: r, app: a)
@@ -58,7 +76,7 @@ public enum PortComparison {
         let actual = Result { () throws(ResolveError) in try app.resolve(url) }
         switch (expected, actual) {
         case (.success(let r), .success(let a)):
-            let mismatches = Self.mismatches(r, a)
+            let mismatches = Self.mismatches(r, a, typedKeys: typedKeysRead(by: reference.profile, and: app.profile))
             guard !mismatches.isEmpty else { return nil }
             return mismatches.map { m in
                 "\(m.key): \(m.reference.map(JSONWriter.compact) ?? "(absent)") against \(m.app.map(JSONWriter.compact) ?? "(absent)")"

@@ -13,7 +13,9 @@ extension PathConfigCommand {
                 from an iOS app, (?i) from an Android one), \\d, \\w and \\s are spelled out, patterns \
                 are confined to the path for an app that sees the query when the reference does not, \
                 values are written as each app reads them alike (typed keys through the app's typed \
-                accessors), and the historical-location rules are written out for an app without them. \
+                accessors), a first rule sets the reference's default for a typed key whose default differs \
+                on the app (pull_to_refresh_enabled: false on Android, true on iOS), and the \
+                historical-location rules are written out for an app without them. \
                 Everything else ($schema, version, lint, settings, comments, keys no app reads) stays as \
                 written, in its place; a port to the file's own app writes the file unchanged.
 
@@ -33,7 +35,8 @@ extension PathConfigCommand {
                 --check FILE (repeatable; - for standard input) resolves the URLs in FILE, one per line, \
                 under the reference and under each app with its file, and prints those where the app \
                 reads a value otherwise: typed keys by what the apps' typed accessors return (POP and pop \
-                alike), other keys as written, keys neither answer holds not at all. It exits 1 when a \
+                alike), other keys as written; a typed key neither answer holds by each app's default where \
+                both apps read it, another such key not at all. It exits 1 when a \
                 covered URL differs.
 
                 Exit status: 0 every app agrees and its file is written; 1 an error, --strict with a \
@@ -217,6 +220,7 @@ extension PathConfigCommand {
         private static func check(_ port: ConfigurationPort, original: PathConfiguration, urls: [Input]) -> [CheckResult] {
             port.outputs.flatMap(\.apps).compactMap { (app: Profile) -> CheckResult? in
                 guard let ported = port.configurations[app] else { return nil }
+                let typedKeys = PortComparison.typedKeysRead(by: port.reference, and: app)
                 let differences = urls.compactMap { url -> CheckResult.Difference? in
                     // A path is a page on the default base URL, as diff and test read it.
                     let input = PathInput.url(for: url.text, in: original)
@@ -226,7 +230,7 @@ extension PathConfigCommand {
                     do throws(ResolveError) { expected = try original.resolve(input) } catch { errors.0 = error.message }
                     do throws(ResolveError) { actual = try ported.resolve(input) } catch { errors.1 = error.message }
                     if let expected, let actual {
-                        let keys = PortComparison.mismatches(expected, actual)
+                        let keys = PortComparison.mismatches(expected, actual, typedKeys: typedKeys)
                         return keys.isEmpty ? nil : .init(url: url.text, covered: covered, keys: keys, errors: (nil, nil))
                     }
                     // Neither reads it: the same refusal, nothing to compare.

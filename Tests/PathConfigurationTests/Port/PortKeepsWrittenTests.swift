@@ -151,21 +151,65 @@ struct PortKeepsWrittenTests {
         #expect(with.rewrites.contains { $0.hasPrefix("\\d, \\w and \\s are spelled out") })
     }
 
-    @Test("PortComparison: typed keys as the apps read them, other keys as written, keys neither holds not at all")
+    @Test("PortComparison: typed keys as the apps read them, other keys as written, a typed key neither holds by the defaults")
     func comparison() throws {
         func properties(_ json: String, _ app: Profile) throws -> PathProperties {
             try PathConfiguration(json: #"{"rules": [{"patterns": [".*"], "properties": "# + json + "}]}", options: LoadOptions(profile: app))
                 .resolve("https://example.com/a")
         }
-        #expect(PortComparison.mismatches(try properties(#"{"presentation": "pop"}"#, .hotwireIOS),
-                                          try properties(#"{"presentation": "POP"}"#, .hotwireAndroid)).isEmpty)
+        let both = PortComparison.typedKeysRead(by: .hotwireIOS, and: .hotwireAndroid)
+        #expect(!both.contains(.viewController) && !both.contains(.uri) && both.contains(.pullToRefreshEnabled))
+        #expect(PortComparison.mismatches(try properties(#"{"presentation": "pop", "pull_to_refresh_enabled": false}"#, .hotwireIOS),
+                                          try properties(#"{"presentation": "POP"}"#, .hotwireAndroid), typedKeys: both).isEmpty)
         #expect(PortComparison.mismatches(try properties(#"{"animated": true}"#, .hotwireIOS),
-                                          try properties(#"{"animated": true}"#, .turboAndroid)).isEmpty)
-        // pull_to_refresh_enabled defaults differ by platform; neither holds it: not compared.
-        #expect(PortComparison.mismatches(try properties("{}", .hotwireIOS), try properties("{}", .hotwireAndroid)).isEmpty)
+                                          try properties(#"{"animated": true, "pull_to_refresh_enabled": "TRUE"}"#, .turboAndroid),
+                                          typedKeys: PortComparison.typedKeysRead(by: .hotwireIOS, and: .turboAndroid)).isEmpty)
+        // Neither holds pull_to_refresh_enabled: hotwire-ios reads its default, true; hotwire-android its own, false.
+        #expect(PortComparison.mismatches(try properties("{}", .hotwireIOS), try properties("{}", .hotwireAndroid), typedKeys: both)
+            == [.init(key: "pull_to_refresh_enabled", reference: .bool(true), app: .bool(false))])
+        #expect(PortComparison.mismatches(try properties(#"{"pull_to_refresh_enabled": false}"#, .hotwireIOS),
+                                          try properties("{}", .hotwireAndroid), typedKeys: both).isEmpty)
+        // Not a key both read: view_controller is "web" on iOS and nothing on Android, and not compared.
+        #expect(PortComparison.mismatches(try properties("{}", .hotwireIOS), try properties("{}", .hotwireAndroid), typedKeys: []).isEmpty)
+        // turbo-android crashes on a missing uri, which no file reproduces: not compared.
+        #expect(PortComparison.mismatches(try properties("{}", .turboAndroid), try properties("{}", .hotwireAndroid),
+                                          typedKeys: PortComparison.typedKeysRead(by: .turboAndroid, and: .hotwireAndroid)).isEmpty)
         let differ = PortComparison.mismatches(try properties(#"{"flag": true, "presentation": "POP"}"#, .hotwireIOS),
-                                               try properties(#"{"flag": "true", "presentation": "POP"}"#, .hotwireAndroid))
+                                               try properties(#"{"flag": "true", "presentation": "POP"}"#, .hotwireAndroid), typedKeys: both)
         #expect(differ == [.init(key: "flag", reference: .bool(true), app: .string("true")),
-                           .init(key: "presentation", reference: .string("default"), app: .string("pop"))])
+                           .init(key: "presentation", reference: .string("default"), app: .string("pop")),
+                           .init(key: "pull_to_refresh_enabled", reference: .bool(true), app: .bool(false))])
+    }
+
+    @Test("a default that differs across platforms is written in a first rule: pull_to_refresh_enabled, and only where no catch-all rule holds it")
+    func defaults() throws {
+        let android = #"{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}, {"patterns": ["/feed$"], "properties": {"pull_to_refresh_enabled": true}}]}"#
+        let port = ConfigurationPort(try Self.load(android, .hotwireAndroid), to: [.hotwireIOS])
+        #expect(port.refusals.isEmpty)
+        let ios = try #require(port.configurations[.hotwireIOS])
+        #expect(ios.rules.first?.patterns == ["(?i).*"] && ios.rules.first?.properties == ["pull_to_refresh_enabled": .bool(false)])
+        #expect(ios.rules.first?.description == "hotwire-android's defaults, written by pathconfig port")
+        #expect(try ios.resolve("https://example.com/new").pullToRefreshEnabled == false)
+        #expect(try ios.resolve("https://example.com/feed").pullToRefreshEnabled == true)
+        #expect(port.rewrites.contains { $0.hasPrefix(#"a first rule (.*) sets "pull_to_refresh_enabled": false for hotwire-ios, "#) })
+        // With hotwire-android, whose default it is, the rule is written for both: one file serves them.
+        let shared = ConfigurationPort(try Self.load(android, .hotwireAndroid), to: [.hotwireAndroid, .hotwireIOS])
+        #expect(shared.outputs.count == 1 && shared.refusals.isEmpty)
+        #expect(shared.configurations[.hotwireAndroid]?.rules.first?.properties == ["pull_to_refresh_enabled": .bool(false)])
+        // The other way: true for hotwire-android and turbo-android, from hotwire-ios.
+        let back = ConfigurationPort(try Self.load(android, .hotwireIOS), to: [.hotwireAndroid, .turboAndroid])
+        #expect(back.configurations[.hotwireAndroid]?.rules.first?.properties == ["pull_to_refresh_enabled": .bool(true)])
+        #expect(try back.configurations[.turboAndroid]?.resolve("https://example.com/new").pullToRefreshEnabled == true)
+        // A rule that matches every URL and holds the key: the default is never read, and no rule is added.
+        let everywhere = #"{"rules": [{"patterns": [".*"], "properties": {"pull_to_refresh_enabled": false, "uri": "x://web"}}, {"patterns": ["/new$"], "properties": {"context": "modal"}}]}"#
+        let none = ConfigurationPort(try Self.load(everywhere, .hotwireAndroid), to: [.hotwireIOS, .turboAndroid])
+        #expect(none.refusals.isEmpty)
+        #expect(none.configurations[.hotwireIOS]?.rules.filter { !$0.isBuiltIn }.count == 2)
+        #expect(!none.rewrites.contains { $0.hasPrefix("a first rule") })
+        // turbo-android crashes where no rule sets uri, which hotwire-android reads as null: refused, by key.
+        let crash = ConfigurationPort(try Self.load(android, .hotwireAndroid), to: [.turboAndroid])
+        #expect(crash.refusals.map(\.reason) == [#"where no rule sets "uri", turbo-android reads a crash (java.lang.NullPointerException: uriString) "#
+            + #"and hotwire-android reads null, and no value reads so on turbo-android"#])
+        #expect(crash.configurations[.turboAndroid]?.rules.first?.patterns == ["/new$"])
     }
 }
