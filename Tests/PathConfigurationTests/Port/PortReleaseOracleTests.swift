@@ -61,11 +61,11 @@ struct PortReleaseOracleTests {
         return out
     }
 
-    /// What one side reads for a URL: the held properties, and each typed
-    /// key's reading (nil where that app has no accessor for it).
+    /// What one side reads for a URL: the held properties, and the reading
+    /// of each typed key that app has an accessor for.
     struct Reading {
         let properties: JSONObject
-        let typed: [TypedKey: JSONValue?]
+        let typed: [TypedKey: JSONValue]
         /// A crash reading a typed key, by key.
         let crashes: [TypedKey: String]
     }
@@ -73,7 +73,7 @@ struct PortReleaseOracleTests {
     /// hotwire-ios as this library reads it.
     static func iosReading(_ config: PathConfiguration, _ url: String) -> Reading? {
         guard let p = try? config.resolve(url) else { return nil }
-        var typed: [TypedKey: JSONValue?] = [:], crashes: [TypedKey: String] = [:]
+        var typed: [TypedKey: JSONValue] = [:], crashes: [TypedKey: String] = [:]
         for key in TypedKey.allCases where ios.reads(key) {
             switch p.read(key) {
             case .value(let v): typed[key] = v
@@ -86,7 +86,7 @@ struct PortReleaseOracleTests {
     /// An Android release as the oracle read it: nil where the lookup throws.
     static func androidReading(_ lookup: JSONObject) -> Reading? {
         guard lookup["throws"] == nil, let properties = lookup["properties"]?.objectValue else { return nil }
-        var typed: [TypedKey: JSONValue?] = [:], crashes: [TypedKey: String] = [:]
+        var typed: [TypedKey: JSONValue] = [:], crashes: [TypedKey: String] = [:]
         for (name, answer) in lookup["typed"]?.objectValue ?? [:] {
             guard let key = TypedKey(rawValue: name), answer != .string("n/a"), let answer = answer.objectValue else { continue }
             if let thrown = answer["throws"]?.stringValue { crashes[key] = thrown } else { typed[key] = answer["value"] ?? .null }
@@ -105,8 +105,8 @@ struct PortReleaseOracleTests {
                 if reference.crashes[key] != nil { continue }
                 defaults += 1
             }
-            let r = reference.crashes[key].map { JSONValue.string("crash: " + $0) } ?? reference.typed[key] ?? nil
-            let a = app.crashes[key].map { JSONValue.string("crash: " + $0) } ?? app.typed[key] ?? nil
+            let r = reference.crashes[key].map { JSONValue.string("crash: " + $0) } ?? reference.typed[key]
+            let a = app.crashes[key].map { JSONValue.string("crash: " + $0) } ?? app.typed[key]
             let alike = key.kind == .enumeration ? r?.stringValue?.lowercased() == a?.stringValue?.lowercased() : r == a
             if !alike { lines.append("\(key.rawValue) (typed): \(r.map(JSONWriter.compact) ?? "nil") against \(a.map(JSONWriter.compact) ?? "nil")") }
         }
