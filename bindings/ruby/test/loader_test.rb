@@ -152,6 +152,37 @@ class LoaderTest < Minitest::Test
       3.times { seen.pop }
       puts "ok"
     RUBY
+    # exit while the library's callback runs on the polling thread: free
+    # returns at once, so exit must wait until the library releases the
+    # callback (after the call ends), or Ruby frees a C function the library
+    # still calls; "ok" is printed by that release, during exit
+    "gem_exit_waits_for_a_running_callback" => <<~RUBY,
+      $running = Queue.new
+      Pathconfig::Loader::State.prepend(Module.new do
+        def receive(event_pointer)
+          super
+        ensure
+          if $slow && !Thread.current.equal?(MAIN)
+            $slow = false
+            $running << true
+            sleep 0.3
+          end
+        end
+      end)
+      Pathconfig::Callbacks.singleton_class.prepend(Module.new do
+        def release(pointer)
+          super.tap { puts "ok" if $exiting }
+        end
+      end)
+      seen = Queue.new
+      $loader = Pathconfig::Loader.new([Pathconfig::ServerSource.new(URL)], refresh_interval: 0.01)
+      $loader.on_change = ->(event) { seen << event }
+      $loader.load
+      3.times { seen.pop }
+      $slow = true
+      $running.pop
+      $exiting = true
+    RUBY
     # raw: pathconfig_loader_free from inside the callback on the polling
     # thread (run by ffi on its own thread): the header says it returns at once
     "raw_free_from_inside_the_polling_callback" => <<~RUBY,

@@ -39,7 +39,8 @@ module Pathconfig
   #
   # The C loader is freed by #close, when the object is garbage-collected (by
   # a thread of the gem's, never inside a finalizer, which may run on ffi's
-  # callback thread), or at exit. Configurations already obtained stay valid.
+  # callback thread), or at exit (which waits for a running callback to end,
+  # see EXIT_PATIENCE). Configurations already obtained stay valid.
   class Loader
     # The state the callback, the delivery thread and the finalizer share:
     # never the Loader itself, so that it can be garbage-collected.
@@ -196,7 +197,29 @@ module Pathconfig
       end
     end
 
-    at_exit { OPEN.to_a.each(&:close) }
+    # The loaders' callbacks the library may still call, as the payloads
+    # it frees once their last call has ended (Callbacks holds each until then).
+    PAYLOADS = []
+    PAYLOADS_LOCK = Mutex.new
+    # How long exit waits for those calls, in seconds.
+    EXIT_PATIENCE = 2.0
+
+    # At exit Ruby frees every object, the C functions ffi made among them,
+    # while the library may still call one: pathconfig_loader_free never
+    # waits for a running callback, so a polling thread that began a call
+    # (or was about to) goes on after it returns, and would jump into freed
+    # memory. So exit closes the loaders still open, then waits, at most
+    # EXIT_PATIENCE seconds, until the library has released every loader's
+    # callback; when none is running, that is at once.
+    at_exit do
+      OPEN.to_a.each(&:close)
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + EXIT_PATIENCE
+      payloads = PAYLOADS_LOCK.synchronize { PAYLOADS.dup }
+      until payloads.none? { |payload| Callbacks.held(payload) } ||
+            Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+        sleep 0.001
+      end
+    end
 
     attr_reader :sources
 
@@ -222,6 +245,10 @@ module Pathconfig
       # frees the payload (when the loader is freed).
       function = state.callback
       payload = Callbacks.hold(function)
+      PAYLOADS_LOCK.synchronize do
+        PAYLOADS.delete_if { |held| Callbacks.held(held).nil? }
+        PAYLOADS << payload
+      end
       status = Native.pathconfig_loader_set_callback(pointer, function, payload, Callbacks::FREE)
       unless status == Native::OK
         error = Pathconfig.last_error
