@@ -198,8 +198,9 @@ public struct ConfigurationPort: Sendable {
         // The reference's built-in rules, written out as rules of the file for an app that has none.
         let builtIns = app.builtInRules(firstIndex: 0).isEmpty ? original.rules.filter(\.isBuiltIn) : []
         if !builtIns.isEmpty { changed = true }
-        // A key that a rule matching every URL (".*") holds never reads as its default.
-        let heldEverywhere = Set(original.rules.filter { $0.patterns.contains { $0 == ".*" || $0 == "^.*" } }.flatMap(\.properties.keys))
+        // A key that a rule matching every URL (".*", `MatchPlan`'s test) holds never reads as its default.
+        let heldEverywhere = Set(original.rules.filter { $0.patterns.contains(where: MatchPlan.Pattern.matchesEverySubject) }
+            .flatMap(\.properties.keys))
         let defaults = defaultsRule(reference: reference, app: app, sharing: apps.filter(\.isMobileApp), port: port,
                                     skipping: heldEverywhere, refusals: &refusals, notes: &notes)
         if defaults != nil { changed = true }

@@ -206,6 +206,11 @@ struct PortKeepsWrittenTests {
         #expect(none.refusals.isEmpty)
         #expect(none.configurations[.hotwireIOS]?.rules.filter { !$0.isBuiltIn }.count == 2)
         #expect(!none.rewrites.contains { $0.hasPrefix("a first rule") })
+        // So does any pattern that matches every subject, as MatchPlan knows them ("^" here).
+        let anchor = everywhere.replacingOccurrences(of: #"[".*"]"#, with: #"["^"]"#)
+        #expect(anchor != everywhere)
+        #expect(ConfigurationPort(try Self.load(anchor, .hotwireAndroid), to: [.hotwireIOS]).configurations[.hotwireIOS]?
+            .rules.filter { !$0.isBuiltIn }.count == 2)
         // turbo-android crashes where no rule sets uri, which hotwire-android reads as null: refused, by key.
         let crash = ConfigurationPort(try Self.load(android, .hotwireAndroid), to: [.turboAndroid])
         #expect(crash.refusals.map(\.reason) == [#"where no rule sets "uri", turbo-android reads a crash (java.lang.NullPointerException: uriString) "#
