@@ -127,16 +127,12 @@ struct PortReleaseOracleTests {
     func agree() throws {
         let cases = Self.cases()
         // One JVM: each case's original and file, under every era.
-        var texts: [String] = []
-        for c in cases { texts += [c.original, c.file] }
-        let input = [Self.eras.map(\.name).joined(separator: ",") + "\t" + Self.urls.joined(separator: "\t")]
-            + texts.map { Data($0.utf8).base64EncodedString() }
-        let output = try JVM.run("ReleaseOracle.java", lines: input, classPath: ["/usr/share/java/gson.jar"])
-        try #require(output.count == texts.count * Self.eras.count, "the oracle answered \(output.count) lines")
+        let answers = try AndroidReleaseOracleTests.runOracle(
+            eras: Self.eras.map(\.name), probes: Self.urls, documents: cases.flatMap { [Array($0.original.utf8), Array($0.file.utf8)] })
+        // The lookups of document `text` under `era`, where the release loads it and its lookups can run.
         func java(_ text: Int, _ era: String) throws -> [JSONObject]? {
-            let e = Self.eras.firstIndex { $0.name == era }!
-            let parts = output[text * Self.eras.count + e].split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
-            guard parts.count == 4, parts[2] == "ok", let detail = try JSONValue(parsing: String(parts[3])).objectValue,
+            let answer = answers[text][Self.eras.firstIndex { $0.name == era }!]
+            guard answer.outcome == "ok", let detail = try JSONValue(parsing: answer.detail).objectValue,
                   detail["latent"] == nil || detail["latent"] == .null else { return nil }
             return detail["lookups"]?.arrayValue?.compactMap(\.objectValue)
         }

@@ -128,18 +128,20 @@ struct AndroidReleaseOracleTests {
         let detail: String
     }
 
-    /// Runs the oracle once over the corpus: per document, each era's outcome, in `eras` order.
-    static func runOracle() throws -> [[JavaOutcome]] {
-        let input = [eras.map(\.name).joined(separator: ",") + "\t" + probes.joined(separator: "\t")]
-            + corpus.map { Data($0.1).base64EncodedString() }
+    /// Runs the oracle once over `documents` (the corpus by default), each
+    /// looked up at `probes`: per document, each era's outcome, in `eras` order.
+    static func runOracle(eras: [String] = eras.map(\.name), probes: [String] = probes,
+                          documents: [[UInt8]] = corpus.map(\.1)) throws -> [[JavaOutcome]] {
+        let input = [eras.joined(separator: ",") + "\t" + probes.joined(separator: "\t")]
+            + documents.map { Data($0).base64EncodedString() }
         let output = try JVM.run("ReleaseOracle.java", lines: input, classPath: ["/usr/share/java/gson.jar"])
-        guard output.count == corpus.count * eras.count else {
-            throw JVM.Failure("the oracle answered \(output.count) lines for \(corpus.count) documents × \(eras.count) eras")
+        guard output.count == documents.count * eras.count else {
+            throw JVM.Failure("the oracle answered \(output.count) lines for \(documents.count) documents × \(eras.count) eras")
         }
-        var answers = Array(repeating: [JavaOutcome](), count: corpus.count)
+        var answers = Array(repeating: [JavaOutcome](), count: documents.count)
         for (i, line) in output.enumerated() {
             let parts = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
-            guard parts.count == 4, Int(parts[0]) == i / eras.count, parts[1] == eras[i % eras.count].name else {
+            guard parts.count == 4, Int(parts[0]) == i / eras.count, parts[1] == eras[i % eras.count] else {
                 throw JVM.Failure("unexpected oracle line \(i): \(line.prefix(200))")
             }
             answers[i / eras.count].append(JavaOutcome(outcome: String(parts[2]), detail: String(parts[3])))
