@@ -187,9 +187,10 @@ class _Listener:
 def register(ptr: Any, on_change: Optional[OnChange], collectors: Collectors, owner: str) -> None:
     """Sets ``on_change`` (through a new trampoline) as the loader's callback.
 
-    Returns once a call of the old one running on another thread has
-    returned; the old trampoline is then released by the library (at once,
-    or when its running call returns if this is called from inside it)."""
+    Returns at once, even while a call of the old one runs (on another
+    thread, or this one when called from inside it): that call goes on to
+    its end, and the library releases the old trampoline when it returns,
+    or at once when no call of it runs (1.1.0)."""
     trampoline = _ffi.LoaderCallback(_Listener(on_change, collectors, owner))
     key = _callbacks.hold(trampoline)
     try:
