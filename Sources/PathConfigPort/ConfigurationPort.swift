@@ -297,10 +297,7 @@ public struct ConfigurationPort: Sendable {
         for key in PortComparison.typedKeysRead(by: reference, and: app) where !skipping.contains(key.rawValue) {
             guard case .value(let expected) = key.read(nil, by: reference.typedReading) else { continue }
             let readers = sharing.filter { $0.reads(key) }
-            func readsAsReference(_ value: JSONValue?, _ p: Profile) -> Bool {
-                guard let value else { return key.read(nil, by: p.typedReading) == .value(expected) }
-                return held(value, by: p).map { key.read($0, by: p.typedReading) == .value(expected) } ?? false
-            }
+            func readsAsReference(_ value: JSONValue?, _ p: Profile) -> Bool { reads(value, of: key, as: .value(expected), by: p) }
             let needed = !readsAsReference(nil, app)
             guard needed || readers.contains(where: { !readsAsReference(nil, $0) }) else { continue }
             switch portValue(key: key.rawValue, written: nil, stored: expected, reference: reference, app: app, sharing: readers) {
@@ -367,9 +364,8 @@ public struct ConfigurationPort: Sendable {
             return typedKey.read(held, by: app.typedReading)
         }
         func alike(_ value: JSONValue, for app: Profile) -> Bool {
-            guard let held = held(value, by: app) else { return false }
-            if let expected { return read(value, by: app) == expected }
-            return held == stored
+            if let typedKey, let expected { return reads(value, of: typedKey, as: expected, by: app) }
+            return held(value, by: app) == stored
         }
         var candidates = [first, stored]
         if case .value(let v)? = expected { candidates.append(v) }
@@ -398,6 +394,13 @@ public struct ConfigurationPort: Sendable {
                     + "\(reference.rawValue) holds \(JSONWriter.compact(stored)) (app code reads keys outside the typed catalog as written)"
         }
         return .refused(why, first)
+    }
+
+    /// Whether `app` reads `key` as `expected` where it is `value` (nil: no
+    /// rule sets it).
+    private static func reads(_ value: JSONValue?, of key: TypedKey, as expected: TypedRead, by app: Profile) -> Bool {
+        guard let value else { return key.read(nil, by: app.typedReading) == expected }
+        return held(value, by: app).map { key.read($0, by: app.typedReading) == expected } ?? false
     }
 
     /// `value` as `app` holds it once loaded: turbo-android keeps scalars as
