@@ -34,6 +34,11 @@ def held(key: Optional[int]) -> Any:
     return None if key is None else _held.get(key)
 
 
+def holds(kind: type) -> bool:
+    """Whether the library may still use an object of ``kind``."""
+    return any(isinstance(obj, kind) for obj in list(_held.values()))
+
+
 def release(key: Optional[int]) -> None:
     """Drops ``key`` (the library is done with it, or never took it)."""
     if key is not None:

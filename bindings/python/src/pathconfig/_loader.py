@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import atexit
 import threading
+import time
 import weakref
 from typing import Any, List, Optional, Sequence, Tuple, cast
 
-from . import _ffi
+from . import _callbacks, _ffi
 from ._config import PathConfiguration, StrPath, _load_options
 from ._ffi import text_arg as _c_text
 from ._errors import ClosedError, DownloadError
@@ -37,11 +38,23 @@ def _free(ptr: Any) -> None:
 #: callbacks that a polling thread is delivering.
 _open_loaders: "weakref.WeakSet[Loader]" = weakref.WeakSet()
 
+#: How long interpreter exit waits, in seconds, for loaders' callbacks that
+#: are running on another thread to return.
+EXIT_PATIENCE = 2.0
+
 
 @atexit.register
 def _close_open_loaders() -> None:
+    """Closes the loaders still open, then waits (at most
+    :data:`EXIT_PATIENCE`) until the library has released every loader's
+    callback: closing never waits for a running one, which would otherwise
+    be cut short by finalisation, or enter its trampoline as the interpreter
+    frees it. When no callback runs, nothing waits."""
     for loader in list(_open_loaders):
         loader.close()
+    deadline = time.monotonic() + EXIT_PATIENCE
+    while _callbacks.holds(_ffi.LoaderCallback) and time.monotonic() < deadline:
+        time.sleep(0.001)
 
 
 class Loader(OwnedHandle):
@@ -91,7 +104,8 @@ class Loader(OwnedHandle):
     ``load``, ``refresh`` and polling one at a time, and :attr:`current`
     never waits for the network. The C loader is freed by :meth:`close`, at
     the end of a ``with`` block, when the object is garbage-collected, or at
-    interpreter exit; any use after :meth:`close` raises :class:`ClosedError`.
+    interpreter exit (which then waits, at most :data:`EXIT_PATIENCE`
+    seconds, for a callback running on another thread); any use after :meth:`close` raises :class:`ClosedError`.
     Configurations already obtained stay valid.
     """
 

@@ -137,7 +137,7 @@ module Pathconfig
       end
 
       # pathconfig_loader_free, once; the GVL released while it waits for a
-      # running callback to end.
+      # polling refresh in progress to end (never for a running callback).
       def free
         pointer = @lock.synchronize do
           p = @pointer
@@ -320,9 +320,9 @@ module Pathconfig
       @state.deliver if callable
     end
 
-    # Stops polling (waiting for a refresh in progress and its callback), frees
-    # the C loader, and stops delivering events (a block running on another
-    # thread has returned when this returns). Idempotent; later use raises
+    # Stops polling (waiting for a refresh in progress), frees the C loader,
+    # and stops delivering events (a block running on another thread has
+    # returned when this returns). Idempotent; later use raises
     # ClosedError. From inside on_change it works too: the running block goes on.
     def close
       @state.close
