@@ -12,7 +12,7 @@ and no other state is kept.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 from . import _ffi
 
@@ -34,9 +34,9 @@ def held(key: Optional[int]) -> Any:
     return None if key is None else _held.get(key)
 
 
-def holds(kind: type) -> bool:
-    """Whether the library may still use an object of ``kind``."""
-    return any(isinstance(obj, kind) for obj in list(_held.values()))
+def holds(test: Callable[[Any], bool]) -> bool:
+    """Whether the library may still use an object for which ``test`` is true."""
+    return any(test(obj) for obj in list(_held.values()))
 
 
 def release(key: Optional[int]) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import enum
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, cast
 
@@ -169,8 +170,12 @@ class _Listener:
         self.on_change = on_change
         self.collectors = collectors
         self.owner = owner
+        #: Set by the first call: from then until the library releases the
+        #: trampoline, a call of it may be running (see :func:`wait_for_calls`).
+        self.called = False
 
     def __call__(self, event: Any, payload: Any) -> None:
+        self.called = True
         collector = self.collectors.get(threading.get_ident())
         if collector is None and self.on_change is None:
             return  # nobody listens (e.g. polling without on_change)
@@ -191,10 +196,25 @@ def register(ptr: Any, on_change: Optional[OnChange], collectors: Collectors, ow
     thread, or this one when called from inside it): that call goes on to
     its end, and the library releases the old trampoline when it returns,
     or at once when no call of it runs (1.1.0)."""
-    trampoline = _ffi.LoaderCallback(_Listener(on_change, collectors, owner))
-    key = _callbacks.hold(trampoline)
+    listener = _Listener(on_change, collectors, owner)
+    trampoline = _ffi.LoaderCallback(listener)
+    key = _callbacks.hold((trampoline, listener))
     try:
         _lib.pathconfig_loader_set_callback(ptr, trampoline, key, _callbacks.FREE)
     except BaseException:
         _callbacks.release(key)  # refused: the library took nothing
         raise
+
+
+def wait_for_calls(seconds: float) -> None:
+    """Waits, at most ``seconds``, until the library has released every
+    trampoline that has been called (a call of it may still run, on another
+    thread: closing a loader never waits for it). Returns at once when none
+    is held, as after closing loaders whose callbacks were not running."""
+    deadline = time.monotonic() + seconds
+
+    def calling(obj: Any) -> bool:
+        return isinstance(obj, tuple) and isinstance(obj[-1], _Listener) and obj[-1].called
+
+    while _callbacks.holds(calling) and time.monotonic() < deadline:
+        time.sleep(0.001)

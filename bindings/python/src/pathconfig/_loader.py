@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import atexit
 import threading
-import time
 import weakref
 from typing import Any, List, Optional, Sequence, Tuple, cast
 
-from . import _callbacks, _ffi
+from . import _ffi
 from ._config import PathConfiguration, StrPath, _load_options
 from ._ffi import text_arg as _c_text
 from ._errors import ClosedError, DownloadError
-from ._events import Collectors, LoaderEvent, OnChange, register
+from ._events import Collectors, LoaderEvent, OnChange, register, wait_for_calls
 from ._handle import OwnedHandle
 from ._sources import Source, _loader_options, _sources_json
 
@@ -46,15 +45,13 @@ EXIT_PATIENCE = 2.0
 @atexit.register
 def _close_open_loaders() -> None:
     """Closes the loaders still open, then waits (at most
-    :data:`EXIT_PATIENCE`) until the library has released every loader's
-    callback: closing never waits for a running one, which would otherwise
-    be cut short by finalisation, or enter its trampoline as the interpreter
-    frees it. When no callback runs, nothing waits."""
+    :data:`EXIT_PATIENCE`) for their callbacks' calls still running on other
+    threads, which closing never waits for: finalisation would cut them
+    short, or free the trampolines they return through. When no callback
+    runs, nothing waits (a download in progress on another thread included)."""
     for loader in list(_open_loaders):
         loader.close()
-    deadline = time.monotonic() + EXIT_PATIENCE
-    while _callbacks.holds(_ffi.LoaderCallback) and time.monotonic() < deadline:
-        time.sleep(0.001)
+    wait_for_calls(EXIT_PATIENCE)
 
 
 class Loader(OwnedHandle):
