@@ -102,8 +102,9 @@ class Loader(OwnedHandle):
     never waits for the network. The C loader is freed by :meth:`close`, at
     the end of a ``with`` block, when the object is garbage-collected, or at
     interpreter exit (which then waits, at most :data:`EXIT_PATIENCE`
-    seconds, for a callback running on another thread); any use after :meth:`close` raises :class:`ClosedError`.
-    Configurations already obtained stay valid.
+    seconds, for a callback running on another thread); any use after
+    :meth:`close` raises :class:`ClosedError`. Configurations already
+    obtained stay valid.
     """
 
     _on_change: Optional[OnChange]
