@@ -14,6 +14,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,10 +31,13 @@ enum {
     OPT_HTTPHEADER = 10023,
     OPT_HEADERDATA = 10029,
     OPT_CAINFO = 10065,
+    OPT_XFERINFODATA = 10057,
     OPT_CAPATH = 10097,
     OPT_ACCEPT_ENCODING = 10102,
     OPT_WRITEFUNCTION = 20011,
     OPT_HEADERFUNCTION = 20079,
+    OPT_XFERINFOFUNCTION = 20219,
+    OPT_NOPROGRESS = 43,
     OPT_FOLLOWLOCATION = 52,
     OPT_NOSIGNAL = 99,
     OPT_TIMEOUT_MS = 155,
@@ -47,6 +51,7 @@ enum {
     E_PARTIAL_FILE = 18,
     E_WRITE_ERROR = 23,
     E_OPERATION_TIMEDOUT = 28,
+    E_ABORTED_BY_CALLBACK = 42,
     /* Flags. */
     GLOBAL_DEFAULT = 3, /* CURL_GLOBAL_SSL | CURL_GLOBAL_WIN32 */
     PROTO_HTTP = 1,
@@ -68,6 +73,9 @@ _Static_assert(OPT_CAPATH == CURLOPT_CAPATH, "curl ABI");
 _Static_assert(OPT_ACCEPT_ENCODING == CURLOPT_ACCEPT_ENCODING, "curl ABI");
 _Static_assert(OPT_WRITEFUNCTION == CURLOPT_WRITEFUNCTION, "curl ABI");
 _Static_assert(OPT_HEADERFUNCTION == CURLOPT_HEADERFUNCTION, "curl ABI");
+_Static_assert(OPT_XFERINFODATA == CURLOPT_XFERINFODATA, "curl ABI");
+_Static_assert(OPT_XFERINFOFUNCTION == CURLOPT_XFERINFOFUNCTION, "curl ABI");
+_Static_assert(OPT_NOPROGRESS == CURLOPT_NOPROGRESS, "curl ABI");
 _Static_assert(OPT_FOLLOWLOCATION == CURLOPT_FOLLOWLOCATION, "curl ABI");
 _Static_assert(OPT_NOSIGNAL == CURLOPT_NOSIGNAL, "curl ABI");
 _Static_assert(OPT_TIMEOUT_MS == CURLOPT_TIMEOUT_MS, "curl ABI");
@@ -78,6 +86,7 @@ _Static_assert(INFO_REDIRECT_URL == CURLINFO_REDIRECT_URL, "curl ABI");
 _Static_assert(E_PARTIAL_FILE == CURLE_PARTIAL_FILE, "curl ABI");
 _Static_assert(E_WRITE_ERROR == CURLE_WRITE_ERROR, "curl ABI");
 _Static_assert(E_OPERATION_TIMEDOUT == CURLE_OPERATION_TIMEDOUT, "curl ABI");
+_Static_assert(E_ABORTED_BY_CALLBACK == CURLE_ABORTED_BY_CALLBACK, "curl ABI");
 _Static_assert(GLOBAL_DEFAULT == CURL_GLOBAL_DEFAULT, "curl ABI");
 _Static_assert(PROTO_HTTP == CURLPROTO_HTTP && PROTO_HTTPS == CURLPROTO_HTTPS, "curl ABI");
 _Static_assert(ERROR_SIZE == CURL_ERROR_SIZE, "curl ABI");
@@ -87,6 +96,9 @@ _Static_assert(ERROR_SIZE == CURL_ERROR_SIZE, "curl ABI");
 typedef void chttp_curl;
 typedef struct chttp_slist chttp_slist;
 typedef size_t (*data_callback)(char *data, size_t size, size_t count, void *context);
+/* CURLOPT_XFERINFOFUNCTION's: the four counts are curl_off_t, 64 bits. */
+typedef int (*progress_callback)(void *context, int64_t download_total, int64_t downloaded, int64_t upload_total,
+                                 int64_t uploaded);
 
 /* The functions we resolve, with libcurl's signatures. */
 static struct {
@@ -169,6 +181,9 @@ typedef struct transfer {
     long status;          /* of the response being received */
     int too_large;
     int no_memory;
+    int (*cancelled)(void *context);
+    void *cancel_context;
+    int was_cancelled;
 } transfer;
 
 static char *copy_trimmed(const char *start, const char *end) {
@@ -240,6 +255,16 @@ static size_t on_body(char *data, size_t size, size_t count, void *context) {
     return length;
 }
 
+/* libcurl calls it as data arrives and about once a second while none does,
+ * connecting included; non-zero abandons the transfer. */
+static int on_progress(void *context, int64_t download_total, int64_t downloaded, int64_t upload_total,
+                       int64_t uploaded) {
+    (void)download_total, (void)downloaded, (void)upload_total, (void)uploaded;
+    transfer *t = context;
+    t->was_cancelled = t->cancelled(t->cancel_context) != 0;
+    return t->was_cancelled;
+}
+
 int chttp_get(const chttp_request *request, chttp_response *out) {
     memset(out, 0, sizeof *out);
     pthread_once(&load_once, load_curl);
@@ -264,7 +289,8 @@ int chttp_get(const chttp_request *request, chttp_response *out) {
         headers = appended;
     }
 
-    transfer t = {.out = out, .max_body = request->max_body_bytes};
+    transfer t = {.out = out, .max_body = request->max_body_bytes,
+                  .cancelled = request->cancelled, .cancel_context = request->cancel_context};
     char error[ERROR_SIZE] = {0};
     curl.easy_setopt(handle, OPT_URL, request->url);
     curl.easy_setopt(handle, OPT_ERRORBUFFER, error);
@@ -291,6 +317,11 @@ int chttp_get(const chttp_request *request, chttp_response *out) {
     curl.easy_setopt(handle, OPT_HEADERDATA, &t);
     curl.easy_setopt(handle, OPT_WRITEFUNCTION, (data_callback)on_body);
     curl.easy_setopt(handle, OPT_WRITEDATA, &t);
+    if (request->cancelled) {
+        curl.easy_setopt(handle, OPT_XFERINFOFUNCTION, (progress_callback)on_progress);
+        curl.easy_setopt(handle, OPT_XFERINFODATA, &t);
+        curl.easy_setopt(handle, OPT_NOPROGRESS, 0L);
+    }
 
     int code = curl.easy_perform(handle);
     long status = 0;
@@ -307,7 +338,10 @@ int chttp_get(const chttp_request *request, chttp_response *out) {
 
     const char *why = error[0] ? error : curl.easy_strerror(code);
     int result = CHTTP_OK;
-    if (t.too_large) {
+    if (t.was_cancelled && code == E_ABORTED_BY_CALLBACK) {
+        result = CHTTP_CANCELLED;
+        snprintf(out->message, sizeof out->message, "the download was cancelled");
+    } else if (t.too_large) {
         result = CHTTP_TOO_LARGE;
         snprintf(out->message, sizeof out->message, "the body is larger than the limit of %zu bytes", request->max_body_bytes);
     } else if (t.no_memory) {

@@ -127,11 +127,12 @@ public final class ConfigurationLoader: Sendable {
     /// in progress delivers no more events. Idempotent; also done when the
     /// loader is released.
     ///
-    /// It waits for a polling refresh in progress to end (at most a download,
-    /// bounded by `options.timeout`), unless a call of the event handler is
-    /// in progress, on this thread or any other: then it returns at once and
-    /// the refresh ends on its own. Waiting for a handler would deadlock a
-    /// host whose handler waits for this thread, as an FFI that runs the
+    /// The refresh abandons its download (within about a second: libcurl
+    /// asks as data arrives, and once a second while none does), and
+    /// `stop()` waits for it to end, unless a call of the event handler is
+    /// in progress, on this thread or any other: then it returns at once
+    /// and the refresh ends on its own. Waiting for a handler would deadlock
+    /// a host whose handler waits for this thread, as an FFI that runs the
     /// callback's body on a thread of its own does.
     public func stop() {
         let thread = poller.withLock { poller in

@@ -17,13 +17,19 @@ import Darwin
     public let timeout: Duration
     /// The largest 200 body accepted (after content decoding).
     public let maxBodyBytes: Int
+    /// Asked while the request runs (as data arrives, and about once a
+    /// second while none does): true abandons it, with a `.transport` error
+    /// ("the download was cancelled"). Nil: never asked.
+    public let isCancelled: (@Sendable () -> Bool)?
 
     /// Creates a request.
-    public init(url: String, headers: [(name: String, value: String)], timeout: Duration, maxBodyBytes: Int) {
+    public init(url: String, headers: [(name: String, value: String)], timeout: Duration, maxBodyBytes: Int,
+                isCancelled: (@Sendable () -> Bool)? = nil) {
         self.url = url
         self.headers = headers
         self.timeout = timeout
         self.maxBodyBytes = maxBodyBytes
+        self.isCancelled = isCancelled
     }
 }
 
@@ -76,7 +82,9 @@ struct HTTPClient: Sendable {
     /// Fetches `url` with `headers` (`(name, value)` pairs), following the
     /// redirects the policy allows, or says why not. A redirect refused is a
     /// `.httpStatus` error with the 3xx status and the target in its message.
-    func get(_ url: String, headers: [(name: String, value: String)]) throws(DownloadError) -> HTTPResponse {
+    /// Each request is abandoned once `isCancelled` (when given) is true.
+    func get(_ url: String, headers: [(name: String, value: String)],
+             isCancelled: (@Sendable () -> Bool)? = nil) throws(DownloadError) -> HTTPResponse {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         var target = url
@@ -89,7 +97,8 @@ struct HTTPClient: Sendable {
             }
             let response: HTTPResponse
             do {
-                response = try transport.send(HTTPRequest(url: target, headers: headers, timeout: remaining, maxBodyBytes: maxBodyBytes))
+                response = try transport.send(HTTPRequest(url: target, headers: headers, timeout: remaining, maxBodyBytes: maxBodyBytes,
+                                                           isCancelled: isCancelled))
             } catch {
                 // Errors name the URL the loader asked for, not a redirect's,
                 // and a timeout the whole download's.
@@ -132,6 +141,7 @@ struct CurlTransport: HTTPTransport {
 
         var response = chttp_response()
         defer { chttp_response_dispose(&response) }
+        var isCancelled = request.isCancelled
         let result: Int32 = request.url.withCString { cURL in
             userAgent.withCString { cAgent in
                 withOptionalCString(caFile) { cCA in
@@ -145,7 +155,15 @@ struct CurlTransport: HTTPTransport {
                             c.max_body_bytes = request.maxBodyBytes
                             c.user_agent = cAgent
                             c.ca_file = cCA
-                            return chttp_get(&c, &response)
+                            return withUnsafeMutablePointer(to: &isCancelled) { asked in
+                                if asked.pointee != nil {
+                                    c.cancelled = { context in
+                                        context!.assumingMemoryBound(to: (@Sendable () -> Bool)?.self).pointee!() ? 1 : 0
+                                    }
+                                    c.cancel_context = UnsafeMutableRawPointer(asked)
+                                }
+                                return chttp_get(&c, &response)
+                            }
                         }
                     }
                 }

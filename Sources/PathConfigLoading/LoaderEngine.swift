@@ -42,8 +42,9 @@ final class LoaderEngine: Sendable {
     private let operation = OperationLock()
     private let calls = Mutex(Calls())
     /// The running operation's "stopped" (a polling refresh's), checked
-    /// before each event: a stopped poller's events are not delivered.
-    private let operationCancelled = Mutex<@Sendable () -> Bool>({ false })
+    /// before each event and while each download runs: a stopped poller's
+    /// events are not delivered, and its download is abandoned.
+    private let operationCancelled = Mutex<(@Sendable () -> Bool)?>(nil)
     /// Per server source; read and written only under `operation`.
     private let copies = Mutex<[Int: ServerCopy]>([:])
     private let hasLoaded = Atomic<Bool>(false)
@@ -123,14 +124,15 @@ final class LoaderEngine: Sendable {
     /// Downloads every server source again (runs `load()` before the first
     /// load). Throws as `load()` does. Does nothing when `cancelled()` is
     /// true once it holds the operation lock (a polling thread stopped while
-    /// it waited for another operation), and delivers no event once it is.
-    func refresh(unless cancelled: @escaping @Sendable () -> Bool = { false }) throws(LoaderError) -> [LoaderEvent] {
+    /// it waited for another operation); once it is, delivers no event and
+    /// abandons the download in progress (within about a second).
+    func refresh(unless cancelled: (@Sendable () -> Bool)? = nil) throws(LoaderError) -> [LoaderEvent] {
         guard hasLoaded.load(ordering: .acquiring) else { return try load() }
         return try exclusively { () -> [LoaderEvent] in
             var events: [LoaderEvent] = []
-            if cancelled() { return events }
+            if cancelled?() == true { return events }
             operationCancelled.withLock { $0 = cancelled }
-            defer { operationCancelled.withLock { $0 = { false } } }
+            defer { operationCancelled.withLock { $0 = nil } }
             for (index, source) in sources.enumerated() {
                 guard case .server(let url, let headers) = source else { continue }
                 events += download(index: index, url: url, headers: headers)
@@ -213,7 +215,7 @@ final class LoaderEngine: Sendable {
         }
         let response: HTTPResponse
         do {
-            response = try http.get(url, headers: request)
+            response = try http.get(url, headers: request, isCancelled: operationCancelled.withLock { $0 })
         } catch {
             return [emit(event(.failed(.download(error))))]
         }
@@ -301,7 +303,7 @@ final class LoaderEngine: Sendable {
     private func emit(_ event: LoaderEvent) -> LoaderEvent {
         let cancelled = operationCancelled.withLock { $0 }
         let handler = calls.withLock { state -> ConfigurationLoader.EventHandler? in
-            guard !state.closed, !cancelled(), let handler = self.handler.withLock({ $0 }) else { return nil }
+            guard !state.closed, cancelled?() != true, let handler = self.handler.withLock({ $0 }) else { return nil }
             state.running = true
             return handler
         }

@@ -309,9 +309,10 @@ PATHCONFIG_API char *pathconfig_loader_cache_file(const pathconfig_loader *loade
  * obtained from it stay valid until released. No other call on the loader
  * may be in progress or start, except the one whose callback is running.
  *
- * It waits for a polling refresh in progress to end (a download, at most
- * timeout_ms), but never for a running callback (1.1.0): called while one
- * runs, from inside it or from any other thread (a garbage collector's
+ * A polling refresh in progress abandons its download, within about a second
+ * (1.1.0; before, free waited for the download, up to timeout_ms), and free
+ * waits for that refresh to end; but never for a running callback (1.1.0):
+ * called while one runs, from inside it or from any other thread (a garbage collector's
  * finalizer, the thread an FFI runs the callback's body on), it returns at
  * once, the running call goes on to its end, and no later event is
  * delivered. The operation running the callback ends normally (a

@@ -38,6 +38,12 @@ typedef struct chttp_request {
     /** A PEM file of CA certificates for HTTPS, the only ones trusted (not
      * libcurl's default CA file or directory), or NULL for the system's. */
     const char *ca_file;
+    /** Asked while the transfer runs (as data arrives, and about once a
+     * second while none does): non-zero abandons it (CHTTP_CANCELLED).
+     * NULL: never asked. */
+    int (*cancelled)(void *context);
+    /** Passed to `cancelled`. */
+    void *cancel_context;
 } chttp_request;
 
 /** How a call ended. */
@@ -55,7 +61,9 @@ typedef enum chttp_result {
     /** The connection closed before the announced body was complete. */
     CHTTP_TRUNCATED = 5,
     /** Memory ran out. */
-    CHTTP_NO_MEMORY = 6
+    CHTTP_NO_MEMORY = 6,
+    /** `cancelled` said so; the transfer was abandoned. */
+    CHTTP_CANCELLED = 7
 } chttp_result;
 
 /** What came back. Filled by chttp_get; release with chttp_response_dispose. */

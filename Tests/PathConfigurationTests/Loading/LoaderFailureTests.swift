@@ -105,6 +105,33 @@ struct LoaderFailureTests {
         #expect(bytes(of: bed.cacheFile(server.url)) == before)
     }
 
+    @Test("closing a polling loader abandons the download in progress instead of waiting for the server")
+    func closeAbandonsDownload() throws {
+        let server = try RawHTTPServer(script: [.respond(Fixture.version("v1")), .silent])
+        defer { server.stop() }
+        let bed = try LoaderTestBed(serving: nil)
+        let loader = try bed.loader(sources: [.server(server.url)]) {
+            $0.timeout = .seconds(60)
+            $0.refreshInterval = .milliseconds(20)
+        }
+        #expect(try loader.load().map(summary) == ["server:applied"])
+        let good = loader.current
+        let deadline = Date().addingTimeInterval(10)
+        while server.requestCount < 2 && Date() < deadline { usleep(5_000) }
+        try #require(server.requestCount == 2, "the polling refresh's request never arrived")
+        let reported = bed.log.all.count
+
+        let start = Date()
+        loader.close()  // what pathconfig_loader_free does first
+        let elapsed = Date().timeIntervalSince(start)
+        // Waiting for the download would take the whole 60 s timeout.
+        #expect(elapsed < 10, "close() took \(elapsed) s")
+        #expect(loader.current === good)
+        #expect(bed.log.all.count == reported)
+        usleep(100_000)
+        #expect(server.requestCount == 2)
+    }
+
     /// Ways a cache file is damaged by hand.
     enum Corruption: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case garbage = "replaced by garbage"

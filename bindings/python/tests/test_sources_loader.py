@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import socket
 import sys
 import textwrap
 import threading
@@ -585,6 +586,41 @@ def test_polling_thread_and_close(server: Nginx, bundle: Path, cache_dir: Path) 
     server.put("config.json", document("p3"))
     time.sleep(0.3)
     assert len(seen) == count, "no event after close()"
+
+
+def test_close_abandons_a_polling_download() -> None:
+    """close() while the polling thread waits on a server that never
+    answers: the download is abandoned, not waited for (its timeout is 60 s)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    held: List[socket.socket] = []
+    body = document("v1").encode()
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            conn.recv(65536)  # the request's head
+            held.append(conn)
+            if len(held) == 1:  # the first is answered; the polling refresh's never is
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        url = "http://127.0.0.1:%d/config.json" % listener.getsockname()[1]
+        loader = Loader([ServerSource(url)], timeout=60, refresh_interval=0.02)
+        assert summary(loader.load()) == "server:applied"
+        assert wait_for(lambda: len(held) >= 2), "the polling refresh's request arrived"
+        start = time.monotonic()
+        loader.close()
+        elapsed = time.monotonic() - start
+        assert elapsed < 10, f"close() took {elapsed:.1f} s"
+    finally:
+        listener.shutdown(socket.SHUT_RDWR)
+        listener.close()
+        for conn in held:
+            conn.close()
 
 
 def record_free_threads(monkeypatch: pytest.MonkeyPatch) -> List[int]:

@@ -317,10 +317,10 @@ impl Loader {
 }
 
 impl Drop for Loader {
-    /// Stops polling (waiting for a refresh in progress, but never for a
-    /// running closure, which goes on to its end), drops the closure, and
-    /// frees the loader; no event is delivered after. Configurations
-    /// obtained from it stay valid.
+    /// Stops polling (a refresh in progress abandons its download within
+    /// about a second, and is waited for; a running closure never is: it
+    /// goes on to its end), drops the closure, and frees the loader; no
+    /// event is delivered after. Configurations obtained from it stay valid.
     ///
     /// Dropped inside its own callback (the closure held the last `Arc` of
     /// it), it does not wait for that callback: the library frees the loader

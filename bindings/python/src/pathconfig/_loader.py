@@ -286,11 +286,11 @@ class Loader(OwnedHandle):
         return self._sources
 
     def close(self) -> None:
-        """Stops polling (waiting for a refresh in progress, but never for a
-        running ``on_change``), then frees the C loader; ``on_change`` is not
-        called again. Idempotent;
-        later use raises :class:`ClosedError`. Configurations obtained from
-        the loader stay valid. When another thread is inside a call on this
+        """Stops polling (a refresh in progress abandons its download within
+        about a second, and is waited for; a running ``on_change`` never is),
+        then frees the C loader; ``on_change`` is not called again.
+        Idempotent; later use raises :class:`ClosedError`. Configurations
+        obtained from the loader stay valid. When another thread is inside a call on this
         loader, the loader is freed as that call returns. Inside ``on_change``
         it is freed at once (the library allows that), and ``on_change`` is
         released when it returns."""

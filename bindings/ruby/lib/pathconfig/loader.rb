@@ -137,7 +137,8 @@ module Pathconfig
       end
 
       # pathconfig_loader_free, once; the GVL released while it waits for a
-      # polling refresh in progress to end (never for a running callback).
+      # polling refresh in progress to end (its download abandoned within
+      # about a second; never for a running callback).
       def free
         pointer = @lock.synchronize do
           p = @pointer
