@@ -312,10 +312,10 @@ PATHCONFIG_API char *pathconfig_loader_cache_file(const pathconfig_loader *loade
  * A polling refresh in progress abandons its download, within about a second
  * (1.1.0; before, free waited for the download, up to timeout_ms), and free
  * waits for that refresh to end; but never for a running callback (1.1.0):
- * called while one runs, from inside it or from any other thread (a garbage collector's
- * finalizer, the thread an FFI runs the callback's body on), it returns at
- * once, the running call goes on to its end, and no later event is
- * delivered. The operation running the callback ends normally (a
+ * called while one runs, from inside it or from any other thread (a garbage
+ * collector's finalizer, the thread an FFI runs the callback's body on), it
+ * returns at once, the running call goes on to its end, and no later event
+ * is delivered. The operation running the callback ends normally (a
  * pathconfig_loader_load or _refresh returns to its caller, who must not use
  * the loader again; a polling thread stops, with no refresh after), and the
  * loader's memory is released when it has. NULL is a no-op.

@@ -290,10 +290,10 @@ class Loader(OwnedHandle):
         about a second, and is waited for; a running ``on_change`` never is),
         then frees the C loader; ``on_change`` is not called again.
         Idempotent; later use raises :class:`ClosedError`. Configurations
-        obtained from the loader stay valid. When another thread is inside a call on this
-        loader, the loader is freed as that call returns. Inside ``on_change``
-        it is freed at once (the library allows that), and ``on_change`` is
-        released when it returns."""
+        obtained from the loader stay valid. When another thread is inside a
+        call on this loader, the loader is freed as that call returns. Inside
+        ``on_change`` it is freed at once (the library allows that), and
+        ``on_change`` is released when it returns."""
         if not self._closed:
             try:
                 ptr = self._acquire()
