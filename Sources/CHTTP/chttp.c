@@ -317,8 +317,9 @@ int chttp_get(const chttp_request *request, chttp_response *out) {
     curl.easy_setopt(handle, OPT_HEADERDATA, &t);
     curl.easy_setopt(handle, OPT_WRITEFUNCTION, (data_callback)on_body);
     curl.easy_setopt(handle, OPT_WRITEDATA, &t);
-    if (request->cancelled) {
-        curl.easy_setopt(handle, OPT_XFERINFOFUNCTION, (progress_callback)on_progress);
+    /* Progress on only once the function is in place: a libcurl without
+     * the option (before 7.32) would print its own meter instead. */
+    if (request->cancelled && curl.easy_setopt(handle, OPT_XFERINFOFUNCTION, (progress_callback)on_progress) == E_OK) {
         curl.easy_setopt(handle, OPT_XFERINFODATA, &t);
         curl.easy_setopt(handle, OPT_NOPROGRESS, 0L);
     }
