@@ -181,9 +181,6 @@ typedef struct transfer {
     long status;          /* of the response being received */
     int too_large;
     int no_memory;
-    int (*cancelled)(void *context);
-    void *cancel_context;
-    int was_cancelled;
 } transfer;
 
 static char *copy_trimmed(const char *start, const char *end) {
@@ -256,13 +253,13 @@ static size_t on_body(char *data, size_t size, size_t count, void *context) {
 }
 
 /* libcurl calls it as data arrives and about once a second while none does,
- * connecting included; non-zero abandons the transfer. */
+ * connecting included, with the request; non-zero abandons the transfer
+ * (CURLE_ABORTED_BY_CALLBACK, which no other callback set here returns). */
 static int on_progress(void *context, int64_t download_total, int64_t downloaded, int64_t upload_total,
                        int64_t uploaded) {
     (void)download_total, (void)downloaded, (void)upload_total, (void)uploaded;
-    transfer *t = context;
-    t->was_cancelled = t->cancelled(t->cancel_context) != 0;
-    return t->was_cancelled;
+    const chttp_request *request = context;
+    return request->cancelled(request->cancel_context) != 0;
 }
 
 int chttp_get(const chttp_request *request, chttp_response *out) {
@@ -289,8 +286,7 @@ int chttp_get(const chttp_request *request, chttp_response *out) {
         headers = appended;
     }
 
-    transfer t = {.out = out, .max_body = request->max_body_bytes,
-                  .cancelled = request->cancelled, .cancel_context = request->cancel_context};
+    transfer t = {.out = out, .max_body = request->max_body_bytes};
     char error[ERROR_SIZE] = {0};
     curl.easy_setopt(handle, OPT_URL, request->url);
     curl.easy_setopt(handle, OPT_ERRORBUFFER, error);
@@ -320,7 +316,7 @@ int chttp_get(const chttp_request *request, chttp_response *out) {
     /* Progress on only once the function is in place: a libcurl without
      * the option (before 7.32) would print its own meter instead. */
     if (request->cancelled && curl.easy_setopt(handle, OPT_XFERINFOFUNCTION, (progress_callback)on_progress) == E_OK) {
-        curl.easy_setopt(handle, OPT_XFERINFODATA, &t);
+        curl.easy_setopt(handle, OPT_XFERINFODATA, (void *)request);
         curl.easy_setopt(handle, OPT_NOPROGRESS, 0L);
     }
 
@@ -339,7 +335,7 @@ int chttp_get(const chttp_request *request, chttp_response *out) {
 
     const char *why = error[0] ? error : curl.easy_strerror(code);
     int result = CHTTP_OK;
-    if (t.was_cancelled && code == E_ABORTED_BY_CALLBACK) {
+    if (code == E_ABORTED_BY_CALLBACK) {
         result = CHTTP_CANCELLED;
         snprintf(out->message, sizeof out->message, "the download was cancelled");
     } else if (t.too_large) {

@@ -84,7 +84,7 @@ struct HTTPClient: Sendable {
     /// `.httpStatus` error with the 3xx status and the target in its message.
     /// Each request is abandoned once `isCancelled` (when given) is true.
     func get(_ url: String, headers: [(name: String, value: String)],
-             isCancelled: (@Sendable () -> Bool)? = nil) throws(DownloadError) -> HTTPResponse {
+             isCancelled: (@Sendable () -> Bool)?) throws(DownloadError) -> HTTPResponse {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         var target = url
@@ -141,7 +141,6 @@ struct CurlTransport: HTTPTransport {
 
         var response = chttp_response()
         defer { chttp_response_dispose(&response) }
-        var isCancelled = request.isCancelled
         let result: Int32 = request.url.withCString { cURL in
             userAgent.withCString { cAgent in
                 withOptionalCString(caFile) { cCA in
@@ -155,13 +154,10 @@ struct CurlTransport: HTTPTransport {
                             c.max_body_bytes = request.maxBodyBytes
                             c.user_agent = cAgent
                             c.ca_file = cCA
+                            guard var isCancelled = request.isCancelled else { return chttp_get(&c, &response) }
                             return withUnsafeMutablePointer(to: &isCancelled) { asked in
-                                if asked.pointee != nil {
-                                    c.cancelled = { context in
-                                        context!.assumingMemoryBound(to: (@Sendable () -> Bool)?.self).pointee!() ? 1 : 0
-                                    }
-                                    c.cancel_context = UnsafeMutableRawPointer(asked)
-                                }
+                                c.cancelled = { $0!.assumingMemoryBound(to: (@Sendable () -> Bool).self).pointee() ? 1 : 0 }
+                                c.cancel_context = UnsafeMutableRawPointer(asked)
                                 return chttp_get(&c, &response)
                             }
                         }
