@@ -36,6 +36,12 @@ import PathConfigCore
 /// The handler is never released while it runs, however it is replaced;
 /// the C library and the bindings build their callbacks on that (the C
 /// payload's destructor is a capture of the handler).
+///
+/// A loader belongs to the process that made it. In a child of `fork()`,
+/// `load()` and `refresh()` throw `LoaderError.forked`, doing nothing: the
+/// polling thread, and a download in progress with its locks, stayed in the
+/// parent. `current` and releasing the loader still work; make the child's
+/// own loader after the fork.
 public final class ConfigurationLoader: Sendable {
     /// Receives one event per step of the chain, in order.
     public typealias EventHandler = @Sendable (LoaderEvent) -> Void

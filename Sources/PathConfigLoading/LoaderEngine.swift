@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 import PathConfigCore
 
@@ -48,6 +55,9 @@ final class LoaderEngine: Sendable {
     /// Per server source; read and written only under `operation`.
     private let copies = Mutex<[Int: ServerCopy]>([:])
     private let hasLoaded = Atomic<Bool>(false)
+    /// The process that made the loader, where its polling thread runs: in a
+    /// child of `fork()`, a lock that thread held at the fork stays held.
+    private let process = getpid()
 
     /// A loader of `sources`; `transport` sends its requests (libcurl when nil).
     init(sources: [ConfigurationSource], options: LoaderOptions, handler: ConfigurationLoader.EventHandler?,
@@ -142,13 +152,15 @@ final class LoaderEngine: Sendable {
     }
 
     /// `body` run holding the operation lock. Throws, having done nothing,
-    /// `.reentrantCall` when this thread already holds it (a handler's call),
-    /// and `.handlerRunning` when a call of the handler is in progress on
-    /// another thread. Waiting for the operation that runs it would deadlock
-    /// a host whose FFI runs the callback's body on the calling thread (the
-    /// call is then made from inside the callback), and the library cannot
-    /// tell that host from one calling from elsewhere.
+    /// `.forked` in a child of `fork()`, `.reentrantCall` when this thread
+    /// already holds the lock (a handler's call), and `.handlerRunning` when a
+    /// call of the handler is in progress on another thread. Waiting for the
+    /// operation that runs it would deadlock a host whose FFI runs the
+    /// callback's body on the calling thread (the call is then made from
+    /// inside the callback), and the library cannot tell that host from one
+    /// calling from elsewhere.
     private func exclusively(_ body: () -> [LoaderEvent]) throws(LoaderError) -> [LoaderEvent] {
+        guard getpid() == process else { throw .forked(parent: process) }
         if !operation.isHeldByCurrentThread, isHandlerRunning { throw .handlerRunning }
         guard let events = operation.run(body) else { throw .reentrantCall }
         return events

@@ -19,6 +19,12 @@ public enum LoaderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// runs the handler's body on a thread of its own; from elsewhere, call
     /// again once the handler has returned. Never the error of an event.
     case handlerRunning
+    /// Thrown by `load()` or `refresh()` in a child of `fork()`, on a loader
+    /// made before the fork in process `parent`: its polling thread, and a
+    /// download in progress with the locks it held, stayed there. Nothing
+    /// was done. Make a loader in the child; `current` and releasing this
+    /// one still work. Never the error of an event.
+    case forked(parent: Int32)
 
     public var description: String {
         switch self {
@@ -27,6 +33,7 @@ public enum LoaderError: Error, Sendable, Hashable, CustomStringConvertible {
         case .cache(let e): return e.description
         case .reentrantCall: return "load() or refresh() called from the loader's event handler; call it from another thread"
         case .handlerRunning: return "load() or refresh() called while the loader's event handler runs on another thread; call it once the handler has returned"
+        case .forked(let parent): return "load() or refresh() called in a child of fork() on a loader made in process \(parent); nothing was done; make a loader in this process"
         }
     }
 }

@@ -19,6 +19,8 @@ final class PollingThread: @unchecked Sendable {
     private var thread: pthread_t?
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let wakeup: UnsafeMutablePointer<pthread_cond_t>
+    /// The process that started the thread (a child of `fork()` has none).
+    private let process = getpid()
 
     /// Starts the thread.
     init(interval: Duration, tick: @escaping @Sendable (_ isStopped: @escaping @Sendable () -> Bool) -> Void) {
@@ -64,8 +66,11 @@ final class PollingThread: @unchecked Sendable {
     /// marked stopped) is true, waits for it. It detaches the thread instead
     /// when called from the thread itself, or when `waiting()` is false: a
     /// tick in progress then ends on its own, and one that has yet to start
-    /// its refresh sees `isStopped`. Idempotent.
+    /// its refresh sees `isStopped`. Idempotent. In a child of `fork()` it
+    /// does nothing: the thread is not there, and may have held `mutex` at
+    /// the fork.
     func stop(waiting: () -> Bool = { true }) {
+        guard getpid() == process else { return }
         pthread_mutex_lock(mutex)
         stopping = true
         let joinable = thread

@@ -14,11 +14,12 @@ import Synchronization
 /// PATHCONFIG_OK), their numbers read from the header.
 ///
 /// JSON to backend are a `ConfigurationError.Code`'s; argument to type
-/// belong to the C boundary, download to misuse to the loader, callback to
-/// rules added from code, url and crash to lookups the app crashes on.
+/// belong to the C boundary, download to misuse and forked to the loader,
+/// callback to rules added from code, url and crash to lookups the app
+/// crashes on.
 enum CCode: CaseIterable {
     case ok, json, schema, regex, options, io, limit, backend, argument, noMemory, `internal`, type, download, cache, misuse
-    case callback, url, crash
+    case callback, url, crash, forked
 
     /// The constant's value and its name in the header.
     private var constant: (value: Int32, name: StaticString) {
@@ -41,6 +42,7 @@ enum CCode: CaseIterable {
         case .callback: (PATHCONFIG_E_CALLBACK, "PATHCONFIG_E_CALLBACK")
         case .url: (PATHCONFIG_E_URL, "PATHCONFIG_E_URL")
         case .crash: (PATHCONFIG_E_CRASH, "PATHCONFIG_E_CRASH")
+        case .forked: (PATHCONFIG_E_FORKED, "PATHCONFIG_E_FORKED")
         }
     }
 

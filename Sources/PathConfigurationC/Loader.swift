@@ -27,9 +27,9 @@ enum LoaderHandle {
 }
 
 /// Runs a loader operation. The core refuses one called from inside the
-/// loader's own callback, or while that callback runs on another thread,
-/// before doing or starting anything: that is PATHCONFIG_E_MISUSE, named
-/// after `function`.
+/// loader's own callback, or while that callback runs on another thread
+/// (PATHCONFIG_E_MISUSE), or in a child of fork() (PATHCONFIG_E_FORKED),
+/// before doing or starting anything; the message names `function`.
 private func operation(_ function: StaticString, _ body: () throws(LoaderError) -> [LoaderEvent]) throws(CFailure) -> [LoaderEvent] {
     do throws(LoaderError) {
         return try body()
@@ -37,6 +37,8 @@ private func operation(_ function: StaticString, _ body: () throws(LoaderError) 
         throw CFailure(.misuse, "\(function) called from the loader's own callback, on the thread running the chain; nothing was done; call it from another thread")
     } catch .handlerRunning {
         throw CFailure(.misuse, "\(function) called while the loader's callback runs on another thread (or from inside it, where an FFI runs callbacks on a thread of its own); nothing was done; call it once the callback has returned")
+    } catch .forked(let parent) {
+        throw CFailure(.forked, "\(function) called in a child of fork() on a loader made in process \(parent); nothing was done; create a loader in this process (pathconfig_loader_current and pathconfig_loader_free still work)")
     } catch {
         throw CFailure(error)
     }

@@ -66,13 +66,15 @@ extension LoaderEvent {
 
 extension CFailure {
     /// Translates a loader error: a configuration error keeps its code and
-    /// position; downloads, cache files and misuse get the loader's codes.
+    /// position; downloads, cache files, misuse and a fork get the loader's
+    /// codes.
     init(_ error: LoaderError) {
         switch error {
         case .configuration(let e): self.init(e)
         case .download(let e): self.init(.download, e.message)
         case .cache(let e): self.init(.cache, e.message)
         case .reentrantCall, .handlerRunning: self.init(.misuse, error.description)
+        case .forked: self.init(.forked, error.description)
         }
     }
 }

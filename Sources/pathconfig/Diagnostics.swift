@@ -82,7 +82,7 @@ enum Diagnostics {
             return (event.location, e.message)
         case .cache(let e):
             return (documentName(event), e.message)
-        case .reentrantCall, .handlerRunning:
+        case .reentrantCall, .handlerRunning, .forked:
             return ("pathconfig", "\(error)")
         }
     }

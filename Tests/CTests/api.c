@@ -80,6 +80,7 @@ static void test_error_names(void)
         { PATHCONFIG_E_CALLBACK, "PATHCONFIG_E_CALLBACK" },
         { PATHCONFIG_E_URL, "PATHCONFIG_E_URL" },
         { PATHCONFIG_E_CRASH, "PATHCONFIG_E_CRASH" },
+        { PATHCONFIG_E_FORKED, "PATHCONFIG_E_FORKED" },
         { PATHCONFIG_NOT_FOUND, "PATHCONFIG_NOT_FOUND" },
     };
     size_t i;
@@ -100,7 +101,7 @@ static void test_error_names(void)
     for (i = 1; i < sizeof names / sizeof names[0]; i++)
         CHECK(names[i].code > 0 && (names[i].code < PATHCONFIG_NOT_FOUND || names[i].code == PATHCONFIG_NOT_FOUND),
               "%s = %d", names[i].name, names[i].code);
-    CHECK(PATHCONFIG_E_CRASH < PATHCONFIG_NOT_FOUND, "NOT_FOUND outside the range of error codes");
+    CHECK(PATHCONFIG_E_FORKED < PATHCONFIG_NOT_FOUND, "NOT_FOUND outside the range of error codes");
 }
 
 /* Loads `json`, expects failure with `code` at line:column (0: unchecked) and

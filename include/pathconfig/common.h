@@ -72,8 +72,8 @@ extern "C" {
  * call, 12 to 14 the loader's (its events and pathconfig_loader_load/_refresh
  * also report codes 1 to 7 for a source that does not load), 15 a lookup
  * whose rule from code failed (see pathconfig/rules.h), 16 a lookup of a URL
- * the profile's app crashes on, 17 a typed read the app crashes on (since
- * 1.1.0).
+ * the profile's app crashes on, 17 a typed read the app crashes on and 18 a
+ * loader used in a child of fork() (both since 1.1.0).
  * ------------------------------------------------------------------------- */
 
 #define PATHCONFIG_OK          0  /**< Success. */
@@ -94,6 +94,7 @@ extern "C" {
 #define PATHCONFIG_E_CALLBACK 15  /**< A host predicate or configurer of a rule added with pathconfig_add_rule reported failure; rule_index names the rule, the message says what the callback said (pathconfig_request_fail). */
 #define PATHCONFIG_E_URL      16  /**< The profile's app crashes on this URL rather than match it, so there is no answer: turbo-android, and hotwire-android before 1.3.1, on a URL java.net.URL rejects (an unknown scheme such as mailto:, a port that is not a number, a bad IPv6 literal), either Android profile on a jar: URL read with a null path; the message says why. */
 #define PATHCONFIG_E_CRASH    17  /**< (1.1.0) The profile's app throws where it reads this typed key, so there is no value: hotwire-android 1.2 and later read a boolean key with `as Boolean`, which throws ClassCastException for a string ("true" included) or a number; turbo-android reads a missing "uri" with Uri.parse(null), a NullPointerException. The message names the exception. */
+#define PATHCONFIG_E_FORKED   18  /**< (1.1.0) pathconfig_loader_load/_refresh in a child of fork() on a loader made before the fork (refused before doing anything): its polling thread, and a download in progress with the locks it held, stayed in the parent. Unlike PATHCONFIG_E_MISUSE's refusal while the callback runs, calling again never helps: create a loader in the child (pathconfig_loader_current and _free still work on the inherited one). */
 
 /** A value getter's key is absent. Not an error: the last error is cleared.
  *  (Outside the range of error codes, so that `rc != PATHCONFIG_OK` is

@@ -104,6 +104,14 @@ extern "C" {
  * pathconfig_loader_current never waits for the network: it returns the last
  * whole configuration, which stays valid for the caller holding it while
  * another is installed.
+ *
+ * fork(). A loader belongs to the process that created it: its polling
+ * thread is not copied into a child, and a download that thread was running
+ * holds the loader's locks there for good. In a child, a loader made before
+ * the fork refuses pathconfig_loader_load and _refresh (PATHCONFIG_E_FORKED,
+ * 1.1.0), while pathconfig_loader_current returns the configuration current
+ * at the fork and pathconfig_loader_free frees it without waiting for
+ * anything. A preforking server creates each worker's loader after the fork.
  * ------------------------------------------------------------------------- */
 
 /**
@@ -260,7 +268,8 @@ PATHCONFIG_API int pathconfig_loader_set_callback(pathconfig_loader *loader,
  *         _SCHEMA, _REGEX, _LIMIT; PATHCONFIG_E_ARGUMENT when loader is NULL;
  *         PATHCONFIG_E_MISUSE from inside the loader's callback, or while
  *         it runs on another thread (see pathconfig_loader_set_callback):
- *         nothing is loaded or reported, and polling is not started.
+ *         nothing is loaded or reported, and polling is not started;
+ *         PATHCONFIG_E_FORKED in a child of fork() (see above): the same.
  */
 PATHCONFIG_API int pathconfig_loader_load(pathconfig_loader *loader, pathconfig_error *err);
 
@@ -277,7 +286,8 @@ PATHCONFIG_API int pathconfig_loader_load(pathconfig_loader *loader, pathconfig_
  *         the code of the last failure (PATHCONFIG_E_DOWNLOAD, _JSON,
  *         _SCHEMA, _REGEX, _LIMIT, ...); PATHCONFIG_E_ARGUMENT when loader is
  *         NULL; PATHCONFIG_E_MISUSE from inside the loader's callback, or
- *         while it runs on another thread: nothing is downloaded or reported.
+ *         while it runs on another thread, and PATHCONFIG_E_FORKED in a child
+ *         of fork(): nothing is downloaded or reported.
  */
 PATHCONFIG_API int pathconfig_loader_refresh(pathconfig_loader *loader, pathconfig_error *err);
 
@@ -318,7 +328,10 @@ PATHCONFIG_API char *pathconfig_loader_cache_file(const pathconfig_loader *loade
  * is delivered. The operation running the callback ends normally (a
  * pathconfig_loader_load or _refresh returns to its caller, who must not use
  * the loader again; a polling thread stops, with no refresh after), and the
- * loader's memory is released when it has. NULL is a no-op.
+ * loader's memory is released when it has. In a child of fork(), a loader
+ * made before the fork is freed without stopping or waiting for anything;
+ * what its polling thread held at the fork stays allocated in the child.
+ * NULL is a no-op.
  */
 PATHCONFIG_API void pathconfig_loader_free(pathconfig_loader *loader);
 
