@@ -397,7 +397,7 @@ def test_exception_for_each_code() -> None:
         elif code == ErrorCode.E_CACHE:
             assert type(err) is CacheError and isinstance(err, OSError)
             assert (err.reason, err.url, err.filename) == (None, None, None)
-        elif code == ErrorCode.E_MISUSE:
+        elif code in (ErrorCode.E_MISUSE, ErrorCode.E_FORKED):
             assert type(err) is MisuseError and isinstance(err, RuntimeError)
         elif code == ErrorCode.E_CALLBACK:
             assert type(err) is CallbackError and isinstance(err, RuntimeError)

@@ -8,6 +8,7 @@ Without nginx these tests fail; they never skip."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
@@ -16,6 +17,7 @@ import sys
 import textwrap
 import threading
 import time
+import warnings
 import weakref
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, cast
@@ -588,12 +590,13 @@ def test_polling_thread_and_close(server: Nginx, bundle: Path, cache_dir: Path) 
     assert len(seen) == count, "no event after close()"
 
 
-def test_close_abandons_a_polling_download() -> None:
-    """close() while the polling thread waits on a server that never
-    answers: the download is abandoned, not waited for (its timeout is 60 s)."""
+@contextlib.contextmanager
+def answering_only_the_first(body: bytes) -> Iterator[Tuple[str, List[socket.socket]]]:
+    """A server whose URL is yielded with its connections, in order: it
+    answers the first request (a load's) with ``body`` and never answers a
+    later one (the polling refresh's)."""
     listener = socket.create_server(("127.0.0.1", 0))
     held: List[socket.socket] = []
-    body = document("v1").encode()
 
     def serve() -> None:
         while True:
@@ -603,12 +606,23 @@ def test_close_abandons_a_polling_download() -> None:
                 return
             conn.recv(65536)  # the request's head
             held.append(conn)
-            if len(held) == 1:  # the first is answered; the polling refresh's never is
+            if len(held) == 1:
                 conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body)
 
     threading.Thread(target=serve, daemon=True).start()
     try:
-        url = "http://127.0.0.1:%d/config.json" % listener.getsockname()[1]
+        yield "http://127.0.0.1:%d/config.json" % listener.getsockname()[1], held
+    finally:
+        listener.shutdown(socket.SHUT_RDWR)
+        listener.close()
+        for conn in held:
+            conn.close()
+
+
+def test_close_abandons_a_polling_download() -> None:
+    """close() while the polling thread waits on a server that never
+    answers: the download is abandoned, not waited for (its timeout is 60 s)."""
+    with answering_only_the_first(document("v1").encode()) as (url, held):
         loader = Loader([ServerSource(url)], timeout=60, refresh_interval=0.02)
         assert summary(loader.load()) == "server:applied"
         assert wait_for(lambda: len(held) >= 2), "the polling refresh's request arrived"
@@ -616,11 +630,45 @@ def test_close_abandons_a_polling_download() -> None:
         loader.close()
         elapsed = time.monotonic() - start
         assert elapsed < 10, f"close() took {elapsed:.1f} s"
-    finally:
-        listener.shutdown(socket.SHUT_RDWR)
-        listener.close()
-        for conn in held:
-            conn.close()
+
+
+def test_a_forked_child_is_refused_its_parents_loader() -> None:
+    """fork() while the polling thread waits on a download, holding the
+    loader's locks (a preforking server that made its loader before forking
+    its workers): in the child, load() and refresh() raise MisuseError with
+    code E_FORKED, current is the configuration of the fork, and close()
+    returns. The parent's loader goes on."""
+    with answering_only_the_first(document("v1").encode()) as (url, held):
+        with Loader([ServerSource(url)], timeout=60, refresh_interval=0.02) as loader:
+            assert summary(loader.load()) == "server:applied"
+            assert wait_for(lambda: len(held) >= 2), "the polling refresh's request arrived"
+            read_end, write_end = os.pipe()
+            with warnings.catch_warnings():  # Python 3.12 warns of fork() with threads running
+                warnings.simplefilter("ignore", DeprecationWarning)
+                pid = os.fork()
+            if pid == 0:  # the child: the verdict goes to the pipe, and nothing returns to pytest
+                verdict = "ok"
+                try:
+                    for call in (loader.refresh, loader.load):
+                        try:
+                            call()
+                            verdict = f"{call.__name__}() did not raise"
+                        except MisuseError as exc:
+                            if exc.code != ErrorCode.E_FORKED or "fork()" not in str(exc):
+                                verdict = f"{call.__name__}(): {exc!r}"
+                    if verdict == "ok" and version_of(loader.current) != "v1":
+                        verdict = f"current: {version_of(loader.current)}"
+                    loader.close()
+                except BaseException as exc:  # noqa: B036 - whatever it is, the parent reports it
+                    verdict = repr(exc)
+                os.write(write_end, verdict.encode())
+                os._exit(0)
+            os.close(write_end)
+            with os.fdopen(read_end, "rb") as pipe:
+                verdict = pipe.read().decode()
+            _, status = os.waitpid(pid, 0)
+            assert verdict == "ok" and not os.WIFSIGNALED(status), f"the child: {verdict or 'no answer'}, status {status}"
+            assert version_of(loader.current) == "v1", "the parent's loader goes on"
 
 
 def record_free_threads(monkeypatch: pytest.MonkeyPatch) -> List[int]:

@@ -29,7 +29,8 @@ server that does not answer is not a bad value:
   :class:`~pathconfig.LoaderEvent`, never raised.
 - :class:`MisuseError` (also a :class:`RuntimeError`): a call the loader's
   state forbids, such as ``load()`` from inside its own ``on_change``
-  (``PATHCONFIG_E_MISUSE``).
+  (``PATHCONFIG_E_MISUSE``), or in a child of ``fork()`` on a loader made
+  before it (``PATHCONFIG_E_FORKED``).
 
 Argument checks done in Python before calling C raise the builtins
 (:class:`TypeError` for a wrong type, :class:`ValueError` for a NUL inside a
@@ -89,6 +90,11 @@ class ErrorCode(enum.IntEnum):
     (:attr:`Properties.pull_to_refresh_enabled`, :meth:`Properties.typed`, ...)
     every time they are read; a :class:`ConfigError` whose message names the
     exception."""
+    E_FORKED = 18
+    """(1.1.0) :meth:`Loader.load` or :meth:`Loader.refresh` in a child of
+    ``fork()`` on a loader made before the fork: nothing was done, and calling
+    again never helps. Make the child's own :class:`Loader`; ``current`` and
+    ``close()`` still work on the inherited one. A :class:`MisuseError`."""
 
 
 class DownloadReason(enum.IntEnum):
@@ -434,7 +440,9 @@ class CacheError(Error, OSError):
 
 class MisuseError(Error, RuntimeError):
     """A call the loader's state forbids (``E_MISUSE``): ``load()`` or
-    ``refresh()`` from inside that loader's own ``on_change`` callback."""
+    ``refresh()`` from inside that loader's own ``on_change`` callback; or
+    (``E_FORKED``) either of them in a child of ``fork()`` on a loader made
+    before the fork."""
 
 
 class CallbackError(Error, RuntimeError):
@@ -490,7 +498,7 @@ def from_fields(
         return DownloadError(message, code, name)
     if code == ErrorCode.E_CACHE:
         return CacheError(message, code, name)
-    if code == ErrorCode.E_MISUSE:
+    if code in (ErrorCode.E_MISUSE, ErrorCode.E_FORKED):
         return MisuseError(message, code, name)
     if code == ErrorCode.E_CALLBACK:
         return CallbackError(message, code, name, rule_index=rule_index if rule_index >= 0 else None)

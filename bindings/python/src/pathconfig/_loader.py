@@ -105,6 +105,12 @@ class Loader(OwnedHandle):
     seconds, for a callback running on another thread); any use after
     :meth:`close` raises :class:`ClosedError`. Configurations already
     obtained stay valid.
+
+    A loader belongs to the process that made it: in a child of ``fork()``
+    (a preforking server's worker, gunicorn ``--preload``), :meth:`load` and
+    :meth:`refresh` raise :class:`MisuseError` (``E_FORKED``), since the
+    polling thread stayed in the parent; :attr:`current` and :meth:`close`
+    still work. Make each worker's loader after the fork.
     """
 
     _on_change: Optional[OnChange]
@@ -204,7 +210,9 @@ class Loader(OwnedHandle):
                 (``"server URL: ..."``). A failing source while another gives
                 a configuration is not an error here: it is a ``FAILED`` event.
             MisuseError: called from inside this loader's ``on_change``:
-                nothing was run, and polling was not started.
+                nothing was run, and polling was not started; or, with code
+                ``E_FORKED``, in a child of ``fork()`` on a loader made before
+                the fork (make the child's own loader).
             ClosedError: the loader was closed.
         """
         return self._run(_lib.pathconfig_loader_load)
@@ -222,7 +230,8 @@ class Loader(OwnedHandle):
             DownloadError, ConfigError: a step failed (the last failure):
                 :attr:`current` and the cache file are as they were.
             MisuseError: called from inside this loader's ``on_change``:
-                nothing was run.
+                nothing was run; or, with code ``E_FORKED``, in a child of
+                ``fork()`` on a loader made before the fork.
             ClosedError: the loader was closed.
         """
         return self._run(_lib.pathconfig_loader_refresh)
