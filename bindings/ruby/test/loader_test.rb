@@ -281,6 +281,50 @@ class LoaderTest < Minitest::Test
       raise "the finalizer did not run inside the polling callback" unless inside && !thread.equal?(MAIN)
       puts "ok"
     RUBY
+    # fork while the polling thread is inside a download (a Puma worker forked
+    # after the app made its loader): in the child, load and refresh raise
+    # MisuseError with E_FORKED at once (a patience longer than the scenario's
+    # timeout shows they are not retried as a refusal during a callback is),
+    # current is the configuration of the fork, and close returns
+    "gem_a_forked_child_is_refused_its_parents_loader" => <<~RUBY,
+      require "socket"
+      Pathconfig::Loader.misuse_patience = 3600
+      listener = TCPServer.new("127.0.0.1", 0)
+      held = Queue.new
+      body = File.read(File.join(ROOT_DIR, "c.json"))
+      Thread.new do
+        loop do
+          conn = listener.accept
+          conn.readpartial(65536)
+          # the load's request is answered; the polling refresh's never is
+          conn.write("HTTP/1.1 200 OK\r\nContent-Length: \#{body.bytesize}\r\nConnection: close\r\n\r\n\#{body}") if held.empty?
+          held << conn
+        end
+      end
+      url = "http://127.0.0.1:\#{listener.addr[1]}/c.json"
+      loader = Pathconfig::Loader.new([Pathconfig::ServerSource.new(url)], timeout: 60, refresh_interval: 0.02)
+      loader.load
+      expected = loader.current.properties("/messages/new").to_h
+      wait_for("the polling refresh's request") { held.size >= 2 }
+      pid = fork do
+        codes = %i[load refresh].map do |call|
+          loader.public_send(call)
+          "\#{call} returned"
+        rescue Pathconfig::MisuseError => e
+          [e.code, e.message.include?("fork()")]
+        end
+        same = loader.current.properties("/messages/new").to_h == expected
+        loader.close
+        puts "child: \#{codes.inspect}, current \#{same ? 'as at the fork' : 'changed'}"
+        # exit! skips the parent's at_exit handlers (the server, the scratch directory)
+        exit!(codes == [[Pathconfig::ErrorCode::E_FORKED, true]] * 2 && same)
+      end
+      Process.wait(pid)
+      raise "the child failed: \#{$?}" unless $?.success?
+      raise "the parent's loader changed" unless loader.current.properties("/messages/new").to_h == expected
+      loader.close
+      puts "ok"
+    RUBY
   }.freeze
 
   Outcome = Struct.new(:status, :output, :hung, :seconds)

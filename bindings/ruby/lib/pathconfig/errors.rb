@@ -22,6 +22,7 @@ module Pathconfig
     E_CALLBACK = 15
     E_URL = 16
     E_CRASH = 17
+    E_FORKED = 18
   end
 
   # PATHCONFIG_DOWNLOAD_*: why a download failed (DownloadError#reason).
@@ -136,7 +137,8 @@ module Pathconfig
 
   # A call the object's state forbids (E_MISUSE): Loader#load or #refresh from
   # inside that loader's own on_change block, a Request setter from a
-  # predicate or after its callback returned.
+  # predicate or after its callback returned; or (E_FORKED) Loader#load or
+  # #refresh in a child of fork on a loader made before the fork.
   class MisuseError < Error; end
 
   # A predicate or configurer of a rule added from code failed (E_CALLBACK).
@@ -173,7 +175,7 @@ module Pathconfig
     when *CONFIG_CODES then ConfigError.new(detail, code, path: path, **position)
     when ErrorCode::E_DOWNLOAD then DownloadError.new(detail, code)
     when ErrorCode::E_CACHE then CacheError.new(detail, code)
-    when ErrorCode::E_MISUSE then MisuseError.new(detail, code)
+    when ErrorCode::E_MISUSE, ErrorCode::E_FORKED then MisuseError.new(detail, code)
     when ErrorCode::E_CALLBACK then CallbackError.new(detail, code, rule_index: position[:rule_index])
     else InternalError.new(detail.empty? ? "libpathconfig reported an unknown failure" : detail, code)
     end

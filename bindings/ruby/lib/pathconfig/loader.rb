@@ -41,6 +41,12 @@ module Pathconfig
   # a thread of the gem's, never inside a finalizer, which may run on ffi's
   # callback thread), or at exit (which waits for a running callback to end,
   # see EXIT_PATIENCE). Configurations already obtained stay valid.
+  #
+  # A loader belongs to the process that made it. In a child of fork (a Puma
+  # or Unicorn worker forked after the app loaded), #load and #refresh raise
+  # MisuseError with code E_FORKED at once, having done nothing: the polling
+  # thread stayed in the parent. #current and #close still work. Make each
+  # worker's loader after the fork (Puma's on_worker_boot).
   class Loader
     # The state the callback, the delivery thread and the finalizer share:
     # never the Loader itself, so that it can be garbage-collected.
@@ -268,7 +274,8 @@ module Pathconfig
     # starts polling when refresh_interval is set. Returns the events of this
     # run, in order (the same objects on_change receives). Raises
     # ConfigError, FileError or DownloadError only when no configuration is
-    # current afterwards; MisuseError from inside this loader's on_change.
+    # current afterwards; MisuseError from inside this loader's on_change, or
+    # (E_FORKED) in a child of fork on a loader made before the fork.
     def load
       run(:pathconfig_loader_load, "load")
     end
