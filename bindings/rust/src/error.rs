@@ -68,12 +68,22 @@ pub enum ErrorCode {
     /// [`typed_bool`]: crate::Properties::typed_bool
     /// [`typed_str`]: crate::Properties::typed_str
     Crash,
+    /// `PATHCONFIG_E_FORKED` (18, since 1.1.0): [`Loader::load`] or
+    /// [`Loader::refresh`] in a child of `fork()` on a loader made before the
+    /// fork: nothing was done, and calling again never helps (the polling
+    /// thread stayed in the parent). Make the child's own loader;
+    /// [`Loader::current`] and dropping still work.
+    ///
+    /// [`Loader::load`]: crate::Loader::load
+    /// [`Loader::refresh`]: crate::Loader::refresh
+    /// [`Loader::current`]: crate::Loader::current
+    Forked,
     /// A code this crate does not know; see [`Error::raw_code`].
     Unknown,
 }
 
 /// Each code and its C number: the one place a code is mapped.
-const CODES: [(ErrorCode, c_int); 17] = [
+const CODES: [(ErrorCode, c_int); 18] = [
     (ErrorCode::Json, sys::PATHCONFIG_E_JSON),
     (ErrorCode::Schema, sys::PATHCONFIG_E_SCHEMA),
     (ErrorCode::Regex, sys::PATHCONFIG_E_REGEX),
@@ -91,6 +101,7 @@ const CODES: [(ErrorCode, c_int); 17] = [
     (ErrorCode::Callback, sys::PATHCONFIG_E_CALLBACK),
     (ErrorCode::Url, sys::PATHCONFIG_E_URL),
     (ErrorCode::Crash, sys::PATHCONFIG_E_CRASH),
+    (ErrorCode::Forked, sys::PATHCONFIG_E_FORKED),
 ];
 
 impl ErrorCode {

@@ -73,6 +73,11 @@ use crate::util::{self, Binding};
 /// reference to it; [`load`](Self::load) and [`refresh`](Self::refresh) fail
 /// there with [`ErrorCode::Misuse`].
 ///
+/// A loader belongs to the process that made it: in a child of `fork()`,
+/// [`load`](Self::load) and [`refresh`](Self::refresh) fail with
+/// [`ErrorCode::Forked`] (the polling thread stayed in the parent), while
+/// [`current`](Self::current) and dropping still work.
+///
 /// # Panics in the callback
 ///
 /// They never cross into C: the panic is caught, the closure is not called
@@ -171,7 +176,8 @@ impl Loader {
     /// [`Json`](ErrorCode::Json), [`Schema`](ErrorCode::Schema),
     /// [`Regex`](ErrorCode::Regex), [`Limit`](ErrorCode::Limit);
     /// [`ErrorCode::Misuse`] from inside this loader's callback (nothing is
-    /// run, and polling is not started).
+    /// run, and polling is not started); [`ErrorCode::Forked`] in a child of
+    /// `fork()` on a loader made before the fork (the same).
     ///
     /// # Panics
     ///
@@ -194,7 +200,8 @@ impl Loader {
     /// The last failure: [`ErrorCode::Download`], [`Json`](ErrorCode::Json),
     /// [`Schema`](ErrorCode::Schema), [`Regex`](ErrorCode::Regex),
     /// [`Limit`](ErrorCode::Limit), ...; [`ErrorCode::Misuse`] from inside
-    /// this loader's callback (nothing is run).
+    /// this loader's callback, [`ErrorCode::Forked`] in a child of `fork()`
+    /// (nothing is run).
     ///
     /// # Panics
     ///

@@ -54,6 +54,9 @@ pub const PATHCONFIG_E_URL: c_int = 16;
 /// (1.1.0) A typed read the profile's app crashes on (`pathconfig_result_typed_bool`,
 /// `_typed_string`).
 pub const PATHCONFIG_E_CRASH: c_int = 17;
+/// (1.1.0) `pathconfig_loader_load`/`_refresh` in a child of `fork()` on a
+/// loader made before the fork.
+pub const PATHCONFIG_E_FORKED: c_int = 18;
 
 /// A value getter's key is absent (not an error: the last error is cleared).
 pub const PATHCONFIG_NOT_FOUND: c_int = 100;

@@ -314,6 +314,7 @@ fn codes_and_names() {
         (15, ErrorCode::Callback, "PATHCONFIG_E_CALLBACK"),
         (16, ErrorCode::Url, "PATHCONFIG_E_URL"),
         (17, ErrorCode::Crash, "PATHCONFIG_E_CRASH"),
+        (18, ErrorCode::Forked, "PATHCONFIG_E_FORKED"),
     ];
     for (n, code, name) in codes {
         assert_eq!(ErrorCode::from_raw(n), code);
