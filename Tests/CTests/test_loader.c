@@ -794,8 +794,8 @@ static void test_refused_load_starts_nothing(void)
 
 /* What the child of test_fork checks, on the loader it inherited: load and
  * refresh refused (PATHCONFIG_E_FORKED), the configuration current at the
- * fork, a free that returns, and a loader of its own that works. Writes "ok" or what failed to
- * fd. */
+ * fork, a free that returns, and a loader of its own that works. Writes "ok"
+ * or what failed to fd. */
 static void forked_child(pathconfig_loader *inherited, int fd)
 {
     char sources[700];
