@@ -43,15 +43,25 @@ final class LoaderEngine: Sendable {
         var closed = false
     }
 
+    /// A function kept in a `Mutex`. Kept bare, as the mutex's generic
+    /// value, a function gained two reabstraction thunks each time
+    /// `withLock` lent it out `inout`: read once per event, the handler sank
+    /// two frames deeper each time, until a call of it overflowed the
+    /// polling thread's stack (8 MiB: about 18,000 events). A struct around
+    /// it has one representation, so nothing is wrapped.
+    private struct Held<Function: Sendable>: Sendable {
+        let function: Function
+    }
+
     private let published = Mutex(Published())
-    private let handler: Mutex<ConfigurationLoader.EventHandler?>
+    private let handler: Mutex<Held<ConfigurationLoader.EventHandler>?>
     /// Serialises load, refresh and polling.
     private let operation = OperationLock()
     private let calls = Mutex(Calls())
     /// The running operation's "stopped" (a polling refresh's), checked
     /// before each event and while each download runs: a stopped poller's
     /// events are not delivered, and its download is abandoned.
-    private let operationCancelled = Mutex<(@Sendable () -> Bool)?>(nil)
+    private let operationCancelled = Mutex<Held<@Sendable () -> Bool>?>(nil)
     /// Per server source; read and written only under `operation`.
     private let copies = Mutex<[Int: ServerCopy]>([:])
     private let hasLoaded = Atomic<Bool>(false)
@@ -68,7 +78,7 @@ final class LoaderEngine: Sendable {
         self.http = HTTPClient(timeout: options.timeout, maxBodyBytes: options.effectiveMaxBodyBytes,
                                followsRedirectsToOtherHosts: options.followRedirectsToOtherHosts,
                                transport: transport ?? CurlTransport(userAgent: options.userAgent, caFile: options.caFile))
-        self.handler = Mutex(handler)
+        self.handler = Mutex(handler.map(Held.init))
     }
 
     var current: PathConfiguration? { published.withLock { $0.configuration } }
@@ -93,7 +103,7 @@ final class LoaderEngine: Sendable {
     /// a thread Ruby did not make) when that body, or a thread it waits for,
     /// replaces the callback.
     func setHandler(_ handler: ConfigurationLoader.EventHandler?) {
-        var handler = handler
+        var handler = handler.map(Held.init)
         self.handler.withLock { swap(&$0, &handler) }
         _ = handler  // now the old handler: released on the way out, unless a call holds it
     }
@@ -141,7 +151,7 @@ final class LoaderEngine: Sendable {
         return try exclusively { () -> [LoaderEvent] in
             var events: [LoaderEvent] = []
             if cancelled?() == true { return events }
-            operationCancelled.withLock { $0 = cancelled }
+            operationCancelled.withLock { $0 = cancelled.map(Held.init) }
             defer { operationCancelled.withLock { $0 = nil } }
             for (index, source) in sources.enumerated() {
                 guard case .server(let url, let headers) = source else { continue }
@@ -227,7 +237,7 @@ final class LoaderEngine: Sendable {
         }
         let response: HTTPResponse
         do {
-            response = try http.get(url, headers: request, isCancelled: operationCancelled.withLock { $0 })
+            response = try http.get(url, headers: request, isCancelled: operationCancelled.withLock { $0 }?.function)
         } catch {
             return [emit(event(.failed(.download(error))))]
         }
@@ -313,9 +323,9 @@ final class LoaderEngine: Sendable {
     /// under one lock, so `close()` and a stopping poller see either this
     /// call running or no call starting.
     private func emit(_ event: LoaderEvent) -> LoaderEvent {
-        let cancelled = operationCancelled.withLock { $0 }
+        let cancelled = operationCancelled.withLock { $0 }?.function
         let handler = calls.withLock { state -> ConfigurationLoader.EventHandler? in
-            guard !state.closed, cancelled?() != true, let handler = self.handler.withLock({ $0 }) else { return nil }
+            guard !state.closed, cancelled?() != true, let handler = self.handler.withLock({ $0 })?.function else { return nil }
             state.running = true
             return handler
         }

@@ -17,6 +17,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -956,6 +957,46 @@ static void test_set_callback_does_not_wait(void)
     pthread_mutex_destroy(&s.lock);
 }
 
+/* Where each call of the callback finds its stack (which grows down): the
+ * first call's depth and the deepest. */
+struct depths {
+    uintptr_t first, deepest;
+    int calls;
+};
+
+static void depth_callback(const pathconfig_loader_event *event, void *payload)
+{
+    struct depths *d = payload;
+    /* The frame's own address: a local's could be on AddressSanitizer's
+     * fake stack (detect_stack_use_after_return), which says nothing of depth. */
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+    (void)event;
+    if (d->calls++ == 0) d->first = d->deepest = here;
+    if (here < d->deepest) d->deepest = here;
+}
+
+/* Every load is called from here, so each event's call starts at the same
+ * depth. It once sank about 450 bytes an event (the handler gained
+ * reabstraction thunks each time the library read it), until a polling
+ * loader's thread overflowed its stack. */
+static void test_callback_depth(void)
+{
+    struct depths d = { 0, 0, 0 };
+    pathconfig_loader *loader;
+    int i, failed = 0;
+
+    test_set_context("the callback's depth stays flat");
+    loader = new_loader("[{\"data\": \"{\\\"rules\\\": []}\", \"name\": \"a\"}]", NULL);
+    if (loader == NULL) return;
+    pathconfig_loader_set_callback(loader, depth_callback, &d, NULL);
+    for (i = 0; i < 2000 && !failed; i++) failed = pathconfig_loader_load(loader, NULL) != 0;
+    CHECK(!failed, "2,000 loads");
+    CHECK(d.calls == 2000, "one event a load: %d", d.calls);
+    CHECK(d.first - d.deepest < 4096, "the call sank %lu bytes deeper over %d events",
+          (unsigned long)(d.first - d.deepest), d.calls);
+    pathconfig_loader_free(loader);
+}
+
 /* Readers resolving through pathconfig_loader_current while the main thread
  * refreshes to new versions. */
 struct reader {
@@ -1091,6 +1132,7 @@ int main(int argc, char **argv)
         test_threads(threads, refreshes);
     }
     server_destroy(&server);
+    test_callback_depth();
     test_fork();
     test_remove_tree(dir);
     test_set_context("");

@@ -171,6 +171,38 @@ struct LoaderHandlerTests {
         #expect(requests.later == requests.settled, "nothing polls after stop()")
         #expect(after.value == 0, "no event after stop()")
     }
+
+    @Test("the handler's call is as deep at the 4,000th event as at the first (a long-polling loader once overflowed its stack)")
+    func callDepthStaysFlat() throws {
+        let loader = try Self.twoSources()
+        // How many frames each call of the handler finds below it: counted,
+        // not read from a local's address, which AddressSanitizer may move
+        // to its fake stack. Foundation counts at most 128.
+        let depths = Mutex<[Int]>([])
+        loader.setEventHandler { _ in
+            let depth = Thread.callStackReturnAddresses.count
+            depths.withLock { $0.append(depth) }
+        }
+        // On a thread with room to spare, so that the growth this test
+        // looks for shows as a number, not as a crash of the test runner.
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            for _ in 0..<2_000 { #expect(throws: Never.self) { try loader.load() } }
+            done.signal()
+        }
+        thread.stackSize = 256 << 20
+        thread.start()
+        done.wait()
+        let all = depths.withLock { $0 }
+        try #require(all.count == 4_000)
+        try #require(all[0] < 128, "the first call is already as deep as Foundation counts")
+        // Every load() is called from the same place, so each event's call
+        // starts at the same depth. The handler was read once per event
+        // from a Mutex holding the bare function, and each withLock wrapped
+        // it in two more reabstraction thunks: 18,000 events later a call
+        // of it overflowed the polling thread's 8 MiB stack.
+        #expect(all.max()! == all[0], "the call sank from \(all[0]) to \(all.max()!) frames over \(all.count) events")
+    }
 }
 
 /// A flag threads and closures can share.
