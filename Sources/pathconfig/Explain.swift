@@ -6,7 +6,8 @@ extension PathConfigCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the matched string, each matching rule and pattern, and the merged properties.",
             discussion: """
-                With no inputs, reads them from standard input, one per line. Several inputs \
+                With no inputs, reads them from standard input, one per line, and writes \
+                each explanation before it waits for more input. Several inputs \
                 get one explanation each, in input order (with --compact, one per line). \
                 An input the library refuses (one longer than max_url_bytes) gets null in \
                 place of the explanation, an error on standard error naming it \

@@ -19,13 +19,15 @@ struct Input {
 /// input's place (`Diagnostics.refused`), and exits 1 at the end.
 enum Inputs {
     /// Calls `body` with each of `arguments`, or, when there are none, with
-    /// each line of standard input as it is read (a trailing CR dropped).
-    static func each(_ arguments: [String], _ body: (Input) throws -> Void) rethrows {
+    /// each line of standard input as it is read (`StandardInputLines`),
+    /// calling `beforeWaiting` before a read that may wait for more.
+    static func each(_ arguments: [String], beforeWaiting: () -> Void = {}, _ body: (Input) throws -> Void) rethrows {
         if arguments.isEmpty {
+            var lines = StandardInputLines()
             var line = 0
-            while let text = readLine(strippingNewline: true) {
+            while let text = lines.next(beforeWaiting: beforeWaiting) {
                 line += 1
-                try body(Input(text: text.hasSuffix("\r") ? String(text.dropLast()) : text, place: "<stdin>:\(line)"))
+                try body(Input(text: text, place: "<stdin>:\(line)"))
             }
         } else {
             for (i, text) in arguments.enumerated() { try body(Input(text: text, place: "input \(i + 1)")) }
@@ -48,7 +50,7 @@ enum Inputs {
     static func printAnswers(_ arguments: [String], _ answer: (Input) throws(ResolveError) -> String) throws {
         var out = Output()
         var refused = false
-        each(arguments) { input in
+        each(arguments, beforeWaiting: { out.flush() }) { input in
             do throws(ResolveError) {
                 out.line(try answer(input))
             } catch {

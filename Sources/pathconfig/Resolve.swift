@@ -6,7 +6,9 @@ extension PathConfigCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the merged properties of each URL or path, one JSON object per line.",
             discussion: """
-                With no inputs, reads them from standard input, one per line.
+                With no inputs, reads them from standard input, one per line, and writes \
+                each answer before it waits for more input: a program can write a URL and \
+                read its answer.
 
                 With several --config sources (files and http(s) URLs), runs the chain once: \
                 the files in order, then for each URL its cached copy (--cache-dir) and its \

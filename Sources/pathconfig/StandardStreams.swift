@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PathConfiguration
 
 /// Writes straight to file descriptors 1 and 2, so output needs no shared
@@ -9,4 +16,40 @@ enum StandardStreams {
     static func output(_ bytes: [UInt8]) { try? AtomicFile.writeAll(1, bytes, path: "standard output") }
 
     static func outputLine(_ text: String) { output(Array((text + "\n").utf8)) }
+}
+
+/// The lines of standard input (file descriptor 0), read 64 KiB at a time,
+/// each without its line ending (LF, or CR LF); bytes that are not UTF-8
+/// read as U+FFFD, as `readLine` reads them. `beforeWaiting` runs whenever
+/// no whole line is left and the next read may wait for more: a command
+/// flushes there what it has printed, so a person typing, or a program
+/// writing one URL and waiting for its answer, gets each answer at once,
+/// while a file's lines are answered in 64 KiB writes.
+struct StandardInputLines {
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var ended = false
+
+    /// The next line, or nil at the end of the input (or when it cannot be read).
+    mutating func next(beforeWaiting: () -> Void) -> String? {
+        while true {
+            let newline = buffer[start...].firstIndex(of: 0x0A)
+            if newline != nil || (ended && start < buffer.count) {
+                let next = newline.map { $0 + 1 } ?? buffer.count
+                var end = newline ?? buffer.count
+                if end > start && buffer[end - 1] == 0x0D { end -= 1 }
+                defer { start = next }
+                return String(decoding: buffer[start..<end], as: UTF8.self)
+            }
+            if ended { return nil }
+            buffer.removeFirst(start)
+            start = 0
+            beforeWaiting()
+            let count = buffer.count
+            buffer.append(contentsOf: repeatElement(0, count: 1 << 16))
+            let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress! + count, 1 << 16) }
+            buffer.removeLast(1 << 16 - max(n, 0))
+            if n == 0 || (n < 0 && errno != EINTR) { ended = true }
+        }
+    }
 }

@@ -82,6 +82,56 @@ struct CLITests {
             """)
     }
 
+    @Test("standard input's lines as explain reads them: CR LF and a last line's CR dropped, no line ending needed at the end")
+    func stdinLines() throws {
+        let r = try CLI.run(["explain", "--compact", "--config", CLI.example], stdin: "/a\r\n\n/b\rc\n/\u{FF}\r")
+        #expect(r.status == 0)
+        let inputs = r.stdout.split(separator: "\n").map { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["input"] as? String
+        }
+        #expect(inputs == ["/a", "", "/b\rc", "/\u{FF}"])
+    }
+
+    @Test("resolve answers each line of standard input as it arrives, so a program can wait for each answer")
+    func stdinAnsweredLineByLine() throws {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["resolve", "--config", CLI.example]
+        let out = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardInput = input
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var received: [UInt8] = []
+        /// Reads standard output until it holds a whole line more than it did, or 30 s pass.
+        func nextLine() -> String? {
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                if let newline = received.firstIndex(of: 0x0A) {
+                    defer { received.removeFirst(newline + 1) }
+                    return String(decoding: received[..<newline], as: UTF8.self)
+                }
+                var ready = pollfd(fd: out.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&ready, 1, 100) >= 0 else { return nil }
+                if ready.revents != 0 {
+                    let chunk = out.fileHandleForReading.availableData
+                    if chunk.isEmpty { return nil }
+                    received += chunk
+                }
+            }
+            return nil
+        }
+        // Standard input stays open: before the fix the answers waited for its end.
+        input.fileHandleForWriting.write(Data("/messages/new\n".utf8))
+        #expect(nextLine() == #"{"context":"modal","pull_to_refresh_enabled":false}"#)
+        input.fileHandleForWriting.write(Data("/recede_historical_location\n".utf8))
+        #expect(nextLine() == #"{"context":"default","pull_to_refresh_enabled":true,"presentation":"pop","historical_location":true}"#)
+        try input.fileHandleForWriting.close()
+        #expect(nextLine() == nil)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
     @Test("query matching can be switched on and off", arguments: [
         (["--no-query-strings"], "{\"context\":\"default\",\"pull_to_refresh_enabled\":true}\n"),
         ([], "{\"context\":\"default\",\"pull_to_refresh_enabled\":true,\"open_in_external_browser\":true}\n"),
