@@ -5,15 +5,28 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ArgumentParser
 import PathConfiguration
 
 /// Writes straight to file descriptors 1 and 2, so output needs no shared
-/// `FILE *` state (which Swift 6 flags as not concurrency-safe). A write
-/// that fails stops there: there is nowhere left to report it.
+/// `FILE *` state (which Swift 6 flags as not concurrency-safe).
 enum StandardStreams {
+    /// A write to standard error that fails is dropped: there is nowhere
+    /// left to report it.
     static func error(_ text: String) { try? AtomicFile.writeAll(2, Array(text.utf8), path: "standard error") }
 
-    static func output(_ bytes: [UInt8]) { try? AtomicFile.writeAll(1, bytes, path: "standard output") }
+    /// A write to standard output that fails (a full disk, a closed
+    /// descriptor) ends the command at once with exit code 1, saying why on
+    /// standard error, as coreutils do: a script must not take a cut-short
+    /// answer for a whole one.
+    static func output(_ bytes: [UInt8]) {
+        do throws(AtomicFile.Failure) {
+            try AtomicFile.writeAll(1, bytes, path: "standard output")
+        } catch {
+            Diagnostics.error(error.message)
+            PathConfigCommand.exit(withError: ExitCode(1))
+        }
+    }
 
     static func outputLine(_ text: String) { output(Array((text + "\n").utf8)) }
 }

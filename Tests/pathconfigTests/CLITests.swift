@@ -132,6 +132,23 @@ struct CLITests {
         #expect(process.terminationStatus == 0)
     }
 
+    @Test("standard output that cannot be written (a full disk) ends the command with exit code 1, saying why",
+          .enabled(if: FileManager.default.fileExists(atPath: "/dev/full")),
+          arguments: [["resolve", "--config", CLI.example, "/messages/new"], ["schema"], ["settings", "--config", CLI.example]])
+    func fullDisk(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = arguments
+        let err = Pipe()
+        process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        process.standardError = err
+        try process.run()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(String(decoding: e, as: UTF8.self) == "pathconfig: error: cannot write standard output: No space left on device\n")
+    }
+
     @Test("query matching can be switched on and off", arguments: [
         (["--no-query-strings"], "{\"context\":\"default\",\"pull_to_refresh_enabled\":true}\n"),
         ([], "{\"context\":\"default\",\"pull_to_refresh_enabled\":true,\"open_in_external_browser\":true}\n"),
