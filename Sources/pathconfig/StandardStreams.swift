@@ -43,7 +43,9 @@ struct StandardInputLines {
     private var start = 0
     private var ended = false
 
-    /// The next line, or nil at the end of the input (or when it cannot be read).
+    /// The next line, or nil at the end of the input. A read that fails (a
+    /// directory given as standard input) ends the command with exit code 1,
+    /// as a failed write to standard output does.
     mutating func next(beforeWaiting: () -> Void) -> String? {
         while true {
             let newline = buffer[start...].firstIndex(of: 0x0A)
@@ -61,8 +63,13 @@ struct StandardInputLines {
             let count = buffer.count
             buffer.append(contentsOf: repeatElement(0, count: 1 << 16))
             let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress! + count, 1 << 16) }
+            let failure = n < 0 ? errno : 0
             buffer.removeLast(1 << 16 - max(n, 0))
-            if n == 0 || (n < 0 && errno != EINTR) { ended = true }
+            if failure != 0 && failure != EINTR {
+                Diagnostics.error("cannot read standard input: \(String(cString: strerror(failure)))")
+                PathConfigCommand.exit(withError: ExitCode(1))
+            }
+            if n == 0 { ended = true }
         }
     }
 }

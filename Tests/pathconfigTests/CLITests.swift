@@ -149,6 +149,23 @@ struct CLITests {
         #expect(String(decoding: e, as: UTF8.self) == "pathconfig: error: cannot write standard output: No space left on device\n")
     }
 
+    @Test("standard input that cannot be read (a directory) ends the command with exit code 1, saying why")
+    func unreadableStdin() throws {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["resolve", "--config", CLI.example]
+        let out = Pipe(), err = Pipe()
+        process.standardInput = try #require(FileHandle(forReadingAtPath: TemporaryDirectory.scratch))
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(o.isEmpty)
+        #expect(String(decoding: e, as: UTF8.self) == "pathconfig: error: cannot read standard input: Is a directory\n")
+    }
+
     @Test("query matching can be switched on and off", arguments: [
         (["--no-query-strings"], "{\"context\":\"default\",\"pull_to_refresh_enabled\":true}\n"),
         ([], "{\"context\":\"default\",\"pull_to_refresh_enabled\":true,\"open_in_external_browser\":true}\n"),
