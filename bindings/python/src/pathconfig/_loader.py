@@ -104,7 +104,9 @@ class Loader(OwnedHandle):
     interpreter exit (which then waits, at most :data:`EXIT_PATIENCE`
     seconds, for a callback running on another thread); any use after
     :meth:`close` raises :class:`ClosedError`. Configurations already
-    obtained stay valid.
+    obtained stay valid. The library holds ``on_change`` until the loader
+    is freed, so an ``on_change`` that refers to the loader keeps it (and
+    its polling) alive until :meth:`close`.
 
     A loader belongs to the process that made it: in a child of ``fork()``
     (a preforking server's worker, gunicorn ``--preload``), :meth:`load` and
