@@ -58,6 +58,10 @@ extern "C" {
  *                                          an absolute http:// or https:// URL,
  *                                          with extra request headers
  *                                          (optional, sent in the order given).
+ * A relative PATH, like a relative "cache_dir" below, is opened against the
+ * working directory of the moment, each time the chain runs or polls (as
+ * open(2) reads it): a process that changes directory after making the
+ * loader (a daemon's chdir("/")) gives absolute paths.
  *
  * options_json is NULL (or blank) for the defaults, or a JSON object with any
  * key of the load options (see "Loading": profile, match_query_strings,
