@@ -166,6 +166,29 @@ struct CLITests {
         #expect(String(decoding: e, as: UTF8.self) == "pathconfig: error: cannot read standard input: Is a directory\n")
     }
 
+    @Test("a line of standard input over 64 MiB ends the command at that line, so that input without line breaks cannot take all memory")
+    func overlongStdinLine() throws {
+        let path = TemporaryDirectory.scratch + "/cli-long-\(UUID().uuidString).txt"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var text = Data("/messages/new\n".utf8)
+        text.append(Data(repeating: UInt8(ascii: "a"), count: (64 << 20) + 1))
+        text.append(Data("\n/messages/new\n".utf8))
+        try text.write(to: URL(fileURLWithPath: path))
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["resolve", "--config", CLI.example]
+        let out = Pipe(), err = Pipe()
+        process.standardInput = try #require(FileHandle(forReadingAtPath: path))
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(String(decoding: o, as: UTF8.self) == "{\"context\":\"modal\",\"pull_to_refresh_enabled\":false}\n")
+        #expect(String(decoding: e, as: UTF8.self) == "<stdin>:2: error: the line is longer than 67108864 bytes, the most a line may hold\n")
+    }
+
     @Test("query matching can be switched on and off", arguments: [
         (["--no-query-strings"], "{\"context\":\"default\",\"pull_to_refresh_enabled\":true}\n"),
         ([], "{\"context\":\"default\",\"pull_to_refresh_enabled\":true,\"open_in_external_browser\":true}\n"),
