@@ -189,6 +189,13 @@ struct CLITests {
         #expect(String(decoding: e, as: UTF8.self) == "<stdin>:2: error: the line is longer than 67108864 bytes, the most a line may hold\n")
     }
 
+    @Test("a cases file that never ends fails at the limit of a configuration (64 MiB)")
+    func endlessCasesFile() throws {
+        let r = try CLI.run(["test", "--config", CLI.example, "/dev/zero"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "/dev/zero: error: /dev/zero is larger than the limit of 67108864 bytes\n")
+    }
+
     @Test("query matching can be switched on and off", arguments: [
         (["--no-query-strings"], "{\"context\":\"default\",\"pull_to_refresh_enabled\":true}\n"),
         ([], "{\"context\":\"default\",\"pull_to_refresh_enabled\":true,\"open_in_external_browser\":true}\n"),
