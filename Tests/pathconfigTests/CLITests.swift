@@ -28,19 +28,23 @@ struct CLI {
     }
 
     /// Runs the binary with `arguments`, `stdin` on its standard input, in
-    /// the working directory `cwd` (default: the test process's).
-    static func run(_ arguments: [String], stdin: String? = nil, cwd: String? = nil) throws -> Result {
+    /// the working directory `cwd` (default: the test process's). A file
+    /// `inputFile` or `outputFile` takes the place of standard input's or
+    /// output's pipe (the result's `stdout` is then empty).
+    static func run(_ arguments: [String], stdin: String? = nil, cwd: String? = nil,
+                    inputFile: String? = nil, outputFile: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
         let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
+        process.standardOutput = try outputFile.map { try #require(FileHandle(forWritingAtPath: $0)) } ?? out
         process.standardError = err
-        process.standardInput = input
+        process.standardInput = try inputFile.map { try #require(FileHandle(forReadingAtPath: $0)) } ?? input
         try process.run()
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
+        if outputFile != nil { try out.fileHandleForWriting.close() }  // unused: nothing else will end it
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -136,34 +140,17 @@ struct CLITests {
           .enabled(if: FileManager.default.fileExists(atPath: "/dev/full")),
           arguments: [["resolve", "--config", CLI.example, "/messages/new"], ["schema"], ["settings", "--config", CLI.example]])
     func fullDisk(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = arguments
-        let err = Pipe()
-        process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-        process.standardError = err
-        try process.run()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
-        #expect(String(decoding: e, as: UTF8.self) == "pathconfig: error: cannot write standard output: No space left on device\n")
+        let r = try CLI.run(arguments, outputFile: "/dev/full")
+        #expect(r.status == 1)
+        #expect(r.stderr == "pathconfig: error: cannot write standard output: No space left on device\n")
     }
 
     @Test("standard input that cannot be read (a directory) ends the command with exit code 1, saying why")
     func unreadableStdin() throws {
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["resolve", "--config", CLI.example]
-        let out = Pipe(), err = Pipe()
-        process.standardInput = try #require(FileHandle(forReadingAtPath: TemporaryDirectory.scratch))
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
-        #expect(o.isEmpty)
-        #expect(String(decoding: e, as: UTF8.self) == "pathconfig: error: cannot read standard input: Is a directory\n")
+        let r = try CLI.run(["resolve", "--config", CLI.example], inputFile: TemporaryDirectory.scratch)
+        #expect(r.status == 1)
+        #expect(r.stdout == "")
+        #expect(r.stderr == "pathconfig: error: cannot read standard input: Is a directory\n")
     }
 
     @Test("a line of standard input over 64 MiB ends the command at that line, so that input without line breaks cannot take all memory")
@@ -174,19 +161,10 @@ struct CLITests {
         text.append(Data(repeating: UInt8(ascii: "a"), count: (64 << 20) + 1))
         text.append(Data("\n/messages/new\n".utf8))
         try text.write(to: URL(fileURLWithPath: path))
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["resolve", "--config", CLI.example]
-        let out = Pipe(), err = Pipe()
-        process.standardInput = try #require(FileHandle(forReadingAtPath: path))
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
-        #expect(String(decoding: o, as: UTF8.self) == "{\"context\":\"modal\",\"pull_to_refresh_enabled\":false}\n")
-        #expect(String(decoding: e, as: UTF8.self) == "<stdin>:2: error: the line is longer than 67108864 bytes, the most a line may hold\n")
+        let r = try CLI.run(["resolve", "--config", CLI.example], inputFile: path)
+        #expect(r.status == 1)
+        #expect(r.stdout == "{\"context\":\"modal\",\"pull_to_refresh_enabled\":false}\n")
+        #expect(r.stderr == "<stdin>:2: error: the line is longer than 67108864 bytes, the most a line may hold\n")
     }
 
     @Test("a cases file that never ends fails at the limit of a configuration (64 MiB)")
