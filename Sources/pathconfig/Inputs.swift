@@ -24,10 +24,8 @@ enum Inputs {
     static func each(_ arguments: [String], beforeWaiting: () -> Void = {}, _ body: (Input) throws -> Void) rethrows {
         if arguments.isEmpty {
             var lines = StandardInputLines()
-            var line = 0
             while let text = lines.next(beforeWaiting: beforeWaiting) {
-                line += 1
-                try body(Input(text: text, place: "<stdin>:\(line)"))
+                try body(Input(text: text, place: "<stdin>:\(lines.count)"))
             }
         } else {
             for (i, text) in arguments.enumerated() { try body(Input(text: text, place: "input \(i + 1)")) }

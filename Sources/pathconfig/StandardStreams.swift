@@ -51,7 +51,8 @@ struct StandardInputLines {
     /// How many bytes from `start` on are known to hold no LF.
     private var scanned = 0
     private var ended = false
-    private var count = 0
+    /// How many lines `next` has returned: the last one's number.
+    private(set) var count = 0
 
     /// The next line, or nil at the end of the input. A read that fails (a
     /// directory given as standard input) or a line over `maxLineBytes` ends
