@@ -461,6 +461,37 @@ def test_callable_kept_alive_while_registered(server: Nginx, bundle: Path, cache
     assert third_alive() is None, "close() releases on_change"
 
 
+def test_an_on_change_that_refers_to_its_loader_does_not_keep_it(
+    server: Nginx, bundle: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The natural callback, ``lambda event: use(loader.current)``, makes a
+    cycle: the loader holds it, and it holds the loader. The library holds
+    the loader only weakly, so the collector frees both, and polling stops."""
+    freed_on = record_free_threads(monkeypatch)
+    seen: List[LoaderEvent] = []
+
+    def make() -> "weakref.ReferenceType[Loader]":
+        loader = Loader(
+            chain(bundle, server),
+            cache_dir=cache_dir,
+            timeout=5,
+            refresh_interval=0.02,
+            on_change=lambda event: seen.append(event) if loader.current is not None else None,
+        )
+        loader.load()
+        return weakref.ref(loader)
+
+    gone = make()
+    assert wait_for(lambda: len(seen) >= 4), "polling delivers to the callback"
+    # A call in progress holds the loader (through the callback's frame):
+    # collect until none is.
+    assert wait_for(lambda: gc.collect() >= 0 and gone() is None), "the loader was collected"
+    assert wait_for(lambda: len(freed_on) == 1), f"freed once: {freed_on}"
+    delivered = len(seen)
+    time.sleep(0.2)
+    assert len(seen) == delivered, "polling stopped with the loader"
+
+
 def test_calls_handed_to_another_thread_from_inside_the_callback(server: Nginx, bundle: Path, cache_dir: Path) -> None:
     """As an FFI that runs a callback's body on a thread of its own would:
     the callback waits for a thread that loads, replaces the callback and

@@ -143,6 +143,31 @@ class LoaderTest < Minitest::Test
       raise "the loader was not freed" unless Pathconfig::Loader::OPEN.empty?
       puts "ok"
     RUBY
+    # the loader holds its block, and the gem's state reads it through a weak
+    # reference: a block that refers to its loader (and any block made where
+    # the loader is a local, since it keeps every local) does not keep the
+    # loader alive. It is freed, and polling stops.
+    "gem_gc_finalizes_a_loader_whose_block_refers_to_it" => <<~RUBY,
+      events = Queue.new
+      def start(events)
+        loader = Pathconfig::Loader.new([Pathconfig::ServerSource.new(URL)], refresh_interval: 0.02) do |event|
+          events << [event.kind, loader.current.nil?]
+        end
+        loader.load
+        nil
+      end
+      start(events)
+      first = events.pop
+      raise "the block read the loader: \#{first.inspect}" unless first == [:applied, false]
+      events.pop # polling delivers to the block
+      wait_for("the loader to be freed") { GC.start; Pathconfig::Loader::OPEN.empty? }
+      wait_for("polling to stop") do
+        a = SERVER.count
+        sleep 0.15
+        SERVER.count == a
+      end
+      puts "ok"
+    RUBY
     # exit with a polling loader open (at_exit closes it while Ruby still runs callbacks)
     "gem_exit_with_a_polling_loader_open" => <<~RUBY,
       seen = Queue.new

@@ -4,16 +4,22 @@
 during the callback (the C struct and its strings are only borrowed for the
 call), with its :class:`EventKind` and :class:`SourceKind`.
 
-The trampoline. Each time ``on_change`` is set, :func:`register` wraps it in a
-:class:`_Listener` (which also hands each event to the ``load()`` or
-``refresh()`` running on that thread), makes a ``CFUNCTYPE`` trampoline of it,
-and registers that with ``pathconfig_loader_set_callback``, whose payload
-is a key :func:`pathconfig._callbacks.hold` gave. The library calls
+The trampoline. :func:`register` makes a :class:`_Listener` (which hands each
+event to the ``load()`` or ``refresh()`` running on that thread, then to the
+loader's ``on_change``), makes a ``CFUNCTYPE`` trampoline of it, and
+registers that with ``pathconfig_loader_set_callback``, whose payload is a key
+:func:`pathconfig._callbacks.hold` gave. The library calls
 :data:`pathconfig._callbacks.FREE` with the key once the trampoline is no
-longer used (replaced, removed or its loader freed, and no call of it
-running: see the header), and only then is it dropped. So the callable stays
-alive exactly as long as C may call it, and this module keeps no other state. ctypes reports an exception raised by the
-callable through :func:`sys.unraisablehook` and returns normally to C.
+longer used (replaced or its loader freed, and no call of it running: see the
+header), and only then is it dropped. So the trampoline stays alive exactly as
+long as C may call it, and this module keeps no other state. ctypes reports an
+exception raised by ``on_change`` through :func:`sys.unraisablehook` and
+returns normally to C.
+
+The listener holds its loader weakly and reads ``on_change`` from it at each
+event: the loader holds ``on_change``, the library holds only the listener.
+So an ``on_change`` that refers to its loader makes a cycle the garbage
+collector can free, as it would be without the library.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 import enum
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, cast
 
@@ -162,41 +169,49 @@ Collectors = Dict[int, List[LoaderEvent]]
 
 class _Listener:
     """What one registration calls: copies the event, hands it to the
-    ``load()`` / ``refresh()`` running on this thread (if any), then to
-    ``on_change`` (if any). Called by ctypes, which takes the GIL, on the
-    thread running the chain or on the loader's polling thread."""
+    ``load()`` / ``refresh()`` running on this thread (if any), then to the
+    loader's ``on_change`` (if any). Called by ctypes, which takes the GIL, on
+    the thread running the chain or on the loader's polling thread."""
 
-    def __init__(self, on_change: Optional[OnChange], collectors: Collectors, owner: str) -> None:
-        self.on_change = on_change
+    def __init__(self, loader: "weakref.ReferenceType[Any]", collectors: Collectors, owner: str) -> None:
+        #: Weak: the loader holds ``on_change``, and ``on_change`` may hold the loader.
+        self.loader = loader
         self.collectors = collectors
         self.owner = owner
         #: Set by the first call: from then until the library releases the
         #: trampoline, a call of it may be running (see :func:`wait_for_calls`).
         self.called = False
 
+    def on_change(self) -> Optional[OnChange]:
+        """The loader's ``on_change`` now; ``None`` once it is closed or collected."""
+        loader = self.loader()
+        return None if loader is None else cast(Optional[OnChange], loader.on_change)
+
     def __call__(self, event: Any, payload: Any) -> None:
         self.called = True
         collector = self.collectors.get(threading.get_ident())
-        if collector is None and self.on_change is None:
+        on_change = self.on_change()
+        if collector is None and on_change is None:
             return  # nobody listens (e.g. polling without on_change)
         copied = LoaderEvent._from_c(event.contents)
         if collector is not None:
             collector.append(copied)
-        if self.on_change is not None:
-            self.on_change(copied)
+        if on_change is not None:
+            on_change(copied)
 
     def __repr__(self) -> str:
-        return f"<on_change callback {self.on_change!r} of {self.owner}>"
+        return f"<on_change callback {self.on_change()!r} of {self.owner}>"
 
 
-def register(ptr: Any, on_change: Optional[OnChange], collectors: Collectors, owner: str) -> None:
-    """Sets ``on_change`` (through a new trampoline) as the loader's callback.
+def register(ptr: Any, loader: Any, collectors: Collectors, owner: str) -> None:
+    """Registers a new trampoline as the loader's callback, in place of the
+    one before. ``loader`` is the Python object, held weakly.
 
     Returns at once, even while a call of the old one runs (on another
     thread, or this one when called from inside it): that call goes on to
     its end, and the library releases the old trampoline when it returns,
     or at once when no call of it runs (1.1.0)."""
-    listener = _Listener(on_change, collectors, owner)
+    listener = _Listener(weakref.ref(loader), collectors, owner)
     trampoline = _ffi.LoaderCallback(listener)
     key = _callbacks.hold((trampoline, listener))
     try:

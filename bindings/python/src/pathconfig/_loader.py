@@ -104,9 +104,10 @@ class Loader(OwnedHandle):
     interpreter exit (which then waits, at most :data:`EXIT_PATIENCE`
     seconds, for a callback running on another thread); any use after
     :meth:`close` raises :class:`ClosedError`. Configurations already
-    obtained stay valid. The library holds ``on_change`` until the loader
-    is freed, so an ``on_change`` that refers to the loader keeps it (and
-    its polling) alive until :meth:`close`.
+    obtained stay valid. The loader holds ``on_change``; the library holds
+    the loader only weakly. So an ``on_change`` that refers to its loader
+    does not keep it alive: the cycle collector frees both, and polling
+    stops.
 
     A loader belongs to the process that made it: in a child of ``fork()``
     (a preforking server's worker, gunicorn ``--preload``), :meth:`load` and
@@ -164,7 +165,7 @@ class Loader(OwnedHandle):
         try:
             # Registered even without on_change: load() and refresh() collect
             # their events through it.
-            register(ptr, on_change, self._collectors, self._owner)
+            register(ptr, self, self._collectors, self._owner)
         except BaseException:
             _free(ptr)
             raise
@@ -268,11 +269,13 @@ class Loader(OwnedHandle):
         An exception it raises is reported through :func:`sys.unraisablehook`
         (printed to stderr by default) and the chain goes on.
 
-        The callable is kept alive while the library may call it. Setting it
-        replaces the old one at once, from any thread: the old one is not
-        called again, though a call of it in progress goes on to its end;
-        :meth:`load` and :meth:`refresh` raise :class:`MisuseError` while
-        one runs. After :meth:`close`, it is not called again.
+        The loader keeps the callable, and each event reads it from the
+        loader, which the library holds only weakly: a callable that refers
+        to the loader does not keep it alive. Setting it replaces the old one
+        at once, from any thread: the old one is not called again, though a
+        call of it in progress goes on to its end; :meth:`load` and
+        :meth:`refresh` raise :class:`MisuseError` while one runs. After
+        :meth:`close`, it is not called again.
         """
         if self._closed:
             return None
@@ -282,12 +285,10 @@ class Loader(OwnedHandle):
     def on_change(self, callback: Optional[OnChange]) -> None:
         if callback is not None and not callable(callback):
             raise TypeError(f"on_change must be callable or None, not {type(callback).__name__}")
-        ptr = self._acquire()
-        try:
-            register(ptr, callback, self._collectors, self._owner)
-            self._on_change = callback
-        finally:
-            self._done()
+        if self._closed:
+            raise ClosedError("operation on a closed Loader")
+        # The trampoline reads it at each event, so this is all it takes.
+        self._on_change = callback
 
     # --- the rest ---------------------------------------------------------------------
 
@@ -312,14 +313,16 @@ class Loader(OwnedHandle):
                 ptr = None
             if ptr is not None:
                 try:
-                    # The callback goes now, even when the C loader is freed
-                    # later (another thread is inside a call): removing it
-                    # never waits for a running call (1.1.0).
-                    register(ptr, None, self._collectors, self._owner)
+                    # A closed loader's trampoline calls no on_change, but a
+                    # fresh one, never called, replaces it now, even when the
+                    # C loader is freed later (another thread is inside a
+                    # call), so that exit never waits for that call
+                    # (wait_for_calls). Replacing never waits (1.1.0).
+                    register(ptr, self, self._collectors, self._owner)
                 finally:
                     self._done()
         super().close()
-        self._on_change = None  # the library holds it until it is no longer called
+        self._on_change = None
 
     def __repr__(self) -> str:
         state = " (closed)" if self._closed else ""

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "weakref"
+
 module Pathconfig
   # Keeps a configuration current from an ordered list of sources: files, JSON
   # in memory and server copies (downloaded over HTTP(S), cached on disk), over
@@ -49,19 +51,29 @@ module Pathconfig
   # worker's loader after the fork (Puma's on_worker_boot).
   class Loader
     # The state the callback, the delivery thread and the finalizer share:
-    # never the Loader itself, so that it can be garbage-collected.
+    # never the Loader itself, nor its on_change (a block keeps every local
+    # of its scope, the loader's among them), so that the loader can be
+    # garbage-collected. It reads on_change through a weak reference.
     class State
-      attr_accessor :pointer, :inflight, :closed, :on_change, :thread, :delivering
+      attr_accessor :pointer, :inflight, :closed, :thread, :delivering
       attr_reader :lock, :queue, :collectors, :name, :receiver
 
-      def initialize(name)
+      def initialize(name, loader)
         @name = name
+        @loader = WeakRef.new(loader)
         @lock = Mutex.new
         @queue = Queue.new
         @collectors = {}
         @inflight = 0
         @closed = false
         @delivering = false
+      end
+
+      # The loader's on_change; nil once it is closed or collected.
+      def on_change
+        @loader.__getobj__.on_change
+      rescue WeakRef::RefError
+        nil
       end
 
       # The C function the library calls: made here, so that its block
@@ -77,12 +89,13 @@ module Pathconfig
       def receive(event_pointer)
         @receiver = Thread.current
         collector = @collectors[Thread.current]
-        return if collector.nil? && @on_change.nil?
+        listening = !on_change.nil?
+        return if collector.nil? && !listening
 
         event = LoaderEvent.from_c(event_pointer)
         collector&.push(event)
         begin
-          @queue.push(event) if @on_change
+          @queue.push(event) if listening
         rescue ClosedQueueError
           nil
         end
@@ -105,17 +118,23 @@ module Pathconfig
         Thread.current.name = "pathconfig loader events"
         Thread.current.report_on_exception = false
         while (event = @queue.pop)
-          block = @on_change
-          next unless block
+          call_on_change(event)
+        end
+      end
 
-          @delivering = true
-          begin
-            block.call(event)
-          rescue Exception => e # rubocop:disable Lint/RescueException -- the chain goes on, as in Python
-            warn "pathconfig: #{@name}: on_change raised #{e.class}: #{e.message}\n  #{e.backtrace&.first(5)&.join("\n  ")}"
-          ensure
-            @delivering = false
-          end
+      # One delivery, in a method of its own: a local of the loop would keep
+      # the last block (and so the loader) alive while the thread waits.
+      def call_on_change(event)
+        block = on_change
+        return unless block
+
+        @delivering = true
+        begin
+          block.call(event)
+        rescue Exception => e # rubocop:disable Lint/RescueException -- the chain goes on, as in Python
+          warn "pathconfig: #{@name}: on_change raised #{e.class}: #{e.message}\n  #{e.backtrace&.first(5)&.join("\n  ")}"
+        ensure
+          @delivering = false
         end
       end
 
@@ -242,7 +261,7 @@ module Pathconfig
       raise TypeError, "on_change must respond to call" unless on_change.nil? || on_change.respond_to?(:call)
 
       @sources = sources.dup.freeze
-      state = @state = State.new("Pathconfig::Loader with #{sources.size} source(s)")
+      state = @state = State.new("Pathconfig::Loader with #{sources.size} source(s)", self)
       err = Native::ErrorStruct.new
       pointer = Native.pathconfig_loader_new(sources_json, options_json, err)
       raise Pathconfig.error_from(err) if pointer.null?
@@ -314,7 +333,7 @@ module Pathconfig
     end
 
     def on_change
-      @state.closed ? nil : @state.on_change
+      @state.closed ? nil : @on_change
     end
 
     # Sets the callable called with each LoaderEvent, on the loader's own
@@ -324,7 +343,7 @@ module Pathconfig
       raise TypeError, "on_change must respond to call" unless callable.nil? || callable.respond_to?(:call)
       raise ClosedError, "operation on a closed Pathconfig::Loader" if @state.closed
 
-      @state.on_change = callable
+      @on_change = callable
       @state.deliver if callable
     end
 
@@ -334,6 +353,7 @@ module Pathconfig
     # ClosedError. From inside on_change it works too: the running block goes on.
     def close
       @state.close
+      @on_change = nil
     end
 
     def closed?
