@@ -290,6 +290,26 @@ impl Loader {
     /// # Ok::<(), pathconfig::Error>(())
     /// ```
     ///
+    /// A closure that reads its own loader holds a [`Weak`](std::sync::Weak)
+    /// of it: the loader holds the closure, so an `Arc` there makes a cycle,
+    /// and the loader, with its polling thread, is never dropped.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Weak};
+    /// use pathconfig::{Loader, LoaderEvent, LoaderOptions, Source};
+    ///
+    /// let loader = Arc::new(Loader::new(&[Source::data(r#"{"rules": []}"#, "empty")], &LoaderOptions::new())?);
+    /// let weak: Weak<Loader> = Arc::downgrade(&loader);
+    /// loader.set_callback(Some(move |_: &LoaderEvent| {
+    ///     if let Some(loader) = weak.upgrade() {
+    ///         assert!(loader.current().is_some()); // the configuration just applied
+    ///     }
+    /// }));
+    /// loader.load()?;
+    /// assert_eq!(Arc::strong_count(&loader), 1); // dropping it drops the loader
+    /// # Ok::<(), pathconfig::Error>(())
+    /// ```
+    ///
     /// The closure must be `Send` (it runs on the polling thread or on any
     /// thread that loads) but not `Sync` (it never runs on two threads at
     /// once):
