@@ -25,8 +25,9 @@ module Pathconfig
   # gem's callback does the least it can there: it copies the event into a
   # LoaderEvent, hands it to the #load or #refresh running on that thread (which
   # returns its events), and pushes it onto a Queue. The on_change block runs
-  # on a Ruby thread the loader owns ("pathconfig loader events"), one event
-  # at a time, in order, never inside the library's callback: so from the
+  # on a Ruby thread the loader owns ("pathconfig loader events", started
+  # when an event is queued and ended when none is left), one event at a
+  # time, in order, never inside the library's callback: so from the
   # block you may #close the loader, read #current, and keep the event;
   # #load and #refresh there raise MisuseError, as the header documents for
   # its callback. The calls that may wait for the library (load, refresh,
@@ -53,9 +54,12 @@ module Pathconfig
     # The state the callback, the delivery thread and the finalizer share:
     # never the Loader itself, nor its on_change (a block keeps every local
     # of its scope, the loader's among them), so that the loader can be
-    # garbage-collected. It reads on_change through a weak reference.
+    # garbage-collected. The delivery thread reads on_change through a weak
+    # reference, and ends once nothing is queued: Ruby scans a thread's
+    # stack conservatively, and one that waited there for the next event
+    # could keep the loader it last delivered for alive for good.
     class State
-      attr_accessor :pointer, :inflight, :closed, :thread, :delivering
+      attr_accessor :pointer, :inflight, :closed, :thread, :delivering, :listening
       attr_reader :lock, :queue, :collectors, :name, :receiver
 
       def initialize(name, loader)
@@ -82,22 +86,27 @@ module Pathconfig
         FFI::Function.new(:void, %i[pointer pointer]) { |event, _payload| receive(event) }
       end
 
-      # The library's callback: copy, hand over, queue. Nothing raised here
-      # may reach C. #close may run meanwhile on another thread (the
-      # library's free does not wait for a running callback): the queue may
-      # be closed under it, and the event is then dropped.
+      # The library's callback: copy, hand over, queue, and start the
+      # delivery thread unless it runs. It never reads the loader (so no
+      # thread of ffi's keeps it on its stack). Nothing raised here may
+      # reach C. #close may run meanwhile on another thread (the library's
+      # free does not wait for a running callback): the queue may be closed
+      # under it, and the event is then dropped.
       def receive(event_pointer)
         @receiver = Thread.current
         collector = @collectors[Thread.current]
-        listening = !on_change.nil?
+        listening = @listening
         return if collector.nil? && !listening
 
         event = LoaderEvent.from_c(event_pointer)
         collector&.push(event)
-        begin
-          @queue.push(event) if listening
-        rescue ClosedQueueError
-          nil
+        if listening
+          begin
+            @queue.push(event)
+          rescue ClosedQueueError
+            return
+          end
+          deliver
         end
       rescue Exception => e # rubocop:disable Lint/RescueException -- nothing may unwind into C
         warn "pathconfig: #{@name}: an event could not be copied: #{e.class}: #{e.message}"
@@ -105,7 +114,7 @@ module Pathconfig
         @receiver = nil
       end
 
-      # Starts the delivery thread, once.
+      # Starts the delivery thread unless it runs.
       def deliver
         @lock.synchronize do
           return if @thread || @closed
@@ -114,16 +123,26 @@ module Pathconfig
         end
       end
 
+      # Delivers what is queued, then ends.
       def run
         Thread.current.name = "pathconfig loader events"
         Thread.current.report_on_exception = false
-        while (event = @queue.pop)
+        while (event = next_event)
           call_on_change(event)
         end
       end
 
-      # One delivery, in a method of its own: a local of the loop would keep
-      # the last block (and so the loader) alive while the thread waits.
+      # The next event, or nil when none is queued (or the queue is closed):
+      # then this thread is done, and the next event starts another. Only
+      # this thread takes from the queue, so pop never waits here.
+      def next_event
+        @lock.synchronize do
+          next @queue.pop unless @queue.empty?
+
+          @thread = nil
+        end
+      end
+
       def call_on_change(event)
         block = on_change
         return unless block
@@ -344,7 +363,7 @@ module Pathconfig
       raise ClosedError, "operation on a closed Pathconfig::Loader" if @state.closed
 
       @on_change = callable
-      @state.deliver if callable
+      @state.listening = !callable.nil?
     end
 
     # Stops polling (waiting for a refresh in progress), frees the C loader,
