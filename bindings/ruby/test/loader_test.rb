@@ -183,7 +183,7 @@ class LoaderTest < Minitest::Test
       end
       start(events)
       first = events.pop
-      raise "the block read the loader: \#{first.inspect}" unless first == [:applied, false]
+      raise "first event \#{first.inspect}, not :applied with a current configuration" unless first == [:applied, false]
       events.pop # polling delivers to the block
       wait_for("the loader to be freed") { GC.start; Pathconfig::Loader::OPEN.empty? }
       wait_for("polling to stop") do
