@@ -44,6 +44,7 @@ package enum AtomicFile {
         }
         guard rename(temporary, path) == 0 else { throw failure("cannot rename \(temporary) to \(path)") }
         written = true
+        removeLeftovers(of: name, in: directory)
         // Make the rename itself durable. A failure here leaves the new file
         // in place, so it is not reported.
         let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -87,6 +88,29 @@ package enum AtomicFile {
                 throw failure("cannot write \(path)")
             }
             offset += n
+        }
+    }
+
+    /// Removes the temporary files of `name` that a writer killed mid-write
+    /// (SIGKILL, power loss) left, those untouched for an hour: a write takes
+    /// seconds at most. Were a stalled writer's file removed, its rename
+    /// would fail and leave the target as it was.
+    private static func removeLeftovers(of name: String, in directory: String) {
+        guard let dir = opendir(directory) else { return }
+        defer { closedir(dir) }
+        let prefix = ".\(name).tmp-"
+        let hourAgo = time(nil) - 3600
+        while let entry = readdir(dir) {
+            let file = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            var status = stat()
+            let path = "\(directory)/\(file)"
+            guard file.hasPrefix(prefix), lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            #if canImport(Darwin)
+            let modified = status.st_mtimespec.tv_sec
+            #else
+            let modified = status.st_mtim.tv_sec
+            #endif
+            if modified < hourAgo { unlink(path) }
         }
     }
 

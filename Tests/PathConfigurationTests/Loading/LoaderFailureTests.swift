@@ -237,6 +237,28 @@ struct LoaderFailureTests {
         #expect(Fixture.versionOf(loader.current) == "v1")
     }
 
+    @Test("the next write of a copy removes the temporary files a killed writer left, once an hour old")
+    func leftoverTemporaryFilesRemoved() throws {
+        let bed = try LoaderTestBed()
+        let loader = try bed.loader()
+        try loader.load()
+        let name = (bed.cacheFile() as NSString).lastPathComponent
+        let stale = bed.cacheDirectory + "/.\(name).tmp-1-0000000000000000"
+        let recent = bed.cacheDirectory + "/.\(name).tmp-2-0000000000000000"
+        let otherCopy = bed.cacheDirectory + "/.pathconfig-0000000000000000.cache.tmp-1-0000000000000000"
+        for file in [stale, recent, otherCopy] { try Data("cut short".utf8).write(to: URL(fileURLWithPath: file)) }
+        let twoHoursAgo = Date(timeIntervalSinceNow: -7200)
+        for file in [stale, otherCopy] { try FileManager.default.setAttributes([.modificationDate: twoHoursAgo], ofItemAtPath: file) }
+
+        try bed.nginx.put("config.json", Fixture.version("v2"))
+        try loader.refresh()
+        #expect(Fixture.versionOf(loader.current) == "v2")
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        // One that may be a live writer's, and another URL's, stay.
+        #expect(FileManager.default.fileExists(atPath: recent))
+        #expect(FileManager.default.fileExists(atPath: otherCopy))
+    }
+
     @Test("a cache that cannot be written is a warning; the download still applies")
     func unwritableCache() throws {
         let bed = try LoaderTestBed()
