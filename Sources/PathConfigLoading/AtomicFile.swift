@@ -98,19 +98,22 @@ package enum AtomicFile {
     private static func removeLeftovers(of name: String, in directory: String) {
         guard let dir = opendir(directory) else { return }
         defer { closedir(dir) }
-        let prefix = ".\(name).tmp-"
+        let prefix = Array(".\(name).tmp-".utf8)
         let hourAgo = time(nil) - 3600
         while let entry = readdir(dir) {
-            let file = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            var status = stat()
-            let path = "\(directory)/\(file)"
-            guard file.hasPrefix(prefix), lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
-            #if canImport(Darwin)
-            let modified = status.st_mtimespec.tv_sec
-            #else
-            let modified = status.st_mtim.tv_sec
-            #endif
-            if modified < hourAgo { unlink(path) }
+            // The entry's own bytes, never decoded: a name is any bytes.
+            withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                guard raw.starts(with: prefix) else { return }
+                let file = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
+                var status = stat()
+                guard fstatat(dirfd(dir), file, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return }
+                #if canImport(Darwin)
+                let modified = status.st_mtimespec.tv_sec
+                #else
+                let modified = status.st_mtim.tv_sec
+                #endif
+                if modified < hourAgo { unlinkat(dirfd(dir), file, 0) }
+            }
         }
     }
 
