@@ -44,14 +44,7 @@ package enum AtomicFile {
         }
         guard rename(temporary, path) == 0 else { throw failure("cannot rename \(temporary) to \(path)") }
         written = true
-        removeLeftovers(of: name, in: directory)
-        // Make the rename itself durable. A failure here leaves the new file
-        // in place, so it is not reported.
-        let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 {
-            _ = fsync(dfd)
-            close(dfd)
-        }
+        settle(name, in: directory)
     }
 
     #if DEBUG
@@ -91,13 +84,16 @@ package enum AtomicFile {
         }
     }
 
-    /// Removes the temporary files of `name` that a writer killed mid-write
+    /// Makes the rename of `name` durable (fsync of its directory), then
+    /// removes the temporary files of `name` that a writer killed mid-write
     /// (SIGKILL, power loss) left, those untouched for an hour: a write takes
     /// seconds at most. Were a stalled writer's file removed, its rename
-    /// would fail and leave the target as it was.
-    private static func removeLeftovers(of name: String, in directory: String) {
+    /// would fail and leave the target as it was. A failure here leaves the
+    /// new file in place, so it is not reported.
+    private static func settle(_ name: String, in directory: String) {
         guard let dir = opendir(directory) else { return }
         defer { closedir(dir) }
+        _ = fsync(dirfd(dir))
         let prefix = Array(".\(name).tmp-".utf8)
         let hourAgo = time(nil) - 3600
         while let entry = readdir(dir) {
