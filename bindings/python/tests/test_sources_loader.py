@@ -946,3 +946,52 @@ def test_interpreter_exit_waits_for_a_running_callback(server: Nginx, bundle: Pa
     """
     out = _exit_with_a_polling_loader(server, bundle, cache_dir, slow)
     assert out.startswith("polled True\n") and out.endswith("callback returned\n"), out
+
+
+def test_interpreter_exit_during_a_collection_that_frees_loaders(server: Nginx) -> None:
+    # A collection on another thread has dropped the weak references to
+    # three polling loaders in a cycle and not yet run their __del__ (an
+    # object before them in the batch holds it), as the interpreter exits.
+    # Exit frees them: before, they polled on through finalisation, and
+    # the process died of SIGSEGV in the trampoline finalisation had freed.
+    import subprocess
+
+    script = f"""
+import atexit, gc, threading, time
+log = {str(server.prefix / "access.log")!r}
+def polls():
+    with open(log) as f:
+        return sum("?garbage" in line for line in f)
+def after_exit():  # registered before pathconfig's handler, so runs after it
+    time.sleep(0.1)  # a request abandoned at the free is logged as it closes
+    before = polls()
+    time.sleep(0.3)
+    print("polls after exit", polls() - before, flush=True)
+atexit.register(after_exit)
+import pathconfig
+stalled, never = threading.Event(), threading.Event()
+class Stall:
+    def __del__(self):
+        stalled.set()
+        never.wait()
+gc.disable()
+stall = Stall()
+stall.cycle = stall
+del stall
+for _ in range(3):
+    loader = pathconfig.Loader([pathconfig.ServerSource({server.url("config.json?garbage")!r})],
+                               timeout=5, refresh_interval=0.005)
+    loader.cycle = loader
+    loader.load()
+    del loader
+threading.Thread(target=gc.collect, daemon=True).start()
+print("stalled", stalled.wait(10), flush=True)
+before = polls()
+time.sleep(0.2)
+print("polling before exit", polls() > before, flush=True)
+"""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(Path(pathconfig.__file__).parent.parent)
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=60)
+    assert (run.returncode, run.stderr) == (0, ""), f"exit status {run.returncode}: {run.stderr}"
+    assert run.stdout == "stalled True\npolling before exit True\npolls after exit 0\n", run.stdout

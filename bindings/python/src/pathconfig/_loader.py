@@ -12,9 +12,11 @@ only owns the handle.
 from __future__ import annotations
 
 import atexit
+import functools
+import itertools
 import threading
 import weakref
-from typing import Any, List, Optional, Sequence, Tuple, cast
+from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 from . import _ffi
 from ._config import PathConfiguration, StrPath, _load_options
@@ -27,15 +29,29 @@ from ._sources import Source, _loader_options, _sources_json
 _lib = _ffi.lib
 
 
+#: The C loaders not freed yet, each under a number its :class:`Loader` took:
+#: the Loader, held weakly, and the pointer. Exit frees them all, even a
+#: Loader's that is garbage whose ``__del__`` has not run yet: a collection
+#: (on a polling thread, say) first drops its weak references, then frees
+#: its loaders one at a time, each free waiting for a download to be
+#: abandoned. ``__del__`` does nothing once the interpreter is finalising,
+#: so such a loader would poll on, and call a trampoline that finalisation
+#: has freed.
+_unfreed: Dict[int, Tuple["weakref.ReferenceType[Loader]", Any]] = {}
+_numbers = itertools.count(1)
+
+
 def _free(ptr: Any) -> None:
-    """The loader's destructor for :class:`OwnedHandle` (from any thread, and
-    from inside the loader's own callback)."""
+    """Frees a C loader (from any thread, and from inside its own callback)."""
     _lib.pathconfig_loader_free(ptr)
 
 
-#: Loaders not closed yet: closed at exit, while the interpreter can still run
-#: callbacks that a polling thread is delivering.
-_open_loaders: "weakref.WeakSet[Loader]" = weakref.WeakSet()
+def _free_loader(number: int, ptr: Any) -> None:
+    """Frees loader ``number`` unless that is done (``dict.pop`` is atomic, so
+    however many threads ask, one frees it)."""
+    if _unfreed.pop(number, None) is not None:
+        _free(ptr)
+
 
 #: How long interpreter exit waits, in seconds, for loaders' callbacks that
 #: are running on another thread to return.
@@ -44,13 +60,19 @@ EXIT_PATIENCE = 2.0
 
 @atexit.register
 def _close_open_loaders() -> None:
-    """Closes the loaders still open, then waits (at most
-    :data:`EXIT_PATIENCE`) for their callbacks' calls still running on other
-    threads, which closing never waits for: finalisation would cut them
-    short, or free the trampolines they return through. When no callback
-    runs, nothing waits (a download in progress on another thread included)."""
-    for loader in list(_open_loaders):
-        loader.close()
+    """Closes the loaders still open and frees those whose Loader is garbage
+    not yet finalised (none of their calls can be in flight), then waits (at
+    most :data:`EXIT_PATIENCE`) for their callbacks' calls still running on
+    other threads, which closing never waits for: finalisation would cut
+    them short, or free the trampolines they return through. When no
+    callback runs, nothing waits (a download in progress on another thread
+    included)."""
+    for number, (ref, ptr) in list(_unfreed.items()):
+        loader = ref()
+        if loader is None:
+            _free_loader(number, ptr)
+        else:
+            loader.close()
     wait_for_calls(EXIT_PATIENCE)
 
 
@@ -169,8 +191,9 @@ class Loader(OwnedHandle):
         except BaseException:
             _free(ptr)
             raise
-        self._own(ptr, _free)
-        _open_loaders.add(self)
+        number = next(_numbers)
+        _unfreed[number] = (weakref.ref(self), ptr)
+        self._own(ptr, functools.partial(_free_loader, number))
 
     # --- running the chain ------------------------------------------------------------
 
