@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 /* ---- The slice of libcurl's ABI we use ---------------------------------- */
 
@@ -113,6 +114,33 @@ static struct {
     void (*slist_free_all)(chttp_slist *list);
 } curl;
 
+/* ---- Process exit ------------------------------------------------------ */
+
+/* A process may exit (exit(), a return from main) while a download runs on
+ * another thread: a loader's polling thread, or a host's thread inside a
+ * load. The TLS library's exit handler (OPENSSL_cleanup, which OpenSSL
+ * registers when libcurl initialises it) then frees what that download is
+ * using, and the process crashes. stop_transfers, registered after libcurl's
+ * initialisation and so run before that handler, abandons the downloads in
+ * progress (each sees it at its next progress call: as data arrives, and
+ * about once a second while none does), waits for them to end, at most
+ * EXIT_PATIENCE_MS, and lets no other start. */
+enum { EXIT_PATIENCE_MS = 2000 };
+static int transfers; /* in progress; atomic */
+static int exiting;   /* atomic */
+
+static void stop_transfers(void) {
+    __atomic_store_n(&exiting, 1, __ATOMIC_SEQ_CST);
+    const struct timespec pause = {0, 1000 * 1000};
+    for (int waited = 0; waited < EXIT_PATIENCE_MS && __atomic_load_n(&transfers, __ATOMIC_SEQ_CST) > 0; waited++)
+        nanosleep(&pause, NULL);
+}
+
+/* In a child of fork(), the parent's downloads are not there to end. */
+static void forget_transfers(void) {
+    __atomic_store_n(&transfers, 0, __ATOMIC_SEQ_CST);
+}
+
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int load_failed;
 static char load_error[400];
@@ -168,7 +196,12 @@ static void load_curl(void) {
     if (curl.global_init(GLOBAL_DEFAULT) != E_OK) {
         snprintf(load_error, sizeof load_error, "libcurl failed to initialise");
         load_failed = 1;
+        return;
     }
+    /* After libcurl's initialisation, which registers the TLS library's
+     * exit handler, so that this one runs first. */
+    atexit(stop_transfers);
+    pthread_atfork(NULL, NULL, forget_transfers);
 }
 
 /* ---- One transfer ------------------------------------------------------- */
@@ -259,8 +292,11 @@ static int on_progress(void *context, int64_t download_total, int64_t downloaded
                        int64_t uploaded) {
     (void)download_total, (void)downloaded, (void)upload_total, (void)uploaded;
     const chttp_request *request = context;
-    return request->cancelled(request->cancel_context) != 0;
+    return __atomic_load_n(&exiting, __ATOMIC_SEQ_CST) ||
+           (request->cancelled && request->cancelled(request->cancel_context) != 0);
 }
+
+static int get(const chttp_request *request, chttp_response *out);
 
 int chttp_get(const chttp_request *request, chttp_response *out) {
     memset(out, 0, sizeof *out);
@@ -269,6 +305,18 @@ int chttp_get(const chttp_request *request, chttp_response *out) {
         snprintf(out->message, sizeof out->message, "%s", load_error);
         return CHTTP_UNAVAILABLE;
     }
+    /* Counted, then checked: stop_transfers sets `exiting`, then counts. */
+    __atomic_add_fetch(&transfers, 1, __ATOMIC_SEQ_CST);
+    int result = CHTTP_CANCELLED;
+    if (__atomic_load_n(&exiting, __ATOMIC_SEQ_CST))
+        snprintf(out->message, sizeof out->message, "the process is exiting");
+    else
+        result = get(request, out);
+    __atomic_sub_fetch(&transfers, 1, __ATOMIC_SEQ_CST);
+    return result;
+}
+
+static int get(const chttp_request *request, chttp_response *out) {
     chttp_curl *handle = curl.easy_init();
     if (!handle) {
         snprintf(out->message, sizeof out->message, "libcurl could not create a handle");
@@ -315,7 +363,7 @@ int chttp_get(const chttp_request *request, chttp_response *out) {
     curl.easy_setopt(handle, OPT_WRITEDATA, &t);
     /* Progress on only once the function is in place: a libcurl without
      * the option (before 7.32) would print its own meter instead. */
-    if (request->cancelled && curl.easy_setopt(handle, OPT_XFERINFOFUNCTION, (progress_callback)on_progress) == E_OK) {
+    if (curl.easy_setopt(handle, OPT_XFERINFOFUNCTION, (progress_callback)on_progress) == E_OK) {
         curl.easy_setopt(handle, OPT_XFERINFODATA, (void *)request);
         curl.easy_setopt(handle, OPT_NOPROGRESS, 0L);
     }
@@ -337,7 +385,9 @@ int chttp_get(const chttp_request *request, chttp_response *out) {
     int result = CHTTP_OK;
     if (code == E_ABORTED_BY_CALLBACK) {
         result = CHTTP_CANCELLED;
-        snprintf(out->message, sizeof out->message, "the download was cancelled");
+        snprintf(out->message, sizeof out->message, "%s",
+                 __atomic_load_n(&exiting, __ATOMIC_SEQ_CST) ? "the download was abandoned: the process is exiting"
+                                                            : "the download was cancelled");
     } else if (t.too_large) {
         result = CHTTP_TOO_LARGE;
         snprintf(out->message, sizeof out->message, "the body is larger than the limit of %zu bytes", request->max_body_bytes);

@@ -116,6 +116,16 @@ extern "C" {
  * 1.1.0), while pathconfig_loader_current returns the configuration current
  * at the fork and pathconfig_loader_free frees it without waiting for
  * anything. A preforking server creates each worker's loader after the fork.
+ *
+ * Process exit. A process may exit (exit(), a return from main) with loaders
+ * not freed, their polling threads running. From the moment exit begins,
+ * every download in progress (a polling thread's, or a load on another
+ * thread) is abandoned, exit waits for them to end (at most 2 seconds;
+ * 1.1.0), and none starts after: such a download fails with
+ * PATHCONFIG_DOWNLOAD_TRANSPORT ("... the process is exiting"), reported as
+ * any failure is. Otherwise the TLS library's own exit handler (OpenSSL's)
+ * would free what a download in progress uses, and crash the process. Free
+ * a loader before exit to stop its polling thread altogether.
  * ------------------------------------------------------------------------- */
 
 /**

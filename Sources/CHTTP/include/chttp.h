@@ -62,7 +62,8 @@ typedef enum chttp_result {
     CHTTP_TRUNCATED = 5,
     /** Memory ran out. */
     CHTTP_NO_MEMORY = 6,
-    /** `cancelled` said so; the transfer was abandoned. */
+    /** `cancelled` said so, or the process is exiting: the transfer was
+     * abandoned (or, when exiting, not started). */
     CHTTP_CANCELLED = 7
 } chttp_result;
 
@@ -89,6 +90,9 @@ typedef struct chttp_response {
  * Performs one GET, over http or https only. Follows no redirect: a 3xx
  * comes back as a response, with `redirect_url`, and the caller decides.
  * Safe to call from several threads at once (one libcurl handle per call).
+ * Once the process has begun to exit, every transfer in progress is
+ * abandoned, and exit waits (at most 2 s) for them before the TLS library's
+ * own exit handler runs; later calls fail at once (see chttp.c).
  *
  * @param request what to fetch; not retained.
  * @param out zeroed and filled; dispose it whatever the result.
