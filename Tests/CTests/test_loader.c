@@ -260,6 +260,27 @@ static const char *summary(struct event_log *log)
     return buf;
 }
 
+/* A TCP socket bound to a free port on 127.0.0.1, not listening yet: a
+ * download to it is refused until listen(), and after that connects and is
+ * never answered. The socket, its port in *port; -1 on failure. */
+static int unanswering_socket(int *port)
+{
+    struct sockaddr_in addr;
+    socklen_t len = sizeof addr;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+    memset(&addr, 0, sizeof addr);
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof addr) == 0 &&
+        getsockname(fd, (struct sockaddr *)&addr, &len) == 0) {
+        *port = ntohs(addr.sin_port);
+        return fd;
+    }
+    if (fd >= 0) close(fd);
+    return -1;
+}
+
 static pathconfig_loader *new_loader(const char *sources, const char *options)
 {
     pathconfig_error err;
@@ -635,9 +656,7 @@ static void test_more_sources(void)
     pathconfig_loader *loader;
     const char *p;
     size_t n = 0;
-    int rc, listener;
-    struct sockaddr_in addr;
-    socklen_t len = sizeof addr;
+    int rc, listener, port = 0;
 
     test_set_context("data source, then a body over the limit");
     fixture("embedded", doc, sizeof doc);
@@ -669,15 +688,10 @@ static void test_more_sources(void)
     }
 
     test_set_context("a server that never answers");
-    listener = socket(AF_INET, SOCK_STREAM, 0);
-    memset(&addr, 0, sizeof addr);
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (CHECK(listener >= 0 && bind(listener, (struct sockaddr *)&addr, sizeof addr) == 0 && listen(listener, 8) == 0 &&
-                  getsockname(listener, (struct sockaddr *)&addr, &len) == 0,
-              "listening socket")) {
+    listener = unanswering_socket(&port);
+    if (CHECK(listener >= 0 && listen(listener, 8) == 0, "listening socket")) {
         snprintf(sources, sizeof sources, "[{\"file\": \"%s\"}, {\"server\": \"http://127.0.0.1:%d/slow.json\"}]", bundle,
-                 ntohs(addr.sin_port));
+                 port);
         log_dispose(&log);
         log_init(&log);
         loader = new_loader(sources, "{\"timeout_ms\": 300}");
@@ -836,24 +850,17 @@ static void forked_child(pathconfig_loader *inherited, int fd)
 static void test_fork(void)
 {
     char sources[1024], message[600];
-    struct sockaddr_in addr;
-    socklen_t len = sizeof addr;
     struct pollfd ready;
     pathconfig_loader *loader = NULL;
-    int listener, connection = -1, fds[2] = { -1, -1 }, status = 0;
+    int listener, port = 0, connection = -1, fds[2] = { -1, -1 }, status = 0;
     ssize_t n, got = 0;
     pid_t child;
 
     test_set_context("fork");
-    listener = socket(AF_INET, SOCK_STREAM, 0);
-    memset(&addr, 0, sizeof addr);
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (CHECK(listener >= 0 && bind(listener, (struct sockaddr *)&addr, sizeof addr) == 0 &&
-                  getsockname(listener, (struct sockaddr *)&addr, &len) == 0 && pipe(fds) == 0,
-              "socket and pipe")) {
+    listener = unanswering_socket(&port);
+    if (CHECK(listener >= 0 && pipe(fds) == 0, "socket and pipe")) {
         snprintf(sources, sizeof sources, "[{\"file\": \"%s\"}, {\"server\": \"http://127.0.0.1:%d/config.json\"}]", bundle,
-                 ntohs(addr.sin_port));
+                 port);
         loader = new_loader(sources, "{\"refresh_interval_ms\": 20, \"timeout_ms\": 60000}");
     }
     if (loader != NULL) {
@@ -923,10 +930,8 @@ __attribute__((destructor)) static void exiting_report(void)
 static void test_exit_with_a_download_in_progress(void)
 {
     char sources[1024], message[600];
-    struct sockaddr_in addr;
-    socklen_t len = sizeof addr;
     struct pollfd ready;
-    int listener, connection, fds[2] = { -1, -1 }, status = 0;
+    int listener, port = 0, connection, fds[2] = { -1, -1 }, status = 0;
     ssize_t n, got = 0;
     pid_t child;
 
@@ -936,16 +941,10 @@ static void test_exit_with_a_download_in_progress(void)
     if (child == 0) {
         close(fds[0]);
         /* As in test_fork: the load's download is refused, the polling one hangs. */
-        listener = socket(AF_INET, SOCK_STREAM, 0);
-        memset(&addr, 0, sizeof addr);
-        addr.sin_family = AF_INET;
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        if (listener < 0 || bind(listener, (struct sockaddr *)&addr, sizeof addr) != 0 ||
-            getsockname(listener, (struct sockaddr *)&addr, &len) != 0)
-            _exit(3);
+        if ((listener = unanswering_socket(&port)) < 0) _exit(3);
         snprintf(sources, sizeof sources,
                  "[{\"data\": \"{\\\"rules\\\": []}\", \"name\": \"bundle\"}, {\"server\": \"http://127.0.0.1:%d/config.json\"}]",
-                 ntohs(addr.sin_port));
+                 port);
         exiting.loader = pathconfig_loader_new(sources, "{\"refresh_interval_ms\": 20, \"timeout_ms\": 60000}", NULL);
         if (exiting.loader == NULL ||
             pathconfig_loader_set_callback(exiting.loader, exiting_callback, NULL, NULL) != 0 ||
