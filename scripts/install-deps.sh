@@ -20,6 +20,9 @@ packages+=(libcurl4 nginx-light)
 packages+=(libcurl4-openssl-dev)
 # The HTTPS loader test makes a self-signed certificate with the openssl command.
 packages+=(openssl)
+# The loader's test of response headers under a Turkish locale compiles
+# tr_TR.UTF-8 with localedef from this package's sources.
+packages+=(locales)
 # The Python suite (`make test-python` runs Debian's /usr/bin/python3, see the
 # Makefile's PYTHON): pytest, pytest-xdist (the suite runs on two processes),
 # and venv + pip for the tests that install the

@@ -5,7 +5,7 @@
  * libgcc_s, libpcre2-8 and libidn2. libcurl does HTTP, HTTPS, decoding and timeouts
  * for us, but linking it would pull OpenSSL and a dozen libraries into every
  * host, including hosts that never download anything. So the first download
- * opens libcurl.so.4 and resolves nine functions; nothing else of libcurl is
+ * opens libcurl.so.4 and resolves ten functions; nothing else of libcurl is
  * used, and only the option numbers below need to agree with its ABI (they
  * are fixed forever by libcurl's compatibility promise, and checked against
  * curl.h whenever that header is installed).
@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
 /* ---- The slice of libcurl's ABI we use ---------------------------------- */
@@ -112,6 +111,7 @@ static struct {
     const char *(*easy_strerror)(int code);
     chttp_slist *(*slist_append)(chttp_slist *list, const char *string);
     void (*slist_free_all)(chttp_slist *list);
+    int (*strnequal)(const char *a, const char *b, size_t n);
 } curl;
 
 /* ---- Process exit ------------------------------------------------------ */
@@ -191,6 +191,7 @@ static void load_curl(void) {
     RESOLVE(easy_strerror, "curl_easy_strerror");
     RESOLVE(slist_append, "curl_slist_append");
     RESOLVE(slist_free_all, "curl_slist_free_all");
+    RESOLVE(strnequal, "curl_strnequal");
 #undef RESOLVE
     /* Not thread-safe in old libcurls, hence inside pthread_once. */
     if (curl.global_init(GLOBAL_DEFAULT) != E_OK) {
@@ -226,10 +227,13 @@ static char *copy_trimmed(const char *start, const char *end) {
     return s;
 }
 
-/* Replaces *slot with the value of header line [line, end) when it is `name`. */
+/* Replaces *slot with the value of header line [line, end) when it is `name`.
+ * Names are compared in ASCII, whatever the host's locale: strncasecmp under
+ * a Turkish LC_CTYPE (a Python or Ruby host's, from the environment) takes
+ * "I" and "i" for different letters, and missed "LAST-MODIFIED". */
 static int take_header(const char *line, const char *end, const char *name, char **slot) {
     size_t n = strlen(name);
-    if ((size_t)(end - line) <= n || strncasecmp(line, name, n) != 0 || line[n] != ':') return 0;
+    if ((size_t)(end - line) <= n || !curl.strnequal(line, name, n) || line[n] != ':') return 0;
     free(*slot);
     *slot = copy_trimmed(line + n + 1, end);
     return 1;

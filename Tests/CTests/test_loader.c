@@ -8,13 +8,15 @@
  * over the limit / a timeout leaving the current configuration and the cache
  * file as they were, a corrupt cache file, misuse from inside the callback
  * (refused, starting nothing), polling and free, threads resolving through pathconfig_loader_current
- * while another refreshes, a loader inherited across fork(), and process exit while a download runs.
+ * while another refreshes, a loader inherited across fork(), process exit while a download runs, and
+ * response headers named in upper case under a Turkish locale.
  * Prints "N passed, M failed". */
 #include "harness.h"
 #include "pathconfig.h"
 #include "server.h"
 
 #include <arpa/inet.h>
+#include <locale.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
@@ -22,7 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -710,6 +714,100 @@ static void test_more_sources(void)
     log_dispose(&log);
 }
 
+/* ---- a header nginx cannot send ------------------------------------------ */
+
+#define OLD_DATE "Wed, 21 Oct 2015 07:28:00 GMT"
+
+/* Answers `count` connections on `fd`, one request each: a request with
+ * "If-Modified-Since: OLD_DATE" gets 304; any other the document with its
+ * Last-Modified header spelled "LAST-MODIFIED". Gives up after 5 s without a
+ * connection or a request. */
+struct upper_case_server {
+    int fd, count;
+    int requests, conditional;
+};
+
+static void *serve_upper_case(void *arg)
+{
+    static const char body[] = "{\"rules\": [{\"patterns\": [\".*\"], \"properties\": {\"version\": \"lm\"}}]}";
+    struct upper_case_server *s = arg;
+    struct pollfd ready = {s->fd, POLLIN, 0};
+    struct timeval patience = {5, 0};
+    char request[4096], response[512];
+    for (int i = 0; i < s->count && poll(&ready, 1, 5000) == 1; i++) {
+        int c = accept(s->fd, NULL, NULL);
+        size_t n = 0;
+        ssize_t got = 0;
+        if (c < 0) break;
+        setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
+        request[0] = '\0';
+        while (n < sizeof request - 1 && !strstr(request, "\r\n\r\n") && (got = recv(c, request + n, sizeof request - 1 - n, 0)) > 0)
+            request[n += (size_t)got] = '\0';
+        s->requests++;
+        if (strstr(request, "\r\nIf-Modified-Since: " OLD_DATE "\r\n")) {
+            s->conditional++;
+            snprintf(response, sizeof response, "HTTP/1.1 304 Not Modified\r\nConnection: close\r\n\r\n");
+        } else {
+            snprintf(response, sizeof response,
+                     "HTTP/1.1 200 OK\r\nLAST-MODIFIED: " OLD_DATE "\r\nContent-Type: application/json\r\n"
+                     "Content-Length: %zu\r\nConnection: close\r\n\r\n%s", strlen(body), body);
+        }
+        if (send(c, response, strlen(response), 0) < 0) s->requests = -100;
+        close(c);
+    }
+    return NULL;
+}
+
+/* Response headers are named in any case (RFC 9110), and read so whatever
+ * the host's locale: under a Turkish LC_CTYPE (a Python or Ruby host's, which
+ * they take from the environment) strncasecmp tells "I" from "i", and took
+ * "LAST-MODIFIED" for another header, so that the next download was not
+ * conditional. The locale is compiled from Debian's `locales` sources. */
+static void test_header_names_under_a_turkish_locale(void)
+{
+    char locales[700], command[1600], sources[256];
+    struct upper_case_server s = {-1, 2, 0, 0};
+    struct event_log log;
+    pathconfig_loader *loader;
+    pathconfig_error err;
+    pthread_t thread;
+    int port = 0, rc;
+
+    test_set_context("Turkish locale");
+    snprintf(locales, sizeof locales, "%s/locales", dir);
+    snprintf(command, sizeof command, "mkdir -p '%s' && localedef -i tr_TR -f UTF-8 '%s/tr_TR.UTF-8'", locales, locales);
+    rc = system(command);
+    if (!CHECK(rc == 0, "%s: exit %d (Debian: apt-get install locales)", command, rc)) return;
+    setenv("LOCPATH", locales, 1);
+    if (!CHECK(setlocale(LC_CTYPE, "tr_TR.UTF-8") != NULL, "setlocale(LC_CTYPE, tr_TR.UTF-8)")) return;
+    /* What made the test: this locale's strncasecmp takes the names apart. */
+    CHECK(strncasecmp("LAST-MODIFIED", "Last-Modified", 13) != 0, "strncasecmp is locale-blind here: the test tests nothing");
+
+    s.fd = unanswering_socket(&port);
+    if (CHECK(s.fd >= 0 && listen(s.fd, 8) == 0 && pthread_create(&thread, NULL, serve_upper_case, &s) == 0, "server")) {
+        snprintf(sources, sizeof sources, "[{\"server\": \"http://127.0.0.1:%d/lm.json\"}]", port);
+        log_init(&log);
+        loader = new_loader(sources, "{\"timeout_ms\": 5000}");
+        if (loader != NULL) {
+            pathconfig_loader_set_callback(loader, on_event, &log, NULL);
+            rc = pathconfig_loader_load(loader, &err);
+            CHECK(rc == 0 && strcmp(summary(&log), "server:applied") == 0, "load: %d %s", rc, summary(&log));
+            log_clear(&log);
+            rc = pathconfig_loader_refresh(loader, &err);
+            CHECK(rc == 0 && strcmp(summary(&log), "server:not-modified") == 0, "refresh: %d %s", rc, summary(&log));
+            pathconfig_loader_free(loader);
+        }
+        pthread_join(thread, NULL);
+        CHECK(s.requests == 2 && s.conditional == 1, "%d requests, %d with If-Modified-Since (want 2, 1)", s.requests,
+              s.conditional);
+        log_dispose(&log);
+    }
+    if (s.fd >= 0) close(s.fd);
+    setlocale(LC_CTYPE, "C");
+    unsetenv("LOCPATH");
+    test_set_context("nginx");
+}
+
 /* refresh_interval_ms: events from the polling thread; none after free. */
 static void test_polling(void)
 {
@@ -1210,6 +1308,7 @@ int main(int argc, char **argv)
         put_version("v1");
         test_chain();
         test_more_sources();
+        test_header_names_under_a_turkish_locale();
         test_polling();
         test_refused_load_starts_nothing();
         test_set_callback_does_not_wait();
