@@ -21,6 +21,14 @@ JOBS    ?= 2
 # pytest, venv and pip `make deps` installs (python3-pytest, python3-venv,
 # python3-pip). PYTHON=python3 runs them on another one that has pytest.
 PYTHON  ?= /usr/bin/python3
+# The suites download from servers on 127.0.0.1. libcurl (the loader's HTTP)
+# and Python's urllib go through a proxy the environment names, and one
+# that cannot reach this machine's loopback would fail them; the loopback is
+# reached directly, other hosts (apt-get's) as the environment says.
+comma := ,
+ifeq ($(filter 127.0.0.1,$(subst $(comma), ,$(no_proxy))),)
+export no_proxy := 127.0.0.1,localhost$(if $(no_proxy),$(comma)$(no_proxy))
+endif
 # Where `make lib` puts the shipped, self-contained library and the CLI.
 OUT     := $(CURDIR)/out
 LIBDIR  := $(OUT)/lib
