@@ -14,6 +14,12 @@
 #   make fuzz FUZZ_SECONDS=300   every fuzz target for 300 s each (make fuzz-load: one)
 
 SHELL   := /bin/bash
+# make splits file names at spaces, and the rules here name files by absolute
+# path: in a clone whose path holds one, the first of them would fail with
+# an error about something else.
+ifneq ($(words $(CURDIR)),1)
+$(error the path of this clone holds a space ("$(CURDIR)"), which make cannot name files under; clone into a path without one)
+endif
 PREFIX  ?= /usr/local
 SWIFT   ?= swift
 JOBS    ?= 2
