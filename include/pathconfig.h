@@ -83,6 +83,14 @@
  *   is reported as PATHCONFIG_E_NOMEM. Memory exhaustion inside the Swift
  *   runtime cannot be reported and aborts the process, as in most runtimes.
  *
+ *   Stack.  A call recurses as deep as its input nests (JSON at most 256
+ *   levels, a pattern's groups at most 250) and needs up to about 340 KiB of
+ *   stack at those limits, under the Android profiles (their Gson reader;
+ *   the others under 100 KiB). Call from threads of 512 KiB or more: glibc's
+ *   default (8 MiB, or `ulimit -s`), Rust's (2 MiB) and the JVM's (1 MiB)
+ *   are; musl's (128 KiB) is not (pthread_attr_setstacksize). The loader's
+ *   polling thread takes 1 MiB where the default is less.
+ *
  *   Linking.  libpathconfig.so carries its own copy of the Swift runtime
  *   (hidden: only pathconfig_* symbols are exported), so hosts need no Swift
  *   installation. Once loaded it stays loaded: dlclose(3) does not unmap it.

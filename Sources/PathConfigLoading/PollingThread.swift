@@ -21,6 +21,11 @@ final class PollingThread: @unchecked Sendable {
     private let wakeup: UnsafeMutablePointer<pthread_cond_t>
     /// The process that started the thread (a child of `fork()` has none).
     private let process = getpid()
+    /// The least stack the thread gets. A refresh of a document at the
+    /// nesting limits needs about 340 KiB under the Android profiles (the
+    /// Gson reader's recursion; docs/limits-and-security.md, "Stack"), and
+    /// a thread's default is musl's 128 KiB, or glibc's `ulimit -s`.
+    static let minimumStack = 1 << 20
 
     /// Starts the thread.
     init(interval: Duration, tick: @escaping @Sendable (_ isStopped: @escaping @Sendable () -> Bool) -> Void) {
@@ -43,11 +48,17 @@ final class PollingThread: @unchecked Sendable {
         #else
         var handle = pthread_t()
         #endif
-        let rc = pthread_create(&handle, nil, { context in
+        var threadAttributes = pthread_attr_t()
+        pthread_attr_init(&threadAttributes)
+        var stack = 0
+        pthread_attr_getstacksize(&threadAttributes, &stack)
+        if stack < Self.minimumStack { pthread_attr_setstacksize(&threadAttributes, Self.minimumStack) }
+        let rc = pthread_create(&handle, &threadAttributes, { context in
             let me = Unmanaged<PollingThread>.fromOpaque(context!).takeRetainedValue()
             me.loop()
             return nil
         }, context)
+        pthread_attr_destroy(&threadAttributes)
         if rc == 0 {
             thread = handle
         } else {

@@ -1,5 +1,5 @@
 /* The C ABI test: conformance cases, every error path, getters, ownership,
- * every read path against the JSON text.
+ * every read path against the JSON text, the stack a call needs.
  *
  *   test_capi CONFORMANCE_DIR SCRATCH_DIR
  *
@@ -17,6 +17,7 @@ int main(int argc, char **argv)
     run_api_tests(argv[2]);
     run_catalog_tests();
     run_version_tests();
+    run_stack_tests();
     run_conformance(argv[1]);
     run_differential_tests(argv[1]);
     return test_summary();

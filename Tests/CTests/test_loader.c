@@ -9,8 +9,9 @@
  * file as they were, a corrupt cache file, misuse from inside the callback
  * (refused, starting nothing), polling and free, threads resolving through pathconfig_loader_current
  * while another refreshes, a loader inherited across fork(), process exit while a download runs, and
- * response headers named in upper case under a Turkish locale.
+ * response headers named in upper case under a Turkish locale, the polling thread's stack.
  * Prints "N passed, M failed". */
+#define _GNU_SOURCE /* pthread_setattr_default_np */
 #include "harness.h"
 #include "pathconfig.h"
 #include "server.h"
@@ -852,6 +853,66 @@ static void test_polling(void)
     log_dispose(&log);
 }
 
+/* The polling thread's stack is the library's, not the host's default: on a
+ * default of 128 KiB (musl's; glibc's follows `ulimit -s`) a refresh of a
+ * document nested as deep as hotwire-android reads (255 levels, which its
+ * Gson reader takes about 340 KiB of stack to read) overflowed it, and the
+ * process died of SIGSEGV. In a child, whose default this sets; it ends with
+ * exit(), so that its leak check under valgrind sees the library's exit-time
+ * destructor run (Sources/CRuntimeRoots). */
+static void test_polling_thread_stack(void)
+{
+    enum { DEPTH = 255 - 4 }; /* the root, "rules", the rule, "properties" */
+    static char doc[200 + 2 * DEPTH];
+    char sources[1024];
+    pid_t child;
+    int status = 0;
+
+    test_set_context("polling thread stack");
+    snprintf(sources, sizeof sources, "[{\"server\": \"%s\"}]", url);
+    fflush(NULL);
+    child = fork();
+    if (child == 0) {
+        struct event_log log;
+        struct timespec pause = { 0, 20 * 1000 * 1000 };
+        pthread_attr_t small;
+        pathconfig_loader *loader;
+        int i, applied = 0;
+        if (pthread_attr_init(&small) != 0 || pthread_attr_setstacksize(&small, 128 * 1024) != 0 ||
+            pthread_setattr_default_np(&small) != 0)
+            exit(10);
+        for (i = 0; i < 2; i++) {
+            int n = sprintf(doc, "{\"rules\": [{\"patterns\": [\".*\"], \"properties\": {\"version\": \"d%d\", \"x\": ", i);
+            memset(doc + n, '[', DEPTH);
+            n += DEPTH;
+            doc[n++] = '1';
+            memset(doc + n, ']', DEPTH);
+            strcpy(doc + n + DEPTH, "}}]}");
+            if (server_put(&server, "config.json", doc) != 0) exit(11);
+            if (i > 0) break;
+            log_init(&log);
+            loader = pathconfig_loader_new(sources, "{\"profile\": \"hotwire-android\", \"refresh_interval_ms\": 10}", NULL);
+            if (loader == NULL) exit(12);
+            pathconfig_loader_set_callback(loader, on_event, &log, NULL);
+            if (pathconfig_loader_load(loader, NULL) != 0) exit(13);
+        }
+        for (i = 0; i < 500 && applied < 2; i++) { /* 10 s */
+            nanosleep(&pause, NULL);
+            applied = 0;
+            pthread_mutex_lock(&log.lock);
+            for (int j = 0; j < log.count; j++) applied += log.events[j].kind == PATHCONFIG_EVENT_APPLIED;
+            pthread_mutex_unlock(&log.lock);
+        }
+        pathconfig_loader_free(loader);
+        exit(applied == 2 ? 0 : 14);
+    }
+    if (CHECK(child > 0 && waitpid(child, &status, 0) == child, "fork"))
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "a refresh on the polling thread, threads' default stack 128 KiB: %s %d",
+              WIFSIGNALED(status) ? "killed by signal" : "exit status", WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    put_version("v1");
+    test_set_context("nginx");
+}
+
 /* A load refused inside the callback (PATHCONFIG_E_MISUSE) does nothing and
  * starts nothing: no polling thread, no polling events, no requests. The
  * outer call is a refresh before the first load, which runs the chain
@@ -1310,6 +1371,7 @@ int main(int argc, char **argv)
         test_more_sources();
         test_header_names_under_a_turkish_locale();
         test_polling();
+        test_polling_thread_stack();
         test_refused_load_starts_nothing();
         test_set_callback_does_not_wait();
         test_threads(threads, refreshes);

@@ -30,6 +30,11 @@ void run_catalog_tests(void);
  * crashes on (PATHCONFIG_E_CRASH), hotwire-android before 1.2 reading strings. */
 void run_version_tests(void);
 
+/* Documents at the nesting limits, under every release of every profile,
+ * on a thread with the stack pathconfig.h asks callers for: no call
+ * overflows it. */
+void run_stack_tests(void);
+
 /* Every case of siesta.json about choosing and merging configuration, in
  * `dir`, through pathconfig/rules.h (globs, patterns, C predicates, rules from
  * code merged deep, invalidation). */
