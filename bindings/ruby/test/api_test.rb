@@ -176,6 +176,25 @@ class ApiTest < Minitest::Test
     assert_match(/\A\d+:\d+: /, dup.to_s)
   end
 
+  # The library reads documents, answers and rules from code nested up to
+  # 256 levels; Ruby's json stops at 100 unless told. Each way the gem reads
+  # or writes JSON goes past it.
+  def test_values_nested_as_deep_as_the_library_reads
+    deep = 250.times.reduce(1) { |value, _| { "k" => value } }
+    document = { "settings" => { "s" => deep }, "rules" => [{ "patterns" => [".*"], "properties" => { "x" => deep } }] }
+    cfg = PC.from_json(JSON.generate(document, max_nesting: false), profile: "hotwire-ios")
+    assert_equal deep, cfg.properties("/a")["x"]
+    assert_equal deep, cfg.properties("/a").to_h["x"]
+    assert_equal deep, cfg.settings["s"]
+    assert_equal deep, cfg.explain("/a")["properties"]["x"]
+    seen = nil
+    from_code = PC.from_json('{"rules":[]}', profile: "siesta")
+    from_code.add_rule(patterns: [".*"], properties: { "y" => deep },
+                       configurer: ->(request, _props) { seen = request.properties["y"]; nil })
+    assert_equal deep, from_code.properties("/a")["y"]
+    assert_equal deep, seen
+  end
+
   def test_close_and_use_after_close
     cfg = config
     props = cfg.properties("/messages/new")

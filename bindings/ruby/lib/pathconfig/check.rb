@@ -39,7 +39,7 @@ module Pathconfig
 
     def load(source, app)
       case source
-      when Hash then PathConfiguration.from_json(JSON.generate(source), profile: app)
+      when Hash then PathConfiguration.from_json(JSONText.generate(source), profile: app)
       when String
         if source.lstrip.start_with?("{")
           PathConfiguration.from_json(source, profile: app)
@@ -170,7 +170,7 @@ module Pathconfig
       rules = ["    (none)"] if rules.empty?
       ["#{method ? "#{method} " : ''}#{url} as #{app} reads it:",
        *wrong.map { |w| "  #{w}" },
-       "  properties: #{JSON.generate(explained['properties'])}",
+       "  properties: #{JSONText.generate(explained['properties'])}",
        "  matched string: #{explained['matched_string'].inspect}",
        "  matching rules:", *rules].join("\n")
     end

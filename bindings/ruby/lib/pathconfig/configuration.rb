@@ -130,7 +130,7 @@ module Pathconfig
           Native.owned_text(Native.pathconfig_explain(address, url, method, err)) or raise Pathconfig.error_from(err)
         end
       end
-      JSON.parse(text)
+      JSONText.parse(text)
     end
 
     # The string the patterns see for `url` under this profile and options
@@ -183,19 +183,19 @@ module Pathconfig
     # The document's top-level "settings" ({} when absent), a new Hash each time.
     def settings
       @settings ||= held { |address| Native.utf8(Native.pathconfig_settings(address)) or raise Pathconfig.last_error }.freeze
-      JSON.parse(@settings)
+      JSONText.parse(@settings)
     end
 
     # Every load option in effect, defaults written out (pathconfig_options),
     # a new Hash each time.
     def options
-      JSON.parse(options_text)
+      JSONText.parse(options_text)
     end
 
     # The profile the configuration was loaded with, as given ("hotwire-ios",
     # "hotwire-ios@1.2.2").
     def profile
-      @profile ||= JSON.parse(options_text)["profile"].freeze
+      @profile ||= JSONText.parse(options_text)["profile"].freeze
     end
 
     # What the load noticed but accepted: ConfigWarning objects.

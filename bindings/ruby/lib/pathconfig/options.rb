@@ -42,7 +42,7 @@ module Pathconfig
 
     # JSON in ASCII: a NUL or any character travels escaped.
     def json(options)
-      JSON.generate(options, ascii_only: true)
+      JSONText.generate(options, ascii_only: true)
     end
   end
 end

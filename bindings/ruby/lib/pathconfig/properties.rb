@@ -63,7 +63,7 @@ module Pathconfig
           raise error
         end
         json = Native.utf8(json).freeze
-        props = self[JSON.parse(json, freeze: true)]
+        props = self[JSONText.parse(json, freeze: true)]
         props.send(:bind, address, answer_id, json)
         @answers_lock.synchronize do
           kept = @answers[answer_id]
@@ -101,7 +101,7 @@ module Pathconfig
 
     # A plain, changeable copy, all the way down.
     def to_h
-      JSON.parse(@json)
+      JSONText.parse(@json)
     end
 
     # The typed value of `key` (any key of Pathconfig::TYPED_KEYS, String or

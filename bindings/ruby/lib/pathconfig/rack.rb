@@ -97,7 +97,7 @@ module Pathconfig
         elsif spec[:json]
           ["#{path} (json:)", spec[:json].to_s]
         elsif spec[:data]
-          ["#{path} (data:)", JSON.generate(spec[:data])]
+          ["#{path} (data:)", JSONText.generate(spec[:data])]
         else
           raise ArgumentError, "#{path}: give file:, json: or data:"
         end

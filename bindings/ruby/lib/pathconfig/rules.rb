@@ -35,7 +35,7 @@ module Pathconfig
     # The properties merged so far, every change made so far included, as a
     # new Hash (configurer only: a predicate gets MisuseError).
     def properties
-      JSON.parse(Native.utf8(Native.pathconfig_request_properties(live)) || raise(Pathconfig.last_error))
+      JSONText.parse(Native.utf8(Native.pathconfig_request_properties(live)) || raise(Pathconfig.last_error))
     end
 
     def set_str(key, value)
@@ -120,7 +120,7 @@ module Pathconfig
     module_function
 
     def json_arg(value)
-      JSON.generate(value, ascii_only: true, allow_nan: false)
+      JSONText.generate(value, ascii_only: true, allow_nan: false)
     rescue JSON::GeneratorError => e
       raise ArgumentError, "not representable as JSON: #{e.message}"
     end

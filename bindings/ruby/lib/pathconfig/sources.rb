@@ -51,7 +51,7 @@ module Pathconfig
         else raise TypeError, "source #{i} must be a FileSource, ServerSource, DataSource or Hash, not #{source.class}"
         end
       end
-      JSON.generate(specs, ascii_only: true)
+      JSONText.generate(specs, ascii_only: true)
     end
 
     # Seconds as the library's whole milliseconds (rounded up).
