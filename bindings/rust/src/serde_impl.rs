@@ -102,7 +102,11 @@ impl Properties {
     /// field, a value of another type), with serde_json's message and the
     /// line and column in [`json`](Self::json) where it stopped.
     pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, Error> {
-        serde_json::from_str(self.json()).map_err(|e| {
+        let mut reader = serde_json::Deserializer::from_str(self.json());
+        // serde_json stops at 128 levels; the library's answers nest up to its
+        // own limit (256), so no limit of serde_json's applies.
+        reader.disable_recursion_limit();
+        T::deserialize(&mut reader).and_then(|value| reader.end().map(|()| value)).map_err(|e| {
             let (line, column) = (e.line(), e.column());
             // serde_json's message without its " at line L column C" (the
             // error's own line and column say where).

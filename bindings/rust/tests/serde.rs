@@ -176,3 +176,23 @@ fn deserialize_into_a_struct_of_the_host() {
     let any: serde_json::Value = props.deserialize().unwrap();
     assert_eq!(any["headers"]["Authorization"], "Bearer abc\", \"X-Admin\": \"true");
 }
+
+/// An answer nests as deep as the library reads documents (256 levels):
+/// past serde_json's own limit of 128, which deserialize lifts.
+#[test]
+fn deserialize_reads_answers_as_deep_as_the_library_nests_them() {
+    let depth = 250;
+    let json = format!(
+        r#"{{"rules": [{{"patterns": [".*"], "properties": {{"x": {}1{}}}}}]}}"#,
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let props = PathConfiguration::from_json(&json, &Options::new()).unwrap().properties("/a").unwrap();
+    let answer: serde_json::Value = props.deserialize().unwrap();
+    let mut value = &answer["x"];
+    for _ in 0..depth {
+        value = &value[0];
+    }
+    assert_eq!(value, 1);
+    assert_eq!(serde_json::to_string(&props).unwrap(), props.json());
+}
