@@ -343,6 +343,26 @@ def test_settings(sample) -> None:  # type: ignore[no-untyped-def]
         assert cfg.settings == {}
 
 
+def test_values_nested_as_deep_as_the_library_reads() -> None:
+    # The library reads documents, answers and rules from code nested up to
+    # 256 levels; each way the binding reads or writes JSON goes as deep.
+    deep: object = 1
+    for _ in range(250):
+        deep = {"k": deep}
+    document = {"settings": {"s": deep}, "rules": [{"patterns": [".*"], "properties": {"x": deep}}]}
+    cfg = PathConfiguration.from_json(json.dumps(document), profile="hotwire-ios")
+    assert cfg.properties("/a")["x"] == deep
+    assert cfg.settings["s"] == deep
+    assert cfg.explain("/a")["properties"]["x"] == deep
+    seen = []
+    from_code = PathConfiguration.from_json('{"rules": []}', profile="siesta")
+    from_code.add_rule(
+        patterns=[".*"], properties={"y": deep}, configurer=lambda request, props: seen.append(request.properties()["y"])
+    )
+    assert from_code.properties("/a")["y"] == deep
+    assert seen == [deep]
+
+
 def test_counts_profile_repr(sample) -> None:  # type: ignore[no-untyped-def]
     assert sample.document_rule_count == 3 and sample.rule_count == 6
     assert sample.profile == "hotwire-ios"
