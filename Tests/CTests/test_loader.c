@@ -17,6 +17,7 @@
 #include "server.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <locale.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -25,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -781,8 +781,11 @@ static void test_header_names_under_a_turkish_locale(void)
     if (!CHECK(rc == 0, "%s: exit %d (Debian: apt-get install locales)", command, rc)) return;
     setenv("LOCPATH", locales, 1);
     if (!CHECK(setlocale(LC_CTYPE, "tr_TR.UTF-8") != NULL, "setlocale(LC_CTYPE, tr_TR.UTF-8)")) return;
-    /* What made the test: this locale's strncasecmp takes the names apart. */
-    CHECK(strncasecmp("LAST-MODIFIED", "Last-Modified", 13) != 0, "strncasecmp is locale-blind here: the test tests nothing");
+    /* What made the test: this locale's lower case of "I" is not "i", so
+     * glibc's strncasecmp, which lowers by the locale's table, takes
+     * LAST-MODIFIED and Last-Modified apart (AddressSanitizer's own
+     * strncasecmp, in place of glibc's under make test-sanitize, does not). */
+    CHECK(tolower('I') != 'i', "tolower('I') is 'i' here: the test tests nothing");
 
     s.fd = unanswering_socket(&port);
     if (CHECK(s.fd >= 0 && listen(s.fd, 8) == 0 && pthread_create(&thread, NULL, serve_upper_case, &s) == 0, "server")) {
