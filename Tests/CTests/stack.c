@@ -100,8 +100,10 @@ void run_stack_tests(void)
     /* Deepest first: at the limit, one past Gson's (255, hotwire-android
      * from 1.2 refuses it), and one past the library's (refused by all). */
     char *documents[12];
-    int n = 0;
+    int n = 0, at_limit = -1, below_limit = -1; /* the arrays MAX_DEPTH and MAX_DEPTH - 1 deep */
     for (int depth = MAX_DEPTH + 1; depth >= MAX_DEPTH - 1; depth--) {
+        if (depth == MAX_DEPTH) at_limit = n;
+        if (depth == MAX_DEPTH - 1) below_limit = n;
         documents[n++] = nest("{\"rules\": [{\"patterns\": [\".*\"], \"properties\": {\"x\": ", "[", depth - 4, "1", "]", "}}]}");
         documents[n++] = nest("{\"rules\": [{\"patterns\": [\".*\"], \"properties\": {\"x\": ", "{\"k\": ", depth - 4, "1", "}", "}}]}");
         documents[n++] = nest("{\"settings\": {\"x\": ", "{\"k\": ", depth - 2, "1", "}", "}, \"rules\": []}");
@@ -111,7 +113,7 @@ void run_stack_tests(void)
     documents[n++] = nest("{\"rules\": [{\"patterns\": [\"", "(", 248, "/a", ")", "\"], \"properties\": {\"x\": 1}}]}");
     documents[n++] = nest("{\"rules\": [{\"patterns\": [\"", "(?:", 248, "/a", ")*", "\"], \"properties\": {\"x\": 1}}]}");
     documents[n++] = nest("{\"rules\": [{\"patterns\": [\"", "(?=", 248, "/a", ")", ".*\"], \"properties\": {\"x\": 1}}]}");
-    /* A rule from code nested as deep as a file's may be, merged deep into the first document's. */
+    /* A rule from code nested as deep as a file's may be, merged deep into the arrays at the limit. */
     char *rule = nest("{\"patterns\": [\".*\"], \"properties\": {\"x\": ", "{\"k\": ", MAX_DEPTH - 2, "1", "}", "}}");
 
     for (int i = 0; i < n; i++)
@@ -130,17 +132,16 @@ void run_stack_tests(void)
             if (child == 0) {
                 /* The child reports through its exit status: bit 0, a call
                  * failed on a configuration that loaded; bit 1, the arrays
-                 * MAX_DEPTH deep loaded (documents[3]); bit 2, those one
-                 * level less (documents[6]). exit(), not _exit(): the
+                 * MAX_DEPTH deep loaded; bit 2, those one level less. exit(), not _exit(): the
                  * library's exit-time destructor runs, so that a leak
                  * checker tracing the child sees the runtime's tables as
                  * reachable (Sources/CRuntimeRoots). */
                 for (int i = 0; i < n; i++) {
-                    struct job job = {profile, documents[i], i == 3 ? rule : NULL, 0, 0};
+                    struct job job = {profile, documents[i], i == at_limit ? rule : NULL, 0, 0};
                     if (run_on_small_stack(&job) != 0) exit(100);
                     if (job.failed) status |= 1;
-                    if (job.loaded && i == 3) status |= 2;
-                    if (job.loaded && i == 6) status |= 4;
+                    if (job.loaded && i == at_limit) status |= 2;
+                    if (job.loaded && i == below_limit) status |= 4;
                 }
                 exit(status);
             }

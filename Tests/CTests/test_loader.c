@@ -719,15 +719,17 @@ static void test_more_sources(void)
 
 #define OLD_DATE "Wed, 21 Oct 2015 07:28:00 GMT"
 
-/* Answers `count` connections on `fd`, one request each: a request with
- * "If-Modified-Since: OLD_DATE" gets 304; any other the document with its
- * Last-Modified header spelled "LAST-MODIFIED". Gives up after 5 s without a
- * connection or a request. */
+/* What serve_upper_case is given (a listening socket, how many connections
+ * to answer) and what it counts. */
 struct upper_case_server {
     int fd, count;
     int requests, conditional;
 };
 
+/* Answers `count` connections on `fd`, one request each: a request with
+ * "If-Modified-Since: OLD_DATE" gets 304; any other the document with its
+ * Last-Modified header spelled "LAST-MODIFIED". Gives up after 5 s without a
+ * connection or a request. */
 static void *serve_upper_case(void *arg)
 {
     static const char body[] = "{\"rules\": [{\"patterns\": [\".*\"], \"properties\": {\"version\": \"lm\"}}]}";
@@ -863,10 +865,24 @@ static void test_polling(void)
  * process died of SIGSEGV. In a child, whose default this sets; it ends with
  * exit(), so that its leak check under valgrind sees the library's exit-time
  * destructor run (Sources/CRuntimeRoots). */
+/* Serves config.json nested as deep as hotwire-android reads, 255 levels
+ * (the root, "rules", the rule, "properties" and 251 arrays), every path
+ * resolving to {"version": NAME, ...}. 0 or -1. */
+static int put_deep_version(const char *name)
+{
+    enum { DEPTH = 255 - 4 };
+    static char doc[200 + 2 * DEPTH];
+    int n = snprintf(doc, 200, "{\"rules\": [{\"patterns\": [\".*\"], \"properties\": {\"version\": \"%s\", \"x\": ", name);
+    memset(doc + n, '[', DEPTH);
+    n += DEPTH;
+    doc[n++] = '1';
+    memset(doc + n, ']', DEPTH);
+    strcpy(doc + n + DEPTH, "}}]}");
+    return server_put(&server, "config.json", doc);
+}
+
 static void test_polling_thread_stack(void)
 {
-    enum { DEPTH = 255 - 4 }; /* the root, "rules", the rule, "properties" */
-    static char doc[200 + 2 * DEPTH];
     char sources[1024];
     pid_t child;
     int status = 0;
@@ -884,21 +900,14 @@ static void test_polling_thread_stack(void)
         if (pthread_attr_init(&small) != 0 || pthread_attr_setstacksize(&small, 128 * 1024) != 0 ||
             pthread_setattr_default_np(&small) != 0)
             exit(10);
-        for (i = 0; i < 2; i++) {
-            int n = sprintf(doc, "{\"rules\": [{\"patterns\": [\".*\"], \"properties\": {\"version\": \"d%d\", \"x\": ", i);
-            memset(doc + n, '[', DEPTH);
-            n += DEPTH;
-            doc[n++] = '1';
-            memset(doc + n, ']', DEPTH);
-            strcpy(doc + n + DEPTH, "}}]}");
-            if (server_put(&server, "config.json", doc) != 0) exit(11);
-            if (i > 0) break;
-            log_init(&log);
-            loader = pathconfig_loader_new(sources, "{\"profile\": \"hotwire-android\", \"refresh_interval_ms\": 10}", NULL);
-            if (loader == NULL) exit(12);
-            pathconfig_loader_set_callback(loader, on_event, &log, NULL);
-            if (pathconfig_loader_load(loader, NULL) != 0) exit(13);
-        }
+        if (put_deep_version("d0") != 0) exit(11);
+        log_init(&log);
+        loader = pathconfig_loader_new(sources, "{\"profile\": \"hotwire-android\", \"refresh_interval_ms\": 10}", NULL);
+        if (loader == NULL) exit(12);
+        pathconfig_loader_set_callback(loader, on_event, &log, NULL);
+        if (pathconfig_loader_load(loader, NULL) != 0) exit(13);
+        /* What the polling thread reads next. */
+        if (put_deep_version("d1") != 0) exit(11);
         for (i = 0; i < 500 && applied < 2; i++) { /* 10 s */
             nanosleep(&pause, NULL);
             applied = 0;
