@@ -367,10 +367,7 @@ soak: lib
 ## `make test-c` (the soak included; not valgrind, symbols or example) built
 ## by the toolchain's clang with the matching -fsanitize, and Swift tests: the
 ## core's and the command's under AddressSanitizer, the ones that use threads
-## under ThreadSanitizer. ThreadSanitizer learns of the lock handovers
-## Swift's Mutex makes in uninstrumented code from
-## Tests/Sanitizers/tsan_swift_mutex.c (which is why that build links the
-## Swift runtime dynamically); the few reports that remain for want of seeing
+## under ThreadSanitizer. The few reports that remain for want of seeing
 ## the Swift runtime, and the leaks of Foundation under the Swift tests, are
 ## suppressed one by one in Tests/Sanitizers/tsan.supp and lsan.supp, each
 ## entry saying why. Not part of `make test`; docs/fuzzing-and-sanitizers.md
@@ -384,10 +381,12 @@ SAN_RUNTIME := $(abspath $(SWIFT_BIN)../lib/swift/linux)
 # Per sanitizer: the library's build flags, the C tests' flags and extras, the
 # runtime options (fail on the first report; LeakSanitizer is on with ASan).
 SAN_SWIFTFLAGS_address := -Xswiftc -static-stdlib -Xcc -fsanitize=undefined
+# The Swift runtime as a shared library under ThreadSanitizer: only so does it
+# tell ThreadSanitizer of its one-time initialisations (linked statically,
+# each global one thread made and another read was reported as a race).
 SAN_SWIFTFLAGS_thread  :=
 SAN_CFLAGS_address     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -fuse-ld=lld
 SAN_CFLAGS_thread      := -O1 -g -fsanitize=thread -fuse-ld=lld
-SAN_SOURCES_thread     := ../Sanitizers/tsan_swift_mutex.c
 SAN_LIBS_thread        := -L$(SAN_RUNTIME) -Wl,-rpath,$(SAN_RUNTIME) -ldispatch -lBlocksRuntime
 SAN_UBSAN_ENV   := UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 SAN_ENV_address := ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1 $(SAN_UBSAN_ENV)
@@ -397,12 +396,10 @@ SAN_ENV_thread  := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppress
 # explains, then the command's with leak detection off: on a usage error
 # ArgumentParser exits from deep inside parsing, LeakSanitizer reports what it
 # held, and its exit status (1) replaces the command's (2). Under
-# ThreadSanitizer the suites that use threads, with the Mutex annotations
-# preloaded (the C tests link them in).
+# ThreadSanitizer the suites that use threads.
 SAN_SWIFT_TESTS_address := --filter 'PathConfigurationTests|PathConfigurationCTests'
 SAN_SWIFT_ENV_address   := LSAN_OPTIONS=suppressions=$(LSAN_SUPP)
 SAN_SWIFT_TESTS_thread  := --filter 'LoaderConcurrencyTests|LoaderHandlerTests|ResolutionTests|LongSubjectTests|RequestRuleTests|HostRuleOwnerTests|PlanAutomatonTests'
-SAN_SWIFT_ENV_thread    := LD_PRELOAD=$(CURDIR)/$(SANBUILD)/libtsan_swift_mutex.so
 
 # $(call sanitized,SANITIZER): the library, the C suites and the Swift tests under it.
 define sanitized
@@ -415,7 +412,7 @@ define sanitized
 	$(SAN_ENV_$(1)) $(MAKE) -C Tests/CTests --no-print-directory sanitize \
 	    ROOT=$(CURDIR) LIBDIR=$(CURDIR)/$(SANBUILD)/$(1)/release INCDIR=$(CURDIR)/include BUILD=$(CURDIR)/$(SANBUILD)/$(1)/c \
 	    CONFORMANCE=$(CURDIR)/Tests/Fixtures/conformance CC=$(SAN_CC) CFLAGS="$(SAN_CFLAGS_$(1))" \
-	    SANITIZER_SOURCES="$(SAN_SOURCES_$(1))" SANITIZER_LIBS="$(SAN_LIBS_$(1))"
+	    SANITIZER_LIBS="$(SAN_LIBS_$(1))"
 	$(SWIFT) build -j $(JOBS) --build-tests --sanitize=$(1) --scratch-path $(SANBUILD)/$(1)-tests
 	$(SAN_ENV_$(1)) $(SAN_SWIFT_ENV_$(1)) $(SWIFT) test -j $(JOBS) --skip-build --disable-xctest --sanitize=$(1) \
 	    --scratch-path $(SANBUILD)/$(1)-tests $(SAN_SWIFT_TESTS_$(1))
@@ -428,12 +425,8 @@ test-sanitize-address: deps
 	ASAN_OPTIONS=detect_leaks=0:detect_stack_use_after_return=1 $(SAN_UBSAN_ENV) $(SWIFT) test -j $(JOBS) --skip-build --disable-xctest --sanitize=address \
 	    --scratch-path $(SANBUILD)/address-tests --filter pathconfigTests
 
-test-sanitize-thread: deps $(SANBUILD)/libtsan_swift_mutex.so
+test-sanitize-thread: deps
 	$(call sanitized,thread)
-
-$(SANBUILD)/libtsan_swift_mutex.so: Tests/Sanitizers/tsan_swift_mutex.c
-	@mkdir -p $(SANBUILD)
-	$(SAN_CC) -shared -fPIC -O1 -g -Wall -Wextra -Werror -o $@ $<
 
 ## bench: the benchmark of issues 12 and 29, built in release: libpathconfig
 ## (Swift API, C ABI, Python binding, Rust crate: each lookup alone and with

@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 #if DEBUG
-import Synchronization
+import PathConfigCore
 #endif
 
 /// Replaces a file's contents so that readers, and a crash, see either the
@@ -52,7 +52,7 @@ package enum AtomicFile {
     /// mount a full or read-only file system: writes into a directory listed
     /// here fail as the kernel would fail them, ENOSPC at the first write,
     /// any other errno (EROFS, EACCES) at the creation of the temporary file.
-    static let simulatedFailures = Mutex<[String: Int32]>([:])
+    static let simulatedFailures = Locked<[String: Int32]>([:])
 
     private static func simulatedFailure(_ directory: String) -> Int32? {
         simulatedFailures.withLock { $0[directory] }

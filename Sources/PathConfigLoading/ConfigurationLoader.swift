@@ -1,4 +1,3 @@
-import Synchronization
 import PathConfigCore
 
 /// Keeps a path configuration current from an ordered list of sources: a
@@ -52,7 +51,7 @@ public final class ConfigurationLoader: Sendable {
     public let options: LoaderOptions
 
     private let engine: LoaderEngine
-    private let poller = Mutex(Poller())
+    private let poller = Locked(Poller())
 
     /// The polling thread, and how many times `stop()` was called, so that a
     /// `load()` during which the handler called `stop()` starts no thread.

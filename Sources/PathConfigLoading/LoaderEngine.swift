@@ -43,7 +43,7 @@ final class LoaderEngine: Sendable {
         var closed = false
     }
 
-    /// A function kept in a `Mutex`. Kept bare, as the mutex's generic
+    /// A function kept in a `Locked`. Kept bare, as the lock's generic
     /// value, a function gained two reabstraction thunks each time
     /// `withLock` lent it out `inout`: read once per event, the handler sank
     /// two frames deeper each time, until a call of it overflowed the
@@ -53,17 +53,17 @@ final class LoaderEngine: Sendable {
         let function: Function
     }
 
-    private let published = Mutex(Published())
-    private let handler: Mutex<Held<ConfigurationLoader.EventHandler>?>
+    private let published = Locked(Published())
+    private let handler: Locked<Held<ConfigurationLoader.EventHandler>?>
     /// Serialises load, refresh and polling.
     private let operation = OperationLock()
-    private let calls = Mutex(Calls())
+    private let calls = Locked(Calls())
     /// The running operation's "stopped" (a polling refresh's), checked
     /// before each event and while each download runs: a stopped poller's
     /// events are not delivered, and its download is abandoned.
-    private let operationCancelled = Mutex<Held<@Sendable () -> Bool>?>(nil)
+    private let operationCancelled = Locked<Held<@Sendable () -> Bool>?>(nil)
     /// Per server source; read and written only under `operation`.
-    private let copies = Mutex<[Int: ServerCopy]>([:])
+    private let copies = Locked<[Int: ServerCopy]>([:])
     private let hasLoaded = Atomic<Bool>(false)
     /// The process that made the loader, where its polling thread runs: in a
     /// child of `fork()`, a lock that thread held at the fork stays held.
@@ -78,7 +78,7 @@ final class LoaderEngine: Sendable {
         self.http = HTTPClient(timeout: options.timeout, maxBodyBytes: options.effectiveMaxBodyBytes,
                                followsRedirectsToOtherHosts: options.followRedirectsToOtherHosts,
                                transport: transport ?? CurlTransport(userAgent: options.userAgent, caFile: options.caFile))
-        self.handler = Mutex(handler.map(Held.init))
+        self.handler = Locked(handler.map(Held.init))
     }
 
     var current: PathConfiguration? { published.withLock { $0.configuration } }

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PathConfigCore
 import Synchronization
 
 /// A lock that knows whether the calling thread holds it.
@@ -15,7 +16,7 @@ import Synchronization
 /// refused instead of deadlocking, and can ask first
 /// (`isHeldByCurrentThread`).
 final class OperationLock: Sendable {
-    private let mutex = Mutex(())
+    private let mutex = Locked(())
     /// The holder's `pthread_self()`, 0 when free. Only the holder writes its
     /// own identity, so a thread reading its own there is never mistaken.
     private let owner = Atomic<UInt>(0)

@@ -1,6 +1,5 @@
 import PathConfigLoading
 import PathConfigCore
-import Synchronization
 
 /// What a `pathconfig *` points at: a loaded configuration.
 ///
@@ -12,9 +11,9 @@ final class ConfigHandle {
     let configuration: PathConfiguration
     /// The warnings' messages as C strings, made on first request (under the
     /// lock, as any thread may ask) and freed with the handle.
-    private let warningMessages = Mutex<[OwnedCString]?>(nil)
+    private let warningMessages = Locked<[OwnedCString]?>(nil)
     /// The settings and the options as JSON text, made on first request.
-    private let texts = Mutex<(settings: OwnedCString?, options: OwnedCString?)>((nil, nil))
+    private let texts = Locked<(settings: OwnedCString?, options: OwnedCString?)>((nil, nil))
 
     init(_ configuration: PathConfiguration) {
         self.configuration = configuration

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Synchronization
+import PathConfiguration
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -36,7 +36,7 @@ struct Style: Sendable {
 
     /// When diagnostics are coloured: `auto`, unless a report's `--color`
     /// says otherwise (`colourDiagnostics`).
-    private static let diagnostics = Mutex(When.auto)
+    private static let diagnostics = Locked(When.auto)
 
     /// Colours the diagnostics `when` a report's `--color` says, as the
     /// report is (a command that takes `--color` calls it first).

@@ -1,5 +1,5 @@
 import EntryPointFuzzing
-import Synchronization
+import PathConfiguration
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,7 +41,7 @@ public enum DialectFuzzTarget {
         var counts = Counts()
     }
 
-    static let state = Mutex(State())
+    static let state = Locked(State())
 
     static let batchSize = 2_000
     static let batchSeconds = 4

@@ -1,5 +1,5 @@
 import EntryPointFuzzing
-import Synchronization
+import PathConfiguration
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -88,7 +88,7 @@ public enum JDKOracle {
         }
     }
 
-    private static let launcherState = Mutex<Result<[String], Unavailable>?>(nil)
+    private static let launcherState = Locked<Result<[String], Unavailable>?>(nil)
 
     private static func makeLauncher() -> Result<[String], Unavailable> {
         let home = getenv("JAVA_HOME").map { String(cString: $0) } ?? ""
@@ -136,7 +136,7 @@ public enum JDKOracle {
         rmdir(path)
     }
 
-    private static let scratchToRemove = Mutex<String?>(nil)
+    private static let scratchToRemove = Locked<String?>(nil)
 
     // MARK: Processes and files
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PathConfiguration
 
 /// Files the fuzz targets and their regression tests read: the repository's
 /// examples, fixtures and bench corpora, and stored inputs.
@@ -49,7 +49,7 @@ public enum FuzzFiles {
         return made
     }
 
-    private static let scratch = Mutex<[String]>([])
+    private static let scratch = Locked<[String]>([])
     private static let removeScratchAtExit: Void = {
         atexit { FuzzFiles.scratch.withLock { $0.forEach { try? FileManager.default.removeItem(atPath: $0) } } }
     }()

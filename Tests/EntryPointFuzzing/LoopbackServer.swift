@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PathConfiguration
 
 /// An HTTP server on 127.0.0.1 that answers each connection with the next
 /// response of a script, byte for byte (the last one repeats), so the
@@ -15,7 +15,7 @@ final class LoopbackServer: Sendable {
     /// The port it listens on.
     let port: Int
     private let listener: Int32
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var script: [[UInt8]] = []

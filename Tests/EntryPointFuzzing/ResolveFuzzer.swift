@@ -1,6 +1,5 @@
 import PathConfiguration
 import PathConfigurationC
-import Synchronization
 
 /// `pathconfig-fuzz-resolve`: hostile URLs, as raw bytes, against realistic
 /// configurations under every profile.
@@ -61,7 +60,7 @@ public enum ResolveFuzzer {
 
     /// Subjects loaded so far, by selector; nil for a document the profile
     /// rejects (turbo-android and nested values).
-    private static let subjects = Mutex<[Int: Subject?]>([:])
+    private static let subjects = Locked<[Int: Subject?]>([:])
 
     /// Which document, profile, base URL and rules from code `a` and `b` select.
     static func key(_ a: UInt8, _ b: UInt8) -> Int {

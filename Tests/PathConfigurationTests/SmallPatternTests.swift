@@ -3,7 +3,6 @@ import PathConfiguration
 @testable import PathConfigCore
 import PathConfigurationFoundation
 import PrefilterFuzzing
-import Synchronization
 import Testing
 
 /// `SmallPattern`, the automaton that decides plain patterns on printable
@@ -245,7 +244,7 @@ struct SmallPatternTests {
     func deferredCompile() {
         let deferred = DeferredPattern("^/caf.$", compiler: .init(engine: PCRE2Engine(), options: Profile.hotwireIOS.regexOptions, limits: Limits()))
         #expect(!deferred.isCompiled)
-        let outcomes = Mutex([MatchOutcome]())
+        let outcomes = Locked([MatchOutcome]())
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             let outcome = deferred.search(MatchSubject("/café"))
             outcomes.withLock { $0.append(outcome) }

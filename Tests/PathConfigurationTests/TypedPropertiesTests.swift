@@ -1,6 +1,5 @@
 import Dispatch
 import PathConfiguration
-import Synchronization
 import Testing
 @testable import PathConfigCore
 
@@ -14,7 +13,7 @@ struct TypedPropertiesTests {
     @Test("the answer: made once however many threads read it first, its C text the same bytes as json, its typed values the accessors'")
     func answerMadeOnce() throws {
         let p = try props(#"{"title":"caf\u00e9","n":[1,2.50],"s":"a\u0000b","context":"modal"}"#, .hotwireIOS)
-        let seen = Mutex([Int]())
+        let seen = Locked([Int]())
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             let address = p.withAnswer { Int(bitPattern: $0.cString) }
             seen.withLock { $0.append(address) }

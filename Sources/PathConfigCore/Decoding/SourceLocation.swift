@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A place in a document: 1-based line and column, and the 0-based byte offset.
 ///
 /// Columns count Unicode scalars, as editors do, so a message points at the
@@ -47,7 +45,7 @@ public final class SourceText: @unchecked Sendable, Hashable {
     private let kept: [UInt8]?
     /// The bytes, when this text borrows them (empty otherwise).
     private let lent: UnsafeBufferPointer<UInt8>
-    private let index = Mutex<SourceIndex?>(nil)
+    private let index = Locked<SourceIndex?>(nil)
 
     /// Keeps a copy of `bytes`.
     public convenience init(_ bytes: UnsafeBufferPointer<UInt8>) { self.init(Array(bytes)) }

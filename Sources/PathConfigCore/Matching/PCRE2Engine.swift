@@ -1,5 +1,4 @@
 import CPCRE2
-import Synchronization
 
 /// The default engine: PCRE2, run by its interpreter.
 ///
@@ -200,7 +199,7 @@ final class PCRE2MatchContext: @unchecked Sendable {
         pcre2_match_context_free_8(withWordBoundaries)
     }
 
-    private static let cache = Mutex<[Limits: PCRE2MatchContext]>([:])
+    private static let cache = Locked<[Limits: PCRE2MatchContext]>([:])
 
     /// The context for `limits`, made the first time.
     static func shared(for limits: Limits) -> PCRE2MatchContext {

@@ -82,7 +82,7 @@ package final class PlanAutomaton: @unchecked Sendable {
     /// whichever part), then the two parts' arenas' addresses: written once,
     /// under the lock, before `entry` is published.
     private let tables: UnsafeMutableRawPointer
-    private let builders = Mutex<[Builder]>([])
+    private let builders = Locked<[Builder]>([])
 
     static let arenasOffset = 128
 

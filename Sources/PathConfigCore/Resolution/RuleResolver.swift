@@ -21,7 +21,7 @@ final class RuleResolver: Sendable {
     /// guaranteed reference counts no reference (`cache` keeps it alive).
     private let cacheRef: Unmanaged<ResultCache>
     /// Rules added from code, in the order added (after the file's rules).
-    private let added = Mutex<[CompiledHostRule]>([])
+    private let added = Locked<[CompiledHostRule]>([])
     /// How many rules `added` holds, stored (releasing) under its lock after
     /// each append, so that a lookup reads it without the lock: most
     /// configurations never add a rule, and every thread resolving through one

@@ -12,7 +12,7 @@ final class SharedCache: Sendable {
     typealias Key = ResultCache.CacheKey
     typealias Value = PathProperties
 
-    private let entries = Mutex<[Key: Value]>([:])
+    private let entries = Locked<[Key: Value]>([:])
     private let capacity: Int
     /// How many times the cache was invalidated: read without a lock to open
     /// a lookup (`generation`), checked under the lock before storing.

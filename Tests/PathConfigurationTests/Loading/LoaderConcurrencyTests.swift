@@ -76,6 +76,6 @@ struct LoaderConcurrencyTests {
 private final class ReaderState: Sendable {
     let stop = Atomic<Bool>(false)
     let reads = Atomic<Int>(0)
-    let torn = Mutex<[String]>([])
-    let seen = Mutex<Set<String>>([])
+    let torn = Locked<[String]>([])
+    let seen = Locked<Set<String>>([])
 }

@@ -178,7 +178,7 @@ struct LoaderHandlerTests {
         // How many frames each call of the handler finds below it: counted,
         // not read from a local's address, which AddressSanitizer may move
         // to its fake stack. Foundation counts at most 128.
-        let depths = Mutex<[Int]>([])
+        let depths = Locked<[Int]>([])
         loader.setEventHandler { _ in
             let depth = Thread.callStackReturnAddresses.count
             depths.withLock { $0.append(depth) }
@@ -198,7 +198,7 @@ struct LoaderHandlerTests {
         try #require(all[0] < 128, "the first call is already as deep as Foundation counts")
         // Every load() is called from the same place, so each event's call
         // starts at the same depth. The handler was read once per event
-        // from a Mutex holding the bare function, and each withLock wrapped
+        // from a lock holding the bare function, and each withLock wrapped
         // it in two more reabstraction thunks: 18,000 events later a call
         // of it overflowed the polling thread's 8 MiB stack.
         #expect(all.max()! == all[0], "the call sank from \(all[0]) to \(all.max()!) frames over \(all.count) events")

@@ -163,7 +163,7 @@ struct RequestRuleTests {
     @Test("a throwing predicate or configurer fails the lookup, names the rule, and is not memoised")
     func failures() throws {
         let config = try PathConfiguration(json: #"{"rules": []}"#, options: Self.options())
-        let fail = Mutex(true)
+        let fail = Locked(true)
         try config.add(HostRule(globs: ["**"], description: "auth", configurer: { p, _ in
             if fail.withLock({ $0 }) { throw Refused() }
             p["ok"] = .bool(true)
@@ -184,7 +184,7 @@ struct RequestRuleTests {
 
     @Test("predicates see the request URL and method; a predicate refines patterns")
     func predicates() throws {
-        let seen = Mutex<[String]>([])
+        let seen = Locked<[String]>([])
         let config = try PathConfiguration(json: #"{"rules": []}"#, options: Self.options())
         try config.add(HostRule(globs: ["/admin/**"], properties: ["admin": .bool(true)], predicate: { r in
             seen.withLock { $0.append("\(r.method) \(r.url)") }
@@ -237,7 +237,7 @@ struct RequestRuleTests {
     @Test("a callback may call back into its configuration")
     func reentrancy() throws {
         let config = try PathConfiguration(json: #"{"rules": [{"globs": ["/inner"], "properties": {"inner": 1}}]}"#, options: Self.options())
-        let box = Mutex<PathConfiguration?>(config)
+        let box = Locked<PathConfiguration?>(config)
         try config.add(HostRule(globs: ["/outer"], configurer: { p, _ in
             guard let c = box.withLock({ $0 }) else { return }
             p["nested"] = .object(try c.resolve("/inner").object)

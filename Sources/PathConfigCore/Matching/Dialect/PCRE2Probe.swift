@@ -1,12 +1,11 @@
 import CPCRE2
-import Synchronization
 
 /// Asks the linked PCRE2 what it accepts, so the dialect tables never
 /// promise a property this PCRE2 build does not have.
 enum PCRE2Probe {
     /// Names PCRE2 accepted, lower-cased: at most PCRE2's own table, since a
     /// refusal is not remembered.
-    private static let accepted = Mutex<Set<String>>([])
+    private static let accepted = Locked<Set<String>>([])
 
     /// Whether PCRE2 compiles `\p{text}` (`text` is ASCII).
     static func acceptsProperty(_ text: String) -> Bool {

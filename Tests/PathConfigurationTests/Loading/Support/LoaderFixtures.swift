@@ -34,7 +34,7 @@ enum Fixture {
 
 /// Collects the events a loader reports, from any thread.
 final class EventLog: Sendable {
-    private let events = Mutex<[LoaderEvent]>([])
+    private let events = Locked<[LoaderEvent]>([])
 
     /// The handler to give the loader.
     var handler: ConfigurationLoader.EventHandler { { [self] event in events.withLock { $0.append(event) } } }
@@ -78,7 +78,7 @@ final class Counter: Sendable {
 
 /// Lines of text threads and closures can share, in the order added.
 final class Notes: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
 
     /// Adds `line`.
     func add(_ line: String) { lines.withLock { $0.append(line) } }
