@@ -66,10 +66,11 @@ let pathConfiguration: [Target.Dependency] = umbrellaTargets.map { .target(name:
 ///   It links only what the C API calls (not Lint or Port).
 /// - `CPathConfigHeader`: the public header, include/pathconfig.h, as a
 ///   module: the C boundary's structs and constants, written once.
-/// - `CRuntimeRoots`: a C destructor linked into `libpathconfig.so` that keeps,
-///   at exit, untagged copies of the statically linked Swift runtime's tagged
-///   table pointers, so valgrind counts those tables reachable (no
-///   suppressions needed).
+/// - `CRuntimeHooks`: C hooks linked into `libpathconfig.so` for the Swift
+///   runtime it links statically: a destructor that keeps, at exit, untagged
+///   copies of the runtime's tagged table pointers, so valgrind counts those
+///   tables reachable (no suppressions needed), and a fork handler that makes
+///   the runtime read the forking thread's id again in the child.
 /// - `pathconfig-cli`: the `pathconfig` command line tool, which links the
 ///   core and the Foundation engine directly, not through the C library (the
 ///   product name differs from the dylib's only because SwiftPM needs unique
@@ -136,12 +137,13 @@ let package = Package(
             name: "PathConfigurationFoundation",
             dependencies: pathConfiguration
         ),
-        // Linked into libpathconfig.so for one exit-time destructor: untagged
-        // copies of the Swift runtime's tagged table pointers, so that valgrind
-        // reports those tables as still reachable, not "possibly lost"
-        // (Sources/CRuntimeRoots/runtime_roots.c says why).
+        // Linked into libpathconfig.so for two hooks on the Swift runtime it
+        // carries: an exit-time destructor, so that valgrind reports the
+        // runtime's tables as still reachable, not "possibly lost"
+        // (runtime_roots.c), and a fork handler, so that a child's first use
+        // of a global never spins forever (fork_thread_id.c).
         .target(
-            name: "CRuntimeRoots"
+            name: "CRuntimeHooks"
         ),
         // The public header as a module: the C boundary's structs and
         // constants, read from include/pathconfig.h (module.modulemap says why).
@@ -152,7 +154,7 @@ let package = Package(
         .target(
             name: "PathConfigurationC",
             // Only what the C API calls: not Lint or Port, which C never reaches.
-            dependencies: ["PathConfigCore", "PathConfigLoading", "CRuntimeRoots",
+            dependencies: ["PathConfigCore", "PathConfigLoading", "CRuntimeHooks",
                            "CPathConfigHeader"]
         ),
         .executableTarget(

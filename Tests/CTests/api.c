@@ -254,7 +254,7 @@ static void test_load_file_os_errors(const char *scratch_dir)
     if (child == 0) {
         /* exit(), not _exit(): the library's exit-time destructor runs, so
          * a leak checker tracing the child sees the runtime's tables as
-         * reachable (Sources/CRuntimeRoots); stdio was flushed before fork. */
+         * reachable (Sources/CRuntimeHooks/runtime_roots.c); stdio was flushed before fork. */
         if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) exit(100);
         exit(pathconfig_load_file(path, NULL, &err) == NULL && err.code == PATHCONFIG_E_IO ? err.os_error : 101);
     }

@@ -135,7 +135,7 @@ void run_stack_tests(void)
                  * MAX_DEPTH deep loaded; bit 2, those one level less. exit(), not _exit(): the
                  * library's exit-time destructor runs, so that a leak
                  * checker tracing the child sees the runtime's tables as
-                 * reachable (Sources/CRuntimeRoots). */
+                 * reachable (Sources/CRuntimeHooks/runtime_roots.c). */
                 for (int i = 0; i < n; i++) {
                     struct job job = {profile, documents[i], i == at_limit ? rule : NULL, 0, 0};
                     if (run_on_small_stack(&job) != 0) exit(100);

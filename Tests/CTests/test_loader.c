@@ -864,7 +864,7 @@ static void test_polling(void)
  * Gson reader takes about 340 KiB of stack to read) overflowed it, and the
  * process died of SIGSEGV. In a child, whose default this sets; it ends with
  * exit(), so that its leak check under valgrind sees the library's exit-time
- * destructor run (Sources/CRuntimeRoots). */
+ * destructor run (Sources/CRuntimeHooks/runtime_roots.c). */
 /* Serves config.json nested as deep as hotwire-android reads, 255 levels
  * (the root, "rules", the rule, "properties" and 251 arrays), every path
  * resolving to {"version": NAME, ...}. 0 or -1. */
