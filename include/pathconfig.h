@@ -96,11 +96,12 @@
  *   installation. Once loaded it stays loaded: dlclose(3) does not unmap it.
  *
  *   fork().  A child of fork(2) may go on using the configurations and
- *   results made before it, provided no other thread was inside a call at
- *   that moment: a lock held then stays held in the child, as with any
- *   library that takes locks. A loader's polling thread is such a thread
- *   only between the end of its download and its next wait. A loader itself
- *   belongs to the process that made it (see "fork()" in pathconfig/loader.h).
+ *   results made before it, from any number of its threads, provided no
+ *   other thread was inside a call at that moment: a lock held then stays
+ *   held in the child, as with any library that takes locks. A loader's
+ *   polling thread is such a thread only between the end of its download
+ *   and its next wait. A loader itself belongs to the process that made it
+ *   (see "fork()" in pathconfig/loader.h).
  *
  * PARTS (included below, in this order, as libgit2's git2.h includes the
  * headers of git2/; include this file, not them)

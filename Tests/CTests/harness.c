@@ -92,15 +92,6 @@ int test_thread_count(void)
     return n;
 }
 
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define HARNESS_TSAN 1
-#endif
-#endif
-#if defined(__SANITIZE_THREAD__) && !defined(HARNESS_TSAN)
-#define HARNESS_TSAN 1
-#endif
-
 #ifdef HARNESS_TSAN
 #include <pthread.h>
 #include <unistd.h>

@@ -3,6 +3,16 @@
 #ifndef PATHCONFIG_TEST_HARNESS_H
 #define PATHCONFIG_TEST_HARNESS_H
 
+/* HARNESS_TSAN: built with ThreadSanitizer (clang's way or gcc's). */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define HARNESS_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) && !defined(HARNESS_TSAN)
+#define HARNESS_TSAN 1
+#endif
+
 #include <stddef.h>
 
 #include <pathconfig.h>
