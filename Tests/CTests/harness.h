@@ -3,14 +3,24 @@
 #ifndef PATHCONFIG_TEST_HARNESS_H
 #define PATHCONFIG_TEST_HARNESS_H
 
-/* HARNESS_TSAN: built with ThreadSanitizer (clang's way or gcc's). */
+/* HARNESS_TSAN: built with ThreadSanitizer; HARNESS_SANITIZED: with it or
+ * AddressSanitizer (each in clang's way or gcc's). */
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
 #define HARNESS_TSAN 1
 #endif
+#if __has_feature(address_sanitizer)
+#define HARNESS_ASAN 1
+#endif
 #endif
 #if defined(__SANITIZE_THREAD__) && !defined(HARNESS_TSAN)
 #define HARNESS_TSAN 1
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(HARNESS_ASAN)
+#define HARNESS_ASAN 1
+#endif
+#if defined(HARNESS_TSAN) || defined(HARNESS_ASAN)
+#define HARNESS_SANITIZED 1
 #endif
 
 #include <stddef.h>

@@ -16,14 +16,7 @@
 /* What pathconfig.h asks of a thread that calls the library. Sanitizers
  * enlarge every frame (the library's too, under make test-sanitize): there
  * each document still runs, on more. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifdef SANITIZED
+#ifdef HARNESS_SANITIZED
 enum { STACK = 8 * 512 * 1024 };
 #else
 enum { STACK = 512 * 1024 };

@@ -42,15 +42,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SOAK_SANITIZED 1
-#endif
-#endif
-#if (defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)) && !defined(SOAK_SANITIZED)
-#define SOAK_SANITIZED 1
-#endif
-
 /* How much the resident set may grow from a quarter of the run to its end.
  * By a quarter every thread has run and every cache is as full as it gets
  * (the result cache is bounded, and emptied every millisecond anyway), so
@@ -451,7 +442,7 @@ int main(int argc, char **argv)
     printf("soak: resident set %.1f MiB at %.1f s, %.1f MiB at the end (%+.1f MiB; bound +%ld MiB)\n",
            rss_quarter / 1048576.0, quarter_at, rss_end / 1048576.0, (rss_end - rss_quarter) / 1048576.0,
            RSS_GROWTH_BOUND >> 20);
-#ifdef SOAK_SANITIZED
+#ifdef HARNESS_SANITIZED
     printf("soak: under a sanitizer: throughput and memory printed, not checked\n");
 #else
     if (kinds >= 2)
