@@ -12,15 +12,16 @@
  * thread then held such a lock, for the first use of a global in the child,
  * and another of the child's threads waited for it, the kernel refused the
  * unlock (not the owner), which the runtime retries forever: the child spun
- * at 100% of two cores (4 children in 20 that called several functions for
+ * at 100% of two cores (14 children in 40 that called several functions for
  * the first time from four threads at once).
  *
  * What. A fork handler sets the variable to 0 in the child, which makes the
  * runtime read the id again. The definition below is weak, as the
  * runtime's is (an inline function's static): with the runtime linked in
  * statically, as in libpathconfig.so, this object comes first, so both are
- * one variable; where the runtime is a library of its own (the Swift tests),
- * its variable is out of reach and this one is never read.
+ * one variable; where the runtime is a library of its own (the Swift tests,
+ * the ThreadSanitizer build), its variable is out of reach and this one is
+ * never read.
  */
 #if defined(__linux__)
 #include <pthread.h>
