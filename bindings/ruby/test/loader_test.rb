@@ -143,6 +143,67 @@ class LoaderTest < Minitest::Test
       raise "the loader was not freed" unless Pathconfig::Loader::OPEN.empty?
       puts "ok"
     RUBY
+    # a Puma or Unicorn worker (README, "A loader belongs to the process that
+    # made it"): the master polls with an on_change block (so ffi's callback
+    # thread ran there), collected a loader (so did the gem's reaper) and
+    # forks. fork copies only the forking thread. In the worker: the
+    # master's loader refuses load (E_FORKED) but its configuration answers
+    # from four threads as in the master; a loader made there delivers its
+    # polling events to on_change; one dropped there is freed, and stops
+    # polling (the master's reaper, dead there, once kept it for good).
+    "gem_a_preforked_worker" => <<~RUBY,
+      def start(url, interval, events = nil)
+        loader = Pathconfig::Loader.new([Pathconfig::ServerSource.new(url)], refresh_interval: interval)
+        loader.on_change = ->(event) { events << event.kind } if events
+        loader.load
+        loader
+      end
+      def polled(events)
+        Timeout.timeout(5) { nil until events.pop == :not_modified }
+      end
+      def collected
+        3.times { GC.start; sleep 0.05 }
+        wait_for("the loader to be freed") { GC.start; Pathconfig::Loader::OPEN.size == 1 }
+      end
+      master_events = Queue.new
+      master = start(URL, 0.02, master_events)
+      polled(master_events)
+      start(URL, nil) && nil
+      collected
+      paths = (0...500).map { |i| ["/new", "/a/\#{i}/edit", "/numbers/\#{i}"][i % 3] }
+      expected = paths.map { |path| master.current.properties(path).to_h }
+      pid = fork do
+        begin
+          master.load
+          raise "the master's loader loaded in the worker"
+        rescue Pathconfig::MisuseError => e
+          raise unless e.code == Pathconfig::ErrorCode::E_FORKED
+        end
+        config = master.current
+        answers = Array.new(4) { Thread.new { paths.map { |path| config.properties(path).to_h } } }.map(&:value)
+        raise "answers differ in the worker" unless answers.all?(expected)
+        server = FileServer.new(ROOT_DIR) # the master's polls on
+        events = Queue.new
+        start(server.url("c.json"), 0.02, events).close
+        events.clear
+        start(server.url("c.json"), 0.02, events) && nil
+        polled(events)
+        collected
+        wait_for("polling to stop") do
+          a = server.count
+          sleep 0.15
+          server.count == a
+        end
+        puts "ok"
+      rescue Exception => e
+        puts "worker: \#{e.class}: \#{e.message}"
+      ensure
+        server&.stop
+        $stdout.flush
+        exit!(0) # not the master's at_exit (it stops the master's server)
+      end
+      Process.wait(pid)
+    RUBY
     # loaders collected whatever their blocks did: one whose block reads its
     # loader, one whose handler, set while the load's event is delivered,
     # never touches it. A thread that stayed waiting for events after

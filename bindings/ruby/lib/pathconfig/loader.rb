@@ -220,7 +220,8 @@ module Pathconfig
     # the library's callback, where freeing waits for that callback with a
     # 1.1.0 library built before issue 39's fix (it reports the same version,
     # so the gem cannot tell). The reaper, a thread of its own, is safe in
-    # each case.
+    # each case. Each new loader starts it unless it runs: in a child of
+    # fork (a Puma worker) the parent's reaper is a dead Thread.
     REAPER = Queue.new
     @reaper = nil
     @reaper_lock = Mutex.new
@@ -228,7 +229,9 @@ module Pathconfig
     class << self
       def start_reaper
         @reaper_lock.synchronize do
-          @reaper ||= Thread.new do
+          next if @reaper&.alive?
+
+          @reaper = Thread.new do
             Thread.current.name = "pathconfig loader reaper"
             while (state = REAPER.pop)
               state.close
