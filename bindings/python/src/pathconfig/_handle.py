@@ -10,6 +10,7 @@ and the process is about to release everything anyway.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from typing import Any, Callable, List, Optional, TypeVar
@@ -19,8 +20,17 @@ from ._errors import ClosedError
 T = TypeVar("T")
 
 
-# Taken only to release a handle, which happens once per object.
+# Taken only to release a handle, which happens once per object. New in a
+# child of fork(), where another thread's hold would last for good.
 _release_lock = threading.Lock()
+
+
+def _new_release_lock() -> None:
+    global _release_lock
+    _release_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_new_release_lock)
 
 
 class OwnedHandle:

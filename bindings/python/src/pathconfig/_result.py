@@ -361,6 +361,19 @@ _answers_lock = threading.Lock()
 _new_properties = dict.__new__
 
 
+def _new_answers_lock() -> None:
+    """A child of fork() gets a new :data:`_answers_lock`: fork copies only
+    the thread that calls it, so the lock another thread held (or had just
+    been granted, still waiting for the GIL) would stay taken there, and the
+    child's first new answer would wait for good. :data:`_answers` itself is
+    whole: each of its changes is one step under the GIL."""
+    global _answers_lock
+    _answers_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_new_answers_lock)
+
+
 def _answer(address: int, answer_id: int) -> Properties:
     """The Properties of the result at ``address``, whose id ``answer_id``
     was not in :data:`_answers`: made from it (taking the caller's reference
