@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import ctypes
 import gc
+import pickle
 import subprocess
 import sys
 import textwrap
@@ -11,7 +13,7 @@ import textwrap
 import pytest
 
 import pathconfig
-from pathconfig import ClosedError, PathConfiguration, _ffi
+from pathconfig import ClosedError, DataSource, Loader, PathConfiguration, _ffi
 
 URL = "https://example.com/messages/42"
 
@@ -95,6 +97,23 @@ def test_finaliser_releases_unclosed_handles(sample_json: str) -> None:
         cfg.properties(URL)
         del cfg
     gc.collect()
+
+
+@pytest.mark.parametrize("make", [PathConfiguration.from_json, lambda text: Loader([DataSource(text)])],
+                         ids=["PathConfiguration", "Loader"])
+@pytest.mark.parametrize("duplicate", [copy.copy, copy.deepcopy, pickle.dumps], ids=["copy", "deepcopy", "pickle"])
+def test_handle_owners_refuse_copies(sample_json: str, make, duplicate) -> None:  # type: ignore[no-untyped-def]
+    """A copy would share the handle, and free it under the original when it
+    went (through ctypes: a crash; a Loader: a hang)."""
+    owner = make(sample_json)
+    name = type(owner).__name__
+    with pytest.raises(TypeError, match=f"cannot pickle '{name}' object: it owns a library handle"):
+        duplicate(owner)
+    gc.collect()
+    if isinstance(owner, Loader):
+        owner.load()
+        owner = owner.current
+    assert owner.properties(URL)["title"] == "Message"
 
 
 def test_unclosed_handles_at_interpreter_exit(sample_json: str) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from typing import Any, Callable, List, Optional, TypeVar
+from typing import Any, Callable, List, NoReturn, Optional, TypeVar
 
 from ._errors import ClosedError
 
@@ -97,6 +97,12 @@ class OwnedHandle:
         self._closed = True
         if not self._inflight:
             self._release()
+
+    def __reduce_ex__(self, protocol: Any) -> NoReturn:
+        # Neither pickled nor copied (copy.copy and copy.deepcopy come here
+        # too): a copy would hold the same handle, and the first of the two
+        # to go would free it under the other. Share the object instead.
+        raise TypeError(f"cannot pickle {type(self).__name__!r} object: it owns a library handle")
 
     def __enter__(self: "T") -> "T":
         return self
