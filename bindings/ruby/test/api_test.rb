@@ -195,6 +195,47 @@ class ApiTest < Minitest::Test
     assert_equal deep, seen
   end
 
+  # A copy that kept the answer's reference on the library's result (what
+  # Object#dup and Hash#merge make of a Hash subclass) read it after the
+  # garbage collector freed it.
+  def test_copies_of_properties_are_plain_hashes
+    props = config.properties("/messages/new")
+    expected = { "context" => "modal", "pull_to_refresh_enabled" => false }
+    copies = { dup: props.dup, merge: props.merge("extra" => 1), unfrozen_clone: props.clone(freeze: false),
+               marshal: Marshal.load(Marshal.dump(props)) }
+    copies.each do |how, copy|
+      assert_instance_of Hash, copy, how
+      refute copy.frozen?, how
+      assert_empty copy.instance_variables, how
+      assert_equal expected.merge(how == :merge ? { "extra" => 1 } : {}), copy, how
+    end
+    copies[:dup]["context"] = "default"
+    assert_equal "modal", props["context"]
+    assert_same props, props.clone
+    nested = PC.from_json('{"rules":[{"patterns":["."],"properties":{"x":{"y":[1]}}}]}').properties("/a")
+    assert nested.dup["x"].frozen?, "dup is shallow, as Hash#dup is"
+    refute Marshal.load(Marshal.dump(nested))["x"]["y"].frozen?, "Marshal copies all the way down, as to_h does"
+  end
+
+  # A copy would release the same handle, so the first of the two the
+  # garbage collector took would free it under the other.
+  def test_handle_owners_refuse_copies
+    cfg = config
+    loader = Pathconfig::Loader.new([Pathconfig::DataSource.new(File.read(EXAMPLE))])
+    [cfg, loader].each do |owner|
+      { dup: -> { owner.dup }, clone: -> { owner.clone }, dump: -> { Marshal.dump(owner) } }.each do |how, copy|
+        error = assert_raises(TypeError) { copy.call }
+        assert_equal "can't #{how} #{owner.class}: it owns a library handle", error.message
+      end
+    end
+    GC.start
+    loader.load
+    assert_equal "modal", cfg.properties("/messages/new").context
+    assert_equal "modal", loader.current.properties("/messages/new").context
+  ensure
+    loader&.close
+  end
+
   def test_close_and_use_after_close
     cfg = config
     props = cfg.properties("/messages/new")

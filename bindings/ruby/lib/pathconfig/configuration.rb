@@ -32,6 +32,8 @@ module Pathconfig
   # garbage-collected; any use after close raises ClosedError. Properties
   # already returned stay valid.
   class PathConfiguration
+    include HandleOwner
+
     class << self
       def from_file(path, **options, &block)
         path = path.to_path if path.respond_to?(:to_path)

@@ -51,6 +51,8 @@ module Pathconfig
   # thread stayed in the parent. #current and #close still work. Make each
   # worker's loader after the fork (Puma's on_worker_boot).
   class Loader
+    include HandleOwner
+
     # The state the callback, the delivery thread and the finalizer share:
     # never the Loader itself, nor its on_change (a block keeps every local
     # of its scope, the loader's among them), so that the loader can be

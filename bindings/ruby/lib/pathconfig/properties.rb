@@ -104,6 +104,35 @@ module Pathconfig
       JSONText.parse(@json)
     end
 
+    # Copies are plain Hashes. A Properties is one answer, with its JSON
+    # text, its typed values and a reference on the library's result; a
+    # changed copy would no longer be that answer, and one that shared the
+    # reference (what Object#dup and Hash#merge would make) would read the
+    # result after the garbage collector freed it. #dup and #merge give a
+    # changeable Hash whose nested values stay frozen, as Hash's own do
+    # (#to_h copies all the way down); #clone gives this object, frozen and
+    # shared already (a changeable Hash with freeze: false); Marshal gives
+    # what #to_h gives.
+    def dup
+      Hash[self]
+    end
+
+    def clone(freeze: nil)
+      freeze == false ? dup : self
+    end
+
+    def merge(*others, &block)
+      dup.merge!(*others, &block)
+    end
+
+    def _dump(_level)
+      @json
+    end
+
+    def self._load(json)
+      JSONText.parse(json)
+    end
+
     # The typed value of `key` (any key of Pathconfig::TYPED_KEYS, String or
     # Symbol): true/false for a bool key, else a String or nil. Another key
     # raises ConfigError (E_ARGUMENT) listing the library's typed keys.
