@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "test_helper"
+require "yaml"
 
 # The gem's API: loading, properties, typed and raw values, errors, text
 # arguments in any encoding, settings, warnings, explain, rules from code, the
@@ -202,7 +203,7 @@ class ApiTest < Minitest::Test
     props = config.properties("/messages/new")
     expected = { "context" => "modal", "pull_to_refresh_enabled" => false }
     copies = { dup: props.dup, merge: props.merge("extra" => 1), unfrozen_clone: props.clone(freeze: false),
-               marshal: Marshal.load(Marshal.dump(props)) }
+               marshal: Marshal.load(Marshal.dump(props)), yaml: YAML.unsafe_load(YAML.dump(props)) }
     copies.each do |how, copy|
       assert_instance_of Hash, copy, how
       refute copy.frozen?, how
@@ -215,6 +216,7 @@ class ApiTest < Minitest::Test
     nested = PC.from_json('{"rules":[{"patterns":["."],"properties":{"x":{"y":[1]}}}]}').properties("/a")
     assert nested.dup["x"].frozen?, "dup is shallow, as Hash#dup is"
     refute Marshal.load(Marshal.dump(nested))["x"]["y"].frozen?, "Marshal copies all the way down, as to_h does"
+    assert_equal YAML.dump(nested.to_h), YAML.dump(nested), "YAML writes a plain map, no instance variables"
   end
 
   # A copy would release the same handle, so the first of the two the

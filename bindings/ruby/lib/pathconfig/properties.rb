@@ -111,8 +111,8 @@ module Pathconfig
     # result after the garbage collector freed it. #dup and #merge give a
     # changeable Hash whose nested values stay frozen, as Hash's own do
     # (#to_h copies all the way down); #clone gives this object, frozen and
-    # shared already (a changeable Hash with freeze: false); Marshal gives
-    # what #to_h gives.
+    # shared already (a changeable Hash with freeze: false); Marshal and
+    # YAML (Psych) write and read what #to_h gives.
     def dup
       Hash[self]
     end
@@ -131,6 +131,10 @@ module Pathconfig
 
     def self._load(json)
       JSONText.parse(json)
+    end
+
+    def encode_with(coder)
+      coder.represent_map(nil, to_h)
     end
 
     # The typed value of `key` (any key of Pathconfig::TYPED_KEYS, String or
