@@ -213,6 +213,8 @@ class ApiTest < Minitest::Test
     copies[:dup]["context"] = "default"
     assert_equal "modal", props["context"]
     assert_same props, props.clone
+    assert_raises(NoMethodError) { Pathconfig::Properties.new }
+    assert_raises(NoMethodError) { Pathconfig::Properties["context" => "modal"] }
     nested = PC.from_json('{"rules":[{"patterns":["."],"properties":{"x":{"y":[1]}}}]}').properties("/a")
     assert nested.dup["x"].frozen?, "dup is shallow, as Hash#dup is"
     refute Marshal.load(Marshal.dump(nested))["x"]["y"].frozen?, "Marshal copies all the way down, as to_h does"

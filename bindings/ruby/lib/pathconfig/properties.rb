@@ -47,6 +47,10 @@ module Pathconfig
     @answers = {}
     @answers_lock = Mutex.new
 
+    # Made by PathConfiguration#properties alone: one without its answer
+    # could read nothing of the library's.
+    private_class_method :new, :[]
+
     class << self
       # The kept answers by id: read without a lock (one Hash read under the
       # GVL), changed under @answers_lock.
