@@ -554,6 +554,33 @@ class LoaderTest < Minitest::Test
     end
   end
 
+  # Thread#raise (Ctrl-C's Interrupt, Rack::Timeout) and Timeout reach a
+  # thread in #load once the library's call returns. Arriving inside the
+  # gem's callback, a raise was lost there (rescued, with a warning), and
+  # Timeout's throw unwound through the library's frames, after which every
+  # load on that thread was refused as "called from the loader's own
+  # callback".
+  def test_interrupts_reach_a_thread_in_load_after_the_librarys_call
+    doc = JSON.generate({ "rules" => Array.new(300) { |i| { "patterns" => ["/p#{i}$"], "properties" => { "context" => "modal" } } } })
+    loader = Pathconfig::Loader.new([Pathconfig::DataSource.new(doc, "a"), Pathconfig::DataSource.new(doc, "b")])
+    boom = Class.new(StandardError)
+    20.times do |round|
+      worker = Thread.new do
+        Thread.current.report_on_exception = false
+        loop { loader.load }
+      end
+      sleep 0.002 + (rand * 0.01)
+      worker.raise(boom)
+      assert_raises(boom, "round #{round}") { worker.join(5) or flunk "round #{round}: the raise was lost" }
+    end
+    30.times do |round|
+      assert_raises(Timeout::Error) { Timeout.timeout(0.002 + (rand * 0.005)) { loop { loader.load } } }
+      assert_equal "modal", loader.load.last.configuration.properties("/p7").context, "round #{round}"
+    end
+  ensure
+    loader&.close
+  end
+
   # A refusal that does not end (which the library never gives for long) is
   # raised once Loader.misuse_patience has passed, not waited on forever.
   def test_a_refusal_that_lasts_is_raised_after_the_patience

@@ -33,7 +33,21 @@ module Pathconfig
       def size
         @held.size
       end
+
+      # Runs the block, a C call that may call the gem back on this thread,
+      # with Ruby's asynchronous interrupts held until it returns (they
+      # arrive then, in Ruby code). One that arrived inside a callback was
+      # lost there (the gem's callbacks rescue what they can: Ctrl-C's
+      # Interrupt, Thread#raise) or unwound through the library's frames,
+      # which the header forbids ("must return normally"): Timeout.timeout,
+      # which throws, and Thread#kill. A loader so unwound stayed "running
+      # its chain" for that thread for good.
+      def deferring_interrupts(&block)
+        Thread.handle_interrupt(DEFERRED, &block)
+      end
     end
+
+    DEFERRED = { Object => :never }.freeze
 
     # pathconfig_loader_payload_free and pathconfig_add_rule's free_context;
     # lives as long as the process.

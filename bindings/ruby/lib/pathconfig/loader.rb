@@ -191,7 +191,7 @@ module Pathconfig
           @pointer = nil
           p
         end
-        Native.pathconfig_loader_free(pointer) if pointer
+        Callbacks.deferring_interrupts { Native.pathconfig_loader_free(pointer) } if pointer
       end
 
       def enter
@@ -422,7 +422,7 @@ module Pathconfig
       pause = MISUSE_PAUSE
       deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + Loader.misuse_patience
       loop do
-        status = Native.public_send(function, pointer, err)
+        status = Callbacks.deferring_interrupts { Native.public_send(function, pointer, err) }
         return status unless status == ErrorCode::E_MISUSE && !Thread.current.equal?(@state.receiver)
         return status if Process.clock_gettime(Process::CLOCK_MONOTONIC) >= deadline
 
