@@ -7,14 +7,19 @@ into :data:`_held`, and :data:`FREE` is the one free function every
 registration names: it drops the key, and with it the last reference the
 binding keeps. So a Python object stays alive exactly as long as C may use it,
 and no other state is kept.
+
+Every function C calls back is wrapped by :func:`deferring`, which says what
+becomes of an exception raised before it returns, a signal handler's due as
+the call starts among them.
 """
 
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, cast
 
 from . import _ffi
+from ._result import _speedups
 
 #: The objects the library may still use, by the key it was given.
 _held: Dict[int, Any] = {}
@@ -45,6 +50,28 @@ def release(key: Optional[int]) -> None:
         _held.pop(key, None)
 
 
+def deferring(func: Callable[..., Any], on_raise: Callable[..., Any]) -> Callable[..., Any]:
+    """``func``, in the form to hand ctypes for C to call back.
+
+    CPython runs pending signal handlers at the entry of a Python function,
+    and after a long call into the library the first one is often the
+    callback: an exception a handler raises there (Ctrl-C's
+    ``KeyboardInterrupt``) would be reported as unraisable by ctypes, and
+    the call dropped. With the C extension, the handlers run first, in C,
+    and whatever is raised before ``func`` returns goes to ``on_raise(exc,
+    ran, *args)`` (``ran``: ``False`` when ``func`` was not called), whose
+    result is the call's (``_speedups.Deferring``). Through ctypes alone
+    there is no place before the entry, and ``func`` is returned as it is."""
+    if _speedups is None:
+        return func
+    return cast(Callable[..., Any], _speedups.Deferring(func, on_raise))
+
+
+def _release_interrupted(exc: BaseException, ran: bool, key: Optional[int]) -> None:
+    release(key)
+    raise exc  # reported by ctypes: a free has no caller to raise it in
+
+
 #: ``pathconfig_loader_payload_free`` and ``pathconfig_add_rule``'s
 #: ``free_context``; lives as long as the module.
-FREE = _ffi.PayloadFree(release)
+FREE = _ffi.PayloadFree(deferring(release, _release_interrupted))

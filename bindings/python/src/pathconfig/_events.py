@@ -16,6 +16,14 @@ long as C may call it, and this module keeps no other state. ctypes reports an
 exception raised by ``on_change`` through :func:`sys.unraisablehook` and
 returns normally to C.
 
+Interrupts. A ``load()`` or ``refresh()`` cannot be cut short: the library's
+call runs its chain to the end. What a signal handler raises meanwhile on
+that thread (Ctrl-C's ``KeyboardInterrupt``) is kept in its :class:`Run`,
+and the call raises it once the library returns: when it is due as the
+trampoline starts (:func:`pathconfig._callbacks.deferring`: the event is
+delivered all the same), and when ``on_change`` raises it (any exception
+that is not an :class:`Exception`; an ``Exception`` is reported, as above).
+
 The listener holds its loader weakly and reads ``on_change`` from it at each
 event: the loader holds ``on_change``, the library holds only the listener.
 So an ``on_change`` that refers to its loader makes a cycle the garbage
@@ -163,8 +171,24 @@ OnChange = Callable[[LoaderEvent], Any]
 # --- the trampoline ----------------------------------------------------------------
 
 
-#: Events of the load() or refresh() running on each thread, by thread ident.
-Collectors = Dict[int, List[LoaderEvent]]
+class Run:
+    """What one ``load()`` or ``refresh()`` collects while the library runs
+    its chain: the events, and the first interrupt that arrived, which the
+    call raises when the library returns."""
+
+    __slots__ = ("events", "interrupt")
+
+    def __init__(self) -> None:
+        self.events: List[LoaderEvent] = []
+        self.interrupt: Optional[BaseException] = None
+
+    def defer(self, exc: BaseException) -> None:
+        if self.interrupt is None:
+            self.interrupt = exc
+
+
+#: The load() or refresh() running on each thread, by thread ident.
+Collectors = Dict[int, Run]
 
 
 class _Listener:
@@ -189,15 +213,39 @@ class _Listener:
 
     def __call__(self, event: Any, payload: Any) -> None:
         self.called = True
-        collector = self.collectors.get(threading.get_ident())
+        run = self.collectors.get(threading.get_ident())
         on_change = self.on_change()
-        if collector is None and on_change is None:
+        if run is None and on_change is None:
             return  # nobody listens (e.g. polling without on_change)
         copied = LoaderEvent._from_c(event.contents)
-        if collector is not None:
-            collector.append(copied)
+        if run is not None:
+            run.events.append(copied)
         if on_change is not None:
-            on_change(copied)
+            try:
+                on_change(copied)
+            except Exception:
+                raise  # reported by ctypes; the chain goes on
+            except BaseException as exc:
+                if run is None:
+                    raise
+                run.defer(exc)  # KeyboardInterrupt: load() / refresh() raises it
+
+    def interrupted(self, exc: BaseException, ran: bool, event: Any, payload: Any) -> None:
+        """What was raised before this listener returned
+        (:func:`pathconfig._callbacks.deferring`). A signal handler's
+        exception due as the call started (``ran`` false): the event is
+        delivered all the same, and the ``load()`` or ``refresh()`` running
+        on this thread raises it when the library returns. Raised by the
+        listener itself: one that is not an ``Exception`` (a handler's
+        ``KeyboardInterrupt`` outside ``on_change``) is raised the same way;
+        an ``Exception`` (``on_change``'s own) is reported by ctypes, as is
+        anything on a thread with no such call."""
+        run = self.collectors.get(threading.get_ident())
+        if not ran:
+            self(event, payload)
+        if run is None or (ran and isinstance(exc, Exception)):
+            raise exc
+        run.defer(exc)
 
     def __repr__(self) -> str:
         return f"<on_change callback {self.on_change()!r} of {self.owner}>"
@@ -212,7 +260,7 @@ def register(ptr: Any, loader: Any, collectors: Collectors, owner: str) -> None:
     its end, and the library releases the old trampoline when it returns,
     or at once when no call of it runs (1.1.0)."""
     listener = _Listener(weakref.ref(loader), collectors, owner)
-    trampoline = _ffi.LoaderCallback(listener)
+    trampoline = _ffi.LoaderCallback(_callbacks.deferring(listener, listener.interrupted))
     key = _callbacks.hold((trampoline, listener))
     try:
         _lib.pathconfig_loader_set_callback(ptr, trampoline, key, _callbacks.FREE)

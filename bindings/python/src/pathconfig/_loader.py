@@ -22,7 +22,7 @@ from . import _ffi
 from ._config import PathConfiguration, StrPath, _load_options
 from ._ffi import text_arg as _c_text
 from ._errors import ClosedError, DownloadError
-from ._events import Collectors, LoaderEvent, OnChange, register, wait_for_calls
+from ._events import Collectors, LoaderEvent, OnChange, Run, register, wait_for_calls
 from ._handle import OwnedHandle
 from ._sources import Source, _loader_options, _sources_json
 
@@ -200,15 +200,15 @@ class Loader(OwnedHandle):
     def _run(self, func: Any) -> List[LoaderEvent]:
         collectors = self._collectors
         ident = threading.get_ident()
-        events: List[LoaderEvent] = []
+        run = Run()
         outer = collectors.get(ident)  # load() from inside on_change
-        collectors[ident] = events
+        collectors[ident] = run
         try:
             self._call(func, _ffi.ErrorStruct())
         except DownloadError as exc:
             # err is the last failure, which was a download: its event has
             # the reason and status that err has no room for.
-            for event in reversed(events):
+            for event in reversed(run.events):
                 if isinstance(event.error, DownloadError):
                     exc._details(event.error.reason or 0, event.error.http_status or 0, event.error.url)
                     break
@@ -218,7 +218,11 @@ class Loader(OwnedHandle):
                 del collectors[ident]
             else:
                 collectors[ident] = outer
-        return events
+            if run.interrupt is not None:
+                # An interrupt that arrived while the chain ran (Ctrl-C):
+                # raised now, the chain having run to its end.
+                raise run.interrupt
+        return run.events
 
     def load(self) -> List[LoaderEvent]:
         """Runs the whole chain once, synchronously (downloads included, each

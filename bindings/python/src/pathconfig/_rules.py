@@ -19,7 +19,10 @@ nothing); :func:`host_exceptions`, around every lookup, raises the kept
 exception in its place, chained from the library's :class:`CallbackError`.
 Callbacks run on the thread that resolves, so the slot of that thread is
 the one its lookup reads; a lookup made from inside a callable empties the
-slot before the outer trampoline fills it.
+slot before the outer trampoline fills it. A signal handler's exception due
+as a trampoline starts (Ctrl-C during the library's search) fails the
+request the same way, the callable not run
+(:func:`pathconfig._callbacks.deferring`).
 """
 
 from __future__ import annotations
@@ -244,15 +247,20 @@ def _run(key: Optional[int], ptr: Any, body: Callable[[_HostRule, Request], int]
         request = _request(ptr)
         return body(_callbacks.held(key), request)
     except BaseException as exc:
-        _failure.exception = exc
-        try:
-            _lib.pathconfig_request_fail(ptr, _describe(exc))
-        except BaseException:  # pragma: no cover - only for a NULL request
-            pass
-        return -1
+        return _fail(exc, ptr)
     finally:
         if request is not None:
             object.__setattr__(request, "_ptr", None)
+
+
+def _fail(exc: BaseException, ptr: Any) -> int:
+    """The request fails with ``exc``, which the lookup raises."""
+    _failure.exception = exc
+    try:
+        _lib.pathconfig_request_fail(ptr, _describe(exc))
+    except BaseException:  # pragma: no cover - only for a NULL request
+        pass
+    return -1
 
 
 def _predicate(rule: _HostRule, request: Request) -> int:
@@ -280,9 +288,16 @@ def _configure(rule: _HostRule, request: Request) -> int:
     return 0
 
 
+def _interrupted(exc: BaseException, ran: bool, key: Optional[int], ptr: Any) -> int:
+    """What a signal handler raised as a trampoline started, or in it
+    outside the callable (:func:`pathconfig._callbacks.deferring`): the
+    request fails with it, as with the callable's own exception."""
+    return _fail(exc, ptr)
+
+
 #: The C function pointers of every rule's callables; live as long as the module.
-_PREDICATE = _ffi.RuleFn(lambda key, ptr: _run(key, ptr, _predicate))
-_CONFIGURER = _ffi.RuleFn(lambda key, ptr: _run(key, ptr, _configure))
+_PREDICATE = _ffi.RuleFn(_callbacks.deferring(lambda key, ptr: _run(key, ptr, _predicate), _interrupted))
+_CONFIGURER = _ffi.RuleFn(_callbacks.deferring(lambda key, ptr: _run(key, ptr, _configure), _interrupted))
 #: NULL function pointers (ctypes takes no None for a CFUNCTYPE argument).
 _NO_RULE_FN = _ffi.RuleFn()
 _NO_FREE = _ffi.PayloadFree()

@@ -27,6 +27,10 @@
  * pathconfig_resolve, takes the GIL on this same thread (ctypes does), which
  * is allowed: this thread holds it.
  *
+ * Deferring (below) is the other thing here: what ctypes calls in place of
+ * each Python function the library calls back, so that a signal handler's
+ * exception cannot strike before the function starts.
+ *
  * The stable ABI of Python 3.9 (abi3): one build serves every later CPython.
  */
 
@@ -314,6 +318,117 @@ static PyObject *sp_bind_lookups(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* Deferring(func, on_raise): called by ctypes in place of func, a Python
+ * function the library calls back (a loader's event callback, a rule's
+ * predicate or configurer, the payload free). CPython runs pending signal
+ * handlers at the entry of every Python function, and the first one after
+ * a long call into the library is often that callback: an exception a
+ * handler raises there (Ctrl-C's KeyboardInterrupt, an alarm's) would be
+ * reported by ctypes as unraisable and lost, and the call dropped (a lost
+ * event, a predicate returning whatever was in the register). This runs the
+ * handlers first, in C, before any Python code, and hands what is raised
+ * before func returns to on_raise(exception, ran, *args): ran is False when
+ * a handler raised before func was called, True when func raised. What it
+ * returns is the call's (pathconfig/_callbacks.py). */
+typedef struct {
+    PyObject_HEAD
+    PyObject *func;
+    PyObject *on_raise;
+} DeferringObject;
+
+static PyObject *deferring_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    PyObject *func, *on_raise;
+    if (kwargs != NULL && PyDict_Size(kwargs) != 0) {
+        PyErr_SetString(PyExc_TypeError, "Deferring() takes no keyword arguments");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "OO:Deferring", &func, &on_raise)) return NULL;
+    if (!PyCallable_Check(func) || !PyCallable_Check(on_raise)) {
+        PyErr_SetString(PyExc_TypeError, "Deferring: two callables");
+        return NULL;
+    }
+    allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+    DeferringObject *self = (DeferringObject *)alloc(type, 0);
+    if (self == NULL) return NULL;
+    Py_INCREF(func);
+    Py_INCREF(on_raise);
+    self->func = func;
+    self->on_raise = on_raise;
+    return (PyObject *)self;
+}
+
+static PyObject *deferring_call(PyObject *op, PyObject *args, PyObject *kwargs) {
+    DeferringObject *self = (DeferringObject *)op;
+    int ran = PyErr_CheckSignals() == 0;
+    if (ran) {
+        PyObject *result = PyObject_Call(self->func, args, kwargs);
+        if (result != NULL) return result;
+    }
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    PyErr_NormalizeException(&type, &value, &traceback);
+    if (traceback != NULL) PyException_SetTraceback(value, traceback);
+    Py_XDECREF(type);
+    Py_XDECREF(traceback);
+    PyObject *first = Py_BuildValue("(NO)", value, ran ? Py_True : Py_False);
+    if (first == NULL) return NULL;
+    PyObject *all = PySequence_Concat(first, args);
+    Py_DECREF(first);
+    if (all == NULL) return NULL;
+    PyObject *result = PyObject_Call(self->on_raise, all, kwargs);
+    Py_DECREF(all);
+    return result;
+}
+
+/* func's, so that ctypes' report of an exception names what was called. */
+static PyObject *deferring_repr(PyObject *op) {
+    return PyObject_Repr(((DeferringObject *)op)->func);
+}
+
+static int deferring_traverse(PyObject *op, visitproc visit, void *arg) {
+    DeferringObject *self = (DeferringObject *)op;
+    Py_VISIT(self->func);
+    Py_VISIT(self->on_raise);
+    Py_VISIT((PyObject *)Py_TYPE(op));
+    return 0;
+}
+
+static int deferring_clear(PyObject *op) {
+    DeferringObject *self = (DeferringObject *)op;
+    Py_CLEAR(self->func);
+    Py_CLEAR(self->on_raise);
+    return 0;
+}
+
+static void deferring_dealloc(PyObject *op) {
+    PyTypeObject *type = Py_TYPE(op);
+    PyObject_GC_UnTrack(op);
+    deferring_clear(op);
+    ((freefunc)PyType_GetSlot(type, Py_tp_free))(op);
+    Py_DECREF(type);
+}
+
+static PyType_Slot deferring_slots[] = {
+    {Py_tp_doc, "Deferring(func, on_raise)\n--\n\n"
+                "func, called by ctypes from C with pending signal handlers run first;\n"
+                "what is raised before func returns goes to on_raise(exception, ran, *args)."},
+    {Py_tp_new, deferring_new},
+    {Py_tp_call, deferring_call},
+    {Py_tp_repr, deferring_repr},
+    {Py_tp_traverse, deferring_traverse},
+    {Py_tp_clear, deferring_clear},
+    {Py_tp_dealloc, deferring_dealloc},
+    {0, NULL},
+};
+
+static PyType_Spec deferring_spec = {
+    "pathconfig._speedups.Deferring",
+    sizeof(DeferringObject),
+    0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    deferring_slots,
+};
+
 static PyMethodDef methods[] = {
     {"bind_lookups", sp_bind_lookups, METH_VARARGS, bind_lookups_doc},
     {"bind", sp_bind, METH_VARARGS, bind_doc},
@@ -336,11 +451,15 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     if (str_checked == NULL || str_method == NULL) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
-    PyObject *type = PyType_FromSpec(&lookup_spec);
-    if (type == NULL || PyModule_AddObject(m, "LookupBase", type) < 0) {
-        Py_XDECREF(type);
-        Py_DECREF(m);
-        return NULL;
+    PyType_Spec *specs[] = {&lookup_spec, &deferring_spec};
+    const char *names[] = {"LookupBase", "Deferring"};
+    for (int i = 0; i < 2; i++) {
+        PyObject *type = PyType_FromSpec(specs[i]);
+        if (type == NULL || PyModule_AddObject(m, names[i], type) < 0) {
+            Py_XDECREF(type);
+            Py_DECREF(m);
+            return NULL;
+        }
     }
     return m;
 }
