@@ -43,6 +43,10 @@
  * left to the gem's own checks, and a failure is only reported (false or
  * nil): the gem reads why from pathconfig_last_error and raises.
  *
+ * With it, a rule's predicate and configurer are called through the
+ * trampolines below, which stop what the gem's Ruby cannot rescue (a throw,
+ * Thread#kill) before it unwinds through the library.
+ *
  * The GVL is held throughout, as ffi holds it for these calls: a lookup
  * takes well under a microsecond at a few hundred rules, less than giving
  * the GVL up and taking it back. A rule's Ruby callback, run by the library
@@ -64,6 +68,7 @@ typedef void (*release_fn)(void *res);
 typedef const char *(*typed_string_fn)(const void *res, int key);
 typedef int (*typed_bool_fn)(const void *res, int key);
 typedef const int *(*last_error_fn)(void);
+typedef int (*request_fail_fn)(void *request, const char *message);
 
 static resolve_fn pc_resolve;
 static id_fn pc_result_id;
@@ -71,6 +76,7 @@ static release_fn pc_result_release;
 static typed_string_fn pc_typed_string;
 static typed_bool_fn pc_typed_bool;
 static last_error_fn pc_last_error;
+static request_fail_fn pc_request_fail;
 
 /* The gem's Hash of answers by id, and the class whose adopt(address, id)
  * makes the Properties of a new answer. */
@@ -167,8 +173,9 @@ static int last_code(void) {
  *
  * functions: a Hash of the addresses (Integers) of pathconfig_resolve,
  * pathconfig_result_id, pathconfig_result_release,
- * pathconfig_result_typed_string, pathconfig_result_typed_bool and
- * pathconfig_last_error in the library ffi loaded, by those names. answers:
+ * pathconfig_result_typed_string, pathconfig_result_typed_bool,
+ * pathconfig_last_error and pathconfig_request_fail in the library ffi
+ * loaded, by those names. answers:
  * the gem's Hash of Properties by answer id. properties_class: the class
  * whose adopt(address, id) makes a new answer's Properties. Called once,
  * before the other functions.
@@ -178,12 +185,13 @@ static VALUE sp_bind(VALUE self, VALUE functions, VALUE answers_hash, VALUE klas
     static const char *const names[] = {
         "pathconfig_resolve", "pathconfig_result_id", "pathconfig_result_release",
         "pathconfig_result_typed_string", "pathconfig_result_typed_bool", "pathconfig_last_error",
+        "pathconfig_request_fail",
     };
-    void *addresses[6];
+    void *addresses[7];
     Check_Type(functions, T_HASH);
     Check_Type(answers_hash, T_HASH);
     Check_Type(klass, T_CLASS);
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 7; i++) {
         VALUE address = rb_hash_lookup2(functions, rb_str_new_cstr(names[i]), Qnil);
         if (NIL_P(address)) rb_raise(rb_eArgError, "bind: no address for %s", names[i]);
         addresses[i] = address_of(address);
@@ -195,6 +203,7 @@ static VALUE sp_bind(VALUE self, VALUE functions, VALUE answers_hash, VALUE klas
     pc_typed_string = (typed_string_fn)addresses[3];
     pc_typed_bool = (typed_bool_fn)addresses[4];
     pc_last_error = (last_error_fn)addresses[5];
+    pc_request_fail = (request_fail_fn)addresses[6];
     answers = answers_hash;
     properties_class = klass;
     /* The front is of the answers it was given: empty it. */
@@ -255,10 +264,97 @@ static VALUE lookup(void *cfg, VALUE url, VALUE method) {
     return known;
 }
 
+/*
+ * The rule trampolines. The library calls a rule's predicate and configurer
+ * on the thread that resolves, inside its own frames; these call the gem's
+ * Pathconfig::Rules.run_rule(kind, context, request) under rb_protect.
+ * run_rule rescues every exception, and what no rescue catches stops here:
+ * a throw (Timeout.timeout without a class, on Ruby 3.1 and 3.2, throws to
+ * its block), Thread#kill, a proc's break or return. Unwound through the
+ * library, those skipped its frames' cleanup, which the header forbids ("a
+ * callback must return normally"): each expiry of a Timeout around a
+ * lookup of a 60 KB URL leaked 152 KiB. Here the request fails, the library
+ * returns, and the lookup resumes the jump (resume_pending) before any
+ * other Ruby code runs, as rb_protect's callers do with rb_jump_tag.
+ * pending_tag is the thread's: callbacks run on the thread that resolves,
+ * and a lookup made from inside a callable resumes its own before the
+ * outer trampoline returns.
+ */
+static __thread int pending_tag;
+static VALUE rules_module = Qnil;
+static ID id_run_rule;
+static VALUE sym_predicate = Qnil, sym_configurer = Qnil;
+
+struct rule_call {
+    VALUE kind;
+    void *context;
+    void *request;
+};
+
+static VALUE call_rule(VALUE arg) {
+    const struct rule_call *call = (const struct rule_call *)arg;
+    return rb_funcall(rules_module, id_run_rule, 3, call->kind, ULL2NUM((unsigned long long)(uintptr_t)call->context),
+                      ULL2NUM((unsigned long long)(uintptr_t)call->request));
+}
+
+static int run_rule(VALUE kind, void *context, void *request) {
+    struct rule_call call = {kind, context, request};
+    int state = 0;
+    VALUE result = rb_protect(call_rule, (VALUE)&call, &state);
+    if (state == 0) return FIXNUM_P(result) ? FIX2INT(result) : -1;
+    pending_tag = state;
+    pc_request_fail(request, "stopped by a throw or Thread#kill, resumed once the lookup returns");
+    return -1;
+}
+
+static int predicate_trampoline(void *context, void *request) {
+    return run_rule(sym_predicate, context, request);
+}
+
+static int configurer_trampoline(void *context, void *request) {
+    return run_rule(sym_configurer, context, request);
+}
+
+static void resume_pending(void) {
+    int tag = pending_tag;
+    if (tag != 0) {
+        pending_tag = 0;
+        rb_jump_tag(tag);
+    }
+}
+
+/*
+ * call-seq: Pathconfig::Speedups.trampolines(rules) -> [predicate, configurer]
+ *
+ * The addresses of the rule trampolines, for pathconfig_add_rule; rules is
+ * the module whose run_rule(kind, context, request) they call.
+ */
+static VALUE sp_trampolines(VALUE self, VALUE rules) {
+    (void)self;
+    rules_module = rules;
+    return rb_ary_new_from_args(2, ULL2NUM((unsigned long long)(uintptr_t)predicate_trampoline),
+                                ULL2NUM((unsigned long long)(uintptr_t)configurer_trampoline));
+}
+
+/*
+ * call-seq: Pathconfig::Speedups.resume -> nil
+ *
+ * Resumes the throw or kill a trampoline stopped during the library call
+ * that just returned on this thread (nil when none). Called by the gem right
+ * after each call through ffi that may run a rule's callables.
+ */
+static VALUE sp_resume(VALUE self) {
+    (void)self;
+    resume_pending();
+    return Qnil;
+}
+
 static VALUE sp_lookup(VALUE self, VALUE config, VALUE url, VALUE method) {
     (void)self;
     check_bound();
-    return lookup(address_of(config), url, method);
+    VALUE answer = lookup(address_of(config), url, method);
+    resume_pending();
+    return answer;
 }
 
 /* A PathConfiguration, once define_properties has made this its
@@ -457,6 +553,12 @@ void Init_speedups(void) {
     rb_define_const(speedups, "MAX_ACCESSORS", INT2FIX(MAX_ACCESSORS));
     rb_define_module_function(speedups, "bind", sp_bind, 3);
     rb_define_module_function(speedups, "lookup", sp_lookup, 3);
+    rb_define_module_function(speedups, "trampolines", sp_trampolines, 1);
+    rb_define_module_function(speedups, "resume", sp_resume, 0);
+    rb_gc_register_address(&rules_module);
+    id_run_rule = rb_intern("run_rule");
+    sym_predicate = ID2SYM(rb_intern("predicate"));
+    sym_configurer = ID2SYM(rb_intern("configurer"));
     rb_define_module_function(speedups, "typed_string", sp_typed_string, 2);
     rb_define_module_function(speedups, "typed_bool", sp_typed_bool, 2);
     rb_define_module_function(speedups, "define_properties", sp_define_properties, 2);

@@ -129,7 +129,9 @@ module Pathconfig
       err = Native::ErrorStruct.new
       text = Rules.guard_lookup do
         held do |address|
-          Native.owned_text(Native.pathconfig_explain(address, url, method, err)) or raise Pathconfig.error_from(err)
+          pointer = Native.pathconfig_explain(address, url, method, err)
+          Speedups.resume if SPEEDUPS
+          Native.owned_text(pointer) or raise Pathconfig.error_from(err)
         end
       end
       JSONText.parse(text)
@@ -297,6 +299,7 @@ module Pathconfig
     # when the answer is kept.
     def look_up_ffi(address, url, method)
       result = Native.pathconfig_resolve(address, url, method, nil)
+      Speedups.resume if SPEEDUPS
       raise Pathconfig.last_error if result.zero?
 
       answer_id = Native.pathconfig_result_id(result)

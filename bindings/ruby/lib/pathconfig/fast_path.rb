@@ -4,8 +4,10 @@ module Pathconfig
   # The optional C extension, pathconfig/speedups (ext/pathconfig/speedups.c):
   # PathConfiguration#properties itself, its three calls into the library
   # (resolve, the answer's id, release) and the read of the kept answer in
-  # one C function; the typed accessors of Properties; and the typed readers
-  # a Properties calls the first time a typed key is read. `gem install`
+  # one C function; the typed accessors of Properties; the typed readers
+  # a Properties calls the first time a typed key is read; and the rule
+  # trampolines, which stop a throw or Thread#kill before it unwinds through
+  # the library (Rules::PREDICATE). `gem install`
   # builds it where Ruby's headers and a C compiler are present; without
   # it, or with PATHCONFIG_PURE_RUBY set to anything but "" or "0", the gem
   # makes the same calls through ffi, with the same answers and errors.
@@ -17,7 +19,8 @@ module Pathconfig
   module FastPath
     ENV_VAR = "PATHCONFIG_PURE_RUBY"
     FUNCTIONS = %w[pathconfig_resolve pathconfig_result_id pathconfig_result_release
-                   pathconfig_result_typed_string pathconfig_result_typed_bool pathconfig_last_error].freeze
+                   pathconfig_result_typed_string pathconfig_result_typed_bool pathconfig_last_error
+                   pathconfig_request_fail].freeze
 
     module_function
 

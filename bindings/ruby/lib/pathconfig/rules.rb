@@ -113,6 +113,13 @@ module Pathconfig
   # library why with pathconfig_request_fail and returns -1. The lookup then
   # fails with E_CALLBACK and memoises nothing; guard_lookup raises the kept
   # exception in its place, with the library's CallbackError as its cause.
+  #
+  # What no rescue catches (a throw: Timeout.timeout without a class on
+  # Ruby 3.1 and 3.2; Thread#kill) is stopped by the C extension's
+  # trampolines, which PREDICATE and CONFIGURER are with it: the request
+  # fails, and the lookup resumes the throw or kill once the library has
+  # returned (Speedups.lookup, Speedups.resume). Through ffi alone it
+  # unwinds through the library's frames, leaking what they held.
   module Rules
     HostRule = Struct.new(:predicate, :configurer)
     SLOT = :__pathconfig_callback_failure
@@ -202,12 +209,28 @@ module Pathconfig
       0
     end
 
-    PREDICATE = FFI::Function.new(:int, %i[pointer pointer]) do |context, pointer|
-      Rules.run(context, pointer) { |rule, request| rule.predicate.call(request) ? 1 : 0 }
+    # A rule's predicate (kind :predicate) or configurer (:configurer) for
+    # the library's request; context and request are pointers (Integer
+    # addresses from the C extension's trampolines).
+    def run_rule(kind, context, request)
+      context = FFI::Pointer.new(context) if context.is_a?(Integer)
+      request = FFI::Pointer.new(request) if request.is_a?(Integer)
+      if kind == :predicate
+        run(context, request) { |rule, req| rule.predicate.call(req) ? 1 : 0 }
+      else
+        run(context, request) { |rule, req| configure(rule, req) }
+      end
     end
-    CONFIGURER = FFI::Function.new(:int, %i[pointer pointer]) do |context, pointer|
-      Rules.run(context, pointer) { |rule, request| Rules.configure(rule, request) }
-    end
+
+    # The C function pointers of every rule's callables, made once.
+    PREDICATE, CONFIGURER =
+      if SPEEDUPS
+        Speedups.trampolines(self).map { |address| FFI::Pointer.new(address) }
+      else
+        %i[predicate configurer].map do |kind|
+          FFI::Function.new(:int, %i[pointer pointer]) { |context, request| Rules.run_rule(kind, context, request) }
+        end
+      end
 
     # Around a lookup: a CallbackError caused by a Ruby callable becomes that
     # callable's own exception (its cause the CallbackError).
