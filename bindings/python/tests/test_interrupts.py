@@ -22,14 +22,14 @@ import json
 import signal
 import socket
 import sys
-import threading
 import time
-from typing import Any, Iterator, List
+from typing import Any, ContextManager, Iterator, List
 
 import pytest
 
 import pathconfig
 from pathconfig import DataSource, EventKind, Loader, LoaderEvent, PathConfiguration, ServerSource
+from socket_server import Served, response, serving
 
 
 class Alarm(Exception):
@@ -79,30 +79,15 @@ def document(version: str) -> str:
     return json.dumps({"rules": [{"patterns": [".*"], "properties": {"version": version}}]})
 
 
-@contextlib.contextmanager
-def answering_after(seconds: float, bodies: List[bytes]) -> Iterator[str]:
+def answering_after(seconds: float, bodies: List[bytes]) -> ContextManager[Served]:
     """A server that answers each request with the last of ``bodies``
     ``seconds`` after it arrives."""
-    listener = socket.create_server(("127.0.0.1", 0))
 
-    def serve() -> None:
-        while True:
-            try:
-                conn, _ = listener.accept()
-            except OSError:
-                return
-            with conn:
-                conn.recv(65536)
-                time.sleep(seconds)
-                body = bodies[-1]
-                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body)
+    def answer(conn: socket.socket, n: int) -> None:
+        time.sleep(seconds)
+        conn.sendall(response(bodies[-1]))
 
-    threading.Thread(target=serve, daemon=True).start()
-    try:
-        yield "http://127.0.0.1:%d/config.json" % listener.getsockname()[1]
-    finally:
-        listener.shutdown(socket.SHUT_RDWR)
-        listener.close()
+    return serving(answer)
 
 
 def summary(events: List[LoaderEvent]) -> str:
@@ -110,7 +95,9 @@ def summary(events: List[LoaderEvent]) -> str:
 
 
 def version(loader: Loader) -> Any:
-    with loader.current as cfg:  # type: ignore[union-attr]
+    cfg = loader.current
+    assert cfg is not None
+    with cfg:
         return cfg.properties("/x")["version"]
 
 
@@ -123,7 +110,7 @@ def test_an_interrupt_during_a_download_is_raised_once_the_chain_ends(call: str,
     reported = unraisable(monkeypatch)
     seen: List[LoaderEvent] = []
     bodies = [document("v2").encode()]
-    with answering_after(0.5, bodies) as url:
+    with answering_after(0.5, bodies) as (url, _):
         with Loader([DataSource(document("v1")), ServerSource(url)], timeout=10, on_change=seen.append) as loader:
             if call == "refresh":
                 loader.load()  # (0.5 s, no alarm)

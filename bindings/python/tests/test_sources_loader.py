@@ -20,10 +20,11 @@ import time
 import warnings
 import weakref
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, cast
+from typing import Any, Callable, ContextManager, Dict, Iterator, List, Optional, Tuple, cast
 
 import pytest
 from nginx_server import Nginx
+from socket_server import Served, response, serving
 
 import pathconfig
 from pathconfig import (
@@ -621,33 +622,16 @@ def test_polling_thread_and_close(server: Nginx, bundle: Path, cache_dir: Path) 
     assert len(seen) == count, "no event after close()"
 
 
-@contextlib.contextmanager
-def answering_only_the_first(body: bytes) -> Iterator[Tuple[str, List[socket.socket]]]:
+def answering_only_the_first(body: bytes) -> ContextManager[Served]:
     """A server whose URL is yielded with its connections, in order: it
     answers the first request (a load's) with ``body`` and never answers a
     later one (the polling refresh's)."""
-    listener = socket.create_server(("127.0.0.1", 0))
-    held: List[socket.socket] = []
 
-    def serve() -> None:
-        while True:
-            try:
-                conn, _ = listener.accept()
-            except OSError:
-                return
-            conn.recv(65536)  # the request's head
-            held.append(conn)
-            if len(held) == 1:
-                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body)
+    def answer(conn: socket.socket, n: int) -> None:
+        if n == 0:
+            conn.sendall(response(body))
 
-    threading.Thread(target=serve, daemon=True).start()
-    try:
-        yield "http://127.0.0.1:%d/config.json" % listener.getsockname()[1], held
-    finally:
-        listener.shutdown(socket.SHUT_RDWR)
-        listener.close()
-        for conn in held:
-            conn.close()
+    return serving(answer)
 
 
 def test_close_abandons_a_polling_download() -> None:
