@@ -241,11 +241,13 @@ class _Listener:
         an ``Exception`` (``on_change``'s own) is reported by ctypes, as is
         anything on a thread with no such call."""
         run = self.collectors.get(threading.get_ident())
+        kept = run is not None and not (ran and isinstance(exc, Exception))
+        if run is not None and kept:
+            run.defer(exc)  # first: delivering the event may raise (on_change's own)
         if not ran:
             self(event, payload)
-        if run is None or (ran and isinstance(exc, Exception)):
+        if not kept:
             raise exc
-        run.defer(exc)
 
     def __repr__(self) -> str:
         return f"<on_change callback {self.on_change()!r} of {self.owner}>"
