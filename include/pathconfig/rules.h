@@ -94,6 +94,8 @@ typedef struct pathconfig_request pathconfig_request;
  *         fails with PATHCONFIG_E_CALLBACK (and is not memoised); call
  *         pathconfig_request_fail first to say why. (The callback's own
  *         convention, not a status of this library.)
+ * It must return normally (no longjmp, no C++ exception, no host's
+ * non-local exit out of it): the lookup's frames are on the stack.
  */
 typedef int (*pathconfig_rule_fn)(void *context, pathconfig_request *request);
 

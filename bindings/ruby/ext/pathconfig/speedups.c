@@ -271,11 +271,11 @@ static VALUE lookup(void *cfg, VALUE url, VALUE method) {
  * run_rule rescues every exception, and what no rescue catches stops here:
  * a throw (Timeout.timeout without a class, on Ruby 3.1 and 3.2, throws to
  * its block), Thread#kill, a proc's break or return. Unwound through the
- * library, those skipped its frames' cleanup, which the header forbids ("a
- * callback must return normally"): each expiry of a Timeout around a
- * lookup of a 60 KB URL leaked 152 KiB. Here the request fails, the library
- * returns, and the lookup resumes the jump (resume_pending) before any
- * other Ruby code runs, as rb_protect's callers do with rb_jump_tag.
+ * library, those skipped its frames' cleanup, which rules.h forbids (a
+ * rule function "must return normally"): each expiry of a Timeout around a
+ * lookup of a 60 KB URL leaked 120 to 150 KiB. Here the request fails, the
+ * library returns, and the lookup resumes the jump (resume_pending) before
+ * any other Ruby code runs, as rb_protect's callers do with rb_jump_tag.
  * pending_tag is the thread's: callbacks run on the thread that resolves,
  * and a lookup made from inside a callable resumes its own before the
  * outer trampoline returns.
