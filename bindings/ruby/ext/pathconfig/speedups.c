@@ -278,7 +278,9 @@ static VALUE lookup(void *cfg, VALUE url, VALUE method) {
  * any other Ruby code runs, as rb_protect's callers do with rb_jump_tag.
  * pending_tag is the thread's: callbacks run on the thread that resolves,
  * and a lookup made from inside a callable resumes its own before the
- * outer trampoline returns.
+ * outer trampoline returns. They call Ruby directly, holding the GVL: the
+ * only calls that run rules, pathconfig_resolve and pathconfig_explain,
+ * are made with it held (ffi's blocking calls are the loader's).
  */
 static __thread int pending_tag;
 static VALUE rules_module = Qnil;
