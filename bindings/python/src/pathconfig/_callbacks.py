@@ -57,14 +57,35 @@ def deferring(func: Callable[..., Any], on_raise: Callable[..., Any]) -> Callabl
     and after a long call into the library the first one is often the
     callback: an exception a handler raises there (Ctrl-C's
     ``KeyboardInterrupt``) would be reported as unraisable by ctypes, and
-    the call dropped. With the C extension, the handlers run first, in C,
-    and whatever is raised before ``func`` returns goes to ``on_raise(exc,
-    ran, *args)`` (``ran``: ``False`` when ``func`` was not called), whose
-    result is the call's (``_speedups.Deferring``). Through ctypes alone
-    there is no place before the entry, and ``func`` is returned as it is."""
-    if _speedups is None:
-        return func
-    return cast(Callable[..., Any], _speedups.Deferring(func, on_raise))
+    the call dropped. Whatever is raised before ``func`` returns goes to
+    ``on_raise(exc, ran, *args)`` (``ran``: ``False`` when ``func`` was not
+    called), whose result is the call's. With the C extension the handlers
+    run first, in C (``_speedups.Deferring``); through ctypes alone there
+    is no place before the entry, and only what ``func`` raises is handed
+    on."""
+    if _speedups is not None:
+        return cast(Callable[..., Any], _speedups.Deferring(func, on_raise))
+    return _Deferring(func, on_raise)
+
+
+class _Deferring:
+    """``_speedups.Deferring`` through ctypes alone: what ``func`` raises
+    goes to ``on_raise``; named by ``func`` in ctypes' reports."""
+
+    __slots__ = ("func", "on_raise")
+
+    def __init__(self, func: Callable[..., Any], on_raise: Callable[..., Any]) -> None:
+        self.func = func
+        self.on_raise = on_raise
+
+    def __call__(self, *args: Any) -> Any:
+        try:
+            return self.func(*args)
+        except BaseException as exc:
+            return self.on_raise(exc, True, *args)
+
+    def __repr__(self) -> str:
+        return repr(self.func)
 
 
 def _release_interrupted(exc: BaseException, ran: bool, key: Optional[int]) -> None:

@@ -221,25 +221,18 @@ class _Listener:
         if run is not None:
             run.events.append(copied)
         if on_change is not None:
-            try:
-                on_change(copied)
-            except Exception:
-                raise  # reported by ctypes; the chain goes on
-            except BaseException as exc:
-                if run is None:
-                    raise
-                run.defer(exc)  # KeyboardInterrupt: load() / refresh() raises it
+            on_change(copied)  # what it raises goes to interrupted()
 
     def interrupted(self, exc: BaseException, ran: bool, event: Any, payload: Any) -> None:
         """What was raised before this listener returned
         (:func:`pathconfig._callbacks.deferring`). A signal handler's
         exception due as the call started (``ran`` false): the event is
         delivered all the same, and the ``load()`` or ``refresh()`` running
-        on this thread raises it when the library returns. Raised by the
-        listener itself: one that is not an ``Exception`` (a handler's
-        ``KeyboardInterrupt`` outside ``on_change``) is raised the same way;
-        an ``Exception`` (``on_change``'s own) is reported by ctypes, as is
-        anything on a thread with no such call."""
+        on this thread raises it when the library returns. Raised during
+        the call (by ``on_change``, or a handler's while it ran): one that
+        is not an ``Exception`` (``KeyboardInterrupt``) is raised the same
+        way; an ``Exception`` is reported by ctypes and the chain goes on,
+        as is anything on a thread with no such call."""
         run = self.collectors.get(threading.get_ident())
         kept = run is not None and not (ran and isinstance(exc, Exception))
         if run is not None and kept:
