@@ -91,7 +91,7 @@ def test_result_outlives_configuration(sample_json: str) -> None:
 
 
 def test_finaliser_releases_unclosed_handles(sample_json: str) -> None:
-    # Not closing is allowed: __del__ releases (checked for leaks in test_memory).
+    # Not closing is allowed: the handle goes with its object (checked for leaks in test_memory).
     for _ in range(100):
         cfg = PathConfiguration.from_json(sample_json)
         cfg.properties(URL)

@@ -23,11 +23,13 @@ import signal
 import socket
 import sys
 import time
-from typing import Any, ContextManager, Iterator, List
+from typing import Any, Callable, ContextManager, Dict, Iterator, List
 
 import pytest
 
 import pathconfig
+import pathconfig._result
+from pathconfig import _callbacks
 from pathconfig import DataSource, EventKind, Loader, LoaderEvent, PathConfiguration, ServerSource
 from socket_server import Served, response, serving
 
@@ -64,6 +66,21 @@ def alarms(first: float, interval: float = 0.0, handler: Any = None) -> Iterator
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+def raising_when_armed(state: Dict[str, Any]) -> Callable[[int, Any], None]:
+    """A SIGALRM handler that raises :class:`Alarm` while ``state["armed"]``
+    (counting in ``state["raised"]``), and disarms as it raises: the loop
+    that catches the Alarm arms again, so that none can strike its own
+    except clause."""
+
+    def handler(signum: int, frame: Any) -> None:
+        if state["armed"]:
+            state["armed"] = False
+            state["raised"] += 1
+            raise Alarm()
+
+    return handler
 
 
 @contextlib.contextmanager
@@ -157,16 +174,7 @@ def test_interrupts_during_lookups_through_python_rules_reach_the_caller(monkeyp
     reported = unraisable(monkeypatch)
     rules = [{"patterns": ["^/p%d/(a|b)+c$" % i for i in range(400)], "properties": {"n": 0}}]
     state = {"armed": False, "raised": 0, "caught": 0}
-
-    def handler(signum: int, frame: Any) -> None:
-        # Disarmed from the raise until the loop catches it, so that no
-        # Alarm can strike the loop's own except clause. Not raised in a
-        # finaliser (a Properties' __del__ as the binding drops one): what
-        # __del__ raises is Python's to report as unraisable, whoever's it is.
-        if state["armed"] and frame.f_code.co_name != "__del__":
-            state["armed"] = False
-            state["raised"] += 1
-            raise Alarm()
+    handler = raising_when_armed(state)
 
     with PathConfiguration.from_json(json.dumps({"rules": rules}), result_cache_size=0) as cfg:
         cfg.add_rule(patterns=["^/"], predicate=lambda request: True, properties={"p": 1})
@@ -187,3 +195,57 @@ def test_interrupts_during_lookups_through_python_rules_reach_the_caller(monkeyp
         assert all(a == {"p": 1, "c": 2} for a in answers)
     assert not reported, [(r.exc_value, r.object) for r in reported[:3]]
     assert state["caught"] == state["raised"] >= 100, state
+
+
+def test_interrupts_as_answers_and_configurations_go_reach_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A SIGALRM every millisecond while Properties and configurations with
+    Python rules are dropped, each right after a long lookup: every Alarm
+    the handler raised reaches the loop, none is reported as unraisable,
+    and every configuration's callbacks are let go. Before, a Python
+    finaliser (``__del__``) struck at its entry reported the Alarm as
+    unraisable and returned without giving the library its reference back:
+    the answer, or the whole configuration, stayed for good."""
+    reported = unraisable(monkeypatch)
+    # Each new answer then drops the binding's hold on the one before, so
+    # that a Properties goes when the last reference the test keeps does.
+    monkeypatch.setattr(pathconfig._result, "_CAPACITY", 1)
+    held = len(_callbacks._held)
+    state = {"armed": False, "raised": 0, "caught": 0}
+    handler = raising_when_armed(state)
+
+    slow = [{"patterns": ["^/k7/p%d/(a|b)+c$" % i for i in range(400)], "properties": {"n": 0}}]
+    answers = [{"patterns": ["^/k%d(/|$)" % k], "properties": {"k": k}} for k in range(8)]
+    plain = PathConfiguration.from_json(json.dumps({"rules": slow + answers}), result_cache_size=0)
+    long_url = "/k7/x/" + "ab" * 200  # the search takes most of the lookup; the answer is k7's
+
+    def with_python_rules() -> PathConfiguration:
+        cfg = PathConfiguration.from_json(document("v1"), profile="siesta")
+        cfg.add_rule(patterns=["^/"], predicate=lambda request: True, properties={"p": 1})
+        return cfg
+
+    gc.collect()
+    deadline = time.monotonic() + 1.5
+    dropped = 0
+    with plain, alarms(0.001, 0.001, handler), collector_paused():
+        configs: List[PathConfiguration] = []
+        while time.monotonic() < deadline:
+            try:
+                while time.monotonic() < deadline:
+                    if not configs:
+                        state["armed"] = False  # no Alarm while they are made
+                        configs = [with_python_rules() for _ in range(20)]
+                    state["armed"] = True
+                    kept = [plain.properties("/k%d" % k) for k in range(8)]
+                    assert plain.properties(long_url) is kept[-1]  # a known answer: no Python code runs
+                    kept.clear()  # seven Properties go
+                    plain.properties(long_url)
+                    configs.pop()  # a configuration goes, and its predicate
+                    dropped += 1
+            except Alarm:
+                state["caught"] += 1
+        state["armed"] = False
+        configs.clear()
+    gc.collect()
+    assert not reported, [(r.exc_value, r.object) for r in reported[:3]]
+    assert state["caught"] == state["raised"] >= 100, state
+    assert dropped >= 100 and len(_callbacks._held) == held, "every configuration's predicate was let go"

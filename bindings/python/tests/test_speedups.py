@@ -10,6 +10,7 @@ so they need the extension built: `make -C bindings/python speedups`.
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import json
 import os
@@ -214,20 +215,22 @@ def test_properties_use_the_extension_and_share_answers() -> None:
 
 def test_resolve_answers_a_known_id_with_its_object_and_a_new_one_with_the_result() -> None:
     """resolve() returns the kept Properties for an id it finds (and
-    releases the result itself); for a new id, the result's address (a
-    reference the caller owns) and the id; 0 for a failed lookup; None for
-    an argument it leaves to the binding."""
+    releases the result itself); for a new id, an Owned of the result (the
+    reference the caller now holds) and the id; 0 for a failed lookup;
+    None for an argument it leaves to the binding."""
     fast = bound()
     lookup = pathconfig._ffi.lookup
     with PathConfiguration.from_json(json.dumps(RULES), result_cache_size=0) as cfg:
         answers: Dict[int, Any] = {}
-        address, answer_id = fast.resolve(cfg._address, "/q/new", None, answers)
-        assert answer_id == lookup.result_id(address) != 0
+        owned, answer_id = fast.resolve(cfg._address, "/q/new", None, answers)
+        assert type(owned) is fast.Owned
+        assert answer_id == lookup.result_id(owned.address) != 0
         marker = object()
         answers[answer_id] = marker
         for url in ("/q/new", "/r/edit"):
             assert fast.resolve(cfg._address, url, None, answers) is marker
-        lookup.result_release(address)  # the reference the miss handed over
+        owned.release()  # the reference the miss handed over
+        assert owned.address == 0
         assert fast.resolve(cfg._address, "/q", "NOT A TOKEN", answers) == 0
         assert _ffi_last_code() == pathconfig.ErrorCode.E_ARGUMENT
         for url, method in ((b"/q", None), ("/q\0", None), ("/\ud800", None), ("/q", 7), (None, None)):
@@ -272,3 +275,26 @@ def test_bad_calls_to_the_extension_are_errors() -> None:
         fast.bind_lookups([], len)  # the answers are a dict
     with pytest.raises(TypeError):
         fast.LookupBase()._set_lookup_address("0")
+
+
+def test_owned_gives_its_reference_back_once() -> None:
+    """Owned(address, release) calls the C function at release with
+    address once: at release(), or as it goes when release() was not
+    called; never at both, never twice."""
+    fast = bound()
+    calls: List[int] = []
+    release = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(calls.append)
+    release_address = ctypes.cast(release, ctypes.c_void_p).value
+    owned = fast.Owned(0x1234, release_address)
+    assert owned.address == 0x1234
+    owned.release()
+    owned.release()
+    assert calls == [0x1234] and owned.address == 0
+    del owned
+    assert calls == [0x1234]
+    fast.Owned(0x5678, release_address)  # goes at once, unreleased
+    assert calls == [0x1234, 0x5678]
+    fast.Owned(0, release_address)  # nothing to give back
+    assert calls == [0x1234, 0x5678]
+    with pytest.raises(ValueError, match="release function's address is 0"):
+        fast.Owned(0x1, 0)

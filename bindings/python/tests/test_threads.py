@@ -11,7 +11,7 @@ import warnings
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, List
 
-from pathconfig import ClosedError, ConfigError, ErrorCode, PathConfiguration, _handle, _result
+from pathconfig import ClosedError, ConfigError, ErrorCode, PathConfiguration, _result
 
 THREADS = 8
 ROUNDS = 1500
@@ -143,7 +143,7 @@ def test_a_child_of_fork_gets_the_bindings_locks_free(sample_json: str) -> None:
     held, done = threading.Event(), threading.Event()
 
     def hold() -> None:
-        with _result._answers_lock, _handle._release_lock:
+        with _result._answers_lock:
             held.set()
             done.wait()
 

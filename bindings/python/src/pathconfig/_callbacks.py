@@ -10,7 +10,7 @@ and no other state is kept.
 
 Every function C calls back is wrapped by :func:`deferring`, which says what
 becomes of an exception raised before it returns, a signal handler's due as
-the call starts among them.
+the call starts among them; :data:`FREE` is C's own with the extension.
 """
 
 from __future__ import annotations
@@ -94,5 +94,10 @@ def _release_interrupted(exc: BaseException, ran: bool, key: Optional[int]) -> N
 
 
 #: ``pathconfig_loader_payload_free`` and ``pathconfig_add_rule``'s
-#: ``free_context``; lives as long as the module.
-FREE = _ffi.PayloadFree(deferring(release, _release_interrupted))
+#: ``free_context``; lives as long as the module. With the C extension, a C
+#: function that drops the key without entering Python code, so that a
+#: signal handler cannot strike there (the library frees a configuration's
+#: callbacks as the configuration goes): ``_speedups.bind_payloads``.
+FREE = _ffi.PayloadFree(
+    _speedups.bind_payloads(_held) if _speedups is not None else deferring(release, _release_interrupted)
+)

@@ -18,6 +18,7 @@ from ._result import Properties, _answers
 from ._result import arguments as _arguments
 from ._result import fast_resolve as _fast_resolve
 from ._result import look_up as _look_up
+from ._result import owner as _owner
 from ._result import settle as _settle
 from ._rules import Configurer, Predicate, host_exceptions
 
@@ -218,8 +219,8 @@ class PathConfiguration(OwnedHandle, _LookupBase):
         self = cls.__new__(cls)
         self._settings = None
         self._options = None
-        self._own(ptr, _lib.pathconfig_release)
         self._address = _ffi.address(ptr)
+        self._own(ptr, _owner(self._address, _ffi.lookup.release))
         if _SPEEDUPS:
             # What the extension's properties() looks up in (LookupBase).
             self._set_lookup_address(self._address)  # type: ignore[attr-defined]

@@ -434,7 +434,8 @@ class Lookup:
     :data:`SIGNATURES` with ``c_void_p`` for every pointer type (a result
     comes back as a plain ``int``, 0 for NULL), and no ``errcheck``: their
     callers check for 0 and raise the last error themselves. Only the lookup
-    path (:mod:`pathconfig._result`) uses them; everything else goes through
+    path (:mod:`pathconfig._result`) and the owners of results and
+    configurations (``release``) use them; everything else goes through
     :data:`SIGNATURES`.
     """
 
@@ -443,6 +444,7 @@ class Lookup:
         self.result_id = self._declare(library, "pathconfig_result_id")
         self.result_json = self._declare(library, "pathconfig_result_json")
         self.result_release = self._declare(library, "pathconfig_result_release")
+        self.release = self._declare(library, "pathconfig_release")
 
     def addresses(self) -> Tuple[int, int, int]:
         """The addresses of ``pathconfig_resolve``, ``pathconfig_result_id``

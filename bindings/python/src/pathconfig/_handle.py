@@ -3,34 +3,58 @@
 ``close()`` is idempotent and safe to call while other threads are inside a
 call on the same object: the handle is freed when the last call in flight
 returns, and calls that start after ``close()`` raise :class:`ClosedError`
-(never a use-after-free). ``__del__`` frees a handle that was never closed,
-except while the interpreter shuts down, when module state may already be gone
-and the process is about to release everything anyway.
+(never a use-after-free). A handle never closed is freed when its object
+goes, by the owner it holds: ``_speedups.Owned`` with the C extension, whose
+deallocation runs no Python code, so that no signal handler can strike
+there; :class:`Owner`, its ctypes twin, through ``__del__`` otherwise.
+Neither frees while the interpreter shuts down, when module state may
+already be gone and the process is about to release everything anyway.
 """
 
 from __future__ import annotations
 
-import os
 import sys
-import threading
-from typing import Any, Callable, List, NoReturn, Optional, TypeVar
+from typing import Any, Callable, List, NoReturn, TypeVar
 
 from ._errors import ClosedError
 
 T = TypeVar("T")
 
 
-# Taken only to release a handle, which happens once per object. New in a
-# child of fork(), where another thread's hold would last for good.
-_release_lock = threading.Lock()
+class Owner:
+    """A reference on a library object, which ``release(address)`` gives
+    back once: by :meth:`release`, or when this object goes (``__del__``).
+    The binding's through ctypes alone; with the C extension,
+    ``_speedups.Owned`` does the same in C, where no signal handler can
+    strike: a handler that raises as this ``__del__`` starts has its
+    exception reported as unraisable, and the reference is kept for good."""
 
+    __slots__ = ("_held", "_give_back")
 
-def _new_release_lock() -> None:
-    global _release_lock
-    _release_lock = threading.Lock()
+    def __init__(self, address: Any, release: Callable[[Any], None]) -> None:
+        # A list, whose pop is one step under the GIL: however many threads
+        # release, one gets the address. (No lock, which a child of fork()
+        # could inherit taken.)
+        self._held = [address] if address else []
+        self._give_back = release
 
+    @property
+    def address(self) -> Any:
+        """The object's address, ``None`` once released."""
+        held = self._held
+        return held[0] if held else None
 
-os.register_at_fork(after_in_child=_new_release_lock)
+    def release(self) -> None:
+        """Gives the reference back now (once; later calls do nothing)."""
+        try:
+            address = self._held.pop()
+        except IndexError:
+            return
+        self._give_back(address)
+
+    def __del__(self, _finalizing: Callable[[], bool] = sys.is_finalizing) -> None:
+        if not _finalizing():
+            self.release()
 
 
 class OwnedHandle:
@@ -42,18 +66,19 @@ class OwnedHandle:
     list is empty. Whichever comes second sees the other: either the call
     sees the handle closed and backs out, or ``close()`` sees the call and
     leaves the release to the last call to finish (which reads ``_closed``
-    after its ``pop``). ``_release`` takes the pointer under a lock, so
-    however many threads see the list empty, the handle is freed once.
+    after its ``pop``). The owner gives the handle back once, however many
+    threads see the list empty.
     """
 
     _ptr: Any
-    _free: Callable[[Any], None]
+    _owner: Any  # an Owner or a _speedups.Owned
     _inflight: List[None]
     _closed: bool
 
-    def _own(self, ptr: Any, free: Callable[[Any], None]) -> None:
-        """Takes ``ptr``, which ``free`` releases."""
-        self._free = free
+    def _own(self, ptr: Any, owner: Any) -> None:
+        """Takes ``ptr``, which ``owner`` (an :class:`Owner` or a
+        ``_speedups.Owned``) gives back."""
+        self._owner = owner
         self._inflight = []
         self._closed = False
         self._ptr = ptr
@@ -72,10 +97,8 @@ class OwnedHandle:
             self._release()
 
     def _release(self) -> None:
-        with _release_lock:
-            ptr, self._ptr = self._ptr, None
-        if ptr:
-            self._free(ptr)
+        self._owner.release()
+        self._ptr = None
 
     def _call(self, func: Callable[..., T], *args: Any) -> T:
         """``func(handle, *args)`` with the handle kept alive for the call."""
@@ -109,13 +132,3 @@ class OwnedHandle:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
-
-    def __del__(self, _finalizing: Callable[[], bool] = sys.is_finalizing) -> None:
-        if _finalizing():
-            return
-        # No other reference exists, so no call is in flight.
-        ptr: Optional[Any] = self.__dict__.get("_ptr")
-        if ptr:
-            self._ptr = None
-            self._closed = True
-            self._free(ptr)

@@ -23,7 +23,7 @@ from ._config import PathConfiguration, StrPath, _load_options
 from ._ffi import text_arg as _c_text
 from ._errors import ClosedError, DownloadError
 from ._events import Collectors, LoaderEvent, OnChange, Run, register, wait_for_calls
-from ._handle import OwnedHandle
+from ._handle import OwnedHandle, Owner
 from ._sources import Source, _loader_options, _sources_json
 
 _lib = _ffi.lib
@@ -193,7 +193,8 @@ class Loader(OwnedHandle):
             raise
         number = next(_numbers)
         _unfreed[number] = (weakref.ref(self), ptr)
-        self._own(ptr, functools.partial(_free_loader, number))
+        # A Python owner, with __del__: the free goes through _unfreed.
+        self._own(ptr, Owner(ptr, functools.partial(_free_loader, number)))
 
     # --- running the chain ------------------------------------------------------------
 

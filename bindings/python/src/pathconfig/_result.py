@@ -23,7 +23,6 @@ from __future__ import annotations
 import ctypes
 import json as _json
 import os
-import sys
 import threading
 from collections import OrderedDict
 from typing import (
@@ -46,6 +45,7 @@ from . import _ffi
 from ._catalog import KEY_INDEX, TYPED_KEYS, TypedValue
 from ._errors import ConfigError, ErrorCode
 from ._ffi import text_arg
+from ._handle import Owner
 
 _lib = _ffi.lib
 _lookup = _ffi.lookup
@@ -213,8 +213,9 @@ class Properties(JSONObject):
     to read from several threads.
     """
 
-    # Instance attributes, in the instance dictionary: _address (of the C
-    # result this object holds a reference on), _id (its answer's id),
+    # Instance attributes, in the instance dictionary: _owner (the
+    # reference on the C result, given back when this object goes, see
+    # pathconfig/_handle.py), _address (the result's), _id (its answer's id),
     # _handle (a ResultPtr to it, made on first use), json, and each typed
     # value once read (see TypedAccessor).
     _address: int
@@ -260,13 +261,6 @@ class Properties(JSONObject):
 
     def __str__(self) -> str:
         return self.json
-
-    def __del__(self, _finalizing: Callable[[], bool] = sys.is_finalizing,
-                _release: Callable[[int], None] = _lookup.result_release) -> None:
-        # At shutdown module state may be gone, and the process frees all.
-        address = self.__dict__.get("_address")
-        if address and not _finalizing():
-            _release(address)
 
     # --- typed values ----------------------------------------------------------------
 
@@ -374,14 +368,15 @@ def _new_answers_lock() -> None:
 os.register_at_fork(after_in_child=_new_answers_lock)
 
 
-def _answer(address: int, answer_id: int) -> Properties:
-    """The Properties of the result at ``address``, whose id ``answer_id``
-    was not in :data:`_answers`: made from it (taking the caller's reference
-    on it) and kept, or the one another thread kept first (the caller's
-    reference then goes with the one made here)."""
+def _answer(owner: Any, answer_id: int) -> Properties:
+    """The Properties of the result ``owner`` holds a reference on (see
+    :func:`owner`), whose id ``answer_id`` was not in :data:`_answers`:
+    made from it (keeping ``owner``) and kept, or the one another thread
+    kept first (``owner`` then goes with the one made here)."""
     props = _new_properties(Properties)
     attributes = props.__dict__
-    attributes["_address"] = address  # released by __del__ from here on
+    attributes["_owner"] = owner
+    address = attributes["_address"] = owner.address
     attributes["_id"] = answer_id
     text = _lookup.result_json(address)
     if text is None:
@@ -420,6 +415,18 @@ _speedups = _load_speedups()
 SPEEDUPS = _speedups is not None
 if _speedups is not None:
     _speedups.bind_lookups(_answers, _answer)
+
+
+def owner(address: int, release: Any) -> Any:
+    """What holds the reference on the library object at ``address`` (a
+    result, a configuration) and gives it back with ``release``, a function
+    of :data:`_ffi.lookup`, when it goes: ``_speedups.Owned`` with the C
+    extension, else an :class:`Owner` (see pathconfig/_handle.py)."""
+    if _speedups is not None:
+        return _speedups.Owned(address, ctypes.cast(release, ctypes.c_void_p).value)
+    return Owner(address, release)
+
+
 #: The base that gives :class:`PathConfiguration` the extension's
 #: ``properties`` (``LookupBase``, see _speedups.c); ``object`` without it.
 LookupBase: type = _speedups.LookupBase if _speedups is not None else object
@@ -454,18 +461,18 @@ def look_up(config: int, url: str, method: Optional[str]) -> Optional[Properties
     if known is not None:
         _lookup.result_release(address)
         return known
-    return _answer(address, answer_id)
+    return _answer(owner(address, _lookup.result_release), answer_id)
 
 
 def settle(config: int, url: str, method: Optional[str], answer: object) -> Optional[Properties]:
     """The Properties for what :data:`fast_resolve` answered when it was
-    not a known answer's: ``(address, id)`` of a new answer, with a
-    reference the caller takes; ``0`` for a failed lookup (``None`` here:
-    the last error says why); ``None`` for an argument it leaves to
+    not a known answer's: ``(owned, id)`` of a new answer (``owned``: a
+    ``_speedups.Owned`` of its result); ``0`` for a failed lookup (``None``
+    here: the last error says why); ``None`` for an argument it leaves to
     :func:`arguments`, looked up here through ctypes."""
     if answer is None:
         return look_up(config, url, method)
     if not answer:
         return None
-    address, answer_id = cast(Tuple[int, int], answer)
-    return _answer(address, answer_id)
+    owned, answer_id = cast(Tuple[Any, int], answer)
+    return _answer(owned, answer_id)

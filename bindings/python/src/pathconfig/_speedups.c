@@ -27,9 +27,12 @@
  * pathconfig_resolve, takes the GIL on this same thread (ctypes does), which
  * is allowed: this thread holds it.
  *
- * Deferring (below) is the other thing here: what ctypes calls in place of
- * each Python function the library calls back, so that a signal handler's
- * exception cannot strike before the function starts.
+ * The rest is where a signal handler's exception would strike with nowhere
+ * to go, done in C: Deferring, what ctypes calls in place of each Python
+ * function the library calls back, so that it cannot strike before the
+ * function starts; Owned, which gives a reference back to the library when
+ * it goes, where a __del__ would be struck at its entry; and free_payload,
+ * the payload free.
  *
  * The stable ABI of Python 3.9 (abi3): one build serves every later CPython.
  */
@@ -149,16 +152,145 @@ look_up(void *cfg, PyObject *url, PyObject *method, PyObject *answers, PyObject 
     return FRESH;
 }
 
+/* ------------------------------------------------------------------------
+ * Owned(address, release): a reference on a library object (a result, a
+ * configuration) that release(address) gives back, once: by release(), or
+ * when the Owned is deallocated. Deallocation runs no Python code, so no
+ * signal handler can strike there: a Python __del__ struck at its entry is
+ * reported as unraisable and returns, the handler's exception lost with the
+ * reference (a whole configuration, with Ctrl-C). Properties and
+ * PathConfiguration hold one (pathconfig/_handle.py has the ctypes twin).
+ * The library's release runs with the GIL given up, as ctypes calls it.
+ * ------------------------------------------------------------------------ */
+
+typedef struct {
+    PyObject_HEAD
+    void *address; /* NULL once released */
+    release_fn release;
+} OwnedObject;
+
+static PyTypeObject *owned_type;
+static PyObject *is_finalizing; /* sys.is_finalizing */
+
+static PyObject *owned_wrap(void *address, release_fn release) {
+    allocfunc alloc = (allocfunc)PyType_GetSlot(owned_type, Py_tp_alloc);
+    OwnedObject *self = (OwnedObject *)alloc(owned_type, 0);
+    if (self == NULL) {
+        release(address);
+        return NULL;
+    }
+    self->address = address;
+    self->release = release;
+    return (PyObject *)self;
+}
+
+/* Gives the reference back now, unless that was done. The address is
+ * cleared under the GIL before it is given up, so it is given back once
+ * however many threads ask. */
+static void owned_give_back(OwnedObject *self) {
+    void *address = self->address;
+    if (address == NULL) return;
+    self->address = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    self->release(address);
+    Py_END_ALLOW_THREADS
+}
+
+static PyObject *owned_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    (void)type;
+    PyObject *address_object, *release_object;
+    if (kwargs != NULL && PyDict_Size(kwargs) != 0) {
+        PyErr_SetString(PyExc_TypeError, "Owned() takes no keyword arguments");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "OO:Owned", &address_object, &release_object)) return NULL;
+    void *release = PyLong_AsVoidPtr(release_object);
+    if (release == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "Owned: the release function's address is 0");
+        return NULL;
+    }
+    void *address = PyLong_AsVoidPtr(address_object);
+    if (address == NULL && PyErr_Occurred()) return NULL;
+    return owned_wrap(address, (release_fn)release);
+}
+
+static PyObject *owned_release(PyObject *self, PyObject *unused) {
+    (void)unused;
+    owned_give_back((OwnedObject *)self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *owned_address(PyObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromVoidPtr(((OwnedObject *)self)->address);
+}
+
+/* Whether the interpreter is finalising (sys.is_finalizing, a C function:
+ * calling it runs no Python code). Then nothing is given back: the process
+ * is about to free all, and a release could call back into what
+ * finalisation has torn down. */
+static int finalizing(void) {
+    PyObject *answer = is_finalizing == NULL ? NULL : PyObject_CallObject(is_finalizing, NULL);
+    int yes = answer == NULL || PyObject_IsTrue(answer) != 0;
+    Py_XDECREF(answer);
+    PyErr_Clear();
+    return yes;
+}
+
+static void owned_dealloc(PyObject *op) {
+    PyTypeObject *type = Py_TYPE(op);
+    if (((OwnedObject *)op)->address != NULL) {
+        /* An exception may be in flight (this object dropped as it
+         * unwinds): kept, and out of the way of the release's callbacks. */
+        PyObject *exc_type, *value, *traceback;
+        PyErr_Fetch(&exc_type, &value, &traceback);
+        if (!finalizing()) owned_give_back((OwnedObject *)op);
+        PyErr_Restore(exc_type, value, traceback);
+    }
+    ((freefunc)PyType_GetSlot(type, Py_tp_free))(op);
+    Py_DECREF(type);
+}
+
+static PyMethodDef owned_methods[] = {
+    {"release", owned_release, METH_NOARGS,
+     "release()\n--\n\nGives the reference back now (once; later calls do nothing)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef owned_getset[] = {
+    {"address", owned_address, NULL, "The object's address, 0 once released.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot owned_slots[] = {
+    {Py_tp_doc, "Owned(address, release)\n--\n\n"
+                "A reference on the library object at address, given back by the C\n"
+                "function at release: by release(), or when this object goes."},
+    {Py_tp_new, owned_new},
+    {Py_tp_methods, owned_methods},
+    {Py_tp_getset, owned_getset},
+    {Py_tp_dealloc, owned_dealloc},
+    {0, NULL},
+};
+
+static PyType_Spec owned_spec = {
+    "pathconfig._speedups.Owned",
+    sizeof(OwnedObject),
+    0,
+    Py_TPFLAGS_DEFAULT,
+    owned_slots,
+};
+
 PyDoc_STRVAR(resolve_doc,
 "resolve(config, url, method, answers)\n--\n\n"
 "pathconfig_resolve(config, url, method, NULL) for the configuration at\n"
 "address config (which the caller holds), url a str and method a str or\n"
 "None (GET). Then, by the result's id (pathconfig_result_id):\n"
 "answers[id] when the id is a key of the dict answers (the result is\n"
-"released here); otherwise the tuple (result, id): the result's address as\n"
-"an int, a reference the caller now owns (pathconfig_result_release), and\n"
-"its id. 0 when the lookup failed (pathconfig_last_error says why); None\n"
-"when url or method is not one this path takes as is (the caller's own\n"
+"released here); otherwise the tuple (owned, id): an Owned holding the\n"
+"reference on the result, for as long as the caller keeps it, and the\n"
+"result's id. 0 when the lookup failed (pathconfig_last_error says why);\n"
+"None when url or method is not one this path takes as is (the caller's own\n"
 "path then checks it).");
 
 static PyObject *sp_resolve(PyObject *self, PyObject *args) {
@@ -190,9 +322,8 @@ static PyObject *sp_resolve(PyObject *self, PyObject *args) {
     case RAISED: return NULL;
     case FRESH: break;
     }
-    PyObject *pair = Py_BuildValue("(NK)", PyLong_FromVoidPtr(res), answer_id);
-    if (pair == NULL) pc_result_release(res);
-    return pair;
+    PyObject *owned = owned_wrap(res, pc_result_release);
+    return owned == NULL ? NULL : Py_BuildValue("(NK)", owned, answer_id);
 }
 
 /* ------------------------------------------------------------------------
@@ -204,11 +335,11 @@ static PyObject *sp_resolve(PyObject *self, PyObject *args) {
  * callbacks). properties() takes (url) and (url, method=m) with str
  * arguments it takes as they are, resolves, and returns the kept
  * Properties of the answer (the binding's dict of answers, by id), or the
- * one adopt(address, id) makes of a new answer. Everything else goes to
- * the binding's Python method, _checked_properties, with the same
- * arguments: other arguments, a closed configuration, rules with Python
- * callbacks, and a failed lookup, which that method looks up again and
- * raises as it always did.
+ * one adopt(owned, id) makes of a new answer (owned: an Owned of its
+ * result). Everything else goes to the binding's Python method,
+ * _checked_properties, with the same arguments: other arguments, a closed
+ * configuration, rules with Python callbacks, and a failed lookup, which
+ * that method looks up again and raises as it always did.
  *
  * No Python code runs between reading the address and the library's
  * return (no callbacks: those configurations take the Python method), and
@@ -223,7 +354,7 @@ typedef struct {
 } LookupObject;
 
 static PyObject *answers;   /* the binding's dict of Properties by answer id */
-static PyObject *adopt;     /* adopt(address, id): a new answer's Properties */
+static PyObject *adopt;     /* adopt(owned, id): a new answer's Properties */
 static PyObject *str_checked, *str_method;
 
 static PyObject *checked(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -253,8 +384,13 @@ static PyObject *lookup_properties(PyObject *self, PyObject *args, PyObject *kwa
     case RAISED: return NULL;
     case FRESH: break;
     }
-    /* adopt takes the reference on res (the Properties releases it). */
-    return PyObject_CallFunction(adopt, "KK", (unsigned long long)(uintptr_t)res, answer_id);
+    /* The reference on res is owned from here on: adopt keeps it in the
+     * Properties it makes, and if adopt raises, it goes with it. */
+    PyObject *owned = owned_wrap(res, pc_result_release);
+    if (owned == NULL) return NULL;
+    PyObject *made = PyObject_CallFunction(adopt, "OK", owned, answer_id);
+    Py_DECREF(owned);
+    return made;
 }
 
 static PyObject *lookup_set_address(PyObject *self, PyObject *address) {
@@ -295,9 +431,9 @@ static PyType_Spec lookup_spec = {
 
 PyDoc_STRVAR(bind_lookups_doc,
 "bind_lookups(answers, adopt)\n--\n\n"
-"The binding's dict of Properties by answer id, and adopt(address, id),\n"
-"which makes the Properties of a new answer (taking the reference on the\n"
-"result at address). Called once, after bind() and before any lookup of\n"
+"The binding's dict of Properties by answer id, and adopt(owned, id),\n"
+"which makes the Properties of a new answer (keeping owned, the Owned of\n"
+"its result). Called once, after bind() and before any lookup of\n"
 "LookupBase.properties.");
 
 static PyObject *sp_bind_lookups(PyObject *self, PyObject *args) {
@@ -429,10 +565,55 @@ static PyType_Spec deferring_spec = {
     deferring_slots,
 };
 
+/* ------------------------------------------------------------------------
+ * free_payload: the payload free in C (pathconfig_loader_payload_free,
+ * pathconfig_add_rule's free_context), for the binding's dict of the
+ * objects the library holds, by key (pathconfig/_callbacks.py). The library
+ * calls it when it lets go of a callback, often inside a release (an
+ * Owned's, from a deallocation): it takes the GIL and drops the key, and
+ * runs no Python function of the binding's, so a pending signal handler
+ * runs later, in the caller's code, not here, where its exception would
+ * have nowhere to go.
+ * ------------------------------------------------------------------------ */
+
+static PyObject *held; /* the binding's dict of held objects by key */
+
+static void free_payload(void *payload) {
+    if (payload == NULL) return;
+    PyGILState_STATE state = PyGILState_Ensure();
+    PyObject *exc_type, *value, *traceback;
+    PyErr_Fetch(&exc_type, &value, &traceback);
+    PyObject *key = PyLong_FromVoidPtr(payload);
+    /* A key not held (never taken, or dropped already) is no error. */
+    if (key == NULL || held == NULL || PyDict_DelItem(held, key) < 0) PyErr_Clear();
+    Py_XDECREF(key);
+    PyErr_Restore(exc_type, value, traceback);
+    PyGILState_Release(state);
+}
+
+PyDoc_STRVAR(bind_payloads_doc,
+"bind_payloads(held)\n--\n\n"
+"The binding's dict of held objects by key; returns the address of the C\n"
+"payload free that drops a key from it, to name in every registration.");
+
+static PyObject *sp_bind_payloads(PyObject *self, PyObject *dict) {
+    (void)self;
+    if (!PyDict_Check(dict)) {
+        PyErr_SetString(PyExc_TypeError, "bind_payloads: a dict");
+        return NULL;
+    }
+    PyObject *old = held;
+    Py_INCREF(dict);
+    held = dict;
+    Py_XDECREF(old);
+    return PyLong_FromVoidPtr((void *)(uintptr_t)free_payload);
+}
+
 static PyMethodDef methods[] = {
     {"bind_lookups", sp_bind_lookups, METH_VARARGS, bind_lookups_doc},
     {"bind", sp_bind, METH_VARARGS, bind_doc},
     {"resolve", sp_resolve, METH_VARARGS, resolve_doc},
+    {"bind_payloads", sp_bind_payloads, METH_O, bind_payloads_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -451,15 +632,27 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     if (str_checked == NULL || str_method == NULL) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
-    PyType_Spec *specs[] = {&lookup_spec, &deferring_spec};
-    const char *names[] = {"LookupBase", "Deferring"};
-    for (int i = 0; i < 2; i++) {
+    PyObject *sys = PyImport_ImportModule("sys");
+    if (sys == NULL) goto failed;
+    is_finalizing = PyObject_GetAttrString(sys, "is_finalizing");
+    Py_DECREF(sys);
+    if (is_finalizing == NULL) goto failed;
+    PyType_Spec *specs[] = {&lookup_spec, &deferring_spec, &owned_spec};
+    const char *names[] = {"LookupBase", "Deferring", "Owned"};
+    for (int i = 0; i < 3; i++) {
         PyObject *type = PyType_FromSpec(specs[i]);
-        if (type == NULL || PyModule_AddObject(m, names[i], type) < 0) {
-            Py_XDECREF(type);
-            Py_DECREF(m);
-            return NULL;
+        if (type == NULL) goto failed;
+        if (specs[i] == &owned_spec) {
+            Py_INCREF(type);
+            owned_type = (PyTypeObject *)type;
+        }
+        if (PyModule_AddObject(m, names[i], type) < 0) {
+            Py_DECREF(type);
+            goto failed;
         }
     }
     return m;
+failed:
+    Py_DECREF(m);
+    return NULL;
 }
