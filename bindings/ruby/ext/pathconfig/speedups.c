@@ -56,6 +56,7 @@
 
 #include <ruby.h>
 #include <ruby/encoding.h>
+#include <ruby/thread.h>
 
 #include <stdint.h>
 #include <string.h>
@@ -77,6 +78,7 @@ static typed_string_fn pc_typed_string;
 static typed_bool_fn pc_typed_bool;
 static last_error_fn pc_last_error;
 static request_fail_fn pc_request_fail;
+static release_fn pc_release; /* pathconfig_release */
 
 /* The gem's Hash of answers by id, and the class whose adopt(address, id)
  * makes the Properties of a new answer. */
@@ -185,13 +187,13 @@ static VALUE sp_bind(VALUE self, VALUE functions, VALUE answers_hash, VALUE klas
     static const char *const names[] = {
         "pathconfig_resolve", "pathconfig_result_id", "pathconfig_result_release",
         "pathconfig_result_typed_string", "pathconfig_result_typed_bool", "pathconfig_last_error",
-        "pathconfig_request_fail",
+        "pathconfig_request_fail", "pathconfig_release",
     };
-    void *addresses[7];
+    void *addresses[8];
     Check_Type(functions, T_HASH);
     Check_Type(answers_hash, T_HASH);
     Check_Type(klass, T_CLASS);
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < 8; i++) {
         VALUE address = rb_hash_lookup2(functions, rb_str_new_cstr(names[i]), Qnil);
         if (NIL_P(address)) rb_raise(rb_eArgError, "bind: no address for %s", names[i]);
         addresses[i] = address_of(address);
@@ -204,6 +206,7 @@ static VALUE sp_bind(VALUE self, VALUE functions, VALUE answers_hash, VALUE klas
     pc_typed_bool = (typed_bool_fn)addresses[4];
     pc_last_error = (last_error_fn)addresses[5];
     pc_request_fail = (request_fail_fn)addresses[6];
+    pc_release = (release_fn)addresses[7];
     answers = answers_hash;
     properties_class = klass;
     /* The front is of the answers it was given: empty it. */
@@ -539,6 +542,166 @@ static VALUE sp_typed_bool(VALUE self, VALUE result, VALUE key) {
     return value == 1 ? Qtrue : Qfalse;
 }
 
+/*
+ * Owned: a reference on a library object (a result, a configuration) that
+ * the garbage collector gives back, in C, when the object holding it goes:
+ * a Properties, a PathConfiguration (own_result, own_configuration), in
+ * place of an ObjectSpace.define_finalizer proc. Ruby runs finalizers and
+ * pending signal handlers at the same interrupt check, and a signal's
+ * exception raised inside a finalizer (Ctrl-C's Interrupt, a trap's) is
+ * swallowed there, the release after it skipped: about half the SIGINTs
+ * sent while configurations were dropped were lost so. A dfree runs no
+ * Ruby code.
+ *
+ * Not RUBY_TYPED_FREE_IMMEDIATELY: the dfree is deferred to the
+ * collector's finalization phase, out of the sweep, because a
+ * configuration's release frees its Ruby rules' payloads, and
+ * free_payload (below) changes a Hash. Nothing is given back once the
+ * process exits:
+ * Ruby then runs every finalizer, and then frees every object with a dfree
+ * in no order, ffi's library and callbacks among them (a release after
+ * ffi's library went jumped to an unmapped address). The gem's finalizer
+ * of an object kept for good (FastPath, EXIT) calls mark_exiting, and the
+ * process is about to release everything anyway. (Not an end proc: those
+ * run in the reverse order of their registration, and Minitest's autorun
+ * runs the tests in one.)
+ */
+struct owned {
+    void *address; /* NULL once given back */
+    release_fn release;
+};
+
+static int exiting;
+
+/*
+ * call-seq: Pathconfig::Speedups.mark_exiting(object_id) -> nil
+ *
+ * From now on, an Owned that goes gives nothing back. The finalizer of an
+ * object the gem keeps for good: Ruby runs it as the process exits, before
+ * it frees the objects with a dfree.
+ */
+static VALUE sp_mark_exiting(VALUE self, VALUE object_id) {
+    (void)self;
+    (void)object_id;
+    exiting = 1;
+    return Qnil;
+}
+
+static void owned_free(void *data) {
+    struct owned *owned = data;
+    if (owned->address != NULL && !exiting) owned->release(owned->address);
+    xfree(owned);
+}
+
+static size_t owned_memsize(const void *data) {
+    (void)data;
+    return sizeof(struct owned);
+}
+
+static const rb_data_type_t owned_type = {
+    .wrap_struct_name = "Pathconfig::Speedups::Owned",
+    .function = {.dfree = owned_free, .dsize = owned_memsize},
+};
+
+static VALUE owned_class;
+
+static VALUE own(VALUE address, release_fn release) {
+    check_bound();
+    void *pointer = address_of(address);
+    struct owned *owned;
+    VALUE object = TypedData_Make_Struct(owned_class, struct owned, &owned_type, owned);
+    owned->address = pointer;
+    owned->release = release;
+    return object;
+}
+
+/*
+ * call-seq: Pathconfig::Speedups.own_result(address) -> Owned
+ *
+ * The owner of the caller's reference on the result at address, given
+ * back (pathconfig_result_release) by Owned#release or when the owner goes.
+ */
+static VALUE sp_own_result(VALUE self, VALUE address) {
+    (void)self;
+    return own(address, pc_result_release);
+}
+
+/*
+ * call-seq: Pathconfig::Speedups.own_configuration(address) -> Owned
+ *
+ * The same for a configuration (pathconfig_release).
+ */
+static VALUE sp_own_configuration(VALUE self, VALUE address) {
+    (void)self;
+    return own(address, pc_release);
+}
+
+/*
+ * call-seq: owned.release -> nil
+ *
+ * Gives the reference back now; later calls, and the collector, do nothing.
+ * Runs no Ruby code, so no interrupt arrives in between: it is given back
+ * once.
+ */
+static VALUE owned_release(VALUE self) {
+    struct owned *owned;
+    TypedData_Get_Struct(self, struct owned, &owned_type, owned);
+    void *address = owned->address;
+    owned->address = NULL;
+    if (address != NULL) owned->release(address);
+    return Qnil;
+}
+
+/*
+ * free_payload: the payload free in C (pathconfig_loader_payload_free,
+ * pathconfig_add_rule's free_context), for the gem's Hash of held objects
+ * by key (Pathconfig::Callbacks). The library calls it as it lets go of a
+ * callback, often inside a configuration's release, an Owned's dfree among
+ * them: there ffi's Ruby block would run Ruby code, where a signal's
+ * exception is lost (ffi drops what a callback raises outside an ffi
+ * call). This drops the key and runs none. On a thread of the library's
+ * own (the loader's), which may not touch Ruby, it hands the call to ffi's
+ * function (Callbacks::FFI_FREE), which passes it to a Ruby thread.
+ */
+
+/* Exported by libruby, and used by ffi, but not in Ruby 3.1's headers. */
+int ruby_thread_has_gvl_p(void);
+
+static VALUE held_objects;           /* Callbacks' Hash */
+static void (*ffi_free)(void *);     /* Callbacks::FFI_FREE */
+
+static void *drop_key(void *payload) {
+    rb_hash_delete(held_objects, ULL2NUM((unsigned long long)(uintptr_t)payload));
+    return NULL;
+}
+
+static void free_payload(void *payload) {
+    if (payload == NULL) return;
+    if (!ruby_native_thread_p()) {
+        ffi_free(payload);
+    } else if (ruby_thread_has_gvl_p()) {
+        drop_key(payload);
+    } else {
+        rb_thread_call_with_gvl(drop_key, payload);
+    }
+}
+
+/*
+ * call-seq: Pathconfig::Speedups.bind_payloads(held, ffi_free) -> Integer
+ *
+ * The gem's Hash of held objects and the address of ffi's payload free;
+ * returns the address of free_payload, to name in every registration.
+ */
+static VALUE sp_bind_payloads(VALUE self, VALUE hash, VALUE ffi_free_address) {
+    (void)self;
+    Check_Type(hash, T_HASH);
+    void *address = address_of(ffi_free_address);
+    if (address == NULL) rb_raise(rb_eArgError, "bind_payloads: ffi's free is at 0");
+    held_objects = hash;
+    ffi_free = (void (*)(void *))address;
+    return ULL2NUM((unsigned long long)(uintptr_t)free_payload);
+}
+
 void Init_speedups(void) {
     VALUE pathconfig = rb_define_module("Pathconfig");
     VALUE speedups = rb_define_module_under(pathconfig, "Speedups");
@@ -554,6 +717,15 @@ void Init_speedups(void) {
     usascii_index = rb_usascii_encindex();
     rb_define_const(speedups, "MAX_ACCESSORS", INT2FIX(MAX_ACCESSORS));
     rb_define_module_function(speedups, "bind", sp_bind, 3);
+    owned_class = rb_define_class_under(speedups, "Owned", rb_cObject);
+    rb_gc_register_address(&owned_class);
+    rb_undef_alloc_func(owned_class);
+    rb_define_method(owned_class, "release", owned_release, 0);
+    rb_define_module_function(speedups, "own_result", sp_own_result, 1);
+    rb_define_module_function(speedups, "own_configuration", sp_own_configuration, 1);
+    rb_define_module_function(speedups, "mark_exiting", sp_mark_exiting, 1);
+    rb_gc_register_address(&held_objects);
+    rb_define_module_function(speedups, "bind_payloads", sp_bind_payloads, 2);
     rb_define_module_function(speedups, "lookup", sp_lookup, 3);
     rb_define_module_function(speedups, "trampolines", sp_trampolines, 1);
     rb_define_module_function(speedups, "resume", sp_resume, 0);

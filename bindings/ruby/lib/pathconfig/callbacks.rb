@@ -49,8 +49,12 @@ module Pathconfig
 
     DEFERRED = { Object => :never }.freeze
 
+    # The payload free through ffi; with the C extension, what its
+    # free_payload hands a call from a thread of the library's to.
+    FFI_FREE = FFI::Function.new(:void, [:pointer]) { |pointer| Callbacks.release(pointer) }
     # pathconfig_loader_payload_free and pathconfig_add_rule's free_context;
-    # lives as long as the process.
-    FREE = FFI::Function.new(:void, [:pointer]) { |pointer| Callbacks.release(pointer) }
+    # lives as long as the process. With the C extension its free_payload,
+    # which runs no Ruby code (speedups.c says why).
+    FREE = SPEEDUPS ? FFI::Pointer.new(Speedups.bind_payloads(@held, FFI_FREE.address)) : FFI_FREE
   end
 end

@@ -227,7 +227,11 @@ module Pathconfig
         @handle[0] = 0
         a
       end
-      Native.pathconfig_release(address) unless address.zero?
+      if SPEEDUPS
+        @owned.release
+      elsif !address.zero?
+        Native.pathconfig_release(address)
+      end
       nil
     end
 
@@ -258,7 +262,14 @@ module Pathconfig
       # object's own struct: 0 once closed or once a rule has Ruby
       # callbacks, which only the Ruby method handles.
       Speedups.set_address(self, address) if SPEEDUPS
-      ObjectSpace.define_finalizer(self, self.class.releaser(@handle))
+      # Given back when this object goes: in C with the extension (where
+      # no signal's exception can strike, see speedups.c, Owned), else by a
+      # finalizer.
+      if SPEEDUPS
+        @owned = Speedups.own_configuration(address)
+      else
+        ObjectSpace.define_finalizer(self, self.class.releaser(@handle))
+      end
     end
 
     def closed_error

@@ -190,7 +190,12 @@ module Pathconfig
       @answer_id = answer_id
       @json = json
       keep_typed_values
-      ObjectSpace.define_finalizer(self, self.class.releaser(address))
+      # Given back when this object goes (see PathConfiguration#own).
+      if SPEEDUPS
+        @_owner = Speedups.own_result(address)
+      else
+        ObjectSpace.define_finalizer(self, self.class.releaser(address))
+      end
       freeze
     end
 
