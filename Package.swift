@@ -43,8 +43,8 @@ let pathConfiguration: [Target.Dependency] = umbrellaTargets.map { .target(name:
 ///     IDNA;
 ///   - `Resolution/`: the public `PathConfiguration` and `LoadOptions`:
 ///     lookups, results, their caches, rules from code;
-///   - `ThreadLocal`: a per-thread instance (Matching, Resolution and the C
-///     boundary use it).
+///   - `ThreadLocal`: a per-thread instance (Matching and Resolution use
+///     it).
 /// - `PathConfigLoading`: the loader: sources, cache, downloads.
 /// - `PathConfigLint`: `Linter` and its checks, and the JSON Schema of a
 ///   configuration (`ConfigurationSchema`).

@@ -12,8 +12,9 @@ import PathConfigCore
 /// The C side of the core's tables.
 enum Catalog {
     static let profiles = Profile.allCases
-    /// The backends built into this library, in `Backend` order (the default first).
-    static let backends = Backend.allCases.filter { engines[$0.rawValue] != nil }
+    /// The backends built into this library, in `Backend` order (the default
+    /// first): not `foundation`, which would link full Foundation and ICU.
+    static let backends = Backend.allCases.filter { Backend.builtIn[$0.rawValue] != nil }
     static let keys = TypedKey.allCases
     /// Numbered from 1 in this order (`PATHCONFIG_WARNING_*`).
     static let warningKinds = ConfigurationWarning.Kind.allCases

@@ -1,14 +1,9 @@
 import PathConfigLoading
 import PathConfigCore
 
-/// The regex backends this library offers. The Foundation engine is not linked
-/// into libpathconfig.so (it would pull in full Foundation and ICU), so
-/// `"backend":"foundation"` fails with PATHCONFIG_E_BACKEND.
-let engines: [String: any RegexEngine] = ["pcre2": PCRE2Engine()]
-
 private func loadOptions(_ options: UnsafePointer<CChar>?) throws(CFailure) -> LoadOptions {
     let text = try optionalHostString(options, "options_json")
-    return try configuring { () throws(ConfigurationError) in try LoadOptions(json: text, engines: engines) }
+    return try configuring { () throws(ConfigurationError) in try LoadOptions(json: text) }
 }
 
 @_cdecl("pathconfig_load_json")

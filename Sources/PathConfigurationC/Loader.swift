@@ -3,7 +3,7 @@ import PathConfigCore
 
 // The loader handle: a thin translation of `ConfigurationLoader`. Sources and
 // options are parsed by the core (`ConfigurationSource.list(json:)`,
-// `LoaderOptions(json:engines:)`), so C and the bindings never disagree.
+// `LoaderOptions(json:)`), so C and the bindings never disagree.
 
 /// What a `pathconfig_loader *` points at: a `ConfigurationLoader`, whose
 /// event handler is the host's callback (`HostCallback`).
@@ -61,7 +61,7 @@ public func pathconfig_loader_new(_ sourcesJSON: UnsafePointer<CChar>?, _ option
         let optionsText = try optionalHostString(optionsJSON, "options_json")
         return try configuring { () throws(ConfigurationError) in
             let sources = try ConfigurationSource.list(json: sourcesText)
-            let options = try LoaderOptions(json: optionsText, engines: engines)
+            let options = try LoaderOptions(json: optionsText)
             let loader = try ConfigurationLoader(sources: sources, options: options)
             return OpaquePointer(Unmanaged.passRetained(loader).toOpaque())
         }

@@ -13,7 +13,7 @@ import Synchronization
 ///   with globs or rules from code: a hit skips every regex, predicate and
 ///   configurer. `invalidate()` (Siesta's `invalidateConfiguration`) empties
 ///   it, so that rules from code run again. Lookups of file patterns alone
-///   skip this level (`PathConfiguration.resolve`): matching them costs less
+///   skip this level (`RuleResolver.resolveString`): matching them costs less
 ///   than a key and a lock.
 /// - per set of matching rules (file rules only): the merged properties and
 ///   their JSON are made once for each distinct set, so unique URLs that
