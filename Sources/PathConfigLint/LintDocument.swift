@@ -45,10 +45,7 @@ struct LintDocument {
     /// Reads `bytes`; throws the error a load would report when the document
     /// is not a configuration at all.
     init(_ bytes: [UInt8], options: LintOptions) throws(ConfigurationError) {
-        let limits = options.limits
-        guard bytes.count <= limits.maxDocumentBytes else {
-            throw ConfigurationError(code: .limit, message: "the document is \(bytes.count) bytes, more than the limit of \(limits.maxDocumentBytes)")
-        }
+        let limits = options.limits  // a document over maxDocumentBytes: the decoders' error, below
         original = bytes
         self.options = options
         profiles = options.selectedProfiles
@@ -205,5 +202,5 @@ struct LintDocument {
 
     /// `hotwire-ios, hotwire-android and turbo-android`: profiles as the
     /// subject of a sentence (as `DocumentEffect.sentence` names them).
-    static func subject(_ profiles: [Profile]) -> String { profiles.map(\.rawValue).listedInText }
+    static func subject(_ profiles: [Profile]) -> String { profiles.map(\.rawValue).listed() }
 }

@@ -48,12 +48,12 @@ public struct Linter: Sendable {
     public func report(_ bytes: some Collection<UInt8>) throws(ConfigurationError) -> LintReport {
         let document = try LintDocument(Array(bytes), options: options)
         let markers = LintMarkers(document)
-        let found = (Self.checks.flatMap { $0.findings(in: document) } + markers.findings).enumerated().sorted { a, b in
-            let x = a.element.location?.offset ?? -1, y = b.element.location?.offset ?? -1
-            return x != y ? x < y : a.offset < b.offset
+        // By place; `sorted` is stable, so a check's order stays among equals.
+        let found = (Self.checks.flatMap { $0.findings(in: document) } + markers.findings).sorted {
+            ($0.location?.offset ?? -1) < ($1.location?.offset ?? -1)
         }
         var report = LintReport()
-        for (_, finding) in found where options.deny.contains(finding.kind) || !options.allow.contains(finding.kind) {
+        for finding in found where options.deny.contains(finding.kind) || !options.allow.contains(finding.kind) {
             if !options.deny.contains(finding.kind), markers.allows(finding) {
                 report.allowedByMarkers.append(finding)
             } else {

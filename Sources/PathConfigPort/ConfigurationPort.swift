@@ -139,9 +139,10 @@ public struct ConfigurationPort: Sendable {
             var changed = false
             let rules = Self.rules(of: original, written: written?.rules, for: app, among: apps, port: port,
                                    refusals: &appRefusals, notes: &notes, changed: &changed)
-            let text = if let source, !changed, Self.readsDocumentsAlike(reference, app) {
+            let text = if let source, !changed, reference.documentReading == app.documentReading {
                 // Nothing to change, and the app reads documents as the
-                // reference does: the file as it was, byte for byte.
+                // reference does (the same JSON reader and the same
+                // classes): the file as it was, byte for byte.
                 String(decoding: source, as: UTF8.self)
             } else {
                 JSONWriter.pretty(.object(written?.document(rules: rules) ?? ["settings": .object(original.settings), "rules": .array(rules)])) + "\n"
@@ -176,16 +177,6 @@ public struct ConfigurationPort: Sendable {
         var values: [(change: String, apps: [String])] = []
         /// Defaults written in a first rule (`"pull_to_refresh_enabled": false`), by app.
         var defaults: [(change: String, app: String)] = []
-    }
-
-    /// Whether two apps read a document's bytes alike (the same JSON reader
-    /// and the same classes), so that one's file serves the other unchanged.
-    private static func readsDocumentsAlike(_ a: Profile, _ b: Profile) -> Bool {
-        switch (a.documentReading, b.documentReading) {
-        case (.jsonSerialization, .jsonSerialization): return true
-        case (.gson(let x), .gson(let y)): return x == y
-        default: return false
-        }
     }
 
     /// The rules of `app`'s file, as JSON, with what stops them: each of
@@ -406,13 +397,8 @@ public struct ConfigurationPort: Sendable {
     /// `value` as `app` holds it once loaded: turbo-android keeps scalars as
     /// strings and refuses arrays and objects (nil).
     static func held(_ value: JSONValue, by app: Profile) -> JSONValue? {
-        guard app.storesValuesAsStrings else { return value }
-        switch value {
-        case .null, .string: return value
-        case .bool(let b): return .string(b ? "true" : "false")
-        case .number(let n): return .string(n.text)
-        case .array, .object: return nil
-        }
+        guard app.storesValuesAsStrings, value != .null else { return value }
+        return GsonLeaf.string(of: value).map(JSONValue.string)
     }
 
     /// A typed read, for a message.

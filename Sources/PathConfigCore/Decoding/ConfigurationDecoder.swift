@@ -373,7 +373,7 @@ private struct Walker {
         var out = JSONObject()
         for m in members where !out.contains(key: m.key) {
             switch m.value.kind {
-            case .null, .bool, .number, .string: out[m.key] = GsonBinding.string(m.value).map(JSONValue.string) ?? .null
+            case .null, .bool, .number, .string: out[m.key] = GsonLeaf.string(of: m.value.value).map(JSONValue.string) ?? .null
             case .array, .object:
                 let prefix = rule.map { "rule \($0): " } ?? ""
                 throw schemaError("\(prefix)\(what) \(JSONWriter.quoted(m.key)) is \(m.value.typeName == "array" ? "an array" : "an object"); the \(profile.rawValue) profile stores every value as a string",

@@ -6,7 +6,7 @@
 ///
 /// What each app does with a trailing comma or a repeated key is decided
 /// here, once: loading follows it, and lint says it (`effect(...)`).
-package enum DocumentReading: Sendable {
+package enum DocumentReading: Sendable, Equatable {
     case jsonSerialization
     case gson(GsonApp)
 
@@ -107,7 +107,7 @@ package enum DocumentEffect: Sendable, Hashable {
     /// the profiles grouped by effect, in the order given.
     package static func sentence(_ effects: [(Profile, DocumentEffect)]) -> String {
         effects.grouped(by: { $0.1 }).map { group in
-            "\(group.members.map { $0.0.rawValue }.listedInText) \(group.key.phrase(plural: group.members.count > 1))"
+            "\(group.members.map { $0.0.rawValue }.listed()) \(group.key.phrase(plural: group.members.count > 1))"
         }.joined(separator: "; ")
     }
 }

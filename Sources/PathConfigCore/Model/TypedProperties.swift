@@ -148,12 +148,7 @@ public enum TypedKey: String, Sendable, CaseIterable {
         case (.string, .kotlinCasts):
             return .value(.string(GsonLeaf.javaString(of: raw)))
         case (.string, _):
-            switch raw {
-            case .string(let s): return .value(.string(s))
-            case .number(let n): return .value(.string(n.text))
-            case .bool(let b): return .value(.string(b ? "true" : "false"))
-            default: return nil  // arrays and objects never load as strings
-            }
+            return GsonLeaf.string(of: raw).map { .value(.string($0)) }  // arrays and objects never load as strings
         }
     }
 }

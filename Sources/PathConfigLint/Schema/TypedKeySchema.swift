@@ -67,7 +67,7 @@ enum TypedKeySchema {
                 }
             }
             if !only.isEmpty, ConfigurationSchema.platforms.count > 1 {
-                sentences.append("Only \(ConfigurationSchema.platformName(platform)) knows \(list(only, joiner: "and")).")
+                sentences.append("Only \(ConfigurationSchema.platformName(platform)) knows \(only.map(JSONWriter.quoted).listed()).")
             }
         }
         let setters = Profile.allCases.filter { p in p.builtInRules(firstIndex: 0).contains { $0.properties[key.rawValue] != nil } }
@@ -99,7 +99,7 @@ enum TypedKeySchema {
         case .enumeration:
             let allowed = key.allowedValues(on: platform)
             let anyCase = allowed.allSatisfy { read(.string($0.uppercased())) == .string($0) }
-            return "\(list(allowed, joiner: "or")), \(anyCase ? "in any case" : "exactly as written")"
+            return "\(allowed.map(JSONWriter.quoted).listed("or")), \(anyCase ? "in any case" : "exactly as written")"
         case .boolean:
             var text = read(.integer(0)) == .bool(false) && read(.integer(1)) == .bool(true) ? "true or false (0 and 1 too)" : "true or false"
             if read(.string("true")) == .bool(true) {
@@ -112,12 +112,5 @@ enum TypedKeySchema {
             let asText = read(.integer(1)) == .string("1") && read(.bool(true)) == .string("true")
             return asText ? "a string, or a number or boolean as its JSON text" : "a string"
         }
-    }
-
-    /// `"a", "b" or "c"`.
-    private static func list(_ values: [String], joiner: String) -> String {
-        let quoted = values.map(JSONWriter.quoted)
-        guard quoted.count > 1 else { return quoted.first ?? "" }
-        return quoted.dropLast().joined(separator: ", ") + " \(joiner) " + quoted.last!
     }
 }

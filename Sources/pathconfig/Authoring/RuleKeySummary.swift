@@ -64,10 +64,8 @@ struct RuleKeySummary {
                 merged.append(group)
             }
         }
-        // Most URLs first; a stable order (first seen first) among equals.
-        self.groups = merged.enumerated().sorted { a, b in
-            a.element.urls.count != b.element.urls.count ? a.element.urls.count > b.element.urls.count : a.offset < b.offset
-        }.map(\.element)
+        // Most URLs first; `sorted` is stable, so first seen first among equals.
+        self.groups = merged.sorted { $0.urls.count > $1.urls.count }
     }
 
     /// One line per group: `rule 3 "/new$": context differs on 2 URLs, for
@@ -94,7 +92,7 @@ struct RuleKeySummary {
                 }.joined(separator: ", ")
             }
             let keys = group.keys.map(ValueText.key)
-            let subject = keys.listedInText + (keys.count == 1 ? " differs" : " differ")
+            let subject = keys.listed() + (keys.count == 1 ? " differs" : " differ")
             let count = ValueText.count(group.urls.count, "URL")
             return "  \(style.dim(cause)): \(subject) on \(count), for example \(Inputs.shortened(group.urls[0]))"
         }

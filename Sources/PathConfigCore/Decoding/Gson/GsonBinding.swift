@@ -294,24 +294,12 @@ struct GsonBinding {
                                      app.nullElementEffect(in: .patterns), at: item.offset, rule: index, pattern: p))
                 continue
             }
-            guard let text = Self.string(item) else {
+            guard let text = GsonLeaf.string(of: item.value) else {
                 throw wrongType("rule \(index), pattern \(p)", expected: "a string", found: item, rule: index, pattern: p)
             }
             out.append(JSONNode(kind: .string(text), offset: item.offset))
         }
         return JSONNode(kind: .array(out), offset: node.offset)
-    }
-
-    /// TypeAdapters.STRING on a value that is not null: a string as it is, a
-    /// number as its literal (JsonReader.nextString), a boolean as `true` or
-    /// `false`; nil for an array or object (Gson throws).
-    static func string(_ node: JSONNode) -> String? {
-        switch node.kind {
-        case .string(let s): return s
-        case .number(let n): return n.text
-        case .bool(let b): return b ? "true" : "false"
-        case .null, .array, .object: return nil
-        }
     }
 
     /// `properties` or `settings`: a map from an object or from an array of
@@ -355,7 +343,7 @@ struct GsonBinding {
                 }
                 let isNull: Bool
                 if case .null = keyNode.kind { isNull = true } else { isNull = false }
-                guard let key = isNull ? "null" : Self.string(keyNode) else {
+                guard let key = isNull ? "null" : GsonLeaf.string(of: keyNode.value) else {
                     throw wrongType("\(what()), entry \(e)'s key", expected: "a string", found: keyNode, rule: rule)
                 }
                 guard parts.count >= 2 else {
@@ -394,7 +382,7 @@ struct GsonBinding {
     private mutating func value(_ node: JSONNode, what: @autoclosure () -> String, rule: Int?) throws(ConfigurationError) -> JSONNode {
         if app.valuesAsStrings {
             if case .null = node.kind { return node }
-            guard let text = Self.string(node) else {
+            guard let text = GsonLeaf.string(of: node.value) else {
                 throw refusal("\(what()) is \(Self.article(node)) \(node.typeName); the \(app.name) profile stores every value as a string, so",
                               gson: "Expected a string but was \(Self.token(node))", at: node.offset, rule: rule, joiner: " ")
             }

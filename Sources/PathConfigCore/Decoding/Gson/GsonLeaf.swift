@@ -3,7 +3,7 @@
 /// (a `String`, a `Boolean`, a `Long` for an integer that fits one, else a
 /// `Double`, a `LinkedTreeMap`, an `ArrayList`), and what its `toString()`
 /// gives, which the app's string accessors return.
-enum GsonLeaf {
+package enum GsonLeaf {
     /// The Java class of the leaf Gson makes of `value`.
     static func className(of value: JSONValue) -> String {
         switch value {
@@ -13,6 +13,18 @@ enum GsonLeaf {
         case .string: return "java.lang.String"
         case .array: return "java.util.ArrayList"
         case .object: return "com.google.gson.internal.LinkedTreeMap"
+        }
+    }
+
+    /// TypeAdapters.STRING on `value`: a string as it is, a number as its
+    /// literal (JsonReader.nextString), a boolean as `true` or `false`; nil
+    /// for null, an array or an object (Gson throws for the last two).
+    package static func string(of value: JSONValue) -> String? {
+        switch value {
+        case .string(let s): return s
+        case .number(let n): return n.text
+        case .bool(let b): return b ? "true" : "false"
+        case .null, .array, .object: return nil
         }
     }
 
