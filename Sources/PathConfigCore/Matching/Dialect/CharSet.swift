@@ -39,14 +39,6 @@ indirect enum CharSet: Equatable, Sendable {
     }
     static var all: CharSet { .range(0, 0x10FFFF) }
 
-    func adding(_ other: CharSet) -> CharSet {
-        switch (self, other) {
-        case (.items(let a), .items(let b)): return .items(a + b)
-        case (.union(let a), _): return .union(a + [other])
-        default: return .union([self, other])
-        }
-    }
-
     /// The union of `parts`, flat: a part that is a union gives its own
     /// parts, and neighbouring class items are one `items`. It is the same
     /// set, and `CharSetEmitter` writes the plain items in the same order.

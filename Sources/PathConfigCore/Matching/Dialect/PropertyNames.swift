@@ -94,7 +94,7 @@ enum PropertyNames {
         case "alnum": return .set(.items([.property("Alphabetic", negated: false), .property("Nd", negated: false)]), caseClosed: true)
         case "blank": return .set(.items([.scalar(0x09), .property("Zs", negated: false)]), caseClosed: true)
         case "graph": return .set(graph, caseClosed: true)
-        case "print": return .set(graph.adding(.property("Zs")), caseClosed: true)
+        case "print": return .set(.union(of: [graph, .property("Zs")]), caseClosed: true)
         case "xdigit": return .set(.items([.property("Nd", negated: false), .property("Hex_Digit", negated: false)]), caseClosed: true)
         default: break
         }
@@ -206,12 +206,12 @@ enum PropertyNames {
         case "L1": return ascii(.range(0, 0xFF))
         case "all": return .set(.all, caseClosed: true)
         case "ASCII": return ascii(.range(0, 0x7F))
-        case "Alnum": return ascii(alpha.adding(digit))
+        case "Alnum": return ascii(.union(of: [alpha, digit]))
         case "Alpha": return ascii(alpha)
         case "Blank": return ascii(.ranges([(0x09, 0x09), (0x20, 0x20)]))
         case "Cntrl": return ascii(.ranges([(0x00, 0x1F), (0x7F, 0x7F)]))
         case "Digit": return ascii(digit)
-        case "Graph": return ascii(alpha.adding(digit).adding(punct))
+        case "Graph": return ascii(.union(of: [alpha, digit, punct]))
         case "Lower": return ascii(caseInsensitive ? alpha : .range(0x61, 0x7A))
         case "Print": return ascii(.range(0x20, 0x7E))
         case "Punct": return ascii(punct)
