@@ -165,14 +165,26 @@ struct CharacterMask {
     /// Whether byte `b` is allowed as it is.
     func contains(_ b: UInt8) -> Bool { allowed[Int(b)] }
 
-    /// Every byte allowed, or (with `escapes`) a `%` followed by two hex digits.
+    /// Every byte allowed, or (with `escapes`) a `%` followed by two hex
+    /// digits; read in place for a native string.
     func isValid(_ s: Substring, escapes: Bool = true) -> Bool {
-        var it = s.utf8.makeIterator()
-        while let b = it.next() {
-            if allowed[Int(b)] { continue }
-            guard escapes, b == UInt8(ascii: "%"), let h = it.next(), let l = it.next(), h.hexDigitValue != nil, l.hexDigitValue != nil else { return false }
+        var s = s
+        return s.withUTF8 { isValid($0, escapes: escapes) }
+    }
+
+    /// `isValid` of bytes.
+    func isValid(_ bytes: UnsafeBufferPointer<UInt8>, escapes: Bool = true) -> Bool {
+        allowed.withUnsafeBufferPointer { allowed in
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                i += 1
+                if allowed[Int(b)] { continue }
+                guard escapes, b == UInt8(ascii: "%"), i + 1 < bytes.count, bytes[i].hexDigitValue != nil, bytes[i + 1].hexDigitValue != nil else { return false }
+                i += 2
+            }
+            return true
         }
-        return true
     }
 
     /// `s` with every byte outside the mask, `%` included, as `%XX`.
