@@ -83,6 +83,9 @@ struct PrefilterFuzzTests {
         #expect(patterns.count > Self.batches * Self.patternsPerBatch * 9 / 10)
         #expect(tally.compiled > patterns.count)
         #expect(withLiteral.count > 400)
+        // Printable ASCII, as documented (what a plan's automaton can search).
+        #expect(patterns.filter { p in [false, true].contains { RequiredLiteral.of(p, options: RegexOptions(caseInsensitive: $0))?
+            .contains { !ByteSet.isPrintable($0) } ?? false } } == [])
         #expect(tally.matches > tally.lookups / 4)
     }
 

@@ -140,8 +140,6 @@ package struct MatchPlan: Sendable {
         enum Candidacy: Sendable {
             /// No required literal (or none the automaton can read): searched always.
             case always
-            /// Its required literal cannot occur in printable ASCII: never searched.
-            case never
             /// Searched when the automaton found the pseudo-rule of this
             /// number: its required literal (or the literal's first bytes)
             /// as a plain pattern.
@@ -314,18 +312,15 @@ package struct MatchPlan: Sendable {
     }
 
     /// When a pattern that is not plain, requiring `literal`, is searched:
-    /// never when the literal has a byte outside printable ASCII (no subject
-    /// the automaton reads holds it); where the automaton finds pseudo-rule
-    /// `rule`, the literal as a plain pattern that occurs wherever it does
-    /// (returned too): its bytes, each standing for itself or escaped
-    /// (letters of both cases under `caseInsensitive`, as the prefilter folds
-    /// them), up to the first byte the reader takes neither way or
-    /// `SmallPatternReader.maxPositions` (a prefix occurs wherever the literal
-    /// does); always without a literal, or when its first byte cannot be
-    /// written so.
+    /// where the automaton finds pseudo-rule `rule`, the literal as a plain
+    /// pattern that occurs wherever it does (returned too): its bytes, each
+    /// standing for itself or escaped (letters of both cases under
+    /// `caseInsensitive`, as the prefilter folds them), up to the first byte
+    /// the reader takes neither way or `SmallPatternReader.maxPositions` (a
+    /// prefix occurs wherever the literal does); always without a literal,
+    /// or when its first byte cannot be written so.
     private static func literalCandidacy(_ literal: [UInt8]?, rule: Int, caseInsensitive: Bool) -> (RestPattern.Candidacy, SmallPattern?) {
         guard let literal else { return (.always, nil) }
-        guard literal.allSatisfy(ByteSet.isPrintable) else { return (.never, nil) }
         var text = ""
         for b in literal.prefix(SmallPatternReader.maxPositions) {
             if ByteSet.standsForItself(b) {
@@ -465,7 +460,6 @@ package struct MatchPlan: Sendable {
             for r in rest {
                 switch r.candidacy {
                 case .always: break
-                case .never: continue
                 case .literal(let rule):
                     while literal < found.count && found[literal].ruleIndex < rule { literal += 1 }
                     guard literal < found.count && found[literal].ruleIndex == rule else { continue }

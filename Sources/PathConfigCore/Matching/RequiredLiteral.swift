@@ -17,11 +17,12 @@ package enum RequiredLiteral {
     /// byte, and the first 64 tell long patterns apart as well.
     static let maximumLength = 64
 
-    /// The longest required literal of `pattern`, or nil. With
-    /// `caseInsensitive`, ASCII letters are lower-cased and the literal must be
-    /// searched in a subject folded the same way (`fold`); the plan does so
-    /// only for ASCII subjects, since Unicode case folding maps some non-ASCII
-    /// characters (KELVIN SIGN, LONG S, `ß`) onto ASCII letters.
+    /// The longest required literal of `pattern` (printable ASCII: the
+    /// reader knows no other byte), or nil. With `caseInsensitive`, ASCII
+    /// letters are lower-cased and the literal must be searched in a subject
+    /// folded the same way (`fold`); the plan does so only for ASCII
+    /// subjects, since Unicode case folding maps some non-ASCII characters
+    /// (KELVIN SIGN, LONG S, `ß`) onto ASCII letters.
     package static func of(_ pattern: String, options: RegexOptions) -> [UInt8]? {
         of(try? PatternSyntax.read(pattern, dialect: options.dialect), caseInsensitive: options.caseInsensitive)
     }
