@@ -66,13 +66,13 @@ public final class SourceText: @unchecked Sendable, Hashable {
     }
 
     /// This text, holding its bytes: itself when it does, a copy otherwise.
-    package func keptCopy() -> SourceText { kept != nil ? self : SourceText(Array(lent)) }
+    func keptCopy() -> SourceText { kept != nil ? self : SourceText(Array(lent)) }
 
     /// The number of bytes.
     package var count: Int { kept?.count ?? lent.count }
 
     /// `body` of the bytes, where they are.
-    package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         if let kept { return try kept.withUnsafeBufferPointer(body) }
         return try body(lent)
     }

@@ -1,5 +1,5 @@
 /// A set of ASCII bytes, one bit each.
-package struct ByteSet: Equatable, Hashable, Sendable {
+struct ByteSet: Equatable, Hashable, Sendable {
     private(set) var low: UInt64 = 0
     private(set) var high: UInt64 = 0
 
@@ -60,7 +60,7 @@ package struct ByteSet: Equatable, Hashable, Sendable {
     /// Whether every byte of `bytes` is printable: `allSatisfy(isPrintable)`,
     /// eight bytes at a time, the last eight (which may overlap the word
     /// before them) read as one more word rather than byte by byte.
-    package static func allPrintable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func allPrintable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let n = bytes.count
         guard n >= 8 else {

@@ -11,26 +11,26 @@
 /// of the plain grammar under both dialects and both engines. Should a
 /// compile fail all the same, the pattern counts as not matching that
 /// subject, as a search that runs out of budget does.
-package final class DeferredPattern: CompiledPattern, @unchecked Sendable {
+final class DeferredPattern: CompiledPattern, @unchecked Sendable {
     private let pattern: String
     private let compiler: Compiler
     private let compiled = MadeOnce<Boxed<any CompiledPattern>>()
 
     /// What a load's deferred patterns compile with, shared by all of them
     /// (`RuleCompiler` makes one) rather than held in each.
-    package final class Compiler: Sendable {
+    final class Compiler: Sendable {
         let engine: any RegexEngine
         let options: RegexOptions
         let limits: Limits
 
-        package init(engine: any RegexEngine, options: RegexOptions, limits: Limits) {
+        init(engine: any RegexEngine, options: RegexOptions, limits: Limits) {
             self.engine = engine
             self.options = options
             self.limits = limits
         }
     }
 
-    package init(_ pattern: String, compiler: Compiler) {
+    init(_ pattern: String, compiler: Compiler) {
         self.pattern = pattern
         self.compiler = compiler
     }
@@ -38,7 +38,7 @@ package final class DeferredPattern: CompiledPattern, @unchecked Sendable {
     /// Whether the engine form has been made (for tests).
     var isCompiled: Bool { compiled.current != nil }
 
-    package func search(_ subject: MatchSubject) -> MatchOutcome {
+    func search(_ subject: MatchSubject) -> MatchOutcome {
         if let made = compiled.current { return made.takeUnretainedValue().value.search(subject) }
         guard let fresh = try? compiler.engine.compile(pattern, options: compiler.options, limits: compiler.limits) else { return .noMatch }
         return compiled.publish(Boxed(fresh)).takeUnretainedValue().value.search(subject)

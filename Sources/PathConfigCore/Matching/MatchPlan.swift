@@ -527,10 +527,10 @@ extension PlanResult: MatchSink {
 /// The matches of a run, in a buffer the caller lends (on its stack: no
 /// allocation); searches out of budget are dropped, as a lookup's result
 /// ignores them. `overflowed` when more rules matched than it holds.
-package struct BufferedMatches: MatchSink {
+struct BufferedMatches: MatchSink {
     private let buffer: UnsafeMutableBufferPointer<RuleMatch>
     private(set) var count = 0
-    package private(set) var overflowed = false
+    private(set) var overflowed = false
 
     init(_ buffer: UnsafeMutableBufferPointer<RuleMatch>) { self.buffer = buffer }
 
@@ -543,7 +543,7 @@ package struct BufferedMatches: MatchSink {
     mutating func ranOutOfBudget(_ match: RuleMatch) {}
 
     /// The matches, valid while the buffer is.
-    package var matches: UnsafeBufferPointer<RuleMatch> { UnsafeBufferPointer(rebasing: buffer[..<count]) }
+    var matches: UnsafeBufferPointer<RuleMatch> { UnsafeBufferPointer(rebasing: buffer[..<count]) }
 }
 
 /// The bytes of a subject, and whether the automata may decide it.
@@ -562,7 +562,7 @@ extension MatchSubject {
 
 /// What a lookup's patterns see: a string, or bytes already known to be
 /// printable ASCII (a host's path, matched as given).
-package enum PatternSubject {
+enum PatternSubject {
     case string(String)
     case printableASCII(UnsafeBufferPointer<UInt8>)
 }

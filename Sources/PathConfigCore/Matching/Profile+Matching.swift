@@ -65,7 +65,7 @@ extension Profile {
     /// escapes `TurboPathConfiguration.path`); under either Android profile,
     /// a URL it reads with a null path (a `NullPointerException` in the
     /// app's `path`).
-    package func patternSubject(for input: String, matchQueryStrings: Bool) throws(ResolveError) -> String {
+    func patternSubject(for input: String, matchQueryStrings: Bool) throws(ResolveError) -> String {
         guard platform == .android else { return matchedString(for: input, matchQueryStrings: matchQueryStrings) }
         return try javaSubject(for: input, matchQueryStrings: matchQueryStrings).get()
     }
@@ -107,7 +107,7 @@ extension Profile {
     /// `matchedRange(inPrintable:matchQueryStrings:)` of bytes whose first
     /// is one that `mayStartURL`.
     @inline(__always)
-    package func matchedRange(ofPossibleURL bytes: UnsafeBufferPointer<UInt8>, matchQueryStrings: Bool) -> Range<Int>? {
+    func matchedRange(ofPossibleURL bytes: UnsafeBufferPointer<UInt8>, matchQueryStrings: Bool) -> Range<Int>? {
         if let url = URLParts.Split(bytes) { return matchedRange(of: url, in: bytes, matchQueryStrings: matchQueryStrings) }
         // java.net.URL trims a leading space before it looks for a scheme.
         if platform == .android, bytes.first == UInt8(ascii: " ") { return nil }

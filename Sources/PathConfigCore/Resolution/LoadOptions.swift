@@ -24,7 +24,7 @@ public struct LoadOptions: Sendable {
     /// With the prefilter, combine a plan's plain patterns into one
     /// automaton (`PlanAutomaton`; default true). Off only in tests that
     /// compare the automaton with the prefilter's candidates.
-    package var combinesPatterns: Bool = true
+    var combinesPatterns: Bool = true
     /// The service's base URL (Siesta's `Service.baseURL`): relative globs
     /// and inputs without a scheme resolve against it (an input as Siesta's
     /// `resource(_:)` appends a path: `BaseURL.resourceURL(path:)`). nil (the

@@ -78,7 +78,7 @@ public final class PathProperties: Sendable, CustomStringConvertible {
 
     /// Runs `body` on the answer without counting a reference on it.
     @inline(__always)
-    package func withAnswer<T>(_ body: (Answer) throws -> T) rethrows -> T {
+    func withAnswer<T>(_ body: (Answer) throws -> T) rethrows -> T {
         try unretainedAnswer._withUnsafeGuaranteedRef(body)
     }
 
@@ -143,7 +143,7 @@ package final class Answer: Sendable {
     package let context: Context
     package let presentation: Presentation
     package let modalStyle: ModalStyle
-    package let queryStringPresentation: QueryStringPresentation
+    let queryStringPresentation: QueryStringPresentation
     /// The host layer's object, once made.
     private let attached = MadeOnce<any AnyObject & Sendable>()
 

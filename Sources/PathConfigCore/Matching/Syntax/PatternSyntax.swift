@@ -42,12 +42,12 @@ package struct PatternSyntax: Equatable, Sendable {
         }
 
         /// Whether the node is `|` (a test cheaper than `==` on `Kind`).
-        package var isAlternation: Bool {
+        var isAlternation: Bool {
             if case .alternation = kind { return true }
             return false
         }
 
-        package var isQuantifier: Bool {
+        var isQuantifier: Bool {
             if case .quantifier = kind { return true }
             return false
         }
