@@ -10,7 +10,7 @@ struct URLFoundationDifferentialTests {
     /// Path and query pieces chosen for the cases that differ between
     /// readers: escapes valid and malformed, encoded slashes, spaces, bytes
     /// that are not UTF-8, characters a URL may not hold, non-ASCII text.
-    static let pieces = ["a", "/", "//", "%2F", "%20", " ", "%C3%A9", "é", "%zz", "%", "%ff", "%e2%82", "[", "]",
+    static let pieces = ["a", "/", "//", "%2F", "%20", " ", "%C3%A9", "é", "%zz", "%", "%ff", "%e2%82", "%F0%9F%98", "%F0%9F%98%80", "[", "]",
                          "|", "{", "\\", "\"", ":", "@", "!$&'()*+,;=", "~", "-._", "?", "%3F", "€", "日本", "\t", "^", "\u{301}", "#", "#\u{301}", "?\u{301}", "/\u{301}"]
 
     /// Schemes in the cases Foundation keeps as written (`HTTPS` stays

@@ -41,16 +41,18 @@ public struct BaseURL: Sendable, Hashable, CustomStringConvertible {
         }
         // Service.init: URLComponents.path decodes the path as URL(string:)
         // keeps it, and gives "" when the bytes are not UTF-8.
-        guard var path = URLParts.percentDecoded(URLParts.foundationEncoded(url.path, as: .path)).map(String.init) else {
+        var decoded = Array(URLParts.foundationEncoded(url.path, as: .path).utf8)
+        guard URLParts.percentDecode(&decoded) else {
             throw invalid("has a percent-escape in its path that is not UTF-8; Siesta's Service would drop the whole path")
         }
+        var path = String(decoding: decoded, as: UTF8.self)
         if !path.hasSuffix("/") { path += "/" }
         // Setting the path makes URLComponents write the URL again, its port
         // as the number it reads; URL(string:) did so before (dropping a
         // port that is not a number) when the host or path was invalid.
         let rewrittenByURL = !written.valid || !URLParts.isValid(url.path, as: .path)
         string = url.scheme + "://" + written.text(lowercasingHost: true, port: rewrittenByURL ? .rewrittenByURL : .rewrittenByComponents)
-            + URLParts.percentEncoded(Substring(path), as: .path)
+            + URLParts.Component.pathMask.encoded(Substring(path))
     }
 
     public var description: String { string }
@@ -74,7 +76,7 @@ public struct BaseURL: Sendable, Hashable, CustomStringConvertible {
         let rest = path.hasPrefix("/") ? path.dropFirst() : Substring(path)
         // Most paths hold nothing to encode (no `%` either): kept as they are.
         let encoded = URLParts.isValid(rest, as: .path) && !rest.utf8.contains(UInt8(ascii: "%"))
-            ? rest : URLParts.percentEncoded(rest, as: .path)
+            ? rest : URLParts.Component.pathMask.encoded(rest)
         let base = encoded.utf8.first == UInt8(ascii: "/") ? string.dropLast() : Substring(string)
         return String(base + encoded)
     }

@@ -188,7 +188,11 @@ struct CharacterMask {
     }
 
     /// `s` with every byte outside the mask, `%` included, as `%XX`.
-    func encoded(_ s: Substring) -> Substring { URLParts.percentEncoded(s, keeping: contains) }
+    func encoded(_ s: Substring) -> Substring {
+        var out: [UInt8] = []
+        URLParts.appendPercentEncoded(s.utf8, to: &out, keeping: contains)
+        return Substring(String(decoding: out, as: UTF8.self))
+    }
 }
 
 /// A URL's authority as Foundation's parser splits and checks it

@@ -43,20 +43,28 @@ extension Profile {
     }
 
     /// `matchedString` under an iOS app's profile: the path of
-    /// Foundation's `URL(string:)`, and its query when it counts.
+    /// Foundation's `URL(string:)`, and its query when it counts, read from
+    /// the input's bytes and made as one string.
     private func foundationPath(for input: String, matchQueryStrings: Bool) -> String {
-        guard let url = URLParts(input) else { return input }
-        // Substrings until the end, so that the result is the one string made.
-        // URL.pathPreservingSlash is URL.path() on iOS 16+: percent-encoded.
-        var path = URLParts.foundationEncoded(url.path, as: .path)
-        if release.behaviour.subject != .foundationEncodedPath {
-            // URL.path: decoded ("" when the bytes are not UTF-8), trailing slashes
-            // dropped after decoding (the root stays "/").
-            path = URLParts.percentDecoded(path) ?? ""
-            while path.utf8.count > 1, Self.endsWithSlash(path) { path.removeLast() }
+        var input = input
+        let subject = input.withUTF8 { bytes -> [UInt8]? in
+            guard let url = URLParts.Split(bytes) else { return nil }
+            var out: [UInt8] = []
+            // URL.pathPreservingSlash is URL.path() on iOS 16+: percent-encoded.
+            URLParts.appendFoundationEncoded(UnsafeBufferPointer(rebasing: bytes[url.path]), as: .path, to: &out)
+            if release.behaviour.subject != .foundationEncodedPath {
+                // URL.path: decoded ("" when the bytes are not UTF-8), trailing slashes
+                // dropped after decoding (the root stays "/").
+                if !URLParts.percentDecode(&out) { out.removeAll() }
+                while out.count > 1, Self.endsWithSlash(out) { out.removeLast() }
+            }
+            if matchQueryStrings, let query = url.query {
+                out.append(UInt8(ascii: "?"))
+                URLParts.appendFoundationEncoded(UnsafeBufferPointer(rebasing: bytes[query]), as: .query, to: &out)
+            }
+            return out
         }
-        guard matchQueryStrings, let query = url.query else { return String(path) }
-        return Self.joined(path, URLParts.foundationEncoded(query, as: .query))
+        return subject.map { String(decoding: $0, as: UTF8.self) } ?? input
     }
 
     /// `matchedString(for:matchQueryStrings:)`, or the error of a lookup of
@@ -190,16 +198,13 @@ extension Profile {
         return word == 0x68_74_74_70 || word == 0x68_74_74_70_73 || word == 0x66_74_70 || word == 0x66_69_6C_65
     }
 
-    /// `s.hasSuffix("/")`: whether the last Character is a slash. Read from
+    /// Whether the last Character of `path`, UTF-8, is a slash. Read from
     /// the last two bytes when they tell (a last byte other than `/`, or a
     /// slash after an ASCII byte, which no Character extends), else from
     /// Characters (a slash after a prepended mark is no slash).
-    private static func endsWithSlash(_ s: Substring) -> Bool {
-        let utf8 = s.utf8
-        guard utf8.last == UInt8(ascii: "/") else { return false }
-        let before = utf8.index(before: utf8.endIndex)
-        if before == utf8.startIndex || utf8[utf8.index(before: before)] < 0x80 { return true }
-        return s.hasSuffix("/")
+    private static func endsWithSlash(_ path: [UInt8]) -> Bool {
+        guard path.last == UInt8(ascii: "/") else { return false }
+        return path.count < 2 || path[path.count - 2] < 0x80 || String(decoding: path, as: UTF8.self).hasSuffix("/")
     }
 
     /// `path + "?" + query`, made in one allocation.

@@ -126,29 +126,30 @@ package struct URLParts: Equatable {
     /// the path's characters but `:`). This is what `URL.path()` and `URL.query()`
     /// return on iOS; it was measured against swift-foundation.
     static func foundationEncoded(_ s: Substring, as component: Component) -> Substring {
-        isValid(s, as: component) ? s : percentEncoded(s, as: component, encodingColonInFirstSegment: component == .path)
+        guard !isValid(s, as: component) else { return s }
+        var s = s, out: [UInt8] = []
+        s.withUTF8 { appendFoundationEncoded($0, as: component, to: &out) }
+        return Substring(String(decoding: out, as: UTF8.self))
     }
 
-    /// `s` with every byte `component` does not allow as `%XX`, `%`
-    /// included, whatever escapes it already holds (Foundation's
-    /// `addingPercentEncoding(forURLComponent:)`, which `URLComponents.path`'s
-    /// setter and `URL.appendingPathComponent` use).
-    /// With `encodingColonInFirstSegment`, `:` is encoded too before the
-    /// first `/` (`foundationEncoded`).
-    static func percentEncoded(_ s: Substring, as component: Component, encodingColonInFirstSegment: Bool = false) -> Substring {
-        var firstSegment = encodingColonInFirstSegment
+    /// `foundationEncoded` of `bytes`, appended to `out`.
+    static func appendFoundationEncoded(_ bytes: UnsafeBufferPointer<UInt8>, as component: Component, to out: inout [UInt8]) {
+        guard !isValid(bytes, as: component) else { return out.append(contentsOf: bytes) }
+        var firstSegment = component == .path
         let mask = component.mask  // once, not a copy a byte
-        return percentEncoded(s) { b in
+        appendPercentEncoded(bytes, to: &out) { b in
             if b == UInt8(ascii: "/") { firstSegment = false }
             return mask.contains(b) && !(firstSegment && b == UInt8(ascii: ":"))
         }
     }
 
-    /// `s` with every byte that `keeps` refuses as `%XX` (upper-case).
-    static func percentEncoded(_ s: Substring, keeping keeps: (UInt8) -> Bool) -> Substring {
-        var out: [UInt8] = []
-        out.reserveCapacity(s.utf8.count * 3)
-        for b in s.utf8 {
+    /// `bytes`, each that `keeps` refuses as `%XX` (upper-case), appended to
+    /// `out`: `%` included, whatever escapes they already hold (Foundation's
+    /// `addingPercentEncoding(forURLComponent:)`, which `URLComponents.path`'s
+    /// setter and `URL.appendingPathComponent` use).
+    static func appendPercentEncoded(_ bytes: some Collection<UInt8>, to out: inout [UInt8], keeping keeps: (UInt8) -> Bool) {
+        out.reserveCapacity(out.count + bytes.count * 3)
+        for b in bytes {
             if keeps(b) {
                 out.append(b)
             } else {
@@ -157,7 +158,6 @@ package struct URLParts: Equatable {
                 out.append(hexDigits[Int(b & 0xF)])
             }
         }
-        return Substring(String(decoding: out, as: UTF8.self))
     }
 
     /// The URL components whose allowed characters differ.
@@ -207,19 +207,29 @@ package struct URLParts: Equatable {
 
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
-    /// `s` with `%XX` escapes decoded, or nil when an escape is malformed or
-    /// the result is not UTF-8 (Foundation's `URL.path` gives up the same way).
-    static func percentDecoded(_ s: Substring) -> Substring? {
-        var text = s
-        guard text.withUTF8({ $0.contains(UInt8(ascii: "%")) }) else { return s }
-        var out: [UInt8] = []
-        out.reserveCapacity(s.utf8.count)
-        var it = s.utf8.makeIterator()
-        while let b = it.next() {
-            if b != UInt8(ascii: "%") { out.append(b); continue }
-            guard let h = it.next(), let l = it.next(), let hv = h.hexDigitValue, let lv = l.hexDigitValue else { return nil }
-            out.append(hv << 4 | lv)
+    /// Decodes the `%XX` escapes in `bytes` in place; false when an escape
+    /// is malformed or the result is not UTF-8 (Foundation's `URL.path` gives
+    /// up the same way), `bytes` then left part decoded.
+    static func percentDecode(_ bytes: inout [UInt8]) -> Bool {
+        var ascii = true
+        let count = bytes.withUnsafeMutableBufferPointer { bytes -> Int? in
+            var read = 0, write = 0
+            while read < bytes.count {
+                var b = bytes[read]
+                if b == UInt8(ascii: "%") {
+                    guard read + 2 < bytes.count, let h = bytes[read + 1].hexDigitValue, let l = bytes[read + 2].hexDigitValue else { return nil }
+                    b = h << 4 | l
+                    read += 2
+                }
+                ascii = ascii && b < 0x80
+                bytes[write] = b
+                read += 1
+                write += 1
+            }
+            return write
         }
-        return String(validating: out, as: UTF8.self).map { Substring($0) }
+        guard let count else { return false }
+        bytes.removeLast(bytes.count - count)
+        return ascii || String(validating: bytes, as: UTF8.self) != nil
     }
 }
