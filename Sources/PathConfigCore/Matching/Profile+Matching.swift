@@ -126,8 +126,8 @@ extension Profile {
     /// lies the string `matchedString(for:matchQueryStrings:)` gives for it,
     /// when that string is exactly those bytes: the path, and `?query` when
     /// it counts, each already as the app reads it (nothing to percent-encode
-    /// or decode, no trailing slash to drop, for Android a URL `java.net.URL`
-    /// reads as the split does: `javaReadsAsSplit`).
+    /// or decode, trailing slashes to drop only where no query follows, for
+    /// Android a URL `java.net.URL` reads as the split does: `javaReadsAsSplit`).
     /// nil otherwise, and always for siesta (the whole URL, written back):
     /// the caller then makes the string. The rules are `matchedString`'s,
     /// read backwards; a test checks the two agree on every URL of a
@@ -141,9 +141,15 @@ extension Profile {
             // foundationEncoded keeps a valid component as written.
             guard URLParts.isValid(path, as: .path) else { return nil }
         case .foundationDecodedPath:
-            // Without a `%`, decoding changes nothing; trailing slashes go.
-            guard URLParts.isValid(path, as: .path), !path.contains(UInt8(ascii: "%")),
-                  path.count <= 1 || path[path.count - 1] != UInt8(ascii: "/") else { return nil }
+            // Without a `%`, decoding changes nothing; trailing slashes go
+            // (the root stays "/"), leaving a run of bytes unless a query follows.
+            guard URLParts.isValid(path, as: .path), !path.contains(UInt8(ascii: "%")) else { return nil }
+            if path.count > 1, path[path.count - 1] == UInt8(ascii: "/") {
+                guard !matchQueryStrings || url.query == nil else { return nil }
+                var end = path.count - 1
+                while end > 1, path[end - 1] == UInt8(ascii: "/") { end -= 1 }
+                return url.path.lowerBound..<(url.path.lowerBound + end)
+            }
         case .javaPath, .javaPathCrashingOnRejected:
             guard Self.javaReadsAsSplit(url, bytes) else { return nil }
         }
