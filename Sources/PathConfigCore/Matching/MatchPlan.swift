@@ -271,6 +271,9 @@ package struct MatchPlan: Sendable {
     /// prefilter; for tests).
     var literalMatcherIsMade: Bool? { prefilter == nil ? nil : deferredMatcher?.isMade ?? true }
 
+    /// True when the plan has no pattern: it matches nothing.
+    var isEmpty: Bool { slots.isEmpty }
+
     package func run(_ subject: MatchSubject) -> PlanResult {
         var result = PlanResult()
         result.matches.reserveCapacity(8)  // one allocation for the usual few matches
