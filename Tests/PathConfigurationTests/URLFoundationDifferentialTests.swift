@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PathConfiguration
+@testable import PathConfigCore
 import Testing
 
 /// The iOS profiles read a URL as Foundation's `URL(string:)` does. This runs
@@ -97,5 +98,59 @@ struct URLFoundationDifferentialTests {
         #expect(compared == 4000)
         #expect(upperCase > 500)
         #expect(encodedColon > 200)
+    }
+
+    /// Authorities whose scheme, user, host and port Foundation reads
+    /// differently: upper-case letters where they are lower-cased and where
+    /// they are not, IP literals, hosts IDNA- or percent-encoded (`tel`),
+    /// empty and leading-zero ports.
+    static let authorities = ["x.dev", "X.Dev", "USER@X.DEV", "User:PW@x.dev:8080", "u:@X.dev", "@X.dev", "X.dev:0080", "X.dev:", "[::A]",
+                              "[FE80::1%25EN0]:80", "É.Dev", "Bücher.Example", "Ä", "ä.x", "", "X y", "X.dev:8A"]
+
+    @Test("globs: URL.absoluteString with the scheme and the host (as Foundation places it) lower-cased, or :")
+    func globSubject() throws {
+        var random = SplitMix(state: 17)
+        func pick(_ list: [String]) -> String { list[Int(random.next() % UInt64(list.count))] }
+        var lowered = 0, kept = 0
+        for n in 0..<4000 {
+            var input = pick(["https", "HTTPS", "Https", "tel", "TEL", "x-App", "addressbook"]) + ":"
+            input += n % 4 == 0 ? pick(["", "User@X.dev", "A:b"]) : "//" + pick(Self.authorities)
+            for _ in 0..<Int(random.next() % 3) { input += pick(["/", "/A", " ", "|", "%zz", "%41", "é"]) }
+            if n % 3 == 0 { input += "?Q=1" }
+            if n % 5 == 0 { input += "#F" }
+            let expected = try Self.foundationGlobSubject(input)
+            for query in [true, false] {
+                let lookup = try Lookup(input, profile: .siesta, matchQueryStrings: query, base: nil)
+                #expect(lookup.globSubject == expected, "\(input)")
+            }
+            if expected == URL(string: input)?.absoluteString { kept += 1 } else { lowered += 1 }
+        }
+        // Both ways are taken.
+        #expect(lowered > 2500 && kept > 500, "lowered \(lowered), kept \(kept)")
+    }
+
+    /// `URL(string:)`'s `absoluteString`, the scheme and the host lower-cased,
+    /// the host placed by Foundation's own components: after `//`, the user
+    /// and `@`, the password and `:`; up to its `]`, or else the first `:`,
+    /// `/`, `?` or `#`. ":" where `URL(string:)` is nil.
+    static func foundationGlobSubject(_ input: String) throws -> String {
+        guard let url = URL(string: input) else { return ":" }
+        var text = Array(url.absoluteString.utf8)
+        func lower(_ range: Range<Int>) { for i in range where text[i] >= 0x41 && text[i] <= 0x5A { text[i] |= 0x20 } }
+        let scheme = try #require(url.scheme).utf8.count
+        lower(0..<scheme)
+        if let host = url.host(percentEncoded: true) {
+            var start = scheme + 3
+            if let user = url.user(percentEncoded: true) { start += user.utf8.count + 1 }
+            if let password = url.password(percentEncoded: true) { start += password.utf8.count + 1 }
+            let ends: Set<UInt8> = text[start...].first == UInt8(ascii: "[") ? [UInt8(ascii: "]")] : Set(":/?#".utf8)
+            let end = text[start...].firstIndex(where: ends.contains).map { ends.count == 1 ? $0 + 1 : $0 } ?? text.count
+            // Foundation's host is the text written there, but for a name
+            // IDNA converted (its host is then the Unicode name, encoded).
+            let written = String(decoding: text[start..<end], as: UTF8.self)
+            #expect(written.contains(host) || written.contains("xn--"), "\(input): \(url.absoluteString), host \(host)")
+            lower(start..<end)
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -22,29 +22,55 @@ extension URLParts {
     /// back (`foundationString`; without its query unless `query`), or
     /// `invalidURLString` where `URL(string:)` is nil.
     ///
-    /// Most URLs Foundation keeps exactly as written: a scheme (lower-case
-    /// with `lowercasingHost`), an authority of plain characters (no escapes, brackets or bytes
-    /// beyond ASCII) with a numeric port, and valid path, query and fragment.
+    /// Most URLs Foundation keeps exactly as written: a scheme, an authority
+    /// of plain characters (no escapes, brackets or bytes beyond ASCII) with
+    /// a numeric port, and valid path, query and fragment.
     /// Those are told from their bytes in one pass and returned as they are,
     /// with no parse into substrings and no new string (`keptAsWritten`).
-    static func foundationForm(of input: String, query: Bool = true, lowercasingHost: Bool = false) -> String {
+    static func foundationForm(of input: String, query: Bool = true) -> String {
         var text = input
         // In place for a native string; nil: not a URL.
         let kept: Bool? = text.withUTF8 { bytes in
             guard let first = bytes.first, isAlpha(first), let split = Split(bytes) else { return nil }
-            return keptAsWritten(split, in: bytes, query: query, lowercasingHost: lowercasingHost)
+            return keptAsWritten(split, in: bytes, query: query)
         }
         if kept != false { return input }  // not a URL, or kept as written
         guard var parts = URLParts(input) else { return input }
         if !query { parts.query = nil }
-        return parts.foundationString(lowercasingHost: lowercasingHost) ?? invalidURLString
+        return parts.foundationString() ?? invalidURLString
+    }
+
+    /// `form`, an input's `foundationForm`, with its scheme and host
+    /// lower-cased, as globs see it (they compare both case-insensitively);
+    /// `form` itself when nothing changes. The authority written splits again
+    /// as `FoundationAuthority` split it: its user information holds no `@`,
+    /// `/`, `?` or `#`, its host no `:` (an IP literal's, within brackets).
+    static func lowercasingOrigin(_ form: String) -> String {
+        var text = form
+        return text.withUTF8 { bytes in
+            guard let split = Split(bytes) else { return form }
+            var host = 0..<0
+            if let authority = split.authority {
+                // After the last `@`: an IP literal up to its `]`, or else up to the first `:`.
+                var start = authority.lowerBound
+                for i in authority where bytes[i] == UInt8(ascii: "@") { start = i + 1 }
+                let end = authority.upperBound
+                let close = start < end && bytes[start] == UInt8(ascii: "[") ? index(of: UInt8(ascii: "]"), in: bytes, from: start, to: end) : end
+                host = start..<(close < end ? close + 1 : index(of: UInt8(ascii: ":"), in: bytes, from: start, to: end))
+            }
+            func isUpper(_ i: Int) -> Bool { bytes[i] &- 0x41 < 26 }
+            guard split.scheme.contains(where: isUpper) || host.contains(where: isUpper) else { return form }
+            return String(unsafeUninitializedCapacity: bytes.count) { out in
+                for i in bytes.indices { out[i] = split.scheme.contains(i) || host.contains(i) ? asciiLowercased(bytes[i]) : bytes[i] }
+                return bytes.count
+            }
+        }
     }
 
     /// Whether `foundationForm` of the URL split as `url` is its bytes
     /// unchanged: true only where that is certain (anything unusual is left
     /// to `foundationString`).
-    private static func keptAsWritten(_ url: Split, in bytes: UnsafeBufferPointer<UInt8>, query keepQuery: Bool, lowercasingHost: Bool) -> Bool {
-        if lowercasingHost, url.scheme.contains(where: { bytes[$0] >= 0x41 && bytes[$0] <= 0x5A }) { return false }
+    private static func keptAsWritten(_ url: Split, in bytes: UnsafeBufferPointer<UInt8>, query keepQuery: Bool) -> Bool {
         func valid(_ range: Range<Int>, _ component: Component) -> Bool {
             isValid(UnsafeBufferPointer(rebasing: bytes[range]), as: component)
         }
@@ -64,10 +90,7 @@ extension URLParts {
             }
         }
         var i = hostStart
-        while i < authority.upperBound, bytes[i] != UInt8(ascii: ":") {
-            if lowercasingHost, bytes[i] >= 0x41, bytes[i] <= 0x5A { return false }
-            i += 1
-        }
+        while i < authority.upperBound, bytes[i] != UInt8(ascii: ":") { i += 1 }
         return i == authority.upperBound || bytes[(i + 1)..<authority.upperBound].allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
@@ -78,10 +101,9 @@ extension URLParts {
     /// The URL as `URL(string:)` writes it back, or nil where `URL(string:)`
     /// is nil. The scheme is as written (`HTTPS://x.dev/a b` is
     /// `HTTPS://x.dev/a%20b`: Foundation writes the scheme it parsed back
-    /// unchanged); with `lowercasingHost`, the scheme and the host's ASCII
-    /// letters are lower-cased (globs compare them case-insensitively).
-    func foundationString(lowercasingHost: Bool = false) -> String? {
-        var out = lowercasingHost ? scheme : String(writtenScheme)
+    /// unchanged).
+    func foundationString() -> String? {
+        var out = String(writtenScheme)
         out += ":"
         let pathValid = URLParts.isValid(path, as: .path)
         let queryValid = query.map { URLParts.isValid($0, as: .query) } ?? true
@@ -92,7 +114,7 @@ extension URLParts {
             // invalid, and then leaves an empty port out.
             let rewritten = !parsed.valid || !pathValid || !queryValid || !fragmentValid
             out += "//"
-            out += parsed.text(lowercasingHost: lowercasingHost, port: rewritten ? .rewrittenByURL : .asWritten)
+            out += parsed.text(lowercasingHost: false, port: rewritten ? .rewrittenByURL : .asWritten)
         }
         out += pathValid ? path : URLParts.foundationEncoded(path, as: .path)
         if let query { out += "?" + (queryValid ? query : URLParts.foundationEncoded(query, as: .query)) }

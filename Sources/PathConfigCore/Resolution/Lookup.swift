@@ -48,11 +48,12 @@ final class Lookup {
 
     lazy var url: String = subjectIsURL ? patternSubject : URLParts.foundationForm(of: absolute)
 
-    lazy var globSubject: String = URLParts.foundationForm(of: absolute, lowercasingHost: true)
+    lazy var globSubject: String = URLParts.lowercasingOrigin(url)
 
     /// `patternSubject`, prepared for the engines.
     lazy var forPatterns = MatchSubject(patternSubject)
 
-    /// `globSubject`, prepared for the engines.
-    lazy var forGlobs = MatchSubject(globSubject)
+    /// `globSubject`, prepared for the engines (`forPatterns` when the two
+    /// are one string, as under siesta with query strings).
+    lazy var forGlobs = globSubject == patternSubject ? forPatterns : MatchSubject(globSubject)
 }
