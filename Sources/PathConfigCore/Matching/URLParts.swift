@@ -46,6 +46,13 @@ package struct URLParts: Equatable {
         fragment = split.fragment.map { input[at($0.lowerBound)..<at($0.upperBound)] }
     }
 
+    /// Whether `input` starts with a scheme, as `init(_:)` would find it,
+    /// told without making the parts.
+    static func hasScheme(_ input: String) -> Bool {
+        var input = input
+        return input.withUTF8 { schemeEnd($0) != nil }  // in place for a native string
+    }
+
     /// Where the parts of a URL are, as byte offsets: found in one pass over
     /// contiguous bytes, since a generic walk over `String.UTF8View` costs
     /// several times as much, and every lookup of an absolute URL makes one

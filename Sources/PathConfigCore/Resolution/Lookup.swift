@@ -36,7 +36,7 @@ final class Lookup {
 
     /// `input` resolved against `base` when it has no scheme (`absolute`).
     static func absolute(_ input: String, base: BaseURL?) -> String {
-        guard let base, URLParts(input) == nil else { return input }
+        guard let base, !URLParts.hasScheme(input) else { return input }
         return base.resourceURL(path: input)
     }
 
