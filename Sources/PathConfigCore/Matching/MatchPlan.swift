@@ -274,10 +274,12 @@ package struct MatchPlan: Sendable {
     /// True when the plan has no pattern: it matches nothing.
     var isEmpty: Bool { slots.isEmpty }
 
-    package func run(_ subject: MatchSubject) -> PlanResult {
+    /// The rules whose patterns match `subject`, the string made ready for
+    /// an engine only if one runs.
+    func run(_ subject: String) -> PlanResult {
         var result = PlanResult()
         result.matches.reserveCapacity(8)  // one allocation for the usual few matches
-        subject.withText { run($0, into: &result) { subject } }
+        run(.string(subject), reportingTo: &result)
         return result
     }
 

@@ -23,8 +23,8 @@ final class FileRules: Sendable {
         // Through `?.`, the plan is read in place: `if let` copied it, a
         // retain and a release of each of its parts (about 850 instructions
         // a Siesta lookup).
-        guard let byGlob = globPlan?.run(subjects.forGlobs) else { return patternPlan.run(subjects.forPatterns) }
-        return patternPlan.isEmpty ? byGlob : patternPlan.run(subjects.forPatterns).union(globs: byGlob)
+        guard let byGlob = globPlan?.run(subjects.globSubject) else { return patternPlan.run(subjects.patternSubject) }
+        return patternPlan.isEmpty ? byGlob : patternPlan.run(subjects.patternSubject).union(globs: byGlob)
     }
 
     /// Matches a lookup keeps on its stack; one with more runs again into an array.
