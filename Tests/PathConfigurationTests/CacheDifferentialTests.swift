@@ -33,6 +33,42 @@ struct CacheDifferentialTests {
         #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
     }
 
+    @Test("glob rules and a rule from code, whose results the URL keys too: cached, uncached and hand-merged agree, with and without a base URL and query strings",
+          arguments: [nil, "https://api.example.com"], [true, false])
+    func globsAgree(base: String?, matchQueryStrings: Bool) throws {
+        let bench = Conformance.repositoryRoot + "/bench/corpora/"
+        let json = try Conformance.readFile(bench + "globs-100.json")
+        let urls = String(decoding: try Conformance.readFile(bench + "globs-urls-100.txt"), as: UTF8.self).split(separator: "\n").map(String.init)
+        // Each URL as given, its host upper-cased, with a query, and its path alone.
+        let inputs = urls.flatMap { [$0, $0.replacing("api.example.com", with: "API.Example.com"), $0 + "?page=2", String($0.dropFirst(23))] }
+        var on = LoadOptions(profile: .siesta)
+        on.baseURL = try base.map { try BaseURL($0) }
+        on.matchQueryStrings = matchQueryStrings
+        var off = on
+        off.limits.resultCacheCapacity = 0
+        let cached = try PathConfiguration(json: json, options: on), uncached = try PathConfiguration(json: json, options: off)
+        // A rule from code that reads the query, which the matched string
+        // leaves out without query strings: only the URL in the key tells
+        // those lookups apart.
+        let paged: JSONObject = ["paged": .bool(true)]
+        for config in [cached, uncached] { try config.add(HostRule(properties: paged, predicate: { $0.url.hasSuffix("?page=2") })) }
+        var mismatches: [String] = []
+        for round in 0..<3 {
+            for url in inputs {
+                for method in [nil, "POST"] {
+                    var merged = JSONObject()
+                    for m in try uncached.matchingRules(for: url, method: method) {
+                        merged.merge(m.ruleIndex < uncached.rules.count ? uncached.rules[m.ruleIndex].properties : paged)
+                    }
+                    let expected = JSONWriter.compact(merged)
+                    let a = try cached.resolve(url, method: method).json, b = try uncached.resolve(url, method: method).json
+                    if a != expected || b != expected { mismatches.append("round \(round) \(method ?? "GET") \(url): \(a) | \(b) | \(expected)") }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.count): \(mismatches.prefix(3))")
+    }
+
     @Test("a path or plain URL looked up from its bytes gets the string lookup's result, and other inputs are left to it",
           arguments: [Profile.hotwireIOS, .turboIOS, .hotwireAndroid, .siesta])
     func bytesAgainstString(_ profile: Profile) throws {
