@@ -20,9 +20,9 @@ final class FileRules: Sendable {
 
     /// The rules that match, in order, whatever the method.
     func run(_ subjects: Lookup) -> PlanResult {
-        // Through `?.`, the plan is read in place: `if let` copied it, a
-        // retain and a release of each of its parts (about 850 instructions
-        // a Siesta lookup).
+        // Through `?.`, the plan is read in place; bound by `guard let`, it
+        // was copied, a retain and a release of each of its parts (about 850
+        // instructions a Siesta lookup).
         guard let byGlob = globPlan?.run(subjects.globSubject) else { return patternPlan.run(subjects.patternSubject) }
         return patternPlan.isEmpty ? byGlob : patternPlan.run(subjects.patternSubject).union(globs: byGlob)
     }
