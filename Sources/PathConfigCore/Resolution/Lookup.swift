@@ -53,7 +53,6 @@ final class Lookup {
     /// `patternSubject`, prepared for the engines.
     lazy var forPatterns = MatchSubject(patternSubject)
 
-    /// `globSubject`, prepared for the engines (`forPatterns` when the two
-    /// are one string, as under siesta with query strings).
-    lazy var forGlobs = globSubject == patternSubject ? forPatterns : MatchSubject(globSubject)
+    /// `globSubject`, prepared for the engines.
+    lazy var forGlobs = MatchSubject(globSubject)
 }
