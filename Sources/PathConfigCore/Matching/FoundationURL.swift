@@ -26,15 +26,24 @@ extension URLParts {
     /// of plain characters (no escapes, brackets or bytes beyond ASCII) with
     /// a numeric port, and valid path, query and fragment.
     /// Those are told from their bytes in one pass and returned as they are,
-    /// with no parse into substrings and no new string (`keptAsWritten`).
+    /// with no parse into substrings and no new string (`keptAsWritten`);
+    /// without the query, the bytes before and after it.
     static func foundationForm(of input: String, query: Bool = true) -> String {
         var text = input
-        // In place for a native string; nil: not a URL.
-        let kept: Bool? = text.withUTF8 { bytes in
-            guard let first = bytes.first, isAlpha(first), let split = Split(bytes) else { return nil }
-            return keptAsWritten(split, in: bytes, query: query)
+        // In place for a native string; nil: written again.
+        let kept: String? = text.withUTF8 { bytes in
+            guard let first = bytes.first, isAlpha(first), let split = Split(bytes) else { return input }  // not a URL
+            guard keptAsWritten(split, in: bytes, query: query) else { return nil }
+            guard !query, let q = split.query else { return input }
+            return String(unsafeUninitializedCapacity: bytes.count - q.count - 1) { out in
+                let head = UnsafeBufferPointer(rebasing: bytes[..<(q.lowerBound - 1)])  // up to the `?`
+                let tail = UnsafeBufferPointer(rebasing: bytes[q.upperBound...])
+                _ = out.initialize(fromContentsOf: head)
+                _ = out[head.count...].initialize(fromContentsOf: tail)
+                return head.count + tail.count
+            }
         }
-        if kept != false { return input }  // not a URL, or kept as written
+        if let kept { return kept }
         guard var parts = URLParts(input) else { return input }
         if !query { parts.query = nil }
         return parts.foundationString() ?? invalidURLString
@@ -68,14 +77,15 @@ extension URLParts {
     }
 
     /// Whether `foundationForm` of the URL split as `url` is its bytes
-    /// unchanged: true only where that is certain (anything unusual is left
-    /// to `foundationString`).
+    /// unchanged, but for a query left out (which then counts for nothing):
+    /// true only where that is certain (anything unusual is left to
+    /// `foundationString`).
     private static func keptAsWritten(_ url: Split, in bytes: UnsafeBufferPointer<UInt8>, query keepQuery: Bool) -> Bool {
         func valid(_ range: Range<Int>, _ component: Component) -> Bool {
             isValid(UnsafeBufferPointer(rebasing: bytes[range]), as: component)
         }
         guard valid(url.path, .path) else { return false }
-        if let q = url.query { guard keepQuery, valid(q, .query) else { return false } }
+        if keepQuery, let q = url.query { guard valid(q, .query) else { return false } }
         if let f = url.fragment { guard valid(f, .query) else { return false } }
         guard let authority = url.authority else { return true }
         // User information (at most one `@`), then the host up to the first
