@@ -12,6 +12,11 @@ side by side. A peer's figure is the median of its rounds; ratios are ratios
 of those medians. Then it loads each corpus pretty-printed and minified
 (pathconfig-bench load) and measures threads (pathconfig-threads).
 
+Siesta's corpus (bench/corpora/globs-100.json, 100 glob rules, and the 400
+URLs of globs-urls-100.txt under one base URL) runs the same way, each worker
+given `--options` (SIESTA_OPTIONS) and timing only the rows that read no
+Hotwire key (SIESTA_PEERS).
+
 Run by the Makefile's bench target; `python3 bench/run.py --help` lists the
 options.
 """
@@ -73,6 +78,12 @@ HEADLINE = {"Swift": "swift_typed", "C": "c_typed", "Python": "py_typed", "Rust"
 #: Each host's bare lookup, the base of its ratios.
 LOOKUP = {"Swift": "swift_api", "C": "c_resolve", "Python": "py_binding", "Rust": "rust_lookup", "Ruby": "rb_lookup"}
 LABEL = {key: label for key, label, _, _ in PEERS}
+#: The options of the Siesta run (bench/README.md's Siesta configuration).
+SIESTA_OPTIONS = {"profile": "siesta", "base_url": "https://api.example.com"}
+#: Its rows, in table order: each host's lookup and the reads of an answer
+#: that name no key (the typed and raw reads are Hotwire's `context`).
+SIESTA_PEERS = ["swift_api", "swift_json", "c_resolve", "c_map", "c_resolve_cache", "py_binding", "py_dict", "py_json",
+                "rust_lookup", "rust_resolve", "rust_map", "rb_lookup", "rb_empty"]
 
 
 def has_yjit(ruby: str) -> bool:
@@ -122,24 +133,36 @@ def median(xs: List[float]) -> float:
 
 
 def run_size(args: argparse.Namespace, size: int) -> Dict[str, Any]:
-    rules = os.path.join(args.corpus, f"rules-{size}.json")
-    urls = os.path.join(args.corpus, f"urls-{size}.txt")
     every = str(args.check_every_large if size > 1000 else 1)
     log(f"{size} rules: loading, building and checking ({'every URL' if every == '1' else f'every {every}th URL'})")
+    return run_workers(args, os.path.join(args.corpus, f"rules-{size}.json"), os.path.join(args.corpus, f"urls-{size}.txt"),
+                       ["--check-every", every])
+
+
+def run_siesta(args: argparse.Namespace) -> Dict[str, Any]:
+    log("Siesta: 100 glob rules under a base URL")
+    return run_workers(args, os.path.join(args.corpus, "globs-100.json"), os.path.join(args.corpus, "globs-urls-100.txt"),
+                       ["--options", json.dumps(SIESTA_OPTIONS)], ruby_peers="rb_lookup,rb_empty")
+
+
+def run_workers(args: argparse.Namespace, rules: str, urls: str, extra: List[str], ruby_peers: str = "") -> Dict[str, Any]:
+    """Every host's worker on one corpus, each given `extra` arguments, and
+    their rounds; the Ruby worker keeps `ruby_peers` (and the YJIT worker
+    runs) where given none."""
     workers = [
-        Worker("Swift", [args.swift, "serve", "--rules", rules, "--urls", urls, "--check-every", every]),
-        Worker("C", [args.peers, rules, urls, "--check-every", every]),
+        Worker("Swift", [args.swift, "serve", "--rules", rules, "--urls", urls] + extra),
+        Worker("C", [args.peers, rules, urls] + extra),
     ]
     env = dict(os.environ, PYTHONPATH=args.binding, PATHCONFIG_LIBRARY=args.lib)
-    workers.append(Worker("Python", [args.python, args.python_peers, rules, urls, "--check-every", every], env=env))
+    workers.append(Worker("Python", [args.python, args.python_peers, rules, urls] + extra, env=env))
     if args.rust and os.path.exists(args.rust):
-        workers.append(Worker("Rust", [args.rust, rules, urls, "--check-every", every]))
+        workers.append(Worker("Rust", [args.rust, rules, urls] + extra))
     if args.ruby:
-        ruby_env = dict(os.environ, PATHCONFIG_LIBRARY=args.lib, PATHCONFIG_BENCH_PEERS=RUBY_PEERS)
-        workers.append(Worker("Ruby", [args.ruby, args.ruby_peers, rules, urls, "--check-every", every], env=ruby_env))
-        if has_yjit(args.ruby):
+        ruby_env = dict(os.environ, PATHCONFIG_LIBRARY=args.lib, PATHCONFIG_BENCH_PEERS=ruby_peers or RUBY_PEERS)
+        workers.append(Worker("Ruby", [args.ruby, args.ruby_peers, rules, urls] + extra, env=ruby_env))
+        if has_yjit(args.ruby) and not ruby_peers:
             yjit_env = dict(ruby_env, PATHCONFIG_BENCH_PEERS=RUBY_YJIT_PEERS)
-            workers.append(Worker("Ruby (YJIT)", [args.ruby, "--yjit", args.ruby_peers, rules, urls, "--check-every", every], env=yjit_env))
+            workers.append(Worker("Ruby (YJIT)", [args.ruby, "--yjit", args.ruby_peers, rules, urls] + extra, env=yjit_env))
 
     samples: Dict[str, List[float]] = {}
     for r in range(args.rounds):
@@ -233,6 +256,23 @@ def main_table(results: Dict[str, Any]) -> str:
         us = r["median_us"]
         lines.append(f"| {int(size):,} | " + " | ".join(fmt_us(us.get(k)) for k in keys) + " |")
     return "\n".join(lines) + "\n"
+
+
+def siesta_table(results: Dict[str, Any]) -> str:
+    """The Siesta run: µs per URL of each row, and its ratio to C resolve;
+    then what the workers' own checks found."""
+    r = results.get("siesta")
+    if not r:
+        return "Not run: bench/corpora/globs-100.json is missing.\n"
+    us = r["median_us"]
+    keys = [k for k in SIESTA_PEERS if k in us]
+    lines = ["| | " + " | ".join(LABEL[k] for k in keys) + " |", "|---|" + "---:|" * len(keys),
+             "| µs per URL | " + " | ".join(fmt_us(us[k]) for k in keys) + " |",
+             "| / C resolve | " + " | ".join(ratio(us[k], us.get("c_resolve")) for k in keys) + " |"]
+    checks = [f"{name}: {sum(v for k, v in c.items() if k not in ('every', 'urls') and isinstance(v, int))} of {c['urls']} URLs differ"
+              for name, c in r["check"].items() if c.get("urls")]
+    return "\n".join(lines) + "\n\nThe workers' own checks of their reads against each answer's JSON text: " + (
+        "; ".join(checks) if checks else "none ran") + ".\n"
 
 
 def legend() -> str:
@@ -495,6 +535,17 @@ when the run began, {meta['load_average_after']:.1f} when it ended.
 ## Against the targets (issues 12 and 29)
 
 {targets_table(results)}
+## Siesta: 100 glob rules under a base URL (µs per URL, median of {meta['rounds']} rounds)
+
+`bench/corpora/globs-100.json` loaded with `{json.dumps(SIESTA_OPTIONS, separators=(",", ":"))}` (and
+`"result_cache_size": 0` but for "C resolve, cache on"), and the 400 URLs of `globs-urls-100.txt`,
+cycling: absolute URLs on the base URL's host, which the globs' automata decide. Each host's lookup
+and the reads of an answer that name no key (the legend above says which calls); the typed and raw
+reads name Hotwire's `context` and are left out, and the other engines have no patterns to match.
+The 400 URLs fit the default result cache (512 entries), so "C resolve, cache on" is a cache that
+hits once the first pass is done.
+
+{siesta_table(results)}
 ## Loading and building (ms, median of 3 unless noted)
 
 {load_table(results)}
@@ -657,6 +708,8 @@ def main() -> int:
     }
     for size in args.sizes:
         results["sizes"][str(size)] = run_size(args, size)
+    if os.path.exists(os.path.join(args.corpus, "globs-100.json")):
+        results["siesta"] = run_siesta(args)
     results["meta"]["python"] = next((r.get("python") for r in results["sizes"].values() if r.get("python")), "")
     results["load"] = run_load(args)
     results["threads"] = run_threads(args) if args.thread_sizes else []
@@ -677,6 +730,7 @@ def main() -> int:
     print("\nPer URL, single thread (µs, medians):\n")
     print(main_table(results))
     print(ratio_table(results))
+    print(siesta_table(results))
     print(thread_table(results))
     print(f"Full report: {os.path.relpath(args.out)}; data: {os.path.relpath(args.json)}")
     return 0

@@ -3,7 +3,7 @@
  * libpathconfig through its C ABI, and what a C or C++ program could use
  * instead (a plain PCRE2-JIT loop, hyperscan, RE2::Set), in one process.
  *
- *   pathconfig-peers RULES_JSON URLS_TXT [--check-every K]
+ *   pathconfig-peers RULES_JSON URLS_TXT [--check-every K] [--options JSON]
  *
  * It loads and builds everything, checks the results (below), prints one
  * JSON line ({"ready": ...}: load and build times, memory per rule,
@@ -31,6 +31,12 @@
  * key c_resolve; typed reads that gave no value (c_typed) and map reads with
  * a failed getter (c_map), which should be none; the rules hyperscan and
  * RE2::Set find against that loop's.
+ *
+ * --options JSON loads libpathconfig with those options instead (a JSON
+ * object; "result_cache_size":0 added but for c_resolve_cache) and runs only
+ * the peers that read no Hotwire key (c_resolve, c_map, c_resolve_cache),
+ * without the other engines and the check: they read patterns, which a
+ * configuration of globs (bench/corpora/globs-100.json, Siesta) has none of.
  */
 #define _GNU_SOURCE
 #include <pathconfig.h>
@@ -52,6 +58,7 @@
 
 static const char *OPTIONS_NO_CACHE = "{\"profile\":\"turbo-ios\",\"match_query_strings\":true,\"result_cache_size\":0}";
 static const char *OPTIONS_DEFAULT_CACHE = "{\"profile\":\"turbo-ios\",\"match_query_strings\":true}";
+static int library_only;  /* --options given */
 
 /* ---- the corpus -------------------------------------------------------- */
 
@@ -490,14 +497,56 @@ static double measure(peer *p, double budget) {
     return elapsed / (double)done;
 }
 
+/* The other engines: the string each URL is matched as, the rules read
+ * with cJSON, the PCRE2 loop, hyperscan and RE2::Set built (their build
+ * times in ms), then the check. */
+static check_result build_engines(const char *json, size_t json_len, const char *path, size_t every, double *pcre2_ms,
+                                  double *hs_ms, double *re2_ms) {
+    subjects = malloc(url_count * sizeof *subjects);
+    subject_lens = malloc(url_count * sizeof *subject_lens);
+    for (size_t i = 0; i < url_count; i++) {
+        subjects[i] = pathconfig_matched_string(cfg_no_cache, urls[i], NULL);
+        subject_lens[i] = strlen(subjects[i]);
+    }
+
+    cJSON *root = cJSON_ParseWithLength(json, json_len);
+    if (!root) {
+        fprintf(stderr, "%s: cJSON cannot parse it\n", path);
+        exit(2);
+    }
+    read_rules(root, path);
+
+    build_pcre2(pcre2_ms);
+    if (hs_valid_platform() == HS_SUCCESS) build_hyperscan(hs_ms);
+    else note("hyperscan does not run on this CPU (hs_valid_platform)");
+    build_re2(re2_ms);
+
+    check_result c = check(every);
+    if (pcre2_errors) note("PCRE2 reported %zu match errors (counted as no match)", pcre2_errors);
+    if (re2_dfa_failures) note("RE2::Set's DFA ran out of memory on %zu lookups (counted as no match)", re2_dfa_failures);
+    return c;
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: pathconfig-peers RULES_JSON URLS_TXT [--check-every K]\n");
+        fprintf(stderr, "usage: pathconfig-peers RULES_JSON URLS_TXT [--check-every K] [--options JSON]\n");
         return 2;
     }
     size_t every = 1;
-    for (int a = 3; a + 1 < argc; a += 2)
+    for (int a = 3; a + 1 < argc; a += 2) {
         if (strcmp(argv[a], "--check-every") == 0) every = (size_t)strtoul(argv[a + 1], NULL, 10);
+        if (strcmp(argv[a], "--options") == 0) {
+            /* The object with "result_cache_size":0 added before its last `}`. */
+            const char *given = argv[a + 1], *close = strrchr(given, '}');
+            static char no_cache[4096];
+            if (!close || snprintf(no_cache, sizeof no_cache, "%.*s%s\"result_cache_size\":0}", (int)(close - given), given,
+                                   strchr(given, ':') ? "," : "") >= (int)sizeof no_cache) {
+                fprintf(stderr, "--options: a JSON object of at most 4,000 bytes\n");
+                return 2;
+            }
+            OPTIONS_NO_CACHE = no_cache, OPTIONS_DEFAULT_CACHE = given, library_only = 1;
+        }
+    }
     if (every == 0) every = 1;
 
     size_t json_len;
@@ -537,38 +586,18 @@ int main(int argc, char **argv) {
     }
     cfg_default_cache = load(json, json_len, OPTIONS_DEFAULT_CACHE);
 
-    subjects = malloc(url_count * sizeof *subjects);
-    subject_lens = malloc(url_count * sizeof *subject_lens);
-    for (size_t i = 0; i < url_count; i++) {
-        subjects[i] = pathconfig_matched_string(cfg_no_cache, urls[i], NULL);
-        subject_lens[i] = strlen(subjects[i]);
-    }
-
-    cJSON *root = cJSON_ParseWithLength(json, json_len);
-    if (!root) {
-        fprintf(stderr, "%s: cJSON cannot parse it\n", argv[1]);
-        return 2;
-    }
-    read_rules(root, argv[1]);
-
     double pcre2_ms = 0, hs_ms = 0, re2_ms = 0;
-    build_pcre2(&pcre2_ms);
-    if (hs_valid_platform() == HS_SUCCESS) build_hyperscan(&hs_ms);
-    else note("hyperscan does not run on this CPU (hs_valid_platform)");
-    build_re2(&re2_ms);
-
-    check_result c = check(every);
-    if (pcre2_errors) note("PCRE2 reported %zu match errors (counted as no match)", pcre2_errors);
-    if (re2_dfa_failures) note("RE2::Set's DFA ran out of memory on %zu lookups (counted as no match)", re2_dfa_failures);
+    check_result c = {0};
+    if (!library_only) c = build_engines(json, json_len, argv[1], every, &pcre2_ms, &hs_ms, &re2_ms);
 
     peer peers[10];
     size_t peer_count = 0;
     peers[peer_count++] = (peer){"c_resolve", c_resolve, 0};
-    peers[peer_count++] = (peer){"c_typed", c_typed, 0};
-    peers[peer_count++] = (peer){"c_raw", c_raw, 0};
+    if (!library_only) peers[peer_count++] = (peer){"c_typed", c_typed, 0};
+    if (!library_only) peers[peer_count++] = (peer){"c_raw", c_raw, 0};
     peers[peer_count++] = (peer){"c_map", c_map, 0};
     peers[peer_count++] = (peer){"c_resolve_cache", c_resolve_cache, 0};
-    peers[peer_count++] = (peer){"pcre2_loop", pcre2_loop, 0};
+    if (!library_only) peers[peer_count++] = (peer){"pcre2_loop", pcre2_loop, 0};
     if (hs_db) peers[peer_count++] = (peer){"hyperscan", hs_rules, 0};
     if (re2) peers[peer_count++] = (peer){"re2set", re2_rules, 0};
 

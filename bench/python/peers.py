@@ -3,7 +3,7 @@ Python binding, read as a host reads an answer, beside what a Python program
 could use instead (a loop over ``re``, ``re2.Set`` from google-re2,
 ``hyperscan`` from PyPI), each giving the merged ``dict`` a host needs.
 
-    python peers.py RULES_JSON URLS_TXT [--check-every K]
+    python peers.py RULES_JSON URLS_TXT [--check-every K] [--options JSON]
 
 Loads and builds everything, checks the peers against each other, prints one
 JSON line (``{"ready": ...}``) and then answers bench/run.py on stdin: for
@@ -28,6 +28,11 @@ user of them has to make: the properties of the rules whose patterns match,
 merged in rule order into a new ``dict`` (later rules replace whole keys, as
 the profile's shallow merge does). The check compares re2.Set's and
 hyperscan's dicts with the ``re`` loop's.
+
+``--options JSON`` loads the binding with those options instead (the result
+cache still off) and runs only the rows that read no Hotwire key
+(py_binding, py_dict, py_json), without the other peers and the check: they
+read patterns, which a configuration of globs (Siesta) has none of.
 """
 
 from __future__ import annotations
@@ -85,7 +90,7 @@ def timed(build: Callable[[], Any], times: int = 3) -> Tuple[Any, float]:
 
 
 class Peers:
-    def __init__(self, rules_path: str, urls_path: str) -> None:
+    def __init__(self, rules_path: str, urls_path: str, library_only: bool = False) -> None:
         with open(rules_path, "rb") as f:
             text = f.read()
         with open(urls_path, encoding="utf-8") as f:
@@ -95,13 +100,6 @@ class Peers:
         self.lookups: List[Tuple[str, Callable[[int], Any]]] = []
 
         self.config, self.build_ms["py_binding"] = timed(lambda: load_binding(text))
-        self.subjects = [self.config.matched_string(u) for u in self.urls]
-        document = json.loads(text)
-        # (rule index, pattern) for every pattern, in file order.
-        self.patterns = [(r, p) for r, rule in enumerate(document["rules"]) for p in rule["patterns"]]
-        self.rule_count = len(document["rules"])
-        #: Each rule's properties, what the peers merge.
-        self.rule_properties: List[Dict[str, Any]] = [rule.get("properties") or {} for rule in document["rules"]]
 
         urls = self.urls
         properties = self.config.properties
@@ -123,6 +121,16 @@ class Peers:
             else "the Python binding calls the library through ctypes alone: its C extension is not built "
             "(make -C bindings/python speedups) or PATHCONFIG_PURE_PYTHON is set"
         )
+        if library_only:  # the rows that read no Hotwire key, and nothing else
+            self.lookups = [(k, f) for k, f in self.lookups if k not in ("py_typed", "py_raw")]
+            return
+        self.subjects = [self.config.matched_string(u) for u in self.urls]
+        document = json.loads(text)
+        # (rule index, pattern) for every pattern, in file order.
+        self.patterns = [(r, p) for r, rule in enumerate(document["rules"]) for p in rule["patterns"]]
+        self.rule_count = len(document["rules"])
+        #: Each rule's properties, what the peers merge.
+        self.rule_properties: List[Dict[str, Any]] = [rule.get("properties") or {} for rule in document["rules"]]
         self._build_re()
         self._build_re2()
         self._build_hyperscan()
@@ -324,17 +332,21 @@ def measure(lookup: Callable[[int], Any], count: int, cursor: int, budget: float
 
 def main(argv: List[str]) -> int:
     if len(argv) < 3:
-        print("usage: peers.py RULES_JSON URLS_TXT [--check-every K]", file=sys.stderr)
+        print("usage: peers.py RULES_JSON URLS_TXT [--check-every K] [--options JSON]", file=sys.stderr)
         return 2
     every = int(argv[argv.index("--check-every") + 1]) if "--check-every" in argv else 1
-    peers = Peers(argv[1], argv[2])
+    library_only = "--options" in argv
+    if library_only:
+        OPTIONS.clear()
+        OPTIONS.update(json.loads(argv[argv.index("--options") + 1]), result_cache_size=0)
+    peers = Peers(argv[1], argv[2], library_only)
     ready = {
         "ready": "python",
         "python": sys.version.split()[0],
         "peers": [k for k, _ in peers.lookups],
         "build_ms": peers.build_ms,
         "refused": peers.refused,
-        "check": peers.check(max(1, every)),
+        "check": {} if library_only else peers.check(max(1, every)),
         "notes": notes,
     }
     print(json.dumps(ready), flush=True)

@@ -3,7 +3,7 @@ import PathConfiguration
 
 // pathconfig-bench: the Swift side of `make bench` (bench/run.py drives it).
 //
-//   pathconfig-bench serve --rules FILE --urls FILE [--check-every K]
+//   pathconfig-bench serve --rules FILE --urls FILE [--check-every K] [--options JSON]
 //   pathconfig-bench load --corpus DIR [--sizes 10,100,1000,10000] [--generated 80000,200000] [--rounds N]
 //   pathconfig-bench lookups --rules FILE --urls FILE --passes N
 //
@@ -12,6 +12,10 @@ import PathConfiguration
 // ({"ready": ...}) and then answers bench/run.py on stdin: for each line
 // "round SECONDS" it runs every peer in turn for SECONDS over the URLs and
 // prints one JSON line of seconds per lookup; "quit" (or end of input) ends it.
+// --options loads libpathconfig with those options instead (the result cache
+// still off) and runs only the rows that read no Hotwire key, without the
+// loop and the check, which read patterns: for a configuration of globs
+// (Siesta).
 //
 // load: loads each corpus pretty-printed and minified, alternating, and
 // prints one JSON line per size with the median times (LoadBench.swift).
@@ -34,6 +38,8 @@ struct Arguments {
     var generated = [80_000, 200_000]
     var rounds = 5
     var passes = 1
+    /// `--options`: the load options' JSON, when not `benchOptionsJSON`.
+    var options: String?
 
     init() {
         var args = CommandLine.arguments.dropFirst().makeIterator()
@@ -48,11 +54,12 @@ struct Arguments {
             case "--generated": generated = (args.next() ?? "").split(separator: ",").compactMap { Int($0) }
             case "--rounds": rounds = Int(args.next() ?? "") ?? rounds
             case "--passes": passes = max(1, Int(args.next() ?? "") ?? passes)
+            case "--options": options = args.next()
             default: fail("unknown argument \(a)")
             }
         }
         guard ["serve", "lookups"].contains(mode) && !rules.isEmpty && !urls.isEmpty || mode == "load" else {
-            fail("usage: pathconfig-bench serve --rules FILE --urls FILE [--check-every K] | load --corpus DIR [--sizes ...] [--generated ...] [--rounds N]"
+            fail("usage: pathconfig-bench serve --rules FILE --urls FILE [--check-every K] [--options JSON] | load --corpus DIR [--sizes ...] [--generated ...] [--rounds N]"
                  + " | lookups --rules FILE --urls FILE --passes N")
         }
     }
@@ -123,8 +130,8 @@ case "lookups":
     print(String(format: "%.3f µs per lookup, checksum %d", elapsed * 1e6 / Double(args.passes * urls.count), checksum))
 default:
     let (json, urls) = try corpus(args)
-    let peers = try SwiftPeers(json: json, urls: urls)
-    var ready = peers.check(every: args.checkEvery)
+    let peers = try SwiftPeers(json: json, urls: urls, options: args.options)
+    var ready = args.options == nil ? peers.check(every: args.checkEvery) : ["urls": urls.count]
     ready["ready"] = "swift"
     ready["peers"] = peers.lookups.map(\.key)
     ready["build_ms"] = peers.buildMilliseconds

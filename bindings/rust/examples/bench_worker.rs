@@ -2,7 +2,7 @@
 //! with each answer, timed through the crate, with the result cache off.
 //!
 //! ```text
-//! bench_worker RULES_JSON URLS_TXT [--check-every K]
+//! bench_worker RULES_JSON URLS_TXT [--check-every K] [--options JSON]
 //! ```
 //!
 //! It speaks the JSON-lines protocol of bench/run.py's other workers
@@ -20,6 +20,11 @@
 //! - `rust_typed`: the typed `context` and `presentation` (the headline);
 //! - `rust_raw`: one raw string value (`get_str("context")`);
 //! - `rust_map`: the native map (`Properties::map`).
+//!
+//! `--options JSON` loads the configuration with those options instead (the
+//! result cache still off) and runs only the peers that read no Hotwire key
+//! (`rust_lookup`, `rust_resolve`, `rust_map`): a configuration of globs
+//! (Siesta).
 //!
 //! Its own output is built as a [`Value`], never as text.
 
@@ -124,7 +129,7 @@ fn check(config: &PathConfiguration, urls: &[String], every: usize) -> Map {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
-        eprintln!("usage: bench_worker RULES_JSON URLS_TXT [--check-every K]");
+        eprintln!("usage: bench_worker RULES_JSON URLS_TXT [--check-every K] [--options JSON]");
         return ExitCode::from(2);
     }
     let every = args
@@ -141,7 +146,20 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let options = Options::new().profile(Profile::TurboIos).match_query_strings(true).result_cache_size(0);
+    let given = args.iter().position(|a| a == "--options").and_then(|i| args.get(i + 1));
+    let options = match given.map(|text| Value::from_json(text)) {
+        None => Options::new().profile(Profile::TurboIos).match_query_strings(true),
+        Some(Ok(Value::Object(members))) => {
+            members.iter().fold(Options::new(), |o, (k, v)| o.raw_option(k, &v.to_string()))
+        }
+        Some(_) => {
+            eprintln!("--options: not a JSON object");
+            return ExitCode::from(2);
+        }
+    }
+    .result_cache_size(0);
+    let peers: Vec<&Peer> =
+        PEERS.iter().filter(|(key, _)| given.is_none() || !matches!(*key, "rust_typed" | "rust_raw")).collect();
     let mut loads = Vec::new();
     let mut config = None;
     for _ in 0..3 {
@@ -162,7 +180,7 @@ fn main() -> ExitCode {
         ("ready", Value::from("rust")),
         ("version", Value::from(pathconfig::version())),
         ("urls", Value::Int(urls.len() as i64)),
-        ("peers", Value::Array(PEERS.iter().map(|(key, _)| Value::from(*key)).collect())),
+        ("peers", Value::Array(peers.iter().map(|(key, _)| Value::from(*key)).collect())),
         ("build_ms", Value::Object([("rust_load", Value::Float(loads[1]))].into_iter().collect())),
         ("check", Value::Object(check(&config, &urls, every))),
         ("notes", Value::Array(Vec::new())),
@@ -174,17 +192,17 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
 
-    let mut cursors = [0usize; PEERS.len()];
+    let mut cursors = vec![0usize; peers.len()];
     let mut sink = 0usize;
     for (round, line) in io::stdin().lock().lines().enumerate() {
         let Ok(line) = line else { break };
         let Some(budget) = line.strip_prefix("round ").and_then(|b| b.trim().parse::<f64>().ok()) else { break };
-        let mut seconds = vec![0.0; PEERS.len()];
-        for k in 0..PEERS.len() {
-            let p = (k + round) % PEERS.len(); // a different peer first in each round
-            seconds[p] = measure(&config, &urls, &PEERS[p], &mut cursors[p], budget, &mut sink);
+        let mut seconds = vec![0.0; peers.len()];
+        for k in 0..peers.len() {
+            let p = (k + round) % peers.len(); // a different peer first in each round
+            seconds[p] = measure(&config, &urls, peers[p], &mut cursors[p], budget, &mut sink);
         }
-        let times: Map = PEERS.iter().zip(seconds).map(|((key, _), s)| (*key, Value::Float(s))).collect();
+        let times: Map = peers.iter().zip(seconds).map(|((key, _), s)| (*key, Value::Float(s))).collect();
         let reply: Map = [("round", Value::Object(times))].into_iter().collect();
         if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
             return ExitCode::FAILURE;
