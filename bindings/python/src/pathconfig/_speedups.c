@@ -41,6 +41,14 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+/* In the stable ABI from 3.10 (PEP 652), and exported with this signature
+ * by every CPython 3 before it; the 3.9 headers hide it under
+ * Py_LIMITED_API. The UTF-8 of a str without a copy: an ASCII str's own
+ * characters, else a copy the str keeps. */
+#if Py_LIMITED_API < 0x030A0000
+PyAPI_FUNC(const char *) PyUnicode_AsUTF8AndSize(PyObject *unicode, Py_ssize_t *size);
+#endif
+
 #include <stdint.h>
 #include <string.h>
 
@@ -54,24 +62,18 @@ static resolve_fn pc_resolve;
 static id_fn pc_result_id;
 static release_fn pc_result_release;
 
-/* The UTF-8 of `text` in a new bytes object, or NULL (no error set) when
- * the fast path does not take it: not exactly a str, not encodable, or
- * holding a NUL (which C would read as its end). */
-static PyObject *utf8_argument(PyObject *text) {
+/* The UTF-8 of `text`, borrowed from it, or NULL (no error set) when the
+ * fast path does not take it: not exactly a str, not encodable, or holding
+ * a NUL (which C would read as its end). */
+static const char *utf8_argument(PyObject *text) {
     if (!PyUnicode_CheckExact(text)) return NULL;
-    PyObject *bytes = PyUnicode_AsUTF8String(text);
-    if (bytes == NULL) {
-        PyErr_Clear();
-        return NULL;
-    }
-    char *data;
     Py_ssize_t size;
-    if (PyBytes_AsStringAndSize(bytes, &data, &size) < 0 || strlen(data) != (size_t)size) {
+    const char *data = PyUnicode_AsUTF8AndSize(text, &size);
+    if (data == NULL || strlen(data) != (size_t)size) {
         PyErr_Clear();
-        Py_DECREF(bytes);
         return NULL;
     }
-    return bytes;
+    return data;
 }
 
 PyDoc_STRVAR(bind_doc,
@@ -115,17 +117,11 @@ enum lookup_outcome {
 __attribute__((always_inline)) static inline enum lookup_outcome
 look_up(void *cfg, PyObject *url, PyObject *method, PyObject *answers, PyObject **answer, void **result,
         unsigned long long *id) {
-    PyObject *url_bytes = utf8_argument(url);
-    if (url_bytes == NULL) return NOT_TAKEN;
-    PyObject *method_bytes = NULL;
-    if (method != Py_None && (method_bytes = utf8_argument(method)) == NULL) {
-        Py_DECREF(url_bytes);
-        return NOT_TAKEN;
-    }
-    void *res = pc_resolve(cfg, PyBytes_AsString(url_bytes),
-                           method_bytes == NULL ? NULL : PyBytes_AsString(method_bytes), NULL);
-    Py_DECREF(url_bytes);
-    Py_XDECREF(method_bytes);
+    const char *url_text = utf8_argument(url);
+    if (url_text == NULL) return NOT_TAKEN;
+    const char *method_text = NULL;
+    if (method != Py_None && (method_text = utf8_argument(method)) == NULL) return NOT_TAKEN;
+    void *res = pc_resolve(cfg, url_text, method_text, NULL);
     if (res == NULL) return FAILED;
 
     /* int keys hash and compare in C. An id is never 0 for a result. */
