@@ -147,8 +147,8 @@ def run_siesta(args: argparse.Namespace) -> Dict[str, Any]:
 
 def run_workers(args: argparse.Namespace, rules: str, urls: str, extra: List[str], ruby_peers: str = "") -> Dict[str, Any]:
     """Every host's worker on one corpus, each given `extra` arguments, and
-    their rounds; the Ruby worker keeps `ruby_peers` (and the YJIT worker
-    runs) where given none."""
+    their rounds. The Ruby worker keeps `ruby_peers`; without them, make
+    bench's RUBY_PEERS, with the YJIT worker beside it."""
     workers = [
         Worker("Swift", [args.swift, "serve", "--rules", rules, "--urls", urls] + extra),
         Worker("C", [args.peers, rules, urls] + extra),

@@ -536,7 +536,8 @@ int main(int argc, char **argv) {
     for (int a = 3; a + 1 < argc; a += 2) {
         if (strcmp(argv[a], "--check-every") == 0) every = (size_t)strtoul(argv[a + 1], NULL, 10);
         if (strcmp(argv[a], "--options") == 0) {
-            /* The object with "result_cache_size":0 added before its last `}`. */
+            /* The object with "result_cache_size":0 added before its last `}`,
+             * after a comma where it has members (a `:`). */
             const char *given = argv[a + 1], *close = strrchr(given, '}');
             static char no_cache[4096];
             if (!close || snprintf(no_cache, sizeof no_cache, "%.*s%s\"result_cache_size\":0}", (int)(close - given), given,
