@@ -91,9 +91,10 @@ extension URLParts {
         // User information (at most one `@`), then the host up to the first
         // `:`, then digits: every part valid as written, so kept.
         var hostStart = authority.lowerBound
+        let plain = plainAuthorityBytes  // read once: each read of a static runs swift_once
         for i in authority {
             let b = bytes[i]
-            guard plainAuthorityBytes[Int(b)] else { return false }
+            guard plain[Int(b)] else { return false }
             if b == UInt8(ascii: "@") {
                 guard hostStart == authority.lowerBound else { return false }
                 hostStart = i + 1
