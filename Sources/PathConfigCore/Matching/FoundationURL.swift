@@ -57,7 +57,7 @@ extension URLParts {
     static func lowercasingOrigin(_ form: String) -> String {
         var text = form
         return text.withUTF8 { bytes in
-            guard let split = Split(bytes) else { return form }
+            guard bytes.contains(where: { $0 &- 0x41 < 26 }), let split = Split(bytes) else { return form }
             var host = 0..<0
             if let authority = split.authority {
                 // After the last `@`: an IP literal up to its `]`, or else up to the first `:`.
