@@ -56,8 +56,9 @@ extension URLParts {
     /// `/`, `?` or `#`, its host no `:` (an IP literal's, within brackets).
     static func lowercasingOrigin(_ form: String) -> String {
         var text = form
+        func isUpper(_ b: UInt8) -> Bool { b &- 0x41 < 26 }
         return text.withUTF8 { bytes in
-            guard bytes.contains(where: { $0 &- 0x41 < 26 }), let split = Split(bytes) else { return form }
+            guard bytes.contains(where: isUpper), let split = Split(bytes) else { return form }
             var host = 0..<0
             if let authority = split.authority {
                 // After the last `@`: an IP literal up to its `]`, or else up to the first `:`.
@@ -67,8 +68,7 @@ extension URLParts {
                 let close = start < end && bytes[start] == UInt8(ascii: "[") ? index(of: UInt8(ascii: "]"), in: bytes, from: start, to: end) : end
                 host = start..<(close < end ? close + 1 : index(of: UInt8(ascii: ":"), in: bytes, from: start, to: end))
             }
-            func isUpper(_ i: Int) -> Bool { bytes[i] &- 0x41 < 26 }
-            guard split.scheme.contains(where: isUpper) || host.contains(where: isUpper) else { return form }
+            guard split.scheme.contains(where: { isUpper(bytes[$0]) }) || host.contains(where: { isUpper(bytes[$0]) }) else { return form }
             return String(unsafeUninitializedCapacity: bytes.count) { out in
                 for i in bytes.indices { out[i] = split.scheme.contains(i) || host.contains(i) ? asciiLowercased(bytes[i]) : bytes[i] }
                 return bytes.count
