@@ -7,7 +7,7 @@
 #   make cli         the pathconfig command alone, in out/bin
 #   make test-readme every code block of README.md, docs/ and the bindings' READMEs, run as a reader would
 #   make schema      docs/path-configuration.schema.json written again from the library (make test-schema: checked with jsonschema)
-#   make test-sanitize the C suites and the Swift tests under AddressSanitizer and ThreadSanitizer, the Python and Ruby suites under AddressSanitizer
+#   make test-sanitize the C, Swift, Python and Ruby suites under AddressSanitizer and ThreadSanitizer
 #   make soak SOAK_SECONDS=60
 #   make bench
 #   make bench-ablation   each speed layer switched off alone (bench/README.md)
@@ -367,11 +367,11 @@ soak: lib
 ## `make test-c` (the soak included; not valgrind, symbols or example) built
 ## by the toolchain's clang with the matching -fsanitize, and Swift tests: the
 ## core's and the command's under AddressSanitizer, the ones that use threads
-## under ThreadSanitizer; under AddressSanitizer too, the Python and Ruby
-## suites, their C extensions built with it (below). The few reports that remain for want of seeing
-## the Swift runtime, and the leaks of Foundation under the Swift tests, are
-## suppressed one by one in Tests/Sanitizers/tsan.supp and lsan.supp, each
-## entry saying why. Not part of `make test`; docs/fuzzing-and-sanitizers.md
+## under ThreadSanitizer; under each too, the Python and Ruby suites, their
+## C extensions built with it (below). The few reports that remain for want
+## of seeing the Swift runtime, and the leaks of Foundation under the Swift
+## tests, are suppressed one by one in Tests/Sanitizers/tsan.supp and
+## lsan.supp, each entry saying why. Not part of `make test`; docs/fuzzing-and-sanitizers.md
 ## says how long it takes.
 SANBUILD    := .build-sanitize
 # The known leaks outside the library, for the Swift tests here and for make fuzz.
@@ -421,46 +421,70 @@ endef
 
 test-sanitize: test-sanitize-address test-sanitize-thread
 
-# The Python and Ruby suites under AddressSanitizer, with their C extensions
-# built by the toolchain's clang with SAN_EXT_CFLAGS, against the library
-# above. Each binding runs from a copy in SAN_HOSTS (examples/ and include/
-# linked beside it, as in the clone), so that no instrumented extension is
-# left where `make test` builds its own. The interpreters are not
-# instrumented: the runtime is preloaded, Python allocates with malloc (so
-# ASan sees its objects), leaks are not looked for (each interpreter keeps
-# what it holds at exit), and ASan sets up no signal stack of its own (at a
-# thread's end it would unmap Ruby's as if it were). pytest captures
+# $(call sanitized_hosts,SANITIZER): the Python and Ruby suites against the
+# library above, each binding's C extension built by the toolchain's clang
+# with SAN_EXT_CFLAGS_SANITIZER. Each binding runs from a copy in
+# .build-sanitize/SANITIZER/hosts (examples/ and include/ linked beside it,
+# as in the clone), so that no instrumented extension is left where `make
+# test` builds its own. The interpreters are not instrumented, so the
+# runtime is preloaded (SAN_HOST_ENV_SANITIZER), and pytest captures
 # sys.stdout and sys.stderr only, so that a report written to the process's
-# stderr is seen. The Ruby extension's stack is not instrumented: Ruby raises
-# by __builtin_longjmp (RUBY_LONGJMP in its config.h), which ASan cannot see,
-# so the C frames a raise jumps over, as every C extension's are, stay
-# poisoned and a later call on that stack reads as a use after scope (its
-# heap accesses, and the library's stack and heap, are still checked). Left
-# out: the tests that measure RSS (ASan's quarantine keeps freed memory), and
-# the Python ones that check the clone or run pip and mypy.
-SAN_HOSTS       := $(SANBUILD)/address/hosts
-SAN_EXT_CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -fPIC
-SAN_HOST_ENV     = LD_PRELOAD=$(shell $(SAN_CC) -print-file-name=libclang_rt.asan-x86_64.so) \
-                   ASAN_OPTIONS=detect_leaks=0:use_sigaltstack=0 $(SAN_UBSAN_ENV) PYTHONMALLOC=malloc
+# stderr is seen. Left out under both: the tests that measure RSS, and the
+# Python ones that check the clone or run pip and mypy.
+#
+# AddressSanitizer: Python allocates with malloc (so ASan sees its
+# objects); leaks are not looked for (each interpreter keeps what it holds
+# at exit); ASan sets up no signal stack of its own (at a thread's end it
+# would unmap Ruby's as if it were). The Ruby extension's stack is not
+# instrumented: Ruby raises by __builtin_longjmp (RUBY_LONGJMP in its
+# config.h), which ASan cannot see, so the C frames a raise jumps over, as
+# every C extension's are, stay poisoned and a later call on that stack
+# reads as a use after scope (its heap accesses, and the library's stack and
+# heap, are still checked).
+#
+# ThreadSanitizer: the Swift runtime, a shared library here, is preloaded
+# with the runtime and the libdispatch it needs, so that it is there when
+# ThreadSanitizer starts and tells it of its one-time initialisations (else
+# each Swift global one thread made and another read is reported). No
+# second's wait at exit (atexit_sleep_ms=0): while the process waited, a
+# Ruby thread's end freed ffi's per-thread data into the heap Ruby had
+# already torn down (a crash in ruby_sized_xfree, 6 runs in 12 of a loader
+# scenario under load; none in 12 without the wait). The preforked worker is
+# left out: ThreadSanitizer does not follow a fork of a process with threads.
+SAN_EXT_CFLAGS_address   := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -fPIC
+SAN_EXT_CFLAGS_thread    := -O1 -g -fsanitize=thread -fPIC
+SAN_RUBY_CFLAGS_address  := -mllvm -asan-stack=0
+SAN_HOST_ENV_address      = LD_PRELOAD=$(shell $(SAN_CC) -print-file-name=libclang_rt.asan-x86_64.so) \
+                            ASAN_OPTIONS=detect_leaks=0:use_sigaltstack=0 $(SAN_UBSAN_ENV) PYTHONMALLOC=malloc
+SAN_HOST_ENV_thread       = LD_PRELOAD=$(shell $(SAN_CC) -print-file-name=libclang_rt.tsan-x86_64.so):$(SAN_RUNTIME)/libdispatch.so:$(SAN_RUNTIME)/libBlocksRuntime.so:$(SAN_RUNTIME)/libswiftCore.so \
+                            TSAN_OPTIONS=halt_on_error=1:atexit_sleep_ms=0:suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp
+SAN_MINITEST_OPTS_address := -e /memory/
+SAN_MINITEST_OPTS_thread  := -e '/memory|preforked/'
 SAN_PYTEST_ARGS := --capture=sys --ignore=tests/test_memory.py --ignore=tests/test_install.py \
                    --ignore=tests/test_typing.py --ignore=tests/test_test_tools.py
+
+define sanitized_hosts
+	rm -rf $(SANBUILD)/$(1)/hosts && mkdir -p $(SANBUILD)/$(1)/hosts/bindings
+	tar -C bindings -cf - --exclude=.venv --exclude=build --exclude='*.so' python ruby | tar -C $(SANBUILD)/$(1)/hosts/bindings -xf -
+	ln -s $(CURDIR)/examples $(CURDIR)/include $(SANBUILD)/$(1)/hosts/
+	$(MAKE) -C $(SANBUILD)/$(1)/hosts/bindings/python --no-print-directory suites PYTHON=$(PYTHON) \
+	    LIBDIR=$(CURDIR)/$(SANBUILD)/$(1)/release CONFORMANCE=$(CURDIR)/Tests/Fixtures/conformance \
+	    CC=$(SAN_CC) CFLAGS="$(SAN_EXT_CFLAGS_$(1))" TEST_ENV="$(SAN_HOST_ENV_$(1))" PYTEST_ARGS="$(SAN_PYTEST_ARGS)"
+	$(MAKE) -C $(SANBUILD)/$(1)/hosts/bindings/ruby --no-print-directory test \
+	    LIBDIR=$(CURDIR)/$(SANBUILD)/$(1)/release CONFORMANCE=$(CURDIR)/Tests/Fixtures/conformance \
+	    EXT_MAKEFLAGS='CC=$(SAN_CC) CFLAGS="$(SAN_EXT_CFLAGS_$(1)) $(SAN_RUBY_CFLAGS_$(1))"' \
+	    TEST_ENV="$(SAN_HOST_ENV_$(1))" TESTOPTS="$(SAN_MINITEST_OPTS_$(1))"
+endef
 
 test-sanitize-address: deps
 	$(call sanitized,address)
 	ASAN_OPTIONS=detect_leaks=0:detect_stack_use_after_return=1 $(SAN_UBSAN_ENV) $(SWIFT) test -j $(JOBS) --skip-build --disable-xctest --sanitize=address \
 	    --scratch-path $(SANBUILD)/address-tests --filter pathconfigTests
-	rm -rf $(SAN_HOSTS) && mkdir -p $(SAN_HOSTS)/bindings
-	tar -C bindings -cf - --exclude=.venv --exclude=build --exclude='*.so' python ruby | tar -C $(SAN_HOSTS)/bindings -xf -
-	ln -s $(CURDIR)/examples $(CURDIR)/include $(SAN_HOSTS)/
-	$(MAKE) -C $(SAN_HOSTS)/bindings/python --no-print-directory suites PYTHON=$(PYTHON) LIBDIR=$(CURDIR)/$(SANBUILD)/address/release \
-	    CONFORMANCE=$(CURDIR)/Tests/Fixtures/conformance CC=$(SAN_CC) CFLAGS="$(SAN_EXT_CFLAGS)" \
-	    TEST_ENV="$(SAN_HOST_ENV)" PYTEST_ARGS="$(SAN_PYTEST_ARGS)"
-	$(MAKE) -C $(SAN_HOSTS)/bindings/ruby --no-print-directory test LIBDIR=$(CURDIR)/$(SANBUILD)/address/release \
-	    CONFORMANCE=$(CURDIR)/Tests/Fixtures/conformance EXT_MAKEFLAGS='CC=$(SAN_CC) CFLAGS="$(SAN_EXT_CFLAGS) -mllvm -asan-stack=0"' \
-	    TEST_ENV="$(SAN_HOST_ENV)" TESTOPTS="-e /memory/"
+	$(call sanitized_hosts,address)
 
 test-sanitize-thread: deps
 	$(call sanitized,thread)
+	$(call sanitized_hosts,thread)
 
 ## bench: the benchmark of issues 12 and 29, built in release: libpathconfig
 ## (Swift API, C ABI, Python binding, Rust crate: each lookup alone and with
