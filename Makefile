@@ -447,9 +447,9 @@ test-sanitize: test-sanitize-address test-sanitize-thread
 # ThreadSanitizer starts and tells it of its one-time initialisations (else
 # each Swift global one thread made and another read is reported). No
 # second's wait at exit (atexit_sleep_ms=0): while the process waited, a
-# Ruby thread's end freed ffi's per-thread data into the heap Ruby had
-# already torn down (a crash in ruby_sized_xfree, 6 runs in 12 of a loader
-# scenario under load; none in 12 without the wait). The preforked worker is
+# thread's end freed ffi's per-thread data (its pthread key's destructor)
+# into the heap Ruby had already torn down (a crash in ruby_sized_xfree, 6
+# runs in 12 of a loader scenario under load; none in 12 without the wait). The preforked worker is
 # left out: ThreadSanitizer does not follow a fork of a process with threads.
 SAN_EXT_CFLAGS_address   := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -fPIC
 SAN_EXT_CFLAGS_thread    := -O1 -g -fsanitize=thread -fPIC
