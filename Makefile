@@ -371,8 +371,8 @@ soak: lib
 ## C extensions built with it (below). The few reports that remain for want
 ## of seeing the Swift runtime, and the leaks of Foundation under the Swift
 ## tests, are suppressed one by one in Tests/Sanitizers/tsan.supp and
-## lsan.supp, each entry saying why. Not part of `make test`; docs/fuzzing-and-sanitizers.md
-## says how long it takes.
+## lsan.supp, each entry saying why. Not part of `make test`;
+## docs/fuzzing-and-sanitizers.md says how long it takes.
 SANBUILD    := .build-sanitize
 # The known leaks outside the library, for the Swift tests here and for make fuzz.
 LSAN_SUPP   := $(CURDIR)/Tests/Sanitizers/lsan.supp
@@ -449,8 +449,9 @@ test-sanitize: test-sanitize-address test-sanitize-thread
 # second's wait at exit (atexit_sleep_ms=0): while the process waited, a
 # thread's end freed ffi's per-thread data (its pthread key's destructor)
 # into the heap Ruby had already torn down (a crash in ruby_sized_xfree, 6
-# runs in 12 of a loader scenario under load; none in 12 without the wait). The preforked worker is
-# left out: ThreadSanitizer does not follow a fork of a process with threads.
+# runs in 12 of a loader scenario under load; none in 12 without the wait).
+# The preforked worker is left out: ThreadSanitizer does not follow a fork
+# of a process with threads.
 SAN_EXT_CFLAGS_address   := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -fPIC
 SAN_EXT_CFLAGS_thread    := -O1 -g -fsanitize=thread -fPIC
 SAN_RUBY_CFLAGS_address  := -mllvm -asan-stack=0
