@@ -37,7 +37,7 @@ def check(cfg: PathConfiguration, url: str, method: Optional[str] = None) -> Non
         try:
             compare(props, res, f"{url} {method}")
         finally:
-            lib.pathconfig_result_release(res)
+            _ffi.lookup.result_release(res.take())
 
 
 def compare(props: Properties, res: Any, where: str) -> None:
@@ -185,5 +185,5 @@ def test_a_value_text_with_a_nul_reads_whole() -> None:
             assert lib.pathconfig_result_get_string(res, b"s", ctypes.byref(out), ctypes.byref(size)) == _ffi.OK
             assert size.value == 3
         finally:
-            lib.pathconfig_result_release(res)
+            _ffi.lookup.result_release(res.take())
         assert props["s"] == props.get_str("s") == "a\u0000b"

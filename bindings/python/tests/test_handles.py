@@ -149,8 +149,8 @@ def test_handles_are_distinct_pointer_types() -> None:
     assert _ffi.ConfigPtr is not _ffi.ResultPtr
     assert issubclass(_ffi.ConfigPtr, ctypes._Pointer)
     load = _ffi.lib.pathconfig_load_json
-    assert load.restype is _ffi.ConfigPtr
-    assert _ffi.lib.pathconfig_resolve.restype is _ffi.ResultPtr
+    assert issubclass(load.restype, _ffi.ConfigPtr) and not issubclass(load.restype, _ffi.ResultPtr)
+    assert issubclass(_ffi.lib.pathconfig_resolve.restype, _ffi.ResultPtr)
     # a result handle cannot be passed where a configuration is expected
     with PathConfiguration.from_json('{"rules": []}') as cfg:
         props = cfg.properties("/")

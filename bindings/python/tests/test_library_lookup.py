@@ -116,7 +116,28 @@ def test_signature_table_matches_the_header() -> None:
     for name, (restype, argtypes) in declared.items():
         table_args, table_restype, _ = _ffi.SIGNATURES[name]
         assert list(table_args) == argtypes, f"{name}: argument types"
-        assert table_restype is restype, f"{name}: result type"
+        if isinstance(table_restype, type) and issubclass(table_restype, _ffi.Handed):
+            # what the caller frees: the header's type, owned from the return
+            ctype = next(c for c in table_restype.__mro__ if not issubclass(c, _ffi.Handed))
+            assert ctype is restype, f"{name}: result type"
+        else:
+            assert table_restype is restype, f"{name}: result type"
+
+
+def test_what_the_caller_frees_is_owned_from_the_return() -> None:
+    """Every function returning a pointer that is not const returns what its
+    caller frees (a CONSTRUCTOR's handle, a ``char *``): ctypes hands it back
+    as a :class:`_ffi.Handed`, whose free is the one the header names."""
+    text = re.sub(r"/\*.*?\*/", "", header(), flags=re.S)
+    documented = {name: doc for doc, name in re.findall(r"/\*\*((?:(?!\*/).)*)\*/\s*PATHCONFIG_API[^;(]*?\b(pathconfig_\w+)\s*\(", header(), re.S)}
+    owned = re.findall(r"PATHCONFIG_API\s+(?!const)[\w ]+\*\s*(pathconfig_\w+)\s*\(", text)
+    assert len(owned) == 10, owned
+    for name, (_, restype, _) in _ffi.SIGNATURES.items():
+        assert (isinstance(restype, type) and issubclass(restype, _ffi.Handed)) == (name in owned), name
+    for name in owned:
+        free = getattr(_ffi.lookup, _ffi.SIGNATURES[name][1].FREE).__name__
+        doc = " ".join(documented[name].replace("*", " ").split())
+        assert re.search(rf"caller (frees with|must pass to) {free}\b", doc), (name, free)
 
 
 def test_error_struct_matches_the_header() -> None:

@@ -215,12 +215,14 @@ class PathConfiguration(OwnedHandle, _LookupBase):
         raise TypeError("use PathConfiguration.from_file() or PathConfiguration.from_json()")
 
     @classmethod
-    def _wrap(cls, ptr: Any) -> "PathConfiguration":
+    def _wrap(cls, handed: _ffi.NewConfig) -> "PathConfiguration":
+        """Owns the configuration a library call ``handed`` over."""
         self = cls.__new__(cls)
         self._settings = None
         self._options = None
+        ptr = _ffi.ConfigPtr.from_buffer_copy(handed)
         self._address = _ffi.address(ptr)
-        self._own(ptr, _owner(self._address, _ffi.lookup.release))
+        self._own(ptr, _owner(handed, _ffi.lookup.release))
         if _SPEEDUPS:
             # What the extension's properties() looks up in (LookupBase).
             self._set_lookup_address(self._address)  # type: ignore[attr-defined]

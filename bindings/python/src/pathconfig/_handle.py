@@ -14,9 +14,10 @@ already be gone and the process is about to release everything anyway.
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, List, NoReturn, TypeVar
+from typing import Any, Callable, List, NoReturn, Optional, TypeVar
 
 from ._errors import ClosedError
+from ._ffi import address
 
 T = TypeVar("T")
 
@@ -27,30 +28,35 @@ class Owner:
     The binding's through ctypes alone; with the C extension,
     ``_speedups.Owned`` does the same in C, where no signal handler can
     strike: a handler that raises as this ``__del__`` starts has its
-    exception reported as unraisable, and the reference is kept for good."""
+    exception reported as unraisable, and the reference is kept for good.
+
+    It holds the :class:`~pathconfig._ffi.Handed` the library's call
+    returned, and takes the address out of it only to give it back: until
+    then that object is the reference's owner, here or, before this Owner
+    exists, in its caller's hands."""
 
     __slots__ = ("_held", "_give_back")
 
-    def __init__(self, address: Any, release: Callable[[Any], None]) -> None:
+    def __init__(self, handed: Any, release: Callable[[int], None]) -> None:
         # A list, whose pop is one step under the GIL: however many threads
-        # release, one gets the address. (No lock, which a child of fork()
-        # could inherit taken.)
-        self._held = [address] if address else []
+        # release, one gets the handed object. (No lock, which a child of
+        # fork() could inherit taken.)
+        self._held = [handed] if handed else []
         self._give_back = release
 
     @property
-    def address(self) -> Any:
+    def address(self) -> Optional[int]:
         """The object's address, ``None`` once released."""
         held = self._held
-        return held[0] if held else None
+        return address(held[0]) if held else None
 
     def release(self) -> None:
         """Gives the reference back now (once; later calls do nothing)."""
         try:
-            address = self._held.pop()
+            handed = self._held.pop()
         except IndexError:
             return
-        self._give_back(address)
+        self._give_back(handed.take())
 
     def __del__(self, _finalizing: Callable[[], bool] = sys.is_finalizing) -> None:
         if not _finalizing():
@@ -76,8 +82,9 @@ class OwnedHandle:
     _closed: bool
 
     def _own(self, ptr: Any, owner: Any) -> None:
-        """Takes ``ptr``, which ``owner`` (an :class:`Owner` or a
-        ``_speedups.Owned``) gives back."""
+        """Calls go to ``ptr``, a typed pointer that owns nothing; ``owner``
+        (an :class:`Owner` or a ``_speedups.Owned``) holds the reference
+        and gives it back."""
         self._owner = owner
         self._inflight = []
         self._closed = False

@@ -41,16 +41,16 @@ _unfreed: Dict[int, Tuple["weakref.ReferenceType[Loader]", Any]] = {}
 _numbers = itertools.count(1)
 
 
-def _free(ptr: Any) -> None:
+def _free(address: int) -> None:
     """Frees a C loader (from any thread, and from inside its own callback)."""
-    _lib.pathconfig_loader_free(ptr)
+    _ffi.lookup.loader_free(address)
 
 
-def _free_loader(number: int, ptr: Any) -> None:
+def _free_loader(number: int, address: int) -> None:
     """Frees loader ``number`` unless that is done (``dict.pop`` is atomic, so
     however many threads ask, one frees it)."""
     if _unfreed.pop(number, None) is not None:
-        _free(ptr)
+        _free(address)
 
 
 #: How long interpreter exit waits, in seconds, for loaders' callbacks that
@@ -67,10 +67,10 @@ def _close_open_loaders() -> None:
     them short, or free the trampolines they return through. When no
     callback runs, nothing waits (a download in progress on another thread
     included)."""
-    for number, (ref, ptr) in list(_unfreed.items()):
+    for number, (ref, handed) in list(_unfreed.items()):
         loader = ref()
         if loader is None:
-            _free_loader(number, ptr)
+            _free_loader(number, handed.take())
         else:
             loader.close()
     wait_for_calls(EXIT_PATIENCE)
@@ -140,7 +140,7 @@ class Loader(OwnedHandle):
 
     _on_change: Optional[OnChange]
     _collectors: Collectors
-    _owner: str
+    _description: str  # names the loader in the on_change reports
     _sources: Tuple[Source, ...]
 
     def __init__(
@@ -181,20 +181,23 @@ class Loader(OwnedHandle):
             raise TypeError(f"on_change must be callable or None, not {type(on_change).__name__}")
         self._on_change = on_change
         self._collectors = {}
-        self._owner = f"pathconfig.Loader with {len(kept)} source(s)"
+        self._description = f"pathconfig.Loader with {len(kept)} source(s)"
         self._sources = kept
-        ptr = _lib.pathconfig_loader_new(sources_json, options_json, _ffi.ErrorStruct())
+        handed = _lib.pathconfig_loader_new(sources_json, options_json, _ffi.ErrorStruct())
+        ptr = _ffi.LoaderPtr.from_buffer_copy(handed)
         try:
             # Registered even without on_change: load() and refresh() collect
             # their events through it.
-            register(ptr, self, self._collectors, self._owner)
+            register(ptr, self, self._collectors, self._description)
         except BaseException:
-            _free(ptr)
+            _free(handed.take())
             raise
         number = next(_numbers)
-        _unfreed[number] = (weakref.ref(self), ptr)
+        # Until it is freed, _unfreed holds the handed object too, so that
+        # exit frees it even if this owner's __del__ was struck.
+        _unfreed[number] = (weakref.ref(self), handed)
         # A Python owner, with __del__: the free goes through _unfreed.
-        self._own(ptr, Owner(ptr, functools.partial(_free_loader, number)))
+        self._own(ptr, Owner(handed, functools.partial(_free_loader, number)))
 
     # --- running the chain ------------------------------------------------------------
 
@@ -346,7 +349,7 @@ class Loader(OwnedHandle):
                     # C loader is freed later (another thread is inside a
                     # call), so that exit never waits for that call
                     # (wait_for_calls). Replacing never waits (1.1.0).
-                    register(ptr, self, self._collectors, self._owner)
+                    register(ptr, self, self._collectors, self._description)
                 finally:
                     self._done()
         super().close()

@@ -417,14 +417,15 @@ if _speedups is not None:
     _speedups.bind_lookups(_answers, _answer)
 
 
-def owner(address: int, release: Any) -> Any:
-    """What holds the reference on the library object at ``address`` (a
-    result, a configuration) and gives it back with ``release``, a function
-    of :data:`_ffi.lookup`, when it goes: ``_speedups.Owned`` with the C
-    extension, else an :class:`Owner` (see pathconfig/_handle.py)."""
+def owner(handed: _ffi.Handed, release: Any) -> Any:
+    """What holds the reference a library call ``handed`` over (a result, a
+    configuration), taking it from that object, and gives it back with
+    ``release``, a function of :data:`_ffi.lookup`, when it goes:
+    ``_speedups.Owned`` with the C extension, else an :class:`Owner` (see
+    pathconfig/_handle.py)."""
     if _speedups is not None:
-        return _speedups.Owned(address, ctypes.cast(release, ctypes.c_void_p).value)
-    return Owner(address, release)
+        return _speedups.Owned(handed, ctypes.cast(release, ctypes.c_void_p).value)
+    return Owner(handed, release)
 
 
 #: The base that gives :class:`PathConfiguration` the extension's
@@ -453,15 +454,15 @@ def look_up(config: int, url: str, method: Optional[str]) -> Optional[Properties
     alone, on the configuration at ``config`` (held by the caller), or
     ``None`` when it failed: the last error says why."""
     raw, c_method = arguments(url, method)
-    address = _lookup.resolve(config, raw, c_method, None)
-    if not address:
+    handed = _lookup.resolve(config, raw, c_method, None)
+    if not handed:
         return None
-    answer_id = _lookup.result_id(address)
+    answer_id = _lookup.result_id(handed)
     known = _answers.get(answer_id)
     if known is not None:
-        _lookup.result_release(address)
+        _lookup.result_release(handed.take())
         return known
-    return _answer(owner(address, _lookup.result_release), answer_id)
+    return _answer(owner(handed, _lookup.result_release), answer_id)
 
 
 def settle(config: int, url: str, method: Optional[str], answer: object) -> Optional[Properties]:

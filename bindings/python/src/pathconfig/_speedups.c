@@ -157,6 +157,12 @@ look_up(void *cfg, PyObject *url, PyObject *method, PyObject *answers, PyObject 
  * reference (a whole configuration, with Ctrl-C). Properties and
  * PathConfiguration hold one (pathconfig/_handle.py has the ctypes twin).
  * The library's release runs with the GIL given up, as ctypes calls it.
+ *
+ * address is an int, or the ctypes object a library call returned (a
+ * pathconfig._ffi.Handed, which frees what it holds if it goes first): then
+ * the Owned takes the pointer out of it, leaving NULL there, in C, where no
+ * signal handler can strike between the two, so the reference always has
+ * exactly one owner.
  * ------------------------------------------------------------------------ */
 
 typedef struct {
@@ -167,6 +173,7 @@ typedef struct {
 
 static PyTypeObject *owned_type;
 static PyObject *is_finalizing; /* sys.is_finalizing */
+static PyObject *addressof;     /* ctypes.addressof */
 
 static PyObject *owned_wrap(void *address, release_fn release) {
     allocfunc alloc = (allocfunc)PyType_GetSlot(owned_type, Py_tp_alloc);
@@ -205,9 +212,24 @@ static PyObject *owned_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "Owned: the release function's address is 0");
         return NULL;
     }
-    void *address = PyLong_AsVoidPtr(address_object);
-    if (address == NULL && PyErr_Occurred()) return NULL;
-    return owned_wrap(address, (release_fn)release);
+    if (PyLong_Check(address_object)) {
+        void *address = PyLong_AsVoidPtr(address_object);
+        if (address == NULL && PyErr_Occurred()) return NULL;
+        return owned_wrap(address, (release_fn)release);
+    }
+    /* A ctypes object: where its pointer is stored (ctypes.addressof, a C
+     * function, runs no Python code), read and cleared once the Owned that
+     * takes it exists. */
+    PyObject *where = PyObject_CallFunctionObjArgs(addressof, address_object, NULL);
+    if (where == NULL) return NULL;
+    void **slot = PyLong_AsVoidPtr(where);
+    Py_DECREF(where);
+    if (slot == NULL) return NULL;
+    OwnedObject *self = (OwnedObject *)owned_wrap(NULL, (release_fn)release);
+    if (self == NULL) return NULL;
+    self->address = *slot;
+    *slot = NULL;
+    return (PyObject *)self;
 }
 
 static PyObject *owned_release(PyObject *self, PyObject *unused) {
@@ -261,7 +283,9 @@ static PyGetSetDef owned_getset[] = {
 static PyType_Slot owned_slots[] = {
     {Py_tp_doc, "Owned(address, release)\n--\n\n"
                 "A reference on the library object at address, given back by the C\n"
-                "function at release: by release(), or when this object goes."},
+                "function at release: by release(), or when this object goes.\n"
+                "address is an int, or the ctypes pointer a library call returned,\n"
+                "whose value this takes (leaving it NULL)."},
     {Py_tp_new, owned_new},
     {Py_tp_methods, owned_methods},
     {Py_tp_getset, owned_getset},
@@ -633,6 +657,11 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     is_finalizing = PyObject_GetAttrString(sys, "is_finalizing");
     Py_DECREF(sys);
     if (is_finalizing == NULL) goto failed;
+    PyObject *ctypes = PyImport_ImportModule("ctypes");
+    if (ctypes == NULL) goto failed;
+    addressof = PyObject_GetAttrString(ctypes, "addressof");
+    Py_DECREF(ctypes);
+    if (addressof == NULL) goto failed;
     PyType_Spec *specs[] = {&lookup_spec, &deferring_spec, &owned_spec};
     const char *names[] = {"LookupBase", "Deferring", "Owned"};
     for (int i = 0; i < 3; i++) {

@@ -25,9 +25,12 @@ class Deferring:
 
 class Owned:
     """A reference on the library object at ``address``, given back by the C
-    function at ``release``: by :meth:`release`, or when this object goes."""
+    function at ``release``: by :meth:`release`, or when this object goes.
+    ``address`` is an int, or the ctypes pointer a library call returned (a
+    :class:`pathconfig._ffi.Handed`), whose value this takes, leaving it
+    NULL."""
 
-    def __init__(self, address: int, release: int, /) -> None: ...
+    def __init__(self, address: Any, release: int, /) -> None: ...
     @property
     def address(self) -> int: ...
     def release(self) -> None: ...
