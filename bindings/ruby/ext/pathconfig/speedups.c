@@ -78,10 +78,12 @@ static typed_string_fn pc_typed_string;
 static typed_bool_fn pc_typed_bool;
 static last_error_fn pc_last_error;
 static request_fail_fn pc_request_fail;
-static release_fn pc_release; /* pathconfig_release */
+static VALUE own_pointer(void *pointer, release_fn release); /* Owned, below */
+static release_fn pc_release;     /* pathconfig_release */
+static release_fn pc_string_free; /* pathconfig_string_free */
 
-/* The gem's Hash of answers by id, and the class whose adopt(address, id)
- * makes the Properties of a new answer. */
+/* The gem's Hash of answers by id, and the class whose adopt(owned, id)
+ * makes the Properties of a new answer (owned: the Owned of its result). */
 static VALUE answers = Qnil;
 static VALUE properties_class = Qnil;
 static ID id_adopt;
@@ -187,13 +189,13 @@ static VALUE sp_bind(VALUE self, VALUE functions, VALUE answers_hash, VALUE klas
     static const char *const names[] = {
         "pathconfig_resolve", "pathconfig_result_id", "pathconfig_result_release",
         "pathconfig_result_typed_string", "pathconfig_result_typed_bool", "pathconfig_last_error",
-        "pathconfig_request_fail", "pathconfig_release",
+        "pathconfig_request_fail", "pathconfig_release", "pathconfig_string_free",
     };
-    void *addresses[8];
+    void *addresses[9];
     Check_Type(functions, T_HASH);
     Check_Type(answers_hash, T_HASH);
     Check_Type(klass, T_CLASS);
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 9; i++) {
         VALUE address = rb_hash_lookup2(functions, rb_str_new_cstr(names[i]), Qnil);
         if (NIL_P(address)) rb_raise(rb_eArgError, "bind: no address for %s", names[i]);
         addresses[i] = address_of(address);
@@ -207,6 +209,7 @@ static VALUE sp_bind(VALUE self, VALUE functions, VALUE answers_hash, VALUE klas
     pc_last_error = (last_error_fn)addresses[5];
     pc_request_fail = (request_fail_fn)addresses[6];
     pc_release = (release_fn)addresses[7];
+    pc_string_free = (release_fn)addresses[8];
     answers = answers_hash;
     properties_class = klass;
     /* The front is of the answers it was given: empty it. */
@@ -226,7 +229,8 @@ static void check_bound(void) {
  * address config (which the caller holds), url a String and method a String
  * or nil (GET). Then, by the result's id: the kept Properties when the id
  * is a key of the answers (the result is released here), else
- * properties_class.adopt(result, id), which owns the result from then on.
+ * properties_class.adopt(owned, id), owned the Owned of the result, which
+ * the Properties keeps.
  * false when the lookup failed (pathconfig_last_error says why); nil when
  * url or method is not one this path takes as is (the gem's own path then
  * checks it).
@@ -258,7 +262,8 @@ static VALUE lookup(void *cfg, VALUE url, VALUE method) {
     if (known != Qundef) {
         pc_result_release(res);
     } else {
-        known = rb_funcall(properties_class, id_adopt, 2, ULL2NUM((unsigned long long)(uintptr_t)res), id);
+        /* Owned before any Ruby code runs (see "Owned from the return"). */
+        known = rb_funcall(properties_class, id_adopt, 2, own_pointer(res, pc_result_release), id);
     }
     slot->id = answer_id;
     slot->props = known;
@@ -605,14 +610,17 @@ static const rb_data_type_t owned_type = {
 
 static VALUE owned_class;
 
-static VALUE own(VALUE address, release_fn release) {
-    check_bound();
-    void *pointer = address_of(address);
+static VALUE own_pointer(void *pointer, release_fn release) {
     struct owned *owned;
     VALUE object = TypedData_Make_Struct(owned_class, struct owned, &owned_type, owned);
     owned->address = pointer;
     owned->release = release;
     return object;
+}
+
+static VALUE own(VALUE address, release_fn release) {
+    check_bound();
+    return own_pointer(address_of(address), release);
 }
 
 /*
@@ -637,6 +645,58 @@ static VALUE sp_own_configuration(VALUE self, VALUE address) {
 }
 
 /*
+ * Owned from the return: the from_native of the ffi converters that
+ * Pathconfig::Native declares as the result types of the calls that hand
+ * their caller something to free (NewConfiguration, NewResult, NewText).
+ * Ruby runs a pending signal handler (Ctrl-C's Interrupt, a trap that
+ * raises) as a method implemented in C returns, ffi's attached functions
+ * among them, so an address returned as an Integer was lost to a handler
+ * that raised there: 20 loads of bench/corpora/rules-10000.json, each
+ * interrupted so, kept 172 MiB of the heap. ffi calls from_native before
+ * its method returns, and these make the Owned (or copy and free the text)
+ * in C, before any Ruby code runs. Through ffi alone, from_native is
+ * DataConverter's, which returns the address as it is.
+ */
+static VALUE configuration_from_native(VALUE self, VALUE address, VALUE context) {
+    (void)self;
+    (void)context;
+    void *pointer = address_of(address);
+    return pointer == NULL ? Qnil : own_pointer(pointer, pc_release);
+}
+
+static VALUE result_from_native(VALUE self, VALUE address, VALUE context) {
+    (void)self;
+    (void)context;
+    void *pointer = address_of(address);
+    return pointer == NULL ? Qnil : own_pointer(pointer, pc_result_release);
+}
+
+/* A char * the caller frees: a UTF-8 String of it, the text freed. */
+static VALUE text_from_native(VALUE self, VALUE address, VALUE context) {
+    (void)self;
+    (void)context;
+    char *text = address_of(address);
+    if (text == NULL) return Qnil;
+    VALUE string = rb_utf8_str_new_cstr(text);
+    pc_string_free(text);
+    return string;
+}
+
+/*
+ * call-seq: Pathconfig::Speedups.define_converters(configuration, result, text) -> nil
+ *
+ * Makes the functions above the from_native of the three converters.
+ */
+static VALUE sp_define_converters(VALUE self, VALUE configuration, VALUE result, VALUE text) {
+    (void)self;
+    check_bound();
+    rb_define_singleton_method(configuration, "from_native", configuration_from_native, 2);
+    rb_define_singleton_method(result, "from_native", result_from_native, 2);
+    rb_define_singleton_method(text, "from_native", text_from_native, 2);
+    return Qnil;
+}
+
+/*
  * call-seq: owned.release -> nil
  *
  * Gives the reference back now; later calls, and the collector, do nothing.
@@ -650,6 +710,31 @@ static VALUE owned_release(VALUE self) {
     owned->address = NULL;
     if (address != NULL) owned->release(address);
     return Qnil;
+}
+
+/*
+ * call-seq: owned.address -> Integer
+ *
+ * The address of the object held, 0 once given back or taken.
+ */
+static VALUE owned_address(VALUE self) {
+    struct owned *owned;
+    TypedData_Get_Struct(self, struct owned, &owned_type, owned);
+    return ULL2NUM((unsigned long long)(uintptr_t)owned->address);
+}
+
+/*
+ * call-seq: owned.take -> Integer
+ *
+ * The address, now the caller's to give back; this Owned holds nothing
+ * more (0 when it held nothing).
+ */
+static VALUE owned_take(VALUE self) {
+    struct owned *owned;
+    TypedData_Get_Struct(self, struct owned, &owned_type, owned);
+    void *address = owned->address;
+    owned->address = NULL;
+    return ULL2NUM((unsigned long long)(uintptr_t)address);
 }
 
 /*
@@ -721,6 +806,9 @@ void Init_speedups(void) {
     rb_gc_register_address(&owned_class);
     rb_undef_alloc_func(owned_class);
     rb_define_method(owned_class, "release", owned_release, 0);
+    rb_define_method(owned_class, "address", owned_address, 0);
+    rb_define_method(owned_class, "take", owned_take, 0);
+    rb_define_module_function(speedups, "define_converters", sp_define_converters, 3);
     rb_define_module_function(speedups, "own_result", sp_own_result, 1);
     rb_define_module_function(speedups, "own_configuration", sp_own_configuration, 1);
     rb_define_module_function(speedups, "mark_exiting", sp_mark_exiting, 1);

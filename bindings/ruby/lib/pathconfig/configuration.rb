@@ -40,10 +40,10 @@ module Pathconfig
         c_path = Text.arg(path, "path")
         options_json = Options.json(Options.load_options(options))
         err = Native::ErrorStruct.new
-        address = Native.pathconfig_load_file(c_path, options_json, err)
-        raise Pathconfig.error_from(err, path: path) if address.zero?
+        handed = Native.pathconfig_load_file(c_path, options_json, err)
+        raise Pathconfig.error_from(err, path: path) if Native.address_of(handed).zero?
 
-        wrap(address, &block)
+        wrap(handed, &block)
       end
 
       # Loads a configuration from JSON text, in any encoding (transcoded to
@@ -53,17 +53,17 @@ module Pathconfig
         data = Text.utf8(text, "text")
         options_json = Options.json(Options.load_options(options))
         err = Native::ErrorStruct.new
-        address = Native.pathconfig_load_json(data, data.bytesize, options_json, err)
-        raise Pathconfig.error_from(err) if address.zero?
+        handed = Native.pathconfig_load_json(data, data.bytesize, options_json, err)
+        raise Pathconfig.error_from(err) if Native.address_of(handed).zero?
 
-        wrap(address, &block)
+        wrap(handed, &block)
       end
 
-      # A PathConfiguration owning one reference on the configuration at
-      # `address` (the caller hands it over).
-      def wrap(address)
+      # A PathConfiguration owning one reference on a configuration (the
+      # caller hands it over): at an address, or as a NewConfiguration gave it.
+      def wrap(handed)
         config = allocate
-        config.send(:own, address)
+        config.send(:own, handed)
         return config unless block_given?
 
         begin
@@ -227,7 +227,7 @@ module Pathconfig
         @handle[0] = 0
         a
       end
-      if SPEEDUPS
+      if @owned
         @owned.release
       elsif !address.zero?
         Native.pathconfig_release(address)
@@ -248,12 +248,16 @@ module Pathconfig
     # A new reference to the C configuration, for C code or another owner
     # (Loader events use it); the caller releases it.
     def retain_address
-      held { |address| Native.pathconfig_retain(address) }
+      held do |address|
+        handed = Native.pathconfig_retain(address)
+        handed.is_a?(Integer) ? handed : handed.take
+      end
     end
 
     private
 
-    def own(address)
+    def own(handed)
+      address = Native.address_of(handed)
       @address = address
       @handle = [address]
       @lock = Mutex.new
@@ -265,11 +269,12 @@ module Pathconfig
       # Given back when this object goes: in C with the extension (where
       # no signal's exception can strike, see speedups.c, Owned), else by a
       # finalizer.
-      if SPEEDUPS
-        @owned = Speedups.own_configuration(address)
-      else
-        ObjectSpace.define_finalizer(self, self.class.releaser(@handle))
-      end
+      @owned = if !handed.is_a?(Integer)
+                 handed # an Owned, since the library's call returned
+               elsif SPEEDUPS
+                 Speedups.own_configuration(address)
+               end
+      ObjectSpace.define_finalizer(self, self.class.releaser(@handle)) unless @owned
     end
 
     def closed_error
@@ -279,15 +284,15 @@ module Pathconfig
     # Yields an address holding a reference of its own for the call, so that
     # #close on another thread while the block runs Ruby code cannot free it.
     def held
-      address = @lock.synchronize do
+      handed = @lock.synchronize do
         raise closed_error if @address.zero?
 
         Native.pathconfig_retain(@address)
       end
       begin
-        yield address
+        yield Native.address_of(handed)
       ensure
-        Native.pathconfig_release(address)
+        Native.give_back(handed, :pathconfig_release)
       end
     end
 
@@ -307,19 +312,21 @@ module Pathconfig
     end
 
     # The same lookup through ffi: resolve, the answer's id, and release
-    # when the answer is kept.
+    # when the answer is kept. The result is an address through ffi alone,
+    # an Owned or nil with the extension (Native::NewResult).
     def look_up_ffi(address, url, method)
       result = Native.pathconfig_resolve(address, url, method, nil)
       Speedups.resume if SPEEDUPS
+      owned, result = result, result&.address || 0 unless result.is_a?(Integer)
       raise Pathconfig.last_error if result.zero?
 
       answer_id = Native.pathconfig_result_id(result)
       known = Properties.answers[answer_id]
       if known
-        Native.pathconfig_result_release(result)
+        owned ? owned.release : Native.pathconfig_result_release(result)
         return known
       end
-      Properties.adopt(result, answer_id)
+      Properties.adopt(owned || result, answer_id)
     end
 
     FastPath.define_properties(self) if SPEEDUPS

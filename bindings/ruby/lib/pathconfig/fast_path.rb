@@ -20,7 +20,7 @@ module Pathconfig
     ENV_VAR = "PATHCONFIG_PURE_RUBY"
     FUNCTIONS = %w[pathconfig_resolve pathconfig_result_id pathconfig_result_release
                    pathconfig_result_typed_string pathconfig_result_typed_bool pathconfig_last_error
-                   pathconfig_request_fail pathconfig_release].freeze
+                   pathconfig_request_fail pathconfig_release pathconfig_string_free].freeze
 
     module_function
 
@@ -32,18 +32,13 @@ module Pathconfig
     # install`, else on the load path) and binds it to the library; false
     # when it is turned off or not built.
     def load
-      return false unless wanted?
-
-      begin
-        require_relative "speedups.so"
-      rescue LoadError
-        begin
-          require "pathconfig/speedups.so"
-        rescue LoadError
-          return false
-        end
+      unless wanted? && require_extension
+        Native.attach_handed(converted: false)
+        return false
       end
       bind
+      Speedups.define_converters(Native::NewConfiguration, Native::NewResult, Native::NewText)
+      Native.attach_handed(converted: true)
       define_accessors
       # A C method, which runs no Ruby code before it marks (speedups.c, Owned).
       ObjectSpace.define_finalizer(EXIT, Speedups.method(:mark_exiting))
@@ -52,6 +47,18 @@ module Pathconfig
 
     # Kept for good: its finalizer runs as the process exits.
     EXIT = Object.new
+
+    def require_extension
+      require_relative "speedups.so"
+      true
+    rescue LoadError
+      begin
+        require "pathconfig/speedups.so"
+        true
+      rescue LoadError
+        false
+      end
+    end
 
     def bind
       library = Native.ffi_libraries.first

@@ -334,13 +334,13 @@ module Pathconfig
     # reference), or nil when nothing has loaded yet. Never waits for the network.
     def current
       call do |pointer|
-        address = Native.pathconfig_loader_current(pointer)
-        if address.zero?
+        handed = Native.pathconfig_loader_current(pointer)
+        if Native.address_of(handed).zero?
           raise Pathconfig.last_error unless Native.last_code.zero?
 
           return nil
         end
-        PathConfiguration.wrap(address)
+        PathConfiguration.wrap(handed)
       end
     end
 

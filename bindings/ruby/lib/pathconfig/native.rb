@@ -11,10 +11,13 @@ module Pathconfig
   #   path, so that a lookup allocates no FFI::Pointer: pathconfig_resolve,
   #   pathconfig_result_*, pathconfig_release take and give plain Integers
   #   (0 for NULL). Loader and request handles are FFI::Pointer.
-  # - Every `char *` the caller owns (pathconfig_explain,
-  #   pathconfig_matched_string, pathconfig_loader_cache_file) is declared
-  #   `:pointer`, copied with Native.owned_text and freed at once with
-  #   pathconfig_string_free; never `:string`, which would leak it.
+  # - What a call hands its caller to free comes back through a converter
+  #   (NewConfiguration, NewResult, NewText, below): with the C extension,
+  #   an Owned made in C as the call returns (or the text, freed); through
+  #   ffi alone, the address. Every `char *` the caller owns
+  #   (pathconfig_explain, pathconfig_matched_string,
+  #   pathconfig_loader_cache_file) is read with Native.owned_text; never
+  #   declared `:string`, which would leak it.
   # - Borrowed `const char *` are declared `:string` (ffi copies them before
   #   anything can free them) or `:pointer` where the length matters.
   # - The loader's calls that may wait (load, refresh, free, set_callback)
@@ -78,6 +81,44 @@ module Pathconfig
              :description, :pointer
     end
 
+    # The calls that hand their caller something to free (a CONSTRUCTOR's
+    # configuration or result, a `char *`), attached by FastPath.load, their
+    # result types by the mode (attach_handed).
+    HANDED = {
+      pathconfig_load_json: [%i[pointer size_t string pointer], :NewConfiguration],
+      pathconfig_load_file: [%i[string string pointer], :NewConfiguration],
+      pathconfig_retain: [[:uintptr_t], :NewConfiguration],
+      pathconfig_resolve: [%i[uintptr_t string string pointer], :NewResult],
+      pathconfig_explain: [%i[uintptr_t string string pointer], :NewText],
+      pathconfig_matched_string: [%i[uintptr_t string pointer], :NewText],
+      pathconfig_result_retain: [[:uintptr_t], :NewResult],
+      pathconfig_loader_current: [[:pointer], :NewConfiguration],
+      pathconfig_loader_cache_file: [%i[pointer string], :NewText]
+    }.freeze
+
+    # Their converters. ffi converts a result as the call returns, before
+    # its method returns, which is where Ruby runs a pending signal handler
+    # (Ctrl-C's Interrupt, a trap that raises). With the C extension, each
+    # from_native is C (speedups.c, "Owned from the return"): an Owned, or
+    # nil for NULL; the text as a String, freed.
+    %i[NewConfiguration NewResult NewText].each do |name|
+      const_set(name, Module.new do
+        extend FFI::DataConverter
+        native_type FFI.find_type(:uintptr_t)
+      end)
+    end
+
+    # Attaches the HANDED calls: with their converters (`converted`, with
+    # the C extension), else returning the address, an Integer (0 for NULL),
+    # which a handler that raises as the call returns can still lose (the
+    # README says so): a converter of Ruby's would only add its cost, 0.06
+    # to 0.15 µs a lookup through ffi.
+    def self.attach_handed(converted:)
+      HANDED.each do |name, (arguments, converter)|
+        attach_function name, arguments, converted ? const_get(converter) : :uintptr_t
+      end
+    end
+
     callback :loader_callback, %i[pointer pointer], :void
     callback :payload_free, [:pointer], :void
     callback :rule_fn, %i[pointer pointer], :int
@@ -89,14 +130,8 @@ module Pathconfig
     attach_function :pathconfig_error_name, [:int], :string
     attach_function :pathconfig_string_free, [:pointer], :void
     # config.h: loading
-    attach_function :pathconfig_load_json, %i[pointer size_t string pointer], :uintptr_t
-    attach_function :pathconfig_load_file, %i[string string pointer], :uintptr_t
-    attach_function :pathconfig_retain, [:uintptr_t], :uintptr_t
     attach_function :pathconfig_release, [:uintptr_t], :void
     # config.h: resolving, inspecting
-    attach_function :pathconfig_resolve, %i[uintptr_t string string pointer], :uintptr_t
-    attach_function :pathconfig_explain, %i[uintptr_t string string pointer], :pointer
-    attach_function :pathconfig_matched_string, %i[uintptr_t string pointer], :pointer
     attach_function :pathconfig_settings, [:uintptr_t], :string
     attach_function :pathconfig_options, [:uintptr_t], :string
     attach_function :pathconfig_warning_count, [:uintptr_t], :size_t
@@ -106,7 +141,6 @@ module Pathconfig
     attach_function :pathconfig_document_rule_count, [:uintptr_t], :size_t
     # result.h
     attach_function :pathconfig_result_release, [:uintptr_t], :void
-    attach_function :pathconfig_result_retain, [:uintptr_t], :uintptr_t
     attach_function :pathconfig_result_id, [:uintptr_t], :uint64
     attach_function :pathconfig_result_json, [:uintptr_t], :string
     attach_function :pathconfig_result_count, [:uintptr_t], :size_t
@@ -143,8 +177,6 @@ module Pathconfig
                     blocking: true
     attach_function :pathconfig_loader_load, %i[pointer pointer], :int, blocking: true
     attach_function :pathconfig_loader_refresh, %i[pointer pointer], :int, blocking: true
-    attach_function :pathconfig_loader_current, [:pointer], :uintptr_t
-    attach_function :pathconfig_loader_cache_file, %i[pointer string], :pointer
     attach_function :pathconfig_loader_free, [:pointer], :void, blocking: true
     # rules.h
     attach_function :pathconfig_add_rule,
@@ -183,16 +215,31 @@ module Pathconfig
       text&.force_encoding(Encoding::UTF_8)
     end
 
-    # The text of an owned `char *`, freed at once with pathconfig_string_free;
-    # nil for NULL.
-    def owned_text(pointer)
-      return nil if pointer.null?
+    # The text of an owned `char *` as NewText gave it: the String itself
+    # with the C extension, else read from the address and freed at once
+    # with pathconfig_string_free; nil for NULL.
+    def owned_text(text)
+      return text if text.nil? || text.is_a?(String)
+      return nil if text.zero?
 
+      pointer = FFI::Pointer.new(text)
       begin
         pointer.read_string.force_encoding(Encoding::UTF_8)
       ensure
         pathconfig_string_free(pointer)
       end
+    end
+
+    # The address a NewConfiguration or NewResult gave (an Owned's, or the
+    # Integer itself), 0 for NULL.
+    def address_of(handed)
+      handed.is_a?(Integer) ? handed : (handed&.address || 0)
+    end
+
+    # Gives back the reference a NewConfiguration (release:
+    # :pathconfig_release) or NewResult (:pathconfig_result_release) gave.
+    def give_back(handed, release)
+      handed.is_a?(Integer) ? public_send(release, handed) : handed&.release
     end
 
     # The text a borrowed `const char *` field points to (a struct's), or nil.

@@ -56,19 +56,21 @@ module Pathconfig
       # GVL), changed under @answers_lock.
       attr_reader :answers
 
-      # The Properties of the result at `address` (a reference the caller
-      # hands over) whose id `answer_id` was not kept: made and kept, or the
-      # one another thread kept first (the reference is then released).
-      def adopt(address, answer_id)
+      # The Properties of a result (a reference the caller hands over: an
+      # Owned, from the C extension, or an address) whose id `answer_id` was
+      # not kept: made and kept, or the one another thread kept first (the
+      # reference is then released).
+      def adopt(handed, answer_id)
+        address = Native.address_of(handed)
         json = Native.pathconfig_result_json(address)
         if json.nil?
           error = Pathconfig.last_error
-          Native.pathconfig_result_release(address)
+          Native.give_back(handed, :pathconfig_result_release)
           raise error
         end
         json = Native.utf8(json).freeze
         props = self[JSONText.parse(json, freeze: true)]
-        props.send(:bind, address, answer_id, json)
+        props.send(:bind, handed, answer_id, json)
         @answers_lock.synchronize do
           kept = @answers[answer_id]
           return kept if kept
@@ -185,13 +187,16 @@ module Pathconfig
 
     private
 
-    def bind(address, answer_id, json)
+    def bind(handed, answer_id, json)
+      address = Native.address_of(handed)
       @_result = address
       @answer_id = answer_id
       @json = json
       keep_typed_values
       # Given back when this object goes (see PathConfiguration#own).
-      if SPEEDUPS
+      if !handed.is_a?(Integer)
+        @_owner = handed
+      elsif SPEEDUPS
         @_owner = Speedups.own_result(address)
       else
         ObjectSpace.define_finalizer(self, self.class.releaser(address))
