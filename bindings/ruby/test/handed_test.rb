@@ -96,13 +96,7 @@ class HandedTest < Minitest::Test
       Process.clock_gettime(Process::CLOCK_MONOTONIC) - start
     end.min
     state = { armed: false, raised: 0 }
-    old = Signal.trap("ALRM") do
-      if state[:armed]
-        state[:armed] = false
-        state[:raised] += 1
-        raise Alarm
-      end
-    end
+    old = trap_raising_when_armed("ALRM", state, Alarm)
     interrupted = lambda do |n|
       state[:raised] = 0
       (3 * n).times do

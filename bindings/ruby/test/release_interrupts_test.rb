@@ -43,13 +43,7 @@ class ReleaseInterruptsTest < Minitest::Test
   # raises Alarm in this one and disarms until the loop has caught it.
   def test_signals_as_answers_and_configurations_go_reach_the_loop
     state = { armed: false, raised: 0, caught: 0 }
-    old = Signal.trap("USR2") do
-      if state[:armed]
-        state[:armed] = false
-        state[:raised] += 1
-        raise Alarm
-      end
-    end
+    old = trap_raising_when_armed("USR2", state, Alarm)
     # What earlier tests dropped goes first: a Loader still has Ruby
     # finalizers (the gem's proc, and the lambda ObjectSpace::WeakMap gives
     # the WeakRef its state reads it through), and one run while armed

@@ -28,6 +28,19 @@ def scratch_dir(prefix = "pathconfig-")
   dir
 end
 
+# Traps `signal` with a handler that raises `exception` while state[:armed]
+# (counting in state[:raised]) and disarms as it raises, so that none can
+# strike the rescue that catches it; returns the handler it replaced.
+def trap_raising_when_armed(signal, state, exception)
+  Signal.trap(signal) do
+    if state[:armed]
+      state[:armed] = false
+      state[:raised] += 1
+      raise exception
+    end
+  end
+end
+
 # The conformance cases, read once for every suite that runs them.
 module Conformance
   # The parsed file `name` of CONFORMANCE, or nil when it is missing (the
