@@ -550,7 +550,7 @@ static VALUE sp_typed_bool(VALUE self, VALUE result, VALUE key) {
 /*
  * Owned: a reference on a library object (a result, a configuration) that
  * the garbage collector gives back, in C, when the object holding it goes:
- * a Properties, a PathConfiguration (own_result, own_configuration), in
+ * a Properties, a PathConfiguration (own_pointer, own_configuration), in
  * place of an ObjectSpace.define_finalizer proc. Ruby runs finalizers and
  * pending signal handlers at the same interrupt check, and a signal's
  * exception raised inside a finalizer (Ctrl-C's Interrupt, a trap's) is
@@ -624,20 +624,11 @@ static VALUE own(VALUE address, release_fn release) {
 }
 
 /*
- * call-seq: Pathconfig::Speedups.own_result(address) -> Owned
- *
- * The owner of the caller's reference on the result at address, given
- * back (pathconfig_result_release) by Owned#release or when the owner goes.
- */
-static VALUE sp_own_result(VALUE self, VALUE address) {
-    (void)self;
-    return own(address, pc_result_release);
-}
-
-/*
  * call-seq: Pathconfig::Speedups.own_configuration(address) -> Owned
  *
- * The same for a configuration (pathconfig_release).
+ * The owner of the caller's reference on the configuration at address,
+ * given back (pathconfig_release) by Owned#release or when the owner goes:
+ * for PathConfiguration.wrap given an address.
  */
 static VALUE sp_own_configuration(VALUE self, VALUE address) {
     (void)self;
@@ -809,7 +800,6 @@ void Init_speedups(void) {
     rb_define_method(owned_class, "address", owned_address, 0);
     rb_define_method(owned_class, "take", owned_take, 0);
     rb_define_module_function(speedups, "define_converters", sp_define_converters, 3);
-    rb_define_module_function(speedups, "own_result", sp_own_result, 1);
     rb_define_module_function(speedups, "own_configuration", sp_own_configuration, 1);
     rb_define_module_function(speedups, "mark_exiting", sp_mark_exiting, 1);
     rb_gc_register_address(&held_objects);

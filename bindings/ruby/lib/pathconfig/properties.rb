@@ -193,13 +193,13 @@ module Pathconfig
       @answer_id = answer_id
       @json = json
       keep_typed_values
-      # Given back when this object goes (see PathConfiguration#own).
-      if !handed.is_a?(Integer)
-        @_owner = handed
-      elsif SPEEDUPS
-        @_owner = Speedups.own_result(address)
-      else
+      # Given back when this object goes (see PathConfiguration#own): by
+      # the Owned the C extension made as the library's call returned (its
+      # lookup and Native::NewResult), else by a finalizer.
+      if handed.is_a?(Integer)
         ObjectSpace.define_finalizer(self, self.class.releaser(address))
+      else
+        @_owner = handed
       end
       freeze
     end
