@@ -278,23 +278,26 @@ def test_bad_calls_to_the_extension_are_errors() -> None:
 
 
 def test_owned_gives_its_reference_back_once() -> None:
-    """Owned(address, release) calls the C function at release with
-    address once: at release(), or as it goes when release() was not
-    called; never at both, never twice."""
+    """Owned(handed, release) takes the pointer out of handed and calls the
+    C function at release with it once: at release(), or as it goes when
+    release() was not called; never at both, never twice."""
     fast = bound()
     calls: List[int] = []
     release = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(calls.append)
     release_address = ctypes.cast(release, ctypes.c_void_p).value
-    owned = fast.Owned(0x1234, release_address)
-    assert owned.address == 0x1234
+    handed = ctypes.c_void_p(0x1234)
+    owned = fast.Owned(handed, release_address)
+    assert owned.address == 0x1234 and handed.value is None
     owned.release()
     owned.release()
     assert calls == [0x1234] and owned.address == 0
     del owned
     assert calls == [0x1234]
-    fast.Owned(0x5678, release_address)  # goes at once, unreleased
+    fast.Owned(ctypes.c_void_p(0x5678), release_address)  # goes at once, unreleased
     assert calls == [0x1234, 0x5678]
-    fast.Owned(0, release_address)  # nothing to give back
+    fast.Owned(ctypes.c_void_p(0), release_address)  # nothing to give back
     assert calls == [0x1234, 0x5678]
     with pytest.raises(ValueError, match="release function's address is 0"):
-        fast.Owned(0x1, 0)
+        fast.Owned(ctypes.c_void_p(0x1), 0)
+    with pytest.raises(TypeError):
+        fast.Owned(0x1, release_address)  # an address alone: nothing to take it from

@@ -149,7 +149,7 @@ look_up(void *cfg, PyObject *url, PyObject *method, PyObject *answers, PyObject 
 }
 
 /* ------------------------------------------------------------------------
- * Owned(address, release): a reference on a library object (a result, a
+ * Owned(handed, release): a reference on a library object (a result, a
  * configuration) that release(address) gives back, once: by release(), or
  * when the Owned is deallocated. Deallocation runs no Python code, so no
  * signal handler can strike there: a Python __del__ struck at its entry is
@@ -158,9 +158,9 @@ look_up(void *cfg, PyObject *url, PyObject *method, PyObject *answers, PyObject 
  * PathConfiguration hold one (pathconfig/_handle.py has the ctypes twin).
  * The library's release runs with the GIL given up, as ctypes calls it.
  *
- * address is an int, or the ctypes object a library call returned (a
- * pathconfig._ffi.Handed, which frees what it holds if it goes first): then
- * the Owned takes the pointer out of it, leaving NULL there, in C, where no
+ * handed is the ctypes object a library call returned (a
+ * pathconfig._ffi.Handed, which frees what it holds if it goes first): the
+ * Owned takes the pointer out of it, leaving NULL there, in C, where no
  * signal handler can strike between the two, so the reference always has
  * exactly one owner.
  * ------------------------------------------------------------------------ */
@@ -201,26 +201,20 @@ static void owned_give_back(OwnedObject *self) {
 
 static PyObject *owned_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     (void)type;
-    PyObject *address_object, *release_object;
+    PyObject *handed, *release_object;
     if (kwargs != NULL && PyDict_Size(kwargs) != 0) {
         PyErr_SetString(PyExc_TypeError, "Owned() takes no keyword arguments");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "OO:Owned", &address_object, &release_object)) return NULL;
+    if (!PyArg_ParseTuple(args, "OO:Owned", &handed, &release_object)) return NULL;
     void *release = PyLong_AsVoidPtr(release_object);
     if (release == NULL) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "Owned: the release function's address is 0");
         return NULL;
     }
-    if (PyLong_Check(address_object)) {
-        void *address = PyLong_AsVoidPtr(address_object);
-        if (address == NULL && PyErr_Occurred()) return NULL;
-        return owned_wrap(address, (release_fn)release);
-    }
-    /* A ctypes object: where its pointer is stored (ctypes.addressof, a C
-     * function, runs no Python code), read and cleared once the Owned that
-     * takes it exists. */
-    PyObject *where = PyObject_CallFunctionObjArgs(addressof, address_object, NULL);
+    /* Where its pointer is stored (ctypes.addressof, a C function, runs no
+     * Python code), read and cleared once the Owned that takes it exists. */
+    PyObject *where = PyObject_CallFunctionObjArgs(addressof, handed, NULL);
     if (where == NULL) return NULL;
     void **slot = PyLong_AsVoidPtr(where);
     Py_DECREF(where);
@@ -281,11 +275,10 @@ static PyGetSetDef owned_getset[] = {
 };
 
 static PyType_Slot owned_slots[] = {
-    {Py_tp_doc, "Owned(address, release)\n--\n\n"
-                "A reference on the library object at address, given back by the C\n"
-                "function at release: by release(), or when this object goes.\n"
-                "address is an int, or the ctypes pointer a library call returned,\n"
-                "whose value this takes (leaving it NULL)."},
+    {Py_tp_doc, "Owned(handed, release)\n--\n\n"
+                "A reference on a library object, taken from handed, the ctypes\n"
+                "pointer a library call returned (left NULL), and given back by the\n"
+                "C function at release: by release(), or when this object goes."},
     {Py_tp_new, owned_new},
     {Py_tp_methods, owned_methods},
     {Py_tp_getset, owned_getset},

@@ -24,13 +24,12 @@ class Deferring:
     def __call__(self, *args: Any) -> Any: ...
 
 class Owned:
-    """A reference on the library object at ``address``, given back by the C
-    function at ``release``: by :meth:`release`, or when this object goes.
-    ``address`` is an int, or the ctypes pointer a library call returned (a
-    :class:`pathconfig._ffi.Handed`), whose value this takes, leaving it
-    NULL."""
+    """A reference on a library object, taken from ``handed``, the ctypes
+    pointer a library call returned (a :class:`pathconfig._ffi.Handed`),
+    left NULL; given back by the C function at ``release``: by
+    :meth:`release`, or when this object goes."""
 
-    def __init__(self, address: Any, release: int, /) -> None: ...
+    def __init__(self, handed: Any, release: int, /) -> None: ...
     @property
     def address(self) -> int: ...
     def release(self) -> None: ...
