@@ -246,6 +246,27 @@ struct DialectTranslationTests {
         }
     }
 
+    /// The JDK measures and tries a lookbehind by UTF-16 unit where no
+    /// character above U+FFFF is written from it to the pattern's end, and
+    /// may start it inside a surrogate pair: an item there that may match
+    /// such a character, or a surrogate, is refused where it is.
+    @Test("a Java lookbehind the JDK tries by UTF-16 unit refuses an item that may match above U+FFFF", arguments: [
+        ("(?<=.)z", 4), ("(?<=a\\p{L})z", 5), ("\u{1D400}(?<=a\\P{L})z", 6), ("(?<=\\x{1D400})", 4), ("(?<![\\u0000-\\uFFFF])", 4),
+        ("(?iu)(?<=a\\x{10400})", 10), ("(?<=(?:a|[^/]))z", 9), ("(?<=a\u{1D400}(?<=\\W))", 10),
+    ])
+    func javaLookbehindByUnit(_ pattern: String, _ offset: Int) {
+        do {
+            _ = try PatternTranslator.translate(pattern, dialect: .java, caseInsensitive: false)
+            Issue.record("\(pattern) translated")
+        } catch {
+            #expect(error.isRefusal)
+            #expect(error.offset == offset, "\(error.message)")
+            #expect(error.message.hasPrefix("the Java construct lookbehind holding an item that may match a character above U+FFFF (with no such"
+                + " character written from the lookbehind on, the JDK measures and tries it by UTF-16 unit, and may start it inside a surrogate"
+                + " pair) is valid Java"), "\(error.message)")
+        }
+    }
+
     /// Each element of a Java class level joins one flat union: as a chain
     /// of unions as deep as the class, the emitter read the chain again at
     /// every level (the dialect fuzzer's class of 1,500 characters took

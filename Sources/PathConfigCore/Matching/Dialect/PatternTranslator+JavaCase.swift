@@ -60,7 +60,7 @@ extension PatternTranslator {
                 continue
             }
             let values = alone ? JavaCaseFolding.single(literal.value) : JavaCaseFolding.inSlice(literal.value)
-            noteItem(matching: Self.set(of: values))
+            noteItem(matching: Self.set(of: values), at: literal.source)
             let byPCRE2 = values.count > 2 && values == Self.pcre2Caseless(literal.value)
             let text = values == [literal.value] || byPCRE2
                 ? CharSetEmitter.literal(literal.value) : CharSetEmitter.emit(Self.set(of: values), caseless: false)
@@ -111,11 +111,28 @@ extension PatternTranslator {
         return [lower - 0x20, lower] + extra  // in order
     }
 
-    /// Records that an item matching `set` (nil: anything) is written: the
-    /// capture groups open around it may capture what it matches.
-    mutating func noteItem(matching set: @autoclosure () -> CharSet?) {
-        guard dialect == .java, frames.contains(where: { $0.capture != nil }) else { return }
-        if let set = set(), !set.mayHoldBackReferenceMismatch { return }
+    /// Records that an item matching `set` (nil: anything) is written at
+    /// `source`: the capture groups open around it may capture what it
+    /// matches. In a lookbehind the JDK tries by UTF-16 unit
+    /// (`Frame.stepsByUnit`), an item that may match a character above
+    /// U+FFFF, or a surrogate, is refused (`byUnitRefusal`): there the JDK
+    /// counts such a character as one unit and may start inside it, so
+    /// `(?<=\p{L})z` does not find "𝐀z" (it tests the trail surrogate, no
+    /// letter) and `(?<=..)` nothing after "a𝐀" (two units hold 𝐀 alone);
+    /// elsewhere both read code points alike.
+    mutating func noteItem(matching set: @autoclosure () -> CharSet?, at source: Int) {
+        guard dialect == .java else { return }
+        let captured = frames.contains { $0.capture != nil }
+        let byUnit = frames.contains(where: \.stepsByUnit)
+        guard captured || byUnit else { return }
+        let set = set()
+        if byUnit, byUnitRefusal == nil, set?.mayHoldSurrogateUnits ?? true {
+            byUnitRefusal = .refused(dialect, "lookbehind holding an item that may match a character above U+FFFF",
+                                     because: "with no such character written from the lookbehind on, the JDK measures and tries it by "
+                                         + "UTF-16 unit, and may start it inside a surrogate pair", at: source)
+        }
+        guard captured else { return }
+        if let set, !set.mayHoldBackReferenceMismatch { return }
         for frame in frames { if let group = frame.capture { javaBackReferences.mayCaptureMismatch.insert(group) } }
     }
 
@@ -188,6 +205,29 @@ extension CharSet {
         case .difference(let a, _): return a.mayHoldBackReferenceMismatch
         case .complement: return true
         case .caseExact(let inner): return inner.mayHoldBackReferenceMismatch
+        }
+    }
+
+    /// Whether the set may hold a code point the JDK reads in UTF-16 units
+    /// otherwise than PCRE2 reads UTF-8 (`noteItem`): one above U+FFFF (two
+    /// units) or a surrogate (a unit alone, as the JDK reads half a pair):
+    /// false only where that is certain (a property, or a complement, may
+    /// hold either).
+    var mayHoldSurrogateUnits: Bool {
+        switch self {
+        case .items(let items):
+            return items.contains { item in
+                switch item {
+                case .scalar(let v): return v > 0xFFFF || (0xD800...0xDFFF).contains(v)
+                case .range(let low, let high): return high > 0xFFFF || (high >= 0xD800 && low <= 0xDFFF)
+                case .property: return true
+                }
+            }
+        case .union(let parts): return parts.contains(where: \.mayHoldSurrogateUnits)
+        case .intersection(let a, let b): return a.mayHoldSurrogateUnits && b.mayHoldSurrogateUnits
+        case .difference(let a, _): return a.mayHoldSurrogateUnits
+        case .complement: return true
+        case .caseExact(let inner): return inner.mayHoldSurrogateUnits
         }
     }
 }

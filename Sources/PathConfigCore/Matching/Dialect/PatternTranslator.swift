@@ -54,6 +54,11 @@ struct PatternTranslator {
         var keepsCaptures = false
         /// A lookbehind, `(?<=` or `(?<!`.
         var isLookbehind = false
+        /// Java: a lookbehind the JDK runs as `Behind`, measured and tried
+        /// by UTF-16 unit, since no character above U+FFFF is written from
+        /// it to the pattern's end (`Pattern.findSupplementary`); its
+        /// `BehindS` steps by code point, as PCRE2 does.
+        var stepsByUnit = false
         /// Whether every item so far in the current alternative can match
         /// the empty string.
         var branchNullable = true
@@ -107,6 +112,14 @@ struct PatternTranslator {
     var closedGroup: (start: Int, capture: Int?, inner: ClosedRange<Int>?, deterministic: Bool, holdsLineBreak: Bool)?
     /// Java: where the last `\R` written starts in the output.
     var javaLineBreak: Int?
+    /// Java: where the last character above U+FFFF is read (-1: nowhere),
+    /// once a lookbehind asked (`Frame.stepsByUnit`).
+    var lastSupplementary: Int?
+    /// Java: the first item refused in a lookbehind the JDK tries by UTF-16
+    /// unit (`noteItem`), thrown once the whole pattern is read: a pattern
+    /// the JDK rejects, or one refused without a judgement, says so
+    /// instead, since this refusal calls the pattern valid.
+    var byUnitRefusal: TranslationError?
     /// Where the first `\b` or `\B` is, once one was written as a callout.
     var firstWordBoundary: Int?
     /// Where the first ICU `^` under `(?m)` (without `(?d)`) is.
@@ -126,9 +139,12 @@ struct PatternTranslator {
             throw TranslationError(message: "an empty pattern (ICU, as NSRegularExpression, rejects it)", offset: 0)
         }
         var translator = PatternTranslator(pattern, dialect: dialect, caseInsensitive: caseInsensitive)
-        do {
+        do throws(TranslationError) {
             try translator.run()
-            if dialect == .java { try translator.finishJavaBackReferences() }
+            if dialect == .java {
+                try translator.finishJavaBackReferences()
+                if let refusal = translator.byUnitRefusal { throw refusal }
+            }
         } catch {
             throw TranslationError(message: error.message, offset: translator.reader.sourceOffset(error.offset), isRefusal: error.isRefusal)
         }
@@ -209,7 +225,7 @@ struct PatternTranslator {
     /// match anything), for Java's back references.
     mutating func write(_ text: String, at source: Int, as kind: Kind, nullable: Bool = false, matching set: CharSet? = nil) throws(TranslationError) {
         try flushLiterals()
-        if kind == .item { noteItem(matching: set) }
+        if kind == .item { noteItem(matching: set, at: source) }
         foldLast()
         var start = out.count
         out.emit(text, from: source)
@@ -230,7 +246,7 @@ struct PatternTranslator {
             javaRun.append((value, source))
             return
         }
-        noteItem(matching: .scalar(value))
+        noteItem(matching: .scalar(value), at: source)
         if dialect == .icu && flags.caseless {
             if literalRun.isEmpty { literalRunStart = source }
             literalRun.append(value)
@@ -529,6 +545,10 @@ struct PatternTranslator {
             push(at: source, text: "(?>", isAssertion: false, keepsCaptures: true)
         case .lookbehind(let negative):
             push(at: source, text: negative ? "(?<!" : "(?<=", isAssertion: true, isLookbehind: true, keepsCaptures: true)
+            if dialect == .java {
+                if lastSupplementary == nil { lastSupplementary = (0..<reader.count).last { reader[$0] > 0xFFFF } ?? -1 }
+                frames[frames.count - 1].stepsByUnit = lastSupplementary! < source
+            }
         case .named(let name):
             guard groupNumbers.updateValue(reader.captures, forKey: name) == nil else {
                 throw .invalid(dialect, "a group named <\(name)> is already defined", at: source)
