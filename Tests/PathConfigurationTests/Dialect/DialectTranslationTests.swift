@@ -121,6 +121,10 @@ struct DialectTranslationTests {
         #expect(try Self.pcre2(pattern, .java, caseless: caseless) == expected)
     }
 
+    /// The refusal of an item in a lookbehind the JDK tries by UTF-16 unit.
+    static let byUnit = "the Java construct lookbehind holding an item that may match a character above U+FFFF (with no such character"
+        + " written from the lookbehind on, the JDK measures and tries it by UTF-16 unit, and may start it inside a surrogate pair)"
+
     @Test("refusals name the construct and its offset, say the limit is the library's, and give advice the dialect allows", arguments: [
         (RegexDialect.icu, "ab\\X", 2, "the ICU construct \\X"),
         (.java, "/x(^|a){2}", 7, "the Java construct {2} on a group that can match the empty string"),
@@ -151,6 +155,11 @@ struct DialectTranslationTests {
         (.java, "(a){0,1}+b|\\1", 11, "the Java construct back reference to a group inside"),
         (.java, "(^){0,2}\\1", 8, "the Java construct back reference to a group repeated from zero (* or {0,n})"),
         (.java, "a((?=a))*?\\1", 10, "the Java construct back reference to a group repeated from zero (* or {0,n})"),
+        // The JDK measures and tries a lookbehind by UTF-16 unit where no
+        // character above U+FFFF is written from it to the pattern's end.
+        (.java, "(?<=.)z", 4, byUnit), (.java, "(?<=a\\p{L})z", 5, byUnit), (.java, "\u{1D400}(?<=a\\P{L})z", 6, byUnit),
+        (.java, "(?<=\\x{1D400})", 4, byUnit), (.java, "(?<![\\u0000-\\uFFFF])", 4, byUnit), (.java, "(?iu)(?<=a\\x{10400})", 10, byUnit),
+        (.java, "(?<=(?:a|[^/]))z", 9, byUnit), (.java, "(?<=a\u{1D400}(?<=\\W))", 10, byUnit),
     ])
     func refusals(_ dialect: RegexDialect, _ pattern: String, _ offset: Int, _ prefix: String) {
         do {
@@ -243,27 +252,6 @@ struct DialectTranslationTests {
             #expect(error.message.hasPrefix("the Java construct "), "\(error.message)")
             #expect(error.message.contains(" in a lookbehind (PCRE2 10.42's lookbehinds have a bounded length;"
                 + " the JDK compiles some unbounded ones) is beyond libpathconfig's pcre2 backend, valid Java or not;"), "\(error.message)")
-        }
-    }
-
-    /// The JDK measures and tries a lookbehind by UTF-16 unit where no
-    /// character above U+FFFF is written from it to the pattern's end, and
-    /// may start it inside a surrogate pair: an item there that may match
-    /// such a character, or a surrogate, is refused where it is.
-    @Test("a Java lookbehind the JDK tries by UTF-16 unit refuses an item that may match above U+FFFF", arguments: [
-        ("(?<=.)z", 4), ("(?<=a\\p{L})z", 5), ("\u{1D400}(?<=a\\P{L})z", 6), ("(?<=\\x{1D400})", 4), ("(?<![\\u0000-\\uFFFF])", 4),
-        ("(?iu)(?<=a\\x{10400})", 10), ("(?<=(?:a|[^/]))z", 9), ("(?<=a\u{1D400}(?<=\\W))", 10),
-    ])
-    func javaLookbehindByUnit(_ pattern: String, _ offset: Int) {
-        do {
-            _ = try PatternTranslator.translate(pattern, dialect: .java, caseInsensitive: false)
-            Issue.record("\(pattern) translated")
-        } catch {
-            #expect(error.isRefusal)
-            #expect(error.offset == offset, "\(error.message)")
-            #expect(error.message.hasPrefix("the Java construct lookbehind holding an item that may match a character above U+FFFF (with no such"
-                + " character written from the lookbehind on, the JDK measures and tries it by UTF-16 unit, and may start it inside a surrogate"
-                + " pair) is valid Java"), "\(error.message)")
         }
     }
 

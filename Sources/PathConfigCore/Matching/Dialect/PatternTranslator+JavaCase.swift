@@ -187,47 +187,36 @@ extension PatternTranslator {
 extension CharSet {
     /// Whether the set may hold a code point whose case-insensitive back
     /// reference PCRE2 compares otherwise than the JDK
-    /// (`JavaCaseFolding.isBackReferenceMismatch`): false only where that is
-    /// certain (a property, or a complement, may hold any).
+    /// (`JavaCaseFolding.isBackReferenceMismatch`).
     var mayHoldBackReferenceMismatch: Bool {
-        switch self {
-        case .items(let items):
-            return items.contains { item in
-                switch item {
-                case .scalar(let v): return JavaCaseFolding.isBackReferenceMismatch(v)
-                case .range(let low, let high):
-                    return high >= 0x10000 || JavaCaseFolding.backReferenceMismatches.contains { (low...high).contains($0) }
-                case .property: return true
-                }
-            }
-        case .union(let parts): return parts.contains(where: \.mayHoldBackReferenceMismatch)
-        case .intersection(let a, let b): return a.mayHoldBackReferenceMismatch && b.mayHoldBackReferenceMismatch
-        case .difference(let a, _): return a.mayHoldBackReferenceMismatch
-        case .complement: return true
-        case .caseExact(let inner): return inner.mayHoldBackReferenceMismatch
-        }
+        mayHold { low, high in high >= 0x10000 || JavaCaseFolding.backReferenceMismatches.contains { (low...high).contains($0) } }
     }
 
     /// Whether the set may hold a code point the JDK reads in UTF-16 units
     /// otherwise than PCRE2 reads UTF-8 (`noteItem`): one above U+FFFF (two
-    /// units) or a surrogate (a unit alone, as the JDK reads half a pair):
-    /// false only where that is certain (a property, or a complement, may
-    /// hold either).
+    /// units) or a surrogate (a unit alone, as the JDK reads half a pair).
     var mayHoldSurrogateUnits: Bool {
+        mayHold { low, high in high > 0xFFFF || (high >= 0xD800 && low <= 0xDFFF) }
+    }
+
+    /// Whether the set may hold a code point of a range `inRange` takes (a
+    /// code point is a range of one): false only where that is certain (a
+    /// property, or a complement, may hold any).
+    private func mayHold(_ inRange: (UInt32, UInt32) -> Bool) -> Bool {
         switch self {
         case .items(let items):
             return items.contains { item in
                 switch item {
-                case .scalar(let v): return v > 0xFFFF || (0xD800...0xDFFF).contains(v)
-                case .range(let low, let high): return high > 0xFFFF || (high >= 0xD800 && low <= 0xDFFF)
+                case .scalar(let v): return inRange(v, v)
+                case .range(let low, let high): return inRange(low, high)
                 case .property: return true
                 }
             }
-        case .union(let parts): return parts.contains(where: \.mayHoldSurrogateUnits)
-        case .intersection(let a, let b): return a.mayHoldSurrogateUnits && b.mayHoldSurrogateUnits
-        case .difference(let a, _): return a.mayHoldSurrogateUnits
+        case .union(let parts): return parts.contains { $0.mayHold(inRange) }
+        case .intersection(let a, let b): return a.mayHold(inRange) && b.mayHold(inRange)
+        case .difference(let a, _): return a.mayHold(inRange)
         case .complement: return true
-        case .caseExact(let inner): return inner.mayHoldSurrogateUnits
+        case .caseExact(let inner): return inner.mayHold(inRange)
         }
     }
 }
