@@ -222,7 +222,7 @@ struct PatternTranslator {
     /// Writes a construct and remembers what it was; `nullable` says
     /// whether an item can match the empty string (anchors and assertions
     /// always can); `set`, when known, is what an item matches (nil: it may
-    /// match anything), for Java's back references.
+    /// match anything), for Java's back references and lookbehinds.
     mutating func write(_ text: String, at source: Int, as kind: Kind, nullable: Bool = false, matching set: CharSet? = nil) throws(TranslationError) {
         try flushLiterals()
         if kind == .item { noteItem(matching: set, at: source) }
@@ -546,8 +546,9 @@ struct PatternTranslator {
         case .lookbehind(let negative):
             push(at: source, text: negative ? "(?<!" : "(?<=", isAssertion: true, isLookbehind: true, keepsCaptures: true)
             if dialect == .java {
-                if lastSupplementary == nil { lastSupplementary = (0..<reader.count).last { reader[$0] > 0xFFFF } ?? -1 }
-                frames[frames.count - 1].stepsByUnit = lastSupplementary! < source
+                let last: Int = lastSupplementary ?? (0..<reader.count).last(where: { reader[$0] > 0xFFFF }) ?? -1
+                lastSupplementary = last
+                frames[frames.count - 1].stepsByUnit = last < source
             }
         case .named(let name):
             guard groupNumbers.updateValue(reader.captures, forKey: name) == nil else {
