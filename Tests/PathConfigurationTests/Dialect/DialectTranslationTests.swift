@@ -125,6 +125,10 @@ struct DialectTranslationTests {
     static let byUnit = "the Java construct lookbehind holding an item that may match a character above U+FFFF (with no such character"
         + " written from the lookbehind on, the JDK measures and tries it by UTF-16 unit, and may start it inside a surrogate pair)"
 
+    /// The refusal of a negative lookaround the JDK's search tries inside a surrogate pair.
+    static let searchStart = "the Java construct negative lookaround where a match may start (the JDK's search also starts inside a"
+        + " surrogate pair where nothing in the pattern is a character above U+FFFF or a set it keeps wider than the BMP"
+
     @Test("refusals name the construct and its offset, say the limit is the library's, and give advice the dialect allows", arguments: [
         (RegexDialect.icu, "ab\\X", 2, "the ICU construct \\X"),
         (.java, "/x(^|a){2}", 7, "the Java construct {2} on a group that can match the empty string"),
@@ -160,6 +164,10 @@ struct DialectTranslationTests {
         (.java, "(?<=.)z", 4, byUnit), (.java, "(?<=a\\p{L})z", 5, byUnit), (.java, "\u{1D400}(?<=a\\P{L})z", 6, byUnit),
         (.java, "(?<=\\x{1D400})", 4, byUnit), (.java, "(?<![\\u0000-\\uFFFF])", 4, byUnit), (.java, "(?iu)(?<=a\\x{10400})", 10, byUnit),
         (.java, "(?<=(?:a|[^/]))z", 9, byUnit), (.java, "(?<=a\u{1D400}(?<=\\W))", 10, byUnit),
+        // The JDK's search starts inside a surrogate pair where nothing in
+        // the pattern makes it step by code point.
+        (.java, "(?<!/).$", 0, searchStart), (.java, "/|-?(?!^).$", 4, searchStart), (.java, "(?=.)(?!(?<=/)).", 5, searchStart),
+        (.java, "x(?<!x)|(?<!/)(?!a)", 8, searchStart),
     ])
     func refusals(_ dialect: RegexDialect, _ pattern: String, _ offset: Int, _ prefix: String) {
         do {

@@ -420,6 +420,98 @@ struct JavaSyntaxDifferentialTests {
         #expect(compared > 200 * subjects.count)
     }
 
+    /// Negative lookarounds where a match may start (`JavaSearchStart`).
+    /// Where nothing in the pattern makes the JDK's search step by code
+    /// point, it also starts inside a surrogate pair, where the lookaround
+    /// reads half the pair: refused where an item that may match a
+    /// surrogate alone, or the pattern's end, follows there. The first five
+    /// find a match in the JDK that PCRE2 cannot ("/𝐀", "𝐀").
+    static let searchStartRefused = [
+        "(?<!/).$", "(?!^).$", "(?!\\b).$", "(?!(?<=/)).$", "-?(?<!/).$", "(?<!/).$|\\d", "(?:(?<!/)|-).$", "(?=(?<!/)).$",
+        "(?<!/)(?:.|-)$", "(?<!/)", "(?<!/)(?=.)", "(?:-|(?!\\d)).$", "(?<!/)\\d?.$", "/|(?<!/).",
+        // A lookaround after it is not followed into.
+        "(?<!/)(?=-).$",
+    ]
+
+    /// The same lookarounds where the search steps by code point (a cased
+    /// letter alone, a range, a negation, `\p{L}`, a character above U+FFFF),
+    /// or where an anchor or an item that cannot match a surrogate alone
+    /// follows them.
+    static let searchStartTaken = [
+        "(?<!/).$|a", "(?<!/).$|\u{E9}", "(?<!/).$|[a-c]", "(?<!/)[^/]$", "(?<!/)\\p{L}$", "(?<!/)\\W", "(?<!/).$|\\x{1D400}",
+        "(?<!/).$\u{1D400}?", "(?<!/)\\P{Alpha}{0}.$", "(?<!/)[\\W]{0}.$", "(?<!/)[.]$", "(?<!/)$", "^(?<!/).$", "\\A(?<!/).",
+        "(?!/admin)/.*", "(?<!/)\\b.$", "(?<!/)-.$", "a(?<!/).$", "-(?<!/).$", "(?<!/)-|.$", "(?!^)$",
+    ]
+
+    /// Anchors, items and lookarounds before, between and after a negative
+    /// lookaround, at a match's start or not.
+    static let randomSearchStarts: [String] = {
+        var generator = SplitMix(state: 71)
+        let before = ["", "", "-?", "/*", "(?:-|)", "^", "\\A", "-", "(?=.)", "(?=-)", "x", "[.]?"]
+        let negative = ["(?<!/)", "(?!/)", "(?!^)", "(?!\\b)", "(?!(?<=/))", "(?<!-)", "(?!\\d)", "(?<![/a])", "(?<!/|x)"]
+        let between = ["", "", "(?=.)", "\\b", "-?", "(?:|-)", "[.]?", "(?<!x)", "$"]
+        let item = [".", ".", "[.]", "-", "[^/]", "\\W", "\\d", "[a-z]", "\\p{L}", "(?:.|-)", "", "\\R", "(.)", ".?"]
+        let after = ["$", "$", "", "$|\\d", "|a", "\u{1D400}?", "$|-", "\\z", ".$"]
+        return (0..<1_200).map { _ in
+            [before, negative, between, item, after].map { $0.randomElement(using: &generator)! }.joined()
+        }
+    }()
+
+    @Test("negative lookarounds where a match may start: refused where the JDK's search may start inside a surrogate pair, else as the JDK finds")
+    func searchStartsAgainstTheJDK() throws {
+        for pattern in Self.searchStartRefused {
+            #expect(throws: TranslationError.self, "\(pattern)") { try PatternTranslator.translate(pattern, dialect: .java, caseInsensitive: true) }
+        }
+        let subjects = ["/\u{1D400}", "\u{1D400}", "/x/\u{1F600}", "-\u{1D400}", "a\u{1D400}", "\u{10400}", "\u{1D400}/", "\u{1D400}\u{1D400}", "/",
+                        "", "ab", "1\u{1D400}", "x\u{1D400}", "/\u{1D400}1", "/a", "-", "\u{1D400}-", "\u{1D400}\n"]
+        let (fixed, fixedCompared) = try Self.compareWithTheJDK(Self.searchStartTaken, on: subjects)
+        #expect(fixed.isEmpty, "\(fixed.count) differ: \(fixed.prefix(16).joined(separator: "; "))")
+        #expect(fixedCompared == Self.searchStartTaken.count * subjects.count)
+        let (wrong, compared) = try Self.compareWithTheJDK(Self.randomSearchStarts, on: subjects, refusals: true)
+        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
+        #expect(compared > 500 * subjects.count)
+    }
+
+    /// Items of every kind, each read where it cannot match (`(?:X){0}`)
+    /// before a negative lookaround that ends the pattern.
+    static let searchStepItems = [
+        "\\d", "\\D", "\\w", "\\W", "\\s", "\\S", "\\h", "\\H", "\\v", "\\V", "\\p{L}", "\\p{Lu}", "\\p{Alpha}", "\\p{Lower}",
+        "\\p{ASCII}", "\\p{IsLatin}", "\\p{javaLowerCase}", "\\p{IsAlphabetic}", "\\p{Punct}", "\\P{Alpha}", "\\p{all}", "\\p{L1}",
+        "\\p{XDigit}", "\\pL", "[ab]", "[^a]", "[a-z]", "[0-9]", "[!-/]", "[k]", "[\u{E9}]", "[\u{100}]", "[\u{1C5}]", "[\\d]", "[\\W]",
+        "[a&&b]", "[[b]a&&]", "[\\p{L}]", "[\\p{Alpha}]", "[\\P{Alpha}]", "[a[b]]", "[a[^b]]", "[\\x{FF}]", "[\u{B5}]", "[\u{DF}]", "[z]",
+        "[a-a]", "[\\Qk\\E]", "[\\Qab\\E]", "a", "ab", "1", "/", "k", "\u{E9}", "\u{1C5}", "\u{DF}", "\\x{1D400}", "\\x{1D400}a", ".",
+        "\\R", "(?:a)", "\\Qab\\E", "(?-i)k", "(?-i)[a-z]", "(?-i)[\\x{E000}-\\x{FFFF}]", "(?-i)[\\x{D000}-\\x{D900}]", "(?-i)\\x{1D400}",
+        "(?-i:[\\x{100}])", "(?-i)[^a]", "-/", "-a", "a-", "\\u0130",
+    ]
+
+    @Test("the JDK searches by code point exactly where the translation says so, for every kind of item and 1,500 random classes")
+    func searchStepsAgainstTheJDK() throws {
+        let patterns = (Self.searchStepItems + Self.randomClasses).map { "(?:" + $0 + "){0}(?<!/)" }
+        let roots = try JVM.run("SearchProbe.java", lines: patterns.map(JVM.hex), options: ["--add-opens", "java.base/java.util.regex=ALL-UNNAMED"])
+        try #require(roots.count == patterns.count)
+        var wrong: [String] = []
+        var overRefused: [String] = []
+        var compared = 0
+        for (pattern, root) in zip(patterns, roots) where root != "E" {
+            let refused: Bool
+            do {
+                _ = try PatternTranslator.translate(pattern, dialect: .java, caseInsensitive: true)
+                refused = false
+            } catch {
+                // Other refusals, and classes whose search throws, say nothing here.
+                guard error.message.contains("where a match may start") else { continue }
+                refused = true
+            }
+            compared += 1
+            if !refused && root != "StartS" { wrong.append("\(pattern.debugDescription): taken, the JDK's search is \(root)") }
+            if refused && root == "StartS" { overRefused.append(pattern) }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
+        // Not modelled: a character above U+FFFF escaped alone, case-sensitively (`SingleS`).
+        #expect(overRefused == ["(?:(?-i)\\x{1D400}){0}(?<!/)"], "\(overRefused.count): \(overRefused.prefix(16).joined(separator: "; "))")
+        #expect(compared > 1_000)
+    }
+
     @Test("\\R and possessive groups under repeats: each iteration's first match where the JDK repeats an item alone")
     func lineBreaksAgainstTheJDK() throws {
         let subjects = ["\r\n", "\r\n\r\n", "\r\r\n", "\n\r", "\r\n\n", "\r", "\n", "a\r\n", "a\r\na\r\n", "\r\nx\rx", "\r\n^",

@@ -16,9 +16,11 @@ enum JVM {
     }
 
     /// Runs `Tests/JVM/<program>` (a single source file, with the jars of
-    /// `classPath`) with `lines` on its standard input, and returns the lines
-    /// it wrote after its first (`java 17`, checked here).
-    static func run(_ program: String, lines inputs: [String], classPath: [String] = [], arguments: [String] = []) throws -> [Substring] {
+    /// `classPath` and the JVM's `options`) with `lines` on its standard
+    /// input, and returns the lines it wrote after its first (`java 17`,
+    /// checked here).
+    static func run(_ program: String, lines inputs: [String], classPath: [String] = [], options: [String] = [],
+                    arguments: [String] = []) throws -> [Substring] {
         for jar in classPath where !FileManager.default.fileExists(atPath: jar) {
             throw Failure("\(jar) is missing: install its Debian package (scripts/install-deps.sh does)")
         }
@@ -32,7 +34,7 @@ enum JVM {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: java)
         let source = Conformance.repositoryRoot + "/Tests/JVM/" + program
-        process.arguments = (java == "/usr/bin/env" ? ["java"] : []) + ["-Xshare:auto"]
+        process.arguments = (java == "/usr/bin/env" ? ["java"] : []) + ["-Xshare:auto"] + options
             + (classPath.isEmpty ? [] : ["-cp", classPath.joined(separator: ":")]) + [source] + arguments
         process.standardInput = try FileHandle(forReadingFrom: inputFile)
         process.standardError = try FileHandle(forWritingTo: errorFile)

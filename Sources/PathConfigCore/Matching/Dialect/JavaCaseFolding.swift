@@ -53,8 +53,15 @@ enum JavaCaseFolding {
 
     /// What a literal matches alone (`Pattern.single`, then `SingleU`).
     static func single(_ c: UInt32) -> [UInt32] {
-        let u = upper(c), l = lower(u)
-        return u != l ? foldingTo(l) : [c]
+        isCased(c) ? foldingTo(lower(upper(c))) : [c]
+    }
+
+    /// Whether `Pattern.single` makes a `SingleU` of `c` case-insensitively
+    /// (its upper case and that one's lower case differ), a predicate the
+    /// JDK does not keep as BMP-only.
+    static func isCased(_ c: UInt32) -> Bool {
+        let u = upper(c)
+        return u != lower(u)
     }
 
     /// What a literal matches in a run of literals (`newSlice`, `SliceU`).

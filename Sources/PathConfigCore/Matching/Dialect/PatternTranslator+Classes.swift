@@ -14,6 +14,7 @@ extension PatternTranslator {
                 // `endLevel` makes every class a set; never a trap in the library.
                 throw .invalid(dialect, "a class the reader did not end", at: openedAt)
             }
+            if javaClass.wide { searchStart.stepsByCodePoint = true }
             guard let throwing = javaClass.throwing else { return javaClass.set }
             // One code point from each run where the set is all or nothing
             // (a property in it: unjudged).

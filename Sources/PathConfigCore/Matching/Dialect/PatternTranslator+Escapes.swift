@@ -34,6 +34,8 @@ extension PatternTranslator {
         case .backReference(let number):
             try backReference(number, at: source)
         case .shorthand(let c):
+            // `\D \S \W \H \V` are `negate()`, which the JDK does not keep as BMP-only.
+            if dialect == .java && c & 0x20 == 0 { searchStart.stepsByCodePoint = true }
             // \d \w \s and the like: their text is the same every time.
             try write(StandardClasses.shorthand(c, dialect: dialect, caseless: pcre2Caseless), at: source, as: .item,
                   matching: StandardClasses.set(for: c, dialect: dialect))
@@ -42,6 +44,7 @@ extension PatternTranslator {
             literal(value, at: source)
         case .property(let name, let negated):
             let set = try Self.property(name, negated: negated, inClass: false, dialect: dialect, caseless: flags.caseless, at: source)
+            if dialect == .java && Self.isWideJavaProperty(set) { searchStart.stepsByCodePoint = true }
             try write(CharSetEmitter.emit(set, caseless: pcre2Caseless), at: source, as: .item, matching: set)
         }
     }

@@ -52,6 +52,10 @@ extension PatternTranslator {
         var atoms: [(text: String, caseless: Bool, source: Int)] = []
         atoms.reserveCapacity(run.count)
         var known: [UInt64: (text: String, caseless: Bool)] = [:]
+        // Each literal is an item that cannot match a surrogate; after the
+        // second, another changes nothing (a call a literal cost 2% of
+        // loading 800 KB of literals).
+        for _ in 0..<min(run.count, 2) { noteSearchItem(mayMatchSurrogate: false, nullable: false) }
         for (k, literal) in run.enumerated() {
             let alone = run.count == 1 || (beforeQuantifier && (k == run.count - 1 || run.count == 2))
             let key = UInt64(literal.value) << 1 | (alone ? 1 : 0)
@@ -61,6 +65,8 @@ extension PatternTranslator {
             }
             let values = alone ? JavaCaseFolding.single(literal.value) : JavaCaseFolding.inSlice(literal.value)
             noteItem(matching: Self.set(of: values), at: literal.source)
+            // Alone, `single`: `SingleU` for a cased letter, `SingleS` above U+FFFF.
+            if alone && (literal.value > 0xFFFF || JavaCaseFolding.isCased(literal.value)) { searchStart.stepsByCodePoint = true }
             let byPCRE2 = values.count > 2 && values == Self.pcre2Caseless(literal.value)
             let text = values == [literal.value] || byPCRE2
                 ? CharSetEmitter.literal(literal.value) : CharSetEmitter.emit(Self.set(of: values), caseless: false)
@@ -197,6 +203,12 @@ extension CharSet {
     /// units) or a surrogate (a unit alone, as the JDK reads half a pair).
     var mayHoldSurrogateUnits: Bool {
         mayHold { low, high in high > 0xFFFF || (high >= 0xD800 && low <= 0xDFFF) }
+    }
+
+    /// Whether the set may hold a surrogate, as the JDK reads half a pair
+    /// (`JavaSearchStart`).
+    var mayHoldSurrogate: Bool {
+        mayHold { low, high in high >= 0xD800 && low <= 0xDFFF }
     }
 
     /// Whether the set may hold a code point of a range `inRange` takes (a

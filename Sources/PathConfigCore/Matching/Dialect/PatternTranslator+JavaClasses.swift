@@ -1,8 +1,13 @@
-/// A Java class as the JDK builds it: the characters it matches, and those
-/// on which its search throws instead (nil: none).
+/// A Java class as the JDK builds it: the characters it matches, those on
+/// which its search throws instead (nil: none), and whether its predicate
+/// is one the JDK does not keep as BMP-only (`wide`).
 struct JavaClass {
     var set: CharSet
     var throwing: CharSet?
+    /// Whether the JDK builds a predicate that is not a `BmpCharPredicate`
+    /// (a union or intersection is one only where both sides are), so that
+    /// compiling the class sets `hasSupplementary` (`JavaSearchStart`).
+    var wide = false
 }
 
 /// A Java class's set, built as OpenJDK 17's `Pattern.clazz` builds it from
@@ -55,14 +60,17 @@ struct JavaClassBuilder: JavaClassSink {
                     guard let t = operand.throwing else { continue }
                     throwing.append(k == 0 ? t : .difference(t, .union(of: resolved[..<k].map(\.set))))
                 }
-                return JavaClass(set: .union(of: resolved.map(\.set)), throwing: throwing.isEmpty ? nil : .union(of: throwing))
+                return JavaClass(set: .union(of: resolved.map(\.set)), throwing: throwing.isEmpty ? nil : .union(of: throwing),
+                                 wide: resolved.contains(where: \.wide))
             case .and(let a, let b):
                 let (left, right) = (a.resolved(bits: bits), b.resolved(bits: bits))
                 let throwing = [left.throwing, right.throwing.map { .intersection(left.set, $0) }].compactMap { $0 }
-                return JavaClass(set: .intersection(left.set, right.set), throwing: throwing.isEmpty ? nil : .union(of: throwing))
+                return JavaClass(set: .intersection(left.set, right.set), throwing: throwing.isEmpty ? nil : .union(of: throwing),
+                                 wide: left.wide || right.wide)
             case .andNull(let a):
+                // `and(null)` is no `BmpCharPredicate`.
                 let left = a.resolved(bits: bits)
-                return JavaClass(set: .items([]), throwing: .union(of: [left.throwing, left.set].compactMap { $0 }))
+                return JavaClass(set: .items([]), throwing: .union(of: [left.throwing, left.set].compactMap { $0 }), wide: true)
             }
         }
     }
@@ -87,22 +95,30 @@ struct JavaClassBuilder: JavaClassSink {
     mutating func beginLevel(nested: Bool) { levels.append([]) }
 
     mutating func character(_ value: UInt32, _ spelling: PatternSyntax.Spelling) -> Node? {
+        // `bitsOrSingle`: the bit set, or `single`, wide for a character
+        // above U+FFFF (`SingleS`) or, case-insensitively, a cased one (`SingleU`).
+        let wide = value > 0xFFFF || (caseless && JavaCaseFolding.isCased(value))
         if caseless, !JavaCaseFolding.isBitClassCharacter(value) {
-            return .set(JavaClass(set: Self.character(value, caseless: true)))
+            return .set(JavaClass(set: Self.character(value, caseless: true), wide: wide))
         }
-        guard value < 0x100 else { return .set(JavaClass(set: .scalar(value))) }
+        guard value < 0x100 else { return .set(JavaClass(set: .scalar(value), wide: wide)) }
         levels[levels.count - 1].append(Self.character(value, caseless: caseless))
         return nil
     }
 
     func range(_ low: UInt32, _ lowSpelling: PatternSyntax.Spelling, _ high: UInt32, _ highSpelling: PatternSyntax.Spelling) -> Node {
-        .set(JavaClass(set: caseless ? PatternTranslator.set(of: JavaCaseFolding.range(low, high)) : .range(low, high)))
+        // `CIRangeU` is wide; `Range` unless below the surrogates, or between them and U+10000.
+        guard caseless else { return .set(JavaClass(set: .range(low, high), wide: high >= 0xD800 && (low <= 0xDFFF || high > 0xFFFF))) }
+        return .set(JavaClass(set: PatternTranslator.set(of: JavaCaseFolding.range(low, high)), wide: true))
     }
 
-    func shorthand(_ letter: UInt32) -> Node { .set(JavaClass(set: StandardClasses.set(for: letter, dialect: .java))) }
+    func shorthand(_ letter: UInt32) -> Node {
+        .set(JavaClass(set: StandardClasses.set(for: letter, dialect: .java), wide: letter & 0x20 == 0))  // `\D \S \W \H \V`: `negate()`
+    }
 
     func property(_ name: String, negated: Bool, at source: Int) throws(TranslationError) -> Node {
-        .set(JavaClass(set: try PatternTranslator.property(name, negated: negated, inClass: true, dialect: .java, caseless: caseless, at: source)))
+        let set = try PatternTranslator.property(name, negated: negated, inClass: true, dialect: .java, caseless: caseless, at: source)
+        return .set(JavaClass(set: set, wide: PatternTranslator.isWideJavaProperty(set)))
     }
 
     func bits() -> Node { .bits }
@@ -127,7 +143,11 @@ struct JavaClassBuilder: JavaClassSink {
     mutating func endLevel(_ node: Node, negated: Bool) -> Node {
         let bits = levels.removeLast()
         var body = node.resolved(bits: bits.isEmpty ? .items([]) : .union(of: bits))
-        if negated { body.set = .complement(body.set) }
+        if negated {
+            // `negate()` is no `BmpCharPredicate`.
+            body.set = .complement(body.set)
+            body.wide = true
+        }
         return .set(body)
     }
 

@@ -70,6 +70,13 @@ struct PatternTranslator {
         var deterministic = true
         /// Java: whether a `\R` is written in it (`javaRepeatsAtomically`).
         var holdsLineBreak = false
+        /// A negative lookaround.
+        var isNegative = false
+        /// Java: whether a search started inside a surrogate pair may be at
+        /// its start where it opened, and at the end of an earlier
+        /// alternative (`JavaSearchStart`).
+        var searchAtOpen = true
+        var searchAtBranchEnd = false
     }
 
     let dialect: RegexDialect
@@ -120,6 +127,9 @@ struct PatternTranslator {
     /// the JDK rejects, or one refused without a judgement, says so
     /// instead, since this refusal calls the pattern valid.
     var byUnitRefusal: TranslationError?
+    /// Java: whether the JDK's search may start a match inside a surrogate
+    /// pair (`JavaSearchStart`).
+    var searchStart = JavaSearchStart()
     /// Where the first `\b` or `\B` is, once one was written as a callout.
     var firstWordBoundary: Int?
     /// Where the first ICU `^` under `(?m)` (without `(?d)`) is.
@@ -144,6 +154,7 @@ struct PatternTranslator {
             if dialect == .java {
                 try translator.finishJavaBackReferences()
                 if let refusal = translator.byUnitRefusal { throw refusal }
+                if let refusal = translator.searchStartRefusal(pattern) { throw refusal }
             }
         } catch {
             throw TranslationError(message: error.message, offset: translator.reader.sourceOffset(error.offset), isRefusal: error.isRefusal)
@@ -190,6 +201,7 @@ struct PatternTranslator {
             case .alternation:
                 try flushLiterals()
                 foldLast()
+                noteSearchAlternation()
                 if let k = frames.indices.last {
                     frames[k].earlierBranchNullable = frames[k].earlierBranchNullable || frames[k].branchNullable
                     frames[k].branchNullable = true
@@ -207,6 +219,7 @@ struct PatternTranslator {
             }
         }
         try flushLiterals()
+        noteSearchEnd()
     }
 
     // MARK: - Writing
@@ -225,7 +238,12 @@ struct PatternTranslator {
     /// match anything), for Java's back references and lookbehinds.
     mutating func write(_ text: String, at source: Int, as kind: Kind, nullable: Bool = false, matching set: CharSet? = nil) throws(TranslationError) {
         try flushLiterals()
-        if kind == .item { noteItem(matching: set, at: source) }
+        if kind == .item {
+            noteItem(matching: set, at: source)
+            noteSearchItem(mayMatchSurrogate: set?.mayHoldSurrogate ?? true, nullable: nullable)
+        } else {
+            noteSearchAnchor()
+        }
         foldLast()
         var start = out.count
         out.emit(text, from: source)
@@ -241,12 +259,16 @@ struct PatternTranslator {
         if !nullable, let k = frames.indices.last { frames[k].branchNullable = false }
     }
 
+    // Inlined: `run` calls it for each literal character (a call a
+    // character cost 3% of loading 800 KB of literals).
+    @inline(__always)
     mutating func literal(_ value: UInt32, at source: Int) {
         if dialect == .java && flags.caseless {
             javaRun.append((value, source))
             return
         }
         noteItem(matching: .scalar(value), at: source)
+        noteSearchItem(mayMatchSurrogate: false, nullable: false)
         if dialect == .icu && flags.caseless {
             if literalRun.isEmpty { literalRunStart = source }
             literalRun.append(value)
@@ -479,7 +501,10 @@ struct PatternTranslator {
             out.emit(text, from: source)
         }
         atom = .quantified
-        if low == 0 { lastNullable = true }
+        if low == 0 {
+            lastNullable = true
+            noteSearchOptional()
+        }
     }
 
     /// Whether the innermost lookaround around the position is a lookbehind,
@@ -539,12 +564,15 @@ struct PatternTranslator {
         switch try reader.groupOpener(at: source) {
         case .capturing: push(at: source, text: "(", isAssertion: false, capture: reader.captures)
         case .nonCapturing: push(at: source, text: "(?:", isAssertion: false)
-        case .lookahead(let negative): push(at: source, text: negative ? "(?!" : "(?=", isAssertion: true, keepsCaptures: true)
+        case .lookahead(let negative):
+            push(at: source, text: negative ? "(?!" : "(?=", isAssertion: true, keepsCaptures: true)
+            if negative { noteSearchNegativeOpened(at: source) }
         case .atomic:
             hasAtomicGroup = true
             push(at: source, text: "(?>", isAssertion: false, keepsCaptures: true)
         case .lookbehind(let negative):
             push(at: source, text: negative ? "(?<!" : "(?<=", isAssertion: true, isLookbehind: true, keepsCaptures: true)
+            if negative { noteSearchNegativeOpened(at: source) }
             if dialect == .java {
                 let last: Int = lastSupplementary ?? (0..<reader.count).last(where: { reader[$0] > 0xFFFF }) ?? -1
                 lastSupplementary = last
@@ -564,7 +592,7 @@ struct PatternTranslator {
                                keepsCaptures: Bool = false) {
         foldLast()
         frames.append(Frame(saved: flags, start: out.count, isAssertion: isAssertion, capture: capture, firstInnerCapture: reader.captures + 1,
-                            keepsCaptures: keepsCaptures, isLookbehind: isLookbehind))
+                            keepsCaptures: keepsCaptures, isLookbehind: isLookbehind, searchAtOpen: searchStart.atStart))
         out.emit(text, from: source)
         atom = .none
     }
@@ -573,6 +601,7 @@ struct PatternTranslator {
         try flushLiterals()
         foldLast()
         guard let frame = frames.popLast() else { throw .syntax("unmatched closing parenthesis", at: source) }
+        noteSearchGroupClosed(frame)
         setFlags(frame.saved)
         out.emit(")", from: source)
         atom = frame.isAssertion ? .assertion(frame.start) : .item(frame.start)
