@@ -63,7 +63,7 @@ public struct DialectGrammar {
         let base: PatternNode
         switch c.below(64) {
         case 0..<20: base = literal(&c, length: quantify ? 1 : 1 + c.below(5))
-        case 20..<26: base = .atom(".", samples: ["x", "/", "é", "\u{212A}", "\n"])
+        case 20..<26: base = .atom(".", samples: ["x", "/", "é", "\u{212A}", "\n", "\u{1D400}"])
         case 26..<36: base = charClass(&c, depth: 0)
         case 36..<46: base = c.pick(Self.escapes)
         case 46..<50: base = c.pick(Self.assertions)
