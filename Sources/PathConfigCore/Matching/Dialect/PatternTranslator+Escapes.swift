@@ -22,7 +22,9 @@ extension PatternTranslator {
                 javaLineBreak = out.count
                 if let k = frames.indices.last { frames[k].holdsLineBreak = true }
             }
-            try write(dialect == .icu ? "(?>\\r\\n|" + breaks + ")" : "(?:\\r\\n|" + breaks + ")", at: source, as: .item)
+            // It matches line breaks alone (CR LF among them).
+            try write(dialect == .icu ? "(?>\\r\\n|" + breaks + ")" : "(?:\\r\\n|" + breaks + ")", at: source, as: .item,
+                      matching: StandardClasses.verticalSpace)
         case .quote:
             for value in reader.quoted() { literal(value.0, at: value.1) }
         case .namedReference(let name):
