@@ -36,8 +36,7 @@ extension PatternTranslator {
         case .backReference(let number):
             try backReference(number, at: source)
         case .shorthand(let c):
-            // `\D \S \W \H \V` are `negate()`, which the JDK does not keep as BMP-only.
-            if dialect == .java && c & 0x20 == 0 { searchStart.stepsByCodePoint = true }
+            if dialect == .java && Self.isWideJavaShorthand(c) { searchStart.stepsByCodePoint = true }
             // \d \w \s and the like: their text is the same every time.
             try write(StandardClasses.shorthand(c, dialect: dialect, caseless: pcre2Caseless), at: source, as: .item,
                   matching: StandardClasses.set(for: c, dialect: dialect))

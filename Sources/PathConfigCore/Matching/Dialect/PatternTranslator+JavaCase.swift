@@ -65,8 +65,8 @@ extension PatternTranslator {
             }
             let values = alone ? JavaCaseFolding.single(literal.value) : JavaCaseFolding.inSlice(literal.value)
             noteItem(matching: Self.set(of: values), at: literal.source)
-            // Alone, `single`: `SingleU` for a cased letter, `SingleS` above U+FFFF.
-            if alone && (literal.value > 0xFFFF || JavaCaseFolding.isCased(literal.value)) { searchStart.stepsByCodePoint = true }
+            // Alone, `single`.
+            if alone && Self.isWideJavaSingle(literal.value, caseless: true) { searchStart.stepsByCodePoint = true }
             let byPCRE2 = values.count > 2 && values == Self.pcre2Caseless(literal.value)
             let text = values == [literal.value] || byPCRE2
                 ? CharSetEmitter.literal(literal.value) : CharSetEmitter.emit(Self.set(of: values), caseless: false)

@@ -95,9 +95,8 @@ struct JavaClassBuilder: JavaClassSink {
     mutating func beginLevel(nested: Bool) { levels.append([]) }
 
     mutating func character(_ value: UInt32, _ spelling: PatternSyntax.Spelling) -> Node? {
-        // `bitsOrSingle`: the bit set, or `single`, wide for a character
-        // above U+FFFF (`SingleS`) or, case-insensitively, a cased one (`SingleU`).
-        let wide = value > 0xFFFF || (caseless && JavaCaseFolding.isCased(value))
+        // `bitsOrSingle`: the bit set, or `single`.
+        let wide = PatternTranslator.isWideJavaSingle(value, caseless: caseless)
         if caseless, !JavaCaseFolding.isBitClassCharacter(value) {
             return .set(JavaClass(set: Self.character(value, caseless: true), wide: wide))
         }
@@ -113,7 +112,7 @@ struct JavaClassBuilder: JavaClassSink {
     }
 
     func shorthand(_ letter: UInt32) -> Node {
-        .set(JavaClass(set: StandardClasses.set(for: letter, dialect: .java), wide: letter & 0x20 == 0))  // `\D \S \W \H \V`: `negate()`
+        .set(JavaClass(set: StandardClasses.set(for: letter, dialect: .java), wide: PatternTranslator.isWideJavaShorthand(letter)))
     }
 
     func property(_ name: String, negated: Bool, at source: Int) throws(TranslationError) -> Node {

@@ -44,7 +44,29 @@ extension PatternTranslator {
         return true
     }
 
+    /// Whether a Java shorthand's predicate is one the JDK does not keep as
+    /// BMP-only: `\D \S \W \H \V`, the `negate()` of their lower case.
+    static func isWideJavaShorthand(_ letter: UInt32) -> Bool { letter & 0x20 == 0 }
+
+    /// Whether `Pattern.single` makes of `c` a predicate the JDK does not
+    /// keep as BMP-only: `SingleS` above U+FFFF, and case-insensitively
+    /// `SingleU` for a cased character.
+    static func isWideJavaSingle(_ c: UInt32, caseless: Bool) -> Bool {
+        c > 0xFFFF || (caseless && JavaCaseFolding.isCased(c))
+    }
+
     var inNegativeLookaround: Bool { frames.contains(where: \.isNegative) }
+
+    /// Where the pattern's last character above U+FFFF is (-1: nowhere),
+    /// found once: the JDK's compiler sets `hasSupplementary` for one, and
+    /// measures a lookbehind by code point where one follows it
+    /// (`Frame.stepsByUnit`).
+    mutating func lastSupplementaryOffset() -> Int {
+        if let last = lastSupplementary { return last }
+        let last = (0..<reader.count).last(where: { reader[$0] > 0xFFFF }) ?? -1
+        lastSupplementary = last
+        return last
+    }
 
     /// An item is read: `mayMatchSurrogate`, whether it may match a lone
     /// surrogate; `nullable`, whether it may match the empty string.
@@ -102,9 +124,8 @@ extension PatternTranslator {
 
     /// The refusal, once the whole pattern is read, of a negative
     /// lookaround the JDK's search tries inside a surrogate pair.
-    func searchStartRefusal(_ pattern: String) -> TranslationError? {
-        guard let offset = searchStart.exposed, !searchStart.stepsByCodePoint,
-              !pattern.unicodeScalars.contains(where: { $0.value > 0xFFFF }) else { return nil }
+    mutating func searchStartRefusal() -> TranslationError? {
+        guard let offset = searchStart.exposed, !searchStart.stepsByCodePoint, lastSupplementaryOffset() < 0 else { return nil }
         return .refused(dialect, "negative lookaround where a match may start",
                         because: "the JDK's search also starts inside a surrogate pair where nothing in the pattern is a character above U+FFFF "
                             + "or a set it keeps wider than the BMP (a negation, \\p{L}, and under (?i) a range or a cased letter standing "

@@ -120,7 +120,7 @@ struct PatternTranslator {
     /// Java: where the last `\R` written starts in the output.
     var javaLineBreak: Int?
     /// Java: where the last character above U+FFFF is read (-1: nowhere),
-    /// once a lookbehind asked (`Frame.stepsByUnit`).
+    /// once asked (`lastSupplementaryOffset`).
     var lastSupplementary: Int?
     /// Java: the first item refused in a lookbehind the JDK tries by UTF-16
     /// unit (`noteItem`), thrown once the whole pattern is read: a pattern
@@ -154,7 +154,7 @@ struct PatternTranslator {
             if dialect == .java {
                 try translator.finishJavaBackReferences()
                 if let refusal = translator.byUnitRefusal { throw refusal }
-                if let refusal = translator.searchStartRefusal(pattern) { throw refusal }
+                if let refusal = translator.searchStartRefusal() { throw refusal }
             }
         } catch {
             throw TranslationError(message: error.message, offset: translator.reader.sourceOffset(error.offset), isRefusal: error.isRefusal)
@@ -574,9 +574,7 @@ struct PatternTranslator {
             push(at: source, text: negative ? "(?<!" : "(?<=", isAssertion: true, isLookbehind: true, keepsCaptures: true)
             if negative { noteSearchNegativeOpened(at: source) }
             if dialect == .java {
-                let last: Int = lastSupplementary ?? (0..<reader.count).last(where: { reader[$0] > 0xFFFF }) ?? -1
-                lastSupplementary = last
-                frames[frames.count - 1].stepsByUnit = last < source
+                frames[frames.count - 1].stepsByUnit = lastSupplementaryOffset() < source
             }
         case .named(let name):
             guard groupNumbers.updateValue(reader.captures, forKey: name) == nil else {
