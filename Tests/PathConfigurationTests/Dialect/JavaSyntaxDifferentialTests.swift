@@ -170,6 +170,19 @@ struct JavaSyntaxDifferentialTests {
         return (wrong, compared)
     }
 
+    /// Expects the pcre2 backend to find what the JDK finds in every subject:
+    /// for each `fixed` pattern, all taken; for each `generated` one, unless
+    /// refused, with at least `comparedAtLeast` of them taken.
+    static func expectAsTheJDK(fixed: [String], generated: [String], on subjects: [String], comparedAtLeast minimum: Int,
+                               sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let (fixedWrong, fixedCompared) = try compareWithTheJDK(fixed, on: subjects)
+        #expect(fixedWrong.isEmpty, "\(fixedWrong.count) differ: \(fixedWrong.prefix(16).joined(separator: "; "))", sourceLocation: sourceLocation)
+        #expect(fixedCompared == fixed.count * subjects.count, sourceLocation: sourceLocation)
+        let (wrong, compared) = try compareWithTheJDK(generated, on: subjects, refusals: true)
+        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))", sourceLocation: sourceLocation)
+        #expect(compared > minimum * subjects.count, sourceLocation: sourceLocation)
+    }
+
     /// Class expressions made of the pieces whose order decides how the
     /// JDK reads them.
     static let randomClasses: [String] = {
@@ -412,12 +425,8 @@ struct JavaSyntaxDifferentialTests {
     func surrogateLookbehindsAgainstTheJDK() throws {
         let subjects = ["z", "az", "\u{1D400}z", "a\u{1D400}z", "\u{1D400}\u{1D400}z", "\u{1F600}z", "a\u{1F600}", "\u{1D400}", "aa",
                         "ab\u{1D400}", "\u{1D400}az", "x\u{1D400}", "\u{1D400}a\u{1D400}z", "\u{10428}z", "a\u{10400}", "\u{1F600}\u{1D400}", ""]
-        let (fixed, fixedCompared) = try Self.compareWithTheJDK(Self.surrogateLookbehindPatterns, on: subjects)
-        #expect(fixed.isEmpty, "\(fixed.count) differ: \(fixed.prefix(16).joined(separator: "; "))")
-        #expect(fixedCompared == Self.surrogateLookbehindPatterns.count * subjects.count)
-        let (wrong, compared) = try Self.compareWithTheJDK(Self.randomSurrogateLookbehinds, on: subjects, refusals: true)
-        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
-        #expect(compared > 200 * subjects.count)
+        try Self.expectAsTheJDK(fixed: Self.surrogateLookbehindPatterns, generated: Self.randomSurrogateLookbehinds, on: subjects,
+                                comparedAtLeast: 200)
     }
 
     /// Negative lookarounds where a match may start (`JavaSearchStart`).
@@ -464,12 +473,7 @@ struct JavaSyntaxDifferentialTests {
         }
         let subjects = ["/\u{1D400}", "\u{1D400}", "/x/\u{1F600}", "-\u{1D400}", "a\u{1D400}", "\u{10400}", "\u{1D400}/", "\u{1D400}\u{1D400}", "/",
                         "", "ab", "1\u{1D400}", "x\u{1D400}", "/\u{1D400}1", "/a", "-", "\u{1D400}-", "\u{1D400}\n"]
-        let (fixed, fixedCompared) = try Self.compareWithTheJDK(Self.searchStartTaken, on: subjects)
-        #expect(fixed.isEmpty, "\(fixed.count) differ: \(fixed.prefix(16).joined(separator: "; "))")
-        #expect(fixedCompared == Self.searchStartTaken.count * subjects.count)
-        let (wrong, compared) = try Self.compareWithTheJDK(Self.randomSearchStarts, on: subjects, refusals: true)
-        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
-        #expect(compared > 500 * subjects.count)
+        try Self.expectAsTheJDK(fixed: Self.searchStartTaken, generated: Self.randomSearchStarts, on: subjects, comparedAtLeast: 500)
     }
 
     /// Items of every kind, each read where it cannot match (`(?:X){0}`)
