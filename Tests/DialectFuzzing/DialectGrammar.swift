@@ -13,7 +13,10 @@ import PrefilterFuzzing
 /// quantifiers (`a?{2}`, `a{2}{3}`), inline flags (`moreFlags`: those one
 /// dialect lacks), back references by number and name, ICU's comments,
 /// escapes the dialects read apart (`moreEscapes`), and, now and then,
-/// long runs and alternations up to the 16 KB pattern limit.
+/// long runs and alternations up to the 16 KB pattern limit. A wide
+/// grammar (`init(wide:)`) adds characters above U+FFFF to the literals,
+/// classes, ranges, escapes and subjects: cased ones (Deseret, Adlam), one
+/// with no case (`𝐀`), and an emoji.
 ///
 /// Every pattern is tame for ICU and the JDK, which have no match budget:
 /// at most four quantifiers, and a quantified item holds neither another
@@ -26,9 +29,31 @@ public struct DialectGrammar {
     private var budget = 4
     /// Named groups generated so far (each name is used once).
     private var names = 0
+    /// The vocabulary picked from: the statics below, and in a wide grammar
+    /// the `wide` ones after them.
+    private let nonASCII: [(String, String)]
+    private let classCharacters: [(String, String)]
+    private let ranges: [(String, String)]
+    private let classEscapes: [(String, String)]
+    private let escapes: [PatternNode]
+    private let dotSamples: [String]
+    /// Text around samples, and other subjects.
+    public let fillers: [String]
+    public let urls: [String]
 
-    /// Creates the grammar.
-    public init() {}
+    /// Creates the grammar; `wide` adds characters above U+FFFF to its
+    /// vocabulary (a choice of its own, so that the inputs stored before
+    /// read as they did).
+    public init(wide: Bool = false) {
+        nonASCII = Self.nonASCII + (wide ? Self.wideNonASCII : [])
+        classCharacters = Self.classCharacters + (wide ? Self.wideNonASCII : [])
+        ranges = Self.ranges + (wide ? Self.wideRanges : [])
+        classEscapes = Self.classEscapes + (wide ? Self.wideClassEscapes : [])
+        escapes = Self.escapes + (wide ? Self.wideEscapes : [])
+        dotSamples = ["x", "/", "é", "\u{212A}", "\n", "\u{1D400}"] + (wide ? ["\u{10428}", "\u{1E922}"] : [])
+        fillers = Self.fillers + (wide ? Self.wideFillers : [])
+        urls = Self.urls + (wide ? Self.wideURLs : [])
+    }
 
     /// A pattern of the shared grammar.
     public mutating func pattern(_ c: inout some Choices) -> PatternNode {
@@ -63,9 +88,9 @@ public struct DialectGrammar {
         let base: PatternNode
         switch c.below(64) {
         case 0..<20: base = literal(&c, length: quantify ? 1 : 1 + c.below(5))
-        case 20..<26: base = .atom(".", samples: ["x", "/", "é", "\u{212A}", "\n", "\u{1D400}"])
+        case 20..<26: base = .atom(".", samples: dotSamples)
         case 26..<36: base = charClass(&c, depth: 0)
-        case 36..<46: base = c.pick(Self.escapes)
+        case 36..<46: base = c.pick(escapes)
         case 46..<50: base = c.pick(Self.assertions)
         case 50..<59 where depth < 3: base = group(&c, depth: depth + 1, inside: inside || quantify)
         case 59, 60: base = .atom(c.pick(Self.flags), samples: [""])
@@ -131,7 +156,7 @@ public struct DialectGrammar {
     private func fixedWidth(_ c: inout some Choices, depth: Int) -> PatternNode {
         switch c.below(6) {
         case 0: return .atom(".", samples: ["x"])
-        case 1: return c.pick(Self.escapes.filter { !$0.text.hasPrefix("\\1") })
+        case 1: return c.pick(escapes.filter { !$0.text.hasPrefix("\\1") })
         case 2: return .atom(c.pick(["[a-z]", "[^/]", "[kK]", "[\\d]", "[a-z&&[^k]]"]), samples: ["a", "k", "1"])
         case 3: return .repeated(literal(&c, length: 1), quantifier: "{2}", minimum: 2)
         case 4 where depth < 2: return boundedGroup(&c, depth: depth + 1)
@@ -160,7 +185,7 @@ public struct DialectGrammar {
         var text = ""
         var sample = ""
         for _ in 0..<length {
-            let (written, matched) = c.oneIn(6) ? c.pick(Self.nonASCII) : c.pick(Self.ascii)
+            let (written, matched) = c.oneIn(6) ? c.pick(nonASCII) : c.pick(Self.ascii)
             text += written
             sample += matched
         }
@@ -177,15 +202,15 @@ public struct DialectGrammar {
             if i > 0, c.oneIn(4) { text += c.pick(["&&", "&&", "--", "&", "-"]) }
             switch c.below(10) {
             case 0..<4:
-                let (written, matched) = c.pick(Self.classCharacters)
+                let (written, matched) = c.pick(classCharacters)
                 text += written
                 samples.append(matched)
             case 4, 5:
-                let (range, inRange) = c.pick(Self.ranges)
+                let (range, inRange) = c.pick(ranges)
                 text += range
                 samples.append(inRange)
             case 6, 7:
-                let escape = c.pick(Self.classEscapes)
+                let escape = c.pick(classEscapes)
                 text += escape.0
                 samples.append(escape.1)
             default:
@@ -358,6 +383,27 @@ public struct DialectGrammar {
         ("(?d)", [""]), ("(?u)", [""]), ("(?-u)", [""]), ("(?w)", [""]), ("(?md)", [""]), ("(?i-u)", [""]), ("(?d:a$)", ["a", "A"]),
         ("(?-d:.)", ["\r", "x"]), ("(?w:\\b)", [""]), ("(?c)", [""]), ("(?U)", [""]),
     ].map { PatternNode.atom($0.0, samples: $0.1) }
+
+    /// The wide grammar's characters above U+FFFF, as written and as
+    /// matched: Deseret's capital and small long I and Adlam's capital and
+    /// small alif (cased, so that case-insensitive matching folds across
+    /// pairs), a mathematical bold A (a letter with no case mapping), an
+    /// emoji. All were assigned by Unicode 9, which ICU, PCRE2 and the JDK
+    /// share (`DialectInput.isStable`).
+    static let wideNonASCII: [(String, String)] = ["\u{10400}", "\u{10428}", "\u{1E900}", "\u{1E922}", "\u{1D400}", "\u{1F600}"].map { ($0, $0) }
+    static let wideRanges: [(String, String)] = [
+        ("\\x{10400}-\\x{10410}", "\u{10405}"), ("\u{10428}-\u{1042F}", "\u{1042C}"), ("\\x{FF00}-\\x{10410}", "\u{10000}"),
+        ("\\x{1D400}-\\x{1D419}", "\u{1D401}"), ("\u{1E900}-\u{1E921}", "\u{1E901}"), ("\\x{10000}-\\x{10FFFF}", "\u{1F600}"),
+    ]
+    static let wideClassEscapes: [(String, String)] = [
+        ("\\x{10400}", "\u{10428}"), ("\\x{1E922}", "\u{1E900}"), ("\\x{1F600}", "\u{1F600}"), ("\\uD801\\uDC28", "\u{10428}"),
+    ]
+    static let wideEscapes: [PatternNode] = [
+        ("\\x{10428}", ["\u{10400}", "\u{10428}"]), ("\\x{1D400}", ["\u{1D400}"]), ("\\uD801\\uDC00", ["\u{10400}", "\u{10428}"]),
+        ("\\x{1E900}", ["\u{1E922}"]), ("\\uD835\\uDC00", ["\u{1D400}"]), ("\\N{DESERET SMALL LETTER LONG I}", ["\u{10428}", "\u{10400}"]),
+    ].map { PatternNode.atom($0.0, samples: $0.1) }
+    static let wideFillers = ["\u{1D400}", "\u{10400}", "\u{1E922}", "\u{1F600}", "/\u{10428}/"]
+    static let wideURLs = ["/\u{10400}/\u{10428}/", "/\u{1D400}x\u{1F600}", "/\u{1E900}\u{1E922}?q=\u{10428}", "\u{1F600}"]
 
     /// Subjects that are not samples: URL paths and queries.
     static let urls = [

@@ -3,13 +3,13 @@ import PrefilterFuzzing
 /// One input of `pathconfig-fuzz-dialect`: a pattern and the subjects to
 /// search it in, decoded from the fuzzer's bytes.
 ///
-/// The first byte picks the form. Even: the rest drives `DialectGrammar`
-/// (0x3E, one even byte in 128: a long shape up to the 16 KB limit instead,
-/// rare because a long pattern takes a hundred times a short one's time in
-/// the instrumented build). Odd: raw text, the pattern up to the first
-/// NUL byte (at most 16 KB) and up to six subjects after it, NUL-separated,
-/// so that the fuzzer reaches syntax the grammar does not know and seeds
-/// can name exact cases (`encode`).
+/// The first byte picks the form. Even: the rest drives `DialectGrammar`,
+/// wide where the byte has 0x04 set (0x3E, one even byte in 128: a long
+/// shape up to the 16 KB limit instead, rare because a long pattern takes a
+/// hundred times a short one's time in the instrumented build). Odd: raw
+/// text, the pattern up to the first NUL byte (at most 16 KB) and up to six
+/// subjects after it, NUL-separated, so that the fuzzer reaches syntax the
+/// grammar does not know and seeds can name exact cases (`encode`).
 public struct DialectInput: Sendable {
     /// The pattern.
     public let pattern: String
@@ -41,10 +41,10 @@ public struct DialectInput: Sendable {
                 subjects = long.subjects
                 mustCompile = long.mustCompile
             } else {
-                var grammar = DialectGrammar()
+                var grammar = DialectGrammar(wide: form & 0x04 != 0)
                 let node = grammar.pattern(&c)
                 pattern = node.text
-                subjects = Self.subjects(for: node, &c)
+                subjects = Self.subjects(for: node, grammar, &c)
                 mustCompile = false
             }
             isTame = true
@@ -83,15 +83,15 @@ public struct DialectInput: Sendable {
 
     /// Subjects for a grammar pattern: samples of it (alone, inside URL
     /// text, with case variants swapped in), and URL paths and queries.
-    static func subjects(for node: PatternNode, _ c: inout some Choices) -> [String] {
+    static func subjects(for node: PatternNode, _ grammar: DialectGrammar, _ c: inout some Choices) -> [String] {
         let mutator = PatternGrammar()
         let first = node.sample(&c)
         var out = [first]
-        out.append(c.pick(DialectGrammar.fillers) + node.sample(&c) + c.pick(DialectGrammar.fillers))
+        out.append(c.pick(grammar.fillers) + node.sample(&c) + c.pick(grammar.fillers))
         out.append(mutator.mutate(first, &c))
-        out.append(mutator.mutate(mutator.mutate(c.pick(DialectGrammar.fillers) + node.sample(&c), &c), &c))
-        out.append(c.pick(DialectGrammar.urls))
-        out.append(first + c.pick(DialectGrammar.fillers) + node.sample(&c))
+        out.append(mutator.mutate(mutator.mutate(c.pick(grammar.fillers) + node.sample(&c), &c), &c))
+        out.append(c.pick(grammar.urls))
+        out.append(first + c.pick(grammar.fillers) + node.sample(&c))
         // Short, so that ICU's and the JDK's backtracking stays small.
         return out.map { s in s.unicodeScalars.count <= 40 ? s : String(String.UnicodeScalarView(s.unicodeScalars.prefix(40))) }
     }

@@ -92,9 +92,22 @@ public indirect enum PatternNode: Sendable {
 public struct PatternGrammar: Sendable {
     /// Deepest group nesting generated.
     public var maxDepth = 3
+    /// The vocabulary picked from: the statics below, and in a wide grammar
+    /// the `wide` ones after them.
+    private let nonASCII: [String]
+    private let fillers: [String]
+    private let escapes: [PatternNode]
+    private let classes: [PatternNode]
 
-    /// Creates the grammar.
-    public init() {}
+    /// Creates the grammar; `wide` adds characters above U+FFFF to its
+    /// literals, escapes, classes and subjects (a choice of its own, so that
+    /// seeded runs and stored inputs read as they did).
+    public init(wide: Bool = false) {
+        nonASCII = Self.nonASCII + (wide ? Self.wideNonASCII : [])
+        fillers = Self.fillers + (wide ? Self.wideNonASCII + ["/\u{10428}/"] : [])
+        escapes = Self.escapes + (wide ? Self.wideEscapes : [])
+        classes = Self.classes + (wide ? Self.wideClasses : [])
+    }
 
     /// A random pattern.
     public func pattern(_ c: inout some Choices) -> PatternNode {
@@ -110,7 +123,7 @@ public struct PatternGrammar: Sendable {
         var out: [String] = []
         for n in 0..<count {
             var s = pattern.sample(&c)
-            if n > 0, c.oneIn(2) { s = c.pick(Self.fillers) + s + c.pick(Self.fillers) }
+            if n > 0, c.oneIn(2) { s = c.pick(fillers) + s + c.pick(fillers) }
             if n > 1 { for _ in 0...c.below(2) { s = mutate(s, &c) } }
             out.append(s)
         }
@@ -125,7 +138,7 @@ public struct PatternGrammar: Sendable {
         case 0 where !scalars.isEmpty:
             scalars.remove(at: at)
         case 1:
-            scalars.insert(c.pick(c.oneIn(4) ? Self.nonASCII : Self.alphabet).unicodeScalars.first!, at: at)
+            scalars.insert(c.pick(c.oneIn(4) ? nonASCII : Self.alphabet).unicodeScalars.first!, at: at)
         case 2:
             return s.uppercased()
         case 3:
@@ -170,8 +183,8 @@ public struct PatternGrammar: Sendable {
         // required literal to get wrong; the rest make it give up.
         switch c.below(48) {
         case 0..<24: base = word(&c)
-        case 24..<32: base = c.pick(Self.escapes)
-        case 32..<36: base = c.pick(Self.classes)
+        case 24..<32: base = c.pick(escapes)
+        case 32..<36: base = c.pick(classes)
         case 36..<43 where depth < maxDepth: base = group(&c, depth: depth + 1)
         case 43, 44: base = .atom(c.pick(Self.standalone), samples: [""], endsMatch: false)
         case 45: base = .atom(c.pick(Self.verbs), samples: [""], endsMatch: true)
@@ -191,7 +204,7 @@ public struct PatternGrammar: Sendable {
 
     /// A literal run of one to six characters.
     private func word(_ c: inout some Choices) -> PatternNode {
-        let text = (0..<(1 + c.below(6))).map { _ in c.oneIn(8) ? c.pick(Self.nonASCII) : c.pick(Self.alphabet) }.joined()
+        let text = (0..<(1 + c.below(6))).map { _ in c.oneIn(8) ? c.pick(nonASCII) : c.pick(Self.alphabet) }.joined()
         return .atom(text, samples: [text, text.uppercased(), text.lowercased()])
     }
 
@@ -207,6 +220,20 @@ public struct PatternGrammar: Sendable {
                            "Å", "ÿ", "\u{178}", "\u{3C2}", "\u{3A3}", "\u{1C5}", "\u{3F4}"]
 
     static let fillers = ["", "/", "x", "/a/", "?q=1", "A", "é", "\u{212A}", "  ", "\u{131}", "\u{130}"]
+
+    /// The wide grammar's characters above U+FFFF: Deseret's and Adlam's
+    /// capital and small letters (cased), a mathematical bold A (a letter
+    /// with no case mapping), an emoji; each four bytes of UTF-8, two UTF-16
+    /// units in ICU and the JDK.
+    static let wideNonASCII = ["\u{10400}", "\u{10428}", "\u{1E900}", "\u{1E922}", "\u{1D400}", "\u{1F600}"]
+    static let wideEscapes: [PatternNode] = [
+        ("\\x{10400}", ["\u{10400}", "\u{10428}"]), ("\\x{1F600}", ["\u{1F600}"]), ("\\uD801\\uDC28", ["\u{10428}", "\u{10400}"]),
+        ("\\U0001D400", ["\u{1D400}"]), ("\\N{U+1E922}", ["\u{1E922}", "\u{1E900}"]), ("\\x{10428}/", ["\u{10428}/", "\u{10400}/"]),
+    ].map { PatternNode.atom($0.0, samples: $0.1) }
+    static let wideClasses: [PatternNode] = [
+        ("[\u{10400}-\u{1040F}]", ["\u{10405}", "\u{1042D}"]), ("[^\u{10400}]", ["\u{10428}", "x"]), ("[\\x{10000}-\\x{10FFFF}]", ["\u{1F600}"]),
+        ("[\u{1F600}a]", ["\u{1F600}", "a"]), ("[^/]", ["\u{1D400}"]), ("[\u{1D400}-\u{1D419}]", ["\u{1D401}"]),
+    ].map { PatternNode.atom($0.0, samples: $0.1) }
 
     static let punctuation: [PatternNode] = [
         .atom(".", samples: ["x", "/", "é"]), .atom("^", samples: [""]), .atom("$", samples: [""]),
