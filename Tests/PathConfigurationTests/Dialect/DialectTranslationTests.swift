@@ -137,6 +137,7 @@ struct DialectTranslationTests {
         (.icu, "/(?i)straße", 5, "the ICU construct case-insensitive literal \"straße\""),
         (.icu, "[a-z--[b]]|(?i)\\p{Ll}", 15, "the ICU construct \\p{Ll} under (?i)"),
         (.icu, "(?i)[a-z--b]", 4, "the ICU construct set operation on cased characters under (?i)"),
+        (.icu, "/(?i)[\\p{Lm}&&ʼ]n", 5, "the ICU construct property negated or in a set operation under (?i)"),
         (.icu, "x{65536}", 1, "the ICU construct repeat count above 65535"),
         (.icu, "a$*?", 2, "the ICU construct lazy *? on something that can match the empty string"),
         (.icu, "(?:a?)++", 6, "the ICU construct possessive ++ on something that can match the empty string"),

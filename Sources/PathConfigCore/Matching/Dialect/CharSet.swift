@@ -16,6 +16,15 @@ indirect enum CharSet: Equatable, Sendable {
         /// A PCRE2 property test as written inside `\p{...}` (`Lu`,
         /// `sc:Greek`, `Alphabetic`), or its complement (`\P{...}`).
         case property(String, negated: Bool = false)
+
+        /// The code points of a character or range; nil for a property.
+        var bounds: (low: UInt32, high: UInt32)? {
+            switch self {
+            case .scalar(let v): return (v, v)
+            case .range(let a, let b): return (a, b)
+            case .property: return nil
+            }
+        }
     }
 
     /// The union of class items (an empty list is the empty set).
@@ -59,30 +68,90 @@ indirect enum CharSet: Equatable, Sendable {
         return flat.count == 1 ? flat[0] : .union(flat)
     }
 
-    /// Where membership may change, when the set is built from code points
-    /// and ranges alone (nil when a property is in it): the set holds all or
-    /// none of each run from one of these to the next, and of the run
-    /// before the first.
-    var boundaries: [UInt32]? {
+    /// The code points it holds (case aside), as sorted, disjoint ranges;
+    /// nil when a property is in it.
+    var ranges: [ClosedRange<UInt32>]? {
         switch self {
         case .items(let items):
-            var all: [UInt32] = []
+            var all: [ClosedRange<UInt32>] = []
             for item in items {
-                switch item {
-                case .scalar(let v): all += [v, v + 1]
-                case .range(let a, let b): all += [a, b + 1]
-                case .property: return nil
-                }
+                guard let (low, high) = item.bounds else { return nil }
+                all.append(low...high)
             }
-            return all
+            return Self.merged(all)
         case .union(let parts):
-            let each = parts.compactMap(\.boundaries)
-            return each.count == parts.count ? Array(each.joined()) : nil
-        case .intersection(let a, let b), .difference(let a, let b):
-            return CharSet.union([a, b]).boundaries
-        case .complement(let a), .caseExact(let a):
-            return a.boundaries
+            var all: [ClosedRange<UInt32>] = []
+            for part in parts {
+                guard let each = part.ranges else { return nil }
+                all += each
+            }
+            return Self.merged(all)
+        case .intersection(let a, let b):
+            guard let left = a.ranges, let right = b.ranges else { return nil }
+            return Self.intersection(left, right)
+        case .difference(let a, let b):
+            guard let left = a.ranges, let right = b.ranges else { return nil }
+            return Self.intersection(left, Self.complement(right))
+        case .complement(let a):
+            return a.ranges.map(Self.complement)
+        case .caseExact(let a):
+            return a.ranges
         }
+    }
+
+    private static func merged(_ ranges: [ClosedRange<UInt32>]) -> [ClosedRange<UInt32>] {
+        var out: [ClosedRange<UInt32>] = []
+        for r in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = out.last, r.lowerBound <= last.upperBound + 1 {
+                out[out.count - 1] = last.lowerBound...max(last.upperBound, r.upperBound)
+            } else {
+                out.append(r)
+            }
+        }
+        return out
+    }
+
+    private static func complement(_ ranges: [ClosedRange<UInt32>]) -> [ClosedRange<UInt32>] {
+        var out: [ClosedRange<UInt32>] = []
+        var next: UInt32 = 0
+        for r in ranges {
+            if r.lowerBound > next { out.append(next...(r.lowerBound - 1)) }
+            next = r.upperBound + 1
+        }
+        if next <= 0x10FFFF { out.append(next...0x10FFFF) }
+        return out
+    }
+
+    private static func intersection(_ a: [ClosedRange<UInt32>], _ b: [ClosedRange<UInt32>]) -> [ClosedRange<UInt32>] {
+        var out: [ClosedRange<UInt32>] = []
+        var i = 0, j = 0
+        while i < a.count, j < b.count {
+            let low = max(a[i].lowerBound, b[j].lowerBound), high = min(a[i].upperBound, b[j].upperBound)
+            if low <= high { out.append(low...high) }
+            if a[i].upperBound < b[j].upperBound { i += 1 } else { j += 1 }
+        }
+        return out
+    }
+
+    /// At most how many code points a plain union of class items holds (one
+    /// in two items is counted twice); nil for a property or anything else.
+    var itemCount: Int? {
+        var total = 0
+        switch self {
+        case .items(let items):
+            for item in items {
+                guard let (low, high) = item.bounds else { return nil }
+                total += Int(high - low) + 1
+            }
+        case .union(let parts):
+            for part in parts {
+                guard let count = part.itemCount else { return nil }
+                total += count
+            }
+        default:
+            return nil
+        }
+        return total
     }
 
     /// The class items, when the set is a plain union of them.

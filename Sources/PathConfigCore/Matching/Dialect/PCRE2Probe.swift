@@ -17,18 +17,17 @@ enum PCRE2Probe {
         return true
     }
 
-    /// Whether `pattern` (PCRE2, UTF) matches one of `codePoints` alone
-    /// (surrogates are left out); nil when PCRE2 does not compile it.
-    static func matchesOne(of codePoints: some Sequence<UInt32>, _ pattern: String) -> Bool? {
-        guard let code = compile(pattern, options: UInt32(PCRE2_UTF | PCRE2_UCP)) else { return nil }
+    /// How many of `codePoints` (no surrogates) `pattern` (PCRE2, UTF)
+    /// matches, each alone; nil when PCRE2 does not compile it.
+    static func count(of codePoints: [UInt32], matching pattern: String) -> Int? {
+        guard let code = compile("^(?:" + pattern + ")$", options: UInt32(PCRE2_UTF | PCRE2_UCP)) else { return nil }
         defer { pcre2_code_free_8(code) }
         guard let match = pcre2_match_data_create_from_pattern_8(code, nil) else { return nil }
         defer { pcre2_match_data_free_8(match) }
-        let subject = Array(String(String.UnicodeScalarView(codePoints.compactMap(Unicode.Scalar.init))).utf8)
-        guard !subject.isEmpty else { return false }
-        let found = pcre2_match_8(code, subject, subject.count, 0, 0, match, nil)
-        if found >= 0 { return true }
-        return found == PCRE2_ERROR_NOMATCH ? false : nil
+        return codePoints.count { value in
+            let subject = Array(String(Character(Unicode.Scalar(value)!)).utf8)
+            return pcre2_match_8(code, subject, subject.count, 0, 0, match, nil) >= 0
+        }
     }
 
     /// `pattern` compiled (the caller frees it), or nil when PCRE2 rejects it.

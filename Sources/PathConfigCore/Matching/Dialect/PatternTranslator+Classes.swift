@@ -16,18 +16,13 @@ extension PatternTranslator {
             }
             if javaClass.wide { searchStart.stepsByCodePoint = true }
             guard let throwing = javaClass.throwing else { return javaClass.set }
-            // One code point from each run where the set is all or nothing
-            // (a property in it: unjudged).
-            let found = throwing.boundaries.flatMap { boundaries in
-                PCRE2Probe.matchesOne(of: Set(boundaries + [0, 0xE000]).filter { $0 <= 0x10FFFF },
-                                      CharSetEmitter.emit(throwing, caseless: false))
-            }
-            guard let found else {
+            guard let reached = throwing.ranges else {
                 throw .unjudged(dialect, "class with && that intersect with null",
                                 because: "JDK 17 compiles it; the translation finds where its search throws only for sets of code points and ranges", at: openedAt)
             }
-            // Where the search never reaches the null, it matches the set.
-            guard found else { return javaClass.set }
+            // Where the search never reaches the null (at a character, not
+            // a lone surrogate, which UTF-8 text has not), it matches the set.
+            guard reached.contains(where: { $0.lowerBound < 0xD800 || $0.upperBound > 0xDFFF }) else { return javaClass.set }
             throw .invalid(dialect, "JDK 17 compiles this class, but its search throws a NullPointerException:"
                            + " an && with nothing after it, after a character of the class's bit set, intersects with null", at: openedAt)
         }
