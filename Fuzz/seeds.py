@@ -394,6 +394,11 @@ DIALECT_CASES = [
     ("dotless-i", "[a-z]i", ["xI", "x\u0131", "x\u0130"]),
     ("inline-flags", "(?i)k(?-i)k", ["KK", "Kk", "\u212ak"]),
     ("lookbehind", "(?<=/a)/b\\b", ["/a/b", "/a/bc"]),
+    # Characters above U+FFFF (two UTF-16 units in ICU and the JDK): ranges across U+FFFF, case pairs.
+    ("wide-ranges", "\\b(?:[!-&\U00010000-\U0010FFFF\\s];\U00010400)i:[\U00010000-\U0010FFFF]+",
+     ["x ;\U00010400i:\U0001F600", "x&;\U00010428I:\U00010400", ";\U00010428i:\U00010400"]),
+    ("wide-deseret-case", "(?i)[\U00010428-\U0001042F]\U00010400", ["\U00010400\U00010428", "\U0001042F\U00010400", "\U00010430\U00010428"]),
+    ("wide-adlam-case", "(?i)~[k].\U0001E922\U0001E900", ["~kx\U0001E900\U0001E922", "~K\U0001D400\U0001E922\U0001E922"]),
 ]
 
 
