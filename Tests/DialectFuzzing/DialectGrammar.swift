@@ -16,7 +16,12 @@ import PrefilterFuzzing
 /// long runs and alternations up to the 16 KB pattern limit. A wide
 /// grammar (`init(wide:)`) adds characters above U+FFFF to the literals,
 /// classes, ranges, escapes and subjects: cased ones (Deseret, Adlam), one
-/// with no case (`𝐀`), and an emoji.
+/// with no case (`𝐀`), and an emoji. A cased grammar (`init(cased:)`)
+/// adds the characters whose case closure is odd: sets of three or more
+/// (Greek's symbol forms, `Ω` U+2126, `Å` U+212B, titlecase digraphs,
+/// Cherokee, which folds to capitals), and those that fold to more than one
+/// character (`ŉ`, `ǰ`, `ΐ`, `ᾳ`, the Latin ligatures), with their
+/// expansions among the subjects.
 ///
 /// Every pattern is tame for ICU and the JDK, which have no match budget:
 /// at most four quantifiers, and a quantified item holds neither another
@@ -42,17 +47,17 @@ public struct DialectGrammar {
     public let urls: [String]
 
     /// Creates the grammar; `wide` adds characters above U+FFFF to its
-    /// vocabulary (a choice of its own, so that the inputs stored before
-    /// read as they did).
-    public init(wide: Bool = false) {
-        nonASCII = Self.nonASCII + (wide ? Self.wideNonASCII : [])
-        classCharacters = Self.classCharacters + (wide ? Self.wideNonASCII : [])
-        ranges = Self.ranges + (wide ? Self.wideRanges : [])
-        classEscapes = Self.classEscapes + (wide ? Self.wideClassEscapes : [])
-        escapes = Self.escapes + (wide ? Self.wideEscapes : [])
-        dotSamples = ["x", "/", "é", "\u{212A}", "\n", "\u{1D400}"] + (wide ? ["\u{10428}", "\u{1E922}"] : [])
-        fillers = Self.fillers + (wide ? Self.wideFillers : [])
-        urls = Self.urls + (wide ? Self.wideURLs : [])
+    /// vocabulary, `cased` those whose case closure is odd (each a choice
+    /// of its own, so that the inputs stored before read as they did).
+    public init(wide: Bool = false, cased: Bool = false) {
+        nonASCII = Self.nonASCII + (wide ? Self.wideNonASCII : []) + (cased ? Self.casedNonASCII : [])
+        classCharacters = Self.classCharacters + (wide ? Self.wideNonASCII : []) + (cased ? Self.casedNonASCII : [])
+        ranges = Self.ranges + (wide ? Self.wideRanges : []) + (cased ? Self.casedRanges : [])
+        classEscapes = Self.classEscapes + (wide ? Self.wideClassEscapes : []) + (cased ? Self.casedClassEscapes : [])
+        escapes = Self.escapes + (wide ? Self.wideEscapes : []) + (cased ? Self.casedEscapes : [])
+        dotSamples = ["x", "/", "é", "\u{212A}", "\n", "\u{1D400}"] + (wide ? ["\u{10428}", "\u{1E922}"] : []) + (cased ? ["\u{3C2}", "\u{1FB3}"] : [])
+        fillers = Self.fillers + (wide ? Self.wideFillers : []) + (cased ? Self.casedFillers : [])
+        urls = Self.urls + (wide ? Self.wideURLs : []) + (cased ? Self.casedURLs : [])
     }
 
     /// A pattern of the shared grammar.
@@ -404,6 +409,25 @@ public struct DialectGrammar {
     ].map { PatternNode.atom($0.0, samples: $0.1) }
     static let wideFillers = ["\u{1D400}", "\u{10400}", "\u{1E922}", "\u{1F600}", "/\u{10428}/"]
     static let wideURLs = ["/\u{10400}/\u{10428}/", "/\u{1D400}x\u{1F600}", "/\u{1E900}\u{1E922}?q=\u{10428}", "\u{1F600}"]
+
+    /// The cased grammar's characters (`PatternGrammar.casedNonASCII`).
+    static let casedNonASCII = PatternGrammar.casedNonASCII.map { ($0, $0) }
+    static let casedRanges: [(String, String)] = [
+        ("\u{391}-\u{3A9}", "\u{3A3}"), ("\u{3B1}-\u{3C9}", "\u{3C2}"), ("\u{3D0}-\u{3F5}", "\u{3D1}"), ("\\x{1F80}-\\x{1FBC}", "\u{1FB3}"),
+        ("\u{13A0}-\u{13F5}", "\u{13A0}"), ("\\x{AB70}-\\x{ABBF}", "\u{AB70}"), ("\u{FB00}-\u{FB06}", "\u{FB01}"),
+        ("\u{1C4}-\u{1CC}", "\u{1C5}"), ("\\x{2120}-\\x{212B}", "\u{2126}"), ("\u{140}-\u{150}", "\u{149}"),
+    ]
+    static let casedClassEscapes: [(String, String)] = [
+        ("\\x{3C2}", "\u{3A3}"), ("\\x{1FBE}", "\u{3B9}"), ("\\x{345}", "\u{399}"), ("\\x{FB01}", "\u{FB01}"), ("\\x{1F0}", "\u{1F0}"),
+        ("\\N{GREEK SMALL LETTER FINAL SIGMA}", "\u{3C3}"), ("\\x{13A0}", "\u{AB70}"),
+    ]
+    static let casedEscapes: [PatternNode] = [
+        ("\\x{3D1}", ["\u{3B8}", "\u{398}", "\u{3F4}"]), ("\\x{1FBE}", ["\u{345}", "\u{399}"]), ("\\x{149}", ["\u{149}", "\u{2BC}n"]),
+        ("\\x{FB01}", ["fi", "\u{FB01}", "FI"]), ("\\x{1C5}", ["\u{1C4}", "\u{1C6}"]), ("\\x{AB70}", ["\u{13A0}"]),
+        ("\\x{1FB3}", ["\u{3B1}\u{3B9}", "\u{1FBC}"]), ("\\N{OHM SIGN}", ["\u{3C9}", "\u{3A9}"]),
+    ].map { PatternNode.atom($0.0, samples: $0.1) }
+    static let casedFillers = PatternGrammar.casedFillers
+    static let casedURLs = ["/\u{3A3}\u{3C3}\u{3C2}/", "/\u{FB01}le/FILE/file", "/\u{13A0}\u{AB70}/", "/\u{1C4}\u{1C5}\u{1C6}", "/\u{2126}\u{3C9}/\u{212B}\u{E5}"]
 
     /// Subjects that are not samples: URL paths and queries.
     static let urls = [

@@ -4,7 +4,7 @@ import PrefilterFuzzing
 /// search it in, decoded from the fuzzer's bytes.
 ///
 /// The first byte picks the form. Even: the rest drives `DialectGrammar`,
-/// wide where the byte has 0x04 set (0x3E, one even byte in 128: a long
+/// wide where the byte has 0x04 set, cased where it has 0x20 (0x3E, one even byte in 128: a long
 /// shape up to the 16 KB limit instead, rare because a long pattern takes a
 /// hundred times a short one's time in the instrumented build). Odd: raw
 /// text, the pattern up to the first NUL byte (at most 16 KB) and up to six
@@ -41,7 +41,7 @@ public struct DialectInput: Sendable {
                 subjects = long.subjects
                 mustCompile = long.mustCompile
             } else {
-                var grammar = DialectGrammar(wide: form & 0x04 != 0)
+                var grammar = DialectGrammar(wide: form & 0x04 != 0, cased: form & 0x20 != 0)
                 let node = grammar.pattern(&c)
                 pattern = node.text
                 subjects = Self.subjects(for: node, grammar, &c)

@@ -58,13 +58,15 @@ struct PrefilterFuzzTests {
     @Test("seeded grammar: prefilter on and off agree on every pattern and subject, both profiles, both engines")
     func seeded() {
         var choices = SeededChoices(seed: Self.seed)
-        let grammar = PatternGrammar()
+        // The grammar's vocabulary, with characters above U+FFFF, and with those whose case closure is odd, in turn.
+        let grammars = [PatternGrammar(), PatternGrammar(wide: true), PatternGrammar(cased: true)]
         let pcre2 = PrefilterDifferential(engines: [PCRE2Engine()])
         let icu = PrefilterDifferential(engines: [FoundationEngine()])
         var tally = PrefilterDifferential.Tally()
         var found: [PrefilterDifferential.Disagreement] = []
         var patterns: Set<String> = []
-        for _ in 0..<Self.batches {
+        for batch in 0..<Self.batches {
+            let grammar = grammars[batch % grammars.count]
             let nodes = (0..<Self.patternsPerBatch).map { _ in grammar.pattern(&choices) }
             let subjects = nodes.flatMap { grammar.subjects(for: $0, count: Self.subjectsPerPattern, &choices) }
             found += pcre2.compare(patterns: nodes.map(\.text), subjects: subjects, tally: &tally)

@@ -9,7 +9,8 @@ import PathConfigurationFoundation
 /// knows: `PatternGrammar`'s hazards when bit 1 is clear, and
 /// `PlainPatternGrammar`'s plain patterns (the ones `SmallPattern` decides
 /// without the engine) when it is set; with bit 2 set, `PatternGrammar`'s
-/// vocabulary and subjects hold characters above U+FFFF too. Odd: the rest
+/// vocabulary and subjects hold characters above U+FFFF too, and with bit 3
+/// those whose case closure is odd (`PatternGrammar.casedNonASCII`). Odd: the rest
 /// is raw text, the pattern up to the first NUL byte and up to four
 /// subjects after it, NUL-separated, so the fuzzer can also reach syntax
 /// the grammar does not know.
@@ -28,7 +29,7 @@ public struct FuzzInput: Sendable {
         let tamePattern: Bool
         if form & 1 == 0 {
             var choices = ByteChoices(Array(bytes.dropFirst()))
-            let grammar = PatternGrammar(wide: form & 4 != 0)
+            let grammar = PatternGrammar(wide: form & 4 != 0, cased: form & 8 != 0)
             let node = form & 2 == 0 ? grammar.pattern(&choices) : PlainPatternGrammar().pattern(&choices)
             pattern = node.text
             subjects = grammar.subjects(for: node, count: 4, &choices)

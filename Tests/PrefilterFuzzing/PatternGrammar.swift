@@ -100,11 +100,12 @@ public struct PatternGrammar: Sendable {
     private let classes: [PatternNode]
 
     /// Creates the grammar; `wide` adds characters above U+FFFF to its
-    /// literals, escapes, classes and subjects (a choice of its own, so that
-    /// seeded runs and stored inputs read as they did).
-    public init(wide: Bool = false) {
-        nonASCII = Self.nonASCII + (wide ? Self.wideNonASCII : [])
-        fillers = Self.fillers + (wide ? Self.wideNonASCII + ["/\u{10428}/"] : [])
+    /// literals, escapes, classes and subjects, `cased` those whose case
+    /// closure is odd to its literals and subjects (each a choice of its
+    /// own, so that seeded runs and stored inputs read as they did).
+    public init(wide: Bool = false, cased: Bool = false) {
+        nonASCII = Self.nonASCII + (wide ? Self.wideNonASCII : []) + (cased ? Self.casedNonASCII : [])
+        fillers = Self.fillers + (wide ? Self.wideNonASCII + ["/\u{10428}/"] : []) + (cased ? Self.casedNonASCII + Self.casedFillers : [])
         escapes = Self.escapes + (wide ? Self.wideEscapes : [])
         classes = Self.classes + (wide ? Self.wideClasses : [])
     }
@@ -234,6 +235,24 @@ public struct PatternGrammar: Sendable {
         ("[\u{10400}-\u{1040F}]", ["\u{10405}", "\u{1042D}"]), ("[^\u{10400}]", ["\u{10428}", "x"]), ("[\\x{10000}-\\x{10FFFF}]", ["\u{1F600}"]),
         ("[\u{1F600}a]", ["\u{1F600}", "a"]), ("[^/]", ["\u{1D400}"]), ("[\u{1D400}-\u{1D419}]", ["\u{1D401}"]),
     ].map { PatternNode.atom($0.0, samples: $0.1) }
+
+    /// The cased grammar's characters, whose case closure is odd: Greek's
+    /// letters with symbol forms (β ϐ, θ ϑ ϴ, κ ϰ, π ϖ, ρ ϱ, φ ϕ, ε ϵ), the
+    /// iota subscript (U+0345, U+1FBE), `Ω` U+2126 and `Å` U+212B, the
+    /// digraphs with a titlecase form (Ǆ ǅ ǆ), Cherokee (Ꭰ U+13A0, ꭰ
+    /// U+AB70, which folds to the capital), Cyrillic's old `ᲀ` (U+1C80, a
+    /// form of в), `ẛ` (a form of ṡ), and the characters that fold to more
+    /// than one (`ŉ` `ǰ` `ΐ` `ΰ` `և` `ẖ` `ᾳ` `ᾼ` `ὐ` `ﬀ` `ﬁ` `ﬃ` `ﬆ` `ﬓ`).
+    /// All were assigned by Unicode 9, which ICU, PCRE2 and the JDK share.
+    public static let casedNonASCII = [
+        "\u{3B2}", "\u{3D0}", "\u{398}", "\u{3D1}", "\u{3F4}", "\u{3BA}", "\u{3F0}", "\u{3C0}", "\u{3D6}", "\u{3F1}", "\u{3D5}",
+        "\u{3F5}", "\u{345}", "\u{1FBE}", "\u{399}", "\u{2126}", "\u{3C9}", "\u{212B}", "\u{E5}", "\u{1C4}", "\u{1C5}", "\u{1C6}",
+        "\u{13A0}", "\u{AB70}", "\u{1C80}", "\u{432}", "\u{1E9B}", "\u{1E61}", "\u{149}", "\u{1F0}", "\u{390}", "\u{3B0}",
+        "\u{587}", "\u{1E96}", "\u{1FB3}", "\u{1FBC}", "\u{1F50}", "\u{FB00}", "\u{FB01}", "\u{FB03}", "\u{FB06}", "\u{FB13}",
+    ]
+    /// Subjects for them: what the full case folds expand to, and partners.
+    public static let casedFillers = ["ss", "fi", "FFI", "st", "\u{2BC}n", "j\u{30C}", "\u{3B9}\u{308}\u{301}", "\u{3B1}\u{3B9}", "\u{391}\u{399}",
+                               "\u{565}\u{582}", "h\u{331}", "i\u{307}", "\u{3C5}\u{313}", "\u{574}\u{576}", "\u{3C3}", "\u{3B8}"]
 
     static let punctuation: [PatternNode] = [
         .atom(".", samples: ["x", "/", "é"]), .atom("^", samples: [""]), .atom("$", samples: [""]),
