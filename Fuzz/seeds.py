@@ -399,6 +399,11 @@ DIALECT_CASES = [
      ["x ;\U00010400i:\U0001F600", "x&;\U00010428I:\U00010400", ";\U00010428i:\U00010400"]),
     ("wide-deseret-case", "(?i)[\U00010428-\U0001042F]\U00010400", ["\U00010400\U00010428", "\U0001042F\U00010400", "\U00010430\U00010428"]),
     ("wide-adlam-case", "(?i)~[k].\U0001E922\U0001E900", ["~kx\U0001E900\U0001E922", "~K\U0001D400\U0001E922\U0001E922"]),
+    # Case closures of three or more (Greek's symbol forms, Ohm, titlecase digraphs, Cherokee, the iota subscript),
+    # and characters that fold to more than one.
+    ("cased-greek-symbols", "(?i)[\u03d0-\u03d1]\u03f4[^\u2126]", ["\u0392\u03b8x", "\u03d1\u0398\u03c9", "\u03b2\u03f4\u03a9"]),
+    ("cased-titlecase-cherokee", "(?i)\u01c5[\u13a0-\u13a1]\\x{1FBE}", ["\u01c6\uab70\u0399", "\u01c4\uab71\u0345", "d\u017e"]),
+    ("cased-full-folds", "(?i)[\ufb00-\ufb06]|[^\u01f0]\u03b9", ["st", "\ufb05", "x\u1fbe", "J\u030c\u0345"]),
 ]
 
 
@@ -417,6 +422,9 @@ def dialect_seeds():
         seeds.append((f"grammar-{i}", bytes([2 * rng.randrange(64) & 0xDE]) + bytes(rng.randrange(256) for _ in range(rng.randrange(8, 96)))))
     for i in range(4):
         seeds.append((f"long-{i}", bytes([0x3E]) + bytes([i * 4, rng.randrange(256), rng.randrange(256), rng.randrange(256)]) + bytes(rng.randrange(256) for _ in range(16))))
+    # The cased grammar (bit 5 set, bit 4 cleared, so none is a long shape).
+    for i in range(8):
+        seeds.append((f"cased-{i}", bytes([2 * rng.randrange(64) & 0xCE | 0x20]) + bytes(rng.randrange(256) for _ in range(rng.randrange(8, 96)))))
     return seeds
 
 
