@@ -17,6 +17,7 @@ struct DialectCorpusTests {
         "/CAFÉ", "/caf%C3%A9", "/ß", "/SS", "/ss", "/Straße", "/STRASSE", "/strasse", "/ﬁle", "/file", "/K", "/k", "/\u{212A}",
         "/ſ", "/ŉ", "/ʼn", "/i\u{307}", "/i\u{307}i\u{307}", "/Ω", "/ω", "/Σίσυφος", "/ΣΊΣΥΦΟΣ", "/ς", "/σ", "/µ", "/日本語", "/😀", "/a😀b", "/\u{1F1EB}\u{1F1F7}", "/İ", "/i",
         "/ı", "/ǅ", "/Ⅻ", "/½", "/²", "/_", "/a b", "/a\tb", "/a\nb", "/a\r\nb", "a\r\n", "a\n", "a\r", "a\u{85}", "a\u{2028}",
+        "/\u{FB05}", "/\u{FB06}", "/st", "/\u{390}", "/\u{1FD3}", "/\u{3B0}", "/\u{1FE3}",
         "a\u{2029}", "x\u{0B}y", "a\u{0C}", "\na", "\r\nb", "a\u{0B}", "/\u{00A0}", "/\u{3000}", "/x\u{200D}y", "/x\u{00AD}y",
         "/é\u{301}", "/\u{0}", "\u{7F}", "\u{1}", "\u{7}", "\u{1B}", "A", "AB", "a b c", "a#c", "ab12", "aa0", "a\u{8}", "abcdefghijj",
         "]", "/]", "/[", "/{}", "/\\", "/$", "/^", "/#frag", "x{2}", "xx", "xxx", "-", "a-z", "a]", "&", "'", ":", "y", "\u{4}1",
@@ -92,6 +93,14 @@ struct DialectCorpusTests {
         // (dialect fuzzer, `icu-one-code-point-set`) four times over.
         "(?i)[İİ]", "(?i)[İ[İ]]", "(?i)[İİİİ][İİİİ]", "(?i)[ʼʼ]n", "(?i)[ʼ-ʽ--ʽ]n", "(?i)[ʼ-ʽ&&ʼ]n", "(?i)[ﬁﬁ]",
         "(?i)[^\\x{0}-\\x{12F}\\x{131}-\\x{10FFFF}]", "(?i)[\\p{Lm}&&ʼ]n", "(?i)[\\p{N}--[0-9]]", "(?i)[^\\p{Lm}\\x{0}-\\x{306}\\x{308}-\\x{10FFFF}]", "(?i)[^\\p{P}]", "(?i)[//]x", "(?i)[/-1--0][/.&&/]x",
+        // Each nested set closed over case at its end, before the operation
+        // on it (dialect fuzzer, `icu-closure-before-negation`): no code
+        // point, or more than one, however few the set holds case aside.
+        "(?i)[^[k[^K]]]", "(?i)[[^K]--[^k]]", "(?i)[[kx]&&[Kx]]", "(?i)[^[^K/][^k/]]", "(?i)[^\\x{0}-\\x{6A}\\x{6C}-\\x{10FFFF}]",
+        "(?i)[^[[kkkk][^\u{212A}\u{212A}]]A-Z][[[kk]-a-z]-a-z]", "(?i)[^[^İ]]", "(?i)[^[^ı]]x", "(?i)[[ϑ]&&[ϴ]]",
+        // The foldings Unicode 15.1 added (ΐ, ΰ, ﬅ), which ICU 76 closes a set
+        // over and PCRE2 10.42 does not (dialect fuzzer: `(?i)[xﬆ]` finds "ﬅ").
+        "(?i)[xﬆ]", "(?i)[^xﬆ]", "(?i)[ﬀ-ﬅ]", "(?i)[ﬆ]", "(?i)[xΐ]", "(?i)[ΰ]", "(?i)[^[^ﬅ]]",
         // Quantified anchors, and (?m)^ where no match starts with LF.
         "$+a", "^{2}a", "a$*", "(?:^)?b", "$??", "(?m)^/a", "(?m)^[\\n]a", "(?m)x|^\\n", "(?m)^\\n",
         // Free spacing inside names, as ICU's scanner reads them (white
@@ -143,6 +152,7 @@ struct DialectCorpusTests {
         "(?i)[İ]": "\"İ\"", "(?i)[\\x{DF}]": "\"ß\"", "(?m)^[\\n]a": "^ under (?m)", "(?m)x|^\\n": "^ under (?m)", "(?m)^\\n": "^ under (?m)",
         "(?i)[İİ]": "\"İ\"", "(?i)[İ[İ]]": "\"İ\"", "(?i)[İİİİ][İİİİ]": "\"İ\"", "(?i)[ʼʼ]n": "\"ʼn\"", "(?i)[ʼ-ʽ--ʽ]n": "\"ʼn\"",
         "(?i)[ʼ-ʽ&&ʼ]n": "\"ʼn\"", "(?i)[ﬁﬁ]": "\"ﬁ\"", "(?i)[^\\x{0}-\\x{12F}\\x{131}-\\x{10FFFF}]": "\"İ\"",
+        "(?i)[^[^İ]]": "\"İ\"",
         "(?i)[\\p{Lm}&&ʼ]n": "property negated or in a set operation under (?i)",
         "(?i)[^\\p{Lm}\\x{0}-\\x{306}\\x{308}-\\x{10FFFF}]": "property negated or in a set operation under (?i)",
         // One-code-point sets with case partners start no literal run in

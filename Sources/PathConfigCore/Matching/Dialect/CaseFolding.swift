@@ -90,6 +90,67 @@ enum CaseFolding {
         return lower.count == 1 ? [lower.first!.value] : [v]
     }
 
+    /// ICU's case closure of a set of code points, as sorted ranges
+    /// (`UnicodeSet::closeOver(USET_CASE_INSENSITIVE)`, strings aside): with
+    /// each code point, those that fold as it does (`k`: `K` and U+212A;
+    /// `θ`: `Θ`, `ϑ` and `ϴ`; `İ` and `ı` alone).
+    static func closure(of ranges: [ClosedRange<UInt32>]) -> [ClosedRange<UInt32>] {
+        var added: [ClosedRange<UInt32>] = []
+        for range in ranges {
+            // The first partner at or after the range's start, then those in it.
+            var i = 0, end = partners.count
+            while i < end {
+                let mid = (i + end) / 2
+                if partners[mid].value < range.lowerBound { i = mid + 1 } else { end = mid }
+            }
+            while i < partners.count, partners[i].value <= range.upperBound {
+                added += partners[i].group.map { $0...$0 }
+                i += 1
+            }
+        }
+        return added.isEmpty ? ranges : CharSet.merged(ranges + added)
+    }
+
+    /// The foldings Unicode 15.1 added between characters that already
+    /// folded to the same string (`ΐ` U+0390 and U+1FD3, `ΰ` U+03B0 and
+    /// U+1FE3, `ﬅ` and `ﬆ`), each way: ICU 76 closes a set over them, and
+    /// PCRE2 10.42's and JDK 17's tables have none.
+    static let laterPartners: [(UInt32, UInt32)] = [
+        (0x390, 0x1FD3), (0x1FD3, 0x390), (0x3B0, 0x1FE3), (0x1FE3, 0x3B0), (0xFB05, 0xFB06), (0xFB06, 0xFB05),
+    ]
+
+    /// At most how many code points fold as another does (`partners`, which
+    /// a test holds to it): what a closure can add to a set.
+    static let mostPartners = 4_096
+
+    /// The code points that fold as another does, sorted, each with all of
+    /// those that fold as it does. One-character folding groups code points
+    /// as the simple case mappings do (`toLowerCase(toUpperCase(c))`, JDK
+    /// 17's tables, Unicode 13.0, which the Java dialect reads), but for
+    /// `İ` and `ı`, which ICU leaves alone, and with `laterPartners`. A code
+    /// point a later Unicode gave case, which PCRE2 10.42's and ICU's tables
+    /// read apart anyway, counts as without partners. CaseFoldingTableTests
+    /// hold it to ICU's.
+    static let partners: [(value: UInt32, group: [UInt32])] = {
+        // Each code point with what it folds to (`ß` for `ẞ`), by that.
+        let folds = JavaCaseFolding.mapped.filter { $0 != 0x130 && $0 != 0x131 }.map { (JavaCaseFolding.folded($0), $0) }
+            + laterPartners.filter { $0.0 < $0.1 }
+        let keyed = folds.flatMap { key, v in [(key: key, value: v), (key: key, value: key)] }.sorted { ($0.key, $0.value) < ($1.key, $1.value) }
+        var out: [(value: UInt32, group: [UInt32])] = []
+        var start = 0
+        while start < keyed.count {
+            var group: [UInt32] = []
+            var end = start
+            while end < keyed.count, keyed[end].key == keyed[start].key {
+                if group.last != keyed[end].value { group.append(keyed[end].value) }
+                end += 1
+            }
+            if group.count > 1 { out += group.map { ($0, group) } }
+            start = end
+        }
+        return out.sorted { $0.value < $1.value }
+    }()
+
     /// Whether a case-insensitive literal run can match text of another
     /// length under full folding: its folding contains the folding of a
     /// character that folds to several (so "ss", "fi", "ß", "αι").

@@ -68,9 +68,11 @@ indirect enum CharSet: Equatable, Sendable {
         return flat.count == 1 ? flat[0] : .union(flat)
     }
 
-    /// The code points it holds (case aside), as sorted, disjoint ranges;
-    /// nil when a property is in it.
-    var ranges: [ClosedRange<UInt32>]? {
+    /// The code points it holds, as sorted, disjoint ranges; nil when a
+    /// property is in it. `caseClosed`: with each class item closed over
+    /// case before the operations on it, as PCRE2 matches the set under
+    /// `(?i)` (`CharSetEmitter`); otherwise case aside.
+    func ranges(caseClosed: Bool = false) -> [ClosedRange<UInt32>]? {
         switch self {
         case .items(let items):
             var all: [ClosedRange<UInt32>] = []
@@ -78,28 +80,28 @@ indirect enum CharSet: Equatable, Sendable {
                 guard let (low, high) = item.bounds else { return nil }
                 all.append(low...high)
             }
-            return Self.merged(all)
+            return caseClosed ? CaseFolding.closure(of: Self.merged(all)) : Self.merged(all)
         case .union(let parts):
             var all: [ClosedRange<UInt32>] = []
             for part in parts {
-                guard let each = part.ranges else { return nil }
+                guard let each = part.ranges(caseClosed: caseClosed) else { return nil }
                 all += each
             }
             return Self.merged(all)
         case .intersection(let a, let b):
-            guard let left = a.ranges, let right = b.ranges else { return nil }
+            guard let left = a.ranges(caseClosed: caseClosed), let right = b.ranges(caseClosed: caseClosed) else { return nil }
             return Self.intersection(left, right)
         case .difference(let a, let b):
-            guard let left = a.ranges, let right = b.ranges else { return nil }
+            guard let left = a.ranges(caseClosed: caseClosed), let right = b.ranges(caseClosed: caseClosed) else { return nil }
             return Self.intersection(left, Self.complement(right))
         case .complement(let a):
-            return a.ranges.map(Self.complement)
+            return a.ranges(caseClosed: caseClosed).map(Self.complement)
         case .caseExact(let a):
-            return a.ranges
+            return a.ranges()
         }
     }
 
-    private static func merged(_ ranges: [ClosedRange<UInt32>]) -> [ClosedRange<UInt32>] {
+    static func merged(_ ranges: [ClosedRange<UInt32>]) -> [ClosedRange<UInt32>] {
         var out: [ClosedRange<UInt32>] = []
         for r in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = out.last, r.lowerBound <= last.upperBound + 1 {

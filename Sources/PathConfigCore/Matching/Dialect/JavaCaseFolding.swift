@@ -38,7 +38,7 @@ enum JavaCaseFolding {
 
     /// Every code point whose `U` or `L` is another (the only ones whose `U`
     /// or `f` can differ from themselves), in order.
-    private static let mapped: [UInt32] = Set((JavaCaseMapping.upper + JavaCaseMapping.lower).flatMap {
+    static let mapped: [UInt32] = Set((JavaCaseMapping.upper + JavaCaseMapping.lower).flatMap {
         stride(from: $0.first, through: $0.last, by: Int($0.step))
     }).sorted()
 

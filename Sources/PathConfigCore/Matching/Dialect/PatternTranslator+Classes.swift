@@ -16,7 +16,7 @@ extension PatternTranslator {
             }
             if javaClass.wide { searchStart.stepsByCodePoint = true }
             guard let throwing = javaClass.throwing else { return javaClass.set }
-            guard let reached = throwing.ranges else {
+            guard let reached = throwing.ranges() else {
                 throw .unjudged(dialect, "class with && that intersect with null",
                                 because: "JDK 17 compiles it; the translation finds where its search throws only for sets of code points and ranges", at: openedAt)
             }

@@ -100,12 +100,23 @@ struct ICUSetBuilder: ICUClassSink {
     mutating func literal(_ value: UInt32, _ spelling: PatternSyntax.Spelling) throws(TranslationError) {
         try evaluate(.union)
         sets[sets.count - 1].add(value, value)
+        addLaterPartners(value, value)
     }
 
     mutating func add(_ value: UInt32) { sets[sets.count - 1].add(value, value) }
 
     mutating func range(from low: UInt32, to high: UInt32, _ spelling: PatternSyntax.Spelling) {
         sets[sets.count - 1].addRange(low, high)
+        addLaterPartners(low, high)
+    }
+
+    /// Under `(?i)`, the partners ICU 76 closes `low` to `high` over and
+    /// PCRE2 does not (`CaseFolding.laterPartners`): `(?i)[xﬆ]` finds "ﬅ".
+    private mutating func addLaterPartners(_ low: UInt32, _ high: UInt32) {
+        guard caseless, high >= 0x80 else { return } // none in ASCII
+        for (value, partner) in CaseFolding.laterPartners where low <= value && value <= high && !(low...high).contains(partner) {
+            sets[sets.count - 1].add(partner, partner)
+        }
     }
 
     mutating func shorthand(_ letter: UInt32) {

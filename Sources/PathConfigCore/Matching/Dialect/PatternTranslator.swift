@@ -362,15 +362,21 @@ struct PatternTranslator {
         }
     }
 
-    /// The code point an ICU class holds when it holds exactly one (case
-    /// aside), however it is written (`[İ]`, `[İİ]`, `[ʼ-ʽ--ʽ]`). A
-    /// property's code points are not counted: a class that negates one or
-    /// operates on one (`[\p{Lm}&&ʼ]`) is refused unless two of a few
-    /// sample characters are in it.
+    /// The code point an ICU class holds when it holds exactly one after
+    /// ICU's case closure, however it is written (`[İ]`, `[İİ]`,
+    /// `[ʼ-ʽ--ʽ]`), or a plain class of one (`[k]`, whose closure keeps
+    /// three). Each nested class is closed over case at its end, before the
+    /// operations on it: `[^[k[^K]]]` holds no code point, and `[[kx]&&[Kx]]`
+    /// five. A property's code points are not counted: a class that
+    /// negates one or operates on one (`[\p{Lm}&&ʼ]`) is refused unless two
+    /// of a few sample characters are in it.
     static func singleCodePoint(_ set: CharSet, at source: Int) throws(TranslationError) -> UInt32? {
         // Most classes are items, or items negated: counted as they stand
         // (a load of 1,000 `(?i)` patterns with two such classes each took
-        // 8.6% more instructions when their ranges were built).
+        // 8.6% more instructions when their ranges were built). Closed over
+        // case, items of one code point hold its partners, which its literal
+        // matches too; items negated hold two or more unless closing them
+        // adds all but one (closing adds at most `mostPartners`).
         if let items = set.plainItems {
             var single: UInt32?
             for item in items {
@@ -380,9 +386,9 @@ struct PatternTranslator {
             }
             return single
         }
-        if case .complement(let inner) = set, let count = inner.itemCount, count < 0x10FFFF { return nil }
-        if let ranges = set.ranges { return ranges.count == 1 && ranges[0].count == 1 ? ranges[0].lowerBound : nil }
-        guard PCRE2Probe.count(of: singleWitnesses, matching: CharSetEmitter.emit(set, caseless: false)) ?? 0 < 2 else { return nil }
+        if case .complement(let inner) = set, let count = inner.itemCount, count + CaseFolding.mostPartners < 0x10FFFF { return nil }
+        if let ranges = set.ranges(caseClosed: true) { return ranges.count == 1 && ranges[0].count == 1 ? ranges[0].lowerBound : nil }
+        guard PCRE2Probe.count(of: singleWitnesses, matching: "(?i)" + CharSetEmitter.emit(set, caseless: true)) ?? 0 < 2 else { return nil }
         throw .refused(.icu, "property negated or in a set operation under (?i)",
                        because: "ICU compiles a class left with one code point as a literal, which it folds with its neighbours "
                            + "as one string (`(?i)[\\p{Lm}&&ʼ]n` finds \"ŉ\"); the translation cannot count a property's code points, "
