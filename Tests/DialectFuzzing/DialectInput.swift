@@ -3,10 +3,11 @@ import PrefilterFuzzing
 /// One input of `pathconfig-fuzz-dialect`: a pattern and the subjects to
 /// search it in, decoded from the fuzzer's bytes.
 ///
-/// The first byte picks the form. Even: the rest drives `DialectGrammar`,
-/// wide where the byte has 0x04 set, cased where it has 0x20 (0x3E, one even byte in 128: a long
-/// shape up to the 16 KB limit instead, rare because a long pattern takes a
-/// hundred times a short one's time in the instrumented build). Odd: raw
+/// The first byte picks the form. Even: the rest drives `DialectGrammar`
+/// (0x3E, one even byte in 128: a long shape up to the 16 KB limit instead,
+/// rare because a long pattern takes a hundred times a short one's time in
+/// the instrumented build), wide where the byte has 0x04 set and cased where
+/// it has 0x20 (`DialectGrammar.init(wide:cased:)`). Odd: raw
 /// text, the pattern up to the first NUL byte (at most 16 KB) and up to six
 /// subjects after it, NUL-separated, so that the fuzzer reaches syntax the
 /// grammar does not know and seeds can name exact cases (`encode`).

@@ -10,8 +10,8 @@ import PathConfigurationFoundation
 /// `PlainPatternGrammar`'s plain patterns (the ones `SmallPattern` decides
 /// without the engine) when it is set; with bit 2 set, `PatternGrammar`'s
 /// vocabulary and subjects hold characters above U+FFFF too, and with bit 3
-/// those whose case closure is odd (`PatternGrammar.casedNonASCII`). Odd: the rest
-/// is raw text, the pattern up to the first NUL byte and up to four
+/// those whose case closure is odd (`PatternGrammar.casedNonASCII`). Odd:
+/// the rest is raw text, the pattern up to the first NUL byte and up to four
 /// subjects after it, NUL-separated, so the fuzzer can also reach syntax
 /// the grammar does not know.
 public struct FuzzInput: Sendable {
