@@ -132,23 +132,9 @@ enum CaseFolding {
     /// read apart anyway, counts as without partners. CaseFoldingTableTests
     /// hold it to ICU's.
     static let partners: [(value: UInt32, group: [UInt32])] = {
-        // Each code point with what it folds to (`ß` for `ẞ`), by that.
-        let folds = JavaCaseFolding.mapped.filter { $0 != 0x130 && $0 != 0x131 }.map { (JavaCaseFolding.folded($0), $0) }
-            + laterPartners.filter { $0.0 < $0.1 }
-        let keyed = folds.flatMap { key, v in [(key: key, value: v), (key: key, value: key)] }.sorted { ($0.key, $0.value) < ($1.key, $1.value) }
-        var out: [(value: UInt32, group: [UInt32])] = []
-        var start = 0
-        while start < keyed.count {
-            var group: [UInt32] = []
-            var end = start
-            while end < keyed.count, keyed[end].key == keyed[start].key {
-                if group.last != keyed[end].value { group.append(keyed[end].value) }
-                end += 1
-            }
-            if group.count > 1 { out += group.map { ($0, group) } }
-            start = end
-        }
-        return out.sorted { $0.value < $1.value }
+        let groups = JavaCaseFolding.byFolded.map { folded, others in (others + [folded]).filter { $0 != 0x130 && $0 != 0x131 }.sorted() }
+            + laterPartners.filter { $0.0 < $0.1 }.map { [$0.0, $0.1] }
+        return groups.filter { $0.count > 1 }.flatMap { group in group.map { ($0, group) } }.sorted { $0.value < $1.value }
     }()
 
     /// Whether a case-insensitive literal run can match text of another

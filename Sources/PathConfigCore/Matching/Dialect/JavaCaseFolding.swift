@@ -38,13 +38,13 @@ enum JavaCaseFolding {
 
     /// Every code point whose `U` or `L` is another (the only ones whose `U`
     /// or `f` can differ from themselves), in order.
-    static let mapped: [UInt32] = Set((JavaCaseMapping.upper + JavaCaseMapping.lower).flatMap {
+    private static let mapped: [UInt32] = Set((JavaCaseMapping.upper + JavaCaseMapping.lower).flatMap {
         stride(from: $0.first, through: $0.last, by: Int($0.step))
     }).sorted()
 
     /// For each value of `f` other than the code point itself, the code
     /// points with that value.
-    private static let byFolded: [UInt32: [UInt32]] = Dictionary(grouping: mapped.filter { folded($0) != $0 }, by: folded)
+    static let byFolded: [UInt32: [UInt32]] = Dictionary(grouping: mapped.filter { folded($0) != $0 }, by: folded)
 
     /// `v` and every `x` with `f(x) == v`.
     private static func foldingTo(_ v: UInt32) -> [UInt32] {
