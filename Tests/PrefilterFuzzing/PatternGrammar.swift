@@ -251,8 +251,10 @@ public struct PatternGrammar: Sendable {
         "\u{587}", "\u{1E96}", "\u{1FB3}", "\u{1FBC}", "\u{1F50}", "\u{FB00}", "\u{FB01}", "\u{FB03}", "\u{FB06}", "\u{FB13}",
     ]
     /// Subjects for them: what the full case folds expand to, and partners.
-    public static let casedFillers = ["ss", "fi", "FFI", "st", "\u{2BC}n", "j\u{30C}", "\u{3B9}\u{308}\u{301}", "\u{3B1}\u{3B9}", "\u{391}\u{399}",
-                               "\u{565}\u{582}", "h\u{331}", "i\u{307}", "\u{3C5}\u{313}", "\u{574}\u{576}", "\u{3C3}", "\u{3B8}"]
+    public static let casedFillers = [
+        "ss", "fi", "FFI", "st", "\u{2BC}n", "j\u{30C}", "\u{3B9}\u{308}\u{301}", "\u{3B1}\u{3B9}", "\u{391}\u{399}",
+        "\u{565}\u{582}", "h\u{331}", "i\u{307}", "\u{3C5}\u{313}", "\u{574}\u{576}", "\u{3C3}", "\u{3B8}",
+    ]
 
     static let punctuation: [PatternNode] = [
         .atom(".", samples: ["x", "/", "é"]), .atom("^", samples: [""]), .atom("$", samples: [""]),

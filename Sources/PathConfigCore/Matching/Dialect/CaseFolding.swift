@@ -98,11 +98,7 @@ enum CaseFolding {
         var added: [ClosedRange<UInt32>] = []
         for range in ranges {
             // The first partner at or after the range's start, then those in it.
-            var i = 0, end = partners.count
-            while i < end {
-                let mid = (i + end) / 2
-                if partners[mid].value < range.lowerBound { i = mid + 1 } else { end = mid }
-            }
+            var i = JavaCaseFolding.firstIndex(partners.count) { partners[$0].value >= range.lowerBound }
             while i < partners.count, partners[i].value <= range.upperBound {
                 added += partners[i].group.map { $0...$0 }
                 i += 1

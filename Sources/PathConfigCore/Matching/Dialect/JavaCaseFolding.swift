@@ -103,7 +103,7 @@ enum JavaCaseFolding {
 
     /// The first index below `count` where `reached` holds, by bisection
     /// (`reached` false before some index and true from it on), or `count`.
-    private static func firstIndex(_ count: Int, where reached: (Int) -> Bool) -> Int {
+    static func firstIndex(_ count: Int, where reached: (Int) -> Bool) -> Int {
         var low = 0, high = count
         while low < high {
             let mid = (low + high) / 2
