@@ -124,6 +124,11 @@ struct DialectCorpusTests {
         // each used once.
         "(?<" + String(repeating: "a", count: 40) + ">a)\\k<" + String(repeating: "a", count: 40) + ">",
         "(?<" + String(repeating: "a", count: 300) + ">a)", "(?<n>a)(?<n>b)", "(?<n>a\\k<n>)", "(?<n>a)(?<m>b)\\k<m>\\k<n>",
+        // Blocks of surrogates, which UTF-8 text never holds, and names as
+        // ICU reads them: ASCII alone, of characters ICU 76 has (found by hand).
+        "\\p{InHighSurrogates}", "\\P{InLowSurrogates}", "[a\\p{InHighPrivateUseSurrogates}]", "\\p{blk=High_Surrogates}",
+        "[^\\p{InLowSurrogates}a]", "\\N{\u{17F}pace}", "\\N{lat\u{131}n capital letter a}", "\\N{HANGUL SYLLABLE GA}",
+        "\\N{TOLONG SIKI LETTER R}", "\\N{GRINNING FACE}",
         // Longer than PCRE2's 65,535 (refused), and as long.
         "x(?<=(?:a{60000}){2})b", "(?<=(?:a{30000}){2})b",
     ] + nested

@@ -100,7 +100,7 @@ struct DialectTranslationTests {
         ("\\p{javaLowerCase}", false, "\\p{Lowercase}"),
         ("\\p{javaLowerCase}", true, "[\\p{Lowercase}\\p{Uppercase}\\p{Lt}]"),
         ("\\p{Lu}", true, "\\p{LC}"),
-        ("\\p{IsAlphabetic}\\p{IsLatin}\\pL\\p{L}", false, "\\p{Alphabetic}\\p{sc:Latin}\\p{L}\\p{L}"),
+        ("\\p{IsAlphabetic}\\p{IsLatin}\\pL\\p{L}", false, "\\p{Alphabetic}\\p{sc:LATN}\\p{L}\\p{L}"),
         ("\\p{IsLowercase}", false, "\\p{Lowercase}"),
         ("[a-z&&[^aeiou]]", false, "(?:(?=[a-z])[^aeiou])"),
         ("[a-d[m-p]]", false, "[a-dm-p]"),

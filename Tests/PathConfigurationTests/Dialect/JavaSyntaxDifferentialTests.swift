@@ -45,10 +45,31 @@ struct JavaSyntaxDifferentialTests {
     static let namePatterns = [
         "\\N{\u{1}LATIN SMALL LETTER A}", "\\N{ latin small letter a\t}", "\\N{\u{A0}LATIN SMALL LETTER A}",
         "\\N{\u{85}LATIN SMALL LETTER A}", "\\N{LATIN SMALL LETTER A\u{1F}}",
+        // `Character.getName`'s own table (found by hand): the controls by
+        // their old names, a character Unicode names by rule by its block and
+        // hex, upper-casing in full, and nothing Unicode assigned after 13.0.
+        "\\N{NULL}", "\\N{BEL}", "\\N{BELL}", "\\N{LINE FEED (LF)}", "\\N{LINE FEED}", "\\N{PADDING CHARACTER}", "\\N{NEXT LINE (NEL)}",
+        "\\N{DELETE}", "\\N{CJK UNIFIED IDEOGRAPHS 6C49}", "\\N{CJK UNIFIED IDEOGRAPH-6C49}", "\\N{cjk unified ideographs 6c49}",
+        "\\N{CJK UNIFIED IDEOGRAPHS 06C49}", "\\N{CJK UNIFIED IDEOGRAPHS +6C49}", "\\N{CJK UNIFIED IDEOGRAPHS 9FFD}",
+        "\\N{CJK UNIFIED IDEOGRAPHS EXTENSION A 3400}", "\\N{HANGUL SYLLABLES AC00}", "\\N{HANGUL SYLLABLE GA}", "\\N{LATIN 1 SUPPLEMENT 84}",
+        "\\N{LATIN 1 SUPPLEMENT 85}", "\\N{PRIVATE USE AREA E000}", "\\N{TANGUT 17000}", "\\N{TANGUT IDEOGRAPH-17000}",
+        "\\N{SUPPLEMENTARY PRIVATE USE AREA A F0000}", "\\N{CJK COMPATIBILITY IDEOGRAPH-F900}", "\\N{\u{17F}pace}",
+        "\\N{lat\u{131}n capital letter a}", "\\N{TOTO LETTER PA}", "\\N{GRINNING FACE}", "\\N{MELTING FACE}",
         // Group names: any length (PCRE2's are at most 32 code units), each
         // used once, referred to after the group opens (the fuzzer's find).
         "(?<" + String(repeating: "a", count: 40) + ">a)\\k<" + String(repeating: "a", count: 40) + ">",
         "(?<" + String(repeating: "a", count: 300) + ">a)", "(?<n>a)(?<n>b)", "\\k<n>(?<n>a)", "(?<n>a\\k<n>)", "(?<n>a)(?<m>b)\\k<m>\\k<n>",
+    ]
+
+    /// Script names, as `Character.UnicodeScript.forName` reads them: upper-cased,
+    /// then exactly a JDK 17 script's name or code (found by hand). A name
+    /// no table holds is refused, not called invalid (`PropertyNames`).
+    static let scriptPatterns = [
+        "\\p{IsGreek}", "\\p{IsGREEK}", "\\p{Isgreek}", "\\p{IsGrek}", "\\p{IsOld_Italic}", "\\p{IsOldItalic}", "\\p{IsOld Italic}",
+        "\\p{IsOld-Italic}", "\\p{IsItal}", "\\p{sc=Old_Italic}", "\\p{script=OLD_ITALIC}", "\\p{sc=Toto}", "\\p{IsToto}", "\\p{IsVithkuqi}",
+        "\\p{IsQaai}", "\\p{IsZinh}", "\\p{IsZzzz}", "\\p{IsUnknown}", "\\p{IsLatin }", "\\p{Script=Greek }", "\\p{Script= Greek}",
+        "\\p{IsCyr\u{131}llic}", "\\p{IsHrkt}", "\\p{IsKatakana_Or_Hiragana}", "\\p{IsSignWriting}", "\\p{IsNko}", "\\p{IsPhagsPa}",
+        "\\p{Greek}", "[\\p{IsGreek}a]", "\\P{IsCommon}",
     ]
 
     /// Flag groups in free-spacing mode: the JDK applies each letter as it
@@ -523,5 +544,34 @@ struct JavaSyntaxDifferentialTests {
         let (wrong, compared) = try Self.compareWithTheJDK(Self.lineBreakPatterns + Self.randomLineBreaks, on: subjects, refusals: true)
         #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
         #expect(compared > 800 * subjects.count)
+    }
+
+    /// Unicode's names of 400 random code points (and the controls), as
+    /// written and in lower case, searched for in those characters; and
+    /// every JDK 17 script's name and code, and Unicode 14.0's, spelt six ways.
+    static let randomNames: (names: [String], scripts: [String], subjects: [String]) = {
+        var generator = SplitMix(state: 53)
+        let values = (0..<400).map { _ in UInt32.random(in: 0...0x10FFFF, using: &generator) } + Array(0...0x9F)
+        let scalars = values.compactMap(Unicode.Scalar.init)
+        let names = scalars.compactMap(\.properties.name).flatMap { ["\\N{\($0)}", "\\N{\($0.lowercased())}"] }
+        let scripts = PropertyNames.javaScripts.keys.sorted() + ["Cypro_Minoan", "Cpmn", "Old_Uyghur", "Tangsa", "Toto", "Vithkuqi", "Vith"]
+        let spellings = scripts.flatMap { name -> [String] in
+            let title = name.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }
+            return [name, name.lowercased(), title.joined(separator: "_"), title.joined(), title.joined(separator: " "), title.joined(separator: "-")]
+        }
+        let properties = Set(spellings).sorted().flatMap { ["\\p{Is\($0)}", "\\p{sc=\($0)}"] }
+        let subjects = scalars.filter { $0.value >= 0x20 }.map { String($0) } + ["a", "\u{3B1}", "\u{2C80}", "\u{10300}", "\u{7C0}", "\u{1400}"]
+        return (names, properties, subjects)
+    }()
+
+    @Test("Unicode's names of 400 random code points and every script's name and code in six spellings, read as the JDK reads them")
+    func randomNamesAgainstTheJDK() throws {
+        let (names, scripts, subjects) = Self.randomNames
+        let (wrong, compared) = try Self.compareWithTheJDK(names, on: subjects)
+        #expect(wrong.isEmpty, "\(wrong.count) differ: \(wrong.prefix(16).joined(separator: "; "))")
+        #expect(compared > 200 * subjects.count)
+        let (wrongScripts, comparedScripts) = try Self.compareWithTheJDK(Self.scriptPatterns + scripts, on: subjects, refusals: true)
+        #expect(wrongScripts.isEmpty, "\(wrongScripts.count) differ: \(wrongScripts.prefix(16).joined(separator: "; "))")
+        #expect(comparedScripts > 1_000 * subjects.count)
     }
 }

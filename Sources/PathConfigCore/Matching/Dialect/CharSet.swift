@@ -175,7 +175,8 @@ enum CharSetEmitter {
     /// matching is on where the text is used (for `caseExact`).
     static func emit(_ set: CharSet, caseless: Bool) -> String {
         switch set {
-        case .items(let items):
+        case .items(let written):
+            let items = inUTF8(written)
             if items.isEmpty { return "(?!)" }
             if items.count == 1, case .property = items[0] { return classText(items[0]) }
             if items == verticalSpaceItems { return "\\v" }
@@ -201,7 +202,7 @@ enum CharSetEmitter {
         case .difference(let a, let b):
             return "(?:(?!" + emit(b, caseless: caseless) + ")" + emit(a, caseless: caseless) + ")"
         case .complement(let inner):
-            if let items = inner.plainItems {
+            if let items = inner.plainItems.map(inUTF8) {
                 if items == verticalSpaceItems { return "\\V" }
                 return items.isEmpty ? anyCharacter : "[^" + items.map(classText).joined() + "]"
             }
@@ -209,6 +210,19 @@ enum CharSetEmitter {
         case .caseExact(let inner):
             let text = emit(inner, caseless: false)
             return caseless ? "(?-i:" + text + ")" : text
+        }
+    }
+
+    /// `items` without the surrogates, which PCRE2 cannot be given and a
+    /// UTF-8 subject never holds (ICU's `\p{InHighSurrogates}` is a range
+    /// of them): each range cut to the code points around them, an item of
+    /// surrogates alone left out.
+    static func inUTF8(_ items: [CharSet.Item]) -> [CharSet.Item] {
+        items.compactMap { item in
+            guard let (low, high) = item.bounds, low <= 0xDFFF, high >= 0xD800 else { return item }
+            let ends = (low < 0xD800 ? low : 0xE000, high > 0xDFFF ? high : 0xD7FF)
+            guard ends.0 <= ends.1 else { return nil }
+            return ends.0 == ends.1 ? .scalar(ends.0) : .range(ends.0, ends.1)
         }
     }
 

@@ -148,7 +148,7 @@ enum PropertyNames {
             let property = name[..<eq].lowercased()
             let value = String(name[name.index(after: eq)...])
             switch property {
-            case "sc", "script": return script(value)
+            case "sc", "script": return javaScript(value)
             case "blk", "block": return .refused("a Unicode block, by the JDK's own names; not translated")
             case "gc", "general_category": return javaProperty(value, caseInsensitive: caseInsensitive)
             default: return .unknown
@@ -159,7 +159,7 @@ enum PropertyNames {
             let rest = String(name.dropFirst(2))
             if let set = javaUnicodeProperty(rest.uppercased(), caseInsensitive: caseInsensitive) { return .set(set, caseClosed: true) }
             let property = javaProperty(rest, caseInsensitive: caseInsensitive)
-            if case .unknown = property { return script(rest) }
+            if case .unknown = property { return javaScript(rest) }
             return property
         }
         return javaProperty(name, caseInsensitive: caseInsensitive)
@@ -190,6 +190,44 @@ enum PropertyNames {
         default: return nil
         }
     }
+
+    /// `Character.UnicodeScript.forName` in JDK 17: the name upper-cased in
+    /// full, then exactly one of its scripts' names (`OLD_ITALIC`, not
+    /// `OldItalic` or `Old Italic`) or codes (`ITAL`); the scripts of Unicode
+    /// 14.0 on (`Toto`), which PCRE2 10.42 knows, are not among them.
+    private static func javaScript(_ name: String) -> Resolution {
+        guard let code = javaScripts[name.uppercased()] else { return .unknown }
+        return .set(.property("sc:" + code), caseClosed: true)
+    }
+
+    /// JDK 17's scripts (Unicode 13.0), each name and code to the code.
+    static let javaScripts: [String: String] = {
+        let words = """
+        ADLM ADLAM AGHB CAUCASIAN_ALBANIAN AHOM AHOM ARAB ARABIC ARMI IMPERIAL_ARAMAIC ARMN ARMENIAN AVST AVESTAN BALI
+        BALINESE BAMU BAMUM BASS BASSA_VAH BATK BATAK BENG BENGALI BHKS BHAIKSUKI BOPO BOPOMOFO BRAH BRAHMI BRAI
+        BRAILLE BUGI BUGINESE BUHD BUHID CAKM CHAKMA CANS CANADIAN_ABORIGINAL CARI CARIAN CHAM CHAM CHER CHEROKEE CHRS
+        CHORASMIAN COPT COPTIC CPRT CYPRIOT CYRL CYRILLIC DEVA DEVANAGARI DIAK DIVES_AKURU DOGR DOGRA DSRT DESERET DUPL
+        DUPLOYAN EGYP EGYPTIAN_HIEROGLYPHS ELBA ELBASAN ELYM ELYMAIC ETHI ETHIOPIC GEOR GEORGIAN GLAG GLAGOLITIC GONG
+        GUNJALA_GONDI GONM MASARAM_GONDI GOTH GOTHIC GRAN GRANTHA GREK GREEK GUJR GUJARATI GURU GURMUKHI HANG HANGUL
+        HANI HAN HANO HANUNOO HATR HATRAN HEBR HEBREW HIRA HIRAGANA HLUW ANATOLIAN_HIEROGLYPHS HMNG PAHAWH_HMONG HMNP
+        NYIAKENG_PUACHUE_HMONG HUNG OLD_HUNGARIAN ITAL OLD_ITALIC JAVA JAVANESE KALI KAYAH_LI KANA KATAKANA KHAR
+        KHAROSHTHI KHMR KHMER KHOJ KHOJKI KITS KHITAN_SMALL_SCRIPT KNDA KANNADA KTHI KAITHI LANA TAI_THAM LAOO LAO LATN
+        LATIN LEPC LEPCHA LIMB LIMBU LINA LINEAR_A LINB LINEAR_B LISU LISU LYCI LYCIAN LYDI LYDIAN MAHJ MAHAJANI MAKA
+        MAKASAR MAND MANDAIC MANI MANICHAEAN MARC MARCHEN MEDF MEDEFAIDRIN MEND MENDE_KIKAKUI MERC MEROITIC_CURSIVE
+        MERO MEROITIC_HIEROGLYPHS MLYM MALAYALAM MODI MODI MONG MONGOLIAN MROO MRO MTEI MEETEI_MAYEK MULT MULTANI MYMR
+        MYANMAR NAND NANDINAGARI NARB OLD_NORTH_ARABIAN NBAT NABATAEAN NEWA NEWA NKOO NKO NSHU NUSHU OGAM OGHAM OLCK
+        OL_CHIKI ORKH OLD_TURKIC ORYA ORIYA OSGE OSAGE OSMA OSMANYA PALM PALMYRENE PAUC PAU_CIN_HAU PERM OLD_PERMIC
+        PHAG PHAGS_PA PHLI INSCRIPTIONAL_PAHLAVI PHLP PSALTER_PAHLAVI PHNX PHOENICIAN PLRD MIAO PRTI
+        INSCRIPTIONAL_PARTHIAN RJNG REJANG ROHG HANIFI_ROHINGYA RUNR RUNIC SAMR SAMARITAN SARB OLD_SOUTH_ARABIAN SAUR
+        SAURASHTRA SGNW SIGNWRITING SHAW SHAVIAN SHRD SHARADA SIDD SIDDHAM SIND KHUDAWADI SINH SINHALA SOGD SOGDIAN
+        SOGO OLD_SOGDIAN SORA SORA_SOMPENG SOYO SOYOMBO SUND SUNDANESE SYLO SYLOTI_NAGRI SYRC SYRIAC TAGB TAGBANWA TAKR
+        TAKRI TALE TAI_LE TALU NEW_TAI_LUE TAML TAMIL TANG TANGUT TAVT TAI_VIET TELU TELUGU TFNG TIFINAGH TGLG TAGALOG
+        THAA THAANA THAI THAI TIBT TIBETAN TIRH TIRHUTA UGAR UGARITIC VAII VAI WARA WARANG_CITI WCHO WANCHO XPEO
+        OLD_PERSIAN XSUX CUNEIFORM YEZI YEZIDI YIII YI ZANB ZANABAZAR_SQUARE ZINH INHERITED ZYYY COMMON ZZZZ UNKNOWN
+        """.split(whereSeparator: \.isWhitespace).map(String.init)
+        return Dictionary(stride(from: 0, to: words.count, by: 2).flatMap { [(words[$0], words[$0]), (words[$0 + 1], words[$0])] },
+                          uniquingKeysWith: { first, _ in first })
+    }()
 
     /// `CharPredicates.forProperty`: general categories, POSIX (ASCII) and
     /// `java...` names.
@@ -241,8 +279,9 @@ enum PropertyNames {
 
     // MARK: - Shared tables
 
-    /// A script name or code PCRE2 knows, as `sc:` (Script): PCRE2's own
-    /// bare `\p{Greek}` means Script_Extensions, ICU's means Script.
+    /// ICU's script name or code (read loosely) that PCRE2 knows, as `sc:`
+    /// (Script): PCRE2's own bare `\p{Greek}` means Script_Extensions, ICU's
+    /// means Script.
     private static func script(_ name: String) -> Resolution {
         let key = name.unicodeScalars.filter { !" _-".unicodeScalars.contains($0) }
         guard !key.isEmpty, key.allSatisfy({ ($0.value >= 0x41 && $0.value <= 0x5A) || ($0.value >= 0x61 && $0.value <= 0x7A) }) else {

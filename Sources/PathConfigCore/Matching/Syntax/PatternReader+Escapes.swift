@@ -131,7 +131,7 @@ extension PatternReader {
             let scalars = name.unicodeScalars.drop { $0.value <= 0x20 }.reversed().drop { $0.value <= 0x20 }.reversed()
             name = String(String.UnicodeScalarView(scalars))
         }
-        guard let value = CharacterNames.scalar(named: name) else {
+        guard let value = dialect == .icu ? CharacterNames.icu(named: name) : CharacterNames.java(named: name) else {
             throw .invalid(dialect, "no character is named \"\(name)\"", at: source)
         }
         return value
