@@ -128,7 +128,11 @@ struct DialectCorpusTests {
         // ICU reads them: ASCII alone, of characters ICU 76 has (found by hand).
         "\\p{InHighSurrogates}", "\\P{InLowSurrogates}", "[a\\p{InHighPrivateUseSurrogates}]", "\\p{blk=High_Surrogates}",
         "[^\\p{InLowSurrogates}a]", "\\N{\u{17F}pace}", "\\N{lat\u{131}n capital letter a}", "\\N{HANGUL SYLLABLE GA}",
-        "\\N{TOLONG SIKI LETTER R}", "\\N{GRINNING FACE}",
+        "\\N{TOLONG SIKI LETTER R}", "\\N{GRINNING FACE}", "\\N{\u{212A}ELVIN SIGN}",
+        // Property names: ASCII alone (U+212A is not K), `word` and
+        // `IsTitleCase` whole, white space but a line feed ignored.
+        "\\p{In\u{212A}atakana}", "\\p{\u{212A}atakana}", "\\p{w_o_r_d}", "\\p{WORD}", "\\p{IsTitle_Case}", "\\p{IsTITLECASE}",
+        "\\p{L\nu}", "\\p{L\u{B}u}", "\\p{L\ru}", "[[:Gre\u{C}ek:]]",
         // Longer than PCRE2's 65,535 (refused), and as long.
         "x(?<=(?:a{60000}){2})b", "(?<=(?:a{30000}){2})b",
     ] + nested

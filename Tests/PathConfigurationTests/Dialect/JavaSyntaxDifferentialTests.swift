@@ -54,7 +54,7 @@ struct JavaSyntaxDifferentialTests {
         "\\N{CJK UNIFIED IDEOGRAPHS EXTENSION A 3400}", "\\N{HANGUL SYLLABLES AC00}", "\\N{HANGUL SYLLABLE GA}", "\\N{LATIN 1 SUPPLEMENT 84}",
         "\\N{LATIN 1 SUPPLEMENT 85}", "\\N{PRIVATE USE AREA E000}", "\\N{TANGUT 17000}", "\\N{TANGUT IDEOGRAPH-17000}",
         "\\N{SUPPLEMENTARY PRIVATE USE AREA A F0000}", "\\N{CJK COMPATIBILITY IDEOGRAPH-F900}", "\\N{\u{17F}pace}",
-        "\\N{lat\u{131}n capital letter a}", "\\N{TOTO LETTER PA}", "\\N{GRINNING FACE}", "\\N{MELTING FACE}",
+        "\\N{lat\u{131}n capital letter a}", "\\N{TOTO LETTER PA}", "\\N{GRINNING FACE}", "\\N{MELTING FACE}", "\\N{\u{212A}ELVIN SIGN}",
         // Group names: any length (PCRE2's are at most 32 code units), each
         // used once, referred to after the group opens (the fuzzer's find).
         "(?<" + String(repeating: "a", count: 40) + ">a)\\k<" + String(repeating: "a", count: 40) + ">",
@@ -70,6 +70,8 @@ struct JavaSyntaxDifferentialTests {
         "\\p{IsQaai}", "\\p{IsZinh}", "\\p{IsZzzz}", "\\p{IsUnknown}", "\\p{IsLatin }", "\\p{Script=Greek }", "\\p{Script= Greek}",
         "\\p{IsCyr\u{131}llic}", "\\p{IsHrkt}", "\\p{IsKatakana_Or_Hiragana}", "\\p{IsSignWriting}", "\\p{IsNko}", "\\p{IsPhagsPa}",
         "\\p{Greek}", "[\\p{IsGreek}a]", "\\P{IsCommon}",
+        // Compared by UTF-16 unit: U+212A is not K.
+        "\\p{Is\u{212A}atakana}", "\\p{sc=\u{212A}atakana}", "\\p{IsBLAN\u{212A}}", "\\p{Blan\u{212A}}", "\\p{IsBlank}",
     ]
 
     /// Flag groups in free-spacing mode: the JDK applies each letter as it

@@ -28,11 +28,15 @@ enum PropertyNames {
     /// ICU first reads the name with UnicodeSet's loose matching (case,
     /// spaces, `_` and `-` ignored): a binary property, a general category,
     /// a script, `prop=value`; then `word`, `all`, `In` + block, `Is` +
-    /// name, and `java` + a `java.lang.Character` method.
+    /// name, and `java` + a `java.lang.Character` method. A name that is not
+    /// ASCII is none: ICU converts it to invariant characters first, and
+    /// fails (Swift's `==` would take U+212A KELVIN SIGN for `K`).
     static func icu(_ name: String) -> Resolution {
+        guard isASCII(name) else { return .unknown }
         let direct = icuDirect(name)
         if case .unknown = direct {} else { return direct }
-        if loose(name) == "word" { return .set(StandardClasses.icuWord, caseClosed: true) }
+        // `word` and `IsTitleCase` are compared whole, in any case, not loosely.
+        if name.lowercased() == "word" { return .set(StandardClasses.icuWord, caseClosed: true) }
         if name == "all" { return .set(.all, caseClosed: true) }
         if name.hasPrefix("In"), name.unicodeScalars.count >= 3 {
             return block(String(name.dropFirst(2)), Resolution.block)
@@ -40,7 +44,7 @@ enum PropertyNames {
         if name.hasPrefix("Is"), name.unicodeScalars.count >= 3 {
             let rest = String(name.dropFirst(2))
             if rest.contains("=") { return .unknown }
-            if loose(rest) == "titlecase" { return icuDirect("Lt") }
+            if rest.lowercased() == "titlecase" { return icuDirect("Lt") }
             return icuDirect(rest)
         }
         if name.hasPrefix("java") { return icuJava(name) }
@@ -142,7 +146,9 @@ enum PropertyNames {
     /// `CharPredicates`), without UNICODE_CHARACTER_CLASS. Under
     /// `caseInsensitive` the JDK widens the case properties (`Lu` matches
     /// any cased letter, `Lower` any ASCII letter); names are case-sensitive
-    /// except where the JDK upper-cases them (`Is` + a Unicode property).
+    /// except where the JDK upper-cases them (`Is` + a Unicode property). The
+    /// JDK's names are ASCII and it compares them by UTF-16 unit, so a name
+    /// that is not ASCII once upper-cased where the JDK upper-cases it is none.
     static func java(_ name: String, caseInsensitive: Bool) -> Resolution {
         if let eq = name.firstIndex(of: "=") {
             let property = name[..<eq].lowercased()
@@ -168,6 +174,7 @@ enum PropertyNames {
     /// The JDK's `Is` + Unicode property names (upper-cased), with its POSIX
     /// names as the fallback it also accepts there (not `GRAPH`, `PRINT`).
     private static func javaUnicodeProperty(_ upper: String, caseInsensitive: Bool) -> CharSet? {
+        guard isASCII(upper) else { return nil }
         let anyCase = CharSet.items([.property("Lowercase", negated: false), .property("Uppercase", negated: false), .property("Lt", negated: false)])
         switch upper {
         case "ALPHABETIC", "ALPHA": return .property("Alphabetic")
@@ -196,7 +203,8 @@ enum PropertyNames {
     /// `OldItalic` or `Old Italic`) or codes (`ITAL`); the scripts of Unicode
     /// 14.0 on (`Toto`), which PCRE2 10.42 knows, are not among them.
     private static func javaScript(_ name: String) -> Resolution {
-        guard let code = javaScripts[name.uppercased()] else { return .unknown }
+        let upper = name.uppercased()
+        guard isASCII(upper), let code = javaScripts[upper] else { return .unknown }
         return .set(.property("sc:" + code), caseClosed: true)
     }
 
@@ -232,6 +240,7 @@ enum PropertyNames {
     /// `CharPredicates.forProperty`: general categories, POSIX (ASCII) and
     /// `java...` names.
     private static func javaProperty(_ name: String, caseInsensitive: Bool) -> Resolution {
+        guard isASCII(name) else { return .unknown }
         let cased = CharSet.property("LC")
         if ["Lu", "Ll", "Lt"].contains(name) { return .set(caseInsensitive ? cased : .property(name), caseClosed: true) }
         if javaGeneralCategories.contains(name) { return .set(.property(name), caseClosed: true) }
@@ -283,7 +292,7 @@ enum PropertyNames {
     /// (Script): PCRE2's own bare `\p{Greek}` means Script_Extensions, ICU's
     /// means Script.
     private static func script(_ name: String) -> Resolution {
-        let key = name.unicodeScalars.filter { !" _-".unicodeScalars.contains($0) }
+        let key = name.unicodeScalars.filter { !looseIgnored.contains($0) }
         guard !key.isEmpty, key.allSatisfy({ ($0.value >= 0x41 && $0.value <= 0x5A) || ($0.value >= 0x61 && $0.value <= 0x7A) }) else {
             return .unknown
         }
@@ -299,11 +308,18 @@ enum PropertyNames {
     /// A general category's PCRE2 name, from any of its Unicode aliases.
     static func generalCategory(_ name: String) -> String? { generalCategoryByKey[loose(name)] }
 
-    /// Unicode's loose matching of property names: case, spaces, `_` and `-`
-    /// do not count.
+    /// Unicode's loose matching of property names, as ICU's regex reads
+    /// them: case, `_`, `-` and white space do not count, but for a line
+    /// feed, which makes the name unknown there (measured on ICU 76).
     static func loose(_ name: String) -> String {
-        String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { !" _-\t".unicodeScalars.contains($0) }))
+        String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { !looseIgnored.contains($0) }))
     }
+
+    /// What `loose` leaves out.
+    private static let looseIgnored = " _-\t\u{B}\u{C}\r".unicodeScalars
+
+    /// Whether `name` is ASCII alone.
+    static func isASCII(_ name: String) -> Bool { name.utf8.allSatisfy { $0 < 0x80 } }
 
     /// Each name of `table`, and each of its aliases, loosely, to the name.
     private static func byLooseName(_ table: [(String, [String])]) -> [String: String] {
