@@ -54,6 +54,12 @@ def load_selector(profile, lenient=False, deep=False, base=0, query=0, cache=0, 
     return bytes([a & 0x7F, b])
 
 
+# Keys canonically equivalent, spelt apart: one key to JSONSerialization's
+# Swift dictionaries, two to Gson's Java maps.
+EQUIVALENT_KEYS = ('{"settings": {"\u212b": 1, "\u00c5": 2}, "rules": [{"patterns": ["/a"], "properties": {"caf\u00e9": 1, "cafe\u0301": 2, "K": 3}}, '
+                   '{"patterns": ["a"], "properties": {"\u212a": 4, "caf\u00e9": 5}}]}').encode()
+
+
 def load_seeds():
     seeds = []
     example = read(ROOT, "examples", "path-configuration.json")
@@ -65,6 +71,9 @@ def load_seeds():
     seeds.append(("broken-lenient", load_selector("hotwire-android", lenient=True) + read(ROOT, "examples", "broken.json")))
     seeds.append(("rules-10-android", load_selector("hotwire-android", cache=1) + read(BENCH, "rules-10.json")))
     seeds.append(("rules-10-siesta", load_selector("siesta", lenient=True, deep=True) + read(BENCH, "rules-10.json")))
+    seeds.append(("equivalent-keys-ios", load_selector("hotwire-ios") + EQUIVALENT_KEYS))
+    seeds.append(("equivalent-keys-android", load_selector("hotwire-android") + EQUIVALENT_KEYS))
+    seeds.append(("equivalent-keys-turbo-android", load_selector("turbo-android", lenient=True) + EQUIVALENT_KEYS))
     ios = json.loads(read(CONFORMANCE, "ios.json"))
     for name, fixture in ios["fixtures"].items():
         doc = fixture.encode() if isinstance(fixture, str) else compact(fixture)
@@ -308,6 +317,7 @@ def lint_seeds():
             seeds.append((f"example-{name[:-5]}-{i}", lint_selector(profiles, deep=i == 3, query=i % 3) + read(ROOT, "examples", name)))
     for i, (name, doc) in enumerate(LINT_CASES):
         seeds.append((name, lint_selector(selections[i % len(selections)], query=i % 3) + doc))
+    seeds.append(("equivalent-keys", lint_selector(tuple(PROFILES)) + EQUIVALENT_KEYS))
     ios = json.loads(read(CONFORMANCE, "ios.json"))
     android = json.loads(read(CONFORMANCE, "android.json"))
     fixtures = list(ios["fixtures"].items()) + [item for g in ("fixtures", "invalid_fixtures") for item in android.get(g, {}).items()]

@@ -32,14 +32,22 @@ struct LintDocument {
     /// Keys repeated in one object, in document order.
     private(set) var repeatedKeys: [RepeatedKey] = []
 
-    /// A key an object has already: where, where it was before, and
-    /// whether the value it would replace is null.
+    /// A key an object has already: where, and where it was before and
+    /// whether the value it would replace is null, to a reader whose keys
+    /// are the same when canonically equivalent (`canonical`) and to one
+    /// that compares code points (`exact`: nil where the key is new to it;
+    /// `DocumentReading.keysAreCanonical` says which reader an app has).
     struct RepeatedKey {
         let key: String
         let offset: Int
-        let firstOffset: Int
         let objectOffset: Int
-        let previousValueIsNull: Bool
+        let canonical: Before
+        let exact: Before?
+
+        struct Before {
+            let firstOffset: Int
+            let valueIsNull: Bool
+        }
     }
 
     /// Reads `bytes`; throws the error a load would report when the document
@@ -108,10 +116,14 @@ struct LintDocument {
             var last: [String: Int] = [:]
             for (i, m) in members.enumerated() {
                 if let previous = last[m.key] {
-                    let isNull = if case .null = members[previous].value.kind { true } else { false }
-                    let first = members.first { $0.key == m.key }!.keyOffset
-                    repeatedKeys.append(RepeatedKey(key: m.key, offset: m.keyOffset, firstOffset: first, objectOffset: node.offset,
-                                                    previousValueIsNull: isNull))
+                    func before(_ previous: Int, first: (JSONNode.Member) -> Bool) -> RepeatedKey.Before {
+                        let isNull = if case .null = members[previous].value.kind { true } else { false }
+                        return RepeatedKey.Before(firstOffset: members.first(where: first)!.keyOffset, valueIsNull: isNull)
+                    }
+                    repeatedKeys.append(RepeatedKey(key: m.key, offset: m.keyOffset, objectOffset: node.offset,
+                                                    canonical: before(previous) { $0.key == m.key },
+                                                    exact: members[..<i].lastIndex { JSONObject.sameKey($0.key, m.key) }
+                                                        .map { before($0) { JSONObject.sameKey($0.key, m.key) } }))
                 }
                 last[m.key] = i
                 let child: DocumentPlace

@@ -33,6 +33,37 @@ struct ResolutionTests {
         }
     }
 
+    /// Three rules' keys, canonically equivalent in pairs, spelt apart.
+    static let equivalentKeys: [[(String, Int)]] = [
+        [("caf\u{E9}", 1), ("K", 2)], [("cafe\u{301}", 3), ("\u{212A}", 4), ("\u{2126}", 5)], [("\u{3A9}", 6), ("caf\u{E9}", 7)],
+    ]
+
+    @Test("keys canonically equivalent, spelt apart in different rules: the iOS profiles merge them as Swift's dictionaries do, the Android ones keep each")
+    func canonicallyEquivalentKeys() throws {
+        let rules = Self.equivalentKeys.map { keys in
+            #"{"patterns": ["/a"], "properties": {"# + keys.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}}"
+        }
+        let json = #"{"rules": ["# + rules.joined(separator: ", ") + "]}"
+        // The iOS apps: `properties.merge(rule.properties) { _, new in new }` on [String: AnyHashable].
+        var swift: [String: Int] = [:]
+        for keys in Self.equivalentKeys { swift.merge(keys.map { ($0.0, $0.1) }, uniquingKeysWith: { _, new in new }) }
+        for profile in [Profile.hotwireIOS, .turboIOS] {
+            let result = try PathConfiguration(json: json, options: LoadOptions(profile: profile)).properties(for: "/a")
+            #expect(result.count == swift.count, "\(profile): \(result.json)")
+            for (key, value) in result.object {
+                let kept = try #require(swift.first { $0.key == key }, "\(profile): \(key)")
+                #expect(Array(key.unicodeScalars) == Array(kept.key.unicodeScalars) && value == .number(JSONNumber(Int64(kept.value))), "\(profile): \(result.json)")
+            }
+        }
+        // The Android apps' maps compare UTF-16 units: five keys, the last "café" replacing the first.
+        for profile in [Profile.hotwireAndroid, .turboAndroid] {
+            let result = try PathConfiguration(json: json, options: LoadOptions(profile: profile)).properties(for: "/a")
+            #expect(result.object.keys.map { Array($0.unicodeScalars) } == ["caf\u{E9}", "K", "cafe\u{301}", "\u{212A}", "\u{2126}", "\u{3A9}"].map { Array($0.unicodeScalars) },
+                    "\(profile): \(result.json)")
+            #expect(result["caf\u{E9}"].map { $0 == .number(JSONNumber(Int64(7))) || $0 == .string("7") } == true)
+        }
+    }
+
     @Test("merge is shallow, in order, later rules winning; key order is first appearance")
     func merge() throws {
         let config = try PathConfiguration(json: json, options: LoadOptions(profile: .turboIOS))

@@ -79,6 +79,9 @@ PATHCONFIG_API const char *pathconfig_result_key(const pathconfig_result *res, s
  *   PATHCONFIG_E_TYPE        the key holds another type (JSON null included);
  *   PATHCONFIG_E_ARGUMENT    res or key is NULL, or key is not UTF-8;
  *   PATHCONFIG_E_NOMEM       a string could not be allocated.
+ * A key is found when its bytes are the answer's key's: no Unicode
+ * normalization ("caf\xC3\xA9" and "cafe\xCC\x81" are two keys, as the
+ * Android apps keep them; an iOS profile's answer has merged such keys).
  * `out` may be NULL to test for the key only. The pointer getters set *out to
  * NULL unless they return PATHCONFIG_OK; the scalar getters leave *out
  * untouched unless they do, so a default may be stored in it beforehand.

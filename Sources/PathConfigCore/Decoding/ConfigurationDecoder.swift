@@ -72,7 +72,9 @@ public struct ConfigurationDecoder: Sendable {
     public func decodeRule(_ text: String, index: Int = 0) throws(ConfigurationError) -> Rule {
         let bytes = Array(text.utf8)
         var walker = Walker(source: SourceText(bytes), profile: profile, limits: limits)
-        return try walker.rule(JSONNode.parse(bytes, maxDepth: limits.maxNestingDepth).root, index: index, fromCode: true)
+        let parsed = try JSONNode.parse(bytes, maxDepth: limits.maxNestingDepth)
+        walker.canonicalRepeats = profile.documentReading.keysAreCanonical && !parsed.duplicateKeys.isEmpty
+        return try walker.rule(parsed.root, index: index, fromCode: true)
     }
 
     /// Decodes a document that came from `transport` (the Android apps read
@@ -202,6 +204,7 @@ public struct ConfigurationDecoder: Sendable {
                                      location: SourceLocation(offset: number.offset, in: buffer))
         }
         var walker = Walker(source: keeping.source(buffer), profile: profile, limits: limits)
+        walker.canonicalRepeats = !read.duplicateKeys.isEmpty
         for d in read.duplicateKeys {
             let first = walker.source.location(d.firstOffset)
             walker.warnings.append(ConfigurationWarning(
@@ -238,6 +241,11 @@ private struct Walker {
     let profile: Profile
     let limits: Limits
     var warnings: [ConfigurationWarning] = []
+    /// Whether JSONSerialization's reading found keys repeated in an object
+    /// (spelt alike, or canonically equivalent, which its Swift dictionaries
+    /// take as one): only then does `stored` compare keys so, at a cost a
+    /// document without repeats need not pay.
+    var canonicalRepeats = false
 
     func schemaError(_ message: String, at offset: Int, rule: Int? = nil, pattern: Int? = nil) -> ConfigurationError {
         ConfigurationError(code: .schema, message: message, location: source.location(offset), ruleIndex: rule, patternIndex: pattern)
@@ -369,7 +377,9 @@ private struct Walker {
     /// The object's value as the profile stores it: unchanged, or (turbo-android)
     /// every scalar member as a string and nested values rejected.
     func stored(_ object: JSONNode, what: String, rule: Int?) throws(ConfigurationError) -> JSONValue {
-        guard profile.storesValuesAsStrings, case .object(let members) = object.kind else { return object.value }
+        guard profile.storesValuesAsStrings, case .object(let members) = object.kind else {
+            return object.value(canonicalKeys: canonicalRepeats)
+        }
         var out = JSONObject()
         for m in members where !out.contains(key: m.key) {
             switch m.value.kind {

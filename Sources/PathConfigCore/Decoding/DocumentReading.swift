@@ -20,6 +20,16 @@ package enum DocumentReading: Sendable, Equatable {
         }
     }
 
+    /// Whether keys that differ in code points but are canonically equivalent
+    /// (`"é"` and `"e\u{301}"`, `K` and U+212A KELVIN SIGN) are one key to
+    /// the app: to JSONSerialization's readers, the Swift apps, whose
+    /// dictionaries compare strings so; not to Gson's Java maps, which
+    /// compare UTF-16 units.
+    package var keysAreCanonical: Bool {
+        if case .jsonSerialization = self { return true }
+        return false
+    }
+
     /// What the app does with a key repeated in an object at `place`.
     /// `previousValueIsNull`: the occurrence before this one has a null value.
     package func repeatedKeyEffect(_ key: String, place: DocumentPlace, previousValueIsNull: Bool) -> DocumentEffect {

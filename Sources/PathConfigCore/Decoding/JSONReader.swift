@@ -56,16 +56,27 @@ public struct JSONNode: Sendable {
     }
 
     /// The plain value: positions dropped, the first of repeated keys kept.
-    public var value: JSONValue {
+    public var value: JSONValue { value(canonicalKeys: false) }
+
+    /// The plain value, where keys are repeated when their code points are
+    /// the same, or, with `canonicalKeys`, when they are canonically
+    /// equivalent (as JSONSerialization's Swift dictionaries take them:
+    /// `DocumentReading.keysAreCanonical`); the first of each is kept.
+    func value(canonicalKeys: Bool) -> JSONValue {
         switch kind {
         case .null: return .null
         case .bool(let b): return .bool(b)
         case .number(let n): return .number(n)
         case .string(let s): return .string(s)
-        case .array(let items): return .array(items.map(\.value))
+        case .array(let items): return .array(items.map { $0.value(canonicalKeys: canonicalKeys) })
         case .object(let members):
             var object = JSONObject(minimumCapacity: members.count)
-            for m in members where !object.contains(key: m.key) { object[m.key] = m.value.value }
+            guard canonicalKeys else {
+                for m in members where !object.contains(key: m.key) { object[m.key] = m.value.value(canonicalKeys: false) }
+                return .object(object)
+            }
+            var seen = Set<String>()
+            for m in members where seen.insert(m.key).inserted { object[m.key] = m.value.value(canonicalKeys: true) }
             return .object(object)
         }
     }
@@ -215,12 +226,21 @@ package struct JSONReader {
     static let linearKeyScanLimit = 16
 
     /// Where `key` first is among `members` (an object's members so far),
-    /// or nil; a scan while the object is small, as most are, then `index`,
-    /// which this keeps up to date with the member the caller appends next.
-    static func position(of key: String, in members: [JSONNode.Member], index: inout [String: Int]?) -> Int? {
-        guard members.count >= linearKeyScanLimit else { return members.firstIndex { $0.key == key } }
+    /// or nil, keys being the same when canonically equivalent, as
+    /// JSONSerialization's Swift dictionaries take them, or, `exact`, when
+    /// their code points are, as Gson's Java maps (`JSONObject.sameKey`); a
+    /// scan while the object is small, as most are, then `index` (by Swift's
+    /// hashing: the first of keys canonically equivalent), which this keeps
+    /// up to date with the member the caller appends next.
+    static func position(of key: String, in members: [JSONNode.Member], index: inout [String: Int]?, exact: Bool) -> Int? {
+        guard members.count >= linearKeyScanLimit else {
+            return members.firstIndex { exact ? JSONObject.sameKey($0.key, key) : $0.key == key }
+        }
         if index == nil { index = Dictionary(members.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first }) }
-        if let i = index![key] { return i }
+        if let i = index![key] {
+            // An equivalent key spelt otherwise: scanned for, rare.
+            return !exact || JSONObject.sameKey(members[i].key, key) ? i : members.firstIndex { JSONObject.sameKey($0.key, key) }
+        }
         index![key] = members.count
         return nil
     }
@@ -251,7 +271,7 @@ package struct JSONReader {
             pos += 1
             skipWhitespace()
             let value = try readValue()
-            if let first = Self.position(of: key, in: members, index: &keyIndex) {
+            if let first = Self.position(of: key, in: members, index: &keyIndex, exact: false) {
                 duplicateKeys.append(JSONDuplicateKey(key: key, offset: keyOffset, firstOffset: members[first].keyOffset))
             }
             members.append(JSONNode.Member(key: key, keyOffset: keyOffset, value: value))

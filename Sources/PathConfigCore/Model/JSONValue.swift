@@ -91,14 +91,35 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 /// 296 bytes as an ordered key list and a dictionary, 112 as one array).
 /// When a document repeats a key, the decoder keeps the first occurrence and
 /// reports the repeat as a warning.
+///
+/// Keys are the same when their code points are (as JSON readers in C,
+/// Python, Rust and Java compare them), not by Swift's canonical
+/// equivalence: `"café"` spelt with U+00E9 and with `e` and U+0301 are two
+/// keys, as Gson keeps them (`merge(_:sameKey:)` merges the other way, as
+/// the iOS apps' dictionaries do).
 public struct JSONObject: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     /// One key and its value.
     public typealias Element = (key: String, value: JSONValue)
 
     /// The members in order; written only here.
     private var members: [Element] = []
-    /// Each key's position in `members`, when there are more than `indexedAbove`.
+    /// Each key's position in `members`, when there are more than
+    /// `indexedAbove`: by Swift's string hashing, so a key canonically
+    /// equivalent to one indexed before it is not indexed, and is found by a
+    /// scan (rare: such keys are spelt apart on purpose). A dictionary keyed
+    /// by a type of its own comparing code points cost the first load of a
+    /// process 116,000 instructions of runtime type instantiation.
     private var positions: [String: Int]?
+
+    /// Whether two keys are one: the same code points, the same UTF-8
+    /// bytes, compared in place where the strings hold them (as native ones
+    /// do). Swift's `==` first, which is quick, false for most pairs, and
+    /// true for every pair this is true for.
+    package static func sameKey(_ a: String, _ b: String) -> Bool {
+        guard a == b, a.utf8.count == b.utf8.count else { return false }
+        let inPlace = a.utf8.withContiguousStorageIfAvailable { x in b.utf8.withContiguousStorageIfAvailable { y in x.elementsEqual(y) } }
+        return inPlace.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
+    }
 
     /// The most keys an object has without an index.
     static let indexedAbove = 8
@@ -128,8 +149,11 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     /// The position of `key` in `members`, or nil.
     private func position(of key: String) -> Int? {
-        if let positions { return positions[key] }
-        return members.firstIndex { $0.key == key }
+        if let positions {
+            guard let i = positions[key] else { return nil }
+            return Self.sameKey(members[i].key, key) ? i : members.firstIndex { Self.sameKey($0.key, key) }
+        }
+        return members.firstIndex { Self.sameKey($0.key, key) }
     }
 
     /// The value for `key`, or nil. Setting a new key appends it; setting an
@@ -143,7 +167,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
                 } else {
                     members.append((key, newValue))
                     if positions != nil {
-                        positions![key] = members.count - 1
+                        if positions![key] == nil { positions![key] = members.count - 1 }
                     } else if members.count > Self.indexedAbove {
                         index()
                     }
@@ -160,7 +184,8 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         guard members.count > Self.indexedAbove else { positions = nil; return }
         var made: [String: Int] = [:]
         made.reserveCapacity(members.count)
-        for (i, m) in members.enumerated() { made[m.key] = i }
+        // Backwards, so that of keys canonically equivalent the first is indexed.
+        for (i, m) in members.enumerated().reversed() { made[m.key] = i }
         positions = made
     }
 
@@ -173,10 +198,20 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         for (k, v) in other { self[k] = v }
     }
 
+    /// Shallow merge where keys are the same when `sameKey` says so: a key
+    /// of `other` replaces the value of the first such key, which keeps its
+    /// spelling, or is appended. The iOS apps merge `[String: AnyHashable]`
+    /// dictionaries, whose keys are the same when canonically equivalent.
+    mutating func merge(_ other: JSONObject, sameKey: (String, String) -> Bool) {
+        for (k, v) in other {
+            if let i = position(of: k) ?? members.firstIndex(where: { sameKey($0.key, k) }) { members[i].value = v } else { self[k] = v }
+        }
+    }
+
     /// The same keys in the same order, with equal values.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
-            && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+            && zip(lhs.members, rhs.members).allSatisfy { Self.sameKey($0.key, $1.key) && $0.value == $1.value }
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -9,9 +9,12 @@ public enum MergeMode: String, Sendable, Hashable, CaseIterable {
     /// whole. Siesta's configuration closures compose this way.
     case deep
 
-    /// Applies one matching rule's properties to the result so far.
-    func apply(_ properties: JSONObject, to merged: inout JSONObject) {
+    /// Applies one matching rule's properties to the result so far; with
+    /// `canonicalKeys`, a key replaces one canonically equivalent to it, as
+    /// the iOS apps' Swift dictionaries merge (`DocumentReading.keysAreCanonical`).
+    func apply(_ properties: JSONObject, to merged: inout JSONObject, canonicalKeys: Bool) {
         switch self {
+        case .shallow where canonicalKeys: merged.merge(properties, sameKey: ==)
         case .shallow: merged.merge(properties)
         case .deep: merged.applyMergePatch(properties)
         }

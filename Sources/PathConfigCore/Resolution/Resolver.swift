@@ -116,28 +116,29 @@ struct Evaluation {
 /// then rules added from code), each one's fixed properties merged by the
 /// `MergeMode`, then its configurer, if any, run on the result so far.
 enum Resolver {
-    /// The properties of `matches` (rules of `rules`), merged in order.
-    static func merge(_ matches: [RuleMatch], of rules: [Rule], by mode: MergeMode) -> JSONObject {
+    /// The properties of `matches` (rules of `rules`), merged in order
+    /// (`canonicalKeys`: `MergeMode.apply`).
+    static func merge(_ matches: [RuleMatch], of rules: [Rule], by mode: MergeMode, canonicalKeys: Bool) -> JSONObject {
         var merged = JSONObject()
         for m in matches {
             let properties = rules[m.ruleIndex].properties
-            if merged.isEmpty && mode == .shallow { merged = properties } else { mode.apply(properties, to: &merged) }
+            if merged.isEmpty && mode == .shallow { merged = properties } else { mode.apply(properties, to: &merged, canonicalKeys: canonicalKeys) }
         }
         return merged
     }
 
     static func evaluate(file: FileRules, host: [CompiledHostRule], subjects: Lookup, method: String,
-                         merge: MergeMode) throws(ResolveError) -> Evaluation {
+                         merge: MergeMode, canonicalKeys: Bool) throws(ResolveError) -> Evaluation {
         let planned = file.run(subjects)
         var out = Evaluation(limitExceeded: planned.limitExceeded)
         out.matches = file.applying(planned.matches, to: method)
-        out.properties = Self.merge(out.matches, of: file.rules, by: merge)
+        out.properties = Self.merge(out.matches, of: file.rules, by: merge, canonicalKeys: canonicalKeys)
         guard !host.isEmpty else { return out }
         let request = RuleRequest(url: subjects.url, method: method)
         for h in host where h.rule.applies(to: method) {
             guard let m = try h.match(subjects, request, limitExceeded: &out.limitExceeded) else { continue }
             out.matches.append(m)
-            merge.apply(h.rule.properties, to: &out.properties)
+            merge.apply(h.rule.properties, to: &out.properties, canonicalKeys: canonicalKeys)
             guard let configurer = h.configurer else { continue }
             do { try configurer(&out.properties, request) } catch {
                 throw ResolveError(code: .hostRule, message: "\(h.rule.label): the configurer failed: \(error)", ruleIndex: h.rule.index, underlying: error)

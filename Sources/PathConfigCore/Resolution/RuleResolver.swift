@@ -106,7 +106,8 @@ final class RuleResolver: Sendable {
         let target = try target(urlOrPath)
         func compute() throws(ResolveError) -> PathProperties {
             guard host.isEmpty else {
-                let evaluation = try Resolver.evaluate(file: file, host: host, subjects: target, method: method, merge: options.merge)
+                let evaluation = try Resolver.evaluate(file: file, host: host, subjects: target, method: method, merge: options.merge,
+                                                         canonicalKeys: options.profile.documentReading.keysAreCanonical)
                 return PathProperties(evaluation.properties, typedReading: options.profile.typedReading)
             }
             return file.applying(file.run(target).matches, to: method).withUnsafeBufferPointer { result(ofRulesIn: $0) }
@@ -152,7 +153,8 @@ final class RuleResolver: Sendable {
         let method = try Self.normalized(method)
         let target = try target(urlOrPath)
         let host = hostRules()
-        let evaluation = try Resolver.evaluate(file: file, host: host, subjects: target, method: method, merge: options.merge)
+        let evaluation = try Resolver.evaluate(file: file, host: host, subjects: target, method: method, merge: options.merge,
+                                                         canonicalKeys: options.profile.documentReading.keysAreCanonical)
         return (target, evaluation, host, method)
     }
 
@@ -178,7 +180,8 @@ final class RuleResolver: Sendable {
     private func result(ofRulesIn matches: UnsafeBufferPointer<RuleMatch>) -> PathProperties {
         cacheRef._withUnsafeGuaranteedRef { cache in
             cache.value(forRulesIn: matches) { [unowned(unsafe) self] in
-                PathProperties(Resolver.merge(Array(matches), of: file.rules, by: options.merge), typedReading: options.profile.typedReading)
+                PathProperties(Resolver.merge(Array(matches), of: file.rules, by: options.merge,
+                                               canonicalKeys: options.profile.documentReading.keysAreCanonical), typedReading: options.profile.typedReading)
             }
         }
     }

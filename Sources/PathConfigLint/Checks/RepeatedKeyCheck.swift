@@ -5,15 +5,21 @@ import PathConfigCore
 /// (`DocumentReading.repeatedKeyEffect`): JSONSerialization the first;
 /// Gson the last for the apps' own fields, and in `properties` or
 /// `settings` it refuses the document ("duplicate key") unless the value
-/// replaced is null. An error where a selected app refuses the file.
+/// replaced is null. An error where a selected app refuses the file. A key
+/// canonically equivalent to one before it but spelt otherwise is repeated
+/// to JSONSerialization and new to Gson (`DocumentReading.keysAreCanonical`).
 struct RepeatedKeyCheck: LintCheck {
     func findings(in d: LintDocument) -> [LintFinding] {
-        d.repeatedKeys.map { repeated in
+        d.repeatedKeys.compactMap { repeated in
             let place = d.place(ofContainerAt: repeated.objectOffset)
-            let effects = d.profiles.map {
-                ($0, $0.documentReading.repeatedKeyEffect(repeated.key, place: place, previousValueIsNull: repeated.previousValueIsNull))
+            let effects = d.profiles.compactMap { profile -> (Profile, DocumentEffect)? in
+                let reading = profile.documentReading
+                guard let before = reading.keysAreCanonical ? repeated.canonical : repeated.exact else { return nil }
+                return (profile, reading.repeatedKeyEffect(repeated.key, place: place, previousValueIsNull: before.valueIsNull))
             }
-            let first = d.location(repeated.firstOffset)
+            guard !effects.isEmpty else { return nil }
+            let canonicalReader = effects.contains { $0.0.documentReading.keysAreCanonical }
+            let first = d.location((canonicalReader ? repeated.canonical : repeated.exact ?? repeated.canonical).firstOffset)
             let fatal = effects.filter { $0.1.isFatal }.map(\.0)
             return d.finding(.duplicateKey,
                              "duplicate key \(JSONWriter.quoted(repeated.key)) (first at line \(first.line), column \(first.column)): \(DocumentEffect.sentence(effects))",

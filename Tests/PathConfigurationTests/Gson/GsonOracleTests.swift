@@ -42,6 +42,12 @@ struct GsonOracleTests {
             ("a rule: patterns twice", #"{"settings":{},"rules":[{"patterns":["/new"],"properties":{"a":1},"patterns":["/zzz"]}]}"#),
             ("a rule: properties twice", #"{"settings":{},"rules":[{"patterns":["/new"],"properties":{"a":1},"properties":{"b":2}}]}"#),
             ("a value's object: a repeated key", #"{"settings":{},"rules":[{"patterns":["/new"],"properties":{"a":{"x":1,"x":2}}}]}"#),
+            // Keys canonically equivalent but spelt apart, which Java's maps
+            // tell apart by UTF-16 unit and Swift's == does not.
+            ("properties: keys canonically equivalent", "{\"settings\":{},\"rules\":[{\"patterns\":[\"/new\"],\"properties\":{\"caf\u{E9}\":1,\"cafe\u{301}\":2,\"K\":3,\"\u{212A}\":4,\"K\":5}}]}"),
+            ("settings: keys canonically equivalent", "{\"settings\":{\"\u{212B}\":1,\"\u{C5}\":2,\"A\u{30A}\":3},\"rules\":[]}"),
+            ("a value's object: keys canonically equivalent", "{\"settings\":{},\"rules\":[{\"patterns\":[\"/new\"],\"properties\":{\"a\":{\"\u{2126}\":1,\"\u{3A9}\":2,\"\u{2126}\":3}}}]}"),
+            ("two rules: keys canonically equivalent", "{\"settings\":{},\"rules\":[{\"patterns\":[\"/new\"],\"properties\":{\"caf\u{E9}\":1,\"K\":3}},{\"patterns\":[\"new\"],\"properties\":{\"cafe\u{301}\":2,\"\u{212A}\":4}}]}"),
             // settings.
             ("settings: null", #"{"settings":null,"rules":[]}"#),
             ("settings: [1]", #"{"settings":[1],"rules":[]}"#),

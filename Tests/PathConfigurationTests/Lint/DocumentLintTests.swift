@@ -32,6 +32,23 @@ struct DocumentLintTests {
         #expect(findings[0].profiles == [.hotwireAndroid, .turboAndroid])
     }
 
+    @Test("keys canonically equivalent but spelt apart: repeated to the iOS apps, two keys to Gson; spelt the same, repeated to both")
+    func canonicallyEquivalentKeys() throws {
+        let json = "{\"rules\": [{\"patterns\": [\"/a\"], \"properties\": {\"caf\u{E9}\": 1, \"cafe\u{301}\": 2, \"caf\u{E9}\": 3}}]}"
+        let findings = try Lint.run(json, kind: .duplicateKey)
+        try #require(findings.count == 2)
+        #expect(findings[0].message.hasSuffix("hotwire-ios and turbo-ios keep the first value"), "\(findings[0].message)")
+        #expect(findings[0].profiles.isEmpty)
+        #expect(findings[1].message.contains("hotwire-android and turbo-android refuse the document"), "\(findings[1].message)")
+        #expect(findings[1].profiles == [.hotwireAndroid, .turboAndroid])
+        // To Gson alone, the second spelling is a key of its own: the only
+        // repeat is the third, whose first is the first.
+        let android = try Lint.run(json, kind: .duplicateKey, profiles: [.hotwireAndroid])
+        try #require(android.count == 1)
+        #expect(android[0].location.map { [$0.line, $0.column] } == Lint.position(of: "\"caf\u{E9}\": 3", in: json))
+        #expect(try Lint.run(json.replacingOccurrences(of: "\"caf\u{E9}\": 3", with: "\"x\": 3"), kind: .duplicateKey, profiles: [.hotwireAndroid, .turboAndroid]).isEmpty)
+    }
+
     @Test("what each app does with a key repeated where Gson keeps the last value or where its first value is null", arguments: [
         // A rule's own field and the document's: Gson's reflective adapter sets the field again.
         (#"{"rules": [{"patterns": ["/a"], "patterns": ["/b"], "properties": {}}], "settings": {}}"#, "keep the last value", "keeps the last value"),

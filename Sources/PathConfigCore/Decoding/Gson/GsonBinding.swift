@@ -313,7 +313,8 @@ struct GsonBinding {
         var index: [String: Int]?
         var nullKeyValue: JSONNode?
         func put(_ key: String, keyOffset: Int, value: JSONNode, binding: inout GsonBinding) throws(ConfigurationError) {
-            guard let i = JSONReader.position(of: key, in: out, index: &index) else {
+            // Java's maps compare keys by UTF-16 unit.
+            guard let i = JSONReader.position(of: key, in: out, index: &index, exact: true) else {
                 out.append(JSONNode.Member(key: key, keyOffset: keyOffset, value: value))
                 return
             }
@@ -397,7 +398,7 @@ struct GsonBinding {
             var index: [String: Int]?
             for m in members {
                 let bound = try value(m.value, what: what(), rule: rule)
-                if let i = JSONReader.position(of: m.key, in: out, index: &index) {
+                if let i = JSONReader.position(of: m.key, in: out, index: &index, exact: true) {
                     warnLastKept(m.key, at: m.keyOffset, previous: out[i].keyOffset, rule: rule)
                     out[i] = JSONNode.Member(key: m.key, keyOffset: out[i].keyOffset, value: bound)
                 } else {
