@@ -122,8 +122,8 @@ struct LintDocument {
                     }
                     repeatedKeys.append(RepeatedKey(key: m.key, offset: m.keyOffset, objectOffset: node.offset,
                                                     canonical: before(previous) { $0.key == m.key },
-                                                    exact: members[..<i].lastIndex { JSONObject.sameKey($0.key, m.key) }
-                                                        .map { before($0) { JSONObject.sameKey($0.key, m.key) } }))
+                                                    exact: members[..<i].lastIndex { String.sameBytes($0.key, m.key) }
+                                                        .map { before($0) { String.sameBytes($0.key, m.key) } }))
                 }
                 last[m.key] = i
                 let child: DocumentPlace

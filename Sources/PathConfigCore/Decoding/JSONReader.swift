@@ -228,18 +228,18 @@ package struct JSONReader {
     /// Where `key` first is among `members` (an object's members so far),
     /// or nil, keys being the same when canonically equivalent, as
     /// JSONSerialization's Swift dictionaries take them, or, `exact`, when
-    /// their code points are, as Gson's Java maps (`JSONObject.sameKey`); a
+    /// their code points are, as Gson's Java maps (`String.sameBytes`); a
     /// scan while the object is small, as most are, then `index` (by Swift's
     /// hashing: the first of keys canonically equivalent), which this keeps
     /// up to date with the member the caller appends next.
     static func position(of key: String, in members: [JSONNode.Member], index: inout [String: Int]?, exact: Bool) -> Int? {
         guard members.count >= linearKeyScanLimit else {
-            return members.firstIndex { exact ? JSONObject.sameKey($0.key, key) : $0.key == key }
+            return members.firstIndex { exact ? String.sameBytes($0.key, key) : $0.key == key }
         }
         if index == nil { index = Dictionary(members.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first }) }
         if let i = index![key] {
             // An equivalent key spelt otherwise: scanned for, rare.
-            return !exact || JSONObject.sameKey(members[i].key, key) ? i : members.firstIndex { JSONObject.sameKey($0.key, key) }
+            return !exact || String.sameBytes(members[i].key, key) ? i : members.firstIndex { String.sameBytes($0.key, key) }
         }
         index![key] = members.count
         return nil

@@ -111,15 +111,6 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// process 116,000 instructions of runtime type instantiation.
     private var positions: [String: Int]?
 
-    /// Whether two keys are one: the same code points, the same UTF-8
-    /// bytes, compared in place where the strings hold them (as native ones
-    /// do). Swift's `==` first, which is quick, false for most pairs, and
-    /// true for every pair this is true for.
-    package static func sameKey(_ a: String, _ b: String) -> Bool {
-        guard a == b, a.utf8.count == b.utf8.count else { return false }
-        let inPlace = a.utf8.withContiguousStorageIfAvailable { x in b.utf8.withContiguousStorageIfAvailable { y in x.elementsEqual(y) } }
-        return inPlace.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
-    }
 
     /// The most keys an object has without an index.
     static let indexedAbove = 8
@@ -151,9 +142,9 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     private func position(of key: String) -> Int? {
         if let positions {
             guard let i = positions[key] else { return nil }
-            return Self.sameKey(members[i].key, key) ? i : members.firstIndex { Self.sameKey($0.key, key) }
+            return String.sameBytes(members[i].key, key) ? i : members.firstIndex { String.sameBytes($0.key, key) }
         }
-        return members.firstIndex { Self.sameKey($0.key, key) }
+        return members.firstIndex { String.sameBytes($0.key, key) }
     }
 
     /// The value for `key`, or nil. Setting a new key appends it; setting an
@@ -211,7 +202,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// The same keys in the same order, with equal values.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
-            && zip(lhs.members, rhs.members).allSatisfy { Self.sameKey($0.key, $1.key) && $0.value == $1.value }
+            && zip(lhs.members, rhs.members).allSatisfy { String.sameBytes($0.key, $1.key) && $0.value == $1.value }
     }
 
     public func hash(into hasher: inout Hasher) {
