@@ -95,7 +95,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 /// Keys are the same when their code points are (as JSON readers in C,
 /// Python, Rust and Java compare them), not by Swift's canonical
 /// equivalence: `"café"` spelt with U+00E9 and with `e` and U+0301 are two
-/// keys, as Gson keeps them (`merge(_:sameKey:)` merges the other way, as
+/// keys, as Gson keeps them (`mergeCanonically` merges the other way, as
 /// the iOS apps' dictionaries do).
 public struct JSONObject: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     /// One key and its value.
@@ -110,7 +110,6 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// by a type of its own comparing code points cost the first load of a
     /// process 116,000 instructions of runtime type instantiation.
     private var positions: [String: Int]?
-
 
     /// The most keys an object has without an index.
     static let indexedAbove = 8
@@ -189,13 +188,13 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         for (k, v) in other { self[k] = v }
     }
 
-    /// Shallow merge where keys are the same when `sameKey` says so: a key
-    /// of `other` replaces the value of the first such key, which keeps its
-    /// spelling, or is appended. The iOS apps merge `[String: AnyHashable]`
-    /// dictionaries, whose keys are the same when canonically equivalent.
-    mutating func merge(_ other: JSONObject, sameKey: (String, String) -> Bool) {
+    /// Shallow merge where keys canonically equivalent are one, as the iOS
+    /// apps merge `[String: AnyHashable]` dictionaries: a key of `other`
+    /// replaces the value of the first such key, which keeps its spelling,
+    /// or is appended.
+    mutating func mergeCanonically(_ other: JSONObject) {
         for (k, v) in other {
-            if let i = position(of: k) ?? members.firstIndex(where: { sameKey($0.key, k) }) { members[i].value = v } else { self[k] = v }
+            if let i = position(of: k) ?? members.firstIndex(where: { $0.key == k }) { members[i].value = v } else { self[k] = v }
         }
     }
 

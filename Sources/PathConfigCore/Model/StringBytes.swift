@@ -22,4 +22,8 @@ extension String {
         }
         return inPlace.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
     }
+
+    /// Whether every character is ASCII: a name the apps' engines could
+    /// know (theirs are ASCII, and compared by code unit).
+    var isASCII: Bool { utf8.allSatisfy { $0 < 0x80 } }
 }

@@ -14,7 +14,7 @@ public enum MergeMode: String, Sendable, Hashable, CaseIterable {
     /// the iOS apps' Swift dictionaries merge (`DocumentReading.keysAreCanonical`).
     func apply(_ properties: JSONObject, to merged: inout JSONObject, canonicalKeys: Bool) {
         switch self {
-        case .shallow where canonicalKeys: merged.merge(properties, sameKey: ==)
+        case .shallow where canonicalKeys: merged.mergeCanonically(properties)
         case .shallow: merged.merge(properties)
         case .deep: merged.applyMergePatch(properties)
         }

@@ -112,7 +112,6 @@ final class ResultCache: Sendable {
             }
         }
 
-
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
         private static func combineBytes(_ s: String, into hasher: inout Hasher) {

@@ -9,7 +9,7 @@ enum CharacterNames {
     /// to ASCII case, names by rule (`CJK UNIFIED IDEOGRAPH-4E00`) included,
     /// of characters assigned by Unicode 16.0 (ICU 76's).
     static func icu(named name: String) -> UInt32? {
-        guard PropertyNames.isASCII(name) else { return nil }
+        guard name.isASCII else { return nil }
         return unicode(named: name.uppercased(), assignedBy: (16, 0))
     }
 
@@ -23,7 +23,7 @@ enum CharacterNames {
         // The JDK's names are ASCII, compared by UTF-16 unit (Swift's `==`
         // would take U+212A KELVIN SIGN for `K`).
         let wanted = name.uppercased()
-        guard PropertyNames.isASCII(wanted) else { return nil }
+        guard wanted.isASCII else { return nil }
         if let index = javaControlNames.firstIndex(of: wanted) { return javaControls[index] }
         if let value = unicode(named: wanted, assignedBy: (13, 0)) {
             return javaUnnamed.contains(where: { $0.range.contains(value) }) ? nil : value

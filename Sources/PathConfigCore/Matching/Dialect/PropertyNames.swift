@@ -32,7 +32,7 @@ enum PropertyNames {
     /// ASCII is none: ICU converts it to invariant characters first, and
     /// fails (Swift's `==` would take U+212A KELVIN SIGN for `K`).
     static func icu(_ name: String) -> Resolution {
-        guard isASCII(name) else { return .unknown }
+        guard name.isASCII else { return .unknown }
         let direct = icuDirect(name)
         if case .unknown = direct {} else { return direct }
         // `word` and `IsTitleCase` are compared whole, in any case, not loosely.
@@ -174,7 +174,7 @@ enum PropertyNames {
     /// The JDK's `Is` + Unicode property names (upper-cased), with its POSIX
     /// names as the fallback it also accepts there (not `GRAPH`, `PRINT`).
     private static func javaUnicodeProperty(_ upper: String, caseInsensitive: Bool) -> CharSet? {
-        guard isASCII(upper) else { return nil }
+        guard upper.isASCII else { return nil }
         let anyCase = CharSet.items([.property("Lowercase", negated: false), .property("Uppercase", negated: false), .property("Lt", negated: false)])
         switch upper {
         case "ALPHABETIC", "ALPHA": return .property("Alphabetic")
@@ -204,7 +204,7 @@ enum PropertyNames {
     /// 14.0 on (`Toto`), which PCRE2 10.42 knows, are not among them.
     private static func javaScript(_ name: String) -> Resolution {
         let upper = name.uppercased()
-        guard isASCII(upper), let code = javaScripts[upper] else { return .unknown }
+        guard upper.isASCII, let code = javaScripts[upper] else { return .unknown }
         return .set(.property("sc:" + code), caseClosed: true)
     }
 
@@ -240,7 +240,7 @@ enum PropertyNames {
     /// `CharPredicates.forProperty`: general categories, POSIX (ASCII) and
     /// `java...` names.
     private static func javaProperty(_ name: String, caseInsensitive: Bool) -> Resolution {
-        guard isASCII(name) else { return .unknown }
+        guard name.isASCII else { return .unknown }
         let cased = CharSet.property("LC")
         if ["Lu", "Ll", "Lt"].contains(name) { return .set(caseInsensitive ? cased : .property(name), caseClosed: true) }
         if javaGeneralCategories.contains(name) { return .set(.property(name), caseClosed: true) }
@@ -317,9 +317,6 @@ enum PropertyNames {
 
     /// What `loose` leaves out.
     private static let looseIgnored = " _-\t\u{B}\u{C}\r".unicodeScalars
-
-    /// Whether `name` is ASCII alone.
-    static func isASCII(_ name: String) -> Bool { name.utf8.allSatisfy { $0 < 0x80 } }
 
     /// Each name of `table`, and each of its aliases, loosely, to the name.
     private static func byLooseName(_ table: [(String, [String])]) -> [String: String] {
