@@ -27,8 +27,8 @@ extension PathConfigCommand {
 
                 What stops an app from agreeing (a pattern whose answer depends on a query string the app \
                 never sees, a rewrite the app's engine would not load, a value the app cannot read alike, \
-                a rule with globs or methods) is reported on standard error by app, rule, pattern and \
-                reason. Without --strict the files are written all the same (those rules do not answer \
+                keys the iOS apps hold as one and the Android apps apart, a rule with globs or methods) is \
+                reported on standard error by app, rule, pattern and reason. Without --strict the files are written all the same (those rules do not answer \
                 there as the reference), and the command exits 3; under --strict nothing is written for \
                 such an app, and the command exits 1.
 

@@ -136,6 +136,27 @@ struct ConfigurationPortTests {
         #expect(port.outputs.isEmpty)
     }
 
+    @Test("keys spelt apart but canonically equivalent: one key on iOS, two on Android, refused between the platforms")
+    func keysSpeltApart() throws {
+        // "café" with U+00E9 and with e + U+0301; "K" and U+212A KELVIN SIGN in one object.
+        let document = #"{"rules": [{"patterns": [".*"], "properties": {"caf\u00e9": "one", "context": "modal"}}, "#
+            + #"{"patterns": ["^/b"], "properties": {"cafe\u0301": "two"}}, {"patterns": ["^/c"], "properties": {"K": "1", "\u212a": "2"}}]}"#
+        func refusals(from reference: Profile) throws -> [String] {
+            var options = LoadOptions(profile: reference)
+            options.keepsSource = true
+            let original = try PathConfiguration(json: document, options: options)
+            _ = try Self.checkAgreement(original, to: Self.mobile, urls: Self.generatedURLs, label: reference.rawValue)
+            return ConfigurationPort(original, to: Self.mobile).refusals.map(\.description).filter { $0.contains("canonically equivalent") }
+        }
+        let fromAndroid = try refusals(from: .hotwireAndroid)
+        #expect(fromAndroid.contains { $0.hasPrefix(#"hotwire-ios: rule 1: the key "café" (U+0063 U+0061 U+0066 U+0065 U+0301) and "café" (U+0063 U+0061 U+0066 U+00E9) of rule 0 are canonically equivalent"#) })
+        #expect(fromAndroid.contains { $0.hasPrefix(#"turbo-ios: rule 2: the key "\#u{212A}" (U+212A) and "K" (U+004B) before it in this rule"#) })
+        #expect(fromAndroid.count == 4 && !fromAndroid.contains { $0.hasPrefix("turbo-android") })
+        // The iOS apps read the object's two keys as one: only the rules' keys are apart on Android.
+        let fromIOS = try refusals(from: .hotwireIOS)
+        #expect(fromIOS.count == 2 && ["hotwire-android", "turbo-android"].allSatisfy { app in fromIOS.contains { $0.hasPrefix(app + ": rule 1: ") } })
+    }
+
     @Test("siesta, an API client, is refused as the reference and as an app, and gets no file")
     func siesta() throws {
         let document = #"{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}]}"#
