@@ -45,7 +45,9 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         /// reject it; the message says what each selected app does.
         case trailingComma = "trailing-comma"
         /// A rule or key one of the mobile apps would reject or ignore
-        /// (`globs`, `methods`, a nested value under turbo-android).
+        /// (`globs`, `methods`, a nested value under turbo-android), or a
+        /// key the iOS apps hold as one with an earlier rule's and the
+        /// Android apps apart.
         case notPortable = "not-portable"
         /// `settings` is not an object and is treated as `{}`.
         case ignoredSettings = "ignored-settings"

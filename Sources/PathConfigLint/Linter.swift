@@ -29,7 +29,7 @@ public struct Linter: Sendable {
     static let checks: [any LintCheck] = [
         DecoderCheck(), TrailingCommaCheck(), RepeatedKeyCheck(), PatternCompileCheck(), QueryStringAnchorCheck(), UnescapedDotCheck(),
         DeadPatternCheck(),
-        TypedValueCheck(), OverriddenRuleCheck(),
+        TypedValueCheck(), OverriddenRuleCheck(), SpeltApartKeyCheck(),
     ]
 
     /// The findings for a document's bytes, sorted by position, without those

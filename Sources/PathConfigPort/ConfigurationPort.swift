@@ -201,8 +201,8 @@ public struct ConfigurationPort: Sendable {
         // An app whose own built-in rules differ from the reference's: no
         // file can change them, so their URLs are left out of the covered
         // ones (`CoveredURLs.excludedBuiltInPaths`).
-        let spelledApart = reference.documentReading.keysAreCanonical == app.documentReading.keysAreCanonical
-            ? [:] : keysSpelledApart(in: original.rules)
+        let keys = original.rules.flatMap { rule in rule.properties.keys.map { (rule: rule.index, key: $0) } }
+        let speltApart = Dictionary(grouping: DocumentReading.keysSpeltApart(keys.map(\.key)), by: { keys[$0.key].rule })
         return (defaults.map { [$0] } ?? []) + (original.rules.filter { !$0.isBuiltIn } + builtIns).map { rule in
             let label = rule.isBuiltIn ? (rule.description ?? "built-in") : rule.description
             let writtenRule = rule.isBuiltIn ? nil : written?[rule.index]
@@ -240,15 +240,12 @@ public struct ConfigurationPort: Sendable {
                         + "(they ignore methods and refuse a rule without patterns), while this library applies them; "
                         + "take them out of the file first"))
             }
-            for (key, first) in spelledApart[rule.index] ?? [] {
-                let (merging, apart) = reference.documentReading.keysAreCanonical ? (reference, app) : (app, reference)
-                let earlier = first.rule == rule.index ? "before it in this rule" : "of rule \(first.rule)"
-                refusals.append(Refusal(
-                    app: app, ruleIndex: rule.index, ruleDescription: label, patternIndex: nil, pattern: nil,
-                    reason: "the key \(JSONWriter.quoted(key)) (\(codePoints(key))) and \(JSONWriter.quoted(first.key)) "
-                        + "(\(codePoints(first.key))) \(earlier) are canonically equivalent: one key to \(merging.rawValue), whose "
-                        + "Swift dictionaries compare keys so, and two to \(apart.rawValue), whose Java maps compare code units; "
-                        + "a URL both set a value for has different answers there, so spell them alike"))
+            for (key, first) in speltApart[rule.index] ?? [] {
+                let (key, first) = (keys[key], keys[first])
+                let place = first.rule == rule.index ? "before it in this rule" : "of rule \(first.rule)"
+                if let reason = DocumentReading.speltApartReason(key.key, first.key, where: place, profiles: [reference, app]) {
+                    refusals.append(Refusal(app: app, ruleIndex: rule.index, ruleDescription: label, patternIndex: nil, pattern: nil, reason: reason))
+                }
             }
             var properties = JSONObject()
             let writtenProperties = writtenRule?["properties"]?.objectValue
@@ -285,35 +282,6 @@ public struct ConfigurationPort: Sendable {
             for (key, value) in rule.extras { object[key] = value }
             return .object(object)
         }
-    }
-
-    /// For each rule (by index), its property keys that are canonically
-    /// equivalent to a key of the same or an earlier rule spelt in other
-    /// code points (`"café"` with U+00E9 and with `e` and U+0301), with
-    /// that key's rule and spelling: one key to the iOS apps, two to the
-    /// Android ones (`DocumentReading.keysAreCanonical`).
-    private static func keysSpelledApart(in rules: [Rule]) -> [Int: [(key: String, first: (rule: Int, key: String))]] {
-        // Swift's strings hash and compare by canonical equivalence, as the iOS apps' dictionaries do.
-        var first: [String: (rule: Int, key: String)] = [:]
-        var found: [Int: [(key: String, first: (rule: Int, key: String))]] = [:]
-        for rule in rules {
-            for key in rule.properties.keys {
-                guard let earlier = first[key] else {
-                    first[key] = (rule.index, key)
-                    continue
-                }
-                if !String.sameBytes(key, earlier.key) { found[rule.index, default: []].append((key, earlier)) }
-            }
-        }
-        return found
-    }
-
-    /// A string's code points, for a message (`U+0063 U+0061 U+0066 U+00E9`).
-    private static func codePoints(_ s: String) -> String {
-        s.unicodeScalars.map { scalar in
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-        }.joined(separator: " ")
     }
 
     /// The rule written first for `app`: for each typed key that the

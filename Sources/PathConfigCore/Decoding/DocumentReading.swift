@@ -30,6 +30,43 @@ package enum DocumentReading: Sendable, Equatable {
         return false
     }
 
+    /// Of `keys` (the rules' property keys, in the order the rules are
+    /// merged), each one canonically equivalent to an earlier one but spelt
+    /// in other code points (`"café"` with U+00E9, then with `e` and
+    /// U+0301), by index, with the index of that earlier spelling: one key
+    /// to the iOS apps, two to the Android ones (`keysAreCanonical`), so
+    /// that a URL both rules answer gets different answers there.
+    package static func keysSpeltApart(_ keys: [String]) -> [(key: Int, first: Int)] {
+        var first: [String: Int] = [:]  // Swift's strings hash and compare as the iOS apps' dictionaries do
+        var found: [(key: Int, first: Int)] = []
+        for (i, key) in keys.enumerated() {
+            guard let earlier = first[key] else {
+                first[key] = i
+                continue
+            }
+            if !String.sameBytes(key, keys[earlier]) { found.append((i, earlier)) }
+        }
+        return found
+    }
+
+    /// Why `key` and `earlier`, canonically equivalent and spelt apart, give
+    /// `profiles` different answers (nil where they all read keys alike):
+    /// which of them hold the two as one key, and which as two.
+    package static func speltApartReason(_ key: String, _ earlier: String, where place: String, profiles: [Profile]) -> String? {
+        let one = profiles.filter(\.documentReading.keysAreCanonical), two = profiles.filter { !$0.documentReading.keysAreCanonical }
+        guard !one.isEmpty, !two.isEmpty else { return nil }
+        func spelling(_ s: String) -> String {
+            JSONWriter.quoted(s) + " (" + s.unicodeScalars.map { scalar in
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            }.joined(separator: " ") + ")"
+        }
+        func names(_ p: [Profile]) -> String { p.map(\.rawValue).joined(separator: ", ") }
+        return "the key \(spelling(key)) and \(spelling(earlier)) \(place) are canonically equivalent: one key to "
+            + "\(names(one)), whose Swift dictionaries compare keys so, and two to \(names(two)), whose Java maps compare "
+            + "code units; a URL both set a value for has different answers there, so spell them alike"
+    }
+
     /// What the app does with a key repeated in an object at `place`.
     /// `previousValueIsNull`: the occurrence before this one has a null value.
     package func repeatedKeyEffect(_ key: String, place: DocumentPlace, previousValueIsNull: Bool) -> DocumentEffect {

@@ -49,6 +49,22 @@ struct DocumentLintTests {
         #expect(try Lint.run(json.replacingOccurrences(of: "\"caf\u{E9}\": 3", with: "\"x\": 3"), kind: .duplicateKey, profiles: [.hotwireAndroid, .turboAndroid]).isEmpty)
     }
 
+    @Test("a key spelt apart from an equivalent one of an earlier rule: not portable between the iOS and Android apps")
+    func keysSpeltApartAcrossRules() throws {
+        let json = "{\"settings\": {}, \"rules\": [{\"patterns\": [\"/a\"], \"properties\": {\"caf\u{E9}\": 1, \"K\": 2}}, "
+            + "{\"patterns\": [\"/b\"], \"properties\": {\"cafe\u{301}\": 3, \"\u{212A}\": 4, \"caf\u{E9}\": 5}}]}"
+        let findings = try Lint.run(json, kind: .notPortable)
+        try #require(findings.count == 2)
+        #expect(findings.map { $0.location.map { [$0.line, $0.column] } } == [Lint.position(of: "\"cafe\u{301}\"", in: json, occurrence: 1), Lint.position(of: "\"\u{212A}\"", in: json, occurrence: 1)])
+        #expect(findings.allSatisfy { $0.ruleIndex == 1 && $0.severity == .warning })
+        let (first, at) = (findings[0].message, Lint.position(of: "\"caf\u{E9}\"", in: json))
+        #expect(first.hasPrefix("the key \"cafe\u{301}\" (U+0063 U+0061 U+0066 U+0065 U+0301) and \"caf\u{E9}\" (U+0063 U+0061 U+0066 U+00E9) of rule 0 (line \(at[0]), column \(at[1])) are canonically equivalent: one key to hotwire-ios, turbo-ios"), "\(first)")
+        #expect(findings[1].message.hasPrefix("the key \"\u{212A}\" (U+212A) and \"K\" (U+004B) of rule 0"), "\(findings[1].message)")
+        // Under the apps of one platform, keys are read one way: nothing to say.
+        #expect(try Lint.run(json, kind: .notPortable, profiles: [.hotwireIOS, .turboIOS]).isEmpty)
+        #expect(try Lint.run(json, kind: .notPortable, profiles: [.hotwireAndroid, .turboAndroid]).isEmpty)
+    }
+
     @Test("what each app does with a key repeated where Gson keeps the last value or where its first value is null", arguments: [
         // A rule's own field and the document's: Gson's reflective adapter sets the field again.
         (#"{"rules": [{"patterns": ["/a"], "patterns": ["/b"], "properties": {}}], "settings": {}}"#, "keep the last value", "keeps the last value"),
