@@ -55,16 +55,19 @@ package enum DocumentReading: Sendable, Equatable {
     package static func speltApartReason(_ key: String, _ earlier: String, where place: String, profiles: [Profile]) -> String? {
         let one = profiles.filter(\.documentReading.keysAreCanonical), two = profiles.filter { !$0.documentReading.keysAreCanonical }
         guard !one.isEmpty, !two.isEmpty else { return nil }
-        func spelling(_ s: String) -> String {
-            JSONWriter.quoted(s) + " (" + s.unicodeScalars.map { scalar in
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            }.joined(separator: " ") + ")"
-        }
         func names(_ p: [Profile]) -> String { p.map(\.rawValue).joined(separator: ", ") }
         return "the key \(spelling(key)) and \(spelling(earlier)) \(place) are canonically equivalent: one key to "
             + "\(names(one)), whose Swift dictionaries compare keys so, and two to \(names(two)), whose Java maps compare "
             + "code units; a URL both set a value for has different answers there, so spell them alike"
+    }
+
+    /// A key as a message shows it where spellings matter: quoted, then its
+    /// code points (`"é" (U+00E9)`).
+    package static func spelling(_ key: String) -> String {
+        JSONWriter.quoted(key) + " (" + key.unicodeScalars.map { scalar in
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        }.joined(separator: " ") + ")"
     }
 
     /// What the app does with a key repeated in an object at `place`.

@@ -21,8 +21,10 @@ struct RepeatedKeyCheck: LintCheck {
             let canonicalReader = effects.contains { $0.0.documentReading.keysAreCanonical }
             let first = d.location((canonicalReader ? repeated.canonical : repeated.exact ?? repeated.canonical).firstOffset)
             let fatal = effects.filter { $0.1.isFatal }.map(\.0)
+            // Spelt otherwise than the key it repeats (to the iOS apps alone): its code points tell them apart.
+            let key = repeated.exact == nil ? DocumentReading.spelling(repeated.key) : JSONWriter.quoted(repeated.key)
             return d.finding(.duplicateKey,
-                             "duplicate key \(JSONWriter.quoted(repeated.key)) (first at line \(first.line), column \(first.column)): \(DocumentEffect.sentence(effects))",
+                             "duplicate key \(key) (first at line \(first.line), column \(first.column)): \(DocumentEffect.sentence(effects))",
                              at: d.location(repeated.offset), rule: d.rule(at: repeated.offset), profiles: fatal,
                              severity: fatal.isEmpty ? .warning : .error)
         }

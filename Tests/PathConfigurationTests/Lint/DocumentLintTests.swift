@@ -38,6 +38,9 @@ struct DocumentLintTests {
         let findings = try Lint.run(json, kind: .duplicateKey)
         try #require(findings.count == 2)
         #expect(findings[0].message.hasSuffix("hotwire-ios and turbo-ios keep the first value"), "\(findings[0].message)")
+        // Spelt otherwise than the key it repeats: its code points say how.
+        #expect(findings[0].message.hasPrefix("duplicate key \"cafe\u{301}\" (U+0063 U+0061 U+0066 U+0065 U+0301) (first at"))
+        #expect(findings[1].message.hasPrefix("duplicate key \"caf\u{E9}\" (first at"))
         #expect(findings[0].profiles.isEmpty)
         #expect(findings[1].message.contains("hotwire-android and turbo-android refuse the document"), "\(findings[1].message)")
         #expect(findings[1].profiles == [.hotwireAndroid, .turboAndroid])
