@@ -128,6 +128,39 @@ struct DiffCommandTests {
         #expect(flagged.stdout.hasPrefix("\(Self.note)\n0 of 1 URL change"))
     }
 
+    @Test("keys spelt apart (\"café\" with U+00E9 and with e + U+0301, K and U+212A): two rows where the Android apps hold two keys, the iOS apps one, each shown with its code points, set by the rule each app took it from")
+    func keysSpeltApart() throws {
+        let config = try CLI.temporaryFile(#"{"settings": {}, "rules": [{"patterns": [".*"], "properties": {"caf\u00e9": "one"}}, "#
+            + #"{"patterns": ["^/b"], "properties": {"cafe\u0301": "two"}}, {"patterns": ["^/c"], "properties": {"K": "1", "\u212a": "2"}}]}"#)
+        let r = try CLI.run(["diff", "--config", config, "--profile", "hotwire-ios", "--profile", "hotwire-android",
+                             "https://x.test/b", "https://x.test/c", "https://x.test/a"])
+        #expect(r.status == 0)
+        #expect(r.stdout == """
+            by rule and key:
+              hotwire-ios no rule, hotwire-android rule 1 "^/b": ["cafe\u{301}" (U+0063 U+0061 U+0066 U+0065 U+0301)] differs on 1 URL, for example https://x.test/b
+              hotwire-ios rule 1 "^/b", hotwire-android rule 0 ".*": ["caf\u{E9}"] differs on 1 URL, for example https://x.test/b
+              hotwire-ios no rule, hotwire-android rule 2 "^/c": ["\u{212A}" (U+212A)] differs on 1 URL, for example https://x.test/c
+            URL               KEY                                            hotwire-ios  hotwire-android
+            https://x.test/b  ["cafe\u{301}" (U+0063 U+0061 U+0066 U+0065 U+0301)]  (absent)     "two"
+                              ["caf\u{E9}"]                                       "two"        "one"
+            https://x.test/c  ["\u{212A}" (U+212A)]                                 (absent)     "2"
+            2 of 3 URLs differ between hotwire-ios, hotwire-android; 1 resolves alike
+
+            """)
+        // A version that spells rule 1's key as rule 0 does: on Android, one key where there were two; on iOS, the same answer.
+        let next = try CLI.temporaryFile(String(decoding: try Data(contentsOf: URL(fileURLWithPath: config)), as: UTF8.self)
+            .replacingOccurrences(of: "cafe\\u0301", with: "caf\\u00e9"))
+        let against = try CLI.run(["diff", "--config", config, "--against", next, "--profile", "hotwire-ios", "--profile", "hotwire-android",
+                                   "https://x.test/b", "--format", "json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(against.stdout.utf8)) as? [String: Any], "\(against.stdout)")
+        let changes = try #require(report["changes"] as? [[String: Any]])
+        #expect(against.status == 0 && changes.count == 1)
+        #expect(changes.first?["profiles"] as? [String] == ["hotwire-android"])
+        let keys = (changes.first?["keys"] as? [[String: Any]] ?? []).map { ($0["path"] as? [String] ?? [], $0["change"] as? String ?? "") }
+        #expect(keys.map { $0.0.map { Array($0.unicodeScalars) } } == [[Array("cafe\u{301}".unicodeScalars)], [Array("caf\u{E9}".unicodeScalars)]])
+        #expect(keys.map(\.1) == ["removed", "changed"])
+    }
+
     @Test("--against with request rules: a nested key (headers.Accept) changed under deep merge; JSON parsed back")
     func againstNested() throws {
         let api = try String(contentsOfFile: CLI.apiExample, encoding: .utf8)

@@ -92,7 +92,9 @@ enum JSONComparison {
             return
         }
         let chosen = keysOf.map { [objects[$0]] } ?? objects
-        for key in chosen.flatMap(\.keys).uniqued() {
+        // Keys told apart by their code points, as objects hold them: `"é"` and `"e\u{301}"` are two.
+        var seen: Set<[UInt8]> = []
+        for key in chosen.flatMap(\.keys) where seen.insert(Array(key.utf8)).inserted {
             collect(objects.map { $0[key] }, at: KeyPath(path.components + [key]), keysOf: keysOf, into: &out)
         }
     }

@@ -101,8 +101,9 @@ struct ProfileComparison {
             answers ? try side.configuration.explain(PathInput.url(for: url, in: side.configuration), method: method) : nil
         }
         return differences.map { d in
-            zip(explanations, configurations).map { explanation, side in
-                explanation.flatMap { RuleAttribution.rule(setting: d.path, in: $0, of: side.configuration) }
+            zip(explanations, configurations).enumerated().map { i, column in
+                // A key the answer lacks no rule set (on iOS, a rule's key may be another's spelling of it).
+                d.values[i] == nil ? nil : column.0.flatMap { RuleAttribution.rule(setting: d.path, in: $0, of: column.1.configuration) }
             }
         }
     }
