@@ -161,6 +161,16 @@ struct DiffCommandTests {
         #expect(keys.map(\.1) == ["removed", "changed"])
     }
 
+    @Test("URLs spelt apart are two inputs: a repeat is skipped only byte for byte")
+    func urlsSpeltApart() throws {
+        let old = try CLI.temporaryFile(#"{"settings": {}, "rules": []}"#)
+        let new = try CLI.temporaryFile(#"{"settings": {}, "rules": [{"patterns": [".*"], "properties": {"k": "v"}}]}"#)
+        let r = try CLI.run(["diff", "--config", old, "--against", new, "--profile", "hotwire-android"],
+                            stdin: "https://x.test/caf\u{E9}\nhttps://x.test/cafe\u{301}\nhttps://x.test/caf\u{E9}\n")
+        #expect(r.status == 0)
+        #expect(r.stdout.hasSuffix("2 of 2 URLs change from \(old) to \(new) under hotwire-android; 0 resolve alike\n"), "\(r.stdout)")
+    }
+
     @Test("--against with request rules: a nested key (headers.Accept) changed under deep merge; JSON parsed back")
     func againstNested() throws {
         let api = try String(contentsOfFile: CLI.apiExample, encoding: .utf8)

@@ -58,7 +58,7 @@ struct RuleKeySummary {
         // Keys one cause makes differ on the same URLs are one line.
         var merged: [Group] = []
         for group in groups {
-            if let i = merged.firstIndex(where: { $0.origins == group.origins && $0.urls == group.urls }) {
+            if let i = merged.firstIndex(where: { $0.origins == group.origins && $0.urls.elementsEqual(group.urls, by: String.sameBytes) }) {
                 merged[i].keys += group.keys
             } else {
                 merged.append(group)

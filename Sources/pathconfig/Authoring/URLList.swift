@@ -25,14 +25,16 @@ enum URLList {
         return list.inputs
     }
 
-    /// The inputs kept so far: not blank, not a comment, not seen before.
+    /// The inputs kept so far: not blank, not a comment, not seen before
+    /// (byte for byte: `/café` spelt with U+00E9 and with `e` and U+0301 are
+    /// two URLs, which Swift's `==` would make one).
     private struct Kept {
         var inputs: [Input] = []
-        var seen: Set<String> = []
+        var seen: Set<[UInt8]> = []
 
         mutating func add(_ input: Input) {
             let trimmed = input.text.drop(while: { $0 == " " || $0 == "\t" })
-            if !trimmed.isEmpty && !trimmed.hasPrefix("#") && seen.insert(input.text).inserted { inputs.append(input) }
+            if !trimmed.isEmpty && !trimmed.hasPrefix("#") && seen.insert(Array(input.text.utf8)).inserted { inputs.append(input) }
         }
     }
 }

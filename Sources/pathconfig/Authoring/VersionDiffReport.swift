@@ -23,8 +23,8 @@ struct VersionDiffReport {
     var pathsOnDefaultBase = false
     var ignored = IgnoredKeys()
 
-    /// URLs with at least one change.
-    var changedCount: Int { Set(changes.map(\.url)).count }
+    /// URLs with at least one change (told apart byte for byte, as inputs are).
+    var changedCount: Int { Set(changes.map { Array($0.url.utf8) }).count }
 
     /// `1 of 6 URLs change from OLD to NEW under hotwire-ios, ...; 5 resolve alike`.
     var summary: String {
@@ -42,7 +42,7 @@ struct VersionDiffReport {
             for change in changes {
                 let who = change.profiles.count == profiles.count ? "all" : change.profiles.map(\.rawValue).joined(separator: ",")
                 for (i, key) in change.keys.enumerated() {
-                    let url = change.url == lastURL ? "" : change.url
+                    let url = lastURL.map { String.sameBytes($0, change.url) } == true ? "" : change.url
                     lastURL = change.url
                     let kind = key.change.rawValue
                     let paint = key.change == .added ? style.green : key.change == .removed ? style.red : style.yellow
