@@ -96,7 +96,9 @@ struct OverriddenRuleCheck: LintCheck {
         if let catchAll {
             return "its pattern \(JSONWriter.quoted(catchAll)) matches every URL"
         }
-        if earlier.patterns.allSatisfy(later.patterns.contains), earlier.globs.allSatisfy(later.globs.contains) {
+        // As written, byte for byte: `/café` spelt with U+00E9 and with `e` and U+0301 match different URLs.
+        func has(_ all: [String], _ one: String) -> Bool { all.contains { String.sameBytes($0, one) } }
+        if earlier.patterns.allSatisfy({ has(later.patterns, $0) }), earlier.globs.allSatisfy({ has(later.globs, $0) }) {
             return earlier.globs.isEmpty ? "it has all of this rule's patterns" : "it has all of this rule's patterns and globs"
         }
         return nil

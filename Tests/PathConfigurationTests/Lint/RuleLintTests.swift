@@ -54,6 +54,10 @@ struct OverriddenRuleLintTests {
         [#"{"patterns": ["/a"], "properties": {"context": "modal"}}"#, #"{"patterns": [".*"], "methods": ["POST"], "properties": {"context": "default"}}"#],
         // the earlier rule sets nothing
         [#"{"patterns": ["/a"], "properties": {}}"#, #"{"patterns": [".*"], "properties": {"context": "default"}}"#],
+        // the same pattern to Swift's ==, spelt apart ("é" and e + U+0301): they match different URLs
+        [#"{"patterns": ["/caf\u00e9"], "properties": {"context": "modal"}}"#, #"{"patterns": ["/cafe\u0301"], "properties": {"context": "default"}}"#],
+        // and a key spelt apart: one key to the iOS apps, two to the Android ones
+        [#"{"patterns": ["/a"], "properties": {"caf\u00e9": 1}}"#, #"{"patterns": [".*"], "properties": {"cafe\u0301": 2}}"#],
     ])
     func notReported(_ rules: [String]) throws {
         #expect(try Lint.run("{\"rules\": [" + rules.joined(separator: ",") + "]}", kind: .overriddenRule).isEmpty)
