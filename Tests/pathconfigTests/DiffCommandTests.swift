@@ -159,6 +159,11 @@ struct DiffCommandTests {
         let keys = (changes.first?["keys"] as? [[String: Any]] ?? []).map { ($0["path"] as? [String] ?? [], $0["change"] as? String ?? "") }
         #expect(keys.map { $0.0.map { Array($0.unicodeScalars) } } == [[Array("cafe\u{301}".unicodeScalars)], [Array("caf\u{E9}".unicodeScalars)]])
         #expect(keys.map(\.1) == ["removed", "changed"])
+        // A value spelt otherwise changes, and shows its code points.
+        let respelt = try CLI.temporaryFile(String(decoding: try Data(contentsOf: URL(fileURLWithPath: config)), as: UTF8.self)
+            .replacingOccurrences(of: #""two""#, with: #""tw\u006f\u0301""#))
+        let value = try CLI.run(["diff", "--config", config, "--against", respelt, "--profile", "hotwire-android", "https://x.test/b"])
+        #expect(value.stdout.contains(#"changed  ["cafe\#u{301}" (U+0063 U+0061 U+0066 U+0065 U+0301)]  "two"  "two\#u{301}" (U+0074 U+0077 U+006F U+0301)"#), "\(value.stdout)")
     }
 
     @Test("URLs spelt apart are two inputs: a repeat is skipped only byte for byte")

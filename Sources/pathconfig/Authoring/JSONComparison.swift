@@ -44,14 +44,16 @@ struct ValueDifference: Hashable, Sendable {
 /// by value (`1`, `1.0` and `1e0` are equal; integers beyond 64 bits by
 /// their digits), arrays element by element in order. Types never convert:
 /// `true` and `"true"` differ (turbo-android stores every value as a string,
-/// and a check should show it).
+/// and a check should show it). Strings and keys are compared by their code
+/// points, as the Android apps and every C host compare them: `"é"` and
+/// `"e\u{301}"` differ (Swift's `==` would make them equal).
 enum JSONComparison {
     /// Whether `a` and `b` mean the same JSON value.
     static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case (.bool(let x), .bool(let y)): return x == y
-        case (.string(let x), .string(let y)): return x == y
+        case (.string(let x), .string(let y)): return String.sameBytes(x, y)
         case (.number(let x), .number(let y)): return equalNumbers(x, y)
         case (.array(let x), .array(let y)):
             return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }

@@ -25,7 +25,7 @@ struct KeyPath: Hashable, Comparable, Sendable {
                 if !out.isEmpty { out += "." }
                 out += key
             } else {
-                out += "[" + (Self.looksLikeAnotherSpelling(key) ? DocumentReading.spelling(key) : JSONWriter.quoted(key)) + "]"
+                out += "[" + ValueText.quoted(key) + "]"
             }
         }
         return out
@@ -46,14 +46,6 @@ struct KeyPath: Hashable, Comparable, Sendable {
     /// where two keys are canonically equivalent.
     static func < (a: KeyPath, b: KeyPath) -> Bool {
         a.components.lexicographicallyPrecedes(b.components) { x, y in x < y || (x == y && x.utf8.lexicographicallyPrecedes(y.utf8)) }
-    }
-
-    /// Whether `key` holds a character that a canonically equivalent key
-    /// spells otherwise and that looks the same: a combining mark (`e` and
-    /// U+0301 is `é`), or one that normalization always replaces (U+212A
-    /// KELVIN SIGN is `K`).
-    private static func looksLikeAnotherSpelling(_ key: String) -> Bool {
-        key.unicodeScalars.contains { $0.properties.canonicalCombiningClass != .notReordered || $0.properties.isFullCompositionExclusion }
     }
 
     private static func isPlain(_ key: String) -> Bool {

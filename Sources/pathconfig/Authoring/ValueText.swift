@@ -3,9 +3,21 @@ import PathConfiguration
 /// How values appear in text reports: compact JSON, or `(absent)` for a key
 /// that is not there (never confused with a value: strings are quoted).
 enum ValueText {
-    /// `value` as compact JSON, or `(absent)`.
+    /// `value` as compact JSON, or `(absent)`; a string as `quoted(_:)` shows it.
     static func text(_ value: JSONValue?) -> String {
-        value.map(JSONWriter.compact) ?? "(absent)"
+        if case .string(let s)? = value { return quoted(s) }
+        return value.map(JSONWriter.compact) ?? "(absent)"
+    }
+
+    /// A string or key quoted as JSON, and followed by its code points where
+    /// another spelling of it would look the same: it holds a combining mark
+    /// (`e` and U+0301 is `é`) or a character normalization always replaces
+    /// (U+212A KELVIN SIGN is `K`): `"cafe\u{301}" (U+0063 U+0061 U+0066 U+0065 U+0301)`.
+    static func quoted(_ s: String) -> String {
+        let lookalike = s.unicodeScalars.contains {
+            $0.properties.canonicalCombiningClass != .notReordered || $0.properties.isFullCompositionExclusion
+        }
+        return lookalike ? DocumentReading.spelling(s) : JSONWriter.quoted(s)
     }
 
     /// A value a difference shows for one side: as `text(_:)`, or, for a
