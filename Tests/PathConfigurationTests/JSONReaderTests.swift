@@ -65,6 +65,17 @@ struct JSONReaderTests {
         #expect(o["big"]?.int64Value == nil)
     }
 
+    @Test("values compare and hash as written: strings and keys by code points, not Swift's canonical equivalence")
+    func equalityAsWritten() throws {
+        let nfc = try JSONValue(parsing: #"{"caf\u00e9": ["caf\u00e9", "\u212a"]}"#)
+        let nfd = try JSONValue(parsing: #"{"cafe\u0301": ["cafe\u0301", "K"]}"#)
+        let values = try JSONValue(parsing: #"{"caf\u00e9": ["cafe\u0301", "K"]}"#)
+        #expect(nfc != nfd && nfc != values && values != nfd)
+        #expect(JSONValue.string("caf\u{E9}") != .string("cafe\u{301}") && JSONValue.string("\u{212A}") != .string("K"))
+        #expect(Set([nfc, nfd, values, nfc]).count == 3)
+        #expect(nfc == (try JSONValue(parsing: #"{"café": ["café", "\u212A"]}"#)))
+    }
+
     @Test("surrogate pairs decode to one scalar; control characters are escaped on output")
     func unicode() throws {
         let v = try JSONValue(parsing: "[\"\\ud83d\\ude00\", \"a\\u0001b\\n\"]")

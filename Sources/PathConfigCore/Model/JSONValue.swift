@@ -35,6 +35,34 @@ public enum JSONValue: Sendable, Hashable {
     /// The elements, when this is a JSON array.
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
 
+    /// Equal when of one type and equal as written: strings by their code
+    /// points, as a C host and the Android apps compare them (Swift's `==`
+    /// takes `"é"` and `"e\u{301}"` as one string), numbers by their
+    /// literal text, arrays element by element, objects as `JSONObject`
+    /// compares them.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.number(let a), .number(let b)): return a == b
+        case (.string(let a), .string(let b)): return String.sameBytes(a, b)
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)): return a == b
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let b): hasher.combine(b)
+        case .number(let n): hasher.combine(n)
+        case .string(let s): s.hashBytes(into: &hasher)
+        case .array(let a): hasher.combine(a)
+        case .object(let o): hasher.combine(o)
+        }
+    }
+
     /// The JSON type name used in error messages: `null`, `boolean`, `number`,
     /// `string`, `array` or `object`.
     public var typeName: String {
@@ -206,7 +234,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(members.count)
-        for m in members { hasher.combine(m.key) }
+        for m in members { m.key.hashBytes(into: &hasher) }
         for m in members { hasher.combine(m.value) }
     }
 }

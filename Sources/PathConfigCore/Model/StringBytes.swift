@@ -23,6 +23,16 @@ extension String {
         return inPlace.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
     }
 
+    /// Feeds the string's UTF-8 bytes to `hasher`: the hash that goes with
+    /// `sameBytes` (Swift's own hashes the canonical form, the `==` that
+    /// takes `"é"` and `"e\u{301}"` as equal).
+    package func hashBytes(into hasher: inout Hasher) {
+        hasher.combine(utf8.count)
+        if utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
+            for b in utf8 { hasher.combine(b) }
+        }
+    }
+
     /// Whether every character is ASCII: a name the apps' engines could
     /// know (theirs are ASCII, and compared by code unit).
     var isASCII: Bool { utf8.allSatisfy { $0 < 0x80 } }

@@ -39,7 +39,7 @@ struct KeyPath: Hashable, Comparable, Sendable {
     }
 
     func hash(into hasher: inout Hasher) {
-        for key in components { hasher.combine(key.utf8.count); key.utf8.forEach { hasher.combine($0) } }
+        for key in components { key.hashBytes(into: &hasher) }
     }
 
     /// By key, canonically (as Swift orders strings), then by code points
