@@ -198,11 +198,12 @@ public struct ConfigurationPort: Sendable {
         let defaults = defaultsRule(reference: reference, app: app, sharing: apps.filter(\.isMobileApp), port: port,
                                     skipping: heldEverywhere, refusals: &refusals, notes: &notes)
         if defaults != nil { changed = true }
+        // Keys one platform holds as one and the other apart, by rule.
+        let keys = original.rules.flatMap { rule in rule.properties.keys.map { (rule: rule.index, key: $0) } }
+        let speltApart = Dictionary(grouping: DocumentReading.keysSpeltApart(keys.map(\.key)), by: { keys[$0.key].rule })
         // An app whose own built-in rules differ from the reference's: no
         // file can change them, so their URLs are left out of the covered
         // ones (`CoveredURLs.excludedBuiltInPaths`).
-        let keys = original.rules.flatMap { rule in rule.properties.keys.map { (rule: rule.index, key: $0) } }
-        let speltApart = Dictionary(grouping: DocumentReading.keysSpeltApart(keys.map(\.key)), by: { keys[$0.key].rule })
         return (defaults.map { [$0] } ?? []) + (original.rules.filter { !$0.isBuiltIn } + builtIns).map { rule in
             let label = rule.isBuiltIn ? (rule.description ?? "built-in") : rule.description
             let writtenRule = rule.isBuiltIn ? nil : written?[rule.index]
