@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 
 /// `pathconfig test`: cases files checked against configurations, among them
@@ -163,6 +164,21 @@ struct TestCommandTests {
             3 checks (3 cases): 2 passed, 1 failed
 
             """)
+    }
+
+    @Test("cases naming files spelt apart (café.json with U+00E9 and with e + U+0301, two files) each load their own")
+    func configsSpeltApart() throws {
+        let directory = TemporaryDirectory.scratch + "/spelt-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let (nfc, nfd) = (directory + "/caf\u{E9}.json", directory + "/cafe\u{301}.json")
+        for (path, value) in [(nfc, "nfc"), (nfd, "nfd")] {
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(#"{"rules": [{"patterns": [".*"], "properties": {"file": "\#(value)"}}]}"#.utf8)))
+        }
+        let cases = try CLI.temporaryFile(#"{"cases": [{"url": "/a", "config": "\#(nfc)", "properties": {"file": "nfc"}}, "#
+            + #"{"url": "/a", "config": "\#(nfd)", "properties": {"file": "nfd"}}]}"#)
+        let r = try CLI.run(["test", "--profile", "hotwire-android", cases])
+        #expect(r.status == 0, "\(r.stdout)")
+        #expect(r.stdout.hasSuffix("2 checks (2 cases): 2 passed, 0 failed\n"), "\(r.stdout)")
     }
 
     @Test("types never convert: turbo-android's strings fail where hotwire-android's booleans pass")

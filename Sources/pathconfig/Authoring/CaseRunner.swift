@@ -51,10 +51,10 @@ struct CaseRunner {
     /// each chain (a case's `config` alone, else `--config`'s) made once.
     func run(_ file: CaseFile) throws -> [CheckResult] {
         var results: [CheckResult] = []
-        var sets: [String: ConfigurationSet] = [:]
+        var sets: [[UInt8]: ConfigurationSet] = [:]  // by the files' paths, byte for byte, as the file system names files
         for testCase in file.cases {
             let configs = testCase.config.map { [$0] } ?? flags.config
-            let key = configs.joined(separator: "\n")
+            let key = Array(configs.joined(separator: "\n").utf8)
             let set = try sets[key] ?? ConfigurationSet(flags: flags, sources: flags.sources(configs), errorsAsJSON: errorsAsJSON)
             sets[key] = set
             for profile in testCase.profiles.isEmpty ? defaultProfiles : testCase.profiles {

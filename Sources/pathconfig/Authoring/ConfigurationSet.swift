@@ -12,7 +12,9 @@ final class ConfigurationSet {
     private let flags: ConfigOptions
     private let sources: [ConfigurationSource]
     private let errorsAsJSON: Bool
-    private var loaded: [String: PathConfiguration] = [:]
+    /// By profile and options' text, byte for byte (a `base_url` spelt
+    /// with U+00E9 and with `e` and U+0301 loads two configurations).
+    private var loaded: [[UInt8]: PathConfiguration] = [:]
     /// What each `optional` load that failed said, by profile,
     /// for its caller to report (`Diff` warns, or answers JSON).
     private(set) var failures: [Profile: [LoaderEvent]] = [:]
@@ -32,7 +34,7 @@ final class ConfigurationSet {
     func configuration(profile: Profile, overrides: [JSONNode.Member] = []) throws -> PathConfiguration {
         var written = JSONObject()
         for member in overrides { written[member.key] = member.value.value }
-        let cacheKey = profile.rawValue + " " + (overrides.isEmpty ? "" : JSONWriter.compact(written))
+        let cacheKey = Array((profile.rawValue + " " + (overrides.isEmpty ? "" : JSONWriter.compact(written))).utf8)
         if let configuration = loaded[cacheKey] { return configuration }
         var options = flags.loadOptions(profile: profile)
         if !overrides.isEmpty {
@@ -51,7 +53,7 @@ final class ConfigurationSet {
     /// (diff leaves such a profile out when the profiles are its defaults).
     func configuration(profile: Profile, optional: Bool) throws -> PathConfiguration? {
         guard optional else { return try self.configuration(profile: profile) }
-        let cacheKey = profile.rawValue + " "
+        let cacheKey = Array((profile.rawValue + " ").utf8)
         if let configuration = loaded[cacheKey] { return configuration }
         let loader = try flags.makeLoader(sources, load: flags.loadOptions(profile: profile))
         let events = try loader.load()
