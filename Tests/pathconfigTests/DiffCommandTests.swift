@@ -164,6 +164,11 @@ struct DiffCommandTests {
             .replacingOccurrences(of: #""two""#, with: #""tw\u006f\u0301""#))
         let value = try CLI.run(["diff", "--config", config, "--against", respelt, "--profile", "hotwire-android", "https://x.test/b"])
         #expect(value.stdout.contains(#"changed  ["cafe\#u{301}" (U+0063 U+0061 U+0066 U+0065 U+0301)]  "two"  "two\#u{301}" (U+0074 U+0077 U+006F U+0301)"#), "\(value.stdout)")
+        // Text written composed (NFC), marks and all, shows as it is.
+        let titled = try CLI.temporaryFile(#"{"settings": {}, "rules": [{"patterns": [".*"], "properties": {"title": "\#u{928}\#u{92E}\#u{938}\#u{94D}\#u{924}\#u{947}"}}]}"#)
+        let title = try CLI.run(["diff", "--config", config, "--against", titled, "--profile", "hotwire-android", "https://x.test/a"])
+        let titleRow = title.stdout.split(separator: "\n").first { $0.contains("title") }.map(String.init) ?? ""
+        #expect(titleRow.hasSuffix("(absent)  \"\u{928}\u{92E}\u{938}\u{94D}\u{924}\u{947}\"") && !titleRow.contains("U+"), "\(title.stdout)")
     }
 
     @Test("URLs spelt apart are two inputs: a repeat is skipped only byte for byte")

@@ -10,14 +10,15 @@ enum ValueText {
     }
 
     /// A string or key quoted as JSON, and followed by its code points where
-    /// another spelling of it would look the same: it holds a combining mark
-    /// (`e` and U+0301 is `é`) or a character normalization always replaces
-    /// (U+212A KELVIN SIGN is `K`): `"cafe\u{301}" (U+0063 U+0061 U+0066 U+0065 U+0301)`.
+    /// it is not in Unicode's composed form (NFC), so that another spelling
+    /// of it, the composed one, would look the same: `e` and U+0301 (`é`),
+    /// U+212A KELVIN SIGN (`K`): `"cafe\u{301}" (U+0063 U+0061 U+0066 U+0065 U+0301)`.
+    /// Of two spellings that look alike at most one is composed, so a
+    /// report always tells them apart; text written composed, as editors
+    /// write it, shows as it is.
     static func quoted(_ s: String) -> String {
-        let lookalike = s.unicodeScalars.contains {
-            $0.properties.canonicalCombiningClass != .notReordered || $0.properties.isFullCompositionExclusion
-        }
-        return lookalike ? DocumentReading.spelling(s) : JSONWriter.quoted(s)
+        // The standard library's own NFC (Swift compares strings so); no other is at hand without Foundation.
+        s._nfcCodeUnits.elementsEqual(s.utf8) ? JSONWriter.quoted(s) : DocumentReading.spelling(s)
     }
 
     /// A value a difference shows for one side: as `text(_:)`, or, for a
