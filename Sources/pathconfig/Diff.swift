@@ -15,8 +15,8 @@ extension PathConfigCommand {
                 URL under --config (the old version) and NEW, profile by profile, and prints \
                 what is added, removed or changed. Nested objects are compared key by key \
                 (headers.Accept); numbers by value, object keys in any order, strings and keys by their \
-                code points ("café" spelt with U+00E9 and with e and U+0301 differ, and are shown with \
-                their code points).
+                code points ("café" spelt with U+00E9 and with e and U+0301 differ; a string not written \
+                composed, NFC, is shown with its code points).
 
                 Pairs: a team with one file per app gives each --config the --profile(s) \
                 that read it, in order: --config ios.json --profile hotwire-ios --config \
