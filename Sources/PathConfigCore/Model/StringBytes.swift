@@ -23,14 +23,13 @@ extension String {
         return inPlace.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
     }
 
-    /// Feeds the string's UTF-8 bytes to `hasher`: the hash that goes with
-    /// `sameBytes` (Swift's own hashes the canonical form, the `==` that
-    /// takes `"é"` and `"e\u{301}"` as equal).
+    /// Feeds the string's UTF-8 bytes to `hasher`, in place, and their
+    /// count: the hash that goes with `sameBytes` (Swift's own hashes the
+    /// canonical form, the `==` that takes `"é"` and `"e\u{301}"` as equal).
     package func hashBytes(into hasher: inout Hasher) {
-        hasher.combine(utf8.count)
-        if utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
-            for b in utf8 { hasher.combine(b) }
-        }
+        var s = self
+        s.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        hasher.combine(s.utf8.count)
     }
 
     /// Whether every character is ASCII: a name the apps' engines could

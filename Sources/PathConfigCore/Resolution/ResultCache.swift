@@ -95,10 +95,10 @@ final class ResultCache: Sendable {
             self.url = url
             var hasher = Hasher()
             hasher.combine(method)
-            Self.combineBytes(patternSubject, into: &hasher)
+            patternSubject.hashBytes(into: &hasher)
             // A URL that is the pattern subject (siesta with query strings)
             // is hashed once; `==` still compares it.
-            if let url, url != patternSubject { Self.combineBytes(url, into: &hasher) }
+            if let url, url != patternSubject { url.hashBytes(into: &hasher) }
             hash = hasher.finalize()
         }
 
@@ -113,12 +113,6 @@ final class ResultCache: Sendable {
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-
-        private static func combineBytes(_ s: String, into hasher: inout Hasher) {
-            var s = s
-            s.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-            hasher.combine(s.utf8.count)
-        }
     }
 
     /// The rules that matched one lookup, in order, compared by rule index
