@@ -222,8 +222,19 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// or is appended.
     mutating func mergeCanonically(_ other: JSONObject) {
         for (k, v) in other {
-            if let i = position(of: k) ?? members.firstIndex(where: { $0.key == k }) { members[i].value = v } else { self[k] = v }
+            if let i = canonicalPosition(of: k) { members[i].value = v } else { self[k] = v }
         }
+    }
+
+    /// The value the iOS apps' dictionaries find for `key`: its own, else
+    /// that of the first key canonically equivalent to it.
+    package func value(canonicallyMatching key: String) -> JSONValue? {
+        canonicalPosition(of: key).map { members[$0].value }
+    }
+
+    /// The position of `key`, else of the first key canonically equivalent to it.
+    private func canonicalPosition(of key: String) -> Int? {
+        position(of: key) ?? members.firstIndex { $0.key == key }
     }
 
     /// The same keys in the same order, with equal values.

@@ -26,9 +26,9 @@ enum RuleAttribution {
         return topLevel
     }
 
-    /// `object`'s value for `key`, found by canonical equivalence or by code points.
+    /// `object`'s value for `key`, found as the iOS apps find it or by code points.
     private static func member(_ object: JSONObject, _ key: String, _ canonical: Bool) -> JSONValue? {
-        canonical ? object.first { $0.key == key }?.value : object[key]
+        canonical ? object.value(canonicallyMatching: key) : object[key]
     }
 
     /// The properties of the matched rule (nil for one from code, which the
