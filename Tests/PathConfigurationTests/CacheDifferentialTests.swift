@@ -98,14 +98,16 @@ struct CacheDifferentialTests {
             let byBytes = text.withUTF8 { bytes in Result { () throws(ResolveError) in try config.resolveFromBytes(utf8: bytes) } }
             let printable = url.utf8.allSatisfy(ByteSet.isPrintable)
             let isPath = printable && url.utf8.withContiguousStorageIfAvailable { URLParts.Split($0) == nil }!
+            // siesta writes a path back as Foundation does, so its paths are left too.
+            let takenPath = isPath && profile.app != .siesta
             if printable && !isPath, case .success(_?) = byBytes { takenURLs += 1 }
             // Whatever the byte path takes it answers as the string lookup
-            // does; it takes every path, and leaves the rest to it.
+            // does; it takes every path it may, and leaves the rest to it.
             switch (byString, byBytes) {
             case (.success(let a), .success(let b?)) where a == b.json && (try? config.resolve(url).json) == a: continue
-            case (.success, .success(nil)) where !isPath: continue
+            case (.success, .success(nil)) where !takenPath: continue
             case (.failure(let a), .failure(let b)) where a.code == b.code && a.message == b.message: continue
-            case (.failure, .success(nil)) where !isPath: continue
+            case (.failure, .success(nil)) where !takenPath: continue
             default: mismatches.append("\(url.prefix(40)): \(byString) | \(byBytes)")
             }
         }

@@ -111,7 +111,8 @@ PATHCONFIG_API void pathconfig_release(pathconfig *cfg);
  * "base_url" option when there is one, as Siesta's resource(_:) appends a
  * path (every character a path may not hold percent-encoded, "?", "#" and
  * "%" included: a query needs the absolute URL), and matched as given
- * otherwise.
+ * otherwise (under "siesta", as Foundation's URL(string:) reads it, as
+ * Siesta's resource(absoluteURL:) does: "/a b" as "/a%20b", "" as ":").
  *
  * method is an HTTP method token ("GET", "post", "PROPFIND"; compared
  * upper-cased), or NULL for "GET": rules whose "methods" leave it out do not

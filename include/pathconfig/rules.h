@@ -44,7 +44,8 @@ extern "C" {
  *                  other than "/"; the query string is ignored. A glob
  *                  without a scheme is relative to the "base_url" option (and
  *                  then never matches another scheme, host or port); without
- *                  a base URL it is matched against the URL as given. Schemes
+ *                  a base URL it is matched against the input as Foundation's
+ *                  URL(string:) reads it ("/a b" as "/a%20b"). Schemes
  *                  and hosts compare case-insensitively, paths case-sensitively.
  *   "methods"      the HTTP methods the rule applies to ("GET", "POST", ...;
  *                  any method when absent).

@@ -17,9 +17,9 @@ extension URLParts {
     /// siesta profile matches in its place. Its requests always fail.
     static let invalidURLString = ":"
 
-    /// `input` as the siesta profile, globs and rules from code see it: a
-    /// string without a scheme as given; a URL as `URL(string:)` writes it
-    /// back (`foundationString`; without its query unless `query`), or
+    /// `input` as the siesta profile, globs and rules from code see it: as
+    /// `URL(string:)` writes it back (`foundationString`; without its query
+    /// unless `query`), a string without a scheme too (`relativeForm`), or
     /// `invalidURLString` where `URL(string:)` is nil.
     ///
     /// Most URLs Foundation keeps exactly as written: a scheme, an authority
@@ -31,8 +31,9 @@ extension URLParts {
     static func foundationForm(of input: String, query: Bool = true) -> String {
         var text = input
         // In place for a native string; nil: written again.
+        var relative = false
         let kept: String? = text.withUTF8 { bytes in
-            guard let first = bytes.first, isAlpha(first), let split = Split(bytes) else { return input }  // not a URL
+            guard let first = bytes.first, isAlpha(first), let split = Split(bytes) else { relative = true; return nil }
             guard keptAsWritten(split, in: bytes, query: query) else { return nil }
             guard !query, let q = split.query else { return input }
             return String(unsafeUninitializedCapacity: bytes.count - q.count - 1) { out in
@@ -44,9 +45,32 @@ extension URLParts {
             }
         }
         if let kept { return kept }
+        if relative { return relativeForm(of: input, query: query) }
         guard var parts = URLParts(input) else { return input }
         if !query { parts.query = nil }
         return parts.foundationString() ?? invalidURLString
+    }
+
+    /// `foundationForm` of an input without a scheme (`/a b` is `/a%20b`):
+    /// what `URL(string:)` makes of a relative reference, as Siesta's
+    /// `resource(absoluteURL:)` does without a base URL. Foundation reads
+    /// the text before a `:` that comes ahead of every other RFC 3986
+    /// gen-delim (`/ ? # [ ] @`) as a scheme: an empty one (`:a b` is
+    /// `:a%20b`), else one it rejects (`1a:b`, `a b:c`), as it rejects `""`.
+    /// Any other text it writes as it writes the same text after a scheme
+    /// (`@a:` kept, `a b@:` as `a%20b@%3A`), so it is worked out after one
+    /// of ours, `x`, taken off again.
+    private static func relativeForm(of input: String, query: Bool) -> String {
+        var text = input
+        let colon: Int? = text.withUTF8 { bytes in
+            bytes.firstIndex { b in b == UInt8(ascii: ":") || b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#")
+                || b == UInt8(ascii: "[") || b == UInt8(ascii: "]") || b == UInt8(ascii: "@") }
+                .flatMap { bytes[$0] == UInt8(ascii: ":") ? $0 : nil }
+        }
+        guard !input.isEmpty, (colon ?? 0) == 0 else { return invalidURLString }
+        let scheme = colon == nil ? "x:" : "x"
+        let form = foundationForm(of: scheme + input, query: query)
+        return form.utf8.count == 1 ? invalidURLString : String(form.dropFirst(scheme.count))
     }
 
     /// `form`, an input's `foundationForm`, with its scheme and host

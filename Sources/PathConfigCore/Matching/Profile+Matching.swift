@@ -99,9 +99,11 @@ extension Profile {
     /// Where in `bytes`, printable ASCII, lies the string
     /// `matchedString(for:matchQueryStrings:)` gives for them, when that
     /// string is exactly some of them (the whole input, for a path; see
-    /// `matchedRange(of:in:matchQueryStrings:)` for a URL). nil otherwise:
-    /// the caller then makes the string.
+    /// `matchedRange(of:in:matchQueryStrings:)` for a URL). nil otherwise,
+    /// and always for siesta, which writes a path back as Foundation does
+    /// (`URLParts.foundationForm(of:query:)`): the caller then makes the string.
     func matchedRange(inPrintable bytes: UnsafeBufferPointer<UInt8>, matchQueryStrings: Bool) -> Range<Int>? {
+        guard release.behaviour.subject != .foundationAbsoluteString else { return nil }
         guard let first = bytes.first, Self.mayStartURL(first) else { return 0..<bytes.count }
         return matchedRange(ofPossibleURL: bytes, matchQueryStrings: matchQueryStrings)
     }

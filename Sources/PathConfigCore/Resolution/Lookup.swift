@@ -12,7 +12,8 @@
 ///   against the base URL as Siesta's `resource(_:)` does when there is one
 ///   (`BaseURL.resourceURL(path:)`: `/users/1` becomes
 ///   `https://api.example.com/v1/users/1`, `/items?x=1` becomes
-///   `https://api.example.com/v1/items%3Fx=1`) and taken as given otherwise.
+///   `https://api.example.com/v1/items%3Fx=1`), and otherwise as
+///   `URL(string:)` reads a relative reference (`/a b` is `/a%20b`).
 ///   Host predicates receive it.
 /// - `globSubject`: `url` with its scheme and host lower-cased, for globs.
 ///

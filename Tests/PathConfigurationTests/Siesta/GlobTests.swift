@@ -114,6 +114,27 @@ struct GlobTests {
         }
     }
 
+    @Test("without a base URL an input without a scheme is what URL(string:) makes of it, to globs and patterns, from its bytes too")
+    func noBaseRelative() throws {
+        let json = #"{"rules": [{"patterns": ["^/a%20b$"], "properties": {"encoded": 1}}, {"patterns": ["^/a b$"], "properties": {"given": 1}},"#
+            + #" {"patterns": ["^:$"], "properties": {"none": 1}}, {"globs": ["/a%20b"], "properties": {"glob": 1}}]}"#
+        for engine in Conformance.engineNames {
+            // Printable ASCII without a base URL or a rule from code: the lookup
+            // the byte path would take, which must step aside for siesta.
+            let patterns = try PathConfiguration(json: json.replacingOccurrences(of: #", {"globs": ["/a%20b"], "properties": {"glob": 1}}"#, with: ""),
+                                                 options: LoadOptions(profile: .siesta, engine: Conformance.engine(engine)))
+            let withGlobs = try PathConfiguration(json: json, options: LoadOptions(profile: .siesta, engine: Conformance.engine(engine)))
+            for config in [patterns, withGlobs] {
+                #expect(try config.resolve("/a b").object.keys.filter { $0 != "glob" } == ["encoded"], "\(engine)")
+                #expect(try config.resolve("/a%20b").object.keys.filter { $0 != "glob" } == ["encoded"], "\(engine)")
+                #expect(try config.resolve("1a:b").object.keys == ["none"], "Foundation takes 1a for a scheme, and rejects it: \(engine)")
+                #expect(config.matchedString(for: "a|b") == "a%7Cb" && config.matchedString(for: "") == ":")
+            }
+            #expect(try withGlobs.resolve("/a b")["glob"] == .number(JSONNumber(Int64(1))), "\(engine)")
+            #expect(try Self.matches("/a?b", "/a b", base: nil, engine: engine) == false, "one character, but Foundation writes three: \(engine)")
+        }
+    }
+
     @Test("a rule applies when a pattern or a glob matches; explain says which")
     func patternsAndGlobs() throws {
         var options = LoadOptions(profile: .siesta)

@@ -132,6 +132,26 @@ struct SiestaURLFoundationTests {
         #expect(rejected > 1200)
     }
 
+    @Test("without a base URL, inputs without a scheme are URL(string:)'s too, or : where it is nil")
+    func relativeWithoutBase() throws {
+        var rng = SplitMix(state: 41)
+        let starts = ["", "/", "//", "//x.dev", "//us er@x.dev:8080", "//bücher.de", "//[::1]", "//x y", ":", "::", "?", "#", "1a:", "a b:", "%zz",
+                      "@a:", "a b@", "[", "]", "~"]
+        var compared = 0, rejected = 0
+        let config = try Self.siesta(base: nil)
+        for _ in 0..<3000 {
+            let input = Self.pick(starts, &rng) + Self.relative(&rng)
+            guard URL(string: input)?.scheme.map({ $0.isEmpty }) ?? true else { continue }
+            let expected = Self.absolute(input)
+            #expect(Profile.siesta.matchedString(for: input, matchQueryStrings: true) == expected, "\(input.debugDescription)")
+            #expect(config.requestURL(for: input) == expected, "\(input.debugDescription)")
+            if expected == ":" { rejected += 1 } else { compared += 1 }
+        }
+        #expect(config.requestURL(for: "") == ":" && config.requestURL(for: "/a b") == "/a%20b")
+        #expect(compared > 1500)
+        #expect(rejected > 200)
+    }
+
     // MARK: IDNA
 
     /// Characters for generated host names, by what UTS #46 does with them.
