@@ -78,6 +78,10 @@ struct AndroidReleaseOracleTests {
             ("properties: trailing comma", #"{"settings":{},"rules":[{"patterns":["/new$"],"properties":{"title":"x",}}]}"#),
             ("properties: a repeated key", #"{"settings":{},"rules":[{"patterns":[".*"],"properties":{"title":"a","title":"b"}}]}"#),
             ("properties: a repeated key, the first null", #"{"settings":{},"rules":[{"patterns":[".*"],"properties":{"title":null,"title":"b"}}]}"#),
+            // Keys canonically equivalent, spelt apart: Java's maps compare UTF-16 units, so each is its own key.
+            ("keys spelt apart, across rules", #"{"rules":[{"patterns":[".*"],"properties":{"café":"nfc","K":"latin","title":"a"}},"#
+                + #"{"patterns":["/new$"],"properties":{"café":"nfd","K":"kelvin","café":"again","title":"b"}}]}"#),
+            ("keys spelt apart, in one object", #"{"settings":{"café":1,"café":2},"rules":[{"patterns":[".*"],"properties":{"café":1,"café":2,"K":3,"K":4,"Å":5,"Å":6,"Å":7}}]}"#),
             ("settings: nested values", #"{"settings":{"tabs":[{"title":"Home","path":"/"}],"n":1.50,"b":true},"rules":[]}"#),
             ("settings: strings", #"{"settings":{"screenshots_enabled":false,"x":"y"},"rules":[]}"#),
             // Merging: later rules win, a null clears.
