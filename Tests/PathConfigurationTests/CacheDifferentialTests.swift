@@ -98,8 +98,8 @@ struct CacheDifferentialTests {
             let byBytes = text.withUTF8 { bytes in Result { () throws(ResolveError) in try config.resolveFromBytes(utf8: bytes) } }
             let printable = url.utf8.allSatisfy(ByteSet.isPrintable)
             let isPath = printable && url.utf8.withContiguousStorageIfAvailable { URLParts.Split($0) == nil }!
-            // siesta writes a path back as Foundation does, so its paths are left too.
-            let takenPath = isPath && profile.app != .siesta
+            // siesta writes a path back as Foundation does: only those it keeps are taken.
+            let takenPath = isPath && (profile.app != .siesta || url.utf8.withContiguousStorageIfAvailable(URLParts.relativeKeptAsWritten)!)
             if printable && !isPath, case .success(_?) = byBytes { takenURLs += 1 }
             // Whatever the byte path takes it answers as the string lookup
             // does; it takes every path it may, and leaves the rest to it.

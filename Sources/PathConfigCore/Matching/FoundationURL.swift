@@ -62,15 +62,39 @@ extension URLParts {
     /// of ours, `x`, taken off again.
     private static func relativeForm(of input: String, query: Bool) -> String {
         var text = input
-        let colon: Int? = text.withUTF8 { bytes in
-            bytes.firstIndex { b in b == UInt8(ascii: ":") || b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#")
-                || b == UInt8(ascii: "[") || b == UInt8(ascii: "]") || b == UInt8(ascii: "@") }
-                .flatMap { bytes[$0] == UInt8(ascii: ":") ? $0 : nil }
-        }
+        let (colon, kept) = text.withUTF8 { (schemeColon(in: $0), relativeKeptAsWritten($0)) }
+        if kept && (query || !input.utf8.contains(UInt8(ascii: "?"))) { return input }
         guard !input.isEmpty, (colon ?? 0) == 0 else { return invalidURLString }
         let scheme = colon == nil ? "x:" : "x"
         let form = foundationForm(of: scheme + input, query: query)
         return form.utf8.count == 1 ? invalidURLString : String(form.dropFirst(scheme.count))
+    }
+
+    /// The offset of the `:` Foundation reads as a scheme's end in `bytes`,
+    /// an input without a scheme: one ahead of every other gen-delim.
+    private static func schemeColon(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        bytes.firstIndex { b in b == UInt8(ascii: ":") || b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#")
+            || b == UInt8(ascii: "[") || b == UInt8(ascii: "]") || b == UInt8(ascii: "@") }
+            .flatMap { bytes[$0] == UInt8(ascii: ":") ? $0 : nil }
+    }
+
+    /// Whether `relativeForm` of `bytes`, an input without a scheme, is its
+    /// bytes unchanged, query included: not empty, no `:` read as a
+    /// scheme's, no authority, and a valid path, query and fragment. False
+    /// where that is not certain, which `relativeForm` then works out.
+    static func relativeKeptAsWritten(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = bytes.count
+        guard n > 0 else { return false }
+        if bytes[0] == UInt8(ascii: "/") {
+            guard n < 2 || bytes[1] != UInt8(ascii: "/") else { return false }  // an authority
+        } else {
+            guard schemeColon(in: bytes) == nil else { return false }  // a path's `/` ends the scan at once
+        }
+        let end = index(of: UInt8(ascii: "#"), in: bytes, from: 0, to: n)
+        let q = index(of: UInt8(ascii: "?"), in: bytes, from: 0, to: end)
+        return isValid(UnsafeBufferPointer(rebasing: bytes[..<q]), as: .path)
+            && (q == end || isValid(UnsafeBufferPointer(rebasing: bytes[(q + 1)..<end]), as: .query))
+            && (end == n || isValid(UnsafeBufferPointer(rebasing: bytes[(end + 1)...]), as: .query))
     }
 
     /// `form`, an input's `foundationForm`, with its scheme and host

@@ -100,10 +100,13 @@ extension Profile {
     /// `matchedString(for:matchQueryStrings:)` gives for them, when that
     /// string is exactly some of them (the whole input, for a path; see
     /// `matchedRange(of:in:matchQueryStrings:)` for a URL). nil otherwise,
-    /// and always for siesta, which writes a path back as Foundation does
-    /// (`URLParts.foundationForm(of:query:)`): the caller then makes the string.
+    /// and for siesta unless Foundation keeps a path as written, query
+    /// included (`URLParts.relativeKeptAsWritten`): the caller then makes
+    /// the string.
     func matchedRange(inPrintable bytes: UnsafeBufferPointer<UInt8>, matchQueryStrings: Bool) -> Range<Int>? {
-        guard release.behaviour.subject != .foundationAbsoluteString else { return nil }
+        if release.behaviour.subject == .foundationAbsoluteString {
+            return matchQueryStrings && URLParts.relativeKeptAsWritten(bytes) ? 0..<bytes.count : nil
+        }
         guard let first = bytes.first, Self.mayStartURL(first) else { return 0..<bytes.count }
         return matchedRange(ofPossibleURL: bytes, matchQueryStrings: matchQueryStrings)
     }

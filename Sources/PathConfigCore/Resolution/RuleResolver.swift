@@ -30,9 +30,11 @@ final class RuleResolver: Sendable {
     /// True when a lookup's URL (not only the matched string) decides its result.
     private let filesUseURL: Bool
     /// Whether a lookup may be made from its bytes (`resolveFromBytes`): no
-    /// base URL, no globs, and a profile that matches a path as given (not
-    /// siesta, which writes every input back as Foundation does).
+    /// base URL and no globs; under siesta, query strings matched.
     private let resolvesFromBytes: Bool
+    /// Whether the profile writes every input back as Foundation does
+    /// (siesta), so that only a path Foundation keeps as written is its bytes.
+    private let writesInputsBack: Bool
 
     /// Compiles `rules` (the document's, then the profile's built-ins) with
     /// `options`; `location` places a pattern or glob of a rule in the
@@ -69,7 +71,8 @@ final class RuleResolver: Sendable {
         self.file = file
         self.options = options
         self.filesUseURL = filesUseURL
-        resolvesFromBytes = options.baseURL == nil && !filesUseURL && options.profile.release.behaviour.subject != .foundationAbsoluteString
+        writesInputsBack = options.profile.release.behaviour.subject == .foundationAbsoluteString
+        resolvesFromBytes = options.baseURL == nil && !filesUseURL && (!writesInputsBack || options.effectiveMatchQueryStrings)
         self.cache = ResultCache(capacity: options.limits.resultCacheCapacity)
         self.cacheRef = Unmanaged.passUnretained(cache)
     }
@@ -125,10 +128,10 @@ final class RuleResolver: Sendable {
 
     /// `resolve(_:method:)` of the URL or path whose UTF-8 is `bytes`,
     /// without making a `String` of it, when that is all it takes: printable
-    /// ASCII, no base URL, file patterns only, a profile other than siesta,
-    /// and either a path (which those profiles match as given) or an absolute
-    /// URL whose matched string is a run of its bytes
-    /// (`Profile.matchedRange(of:in:matchQueryStrings:)`).
+    /// ASCII, no base URL, file patterns only, and either a path (which every
+    /// profile matches as given, but siesta only where Foundation keeps it
+    /// as written) or an absolute URL whose matched string is a run of its
+    /// bytes (`Profile.matchedRange(of:in:matchQueryStrings:)`).
     /// nil when the lookup needs more: the caller then makes the string and
     /// calls `resolveString(_:method:)`.
     @inline(__always)
@@ -137,6 +140,7 @@ final class RuleResolver: Sendable {
         return nil  // make bench-ablation: the layer off
         #endif
         guard resolvesFromBytes, ByteSet.allPrintable(bytes), hostRuleCount == 0 else { return nil }
+        if writesInputsBack, !URLParts.relativeKeptAsWritten(bytes) { return nil }
         var subject = bytes
         // A path is matched as given; most are told by their first byte
         // (`Profile.matchedRange(inPrintable:matchQueryStrings:)`, written
