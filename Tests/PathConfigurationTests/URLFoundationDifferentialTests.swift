@@ -11,12 +11,13 @@ struct URLFoundationDifferentialTests {
     /// Path and query pieces chosen for the cases that differ between
     /// readers: escapes valid and malformed, encoded slashes, spaces, bytes
     /// that are not UTF-8, characters a URL may not hold, non-ASCII text.
-    static let pieces = ["a", "/", "//", "%2F", "%20", " ", "%C3%A9", "é", "%zz", "%", "%ff", "%e2%82", "%F0%9F%98", "%F0%9F%98%80", "[", "]",
+    static let pieces = ["a", "/", "//", "%2F", "%2f", "%00", "%252F", "%20", " ", "%C3%A9", "é", "%zz", "%", "%ff", "%e2%82", "%F0%9F%98", "%F0%9F%98%80", "[", "]",
                          "|", "{", "\\", "\"", ":", "@", "!$&'()*+,;=", "~", "-._", "?", "%3F", "€", "日本", "\t", "^", "\u{301}", "#", "#\u{301}", "?\u{301}", "/\u{301}"]
 
     /// Schemes in the cases Foundation keeps as written (`HTTPS` stays
-    /// `HTTPS` in `absoluteString`).
-    static let schemes = ["https", "https", "HTTPS", "Https", "hTtP", "mailto", "MAILTO", "x-app", "tel"]
+    /// `HTTPS` in `absoluteString`), and `file`, whose `URL.path` keeps an
+    /// escaped `/` or NUL.
+    static let schemes = ["https", "https", "HTTPS", "Https", "hTtP", "mailto", "MAILTO", "x-app", "tel", "file", "FILE"]
     /// First path segments of a URL without `//`, which Foundation encodes
     /// with `:` when it encodes the path (`mailto:a:b c` as `mailto:a%3Ab%20c`).
     static let firstSegments = ["a", "a:b", ":", "a:", ":b", "user:x@y", "+1:555", "%3A", "a%zz:", "é:"]

@@ -53,9 +53,10 @@ extension Profile {
             // URL.pathPreservingSlash is URL.path() on iOS 16+: percent-encoded.
             URLParts.appendFoundationEncoded(UnsafeBufferPointer(rebasing: bytes[url.path]), as: .path, to: &out)
             if release.behaviour.subject != .foundationEncodedPath {
-                // URL.path: decoded ("" when the bytes are not UTF-8), trailing slashes
-                // dropped after decoding (the root stays "/").
-                if !URLParts.percentDecode(&out) { out.removeAll() }
+                // URL.path: decoded ("" when the bytes are not UTF-8; a file URL's
+                // escaped `/` and NUL kept), trailing slashes dropped after decoding
+                // (the root stays "/").
+                if !URLParts.percentDecode(&out, keepingSlashAndNUL: url.scheme(in: bytes) == "file") { out.removeAll() }
                 while out.count > 1, Self.endsWithSlash(out) { out.removeLast() }
             }
             if matchQueryStrings, let query = url.query {

@@ -216,8 +216,11 @@ package struct URLParts: Equatable {
 
     /// Decodes the `%XX` escapes in `bytes` in place; false when an escape
     /// is malformed or the result is not UTF-8 (Foundation's `URL.path` gives
-    /// up the same way), `bytes` then left part decoded.
-    static func percentDecode(_ bytes: inout [UInt8]) -> Bool {
+    /// up the same way), `bytes` then left part decoded. With
+    /// `keepingSlashAndNUL`, an escaped `/` or NUL stays as written, as
+    /// Foundation's `URL.path` leaves them in a file URL's path (a file
+    /// system path cannot hold them in a name).
+    static func percentDecode(_ bytes: inout [UInt8], keepingSlashAndNUL: Bool = false) -> Bool {
         var ascii = true
         let count = bytes.withUnsafeMutableBufferPointer { bytes -> Int? in
             var read = 0, write = 0
@@ -225,6 +228,14 @@ package struct URLParts: Equatable {
                 var b = bytes[read]
                 if b == UInt8(ascii: "%") {
                     guard read + 2 < bytes.count, let h = bytes[read + 1].hexDigitValue, let l = bytes[read + 2].hexDigitValue else { return nil }
+                    if keepingSlashAndNUL, h << 4 | l == UInt8(ascii: "/") || h << 4 | l == 0 {
+                        bytes[write] = b
+                        bytes[write + 1] = bytes[read + 1]
+                        bytes[write + 2] = bytes[read + 2]
+                        read += 3
+                        write += 3
+                        continue
+                    }
                     b = h << 4 | l
                     read += 2
                 }
