@@ -62,8 +62,8 @@ extension URLParts {
     /// of ours, `x`, taken off again.
     private static func relativeForm(of input: String, query: Bool) -> String {
         var text = input
-        let (colon, kept) = text.withUTF8 { (schemeColon(in: $0), relativeKeptAsWritten($0)) }
-        if kept && (query || !input.utf8.contains(UInt8(ascii: "?"))) { return input }
+        if text.withUTF8(relativeKeptAsWritten) && (query || !input.utf8.contains(UInt8(ascii: "?"))) { return input }
+        let colon = text.withUTF8 { schemeColon(in: $0) }
         guard !input.isEmpty, (colon ?? 0) == 0 else { return invalidURLString }
         let scheme = colon == nil ? "x:" : "x"
         let form = foundationForm(of: scheme + input, query: query)
