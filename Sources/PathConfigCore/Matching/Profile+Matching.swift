@@ -56,7 +56,7 @@ extension Profile {
                 // URL.path: decoded ("" when the bytes are not UTF-8; a file URL's
                 // escaped `/` and NUL kept), trailing slashes dropped after decoding
                 // (the root stays "/").
-                let isFile = url.scheme.count == 4 && zip(bytes[url.scheme], "file".utf8).allSatisfy { $0 | 0x20 == $1 }
+                let isFile = url.scheme.count == 4 && zip(bytes[url.scheme], "file".utf8).allSatisfy { URLParts.asciiLowercased($0) == $1 }
                 if !URLParts.percentDecode(&out, keepingSlashAndNUL: isFile) { out.removeAll() }
                 while out.count > 1, Self.endsWithSlash(out) { out.removeLast() }
             }
