@@ -105,9 +105,18 @@ build_by_getters = lambda do |res|
   hash
 end
 
+# The direct-call peers call the library as a program with its own ffi
+# declarations would: their resolve gives the result's address (the gem's
+# Native, with its C extension, hands each result over as an owned object).
+module Direct
+  extend FFI::Library
+  ffi_lib Pathconfig::Native::LIBRARY_PATH
+  attach_function :pathconfig_resolve, %i[uintptr_t string string pointer], :uintptr_t
+end
+
 releaser = N.method(:pathconfig_result_release)
 hash_json = lambda do |u|
-  res = N.pathconfig_resolve(address, u, nil, nil)
+  res = Direct.pathconfig_resolve(address, u, nil, nil)
   h = JSON.parse(N.pathconfig_result_json(res), freeze: true)
   N.pathconfig_result_release(res)
   h
@@ -126,19 +135,19 @@ GEM_PEERS = {
 RAW_PEERS = {
   "rb_empty" => "nil",
   "rb_direct_typed" => <<~RUBY,
-    res = N.pathconfig_resolve(address, u, nil, nil)
+    res = Direct.pathconfig_resolve(address, u, nil, nil)
     N.pathconfig_result_typed_string(res, CONTEXT)
     N.pathconfig_result_typed_string(res, PRESENTATION)
     N.pathconfig_result_release(res)
   RUBY
   "rb_hash_json" => "hash_json.call(u)",
   "rb_hash_getters" => <<~RUBY,
-    res = N.pathconfig_resolve(address, u, nil, nil)
+    res = Direct.pathconfig_resolve(address, u, nil, nil)
     build_by_getters.call(res)
     N.pathconfig_result_release(res)
   RUBY
   "rb_autopointer" => <<~RUBY,
-    res = FFI::AutoPointer.new(FFI::Pointer.new(N.pathconfig_resolve(address, u, nil, nil)), ->(p) { releaser.call(p.address) })
+    res = FFI::AutoPointer.new(FFI::Pointer.new(Direct.pathconfig_resolve(address, u, nil, nil)), ->(p) { releaser.call(p.address) })
     N.pathconfig_result_typed_string(res.address, CONTEXT)
     N.pathconfig_result_typed_string(res.address, PRESENTATION)
   RUBY
@@ -184,7 +193,7 @@ urls.each_with_index do |u, i|
 
   checked += 1
   props = config.properties(u)
-  res = N.pathconfig_resolve(address, u, nil, nil)
+  res = Direct.pathconfig_resolve(address, u, nil, nil)
   getters = build_by_getters.call(res)
   N.pathconfig_result_release(res)
   binding_mismatch += 1 unless props == getters && props == hash_json.call(u)
