@@ -47,7 +47,7 @@ PEERS = [
     ("c_resolve_cache", "C resolve, cache on", "C resolve with the default result cache (no `result_cache_size`)", "ours"),
     ("py_typed", "Python typed", "libpathconfig's Python binding: `properties(url)`, then `.context` and `.presentation` (the headline)", "ours"),
     ("py_binding", "Python binding", "libpathconfig's Python binding: `properties(url)` and `len()` of it", "ours"),
-    ("py_raw", "Python raw", "`properties(url).get(\"context\")`", "ours"),
+    ("py_raw", "Python raw", "`properties(url).get_str(\"context\")` (a raw getter)", "ours"),
     ("py_dict", "Python dict", "`dict(properties(url))`: the merged properties as a new `dict`", "ours"),
     ("py_json", "Python JSON", "`properties(url)` and its JSON text", "ours"),
     ("rust_lookup", "Rust lookup", "the Rust crate: `properties(url)` alone", "ours"),
@@ -57,6 +57,7 @@ PEERS = [
     ("rust_map", "Rust map", "the Rust crate: `resolve` and the native map of the result", "ours"),
     ("rb_typed", "Ruby typed", "libpathconfig's Ruby gem (with its C extension): `properties(url)`, then `.context` and `.presentation` (the headline)", "ours"),
     ("rb_lookup", "Ruby lookup", "the Ruby gem: `properties(url)` alone, the answer's frozen Hash", "ours"),
+    ("rb_raw", "Ruby raw", "the Ruby gem: `properties(url).get_str(\"context\")` (a raw getter)", "ours"),
     ("rb_empty", "Ruby loop alone", "the Ruby worker's timing loop around a peer that does nothing: part of every Ruby figure, and of none of the others", "ours"),
     ("rb_typed_yjit", "Ruby typed, YJIT", "Ruby typed under `ruby --yjit` (Ruby's JIT, which Rails 7.2 and later turn on where Ruby has it; empty where this Ruby has none)", "ours"),
     ("nsregex_loop", "NSRegex loop", "Swift loop over `NSRegularExpression` (ICU), compiled once", "loop"),
@@ -70,7 +71,7 @@ PEERS = [
 ]
 #: The Ruby worker's peers that make bench keeps (bindings/ruby/bench/peers.rb
 #: times more, for the gem's own bench).
-RUBY_PEERS = "rb_typed,rb_lookup,rb_empty,rb_regexp"
+RUBY_PEERS = "rb_typed,rb_lookup,rb_raw,rb_empty,rb_regexp"
 #: Those of the worker under YJIT.
 RUBY_YJIT_PEERS = "rb_typed_yjit"
 #: The headline figure of each host: a lookup plus the two typed reads.

@@ -18,7 +18,7 @@ result cache off. The binding's rows, each a lookup of the URL and then:
 
     py_binding    len() of the answer
     py_typed      .context and .presentation (the typed accessors): the headline
-    py_raw        .get("context")
+    py_raw        .get_str("context") (a raw getter)
     py_dict       dict() of it
     py_json       its JSON text (.json)
 
@@ -111,7 +111,7 @@ class Peers:
         self.lookups += [
             ("py_binding", lambda i: len(properties(urls[i]))),
             ("py_typed", typed),
-            ("py_raw", lambda i: properties(urls[i]).get("context")),
+            ("py_raw", lambda i: properties(urls[i]).get_str("context")),
             ("py_dict", lambda i: dict(properties(urls[i]))),
             ("py_json", lambda i: properties(urls[i]).json),
         ]

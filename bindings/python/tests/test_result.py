@@ -186,6 +186,26 @@ def test_raw_getters_of_each_type(sample) -> None:  # type: ignore[no-untyped-de
     assert info.value.code == ErrorCode.E_JSON and "too large for a Double" in info.value.message
 
 
+def test_raw_getters_keep_only_this_answers_keys(sample) -> None:  # type: ignore[no-untyped-def]
+    """Each raw getter's value of a key is read from the library once and
+    kept on the answer; keys the answer lacks are answered without being
+    kept, so asking for any number of them keeps nothing more, and a key
+    the library cannot take is refused every time."""
+    props = sample.properties("/messages/42")
+    getters = (props.get_str, props.get_bool, props.get_int, props.get_float, props.get_json)
+    first = [[get(key) for get in getters] for key in props]
+    for i in range(10_000):
+        assert all(get(f"missing {i}") is None for get in getters)
+    assert [[get(key) for get in getters] for key in props] == first
+    assert len(props.__dict__["_raw_values"]) == len(getters) * len(props)
+    for get in getters:
+        for _ in range(2):
+            with pytest.raises(ValueError):
+                get("title\0")
+            with pytest.raises(TypeError):
+                get(b"title")  # type: ignore[arg-type]
+
+
 def test_typed_defaults_of_the_apps() -> None:
     """A few defaults as the apps have them (every key and profile:
     test_catalog.py, against the library's list)."""

@@ -9,9 +9,9 @@
 #
 # With the gem's C extension (Pathconfig::SPEEDUPS) every peer below runs.
 # Under PATHCONFIG_PURE_RUBY=1 (the gem through ffi alone) only the gem's
-# own two run, named rb_typed_ffi and rb_lookup_ffi. Run by `ruby --yjit`
-# (Ruby's JIT, which Rails 7.2 and later turn on where Ruby has it), every
-# name ends in _yjit.
+# own three run, named rb_typed_ffi, rb_lookup_ffi and rb_raw_ffi. Run by
+# `ruby --yjit` (Ruby's JIT, which Rails 7.2 and later turn on where Ruby
+# has it), every name ends in _yjit.
 #
 # Speaks bench/run.py's worker protocol (bench/README.md): one JSON line
 # {"ready": ...} when loaded, then for each "round SECONDS" line one JSON line
@@ -23,6 +23,7 @@
 #
 #   rb_typed          properties(url), then .context and .presentation (the headline)
 #   rb_lookup         properties(url) alone: the frozen Hash of the answer
+#   rb_raw            properties(url), then .get_str("context") (a raw getter)
 #   rb_empty          the timing loop around a peer that does nothing: what
 #                     every Ruby figure includes and the C worker's do not
 #   rb_direct_typed   direct calls, no gem: resolve, typed_string of context
@@ -130,7 +131,8 @@ end
 # times that loop alone.
 GEM_PEERS = {
   "rb_typed" => "props = config.properties(u); props.context; props.presentation",
-  "rb_lookup" => "config.properties(u)"
+  "rb_lookup" => "config.properties(u)",
+  "rb_raw" => 'config.properties(u).get_str("context")'
 }.freeze
 RAW_PEERS = {
   "rb_empty" => "nil",

@@ -78,6 +78,27 @@ class ApiTest < Minitest::Test
     assert props["o"].frozen? && props["o"]["x"].frozen?
   end
 
+  # Each raw getter's value of a key is read from the library once and kept
+  # on the answer, frozen; keys the answer lacks are answered without being
+  # kept, so asking for any number of them keeps nothing more, and a key the
+  # library cannot take is refused every time.
+  def test_raw_getters_keep_only_this_answers_keys
+    props = config.properties("/new")
+    getters = %i[get_str get_bool get_int get_float get_json]
+    first = props.keys.map { |key| getters.map { |get| props.public_send(get, key) } }
+    10_000.times { |i| getters.each { |get| assert_nil props.public_send(get, "missing #{i}") } }
+    assert_equal first, props.keys.map { |key| getters.map { |get| props.public_send(get, key.to_sym) } }
+    assert_equal [getters.size, props.size * 2], [props.instance_variable_get(:@raw).size,
+                                                   props.instance_variable_get(:@raw).values.map(&:size).max]
+    assert first.flatten.grep(String).all?(&:frozen?)
+    getters.each do |get|
+      2.times do
+        assert_raises(ArgumentError) { props.public_send(get, "context\0") }
+        assert_raises(TypeError) { props.public_send(get, 42) }
+      end
+    end
+  end
+
   def test_errors_carry_code_path_line_column_rule_and_pattern
     broken = File.join(ROOT, "examples", "broken.json")
     error = assert_raises(Pathconfig::ConfigError) { PC.from_file(broken) }

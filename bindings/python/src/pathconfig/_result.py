@@ -8,10 +8,11 @@ properties, and an id is never reused), and lookups that match the same rules
 give the same answer whatever the URL. The binding keeps one
 :class:`Properties` per id in :data:`_answers` (the newest
 :data:`_CAPACITY`), made the first time the id is seen: the JSON text read
-and decoded once, each typed value read from the library the first time it
-is asked for and kept on the object. A lookup whose answer is known costs
-the library's lookup and one dict lookup; every read of it then costs what
-reading a Python attribute or dict item costs.
+and decoded once, each typed value and each raw getter's value of a key read
+from the library the first time it is asked for and kept on the object. A
+lookup whose answer is known costs the library's lookup and one dict lookup;
+every read of it then costs what reading a Python attribute or dict item
+costs.
 
 A :class:`Properties` holds a reference on one C result of its answer (for
 the typed values and raw getters it has not read yet), released when the
@@ -216,8 +217,9 @@ class Properties(JSONObject):
     # Instance attributes, in the instance dictionary: _owner (the
     # reference on the C result, given back when this object goes, see
     # pathconfig/_handle.py), _address (the result's), _id (its answer's id),
-    # _handle (a ResultPtr to it, made on first use), json, and each typed
-    # value once read (see TypedAccessor).
+    # _handle (a ResultPtr to it, made on first use), json, each typed
+    # value once read (see TypedAccessor), and _raw_values, the raw getters'
+    # values once read (see _raw).
     _address: int
     _id: int
 
@@ -294,47 +296,94 @@ class Properties(JSONObject):
             handle = self.__dict__["_handle"] = _ffi.result_handle(self._address)
         return handle
 
-    # --- raw values: pathconfig_result_get_* -------------------------------------------
+    # --- raw values: pathconfig_result_get_*, each read once per key and kept ---------
 
     def get_str(self, key: str) -> Optional[str]:
         """The value of ``key`` when it is a JSON string, else ``None`` (as a
         ``PathRule`` subscript reads it on iOS); whole, U+0000 included."""
-        out, size = ctypes.c_char_p(), ctypes.c_size_t()
-        if _lib.pathconfig_result_get_string(self._ptr(), text_arg(key, "key"), ctypes.byref(out),
-                                             ctypes.byref(size)) != _ffi.OK:
-            return None
-        # By address and length: c_char_p's own value would stop at a NUL.
-        return ctypes.string_at(cast(int, ctypes.c_void_p.from_buffer(out).value), size.value).decode("utf-8")
+        value: Optional[str] = self._raw(_read_str, key)
+        return value
 
     def get_bool(self, key: str) -> Optional[bool]:
         """The value of ``key`` when it is a JSON boolean, else ``None`` (the
         string ``"true"`` is not one; the typed accessors read it as the apps
         do)."""
-        out = ctypes.c_int()
-        found = _lib.pathconfig_result_get_bool(self._ptr(), text_arg(key, "key"), ctypes.byref(out))
-        return bool(out.value) if found == _ffi.OK else None
+        value: Optional[bool] = self._raw(_read_bool, key)
+        return value
 
     def get_int(self, key: str) -> Optional[int]:
         """The value of ``key`` when it is a JSON number written without
         fraction or exponent that fits in 64 bits, else ``None``."""
-        out = ctypes.c_int64()
-        found = _lib.pathconfig_result_get_int64(self._ptr(), text_arg(key, "key"), ctypes.byref(out))
-        return int(out.value) if found == _ffi.OK else None
+        value: Optional[int] = self._raw(_read_int, key)
+        return value
 
     def get_float(self, key: str) -> Optional[float]:
         """The value of ``key`` when it is any JSON number, as the nearest
         ``float``, else ``None``."""
-        out = ctypes.c_double()
-        found = _lib.pathconfig_result_get_double(self._ptr(), text_arg(key, "key"), ctypes.byref(out))
-        return float(out.value) if found == _ffi.OK else None
+        value: Optional[float] = self._raw(_read_float, key)
+        return value
 
     def get_json(self, key: str) -> Optional[str]:
         """Any value of ``key`` (objects, arrays and ``null`` included) as
         compact JSON text, exactly as written (``"1.50"`` stays ``1.50``);
         ``None`` when the key is absent."""
-        out = ctypes.c_char_p()
-        found = _lib.pathconfig_result_get_json(self._ptr(), text_arg(key, "key"), ctypes.byref(out))
-        return cast(bytes, out.value).decode("utf-8") if found == _ffi.OK else None
+        value: Optional[str] = self._raw(_read_json, key)
+        return value
+
+    def _raw(self, read: Callable[[Any, bytes], Any], key: str) -> Any:
+        """What ``read`` (one of the library's getters) gives for ``key``:
+        read from the library the first time and kept on the object, as the
+        typed values are; a key the answer lacks is ``None`` without a call
+        (the dict's keys are the answer's). Only keys of this answer are
+        kept, so what is kept stays bounded whatever keys are asked for."""
+        kept = self.__dict__["_raw_values"]
+        if type(key) is str:
+            found = kept.get((read, key), _UNREAD)
+            if found is not _UNREAD:
+                return found
+        arg = text_arg(key, "key")
+        if type(key) is not str:
+            return read(self._ptr(), arg)
+        if key not in self:
+            return None
+        value = kept[read, key] = read(self._ptr(), arg)
+        return value
+
+
+_UNREAD = object()
+
+
+# The library's raw getters through ctypes, on a result and a key's UTF-8.
+
+
+def _read_str(res: Any, key: bytes) -> Optional[str]:
+    out, size = ctypes.c_char_p(), ctypes.c_size_t()
+    if _lib.pathconfig_result_get_string(res, key, ctypes.byref(out), ctypes.byref(size)) != _ffi.OK:
+        return None
+    # By address and length: c_char_p's own value would stop at a NUL.
+    return ctypes.string_at(cast(int, ctypes.c_void_p.from_buffer(out).value), size.value).decode("utf-8")
+
+
+def _read_bool(res: Any, key: bytes) -> Optional[bool]:
+    out = ctypes.c_int()
+    return bool(out.value) if _lib.pathconfig_result_get_bool(res, key, ctypes.byref(out)) == _ffi.OK else None
+
+
+def _read_int(res: Any, key: bytes) -> Optional[int]:
+    out = ctypes.c_int64()
+    return int(out.value) if _lib.pathconfig_result_get_int64(res, key, ctypes.byref(out)) == _ffi.OK else None
+
+
+def _read_float(res: Any, key: bytes) -> Optional[float]:
+    out = ctypes.c_double()
+    return float(out.value) if _lib.pathconfig_result_get_double(res, key, ctypes.byref(out)) == _ffi.OK else None
+
+
+def _read_json(res: Any, key: bytes) -> Optional[str]:
+    out = ctypes.c_char_p()
+    if _lib.pathconfig_result_get_json(res, key, ctypes.byref(out)) != _ffi.OK:
+        return None
+    return cast(bytes, out.value).decode("utf-8")
 
 
 #: The names of the typed accessors :class:`Properties` declares, in order.
@@ -378,6 +427,7 @@ def _answer(owner: Any, answer_id: int) -> Properties:
     attributes["_owner"] = owner
     address = attributes["_address"] = owner.address
     attributes["_id"] = answer_id
+    attributes["_raw_values"] = {}
     text = _lookup.result_json(address)
     if text is None:
         raise _ffi.last_error()

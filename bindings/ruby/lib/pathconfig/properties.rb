@@ -26,7 +26,8 @@ module Pathconfig
   # The raw getters, named for the Ruby type they give (as Python's are for
   # its types): #get_str, #get_bool, #get_int, #get_float (nil when the key
   # is absent or holds another JSON type) and #get_json (any value as JSON
-  # text, number literals kept).
+  # text, number literals kept). Each reads a key from the library once per
+  # answer and keeps the value (Strings frozen), as the typed values are kept.
   #
   # Answers are shared. The library names each distinct answer with an id
   # (pathconfig_result_id: never reused within the process), and lookups that
@@ -157,32 +158,42 @@ module Pathconfig
     end
 
     def get_str(key)
-      out = FFI::MemoryPointer.new(:pointer)
-      size = FFI::MemoryPointer.new(:size_t)
-      return nil unless getter(:pathconfig_result_get_string, key, out, size) == Native::OK
-
-      # By address and length: a string holding U+0000 is read whole.
-      out.read_pointer.read_bytes(size.read(:size_t)).force_encoding(Encoding::UTF_8)
+      raw(:str, key) do |text|
+        out = FFI::MemoryPointer.new(:pointer)
+        size = FFI::MemoryPointer.new(:size_t)
+        # By address and length: a string holding U+0000 is read whole.
+        if getter(:pathconfig_result_get_string, text, out, size) == Native::OK
+          out.read_pointer.read_bytes(size.read(:size_t)).force_encoding(Encoding::UTF_8).freeze
+        end
+      end
     end
 
     def get_bool(key)
-      out = FFI::MemoryPointer.new(:int)
-      getter(:pathconfig_result_get_bool, key, out) == Native::OK ? out.read_int == 1 : nil
+      raw(:bool, key) do |text|
+        out = FFI::MemoryPointer.new(:int)
+        getter(:pathconfig_result_get_bool, text, out) == Native::OK ? out.read_int == 1 : nil
+      end
     end
 
     def get_int(key)
-      out = FFI::MemoryPointer.new(:int64)
-      getter(:pathconfig_result_get_int64, key, out) == Native::OK ? out.read_int64 : nil
+      raw(:int, key) do |text|
+        out = FFI::MemoryPointer.new(:int64)
+        getter(:pathconfig_result_get_int64, text, out) == Native::OK ? out.read_int64 : nil
+      end
     end
 
     def get_float(key)
-      out = FFI::MemoryPointer.new(:double)
-      getter(:pathconfig_result_get_double, key, out) == Native::OK ? out.read_double : nil
+      raw(:float, key) do |text|
+        out = FFI::MemoryPointer.new(:double)
+        getter(:pathconfig_result_get_double, text, out) == Native::OK ? out.read_double : nil
+      end
     end
 
     def get_json(key)
-      out = FFI::MemoryPointer.new(:pointer)
-      getter(:pathconfig_result_get_json, key, out) == Native::OK ? Native.borrowed_text(out.read_pointer) : nil
+      raw(:json, key) do |text|
+        out = FFI::MemoryPointer.new(:pointer)
+        getter(:pathconfig_result_get_json, text, out) == Native::OK ? Native.borrowed_text(out.read_pointer).freeze : nil
+      end
     end
 
     private
@@ -192,6 +203,7 @@ module Pathconfig
       @_result = address
       @answer_id = answer_id
       @json = json
+      @raw = {}
       keep_typed_values
       # Given back when this object goes (see PathConfiguration#own): by
       # the Owned the C extension made as the library's call returned (its
@@ -204,8 +216,27 @@ module Pathconfig
       freeze
     end
 
-    def getter(function, key, *outs)
-      status = Native.public_send(function, @_result, Text.arg(key, "key"), *outs)
+    # What a raw getter (`kind`, its block reading the library) gives for
+    # `key`: read the first time and kept, as the typed values are; a key
+    # the answer lacks is nil without a call (the Hash's keys are the
+    # answer's). Only keys of this answer are kept, so what is kept stays
+    # bounded whatever keys are asked for.
+    def raw(kind, key)
+      kept = (@raw[kind] ||= {})
+      found = kept.fetch(key, UNREAD)
+      return found unless UNREAD.equal?(found)
+
+      text = Text.arg(key, "key")
+      return nil unless key?(text)
+
+      kept[key] = yield(text)
+    end
+
+    UNREAD = Object.new.freeze
+    private_constant :UNREAD
+
+    def getter(function, text, *outs)
+      status = Native.public_send(function, @_result, text, *outs)
       return status if [Native::OK, Native::NOT_FOUND, Native::E_TYPE].include?(status)
 
       raise Pathconfig.last_error
