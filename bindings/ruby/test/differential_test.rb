@@ -68,7 +68,8 @@ class DifferentialTest < Minitest::Test
     assert_equal N.pathconfig_result_id(res), props.answer_id, where
     decoded = JSON.parse(text, max_nesting: false)
     assert_json_equal decoded, props, where
-    assert_json_equal decoded, JSON.parse(JSON.generate(props, max_nesting: false), max_nesting: false), "#{where} JSON.generate"
+    generated = JSON.generate(props, max_nesting: false)
+    assert_json_equal decoded, JSON.parse(generated, max_nesting: false), "#{where} JSON.generate"
     copy = props.to_h
     refute copy.frozen?, where
     assert_json_equal decoded, copy, "#{where} to_h"
@@ -87,7 +88,9 @@ class DifferentialTest < Minitest::Test
       assert_value int64?(value, raw) ? value : nil, props.get_int(key), at
       assert_equal json_type(value, raw), N.pathconfig_result_type(res, i), at
     end
-    %i[get_str get_bool get_int get_float get_json].each { |get| assert_nil props.public_send(get, "no such key"), where }
+    %i[get_str get_bool get_int get_float get_json].each do |get|
+      assert_nil props.public_send(get, "no such key"), where
+    end
     Pathconfig::TYPED_KEYS.each { |name, info| compare_typed(props, res, name, info, where) }
   end
 
@@ -123,15 +126,15 @@ class DifferentialTest < Minitest::Test
     end
     assert_operator cases.size, :>, 50
     cases.each do |fixture, profile, queries, url|
-      PC.from_json(JSON.generate(fixture), profile: profile, match_query_strings: queries, result_cache_size: 0) do |config|
-        check(config, url)
-      end
+      options = { profile: profile, match_query_strings: queries, result_cache_size: 0 }
+      PC.from_json(JSON.generate(fixture), **options) { |config| check(config, url) }
     end
   end
 
   # --- random configurations, written as JSON text ---
 
-  PATTERNS = [".*", "^/a", "/new$", "/edit$", "b", "^/x/\\d+$", "\\?q=", "caf\u00e9", "^/$", "(a|b)+c", "(?i)/EDIT"].freeze
+  PATTERNS = [".*", "^/a", "/new$", "/edit$", "b", "^/x/\\d+$", "\\?q=", "caf\u00e9", "^/$", "(a|b)+c",
+              "(?i)/EDIT"].freeze
   URLS = ["/", "/a", "/a/new", "/b/edit", "/x/12", "/x/12?q=1", "/caf\u00e9/new", "/abc", "/zzz",
           "https://example.com/a/b/new?q=2", "/aab", "/ab/abc", "/A/EDIT"].freeze
   # String literals as a file may write them: escapes, a NUL, a surrogate pair, quotes.
@@ -151,7 +154,10 @@ class DifferentialTest < Minitest::Test
     if roll < 0.88
       "[#{Array.new(rng.rand(0..3)) { random_value(rng, depth + 1) }.join(',')}]"
     else
-      "{#{Array.new(rng.rand(0..3)) { "#{JSON.generate(%w[k headers x context].sample(random: rng))}:#{random_value(rng, depth + 1)}" }.join(',')}}"
+      members = Array.new(rng.rand(0..3)) do
+        "#{JSON.generate(%w[k headers x context].sample(random: rng))}:#{random_value(rng, depth + 1)}"
+      end
+      "{#{members.join(',')}}"
     end
   end
 
