@@ -140,13 +140,15 @@ final class RuleResolver: Sendable {
         return nil  // make bench-ablation: the layer off
         #endif
         guard resolvesFromBytes, ByteSet.allPrintable(bytes), hostRuleCount == 0 else { return nil }
-        if writesInputsBack, !URLParts.relativeKeptAsWritten(bytes) { return nil }
         var subject = bytes
-        // A path is matched as given; most are told by their first byte
-        // (`Profile.matchedRange(inPrintable:matchQueryStrings:)`, written
-        // out: calling it reads `options.profile` for a path too, 44
-        // instructions more a lookup, most of them a copy of the profile).
-        if let first = bytes.first, Profile.mayStartURL(first) {
+        // `Profile.matchedRange(inPrintable:matchQueryStrings:)`, written out
+        // (calling it reads `options.profile` for a path too, 44 instructions
+        // more a lookup, most of them a copy of the profile): siesta takes a
+        // path Foundation keeps as written, whole; the other profiles a path
+        // as given, most told by their first byte.
+        if writesInputsBack {
+            guard URLParts.relativeKeptAsWritten(bytes) else { return nil }
+        } else if let first = bytes.first, Profile.mayStartURL(first) {
             guard let range = options.profile.matchedRange(ofPossibleURL: bytes, matchQueryStrings: options.effectiveMatchQueryStrings)
             else { return nil }
             subject = UnsafeBufferPointer(rebasing: bytes[range])
