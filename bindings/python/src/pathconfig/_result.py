@@ -218,8 +218,8 @@ class Properties(JSONObject):
     # reference on the C result, given back when this object goes, see
     # pathconfig/_handle.py), _address (the result's), _id (its answer's id),
     # _handle (a ResultPtr to it, made on first use), json, each typed
-    # value once read (see TypedAccessor), and _raw_values, the raw getters'
-    # values once read (see _raw).
+    # value once read (see TypedAccessor), and _raw_str, _raw_bool, ...,
+    # each raw getter's values once read (see _raw).
     _address: int
     _id: int
 
@@ -298,59 +298,87 @@ class Properties(JSONObject):
 
     # --- raw values: pathconfig_result_get_*, each read once per key and kept ---------
 
+    # Each getter answers a key it has read before from its dict in the
+    # instance dictionary (named for the getter, made on its first read), in
+    # the getter itself: a second call, to _raw, would double what a kept
+    # read costs.
+
     def get_str(self, key: str) -> Optional[str]:
         """The value of ``key`` when it is a JSON string, else ``None`` (as a
         ``PathRule`` subscript reads it on iOS); whole, U+0000 included."""
-        value: Optional[str] = self._raw(_read_str, key)
+        if type(key) is str:
+            try:
+                kept: Optional[str] = self.__dict__["_raw_str"][key]
+                return kept
+            except KeyError:
+                pass
+        value: Optional[str] = self._raw(_read_str, "_raw_str", key)
         return value
 
     def get_bool(self, key: str) -> Optional[bool]:
         """The value of ``key`` when it is a JSON boolean, else ``None`` (the
         string ``"true"`` is not one; the typed accessors read it as the apps
         do)."""
-        value: Optional[bool] = self._raw(_read_bool, key)
+        if type(key) is str:
+            try:
+                kept: Optional[bool] = self.__dict__["_raw_bool"][key]
+                return kept
+            except KeyError:
+                pass
+        value: Optional[bool] = self._raw(_read_bool, "_raw_bool", key)
         return value
 
     def get_int(self, key: str) -> Optional[int]:
         """The value of ``key`` when it is a JSON number written without
         fraction or exponent that fits in 64 bits, else ``None``."""
-        value: Optional[int] = self._raw(_read_int, key)
+        if type(key) is str:
+            try:
+                kept: Optional[int] = self.__dict__["_raw_int"][key]
+                return kept
+            except KeyError:
+                pass
+        value: Optional[int] = self._raw(_read_int, "_raw_int", key)
         return value
 
     def get_float(self, key: str) -> Optional[float]:
         """The value of ``key`` when it is any JSON number, as the nearest
         ``float``, else ``None``."""
-        value: Optional[float] = self._raw(_read_float, key)
+        if type(key) is str:
+            try:
+                kept: Optional[float] = self.__dict__["_raw_float"][key]
+                return kept
+            except KeyError:
+                pass
+        value: Optional[float] = self._raw(_read_float, "_raw_float", key)
         return value
 
     def get_json(self, key: str) -> Optional[str]:
         """Any value of ``key`` (objects, arrays and ``null`` included) as
         compact JSON text, exactly as written (``"1.50"`` stays ``1.50``);
         ``None`` when the key is absent."""
-        value: Optional[str] = self._raw(_read_json, key)
+        if type(key) is str:
+            try:
+                kept: Optional[str] = self.__dict__["_raw_json"][key]
+                return kept
+            except KeyError:
+                pass
+        value: Optional[str] = self._raw(_read_json, "_raw_json", key)
         return value
 
-    def _raw(self, read: Callable[[Any, bytes], Any], key: str) -> Any:
-        """What ``read`` (one of the library's getters) gives for ``key``:
-        read from the library the first time and kept on the object, as the
-        typed values are; a key the answer lacks is ``None`` without a call
-        (the dict's keys are the answer's). Only keys of this answer are
-        kept, so what is kept stays bounded whatever keys are asked for."""
-        kept = self.__dict__["_raw_values"]
-        if type(key) is str:
-            found = kept.get((read, key), _UNREAD)
-            if found is not _UNREAD:
-                return found
+    def _raw(self, read: Callable[[Any, bytes], Any], kept: str, key: str) -> Any:
+        """What ``read`` (one of the library's getters) gives for ``key``,
+        read from the library and kept in the instance dictionary's dict
+        ``kept``, as the typed values are; a key the answer lacks is ``None``
+        without a call (the dict's keys are the answer's). Only keys of this
+        answer are kept, so what is kept stays bounded whatever keys are asked
+        for."""
         arg = text_arg(key, "key")
         if type(key) is not str:
             return read(self._ptr(), arg)
         if key not in self:
             return None
-        value = kept[read, key] = read(self._ptr(), arg)
+        value = self.__dict__.setdefault(kept, {})[key] = read(self._ptr(), arg)
         return value
-
-
-_UNREAD = object()
 
 
 # The library's raw getters through ctypes, on a result and a key's UTF-8.
@@ -427,7 +455,6 @@ def _answer(owner: Any, answer_id: int) -> Properties:
     attributes["_owner"] = owner
     address = attributes["_address"] = owner.address
     attributes["_id"] = answer_id
-    attributes["_raw_values"] = {}
     text = _lookup.result_json(address)
     if text is None:
         raise _ffi.last_error()
