@@ -272,9 +272,9 @@ class Properties(JSONObject):
         ``bool`` for the bool keys, else a ``str`` (or ``None`` when the key
         has no value and no default). Another key raises :class:`ConfigError`
         (``E_ARGUMENT``, a :class:`ValueError`)."""
-        text_arg(key, "key")
-        if key in ACCESSORS:
+        if type(key) is str and key in ACCESSORS:
             return cast(TypedValue, getattr(self, key))
+        text_arg(key, "key")
         return self._read_typed(key)
 
     def _read_typed(self, name: str) -> TypedValue:
