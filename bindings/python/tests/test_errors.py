@@ -338,6 +338,21 @@ def test_typed_unknown_key(sample) -> None:  # type: ignore[no-untyped-def]
         props.typed(1)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         props.get_str(None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="NUL"):
+        props.typed("context\0")
+
+
+def test_typed_reads_a_str_subclass_as_its_text(sample) -> None:  # type: ignore[no-untyped-def]
+    """An accessor's name is read through the accessor only when it is an
+    exact str; another spelling of it, a str subclass, takes the library's
+    typed read, which gives the same value."""
+
+    class Name(str):
+        pass
+
+    props = sample.properties("/messages/new")
+    for name in pathconfig.TYPED_KEYS:
+        assert props.typed(Name(name)) == props.typed(name) == getattr(props, name, props.typed(name)), name
 
 
 # --- the exception classes --------------------------------------------------------
