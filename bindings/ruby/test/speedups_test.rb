@@ -412,6 +412,40 @@ class SpeedupsTest < Minitest::Test
     end
   end
 
+  # With the extension the raw getters are its C functions: a key read
+  # before is answered from what the gem kept, any other call goes to the
+  # gem's getter (checked_get_str, ...), with the same outcome. Each
+  # getter, first and kept, by String, Symbol and UTF-16 key, against the
+  # library's read through ffi alone.
+  def test_raw_getters_answer_kept_keys_and_hand_the_rest_to_the_gem
+    getters = Pathconfig::FastPath::RAW_GETTERS
+    if PURE
+      getters.each { |get| refute_nil Pathconfig::Properties.instance_method(get).source_location, get }
+      return
+    end
+    getters.each do |get|
+      assert_nil Pathconfig::Properties.instance_method(get).source_location, "#{get}: a C function"
+      assert Pathconfig::Properties.private_method_defined?(:"checked_#{get}"), get
+    end
+    Pathconfig::PathConfiguration.from_json(JSON.generate(RULES)) do |config|
+      props = config.properties("/posts/1")
+      keys = props.keys + %w[missing] + props.keys.map(&:to_sym) + props.keys.map { |k| k.encode("UTF-16LE") }
+      want = getters.to_h do |get|
+        [get, keys.map { |key| Pathconfig::Properties.instance_method(:"checked_#{get}").bind_call(props, key) }]
+      end
+      2.times do
+        getters.each { |get| assert_equal want[get], keys.map { |key| props.public_send(get, key) }, get }
+      end
+      assert_equal ["push", "1.5", 1.5, nil], [props.get_str("presentation"), props.get_json("n"), props.get_float("n"), props.get_int("n")]
+      getters.each do |get|
+        assert_raises(ArgumentError) { props.public_send(get, "context\0") }
+        assert_raises(TypeError) { props.public_send(get, 42) }
+        assert_raises(ArgumentError) { props.public_send(get) }
+      end
+    end
+    assert_raises(RuntimeError) { Pathconfig::Speedups.define_raw_getters(Pathconfig::Properties, getters.map { |g| [g, g] }) }
+  end
+
   def test_bad_calls_to_the_extension_are_errors
     speedups = fast
     assert_raises(ArgumentError) { speedups.lookup(0, "/") }

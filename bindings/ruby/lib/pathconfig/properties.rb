@@ -158,7 +158,7 @@ module Pathconfig
     end
 
     def get_str(key)
-      raw(:str, key) do |text|
+      raw(:get_str, key) do |text|
         out = FFI::MemoryPointer.new(:pointer)
         size = FFI::MemoryPointer.new(:size_t)
         # By address and length: a string holding U+0000 is read whole.
@@ -169,28 +169,28 @@ module Pathconfig
     end
 
     def get_bool(key)
-      raw(:bool, key) do |text|
+      raw(:get_bool, key) do |text|
         out = FFI::MemoryPointer.new(:int)
         getter(:pathconfig_result_get_bool, text, out) == Native::OK ? out.read_int == 1 : nil
       end
     end
 
     def get_int(key)
-      raw(:int, key) do |text|
+      raw(:get_int, key) do |text|
         out = FFI::MemoryPointer.new(:int64)
         getter(:pathconfig_result_get_int64, text, out) == Native::OK ? out.read_int64 : nil
       end
     end
 
     def get_float(key)
-      raw(:float, key) do |text|
+      raw(:get_float, key) do |text|
         out = FFI::MemoryPointer.new(:double)
         getter(:pathconfig_result_get_double, text, out) == Native::OK ? out.read_double : nil
       end
     end
 
     def get_json(key)
-      raw(:json, key) do |text|
+      raw(:get_json, key) do |text|
         out = FFI::MemoryPointer.new(:pointer)
         getter(:pathconfig_result_get_json, text, out) == Native::OK ? Native.borrowed_text(out.read_pointer).freeze : nil
       end
@@ -216,13 +216,14 @@ module Pathconfig
       freeze
     end
 
-    # What a raw getter (`kind`, its block reading the library) gives for
-    # `key`: read the first time and kept, as the typed values are; a key
-    # the answer lacks is nil without a call (the Hash's keys are the
-    # answer's). Only keys of this answer are kept, so what is kept stays
-    # bounded whatever keys are asked for.
-    def raw(kind, key)
-      kept = (@raw[kind] ||= {})
+    # What the raw getter `getter` (its name; its block reads the library)
+    # gives for `key`: read the first time and kept in @raw[getter], as the
+    # typed values are; a key the answer lacks is nil without a call (the
+    # Hash's keys are the answer's). Only keys of this answer are kept, so
+    # what is kept stays bounded whatever keys are asked for. (With the C
+    # extension each getter reads @raw itself first: FastPath.define_raw_getters.)
+    def raw(getter, key)
+      kept = (@raw[getter] ||= {})
       found = kept.fetch(key, UNREAD)
       return found unless UNREAD.equal?(found)
 
