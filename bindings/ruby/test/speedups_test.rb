@@ -416,7 +416,7 @@ class SpeedupsTest < Minitest::Test
   # before is answered from what the gem kept, any other call goes to the
   # gem's getter (checked_get_str, ...), with the same outcome. Each
   # getter, first and kept, by String, Symbol and UTF-16 key, against the
-  # library's read through ffi alone.
+  # gem's getter on the same answer from another configuration.
   def test_raw_getters_answer_kept_keys_and_hand_the_rest_to_the_gem
     getters = Pathconfig::FastPath::RAW_GETTERS
     if PURE
@@ -427,11 +427,13 @@ class SpeedupsTest < Minitest::Test
       assert_nil Pathconfig::Properties.instance_method(get).source_location, "#{get}: a C function"
       assert Pathconfig::Properties.private_method_defined?(:"checked_#{get}"), get
     end
+    other = Pathconfig::PathConfiguration.from_json(JSON.generate(RULES)).properties("/posts/1")
     Pathconfig::PathConfiguration.from_json(JSON.generate(RULES)) do |config|
       props = config.properties("/posts/1")
+      refute_equal other.answer_id, props.answer_id
       keys = props.keys + %w[missing] + props.keys.map(&:to_sym) + props.keys.map { |k| k.encode("UTF-16LE") }
       want = getters.to_h do |get|
-        [get, keys.map { |key| Pathconfig::Properties.instance_method(:"checked_#{get}").bind_call(props, key) }]
+        [get, keys.map { |key| Pathconfig::Properties.instance_method(:"checked_#{get}").bind_call(other, key) }]
       end
       2.times do
         getters.each { |get| assert_equal want[get], keys.map { |key| props.public_send(get, key) }, get }
