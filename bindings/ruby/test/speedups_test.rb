@@ -418,7 +418,7 @@ class SpeedupsTest < Minitest::Test
   # getter, first and kept, by String, Symbol and UTF-16 key, against the
   # gem's getter on the same answer from another configuration.
   def test_raw_getters_answer_kept_keys_and_hand_the_rest_to_the_gem
-    getters = Pathconfig::FastPath::RAW_GETTERS
+    getters = Pathconfig::Properties::RAW_GETTERS
     if PURE
       getters.each { |get| refute_nil Pathconfig::Properties.instance_method(get).source_location, get }
       return

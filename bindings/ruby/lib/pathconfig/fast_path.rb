@@ -88,10 +88,8 @@ module Pathconfig
     # every other call to the gem's getter, kept as the private
     # checked_NAME. It makes a lookup and a get_str 1.74 times as fast at
     # ten rules, 1.17 under YJIT (bench/results.md, decisions).
-    RAW_GETTERS = %i[get_str get_bool get_int get_float get_json].freeze
-
     def define_raw_getters
-      pairs = RAW_GETTERS.map do |name|
+      pairs = Properties::RAW_GETTERS.map do |name|
         checked = :"checked_#{name}"
         Properties.send(:alias_method, checked, name)
         Properties.send(:private, checked)

@@ -157,6 +157,9 @@ module Pathconfig
       ACCESSORS.include?(name) ? public_send(name) : read_typed(info)
     end
 
+    # The raw getters' names, each also the key of its kept values in @raw.
+    RAW_GETTERS = %i[get_str get_bool get_int get_float get_json].freeze
+
     def get_str(key)
       raw(:get_str, key) do |text|
         out = FFI::MemoryPointer.new(:pointer)
