@@ -215,12 +215,50 @@ struct PrefilterTests {
         #expect(mismatches == 0)
     }
 
-    @Test("a non-ASCII subject under case-insensitive matching bypasses the prefilter (Kelvin sign)")
+    @Test("under case-insensitive matching a subject with the Kelvin sign for k, or the dotless i for i, matches through the prefilter")
     func kelvin() throws {
         let json = "{\"rules\": [{\"patterns\": [\"/parking$\"], \"properties\": {\"p\": true}}]}"
         let config = try PathConfiguration(json: json, options: LoadOptions(profile: .hotwireAndroid))
-        // U+212A KELVIN SIGN folds to "k" under Unicode case-insensitive matching.
+        // U+212A KELVIN SIGN folds to "k", and U+0131 to "i" in the JDK.
         #expect(config.properties(for: "/par\u{212A}ing").json == "{\"p\":true}")
+        #expect(config.properties(for: "/PARK\u{131}NG").json == "{\"p\":true}")
+    }
+
+    @Test("the characters the prefilter's scan writes as ASCII text are those whose folding, ICU's or the JDK's, holds ASCII")
+    func ontoASCII() {
+        var expected: Set<UInt32> = []
+        for v in UInt32(0x80)..<0x20000 where !(0xD800...0xDFFF).contains(v) {
+            let java = [JavaCaseFolding.upper(v), JavaCaseFolding.lower(v), JavaCaseFolding.folded(v)]
+            if CaseFolding.fold(v).contains(where: { $0 < 0x80 }) || java.contains(where: { $0 < 0x80 }) { expected.insert(v) }
+        }
+        #expect(Set(CaseFolding.ontoASCII.keys) == expected)
+        // The JDK's folding where it is ASCII, else ICU's.
+        let texts = CaseFolding.ontoASCII.mapValues { String(decoding: $0, as: UTF8.self) }
+        #expect(texts[0x212A] == "k" && texts[0x17F] == "s" && texts[0x130] == "i" && texts[0x131] == "i")
+        #expect(texts[0xDF] == "ss" && texts[0x1E9E] == "ss" && texts[0xFB06] == "st" && texts[0x149] == "\u{2BC}n")
+        #expect(texts[0xE9] == nil && texts[0x212B] == nil)
+    }
+
+    /// Searches of `^(a|aa)+x7/st-ss-k$` run out of a budget of 1,000 on
+    /// 40 `a` and a tail it does not end with: `limitExceeded` says whether
+    /// the engine ran, which the prefilter spares a subject without the
+    /// pattern's required literal, "ax7/st-ss-k", case folded. Each tail
+    /// holds a character beyond ASCII, which the plain-pattern automaton
+    /// leaves to the prefilter.
+    @Test("under case-insensitive matching the prefilter reads characters that fold onto ASCII as that text", arguments: [
+        ("x7/st-ss-\u{E9}", false), ("x7/st-ss-\u{131}", false), ("x7/\u{FB06}-\u{DF}", false),
+        ("x7/\u{FB06}-\u{DF}-\u{212A}\u{65E5}", true), ("X7/\u{17F}T-SS-K\u{E9}", true), ("x7/st-\u{1E9E}-\u{212A}\u{65E5}", true),
+        ("x7/st-ss-k\u{65E5}", true),
+    ])
+    func foldedSubjects(_ tail: String, _ searched: Bool) throws {
+        let json = "{\"rules\": [{\"patterns\": [\"^(a|aa)+x7/st-ss-k$\"], \"properties\": {\"p\": true}}]}"
+        var options = LoadOptions(profile: .hotwireAndroid)
+        options.limits.matchLimit = 1_000
+        let config = try PathConfiguration(json: json, options: options)
+        let subject = String(repeating: "a", count: 40) + tail
+        #expect(try config.explain(subject).limitExceeded.isEmpty != searched)
+        options.usePrefilter = false
+        #expect(try PathConfiguration(json: json, options: options).explain(subject).limitExceeded.count == 1)
     }
 }
 

@@ -391,12 +391,12 @@ package struct MatchPlan: Sendable {
             }
             if answered { return }
         }
-        guard let prefilter,
-              // Unicode case folding can turn non-ASCII text into ASCII letters
-              // (the Kelvin sign matches `k`): only ASCII subjects are prefiltered
-              // under case-insensitive matching.
-              !(prefilter.caseInsensitive && text.bytes.contains(where: { $0 >= 0x80 }))
-        else { return runAll(text, into: &sink, subject) }
+        guard let prefilter else { return runAll(text, into: &sink, subject) }
+        // Case folding can turn characters beyond ASCII into ASCII text (the
+        // Kelvin sign matches `k`, `ß` "ss"): under case-insensitive matching
+        // the scan reads a subject that holds such characters with each
+        // written as that text.
+        let folded = prefilter.caseInsensitive ? CaseFolding.foldedOntoASCII(text.bytes) : nil
         // The candidate set lives in the thread's scratch: one bit per
         // pattern, and a summary with one bit per nonzero word, so that a
         // lookup touches only the words it sets, whatever the plan's size.
@@ -416,11 +416,14 @@ package struct MatchPlan: Sendable {
                         add(o >> 6, 1 << UInt64(o & 63))
                     }
                 }
-                if let deferredMatcher {
-                    deferredMatcher.scan(text.bytes, fold: prefilter.caseInsensitive) { found($0) }
-                } else {
-                    prefilter.matcher.scan(text.bytes, fold: prefilter.caseInsensitive) { found($0) }
+                @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
+                    if let deferredMatcher {
+                        deferredMatcher.scan(bytes, fold: prefilter.caseInsensitive) { found($0) }
+                    } else {
+                        prefilter.matcher.scan(bytes, fold: prefilter.caseInsensitive) { found($0) }
+                    }
                 }
+                if let folded { folded.withUnsafeBufferPointer { scan($0) } } else { scan(text.bytes) }
             }
         }
         var decidedRule = -1

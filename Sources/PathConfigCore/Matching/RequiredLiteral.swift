@@ -20,9 +20,9 @@ package enum RequiredLiteral {
     /// The longest required literal of `pattern` (printable ASCII: the
     /// reader knows no other byte), or nil. With `caseInsensitive`, ASCII
     /// letters are lower-cased and the literal must be searched in a subject
-    /// folded the same way (`fold`); the plan does so only for ASCII
-    /// subjects, since Unicode case folding maps some non-ASCII characters
-    /// (KELVIN SIGN, LONG S, `ß`) onto ASCII letters.
+    /// folded the same way (`fold`), where the plan also reads each
+    /// character that case folding maps onto ASCII text as that text
+    /// (`CaseFolding.ontoASCII`: KELVIN SIGN, LONG S, `ß`).
     package static func of(_ pattern: String, options: RegexOptions) -> [UInt8]? {
         of(try? PatternSyntax.read(pattern, dialect: options.dialect), caseInsensitive: options.caseInsensitive)
     }

@@ -18,7 +18,8 @@
 /// `i m s n J U d u w`.
 ///
 /// Case: under case-insensitive matching ASCII letters are lower-cased (the
-/// prefilter folds ASCII subjects the same way and does not filter others).
+/// prefilter folds subjects the same way, and reads a character that folds
+/// onto ASCII text as that text).
 /// Under case-sensitive matching, once any flag group mentions `i` every
 /// later letter requires nothing: scoping rules differ between engines, so
 /// case-insensitivity is assumed from there to the end of the pattern.

@@ -144,6 +144,52 @@ enum CaseFolding {
         }
     }
 
+    /// The characters beyond ASCII that a case-insensitive match may take
+    /// for ASCII text, each with the text the prefilter reads in its place:
+    /// the JDK's folding where it is ASCII (`JavaCaseFolding.byFolded`: `ı`
+    /// and `İ` are `i`, `ſ` is `s`, U+212A KELVIN SIGN `k`), else ICU's
+    /// (`fold`: `ß` is "ss", `ŉ` "ʼn", `ﬁ` "fi"). Every other character
+    /// folds, in both, to text beyond ASCII, so either engine matches ASCII
+    /// text case-insensitively only where the subject so written holds it,
+    /// ASCII letters folded (`foldedOntoASCII`).
+    static let ontoASCII: [UInt32: [UInt8]] = {
+        var table: [UInt32: [UInt8]] = [:]
+        for v in Array(multiCharacter.keys) + Array(single.keys) where fold(v).contains(where: { $0 < 0x80 }) {
+            table[v] = Array(String(decoding: fold(v), as: UTF32.self).utf8)
+        }
+        for letter in UInt32(0x61)...0x7A {
+            for v in JavaCaseFolding.byFolded[letter] ?? [] where v >= 0x80 { table[v] = [UInt8(letter)] }
+        }
+        return table
+    }()
+
+    /// `bytes` (UTF-8) with each character of `ontoASCII` written as its
+    /// text there, or nil when they hold none (a subject of ASCII is told
+    /// by one scan, and nothing is copied before the first such character).
+    /// Bytes that are not UTF-8 are kept.
+    static func foldedOntoASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+        var parser = Unicode.UTF8.ForwardParser(), iterator = bytes.makeIterator()
+        var out: [UInt8]?, at = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                if let text = ontoASCII[Unicode.UTF8.decode(encoded).value] {
+                    if out == nil { out = Array(bytes[..<at]) }
+                    out!.append(contentsOf: text)
+                } else {
+                    out?.append(contentsOf: encoded)
+                }
+                at += encoded.count
+            case .error(let length):
+                out?.append(contentsOf: bytes[at..<at + length])
+                at += length
+            case .emptyInput:
+                return out
+            }
+        }
+    }
+
     /// The distinct multi-character foldings, by their first character (a
     /// run may be 16,000 characters long: one lookup for each).
     private static let targets: [UInt32: [[UInt32]]] = Dictionary(grouping: Set(multiCharacter.values), by: { $0[0] })
