@@ -702,15 +702,17 @@ struct PatternTranslator {
     /// `^`: the start; with `(?m)` also after a line terminator that does
     /// not end the text (the JDK: never between CR and LF, and never at the
     /// end, even of an empty text; ICU: also between CR and LF,
-    /// `URX_CARET_M` in rematch.cpp). ICU's search for a pattern that starts
-    /// with `^` (START_LINE) never tries the position between CR and LF,
-    /// though: there ICU's answer depends on the pattern's shape, so the
-    /// engine accepts the pattern only where no match can start with LF
-    /// (`PatternTranslation.multilineCaret`).
+    /// `URX_CARET_M` in rematch.cpp; ICU with `(?d)`: after every LF, the
+    /// text's last too, `URX_CARET_M_UNIX`). ICU's search for a pattern
+    /// that starts with `^` (START_LINE) never tries the position between
+    /// CR and LF, though: there ICU's answer depends on the pattern's shape,
+    /// so the engine accepts the pattern only where no match can start with
+    /// LF (`PatternTranslation.multilineCaret`).
     private mutating func lineStart(at source: Int) -> String {
         guard flags.multiline else { return "^" }
         if dialect == .icu && !flags.unixLines && multilineCaret == nil { multilineCaret = source }
-        let after = "(?<=" + CharSetEmitter.emit(StandardClasses.lineTerminators(dialect, unixLines: flags.unixLines), caseless: false) + ")(?!\\z)"
+        let after = "(?<=" + CharSetEmitter.emit(StandardClasses.lineTerminators(dialect, unixLines: flags.unixLines), caseless: false) + ")"
+            + (dialect == .icu && flags.unixLines ? "" : "(?!\\z)")
         if dialect == .java {
             return "(?!\\z)(?:^|" + after + (flags.unixLines ? "" : "(?!(?<=\\r)\\n)") + ")"
         }
