@@ -160,6 +160,7 @@ struct PatternTranslator {
             throw TranslationError(message: error.message, offset: translator.reader.sourceOffset(error.offset), isRefusal: error.isRefusal)
         }
         if dialect == .icu { translator.finishICUBackReferences() }
+        if let guardText = translator.leadingDotGuard() { translator.out.insert(guardText, at: 0, from: 0) }
         if translator.usesAnyNewline { translator.out.insert("(*ANY)", at: 0, from: 0) }
         // Only a rewritten pattern's reader is kept (a copy costs at load).
         let written: ((Int) -> Int)? = translator.reader.isRewritten ? { [reader = translator.reader] in reader.sourceOffset($0) } : nil
@@ -698,6 +699,30 @@ struct PatternTranslator {
     private static let lineDots: [RegexDialect: [String]] = Dictionary(uniqueKeysWithValues: RegexDialect.allCases.map { dialect in
         (dialect, [false, true].map { CharSetEmitter.emit(.complement(StandardClasses.lineTerminators(dialect, unixLines: $0)), caseless: false) })
     })
+
+    /// `(?<!DOT)`, written first, when the pattern starts with `.` (not
+    /// under `(?s)`) repeated without bound: where that first alternative
+    /// matches after a character `.` matches, it matches from that
+    /// character too (the repeat takes it), so the leftmost match is found
+    /// there, one start before, and the search need not try the first
+    /// alternative after such a character. PCRE2 skips those starts itself
+    /// for its own `.*` (its dotstar anchoring); for the class written for
+    /// `.` it tries each, in time the square of the subject's length for
+    /// `.*x`, the cube for `.*\?.*x=`. The search starts at 0 and finds the
+    /// same match. Not with ICU's `(?m)^`, whose check reads where a match
+    /// can start (`multilineCaret`).
+    func leadingDotGuard() -> String? {
+        guard multilineCaret == nil else { return nil }
+        for dot in Self.lineDots[dialect]! where out.bytes.starts(with: dot.utf8) {
+            let quantifier = out.bytes[dot.utf8.count...].prefix { $0 != UInt8(ascii: "}") }
+            switch quantifier.first {
+            case UInt8(ascii: "*"), UInt8(ascii: "+"): return "(?<!\(dot))"
+            case UInt8(ascii: "{") where quantifier.last == UInt8(ascii: ","): return "(?<!\(dot))"
+            default: return nil
+            }
+        }
+        return nil
+    }
 
     /// `^`: the start; with `(?m)` also after a line terminator that does
     /// not end the text (the JDK: never between CR and LF, and never at the
