@@ -712,16 +712,14 @@ struct PatternTranslator {
     /// same match. Not with ICU's `(?m)^`, whose check reads where a match
     /// can start (`multilineCaret`).
     func leadingDotGuard() -> String? {
-        guard multilineCaret == nil else { return nil }
-        for dot in Self.lineDots[dialect]! where out.bytes.starts(with: dot.utf8) {
-            let quantifier = out.bytes[dot.utf8.count...].prefix { $0 != UInt8(ascii: "}") }
-            switch quantifier.first {
-            case UInt8(ascii: "*"), UInt8(ascii: "+"): return "(?<!\(dot))"
-            case UInt8(ascii: "{") where quantifier.last == UInt8(ascii: ","): return "(?<!\(dot))"
-            default: return nil
-            }
+        guard multilineCaret == nil, let dot = Self.lineDots[dialect]!.first(where: { out.bytes.starts(with: $0.utf8) }) else { return nil }
+        let after = out.bytes[dot.utf8.count...]
+        let unbounded = switch after.first {
+        case UInt8(ascii: "*"), UInt8(ascii: "+"): true
+        case UInt8(ascii: "{"): after.prefix { $0 != UInt8(ascii: "}") }.last == UInt8(ascii: ",")
+        default: false
         }
-        return nil
+        return unbounded ? "(?<!\(dot))" : nil
     }
 
     /// `^`: the start; with `(?m)` also after a line terminator that does
